@@ -1,0 +1,3 @@
+//! `baas-codegen`: spec → checked model → emitted tokens → formatted files.
+
+pub mod model;

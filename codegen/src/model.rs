@@ -1,0 +1,318 @@
+//! The checked model: what the front end (`load` + `check`) produces from `spec/` and
+//! what every emitter reads. Every name here is already validated: types resolve, rules
+//! fit their types, Rust names are unique and not keywords.
+//!
+//! The model is also printed as JSON by `baas-codegen model`; its shape is documented in
+//! `codegen/MODEL.md`. Change both together.
+
+use serde::Serialize;
+
+/// Where an item was written in `spec/`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// Path relative to the spec root, `/`-separated (e.g. `operations/cny.yaml`).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// Where a fact comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The source document (`baas-api-spec.md`).
+    Seed,
+    /// `public-facts.md`, public documentation.
+    Docs,
+    /// `public-facts.md`, reported by integrations working against the sandbox.
+    Live,
+    /// `public-facts.md`, seen in one integration only.
+    OnePeer,
+}
+
+/// The whole API.
+#[derive(Debug, Clone, Serialize)]
+pub struct Api {
+    pub title: String,
+    pub source_document: String,
+    pub success_code: String,
+    pub envelope: Envelope,
+    pub result_codes: Vec<ResultCode>,
+    /// Groups in spec order; each holds its operations in spec order.
+    pub groups: Vec<Group>,
+    /// Sorted by name.
+    pub records: Vec<Record>,
+    /// Sorted by name.
+    pub enums: Vec<EnumDef>,
+    pub notifications: Vec<Notification>,
+    /// Sorted by id.
+    pub decisions: Vec<Decision>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Envelope {
+    pub request: Vec<Field>,
+    pub response: Vec<Field>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ResultCode {
+    pub code: String,
+    pub text: String,
+    pub source: Source,
+    /// Whether a caller may retry after this code (only where a fact says so).
+    pub retryable: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// snake_case module name, e.g. `cny`.
+    pub name: String,
+    pub doc: String,
+    pub operations: Vec<Operation>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Operation {
+    /// Operation name as written in the spec, camelCase (`applyForCnyExpress`).
+    pub name: String,
+    /// Rust method name, snake_case (`apply_for_cny_express`).
+    pub rust_name: String,
+    /// UpperCamelCase stem of the generated types (`ApplyForCnyExpress` →
+    /// `ApplyForCnyExpressRequest`, `ApplyForCnyExpressResponse`).
+    pub type_name: String,
+    /// Wire path, e.g. `/trans/applyForCnyExpress`.
+    pub path: String,
+    /// Group (module) name.
+    pub group: String,
+    pub doc: String,
+    pub source: Source,
+    pub moves_money: bool,
+    pub otp: bool,
+    pub params: Params,
+    pub constraints: Vec<Constraint>,
+    pub response: Response,
+    /// Ids of decisions about this operation.
+    pub decisions: Vec<String>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Params {
+    /// The parameters are listed.
+    Fields { fields: Vec<Field> },
+    /// The document does not show the parameters.
+    Unspecified { note: String },
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Response {
+    /// `data` holds these fields.
+    Fields { fields: Vec<Field>, source: Source },
+    /// `data` is this record.
+    Record { record: String, source: Source },
+    /// The document does not show `data`.
+    Unspecified { note: String },
+    /// Code and msg only.
+    Empty { note: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Requirement {
+    Required,
+    Optional,
+    /// Required under a condition expressed by a constraint of the operation.
+    Conditional,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Field {
+    /// Exact wire name (`oderArray`).
+    pub wire_name: String,
+    /// Rust field name, snake_case, never a keyword (`oder_array`).
+    pub rust_name: String,
+    pub ty: TypeRef,
+    pub required: Requirement,
+    pub doc: String,
+    pub rules: Vec<Rule>,
+    pub source: Source,
+    pub decisions: Vec<String>,
+    pub location: Location,
+}
+
+/// How a decimal is written in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecimalWire {
+    /// `"100.50"`
+    String,
+    /// `100.50`, written from the exact decimal text.
+    Number,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum TypeRef {
+    String,
+    Int,
+    Long,
+    Decimal { wire: DecimalWire },
+    Bool,
+    Json,
+    Enum { name: String },
+    Record { name: String },
+    Array { item: Box<TypeRef> },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rule {
+    pub kind: RuleKind,
+    pub source: Source,
+    pub doc: String,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "rule")]
+pub enum RuleKind {
+    /// Length in characters (Unicode scalar values).
+    MaxChars { max: u64 },
+    MinChars { min: u64 },
+    /// Inclusive bounds, as exact decimal text (also for integers).
+    Range { min: Option<String>, max: Option<String> },
+    Positive,
+    Whole,
+    DecimalPlaces { places: u32 },
+    /// ASCII letters and digits only.
+    Alphanumeric,
+    /// Valid Base64 whose decoded size is at most `max` bytes.
+    Base64MaxBytes { max: u64 },
+    MaxItems { max: u64 },
+    MinItems { min: u64 },
+    /// Only the service can check this; documented, never checked by the client.
+    ServerSide { text: String },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Constraint {
+    pub kind: ConstraintKind,
+    pub source: Source,
+    pub doc: String,
+    pub decisions: Vec<String>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "constraint")]
+pub enum ConstraintKind {
+    /// `field` (wire name) must be present when `when` holds.
+    RequiredIf { field: String, when: Condition },
+    /// At least one of these wire names must be present.
+    AtLeastOneOf { fields: Vec<String> },
+    /// Exactly one of these wire names must be present.
+    ExactlyOneOf { fields: Vec<String> },
+    /// Only the service can check this.
+    ServerSide { fields: Vec<String>, text: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "condition")]
+pub enum Condition {
+    /// The parameter `field` equals `value` (wire text of a string / enum value).
+    Equals { field: String, value: String },
+    /// The sum of the decimal `item_field` over the elements of the array parameter
+    /// `array` exceeds `value` (exact decimal text).
+    SumGreaterThan { array: String, item_field: String, value: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnumWireType {
+    String,
+    Integer,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumDef {
+    /// UpperCamelCase Rust type name, as written in the spec.
+    pub name: String,
+    pub wire_type: EnumWireType,
+    pub doc: String,
+    pub source: Source,
+    pub values: Vec<EnumValue>,
+    pub decisions: Vec<String>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumValue {
+    /// Wire value as text (`"1"`, `"PURCHASE_GOODS"`, `"-1"`); for integer enums it
+    /// parses as an `i64`.
+    pub wire: String,
+    /// UpperCamelCase variant name, never `Unknown`.
+    pub name: String,
+    pub doc: String,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    /// UpperCamelCase Rust type name.
+    pub name: String,
+    pub doc: String,
+    pub source: Source,
+    pub fields: Vec<Field>,
+    pub decisions: Vec<String>,
+    /// True when some operation's request uses this record (directly or nested).
+    pub used_in_request: bool,
+    /// True when some response uses this record (directly or nested).
+    pub used_in_response: bool,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Notification {
+    /// Wire notificationType, e.g. `"0028"`.
+    pub notification_type: String,
+    /// UpperCamelCase name.
+    pub name: String,
+    pub doc: String,
+    /// Operation names this notification relates to.
+    pub relates_to: Vec<String>,
+    /// Payload note when not shown.
+    pub payload_note: String,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Decision {
+    pub id: String,
+    pub about: String,
+    pub source_text: String,
+    pub decision: String,
+    pub reason: String,
+}
+
+impl Api {
+    /// All operations in spec order (groups in order, then operations in order).
+    pub fn operations(&self) -> impl Iterator<Item = &Operation> {
+        self.groups.iter().flat_map(|g| g.operations.iter())
+    }
+
+    pub fn record(&self, name: &str) -> Option<&Record> {
+        self.records.iter().find(|r| r.name == name)
+    }
+
+    pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
+        self.enums.iter().find(|e| e.name == name)
+    }
+
+    pub fn decision(&self, id: &str) -> Option<&Decision> {
+        self.decisions.iter().find(|d| d.id == id)
+    }
+}

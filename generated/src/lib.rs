@@ -1,0 +1,1 @@
+//! baas-client (generated)
