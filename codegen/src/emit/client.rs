@@ -1,0 +1,194 @@
+//! The `Client` wrapper (one async method per operation) and the dispatch table
+//! (operation name → decode and validate its params).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::docs::{self, Doc};
+use super::names::ident;
+use super::operations::{call_notes, request_name, response_name, wire_path_line};
+use super::EmitError;
+use crate::model::{Api, Response};
+
+/// Emits the `Client` struct and its methods.
+pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
+    let mut methods = Vec::new();
+    for group in &api.groups {
+        let module = ident(&group.name)?;
+        for op in &group.operations {
+            let method = ident(&op.rust_name)?;
+            let req = ident(&request_name(op))?;
+            let resp = ident(&response_name(op))?;
+            let mut doc = Doc::new();
+            doc.text(&op.doc);
+            doc.raw(&wire_path_line(op));
+            doc.raw(&format!(
+                "Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`{}`](super::{}::{}).",
+                response_name(op),
+                group.name,
+                response_name(op)
+            ));
+            match &op.response {
+                Response::Unspecified { .. } => {
+                    doc.raw("The spec does not show the response shape: the `data` object is returned as raw JSON.");
+                }
+                Response::Empty { .. } => {
+                    doc.raw("The service answers with code and msg only.");
+                }
+                _ => {}
+            }
+            call_notes(&mut doc, op);
+            docs::add_provenance(&mut doc, op.source);
+            doc.raw("# Errors");
+            doc.raw("The runtime's error: validation, transport, signature, or the service's result code when it is not success.");
+            let doc = doc.outer();
+            methods.push(quote! {
+                #doc
+                pub async fn #method(
+                    &self,
+                    request: &super::#module::#req,
+                ) -> Result<super::#module::#resp, baas_runtime::Error> {
+                    self.inner.execute(request).await
+                }
+            });
+        }
+    }
+    let title = docs::escape_markdown(&docs::collapse(&api.title));
+    let mut doc = Doc::new();
+    doc.raw(&format!("Typed client of the {title}: one async method per operation."));
+    doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`].");
+    let doc = doc.outer();
+    Ok(quote! {
+        #doc
+        pub struct Client {
+            inner: baas_runtime::Client,
+        }
+
+        impl Client {
+            /// A client for `config`.
+            ///
+            /// # Errors
+            ///
+            /// The runtime's error when the configuration cannot be used.
+            pub fn new(config: baas_runtime::Config) -> Result<Client, baas_runtime::Error> {
+                Ok(Client { inner: baas_runtime::Client::new(config)? })
+            }
+
+            /// Wraps an already built runtime client.
+            #[must_use]
+            pub fn from_runtime(inner: baas_runtime::Client) -> Client {
+                Client { inner }
+            }
+
+            /// The runtime client underneath.
+            #[must_use]
+            pub fn runtime(&self) -> &baas_runtime::Client {
+                &self.inner
+            }
+
+            #(#methods)*
+        }
+    })
+}
+
+/// Emits the dispatch module's items: operation table and `validate_params`.
+pub fn emit_dispatch(api: &Api) -> Result<TokenStream, EmitError> {
+    let mut infos = Vec::new();
+    let mut arms = Vec::new();
+    for group in &api.groups {
+        let module = ident(&group.name)?;
+        let gname = &group.name;
+        for op in &group.operations {
+            let req = ident(&request_name(op))?;
+            let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
+            infos.push(quote! {
+                OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
+            });
+            arms.push(quote!(#name => check::<super::#module::#req>(params_json),));
+        }
+    }
+    let dispatch = if arms.is_empty() {
+        quote! {
+            let _ = (operation, params_json);
+            ParamsCheck::UnknownOperation
+        }
+    } else {
+        quote! {
+            match operation {
+                #(#arms)*
+                _ => ParamsCheck::UnknownOperation,
+            }
+        }
+    };
+    let check_fn = if arms.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            fn check<O>(params_json: &str) -> ParamsCheck
+            where
+                O: baas_runtime::Operation + serde::de::DeserializeOwned,
+            {
+                match baas_runtime::serde_json::from_str::<O>(params_json) {
+                    Ok(request) => match request.validate() {
+                        Ok(()) => ParamsCheck::Valid,
+                        Err(errors) => ParamsCheck::Invalid(errors),
+                    },
+                    Err(error) => ParamsCheck::Malformed(error.to_string()),
+                }
+            }
+        }
+    };
+    Ok(quote! {
+        /// Static facts about one operation.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub struct OperationInfo {
+            /// Spec operation name (`applyForTransfer`).
+            pub name: &'static str,
+            /// Wire path.
+            pub path: &'static str,
+            /// Group (module) name.
+            pub group: &'static str,
+            /// Whether the call may move money.
+            pub moves_money: bool,
+            /// Whether the application must be confirmed with an OTP.
+            pub otp: bool,
+        }
+
+        /// Every operation, in spec order.
+        pub const OPERATIONS: &[OperationInfo] = &[#(#infos),*];
+
+        /// The outcome of [`validate_params`].
+        #[non_exhaustive]
+        pub enum ParamsCheck {
+            /// The params decode and pass every client-side rule.
+            Valid,
+            /// The params decode but violate rules: every violation with its field path.
+            Invalid(baas_runtime::ValidationErrors),
+            /// The params do not decode as the operation's request (wrong type, missing
+            /// required field, unknown field, not JSON): the decoder's message.
+            Malformed(String),
+            /// No operation has this name.
+            UnknownOperation,
+        }
+
+        impl std::fmt::Display for ParamsCheck {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    ParamsCheck::Valid => f.write_str("valid"),
+                    ParamsCheck::Invalid(errors) => write!(f, "invalid: {errors}"),
+                    ParamsCheck::Malformed(message) => write!(f, "malformed params: {message}"),
+                    ParamsCheck::UnknownOperation => f.write_str("unknown operation"),
+                }
+            }
+        }
+
+        /// Decodes `params_json` as the request of `operation` (spec name) and validates it.
+        #[must_use]
+        pub fn validate_params(operation: &str, params_json: &str) -> ParamsCheck {
+            #dispatch
+        }
+
+        #check_fn
+    })
+}

@@ -1,0 +1,289 @@
+//! rustdoc text built from the spec: doc text, wire names and paths, rules in words,
+//! provenance and recorded decisions.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{
+    Api, Condition, Constraint, ConstraintKind, Field, Requirement, Rule, RuleKind, Source, TypeRef,
+};
+
+/// Lines of one doc comment, in paragraphs.
+#[derive(Debug, Default, Clone)]
+pub struct Doc {
+    lines: Vec<String>,
+}
+
+impl Doc {
+    /// An empty doc.
+    pub fn new() -> Doc {
+        Doc::default()
+    }
+
+    /// Adds a paragraph of spec text (whitespace collapsed, Markdown specials escaped).
+    /// Empty text adds nothing.
+    pub fn text(&mut self, text: &str) -> &mut Doc {
+        let collapsed = collapse(text);
+        if !collapsed.is_empty() {
+            self.raw(&escape_markdown(&collapsed));
+        }
+        self
+    }
+
+    /// Adds a paragraph written by the generator (already valid Markdown, one line).
+    pub fn raw(&mut self, line: &str) -> &mut Doc {
+        if !self.lines.is_empty() {
+            self.lines.push(String::new());
+        }
+        self.lines.push(line.to_owned());
+        self
+    }
+
+    /// Adds a bullet list as one paragraph.
+    pub fn list(&mut self, heading: &str, items: &[String]) -> &mut Doc {
+        if items.is_empty() {
+            return self;
+        }
+        self.raw(heading);
+        self.lines.push(String::new());
+        for item in items {
+            self.lines.push(format!("- {item}"));
+        }
+        self
+    }
+
+    /// Outer doc attributes (`#[doc = " ..."]`).
+    pub fn outer(&self) -> TokenStream {
+        let lines = self.lines.iter().map(|l| pad(l));
+        quote!(#(#[doc = #lines])*)
+    }
+
+    /// Inner doc attributes (`#![doc = " ..."]`).
+    pub fn inner(&self) -> TokenStream {
+        let lines = self.lines.iter().map(|l| pad(l));
+        quote!(#(#![doc = #lines])*)
+    }
+}
+
+fn pad(line: &str) -> String {
+    if line.is_empty() {
+        String::new()
+    } else {
+        format!(" {line}")
+    }
+}
+
+/// Collapses all whitespace runs (newlines included) into single spaces.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Escapes characters rustdoc would read as links or HTML outside code spans.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if !in_code && matches!(c, '[' | ']' | '<' | '>' | '*' | '_' | '\\' | '#') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    if in_code {
+        // An unbalanced backtick would swallow the rest of the doc: escape it instead.
+        return escape_markdown(&text.replace('`', "'"));
+    }
+    out
+}
+
+/// `Source: public-facts.md [live]`, or `None` for the source document.
+pub fn provenance(source: Source) -> Option<String> {
+    let mark = match source {
+        Source::Seed => return None,
+        Source::Docs => "docs",
+        Source::Live => "live",
+        Source::OnePeer => "one peer",
+    };
+    Some(format!("Source: `public-facts.md` \\[{mark}\\]."))
+}
+
+/// Adds provenance (when not `seed`) to a doc.
+pub fn add_provenance(doc: &mut Doc, source: Source) {
+    if let Some(p) = provenance(source) {
+        doc.raw(&p);
+    }
+}
+
+/// Adds the recorded decisions with these ids.
+pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
+    for id in ids {
+        match api.decision(id) {
+            Some(d) => {
+                let text = format!(
+                    "Decision `{}` (about {}): {} Reason: {}",
+                    d.id,
+                    escape_markdown(&collapse(&d.about)),
+                    escape_markdown(&collapse(&d.decision)),
+                    escape_markdown(&collapse(&d.reason)),
+                );
+                doc.raw(&text);
+                let source = collapse(&d.source_text);
+                if !source.is_empty() {
+                    doc.raw(&format!("Source text: \"{}\"", escape_markdown(&source)));
+                }
+            }
+            None => {
+                doc.raw(&format!("Decision `{id}`."));
+            }
+        }
+    }
+}
+
+/// A rule in words: "at most 100 characters".
+pub fn rule_words(kind: &RuleKind) -> String {
+    match kind {
+        RuleKind::MaxChars { max } => format!("at most {max} characters"),
+        RuleKind::MinChars { min } => format!("at least {min} characters"),
+        RuleKind::Range { min: Some(min), max: Some(max) } => {
+            format!("from {min} to {max} (inclusive)")
+        }
+        RuleKind::Range { min: Some(min), max: None } => format!("at least {min}"),
+        RuleKind::Range { min: None, max: Some(max) } => format!("at most {max}"),
+        RuleKind::Range { min: None, max: None } => "any value".to_owned(),
+        RuleKind::Positive => "greater than zero".to_owned(),
+        RuleKind::Whole => "a whole number (no fractional part)".to_owned(),
+        RuleKind::DecimalPlaces { places } => format!("at most {places} decimal places"),
+        RuleKind::Alphanumeric => "ASCII letters and digits only".to_owned(),
+        RuleKind::Base64MaxBytes { max } => {
+            format!("valid Base64 whose decoded size is at most {max} bytes")
+        }
+        RuleKind::MaxItems { max } => format!("at most {max} items"),
+        RuleKind::MinItems { min } => format!("at least {min} items"),
+        RuleKind::ServerSide { text } => {
+            format!("checked by the service only: {}", escape_markdown(&collapse(text)))
+        }
+    }
+}
+
+/// One rule as a list item, with its doc and provenance.
+pub fn rule_item(rule: &Rule) -> String {
+    let mut s = rule_words(&rule.kind);
+    let doc = collapse(&rule.doc);
+    if !doc.is_empty() {
+        s.push_str(" — ");
+        s.push_str(&escape_markdown(&doc));
+    }
+    if let Some(p) = provenance(rule.source) {
+        s.push_str(" (");
+        s.push_str(p.trim_end_matches('.'));
+        s.push(')');
+    }
+    s
+}
+
+/// A human description of a model type.
+pub fn type_words(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::String => "string".to_owned(),
+        TypeRef::Int => "int".to_owned(),
+        TypeRef::Long => "long".to_owned(),
+        TypeRef::Decimal { wire } => match wire {
+            crate::model::DecimalWire::String => "decimal, sent as a JSON string".to_owned(),
+            crate::model::DecimalWire::Number => "decimal, sent as a JSON number".to_owned(),
+        },
+        TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Json => "JSON, shape not given by the spec".to_owned(),
+        TypeRef::Enum { name } => format!("value set [`{name}`](super::enums::{name})"),
+        TypeRef::Record { name } => format!("record [`{name}`](super::records::{name})"),
+        TypeRef::Array { item } => format!("array of {}", type_words(item)),
+    }
+}
+
+/// The doc of a field: spec text, wire name and type, requirement, rules, provenance,
+/// decisions.
+pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
+    let mut doc = Doc::new();
+    doc.text(&field.doc);
+    let mut line = format!("Wire name: `{}` ({}).", field.wire_name, type_words(&field.ty));
+    if requirement_words {
+        line.push_str(match field.required {
+            Requirement::Required => " Required.",
+            Requirement::Optional => " Optional.",
+            Requirement::Conditional => " Required under a condition: see the request's constraints.",
+        });
+    }
+    doc.raw(&line);
+    let is_array = matches!(field.ty, TypeRef::Array { .. });
+    let rules: Vec<String> = field
+        .rules
+        .iter()
+        .map(|r| {
+            let item = rule_item(r);
+            let applies_to_elements = is_array
+                && !matches!(r.kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. });
+            if applies_to_elements {
+                format!("each element: {item}")
+            } else {
+                item
+            }
+        })
+        .collect();
+    doc.list("Rules:", &rules);
+    add_provenance(&mut doc, field.source);
+    add_decisions(&mut doc, api, &field.decisions);
+    doc
+}
+
+/// Text of a condition for messages and docs: `beneficiaryType is 1`.
+pub fn condition_text(condition: &Condition) -> String {
+    match condition {
+        Condition::Equals { field, value } => format!("{field} is {value}"),
+        Condition::SumGreaterThan { array, item_field, value } => {
+            format!("the sum of {array}[].{item_field} is greater than {value}")
+        }
+    }
+}
+
+/// A constraint in words for the request's doc.
+pub fn constraint_item(c: &Constraint) -> String {
+    let names = |fields: &[String]| {
+        fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+    };
+    let mut s = match &c.kind {
+        ConstraintKind::RequiredIf { field, when } => {
+            format!("`{field}` is required when {}", code_condition(when))
+        }
+        ConstraintKind::AtLeastOneOf { fields } => {
+            format!("at least one of {} must be present", names(fields))
+        }
+        ConstraintKind::ExactlyOneOf { fields } => {
+            format!("exactly one of {} must be present", names(fields))
+        }
+        ConstraintKind::ServerSide { fields, text } => format!(
+            "checked by the service only ({}): {}",
+            names(fields),
+            escape_markdown(&collapse(text))
+        ),
+    };
+    let doc = collapse(&c.doc);
+    if !doc.is_empty() {
+        s.push_str(" — ");
+        s.push_str(&escape_markdown(&doc));
+    }
+    if let Some(p) = provenance(c.source) {
+        s.push_str(" (");
+        s.push_str(p.trim_end_matches('.'));
+        s.push(')');
+    }
+    s
+}
+
+fn code_condition(condition: &Condition) -> String {
+    match condition {
+        Condition::Equals { field, value } => format!("`{field}` is `{value}`"),
+        Condition::SumGreaterThan { array, item_field, value } => {
+            format!("the sum of `{array}[].{item_field}` is greater than {value}")
+        }
+    }
+}

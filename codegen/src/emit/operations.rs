@@ -1,0 +1,186 @@
+//! One module per group: for every operation a request struct implementing
+//! `baas_runtime::Operation` and a response type.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::docs::{self, Doc};
+use super::names::ident;
+use super::records::{emit_struct, Shape, StructSpec};
+use super::validate;
+use super::EmitError;
+use crate::model::{Api, Group, Operation, Params, Response};
+
+/// Name of the request type of an operation.
+pub fn request_name(op: &Operation) -> String {
+    format!("{}Request", op.type_name)
+}
+
+/// Name of the response type of an operation.
+pub fn response_name(op: &Operation) -> String {
+    format!("{}Response", op.type_name)
+}
+
+/// `Wire path: `POST /x``.
+pub fn wire_path_line(op: &Operation) -> String {
+    format!("Wire path: `POST {}` (operation `{}`).", op.path, op.name)
+}
+
+/// Notes shared by the request type and the client method: money, OTP.
+pub fn call_notes(doc: &mut Doc, op: &Operation) {
+    if op.moves_money {
+        doc.raw("Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.");
+    }
+    if op.otp {
+        doc.raw("Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.");
+    }
+}
+
+/// Emits the items of one group module.
+pub fn emit_group(api: &Api, group: &Group) -> Result<TokenStream, EmitError> {
+    let mut out = TokenStream::new();
+    for op in &group.operations {
+        out.extend(emit_operation(api, op)?);
+    }
+    Ok(out)
+}
+
+fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
+    let req_name = request_name(op);
+    let req = ident(&req_name)?;
+    let resp_name = response_name(op);
+    let resp = ident(&resp_name)?;
+
+    let mut doc = Doc::new();
+    doc.text(&op.doc);
+    doc.raw(&format!("Request of `{}`.", op.name));
+    doc.raw(&wire_path_line(op));
+    call_notes(&mut doc, op);
+    let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
+    doc.list("Constraints across fields:", &constraints);
+    doc.raw("Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.");
+    docs::add_provenance(&mut doc, op.source);
+    docs::add_decisions(&mut doc, api, &op.decisions);
+
+    let mut out = TokenStream::new();
+    let validate_body = match &op.params {
+        Params::Fields { fields } => {
+            out.extend(emit_struct(
+                api,
+                &StructSpec {
+                    name: &req_name,
+                    doc,
+                    fields,
+                    shape: Shape::Request,
+                    validate_at: false,
+                },
+            )?);
+            validate::request_validate_body(api, fields, &op.constraints)?
+        }
+        Params::Unspecified { note } => {
+            let mut doc = Doc::new();
+            doc.text(&op.doc);
+            doc.raw(&format!("Request of `{}`.", op.name));
+            doc.raw(&wire_path_line(op));
+            call_notes(&mut doc, op);
+            doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
+            doc.text(note);
+            docs::add_provenance(&mut doc, op.source);
+            docs::add_decisions(&mut doc, api, &op.decisions);
+            let doc = doc.outer();
+            out.extend(quote! {
+                #doc
+                #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+                #[serde(transparent)]
+                #[non_exhaustive]
+                pub struct #req {
+                    /// The parameters object, sent verbatim.
+                    pub params: baas_runtime::RawJson,
+                }
+
+                impl #req {
+                    /// A request sending `params` (a JSON object) verbatim.
+                    #[must_use]
+                    pub fn new(params: baas_runtime::RawJson) -> Self {
+                        Self { params }
+                    }
+                }
+            });
+            quote!(Ok(()))
+        }
+    };
+
+    let mut rdoc = Doc::new();
+    rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
+    match &op.response {
+        Response::Fields { fields, source } if !fields.is_empty() => {
+            rdoc.raw("Every field may be absent; fields the service adds later are ignored.");
+            docs::add_provenance(&mut rdoc, *source);
+            out.extend(emit_struct(
+                api,
+                &StructSpec {
+                    name: &resp_name,
+                    doc: rdoc,
+                    fields,
+                    shape: Shape::Response,
+                    validate_at: false,
+                },
+            )?);
+        }
+        Response::Fields { source, .. } => {
+            docs::add_provenance(&mut rdoc, *source);
+            out.extend(empty_response(&resp, &rdoc));
+        }
+        Response::Record { record, source } => {
+            let rec = ident(record)?;
+            rdoc.raw(&format!("The `data` object is a [`{record}`](super::records::{record})."));
+            docs::add_provenance(&mut rdoc, *source);
+            let rdoc = rdoc.outer();
+            out.extend(quote! {
+                #rdoc
+                pub type #resp = super::records::#rec;
+            });
+        }
+        Response::Unspecified { note } => {
+            rdoc.raw("Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).");
+            rdoc.text(note);
+            let rdoc = rdoc.outer();
+            out.extend(quote! {
+                #rdoc
+                pub type #resp = baas_runtime::RawJson;
+            });
+        }
+        Response::Empty { note } => {
+            rdoc.raw("The service answers with code and msg only: there is no `data`.");
+            rdoc.text(note);
+            out.extend(empty_response(&resp, &rdoc));
+        }
+    }
+
+    let name = &op.name;
+    let path = &op.path;
+    let moves_money = op.moves_money;
+    out.extend(quote! {
+        impl baas_runtime::Operation for #req {
+            type Response = #resp;
+            const NAME: &'static str = #name;
+            const PATH: &'static str = #path;
+            const MOVES_MONEY: bool = #moves_money;
+
+            fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
+                #validate_body
+            }
+        }
+    });
+    Ok(out)
+}
+
+fn empty_response(name: &proc_macro2::Ident, doc: &Doc) -> TokenStream {
+    let doc = doc.outer();
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct #name {}
+    }
+}
