@@ -256,3 +256,6 @@ serde.workspace = true
         GENERATED_HEADER.replace("//", "#")
     )
 }
+
+#[cfg(test)]
+mod tests;

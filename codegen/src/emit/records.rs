@@ -162,8 +162,10 @@ fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> Result<TokenStream
             };
             if spec.shape.is_option(field) {
                 inits.push(quote!(#id: Some(#value)));
-            } else {
+            } else if matches!(field.ty, TypeRef::String | TypeRef::Array { .. }) {
                 inits.push(quote!(#id: #value));
+            } else {
+                inits.push(quote!(#id));
             }
         } else {
             inits.push(quote!(#id: None));

@@ -399,7 +399,9 @@ fn condition_expr(api: &Api, fields: &[Field], condition: &Condition) -> Result<
                 quote!(self.#id.iter())
             };
             let threshold = amount_expr(value)?;
-            Ok(quote!(#items.#amounts.fold(baas_runtime::Amount::ZERO, |total, amount| total + amount) > #threshold))
+            // Checked sum: an overflowing sum is certainly beyond the threshold's reach,
+            // so the condition is taken to hold (the stricter reading).
+            Ok(quote!(#items.#amounts.sum::<Option<baas_runtime::Amount>>().is_none_or(|total| total > #threshold)))
         }
     }
 }
