@@ -133,3 +133,33 @@ fn stale_files(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Writ
     found.sort();
     Ok(found)
 }
+
+/// Why regeneration failed.
+#[derive(Debug)]
+pub enum RegenerateError {
+    /// The model could not be emitted.
+    Emit(crate::emit::EmitError),
+    /// A file could not be read or written.
+    Write(WriteError),
+}
+
+impl fmt::Display for RegenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegenerateError::Emit(e) => write!(f, "cannot emit: {e}"),
+            RegenerateError::Write(e) => write!(f, "cannot write: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RegenerateError {}
+
+/// Emits the crate for `api` and syncs (or compares) it with `out_dir`.
+pub fn regenerate(
+    api: &crate::model::Api,
+    out_dir: &Path,
+    mode: Mode,
+) -> Result<Vec<Change>, RegenerateError> {
+    let files = crate::emit::generate_crate(api).map_err(RegenerateError::Emit)?;
+    sync(out_dir, &files, mode).map_err(RegenerateError::Write)
+}

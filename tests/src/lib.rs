@@ -1,1 +1,7 @@
-//! Tests live in tests/tests/.
+//! Tests of the generator and across crates (see `tests/tests/`).
+//!
+//! [`fixtures`] holds the generator's output for the small specs in
+//! `tests/fixtures/gen/`: checked in and compiled here, so the snapshot tests compare
+//! them with a fresh render *and* the compiler checks that they build.
+
+pub mod fixtures;
