@@ -1,0 +1,703 @@
+//! The canonical string of the signing algorithm, computed from JSON *bytes*.
+//!
+//! The Authentication section of the API document flattens a message to `path=value`
+//! pairs: object keys joined with `.`, array elements as `path[i]`, an empty object as
+//! `path={}`, an empty array as `path=[]`, nulls skipped, the top-level `signature`
+//! left out. The pair `senderKey=<key>` is added, the complete pair strings are sorted
+//! by bytes, joined with `&` and hashed with plain SHA-256.
+//!
+//! This module does that in one pass over the received or serialized bytes, without a
+//! JSON tree: a small tokenizer writes each pair's text once into one arena buffer
+//! (strings unescaped to raw UTF-8, numbers kept as their literal text, so `100.50`
+//! stays `100.50`), the pairs are sorted as slices and hashed incrementally.
+//!
+//! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object and
+//! nesting deeper than [`MAX_DEPTH`] are refused with a [`CanonicalError`].
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+
+use crate::secret::{wipe, PrivateKey, REDACTED};
+
+/// Deepest nesting of objects and arrays accepted (the top-level object is depth 1).
+pub const MAX_DEPTH: usize = 64;
+
+/// The name of the pair that carries the key in the canonical string.
+pub const SENDER_KEY: &str = "senderKey";
+
+/// Why a body has no canonical string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CanonicalError {
+    /// The body is not valid UTF-8 (byte offset of the first invalid byte).
+    InvalidUtf8 {
+        /// Byte offset.
+        offset: usize,
+    },
+    /// The body is not valid JSON at this byte offset.
+    Syntax {
+        /// Byte offset.
+        offset: usize,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// The top-level value is not a JSON object.
+    NotAnObject,
+    /// The same key appears twice in one object.
+    DuplicateKey {
+        /// Flattened path of the repeated key.
+        path: String,
+    },
+    /// Objects and arrays are nested deeper than [`MAX_DEPTH`].
+    TooDeep {
+        /// The limit.
+        max: usize,
+    },
+    /// The top-level `signature` is present but not a string.
+    SignatureNotString,
+}
+
+impl fmt::Display for CanonicalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CanonicalError::InvalidUtf8 { offset } => {
+                write!(f, "body is not valid UTF-8 (byte {offset})")
+            }
+            CanonicalError::Syntax { offset, expected } => {
+                write!(f, "invalid JSON at byte {offset}: expected {expected}")
+            }
+            CanonicalError::NotAnObject => f.write_str("body is not a JSON object"),
+            CanonicalError::DuplicateKey { path } => write!(f, "duplicate key `{path}`"),
+            CanonicalError::TooDeep { max } => {
+                write!(f, "JSON nested deeper than {max} levels")
+            }
+            CanonicalError::SignatureNotString => f.write_str("`signature` is not a string"),
+        }
+    }
+}
+
+impl std::error::Error for CanonicalError {}
+
+/// The flattened pairs of one JSON object body (without `senderKey`), plus its
+/// top-level `signature` when present.
+///
+/// Build it with [`Flattened::parse`]; then [`Flattened::digest`] gives the signature
+/// bytes for a key.
+#[derive(Clone)]
+pub struct Flattened {
+    /// Every pair's `path=value` text, back to back (valid UTF-8).
+    arena: Vec<u8>,
+    /// `(start, end)` of each pair in `arena`, in document order.
+    pairs: Vec<(usize, usize)>,
+    signature: Option<String>,
+    first_null: Option<String>,
+}
+
+impl fmt::Debug for Flattened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Flattened")
+            .field("pairs", &self.pairs().collect::<Vec<_>>())
+            .field("signature", &self.signature)
+            .finish()
+    }
+}
+
+fn slice(buf: &[u8], (start, end): (usize, usize)) -> &[u8] {
+    buf.get(start..end).unwrap_or_default()
+}
+
+impl Flattened {
+    /// Flattens a JSON object body. The top-level `signature` is kept apart (see
+    /// [`Flattened::signature`]) and is not one of the pairs.
+    pub fn parse(body: &[u8]) -> Result<Flattened, CanonicalError> {
+        if let Err(e) = std::str::from_utf8(body) {
+            return Err(CanonicalError::InvalidUtf8 {
+                offset: e.valid_up_to(),
+            });
+        }
+        let mut parser = Parser {
+            input: body,
+            pos: 0,
+            path: Vec::with_capacity(64),
+            arena: Vec::with_capacity(body.len() + 64),
+            pairs: Vec::with_capacity(32),
+            keys: Vec::new(),
+            key_buf: Vec::new(),
+            signature: None,
+            first_null: None,
+        };
+        parser.skip_ws();
+        if parser.peek() != Some(b'{') {
+            return Err(CanonicalError::NotAnObject);
+        }
+        parser.object(1, true)?;
+        parser.skip_ws();
+        if parser.pos != body.len() {
+            return Err(parser.syntax("end of input"));
+        }
+        Ok(Flattened {
+            arena: parser.arena,
+            pairs: parser.pairs,
+            signature: parser.signature,
+            first_null: parser.first_null,
+        })
+    }
+
+    /// The top-level `signature` value, if the body has one (a `null` counts as none).
+    pub fn signature(&self) -> Option<&str> {
+        self.signature.as_deref()
+    }
+
+    /// Path of the first `null` value met (nulls are skipped by the algorithm, and the
+    /// runtime never sends one).
+    pub fn first_null_path(&self) -> Option<&str> {
+        self.first_null.as_deref()
+    }
+
+    /// The `path=value` pairs in document order, without `senderKey`.
+    pub fn pairs(&self) -> impl Iterator<Item = &str> + '_ {
+        self.pairs
+            .iter()
+            .map(|r| std::str::from_utf8(slice(&self.arena, *r)).unwrap_or_default())
+    }
+
+    /// Number of pairs, without `senderKey`.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// True when the body flattens to no pair at all (`{}`).
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// Calls `sink` with each piece of the canonical string in order (pairs and `&`
+    /// separators), with `senderKey=<key_text>` sorted in as `key` would be.
+    fn walk_sorted(&self, key: &PrivateKey, key_text: &[u8], mut sink: impl FnMut(&[u8])) {
+        let mut key_pair = Vec::with_capacity(SENDER_KEY.len() + 1 + key.expose().len());
+        key_pair.extend_from_slice(SENDER_KEY.as_bytes());
+        key_pair.push(b'=');
+        key_pair.extend_from_slice(key.expose());
+        {
+            // `None` marks the senderKey pair; it sorts by the real key.
+            let mut sorted: Vec<Option<&[u8]>> = Vec::with_capacity(self.pairs.len() + 1);
+            sorted.extend(self.pairs.iter().map(|r| Some(slice(&self.arena, *r))));
+            sorted.push(None);
+            let real: &[u8] = &key_pair;
+            sorted.sort_unstable_by(|a, b| a.unwrap_or(real).cmp(b.unwrap_or(real)));
+            for (i, pair) in sorted.iter().enumerate() {
+                if i > 0 {
+                    sink(b"&");
+                }
+                match pair {
+                    Some(s) => sink(s),
+                    None => {
+                        sink(SENDER_KEY.as_bytes());
+                        sink(b"=");
+                        sink(key_text);
+                    }
+                }
+            }
+        }
+        wipe(&mut key_pair);
+    }
+
+    /// SHA-256 of the canonical string with `senderKey=<key>` added.
+    pub fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        let mut hasher = Sha256::new();
+        self.walk_sorted(key, key.expose(), |piece| hasher.update(piece));
+        hasher.finalize().into()
+    }
+
+    /// Lowercase hex SHA-256 of the canonical string: the `signature` value.
+    pub fn signature_hex(&self, key: &PrivateKey) -> String {
+        hex::encode(self.digest(key))
+    }
+
+    /// The canonical string with the key printed as `[redacted]` (for debugging a
+    /// 12005; the order is the one the real key gives).
+    pub fn canonical_string_redacted(&self, key: &PrivateKey) -> String {
+        let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
+        self.walk_sorted(key, REDACTED.as_bytes(), |piece| out.extend_from_slice(piece));
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The exact bytes that are hashed. **They contain the private key**: for tests
+    /// and benchmarks only; wipe or drop them quickly and never log them.
+    pub fn canonical_bytes_exposing_key(&self, key: &PrivateKey) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
+        self.walk_sorted(key, key.expose(), |piece| out.extend_from_slice(piece));
+        out
+    }
+}
+
+struct Parser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// Path of the value being read.
+    path: Vec<u8>,
+    arena: Vec<u8>,
+    pairs: Vec<(usize, usize)>,
+    /// Keys of the objects being read (ranges in `key_buf`), for duplicate detection.
+    keys: Vec<(usize, usize)>,
+    key_buf: Vec<u8>,
+    signature: Option<String>,
+    first_null: Option<String>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    fn syntax(&self, expected: &'static str) -> CanonicalError {
+        CanonicalError::Syntax {
+            offset: self.pos,
+            expected,
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, expected: &'static str) -> Result<(), CanonicalError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(expected))
+        }
+    }
+
+    /// Starts a pair `path=` in the arena and returns its start.
+    fn begin_pair(&mut self) -> usize {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(&self.path);
+        self.arena.push(b'=');
+        start
+    }
+
+    fn end_pair(&mut self, start: usize) {
+        self.pairs.push((start, self.arena.len()));
+    }
+
+    fn value(&mut self, depth: usize) -> Result<(), CanonicalError> {
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1, false),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => {
+                let start = self.begin_pair();
+                string(self.input, &mut self.pos, &mut self.arena)?;
+                self.end_pair(start);
+                Ok(())
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => {
+                self.keyword(b"null")?;
+                if self.first_null.is_none() {
+                    self.first_null = Some(String::from_utf8_lossy(&self.path).into_owned());
+                }
+                Ok(())
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let begin = self.pos;
+                self.number()?;
+                let text = self.input.get(begin..self.pos).unwrap_or_default();
+                let start = self.begin_pair();
+                self.arena.extend_from_slice(text);
+                self.end_pair(start);
+                Ok(())
+            }
+            _ => Err(self.syntax("a JSON value")),
+        }
+    }
+
+    fn keyword(&mut self, word: &'static [u8]) -> Result<(), CanonicalError> {
+        if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.syntax("a JSON value"))
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), CanonicalError> {
+        self.keyword(word)?;
+        let start = self.begin_pair();
+        self.arena.extend_from_slice(word);
+        self.end_pair(start);
+        Ok(())
+    }
+
+    fn digits(&mut self) -> usize {
+        let begin = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        self.pos - begin
+    }
+
+    /// JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    fn number(&mut self) -> Result<(), CanonicalError> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.syntax("a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(self.syntax("a digit after `.`"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.syntax("a digit in the exponent"));
+            }
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, depth: usize) -> Result<(), CanonicalError> {
+        if depth > MAX_DEPTH {
+            return Err(CanonicalError::TooDeep { max: MAX_DEPTH });
+        }
+        self.expect(b'[', "`[`")?;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            let start = self.begin_pair();
+            self.arena.extend_from_slice(b"[]");
+            self.end_pair(start);
+            return Ok(());
+        }
+        let base = self.path.len();
+        let mut index = 0usize;
+        loop {
+            self.path.push(b'[');
+            push_decimal(&mut self.path, index);
+            self.path.push(b']');
+            self.skip_ws();
+            self.value(depth)?;
+            self.path.truncate(base);
+            index += 1;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.syntax("`,` or `]`")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize, top: bool) -> Result<(), CanonicalError> {
+        if depth > MAX_DEPTH {
+            return Err(CanonicalError::TooDeep { max: MAX_DEPTH });
+        }
+        self.expect(b'{', "`{`")?;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            if !top {
+                let start = self.begin_pair();
+                self.arena.extend_from_slice(b"{}");
+                self.end_pair(start);
+            }
+            return Ok(());
+        }
+        let base = self.path.len();
+        let key_frame = self.keys.len();
+        let key_buf_base = self.key_buf.len();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.syntax("a key string"));
+            }
+            if !top {
+                self.path.push(b'.');
+            }
+            let key_start = self.path.len();
+            string(self.input, &mut self.pos, &mut self.path)?;
+            let key = self.path.get(key_start..).unwrap_or_default();
+            let kb_start = self.key_buf.len();
+            self.key_buf.extend_from_slice(key);
+            self.keys.push((kb_start, self.key_buf.len()));
+            let is_signature = top && key == b"signature";
+            self.skip_ws();
+            self.expect(b':', "`:`")?;
+            self.skip_ws();
+            if is_signature {
+                self.signature_value(depth)?;
+            } else {
+                self.value(depth)?;
+            }
+            self.path.truncate(base);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(self.syntax("`,` or `}`")),
+            }
+        }
+        // Duplicate keys: sort this object's keys and compare neighbours.
+        let key_buf = &self.key_buf;
+        if let Some(frame) = self.keys.get_mut(key_frame..) {
+            frame.sort_unstable_by(|a, b| slice(key_buf, *a).cmp(slice(key_buf, *b)));
+            if let Some(w) = frame
+                .windows(2)
+                .find(|w| matches!(w, [a, b] if slice(key_buf, *a) == slice(key_buf, *b)))
+            {
+                let mut path = String::from_utf8_lossy(self.path.get(..base).unwrap_or_default())
+                    .into_owned();
+                if !top {
+                    path.push('.');
+                }
+                if let Some(first) = w.first() {
+                    path.push_str(&String::from_utf8_lossy(slice(key_buf, *first)));
+                }
+                return Err(CanonicalError::DuplicateKey { path });
+            }
+        }
+        self.keys.truncate(key_frame);
+        self.key_buf.truncate(key_buf_base);
+        Ok(())
+    }
+
+    /// The top-level `signature`: read like any value, then taken out of the pairs.
+    fn signature_value(&mut self, depth: usize) -> Result<(), CanonicalError> {
+        let is_string = self.peek() == Some(b'"');
+        let is_null = self.peek() == Some(b'n');
+        let pairs_before = self.pairs.len();
+        let arena_before = self.arena.len();
+        let null_before = self.first_null.is_some();
+        self.value(depth)?;
+        if is_null {
+            if !null_before {
+                self.first_null = None;
+            }
+            return Ok(());
+        }
+        if !is_string {
+            return Err(CanonicalError::SignatureNotString);
+        }
+        let value_start = arena_before + self.path.len() + 1;
+        let text = self.arena.get(value_start..).unwrap_or_default();
+        self.signature = Some(String::from_utf8_lossy(text).into_owned());
+        self.pairs.truncate(pairs_before);
+        self.arena.truncate(arena_before);
+        Ok(())
+    }
+}
+
+fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(i..).unwrap_or_default());
+}
+
+fn hex_digit(b: u8) -> Option<u16> {
+    match b {
+        b'0'..=b'9' => Some(u16::from(b - b'0')),
+        b'a'..=b'f' => Some(u16::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u16::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
+fn hex4(input: &[u8], pos: &mut usize) -> Result<u16, CanonicalError> {
+    let mut v = 0u16;
+    for _ in 0..4 {
+        let d = input
+            .get(*pos)
+            .copied()
+            .and_then(hex_digit)
+            .ok_or(CanonicalError::Syntax {
+                offset: *pos,
+                expected: "four hex digits after `\\u`",
+            })?;
+        v = (v << 4) | d;
+        *pos += 1;
+    }
+    Ok(v)
+}
+
+/// Reads a JSON string at `*pos` (which must be `"`) and appends its unescaped UTF-8
+/// text to `out`. Runs without escapes are copied in one go.
+fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+    let syntax = |offset, expected| CanonicalError::Syntax { offset, expected };
+    if input.get(*pos) != Some(&b'"') {
+        return Err(syntax(*pos, "`\"`"));
+    }
+    *pos += 1;
+    loop {
+        let run_start = *pos;
+        while let Some(&b) = input.get(*pos) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            *pos += 1;
+        }
+        out.extend_from_slice(input.get(run_start..*pos).unwrap_or_default());
+        match input.get(*pos) {
+            None => return Err(syntax(*pos, "closing `\"`")),
+            Some(b'"') => {
+                *pos += 1;
+                return Ok(());
+            }
+            Some(b'\\') => {
+                *pos += 1;
+                let escaped = match input.get(*pos) {
+                    Some(b'"') => b'"',
+                    Some(b'\\') => b'\\',
+                    Some(b'/') => b'/',
+                    Some(b'b') => 0x08,
+                    Some(b'f') => 0x0c,
+                    Some(b'n') => b'\n',
+                    Some(b'r') => b'\r',
+                    Some(b't') => b'\t',
+                    Some(b'u') => {
+                        *pos += 1;
+                        let at = *pos;
+                        let unit = hex4(input, pos)?;
+                        let code = match unit {
+                            0xD800..=0xDBFF => {
+                                if input.get(*pos..*pos + 2) != Some(b"\\u") {
+                                    return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                                }
+                                *pos += 2;
+                                let low = hex4(input, pos)?;
+                                if !(0xDC00..=0xDFFF).contains(&low) {
+                                    return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                                }
+                                0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+                            }
+                            0xDC00..=0xDFFF => {
+                                return Err(syntax(at, "no lone low surrogate"));
+                            }
+                            other => u32::from(other),
+                        };
+                        let c = char::from_u32(code).ok_or(syntax(at, "a Unicode scalar value"))?;
+                        let mut utf8 = [0u8; 4];
+                        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                        continue;
+                    }
+                    _ => return Err(syntax(*pos, "a valid escape")),
+                };
+                out.push(escaped);
+                *pos += 1;
+            }
+            Some(_) => return Err(syntax(*pos, "no raw control character in a string")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(json: &str) -> Vec<String> {
+        Flattened::parse(json.as_bytes())
+            .map(|f| f.pairs().map(str::to_owned).collect())
+            .unwrap_or_else(|e| vec![format!("error: {e}")])
+    }
+
+    #[test]
+    fn decimal_indexes() {
+        let mut v = Vec::new();
+        push_decimal(&mut v, 0);
+        v.push(b' ');
+        push_decimal(&mut v, 1234567);
+        v.push(b' ');
+        push_decimal(&mut v, usize::MAX);
+        assert_eq!(
+            String::from_utf8(v).unwrap(),
+            format!("0 1234567 {}", usize::MAX)
+        );
+    }
+
+    #[test]
+    fn flattening_rules() {
+        assert_eq!(
+            pairs(r#"{"a":{"b":[{"c":1},{"d":[]}],"e":{}},"n":null,"t":true,"f":false}"#),
+            ["a.b[0].c=1", "a.b[1].d=[]", "a.e={}", "t=true", "f=false"]
+        );
+        assert_eq!(pairs(r#"{"x":[[1,2],[]]}"#), ["x[0][0]=1", "x[0][1]=2", "x[1]=[]"]);
+        assert_eq!(pairs(r#" { } "#), Vec::<String>::new());
+        assert_eq!(pairs(r#"{"s":"a\"b\\c\u00e9\ud83d\ude00\n"}"#), ["s=a\"b\\cé😀\n"]);
+        assert_eq!(pairs(r#"{"n":-0.50e+3}"#), ["n=-0.50e+3"]);
+    }
+
+    #[test]
+    fn refusals() {
+        let err = |s: &str| Flattened::parse(s.as_bytes()).unwrap_err();
+        assert_eq!(err("[1]"), CanonicalError::NotAnObject);
+        assert_eq!(
+            err(r#"{"a":{"b":1,"b":2}}"#),
+            CanonicalError::DuplicateKey { path: "a.b".into() }
+        );
+        assert_eq!(err(r#"{"a":1,"a":1}"#), CanonicalError::DuplicateKey { path: "a".into() });
+        assert!(matches!(err(r#"{"a":01}"#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":1,}"#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":[1,]}"#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":"\ud800"}"#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err("{\"a\":\"\u{1}\"}"), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":1} x"#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":1."#), CanonicalError::Syntax { .. }));
+        assert!(matches!(err(r#"{"a":tru}"#), CanonicalError::Syntax { .. }));
+        assert_eq!(err(r#"{"signature":5}"#), CanonicalError::SignatureNotString);
+        assert_eq!(
+            Flattened::parse(b"{\"a\":\"\xff\"}").unwrap_err(),
+            CanonicalError::InvalidUtf8 { offset: 6 }
+        );
+        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(err(&deep), CanonicalError::TooDeep { max: MAX_DEPTH });
+        let ok = format!("{{\"a\":{}1{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        assert!(Flattened::parse(ok.as_bytes()).is_ok());
+        // Truncated input at every length never panics and never succeeds.
+        let full = r#"{"a":[{"b":"c\u00e9"},1.5e3,true,null],"d":{}}"#;
+        for cut in 0..full.len() {
+            assert!(Flattened::parse(&full.as_bytes()[..cut]).is_err(), "cut {cut}");
+        }
+    }
+
+    #[test]
+    fn signature_is_kept_apart() {
+        let f = Flattened::parse(br#"{"a":{"signature":"x"},"signature":"abc"}"#).unwrap();
+        assert_eq!(f.signature(), Some("abc"));
+        assert_eq!(f.pairs().collect::<Vec<_>>(), ["a.signature=x"]);
+        let f = Flattened::parse(br#"{"signature":null,"b":1}"#).unwrap();
+        assert_eq!(f.signature(), None);
+        assert_eq!(f.first_null_path(), None);
+        assert_eq!(f.pairs().collect::<Vec<_>>(), ["b=1"]);
+    }
+}

@@ -1,0 +1,119 @@
+//! The client core: [`Operation`] and [`Client::execute`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::envelope::{self, Expect};
+use crate::error::Error;
+use crate::transport::{HttpRequest, HttpsTransport, Transport};
+use crate::validate::ValidationErrors;
+
+/// One API operation: its parameters (the value itself, serialized into `params`), its
+/// response type and its rules. Implemented by generated code.
+pub trait Operation: serde::Serialize + Send + Sync {
+    /// Decoded from the response's `data` (absent or null `data` decodes from `{}`).
+    type Response: serde::de::DeserializeOwned + Send;
+    /// Spec operation name, e.g. "applyForTransfer".
+    const NAME: &'static str;
+    /// Wire path, e.g. "/trans/v2/applyForTransfer".
+    const PATH: &'static str;
+    /// True when the call may move money: never re-sent automatically once its bytes
+    /// may have left.
+    const MOVES_MONEY: bool;
+    /// Every violated rule, each with its field path. Called by `Client::execute`
+    /// before anything is signed or sent.
+    fn validate(&self) -> Result<(), ValidationErrors>;
+}
+
+/// Sends operations: validates, signs, posts, verifies and decodes.
+#[derive(Clone)]
+pub struct Client {
+    config: Config,
+    transport: Arc<dyn Transport>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+/// Longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+impl Client {
+    /// A client on the default HTTPS transport. Fails when the configuration is unusable.
+    pub fn new(config: Config) -> Result<Client, Error> {
+        config.check()?;
+        let transport = HttpsTransport::new(config.connect_timeout)?;
+        Ok(Client {
+            config,
+            transport: Arc::new(transport),
+        })
+    }
+
+    /// A client on another transport. The configuration is checked by each `execute`.
+    pub fn with_transport(config: Config, transport: Arc<dyn Transport>) -> Client {
+        Client { config, transport }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Validates, builds the envelope (new requestId, timestamp, salt), signs the exact
+    /// bytes, posts them with the configured timeout, reads a size-limited body,
+    /// verifies its signature and requestId echo, maps `code != 00000` to
+    /// [`Error::Api`] and decodes `data`.
+    ///
+    /// A retryable failure is tried again (new requestId, salt and timestamp) up to
+    /// [`Config::max_retries`] times with doubling backoff, except that an operation
+    /// that moves money is re-sent only when the failed attempt provably never left.
+    pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
+        self.config.check()?;
+        operation.validate()?;
+        let mut attempt: u32 = 0;
+        loop {
+            match self.attempt(operation).await {
+                Ok(response) => return Ok(response),
+                Err(error) => {
+                    let may_resend = !O::MOVES_MONEY || !error.may_have_reached_service();
+                    if attempt >= self.config.max_retries || !error.is_retryable() || !may_resend {
+                        return Err(error);
+                    }
+                    let factor = 2u32.saturating_pow(attempt.min(16));
+                    let wait = self.config.retry_backoff.saturating_mul(factor).min(MAX_BACKOFF);
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    async fn attempt<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
+        let config = &self.config;
+        let signed = envelope::sign_request(operation, &config.sender, &config.locale, &config.private_key)?;
+        let timeout = config.request_timeout;
+        let request = HttpRequest::new(config.url(O::PATH), signed.body, timeout, config.max_response_bytes);
+        let response = match tokio::time::timeout(timeout, self.transport.post_json(request)).await {
+            Ok(result) => result?,
+            Err(_) => return Err(Error::timeout(timeout, true)),
+        };
+        if response.body.len() > config.max_response_bytes {
+            return Err(Error::ResponseTooLarge {
+                limit: config.max_response_bytes,
+            });
+        }
+        envelope::open_response(
+            Some(response.status),
+            &response.body,
+            &config.private_key,
+            Expect {
+                request_id: &signed.request_id,
+                accept_unsigned_success: config.accept_unsigned_success,
+            },
+        )
+    }
+}

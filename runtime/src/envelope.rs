@@ -1,0 +1,366 @@
+//! Message envelopes: building and signing requests, opening and verifying responses.
+//!
+//! Besides what the client uses, this module offers tools for test servers (a sandbox
+//! reuses them): [`verify_request`] checks a received request, and
+//! [`signed_response_body`] builds a signed response.
+
+use std::borrow::Cow;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::canonical::Flattened;
+use crate::error::{Error, SUCCESS_CODE};
+use crate::raw_json::RawJson;
+use crate::secret::PrivateKey;
+use crate::sign;
+
+/// Fills a buffer from the operating system's CSPRNG.
+fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
+    let mut buf = [0u8; N];
+    getrandom::fill(&mut buf).map_err(|e| Error::Random { message: e.to_string() })?;
+    Ok(buf)
+}
+
+/// A new requestId: the sender followed by 32 random hex digits (a format that works
+/// live), unique per call.
+pub fn new_request_id(sender: &str) -> Result<String, Error> {
+    Ok(format!("{sender}{}", hex::encode(random_bytes::<16>()?)))
+}
+
+/// A new salt: 24 random hex digits from the CSPRNG.
+pub fn new_salt() -> Result<String, Error> {
+    Ok(hex::encode(random_bytes::<12>()?))
+}
+
+/// Now, in epoch milliseconds (0 if the clock is before 1970).
+pub fn now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestEnvelope<'a, P: ?Sized> {
+    request_id: &'a str,
+    sender: &'a str,
+    locale: &'a str,
+    timestamp: i64,
+    salt: &'a str,
+    params: &'a P,
+}
+
+/// A signed request, ready to send.
+#[derive(Debug, Clone)]
+pub struct SignedRequest {
+    /// The requestId in the envelope (the response must echo it).
+    pub request_id: String,
+    /// The exact bytes to send (the signed text plus the signature).
+    pub body: Vec<u8>,
+}
+
+/// Builds the envelope of `params` (new requestId, timestamp and salt), serializes it
+/// and signs those exact bytes. A `null` anywhere is refused: the runtime never sends
+/// one (integrations disagree on how nulls are signed).
+pub fn sign_request<P: Serialize + ?Sized>(
+    params: &P,
+    sender: &str,
+    locale: &str,
+    key: &PrivateKey,
+) -> Result<SignedRequest, Error> {
+    let request_id = new_request_id(sender)?;
+    let salt = new_salt()?;
+    let envelope = RequestEnvelope {
+        request_id: &request_id,
+        sender,
+        locale,
+        timestamp: now_millis(),
+        salt: &salt,
+        params,
+    };
+    let body = sign_envelope(&envelope, key)?;
+    Ok(SignedRequest { request_id, body })
+}
+
+/// Serializes an envelope without `signature`, signs the bytes and splices the
+/// signature in.
+fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Result<Vec<u8>, Error> {
+    let encode = |message: String, source: Option<crate::error::BoxError>| Error::Encode { message, source };
+    let bytes = serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
+    let flat = Flattened::parse(&bytes).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
+    if let Some(path) = flat.first_null_path() {
+        return Err(encode(format!("`{path}` is null; a null is never sent (leave the field out)"), None));
+    }
+    if flat.signature().is_some() {
+        return Err(encode("the envelope already has a signature".to_owned(), None));
+    }
+    let signature = flat.signature_hex(key);
+    sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
+}
+
+/// A verified request, as a test server sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReceivedRequest {
+    /// The request's requestId.
+    pub request_id: String,
+    /// The sender name.
+    pub sender: String,
+    /// The locale as sent.
+    pub locale: String,
+    /// Epoch milliseconds.
+    pub timestamp: i64,
+    /// The salt.
+    pub salt: String,
+    /// The parameters, verbatim (`{}` when absent).
+    pub params: RawJson,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestFields {
+    request_id: String,
+    sender: String,
+    locale: String,
+    timestamp: i64,
+    salt: String,
+    params: Option<RawJson>,
+}
+
+/// Tool for test servers: verifies a received request's signature and returns its
+/// envelope. Errors: [`Error::Decode`] for a malformed body or envelope,
+/// [`Error::SignatureMissing`], [`Error::SignatureInvalid`].
+pub fn verify_request(body: &[u8], key: &PrivateKey) -> Result<ReceivedRequest, Error> {
+    let flat = flatten_received(None, body)?;
+    check_signature(&flat, key)?;
+    let fields: RequestFields = decode_json(None, body, "request envelope")?;
+    Ok(ReceivedRequest {
+        request_id: fields.request_id,
+        sender: fields.sender,
+        locale: fields.locale,
+        timestamp: fields.timestamp,
+        salt: fields.salt,
+        params: fields.params.unwrap_or_default(),
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResponseEnvelope<'a> {
+    request_id: &'a str,
+    sender: &'a str,
+    locale: &'a str,
+    timestamp: i64,
+    salt: &'a str,
+    code: &'a str,
+    msg: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a RawJson>,
+}
+
+/// Tool for test servers: a signed response envelope (fresh timestamp and salt) with
+/// `data` when given, signed with the partner's key as the service does.
+pub fn signed_response_body(
+    request_id: &str,
+    sender: &str,
+    locale: &str,
+    code: &str,
+    msg: &str,
+    data: Option<&RawJson>,
+    key: &PrivateKey,
+) -> Result<Vec<u8>, Error> {
+    let salt = new_salt()?;
+    let envelope = ResponseEnvelope {
+        request_id,
+        sender,
+        locale,
+        timestamp: now_millis(),
+        salt: &salt,
+        code,
+        msg,
+        data,
+    };
+    sign_envelope(&envelope, key)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResponseFields<'a> {
+    request_id: Option<String>,
+    #[serde(default, deserialize_with = "opt_code")]
+    code: Option<String>,
+    msg: Option<String>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+}
+
+fn opt_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<CodeText>::deserialize(d).map(|c| c.map(|c| c.0))
+}
+
+/// A result code as text (also accepted as a JSON integer).
+struct CodeText(String);
+
+impl<'de> Deserialize<'de> for CodeText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CodeText, D::Error> {
+        crate::wire_enum::deserialize_str(d).map(|c| CodeText(c.into_owned()))
+    }
+}
+
+fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Flattened, Error> {
+    Flattened::parse(body).map_err(|e| {
+        Error::decode(status, format!("body is not a usable JSON object: {e}"), body, Some(Box::new(e)))
+    })
+}
+
+fn decode_json<'a, T: Deserialize<'a>>(status: Option<u16>, body: &'a [u8], what: &str) -> Result<T, Error> {
+    let text = std::str::from_utf8(body)
+        .map_err(|e| Error::decode(status, format!("the {what} is not UTF-8: {e}"), body, Some(Box::new(e))))?;
+    serde_json::from_str(text)
+        .map_err(|e| Error::decode(status, format!("cannot decode the {what}: {e}"), body, Some(Box::new(e))))
+}
+
+fn check_signature(flat: &Flattened, key: &PrivateKey) -> Result<(), Error> {
+    match sign::verify_flattened(flat, key) {
+        Ok(()) => Ok(()),
+        Err(sign::VerifyError::Missing) => Err(Error::SignatureMissing),
+        Err(_) => Err(Error::SignatureInvalid),
+    }
+}
+
+/// What to expect of a response, for [`open_response`].
+#[derive(Debug, Clone, Copy)]
+pub struct Expect<'a> {
+    /// The requestId that was sent.
+    pub request_id: &'a str,
+    /// Accept an unsigned success (see [`crate::Config::accept_unsigned_success`]).
+    pub accept_unsigned_success: bool,
+}
+
+/// Opens a response body: checks it is a JSON object, verifies its signature, checks
+/// the echoed requestId, maps `code != 00000` to [`Error::Api`] and decodes `data`
+/// (absent or null `data` decodes from `{}`).
+///
+/// An unsigned failure (only code and msg, as the document allows) becomes an
+/// [`Error::Api`] with `verified: false`; an unsigned success is refused with
+/// [`Error::SignatureMissing`] unless `expect.accept_unsigned_success`.
+pub fn open_response<R: DeserializeOwned>(
+    status: Option<u16>,
+    body: &[u8],
+    key: &PrivateKey,
+    expect: Expect<'_>,
+) -> Result<R, Error> {
+    let flat = flatten_received(status, body)?;
+    let fields: ResponseFields<'_> = decode_json(status, body, "response envelope")?;
+    let code = fields
+        .code
+        .ok_or_else(|| Error::decode(status, "the response has no `code`", body, None))?;
+    let success = code == SUCCESS_CODE;
+    let verified = match sign::verify_flattened(&flat, key) {
+        Ok(()) => true,
+        Err(sign::VerifyError::Missing) if !success || expect.accept_unsigned_success => false,
+        Err(sign::VerifyError::Missing) => return Err(Error::SignatureMissing),
+        Err(_) => return Err(Error::SignatureInvalid),
+    };
+    match fields.request_id.as_deref() {
+        Some(id) if id == expect.request_id => {}
+        None if !verified && !success => {}
+        received => {
+            return Err(Error::RequestIdMismatch {
+                expected: expect.request_id.to_owned(),
+                received: received.map(str::to_owned),
+            })
+        }
+    }
+    if !success {
+        return Err(Error::Api {
+            code,
+            msg: fields.msg.unwrap_or_default(),
+            request_id: fields.request_id,
+            verified,
+        });
+    }
+    let data: Cow<'_, str> = match fields.data {
+        Some(raw) => Cow::Borrowed(raw.get()),
+        None => Cow::Borrowed("{}"),
+    };
+    serde_json::from_str(&data).map_err(|e| {
+        Error::decode(status, format!("cannot decode `data`: {e}"), data.as_bytes(), Some(Box::new(e)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> PrivateKey {
+        PrivateKey::new("k3y")
+    }
+
+    #[test]
+    fn ids_and_salts_are_fresh() {
+        let a = new_request_id("client1").unwrap();
+        let b = new_request_id("client1").unwrap();
+        assert_ne!(a, b);
+        assert!(a.starts_with("client1") && a.len() == 7 + 32);
+        let s = new_salt().unwrap();
+        assert_eq!(s.len(), 24);
+        assert!(s.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert!(now_millis() > 1_600_000_000_000);
+    }
+
+    #[test]
+    fn request_round_trip() {
+        let params = serde_json::json!({"name": "Tester", "list": [1, {"a": "x&y=z"}]});
+        let signed = sign_request(&params, "client1", "en_KE", &key()).unwrap();
+        assert!(signed.body.ends_with(b"\"}"));
+        let received = verify_request(&signed.body, &key()).unwrap();
+        assert_eq!(received.request_id, signed.request_id);
+        assert_eq!(received.locale, "en_KE");
+        assert_eq!(received.params.get(), r#"{"list":[1,{"a":"x&y=z"}],"name":"Tester"}"#);
+        assert!(matches!(verify_request(&signed.body, &PrivateKey::new("other")), Err(Error::SignatureInvalid)));
+        let null = serde_json::json!({"a": null});
+        assert!(matches!(sign_request(&null, "c", "en_KE", &key()), Err(Error::Encode { .. })));
+        assert!(matches!(sign_request(&[1, 2], "c", "en_KE", &key()), Ok(_)));
+    }
+
+    #[test]
+    fn response_rules() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct D {
+            #[serde(default)]
+            x: Option<crate::Amount>,
+        }
+        let expect = Expect { request_id: "r1", accept_unsigned_success: false };
+        let data = RawJson::from_string(r#"{"x":100.50}"#.into()).unwrap();
+        let ok = signed_response_body("r1", "svc", "en_KE", "00000", "ok", Some(&data), &key()).unwrap();
+        let d: D = open_response(Some(200), &ok, &key(), expect).unwrap();
+        assert_eq!(d.x.map(|a| a.to_string()).as_deref(), Some("100.50"));
+        let none = signed_response_body("r1", "svc", "en_KE", "00000", "ok", None, &key()).unwrap();
+        assert_eq!(open_response::<D>(Some(200), &none, &key(), expect).unwrap(), D { x: None });
+        let other = Expect { request_id: "r2", ..expect };
+        assert!(matches!(open_response::<D>(Some(200), &ok, &key(), other), Err(Error::RequestIdMismatch { .. })));
+        let fail = signed_response_body("r1", "svc", "en_KE", "14009", "insufficient", None, &key()).unwrap();
+        assert!(matches!(
+            open_response::<D>(Some(200), &fail, &key(), expect),
+            Err(Error::Api { verified: true, ref code, .. }) if code == "14009"
+        ));
+        let unsigned_fail = br#"{"code":"12005","msg":"Invalid signature"}"#;
+        assert!(matches!(
+            open_response::<D>(Some(200), unsigned_fail, &key(), expect),
+            Err(Error::Api { verified: false, request_id: None, .. })
+        ));
+        let unsigned_ok = br#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":"1"}}"#;
+        assert!(matches!(open_response::<D>(Some(200), unsigned_ok, &key(), expect), Err(Error::SignatureMissing)));
+        let relaxed = Expect { accept_unsigned_success: true, ..expect };
+        assert!(open_response::<D>(Some(200), unsigned_ok, &key(), relaxed).is_ok());
+        let bad_data = signed_response_body("r1", "s", "en_KE", "00000", "ok", Some(&RawJson::from_string(r#"{"x":true}"#.into()).unwrap()), &key()).unwrap();
+        assert!(matches!(open_response::<D>(Some(200), &bad_data, &key(), expect), Err(Error::Decode { .. })));
+        let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();
+        assert!(matches!(open_response::<D>(Some(200), &no_code, &key(), expect), Err(Error::Decode { .. })));
+    }
+}

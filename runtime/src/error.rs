@@ -1,0 +1,320 @@
+//! The one error type of the runtime.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::validate::ValidationErrors;
+
+/// A boxed error kept as the source of an [`Error`].
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Result code of a successful call.
+pub const SUCCESS_CODE: &str = "00000";
+
+/// Longest body excerpt kept in [`Error::Decode`], in bytes.
+pub const SNIPPET_MAX_BYTES: usize = 256;
+
+/// Everything that can go wrong with a call. Never contains the private key.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The request breaks rules of the specification; nothing was signed or sent.
+    InvalidRequest(ValidationErrors),
+    /// The configuration cannot be used (`field` names the setting).
+    Config {
+        /// Name of the setting.
+        field: &'static str,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The request could not be serialized or signed; nothing was sent.
+    Encode {
+        /// What failed.
+        message: String,
+        /// Underlying error.
+        source: Option<BoxError>,
+    },
+    /// The HTTP exchange failed.
+    Transport {
+        /// What failed.
+        message: String,
+        /// False only when the request bytes provably never left (e.g. connection
+        /// refused); true means the service may have received and executed it.
+        may_have_reached_service: bool,
+        /// Underlying error.
+        source: Option<BoxError>,
+    },
+    /// No complete response within the configured time.
+    Timeout {
+        /// The time limit.
+        after: Duration,
+        /// True unless the connection was never established.
+        may_have_reached_service: bool,
+    },
+    /// The response body exceeds the configured size limit.
+    ResponseTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The service answered with a result code other than `00000`.
+    Api {
+        /// Result code, e.g. `12005`.
+        code: String,
+        /// Result text.
+        msg: String,
+        /// The echoed requestId, when the response carries one.
+        request_id: Option<String>,
+        /// False when the response was unsigned (the document allows failure responses
+        /// with only code and msg): its content is not authenticated.
+        verified: bool,
+    },
+    /// The response carries no signature (and unsigned successes are not accepted).
+    SignatureMissing,
+    /// The response's signature does not match its body.
+    SignatureInvalid,
+    /// The response (or a JSON value) could not be decoded.
+    Decode {
+        /// HTTP status of the response, when there was one.
+        status: Option<u16>,
+        /// What failed.
+        message: String,
+        /// The first bytes of the body (at most [`SNIPPET_MAX_BYTES`]), lossy UTF-8.
+        snippet: String,
+        /// Underlying error.
+        source: Option<BoxError>,
+    },
+    /// The response's requestId does not echo the request's.
+    RequestIdMismatch {
+        /// The requestId that was sent.
+        expected: String,
+        /// The requestId received (none when absent).
+        received: Option<String>,
+    },
+    /// The operating system's random generator failed (salt or requestId).
+    Random {
+        /// What failed.
+        message: String,
+    },
+}
+
+impl Error {
+    /// A transport failure (for [`crate::Transport`] implementations).
+    pub fn transport(
+        message: impl Into<String>,
+        may_have_reached_service: bool,
+        source: Option<BoxError>,
+    ) -> Error {
+        Error::Transport {
+            message: message.into(),
+            may_have_reached_service,
+            source,
+        }
+    }
+
+    /// A timeout (for [`crate::Transport`] implementations).
+    pub fn timeout(after: Duration, may_have_reached_service: bool) -> Error {
+        Error::Timeout {
+            after,
+            may_have_reached_service,
+        }
+    }
+
+    /// A decode failure with a bounded snippet of `body`.
+    pub fn decode(
+        status: Option<u16>,
+        message: impl Into<String>,
+        body: &[u8],
+        source: Option<BoxError>,
+    ) -> Error {
+        Error::Decode {
+            status,
+            message: message.into(),
+            snippet: snippet(body),
+            source,
+        }
+    }
+
+    /// True when trying again may succeed: transport failures, timeouts, the codes
+    /// `10001` (system busy) and `10002` (request timeout), and gateway statuses
+    /// 502/503/504. The client still never re-sends a call that moves money once
+    /// [`Error::may_have_reached_service`] holds.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Transport { .. } | Error::Timeout { .. } => true,
+            Error::Api { code, .. } => code == "10001" || code == "10002",
+            Error::Decode {
+                status: Some(502..=504),
+                ..
+            } => true,
+            _ => false,
+        }
+    }
+
+    /// False only when the request bytes provably never reached the service.
+    pub fn may_have_reached_service(&self) -> bool {
+        match self {
+            Error::InvalidRequest(_)
+            | Error::Config { .. }
+            | Error::Encode { .. }
+            | Error::Random { .. } => false,
+            Error::Transport {
+                may_have_reached_service,
+                ..
+            }
+            | Error::Timeout {
+                may_have_reached_service,
+                ..
+            } => *may_have_reached_service,
+            _ => true,
+        }
+    }
+
+    /// The API result code, for [`Error::Api`].
+    pub fn api_code(&self) -> Option<&str> {
+        match self {
+            Error::Api { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+}
+
+/// At most [`SNIPPET_MAX_BYTES`] of a body, cut at a character boundary.
+pub(crate) fn snippet(body: &[u8]) -> String {
+    let mut end = body.len().min(SNIPPET_MAX_BYTES);
+    let text = loop {
+        match std::str::from_utf8(body.get(..end).unwrap_or_default()) {
+            Ok(t) => break t.to_owned(),
+            Err(e) if e.error_len().is_none() && end > 0 => end -= 1,
+            Err(_) => break String::from_utf8_lossy(body.get(..end).unwrap_or_default()).into_owned(),
+        }
+    };
+    if end < body.len() {
+        format!("{text}…")
+    } else {
+        text
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidRequest(e) => write!(f, "invalid request: {e}"),
+            Error::Config { field, message } => write!(f, "invalid configuration `{field}`: {message}"),
+            Error::Encode { message, .. } => write!(f, "cannot encode the request: {message}"),
+            Error::Transport {
+                message,
+                may_have_reached_service,
+                ..
+            } => {
+                let reached = if *may_have_reached_service {
+                    "the request may have reached the service"
+                } else {
+                    "the request did not leave"
+                };
+                write!(f, "transport error: {message} ({reached})")
+            }
+            Error::Timeout {
+                after,
+                may_have_reached_service,
+            } => {
+                let reached = if *may_have_reached_service {
+                    "the request may have reached the service"
+                } else {
+                    "no connection was made"
+                };
+                write!(f, "no response within {} ms ({reached})", after.as_millis())
+            }
+            Error::ResponseTooLarge { limit } => {
+                write!(f, "response body larger than the limit of {limit} bytes")
+            }
+            Error::Api {
+                code,
+                msg,
+                request_id,
+                verified,
+            } => {
+                write!(f, "API error {code}: {msg}")?;
+                if let Some(id) = request_id {
+                    write!(f, " (requestId {id})")?;
+                }
+                if !verified {
+                    f.write_str(" [unsigned response, not verified]")?;
+                }
+                Ok(())
+            }
+            Error::SignatureMissing => f.write_str("the response carries no signature"),
+            Error::SignatureInvalid => f.write_str("the response signature does not verify"),
+            Error::Decode {
+                status,
+                message,
+                snippet,
+                ..
+            } => {
+                f.write_str("cannot decode the response")?;
+                if let Some(s) = status {
+                    write!(f, " (HTTP {s})")?;
+                }
+                write!(f, ": {message}; body starts {snippet:?}")
+            }
+            Error::RequestIdMismatch { expected, received } => match received {
+                Some(r) => write!(f, "response requestId `{r}` does not echo `{expected}`"),
+                None => write!(f, "response has no requestId (expected `{expected}`)"),
+            },
+            Error::Random { message } => write!(f, "random generator failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::InvalidRequest(e) => Some(e),
+            Error::Encode { source, .. }
+            | Error::Transport { source, .. }
+            | Error::Decode { source, .. } => source
+                .as_ref()
+                .map(|s| &**s as &(dyn std::error::Error + 'static)),
+            _ => None,
+        }
+    }
+}
+
+impl From<ValidationErrors> for Error {
+    fn from(e: ValidationErrors) -> Error {
+        Error::InvalidRequest(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_is_bounded_and_char_safe() {
+        let long = "é".repeat(400);
+        let s = snippet(long.as_bytes());
+        assert!(s.len() <= SNIPPET_MAX_BYTES + "…".len());
+        assert!(s.ends_with('…'));
+        assert_eq!(snippet(b"<html>"), "<html>");
+        assert_eq!(snippet(b"\xff\xfe"), "\u{fffd}\u{fffd}");
+    }
+
+    #[test]
+    fn retry_and_reach() {
+        assert!(Error::transport("refused", false, None).is_retryable());
+        assert!(!Error::transport("refused", false, None).may_have_reached_service());
+        assert!(Error::timeout(Duration::from_secs(1), true).may_have_reached_service());
+        let api = |code: &str| Error::Api {
+            code: code.into(),
+            msg: String::new(),
+            request_id: None,
+            verified: true,
+        };
+        assert!(api("10001").is_retryable());
+        assert!(!api("12005").is_retryable());
+        assert!(api("10001").may_have_reached_service());
+        assert!(!Error::SignatureInvalid.is_retryable());
+        assert!(Error::decode(Some(503), "x", b"", None).is_retryable());
+        assert!(!Error::decode(Some(500), "x", b"", None).is_retryable());
+    }
+}

@@ -1,0 +1,82 @@
+//! The partner's private key, held so that it never prints.
+
+use std::fmt;
+
+/// The partner's private signing key (the `senderKey` of the signing algorithm).
+///
+/// `Debug` and `Display` print `[redacted]`; the bytes are overwritten when the value
+/// is dropped. The key is only ever read by the signer ([`PrivateKey::expose`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct PrivateKey {
+    bytes: Vec<u8>,
+}
+
+/// Text printed instead of a secret.
+pub const REDACTED: &str = "[redacted]";
+
+impl PrivateKey {
+    /// Wraps a key as given by the account manager.
+    pub fn new(key: impl Into<String>) -> PrivateKey {
+        PrivateKey {
+            bytes: key.into().into_bytes(),
+        }
+    }
+
+    /// Reads the key from an environment variable; `None` when unset, empty or not UTF-8.
+    pub fn from_env(variable: &str) -> Option<PrivateKey> {
+        let value = std::env::var(variable).ok()?;
+        if value.is_empty() {
+            None
+        } else {
+            Some(PrivateKey::new(value))
+        }
+    }
+
+    /// The key's bytes, for the signer only. Never log or print them.
+    pub fn expose(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// True when the key is empty (a configuration error).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+impl fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(REDACTED)
+    }
+}
+
+impl fmt::Display for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(REDACTED)
+    }
+}
+
+impl Drop for PrivateKey {
+    fn drop(&mut self) {
+        wipe(&mut self.bytes);
+    }
+}
+
+/// Overwrites a buffer that held secret material.
+pub(crate) fn wipe(bytes: &mut [u8]) {
+    bytes.fill(0);
+    std::hint::black_box(&bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_prints() {
+        let key = PrivateKey::new("top-secret-key");
+        assert_eq!(format!("{key}"), "[redacted]");
+        assert_eq!(format!("{key:?}"), "[redacted]");
+        assert_eq!(format!("{:#?}", Some(&key)), "Some(\n    [redacted],\n)");
+        assert_eq!(key.expose(), b"top-secret-key");
+    }
+}

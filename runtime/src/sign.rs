@@ -1,0 +1,158 @@
+//! Signing and verification of message bodies (requests, responses, notifications).
+//!
+//! A request is signed over the exact bytes that are sent: the envelope is serialized
+//! without `signature`, those bytes are canonicalized and hashed, and
+//! `,"signature":"<hex>"` is spliced in before the final `}` ([`attach_signature`]).
+//! A received body is verified over its own bytes, numbers as their literal text.
+//! Signatures are compared in constant time.
+
+use subtle::ConstantTimeEq;
+
+use crate::canonical::{CanonicalError, Flattened};
+use crate::secret::PrivateKey;
+
+/// Lowercase hex signature of a JSON object body (its top-level `signature`, if any,
+/// is left out of the canonical string).
+pub fn sign(body: &[u8], key: &PrivateKey) -> Result<String, CanonicalError> {
+    Ok(Flattened::parse(body)?.signature_hex(key))
+}
+
+/// Why a body does not verify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VerifyError {
+    /// The body has no canonical string (not a JSON object, duplicate keys, ...).
+    Malformed(CanonicalError),
+    /// The body has no `signature`.
+    Missing,
+    /// The `signature` does not match the body and key.
+    Mismatch,
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::Malformed(e) => write!(f, "cannot verify: {e}"),
+            VerifyError::Missing => f.write_str("the body has no signature"),
+            VerifyError::Mismatch => f.write_str("the signature does not match the body"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VerifyError::Malformed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Verifies the top-level `signature` of a received JSON object body.
+pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
+    let flat = Flattened::parse(body).map_err(VerifyError::Malformed)?;
+    verify_flattened(&flat, key)
+}
+
+/// Verifies an already flattened body.
+pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), VerifyError> {
+    let received = flat.signature().ok_or(VerifyError::Missing)?;
+    let expected = hex::encode(flat.digest(key));
+    if constant_time_eq(expected.as_bytes(), received.as_bytes()) {
+        Ok(())
+    } else {
+        Err(VerifyError::Mismatch)
+    }
+}
+
+/// Result of [`check`]: what the signature should be and what the body carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The signature the body and key give.
+    pub expected: String,
+    /// The body's `signature`, if any.
+    pub received: Option<String>,
+}
+
+impl Check {
+    /// True when the body carries the expected signature (constant-time comparison).
+    pub fn holds(&self) -> bool {
+        self.received
+            .as_deref()
+            .is_some_and(|r| constant_time_eq(self.expected.as_bytes(), r.as_bytes()))
+    }
+}
+
+/// Computes the expected signature of a body and reports the one it carries (for
+/// debugging tools such as `baas-sign --verify`).
+pub fn check(body: &[u8], key: &PrivateKey) -> Result<Check, CanonicalError> {
+    let flat = Flattened::parse(body)?;
+    Ok(Check {
+        expected: flat.signature_hex(key),
+        received: flat.signature().map(str::to_owned),
+    })
+}
+
+/// Equality of two byte strings in time independent of where they differ.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && bool::from(a.ct_eq(b))
+}
+
+/// Splices `,"signature":"<hex>"` before the final `}` of a serialized JSON object that
+/// has no `signature` yet, so the sent text is exactly the signed text plus the
+/// signature.
+pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8>, CanonicalError> {
+    let last = body
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .ok_or(CanonicalError::NotAnObject)?;
+    if body.get(last) != Some(&b'}') {
+        return Err(CanonicalError::NotAnObject);
+    }
+    let before = body
+        .get(..last)
+        .and_then(|head| head.iter().rposition(|b| !b.is_ascii_whitespace()))
+        .ok_or(CanonicalError::NotAnObject)?;
+    let empty = body.get(before) == Some(&b'{');
+    body.truncate(last);
+    if !empty {
+        body.push(b',');
+    }
+    body.extend_from_slice(b"\"signature\":\"");
+    body.extend_from_slice(signature_hex.as_bytes());
+    body.extend_from_slice(b"\"}");
+    Ok(body)
+}
+
+/// Signs a serialized JSON object (without `signature`) and returns the text to send.
+pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
+    let signature = sign(&body, key)?;
+    attach_signature(body, &signature)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attach_to_empty_and_full_objects() {
+        assert_eq!(
+            attach_signature(b"{}".to_vec(), "ab").unwrap(),
+            br#"{"signature":"ab"}"#
+        );
+        assert_eq!(
+            attach_signature(b"{\"a\":1} \n".to_vec(), "ab").unwrap(),
+            br#"{"a":1,"signature":"ab"}"#
+        );
+        assert!(attach_signature(b"[1]".to_vec(), "ab").is_err());
+        assert!(attach_signature(b"}".to_vec(), "ab").is_err());
+        assert!(attach_signature(Vec::new(), "ab").is_err());
+    }
+
+    #[test]
+    fn constant_time() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+    }
+}

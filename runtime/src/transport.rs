@@ -1,0 +1,131 @@
+//! The HTTP seam: a [`Transport`] trait and the default HTTPS implementation.
+//!
+//! No HTTP library type appears in this API: a transport receives an [`HttpRequest`]
+//! (URL, JSON body, time limit, body size limit) and returns an [`HttpResponse`]
+//! (status and body bytes) or an [`Error`] saying whether the request may have
+//! reached the service.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use crate::error::Error;
+
+/// A boxed `Send` future, the return type of [`Transport::post_json`].
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One JSON POST.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct HttpRequest {
+    /// Full URL.
+    pub url: String,
+    /// The exact bytes to send, content type `application/json`.
+    pub body: Vec<u8>,
+    /// Time limit for the whole exchange.
+    pub timeout: Duration,
+    /// Largest response body to accept; beyond it answer [`Error::ResponseTooLarge`].
+    pub max_response_bytes: usize,
+}
+
+impl HttpRequest {
+    /// A request (for custom transports' tests).
+    pub fn new(url: impl Into<String>, body: Vec<u8>, timeout: Duration, max_response_bytes: usize) -> HttpRequest {
+        HttpRequest {
+            url: url.into(),
+            body,
+            timeout,
+            max_response_bytes,
+        }
+    }
+}
+
+/// What came back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// HTTP status code.
+    pub status: u16,
+    /// The body, at most the request's `max_response_bytes`.
+    pub body: Vec<u8>,
+}
+
+/// Sends JSON POST requests. Implementations report failures as
+/// [`Error::Transport`], [`Error::Timeout`] or [`Error::ResponseTooLarge`], and must say
+/// truthfully whether the request may have reached the service: the client re-sends a
+/// call that moves money only when it provably did not.
+pub trait Transport: Send + Sync {
+    /// Posts `request.body` to `request.url` and reads the whole response body.
+    fn post_json(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, Error>>;
+}
+
+/// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off.
+#[derive(Debug, Clone)]
+pub struct HttpsTransport {
+    client: reqwest::Client,
+}
+
+impl HttpsTransport {
+    /// A transport with this connect timeout.
+    pub fn new(connect_timeout: Duration) -> Result<HttpsTransport, Error> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(connect_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Config {
+                field: "transport",
+                message: format!("cannot build the HTTP client: {e}"),
+            })?;
+        Ok(HttpsTransport { client })
+    }
+}
+
+fn map_reqwest(e: reqwest::Error, timeout: Duration, reading_body: bool) -> Error {
+    let never_left = !reading_body && e.is_connect();
+    if e.is_timeout() {
+        return Error::timeout(timeout, !never_left);
+    }
+    let what = if reading_body {
+        "reading the response body failed"
+    } else if e.is_connect() {
+        "could not connect"
+    } else {
+        "the request failed"
+    };
+    Error::transport(format!("{what}: {e}"), !never_left, Some(Box::new(e)))
+}
+
+impl Transport for HttpsTransport {
+    fn post_json(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, Error>> {
+        Box::pin(async move {
+            let HttpRequest {
+                url,
+                body,
+                timeout,
+                max_response_bytes,
+            } = request;
+            let mut response = self
+                .client
+                .post(url)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .timeout(timeout)
+                .body(body)
+                .send()
+                .await
+                .map_err(|e| map_reqwest(e, timeout, false))?;
+            let status = response.status().as_u16();
+            let limit = max_response_bytes;
+            if response.content_length().is_some_and(|n| n > limit as u64) {
+                return Err(Error::ResponseTooLarge { limit });
+            }
+            let mut body = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(|e| map_reqwest(e, timeout, true))? {
+                if body.len() + chunk.len() > limit {
+                    return Err(Error::ResponseTooLarge { limit });
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(HttpResponse { status, body })
+        })
+    }
+}
