@@ -1,0 +1,552 @@
+//! The sandbox's in-memory bank: accounts, the ledger, applications waiting for an OTP,
+//! transactions and the records of every operation. No I/O here; the HTTP layer
+//! (`server`) calls [`Bank::handle`] under one lock, so every operation is atomic.
+//!
+//! Money is `rust_decimal::Decimal` (the type `baas_runtime::Amount` wraps), parsed from
+//! the literal text of the request and written back as text; never `f64`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use sha2::{Digest, Sha256};
+
+use crate::error::{codes, ApiError};
+
+/// The bank code of the sandbox's own bank: a transfer to it is an internal transfer.
+pub const INTERNAL_BANK_CODE: &str = "SBX";
+
+/// Transaction statuses (public-facts.md, **[live]**).
+pub mod tx_status {
+    /// Submitted, waiting for the OTP.
+    pub const SUBMITTED: i64 = 1;
+    /// Processing.
+    pub const PROCESSING: i64 = 2;
+    /// Failed.
+    pub const FAILED: i64 = 4;
+    /// Succeeded.
+    pub const SUCCEEDED: i64 = 8;
+}
+
+/// Days without a transaction after which an account becomes dormant (6 months).
+pub const DORMANCY_DAYS: i64 = 183;
+/// Days after completion during which a transaction may be reversed (1 month).
+pub const REVERSAL_DAYS: i64 = 31;
+/// Wrong OTPs accepted before the application is locked.
+pub const MAX_OTP_ATTEMPTS: u32 = 5;
+/// Largest page size (public-facts.md: above 50 the service answers 15002).
+pub const MAX_PAGE_SIZE: i64 = 50;
+/// Milliseconds in a day.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The OTP of an application in the sandbox: the last 6 decimal digits of the first
+/// 8 bytes (big-endian) of SHA-256 of `"baas-sandbox-otp:" + businessId`.
+///
+/// A documented rule, so a test or a partner can compute it without a phone.
+pub fn otp_for(business_id: &str) -> String {
+    let digest = Sha256::digest(format!("baas-sandbox-otp:{business_id}").as_bytes());
+    let mut first = [0u8; 8];
+    for (dst, src) in first.iter_mut().zip(digest.iter()) {
+        *dst = *src;
+    }
+    format!("{:06}", u64::from_be_bytes(first) % 1_000_000)
+}
+
+/// Text of an amount with exactly `places` decimals (rounded half away from zero).
+pub fn money_text(value: Decimal, places: u32) -> String {
+    let mut v = value.round_dp_with_strategy(places, RoundingStrategy::MidpointAwayFromZero);
+    v.rescale(places);
+    v.to_string()
+}
+
+/// A bank account (customer or system).
+#[derive(Clone, Debug)]
+pub struct Account {
+    /// Account number.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// ISO currency code.
+    pub currency: String,
+    /// Account type code (C001, C002, B001, ...).
+    pub account_type: String,
+    /// Short code, once applied for.
+    pub short_code: Option<String>,
+    /// 0 Normal, 1 Locked, 2 Closed.
+    pub status: i64,
+    /// Unix timestamp (seconds).
+    pub create_time: i64,
+    /// Balance.
+    pub balance: Decimal,
+    /// Dormant (no transactions for 6 months).
+    pub dormant: bool,
+    /// Frozen.
+    pub frozen: bool,
+    /// Restricted.
+    pub restricted: bool,
+    /// Owner's user id in the partner's system.
+    pub user_id: String,
+    /// For SME accounts: the parent business name (prefix of sub-account names).
+    pub business_name: Option<String>,
+    /// Last transaction (epoch ms), for dormancy.
+    pub last_activity_ms: i64,
+    /// System accounts (fees, outside world, FX position) are not visible to partners
+    /// and may go negative.
+    pub system: bool,
+}
+
+/// One leg of a money movement, always within one currency.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posting {
+    /// Debited account.
+    pub from: String,
+    /// Credited account.
+    pub to: String,
+    /// Amount, positive.
+    pub amount: Decimal,
+}
+
+/// A transaction record (what getTransList and getTransResult return).
+#[derive(Clone, Debug)]
+pub struct Tx {
+    /// Transaction id.
+    pub id: String,
+    /// Account the record belongs to.
+    pub account_id: String,
+    /// Type (TRANSFER, BUSINESS_TRANSFER, AIRTIME, BILL, SWIFT, CNY, FX, REVERSAL, ...).
+    pub tx_type: String,
+    /// DEBIT or CREDIT.
+    pub direction: &'static str,
+    /// Amount (without fee).
+    pub amount: Decimal,
+    /// Fee charged with it.
+    pub fee: Decimal,
+    /// Currency.
+    pub currency: String,
+    /// Status (see [`tx_status`]).
+    pub status: i64,
+    /// Epoch ms.
+    pub create_time: i64,
+    /// Epoch ms, once completed.
+    pub complete_time: Option<i64>,
+    /// Counterparty (account, short code, mobile number, bill, ...).
+    pub counterparty: String,
+    /// Remark.
+    pub remark: String,
+    /// Account that received the money (for reversals): internal payee or outside world.
+    pub credited_account: Option<String>,
+    /// Set once reversed.
+    pub reversed_by: Option<String>,
+}
+
+/// What an application does once confirmed.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Completes transaction `0`.
+    Tx(String),
+    /// Completes utility/airtime payment `0`.
+    Payment(String),
+    /// Completes SWIFT application `0`.
+    Swift(String),
+    /// Completes CNY application `0` (notification 0028).
+    Cny(String),
+    /// Completes FX application `0` (notification 0026).
+    Fx(String),
+    /// Reactivates dormant account `0`.
+    Activate(String),
+    /// Credits a transfer's payee: writes the incoming record for transaction `0`.
+    IncomingTx(String),
+}
+
+/// State of an application.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppState {
+    /// Waiting for OTP confirmation.
+    Pending,
+    /// Confirmed and executed.
+    Confirmed,
+    /// Cancelled before confirmation.
+    Cancelled,
+    /// Confirmation found the money missing.
+    Failed,
+}
+
+/// An operation waiting for `sendOtp` + `confirmOperation`.
+#[derive(Clone, Debug)]
+pub struct Application {
+    /// businessId used for the OTP.
+    pub id: String,
+    /// Money to move on confirmation.
+    pub postings: Vec<Posting>,
+    /// Records to complete on confirmation.
+    pub effects: Vec<Effect>,
+    /// For a group: the member ids.
+    pub members: Vec<String>,
+    /// State.
+    pub state: AppState,
+    /// Group this application was merged into.
+    pub group: Option<String>,
+    /// An OTP was sent.
+    pub otp_sent: bool,
+    /// Wrong OTPs so far.
+    pub wrong_attempts: u32,
+    /// Operation name (for messages).
+    pub operation: &'static str,
+}
+
+/// A utility or airtime payment.
+#[derive(Clone, Debug)]
+pub struct Payment {
+    /// paymentId.
+    pub id: String,
+    /// Its transaction.
+    pub tx_id: String,
+    /// AIRTIME or BILL.
+    pub kind: &'static str,
+    /// Paying account.
+    pub account_id: String,
+    /// Mobile number (airtime) or bill order number (bill).
+    pub target: String,
+    /// networkProvider (airtime) or billType (bill).
+    pub provider: i64,
+    /// Amount.
+    pub amount: Decimal,
+    /// Currency.
+    pub currency: String,
+    /// 1 waiting for OTP, 2 processing, 8 succeeded, 4 failed.
+    pub status: i64,
+    /// Epoch ms.
+    pub create_time: i64,
+    /// Epoch ms.
+    pub complete_time: Option<i64>,
+    /// Batch, for bulk airtime.
+    pub bulk_id: Option<String>,
+}
+
+/// A bill the sandbox knows (billQuery).
+#[derive(Clone, Debug)]
+pub struct Bill {
+    /// Due date, `YYYY-MM-DD`.
+    pub due_date: String,
+    /// Amount still due.
+    pub due_amount: Decimal,
+    /// Mobile linked to the bill.
+    pub mobile: String,
+}
+
+/// A SWIFT application.
+#[derive(Clone, Debug)]
+pub struct Swift {
+    /// applicationId.
+    pub id: String,
+    /// Its transaction.
+    pub tx_id: String,
+    /// Request parameters as received (echoed by the detail query).
+    pub params: serde_json::Value,
+    /// Debited amount (account currency).
+    pub debit_amount: Decimal,
+    /// Fee.
+    pub fee: Decimal,
+    /// Account.
+    pub account_id: String,
+    /// Currency of the account.
+    pub currency: String,
+    /// 1 submitted, 2 validating, 3 approved, 4 rejected, 6 in transit.
+    pub status: i64,
+    /// Epoch ms.
+    pub create_time: i64,
+}
+
+/// A CNY Express application.
+#[derive(Clone, Debug)]
+pub struct Cny {
+    /// applicationId.
+    pub id: String,
+    /// Its transaction.
+    pub tx_id: String,
+    /// User in the partner's system (owner of the payer account).
+    pub user_id: String,
+    /// The record fields (list form), wire names.
+    pub record: serde_json::Map<String, serde_json::Value>,
+    /// Order items as received.
+    pub orders: Vec<serde_json::Value>,
+    /// Status: 1 submitted, 8 completed, 4 failed (sandbox values).
+    pub status: i64,
+    /// Epoch ms.
+    pub create_time: i64,
+    /// Epoch ms.
+    pub completed_time: Option<i64>,
+}
+
+/// An FX request.
+#[derive(Clone, Debug)]
+pub struct Fx {
+    /// applicationId.
+    pub id: String,
+    /// Source account.
+    pub source_account: String,
+    /// Target account.
+    pub target_account: String,
+    /// Source currency.
+    pub source_currency: String,
+    /// Target currency.
+    pub target_currency: String,
+    /// Debited amount.
+    pub source_amount: Decimal,
+    /// Credited amount.
+    pub target_amount: Decimal,
+    /// Rate applied (target per source).
+    pub rate: Decimal,
+    /// 1 submitted, 6 successful, 7 failed.
+    pub status: i64,
+    /// Debit transaction.
+    pub out_tx: Option<String>,
+    /// Credit transaction.
+    pub in_tx: Option<String>,
+}
+
+/// A reversal request.
+#[derive(Clone, Debug)]
+pub struct Reversal {
+    /// Record, wire names.
+    pub record: serde_json::Value,
+}
+
+/// A notification waiting to be delivered by the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// `0015`, `0026` or `0028`.
+    pub notification_type: &'static str,
+    /// Payload (`params`).
+    pub params: serde_json::Value,
+}
+
+/// A seeded personal onboarding applicant.
+#[derive(Clone, Debug)]
+pub struct PersonalApplicant {
+    /// KYC record, wire names.
+    pub kyc: serde_json::Value,
+    /// Status text.
+    pub status_text: &'static str,
+    /// Rejection reason id.
+    pub rejection_id: Option<&'static str>,
+    /// Rejection reason text.
+    pub rejection_msg: Option<&'static str>,
+    /// Account, once opened.
+    pub account_id: Option<&'static str>,
+    /// Account type, once opened.
+    pub account_type: Option<&'static str>,
+}
+
+/// A seeded SME onboarding applicant.
+#[derive(Clone, Debug)]
+pub struct SmeApplicant {
+    /// businessType: 1 sole proprietorship, 2 LLC, 3 partnership, 5 NGO/CBO.
+    pub business_type: i64,
+    /// Info record, wire names (common and type-specific fields).
+    pub info: serde_json::Value,
+    /// Account, once opened.
+    pub account_id: Option<&'static str>,
+    /// Account type, once opened.
+    pub account_type: Option<&'static str>,
+}
+
+/// The whole in-memory bank.
+#[derive(Debug, Default)]
+pub struct Bank {
+    pub(crate) accounts: BTreeMap<String, Account>,
+    pub(crate) short_codes: BTreeMap<String, String>,
+    pub(crate) applications: BTreeMap<String, Application>,
+    pub(crate) txs: BTreeMap<String, Tx>,
+    pub(crate) payments: BTreeMap<String, Payment>,
+    pub(crate) bulks: BTreeMap<String, Vec<String>>,
+    pub(crate) bills: BTreeMap<(i64, String), Bill>,
+    pub(crate) swifts: BTreeMap<String, Swift>,
+    pub(crate) cnys: BTreeMap<String, Cny>,
+    pub(crate) fxs: BTreeMap<String, Fx>,
+    pub(crate) reversals: BTreeMap<String, Reversal>,
+    pub(crate) jobs: BTreeSet<String>,
+    pub(crate) personal: Vec<PersonalApplicant>,
+    pub(crate) sme: Vec<SmeApplicant>,
+    pub(crate) paybills: BTreeMap<String, String>,
+    pub(crate) tills: BTreeMap<String, String>,
+    pub(crate) outbox: Vec<Outgoing>,
+    pub(crate) counter: u64,
+}
+
+/// Where fees go, per currency.
+pub fn fees_account(currency: &str) -> String {
+    format!("SYS-FEES-{currency}")
+}
+/// Where external payouts go (and reversals of them come from), per currency.
+pub fn outside_account(currency: &str) -> String {
+    format!("SYS-OUTSIDE-{currency}")
+}
+/// The bank's FX position, per currency.
+pub fn fx_account(currency: &str) -> String {
+    format!("SYS-FX-{currency}")
+}
+
+/// Currencies the sandbox keeps system accounts for.
+pub const CURRENCIES: [&str; 8] = ["KES", "USD", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"];
+
+impl Bank {
+    /// A fresh id: `prefix` + 10 digits, unique within this bank.
+    pub(crate) fn next_id(&mut self, prefix: &str) -> String {
+        self.counter = self.counter.saturating_add(1);
+        format!("{prefix}{:010}", self.counter)
+    }
+
+    /// Adds an account (seed helper).
+    pub(crate) fn add_account(&mut self, account: Account) {
+        if let Some(code) = &account.short_code {
+            self.short_codes.insert(code.clone(), account.id.clone());
+        }
+        self.accounts.insert(account.id.clone(), account);
+    }
+
+    /// A customer (non-system) account, or 13000.
+    pub fn account(&self, id: &str) -> Result<&Account, ApiError> {
+        match self.accounts.get(id) {
+            Some(a) if !a.system => Ok(a),
+            _ => Err(ApiError::no_account(id)),
+        }
+    }
+
+    /// A customer account usable for a debit: exists, not frozen, not dormant, normal.
+    pub fn debit_account(&self, id: &str) -> Result<&Account, ApiError> {
+        let a = self.account(id)?;
+        if a.frozen {
+            return Err(ApiError::new(
+                codes::NO_PERMISSION,
+                format!("account {id} is frozen"),
+            ));
+        }
+        if a.dormant {
+            return Err(ApiError::new(
+                codes::NO_PERMISSION,
+                format!("account {id} is dormant; activate it first (/account/activateAccount)"),
+            ));
+        }
+        if a.status != 0 {
+            return Err(ApiError::new(
+                codes::NO_PERMISSION,
+                format!("account {id} is not in Normal status"),
+            ));
+        }
+        Ok(a)
+    }
+
+    /// Sum of all balances (customer and system) per currency. Constant across every
+    /// operation: money only moves between accounts of one currency.
+    pub fn totals(&self) -> BTreeMap<String, Decimal> {
+        let mut out: BTreeMap<String, Decimal> = BTreeMap::new();
+        for a in self.accounts.values() {
+            let e = out.entry(a.currency.clone()).or_default();
+            *e += a.balance;
+        }
+        out
+    }
+
+    /// Balance of any account (system accounts included), if it exists.
+    pub fn balance(&self, id: &str) -> Option<Decimal> {
+        self.accounts.get(id).map(|a| a.balance)
+    }
+
+    /// Checks that `postings` can be applied: every account exists, both sides of each
+    /// posting share a currency, amounts are positive, and no customer account would go
+    /// below zero (the sum over all postings is checked, not each one alone).
+    pub fn check_postings(&self, postings: &[Posting]) -> Result<(), ApiError> {
+        let mut net: BTreeMap<&str, Decimal> = BTreeMap::new();
+        for p in postings {
+            let from = self
+                .accounts
+                .get(&p.from)
+                .ok_or_else(|| ApiError::no_account(&p.from))?;
+            let to = self
+                .accounts
+                .get(&p.to)
+                .ok_or_else(|| ApiError::no_account(&p.to))?;
+            if from.currency != to.currency {
+                return Err(ApiError::new(
+                    codes::SYSTEM,
+                    format!(
+                        "posting between {} ({}) and {} ({})",
+                        from.id, from.currency, to.id, to.currency
+                    ),
+                ));
+            }
+            if p.amount < Decimal::ZERO {
+                return Err(ApiError::new(codes::SYSTEM, "negative posting"));
+            }
+            *net.entry(p.from.as_str()).or_default() -= p.amount;
+            *net.entry(p.to.as_str()).or_default() += p.amount;
+        }
+        for (id, delta) in net {
+            if let Some(a) = self.accounts.get(id) {
+                if !a.system && a.balance + delta < Decimal::ZERO {
+                    return Err(ApiError::new(
+                        codes::INSUFFICIENT_BALANCE,
+                        format!(
+                            "insufficient balance in {id}: balance {}, needed {}",
+                            money_text(a.balance, 2),
+                            money_text(-delta, 2)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `postings` atomically after [`Bank::check_postings`].
+    pub fn apply_postings(&mut self, postings: &[Posting], now_ms: i64) -> Result<(), ApiError> {
+        self.check_postings(postings)?;
+        for p in postings {
+            if let Some(a) = self.accounts.get_mut(&p.from) {
+                a.balance -= p.amount;
+                a.last_activity_ms = now_ms;
+            }
+            if let Some(a) = self.accounts.get_mut(&p.to) {
+                a.balance += p.amount;
+                a.last_activity_ms = now_ms;
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks accounts dormant after [`DORMANCY_DAYS`] without a transaction (the
+    /// automatic transition of the spec), evaluated whenever the bank is used.
+    pub fn refresh_dormancy(&mut self, now_ms: i64) {
+        for a in self.accounts.values_mut() {
+            if !a.system && !a.dormant && now_ms - a.last_activity_ms > DORMANCY_DAYS * DAY_MS {
+                a.dormant = true;
+            }
+        }
+    }
+
+    /// Takes the notifications produced since the last call.
+    pub fn take_outbox(&mut self) -> Vec<Outgoing> {
+        std::mem::take(&mut self.outbox)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn otp_rule_is_stable_and_six_digits() {
+        let a = otp_for("TX0000000001");
+        assert_eq!(a.len(), 6);
+        assert!(a.chars().all(|c| c.is_ascii_digit()));
+        assert_eq!(a, otp_for("TX0000000001"));
+        assert_ne!(a, otp_for("TX0000000002"));
+    }
+
+    #[test]
+    fn money_text_keeps_places() {
+        assert_eq!(money_text(Decimal::new(123, 1), 2), "12.30");
+        assert_eq!(money_text(Decimal::new(5, 3), 2), "0.01");
+        assert_eq!(money_text(Decimal::new(7, 0), 4), "7.0000");
+    }
+}

@@ -1,0 +1,129 @@
+//! The service's signature algorithm (baas-api-spec.md, "Authentication"), written from
+//! the document on the sandbox side.
+//!
+//! The sandbox keeps its own implementation on purpose: it is the counterpart the
+//! runtime is tested against, so a defect shared by both sides would hide itself. The
+//! end-to-end tests prove the two agree.
+
+use sha2::{Digest, Sha256};
+
+use crate::json::Json;
+
+/// Flattens a message (without its `signature` member) into sorted `path=value` pairs
+/// plus `senderKey=<key>`, joined with `&`: the exact string that is hashed.
+pub fn canonical_string(message: &Json, key: &str) -> String {
+    let mut pairs = Vec::new();
+    if let Json::Object(map) = message {
+        for (k, v) in map {
+            if k == "signature" {
+                continue;
+            }
+            flatten(k, v, &mut pairs);
+        }
+    }
+    pairs.push(format!("senderKey={key}"));
+    pairs.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    pairs.join("&")
+}
+
+fn flatten(path: &str, value: &Json, out: &mut Vec<String>) {
+    match value {
+        Json::Null => {}
+        Json::Bool(b) => out.push(format!("{path}={b}")),
+        Json::Number(n) => out.push(format!("{path}={n}")),
+        Json::String(s) => out.push(format!("{path}={s}")),
+        Json::Array(items) if items.is_empty() => out.push(format!("{path}=[]")),
+        Json::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                flatten(&format!("{path}[{i}]"), item, out);
+            }
+        }
+        Json::Object(map) if map.is_empty() => out.push(format!("{path}={{}}")),
+        Json::Object(map) => {
+            for (k, v) in map {
+                flatten(&format!("{path}.{k}"), v, out);
+            }
+        }
+    }
+}
+
+/// Lowercase hex SHA-256 of the canonical string of `message` under `key`.
+pub fn sign(message: &Json, key: &str) -> String {
+    hex::encode(Sha256::digest(canonical_string(message, key).as_bytes()))
+}
+
+/// True when `message.signature` is the signature of the rest of `message` under `key`.
+/// The comparison does not stop at the first differing byte.
+pub fn verify(message: &Json, key: &str) -> bool {
+    let Some(Json::String(given)) = message.get("signature") else {
+        return false;
+    };
+    let expected = sign(message, key);
+    if given.len() != expected.len() {
+        return false;
+    }
+    given
+        .bytes()
+        .zip(expected.bytes())
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        == 0
+}
+
+/// Adds `signature` to an object message (other values are returned unchanged).
+pub fn signed(mut message: Json, key: &str) -> Json {
+    let signature = sign(&message, key);
+    if let Json::Object(map) = &mut message {
+        map.insert("signature".to_owned(), Json::String(signature));
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worked_example_of_public_facts() {
+        let msg = Json::parse(
+            r#"{"requestId":"APPREQ00990320fed02000","sender":"client1","locale":"en_KE",
+            "timestamp":1650533105687,"salt":"QcEwsZ123da","params":{"name":"Tester"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            canonical_string(&msg, "yourkey"),
+            "locale=en_KE&params.name=Tester&requestId=APPREQ00990320fed02000&salt=QcEwsZ123da&sender=client1&senderKey=yourkey&timestamp=1650533105687"
+        );
+        assert_eq!(
+            sign(&msg, "yourkey"),
+            "ce4f419f667b7d5621892337c23905b894472e6b186f06a0e237528b011ab2f2"
+        );
+    }
+
+    #[test]
+    fn arrays_empties_nulls_and_literal_numbers() {
+        let msg = Json::parse(
+            r#"{"params":{"a":[],"b":{},"c":null,"d":[1,{"x":100.50}],"amount2":"1","amount":"2"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            canonical_string(&msg, "k"),
+            "params.a=[]&params.amount2=1&params.amount=2&params.b={}&params.d[0]=1&params.d[1].x=100.50&senderKey=k"
+        );
+    }
+
+    #[test]
+    fn verify_detects_any_change() {
+        let msg = signed(
+            Json::parse(r#"{"code":"00000","data":{"balance":"12.30"}}"#).unwrap(),
+            "key",
+        );
+        assert!(verify(&msg, "key"));
+        assert!(!verify(&msg, "other"));
+        let tampered = Json::parse(
+            &msg.to_json_string()
+                .replace("12.30", "12.31"),
+        )
+        .unwrap();
+        assert!(!verify(&tampered, "key"));
+    }
+}
