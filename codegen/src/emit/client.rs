@@ -55,7 +55,9 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
     }
     let title = docs::escape_markdown(&docs::collapse(&api.title));
     let mut doc = Doc::new();
-    doc.raw(&format!("Typed client of the {title}: one async method per operation."));
+    doc.raw(&format!(
+        "Typed client of the {title}: one async method per operation."
+    ));
     doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`].");
     let doc = doc.outer();
     Ok(quote! {

@@ -145,12 +145,24 @@ pub fn rule_words(kind: &RuleKind) -> String {
     match kind {
         RuleKind::MaxChars { max } => format!("at most {max} characters"),
         RuleKind::MinChars { min } => format!("at least {min} characters"),
-        RuleKind::Range { min: Some(min), max: Some(max) } => {
+        RuleKind::Range {
+            min: Some(min),
+            max: Some(max),
+        } => {
             format!("from {min} to {max} (inclusive)")
         }
-        RuleKind::Range { min: Some(min), max: None } => format!("at least {min}"),
-        RuleKind::Range { min: None, max: Some(max) } => format!("at most {max}"),
-        RuleKind::Range { min: None, max: None } => "any value".to_owned(),
+        RuleKind::Range {
+            min: Some(min),
+            max: None,
+        } => format!("at least {min}"),
+        RuleKind::Range {
+            min: None,
+            max: Some(max),
+        } => format!("at most {max}"),
+        RuleKind::Range {
+            min: None,
+            max: None,
+        } => "any value".to_owned(),
         RuleKind::Positive => "greater than zero".to_owned(),
         RuleKind::Whole => "a whole number (no fractional part)".to_owned(),
         RuleKind::DecimalPlaces { places } => format!("at most {places} decimal places"),
@@ -161,7 +173,10 @@ pub fn rule_words(kind: &RuleKind) -> String {
         RuleKind::MaxItems { max } => format!("at most {max} items"),
         RuleKind::MinItems { min } => format!("at least {min} items"),
         RuleKind::ServerSide { text } => {
-            format!("checked by the service only: {}", escape_markdown(&collapse(text)))
+            format!(
+                "checked by the service only: {}",
+                escape_markdown(&collapse(text))
+            )
         }
     }
 }
@@ -205,12 +220,18 @@ pub fn type_words(ty: &TypeRef) -> String {
 pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
     let mut doc = Doc::new();
     doc.text(&field.doc);
-    let mut line = format!("Wire name: `{}` ({}).", field.wire_name, type_words(&field.ty));
+    let mut line = format!(
+        "Wire name: `{}` ({}).",
+        field.wire_name,
+        type_words(&field.ty)
+    );
     if requirement_words {
         line.push_str(match field.required {
             Requirement::Required => " Required.",
             Requirement::Optional => " Optional.",
-            Requirement::Conditional => " Required under a condition: see the request's constraints.",
+            Requirement::Conditional => {
+                " Required under a condition: see the request's constraints."
+            }
         });
     }
     doc.raw(&line);
@@ -221,7 +242,10 @@ pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
         .map(|r| {
             let item = rule_item(r);
             let applies_to_elements = is_array
-                && !matches!(r.kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. });
+                && !matches!(
+                    r.kind,
+                    RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }
+                );
             if applies_to_elements {
                 format!("each element: {item}")
             } else {
@@ -239,7 +263,11 @@ pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
 pub fn condition_text(condition: &Condition) -> String {
     match condition {
         Condition::Equals { field, value } => format!("{field} is {value}"),
-        Condition::SumGreaterThan { array, item_field, value } => {
+        Condition::SumGreaterThan {
+            array,
+            item_field,
+            value,
+        } => {
             format!("the sum of {array}[].{item_field} is greater than {value}")
         }
     }
@@ -248,7 +276,11 @@ pub fn condition_text(condition: &Condition) -> String {
 /// A constraint in words for the request's doc.
 pub fn constraint_item(c: &Constraint) -> String {
     let names = |fields: &[String]| {
-        fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        fields
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let mut s = match &c.kind {
         ConstraintKind::RequiredIf { field, when } => {
@@ -282,7 +314,11 @@ pub fn constraint_item(c: &Constraint) -> String {
 fn code_condition(condition: &Condition) -> String {
     match condition {
         Condition::Equals { field, value } => format!("`{field}` is `{value}`"),
-        Condition::SumGreaterThan { array, item_field, value } => {
+        Condition::SumGreaterThan {
+            array,
+            item_field,
+            value,
+        } => {
             format!("the sum of `{array}[].{item_field}` is greater than {value}")
         }
     }

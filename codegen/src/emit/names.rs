@@ -40,7 +40,11 @@ pub fn u64_lit(value: u64) -> Literal {
 
 /// Parses exact decimal text (`-12.50`) into `(mantissa, scale)`.
 pub fn decimal_parts(text: &str) -> Result<(i64, u32), EmitError> {
-    let bad = || EmitError::new(format!("`{text}` is not a decimal this generator can represent"));
+    let bad = || {
+        EmitError::new(format!(
+            "`{text}` is not a decimal this generator can represent"
+        ))
+    };
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
@@ -107,8 +111,19 @@ pub fn rust_type(ty: &TypeRef) -> Result<TokenStream, EmitError> {
 }
 
 /// The serde `with` module a field needs for `wire: number` decimals, if any.
-pub fn number_with(ty: &TypeRef, optional: bool, wire_name: &str) -> Result<Option<&'static str>, EmitError> {
-    let number = |t: &TypeRef| matches!(t, TypeRef::Decimal { wire: DecimalWire::Number });
+pub fn number_with(
+    ty: &TypeRef,
+    optional: bool,
+    wire_name: &str,
+) -> Result<Option<&'static str>, EmitError> {
+    let number = |t: &TypeRef| {
+        matches!(
+            t,
+            TypeRef::Decimal {
+                wire: DecimalWire::Number
+            }
+        )
+    };
     match ty {
         t if number(t) => Ok(Some(if optional {
             "baas_runtime::amount::option_number"

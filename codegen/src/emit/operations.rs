@@ -133,7 +133,9 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
         }
         Response::Record { record, source } => {
             let rec = ident(record)?;
-            rdoc.raw(&format!("The `data` object is a [`{record}`](super::records::{record})."));
+            rdoc.raw(&format!(
+                "The `data` object is a [`{record}`](super::records::{record})."
+            ));
             docs::add_provenance(&mut rdoc, *source);
             let rdoc = rdoc.outer();
             out.extend(quote! {

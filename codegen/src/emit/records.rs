@@ -75,7 +75,11 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> Result<TokenStream, Emit
         .filter(|f| f.required == Requirement::Required)
         .collect();
     let has_default = !spec.shape.sends() || required.is_empty();
-    let derive_default = if has_default { quote!(Default,) } else { quote!() };
+    let derive_default = if has_default {
+        quote!(Default,)
+    } else {
+        quote!()
+    };
     let deny = if spec.shape == Shape::Request {
         quote!(#[serde(deny_unknown_fields)])
     } else {
@@ -93,7 +97,11 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> Result<TokenStream, Emit
     let mut methods = Vec::new();
     if spec.shape.sends() {
         methods.push(constructor(spec, &required)?);
-        for field in spec.fields.iter().filter(|f| f.required != Requirement::Required) {
+        for field in spec
+            .fields
+            .iter()
+            .filter(|f| f.required != Requirement::Required)
+        {
             methods.push(setter(field)?);
         }
     }
@@ -114,7 +122,11 @@ fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, E
     let id = ident(&field.rust_name)?;
     let optional = shape.is_option(field);
     let base = rust_type(&field.ty)?;
-    let ty = if optional { quote!(Option<#base>) } else { base };
+    let ty = if optional {
+        quote!(Option<#base>)
+    } else {
+        base
+    };
     let doc = docs::field_doc(api, field, shape.sends()).outer();
     let mut serde_args = Vec::new();
     if plain(&field.rust_name) != field.wire_name {
@@ -173,10 +185,15 @@ fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> Result<TokenStream
     }
     let mut doc = Doc::new();
     if required.is_empty() {
-        doc.raw(&format!("A `{}` with no field set; optional fields have setters.", spec.name));
+        doc.raw(&format!(
+            "A `{}` with no field set; optional fields have setters.",
+            spec.name
+        ));
     } else {
-        let names: Vec<String> =
-            required.iter().map(|f| format!("`{}`", f.wire_name)).collect();
+        let names: Vec<String> = required
+            .iter()
+            .map(|f| format!("`{}`", f.wire_name))
+            .collect();
         doc.raw(&format!(
             "A `{}` with its required fields ({}); optional fields have setters.",
             spec.name,
@@ -203,7 +220,10 @@ fn setter(field: &Field) -> Result<TokenStream, EmitError> {
     let id = ident(&field.rust_name)?;
     let base = rust_type(&field.ty)?;
     let mut doc = Doc::new();
-    doc.raw(&format!("Sets `{}` (see the field's documentation).", field.wire_name));
+    doc.raw(&format!(
+        "Sets `{}` (see the field's documentation).",
+        field.wire_name
+    ));
     let doc = doc.outer();
     Ok(quote! {
         #doc

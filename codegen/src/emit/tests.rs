@@ -4,11 +4,20 @@ use super::*;
 use crate::model::*;
 
 fn loc() -> Location {
-    Location { file: "test.yaml".to_owned(), line: 1, column: 1 }
+    Location {
+        file: "test.yaml".to_owned(),
+        line: 1,
+        column: 1,
+    }
 }
 
 fn rule(kind: RuleKind) -> Rule {
-    Rule { kind, source: Source::Seed, doc: String::new(), location: loc() }
+    Rule {
+        kind,
+        source: Source::Seed,
+        doc: String::new(),
+        location: loc(),
+    }
 }
 
 fn field(wire: &str, rust: &str, ty: TypeRef, required: Requirement, rules: Vec<Rule>) -> Field {
@@ -26,10 +35,23 @@ fn field(wire: &str, rust: &str, ty: TypeRef, required: Requirement, rules: Vec<
 }
 
 fn constraint(kind: ConstraintKind) -> Constraint {
-    Constraint { kind, source: Source::Live, doc: String::new(), decisions: Vec::new(), location: loc() }
+    Constraint {
+        kind,
+        source: Source::Live,
+        doc: String::new(),
+        decisions: Vec::new(),
+        location: loc(),
+    }
 }
 
-fn op(name: &str, rust: &str, ty: &str, params: Params, constraints: Vec<Constraint>, response: Response) -> Operation {
+fn op(
+    name: &str,
+    rust: &str,
+    ty: &str,
+    params: Params,
+    constraints: Vec<Constraint>,
+    response: Response,
+) -> Operation {
     Operation {
         name: name.to_owned(),
         rust_name: rust.to_owned(),
@@ -51,15 +73,41 @@ fn op(name: &str, rust: &str, ty: &str, params: Params, constraints: Vec<Constra
 /// A model touching every emitter feature.
 pub(crate) fn sample_api() -> Api {
     use Requirement::*;
-    let amount = TypeRef::Decimal { wire: DecimalWire::String };
+    let amount = TypeRef::Decimal {
+        wire: DecimalWire::String,
+    };
     let order = Record {
         name: "OrderItem".to_owned(),
         doc: "An order item.".to_owned(),
         source: Source::Seed,
         fields: vec![
-            field("productName", "product_name", TypeRef::String, Required, vec![rule(RuleKind::MaxChars { max: 10 })]),
-            field("amount", "amount", amount.clone(), Required, vec![rule(RuleKind::Positive), rule(RuleKind::DecimalPlaces { places: 2 })]),
-            field("qty", "qty", TypeRef::Int, Optional, vec![rule(RuleKind::Range { min: Some("1".into()), max: Some("99".into()) })]),
+            field(
+                "productName",
+                "product_name",
+                TypeRef::String,
+                Required,
+                vec![rule(RuleKind::MaxChars { max: 10 })],
+            ),
+            field(
+                "amount",
+                "amount",
+                amount.clone(),
+                Required,
+                vec![
+                    rule(RuleKind::Positive),
+                    rule(RuleKind::DecimalPlaces { places: 2 }),
+                ],
+            ),
+            field(
+                "qty",
+                "qty",
+                TypeRef::Int,
+                Optional,
+                vec![rule(RuleKind::Range {
+                    min: Some("1".into()),
+                    max: Some("99".into()),
+                })],
+            ),
         ],
         decisions: Vec::new(),
         used_in_request: true,
@@ -71,9 +119,35 @@ pub(crate) fn sample_api() -> Api {
         doc: "A detail.".to_owned(),
         source: Source::Docs,
         fields: vec![
-            field("orders", "orders", TypeRef::Array { item: Box::new(TypeRef::Record { name: "OrderItem".into() }) }, Optional, vec![]),
-            field("status", "status", TypeRef::Enum { name: "TxStatus".into() }, Optional, vec![]),
-            field("fee", "fee", TypeRef::Decimal { wire: DecimalWire::Number }, Optional, vec![]),
+            field(
+                "orders",
+                "orders",
+                TypeRef::Array {
+                    item: Box::new(TypeRef::Record {
+                        name: "OrderItem".into(),
+                    }),
+                },
+                Optional,
+                vec![],
+            ),
+            field(
+                "status",
+                "status",
+                TypeRef::Enum {
+                    name: "TxStatus".into(),
+                },
+                Optional,
+                vec![],
+            ),
+            field(
+                "fee",
+                "fee",
+                TypeRef::Decimal {
+                    wire: DecimalWire::Number,
+                },
+                Optional,
+                vec![],
+            ),
         ],
         decisions: Vec::new(),
         used_in_request: false,
@@ -86,45 +160,207 @@ pub(crate) fn sample_api() -> Api {
         "ApplyForThing",
         Params::Fields {
             fields: vec![
-                field("type", "r#type", TypeRef::Enum { name: "Kind".into() }, Required, vec![]),
-                field("oderArray", "oder_array", TypeRef::Array { item: Box::new(TypeRef::Record { name: "OrderItem".into() }) }, Required, vec![rule(RuleKind::MaxItems { max: 3 }), rule(RuleKind::MinItems { min: 1 })]),
-                field("countryCode", "country_code", TypeRef::String, Conditional, vec![rule(RuleKind::Alphanumeric)]),
-                field("invoice", "invoice", TypeRef::String, Conditional, vec![rule(RuleKind::Base64MaxBytes { max: 100 })]),
-                field("userId", "user_id", TypeRef::String, Conditional, vec![rule(RuleKind::MinChars { min: 1 })]),
+                field(
+                    "type",
+                    "r#type",
+                    TypeRef::Enum {
+                        name: "Kind".into(),
+                    },
+                    Required,
+                    vec![],
+                ),
+                field(
+                    "oderArray",
+                    "oder_array",
+                    TypeRef::Array {
+                        item: Box::new(TypeRef::Record {
+                            name: "OrderItem".into(),
+                        }),
+                    },
+                    Required,
+                    vec![
+                        rule(RuleKind::MaxItems { max: 3 }),
+                        rule(RuleKind::MinItems { min: 1 }),
+                    ],
+                ),
+                field(
+                    "countryCode",
+                    "country_code",
+                    TypeRef::String,
+                    Conditional,
+                    vec![rule(RuleKind::Alphanumeric)],
+                ),
+                field(
+                    "invoice",
+                    "invoice",
+                    TypeRef::String,
+                    Conditional,
+                    vec![rule(RuleKind::Base64MaxBytes { max: 100 })],
+                ),
+                field(
+                    "userId",
+                    "user_id",
+                    TypeRef::String,
+                    Conditional,
+                    vec![rule(RuleKind::MinChars { min: 1 })],
+                ),
                 field("mobile", "mobile", TypeRef::String, Conditional, vec![]),
-                field("total", "total", TypeRef::Decimal { wire: DecimalWire::Number }, Optional, vec![rule(RuleKind::Range { min: Some("0.01".into()), max: Some("99999999.99".into()) }), rule(RuleKind::Whole)]),
-                field("pageSize", "page_size", TypeRef::Long, Optional, vec![rule(RuleKind::Range { min: Some("-1".into()), max: None }), rule(RuleKind::Positive)]),
-                field("tags", "tags", TypeRef::Array { item: Box::new(TypeRef::String) }, Optional, vec![rule(RuleKind::MaxChars { max: 5 }), rule(RuleKind::ServerSide { text: "known tags".into() })]),
+                field(
+                    "total",
+                    "total",
+                    TypeRef::Decimal {
+                        wire: DecimalWire::Number,
+                    },
+                    Optional,
+                    vec![
+                        rule(RuleKind::Range {
+                            min: Some("0.01".into()),
+                            max: Some("99999999.99".into()),
+                        }),
+                        rule(RuleKind::Whole),
+                    ],
+                ),
+                field(
+                    "pageSize",
+                    "page_size",
+                    TypeRef::Long,
+                    Optional,
+                    vec![
+                        rule(RuleKind::Range {
+                            min: Some("-1".into()),
+                            max: None,
+                        }),
+                        rule(RuleKind::Positive),
+                    ],
+                ),
+                field(
+                    "tags",
+                    "tags",
+                    TypeRef::Array {
+                        item: Box::new(TypeRef::String),
+                    },
+                    Optional,
+                    vec![
+                        rule(RuleKind::MaxChars { max: 5 }),
+                        rule(RuleKind::ServerSide {
+                            text: "known tags".into(),
+                        }),
+                    ],
+                ),
                 field("extra", "extra", TypeRef::Json, Optional, vec![]),
                 field("flag", "flag", TypeRef::Bool, Optional, vec![]),
             ],
         },
         vec![
-            constraint(ConstraintKind::RequiredIf { field: "countryCode".into(), when: Condition::Equals { field: "type".into(), value: "1".into() } }),
-            constraint(ConstraintKind::RequiredIf { field: "invoice".into(), when: Condition::SumGreaterThan { array: "oderArray".into(), item_field: "amount".into(), value: "70000".into() } }),
-            constraint(ConstraintKind::AtLeastOneOf { fields: vec!["userId".into(), "mobile".into()] }),
-            constraint(ConstraintKind::ExactlyOneOf { fields: vec!["userId".into(), "mobile".into()] }),
-            constraint(ConstraintKind::ServerSide { fields: vec!["mobile".into()], text: "must exist".into() }),
+            constraint(ConstraintKind::RequiredIf {
+                field: "countryCode".into(),
+                when: Condition::Equals {
+                    field: "type".into(),
+                    value: "1".into(),
+                },
+            }),
+            constraint(ConstraintKind::RequiredIf {
+                field: "invoice".into(),
+                when: Condition::SumGreaterThan {
+                    array: "oderArray".into(),
+                    item_field: "amount".into(),
+                    value: "70000".into(),
+                },
+            }),
+            constraint(ConstraintKind::AtLeastOneOf {
+                fields: vec!["userId".into(), "mobile".into()],
+            }),
+            constraint(ConstraintKind::ExactlyOneOf {
+                fields: vec!["userId".into(), "mobile".into()],
+            }),
+            constraint(ConstraintKind::ServerSide {
+                fields: vec!["mobile".into()],
+                text: "must exist".into(),
+            }),
         ],
-        Response::Record { record: "Detail".into(), source: Source::Seed },
+        Response::Record {
+            record: "Detail".into(),
+            source: Source::Seed,
+        },
     );
-    let raw = op("rawThing", "raw_thing", "RawThing", Params::Unspecified { note: "not shown".into() }, vec![], Response::Unspecified { note: "not shown".into() });
-    let empty = op("emptyThing", "empty_thing", "EmptyThing", Params::Fields { fields: vec![] }, vec![], Response::Empty { note: "code and msg".into() });
+    let raw = op(
+        "rawThing",
+        "raw_thing",
+        "RawThing",
+        Params::Unspecified {
+            note: "not shown".into(),
+        },
+        vec![],
+        Response::Unspecified {
+            note: "not shown".into(),
+        },
+    );
+    let empty = op(
+        "emptyThing",
+        "empty_thing",
+        "EmptyThing",
+        Params::Fields { fields: vec![] },
+        vec![],
+        Response::Empty {
+            note: "code and msg".into(),
+        },
+    );
     let inline = op(
         "inlineThing",
         "inline_thing",
         "InlineThing",
-        Params::Fields { fields: vec![field("status", "status", TypeRef::Enum { name: "TxStatus".into() }, Optional, vec![])] },
-        vec![constraint(ConstraintKind::RequiredIf { field: "status".into(), when: Condition::Equals { field: "status".into(), value: "-1".into() } })],
-        Response::Fields { fields: vec![field("balances", "balances", TypeRef::Array { item: Box::new(TypeRef::Decimal { wire: DecimalWire::String }) }, Optional, vec![])], source: Source::Live },
+        Params::Fields {
+            fields: vec![field(
+                "status",
+                "status",
+                TypeRef::Enum {
+                    name: "TxStatus".into(),
+                },
+                Optional,
+                vec![],
+            )],
+        },
+        vec![constraint(ConstraintKind::RequiredIf {
+            field: "status".into(),
+            when: Condition::Equals {
+                field: "status".into(),
+                value: "-1".into(),
+            },
+        })],
+        Response::Fields {
+            fields: vec![field(
+                "balances",
+                "balances",
+                TypeRef::Array {
+                    item: Box::new(TypeRef::Decimal {
+                        wire: DecimalWire::String,
+                    }),
+                },
+                Optional,
+                vec![],
+            )],
+            source: Source::Live,
+        },
     );
     Api {
         title: "Test API".to_owned(),
         source_document: "test.md".to_owned(),
         success_code: "00000".to_owned(),
-        envelope: Envelope { request: vec![], response: vec![] },
-        result_codes: vec![ResultCode { code: "00000".into(), text: "ok".into(), source: Source::Seed, retryable: false }],
-        groups: vec![Group { name: "trans".into(), doc: "Transfers.".into(), operations: vec![apply, raw, empty, inline] }],
+        envelope: Envelope {
+            request: vec![],
+            response: vec![],
+        },
+        result_codes: vec![ResultCode {
+            code: "00000".into(),
+            text: "ok".into(),
+            source: Source::Seed,
+            retryable: false,
+        }],
+        groups: vec![Group {
+            name: "trans".into(),
+            doc: "Transfers.".into(),
+            operations: vec![apply, raw, empty, inline],
+        }],
         records: vec![detail, order],
         enums: vec![
             EnumDef {
@@ -133,8 +369,18 @@ pub(crate) fn sample_api() -> Api {
                 doc: "Kind <x>.".into(),
                 source: Source::Seed,
                 values: vec![
-                    EnumValue { wire: "1".into(), name: "Individual".into(), doc: "A person".into(), source: Source::Seed },
-                    EnumValue { wire: "2".into(), name: "Enterprise".into(), doc: "A company".into(), source: Source::Seed },
+                    EnumValue {
+                        wire: "1".into(),
+                        name: "Individual".into(),
+                        doc: "A person".into(),
+                        source: Source::Seed,
+                    },
+                    EnumValue {
+                        wire: "2".into(),
+                        name: "Enterprise".into(),
+                        doc: "A company".into(),
+                        source: Source::Seed,
+                    },
                 ],
                 decisions: vec![],
                 location: loc(),
@@ -145,15 +391,31 @@ pub(crate) fn sample_api() -> Api {
                 doc: "Status.".into(),
                 source: Source::Live,
                 values: vec![
-                    EnumValue { wire: "-1".into(), name: "Timeout".into(), doc: "timeout".into(), source: Source::Live },
-                    EnumValue { wire: "8".into(), name: "Succeeded".into(), doc: "done".into(), source: Source::Live },
+                    EnumValue {
+                        wire: "-1".into(),
+                        name: "Timeout".into(),
+                        doc: "timeout".into(),
+                        source: Source::Live,
+                    },
+                    EnumValue {
+                        wire: "8".into(),
+                        name: "Succeeded".into(),
+                        doc: "done".into(),
+                        source: Source::Live,
+                    },
                 ],
                 decisions: vec![],
                 location: loc(),
             },
         ],
         notifications: vec![],
-        decisions: vec![Decision { id: "d1".into(), about: "/t/applyForThing".into(), source_text: "x".into(), decision: "Do y.".into(), reason: "Because.".into() }],
+        decisions: vec![Decision {
+            id: "d1".into(),
+            about: "/t/applyForThing".into(),
+            source_text: "x".into(),
+            decision: "Do y.".into(),
+            reason: "Because.".into(),
+        }],
     }
 }
 
@@ -163,13 +425,28 @@ fn whole_crate_emits_and_parses() {
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["Cargo.toml", "src/lib.rs", "src/enums.rs", "src/records.rs", "src/trans.rs", "src/client.rs", "src/dispatch.rs"]
+        [
+            "Cargo.toml",
+            "src/lib.rs",
+            "src/enums.rs",
+            "src/records.rs",
+            "src/trans.rs",
+            "src/client.rs",
+            "src/dispatch.rs"
+        ]
     );
     for f in &files {
-        assert!(f.contents.starts_with("// @generated") || f.contents.starts_with("# @generated"), "{}", f.path);
+        assert!(
+            f.contents.starts_with("// @generated") || f.contents.starts_with("# @generated"),
+            "{}",
+            f.path
+        );
     }
     let trans = &files[4].contents;
-    assert!(trans.contains("#[serde(rename = \"oderArray\")]"), "{trans}");
+    assert!(
+        trans.contains("#[serde(rename = \"oderArray\")]"),
+        "{trans}"
+    );
     assert!(trans.contains("pub r#type: super::enums::Kind"), "{trans}");
     assert!(trans.contains("deny_unknown_fields"), "{trans}");
 }
@@ -200,4 +477,18 @@ fn decimal_parts_are_exact() {
     assert_eq!(names::decimal_parts("-0.5"), Ok((-5, 1)));
     assert!(names::decimal_parts("1e5").is_err());
     assert!(names::decimal_parts("99999999999999999999").is_err());
+}
+
+/// `BAAS_EMIT_CRATE_DUMP=<dir>` writes the sample crate there (to compile it by hand).
+#[test]
+fn dump_sample_crate_when_asked() {
+    if let Ok(dir) = std::env::var("BAAS_EMIT_CRATE_DUMP") {
+        let files = generate_crate(&sample_api()).expect("emits");
+        crate::write::sync(
+            std::path::Path::new(&dir),
+            &files,
+            crate::write::Mode::Write,
+        )
+        .expect("writes");
+    }
 }

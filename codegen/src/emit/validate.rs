@@ -40,7 +40,9 @@ impl Ctx {
 
 /// Whether `validate_at` of a record with these fields calls `field_path`.
 pub fn needs_path_helper(fields: &[Field]) -> bool {
-    fields.iter().any(|f| matches!(f.ty, TypeRef::Record { .. }))
+    fields
+        .iter()
+        .any(|f| matches!(f.ty, TypeRef::Record { .. }))
 }
 
 fn checked(rules: &[Rule]) -> impl Iterator<Item = &RuleKind> {
@@ -151,7 +153,12 @@ fn int_value(ty: &TypeRef) -> TokenStream {
 }
 
 /// Checks of one field, reading `self.<field>`.
-fn field_checks(api: &Api, field: &Field, optional: bool, ctx: Ctx) -> Result<TokenStream, EmitError> {
+fn field_checks(
+    api: &Api,
+    field: &Field,
+    optional: bool,
+    ctx: Ctx,
+) -> Result<TokenStream, EmitError> {
     let prefix = ctx.prefix();
     let wire = &field.wire_name;
     let id = ident(&field.rust_name)?;
@@ -227,10 +234,19 @@ fn present_expr(field: &Field, optional: bool) -> Result<TokenStream, EmitError>
 }
 
 /// `validate_at` of a record used in requests.
-pub fn record_validate_at(api: &Api, fields: &[Field], shape: Shape) -> Result<TokenStream, EmitError> {
+pub fn record_validate_at(
+    api: &Api,
+    fields: &[Field],
+    shape: Shape,
+) -> Result<TokenStream, EmitError> {
     let mut body = TokenStream::new();
     for field in fields {
-        body.extend(field_checks(api, field, shape.is_option(field), Ctx::Record)?);
+        body.extend(field_checks(
+            api,
+            field,
+            shape.is_option(field),
+            Ctx::Record,
+        )?);
     }
     let (v, prefix) = if body.is_empty() {
         (quote!(_v), quote!(_prefix))
@@ -253,7 +269,12 @@ pub fn request_validate_body(
 ) -> Result<TokenStream, EmitError> {
     let mut body = TokenStream::new();
     for field in fields {
-        body.extend(field_checks(api, field, Shape::Request.is_option(field), Ctx::Request)?);
+        body.extend(field_checks(
+            api,
+            field,
+            Shape::Request.is_option(field),
+            Ctx::Request,
+        )?);
     }
     for constraint in constraints {
         body.extend(constraint_check(api, fields, constraint)?);
@@ -270,10 +291,11 @@ pub fn request_validate_body(
 }
 
 fn param<'a>(fields: &'a [Field], wire: &str) -> Result<&'a Field, EmitError> {
-    fields
-        .iter()
-        .find(|f| f.wire_name == wire)
-        .ok_or_else(|| EmitError::new(format!("constraint names `{wire}`, which is not a parameter")))
+    fields.iter().find(|f| f.wire_name == wire).ok_or_else(|| {
+        EmitError::new(format!(
+            "constraint names `{wire}`, which is not a parameter"
+        ))
+    })
 }
 
 fn constraint_check(api: &Api, fields: &[Field], c: &Constraint) -> Result<TokenStream, EmitError> {
@@ -307,13 +329,21 @@ fn constraint_check(api: &Api, fields: &[Field], c: &Constraint) -> Result<Token
     })
 }
 
-fn condition_expr(api: &Api, fields: &[Field], condition: &Condition) -> Result<TokenStream, EmitError> {
+fn condition_expr(
+    api: &Api,
+    fields: &[Field],
+    condition: &Condition,
+) -> Result<TokenStream, EmitError> {
     match condition {
         Condition::Equals { field, value } => {
             let f = param(fields, field)?;
             let id = ident(&f.rust_name)?;
             let optional = Shape::Request.is_option(f);
-            let bad = || EmitError::new(format!("condition on `{field}`: `{value}` does not fit its type"));
+            let bad = || {
+                EmitError::new(format!(
+                    "condition on `{field}`: `{value}` does not fit its type"
+                ))
+            };
             Ok(match &f.ty {
                 TypeRef::Enum { name } => {
                     let def = api
@@ -366,15 +396,27 @@ fn condition_expr(api: &Api, fields: &[Field], condition: &Condition) -> Result<
                 _ => return Err(bad()),
             })
         }
-        Condition::SumGreaterThan { array, item_field, value } => {
+        Condition::SumGreaterThan {
+            array,
+            item_field,
+            value,
+        } => {
             let f = param(fields, array)?;
             let id = ident(&f.rust_name)?;
             let record_name = match &f.ty {
                 TypeRef::Array { item } => match item.as_ref() {
                     TypeRef::Record { name } => name,
-                    _ => return Err(EmitError::new(format!("`{array}` is not an array of records"))),
+                    _ => {
+                        return Err(EmitError::new(format!(
+                            "`{array}` is not an array of records"
+                        )))
+                    }
                 },
-                _ => return Err(EmitError::new(format!("`{array}` is not an array of records"))),
+                _ => {
+                    return Err(EmitError::new(format!(
+                        "`{array}` is not an array of records"
+                    )))
+                }
             };
             let record = api
                 .record(record_name)
@@ -383,9 +425,13 @@ fn condition_expr(api: &Api, fields: &[Field], condition: &Condition) -> Result<
                 .fields
                 .iter()
                 .find(|x| x.wire_name == *item_field)
-                .ok_or_else(|| EmitError::new(format!("`{record_name}` has no field `{item_field}`")))?;
+                .ok_or_else(|| {
+                    EmitError::new(format!("`{record_name}` has no field `{item_field}`"))
+                })?;
             if !matches!(item.ty, TypeRef::Decimal { .. }) {
-                return Err(EmitError::new(format!("`{record_name}.{item_field}` is not a decimal")));
+                return Err(EmitError::new(format!(
+                    "`{record_name}.{item_field}` is not a decimal"
+                )));
             }
             let item_id = ident(&item.rust_name)?;
             let amounts = if Shape::of_record(record).is_option(item) {
@@ -401,7 +447,9 @@ fn condition_expr(api: &Api, fields: &[Field], condition: &Condition) -> Result<
             let threshold = amount_expr(value)?;
             // Checked sum: an overflowing sum is certainly beyond the threshold's reach,
             // so the condition is taken to hold (the stricter reading).
-            Ok(quote!(#items.#amounts.sum::<Option<baas_runtime::Amount>>().is_none_or(|total| total > #threshold)))
+            Ok(
+                quote!(#items.#amounts.sum::<Option<baas_runtime::Amount>>().is_none_or(|total| total > #threshold)),
+            )
         }
     }
 }

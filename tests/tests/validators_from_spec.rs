@@ -1,0 +1,495 @@
+//! Validators tested from the spec itself: for every client-checked rule of every
+//! operation (on its parameters and on the records they contain), a value at the limit
+//! passes and one past it fails naming that field path and rule; every constraint is
+//! exercised both ways. The cases are derived from the checked model, not listed by
+//! hand, and run through the generated `dispatch::validate_params`.
+
+use std::path::Path;
+
+use baas_client::dispatch::{validate_params, ParamsCheck};
+use baas_codegen::model::{
+    Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Params, Requirement,
+    RuleKind, TypeRef,
+};
+use baas_runtime::RuleKind as Violated;
+use serde_json::{json, Map, Value};
+
+fn api() -> Api {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    match baas_codegen::check_spec(&spec) {
+        Ok(checked) => checked.api,
+        Err(diagnostics) => panic!("spec/ does not check:\n{diagnostics}"),
+    }
+}
+
+/// A decimal as JSON in its wire form.
+fn decimal(text: &str, wire: DecimalWire) -> Value {
+    match wire {
+        DecimalWire::String => Value::String(text.to_owned()),
+        DecimalWire::Number => serde_json::from_str(text).expect("decimal text is a JSON number"),
+    }
+}
+
+fn wire_of(ty: &TypeRef) -> DecimalWire {
+    match ty {
+        TypeRef::Decimal { wire } => *wire,
+        TypeRef::Array { item } => wire_of(item),
+        _ => DecimalWire::String,
+    }
+}
+
+fn bound(rules: &[baas_codegen::model::Rule]) -> (Option<String>, Option<String>) {
+    let mut lo = None;
+    let mut hi = None;
+    for r in rules {
+        if let RuleKind::Range { min, max } = &r.kind {
+            lo = min.clone();
+            hi = max.clone();
+        }
+    }
+    (lo, hi)
+}
+
+/// A valid scalar for a (non-array) type under the field's rules.
+fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) -> Value {
+    match ty {
+        TypeRef::String => {
+            let mut len = 1u64;
+            for r in rules {
+                if let RuleKind::MinChars { min } = r.kind {
+                    len = len.max(min);
+                }
+            }
+            if rules.iter().any(|r| matches!(r.kind, RuleKind::Base64MaxBytes { .. })) {
+                return Value::String("QUJD".to_owned());
+            }
+            Value::String("a".repeat(len as usize))
+        }
+        TypeRef::Int | TypeRef::Long => {
+            let (lo, hi) = bound(rules);
+            let mut n: i64 = 1;
+            if let Some(lo) = lo {
+                n = n.max(lo.parse().expect("int bound"));
+            }
+            if let Some(hi) = hi {
+                n = n.min(hi.parse().expect("int bound"));
+            }
+            json!(n)
+        }
+        TypeRef::Decimal { wire } => {
+            let (lo, hi) = bound(rules);
+            let text = match (lo, hi) {
+                (Some(lo), _) if lo.parse::<f64>().unwrap_or(0.0) > 1.0 => lo,
+                (_, Some(hi)) if hi.parse::<f64>().unwrap_or(2.0) < 1.0 => hi,
+                _ => "1".to_owned(),
+            };
+            decimal(&text, *wire)
+        }
+        TypeRef::Bool => json!(true),
+        TypeRef::Json => json!({}),
+        TypeRef::Enum { name } => {
+            let def = api.enum_def(name).expect("enum declared");
+            let first = &def.values[0].wire;
+            match def.wire_type {
+                EnumWireType::String => json!(first),
+                EnumWireType::Integer => json!(first.parse::<i64>().expect("integer wire")),
+            }
+        }
+        TypeRef::Record { name } => {
+            let record = api.record(name).expect("record declared");
+            minimal_object(api, &record.fields)
+        }
+        TypeRef::Array { .. } => unreachable!("arrays handled by valid_value"),
+    }
+}
+
+/// A valid value of a field (arrays get `min_items` valid elements, at least one).
+fn valid_value(api: &Api, field: &Field) -> Value {
+    match &field.ty {
+        TypeRef::Array { item } => {
+            let mut n = 1;
+            for r in &field.rules {
+                if let RuleKind::MinItems { min } = r.kind {
+                    n = n.max(min as usize);
+                }
+            }
+            Value::Array(vec![valid_scalar(api, item, &field.rules); n])
+        }
+        ty => valid_scalar(api, ty, &field.rules),
+    }
+}
+
+fn minimal_object(api: &Api, fields: &[Field]) -> Value {
+    let mut map = Map::new();
+    for f in fields.iter().filter(|f| f.required == Requirement::Required) {
+        map.insert(f.wire_name.clone(), valid_value(api, f));
+    }
+    Value::Object(map)
+}
+
+/// Minimal valid params of an operation: required fields, plus whatever the
+/// constraints need.
+fn base_params(api: &Api, fields: &[Field], constraints: &[ConstraintKind]) -> Value {
+    let mut params = minimal_object(api, fields);
+    let find = |name: &str| fields.iter().find(|f| f.wire_name == name).expect("param");
+    for c in constraints {
+        match c {
+            ConstraintKind::RequiredIf { field, .. } => {
+                params[field.as_str()] = valid_value(api, find(field));
+            }
+            ConstraintKind::AtLeastOneOf { fields: names } | ConstraintKind::ExactlyOneOf { fields: names } => {
+                let present = names.iter().any(|n| params.get(n).is_some());
+                if !present {
+                    params[names[0].as_str()] = valid_value(api, find(&names[0]));
+                }
+            }
+            ConstraintKind::ServerSide { .. } => {}
+        }
+    }
+    params
+}
+
+/// One rule case: a field reached through `steps` (wire names; records in arrays at
+/// index 0) whose value is replaced.
+struct Target<'a> {
+    /// Path of the field in messages (`oderArray[0].amount`).
+    path: String,
+    /// JSON pointer parts from the params root to the field.
+    pointer: Vec<String>,
+    field: &'a Field,
+}
+
+/// Every field reachable from the params, with its parents filled in `params`.
+fn targets<'a>(api: &'a Api, fields: &'a [Field], prefix: &str, pointer: &[String], out: &mut Vec<Target<'a>>) {
+    for f in fields {
+        let path = if prefix.is_empty() { f.wire_name.clone() } else { format!("{prefix}.{}", f.wire_name) };
+        let mut ptr = pointer.to_vec();
+        ptr.push(f.wire_name.clone());
+        out.push(Target { path: path.clone(), pointer: ptr.clone(), field: f });
+        match &f.ty {
+            TypeRef::Record { name } => {
+                let r = api.record(name).expect("record");
+                targets(api, &r.fields, &path, &ptr, out);
+            }
+            TypeRef::Array { item } => {
+                if let TypeRef::Record { name } = item.as_ref() {
+                    let r = api.record(name).expect("record");
+                    let mut p = ptr.clone();
+                    p.push("0".to_owned());
+                    targets(api, &r.fields, &format!("{path}[0]"), &p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Sets the value at `pointer` (wire names; `0` after an array of records), creating
+/// absent parents from valid values.
+fn set(api: &Api, node: &mut Value, scope: &[Field], pointer: &[String], value: Value) {
+    let key = &pointer[0];
+    let field = scope.iter().find(|f| &f.wire_name == key).expect("field");
+    let obj = node.as_object_mut().expect("object");
+    if pointer.len() == 1 {
+        obj.insert(key.clone(), value);
+        return;
+    }
+    let child = obj.entry(key.clone()).or_insert_with(|| valid_value(api, field));
+    match &field.ty {
+        TypeRef::Record { name } => {
+            let r = api.record(name).expect("record");
+            set(api, child, &r.fields, &pointer[1..], value);
+        }
+        TypeRef::Array { item } => match item.as_ref() {
+            TypeRef::Record { name } => {
+                let r = api.record(name).expect("record");
+                set(api, &mut child[0], &r.fields, &pointer[2..], value);
+            }
+            _ => unreachable!("only records have nested fields"),
+        },
+        _ => unreachable!("only records have nested fields"),
+    }
+}
+
+/// (at the limit, past it) for a rule, as values of the field (whole arrays for
+/// item-count rules, single-element arrays for element rules).
+fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
+    let element_ty = match &field.ty {
+        TypeRef::Array { item } => item.as_ref().clone(),
+        ty => ty.clone(),
+    };
+    let is_array = matches!(field.ty, TypeRef::Array { .. });
+    let wrap = |v: Value| if is_array { Value::Array(vec![v]) } else { v };
+    let wire = wire_of(&field.ty);
+    let others_allow_zero = !field.rules.iter().any(|r| matches!(r.kind, RuleKind::Positive));
+    let s = |n: u64| Value::String("a".repeat(n as usize));
+    match rule {
+        RuleKind::MaxChars { max } => vec![(wrap(s(*max)), wrap(s(max + 1)))],
+        RuleKind::MinChars { min } if *min > 0 => vec![(wrap(s(*min)), wrap(s(min - 1)))],
+        RuleKind::Alphanumeric => vec![(wrap(json!("aZ09")), wrap(json!("a-9")))],
+        RuleKind::Base64MaxBytes { max } => {
+            let b64 = |n: u64| {
+                // n zero bytes in Base64: "AAAA" per 3 bytes, padded.
+                let full = n / 3;
+                let rest = n % 3;
+                let mut t = "AAAA".repeat(full as usize);
+                match rest {
+                    1 => t.push_str("AA=="),
+                    2 => t.push_str("AAA="),
+                    _ => {}
+                }
+                Value::String(t)
+            };
+            vec![(wrap(b64(*max)), wrap(b64(max + 1))), (wrap(json!("QUJD")), wrap(json!("not base64!")))]
+        }
+        RuleKind::Range { min, max } => {
+            let mut out = Vec::new();
+            match element_ty {
+                TypeRef::Int | TypeRef::Long => {
+                    if let Some(hi) = max {
+                        let hi: i64 = hi.parse().expect("bound");
+                        out.push((wrap(json!(hi)), wrap(json!(hi + 1))));
+                    }
+                    if let Some(lo) = min {
+                        let lo: i64 = lo.parse().expect("bound");
+                        if lo > 0 || others_allow_zero {
+                            out.push((wrap(json!(lo)), wrap(json!(lo - 1))));
+                        }
+                    }
+                }
+                _ => {
+                    // Decimal bounds: step by the bound's last place.
+                    let step = |b: &str| {
+                        let places = b.split_once('.').map_or(0, |(_, f)| f.len());
+                        if places == 0 { "1".to_owned() } else { format!("0.{}1", "0".repeat(places - 1)) }
+                    };
+                    let add = |a: &str, b: &str| {
+                        let x: baas_runtime::Amount = a.parse().expect("amount");
+                        let y: baas_runtime::Amount = b.parse().expect("amount");
+                        (x + y).expect("no overflow").to_string()
+                    };
+                    let sub = |a: &str, b: &str| {
+                        let x: baas_runtime::Amount = a.parse().expect("amount");
+                        let y: baas_runtime::Amount = b.parse().expect("amount");
+                        x.checked_sub(y).expect("no overflow").to_string()
+                    };
+                    if let Some(hi) = max {
+                        out.push((wrap(decimal(hi, wire)), wrap(decimal(&add(hi, &step(hi)), wire))));
+                    }
+                    if let Some(lo) = min {
+                        let zero_ok = others_allow_zero || !lo.starts_with('0') && !lo.starts_with('-');
+                        if zero_ok || lo != "0" {
+                            out.push((wrap(decimal(lo, wire)), wrap(decimal(&sub(lo, &step(lo)), wire))));
+                        }
+                    }
+                }
+            }
+            out
+        }
+        RuleKind::Positive => match element_ty {
+            TypeRef::Int | TypeRef::Long => vec![(wrap(json!(1)), wrap(json!(0)))],
+            _ => vec![(wrap(decimal("0.01", wire)), wrap(decimal("0", wire)))],
+        },
+        RuleKind::Whole => vec![(wrap(decimal("5", wire)), wrap(decimal("5.5", wire)))],
+        RuleKind::DecimalPlaces { places } => {
+            let at = format!("1.{}1", "0".repeat(*places as usize - 1));
+            let past = format!("1.{}1", "0".repeat(*places as usize));
+            vec![(wrap(decimal(&at, wire)), wrap(decimal(&past, wire)))]
+        }
+        RuleKind::MaxItems { max } | RuleKind::MinItems { min: max } => {
+            let item = match &field.ty {
+                TypeRef::Array { item } => valid_scalar(api, item, &field.rules),
+                _ => unreachable!("item rules are on arrays"),
+            };
+            let n = *max as usize;
+            let (at, past) = if matches!(rule, RuleKind::MaxItems { .. }) { (n, n + 1) } else { (n, n.saturating_sub(1)) };
+            if matches!(rule, RuleKind::MinItems { .. }) && n == 0 {
+                return vec![];
+            }
+            vec![(Value::Array(vec![item.clone(); at]), Value::Array(vec![item; past]))]
+        }
+        _ => vec![],
+    }
+}
+
+fn violated(rule: &RuleKind) -> Violated {
+    match rule {
+        RuleKind::MaxChars { .. } => Violated::MaxChars,
+        RuleKind::MinChars { .. } => Violated::MinChars,
+        RuleKind::Range { .. } => Violated::Range,
+        RuleKind::Positive => Violated::Positive,
+        RuleKind::Whole => Violated::Whole,
+        RuleKind::DecimalPlaces { .. } => Violated::DecimalPlaces,
+        RuleKind::Alphanumeric => Violated::Alphanumeric,
+        RuleKind::Base64MaxBytes { .. } => Violated::Base64MaxBytes,
+        RuleKind::MaxItems { .. } => Violated::MaxItems,
+        RuleKind::MinItems { .. } => Violated::MinItems,
+        RuleKind::ServerSide { .. } => unreachable!("never checked by the client"),
+    }
+}
+
+fn expect_valid(op: &str, params: &Value, what: &str) {
+    match validate_params(op, &params.to_string()) {
+        ParamsCheck::Valid => {}
+        other => panic!("{op}: {what}: expected valid, got {other}\nparams: {params}"),
+    }
+}
+
+fn expect_violation(op: &str, params: &Value, path: &str, rule: Violated, what: &str) {
+    match validate_params(op, &params.to_string()) {
+        ParamsCheck::Invalid(errors) => assert!(
+            errors.violations().iter().any(|v| v.field == path && v.rule == rule),
+            "{op}: {what}: expected {rule:?} on {path}, got {errors}\nparams: {params}"
+        ),
+        other => panic!("{op}: {what}: expected a violation of {path}, got {other}\nparams: {params}"),
+    }
+}
+
+#[test]
+fn every_rule_passes_at_its_limit_and_fails_past_it() {
+    let api = api();
+    let mut checked_rules = 0;
+    for op in api.operations() {
+        let Params::Fields { fields } = &op.params else { continue };
+        let kinds: Vec<ConstraintKind> = op.constraints.iter().map(|c| c.kind.clone()).collect();
+        let base = base_params(&api, fields, &kinds);
+        expect_valid(&op.name, &base, "minimal params");
+        let mut all = Vec::new();
+        targets(&api, fields, "", &[], &mut all);
+        for target in &all {
+            for rule in &target.field.rules {
+                let element_rule = matches!(target.field.ty, TypeRef::Array { .. })
+                    && !matches!(rule.kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. });
+                let path = if element_rule { format!("{}[0]", target.path) } else { target.path.clone() };
+                for (at, past) in cases(&api, target.field, &rule.kind) {
+                    let mut ok = base.clone();
+                    set(&api, &mut ok, fields, &target.pointer, at.clone());
+                    expect_valid(&op.name, &ok, &format!("{path} at the limit of {:?}: {at}", rule.kind));
+                    let mut bad = base.clone();
+                    set(&api, &mut bad, fields, &target.pointer, past.clone());
+                    let violated_rule = match (&rule.kind, past.as_str().or_else(|| past.get(0).and_then(Value::as_str))) {
+                        (RuleKind::Base64MaxBytes { .. }, Some("not base64!")) => Violated::Base64,
+                        _ => violated(&rule.kind),
+                    };
+                    expect_violation(&op.name, &bad, &path, violated_rule, &format!("{path} past {:?}: {past}", rule.kind));
+                    checked_rules += 1;
+                }
+            }
+        }
+    }
+    assert!(checked_rules > 0, "the spec has client-checked rules");
+    eprintln!("{checked_rules} rule cases checked");
+}
+
+#[test]
+fn every_constraint_holds_both_ways() {
+    let api = api();
+    let mut checked = 0;
+    for op in api.operations() {
+        let Params::Fields { fields } = &op.params else { continue };
+        let kinds: Vec<ConstraintKind> = op.constraints.iter().map(|c| c.kind.clone()).collect();
+        let base = base_params(&api, fields, &kinds);
+        let find = |name: &str| fields.iter().find(|f| f.wire_name == name).expect("param");
+        for kind in &kinds {
+            match kind {
+                ConstraintKind::RequiredIf { field, when } => {
+                    let mut holds = base.clone();
+                    match when {
+                        Condition::Equals { field: cf, value } => {
+                            let cfield = find(cf);
+                            let v = match &cfield.ty {
+                                TypeRef::Enum { name } if api.enum_def(name).expect("enum").wire_type == EnumWireType::Integer => {
+                                    json!(value.parse::<i64>().expect("int"))
+                                }
+                                TypeRef::Int | TypeRef::Long => json!(value.parse::<i64>().expect("int")),
+                                TypeRef::Bool => json!(value == "true"),
+                                _ => json!(value),
+                            };
+                            holds[cf.as_str()] = v;
+                        }
+                        Condition::SumGreaterThan { array, item_field, value } => {
+                            let afield = find(array);
+                            let mut element = match &afield.ty {
+                                TypeRef::Array { item } => valid_scalar(&api, item, &[]),
+                                _ => unreachable!(),
+                            };
+                            let rec = match &afield.ty {
+                                TypeRef::Array { item } => match item.as_ref() {
+                                    TypeRef::Record { name } => api.record(name).expect("record"),
+                                    _ => unreachable!(),
+                                },
+                                _ => unreachable!(),
+                            };
+                            let ifield = rec.fields.iter().find(|f| &f.wire_name == item_field).expect("item field");
+                            let wire = wire_of(&ifield.ty);
+                            // At the threshold the condition does not hold.
+                            element[item_field.as_str()] = decimal(value, wire);
+                            let mut at = base.clone();
+                            at[array.as_str()] = json!([element.clone()]);
+                            at.as_object_mut().expect("object").remove(field);
+                            expect_valid(&op.name, &at, &format!("sum of {array} at {value}, {field} absent"));
+                            let x: baas_runtime::Amount = value.parse().expect("amount");
+                            let past = (x + baas_runtime::Amount::new(1, 2)).expect("no overflow");
+                            element[item_field.as_str()] = decimal(&past.to_string(), wire);
+                            holds[array.as_str()] = json!([element]);
+                        }
+                    }
+                    let mut with = holds.clone();
+                    with[field.as_str()] = valid_value(&api, find(field));
+                    expect_valid(&op.name, &with, &format!("{field} present while required"));
+                    holds.as_object_mut().expect("object").remove(field);
+                    expect_violation(&op.name, &holds, field, Violated::RequiredIf, &format!("{field} absent while required"));
+                }
+                ConstraintKind::AtLeastOneOf { fields: names } => {
+                    let mut none = base.clone();
+                    for n in names {
+                        none.as_object_mut().expect("object").remove(n);
+                    }
+                    let first_path = &names[0];
+                    match validate_params(&op.name, &none.to_string()) {
+                        ParamsCheck::Invalid(errors) => assert!(
+                            errors.violations().iter().any(|v| v.rule == Violated::AtLeastOneOf),
+                            "{}: none of {names:?}: {errors}",
+                            op.name
+                        ),
+                        other => panic!("{}: none of {names:?} ({first_path}): {other}", op.name),
+                    }
+                    for n in names {
+                        let mut one = none.clone();
+                        one[n.as_str()] = valid_value(&api, find(n));
+                        expect_valid(&op.name, &one, &format!("only {n} of {names:?}"));
+                    }
+                }
+                ConstraintKind::ExactlyOneOf { fields: names } => {
+                    let mut two = base.clone();
+                    for n in names.iter().take(2) {
+                        two[n.as_str()] = valid_value(&api, find(n));
+                    }
+                    match validate_params(&op.name, &two.to_string()) {
+                        ParamsCheck::Invalid(errors) => assert!(
+                            errors.violations().iter().any(|v| v.rule == Violated::ExactlyOneOf),
+                            "{}: two of {names:?}: {errors}",
+                            op.name
+                        ),
+                        other => panic!("{}: two of {names:?}: {other}", op.name),
+                    }
+                }
+                ConstraintKind::ServerSide { .. } => continue,
+            }
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} constraints checked");
+}
+
+#[test]
+fn unknown_operations_and_malformed_params_are_reported() {
+    assert!(matches!(validate_params("noSuchOperation", "{}"), ParamsCheck::UnknownOperation));
+    let api = api();
+    let first = api.operations().find(|o| matches!(o.params, Params::Fields { .. })).expect("an operation");
+    assert!(matches!(validate_params(&first.name, "[1,2"), ParamsCheck::Malformed(_)));
+    assert!(matches!(
+        validate_params(&first.name, r#"{"definitelyNotAParameter": 1}"#),
+        ParamsCheck::Malformed(_)
+    ));
+}
