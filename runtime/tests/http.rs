@@ -1,0 +1,429 @@
+//! Every error variant of a call, produced against a real HTTP/1.1 server on loopback
+//! (a tiny hand-written responder, so it can send HTML, truncated JSON, oversized
+//! bodies or nothing at all).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use baas_runtime::envelope::{signed_response_body, verify_request};
+use baas_runtime::{
+    Amount, Client, Config, Error, HttpRequest, HttpResponse, HttpsTransport, Operation, PrivateKey,
+    RawJson, RuleKind, Transport, ValidationErrors, Validator,
+};
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+const KEY: &str = "partner-secret-key";
+
+fn key() -> PrivateKey {
+    PrivateKey::new(KEY)
+}
+
+/// What the server does with one request body.
+enum Reply {
+    /// Send these bytes, then close.
+    Raw(Vec<u8>),
+    /// Read the request, then close without answering.
+    Close,
+    /// Never answer.
+    Hang,
+}
+
+fn http(status: &str, content_type: &str, body: &[u8]) -> Reply {
+    let mut out = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(body);
+    Reply::Raw(out)
+}
+
+fn json_ok(body: &[u8]) -> Reply {
+    http("200 OK", "application/json", body)
+}
+
+struct Server {
+    base_url: String,
+    hits: Arc<AtomicUsize>,
+}
+
+async fn read_request(stream: &mut tokio::net::TcpStream) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let header_end = loop {
+        let n = stream.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..header_end]).to_ascii_lowercase();
+    assert!(head.starts_with("post "), "{head}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    while buf.len() < header_end + length {
+        let n = stream.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    Some(buf[header_end..header_end + length].to_vec())
+}
+
+async fn serve(handler: impl Fn(Vec<u8>) -> Reply + Send + Sync + 'static) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let handler = Arc::new(handler);
+    let counter = hits.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let handler = handler.clone();
+            let counter = counter.clone();
+            tokio::spawn(async move {
+                let Some(body) = read_request(&mut stream).await else { return };
+                counter.fetch_add(1, Ordering::SeqCst);
+                match handler(body) {
+                    Reply::Raw(bytes) => {
+                        let _ = stream.write_all(&bytes).await;
+                        let _ = stream.shutdown().await;
+                    }
+                    Reply::Close => drop(stream),
+                    Reply::Hang => tokio::time::sleep(Duration::from_secs(30)).await,
+                }
+            });
+        }
+    });
+    Server {
+        base_url: format!("http://{addr}"),
+        hits,
+    }
+}
+
+/// A signed response echoing the request's requestId (as the service does).
+fn respond(request: &[u8], code: &str, data: Option<&str>) -> Vec<u8> {
+    let received = verify_request(request, &key()).expect("the client's request verifies");
+    assert_eq!(received.locale, "en_KE");
+    assert_eq!(received.sender, "client1");
+    let data = data.map(|d| RawJson::from_string(d.to_owned()).unwrap());
+    signed_response_body(&received.request_id, "baas", "en_KE", code, "msg", data.as_ref(), &key()).unwrap()
+}
+
+fn config(server: &Server) -> Config {
+    let mut c = Config::new(&server.base_url, "client1", key());
+    c.request_timeout = Duration::from_millis(500);
+    c.retry_backoff = Duration::from_millis(5);
+    c
+}
+
+#[derive(Serialize)]
+struct GetAccountDetails {
+    #[serde(rename = "accountId")]
+    account_id: String,
+}
+
+#[derive(Deserialize, Debug)]
+struct AccountDetails {
+    balance: Option<Amount>,
+}
+
+impl Operation for GetAccountDetails {
+    type Response = AccountDetails;
+    const NAME: &'static str = "getAccountDetails";
+    const PATH: &'static str = "/query/getAccountDetails";
+    const MOVES_MONEY: bool = false;
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        let mut v = Validator::new();
+        v.required("", "accountId", !self.account_id.is_empty());
+        v.finish()
+    }
+}
+
+#[derive(Serialize)]
+struct Transfer {
+    amount: Amount,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remark: Option<String>,
+    #[serde(rename = "nullable")]
+    nullable: Option<String>,
+}
+
+impl Operation for Transfer {
+    type Response = RawJson;
+    const NAME: &'static str = "applyForTransfer";
+    const PATH: &'static str = "/trans/v2/applyForTransfer";
+    const MOVES_MONEY: bool = true;
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        let mut v = Validator::new();
+        v.positive_amount("", "amount", &self.amount);
+        v.finish()
+    }
+}
+
+fn account() -> GetAccountDetails {
+    GetAccountDetails {
+        account_id: "A1".into(),
+    }
+}
+
+fn transfer() -> Transfer {
+    Transfer {
+        amount: Amount::new(10050, 2),
+        remark: None,
+        nullable: Some("x".into()),
+    }
+}
+
+#[tokio::test]
+async fn success_verifies_and_decodes_exact_amounts() {
+    let server = serve(|req| json_ok(&respond(&req, "00000", Some(r#"{"balance":"12.30"}"#)))).await;
+    let client = Client::new(config(&server)).unwrap();
+    let details = client.execute(&account()).await.unwrap();
+    assert_eq!(details.balance.unwrap().to_string(), "12.30");
+    // Money movement: the amount goes as a string with its exact text.
+    let server = serve(|req| {
+        let text = String::from_utf8(req.clone()).unwrap();
+        assert!(text.contains(r#""amount":"100.50""#), "{text}");
+        json_ok(&respond(&req, "00000", None))
+    })
+    .await;
+    let raw = Client::new(config(&server)).unwrap().execute(&transfer()).await.unwrap();
+    assert_eq!(raw.get(), "{}");
+}
+
+#[tokio::test]
+async fn tampered_body_is_signature_invalid() {
+    let server = serve(|req| {
+        let body = String::from_utf8(respond(&req, "00000", Some(r#"{"balance":"12.30"}"#))).unwrap();
+        json_ok(body.replace("12.30", "99.30").as_bytes())
+    })
+    .await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::SignatureInvalid), "{err:?}");
+    assert!(!err.is_retryable());
+}
+
+#[tokio::test]
+async fn missing_signature() {
+    let server = serve(|req| {
+        let id = verify_request(&req, &key()).unwrap().request_id;
+        json_ok(format!(r#"{{"requestId":"{id}","code":"00000","msg":"ok","data":{{"balance":"1.00"}}}}"#).as_bytes())
+    })
+    .await;
+    let mut cfg = config(&server);
+    let err = Client::new(cfg.clone()).unwrap().execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::SignatureMissing), "{err:?}");
+    // The documented setting relaxes it.
+    cfg.accept_unsigned_success = true;
+    let ok = Client::new(cfg).unwrap().execute(&account()).await.unwrap();
+    assert_eq!(ok.balance.unwrap().to_string(), "1.00");
+    // An unsigned failure (only code and msg) is an API error marked unverified.
+    let server = serve(|_| json_ok(br#"{"code":"12005","msg":"Invalid signature"}"#)).await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    match err {
+        Error::Api { ref code, ref msg, verified, .. } => {
+            assert_eq!((code.as_str(), msg.as_str(), verified), ("12005", "Invalid signature", false));
+            assert!(err.to_string().contains("not verified"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn wrong_request_id() {
+    let server = serve(|_| {
+        json_ok(&signed_response_body("someone-else", "baas", "en_KE", "00000", "ok", None, &key()).unwrap())
+    })
+    .await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    match err {
+        Error::RequestIdMismatch { expected, received } => {
+            assert!(expected.starts_with("client1"));
+            assert_eq!(received.as_deref(), Some("someone-else"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
+    let server = serve(|req| json_ok(&respond(&req, "14009", None))).await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    match &err {
+        Error::Api { code, msg, request_id, verified } => {
+            assert_eq!((code.as_str(), msg.as_str(), *verified), ("14009", "msg", true));
+            assert!(request_id.as_deref().is_some_and(|id| id.starts_with("client1")));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.hits.load(Ordering::SeqCst), 1);
+
+    let busy = serve(|req| json_ok(&respond(&req, "10001", None))).await;
+    let client = Client::new(config(&busy)).unwrap();
+    let err = client.execute(&account()).await.unwrap_err();
+    assert_eq!(err.api_code(), Some("10001"));
+    assert_eq!(busy.hits.load(Ordering::SeqCst), 3, "a safe call is retried twice");
+    busy.hits.store(0, Ordering::SeqCst);
+    let err = client.execute(&transfer()).await.unwrap_err();
+    assert_eq!(err.api_code(), Some("10001"));
+    assert_eq!(busy.hits.load(Ordering::SeqCst), 1, "money movement is never re-sent");
+}
+
+#[tokio::test]
+async fn html_500_is_decode_with_snippet() {
+    let server = serve(|_| {
+        http(
+            "500 Internal Server Error",
+            "text/html",
+            format!("<html><body>Internal error{}</body></html>", " ".repeat(2000)).as_bytes(),
+        )
+    })
+    .await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    match &err {
+        Error::Decode { status, snippet, .. } => {
+            assert_eq!(*status, Some(500));
+            assert!(snippet.starts_with("<html><body>Internal error"));
+            assert!(snippet.len() <= baas_runtime::SNIPPET_MAX_BYTES + 3);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(std::error::Error::source(&err).is_some());
+    assert!(!err.is_retryable());
+}
+
+#[tokio::test]
+async fn truncated_json_is_decode() {
+    let server = serve(|req| {
+        let body = respond(&req, "00000", Some(r#"{"balance":"12.30"}"#));
+        json_ok(&body[..body.len() / 2])
+    })
+    .await;
+    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::Decode { status: Some(200), .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn oversized_body_is_refused() {
+    let big = format!(r#"{{"balance":"1.00","pad":"{}"}}"#, "x".repeat(10_000));
+    let server = serve(move |req| json_ok(&respond(&req, "00000", Some(&big)))).await;
+    let mut cfg = config(&server);
+    cfg.max_response_bytes = 4096;
+    let err = Client::new(cfg).unwrap().execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::ResponseTooLarge { limit: 4096 }), "{err:?}");
+    // Without Content-Length (body ends at close): the limit holds while reading.
+    let server = serve(|_| {
+        let mut out = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".to_vec();
+        out.extend(std::iter::repeat_n(b' ', 100_000));
+        Reply::Raw(out)
+    })
+    .await;
+    let mut cfg = config(&server);
+    cfg.max_response_bytes = 4096;
+    let err = Client::new(cfg).unwrap().execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::ResponseTooLarge { limit: 4096 }), "{err:?}");
+}
+
+#[tokio::test]
+async fn timeout_is_retried_only_for_safe_calls() {
+    let server = serve(|_| Reply::Hang).await;
+    let mut cfg = config(&server);
+    cfg.request_timeout = Duration::from_millis(200);
+    cfg.max_retries = 1;
+    let client = Client::new(cfg).unwrap();
+    let err = client.execute(&transfer()).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { may_have_reached_service: true, .. }), "{err:?}");
+    assert!(err.is_retryable());
+    assert_eq!(server.hits.load(Ordering::SeqCst), 1, "money movement is never re-sent");
+    server.hits.store(0, Ordering::SeqCst);
+    let err = client.execute(&account()).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert_eq!(server.hits.load(Ordering::SeqCst), 2, "a safe call is retried");
+}
+
+#[tokio::test]
+async fn connection_closed_after_sending_may_have_reached() {
+    let server = serve(|_| Reply::Close).await;
+    let err = Client::new(config(&server)).unwrap().execute(&transfer()).await.unwrap_err();
+    assert!(matches!(err, Error::Transport { may_have_reached_service: true, .. }), "{err:?}");
+    assert_eq!(server.hits.load(Ordering::SeqCst), 1);
+}
+
+/// Counts attempts through the default transport.
+struct Counting {
+    inner: HttpsTransport,
+    calls: AtomicUsize,
+}
+
+impl Transport for Counting {
+    fn post_json(&self, request: HttpRequest) -> baas_runtime::transport::BoxFuture<'_, Result<HttpResponse, Error>> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        self.inner.post_json(request)
+    }
+}
+
+#[tokio::test]
+async fn connection_refused_never_left_so_even_money_is_retried() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let mut cfg = Config::new(format!("http://{addr}"), "client1", key());
+    cfg.retry_backoff = Duration::from_millis(1);
+    let counting = Arc::new(Counting {
+        inner: HttpsTransport::new(Duration::from_secs(1)).unwrap(),
+        calls: AtomicUsize::new(0),
+    });
+    let client = Client::with_transport(cfg, counting.clone());
+    let err = client.execute(&transfer()).await.unwrap_err();
+    assert!(matches!(err, Error::Transport { may_have_reached_service: false, .. }), "{err:?}");
+    assert!(err.is_retryable() && !err.may_have_reached_service());
+    assert_eq!(counting.calls.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn invalid_request_and_encode_errors_send_nothing() {
+    let server = serve(|req| json_ok(&respond(&req, "00000", None))).await;
+    let client = Client::new(config(&server)).unwrap();
+    let err = client
+        .execute(&GetAccountDetails {
+            account_id: String::new(),
+        })
+        .await
+        .unwrap_err();
+    match &err {
+        Error::InvalidRequest(errors) => {
+            assert_eq!(errors.violations()[0].field, "accountId");
+            assert_eq!(errors.violations()[0].rule, RuleKind::Required);
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut null = transfer();
+    null.nullable = None;
+    let err = client.execute(&null).await.unwrap_err();
+    assert!(matches!(err, Error::Encode { ref message, .. } if message.contains("params.nullable")), "{err:?}");
+    assert_eq!(server.hits.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn config_errors_and_secret_never_printed() {
+    let err = Client::new(Config::new("localhost:80", "client1", key())).unwrap_err();
+    assert!(matches!(err, Error::Config { field: "base_url", .. }), "{err:?}");
+    // The key never appears in any error or debug output of a failed call.
+    let server = serve(|_| http("500 Internal Server Error", "text/html", b"<html>")).await;
+    let client = Client::new(config(&server)).unwrap();
+    let err = client.execute(&account()).await.unwrap_err();
+    for text in [format!("{err}"), format!("{err:?}"), format!("{client:?}")] {
+        assert!(!text.contains(KEY), "{text}");
+    }
+}
