@@ -1,0 +1,1187 @@
+//! Building the whole API: top-level keys, groups and operations, constraints, responses,
+//! and the checks that need everything at once (names, paths, decisions, record usage).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::decimal::Dec;
+use super::{names, single, Checker, EnumInfo, Owner};
+use crate::model::{
+    self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, Params,
+    Requirement, Response, TypeRef,
+};
+use crate::spec_file::{
+    ConstraintBody, ConstraintSpec, OperationSpec, ParamsSpec, RequiredIfSpec, Spanned, SpecFile,
+};
+
+/// Envelope fields the runtime relies on.
+const REQUEST_ENVELOPE: &[&str] = &[
+    "requestId",
+    "sender",
+    "locale",
+    "timestamp",
+    "salt",
+    "signature",
+    "params",
+];
+const RESPONSE_ENVELOPE: &[&str] = &[
+    "requestId",
+    "sender",
+    "locale",
+    "timestamp",
+    "salt",
+    "signature",
+    "code",
+    "msg",
+    "data",
+];
+
+fn at(loc: &Location) -> String {
+    format!("{}:{}:{}", loc.file, loc.line, loc.column)
+}
+
+/// Builds the model; `None` when something essential is missing (errors are recorded).
+pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
+    let api = single(ck, files, "api", |f| f.api.as_ref());
+    let envelope = single(ck, files, "envelope", |f| f.envelope.as_ref());
+    let result_codes = single(ck, files, "result_codes", |f| f.result_codes.as_ref());
+    let notifications = single(ck, files, "notifications", |f| f.notifications.as_ref());
+    let decisions = single(ck, files, "decisions", |f| f.decisions.as_ref());
+    let enums = single(ck, files, "enums", |f| f.enums.as_ref());
+    let records = single(ck, files, "records", |f| f.records.as_ref());
+
+    // Decisions first: everything else refers to them.
+    let mut decision_list: Vec<model::Decision> = Vec::new();
+    let mut decision_locs: BTreeMap<String, Location> = BTreeMap::new();
+    for d in decisions.iter().flat_map(|t| t.value.iter()) {
+        let s = &d.value;
+        let id = s.id.value.as_str();
+        if id.is_empty() || id.chars().any(char::is_whitespace) {
+            ck.error(
+                &s.id.loc,
+                format!("decision id `{id}` is empty or contains spaces"),
+                Some("use a short kebab-case id such as `cny-beneficiary-name-type`".into()),
+            );
+        }
+        if let Some(prev) = decision_locs.get(id) {
+            let prev = at(prev);
+            ck.error(
+                &s.id.loc,
+                format!("decision `{id}` is defined twice"),
+                Some(format!("first defined at {prev}; decision ids are unique")),
+            );
+            continue;
+        }
+        ck.non_empty(&s.about, &format!("`about` of decision `{id}`"));
+        ck.non_empty(&s.source_text, &format!("`source_text` of decision `{id}`"));
+        ck.non_empty(&s.decision, &format!("`decision` of decision `{id}`"));
+        ck.non_empty(&s.reason, &format!("`reason` of decision `{id}`"));
+        decision_locs.insert(id.to_owned(), s.id.loc.clone());
+        decision_list.push(model::Decision {
+            id: id.to_owned(),
+            about: s.about.value.clone(),
+            source_text: s.source_text.value.clone(),
+            decision: s.decision.value.clone(),
+            reason: s.reason.value.clone(),
+        });
+    }
+    decision_list.sort_by(|a, b| a.id.cmp(&b.id));
+
+    // Declared type names, so that fields can refer to any of them.
+    let mut type_locs: BTreeMap<String, (String, Location)> = BTreeMap::new();
+    let mut declare = |ck: &mut Checker, name: &Spanned<String>, kind: &str| -> bool {
+        if !ck.type_name(name, kind) {
+            return false;
+        }
+        if let Some((prev_kind, prev)) = type_locs.get(&name.value) {
+            let msg = format!(
+                "{kind} `{}` has the same name as {prev_kind} `{}`",
+                name.value, name.value
+            );
+            let help = format!("the other is at {}; type names are unique", at(prev));
+            ck.error(&name.loc, msg, Some(help));
+            return false;
+        }
+        type_locs.insert(name.value.clone(), (kind.to_owned(), name.loc.clone()));
+        true
+    };
+    let mut enum_specs = Vec::new();
+    for e in enums.iter().flat_map(|t| t.value.iter()) {
+        if declare(ck, &e.value.name, "enum") {
+            ck.enums.insert(
+                e.value.name.value.clone(),
+                EnumInfo {
+                    wire_type: EnumWireType::String,
+                    wires: Vec::new(),
+                },
+            );
+            enum_specs.push(e);
+        }
+    }
+    let mut record_specs = Vec::new();
+    for r in records.iter().flat_map(|t| t.value.iter()) {
+        if declare(ck, &r.value.name, "record") {
+            ck.records.insert(r.value.name.value.clone());
+            record_specs.push(r);
+        }
+    }
+    let mut enum_defs = Vec::new();
+    for e in enum_specs {
+        let def = ck.enum_def(e);
+        ck.enums.insert(
+            def.name.clone(),
+            EnumInfo {
+                wire_type: def.wire_type,
+                wires: def.values.iter().map(|v| v.wire.clone()).collect(),
+            },
+        );
+        enum_defs.push(def);
+    }
+    enum_defs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut record_defs = Vec::new();
+    for r in record_specs {
+        let spec = &r.value;
+        let name = spec.name.value.clone();
+        let owner = Owner::Record(name.clone());
+        let fields = ck.fields(&spec.fields, &owner);
+        let decisions = ck.decisions_of(&spec.decisions, &owner.to_string());
+        record_defs.push(model::Record {
+            name,
+            doc: spec.doc.clone().unwrap_or_default(),
+            source: spec.source.map_or(model::Source::Seed, Into::into),
+            fields,
+            decisions,
+            used_in_request: false,
+            used_in_response: false,
+            location: r.loc.clone(),
+        });
+    }
+    record_defs.sort_by(|a, b| a.name.cmp(&b.name));
+    record_cycles(ck, &record_defs);
+
+    // Envelope.
+    let envelope_model = match envelope {
+        Some(env) => {
+            let request = ck.fields(&env.value.request.value, &Owner::EnvelopeRequest);
+            let response = ck.fields(&env.value.response.value, &Owner::EnvelopeResponse);
+            for (list, needed, owner, loc) in [
+                (
+                    &request,
+                    REQUEST_ENVELOPE,
+                    Owner::EnvelopeRequest,
+                    &env.value.request.loc,
+                ),
+                (
+                    &response,
+                    RESPONSE_ENVELOPE,
+                    Owner::EnvelopeResponse,
+                    &env.value.response.loc,
+                ),
+            ] {
+                for n in needed {
+                    if !list.iter().any(|f| f.wire_name == *n) {
+                        ck.error(
+                            loc,
+                            format!("{owner} has no field `{n}`"),
+                            Some(format!(
+                                "the envelope carries {}; add `{n}`",
+                                needed.join(", ")
+                            )),
+                        );
+                    }
+                }
+                // `senderKey` joins the flattened string when signing.
+                if !list.iter().any(|f| f.wire_name == "senderKey") {
+                    let mut sib: Vec<(String, Location)> = list
+                        .iter()
+                        .map(|f| (f.wire_name.clone(), f.location.clone()))
+                        .collect();
+                    sib.push(("senderKey".to_owned(), loc.clone()));
+                    ck.signing_order(&sib, &owner);
+                }
+            }
+            Some(model::Envelope { request, response })
+        }
+        None => {
+            let root = ck.root.clone();
+            ck.error(&root, "no file defines `envelope:`", Some("add `envelope:` with its `request:` and `response:` fields (see spec/SCHEMA.md)".into()));
+            None
+        }
+    };
+
+    // Groups and operations.
+    let mut groups: Vec<model::Group> = Vec::new();
+    let mut group_locs: BTreeMap<String, Location> = BTreeMap::new();
+    for f in files {
+        if let (Some(doc), None) = (&f.group_doc, &f.group) {
+            ck.error(
+                &doc.key,
+                "`group_doc` without `group`",
+                Some("add `group:` (the module name) to this file".into()),
+            );
+        }
+        let group = match (&f.group, &f.operations) {
+            (Some(g), Some(_)) => g,
+            (None, Some(ops)) => {
+                ck.error(
+                    &ops.key,
+                    "`operations` without `group` in this file",
+                    Some("add `group: <module name>` (snake_case) to this file".into()),
+                );
+                continue;
+            }
+            (Some(g), None) => {
+                ck.error(
+                    &g.key,
+                    "`group` without `operations` in this file",
+                    Some("add the group's `operations:`, or remove `group:`".into()),
+                );
+                continue;
+            }
+            (None, None) => continue,
+        };
+        let gname = &group.value;
+        if gname.value.is_empty() {
+            ck.error(
+                &gname.loc,
+                "empty group name",
+                Some("name the group in snake_case, e.g. `cny`".into()),
+            );
+        } else if !names::is_snake(&gname.value) || names::is_keyword(&gname.value) {
+            let hint = names::snake(&gname.value);
+            ck.error(
+                &gname.loc,
+                format!(
+                    "group name `{}` is not a snake_case Rust module name, or is a keyword",
+                    gname.value
+                ),
+                Some(
+                    if names::is_identifier(&hint) && !names::is_keyword(&hint) {
+                        format!("rename it, e.g. `{hint}`")
+                    } else {
+                        "rename it to a snake_case identifier that is not a Rust keyword".into()
+                    },
+                ),
+            );
+        }
+        if let Some(prev) = group_locs.get(&gname.value) {
+            let prev = at(prev);
+            ck.error(
+                &gname.loc,
+                format!("group `{}` is defined in two files", gname.value),
+                Some(format!(
+                    "it is also defined at {prev}; a group (module) lives in one file"
+                )),
+            );
+        }
+        group_locs.insert(gname.value.clone(), gname.loc.clone());
+        let mut ops = Vec::new();
+        for op in f.operations.iter().flat_map(|o| o.value.iter()) {
+            ops.push(operation(ck, op, &gname.value));
+        }
+        groups.push(model::Group {
+            name: gname.value.clone(),
+            doc: f
+                .group_doc
+                .as_ref()
+                .map(|d| d.value.clone())
+                .unwrap_or_default(),
+            operations: ops,
+        });
+    }
+    let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
+    operation_names(ck, &all_ops, &type_locs);
+    shared_paths(ck, &all_ops, &decision_list);
+    usage(ck, &mut record_defs, &all_ops);
+
+    // Result codes.
+    let mut codes: Vec<model::ResultCode> = Vec::new();
+    for c in result_codes.iter().flat_map(|t| t.value.iter()) {
+        let s = &c.value;
+        ck.non_empty(&s.code, "result code");
+        if codes.iter().any(|p| p.code == s.code.value) {
+            ck.error(
+                &s.code.loc,
+                format!("result code `{}` is listed twice", s.code.value),
+                Some("list each code once".into()),
+            );
+            continue;
+        }
+        codes.push(model::ResultCode {
+            code: s.code.value.clone(),
+            text: s.text.clone(),
+            source: s.source.map_or(model::Source::Seed, Into::into),
+            retryable: s.retryable.unwrap_or(false),
+        });
+    }
+
+    // Notifications.
+    let op_names: Vec<&str> = all_ops.iter().map(|o| o.name.as_str()).collect();
+    let mut notes: Vec<model::Notification> = Vec::new();
+    for n in notifications.iter().flat_map(|t| t.value.iter()) {
+        let s = &n.value;
+        ck.non_empty(&s.notification_type, "notification type");
+        if notes
+            .iter()
+            .any(|p| p.notification_type == s.notification_type.value)
+        {
+            ck.error(
+                &s.notification_type.loc,
+                format!(
+                    "notification type `{}` is listed twice",
+                    s.notification_type.value
+                ),
+                Some("list each notification type once".into()),
+            );
+        }
+        if ck.type_name(&s.name, "notification") && notes.iter().any(|p| p.name == s.name.value) {
+            ck.error(
+                &s.name.loc,
+                format!("notification name `{}` is used twice", s.name.value),
+                Some("notification names are unique".into()),
+            );
+        }
+        let mut relates = Vec::new();
+        for r in s.relates_to.iter().flatten() {
+            if !op_names.contains(&r.value.as_str()) {
+                let help = match names::did_you_mean(&r.value, op_names.iter().copied()) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => "name an operation defined under `operations:`".into(),
+                };
+                ck.error(
+                    &r.loc,
+                    format!(
+                        "notification `{}` relates to unknown operation `{}`",
+                        s.name.value, r.value
+                    ),
+                    Some(help),
+                );
+            }
+            relates.push(r.value.clone());
+        }
+        notes.push(model::Notification {
+            notification_type: s.notification_type.value.clone(),
+            name: s.name.value.clone(),
+            doc: s.doc.clone().unwrap_or_default(),
+            relates_to: relates,
+            payload_note: s
+                .payload
+                .as_ref()
+                .map(|p| p.unspecified.clone())
+                .unwrap_or_default(),
+            source: s.source.map_or(model::Source::Seed, Into::into),
+        });
+    }
+
+    // Decision references, now that every reference is collected.
+    let refs = std::mem::take(&mut ck.decision_refs);
+    for (r, what) in refs {
+        if !decision_locs.contains_key(&r.value) {
+            let help = match names::did_you_mean(&r.value, decision_locs.keys().map(String::as_str))
+            {
+                Some(m) => format!("did you mean `{m}`? or add the decision under `decisions:`"),
+                None => {
+                    "add the decision under `decisions:` (id, about, source_text, decision, reason)"
+                        .into()
+                }
+            };
+            ck.error(
+                &r.loc,
+                format!("unknown decision `{}` on {what}", r.value),
+                Some(help),
+            );
+        }
+    }
+
+    // The api header.
+    let Some(api) = api else {
+        let root = ck.root.clone();
+        ck.error(
+            &root,
+            "no file defines `api:`",
+            Some(
+                "add `api:` with title, source_document and success_code (see spec/SCHEMA.md)"
+                    .into(),
+            ),
+        );
+        return None;
+    };
+    let a = &api.value;
+    ck.non_empty(&a.title, "api title");
+    ck.non_empty(&a.source_document, "api source_document");
+    ck.non_empty(&a.success_code, "api success_code");
+    if let Some(m) = &a.method {
+        if m.value != "POST" {
+            ck.error(
+                &m.loc,
+                format!("method `{}` is not supported", m.value),
+                Some("every endpoint is called with POST; write `method: POST`".into()),
+            );
+        }
+    }
+    if let Some(c) = &a.content_type {
+        if c.value != "application/json" {
+            ck.error(
+                &c.loc,
+                format!("content type `{}` is not supported", c.value),
+                Some("the client sends JSON; write `content_type: application/json`".into()),
+            );
+        }
+    }
+    Some(model::Api {
+        title: a.title.value.clone(),
+        source_document: a.source_document.value.clone(),
+        success_code: a.success_code.value.clone(),
+        envelope: envelope_model?,
+        result_codes: codes,
+        groups,
+        records: record_defs,
+        enums: enum_defs,
+        notifications: notes,
+        decisions: decision_list,
+    })
+}
+
+fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> model::Operation {
+    let s = &op.value;
+    let name = s.name.value.clone();
+    let owner = Owner::Operation(name.clone());
+    if name.is_empty() {
+        ck.error(
+            &s.name.loc,
+            "operation with an empty name",
+            Some("name it in lowerCamelCase, e.g. `applyForCnyExpress`".into()),
+        );
+    } else if !names::is_lower_camel(&name) {
+        let hint = heck::ToLowerCamelCase::to_lower_camel_case(name.as_str());
+        ck.error(
+            &s.name.loc,
+            format!("operation name `{name}` is not lowerCamelCase"),
+            Some(if names::is_lower_camel(&hint) {
+                format!("rename it, e.g. `{hint}`")
+            } else {
+                "rename it: a lowercase letter, then letters and digits".into()
+            }),
+        );
+    }
+    let rust_name = names::snake(&name);
+    let type_name = names::camel(&name);
+    if !name.is_empty() && (names::is_keyword(&rust_name) || names::is_keyword(&type_name)) {
+        ck.error(
+            &s.name.loc,
+            format!(
+                "operation `{name}` becomes the Rust keyword `{}`",
+                if names::is_keyword(&rust_name) {
+                    &rust_name
+                } else {
+                    &type_name
+                }
+            ),
+            Some("rename the operation (its method and type names come from it)".into()),
+        );
+    }
+    let path = s.path.value.clone();
+    if !path.starts_with('/')
+        || path.len() < 2
+        || path.contains("//")
+        || !path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/-_.~".contains(c))
+    {
+        ck.error(
+            &s.path.loc,
+            format!("path `{path}` of {owner} is not a plain URL path"),
+            Some("write the path below the base URL, e.g. `/trans/applyForCnyExpress` (letters, digits, `/-_.~`)".into()),
+        );
+    }
+    let params = match &s.params {
+        None => {
+            ck.error(
+                &op.loc,
+                format!("{owner} has no `params:`"),
+                Some("write `params: []` if it takes none, or `params: { unspecified: \"...\" }` if the document does not show them".into()),
+            );
+            Params::Fields { fields: Vec::new() }
+        }
+        Some(p) => match &p.value {
+            ParamsSpec::Fields(list) => Params::Fields {
+                fields: ck.fields(list, &owner),
+            },
+            ParamsSpec::Unspecified(note) => Params::Unspecified { note: note.clone() },
+        },
+    };
+    let constraints = constraints(ck, s.constraints.as_deref().unwrap_or(&[]), &params, &owner);
+    if let Params::Fields { fields } = &params {
+        conditional_backed(ck, fields, &constraints, &owner);
+    }
+    let response = match &s.response {
+        None => {
+            ck.error(
+                &op.loc,
+                format!("{owner} has no `response:`"),
+                Some("write one of `{ fields: [...] }`, `{ record: Name }`, `{ unspecified: \"...\" }`, `{ empty: \"...\" }`".into()),
+            );
+            Response::Empty {
+                note: String::new(),
+            }
+        }
+        Some(r) => response(ck, r, &name),
+    };
+    let decisions = ck.decisions_of(&s.decisions, &owner.to_string());
+    model::Operation {
+        name,
+        rust_name,
+        type_name,
+        path,
+        group: group.to_owned(),
+        doc: s.doc.clone().unwrap_or_default(),
+        source: s.source.map_or(model::Source::Seed, Into::into),
+        moves_money: s.moves_money.unwrap_or(false),
+        otp: s.otp.unwrap_or(false),
+        params,
+        constraints,
+        response,
+        decisions,
+        location: op.loc.clone(),
+    }
+}
+
+fn response(ck: &mut Checker, r: &Spanned<crate::spec_file::ResponseSpec>, op: &str) -> Response {
+    let s = &r.value;
+    let forms = [
+        s.fields.is_some(),
+        s.record.is_some(),
+        s.unspecified.is_some(),
+        s.empty.is_some(),
+    ];
+    let count = forms.iter().filter(|x| **x).count();
+    if count != 1 {
+        ck.error(
+            &r.loc,
+            format!("the response of operation `{op}` must have exactly one of `fields`, `record`, `unspecified`, `empty` (found {count})"),
+            Some("keep one form".into()),
+        );
+        return Response::Empty {
+            note: String::new(),
+        };
+    }
+    let source = s.source.map_or(model::Source::Seed, Into::into);
+    if let Some(f) = &s.fields {
+        return Response::Fields {
+            fields: ck.fields(f, &Owner::Response(op.to_owned())),
+            source,
+        };
+    }
+    if let Some(rec) = &s.record {
+        if !ck.records.contains(&rec.value) {
+            let help = match names::did_you_mean(&rec.value, ck.records.iter().map(String::as_str))
+            {
+                Some(m) => format!("did you mean `{m}`?"),
+                None => "name a record declared under `records:`".into(),
+            };
+            ck.error(
+                &rec.loc,
+                format!(
+                    "unknown record `{}` for the response of operation `{op}`",
+                    rec.value
+                ),
+                Some(help),
+            );
+        }
+        return Response::Record {
+            record: rec.value.clone(),
+            source,
+        };
+    }
+    if s.source.is_some() {
+        ck.error(
+            &r.loc,
+            format!("`source:` on a response of operation `{op}` that has no shape"),
+            Some("`source:` says where a response shape comes from; remove it here".into()),
+        );
+    }
+    match (&s.unspecified, &s.empty) {
+        (Some(note), _) => Response::Unspecified { note: note.clone() },
+        (_, Some(note)) => Response::Empty { note: note.clone() },
+        _ => Response::Empty {
+            note: String::new(),
+        },
+    }
+}
+
+/// Which body a constraint item uses, or `None` after reporting a malformed item.
+fn constraint_body<'a>(
+    ck: &mut Checker,
+    c: &'a Spanned<ConstraintSpec>,
+    owner: &Owner,
+) -> Option<ConstraintRef<'a>> {
+    let s = &c.value;
+    let inline = ConstraintRef {
+        required_if: s.required_if.as_ref(),
+        at_least_one_of: s.at_least_one_of.as_ref(),
+        exactly_one_of: s.exactly_one_of.as_ref(),
+        server_side: s.server_side.as_ref(),
+    };
+    let body = match &s.constraint {
+        Some(body) => {
+            if inline.count() > 0 {
+                ck.error(
+                    &c.loc,
+                    format!("constraint of {owner} mixes `constraint:` with a constraint key"),
+                    Some("in the long form, put the constraint under `constraint:` only".into()),
+                );
+                return None;
+            }
+            ConstraintRef::of(&body.value)
+        }
+        None => {
+            if s.source.is_some() || s.doc.is_some() || s.decisions.is_some() {
+                ck.error(&c.loc, format!("constraint of {owner} has `source:`/`doc:`/`decisions:` without `constraint:`"), Some("write the long form: `- constraint: { ... }` then `source:`/`doc:`/`decisions:`".into()));
+                return None;
+            }
+            inline
+        }
+    };
+    if body.count() != 1 {
+        ck.error(
+            &c.loc,
+            format!("a constraint item of {owner} must hold exactly one of `required_if`, `at_least_one_of`, `exactly_one_of`, `server_side` (found {})", body.count()),
+            Some("write each constraint as its own list item".into()),
+        );
+        return None;
+    }
+    Some(body)
+}
+
+struct ConstraintRef<'a> {
+    required_if: Option<&'a Spanned<RequiredIfSpec>>,
+    at_least_one_of: Option<&'a Spanned<Vec<Spanned<String>>>>,
+    exactly_one_of: Option<&'a Spanned<Vec<Spanned<String>>>>,
+    server_side: Option<&'a Spanned<crate::spec_file::ServerSideSpec>>,
+}
+
+impl<'a> ConstraintRef<'a> {
+    fn of(b: &'a ConstraintBody) -> Self {
+        ConstraintRef {
+            required_if: b.required_if.as_ref(),
+            at_least_one_of: b.at_least_one_of.as_ref(),
+            exactly_one_of: b.exactly_one_of.as_ref(),
+            server_side: b.server_side.as_ref(),
+        }
+    }
+    fn count(&self) -> usize {
+        usize::from(self.required_if.is_some())
+            + usize::from(self.at_least_one_of.is_some())
+            + usize::from(self.exactly_one_of.is_some())
+            + usize::from(self.server_side.is_some())
+    }
+}
+
+fn param<'f>(
+    ck: &mut Checker,
+    params: &'f Params,
+    name: &Spanned<String>,
+    owner: &Owner,
+    role: &str,
+) -> Option<&'f Field> {
+    match params {
+        Params::Unspecified { .. } => {
+            ck.error(
+                &name.loc,
+                format!(
+                    "{role} names `{}`, but the parameters of {owner} are unspecified",
+                    name.value
+                ),
+                Some("list the parameters, or remove the constraint".into()),
+            );
+            None
+        }
+        Params::Fields { fields } => {
+            let found = fields.iter().find(|f| f.wire_name == name.value);
+            if found.is_none() {
+                let help = match names::did_you_mean(
+                    &name.value,
+                    fields.iter().map(|f| f.wire_name.as_str()),
+                ) {
+                    Some(m) => format!(
+                        "did you mean `{m}`? a constraint names parameters of its operation"
+                    ),
+                    None => format!("name a parameter of {owner}"),
+                };
+                ck.error(
+                    &name.loc,
+                    format!(
+                        "{role} names `{}`, which is not a parameter of {owner}",
+                        name.value
+                    ),
+                    Some(help),
+                );
+            }
+            found
+        }
+    }
+}
+
+fn constraints(
+    ck: &mut Checker,
+    list: &[Spanned<ConstraintSpec>],
+    params: &Params,
+    owner: &Owner,
+) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    for c in list {
+        let Some(body) = constraint_body(ck, c, owner) else {
+            continue;
+        };
+        let kind = if let Some(ri) = body.required_if {
+            required_if(ck, &ri.value, params, owner)
+        } else if let Some(l) = body.at_least_one_of {
+            field_set(ck, l, params, owner, "at_least_one_of")
+                .map(|fields| ConstraintKind::AtLeastOneOf { fields })
+        } else if let Some(l) = body.exactly_one_of {
+            field_set(ck, l, params, owner, "exactly_one_of")
+                .map(|fields| ConstraintKind::ExactlyOneOf { fields })
+        } else if let Some(ss) = body.server_side {
+            let mut fields = Vec::new();
+            for f in &ss.value.fields {
+                param(ck, params, f, owner, "`server_side`");
+                fields.push(f.value.clone());
+            }
+            if ss.value.text.trim().is_empty() {
+                ck.error(
+                    &ss.loc,
+                    format!("`server_side` constraint of {owner} has no text"),
+                    Some("say what the service checks".into()),
+                );
+            }
+            Some(ConstraintKind::ServerSide {
+                fields,
+                text: ss.value.text.clone(),
+            })
+        } else {
+            None
+        };
+        let s = &c.value;
+        let decisions = ck.decisions_of(&s.decisions, &format!("a constraint of {owner}"));
+        if let Some(kind) = kind {
+            out.push(Constraint {
+                kind,
+                source: s.source.map_or(model::Source::Seed, Into::into),
+                doc: s.doc.clone().unwrap_or_default(),
+                decisions,
+                location: c.loc.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn field_set(
+    ck: &mut Checker,
+    l: &Spanned<Vec<Spanned<String>>>,
+    params: &Params,
+    owner: &Owner,
+    key: &str,
+) -> Option<Vec<String>> {
+    let mut ok = true;
+    let mut names_: Vec<String> = Vec::new();
+    for n in &l.value {
+        if names_.contains(&n.value) {
+            ck.error(
+                &n.loc,
+                format!("`{key}` of {owner} names `{}` twice", n.value),
+                Some("name each field once".into()),
+            );
+            ok = false;
+        }
+        match param(ck, params, n, owner, &format!("`{key}`")) {
+            Some(f) if f.required == Requirement::Required => ck.warn(
+                &n.loc,
+                format!("`{key}` of {owner} names `{}`, which is `required: true`", n.value),
+                "a required field is always present; make it `required: conditional` or drop the constraint",
+            ),
+            Some(_) => {}
+            None => ok = false,
+        }
+        names_.push(n.value.clone());
+    }
+    if l.value.len() < 2 {
+        ck.error(
+            &l.loc,
+            format!("`{key}` of {owner} names fewer than two fields"),
+            Some("name at least two parameters".into()),
+        );
+        ok = false;
+    }
+    ok.then_some(names_)
+}
+
+fn required_if(
+    ck: &mut Checker,
+    ri: &RequiredIfSpec,
+    params: &Params,
+    owner: &Owner,
+) -> Option<ConstraintKind> {
+    let target = param(ck, params, &ri.field, owner, "`required_if`");
+    let w = &ri.when.value;
+    let cond = match (&w.field, &w.equals, &w.sum, &w.greater_than) {
+        (Some(field), Some(value), None, None) => {
+            let f = param(ck, params, field, owner, "`required_if` condition")?;
+            match &f.ty {
+                TypeRef::String => {}
+                TypeRef::Enum { name } => {
+                    if let Some(info) = ck.enums.get(name) {
+                        let matches = info.wires.iter().any(|w| {
+                            *w == value.value
+                                || (info.wire_type == EnumWireType::Integer
+                                    && w.parse::<i64>().ok().is_some_and(|a| {
+                                        value.value.parse::<i64>().ok() == Some(a)
+                                    }))
+                        });
+                        if !matches {
+                            let list = info.wires.join(", ");
+                            ck.error(&value.loc, format!("`equals: {}` is not a value of enum `{name}` (field `{}` of {owner})", value.value, field.value), Some(format!("use one of its wire values: {list}")));
+                            return None;
+                        }
+                    }
+                }
+                other => {
+                    ck.error(&field.loc, format!("`required_if` compares field `{}` of {owner}, of type `{}`, with `equals`", field.value, super::type_text(other)), Some("`equals` compares a string or enum parameter with a wire value".into()));
+                    return None;
+                }
+            }
+            Condition::Equals {
+                field: field.value.clone(),
+                value: value.value.clone(),
+            }
+        }
+        (None, None, Some(sum), Some(gt)) => {
+            let Some((array, item)) = sum.value.split_once("[].") else {
+                ck.error(
+                    &sum.loc,
+                    format!(
+                        "`sum: {}` of {owner} is not of the form `array[].field`",
+                        sum.value
+                    ),
+                    Some("write e.g. `sum: \"oderArray[].amount\"`".into()),
+                );
+                return None;
+            };
+            let arr = Spanned {
+                loc: sum.loc.clone(),
+                value: array.to_owned(),
+            };
+            let f = param(ck, params, &arr, owner, "`sum`")?;
+            let TypeRef::Array { item: inner } = &f.ty else {
+                ck.error(&sum.loc, format!("`sum` over `{array}` of {owner}, which is not an array of records"), Some("`sum` adds a decimal field over the elements of an array-of-record parameter".into()));
+                return None;
+            };
+            let TypeRef::Record { name: rec } = inner.as_ref() else {
+                ck.error(&sum.loc, format!("`sum` over `{array}` of {owner}, which is not an array of records"), Some("`sum` adds a decimal field over the elements of an array-of-record parameter".into()));
+                return None;
+            };
+            let rec = rec.clone();
+            // Record field types are known from the records list in the spec files; the
+            // checker keeps them on the side.
+            match ck_record_field(ck, &rec, item) {
+                Some(TypeRef::Decimal { .. }) => {}
+                Some(other) => {
+                    ck.error(
+                        &sum.loc,
+                        format!(
+                            "`sum` adds `{item}` of record `{rec}`, of type `{}`, not decimal",
+                            super::type_text(&other)
+                        ),
+                        Some("`sum` adds a decimal field".into()),
+                    );
+                    return None;
+                }
+                None => {
+                    ck.error(
+                        &sum.loc,
+                        format!("`sum` names `{item}`, which is not a field of record `{rec}`"),
+                        Some(format!("name a decimal field of `{rec}`")),
+                    );
+                    return None;
+                }
+            }
+            if Dec::parse(&gt.value).is_none() {
+                ck.error(
+                    &gt.loc,
+                    format!(
+                        "`greater_than: {}` of {owner} is not a decimal number",
+                        gt.value
+                    ),
+                    Some("write digits with an optional `-` and `.`, e.g. \"70000\"".into()),
+                );
+                return None;
+            }
+            Condition::SumGreaterThan {
+                array: array.to_owned(),
+                item_field: item.to_owned(),
+                value: gt.value.clone(),
+            }
+        }
+        _ => {
+            ck.error(&ri.when.loc, format!("`when:` of a `required_if` of {owner} must be `{{ field, equals }}` or `{{ sum, greater_than }}`"), Some("e.g. `when: { field: beneficiaryType, equals: \"1\" }`".into()));
+            return None;
+        }
+    };
+    if let Some(t) = target {
+        if t.required == Requirement::Required {
+            let loc = ri.field.loc.clone();
+            ck.warn(
+                &loc,
+                format!(
+                    "`required_if` of {owner} targets `{}`, which is `required: true`",
+                    ri.field.value
+                ),
+                "a required field is always present; make it `required: conditional`",
+            );
+        }
+    }
+    target.map(|t| ConstraintKind::RequiredIf {
+        field: t.wire_name.clone(),
+        when: cond,
+    })
+}
+
+/// The type of field `field` of record `rec`, from the field types noted while checking.
+fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<TypeRef> {
+    ck.record_fields
+        .get(rec)
+        .and_then(|fs| fs.iter().find(|(n, _)| n == field).map(|(_, t)| t.clone()))
+}
+
+fn conditional_backed(
+    ck: &mut Checker,
+    fields: &[Field],
+    constraints: &[Constraint],
+    owner: &Owner,
+) {
+    let named: BTreeSet<&str> = constraints
+        .iter()
+        .flat_map(|c| match &c.kind {
+            ConstraintKind::RequiredIf { field, .. } => vec![field.as_str()],
+            ConstraintKind::AtLeastOneOf { fields } | ConstraintKind::ExactlyOneOf { fields } => {
+                fields.iter().map(String::as_str).collect()
+            }
+            ConstraintKind::ServerSide { .. } => Vec::new(),
+        })
+        .collect();
+    for f in fields {
+        if f.required == Requirement::Conditional && !named.contains(f.wire_name.as_str()) {
+            ck.error(
+                &f.location,
+                format!("field `{}` of {owner} is `required: conditional`, but no constraint names it", f.wire_name),
+                Some(format!("add a `required_if`, `at_least_one_of` or `exactly_one_of` constraint naming `{}`, or make it `required: true`/`false`", f.wire_name)),
+            );
+        }
+    }
+}
+
+fn operation_names(
+    ck: &mut Checker,
+    ops: &[&model::Operation],
+    types: &BTreeMap<String, (String, Location)>,
+) {
+    let mut by_name: BTreeMap<&str, &Location> = BTreeMap::new();
+    let mut by_method: BTreeMap<&str, (&str, &Location)> = BTreeMap::new();
+    let mut type_names: BTreeMap<String, (String, Location)> = types.clone();
+    for op in ops {
+        if op.name.is_empty() {
+            continue;
+        }
+        if let Some(prev) = by_name.get(op.name.as_str()) {
+            let prev = at(prev);
+            ck.error(
+                &op.location,
+                format!("operation `{}` is defined twice", op.name),
+                Some(format!(
+                    "first defined at {prev}; operation names are unique"
+                )),
+            );
+            continue;
+        }
+        by_name.insert(&op.name, &op.location);
+        if let Some((other, prev)) = by_method.get(op.rust_name.as_str()) {
+            let prev = at(prev);
+            ck.error(
+                &op.location,
+                format!(
+                    "operations `{other}` and `{}` both become the Rust method `{}`",
+                    op.name, op.rust_name
+                ),
+                Some(format!("rename one of them (the other is at {prev})")),
+            );
+            continue;
+        }
+        by_method.insert(&op.rust_name, (&op.name, &op.location));
+        for suffix in ["Request", "Response"] {
+            let t = format!("{}{suffix}", op.type_name);
+            if let Some((kind, prev)) = type_names.get(&t) {
+                let prev = at(prev);
+                ck.error(
+                    &op.location,
+                    format!(
+                        "the type `{t}` generated for operation `{}` collides with {kind} `{t}`",
+                        op.name
+                    ),
+                    Some(format!("rename the operation or the other (at {prev})")),
+                );
+            } else {
+                type_names.insert(
+                    t,
+                    (
+                        format!(
+                            "the {} type of operation `{}`, ",
+                            suffix.to_lowercase(),
+                            op.name
+                        ),
+                        op.location.clone(),
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn about_names_path(about: &str, path: &str) -> bool {
+    about
+        .split_whitespace()
+        .any(|t| t.trim_matches(|c: char| ",;:()`'\"".contains(c)) == path)
+}
+
+fn shared_paths(ck: &mut Checker, ops: &[&model::Operation], decisions: &[model::Decision]) {
+    let mut by_path: BTreeMap<&str, Vec<&model::Operation>> = BTreeMap::new();
+    for op in ops {
+        by_path.entry(op.path.as_str()).or_default().push(op);
+    }
+    for (path, list) in by_path {
+        if list.len() < 2 {
+            continue;
+        }
+        let all: Vec<String> = list.iter().map(|o| format!("`{}`", o.name)).collect();
+        for op in &list {
+            let recorded = op.decisions.iter().any(|id| {
+                decisions
+                    .iter()
+                    .any(|d| d.id == *id && about_names_path(&d.about, path))
+            });
+            if !recorded {
+                ck.error(
+                    &op.location,
+                    format!("path `{path}` is shared by operations {} without a recorded decision on operation `{}`", all.join(", "), op.name),
+                    Some(format!("list under this operation's `decisions:` a decision whose `about:` names `{path}`, saying why the path is shared")),
+                );
+            }
+        }
+    }
+}
+
+fn record_refs(t: &TypeRef, out: &mut Vec<String>) {
+    match t {
+        TypeRef::Record { name } => out.push(name.clone()),
+        TypeRef::Array { item } => record_refs(item, out),
+        _ => {}
+    }
+}
+
+/// Marks records used by requests and responses (transitively); request records may not
+/// hold `required: conditional` fields.
+fn usage(ck: &mut Checker, records: &mut [model::Record], ops: &[&model::Operation]) {
+    let mut req = Vec::new();
+    let mut resp = Vec::new();
+    for op in ops {
+        if let Params::Fields { fields } = &op.params {
+            fields.iter().for_each(|f| record_refs(&f.ty, &mut req));
+        }
+        match &op.response {
+            Response::Fields { fields, .. } => {
+                fields.iter().for_each(|f| record_refs(&f.ty, &mut resp))
+            }
+            Response::Record { record, .. } => resp.push(record.clone()),
+            _ => {}
+        }
+    }
+    let closure = |mut todo: Vec<String>, records: &[model::Record]| {
+        let mut seen = BTreeSet::new();
+        while let Some(n) = todo.pop() {
+            if seen.insert(n.clone()) {
+                if let Some(r) = records.iter().find(|r| r.name == n) {
+                    r.fields.iter().for_each(|f| record_refs(&f.ty, &mut todo));
+                }
+            }
+        }
+        seen
+    };
+    let req = closure(req, records);
+    let resp = closure(resp, records);
+    for r in records.iter_mut() {
+        r.used_in_request = req.contains(&r.name);
+        r.used_in_response = resp.contains(&r.name);
+        if r.used_in_request {
+            ck.conditional_outside_operation(&r.fields, &Owner::Record(r.name.clone()));
+        }
+    }
+}
+
+/// A record holding itself through non-array fields cannot be a Rust struct.
+fn record_cycles(ck: &mut Checker, records: &[model::Record]) {
+    let direct = |r: &model::Record| -> Vec<(String, String, Location)> {
+        r.fields
+            .iter()
+            .filter_map(|f| match &f.ty {
+                TypeRef::Record { name } => {
+                    Some((f.wire_name.clone(), name.clone(), f.location.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    for start in records {
+        // Depth-first search for a path back to `start`.
+        let mut stack: Vec<(String, Vec<String>)> =
+            vec![(start.name.clone(), vec![start.name.clone()])];
+        let mut seen = BTreeSet::new();
+        let mut found: Option<(Vec<String>, Location)> = None;
+        while let Some((cur, trail)) = stack.pop() {
+            let Some(rec) = records.iter().find(|r| r.name == cur) else {
+                continue;
+            };
+            for (fname, target, loc) in direct(rec) {
+                let mut t = trail.clone();
+                t.push(format!("{fname} → {target}"));
+                if target == start.name {
+                    if found.is_none() && cur == start.name {
+                        found = Some((t.clone(), loc.clone()));
+                    } else if found.is_none() {
+                        found = Some((t.clone(), start.location.clone()));
+                    }
+                } else if seen.insert(target.clone()) {
+                    stack.push((target, t));
+                }
+            }
+        }
+        if let Some((trail, loc)) = found {
+            ck.error(
+                &loc,
+                format!(
+                    "record `{}` contains itself ({})",
+                    start.name,
+                    trail.join(".")
+                ),
+                Some("a struct cannot hold itself; make one of these fields an array".into()),
+            );
+        }
+    }
+    // Remember field types for `sum` checks.
+    for r in records {
+        ck.record_fields.insert(
+            r.name.clone(),
+            r.fields
+                .iter()
+                .map(|f| (f.wire_name.clone(), f.ty.clone()))
+                .collect(),
+        );
+    }
+}

@@ -1,0 +1,447 @@
+//! The file format of `spec/*.yaml` as serde structs (see `spec/SCHEMA.md`).
+//!
+//! Every struct refuses unknown keys. Values whose place a diagnostic may need are wrapped
+//! in [`Spanned`], which the loader fills with `file:line:column`. Nothing here is checked
+//! beyond its shape: `check` does the rest.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::model::{self, Location};
+
+/// Reserved struct name by which the loader recognises a [`Spanned`].
+pub(crate) const SPANNED_NAME: &str = "$__baas_codegen_spanned";
+/// Keys the loader feeds to a [`Spanned`], in order.
+pub(crate) const SPANNED_FIELDS: &[&str] = &["$__file", "$__line", "$__column", "$__value"];
+
+/// A value with the place of its YAML node.
+#[derive(Debug, Clone)]
+pub(crate) struct Spanned<T> {
+    /// Where the value's node starts.
+    pub loc: Location,
+    /// The decoded value.
+    pub value: T,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Spanned<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a value of the spec")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Spanned<T>, A::Error> {
+                let mut file = None;
+                let mut line = None;
+                let mut column = None;
+                let mut value = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "$__file" => file = Some(map.next_value::<String>()?),
+                        "$__line" => line = Some(map.next_value::<u64>()?),
+                        "$__column" => column = Some(map.next_value::<u64>()?),
+                        "$__value" => value = Some(map.next_value::<T>()?),
+                        other => {
+                            return Err(de::Error::unknown_field(other, SPANNED_FIELDS));
+                        }
+                    }
+                }
+                match (file, line, column, value) {
+                    (Some(file), Some(line), Some(column), Some(value)) => Ok(Spanned {
+                        loc: Location {
+                            file,
+                            line: usize::try_from(line).unwrap_or(usize::MAX),
+                            column: usize::try_from(column).unwrap_or(usize::MAX),
+                        },
+                        value,
+                    }),
+                    _ => Err(de::Error::custom("spanned value without position")),
+                }
+            }
+        }
+        d.deserialize_struct(SPANNED_NAME, SPANNED_FIELDS, V(PhantomData))
+    }
+}
+
+/// A top-level entry of a file, with the place of its key.
+#[derive(Debug, Clone)]
+pub(crate) struct TopLevel<T> {
+    /// Where the key is written.
+    pub key: Location,
+    /// The decoded value.
+    pub value: T,
+}
+
+/// One decoded spec file.
+#[derive(Debug, Default)]
+pub(crate) struct SpecFile {
+    pub api: Option<TopLevel<ApiSpec>>,
+    pub envelope: Option<TopLevel<EnvelopeSpec>>,
+    pub result_codes: Option<TopLevel<Vec<Spanned<ResultCodeSpec>>>>,
+    pub notifications: Option<TopLevel<Vec<Spanned<NotificationSpec>>>>,
+    pub decisions: Option<TopLevel<Vec<Spanned<DecisionSpec>>>>,
+    pub enums: Option<TopLevel<Vec<Spanned<EnumSpec>>>>,
+    pub records: Option<TopLevel<Vec<Spanned<RecordSpec>>>>,
+    pub group: Option<TopLevel<Spanned<String>>>,
+    pub group_doc: Option<TopLevel<String>>,
+    pub operations: Option<TopLevel<Vec<Spanned<OperationSpec>>>>,
+}
+
+/// Provenance of a fact.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum SourceSpec {
+    Seed,
+    Docs,
+    Live,
+    OnePeer,
+}
+
+impl From<SourceSpec> for model::Source {
+    fn from(s: SourceSpec) -> Self {
+        match s {
+            SourceSpec::Seed => model::Source::Seed,
+            SourceSpec::Docs => model::Source::Docs,
+            SourceSpec::Live => model::Source::Live,
+            SourceSpec::OnePeer => model::Source::OnePeer,
+        }
+    }
+}
+
+/// `api:`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ApiSpec {
+    pub title: Spanned<String>,
+    pub source_document: Spanned<String>,
+    pub content_type: Option<Spanned<String>>,
+    pub method: Option<Spanned<String>>,
+    pub success_code: Spanned<String>,
+}
+
+/// `envelope:`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnvelopeSpec {
+    pub request: Spanned<Vec<Spanned<FieldSpec>>>,
+    pub response: Spanned<Vec<Spanned<FieldSpec>>>,
+}
+
+/// An item of `result_codes:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultCodeSpec {
+    pub code: Spanned<String>,
+    pub text: String,
+    pub source: Option<SourceSpec>,
+    pub retryable: Option<bool>,
+}
+
+/// An item of `notifications:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NotificationSpec {
+    #[serde(rename = "type")]
+    pub notification_type: Spanned<String>,
+    pub name: Spanned<String>,
+    pub doc: Option<String>,
+    pub relates_to: Option<Vec<Spanned<String>>>,
+    pub payload: Option<PayloadSpec>,
+    pub source: Option<SourceSpec>,
+}
+
+/// `payload:` of a notification (only "not shown" is expressible).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PayloadSpec {
+    pub unspecified: String,
+}
+
+/// An item of `decisions:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DecisionSpec {
+    pub id: Spanned<String>,
+    pub about: Spanned<String>,
+    pub source_text: Spanned<String>,
+    pub decision: Spanned<String>,
+    pub reason: Spanned<String>,
+}
+
+/// `wire_type:` of an enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EnumWireTypeSpec {
+    String,
+    Integer,
+}
+
+/// An item of `enums:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnumSpec {
+    pub name: Spanned<String>,
+    pub wire_type: EnumWireTypeSpec,
+    pub doc: Option<String>,
+    pub source: Option<SourceSpec>,
+    pub values: Spanned<Vec<Spanned<EnumValueSpec>>>,
+    pub decisions: Option<Vec<Spanned<String>>>,
+}
+
+/// A value of an enum.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnumValueSpec {
+    /// Literal text of the wire value (`"1"`, `-1`, `PURCHASE_GOODS`).
+    pub wire: Spanned<String>,
+    pub name: Spanned<String>,
+    pub doc: Option<String>,
+    pub source: Option<SourceSpec>,
+}
+
+/// An item of `records:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecordSpec {
+    pub name: Spanned<String>,
+    pub doc: Option<String>,
+    pub source: Option<SourceSpec>,
+    pub fields: Vec<Spanned<FieldSpec>>,
+    pub decisions: Option<Vec<Spanned<String>>>,
+}
+
+/// `required:` of a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RequiredSpec {
+    Yes,
+    No,
+    Conditional,
+}
+
+impl<'de> Deserialize<'de> for RequiredSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RequiredSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("true, false or conditional")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<RequiredSpec, E> {
+                Ok(if b {
+                    RequiredSpec::Yes
+                } else {
+                    RequiredSpec::No
+                })
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RequiredSpec, E> {
+                match s {
+                    "conditional" => Ok(RequiredSpec::Conditional),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(s), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `wire:` of a decimal.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DecimalWireSpec {
+    String,
+    Number,
+}
+
+/// A field: parameter, record field, response field or envelope field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FieldSpec {
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub ty: Spanned<String>,
+    pub required: Option<Spanned<RequiredSpec>>,
+    pub doc: Option<String>,
+    pub rules: Option<Vec<Spanned<RuleSpec>>>,
+    pub source: Option<SourceSpec>,
+    pub decisions: Option<Vec<Spanned<String>>>,
+    pub rust_name: Option<Spanned<String>>,
+    pub wire: Option<Spanned<DecimalWireSpec>>,
+}
+
+/// `range:` bounds (literal decimal text).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RangeSpec {
+    pub min: Option<Spanned<String>>,
+    pub max: Option<Spanned<String>>,
+}
+
+/// The rule keys, shared by the short and the long form.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RuleBody {
+    pub max_chars: Option<Spanned<u64>>,
+    pub min_chars: Option<Spanned<u64>>,
+    pub range: Option<Spanned<RangeSpec>>,
+    pub positive: Option<Spanned<bool>>,
+    pub whole: Option<Spanned<bool>>,
+    pub decimal_places: Option<Spanned<u32>>,
+    pub alphanumeric: Option<Spanned<bool>>,
+    pub base64_max_bytes: Option<Spanned<u64>>,
+    pub max_items: Option<Spanned<u64>>,
+    pub min_items: Option<Spanned<u64>>,
+    pub server_side: Option<Spanned<String>>,
+}
+
+/// An item of `rules:`: one rule key (short form) or `rule:` + `source:`/`doc:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RuleSpec {
+    pub max_chars: Option<Spanned<u64>>,
+    pub min_chars: Option<Spanned<u64>>,
+    pub range: Option<Spanned<RangeSpec>>,
+    pub positive: Option<Spanned<bool>>,
+    pub whole: Option<Spanned<bool>>,
+    pub decimal_places: Option<Spanned<u32>>,
+    pub alphanumeric: Option<Spanned<bool>>,
+    pub base64_max_bytes: Option<Spanned<u64>>,
+    pub max_items: Option<Spanned<u64>>,
+    pub min_items: Option<Spanned<u64>>,
+    pub server_side: Option<Spanned<String>>,
+    pub rule: Option<Spanned<RuleBody>>,
+    pub source: Option<SourceSpec>,
+    pub doc: Option<String>,
+}
+
+impl RuleSpec {
+    /// The inline rule keys as a [`RuleBody`].
+    pub fn inline(&self) -> RuleBody {
+        RuleBody {
+            max_chars: self.max_chars.clone(),
+            min_chars: self.min_chars.clone(),
+            range: self.range.clone(),
+            positive: self.positive.clone(),
+            whole: self.whole.clone(),
+            decimal_places: self.decimal_places.clone(),
+            alphanumeric: self.alphanumeric.clone(),
+            base64_max_bytes: self.base64_max_bytes.clone(),
+            max_items: self.max_items.clone(),
+            min_items: self.min_items.clone(),
+            server_side: self.server_side.clone(),
+        }
+    }
+}
+
+/// `params:` of an operation: a field list, or `{ unspecified: "..." }`.
+#[derive(Debug)]
+pub(crate) enum ParamsSpec {
+    Fields(Vec<Spanned<FieldSpec>>),
+    Unspecified(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnspecifiedParams {
+    unspecified: String,
+}
+
+impl<'de> Deserialize<'de> for ParamsSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ParamsSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of fields or `{ unspecified: \"...\" }`")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ParamsSpec, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(ParamsSpec::Fields)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ParamsSpec, A::Error> {
+                UnspecifiedParams::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|u| ParamsSpec::Unspecified(u.unspecified))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `when:` of `required_if`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WhenSpec {
+    pub field: Option<Spanned<String>>,
+    pub equals: Option<Spanned<String>>,
+    pub sum: Option<Spanned<String>>,
+    pub greater_than: Option<Spanned<String>>,
+}
+
+/// `required_if:`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RequiredIfSpec {
+    pub field: Spanned<String>,
+    pub when: Spanned<WhenSpec>,
+}
+
+/// `server_side:` of a constraint.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ServerSideSpec {
+    pub fields: Vec<Spanned<String>>,
+    pub text: String,
+}
+
+/// The constraint keys, shared by the short and the long form.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ConstraintBody {
+    pub required_if: Option<Spanned<RequiredIfSpec>>,
+    pub at_least_one_of: Option<Spanned<Vec<Spanned<String>>>>,
+    pub exactly_one_of: Option<Spanned<Vec<Spanned<String>>>>,
+    pub server_side: Option<Spanned<ServerSideSpec>>,
+}
+
+/// An item of `constraints:`: one constraint key, or `constraint:` + `source:`/`doc:`/`decisions:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ConstraintSpec {
+    pub required_if: Option<Spanned<RequiredIfSpec>>,
+    pub at_least_one_of: Option<Spanned<Vec<Spanned<String>>>>,
+    pub exactly_one_of: Option<Spanned<Vec<Spanned<String>>>>,
+    pub server_side: Option<Spanned<ServerSideSpec>>,
+    pub constraint: Option<Spanned<ConstraintBody>>,
+    pub source: Option<SourceSpec>,
+    pub doc: Option<String>,
+    pub decisions: Option<Vec<Spanned<String>>>,
+}
+
+/// `response:` of an operation: exactly one of the four forms.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResponseSpec {
+    pub fields: Option<Vec<Spanned<FieldSpec>>>,
+    pub record: Option<Spanned<String>>,
+    pub unspecified: Option<String>,
+    pub empty: Option<String>,
+    pub source: Option<SourceSpec>,
+}
+
+/// An item of `operations:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OperationSpec {
+    pub name: Spanned<String>,
+    pub path: Spanned<String>,
+    pub doc: Option<String>,
+    pub source: Option<SourceSpec>,
+    pub moves_money: Option<bool>,
+    pub otp: Option<bool>,
+    pub params: Option<Spanned<ParamsSpec>>,
+    pub constraints: Option<Vec<Spanned<ConstraintSpec>>>,
+    pub response: Option<Spanned<ResponseSpec>>,
+    pub decisions: Option<Vec<Spanned<String>>>,
+}
