@@ -39,8 +39,7 @@ const MAX_DEPTH: usize = 64;
 impl Json {
     /// Parses JSON text, keeping number literals.
     pub fn parse(text: &str) -> Result<Json, JsonError> {
-        let raw: &RawValue =
-            serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
+        let raw: &RawValue = serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
         Self::from_raw(raw, 0)
     }
 

@@ -1,8 +1,274 @@
-//! baas-sandbox: an in-memory sandbox of the BaaS partner API on loopback.
+//! # baas-sandbox
+//!
+//! An in-memory sandbox of the banking-as-a-service partner API, served over HTTP on
+//! `127.0.0.1`: a partner can try an integration without credentials from the bank,
+//! and our own tests get a real counterpart for the generated client.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let sandbox = baas_sandbox::Sandbox::start().await?;
+//! let client = baas_client::Client::new(sandbox.client_config())?;
+//! # Ok(()) }
+//! ```
+//!
+//! ## What it does
+//!
+//! * Every request: POST only (a GET answers code `12000`), a known path (else HTTP
+//!   500), a known sender (`12003`), a signature that holds (`12005 Invalid signature`),
+//!   a requestId never used before (`12002`), and params that decode as the generated
+//!   request type and pass its generated validators (`12001` with every violation).
+//! * Every response is signed with the partner's key (as the service does), with the
+//!   runtime's response builder; a sandbox can be told to tamper its next response.
+//! * Accounts, short codes, dormancy and OTP-confirmed activation, SME sub-account
+//!   names, money movement through pending applications confirmed with an OTP,
+//!   airtime and bills, onboarding queries, closing-balance jobs and signed
+//!   notifications `0015`, `0026`, `0028` POSTed to a callback URL until it answers `ok`.
+//!
+//! ## Sandbox rules (fixed, documented)
+//!
+//! * Partner: sender [`DEFAULT_SENDER`], key [`DEFAULT_KEY`] (a test key, public).
+//! * **OTP**: the code for a `businessId` is [`otp_for`]: the last 6 decimal digits of
+//!   the first 8 bytes (big-endian) of SHA-256 of `"baas-sandbox-otp:" + businessId`.
+//!   `sendOtp` must be called first; 5 wrong codes lock the application (`11202`).
+//! * businessId of an application: the `txId` (transfers), the `paymentId` (airtime,
+//!   bill) or `bulkPaymentOrderId`, the `applicationId` (SWIFT, CNY, FX, group), and
+//!   the requestId of the `/account/activateAccount` call (also what
+//!   `/account/cancelAccountOperation` takes).
+//! * Fees: none to the sandbox's own bank (`payeeBankCode` `SBX`), 0.5% otherwise and
+//!   for SWIFT with `OUR`/`SHA`. Rates: a fixed table ([`ops::kes_per_unit`]).
+//! * Seed data: see [`seed`]. Statuses: transactions 1 submitted, 8 succeeded, 4 failed;
+//!   SWIFT 1 then 6 (in transit); FX 1 then 6 (successful); CNY 1 then 8; payments
+//!   1 then 8; reversals are executed at once (status 3).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod bank;
 pub mod error;
 pub mod json;
 pub mod ops;
+#[cfg(test)]
+mod ops_tests;
 pub mod seed;
+mod server;
 pub mod signing;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use baas_runtime::{Amount, Config, PrivateKey};
+
+pub use bank::otp_for;
+pub use server::{DeliveryAttempt, SeenRequest, MAX_DELIVERIES};
+
+/// Sender name of the sandbox's partner.
+pub const DEFAULT_SENDER: &str = "sandbox-partner";
+/// The partner's test key (public; never a real key).
+pub const DEFAULT_KEY: &str = "sandbox-test-key-not-a-secret";
+/// Sender name the sandbox writes in its responses and notifications.
+pub const SERVICE_SENDER: &str = "baas-sandbox";
+
+/// Why the sandbox could not start or be configured.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SandboxError {
+    /// Binding or reading the listening socket failed.
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Bind {
+        /// Requested port (0 = any).
+        port: u16,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The callback URL is not a loopback `http://127.0.0.1:PORT/path`.
+    #[error("callback URL: {0}")]
+    CallbackUrl(String),
+}
+
+/// How to start a sandbox.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct SandboxConfig {
+    /// Port on 127.0.0.1; 0 picks a free one.
+    pub port: u16,
+    /// Partner sender name.
+    pub sender: String,
+    /// Partner key.
+    pub key: String,
+    /// Wait before the second delivery of a notification, doubled for each next one.
+    pub retry_backoff: Duration,
+    /// Callback URL for notifications, if known at start.
+    pub callback_url: Option<String>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> SandboxConfig {
+        SandboxConfig {
+            port: 0,
+            sender: DEFAULT_SENDER.to_owned(),
+            key: DEFAULT_KEY.to_owned(),
+            retry_backoff: Duration::from_millis(50),
+            callback_url: None,
+        }
+    }
+}
+
+impl SandboxConfig {
+    /// The default configuration on `port`.
+    pub fn on_port(port: u16) -> SandboxConfig {
+        SandboxConfig {
+            port,
+            ..SandboxConfig::default()
+        }
+    }
+}
+
+/// A running sandbox. It stops (listener and connections) when dropped.
+pub struct Sandbox {
+    addr: SocketAddr,
+    sender: String,
+    key: String,
+    shared: Arc<server::Shared>,
+    shutdown: tokio::sync::watch::Sender<bool>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("addr", &self.addr)
+            .field("sender", &self.sender)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Starts the seeded sandbox on a free port of 127.0.0.1 with the default partner.
+    /// Must be called inside a tokio runtime.
+    pub async fn start() -> Result<Sandbox, SandboxError> {
+        Sandbox::start_with(SandboxConfig::default()).await
+    }
+
+    /// Starts a sandbox with `config`.
+    pub async fn start_with(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
+        let bind_err = |source| SandboxError::Bind {
+            port: config.port,
+            source,
+        };
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port))
+            .await
+            .map_err(bind_err)?;
+        let addr = listener.local_addr().map_err(bind_err)?;
+        let mut partners = BTreeMap::new();
+        partners.insert(config.sender.clone(), PrivateKey::new(config.key.clone()));
+        let now = baas_runtime::envelope::now_millis();
+        let shared = Arc::new(server::Shared::new(
+            bank::Bank::seeded(now),
+            partners,
+            SERVICE_SENDER.to_owned(),
+            config.retry_backoff,
+        ));
+        let (shutdown, rx) = tokio::sync::watch::channel(false);
+        let sandbox = Sandbox {
+            addr,
+            sender: config.sender,
+            key: config.key,
+            shared: shared.clone(),
+            shutdown,
+        };
+        if let Some(url) = &config.callback_url {
+            sandbox.set_callback_url(url)?;
+        }
+        tokio::spawn(server::serve(listener, shared, rx));
+        Ok(sandbox)
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The listening address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The partner's sender name.
+    pub fn sender(&self) -> &str {
+        &self.sender
+    }
+
+    /// The partner's (test) key.
+    pub fn private_key(&self) -> PrivateKey {
+        PrivateKey::new(self.key.clone())
+    }
+
+    /// A client configuration for this sandbox (base URL, sender, key).
+    pub fn client_config(&self) -> Config {
+        Config::new(self.base_url(), self.sender.clone(), self.private_key())
+    }
+
+    /// The OTP of `business_id` (see the crate docs for the rule).
+    pub fn otp_for(&self, business_id: &str) -> String {
+        otp_for(business_id)
+    }
+
+    /// HTTP requests received so far (any method, path or body).
+    pub fn requests_seen(&self) -> u64 {
+        self.shared.requests_seen.load(Ordering::SeqCst)
+    }
+
+    /// The last requests received (at most 10,000), oldest first.
+    pub fn requests(&self) -> Vec<SeenRequest> {
+        server::lock(&self.shared.log).iter().cloned().collect()
+    }
+
+    /// Sets where notifications are POSTed: `http://127.0.0.1:PORT/path`.
+    pub fn set_callback_url(&self, url: &str) -> Result<(), SandboxError> {
+        let target = server::parse_callback(url).map_err(SandboxError::CallbackUrl)?;
+        *server::lock(&self.shared.callback_url) = Some(target);
+        Ok(())
+    }
+
+    /// Makes the next response change after it is signed (for tests of the client's
+    /// response verification).
+    pub fn tamper_next_response(&self) {
+        self.shared.tamper_next.store(true, Ordering::SeqCst);
+    }
+
+    /// Every notification delivery attempt so far.
+    pub fn deliveries(&self) -> Vec<DeliveryAttempt> {
+        server::lock(&self.shared.deliveries).clone()
+    }
+
+    /// Moves the sandbox's clock forward (dormancy after 6 months, reversal window).
+    pub fn advance_clock(&self, by: Duration) {
+        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        self.shared.clock_offset_ms.fetch_add(ms, Ordering::SeqCst);
+    }
+
+    /// Balance of an account (customer or system), if it exists.
+    pub fn balance(&self, account_id: &str) -> Option<Amount> {
+        let balance = server::lock(&self.shared.bank).balance(account_id)?;
+        balance.to_string().parse().ok()
+    }
+
+    /// Sum of every balance (customers, fees, outside world, FX position) per currency.
+    /// Constant for the life of the sandbox: money is conserved.
+    pub fn totals(&self) -> BTreeMap<String, Amount> {
+        server::lock(&self.shared.bank)
+            .totals()
+            .into_iter()
+            .filter_map(|(c, v)| v.to_string().parse().ok().map(|a| (c, a)))
+            .collect()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        // Receivers see the change and stop; an error only means they are gone already.
+        let _ = self.shutdown.send(true);
+    }
+}

@@ -7,15 +7,19 @@ use serde_json::{json, Value};
 
 use crate::bank::{
     fees_account, fx_account, money_text, otp_for, outside_account, tx_status, AppState,
-    Application, Bank, Cny, Effect, Fx, Outgoing, Payment, Posting, Reversal, Swift, Tx,
-    DAY_MS, INTERNAL_BANK_CODE, MAX_OTP_ATTEMPTS, MAX_PAGE_SIZE, REVERSAL_DAYS,
+    Application, Bank, Cny, Effect, Fx, Outgoing, Payment, Posting, Reversal, Swift, Tx, DAY_MS,
+    INTERNAL_BANK_CODE, MAX_OTP_ATTEMPTS, MAX_PAGE_SIZE, REVERSAL_DAYS,
 };
 use crate::error::{codes, ApiError};
 use crate::json::{parse_decimal, Json};
 
 /// Bank codes the sandbox knows (`/staticData/getBankCodes`): code, name, kind.
 pub const BANK_CODES: [(&str, &str, &str); 7] = [
-    (INTERNAL_BANK_CODE, "Sandbox Bank (internal transfer)", "INTERNAL"),
+    (
+        INTERNAL_BANK_CODE,
+        "Sandbox Bank (internal transfer)",
+        "INTERNAL",
+    ),
     ("MMO1", "First mobile money operator", "MOBILE_MONEY"),
     ("MMO2", "Second mobile money operator", "MOBILE_MONEY"),
     ("MMO3", "Third mobile money operator", "MOBILE_MONEY"),
@@ -255,9 +259,7 @@ impl Bank {
             "/common/groupApplications" => self.group(&p),
             // ---- onboarding ----
             "/onboarding/getOnboardingStatus" => self.personal_status(&p),
-            "/onboarding/getUserKyc" => self
-                .personal_by_request(&p)
-                .map(|a| a.kyc.clone()),
+            "/onboarding/getUserKyc" => self.personal_by_request(&p).map(|a| a.kyc.clone()),
             "/onboarding/personal/getKycMediaList" => self.kyc_media(&p),
             "/onboarding/getOnboardingRequestId" => self.personal_request_id(&p),
             "/onboarding/business/getBusinessOnboardingStatus" => self.sme_status(&p),
@@ -443,7 +445,10 @@ impl Bank {
         if app.operation != "activateAccount" {
             return Err(ApiError::invalid(
                 "requestId",
-                format!("{id} is a {} request, which cannot be cancelled here", app.operation),
+                format!(
+                    "{id} is a {} request, which cannot be cancelled here",
+                    app.operation
+                ),
             ));
         }
         if app.state != AppState::Pending {
@@ -474,7 +479,11 @@ impl Bank {
                 }))
             }
             1 | 2 => {
-                let list = if kind == 1 { &self.paybills } else { &self.tills };
+                let list = if kind == 1 {
+                    &self.paybills
+                } else {
+                    &self.tills
+                };
                 let name = list.get(id).ok_or_else(|| ApiError::no_account(id))?;
                 Ok(json!({ "accountId": id, "accountName": name, "accountType": kind }))
             }
@@ -554,7 +563,14 @@ impl Bank {
     }
 
     /// Postings of an outgoing payment: amount to `to`, fee to the fee account.
-    fn payout(&self, from: &str, to: String, currency: &str, amount: Decimal, fee: Decimal) -> Vec<Posting> {
+    fn payout(
+        &self,
+        from: &str,
+        to: String,
+        currency: &str,
+        amount: Decimal,
+        fee: Decimal,
+    ) -> Vec<Posting> {
         let mut out = vec![Posting {
             from: from.to_owned(),
             to,
@@ -581,7 +597,10 @@ impl Bank {
         if a.currency != currency {
             return Err(ApiError::invalid(
                 "currency",
-                format!("{currency} differs from the payer account's currency {}", a.currency),
+                format!(
+                    "{currency} differs from the payer account's currency {}",
+                    a.currency
+                ),
             ));
         }
         let Some((_, _, kind)) = BANK_CODES.iter().find(|(c, _, _)| *c == bank_code) else {
@@ -618,7 +637,17 @@ impl Bank {
         let fee = transfer_fee(bank_code, amount);
         let postings = self.payout(payer, to.clone(), currency, amount, fee);
         self.check_postings(&postings)?;
-        let tx = self.new_tx(payer, "TRANSFER", amount, fee, currency, payee, remark, Some(to.clone()), now_ms);
+        let tx = self.new_tx(
+            payer,
+            "TRANSFER",
+            amount,
+            fee,
+            currency,
+            payee,
+            remark,
+            Some(to.clone()),
+            now_ms,
+        );
         let mut effects = vec![Effect::Tx(tx.clone())];
         if *kind == "INTERNAL" {
             effects.push(Effect::IncomingTx(tx.clone()));
@@ -638,7 +667,12 @@ impl Bank {
         let list = match pay_type {
             "0" => &self.paybills,
             "1" => &self.tills,
-            other => return Err(ApiError::invalid("payType", format!("{other} is not 0 or 1"))),
+            other => {
+                return Err(ApiError::invalid(
+                    "payType",
+                    format!("{other} is not 0 or 1"),
+                ))
+            }
         };
         if !list.contains_key(short) {
             return Err(ApiError::no_account(short));
@@ -654,8 +688,23 @@ impl Bank {
         let postings = self.payout(payer, outside_account(&currency), &currency, amount, fee);
         self.check_postings(&postings)?;
         let remark = p.opt("description").unwrap_or_default();
-        let tx = self.new_tx(payer, "BUSINESS_TRANSFER", amount, fee, &currency, short, remark, Some(outside_account(&currency)), now_ms);
-        self.new_application(tx.clone(), "applyForMobileMoneyBusinessTransfer", postings, vec![Effect::Tx(tx.clone())])?;
+        let tx = self.new_tx(
+            payer,
+            "BUSINESS_TRANSFER",
+            amount,
+            fee,
+            &currency,
+            short,
+            remark,
+            Some(outside_account(&currency)),
+            now_ms,
+        );
+        self.new_application(
+            tx.clone(),
+            "applyForMobileMoneyBusinessTransfer",
+            postings,
+            vec![Effect::Tx(tx.clone())],
+        )?;
         Ok(json!({ "txId": tx }))
     }
 
@@ -674,24 +723,48 @@ impl Bank {
             0 => amount,
             1 => {
                 let r = rate(credit_ccy, &currency).ok_or_else(|| {
-                    ApiError::invalid("beneficiaryAccountCcy", format!("unsupported currency {credit_ccy}"))
+                    ApiError::invalid(
+                        "beneficiaryAccountCcy",
+                        format!("unsupported currency {credit_ccy}"),
+                    )
                 })?;
                 (amount * r).round_dp(2)
             }
-            other => return Err(ApiError::invalid("amountType", format!("{other} is not 0 or 1"))),
+            other => {
+                return Err(ApiError::invalid(
+                    "amountType",
+                    format!("{other} is not 0 or 1"),
+                ))
+            }
         };
         let fee = match charge {
             "OUR" | "SHA" => (debit * Decimal::new(5, 3)).round_dp(2),
             "BEN" => Decimal::ZERO,
-            other => return Err(ApiError::invalid("chargeType", format!("{other} is not OUR, BEN or SHA"))),
+            other => {
+                return Err(ApiError::invalid(
+                    "chargeType",
+                    format!("{other} is not OUR, BEN or SHA"),
+                ))
+            }
         };
         let postings = self.payout(account, outside_account(&currency), &currency, debit, fee);
         self.check_postings(&postings)?;
         let beneficiary = p.text("beneficiaryAccountId")?;
         let remark = p.opt("messageToBeneficiary").unwrap_or_default();
-        let tx = self.new_tx(account, "SWIFT", debit, fee, &currency, beneficiary, remark, Some(outside_account(&currency)), now_ms);
+        let tx = self.new_tx(
+            account,
+            "SWIFT",
+            debit,
+            fee,
+            &currency,
+            beneficiary,
+            remark,
+            Some(outside_account(&currency)),
+            now_ms,
+        );
         let id = self.next_id("TT");
-        let mut params = serde_json::from_str::<Value>(&p.0.to_json_string()).unwrap_or(Value::Null);
+        let mut params =
+            serde_json::from_str::<Value>(&p.0.to_json_string()).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut params {
             m.remove("supportDocument");
         }
@@ -709,7 +782,12 @@ impl Bank {
                 create_time: now_ms,
             },
         );
-        self.new_application(id.clone(), "telegraphicTransfer", postings, vec![Effect::Tx(tx), Effect::Swift(id.clone())])?;
+        self.new_application(
+            id.clone(),
+            "telegraphicTransfer",
+            postings,
+            vec![Effect::Tx(tx), Effect::Swift(id.clone())],
+        )?;
         Ok(json!({ "applicationId": id }))
     }
 
@@ -745,9 +823,9 @@ impl Bank {
         let mut total = Decimal::ZERO;
         let mut orders = Vec::new();
         for (i, item) in p.0.array("oderArray").iter().enumerate() {
-            let amount = item
-                .decimal("amount")
-                .ok_or_else(|| ApiError::invalid(&format!("oderArray[{i}].amount"), "is not a decimal amount"))?;
+            let amount = item.decimal("amount").ok_or_else(|| {
+                ApiError::invalid(&format!("oderArray[{i}].amount"), "is not a decimal amount")
+            })?;
             total += amount;
             orders.push(json!({
                 "productName": item.text("productName"), "quantity": item.int("quantity"),
@@ -756,36 +834,73 @@ impl Bank {
             }));
         }
         if total <= Decimal::ZERO {
-            return Err(ApiError::invalid("oderArray", "the order amounts must add up to more than 0"));
+            return Err(ApiError::invalid(
+                "oderArray",
+                "the order amounts must add up to more than 0",
+            ));
         }
         if total > Decimal::new(70_000, 0) && p.opt("invoice").is_none() {
-            return Err(ApiError::invalid("invoice", "is required when the amount exceeds 70,000 CNY"));
+            return Err(ApiError::invalid(
+                "invoice",
+                "is required when the amount exceeds 70,000 CNY",
+            ));
         }
         let a = self.debit_account(payer)?;
         let (currency, user) = (a.currency.clone(), a.user_id.clone());
-        let r = rate("CNY", &currency).ok_or_else(|| ApiError::new(codes::SYSTEM, "no CNY rate"))?;
+        let r =
+            rate("CNY", &currency).ok_or_else(|| ApiError::new(codes::SYSTEM, "no CNY rate"))?;
         let debit = (total * r).round_dp(2);
         let postings = if currency == "CNY" {
-            vec![Posting { from: payer.to_owned(), to: outside_account("CNY"), amount: debit }]
+            vec![Posting {
+                from: payer.to_owned(),
+                to: outside_account("CNY"),
+                amount: debit,
+            }]
         } else {
-            vec![Posting { from: payer.to_owned(), to: fx_account(&currency), amount: debit }]
+            vec![Posting {
+                from: payer.to_owned(),
+                to: fx_account(&currency),
+                amount: debit,
+            }]
         };
         // The CNY leg leaves from the bank's CNY position to the outside world.
         let mut postings = postings;
         if currency != "CNY" {
-            postings.push(Posting { from: fx_account("CNY"), to: outside_account("CNY"), amount: total });
+            postings.push(Posting {
+                from: fx_account("CNY"),
+                to: outside_account("CNY"),
+                amount: total,
+            });
         }
         self.check_postings(&postings)?;
         let beneficiary = p.text("beneficiaryAccountId")?;
-        let tx = self.new_tx(payer, "CNY", debit, Decimal::ZERO, &currency, beneficiary, p.opt("remark").unwrap_or_default(), None, now_ms);
+        let tx = self.new_tx(
+            payer,
+            "CNY",
+            debit,
+            Decimal::ZERO,
+            &currency,
+            beneficiary,
+            p.opt("remark").unwrap_or_default(),
+            None,
+            now_ms,
+        );
         let id = self.next_id("CNY");
         let link = |what: &str| format!("sandbox://files/{id}/{what}");
         let mut record = serde_json::Map::new();
         for f in [
-            "payerAccountId", "beneficiaryType", "beneficiaryName", "beneficiaryCountryCode",
-            "beneficiaryBankCode", "beneficiaryBankName", "beneficiaryBankAddress",
-            "beneficiaryIdNumber", "beneficiaryAccountId", "paymentPurpose",
-            "messageToBeneficiary", "remark",
+            "payerAccountId",
+            "beneficiaryType",
+            "beneficiaryName",
+            "beneficiaryCountryCode",
+            "beneficiaryBankCode",
+            "beneficiaryBankName",
+            "beneficiaryBankAddress",
+            "beneficiaryIdNumber",
+            "beneficiaryAccountId",
+            "paymentPurpose",
+            "messageToBeneficiary",
+            "remark",
         ] {
             if let Some(v) = p.opt(f) {
                 record.insert(f.into(), json!(v));
@@ -793,17 +908,41 @@ impl Bank {
         }
         record.insert("applicationId".into(), json!(id));
         record.insert("amount".into(), json!(money_text(total, 4)));
-        record.insert("supportDocumentFile".into(), json!(link("support-document")));
-        record.insert("companyRegisDocumentFile".into(), json!(link("company-registration")));
+        record.insert(
+            "supportDocumentFile".into(),
+            json!(link("support-document")),
+        );
+        record.insert(
+            "companyRegisDocumentFile".into(),
+            json!(link("company-registration")),
+        );
         record.insert(
             "invoice".into(),
-            if p.opt("invoice").is_some() { json!(link("invoice")) } else { Value::Null },
+            if p.opt("invoice").is_some() {
+                json!(link("invoice"))
+            } else {
+                Value::Null
+            },
         );
         self.cnys.insert(
             id.clone(),
-            Cny { id: id.clone(), tx_id: tx.clone(), user_id: user, record, orders, status: 1, create_time: now_ms, completed_time: None },
+            Cny {
+                id: id.clone(),
+                tx_id: tx.clone(),
+                user_id: user,
+                record,
+                orders,
+                status: 1,
+                create_time: now_ms,
+                completed_time: None,
+            },
         );
-        self.new_application(id.clone(), "applyForCnyExpress", postings, vec![Effect::Tx(tx), Effect::Cny(id.clone())])?;
+        self.new_application(
+            id.clone(),
+            "applyForCnyExpress",
+            postings,
+            vec![Effect::Tx(tx), Effect::Cny(id.clone())],
+        )?;
         Ok(json!({ "applicationId": id }))
     }
 
@@ -814,75 +953,156 @@ impl Bank {
         let tgt = p.text("targetAccount")?;
         let sa = self.debit_account(src)?;
         if sa.currency != src_ccy {
-            return Err(ApiError::invalid("sourceCurrency", format!("account {src} holds {}", sa.currency)));
+            return Err(ApiError::invalid(
+                "sourceCurrency",
+                format!("account {src} holds {}", sa.currency),
+            ));
         }
         let ta = self.account(tgt)?;
         if ta.currency != tgt_ccy {
-            return Err(ApiError::invalid("targetCurrency", format!("account {tgt} holds {}", ta.currency)));
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                format!("account {tgt} holds {}", ta.currency),
+            ));
         }
         if src_ccy == tgt_ccy {
-            return Err(ApiError::invalid("targetCurrency", "must differ from sourceCurrency"));
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                "must differ from sourceCurrency",
+            ));
         }
-        let r = rate(src_ccy, tgt_ccy).ok_or_else(|| ApiError::invalid("sourceCurrency", "unsupported currency pair"))?;
-        let (source_amount, target_amount) = match (p.opt_decimal("sourceAmount")?, p.opt_decimal("targetAmount")?) {
+        let r = rate(src_ccy, tgt_ccy)
+            .ok_or_else(|| ApiError::invalid("sourceCurrency", "unsupported currency pair"))?;
+        let (source_amount, target_amount) = match (
+            p.opt_decimal("sourceAmount")?,
+            p.opt_decimal("targetAmount")?,
+        ) {
             (Some(s), None) => (s, (s * r).round_dp(2)),
             (None, Some(t)) => (
-                t.checked_div(r).map(|v| v.round_dp(2)).ok_or_else(|| ApiError::invalid("targetAmount", "cannot be converted"))?,
+                t.checked_div(r)
+                    .map(|v| v.round_dp(2))
+                    .ok_or_else(|| ApiError::invalid("targetAmount", "cannot be converted"))?,
                 t,
             ),
-            _ => return Err(ApiError::invalid("sourceAmount", "exactly one of sourceAmount and targetAmount must be given")),
+            _ => {
+                return Err(ApiError::invalid(
+                    "sourceAmount",
+                    "exactly one of sourceAmount and targetAmount must be given",
+                ))
+            }
         };
         if source_amount <= Decimal::ZERO || target_amount <= Decimal::ZERO {
-            return Err(ApiError::invalid("sourceAmount", "the converted amounts must be greater than 0"));
+            return Err(ApiError::invalid(
+                "sourceAmount",
+                "the converted amounts must be greater than 0",
+            ));
         }
         let postings = vec![
-            Posting { from: src.to_owned(), to: fx_account(src_ccy), amount: source_amount },
-            Posting { from: fx_account(tgt_ccy), to: tgt.to_owned(), amount: target_amount },
+            Posting {
+                from: src.to_owned(),
+                to: fx_account(src_ccy),
+                amount: source_amount,
+            },
+            Posting {
+                from: fx_account(tgt_ccy),
+                to: tgt.to_owned(),
+                amount: target_amount,
+            },
         ];
         self.check_postings(&postings)?;
         let id = self.next_id("FX");
         self.fxs.insert(
             id.clone(),
             Fx {
-                id: id.clone(), source_account: src.into(), target_account: tgt.into(),
-                source_currency: src_ccy.into(), target_currency: tgt_ccy.into(),
-                source_amount, target_amount, rate: r, status: 1, out_tx: None, in_tx: None,
+                id: id.clone(),
+                source_account: src.into(),
+                target_account: tgt.into(),
+                source_currency: src_ccy.into(),
+                target_currency: tgt_ccy.into(),
+                source_amount,
+                target_amount,
+                rate: r,
+                status: 1,
+                out_tx: None,
+                in_tx: None,
             },
         );
-        self.new_application(id.clone(), "applyForFcExchange", postings, vec![Effect::Fx(id.clone())])?;
-        Ok(json!({ "applicationId": id, "sourceAmount": m2(source_amount), "targetAmount": m2(target_amount), "fxRate": r.to_string() }))
+        self.new_application(
+            id.clone(),
+            "applyForFcExchange",
+            postings,
+            vec![Effect::Fx(id.clone())],
+        )?;
+        Ok(
+            json!({ "applicationId": id, "sourceAmount": m2(source_amount), "targetAmount": m2(target_amount), "fxRate": r.to_string() }),
+        )
     }
 
     fn reversal(&mut self, p: &P, now_ms: i64) -> Result<Value, ApiError> {
         let tx_id = p.text("transactionId")?;
-        let tx = self.txs.get(tx_id).ok_or_else(|| ApiError::not_found(format!("transaction {tx_id}")))?.clone();
+        let tx = self
+            .txs
+            .get(tx_id)
+            .ok_or_else(|| ApiError::not_found(format!("transaction {tx_id}")))?
+            .clone();
         if tx.direction != "DEBIT" || tx.status != tx_status::SUCCEEDED {
-            return Err(ApiError::invalid("transactionId", format!("transaction {tx_id} is not a succeeded debit")));
+            return Err(ApiError::invalid(
+                "transactionId",
+                format!("transaction {tx_id} is not a succeeded debit"),
+            ));
         }
         if let Some(r) = &tx.reversed_by {
-            return Err(ApiError::invalid("transactionId", format!("transaction {tx_id} was reversed by {r}")));
+            return Err(ApiError::invalid(
+                "transactionId",
+                format!("transaction {tx_id} was reversed by {r}"),
+            ));
         }
         let completed = tx.complete_time.unwrap_or(tx.create_time);
         if now_ms - completed > REVERSAL_DAYS * DAY_MS {
-            return Err(ApiError::invalid("transactionId", "reversal is possible only within 1 month of the transaction"));
+            return Err(ApiError::invalid(
+                "transactionId",
+                "reversal is possible only within 1 month of the transaction",
+            ));
         }
         let from = tx.credited_account.clone().ok_or_else(|| {
-            ApiError::invalid("transactionId", format!("transaction {tx_id} cannot be reversed"))
+            ApiError::invalid(
+                "transactionId",
+                format!("transaction {tx_id} cannot be reversed"),
+            )
         })?;
-        let postings = vec![Posting { from: from.clone(), to: tx.account_id.clone(), amount: tx.amount }];
+        let postings = vec![Posting {
+            from: from.clone(),
+            to: tx.account_id.clone(),
+            amount: tx.amount,
+        }];
         self.apply_postings(&postings, now_ms)?;
         let app = self.next_id("REV");
         let rev_tx = self.next_id("TX");
-        self.txs.insert(rev_tx.clone(), Tx {
-            id: rev_tx.clone(), account_id: tx.account_id.clone(), tx_type: "REVERSAL".into(), direction: "CREDIT",
-            amount: tx.amount, fee: Decimal::ZERO, currency: tx.currency.clone(), status: tx_status::SUCCEEDED,
-            create_time: now_ms, complete_time: Some(now_ms), counterparty: tx_id.into(),
-            remark: p.opt("reversalReason").unwrap_or_default().into(), credited_account: None, reversed_by: None,
-        });
+        self.txs.insert(
+            rev_tx.clone(),
+            Tx {
+                id: rev_tx.clone(),
+                account_id: tx.account_id.clone(),
+                tx_type: "REVERSAL".into(),
+                direction: "CREDIT",
+                amount: tx.amount,
+                fee: Decimal::ZERO,
+                currency: tx.currency.clone(),
+                status: tx_status::SUCCEEDED,
+                create_time: now_ms,
+                complete_time: Some(now_ms),
+                counterparty: tx_id.into(),
+                remark: p.opt("reversalReason").unwrap_or_default().into(),
+                credited_account: None,
+                reversed_by: None,
+            },
+        );
         if let Some(t) = self.txs.get_mut(tx_id) {
             t.reversed_by = Some(app.clone());
         }
-        let voucher = p.opt("voucherBase64").map(|_| format!("sandbox://files/{app}/voucher"));
+        let voucher = p
+            .opt("voucherBase64")
+            .map(|_| format!("sandbox://files/{app}/voucher"));
         self.reversals.insert(app.clone(), Reversal { record: json!({
             "applicationId": app, "transactionId": tx_id, "reversalReceiptNo": p.opt("reversalReceiptNo"),
             "reversedTime": p.opt("reversedTime"), "reversalReason": p.opt("reversalReason"),
@@ -893,14 +1113,20 @@ impl Bank {
 
     fn query_reversal(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("applicationId")?;
-        self.reversals.get(id).map(|r| r.record.clone()).ok_or_else(|| ApiError::not_found(format!("reversal {id}")))
+        self.reversals
+            .get(id)
+            .map(|r| r.record.clone())
+            .ok_or_else(|| ApiError::not_found(format!("reversal {id}")))
     }
 
     fn fee(&self, p: &P) -> Result<Value, ApiError> {
         self.account(p.text("payerAccountId")?)?;
         let code = p.text("benificiaryBankCode")?;
         if !BANK_CODES.iter().any(|(c, _, _)| *c == code) {
-            return Err(ApiError::new(codes::NO_BANK_CODE, format!("benificiaryBankCode: bank code does not exist: {code}")));
+            return Err(ApiError::new(
+                codes::NO_BANK_CODE,
+                format!("benificiaryBankCode: bank code does not exist: {code}"),
+            ));
         }
         let amount = p.positive("amount")?;
         Ok(json!({ "feeAmount": m2(transfer_fee(code, amount)) }))
@@ -913,8 +1139,16 @@ impl Bank {
         self.account(account)?;
         let (start, end) = p.time_range()?;
         let page = p.page()?;
-        let types: Vec<&str> = p.0.array("txType").iter().filter_map(Json::as_text).collect();
-        let statuses: Vec<i64> = p.0.array("txStatus").iter().filter_map(|s| s.as_text().and_then(|t| t.parse().ok())).collect();
+        let types: Vec<&str> =
+            p.0.array("txType")
+                .iter()
+                .filter_map(Json::as_text)
+                .collect();
+        let statuses: Vec<i64> =
+            p.0.array("txStatus")
+                .iter()
+                .filter_map(|s| s.as_text().and_then(|t| t.parse().ok()))
+                .collect();
         let mut rows: Vec<&Tx> = self
             .txs
             .values()
@@ -933,7 +1167,10 @@ impl Bank {
 
     fn trans_result(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("txId")?;
-        self.txs.get(id).map(tx_json).ok_or_else(|| ApiError::not_found(format!("transaction {id}")))
+        self.txs
+            .get(id)
+            .map(tx_json)
+            .ok_or_else(|| ApiError::not_found(format!("transaction {id}")))
     }
 
     fn swift_json(&self, s: &Swift) -> Value {
@@ -955,9 +1192,12 @@ impl Bank {
         self.account(account)?;
         let (start, end) = p.time_range()?;
         let page = p.page()?;
-        let all: Vec<Value> = self.swifts.values()
+        let all: Vec<Value> = self
+            .swifts
+            .values()
             .filter(|s| s.account_id == account && s.create_time >= start && s.create_time <= end)
-            .map(|s| self.swift_json(s)).collect();
+            .map(|s| self.swift_json(s))
+            .collect();
         Ok(json!({ "totalRows": all.len(), "result": paginate(&all, page) }))
     }
 
@@ -966,7 +1206,9 @@ impl Bank {
         let account = p.text("accountId")?;
         match self.swifts.get(id) {
             Some(s) if s.account_id == account => Ok(self.swift_json(s)),
-            _ => Err(ApiError::not_found(format!("inter-bank transfer {id} of account {account}"))),
+            _ => Err(ApiError::not_found(format!(
+                "inter-bank transfer {id} of account {account}"
+            ))),
         }
     }
 
@@ -991,31 +1233,48 @@ impl Bank {
         self.account(account)?;
         let (start, end) = p.time_range()?;
         let page = p.page()?;
-        let all: Vec<Value> = self.cnys.values()
-            .filter(|c| c.user_id == user && c.record.get("payerAccountId") == Some(&json!(account)))
+        let all: Vec<Value> = self
+            .cnys
+            .values()
+            .filter(|c| {
+                c.user_id == user && c.record.get("payerAccountId") == Some(&json!(account))
+            })
             .filter(|c| c.create_time >= start && c.create_time <= end)
-            .map(|c| Self::cny_json(c, false)).collect();
+            .map(|c| Self::cny_json(c, false))
+            .collect();
         Ok(json!({ "totalRows": all.len(), "result": paginate(&all, page) }))
     }
 
     fn cny_details(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("applicationId")?;
-        self.cnys.get(id).map(|c| Self::cny_json(c, true)).ok_or_else(|| ApiError::not_found(format!("CNY transfer {id}")))
+        self.cnys
+            .get(id)
+            .map(|c| Self::cny_json(c, true))
+            .ok_or_else(|| ApiError::not_found(format!("CNY transfer {id}")))
     }
 
     fn fx_rate(&self, p: &P, now_ms: i64) -> Result<Value, ApiError> {
         let pair = p.text("currencyPair")?;
         if !PAIRS.contains(&pair) {
-            return Err(ApiError::invalid("currencyPair", format!("{pair} is not one of {}", PAIRS.join(", "))));
+            return Err(ApiError::invalid(
+                "currencyPair",
+                format!("{pair} is not one of {}", PAIRS.join(", ")),
+            ));
         }
-        let (base, quote) = pair.split_once('/').ok_or_else(|| ApiError::invalid("currencyPair", "must be BASE/QUOTE"))?;
-        let r = rate(base, quote).ok_or_else(|| ApiError::invalid("currencyPair", "unsupported currency"))?;
+        let (base, quote) = pair
+            .split_once('/')
+            .ok_or_else(|| ApiError::invalid("currencyPair", "must be BASE/QUOTE"))?;
+        let r = rate(base, quote)
+            .ok_or_else(|| ApiError::invalid("currencyPair", "unsupported currency"))?;
         Ok(json!({ "currencyPair": pair, "rate": r.to_string(), "quoteTime": now_ms }))
     }
 
     fn fx_status(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("applicationId")?;
-        let f = self.fxs.get(id).ok_or_else(|| ApiError::not_found(format!("FX request {id}")))?;
+        let f = self
+            .fxs
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("FX request {id}")))?;
         Ok(json!({
             "applicationId": f.id, "outTxId": f.out_tx, "inTxId": f.in_tx, "status": f.status,
             "currency": f.target_currency, "amount": m2(f.target_amount), "fxRate": f.rate.to_string(),
@@ -1027,15 +1286,31 @@ impl Bank {
         let date = p.text("queryDate")?;
         let b = date.as_bytes();
         let shape_ok = b.len() == 10
-            && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() });
+            && b.iter().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            });
         if !shape_ok {
-            return Err(ApiError::invalid("queryDate", format!("`{date}` is not a UTC date YYYY-MM-DD")));
+            return Err(ApiError::invalid(
+                "queryDate",
+                format!("`{date}` is not a UTC date YYYY-MM-DD"),
+            ));
         }
         let job = self.next_id("JOB");
         self.jobs.insert(job.clone());
-        let balances: Vec<Value> = self.accounts.values().filter(|a| !a.system).map(|a| json!({
-            "accountId": a.id, "currency": a.currency, "closingBalance": m2(a.balance),
-        })).collect();
+        let balances: Vec<Value> = self
+            .accounts
+            .values()
+            .filter(|a| !a.system)
+            .map(|a| {
+                json!({
+                    "accountId": a.id, "currency": a.currency, "closingBalance": m2(a.balance),
+                })
+            })
+            .collect();
         self.outbox.push(Outgoing { notification_type: "0015", params: json!({
             "jobId": job, "queryDate": date, "status": "SUCCESS", "generatedTime": now_ms, "balances": balances,
         })});
@@ -1045,13 +1320,46 @@ impl Bank {
     // ------------------------------------------------------------------ airtime and bills
 
     #[allow(clippy::too_many_arguments)]
-    fn new_payment(&mut self, account: &str, currency: &str, kind: &'static str, target: &str, provider: i64, amount: Decimal, bulk: Option<String>, now_ms: i64) -> (String, String) {
-        let tx = self.new_tx(account, kind, amount, Decimal::ZERO, currency, target, "", Some(outside_account(currency)), now_ms);
+    fn new_payment(
+        &mut self,
+        account: &str,
+        currency: &str,
+        kind: &'static str,
+        target: &str,
+        provider: i64,
+        amount: Decimal,
+        bulk: Option<String>,
+        now_ms: i64,
+    ) -> (String, String) {
+        let tx = self.new_tx(
+            account,
+            kind,
+            amount,
+            Decimal::ZERO,
+            currency,
+            target,
+            "",
+            Some(outside_account(currency)),
+            now_ms,
+        );
         let id = self.next_id("PAY");
-        self.payments.insert(id.clone(), Payment {
-            id: id.clone(), tx_id: tx.clone(), kind, account_id: account.into(), target: target.into(), provider,
-            amount, currency: currency.into(), status: 1, create_time: now_ms, complete_time: None, bulk_id: bulk,
-        });
+        self.payments.insert(
+            id.clone(),
+            Payment {
+                id: id.clone(),
+                tx_id: tx.clone(),
+                kind,
+                account_id: account.into(),
+                target: target.into(),
+                provider,
+                amount,
+                currency: currency.into(),
+                status: 1,
+                create_time: now_ms,
+                complete_time: None,
+                bulk_id: bulk,
+            },
+        );
         (id, tx)
     }
 
@@ -1060,14 +1368,30 @@ impl Bank {
         let mobile = p.text("mobileNumber")?;
         let provider = p.int("networkProvider")?;
         if !(0..=2).contains(&provider) {
-            return Err(ApiError::invalid("networkProvider", format!("{provider} is not 0, 1 or 2")));
+            return Err(ApiError::invalid(
+                "networkProvider",
+                format!("{provider} is not 0, 1 or 2"),
+            ));
         }
         let amount = p.positive("amount")?;
         let currency = self.debit_account(account)?.currency.clone();
-        let postings = self.payout(account, outside_account(&currency), &currency, amount, Decimal::ZERO);
+        let postings = self.payout(
+            account,
+            outside_account(&currency),
+            &currency,
+            amount,
+            Decimal::ZERO,
+        );
         self.check_postings(&postings)?;
-        let (pid, tx) = self.new_payment(account, &currency, "AIRTIME", mobile, provider, amount, None, now_ms);
-        self.new_application(pid.clone(), "airtimePayment", postings, vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())])?;
+        let (pid, tx) = self.new_payment(
+            account, &currency, "AIRTIME", mobile, provider, amount, None, now_ms,
+        );
+        self.new_application(
+            pid.clone(),
+            "airtimePayment",
+            postings,
+            vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())],
+        )?;
         Ok(json!({ "txId": tx, "paymentId": pid }))
     }
 
@@ -1076,30 +1400,59 @@ impl Bank {
         let currency = self.debit_account(account)?.currency.clone();
         let items = p.0.array("mobileDetails");
         if items.is_empty() {
-            return Err(ApiError::invalid("mobileDetails", "must hold at least one item"));
+            return Err(ApiError::invalid(
+                "mobileDetails",
+                "must hold at least one item",
+            ));
         }
         let mut parsed = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let f = |n: &str| format!("mobileDetails[{i}].{n}");
-            let mobile = item.text("mobileNumber").ok_or_else(|| ApiError::missing(&f("mobileNumber")))?;
-            let provider = item.int("networkProvider").ok_or_else(|| ApiError::missing(&f("networkProvider")))?;
+            let mobile = item
+                .text("mobileNumber")
+                .ok_or_else(|| ApiError::missing(&f("mobileNumber")))?;
+            let provider = item
+                .int("networkProvider")
+                .ok_or_else(|| ApiError::missing(&f("networkProvider")))?;
             if !(0..=2).contains(&provider) {
-                return Err(ApiError::invalid(&f("networkProvider"), format!("{provider} is not 0, 1 or 2")));
+                return Err(ApiError::invalid(
+                    &f("networkProvider"),
+                    format!("{provider} is not 0, 1 or 2"),
+                ));
             }
-            let amount = item.decimal("amount").filter(|a| *a > Decimal::ZERO)
-                .ok_or_else(|| ApiError::invalid(&f("amount"), "must be an amount greater than 0"))?;
+            let amount = item
+                .decimal("amount")
+                .filter(|a| *a > Decimal::ZERO)
+                .ok_or_else(|| {
+                    ApiError::invalid(&f("amount"), "must be an amount greater than 0")
+                })?;
             parsed.push((mobile.to_owned(), provider, amount));
         }
         let mut postings = Vec::new();
         for (_, _, amount) in &parsed {
-            postings.extend(self.payout(account, outside_account(&currency), &currency, *amount, Decimal::ZERO));
+            postings.extend(self.payout(
+                account,
+                outside_account(&currency),
+                &currency,
+                *amount,
+                Decimal::ZERO,
+            ));
         }
         self.check_postings(&postings)?;
         let bulk = self.next_id("BULK");
         let mut effects = Vec::new();
         let mut ids = Vec::new();
         for (mobile, provider, amount) in parsed {
-            let (pid, tx) = self.new_payment(account, &currency, "AIRTIME", &mobile, provider, amount, Some(bulk.clone()), now_ms);
+            let (pid, tx) = self.new_payment(
+                account,
+                &currency,
+                "AIRTIME",
+                &mobile,
+                provider,
+                amount,
+                Some(bulk.clone()),
+                now_ms,
+            );
             effects.push(Effect::Tx(tx));
             effects.push(Effect::Payment(pid.clone()));
             ids.push(pid);
@@ -1112,10 +1465,16 @@ impl Bank {
     fn bill_query(&self, p: &P) -> Result<Value, ApiError> {
         let ty = p.int("billType")?;
         let number = p.text("billOrderNumber")?;
-        let bill = self.bills.get(&(ty, number.to_owned())).ok_or_else(|| ApiError::not_found(format!("bill {number} of type {ty}")))?;
+        let bill = self
+            .bills
+            .get(&(ty, number.to_owned()))
+            .ok_or_else(|| ApiError::not_found(format!("bill {number} of type {ty}")))?;
         if let Some(m) = p.opt("mobile") {
             if m != bill.mobile {
-                return Err(ApiError::invalid("mobile", format!("is not the mobile linked to bill {number}")));
+                return Err(ApiError::invalid(
+                    "mobile",
+                    format!("is not the mobile linked to bill {number}"),
+                ));
             }
         }
         Ok(json!({ "dueDate": bill.due_date, "dueAmount": m2(bill.due_amount), "currency": "KES" }))
@@ -1125,51 +1484,99 @@ impl Bank {
         let account = p.text("accountId")?;
         let ty = p.int("billType")?;
         let number = p.text("billOrderNumber")?;
-        let due = self.bills.get(&(ty, number.to_owned())).ok_or_else(|| ApiError::not_found(format!("bill {number} of type {ty}")))?.due_amount;
+        let due = self
+            .bills
+            .get(&(ty, number.to_owned()))
+            .ok_or_else(|| ApiError::not_found(format!("bill {number} of type {ty}")))?
+            .due_amount;
         let amount = match p.opt_decimal("amount")? {
             Some(a) if a > Decimal::ZERO => a,
             Some(_) => return Err(ApiError::invalid("amount", "must be greater than 0")),
             None if due > Decimal::ZERO => due,
-            None => return Err(ApiError::invalid("amount", format!("bill {number} has nothing due; give an amount"))),
+            None => {
+                return Err(ApiError::invalid(
+                    "amount",
+                    format!("bill {number} has nothing due; give an amount"),
+                ))
+            }
         };
         let currency = self.debit_account(account)?.currency.clone();
         if currency != "KES" {
-            return Err(ApiError::invalid("accountId", "bills are paid from a KES account"));
+            return Err(ApiError::invalid(
+                "accountId",
+                "bills are paid from a KES account",
+            ));
         }
-        let postings = self.payout(account, outside_account(&currency), &currency, amount, Decimal::ZERO);
+        let postings = self.payout(
+            account,
+            outside_account(&currency),
+            &currency,
+            amount,
+            Decimal::ZERO,
+        );
         self.check_postings(&postings)?;
-        let (pid, tx) = self.new_payment(account, &currency, "BILL", number, ty, amount, None, now_ms);
-        self.new_application(pid.clone(), "billPayment", postings, vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())])?;
+        let (pid, tx) =
+            self.new_payment(account, &currency, "BILL", number, ty, amount, None, now_ms);
+        self.new_application(
+            pid.clone(),
+            "billPayment",
+            postings,
+            vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())],
+        )?;
         Ok(json!({ "txId": tx, "paymentId": pid }))
     }
 
     fn payment_query(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("paymentId")?;
-        self.payments.get(id).map(payment_json).ok_or_else(|| ApiError::not_found(format!("payment {id}")))
+        self.payments
+            .get(id)
+            .map(payment_json)
+            .ok_or_else(|| ApiError::not_found(format!("payment {id}")))
     }
 
     fn bulk_payment_query(&self, p: &P) -> Result<Value, ApiError> {
         let id = p.text("bulkPaymentOrderId")?;
         let page = p.page()?;
-        let ids = self.bulks.get(id).ok_or_else(|| ApiError::not_found(format!("bulk payment {id}")))?;
-        let all: Vec<Value> = ids.iter().filter_map(|pid| self.payments.get(pid)).map(payment_json).collect();
+        let ids = self
+            .bulks
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("bulk payment {id}")))?;
+        let all: Vec<Value> = ids
+            .iter()
+            .filter_map(|pid| self.payments.get(pid))
+            .map(payment_json)
+            .collect();
         let status = self.applications.get(id).map(|a| match a.state {
             AppState::Pending => 1,
             AppState::Confirmed => tx_status::SUCCEEDED,
             AppState::Cancelled | AppState::Failed => tx_status::FAILED,
         });
-        Ok(json!({ "bulkPaymentOrderId": id, "status": status, "totalRows": all.len(), "result": paginate(&all, page) }))
+        Ok(
+            json!({ "bulkPaymentOrderId": id, "status": status, "totalRows": all.len(), "result": paginate(&all, page) }),
+        )
     }
 
     // ------------------------------------------------------------------ OTP
 
     fn pending(&self, id: &str) -> Result<&Application, ApiError> {
-        let app = self.applications.get(id).ok_or_else(|| ApiError::not_found(format!("application {id}")))?;
+        let app = self
+            .applications
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("application {id}")))?;
         if let Some(g) = &app.group {
-            return Err(ApiError::invalid("businessId", format!("application {id} belongs to group {g}; confirm the group")));
+            return Err(ApiError::invalid(
+                "businessId",
+                format!("application {id} belongs to group {g}; confirm the group"),
+            ));
         }
         if app.state != AppState::Pending {
-            return Err(ApiError::invalid("businessId", format!("application {id} is not waiting for an OTP ({:?})", app.state)));
+            return Err(ApiError::invalid(
+                "businessId",
+                format!(
+                    "application {id} is not waiting for an OTP ({:?})",
+                    app.state
+                ),
+            ));
         }
         Ok(app)
     }
@@ -1178,7 +1585,10 @@ impl Bank {
         let id = p.text("businessId")?;
         let channel = p.text("otpType")?;
         if channel != "sms" && channel != "email" {
-            return Err(ApiError::invalid("otpType", format!("{channel} is not sms or email")));
+            return Err(ApiError::invalid(
+                "otpType",
+                format!("{channel} is not sms or email"),
+            ));
         }
         self.pending(id)?;
         if let Some(app) = self.applications.get_mut(id) {
@@ -1188,17 +1598,29 @@ impl Bank {
     }
 
     fn group(&mut self, p: &P) -> Result<Value, ApiError> {
-        let ids: Vec<String> = p.0.array("applicationIdList").iter().filter_map(|j| j.as_text().map(str::to_owned)).collect();
+        let ids: Vec<String> =
+            p.0.array("applicationIdList")
+                .iter()
+                .filter_map(|j| j.as_text().map(str::to_owned))
+                .collect();
         if ids.is_empty() {
-            return Err(ApiError::invalid("applicationIdList", "must hold at least one application id"));
+            return Err(ApiError::invalid(
+                "applicationIdList",
+                "must hold at least one application id",
+            ));
         }
         let mut postings = Vec::new();
         let mut effects = Vec::new();
         for (i, id) in ids.iter().enumerate() {
             if ids[..i].contains(id) {
-                return Err(ApiError::invalid(&format!("applicationIdList[{i}]"), format!("{id} is listed twice")));
+                return Err(ApiError::invalid(
+                    &format!("applicationIdList[{i}]"),
+                    format!("{id} is listed twice"),
+                ));
             }
-            let app = self.pending(id).map_err(|e| ApiError::new(e.code, format!("applicationIdList[{i}]: {}", e.msg)))?;
+            let app = self
+                .pending(id)
+                .map_err(|e| ApiError::new(e.code, format!("applicationIdList[{i}]: {}", e.msg)))?;
             postings.extend(app.postings.iter().cloned());
             effects.extend(app.effects.iter().cloned());
         }
@@ -1221,16 +1643,25 @@ impl Bank {
         let code = p.text("otpCode")?;
         let app = self.pending(&id)?.clone();
         if !app.otp_sent {
-            return Err(ApiError::new(codes::WRONG_OTP, format!("no OTP was sent for {id}; call /common/sendOtp first")));
+            return Err(ApiError::new(
+                codes::WRONG_OTP,
+                format!("no OTP was sent for {id}; call /common/sendOtp first"),
+            ));
         }
         if app.wrong_attempts >= MAX_OTP_ATTEMPTS {
-            return Err(ApiError::new(codes::OTP_LOCKED, format!("OTP of {id} is locked after {MAX_OTP_ATTEMPTS} wrong codes")));
+            return Err(ApiError::new(
+                codes::OTP_LOCKED,
+                format!("OTP of {id} is locked after {MAX_OTP_ATTEMPTS} wrong codes"),
+            ));
         }
         if code != otp_for(&id) {
             if let Some(a) = self.applications.get_mut(&id) {
                 a.wrong_attempts += 1;
             }
-            return Err(ApiError::new(codes::WRONG_OTP, format!("otpCode: wrong OTP for {id}")));
+            return Err(ApiError::new(
+                codes::WRONG_OTP,
+                format!("otpCode: wrong OTP for {id}"),
+            ));
         }
         let mut all = vec![id.clone()];
         all.extend(app.members.iter().cloned());
@@ -1299,12 +1730,25 @@ impl Bank {
                     if let Some(src) = self.txs.get(t).cloned() {
                         if let Some(to) = src.credited_account.clone() {
                             let id = self.next_id("TX");
-                            self.txs.insert(id.clone(), Tx {
-                                id, account_id: to, tx_type: "TRANSFER_IN".into(), direction: "CREDIT",
-                                amount: src.amount, fee: Decimal::ZERO, currency: src.currency, status: tx_status::SUCCEEDED,
-                                create_time: now_ms, complete_time: Some(now_ms), counterparty: src.account_id,
-                                remark: src.remark, credited_account: None, reversed_by: None,
-                            });
+                            self.txs.insert(
+                                id.clone(),
+                                Tx {
+                                    id,
+                                    account_id: to,
+                                    tx_type: "TRANSFER_IN".into(),
+                                    direction: "CREDIT",
+                                    amount: src.amount,
+                                    fee: Decimal::ZERO,
+                                    currency: src.currency,
+                                    status: tx_status::SUCCEEDED,
+                                    create_time: now_ms,
+                                    complete_time: Some(now_ms),
+                                    counterparty: src.account_id,
+                                    remark: src.remark,
+                                    credited_account: None,
+                                    reversed_by: None,
+                                },
+                            );
                         }
                     }
                 }
@@ -1336,19 +1780,48 @@ impl Bank {
                     }
                 }
                 Effect::Fx(id) => {
-                    let Some(f) = self.fxs.get(id).cloned() else { continue };
+                    let Some(f) = self.fxs.get(id).cloned() else {
+                        continue;
+                    };
                     let out = self.next_id("TX");
                     let inn = self.next_id("TX");
                     for (tid, acct, dir, amount, ccy, other) in [
-                        (&out, &f.source_account, "DEBIT", f.source_amount, &f.source_currency, &f.target_account),
-                        (&inn, &f.target_account, "CREDIT", f.target_amount, &f.target_currency, &f.source_account),
+                        (
+                            &out,
+                            &f.source_account,
+                            "DEBIT",
+                            f.source_amount,
+                            &f.source_currency,
+                            &f.target_account,
+                        ),
+                        (
+                            &inn,
+                            &f.target_account,
+                            "CREDIT",
+                            f.target_amount,
+                            &f.target_currency,
+                            &f.source_account,
+                        ),
                     ] {
-                        self.txs.insert(tid.clone(), Tx {
-                            id: tid.clone(), account_id: acct.clone(), tx_type: "FX".into(), direction: dir, amount,
-                            fee: Decimal::ZERO, currency: ccy.clone(), status: tx_status::SUCCEEDED, create_time: now_ms,
-                            complete_time: Some(now_ms), counterparty: other.clone(), remark: id.clone(),
-                            credited_account: None, reversed_by: None,
-                        });
+                        self.txs.insert(
+                            tid.clone(),
+                            Tx {
+                                id: tid.clone(),
+                                account_id: acct.clone(),
+                                tx_type: "FX".into(),
+                                direction: dir,
+                                amount,
+                                fee: Decimal::ZERO,
+                                currency: ccy.clone(),
+                                status: tx_status::SUCCEEDED,
+                                create_time: now_ms,
+                                complete_time: Some(now_ms),
+                                counterparty: other.clone(),
+                                remark: id.clone(),
+                                credited_account: None,
+                                reversed_by: None,
+                            },
+                        );
                     }
                     if let Some(x) = self.fxs.get_mut(id) {
                         x.status = 6;
@@ -1373,16 +1846,29 @@ impl Bank {
     // ------------------------------------------------------------------ onboarding
 
     fn personal_status(&self, p: &P) -> Result<Value, ApiError> {
-        let (user, req, mobile) = (p.opt("userId"), p.opt("onboardingRequestId"), p.opt("mobile"));
+        let (user, req, mobile) = (
+            p.opt("userId"),
+            p.opt("onboardingRequestId"),
+            p.opt("mobile"),
+        );
         if user.is_none() && req.is_none() && mobile.is_none() {
-            return Err(ApiError::invalid("userId", "at least one of userId, onboardingRequestId, mobile must be given"));
+            return Err(ApiError::invalid(
+                "userId",
+                "at least one of userId, onboardingRequestId, mobile must be given",
+            ));
         }
-        let field = |a: &crate::bank::PersonalApplicant, k: &str| a.kyc.get(k).and_then(Value::as_str).map(str::to_owned);
-        let a = self.personal.iter().find(|a| {
-            user.is_none_or(|u| field(a, "userId").as_deref() == Some(u))
-                && req.is_none_or(|r| field(a, "onboardingRequestId").as_deref() == Some(r))
-                && mobile.is_none_or(|m| field(a, "mobile").as_deref() == Some(m))
-        }).ok_or_else(|| ApiError::not_found("personal onboarding request"))?;
+        let field = |a: &crate::bank::PersonalApplicant, k: &str| {
+            a.kyc.get(k).and_then(Value::as_str).map(str::to_owned)
+        };
+        let a = self
+            .personal
+            .iter()
+            .find(|a| {
+                user.is_none_or(|u| field(a, "userId").as_deref() == Some(u))
+                    && req.is_none_or(|r| field(a, "onboardingRequestId").as_deref() == Some(r))
+                    && mobile.is_none_or(|m| field(a, "mobile").as_deref() == Some(m))
+            })
+            .ok_or_else(|| ApiError::not_found("personal onboarding request"))?;
         Ok(json!({
             "onboardingRequestId": field(a, "onboardingRequestId"), "onboardingStatus": a.status_text,
             "rejectionReasonId": a.rejection_id, "rejectionReasonMsg": a.rejection_msg,
@@ -1392,13 +1878,19 @@ impl Bank {
 
     fn personal_by_request(&self, p: &P) -> Result<&crate::bank::PersonalApplicant, ApiError> {
         let id = p.text("onboardingRequestId")?;
-        self.personal.iter().find(|a| a.kyc.get("onboardingRequestId").and_then(Value::as_str) == Some(id))
+        self.personal
+            .iter()
+            .find(|a| a.kyc.get("onboardingRequestId").and_then(Value::as_str) == Some(id))
             .ok_or_else(|| ApiError::not_found(format!("onboarding request {id}")))
     }
 
     fn kyc_media(&self, p: &P) -> Result<Value, ApiError> {
         let a = self.personal_by_request(p)?;
-        let id = a.kyc.get("onboardingRequestId").cloned().unwrap_or(Value::Null);
+        let id = a
+            .kyc
+            .get("onboardingRequestId")
+            .cloned()
+            .unwrap_or(Value::Null);
         let id = id.as_str().unwrap_or_default();
         Ok(json!({ "mediaList": [
             { "mediaType": "ID_FRONT", "fileTypeId": "1", "mediaUrl": format!("sandbox://files/{id}/id-front") },
@@ -1409,33 +1901,61 @@ impl Bank {
     fn personal_request_id(&self, p: &P) -> Result<Value, ApiError> {
         let (user, mobile) = (p.opt("userId"), p.opt("mobile"));
         if user.is_none() && mobile.is_none() {
-            return Err(ApiError::invalid("userId", "one of userId, mobile must be given"));
+            return Err(ApiError::invalid(
+                "userId",
+                "one of userId, mobile must be given",
+            ));
         }
-        let matches: Vec<_> = self.personal.iter().filter(|a| {
-            user.is_none_or(|u| a.kyc.get("userId").and_then(Value::as_str) == Some(u))
-                && mobile.is_none_or(|m| a.kyc.get("mobile").and_then(Value::as_str) == Some(m))
-        }).collect();
+        let matches: Vec<_> = self
+            .personal
+            .iter()
+            .filter(|a| {
+                user.is_none_or(|u| a.kyc.get("userId").and_then(Value::as_str) == Some(u))
+                    && mobile.is_none_or(|m| a.kyc.get("mobile").and_then(Value::as_str) == Some(m))
+            })
+            .collect();
         match matches.as_slice() {
             [one] => Ok(json!({ "onboardingRequestId": one.kyc.get("onboardingRequestId") })),
             [] => Err(ApiError::not_found("personal onboarding request")),
-            _ => Err(ApiError::invalid("userId", "matches several onboarding requests; give mobile")),
+            _ => Err(ApiError::invalid(
+                "userId",
+                "matches several onboarding requests; give mobile",
+            )),
         }
     }
 
-    fn sme_find(&self, req: Option<&str>, cert: Option<&str>) -> Result<&crate::bank::SmeApplicant, ApiError> {
+    fn sme_find(
+        &self,
+        req: Option<&str>,
+        cert: Option<&str>,
+    ) -> Result<&crate::bank::SmeApplicant, ApiError> {
         if req.is_none() && cert.is_none() {
-            return Err(ApiError::invalid("onboardingRequestId", "at least one of onboardingRequestId, businessCerNo must be given"));
+            return Err(ApiError::invalid(
+                "onboardingRequestId",
+                "at least one of onboardingRequestId, businessCerNo must be given",
+            ));
         }
-        let get = |a: &crate::bank::SmeApplicant, k: &str| a.info.get(k).and_then(Value::as_str).map(str::to_owned);
-        self.sme.iter().find(|a| {
-            req.is_none_or(|r| get(a, "onboardingRequestId").as_deref() == Some(r))
-                && cert.is_none_or(|c| get(a, "businessCertificateNumber").as_deref() == Some(c))
-        }).ok_or_else(|| ApiError::not_found("SME onboarding request"))
+        let get = |a: &crate::bank::SmeApplicant, k: &str| {
+            a.info.get(k).and_then(Value::as_str).map(str::to_owned)
+        };
+        self.sme
+            .iter()
+            .find(|a| {
+                req.is_none_or(|r| get(a, "onboardingRequestId").as_deref() == Some(r))
+                    && cert
+                        .is_none_or(|c| get(a, "businessCertificateNumber").as_deref() == Some(c))
+            })
+            .ok_or_else(|| ApiError::not_found("SME onboarding request"))
     }
 
     fn sme_status(&self, p: &P) -> Result<Value, ApiError> {
         let a = self.sme_find(p.opt("onboardingRequestId"), p.opt("businessCerNo"))?;
-        let first = |k: &str| a.info.get(k).and_then(Value::as_array).and_then(|v| v.first().cloned());
+        let first = |k: &str| {
+            a.info
+                .get(k)
+                .and_then(Value::as_array)
+                .and_then(|v| v.first().cloned())
+        };
         Ok(json!({
             "onboardingRequestId": a.info.get("onboardingRequestId"), "onboardingStatus": a.info.get("status"),
             "rejectionReasonId": first("rejectReasonIds"), "rejectionReasonMsg": first("rejectReasonMsgs"),
@@ -1452,9 +1972,16 @@ impl Bank {
         let id = p.text("onboardingRequestId")?;
         let a = self.sme_find(Some(id), None)?;
         if a.business_type != business_type {
-            let name = |t: i64| match t { 1 => "sole proprietorship", 2 => "LLC", 3 => "partnership", _ => "NGO/CBO" };
+            let name = |t: i64| match t {
+                1 => "sole proprietorship",
+                2 => "LLC",
+                3 => "partnership",
+                _ => "NGO/CBO",
+            };
             return Err(ApiError::not_found(format!(
-                "{id} is a {} onboarding, not a {}", name(a.business_type), name(business_type)
+                "{id} is a {} onboarding, not a {}",
+                name(a.business_type),
+                name(business_type)
             )));
         }
         Ok(a.info.clone())

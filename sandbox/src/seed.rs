@@ -68,16 +68,106 @@ impl Bank {
         let d = |units: i64| Decimal::new(units * 100, 2);
         let jambo = Some("Jambo Traders Ltd");
         let rows = [
-            ("1000000001", "U1001", "Alice Wanjiku", "KES", "C001", d(250_000), Some("A1001"), None),
-            ("1000000002", "U1001", "Alice Wanjiku", "USD", "C001", d(5_000), None, None),
-            ("1000000003", "U1001", "Alice Wanjiku", "KES", "C002", d(1_500), None, None),
-            ("1000000004", "U1002", "Brian Otieno", "KES", "C001", d(100_000), Some("B1002"), None),
-            ("1000000005", "U1002", "Brian Otieno", "KES", "C001", d(320), None, None),
-            ("2000000001", "U2001", "Jambo Traders Ltd", "KES", "B001", d(1_000_000), None, jambo),
-            ("2000000002", "U2001", "Jambo Traders Ltd_Payroll", "KES", "B001", d(50_000), None, jambo),
-            ("2000000003", "U2001", "Jambo Traders Ltd", "EUR", "B001", d(20_000), None, jambo),
-            ("2000000004", "U2001", "Jambo Traders Ltd", "KES", "B001", d(10), None, jambo),
-            ("2000000005", "U2001", "Jambo Traders Ltd", "CNY", "B001", d(0), None, jambo),
+            (
+                "1000000001",
+                "U1001",
+                "Alice Wanjiku",
+                "KES",
+                "C001",
+                d(250_000),
+                Some("A1001"),
+                None,
+            ),
+            (
+                "1000000002",
+                "U1001",
+                "Alice Wanjiku",
+                "USD",
+                "C001",
+                d(5_000),
+                None,
+                None,
+            ),
+            (
+                "1000000003",
+                "U1001",
+                "Alice Wanjiku",
+                "KES",
+                "C002",
+                d(1_500),
+                None,
+                None,
+            ),
+            (
+                "1000000004",
+                "U1002",
+                "Brian Otieno",
+                "KES",
+                "C001",
+                d(100_000),
+                Some("B1002"),
+                None,
+            ),
+            (
+                "1000000005",
+                "U1002",
+                "Brian Otieno",
+                "KES",
+                "C001",
+                d(320),
+                None,
+                None,
+            ),
+            (
+                "2000000001",
+                "U2001",
+                "Jambo Traders Ltd",
+                "KES",
+                "B001",
+                d(1_000_000),
+                None,
+                jambo,
+            ),
+            (
+                "2000000002",
+                "U2001",
+                "Jambo Traders Ltd_Payroll",
+                "KES",
+                "B001",
+                d(50_000),
+                None,
+                jambo,
+            ),
+            (
+                "2000000003",
+                "U2001",
+                "Jambo Traders Ltd",
+                "EUR",
+                "B001",
+                d(20_000),
+                None,
+                jambo,
+            ),
+            (
+                "2000000004",
+                "U2001",
+                "Jambo Traders Ltd",
+                "KES",
+                "B001",
+                d(10),
+                None,
+                jambo,
+            ),
+            (
+                "2000000005",
+                "U2001",
+                "Jambo Traders Ltd",
+                "CNY",
+                "B001",
+                d(0),
+                None,
+                jambo,
+            ),
         ];
         for (id, user, name, ccy, ty, bal, sc, biz) in rows {
             bank.add_account(account(id, user, name, ccy, ty, bal, sc, biz, now_ms));
@@ -117,10 +207,34 @@ impl Bank {
             },
         );
         let bills = [
-            (0, "DSTV-1001", "2025-07-31", Decimal::new(249_900, 2), "254700000001"),
-            (1, "GOTV-3003", "2025-07-15", Decimal::new(89_900, 2), "254700000001"),
-            (3, "STAR-4004", "2025-08-05", Decimal::new(120_000, 2), "254700000002"),
-            (6, "WATER-2002", "2025-07-20", Decimal::new(135_050, 2), "254700000002"),
+            (
+                0,
+                "DSTV-1001",
+                "2025-07-31",
+                Decimal::new(249_900, 2),
+                "254700000001",
+            ),
+            (
+                1,
+                "GOTV-3003",
+                "2025-07-15",
+                Decimal::new(89_900, 2),
+                "254700000001",
+            ),
+            (
+                3,
+                "STAR-4004",
+                "2025-08-05",
+                Decimal::new(120_000, 2),
+                "254700000002",
+            ),
+            (
+                6,
+                "WATER-2002",
+                "2025-07-20",
+                Decimal::new(135_050, 2),
+                "254700000002",
+            ),
         ];
         for (ty, number, due, amount, mobile) in bills {
             bank.bills.insert(
@@ -134,7 +248,8 @@ impl Bank {
         }
         bank.paybills
             .insert("888880".into(), "Kenya Power Prepaid".into());
-        bank.paybills.insert("247247".into(), "Sandbox Paybill".into());
+        bank.paybills
+            .insert("247247".into(), "Sandbox Paybill".into());
         bank.tills.insert("522533".into(), "Sandbox Grocers".into());
         bank.personal = personal_applicants();
         bank.sme = sme_applicants();
@@ -166,7 +281,15 @@ fn kyc(
 fn personal_applicants() -> Vec<PersonalApplicant> {
     vec![
         PersonalApplicant {
-            kyc: kyc("OBR-P-0001", "U1001", "Alice", "Wanjiku", "254700000001", 3, 2),
+            kyc: kyc(
+                "OBR-P-0001",
+                "U1001",
+                "Alice",
+                "Wanjiku",
+                "254700000001",
+                3,
+                2,
+            ),
             status_text: "Passed",
             rejection_id: None,
             rejection_msg: None,
@@ -174,7 +297,15 @@ fn personal_applicants() -> Vec<PersonalApplicant> {
             account_type: Some("C001"),
         },
         PersonalApplicant {
-            kyc: kyc("OBR-P-0002", "U1003", "Chris", "Mutua", "254700000003", 4, 3),
+            kyc: kyc(
+                "OBR-P-0002",
+                "U1003",
+                "Chris",
+                "Mutua",
+                "254700000003",
+                4,
+                3,
+            ),
             status_text: "Rejected",
             rejection_id: Some("R01"),
             rejection_msg: Some("ID photo unreadable"),
@@ -236,7 +367,16 @@ fn sme_info(
 }
 
 fn sme_applicants() -> Vec<SmeApplicant> {
-    let mut store = sme_info("OBR-B-0001", "Mama Mboga Store", 1, "BN-1001", 3, &[], &[], "U2002");
+    let mut store = sme_info(
+        "OBR-B-0001",
+        "Mama Mboga Store",
+        1,
+        "BN-1001",
+        3,
+        &[],
+        &[],
+        "U2002",
+    );
     for (k, v) in [
         ("ownerFullName", json!("Esther Achieng")),
         ("ownerIdNumber", json!("ID-445566")),
@@ -252,7 +392,10 @@ fn sme_applicants() -> Vec<SmeApplicant> {
     let with_members = |mut m: serde_json::Map<String, serde_json::Value>, company: &str| {
         m.insert(
             "shareholdersMemberInfos".into(),
-            json!([member("M1", "Faith", "Kamau"), member("M2", "George", "Omondi")]),
+            json!([
+                member("M1", "Faith", "Kamau"),
+                member("M2", "George", "Omondi")
+            ]),
         );
         m.insert(
             "shareholdersCompanyInfos".into(),
@@ -271,7 +414,16 @@ fn sme_applicants() -> Vec<SmeApplicant> {
         SmeApplicant {
             business_type: 2,
             info: with_members(
-                sme_info("OBR-B-0002", "Jambo Traders Ltd", 2, "CPR-2002", 7, &[], &[], "U2001"),
+                sme_info(
+                    "OBR-B-0002",
+                    "Jambo Traders Ltd",
+                    2,
+                    "CPR-2002",
+                    7,
+                    &[],
+                    &[],
+                    "U2001",
+                ),
                 "Jambo Holdings",
             ),
             account_id: Some("2000000001"),
@@ -298,7 +450,16 @@ fn sme_applicants() -> Vec<SmeApplicant> {
         SmeApplicant {
             business_type: 5,
             info: with_members(
-                sme_info("OBR-B-0004", "Maji Safi CBO", 5, "NGO-4004", 2, &[], &[], "U2004"),
+                sme_info(
+                    "OBR-B-0004",
+                    "Maji Safi CBO",
+                    5,
+                    "NGO-4004",
+                    2,
+                    &[],
+                    &[],
+                    "U2004",
+                ),
                 "Maji Safi Trust",
             ),
             account_id: None,

@@ -119,11 +119,7 @@ mod tests {
         );
         assert!(verify(&msg, "key"));
         assert!(!verify(&msg, "other"));
-        let tampered = Json::parse(
-            &msg.to_json_string()
-                .replace("12.30", "12.31"),
-        )
-        .unwrap();
+        let tampered = Json::parse(&msg.to_json_string().replace("12.30", "12.31")).unwrap();
         assert!(!verify(&tampered, "key"));
     }
 }

@@ -1,0 +1,531 @@
+//! The HTTP side: hyper 1 on `127.0.0.1`, the envelope checks (method, path, sender,
+//! signature, replayed requestId, params through the generated decoders and
+//! validators), the signed response, and delivery of signed notifications.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use baas_client::dispatch::{validate_params, ParamsCheck, OPERATIONS};
+use baas_runtime::{PrivateKey, RawJson};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::bank::{Bank, Outgoing};
+use crate::error::{codes, ApiError};
+use crate::json::Json;
+use crate::signing;
+
+/// Largest request body accepted: a 30 MB invoice in Base64 plus the rest.
+pub const MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
+/// requestIds remembered for replay detection (oldest forgotten first).
+pub const REPLAY_MEMORY: usize = 1_000_000;
+/// Requests kept in the log returned by `Sandbox::requests`.
+pub const LOG_LIMIT: usize = 10_000;
+/// Deliveries of one notification at most (public-facts.md).
+pub const MAX_DELIVERIES: u32 = 5;
+/// Time limit of one delivery attempt.
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Locks a mutex, recovering the data if a holder panicked (nothing here leaves state
+/// half-written across a panic point).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One request as the sandbox saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SeenRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path.
+    pub path: String,
+    /// requestId, when the body had one.
+    pub request_id: Option<String>,
+    /// Result code answered (`"HTTP 500"` for an unknown path).
+    pub code: String,
+}
+
+/// One delivery attempt of a notification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeliveryAttempt {
+    /// Notification number (`0015`, `0026`, `0028`).
+    pub notification_type: String,
+    /// The notification's requestId (the same on every attempt).
+    pub request_id: String,
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// True when the receiver answered `ok`.
+    pub acknowledged: bool,
+    /// What happened (`ok`, the body received, or the connection error).
+    pub outcome: String,
+}
+
+/// State shared by the listener, the connection tasks and the [`crate::Sandbox`] handle.
+pub(crate) struct Shared {
+    pub(crate) bank: Mutex<Bank>,
+    /// sender name → key.
+    pub(crate) partners: BTreeMap<String, PrivateKey>,
+    pub(crate) service_sender: String,
+    seen_ids: Mutex<(HashSet<String>, VecDeque<String>)>,
+    pub(crate) requests_seen: AtomicU64,
+    pub(crate) log: Mutex<VecDeque<SeenRequest>>,
+    pub(crate) tamper_next: AtomicBool,
+    pub(crate) callback_url: Mutex<Option<(SocketAddr, String)>>,
+    pub(crate) deliveries: Mutex<Vec<DeliveryAttempt>>,
+    pub(crate) retry_backoff: Duration,
+    /// Added to the wall clock (tests move time forward for dormancy and windows).
+    pub(crate) clock_offset_ms: AtomicI64,
+    notification_counter: AtomicU64,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        bank: Bank,
+        partners: BTreeMap<String, PrivateKey>,
+        service_sender: String,
+        retry_backoff: Duration,
+    ) -> Shared {
+        Shared {
+            bank: Mutex::new(bank),
+            partners,
+            service_sender,
+            seen_ids: Mutex::new((HashSet::new(), VecDeque::new())),
+            requests_seen: AtomicU64::new(0),
+            log: Mutex::new(VecDeque::new()),
+            tamper_next: AtomicBool::new(false),
+            callback_url: Mutex::new(None),
+            deliveries: Mutex::new(Vec::new()),
+            retry_backoff,
+            clock_offset_ms: AtomicI64::new(0),
+            notification_counter: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn now_ms(&self) -> i64 {
+        baas_runtime::envelope::now_millis()
+            .saturating_add(self.clock_offset_ms.load(Ordering::SeqCst))
+    }
+
+    fn remember(&self, method: &Method, path: &str, request_id: Option<&str>, code: &str) {
+        let mut log = lock(&self.log);
+        if log.len() >= LOG_LIMIT {
+            log.pop_front();
+        }
+        log.push_back(SeenRequest {
+            method: method.to_string(),
+            path: path.to_owned(),
+            request_id: request_id.map(str::to_owned),
+            code: code.to_owned(),
+        });
+    }
+
+    /// True when `id` was not seen before (and remembers it).
+    fn first_use(&self, id: &str) -> bool {
+        let mut guard = lock(&self.seen_ids);
+        let (set, order) = &mut *guard;
+        if set.contains(id) {
+            return false;
+        }
+        if order.len() >= REPLAY_MEMORY {
+            if let Some(old) = order.pop_front() {
+                set.remove(&old);
+            }
+        }
+        set.insert(id.to_owned());
+        order.push_back(id.to_owned());
+        true
+    }
+}
+
+/// Accepts connections until `shutdown` fires.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let shared = shared.clone();
+                let mut stop = shutdown.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| {
+                        let shared = shared.clone();
+                        async move { Ok::<_, Infallible>(handle(shared, req).await) }
+                    });
+                    let conn = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        _ = conn => {}
+                        _ = stop.changed() => {}
+                    }
+                });
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// An unsigned code/msg answer, for requests whose sender (hence key) is unknown.
+fn unsigned(code: &str, msg: &str) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({ "code": code, "msg": msg })).unwrap_or_default()
+}
+
+/// Drops `null` members (the runtime never signs a null, and absent reads the same).
+fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => serde_json::Value::Object(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect(),
+        ),
+        serde_json::Value::Array(a) => serde_json::Value::Array(
+            a.into_iter()
+                .filter(|v| !v.is_null())
+                .map(strip_nulls)
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    shared.requests_seen.fetch_add(1, Ordering::SeqCst);
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    if method != Method::POST {
+        shared.remember(&method, &path, None, codes::GET_NOT_SUPPORTED);
+        return json_response(
+            StatusCode::OK,
+            unsigned(codes::GET_NOT_SUPPORTED, "only POST is supported"),
+        );
+    }
+    let candidates: Vec<&str> = OPERATIONS
+        .iter()
+        .filter(|o| o.path == path)
+        .map(|o| o.name)
+        .collect();
+    if candidates.is_empty() {
+        shared.remember(&method, &path, None, "HTTP 500");
+        return json_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            unsigned(codes::SYSTEM, &format!("no such path: {path}")),
+        );
+    }
+    let body = match Limited::new(req.into_body(), MAX_BODY_BYTES)
+        .collect()
+        .await
+    {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) => {
+            shared.remember(&method, &path, None, codes::INVALID_PARAMETER);
+            return json_response(
+                StatusCode::OK,
+                unsigned(
+                    codes::INVALID_PARAMETER,
+                    &format!("cannot read the body: {e}"),
+                ),
+            );
+        }
+    };
+    let (request_id, code, body) = answer(&shared, &path, &candidates, &body);
+    shared.remember(&method, &path, request_id.as_deref(), &code);
+    json_response(StatusCode::OK, body)
+}
+
+/// The checks and the operation; returns (requestId, code, response body).
+fn answer(
+    shared: &Arc<Shared>,
+    path: &str,
+    candidates: &[&str],
+    body: &[u8],
+) -> (Option<String>, String, Vec<u8>) {
+    let parsed = std::str::from_utf8(body)
+        .map_err(|e| e.to_string())
+        .and_then(|t| Json::parse(t).map_err(|e| e.to_string()));
+    let message = match parsed {
+        Ok(m @ Json::Object(_)) => m,
+        Ok(_) => {
+            let msg = "the body is not a JSON object";
+            return (
+                None,
+                codes::INVALID_PARAMETER.into(),
+                unsigned(codes::INVALID_PARAMETER, msg),
+            );
+        }
+        Err(e) => {
+            let msg = format!("the body is not JSON: {e}");
+            return (
+                None,
+                codes::INVALID_PARAMETER.into(),
+                unsigned(codes::INVALID_PARAMETER, &msg),
+            );
+        }
+    };
+    let request_id = message.text("requestId").map(str::to_owned);
+    let locale = message.text("locale").unwrap_or("en_KE").to_owned();
+    let sender = message.text("sender").unwrap_or_default();
+    let Some(key) = shared.partners.get(sender) else {
+        let msg = format!("invalid sender: `{sender}`");
+        return (
+            request_id,
+            codes::INVALID_SENDER.into(),
+            unsigned(codes::INVALID_SENDER, &msg),
+        );
+    };
+    let key_text = String::from_utf8_lossy(key.expose()).into_owned();
+    let reply = |code: &str, msg: &str, data: Option<serde_json::Value>| {
+        let rid = request_id.clone().unwrap_or_default();
+        (
+            request_id.clone(),
+            code.to_owned(),
+            sign_response(shared, key, &rid, &locale, code, msg, data),
+        )
+    };
+    if !signing::verify(&message, &key_text) {
+        return reply(codes::INVALID_SIGNATURE, "Invalid signature", None);
+    }
+    let Some(rid) = request_id.clone() else {
+        return reply(codes::INVALID_REQUEST_ID, "requestId: is required", None);
+    };
+    if !shared.first_use(&rid) {
+        return reply(
+            codes::INVALID_REQUEST_ID,
+            &format!("requestId: `{rid}` was used before; every request needs a new one"),
+            None,
+        );
+    }
+    let params = message
+        .get("params")
+        .cloned()
+        .unwrap_or_else(|| Json::Object(BTreeMap::new()));
+    let params_text = params.to_json_string();
+    let mut problems = Vec::new();
+    let mut accepted = false;
+    for name in candidates {
+        match validate_params(name, &params_text) {
+            ParamsCheck::Valid => {
+                accepted = true;
+                break;
+            }
+            ParamsCheck::Invalid(errors) => problems.push(errors.to_string()),
+            ParamsCheck::Malformed(m) => problems.push(format!("malformed params: {m}")),
+            _ => problems.push(format!(
+                "operation {name} is unknown to the generated decoders"
+            )),
+        }
+    }
+    if !accepted {
+        return reply(codes::INVALID_PARAMETER, &problems.join("; "), None);
+    }
+    let now = shared.now_ms();
+    let (result, outbox) = {
+        let mut bank = lock(&shared.bank);
+        let result = bank.handle(path, &params, &rid, now);
+        (result, bank.take_outbox())
+    };
+    for n in outbox {
+        deliver(shared.clone(), n);
+    }
+    match result {
+        Ok(data) => reply(codes::OK, "Completed successfully", Some(data)),
+        Err(ApiError { code, msg }) => reply(code, &msg, None),
+    }
+}
+
+fn sign_response(
+    shared: &Shared,
+    key: &PrivateKey,
+    request_id: &str,
+    locale: &str,
+    code: &str,
+    msg: &str,
+    data: Option<serde_json::Value>,
+) -> Vec<u8> {
+    let data = data
+        .map(strip_nulls)
+        .filter(|d| !d.is_null())
+        .and_then(|d| RawJson::from_string(d.to_string()).ok());
+    let signed = baas_runtime::envelope::signed_response_body(
+        request_id,
+        &shared.service_sender,
+        locale,
+        code,
+        msg,
+        data.as_ref(),
+        key,
+    );
+    let mut body = match signed {
+        Ok(b) => b,
+        Err(e) => unsigned(codes::SYSTEM, &format!("cannot sign the response: {e}")),
+    };
+    if shared.tamper_next.swap(false, Ordering::SeqCst) {
+        body = tamper(body);
+    }
+    body
+}
+
+/// Changes the signed body after signing: the `msg` text gets a suffix.
+fn tamper(body: Vec<u8>) -> Vec<u8> {
+    match Json::parse(&String::from_utf8_lossy(&body)) {
+        Ok(Json::Object(mut map)) => {
+            let msg = map
+                .get("msg")
+                .and_then(Json::as_text)
+                .unwrap_or_default()
+                .to_owned();
+            map.insert("msg".into(), Json::String(format!("{msg} (tampered)")));
+            Json::Object(map).to_json_string().into_bytes()
+        }
+        _ => body,
+    }
+}
+
+/// Starts the background delivery of one notification.
+fn deliver(shared: Arc<Shared>, n: Outgoing) {
+    let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
+    let request_id = format!("NTF{:010}{}", seq, n.notification_type);
+    tokio::spawn(async move {
+        let Some((addr, path)) = lock(&shared.callback_url).clone() else {
+            lock(&shared.deliveries).push(DeliveryAttempt {
+                notification_type: n.notification_type.into(),
+                request_id,
+                attempt: 0,
+                acknowledged: false,
+                outcome: "no callback URL configured".into(),
+            });
+            return;
+        };
+        let Some((_, key)) = shared.partners.iter().next() else {
+            return;
+        };
+        let params = RawJson::from_string(strip_nulls(n.params).to_string()).unwrap_or_default();
+        let body = match baas_runtime::notification::signed_body(
+            n.notification_type,
+            &request_id,
+            &shared.service_sender,
+            "en_KE",
+            &params,
+            key,
+        ) {
+            Ok(b) => b,
+            Err(e) => {
+                lock(&shared.deliveries).push(DeliveryAttempt {
+                    notification_type: n.notification_type.into(),
+                    request_id,
+                    attempt: 0,
+                    acknowledged: false,
+                    outcome: format!("cannot sign: {e}"),
+                });
+                return;
+            }
+        };
+        let mut backoff = shared.retry_backoff;
+        for attempt in 1..=MAX_DELIVERIES {
+            let outcome =
+                match tokio::time::timeout(DELIVERY_TIMEOUT, post(addr, &path, body.clone())).await
+                {
+                    Ok(Ok(answer)) => answer,
+                    Ok(Err(e)) => format!("error: {e}"),
+                    Err(_) => "error: timed out".to_owned(),
+                };
+            let acknowledged = outcome.trim() == baas_runtime::notification::ACK;
+            lock(&shared.deliveries).push(DeliveryAttempt {
+                notification_type: n.notification_type.into(),
+                request_id: request_id.clone(),
+                attempt,
+                acknowledged,
+                outcome,
+            });
+            if acknowledged {
+                return;
+            }
+            if attempt < MAX_DELIVERIES {
+                tokio::time::sleep(backoff).await;
+                backoff = backoff.saturating_mul(2);
+            }
+        }
+    });
+}
+
+/// One HTTP/1.1 POST on loopback; returns the response body as text.
+async fn post(addr: SocketAddr, path: &str, body: Vec<u8>) -> Result<String, String> {
+    let stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| e.to_string())?;
+    let driver = tokio::spawn(conn);
+    let request = Request::post(path)
+        .header(hyper::header::HOST, addr.to_string())
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|e| e.to_string())?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|e| e.to_string())?;
+    let status = response.status();
+    let bytes = Limited::new(response.into_body(), 64 * 1024)
+        .collect()
+        .await
+        .map_err(|e| e.to_string())?
+        .to_bytes();
+    driver.abort();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if status.is_success() {
+        Ok(text)
+    } else {
+        Ok(format!("HTTP {status}: {text}"))
+    }
+}
+
+/// Parses a loopback callback URL `http://127.0.0.1:PORT/path` (or `localhost`).
+pub(crate) fn parse_callback(url: &str) -> Result<(SocketAddr, String), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("callback URL `{url}` must start with http://"))?;
+    let (authority, path) = match rest.find('/') {
+        Some(i) => {
+            let (authority, path) = rest.split_at(i);
+            (authority, path.to_owned())
+        }
+        None => (rest, "/".to_owned()),
+    };
+    let (host, port) = authority
+        .rsplit_once(':')
+        .ok_or_else(|| format!("callback URL `{url}` needs a port"))?;
+    let port: u16 = port
+        .parse()
+        .map_err(|_| format!("callback URL `{url}` has an invalid port"))?;
+    let ip = match host {
+        "127.0.0.1" | "localhost" => std::net::Ipv4Addr::LOCALHOST,
+        _ => {
+            return Err(format!(
+                "callback URL `{url}` must be on 127.0.0.1 (loopback only)"
+            ))
+        }
+    };
+    Ok((SocketAddr::from((ip, port)), path))
+}
