@@ -38,7 +38,10 @@ impl AmountError {
         if shown.len() < text.len() {
             shown.push('…');
         }
-        AmountError { text: shown, reason }
+        AmountError {
+            text: shown,
+            reason,
+        }
     }
 
     /// Why the text was refused.
@@ -122,23 +125,36 @@ impl FromStr for Amount {
             None => (unsigned, None),
         };
         if int.is_empty() {
-            return Err(AmountError::new(text, "digits expected before the decimal point"));
+            return Err(AmountError::new(
+                text,
+                "digits expected before the decimal point",
+            ));
         }
         if !int.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(AmountError::new(text, "only digits, one `.` and a leading `-` are allowed"));
+            return Err(AmountError::new(
+                text,
+                "only digits, one `.` and a leading `-` are allowed",
+            ));
         }
         if let Some(frac) = frac {
             if frac.is_empty() {
-                return Err(AmountError::new(text, "digits expected after the decimal point"));
+                return Err(AmountError::new(
+                    text,
+                    "digits expected after the decimal point",
+                ));
             }
             if !frac.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(AmountError::new(text, "only digits, one `.` and a leading `-` are allowed"));
+                return Err(AmountError::new(
+                    text,
+                    "only digits, one `.` and a leading `-` are allowed",
+                ));
             }
             if frac.len() > MAX_SCALE as usize {
                 return Err(AmountError::new(text, "more than 28 decimal places"));
             }
         }
-        let mut d = Decimal::from_str_exact(text).map_err(|_| AmountError::new(text, "too many digits"))?;
+        let mut d =
+            Decimal::from_str_exact(text).map_err(|_| AmountError::new(text, "too many digits"))?;
         if d.is_zero() {
             d.set_sign_positive(true);
         }
@@ -171,15 +187,15 @@ impl std::ops::Add<Amount> for Option<Amount> {
 
 /// Checked sum of amounts: `None` on overflow; the sum of nothing is `Some(ZERO)`.
 impl std::iter::Sum<Amount> for Option<Amount> {
-    fn sum<I: Iterator<Item = Amount>>(iter: I) -> Option<Amount> {
-        iter.fold(Some(Amount::ZERO), |acc, a| acc + a)
+    fn sum<I: Iterator<Item = Amount>>(mut iter: I) -> Option<Amount> {
+        iter.try_fold(Amount::ZERO, Amount::checked_add)
     }
 }
 
 /// Checked sum of borrowed amounts.
 impl<'a> std::iter::Sum<&'a Amount> for Option<Amount> {
-    fn sum<I: Iterator<Item = &'a Amount>>(iter: I) -> Option<Amount> {
-        iter.fold(Some(Amount::ZERO), |acc, a| acc + *a)
+    fn sum<I: Iterator<Item = &'a Amount>>(mut iter: I) -> Option<Amount> {
+        iter.try_fold(Amount::ZERO, |acc, a| acc.checked_add(*a))
     }
 }
 
@@ -274,14 +290,34 @@ mod tests {
 
     #[test]
     fn parse_exact() {
-        for ok in ["0", "100.50", "-1.5", "0.0000000000000000000000000001", "007.10"] {
+        for ok in [
+            "0",
+            "100.50",
+            "-1.5",
+            "0.0000000000000000000000000001",
+            "007.10",
+        ] {
             assert!(ok.parse::<Amount>().is_ok(), "{ok}");
         }
         assert_eq!("100.50".parse::<Amount>().unwrap().to_string(), "100.50");
         assert_eq!("-0.00".parse::<Amount>().unwrap().to_string(), "0.00");
         for bad in [
-            "", "+1", " 1", "1 ", "1e5", "1E5", "NaN", ".", ".5", "5.", "1.2.3", "--1", "-", "1_000",
-            "0.00000000000000000000000000001", "99999999999999999999999999999999",
+            "",
+            "+1",
+            " 1",
+            "1 ",
+            "1e5",
+            "1E5",
+            "NaN",
+            ".",
+            ".5",
+            "5.",
+            "1.2.3",
+            "--1",
+            "-",
+            "1_000",
+            "0.00000000000000000000000000001",
+            "99999999999999999999999999999999",
         ] {
             assert!(bad.parse::<Amount>().is_err(), "{bad:?} accepted");
         }
@@ -311,7 +347,11 @@ mod tests {
             s: Amount,
             #[serde(with = "number")]
             n: Amount,
-            #[serde(with = "option_number", skip_serializing_if = "Option::is_none", default)]
+            #[serde(
+                with = "option_number",
+                skip_serializing_if = "Option::is_none",
+                default
+            )]
             o: Option<Amount>,
             #[serde(with = "vec_number")]
             v: Vec<Amount>,
@@ -328,7 +368,10 @@ mod tests {
         assert_eq!(back.n.to_string(), "100.50");
         assert_eq!(back, t);
         let back: T = serde_json::from_str(r#"{"s":12.30,"n":"7.10","v":["1.10"]}"#).unwrap();
-        assert_eq!((back.s.to_string(), back.n.to_string(), back.o), ("12.30".into(), "7.10".into(), None));
+        assert_eq!(
+            (back.s.to_string(), back.n.to_string(), back.o),
+            ("12.30".into(), "7.10".into(), None)
+        );
         assert!(serde_json::from_str::<Amount>("1e3").is_err());
         assert!(serde_json::from_str::<Amount>("true").is_err());
         assert!(serde_json::from_str::<Amount>(r#""1,5""#).is_err());

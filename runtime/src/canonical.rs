@@ -219,7 +219,9 @@ impl Flattened {
     /// 12005; the order is the one the real key gives).
     pub fn canonical_string_redacted(&self, key: &PrivateKey) -> String {
         let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
-        self.walk_sorted(key, REDACTED.as_bytes(), |piece| out.extend_from_slice(piece));
+        self.walk_sorted(key, REDACTED.as_bytes(), |piece| {
+            out.extend_from_slice(piece)
+        });
         String::from_utf8_lossy(&out).into_owned()
     }
 
@@ -467,8 +469,8 @@ impl Parser<'_> {
                 .windows(2)
                 .find(|w| matches!(w, [a, b] if slice(key_buf, *a) == slice(key_buf, *b)))
             {
-                let mut path = String::from_utf8_lossy(self.path.get(..base).unwrap_or_default())
-                    .into_owned();
+                let mut path =
+                    String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
                 if !top {
                     path.push('.');
                 }
@@ -592,14 +594,22 @@ fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), Canoni
                         let code = match unit {
                             0xD800..=0xDBFF => {
                                 if input.get(*pos..*pos + 2) != Some(b"\\u") {
-                                    return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                                    return Err(syntax(
+                                        *pos,
+                                        "a low surrogate `\\uDC00`-`\\uDFFF`",
+                                    ));
                                 }
                                 *pos += 2;
                                 let low = hex4(input, pos)?;
                                 if !(0xDC00..=0xDFFF).contains(&low) {
-                                    return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                                    return Err(syntax(
+                                        *pos,
+                                        "a low surrogate `\\uDC00`-`\\uDFFF`",
+                                    ));
                                 }
-                                0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+                                0x10000
+                                    + ((u32::from(unit) - 0xD800) << 10)
+                                    + (u32::from(low) - 0xDC00)
                             }
                             0xDC00..=0xDFFF => {
                                 return Err(syntax(at, "no lone low surrogate"));
@@ -651,9 +661,15 @@ mod tests {
             pairs(r#"{"a":{"b":[{"c":1},{"d":[]}],"e":{}},"n":null,"t":true,"f":false}"#),
             ["a.b[0].c=1", "a.b[1].d=[]", "a.e={}", "t=true", "f=false"]
         );
-        assert_eq!(pairs(r#"{"x":[[1,2],[]]}"#), ["x[0][0]=1", "x[0][1]=2", "x[1]=[]"]);
+        assert_eq!(
+            pairs(r#"{"x":[[1,2],[]]}"#),
+            ["x[0][0]=1", "x[0][1]=2", "x[1]=[]"]
+        );
         assert_eq!(pairs(r#" { } "#), Vec::<String>::new());
-        assert_eq!(pairs(r#"{"s":"a\"b\\c\u00e9\ud83d\ude00\n"}"#), ["s=a\"b\\cé😀\n"]);
+        assert_eq!(
+            pairs(r#"{"s":"a\"b\\c\u00e9\ud83d\ude00\n"}"#),
+            ["s=a\"b\\cé😀\n"]
+        );
         assert_eq!(pairs(r#"{"n":-0.50e+3}"#), ["n=-0.50e+3"]);
     }
 
@@ -665,28 +681,54 @@ mod tests {
             err(r#"{"a":{"b":1,"b":2}}"#),
             CanonicalError::DuplicateKey { path: "a.b".into() }
         );
-        assert_eq!(err(r#"{"a":1,"a":1}"#), CanonicalError::DuplicateKey { path: "a".into() });
+        assert_eq!(
+            err(r#"{"a":1,"a":1}"#),
+            CanonicalError::DuplicateKey { path: "a".into() }
+        );
         assert!(matches!(err(r#"{"a":01}"#), CanonicalError::Syntax { .. }));
         assert!(matches!(err(r#"{"a":1,}"#), CanonicalError::Syntax { .. }));
-        assert!(matches!(err(r#"{"a":[1,]}"#), CanonicalError::Syntax { .. }));
-        assert!(matches!(err(r#"{"a":"\ud800"}"#), CanonicalError::Syntax { .. }));
-        assert!(matches!(err("{\"a\":\"\u{1}\"}"), CanonicalError::Syntax { .. }));
+        assert!(matches!(
+            err(r#"{"a":[1,]}"#),
+            CanonicalError::Syntax { .. }
+        ));
+        assert!(matches!(
+            err(r#"{"a":"\ud800"}"#),
+            CanonicalError::Syntax { .. }
+        ));
+        assert!(matches!(
+            err("{\"a\":\"\u{1}\"}"),
+            CanonicalError::Syntax { .. }
+        ));
         assert!(matches!(err(r#"{"a":1} x"#), CanonicalError::Syntax { .. }));
         assert!(matches!(err(r#"{"a":1."#), CanonicalError::Syntax { .. }));
         assert!(matches!(err(r#"{"a":tru}"#), CanonicalError::Syntax { .. }));
-        assert_eq!(err(r#"{"signature":5}"#), CanonicalError::SignatureNotString);
+        assert_eq!(
+            err(r#"{"signature":5}"#),
+            CanonicalError::SignatureNotString
+        );
         assert_eq!(
             Flattened::parse(b"{\"a\":\"\xff\"}").unwrap_err(),
             CanonicalError::InvalidUtf8 { offset: 6 }
         );
-        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let deep = format!(
+            "{{\"a\":{}1{}}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
         assert_eq!(err(&deep), CanonicalError::TooDeep { max: MAX_DEPTH });
-        let ok = format!("{{\"a\":{}1{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        let ok = format!(
+            "{{\"a\":{}1{}}}",
+            "[".repeat(MAX_DEPTH - 1),
+            "]".repeat(MAX_DEPTH - 1)
+        );
         assert!(Flattened::parse(ok.as_bytes()).is_ok());
         // Truncated input at every length never panics and never succeeds.
         let full = r#"{"a":[{"b":"c\u00e9"},1.5e3,true,null],"d":{}}"#;
         for cut in 0..full.len() {
-            assert!(Flattened::parse(&full.as_bytes()[..cut]).is_err(), "cut {cut}");
+            assert!(
+                Flattened::parse(&full.as_bytes()[..cut]).is_err(),
+                "cut {cut}"
+            );
         }
     }
 

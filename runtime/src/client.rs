@@ -35,7 +35,9 @@ pub struct Client {
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("config", &self.config).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
@@ -84,7 +86,11 @@ impl Client {
                         return Err(error);
                     }
                     let factor = 2u32.saturating_pow(attempt.min(16));
-                    let wait = self.config.retry_backoff.saturating_mul(factor).min(MAX_BACKOFF);
+                    let wait = self
+                        .config
+                        .retry_backoff
+                        .saturating_mul(factor)
+                        .min(MAX_BACKOFF);
                     tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
@@ -94,10 +100,21 @@ impl Client {
 
     async fn attempt<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
         let config = &self.config;
-        let signed = envelope::sign_request(operation, &config.sender, &config.locale, &config.private_key)?;
+        let signed = envelope::sign_request(
+            operation,
+            &config.sender,
+            &config.locale,
+            &config.private_key,
+        )?;
         let timeout = config.request_timeout;
-        let request = HttpRequest::new(config.url(O::PATH), signed.body, timeout, config.max_response_bytes);
-        let response = match tokio::time::timeout(timeout, self.transport.post_json(request)).await {
+        let request = HttpRequest::new(
+            config.url(O::PATH),
+            signed.body,
+            timeout,
+            config.max_response_bytes,
+        );
+        let response = match tokio::time::timeout(timeout, self.transport.post_json(request)).await
+        {
             Ok(result) => result?,
             Err(_) => return Err(Error::timeout(timeout, true)),
         };

@@ -57,7 +57,11 @@ pub struct Config {
 
 impl Config {
     /// A configuration with the default locale, timeouts and limits.
-    pub fn new(base_url: impl Into<String>, sender: impl Into<String>, private_key: PrivateKey) -> Config {
+    pub fn new(
+        base_url: impl Into<String>,
+        sender: impl Into<String>,
+        private_key: PrivateKey,
+    ) -> Config {
         Config {
             base_url: base_url.into(),
             sender: sender.into(),
@@ -74,9 +78,16 @@ impl Config {
 
     /// Checks every setting; the error names the first unusable one.
     pub fn check(&self) -> Result<(), Error> {
-        let bad = |field, message: &str| Err(Error::Config { field, message: message.to_owned() });
+        let bad = |field, message: &str| {
+            Err(Error::Config {
+                field,
+                message: message.to_owned(),
+            })
+        };
         let url = self.base_url.as_str();
-        let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
+        let rest = url
+            .strip_prefix("https://")
+            .or_else(|| url.strip_prefix("http://"));
         match rest {
             None => return bad("base_url", "must start with https:// or http://"),
             Some("") => return bad("base_url", "has no host"),
@@ -91,12 +102,16 @@ impl Config {
         if self.private_key.is_empty() {
             return bad("private_key", "must not be empty");
         }
-        let valid_locale = self
-            .locale
-            .split_once('_')
-            .is_some_and(|(l, c)| !l.is_empty() && !c.is_empty() && (l.chars().chain(c.chars())).all(|ch| ch.is_ascii_alphabetic()));
+        let valid_locale = self.locale.split_once('_').is_some_and(|(l, c)| {
+            !l.is_empty()
+                && !c.is_empty()
+                && (l.chars().chain(c.chars())).all(|ch| ch.is_ascii_alphabetic())
+        });
         if !valid_locale {
-            return bad("locale", "must have the form <language>_<COUNTRY>, e.g. en_KE");
+            return bad(
+                "locale",
+                "must have the form <language>_<COUNTRY>, e.g. en_KE",
+            );
         }
         if self.connect_timeout.is_zero() {
             return bad("connect_timeout", "must be greater than zero");
@@ -127,7 +142,11 @@ mod tests {
 
     #[test]
     fn checks_and_redacts() {
-        let ok = Config::new("https://x.example/", "client1", PrivateKey::new("s3cr3t-key"));
+        let ok = Config::new(
+            "https://x.example/",
+            "client1",
+            PrivateKey::new("s3cr3t-key"),
+        );
         assert!(ok.check().is_ok());
         assert_eq!(ok.url("/a/b"), "https://x.example/a/b");
         let shown = format!("{ok:?}");
@@ -137,10 +156,22 @@ mod tests {
             Err(Error::Config { field, .. }) => field,
             other => panic!("{other:?}"),
         };
-        assert_eq!(field(Config::new("ftp://x", "a", PrivateKey::new("k"))), "base_url");
-        assert_eq!(field(Config::new("https://", "a", PrivateKey::new("k"))), "base_url");
-        assert_eq!(field(Config::new("https://x", " ", PrivateKey::new("k"))), "sender");
-        assert_eq!(field(Config::new("https://x", "a", PrivateKey::new(""))), "private_key");
+        assert_eq!(
+            field(Config::new("ftp://x", "a", PrivateKey::new("k"))),
+            "base_url"
+        );
+        assert_eq!(
+            field(Config::new("https://", "a", PrivateKey::new("k"))),
+            "base_url"
+        );
+        assert_eq!(
+            field(Config::new("https://x", " ", PrivateKey::new("k"))),
+            "sender"
+        );
+        assert_eq!(
+            field(Config::new("https://x", "a", PrivateKey::new(""))),
+            "private_key"
+        );
         let mut c = Config::new("https://x", "a", PrivateKey::new("k"));
         c.locale = "en-KE".into();
         assert_eq!(field(c), "locale");

@@ -20,7 +20,9 @@ use crate::sign;
 /// Fills a buffer from the operating system's CSPRNG.
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf).map_err(|e| Error::Random { message: e.to_string() })?;
+    getrandom::fill(&mut buf).map_err(|e| Error::Random {
+        message: e.to_string(),
+    })?;
     Ok(buf)
 }
 
@@ -89,14 +91,22 @@ pub fn sign_request<P: Serialize + ?Sized>(
 /// Serializes an envelope without `signature`, signs the bytes and splices the
 /// signature in.
 fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Result<Vec<u8>, Error> {
-    let encode = |message: String, source: Option<crate::error::BoxError>| Error::Encode { message, source };
-    let bytes = serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
+    let encode =
+        |message: String, source: Option<crate::error::BoxError>| Error::Encode { message, source };
+    let bytes =
+        serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
     let flat = Flattened::parse(&bytes).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
     if let Some(path) = flat.first_null_path() {
-        return Err(encode(format!("`{path}` is null; a null is never sent (leave the field out)"), None));
+        return Err(encode(
+            format!("`{path}` is null; a null is never sent (leave the field out)"),
+            None,
+        ));
     }
     if flat.signature().is_some() {
-        return Err(encode("the envelope already has a signature".to_owned(), None));
+        return Err(encode(
+            "the envelope already has a signature".to_owned(),
+            None,
+        ));
     }
     let signature = flat.signature_hex(key);
     sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
@@ -213,15 +223,36 @@ impl<'de> Deserialize<'de> for CodeText {
 
 fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Flattened, Error> {
     Flattened::parse(body).map_err(|e| {
-        Error::decode(status, format!("body is not a usable JSON object: {e}"), body, Some(Box::new(e)))
+        Error::decode(
+            status,
+            format!("body is not a usable JSON object: {e}"),
+            body,
+            Some(Box::new(e)),
+        )
     })
 }
 
-fn decode_json<'a, T: Deserialize<'a>>(status: Option<u16>, body: &'a [u8], what: &str) -> Result<T, Error> {
-    let text = std::str::from_utf8(body)
-        .map_err(|e| Error::decode(status, format!("the {what} is not UTF-8: {e}"), body, Some(Box::new(e))))?;
-    serde_json::from_str(text)
-        .map_err(|e| Error::decode(status, format!("cannot decode the {what}: {e}"), body, Some(Box::new(e))))
+fn decode_json<'a, T: Deserialize<'a>>(
+    status: Option<u16>,
+    body: &'a [u8],
+    what: &str,
+) -> Result<T, Error> {
+    let text = std::str::from_utf8(body).map_err(|e| {
+        Error::decode(
+            status,
+            format!("the {what} is not UTF-8: {e}"),
+            body,
+            Some(Box::new(e)),
+        )
+    })?;
+    serde_json::from_str(text).map_err(|e| {
+        Error::decode(
+            status,
+            format!("cannot decode the {what}: {e}"),
+            body,
+            Some(Box::new(e)),
+        )
+    })
 }
 
 fn check_signature(flat: &Flattened, key: &PrivateKey) -> Result<(), Error> {
@@ -289,7 +320,12 @@ pub fn open_response<R: DeserializeOwned>(
         None => Cow::Borrowed("{}"),
     };
     serde_json::from_str(&data).map_err(|e| {
-        Error::decode(status, format!("cannot decode `data`: {e}"), data.as_bytes(), Some(Box::new(e)))
+        Error::decode(
+            status,
+            format!("cannot decode `data`: {e}"),
+            data.as_bytes(),
+            Some(Box::new(e)),
+        )
     })
 }
 
@@ -321,11 +357,20 @@ mod tests {
         let received = verify_request(&signed.body, &key()).unwrap();
         assert_eq!(received.request_id, signed.request_id);
         assert_eq!(received.locale, "en_KE");
-        assert_eq!(received.params.get(), r#"{"list":[1,{"a":"x&y=z"}],"name":"Tester"}"#);
-        assert!(matches!(verify_request(&signed.body, &PrivateKey::new("other")), Err(Error::SignatureInvalid)));
+        assert_eq!(
+            received.params.get(),
+            r#"{"list":[1,{"a":"x&y=z"}],"name":"Tester"}"#
+        );
+        assert!(matches!(
+            verify_request(&signed.body, &PrivateKey::new("other")),
+            Err(Error::SignatureInvalid)
+        ));
         let null = serde_json::json!({"a": null});
-        assert!(matches!(sign_request(&null, "c", "en_KE", &key()), Err(Error::Encode { .. })));
-        assert!(matches!(sign_request(&[1, 2], "c", "en_KE", &key()), Ok(_)));
+        assert!(matches!(
+            sign_request(&null, "c", "en_KE", &key()),
+            Err(Error::Encode { .. })
+        ));
+        assert!(sign_request(&[1, 2], "c", "en_KE", &key()).is_ok());
     }
 
     #[test]
@@ -335,16 +380,31 @@ mod tests {
             #[serde(default)]
             x: Option<crate::Amount>,
         }
-        let expect = Expect { request_id: "r1", accept_unsigned_success: false };
+        let expect = Expect {
+            request_id: "r1",
+            accept_unsigned_success: false,
+        };
         let data = RawJson::from_string(r#"{"x":100.50}"#.into()).unwrap();
-        let ok = signed_response_body("r1", "svc", "en_KE", "00000", "ok", Some(&data), &key()).unwrap();
+        let ok =
+            signed_response_body("r1", "svc", "en_KE", "00000", "ok", Some(&data), &key()).unwrap();
         let d: D = open_response(Some(200), &ok, &key(), expect).unwrap();
         assert_eq!(d.x.map(|a| a.to_string()).as_deref(), Some("100.50"));
         let none = signed_response_body("r1", "svc", "en_KE", "00000", "ok", None, &key()).unwrap();
-        assert_eq!(open_response::<D>(Some(200), &none, &key(), expect).unwrap(), D { x: None });
-        let other = Expect { request_id: "r2", ..expect };
-        assert!(matches!(open_response::<D>(Some(200), &ok, &key(), other), Err(Error::RequestIdMismatch { .. })));
-        let fail = signed_response_body("r1", "svc", "en_KE", "14009", "insufficient", None, &key()).unwrap();
+        assert_eq!(
+            open_response::<D>(Some(200), &none, &key(), expect).unwrap(),
+            D { x: None }
+        );
+        let other = Expect {
+            request_id: "r2",
+            ..expect
+        };
+        assert!(matches!(
+            open_response::<D>(Some(200), &ok, &key(), other),
+            Err(Error::RequestIdMismatch { .. })
+        ));
+        let fail =
+            signed_response_body("r1", "svc", "en_KE", "14009", "insufficient", None, &key())
+                .unwrap();
         assert!(matches!(
             open_response::<D>(Some(200), &fail, &key(), expect),
             Err(Error::Api { verified: true, ref code, .. }) if code == "14009"
@@ -352,15 +412,40 @@ mod tests {
         let unsigned_fail = br#"{"code":"12005","msg":"Invalid signature"}"#;
         assert!(matches!(
             open_response::<D>(Some(200), unsigned_fail, &key(), expect),
-            Err(Error::Api { verified: false, request_id: None, .. })
+            Err(Error::Api {
+                verified: false,
+                request_id: None,
+                ..
+            })
         ));
         let unsigned_ok = br#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":"1"}}"#;
-        assert!(matches!(open_response::<D>(Some(200), unsigned_ok, &key(), expect), Err(Error::SignatureMissing)));
-        let relaxed = Expect { accept_unsigned_success: true, ..expect };
+        assert!(matches!(
+            open_response::<D>(Some(200), unsigned_ok, &key(), expect),
+            Err(Error::SignatureMissing)
+        ));
+        let relaxed = Expect {
+            accept_unsigned_success: true,
+            ..expect
+        };
         assert!(open_response::<D>(Some(200), unsigned_ok, &key(), relaxed).is_ok());
-        let bad_data = signed_response_body("r1", "s", "en_KE", "00000", "ok", Some(&RawJson::from_string(r#"{"x":true}"#.into()).unwrap()), &key()).unwrap();
-        assert!(matches!(open_response::<D>(Some(200), &bad_data, &key(), expect), Err(Error::Decode { .. })));
+        let bad_data = signed_response_body(
+            "r1",
+            "s",
+            "en_KE",
+            "00000",
+            "ok",
+            Some(&RawJson::from_string(r#"{"x":true}"#.into()).unwrap()),
+            &key(),
+        )
+        .unwrap();
+        assert!(matches!(
+            open_response::<D>(Some(200), &bad_data, &key(), expect),
+            Err(Error::Decode { .. })
+        ));
         let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();
-        assert!(matches!(open_response::<D>(Some(200), &no_code, &key(), expect), Err(Error::Decode { .. })));
+        assert!(matches!(
+            open_response::<D>(Some(200), &no_code, &key(), expect),
+            Err(Error::Decode { .. })
+        ));
     }
 }

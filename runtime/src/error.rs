@@ -185,7 +185,9 @@ pub(crate) fn snippet(body: &[u8]) -> String {
         match std::str::from_utf8(body.get(..end).unwrap_or_default()) {
             Ok(t) => break t.to_owned(),
             Err(e) if e.error_len().is_none() && end > 0 => end -= 1,
-            Err(_) => break String::from_utf8_lossy(body.get(..end).unwrap_or_default()).into_owned(),
+            Err(_) => {
+                break String::from_utf8_lossy(body.get(..end).unwrap_or_default()).into_owned()
+            }
         }
     };
     if end < body.len() {
@@ -199,7 +201,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::InvalidRequest(e) => write!(f, "invalid request: {e}"),
-            Error::Config { field, message } => write!(f, "invalid configuration `{field}`: {message}"),
+            Error::Config { field, message } => {
+                write!(f, "invalid configuration `{field}`: {message}")
+            }
             Error::Encode { message, .. } => write!(f, "cannot encode the request: {message}"),
             Error::Transport {
                 message,

@@ -59,8 +59,8 @@ pub mod wire_enum;
 pub use amount::{Amount, AmountError};
 pub use client::{Client, Operation};
 pub use config::{
-    Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES,
-    DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
+    Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
 pub use error::{BoxError, Error, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use raw_json::RawJson;

@@ -82,7 +82,12 @@ fn type_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error>
 /// [`Error::SignatureInvalid`].
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     let flat = crate::canonical::Flattened::parse(body).map_err(|e| {
-        Error::decode(None, format!("notification is not a usable JSON object: {e}"), body, Some(Box::new(e)))
+        Error::decode(
+            None,
+            format!("notification is not a usable JSON object: {e}"),
+            body,
+            Some(Box::new(e)),
+        )
     })?;
     match crate::sign::verify_flattened(&flat, key) {
         Ok(()) => {}
@@ -92,7 +97,12 @@ pub fn verify(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     let text = std::str::from_utf8(body)
         .map_err(|e| Error::decode(None, format!("notification is not UTF-8: {e}"), body, None))?;
     let fields: Fields = serde_json::from_str(text).map_err(|e| {
-        Error::decode(None, format!("cannot decode the notification: {e}"), body, Some(Box::new(e)))
+        Error::decode(
+            None,
+            format!("cannot decode the notification: {e}"),
+            body,
+            Some(Box::new(e)),
+        )
     })?;
     Ok(Notification {
         notification_type: fields.notification_type,
@@ -152,7 +162,8 @@ mod tests {
     #[test]
     fn verify_and_dedup() {
         let key = PrivateKey::new("k");
-        let params = RawJson::from_string(r#"{"applicationId":"A1","amount":100.50}"#.into()).unwrap();
+        let params =
+            RawJson::from_string(r#"{"applicationId":"A1","amount":100.50}"#.into()).unwrap();
         let body = signed_body("0028", "N1", "svc", "en_KE", &params, &key).unwrap();
         let n = verify(&body, &key).unwrap();
         assert_eq!(n.notification_type, "0028");
@@ -160,14 +171,28 @@ mod tests {
         assert_eq!(n.ack(), "ok");
         let again = verify(&body, &key).unwrap();
         assert_eq!(again.delivery_id(), n.delivery_id());
-        let other = verify(&signed_body("0028", "N2", "svc", "en_KE", &params, &key).unwrap(), &key).unwrap();
+        let other = verify(
+            &signed_body("0028", "N2", "svc", "en_KE", &params, &key).unwrap(),
+            &key,
+        )
+        .unwrap();
         assert_ne!(other.delivery_id(), n.delivery_id());
         let tampered = String::from_utf8(body).unwrap().replace("100.50", "100.5");
-        assert!(matches!(verify(tampered.as_bytes(), &key), Err(Error::SignatureInvalid)));
-        assert!(matches!(verify(br#"{"requestId":"x","notificationType":"0028"}"#, &key), Err(Error::SignatureMissing)));
+        assert!(matches!(
+            verify(tampered.as_bytes(), &key),
+            Err(Error::SignatureInvalid)
+        ));
+        assert!(matches!(
+            verify(br#"{"requestId":"x","notificationType":"0028"}"#, &key),
+            Err(Error::SignatureMissing)
+        ));
         assert!(matches!(verify(b"ok", &key), Err(Error::Decode { .. })));
         // A numeric notificationType is kept as text.
-        let numeric = crate::sign::sign_and_attach(br#"{"requestId":"x","notificationType":15}"#.to_vec(), &key).unwrap();
+        let numeric = crate::sign::sign_and_attach(
+            br#"{"requestId":"x","notificationType":15}"#.to_vec(),
+            &key,
+        )
+        .unwrap();
         assert_eq!(verify(&numeric, &key).unwrap().notification_type, "15");
     }
 }

@@ -13,7 +13,8 @@ pub struct RawJson(Box<RawValue>);
 impl RawJson {
     /// `{}`.
     pub fn empty_object() -> RawJson {
-        RawJson::from_string("{}".to_owned()).unwrap_or_else(|_| RawJson(Box::<RawValue>::default()))
+        RawJson::from_string("{}".to_owned())
+            .unwrap_or_else(|_| RawJson(Box::<RawValue>::default()))
     }
 
     /// Checks that `json` is one valid JSON value and keeps its text.
@@ -31,10 +32,12 @@ impl RawJson {
 
     /// Serializes a value to JSON text.
     pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> Result<RawJson, Error> {
-        serde_json::value::to_raw_value(value).map(RawJson).map_err(|e| Error::Encode {
-            message: e.to_string(),
-            source: Some(Box::new(e)),
-        })
+        serde_json::value::to_raw_value(value)
+            .map(RawJson)
+            .map_err(|e| Error::Encode {
+                message: e.to_string(),
+                source: Some(Box::new(e)),
+            })
     }
 
     /// The exact JSON text.
@@ -45,7 +48,12 @@ impl RawJson {
     /// Decodes the text into a type.
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
         serde_json::from_str(self.get()).map_err(|e| {
-            Error::decode(None, format!("cannot decode JSON value: {e}"), self.get().as_bytes(), Some(Box::new(e)))
+            Error::decode(
+                None,
+                format!("cannot decode JSON value: {e}"),
+                self.get().as_bytes(),
+                Some(Box::new(e)),
+            )
         })
     }
 }
@@ -98,7 +106,14 @@ mod tests {
         struct A {
             a: String,
         }
-        assert_eq!(RawJson::from_string(r#"{"a":"x"}"#.into()).unwrap().parse::<A>().unwrap().a, "x");
+        assert_eq!(
+            RawJson::from_string(r#"{"a":"x"}"#.into())
+                .unwrap()
+                .parse::<A>()
+                .unwrap()
+                .a,
+            "x"
+        );
         assert!(matches!(r.parse::<A>(), Err(Error::Decode { .. })));
     }
 }

@@ -30,7 +30,12 @@ pub struct HttpRequest {
 
 impl HttpRequest {
     /// A request (for custom transports' tests).
-    pub fn new(url: impl Into<String>, body: Vec<u8>, timeout: Duration, max_response_bytes: usize) -> HttpRequest {
+    pub fn new(
+        url: impl Into<String>,
+        body: Vec<u8>,
+        timeout: Duration,
+        max_response_bytes: usize,
+    ) -> HttpRequest {
         HttpRequest {
             url: url.into(),
             body,
@@ -119,7 +124,11 @@ impl Transport for HttpsTransport {
                 return Err(Error::ResponseTooLarge { limit });
             }
             let mut body = Vec::new();
-            while let Some(chunk) = response.chunk().await.map_err(|e| map_reqwest(e, timeout, true))? {
+            while let Some(chunk) = response
+                .chunk()
+                .await
+                .map_err(|e| map_reqwest(e, timeout, true))?
+            {
                 if body.len() + chunk.len() > limit {
                     return Err(Error::ResponseTooLarge { limit });
                 }

@@ -124,7 +124,12 @@ impl Validator {
     pub fn max_chars(&mut self, prefix: &str, field: &str, value: &str, max: u64) {
         let n = value.chars().count() as u64;
         if n > max {
-            self.push(prefix, field, RuleKind::MaxChars, format!("has {n} characters, at most {max} allowed"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::MaxChars,
+                format!("has {n} characters, at most {max} allowed"),
+            );
         }
     }
 
@@ -132,7 +137,12 @@ impl Validator {
     pub fn min_chars(&mut self, prefix: &str, field: &str, value: &str, min: u64) {
         let n = value.chars().count() as u64;
         if n < min {
-            self.push(prefix, field, RuleKind::MinChars, format!("has {n} characters, at least {min} required"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::MinChars,
+                format!("has {n} characters, at least {min} required"),
+            );
         }
     }
 
@@ -151,7 +161,12 @@ impl Validator {
     /// Valid standard Base64 (padded) whose decoded size is at most `max` bytes.
     pub fn base64_max_bytes(&mut self, prefix: &str, field: &str, value: &str, max: u64) {
         match base64_decoded_len(value) {
-            Err(why) => self.push(prefix, field, RuleKind::Base64, format!("is not valid Base64: {why}")),
+            Err(why) => self.push(
+                prefix,
+                field,
+                RuleKind::Base64,
+                format!("is not valid Base64: {why}"),
+            ),
             Ok(n) if n > max => self.push(
                 prefix,
                 field,
@@ -163,18 +178,40 @@ impl Validator {
     }
 
     /// Inside the inclusive range `min..=max` (each bound optional).
-    pub fn range_int(&mut self, prefix: &str, field: &str, value: i64, min: Option<i64>, max: Option<i64>) {
+    pub fn range_int(
+        &mut self,
+        prefix: &str,
+        field: &str,
+        value: i64,
+        min: Option<i64>,
+        max: Option<i64>,
+    ) {
         if let Some(min) = min.filter(|m| value < *m) {
-            self.push(prefix, field, RuleKind::Range, format!("is {value}, must be at least {min}"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Range,
+                format!("is {value}, must be at least {min}"),
+            );
         } else if let Some(max) = max.filter(|m| value > *m) {
-            self.push(prefix, field, RuleKind::Range, format!("is {value}, must be at most {max}"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Range,
+                format!("is {value}, must be at most {max}"),
+            );
         }
     }
 
     /// Greater than zero.
     pub fn positive_int(&mut self, prefix: &str, field: &str, value: i64) {
         if value <= 0 {
-            self.push(prefix, field, RuleKind::Positive, format!("is {value}, must be greater than 0"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Positive,
+                format!("is {value}, must be greater than 0"),
+            );
         }
     }
 
@@ -188,23 +225,43 @@ impl Validator {
         max: Option<Amount>,
     ) {
         if let Some(min) = min.filter(|m| value < m) {
-            self.push(prefix, field, RuleKind::Range, format!("is {value}, must be at least {min}"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Range,
+                format!("is {value}, must be at least {min}"),
+            );
         } else if let Some(max) = max.filter(|m| value > m) {
-            self.push(prefix, field, RuleKind::Range, format!("is {value}, must be at most {max}"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Range,
+                format!("is {value}, must be at most {max}"),
+            );
         }
     }
 
     /// Greater than zero.
     pub fn positive_amount(&mut self, prefix: &str, field: &str, value: &Amount) {
         if *value <= Amount::ZERO {
-            self.push(prefix, field, RuleKind::Positive, format!("is {value}, must be greater than 0"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Positive,
+                format!("is {value}, must be greater than 0"),
+            );
         }
     }
 
     /// No fractional part (`100` and `100.00` pass, `100.50` does not).
     pub fn whole(&mut self, prefix: &str, field: &str, value: &Amount) {
         if !value.is_whole() {
-            self.push(prefix, field, RuleKind::Whole, format!("is {value}, must be a whole number"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::Whole,
+                format!("is {value}, must be a whole number"),
+            );
         }
     }
 
@@ -223,14 +280,24 @@ impl Validator {
     /// At most `max` array items.
     pub fn max_items(&mut self, prefix: &str, field: &str, len: usize, max: u64) {
         if len as u64 > max {
-            self.push(prefix, field, RuleKind::MaxItems, format!("has {len} items, at most {max} allowed"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::MaxItems,
+                format!("has {len} items, at most {max} allowed"),
+            );
         }
     }
 
     /// At least `min` array items.
     pub fn min_items(&mut self, prefix: &str, field: &str, len: usize, min: u64) {
         if (len as u64) < min {
-            self.push(prefix, field, RuleKind::MinItems, format!("has {len} items, at least {min} required"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::MinItems,
+                format!("has {len} items, at least {min} required"),
+            );
         }
     }
 
@@ -243,9 +310,21 @@ impl Validator {
 
     /// The field must be present when `condition_holds`; `condition` describes it
     /// (e.g. `beneficiaryType = 1`).
-    pub fn required_if(&mut self, prefix: &str, field: &str, present: bool, condition_holds: bool, condition: &str) {
+    pub fn required_if(
+        &mut self,
+        prefix: &str,
+        field: &str,
+        present: bool,
+        condition_holds: bool,
+        condition: &str,
+    ) {
         if condition_holds && !present {
-            self.push(prefix, field, RuleKind::RequiredIf, format!("is required when {condition}"));
+            self.push(
+                prefix,
+                field,
+                RuleKind::RequiredIf,
+                format!("is required when {condition}"),
+            );
         }
     }
 
@@ -313,7 +392,10 @@ fn base64_decoded_len(value: &str) -> Result<u64, &'static str> {
         return Err("more than two `=` at the end");
     }
     let body = bytes.get(..bytes.len() - padding).unwrap_or_default();
-    if !body.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/') {
+    if !body
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+    {
         return Err("a character outside A-Z a-z 0-9 + / (or `=` before the end)");
     }
     Ok((bytes.len() / 4 * 3 - padding) as u64)
@@ -326,7 +408,11 @@ mod tests {
     fn rules(v: Validator) -> Vec<(String, RuleKind)> {
         match v.finish() {
             Ok(()) => Vec::new(),
-            Err(e) => e.violations().iter().map(|v| (v.field.clone(), v.rule)).collect(),
+            Err(e) => e
+                .violations()
+                .iter()
+                .map(|v| (v.field.clone(), v.rule))
+                .collect(),
         }
     }
 
@@ -364,7 +450,10 @@ mod tests {
         v.base64_max_bytes("", "invoice", "not base64!", 5);
         assert_eq!(
             rules(v),
-            [("invoice".into(), RuleKind::Base64MaxBytes), ("invoice".into(), RuleKind::Base64)]
+            [
+                ("invoice".into(), RuleKind::Base64MaxBytes),
+                ("invoice".into(), RuleKind::Base64)
+            ]
         );
     }
 
@@ -403,14 +492,24 @@ mod tests {
         v.max_items("", "list", 51, 50);
         v.min_items("", "list", 0, 1);
         v.required("", "accountId", false);
-        v.required_if("", "beneficiaryCountryCode", false, true, "beneficiaryType = 1");
+        v.required_if(
+            "",
+            "beneficiaryCountryCode",
+            false,
+            true,
+            "beneficiaryType = 1",
+        );
         v.required_if("", "invoice", false, false, "sum > 70000");
         v.at_least_one_of("", &[("userId", false), ("mobile", false)]);
         v.at_least_one_of("", &[("userId", false), ("mobile", true)]);
         v.exactly_one_of("p", &[("sourceAmount", true), ("targetAmount", true)]);
         v.exactly_one_of("", &[("sourceAmount", true), ("targetAmount", false)]);
         let errors = v.finish().unwrap_err();
-        let found: Vec<_> = errors.violations().iter().map(|v| (v.field.as_str(), v.rule)).collect();
+        let found: Vec<_> = errors
+            .violations()
+            .iter()
+            .map(|v| (v.field.as_str(), v.rule))
+            .collect();
         assert_eq!(
             found,
             [
@@ -423,10 +522,16 @@ mod tests {
             ]
         );
         let text = errors.to_string();
-        assert!(text.starts_with("6 rules violated: list: has 51 items"), "{text}");
+        assert!(
+            text.starts_with("6 rules violated: list: has 51 items"),
+            "{text}"
+        );
         assert!(text.contains("beneficiaryCountryCode: is required when beneficiaryType = 1"));
         assert_eq!(Validator::element_path("", "oderArray", 2), "oderArray[2]");
-        assert_eq!(Validator::element_path("x", "oderArray", 0), "x.oderArray[0]");
+        assert_eq!(
+            Validator::element_path("x", "oderArray", 0),
+            "x.oderArray[0]"
+        );
         assert!(Validator::new().finish().is_ok());
     }
 }

@@ -106,7 +106,8 @@ impl<'de> Visitor<'de> for IntVisitor {
         Ok(v)
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-        i64::try_from(v).map_err(|_| E::custom(format!("{v} is out of range for an integer wire value")))
+        i64::try_from(v)
+            .map_err(|_| E::custom(format!("{v} is out of range for an integer wire value")))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
         parse_int(v).map_err(E::custom)
@@ -144,9 +145,15 @@ mod tests {
 
     #[test]
     fn both_forms() {
-        assert_eq!(serde_json::from_str::<S>(r#""0028""#).unwrap(), S("0028".into()));
+        assert_eq!(
+            serde_json::from_str::<S>(r#""0028""#).unwrap(),
+            S("0028".into())
+        );
         assert_eq!(serde_json::from_str::<S>("12").unwrap(), S("12".into()));
-        assert_eq!(serde_json::from_str::<S>(r#""a\"b""#).unwrap(), S("a\"b".into()));
+        assert_eq!(
+            serde_json::from_str::<S>(r#""a\"b""#).unwrap(),
+            S("a\"b".into())
+        );
         assert!(serde_json::from_str::<S>("1.5").is_err());
         assert_eq!(serde_json::from_str::<I>("-1").unwrap(), I(-1));
         assert_eq!(serde_json::from_str::<I>(r#""8""#).unwrap(), I(8));
@@ -156,6 +163,9 @@ mod tests {
         assert_eq!(serde_json::to_string(&I(2)).unwrap(), "2");
         assert_eq!(serde_json::to_string(&S("x".into())).unwrap(), r#""x""#);
         assert_eq!(parse_int("-").unwrap_err().text(), "-");
-        assert_eq!(parse_int("99999999999999999999").unwrap_err().to_string(), "\"99999999999999999999\" is not an integer wire value");
+        assert_eq!(
+            parse_int("99999999999999999999").unwrap_err().to_string(),
+            "\"99999999999999999999\" is not an integer wire value"
+        );
     }
 }

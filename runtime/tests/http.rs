@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use baas_runtime::envelope::{signed_response_body, verify_request};
 use baas_runtime::{
-    Amount, Client, Config, Error, HttpRequest, HttpResponse, HttpsTransport, Operation, PrivateKey,
-    RawJson, RuleKind, Transport, ValidationErrors, Validator,
+    Amount, Client, Config, Error, HttpRequest, HttpResponse, HttpsTransport, Operation,
+    PrivateKey, RawJson, RuleKind, Transport, ValidationErrors, Validator,
 };
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -92,7 +92,9 @@ async fn serve(handler: impl Fn(Vec<u8>) -> Reply + Send + Sync + 'static) -> Se
             let handler = handler.clone();
             let counter = counter.clone();
             tokio::spawn(async move {
-                let Some(body) = read_request(&mut stream).await else { return };
+                let Some(body) = read_request(&mut stream).await else {
+                    return;
+                };
                 counter.fetch_add(1, Ordering::SeqCst);
                 match handler(body) {
                     Reply::Raw(bytes) => {
@@ -117,7 +119,16 @@ fn respond(request: &[u8], code: &str, data: Option<&str>) -> Vec<u8> {
     assert_eq!(received.locale, "en_KE");
     assert_eq!(received.sender, "client1");
     let data = data.map(|d| RawJson::from_string(d.to_owned()).unwrap());
-    signed_response_body(&received.request_id, "baas", "en_KE", code, "msg", data.as_ref(), &key()).unwrap()
+    signed_response_body(
+        &received.request_id,
+        "baas",
+        "en_KE",
+        code,
+        "msg",
+        data.as_ref(),
+        &key(),
+    )
+    .unwrap()
 }
 
 fn config(server: &Server) -> Config {
@@ -187,7 +198,8 @@ fn transfer() -> Transfer {
 
 #[tokio::test]
 async fn success_verifies_and_decodes_exact_amounts() {
-    let server = serve(|req| json_ok(&respond(&req, "00000", Some(r#"{"balance":"12.30"}"#)))).await;
+    let server =
+        serve(|req| json_ok(&respond(&req, "00000", Some(r#"{"balance":"12.30"}"#)))).await;
     let client = Client::new(config(&server)).unwrap();
     let details = client.execute(&account()).await.unwrap();
     assert_eq!(details.balance.unwrap().to_string(), "12.30");
@@ -198,18 +210,27 @@ async fn success_verifies_and_decodes_exact_amounts() {
         json_ok(&respond(&req, "00000", None))
     })
     .await;
-    let raw = Client::new(config(&server)).unwrap().execute(&transfer()).await.unwrap();
+    let raw = Client::new(config(&server))
+        .unwrap()
+        .execute(&transfer())
+        .await
+        .unwrap();
     assert_eq!(raw.get(), "{}");
 }
 
 #[tokio::test]
 async fn tampered_body_is_signature_invalid() {
     let server = serve(|req| {
-        let body = String::from_utf8(respond(&req, "00000", Some(r#"{"balance":"12.30"}"#))).unwrap();
+        let body =
+            String::from_utf8(respond(&req, "00000", Some(r#"{"balance":"12.30"}"#))).unwrap();
         json_ok(body.replace("12.30", "99.30").as_bytes())
     })
     .await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::SignatureInvalid), "{err:?}");
     assert!(!err.is_retryable());
 }
@@ -218,11 +239,20 @@ async fn tampered_body_is_signature_invalid() {
 async fn missing_signature() {
     let server = serve(|req| {
         let id = verify_request(&req, &key()).unwrap().request_id;
-        json_ok(format!(r#"{{"requestId":"{id}","code":"00000","msg":"ok","data":{{"balance":"1.00"}}}}"#).as_bytes())
+        json_ok(
+            format!(
+                r#"{{"requestId":"{id}","code":"00000","msg":"ok","data":{{"balance":"1.00"}}}}"#
+            )
+            .as_bytes(),
+        )
     })
     .await;
     let mut cfg = config(&server);
-    let err = Client::new(cfg.clone()).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(cfg.clone())
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::SignatureMissing), "{err:?}");
     // The documented setting relaxes it.
     cfg.accept_unsigned_success = true;
@@ -230,10 +260,22 @@ async fn missing_signature() {
     assert_eq!(ok.balance.unwrap().to_string(), "1.00");
     // An unsigned failure (only code and msg) is an API error marked unverified.
     let server = serve(|_| json_ok(br#"{"code":"12005","msg":"Invalid signature"}"#)).await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     match err {
-        Error::Api { ref code, ref msg, verified, .. } => {
-            assert_eq!((code.as_str(), msg.as_str(), verified), ("12005", "Invalid signature", false));
+        Error::Api {
+            ref code,
+            ref msg,
+            verified,
+            ..
+        } => {
+            assert_eq!(
+                (code.as_str(), msg.as_str(), verified),
+                ("12005", "Invalid signature", false)
+            );
             assert!(err.to_string().contains("not verified"));
         }
         other => panic!("{other:?}"),
@@ -243,10 +285,17 @@ async fn missing_signature() {
 #[tokio::test]
 async fn wrong_request_id() {
     let server = serve(|_| {
-        json_ok(&signed_response_body("someone-else", "baas", "en_KE", "00000", "ok", None, &key()).unwrap())
+        json_ok(
+            &signed_response_body("someone-else", "baas", "en_KE", "00000", "ok", None, &key())
+                .unwrap(),
+        )
     })
     .await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     match err {
         Error::RequestIdMismatch { expected, received } => {
             assert!(expected.starts_with("client1"));
@@ -259,11 +308,25 @@ async fn wrong_request_id() {
 #[tokio::test]
 async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
     let server = serve(|req| json_ok(&respond(&req, "14009", None))).await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     match &err {
-        Error::Api { code, msg, request_id, verified } => {
-            assert_eq!((code.as_str(), msg.as_str(), *verified), ("14009", "msg", true));
-            assert!(request_id.as_deref().is_some_and(|id| id.starts_with("client1")));
+        Error::Api {
+            code,
+            msg,
+            request_id,
+            verified,
+        } => {
+            assert_eq!(
+                (code.as_str(), msg.as_str(), *verified),
+                ("14009", "msg", true)
+            );
+            assert!(request_id
+                .as_deref()
+                .is_some_and(|id| id.starts_with("client1")));
         }
         other => panic!("{other:?}"),
     }
@@ -273,11 +336,19 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
     let client = Client::new(config(&busy)).unwrap();
     let err = client.execute(&account()).await.unwrap_err();
     assert_eq!(err.api_code(), Some("10001"));
-    assert_eq!(busy.hits.load(Ordering::SeqCst), 3, "a safe call is retried twice");
+    assert_eq!(
+        busy.hits.load(Ordering::SeqCst),
+        3,
+        "a safe call is retried twice"
+    );
     busy.hits.store(0, Ordering::SeqCst);
     let err = client.execute(&transfer()).await.unwrap_err();
     assert_eq!(err.api_code(), Some("10001"));
-    assert_eq!(busy.hits.load(Ordering::SeqCst), 1, "money movement is never re-sent");
+    assert_eq!(
+        busy.hits.load(Ordering::SeqCst),
+        1,
+        "money movement is never re-sent"
+    );
 }
 
 #[tokio::test]
@@ -286,13 +357,23 @@ async fn html_500_is_decode_with_snippet() {
         http(
             "500 Internal Server Error",
             "text/html",
-            format!("<html><body>Internal error{}</body></html>", " ".repeat(2000)).as_bytes(),
+            format!(
+                "<html><body>Internal error{}</body></html>",
+                " ".repeat(2000)
+            )
+            .as_bytes(),
         )
     })
     .await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
     match &err {
-        Error::Decode { status, snippet, .. } => {
+        Error::Decode {
+            status, snippet, ..
+        } => {
             assert_eq!(*status, Some(500));
             assert!(snippet.starts_with("<html><body>Internal error"));
             assert!(snippet.len() <= baas_runtime::SNIPPET_MAX_BYTES + 3);
@@ -310,8 +391,21 @@ async fn truncated_json_is_decode() {
         json_ok(&body[..body.len() / 2])
     })
     .await;
-    let err = Client::new(config(&server)).unwrap().execute(&account()).await.unwrap_err();
-    assert!(matches!(err, Error::Decode { status: Some(200), .. }), "{err:?}");
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Decode {
+                status: Some(200),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -320,19 +414,35 @@ async fn oversized_body_is_refused() {
     let server = serve(move |req| json_ok(&respond(&req, "00000", Some(&big)))).await;
     let mut cfg = config(&server);
     cfg.max_response_bytes = 4096;
-    let err = Client::new(cfg).unwrap().execute(&account()).await.unwrap_err();
-    assert!(matches!(err, Error::ResponseTooLarge { limit: 4096 }), "{err:?}");
+    let err = Client::new(cfg)
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::ResponseTooLarge { limit: 4096 }),
+        "{err:?}"
+    );
     // Without Content-Length (body ends at close): the limit holds while reading.
     let server = serve(|_| {
-        let mut out = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".to_vec();
+        let mut out =
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+                .to_vec();
         out.extend(std::iter::repeat_n(b' ', 100_000));
         Reply::Raw(out)
     })
     .await;
     let mut cfg = config(&server);
     cfg.max_response_bytes = 4096;
-    let err = Client::new(cfg).unwrap().execute(&account()).await.unwrap_err();
-    assert!(matches!(err, Error::ResponseTooLarge { limit: 4096 }), "{err:?}");
+    let err = Client::new(cfg)
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::ResponseTooLarge { limit: 4096 }),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -343,20 +453,50 @@ async fn timeout_is_retried_only_for_safe_calls() {
     cfg.max_retries = 1;
     let client = Client::new(cfg).unwrap();
     let err = client.execute(&transfer()).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { may_have_reached_service: true, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Timeout {
+                may_have_reached_service: true,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.is_retryable());
-    assert_eq!(server.hits.load(Ordering::SeqCst), 1, "money movement is never re-sent");
+    assert_eq!(
+        server.hits.load(Ordering::SeqCst),
+        1,
+        "money movement is never re-sent"
+    );
     server.hits.store(0, Ordering::SeqCst);
     let err = client.execute(&account()).await.unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
-    assert_eq!(server.hits.load(Ordering::SeqCst), 2, "a safe call is retried");
+    assert_eq!(
+        server.hits.load(Ordering::SeqCst),
+        2,
+        "a safe call is retried"
+    );
 }
 
 #[tokio::test]
 async fn connection_closed_after_sending_may_have_reached() {
     let server = serve(|_| Reply::Close).await;
-    let err = Client::new(config(&server)).unwrap().execute(&transfer()).await.unwrap_err();
-    assert!(matches!(err, Error::Transport { may_have_reached_service: true, .. }), "{err:?}");
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&transfer())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Transport {
+                may_have_reached_service: true,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert_eq!(server.hits.load(Ordering::SeqCst), 1);
 }
 
@@ -367,7 +507,10 @@ struct Counting {
 }
 
 impl Transport for Counting {
-    fn post_json(&self, request: HttpRequest) -> baas_runtime::transport::BoxFuture<'_, Result<HttpResponse, Error>> {
+    fn post_json(
+        &self,
+        request: HttpRequest,
+    ) -> baas_runtime::transport::BoxFuture<'_, Result<HttpResponse, Error>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.post_json(request)
     }
@@ -386,7 +529,16 @@ async fn connection_refused_never_left_so_even_money_is_retried() {
     });
     let client = Client::with_transport(cfg, counting.clone());
     let err = client.execute(&transfer()).await.unwrap_err();
-    assert!(matches!(err, Error::Transport { may_have_reached_service: false, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Transport {
+                may_have_reached_service: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.is_retryable() && !err.may_have_reached_service());
     assert_eq!(counting.calls.load(Ordering::SeqCst), 3);
 }
@@ -411,14 +563,26 @@ async fn invalid_request_and_encode_errors_send_nothing() {
     let mut null = transfer();
     null.nullable = None;
     let err = client.execute(&null).await.unwrap_err();
-    assert!(matches!(err, Error::Encode { ref message, .. } if message.contains("params.nullable")), "{err:?}");
+    assert!(
+        matches!(err, Error::Encode { ref message, .. } if message.contains("params.nullable")),
+        "{err:?}"
+    );
     assert_eq!(server.hits.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]
 async fn config_errors_and_secret_never_printed() {
     let err = Client::new(Config::new("localhost:80", "client1", key())).unwrap_err();
-    assert!(matches!(err, Error::Config { field: "base_url", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Config {
+                field: "base_url",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     // The key never appears in any error or debug output of a failed call.
     let server = serve(|_| http("500 Internal Server Error", "text/html", b"<html>")).await;
     let client = Client::new(config(&server)).unwrap();

@@ -15,11 +15,19 @@ fn golden(body: &str, expected_with_key_marker: &str) {
     let key = PrivateKey::new(KEY);
     let flat = Flattened::parse(body.as_bytes()).unwrap();
     let redacted = expected_with_key_marker.replace("<KEY>", "[redacted]");
-    assert_eq!(flat.canonical_string_redacted(&key), redacted, "body {body}");
+    assert_eq!(
+        flat.canonical_string_redacted(&key),
+        redacted,
+        "body {body}"
+    );
     let real = expected_with_key_marker.replace("<KEY>", KEY);
     assert_eq!(flat.canonical_bytes_exposing_key(&key), real.as_bytes());
     let expected_sig = hex::encode(Sha256::digest(real.as_bytes()));
-    assert_eq!(sign::sign(body.as_bytes(), &key).unwrap(), expected_sig, "body {body}");
+    assert_eq!(
+        sign::sign(body.as_bytes(), &key).unwrap(),
+        expected_sig,
+        "body {body}"
+    );
 }
 
 #[test]
@@ -53,13 +61,19 @@ fn nested_arrays_of_objects() {
         r#"{"params":{"oderArray":[{"amount":"1.50","tags":[{"k":"v"},{"k":"w"}]},{"quantity":2}]}}"#,
         "params.oderArray[0].amount=1.50&params.oderArray[0].tags[0].k=v&params.oderArray[0].tags[1].k=w&params.oderArray[1].quantity=2&senderKey=<KEY>",
     );
-    golden(r#"{"m":[[1,[2]],[]]}"#, "m[0][0]=1&m[0][1][0]=2&m[1]=[]&senderKey=<KEY>");
+    golden(
+        r#"{"m":[[1,[2]],[]]}"#,
+        "m[0][0]=1&m[0][1][0]=2&m[1]=[]&senderKey=<KEY>",
+    );
 }
 
 #[test]
 fn empty_containers_and_nulls() {
     golden(r#"{"params":{}}"#, "params={}&senderKey=<KEY>");
-    golden(r#"{"x":[],"y":{"z":{}},"n":null,"a":[null,1]}"#, "a[1]=1&senderKey=<KEY>&x=[]&y.z={}");
+    golden(
+        r#"{"x":[],"y":{"z":{}},"n":null,"a":[null,1]}"#,
+        "a[1]=1&senderKey=<KEY>&x=[]&y.z={}",
+    );
     golden("{}", "senderKey=<KEY>");
 }
 
@@ -73,14 +87,20 @@ fn unicode_raw_utf8_no_escaping() {
 
 #[test]
 fn values_with_ampersand_and_equals() {
-    golden(r#"{"a":"x&b=y","b":"=","c":"&"}"#, "a=x&b=y&b==&c=&&senderKey=<KEY>");
+    golden(
+        r#"{"a":"x&b=y","b":"=","c":"&"}"#,
+        "a=x&b=y&b==&c=&&senderKey=<KEY>",
+    );
 }
 
 #[test]
 fn complete_pairs_sort_by_bytes_not_by_key() {
     // By key `amount` < `amount2`; by complete pair `amount2=1` < `amount=5`
     // because `2` (0x32) sorts before `=` (0x3D).
-    golden(r#"{"amount":"5","amount2":"1"}"#, "amount2=1&amount=5&senderKey=<KEY>");
+    golden(
+        r#"{"amount":"5","amount2":"1"}"#,
+        "amount2=1&amount=5&senderKey=<KEY>",
+    );
     // Upper case before lower case; senderKey sorts among the others by its bytes.
     golden(
         r#"{"sendera":"x","sender":"c","B":1,"a":2}"#,
@@ -122,10 +142,23 @@ fn verify_reports_missing_and_mismatch() {
     assert_eq!(sign::verify(br#"{"a":1}"#, &key), Err(VerifyError::Missing));
     let signed = sign::sign_and_attach(br#"{"a":1}"#.to_vec(), &key).unwrap();
     assert_eq!(sign::verify(&signed, &key), Ok(()));
-    assert_eq!(sign::verify(&signed, &PrivateKey::new("other")), Err(VerifyError::Mismatch));
-    let upper = String::from_utf8(signed.clone()).unwrap().to_uppercase().replace("\"A\"", "\"a\"").replace("SIGNATURE", "signature");
-    assert_eq!(sign::verify(upper.as_bytes(), &key), Err(VerifyError::Mismatch));
-    assert!(matches!(sign::verify(b"[]", &key), Err(VerifyError::Malformed(_))));
+    assert_eq!(
+        sign::verify(&signed, &PrivateKey::new("other")),
+        Err(VerifyError::Mismatch)
+    );
+    let upper = String::from_utf8(signed.clone())
+        .unwrap()
+        .to_uppercase()
+        .replace("\"A\"", "\"a\"")
+        .replace("SIGNATURE", "signature");
+    assert_eq!(
+        sign::verify(upper.as_bytes(), &key),
+        Err(VerifyError::Mismatch)
+    );
+    assert!(matches!(
+        sign::verify(b"[]", &key),
+        Err(VerifyError::Malformed(_))
+    ));
     let check = sign::check(&signed, &key).unwrap();
     assert!(check.holds());
     assert_eq!(Some(check.expected.as_str()), check.received.as_deref());

@@ -1,1 +1,93 @@
-fn main() {}
+//! `baas-sign`: compute or check the signature of a BaaS message, for partners chasing a
+//! `12005 Invalid signature`.
+//!
+//! ```text
+//! BAAS_PRIVATE_KEY=... baas-sign < envelope.json           # canonical string, then signature
+//! BAAS_PRIVATE_KEY=... baas-sign --verify < message.json   # exit 0 when the signature holds
+//! ```
+//!
+//! The canonical string is printed with the key shown as `[redacted]`; the last line of
+//! the default mode is the signature. Exit codes: 0 success / signature holds,
+//! 1 signature missing or wrong, 2 usage error or unreadable input.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use baas_runtime::canonical::Flattened;
+use baas_runtime::sign::constant_time_eq;
+use baas_runtime::PrivateKey;
+
+const KEY_VARIABLE: &str = "BAAS_PRIVATE_KEY";
+
+const USAGE: &str = "\
+usage: baas-sign [--verify]
+  Reads a JSON message (request, response or notification envelope) on stdin and takes
+  the private key from the environment variable BAAS_PRIVATE_KEY.
+  default   print the canonical string (key redacted), then the signature as last line
+  --verify  check the message's own `signature`; exit 0 when it holds, 1 otherwise";
+
+enum Mode {
+    Sign,
+    Verify,
+}
+
+fn main() -> ExitCode {
+    let mut mode = Mode::Sign;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--verify" => mode = Mode::Verify,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            other => {
+                eprintln!("baas-sign: unknown argument `{other}`\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let Some(key) = PrivateKey::from_env(KEY_VARIABLE) else {
+        eprintln!("baas-sign: set the private key in the environment variable {KEY_VARIABLE}");
+        return ExitCode::from(2);
+    };
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        eprintln!("baas-sign: cannot read stdin: {e}");
+        return ExitCode::from(2);
+    }
+    let flat = match Flattened::parse(&input) {
+        Ok(flat) => flat,
+        Err(e) => {
+            eprintln!("baas-sign: the input is not a usable JSON object: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let canonical = flat.canonical_string_redacted(&key);
+    let expected = flat.signature_hex(&key);
+    let mut out = std::io::stdout().lock();
+    match mode {
+        Mode::Sign => {
+            if let Some(null) = flat.first_null_path() {
+                eprintln!("baas-sign: note: `{null}` is null; nulls are skipped when signing and should not be sent");
+            }
+            if writeln!(out, "{canonical}\n{expected}").is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Mode::Verify => match flat.signature() {
+            Some(received) if constant_time_eq(received.as_bytes(), expected.as_bytes()) => {
+                let _ = writeln!(out, "signature OK: {expected}");
+                ExitCode::SUCCESS
+            }
+            received => {
+                let what = match received {
+                    Some(r) => format!("signature MISMATCH\n  received: {r}"),
+                    None => "signature MISSING".to_owned(),
+                };
+                eprintln!("baas-sign: {what}\n  expected: {expected}\n  canonical string (key redacted):\n{canonical}");
+                ExitCode::from(1)
+            }
+        },
+    }
+}

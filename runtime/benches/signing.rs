@@ -1,0 +1,90 @@
+//! Signing a CNY Express request with three order items, against a bare SHA-256 of the
+//! same canonical bytes and a naive signer (JSON tree to owned strings, sort, join, hash).
+
+use std::hint::black_box;
+
+use baas_runtime::canonical::Flattened;
+use baas_runtime::{sign, PrivateKey};
+use criterion::{criterion_group, criterion_main, Criterion};
+use sha2::{Digest, Sha256};
+
+fn cny_express_request() -> Vec<u8> {
+    let order = |i: u32| {
+        format!(
+            r#"{{"productName":"Product {i} 电子元件","quantity":{q},"amount":"{i}2500.50","orderTime":1650533105687,"platform":"https://shop.example.cn/item/{i}"}}"#,
+            q = 10 * i
+        )
+    };
+    format!(
+        r#"{{"requestId":"client1a1b2c3d4e5f60718293a4b5c6d7e8f9","sender":"client1","locale":"en_KE","timestamp":1650533105687,"salt":"9f8e7d6c5b4a39281706f5e4","params":{{"payerAccountId":"1002003004005","beneficiaryType":"1","beneficiaryName":"张三","beneficiaryIdNumber":"110101199003071234","beneficiaryCountryCode":"CN","beneficiaryBankCode":"ICBKCNBJ","beneficiaryBankName":"Industrial and Commercial Bank of China","beneficiaryBankAddress":"55 Fuxingmennei Avenue, Beijing","beneficiaryAccountId":"6222020200112233445","paymentPurpose":"PURCHASE_GOODS","messageToBeneficiary":"Invoice 2024-001 & 2024-002","remark":"Q2 stock","supportDocumentFile":"JVBERi0xLjQKJcfsj6IKNSAwIG9iago8PC9MZW5ndGggNiAwIFI+PgpzdHJlYW0K","supportDocumentType":"pdf","companyRegisDocumentFile":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk","companyRegisDocumentType":"image","invoiceDocumentType":"pdf","oderArray":[{},{},{}]}}}}"#,
+        order(1),
+        order(2),
+        order(3)
+    )
+    .into_bytes()
+}
+
+fn naive_flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Null => {}
+        serde_json::Value::Object(m) if m.is_empty() => out.push(format!("{prefix}={{}}")),
+        serde_json::Value::Array(a) if a.is_empty() => out.push(format!("{prefix}=[]")),
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                let path = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                naive_flatten(&path, v, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                naive_flatten(&format!("{prefix}[{i}]"), v, out);
+            }
+        }
+        serde_json::Value::String(s) => out.push(format!("{prefix}={s}")),
+        other => out.push(format!("{prefix}={other}")),
+    }
+}
+
+fn naive_sign(body: &[u8], key: &str) -> String {
+    let mut value: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+    if let Some(m) = value.as_object_mut() {
+        m.remove("signature");
+    }
+    let mut pairs = Vec::new();
+    naive_flatten("", &value, &mut pairs);
+    pairs.push(format!("senderKey={key}"));
+    pairs.sort();
+    hex::encode(Sha256::digest(pairs.join("&").as_bytes()))
+}
+
+fn bench(c: &mut Criterion) {
+    let body = cny_express_request();
+    let key = PrivateKey::new("partner-secret-key");
+    let signature = sign::sign(&body, &key).unwrap_or_default();
+    assert_eq!(
+        signature,
+        naive_sign(&body, "partner-secret-key"),
+        "both signers agree"
+    );
+    let canonical = Flattened::parse(&body)
+        .map(|f| f.canonical_bytes_exposing_key(&key))
+        .unwrap_or_default();
+    let mut group = c.benchmark_group("cny_express_3_items");
+    group.bench_function("runtime_sign", |b| {
+        b.iter(|| sign::sign(black_box(&body), &key))
+    });
+    group.bench_function("bare_sha256_of_canonical", |b| {
+        b.iter(|| hex::encode(Sha256::digest(black_box(&canonical))))
+    });
+    group.bench_function("naive_tree_sign", |b| {
+        b.iter(|| naive_sign(black_box(&body), "partner-secret-key"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,75 @@
+//! The `baas-sign` binary: canonical string with the key redacted, signature last,
+//! `--verify` exit codes.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const EXAMPLE: &str = r#"{"requestId":"APPREQ00990320fed02000","sender":"client1","locale":"en_KE","timestamp":1650533105687,"salt":"QcEwsZ123da","params":{"name":"Tester"}}"#;
+const SIGNATURE: &str = "ce4f419f667b7d5621892337c23905b894472e6b186f06a0e237528b011ab2f2";
+
+fn run(args: &[&str], key: Option<&str>, stdin: &str) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_baas-sign"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.env_remove("BAAS_PRIVATE_KEY");
+    if let Some(k) = key {
+        cmd.env("BAAS_PRIVATE_KEY", k);
+    }
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn prints_redacted_canonical_string_and_signature_last() {
+    let (code, out, _) = run(&[], Some("yourkey"), EXAMPLE);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "locale=en_KE&params.name=Tester&requestId=APPREQ00990320fed02000&salt=QcEwsZ123da&sender=client1&senderKey=[redacted]&timestamp=1650533105687",
+            SIGNATURE
+        ]
+    );
+    assert!(!out.contains("yourkey"));
+}
+
+#[test]
+fn verify_exit_codes() {
+    let signed = EXAMPLE.replace(
+        "{\"requestId\"",
+        &format!("{{\"signature\":\"{SIGNATURE}\",\"requestId\""),
+    );
+    let (code, out, _) = run(&["--verify"], Some("yourkey"), &signed);
+    assert_eq!(code, 0, "{out}");
+    let (code, _, err) = run(&["--verify"], Some("otherkey"), &signed);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("MISMATCH") && err.contains("expected: "),
+        "{err}"
+    );
+    assert!(!err.contains("otherkey"));
+    let (code, _, err) = run(&["--verify"], Some("yourkey"), EXAMPLE);
+    assert_eq!(code, 1);
+    assert!(err.contains("MISSING") && err.contains(SIGNATURE), "{err}");
+    let (code, _, _) = run(&["--verify"], Some("yourkey"), "<html>");
+    assert_eq!(code, 2);
+    let (code, _, err) = run(&[], None, EXAMPLE);
+    assert_eq!(code, 2);
+    assert!(err.contains("BAAS_PRIVATE_KEY"));
+    let (code, _, _) = run(&["--bogus"], Some("k"), EXAMPLE);
+    assert_eq!(code, 2);
+}
