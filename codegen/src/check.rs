@@ -154,11 +154,21 @@ fn single<'a, T>(
     key: &str,
     get: impl Fn(&'a SpecFile) -> Option<&'a TopLevel<T>>,
 ) -> Option<&'a TopLevel<T>> {
-    let mut first: Option<&'a TopLevel<T>> = None;
+    single_all(ck, files, key, get).into_iter().next()
+}
+
+/// Every definition of a top-level key, in file order; each one after the first is an error.
+fn single_all<'a, T>(
+    ck: &mut Checker,
+    files: &'a [SpecFile],
+    key: &str,
+    get: impl Fn(&'a SpecFile) -> Option<&'a TopLevel<T>>,
+) -> Vec<&'a TopLevel<T>> {
+    let mut all: Vec<&'a TopLevel<T>> = Vec::new();
     for f in files {
         if let Some(t) = get(f) {
-            match first {
-                None => first = Some(t),
+            match all.first() {
+                None => all.push(t),
                 Some(prev) => ck.error(
                     &t.key,
                     format!("top-level key `{key}` is defined in two files"),
@@ -168,9 +178,12 @@ fn single<'a, T>(
                     )),
                 ),
             }
+            if all.first().is_some_and(|first| !std::ptr::eq(*first, t)) {
+                all.push(t);
+            }
         }
     }
-    first
+    all
 }
 
 fn type_text(t: &TypeRef) -> String {

@@ -254,6 +254,9 @@ enum Frame {
     },
 }
 
+const SYNTAX_HELP: &str =
+    "fix the YAML syntax (indentation, quotes, `:` after keys, closing brackets)";
+
 /// Parses one file into a positioned tree; `Ok(None)` for a file without a document.
 pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> {
     let at = |(line, column): (usize, usize), msg: String| {
@@ -279,7 +282,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     (m.line().max(1), m.col().saturating_add(1)),
                     format!("YAML syntax error: {}", e.info()),
                 )
-                .with_help("fix the YAML syntax (indentation, quotes, `:` after keys)"));
+                .with_help(SYNTAX_HELP));
             }
         };
         let p = pos(&span);
@@ -298,7 +301,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     .with_help("write the content out where it applies"))
             }
             Event::Scalar(value, style, anchor, tag) => {
-                refuse_anchor_tag(anchor, tag.is_some()).map_err(|m| at(p, m))?;
+                refuse_anchor_tag(anchor, tag.is_some()).map_err(|(m, h)| at(p, m).with_help(h))?;
                 Node {
                     line: p.0,
                     column: p.1,
@@ -309,9 +312,10 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                 }
             }
             Event::SequenceStart(anchor, tag) => {
-                refuse_anchor_tag(anchor, tag.is_some()).map_err(|m| at(p, m))?;
+                refuse_anchor_tag(anchor, tag.is_some()).map_err(|(m, h)| at(p, m).with_help(h))?;
                 if stack.len() >= MAX_DEPTH {
-                    return Err(at(p, format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(at(p, format!("nesting deeper than {MAX_DEPTH} levels"))
+                        .with_help("flatten the structure; the spec format needs far less"));
                 }
                 stack.push(Frame::Seq {
                     at: p,
@@ -320,9 +324,10 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                 continue;
             }
             Event::MappingStart(anchor, tag) => {
-                refuse_anchor_tag(anchor, tag.is_some()).map_err(|m| at(p, m))?;
+                refuse_anchor_tag(anchor, tag.is_some()).map_err(|(m, h)| at(p, m).with_help(h))?;
                 if stack.len() >= MAX_DEPTH {
-                    return Err(at(p, format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(at(p, format!("nesting deeper than {MAX_DEPTH} levels"))
+                        .with_help("flatten the structure; the spec format needs far less"));
                 }
                 stack.push(Frame::Map {
                     at: p,
@@ -337,7 +342,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     column: at.1,
                     kind: NodeKind::Seq(items),
                 },
-                _ => return Err(at(p, "unbalanced sequence end".to_owned())),
+                _ => return Err(at(p, "unbalanced sequence end".to_owned()).with_help(SYNTAX_HELP)),
             },
             Event::MappingEnd => match stack.pop() {
                 Some(Frame::Map {
@@ -346,7 +351,8 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     key,
                 }) => {
                     if let Some(k) = key {
-                        return Err(at((k.line, k.column), "mapping key without value".into()));
+                        return Err(at((k.line, k.column), "mapping key without value".into())
+                            .with_help(SYNTAX_HELP));
                     }
                     Node {
                         line: start.0,
@@ -354,13 +360,14 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                         kind: NodeKind::Map(entries),
                     }
                 }
-                _ => return Err(at(p, "unbalanced mapping end".to_owned())),
+                _ => return Err(at(p, "unbalanced mapping end".to_owned()).with_help(SYNTAX_HELP)),
             },
         };
         match stack.last_mut() {
             None => {
                 if root.is_some() {
-                    return Err(at(p, "a second YAML document in one file".to_owned()));
+                    return Err(at(p, "a second YAML document in one file".to_owned())
+                        .with_help("keep one document per file: split it into two files"));
                 }
                 root = Some(node);
             }
@@ -373,7 +380,8 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                             return Err(at(
                                 (node.line, node.column),
                                 "mapping keys must be plain text".to_owned(),
-                            ))
+                            )
+                            .with_help("write keys as plain words, e.g. `name:`"))
                         }
                     };
                     if text == "<<" {
@@ -403,17 +411,23 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
         let at_ = match frame {
             Frame::Seq { at, .. } | Frame::Map { at, .. } => *at,
         };
-        return Err(at(at_, "unterminated YAML collection".to_owned()));
+        return Err(at(at_, "unterminated YAML collection".to_owned()).with_help(SYNTAX_HELP));
     }
     Ok(root)
 }
 
-fn refuse_anchor_tag(anchor: usize, tagged: bool) -> Result<(), String> {
+fn refuse_anchor_tag(anchor: usize, tagged: bool) -> Result<(), (String, String)> {
     if anchor != 0 {
-        return Err("YAML anchors (`&name`) are not supported".to_owned());
+        return Err((
+            "YAML anchors (`&name`) are not supported".to_owned(),
+            "write the content out where it applies: a reader finds every fact in place".to_owned(),
+        ));
     }
     if tagged {
-        return Err("YAML tags (`!tag`) are not supported".to_owned());
+        return Err((
+            "YAML tags (`!tag`) are not supported".to_owned(),
+            "remove the tag; quote the value if it must be a string".to_owned(),
+        ));
     }
     Ok(())
 }

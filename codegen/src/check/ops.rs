@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::decimal::Dec;
-use super::{names, single, Checker, EnumInfo, Owner};
+use super::{names, single, single_all, Checker, EnumInfo, Owner};
 use crate::model::{
     self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, Params,
     Requirement, Response, TypeRef,
 };
+use crate::spec_file::TopLevel;
 use crate::spec_file::{
     ConstraintBody, ConstraintSpec, OperationSpec, ParamsSpec, RequiredIfSpec, Spanned, SpecFile,
 };
@@ -39,15 +40,29 @@ fn at(loc: &Location) -> String {
     format!("{}:{}:{}", loc.file, loc.line, loc.column)
 }
 
+/// The items of every file defining a list key (a second definition is already reported):
+/// checking all of them shows every real problem instead of a cascade of unknown names.
+fn merged<T>(defs: Vec<&TopLevel<Vec<Spanned<T>>>>) -> Option<TopLevel<Vec<&Spanned<T>>>> {
+    let key = defs.first()?.key.clone();
+    Some(TopLevel {
+        key,
+        value: defs.iter().flat_map(|d| d.value.iter()).collect(),
+    })
+}
+
 /// Builds the model; `None` when something essential is missing (errors are recorded).
 pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
     let api = single(ck, files, "api", |f| f.api.as_ref());
     let envelope = single(ck, files, "envelope", |f| f.envelope.as_ref());
-    let result_codes = single(ck, files, "result_codes", |f| f.result_codes.as_ref());
-    let notifications = single(ck, files, "notifications", |f| f.notifications.as_ref());
-    let decisions = single(ck, files, "decisions", |f| f.decisions.as_ref());
-    let enums = single(ck, files, "enums", |f| f.enums.as_ref());
-    let records = single(ck, files, "records", |f| f.records.as_ref());
+    let result_codes = merged(single_all(ck, files, "result_codes", |f| {
+        f.result_codes.as_ref()
+    }));
+    let notifications = merged(single_all(ck, files, "notifications", |f| {
+        f.notifications.as_ref()
+    }));
+    let decisions = merged(single_all(ck, files, "decisions", |f| f.decisions.as_ref()));
+    let enums = merged(single_all(ck, files, "enums", |f| f.enums.as_ref()));
+    let records = merged(single_all(ck, files, "records", |f| f.records.as_ref()));
 
     // Decisions first: everything else refers to them.
     let mut decision_list: Vec<model::Decision> = Vec::new();

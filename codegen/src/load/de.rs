@@ -72,7 +72,7 @@ impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
         DeError {
             message: msg.to_string(),
-            help: None,
+            help: Some("see spec/SCHEMA.md for the shape of this value".to_owned()),
             at: None,
         }
     }
