@@ -193,81 +193,90 @@ fn payment_json(p: &Payment) -> Value {
 }
 
 impl Bank {
-    /// Runs the operation at `path` with validated `params`. `request_id` is the
+    /// Runs `operation` (the spec's operation name, e.g. `applyForTransfer`) with
+    /// validated `params`. `request_id` is the
     /// envelope's requestId (the businessId of an account activation); `now_ms` the
     /// clock. Returns the response's `data` (`Value::Null` for code/msg-only answers).
     pub fn handle(
         &mut self,
-        path: &str,
+        operation: &str,
         params: &Json,
         request_id: &str,
         now_ms: i64,
     ) -> Result<Value, ApiError> {
         self.refresh_dormancy(now_ms);
         let p = P(params);
-        match path {
+        match operation {
             // ---- accounts ----
-            "/query/getAccountDetails" => self.account_details(&p),
-            "/account/queryAccountListByUserId" => self.accounts_of_user(&p),
-            "/query/getAbnormalAccountList" => self.abnormal_accounts(&p),
-            "/account/applyForShortCode" => self.apply_short_code(&p),
-            "/account/queryForShortCode" => self.query_short_code(&p),
-            "/account/queryAccountByShortCode" => self.account_by_short_code(&p),
-            "/account/activateAccount" => self.activate(&p, request_id),
-            "/account/editSubAccountName" => self.edit_sub_account_name(&p),
-            "/account/cancelAccountOperation" => self.cancel_operation(&p),
-            "/account/validateAccount" => self.validate_account(&p),
+            "getAccountDetails" => self.account_details(&p),
+            "queryAccountListByUserId" => self.accounts_of_user(&p),
+            "getAbnormalAccountList" => self.abnormal_accounts(&p),
+            "applyForShortCode" => self.apply_short_code(&p),
+            "queryForShortCode" => self.query_short_code(&p),
+            "queryAccountByShortCode" => self.account_by_short_code(&p),
+            "activateAccount" => self.activate(&p, request_id),
+            "editSubAccountName" => self.edit_sub_account_name(&p),
+            "cancelAccountOperation" => self.cancel_operation(&p),
+            "validateAccount" => self.validate_account(&p),
             // ---- money movement ----
-            "/trans/v2/applyForTransfer" => self.apply_transfer(&p, now_ms),
-            "/trans/v2/applyForMobileMoneyBusinessTransfer" => {
-                self.apply_business_transfer(&p, now_ms)
-            }
-            "/trans/telegraphicTransfer" => self.apply_swift(&p, now_ms),
-            "/trans/applyForCnyExpress" => self.apply_cny(&p, now_ms),
-            "/trans/v2/applyForFcExchange" => self.apply_fx(&p),
-            "/trans/txReversal" => self.reversal(&p, now_ms),
-            "/trans/queryTxReversal" => self.query_reversal(&p),
-            "/trans/fetchTransactionFee" | "/trans/getTransactionFee" => self.fee(&p),
+            "applyForTransfer" => self.apply_transfer(&p, now_ms),
+            "applyForMobileMoneyBusinessTransfer" => self.apply_business_transfer(&p, now_ms),
+            "telegraphicTransfer" => self.apply_swift(&p, now_ms),
+            "applyForCnyExpress" => self.apply_cny(&p, now_ms),
+            "applyForFcExchange" => self.apply_fx(&p),
+            "txReversal" => self.reversal(&p, now_ms),
+            "queryTxReversal" => self.query_reversal(&p),
+            "fetchTransactionFee" => self.fee(&p),
             // ---- queries ----
-            "/query/getTransList" => self.trans_list(&p),
-            "/query/getTransResult" => self.trans_result(&p),
-            "/trans/getInterBankTransferList" => self.swift_list(&p),
-            "/trans/getInterBankTransferDetails" => self.swift_details(&p),
-            "/query/getCnyTransList" => self.cny_list(&p),
-            "/query/getCnyTransferDetails" => self.cny_details(&p),
-            "/query/v2/getForeignExchangeRate" => self.fx_rate(&p, now_ms),
-            "/query/v2/getFxRequestStatus" => self.fx_status(&p),
-            "/staticData/getBankCodes" => Ok(json!({
+            "getTransList" => self.trans_list(&p),
+            "getTransResult" => self.trans_result(&p),
+            "getInterBankTransferList" => self.swift_list(&p),
+            "getInterBankTransferDetails" => self.swift_details(&p),
+            "getCnyTransList" => self.cny_list(&p),
+            "getCnyTransferDetails" => self.cny_details(&p),
+            "getForeignExchangeRate" => self.fx_rate(&p, now_ms),
+            "getFxRequestStatus" => self.fx_status(&p),
+            "getBankCodes" => Ok(json!({
                 "bankCodes": BANK_CODES.iter().map(|(c, n, k)| json!({"bankCode": c, "bankName": n, "type": k})).collect::<Vec<_>>()
             })),
-            "/report/queryClosingBalance" => self.closing_balance(&p, now_ms),
+            "queryClosingBalance" => self.closing_balance(&p, now_ms),
             // ---- airtime and bills ----
-            "/utilityPayment/v2/airtimePayment" => self.airtime(&p, now_ms),
-            "/utilityPayment/v2/airtimeBulkPayment" => self.airtime_bulk(&p, now_ms),
-            "/utilityPayment/billQuery" => self.bill_query(&p),
-            "/utilityPayment/v2/billPayment" => self.bill_payment(&p, now_ms),
-            "/utilityPayment/paymentQuery" => self.payment_query(&p),
-            "/utilityPayment/bulkPaymentQuery" => self.bulk_payment_query(&p),
+            "airtimePayment" => self.airtime(&p, now_ms),
+            "airtimeBulkPayment" => self.airtime_bulk(&p, now_ms),
+            "billQuery" => self.bill_query(&p),
+            "billPayment" => self.bill_payment(&p, now_ms),
+            "paymentQuery" => self.payment_query(&p),
+            "bulkPaymentQuery" => self.bulk_payment_query(&p),
             // ---- OTP ----
-            "/common/sendOtp" => self.send_otp(&p, None),
-            "/common/sendAccAdminOtp" => {
+            "sendOtp" => self.send_otp(&p, None),
+            "sendAccAdminOtp" => {
                 let account = p.text("accountId")?;
                 self.account(account)?;
                 self.send_otp(&p, Some(account))
             }
-            "/common/confirmOperation" => self.confirm(&p, now_ms),
-            "/common/groupApplications" => self.group(&p),
+            "confirmOperation" => self.confirm(&p, now_ms),
+            "groupApplications" => self.group(&p),
             // ---- onboarding ----
-            "/onboarding/getOnboardingStatus" => self.personal_status(&p),
-            "/onboarding/getUserKyc" => self.personal_by_request(&p).map(|a| a.kyc.clone()),
-            "/onboarding/personal/getKycMediaList" => self.kyc_media(&p),
-            "/onboarding/getOnboardingRequestId" => self.personal_request_id(&p),
-            "/onboarding/business/getBusinessOnboardingStatus" => self.sme_status(&p),
-            "/onboarding/business/getOnboardingRequestId" => self.sme_request_id(&p),
-            "/onboarding/business/getStoreOnboardingInfo" => self.sme_info(&p, 1),
-            "/onboarding/business/getCompanyOnboardingInfo" => self.sme_info(&p, 2),
-            "/onboarding/business/getPartnershipOnboardingInfo" => self.sme_info(&p, 3),
-            "/onboarding/business/getOrganisationOnboardingInfo" => self.sme_info(&p, 5),
+            "getOnboardingStatus" => self.personal_status(&p),
+            "getUserKyc" => self.personal_by_request(&p).map(|a| a.kyc.clone()),
+            "getKycMediaList" => self.kyc_media(&p),
+            "getOnboardingRequestId" => self.personal_request_id(&p),
+            "getBusinessOnboardingStatus" => self.sme_status(&p),
+            "getBusinessOnboardingRequestId" => self.sme_request_id(&p),
+            "getStoreOnboardingInfo" => self.sme_info(&p, 1),
+            "getCompanyOnboardingInfo" => self.sme_info(&p, 2),
+            "getPartnershipOnboardingInfo" => self.sme_info(&p, 3),
+            "getOrganisationOnboardingInfo" => self.sme_info(&p, 5),
+            // ---- user (shapes not shown: an OTP-confirmed, cancellable request) ----
+            "addEmail" | "verifyEmailAddress" => {
+                let operation = if operation == "addEmail" {
+                    "addEmail"
+                } else {
+                    "verifyEmailAddress"
+                };
+                self.new_application(request_id.to_owned(), operation, vec![], vec![])?;
+                Ok(json!({ "businessId": request_id }))
+            }
             other => Err(ApiError::new(
                 codes::SYSTEM,
                 format!("the sandbox does not implement {other}"),
@@ -442,7 +451,7 @@ impl Bank {
             .applications
             .get_mut(id)
             .ok_or_else(|| ApiError::not_found(format!("account operation {id}")))?;
-        if app.operation != "activateAccount" {
+        if !["activateAccount", "addEmail", "verifyEmailAddress"].contains(&app.operation) {
             return Err(ApiError::invalid(
                 "requestId",
                 format!(

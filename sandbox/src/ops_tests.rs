@@ -39,12 +39,9 @@ impl T {
         }
     }
     fn confirm(&mut self, id: &str) {
+        self.ok("sendOtp", json!({"businessId": id, "otpType": "sms"}));
         self.ok(
-            "/common/sendOtp",
-            json!({"businessId": id, "otpType": "sms"}),
-        );
-        self.ok(
-            "/common/confirmOperation",
+            "confirmOperation",
             json!({"businessId": id, "otpCode": otp_for(id)}),
         );
     }
@@ -63,53 +60,47 @@ fn transfer_moves_money_only_after_the_otp() {
     let mut t = T::new();
     let totals = t.bank.totals();
     let tx = t.ok(
-        "/trans/v2/applyForTransfer",
+        "applyForTransfer",
         transfer("1000000001", "1000000004", "100.50"),
     );
     let tx = tx["txId"].as_str().unwrap().to_owned();
     assert_eq!(t.bal("1000000001"), Decimal::new(25_000_000, 2));
-    let r = t.ok("/query/getTransResult", json!({"txId": tx}));
+    let r = t.ok("getTransResult", json!({"txId": tx}));
     assert_eq!(r["txStatus"], 1);
     // No OTP sent yet.
     assert_eq!(
         t.code(
-            "/common/confirmOperation",
+            "confirmOperation",
             json!({"businessId": tx, "otpCode": otp_for(&tx)})
         ),
         codes::WRONG_OTP
     );
-    t.ok(
-        "/common/sendOtp",
-        json!({"businessId": tx, "otpType": "sms"}),
-    );
+    t.ok("sendOtp", json!({"businessId": tx, "otpType": "sms"}));
     assert_eq!(
         t.code(
-            "/common/confirmOperation",
+            "confirmOperation",
             json!({"businessId": tx, "otpCode": "000000x"})
         ),
         codes::WRONG_OTP
     );
     t.ok(
-        "/common/confirmOperation",
+        "confirmOperation",
         json!({"businessId": tx, "otpCode": otp_for(&tx)}),
     );
     assert_eq!(t.bal("1000000001"), Decimal::new(24_989_950, 2));
     assert_eq!(t.bal("1000000004"), Decimal::new(10_010_050, 2));
-    assert_eq!(
-        t.ok("/query/getTransResult", json!({"txId": tx}))["txStatus"],
-        8
-    );
+    assert_eq!(t.ok("getTransResult", json!({"txId": tx}))["txStatus"], 8);
     // Confirming twice is refused.
     assert_eq!(
         t.code(
-            "/common/confirmOperation",
+            "confirmOperation",
             json!({"businessId": tx, "otpCode": otp_for(&tx)})
         ),
         codes::INVALID_PARAMETER
     );
     assert_eq!(t.bank.totals(), totals);
     let list = t.ok(
-        "/query/getTransList",
+        "getTransList",
         json!({"accountId": "1000000004", "txType": [], "txStatus": [8],
         "startTime": 0, "endTime": NOW, "pageNo": 1, "pageSize": 10, "orderByDesc": 1}),
     );
@@ -122,38 +113,32 @@ fn insufficient_funds_and_external_fees() {
     let mut t = T::new();
     assert_eq!(
         t.code(
-            "/trans/v2/applyForTransfer",
+            "applyForTransfer",
             transfer("1000000003", "1000000004", "1500.01")
         ),
         codes::INSUFFICIENT_BALANCE
     );
     let totals = t.bank.totals();
-    let tx = t.ok("/trans/v2/applyForTransfer", json!({"payerAccountId": "1000000003",
+    let tx = t.ok("applyForTransfer", json!({"payerAccountId": "1000000003",
         "payeeBankCode": "MMO1", "payeeAccountId": "254700000009", "currency": "KES", "amount": "1000"}));
     let tx = tx["txId"].as_str().unwrap().to_owned();
     // Spend the money elsewhere before confirming: the confirmation is then refused.
     let other = t.ok(
-        "/trans/v2/applyForTransfer",
+        "applyForTransfer",
         transfer("1000000003", "1000000004", "900"),
     );
     t.confirm(other["txId"].as_str().unwrap());
-    t.ok(
-        "/common/sendOtp",
-        json!({"businessId": tx, "otpType": "sms"}),
-    );
+    t.ok("sendOtp", json!({"businessId": tx, "otpType": "sms"}));
     assert_eq!(
         t.code(
-            "/common/confirmOperation",
+            "confirmOperation",
             json!({"businessId": tx, "otpCode": otp_for(&tx)})
         ),
         codes::INSUFFICIENT_BALANCE
     );
-    assert_eq!(
-        t.ok("/query/getTransResult", json!({"txId": tx}))["txStatus"],
-        4
-    );
+    assert_eq!(t.ok("getTransResult", json!({"txId": tx}))["txStatus"], 4);
     let fee = t.ok(
-        "/trans/fetchTransactionFee",
+        "fetchTransactionFee",
         json!({"payerAccountId": "1000000001",
         "benificiaryName": "X", "benificiaryType": "0", "benificiaryAccount": "1",
         "benificiaryBankCode": "MMO1", "amount": "1000"}),
@@ -166,33 +151,27 @@ fn insufficient_funds_and_external_fees() {
 fn grouped_applications_confirm_with_one_otp() {
     let mut t = T::new();
     let a = t.ok(
-        "/trans/v2/applyForTransfer",
+        "applyForTransfer",
         transfer("1000000001", "1000000004", "10"),
     )["txId"]
         .clone();
     let b = t.ok(
-        "/utilityPayment/v2/airtimePayment",
+        "airtimePayment",
         json!({"accountId": "1000000001",
         "mobileNumber": "254700000001", "networkProvider": 0, "amount": "50"}),
     );
     let g = t.ok(
-        "/common/groupApplications",
+        "groupApplications",
         json!({"applicationIdList": [a, b["paymentId"]]}),
     );
     let g = g["applicationId"].as_str().unwrap().to_owned();
     assert_eq!(
-        t.code(
-            "/common/sendOtp",
-            json!({"businessId": a, "otpType": "sms"})
-        ),
+        t.code("sendOtp", json!({"businessId": a, "otpType": "sms"})),
         codes::INVALID_PARAMETER
     );
     t.confirm(&g);
     assert_eq!(t.bal("1000000001"), Decimal::new(24_994_000, 2));
-    let pay = t.ok(
-        "/utilityPayment/paymentQuery",
-        json!({"paymentId": b["paymentId"]}),
-    );
+    let pay = t.ok("paymentQuery", json!({"paymentId": b["paymentId"]}));
     assert_eq!(pay["status"], 8);
 }
 
@@ -201,59 +180,44 @@ fn dormancy_activation_and_cancellation() {
     let mut t = T::new();
     assert_eq!(
         t.code(
-            "/trans/v2/applyForTransfer",
+            "applyForTransfer",
             transfer("1000000005", "1000000004", "1")
         ),
         codes::NO_PERMISSION
     );
     let abnormal = t.ok(
-        "/query/getAbnormalAccountList",
+        "getAbnormalAccountList",
         json!({"pageNo": 1, "pageSize": 50}),
     );
     assert_eq!(abnormal["total"], 2);
     assert_eq!(
         t.code(
-            "/query/getAbnormalAccountList",
+            "getAbnormalAccountList",
             json!({"pageNo": 1, "pageSize": 51})
         ),
         codes::PAGE_SIZE
     );
     // Activation requested with request REQ4, then cancelled.
-    let r = t.ok(
-        "/account/activateAccount",
-        json!({"accountId": "1000000005"}),
-    );
+    let r = t.ok("activateAccount", json!({"accountId": "1000000005"}));
     assert_eq!(r["accountId"], "1000000005");
     let req = format!("REQ{}", t.n);
-    t.ok("/account/cancelAccountOperation", json!({"requestId": req}));
+    t.ok("cancelAccountOperation", json!({"requestId": req}));
     assert_eq!(
-        t.code(
-            "/common/sendOtp",
-            json!({"businessId": req, "otpType": "sms"})
-        ),
+        t.code("sendOtp", json!({"businessId": req, "otpType": "sms"})),
         codes::INVALID_PARAMETER
     );
-    t.ok(
-        "/account/activateAccount",
-        json!({"accountId": "1000000005"}),
-    );
+    t.ok("activateAccount", json!({"accountId": "1000000005"}));
     let req = format!("REQ{}", t.n);
     t.confirm(&req);
     assert_eq!(
-        t.code("/account/cancelAccountOperation", json!({"requestId": req})),
+        t.code("cancelAccountOperation", json!({"requestId": req})),
         codes::INVALID_PARAMETER
     );
-    let d = t.ok(
-        "/query/getAccountDetails",
-        json!({"accountId": "1000000005"}),
-    );
+    let d = t.ok("getAccountDetails", json!({"accountId": "1000000005"}));
     assert_eq!(d["dormantStatus"], 0);
     // Six months without transactions: dormant again.
     t.bank.refresh_dormancy(NOW + 184 * DAY_MS);
-    let d = t.ok(
-        "/query/getAccountDetails",
-        json!({"accountId": "1000000005"}),
-    );
+    let d = t.ok("getAccountDetails", json!({"accountId": "1000000005"}));
     assert_eq!(d["dormantStatus"], 1);
 }
 
@@ -261,35 +225,26 @@ fn dormancy_activation_and_cancellation() {
 fn sub_account_names_follow_the_rule() {
     let mut t = T::new();
     t.ok(
-        "/account/editSubAccountName",
+        "editSubAccountName",
         json!({"accountId": "2000000002", "subAccountName": "Ops"}),
     );
     assert_eq!(
-        t.ok(
-            "/query/getAccountDetails",
-            json!({"accountId": "2000000002"})
-        )["accountName"],
+        t.ok("getAccountDetails", json!({"accountId": "2000000002"}))["accountName"],
         "Jambo Traders Ltd_Ops"
     );
-    t.ok(
-        "/account/editSubAccountName",
-        json!({"accountId": "2000000002"}),
-    );
+    t.ok("editSubAccountName", json!({"accountId": "2000000002"}));
     assert_eq!(
-        t.ok(
-            "/query/getAccountDetails",
-            json!({"accountId": "2000000002"})
-        )["accountName"],
+        t.ok("getAccountDetails", json!({"accountId": "2000000002"}))["accountName"],
         "Jambo Traders Ltd"
     );
     // "Jambo Traders Ltd_" is 18 characters: 237 more fit, 238 do not.
     let fits = "é".repeat(237);
     t.ok(
-        "/account/editSubAccountName",
+        "editSubAccountName",
         json!({"accountId": "2000000002", "subAccountName": fits}),
     );
     let err = t.call(
-        "/account/editSubAccountName",
+        "editSubAccountName",
         json!({"accountId": "2000000002", "subAccountName": "é".repeat(238)}),
     );
     let err = err.unwrap_err();
@@ -301,7 +256,7 @@ fn sub_account_names_follow_the_rule() {
     );
     assert_eq!(
         t.code(
-            "/account/editSubAccountName",
+            "editSubAccountName",
             json!({"accountId": "1000000001", "subAccountName": "x"})
         ),
         codes::INVALID_PARAMETER
@@ -312,47 +267,28 @@ fn sub_account_names_follow_the_rule() {
 fn short_codes() {
     let mut t = T::new();
     assert_eq!(
-        t.code(
-            "/account/applyForShortCode",
-            json!({"accountId": "1000000001"})
-        ),
+        t.code("applyForShortCode", json!({"accountId": "1000000001"})),
         codes::SHORT_CODE_EXISTS
     );
     assert_eq!(
-        t.code(
-            "/account/queryForShortCode",
-            json!({"accountId": "1000000002"})
-        ),
+        t.code("queryForShortCode", json!({"accountId": "1000000002"})),
         codes::NOT_FOUND
     );
-    let sc = t.ok(
-        "/account/applyForShortCode",
-        json!({"accountId": "1000000002"}),
-    )["shortCode"]
-        .clone();
+    let sc = t.ok("applyForShortCode", json!({"accountId": "1000000002"}))["shortCode"].clone();
     assert_eq!(
-        t.ok(
-            "/account/queryForShortCode",
-            json!({"accountId": "1000000002"})
-        )["shortCode"],
+        t.ok("queryForShortCode", json!({"accountId": "1000000002"}))["shortCode"],
         sc
     );
     assert_eq!(
-        t.ok("/account/queryAccountByShortCode", json!({"shortCode": sc}))["accountId"],
+        t.ok("queryAccountByShortCode", json!({"shortCode": sc}))["accountId"],
         "1000000002"
     );
     assert_eq!(
-        t.code(
-            "/account/queryAccountByShortCode",
-            json!({"shortCode": "NOPE"})
-        ),
+        t.code("queryAccountByShortCode", json!({"shortCode": "NOPE"})),
         codes::NO_ACCOUNT
     );
     assert_eq!(
-        t.code(
-            "/query/getAccountDetails",
-            json!({"accountId": "SYS-FEES-KES"})
-        ),
+        t.code("getAccountDetails", json!({"accountId": "SYS-FEES-KES"})),
         codes::NO_ACCOUNT
     );
 }
@@ -363,35 +299,35 @@ fn reversal_window() {
     let totals = t.bank.totals();
     assert_eq!(
         t.code(
-            "/trans/txReversal",
+            "txReversal",
             json!({"transactionId": crate::seed::OLD_TX_ID})
         ),
         codes::INVALID_PARAMETER
     );
     let tx = t.ok(
-        "/trans/v2/applyForTransfer",
+        "applyForTransfer",
         transfer("1000000001", "1000000004", "300"),
     )["txId"]
         .as_str()
         .unwrap()
         .to_owned();
     assert_eq!(
-        t.code("/trans/txReversal", json!({"transactionId": tx})),
+        t.code("txReversal", json!({"transactionId": tx})),
         codes::INVALID_PARAMETER
     );
     t.confirm(&tx);
     let app = t.ok(
-        "/trans/txReversal",
+        "txReversal",
         json!({"transactionId": tx, "reversalReason": "duplicate"}),
     );
     let rec = t.ok(
-        "/trans/queryTxReversal",
+        "queryTxReversal",
         json!({"applicationId": app["applicationId"]}),
     );
     assert_eq!(rec["transactionId"], tx.as_str());
     assert_eq!(t.bal("1000000001"), Decimal::new(25_000_000, 2));
     assert_eq!(
-        t.code("/trans/txReversal", json!({"transactionId": tx})),
+        t.code("txReversal", json!({"transactionId": tx})),
         codes::INVALID_PARAMETER
     );
     assert_eq!(t.bank.totals(), totals);
@@ -402,7 +338,7 @@ fn fx_cny_and_closing_balance_notify() {
     let mut t = T::new();
     let totals = t.bank.totals();
     let fx = t.ok(
-        "/trans/v2/applyForFcExchange",
+        "applyForFcExchange",
         json!({"sourceCurrency": "KES", "targetCurrency": "EUR",
         "sourceAccount": "2000000001", "targetAccount": "2000000003", "targetAmount": "100"}),
     );
@@ -410,10 +346,10 @@ fn fx_cny_and_closing_balance_notify() {
     t.confirm(&id);
     assert_eq!(t.bal("2000000003"), Decimal::new(2_010_000, 2));
     assert_eq!(
-        t.ok("/query/v2/getFxRequestStatus", json!({"applicationId": id}))["status"],
+        t.ok("getFxRequestStatus", json!({"applicationId": id}))["status"],
         6
     );
-    let cny = t.ok("/trans/applyForCnyExpress", json!({"payerAccountId": "2000000001", "beneficiaryType": "2",
+    let cny = t.ok("applyForCnyExpress", json!({"payerAccountId": "2000000001", "beneficiaryType": "2",
         "beneficiaryName": "上海贸易", "beneficiaryIdNumber": "91310000", "beneficiaryBankCode": "BOC",
         "beneficiaryBankName": "Bank of China", "beneficiaryBankAddress": "Shanghai", "beneficiaryAccountId": "6222",
         "paymentPurpose": "PURCHASE_GOODS", "supportDocumentFile": "aGk=", "supportDocumentType": "pdf",
@@ -421,21 +357,12 @@ fn fx_cny_and_closing_balance_notify() {
         "oderArray": [{"productName": "tea", "quantity": 2, "amount": "1000.5", "orderTime": NOW, "platform": "shop"}]}));
     let cid = cny["applicationId"].as_str().unwrap().to_owned();
     t.confirm(&cid);
-    let d = t.ok(
-        "/query/getCnyTransferDetails",
-        json!({"applicationId": cid}),
-    );
+    let d = t.ok("getCnyTransferDetails", json!({"applicationId": cid}));
     assert_eq!(d["amount"], "1000.5000");
     assert_eq!(d["status"], 8);
-    t.ok(
-        "/report/queryClosingBalance",
-        json!({"queryDate": "2025-06-30"}),
-    );
+    t.ok("queryClosingBalance", json!({"queryDate": "2025-06-30"}));
     assert_eq!(
-        t.code(
-            "/report/queryClosingBalance",
-            json!({"queryDate": "30/06/2025"})
-        ),
+        t.code("queryClosingBalance", json!({"queryDate": "30/06/2025"})),
         codes::INVALID_PARAMETER
     );
     let types: Vec<&str> = t
@@ -452,39 +379,33 @@ fn fx_cny_and_closing_balance_notify() {
 fn onboarding_and_bills() {
     let mut t = T::new();
     assert_eq!(
-        t.ok(
-            "/onboarding/getOnboardingStatus",
-            json!({"mobile": "254700000003"})
-        )["rejectionReasonId"],
+        t.ok("getOnboardingStatus", json!({"mobile": "254700000003"}))["rejectionReasonId"],
         "R01"
     );
     assert_eq!(
-        t.code("/onboarding/getOnboardingStatus", json!({})),
+        t.code("getOnboardingStatus", json!({})),
         codes::INVALID_PARAMETER
     );
     assert_eq!(
-        t.ok(
-            "/onboarding/getOnboardingRequestId",
-            json!({"userId": "U1004"})
-        )["onboardingRequestId"],
+        t.ok("getOnboardingRequestId", json!({"userId": "U1004"}))["onboardingRequestId"],
         "OBR-P-0003"
     );
     assert_eq!(
         t.ok(
-            "/onboarding/business/getBusinessOnboardingStatus",
+            "getBusinessOnboardingStatus",
             json!({"businessCerNo": "CPR-2002"})
         )["onboardingStatus"],
         7
     );
     assert_eq!(
         t.code(
-            "/onboarding/business/getStoreOnboardingInfo",
+            "getStoreOnboardingInfo",
             json!({"onboardingRequestId": "OBR-B-0002"})
         ),
         codes::NOT_FOUND
     );
     let info = t.ok(
-        "/onboarding/business/getCompanyOnboardingInfo",
+        "getCompanyOnboardingInfo",
         json!({"onboardingRequestId": "OBR-B-0002"}),
     );
     assert_eq!(
@@ -492,17 +413,17 @@ fn onboarding_and_bills() {
         "George Omondi"
     );
     let bill = t.ok(
-        "/utilityPayment/billQuery",
+        "billQuery",
         json!({"billType": 6, "billOrderNumber": "WATER-2002"}),
     );
     assert_eq!(bill["dueAmount"], "1350.50");
     let pay = t.ok(
-        "/utilityPayment/v2/billPayment",
+        "billPayment",
         json!({"accountId": "1000000001", "billType": 6, "billOrderNumber": "WATER-2002"}),
     );
     t.confirm(pay["paymentId"].as_str().unwrap());
     let bill = t.ok(
-        "/utilityPayment/billQuery",
+        "billQuery",
         json!({"billType": 6, "billOrderNumber": "WATER-2002"}),
     );
     assert_eq!(bill["dueAmount"], "0.00");

@@ -50,6 +50,8 @@ pub struct SeenRequest {
     pub path: String,
     /// requestId, when the body had one.
     pub request_id: Option<String>,
+    /// Operation name, once the params decoded as one of the path's operations.
+    pub operation: Option<String>,
     /// Result code answered (`"HTTP 500"` for an unknown path).
     pub code: String,
 }
@@ -116,7 +118,7 @@ impl Shared {
             .saturating_add(self.clock_offset_ms.load(Ordering::SeqCst))
     }
 
-    fn remember(&self, method: &Method, path: &str, request_id: Option<&str>, code: &str) {
+    fn remember(&self, method: &Method, path: &str, answer: &Answer) {
         let mut log = lock(&self.log);
         if log.len() >= LOG_LIMIT {
             log.pop_front();
@@ -124,8 +126,9 @@ impl Shared {
         log.push_back(SeenRequest {
             method: method.to_string(),
             path: path.to_owned(),
-            request_id: request_id.map(str::to_owned),
-            code: code.to_owned(),
+            request_id: answer.request_id.clone(),
+            operation: answer.operation.map(str::to_owned),
+            code: answer.code.clone(),
         });
     }
 
@@ -216,19 +219,19 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     if method != Method::POST {
-        shared.remember(&method, &path, None, codes::GET_NOT_SUPPORTED);
+        shared.remember(&method, &path, &Answer::bare(codes::GET_NOT_SUPPORTED));
         return json_response(
             StatusCode::OK,
             unsigned(codes::GET_NOT_SUPPORTED, "only POST is supported"),
         );
     }
-    let candidates: Vec<&str> = OPERATIONS
+    let candidates: Vec<&'static str> = OPERATIONS
         .iter()
         .filter(|o| o.path == path)
         .map(|o| o.name)
         .collect();
     if candidates.is_empty() {
-        shared.remember(&method, &path, None, "HTTP 500");
+        shared.remember(&method, &path, &Answer::bare("HTTP 500"));
         return json_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             unsigned(codes::SYSTEM, &format!("no such path: {path}")),
@@ -240,7 +243,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     {
         Ok(collected) => collected.to_bytes(),
         Err(e) => {
-            shared.remember(&method, &path, None, codes::INVALID_PARAMETER);
+            shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
             return json_response(
                 StatusCode::OK,
                 unsigned(
@@ -250,18 +253,40 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
             );
         }
     };
-    let (request_id, code, body) = answer(&shared, &path, &candidates, &body);
-    shared.remember(&method, &path, request_id.as_deref(), &code);
-    json_response(StatusCode::OK, body)
+    let answer = answer(&shared, &candidates, &body);
+    shared.remember(&method, &path, &answer);
+    json_response(StatusCode::OK, answer.body)
 }
 
-/// The checks and the operation; returns (requestId, code, response body).
-fn answer(
-    shared: &Arc<Shared>,
-    path: &str,
-    candidates: &[&str],
-    body: &[u8],
-) -> (Option<String>, String, Vec<u8>) {
+/// What the sandbox answered to one POST.
+struct Answer {
+    request_id: Option<String>,
+    operation: Option<&'static str>,
+    code: String,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn bare(code: &str) -> Answer {
+        Answer {
+            request_id: None,
+            operation: None,
+            code: code.to_owned(),
+            body: Vec::new(),
+        }
+    }
+    fn unsigned(request_id: Option<String>, code: &str, msg: &str) -> Answer {
+        Answer {
+            request_id,
+            operation: None,
+            code: code.to_owned(),
+            body: unsigned(code, msg),
+        }
+    }
+}
+
+/// The checks and the operation.
+fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Answer {
     let parsed = std::str::from_utf8(body)
         .map_err(|e| e.to_string())
         .and_then(|t| Json::parse(t).map_err(|e| e.to_string()));
@@ -269,19 +294,11 @@ fn answer(
         Ok(m @ Json::Object(_)) => m,
         Ok(_) => {
             let msg = "the body is not a JSON object";
-            return (
-                None,
-                codes::INVALID_PARAMETER.into(),
-                unsigned(codes::INVALID_PARAMETER, msg),
-            );
+            return Answer::unsigned(None, codes::INVALID_PARAMETER, msg);
         }
         Err(e) => {
             let msg = format!("the body is not JSON: {e}");
-            return (
-                None,
-                codes::INVALID_PARAMETER.into(),
-                unsigned(codes::INVALID_PARAMETER, &msg),
-            );
+            return Answer::unsigned(None, codes::INVALID_PARAMETER, &msg);
         }
     };
     let request_id = message.text("requestId").map(str::to_owned);
@@ -289,29 +306,35 @@ fn answer(
     let sender = message.text("sender").unwrap_or_default();
     let Some(key) = shared.partners.get(sender) else {
         let msg = format!("invalid sender: `{sender}`");
-        return (
-            request_id,
-            codes::INVALID_SENDER.into(),
-            unsigned(codes::INVALID_SENDER, &msg),
-        );
+        return Answer::unsigned(request_id, codes::INVALID_SENDER, &msg);
     };
     let key_text = String::from_utf8_lossy(key.expose()).into_owned();
-    let reply = |code: &str, msg: &str, data: Option<serde_json::Value>| {
+    let reply = |operation: Option<&'static str>,
+                 code: &str,
+                 msg: &str,
+                 data: Option<serde_json::Value>| {
         let rid = request_id.clone().unwrap_or_default();
-        (
-            request_id.clone(),
-            code.to_owned(),
-            sign_response(shared, key, &rid, &locale, code, msg, data),
-        )
+        Answer {
+            request_id: request_id.clone(),
+            operation,
+            code: code.to_owned(),
+            body: sign_response(shared, key, &rid, &locale, code, msg, data),
+        }
     };
     if !signing::verify(&message, &key_text) {
-        return reply(codes::INVALID_SIGNATURE, "Invalid signature", None);
+        return reply(None, codes::INVALID_SIGNATURE, "Invalid signature", None);
     }
     let Some(rid) = request_id.clone() else {
-        return reply(codes::INVALID_REQUEST_ID, "requestId: is required", None);
+        return reply(
+            None,
+            codes::INVALID_REQUEST_ID,
+            "requestId: is required",
+            None,
+        );
     };
     if !shared.first_use(&rid) {
         return reply(
+            None,
             codes::INVALID_REQUEST_ID,
             &format!("requestId: `{rid}` was used before; every request needs a new one"),
             None,
@@ -323,11 +346,13 @@ fn answer(
         .unwrap_or_else(|| Json::Object(BTreeMap::new()));
     let params_text = params.to_json_string();
     let mut problems = Vec::new();
-    let mut accepted = false;
+    let mut accepted = None;
+    // Two operations may share a path (the fee call and the reversal request): the one
+    // whose request type decodes the params is meant.
     for name in candidates {
         match validate_params(name, &params_text) {
             ParamsCheck::Valid => {
-                accepted = true;
+                accepted = Some(*name);
                 break;
             }
             ParamsCheck::Invalid(errors) => problems.push(errors.to_string()),
@@ -337,21 +362,26 @@ fn answer(
             )),
         }
     }
-    if !accepted {
-        return reply(codes::INVALID_PARAMETER, &problems.join("; "), None);
-    }
+    let Some(operation) = accepted else {
+        return reply(None, codes::INVALID_PARAMETER, &problems.join("; "), None);
+    };
     let now = shared.now_ms();
     let (result, outbox) = {
         let mut bank = lock(&shared.bank);
-        let result = bank.handle(path, &params, &rid, now);
+        let result = bank.handle(operation, &params, &rid, now);
         (result, bank.take_outbox())
     };
     for n in outbox {
         deliver(shared.clone(), n);
     }
     match result {
-        Ok(data) => reply(codes::OK, "Completed successfully", Some(data)),
-        Err(ApiError { code, msg }) => reply(code, &msg, None),
+        Ok(data) => reply(
+            Some(operation),
+            codes::OK,
+            "Completed successfully",
+            Some(data),
+        ),
+        Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
     }
 }
 

@@ -1,0 +1,39 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use baas_client::enums::OtpType;
+use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
+use baas_client::{Amount, Client};
+use baas_sandbox::Sandbox;
+
+/// A sandbox and a generated client pointed at it.
+pub async fn start() -> (Sandbox, Client) {
+    let sandbox = Sandbox::start().await.expect("sandbox starts");
+    let client = Client::new(sandbox.client_config()).expect("client builds");
+    (sandbox, client)
+}
+
+/// `"100.50"` as an Amount.
+pub fn amount(text: &str) -> Amount {
+    text.parse().expect("amount literal")
+}
+
+/// sendOtp + confirmOperation with the sandbox's OTP rule.
+pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
+    client
+        .send_otp(&SendOtpRequest::new(business_id, OtpType::Sms))
+        .await
+        .expect("sendOtp");
+    client
+        .confirm_operation(&ConfirmOperationRequest::new(business_id, sandbox.otp_for(business_id)))
+        .await
+        .expect("confirmOperation");
+}
+
+/// The API result code of a failed call.
+pub fn code<T: std::fmt::Debug>(result: Result<T, baas_client::Error>) -> String {
+    match result {
+        Ok(v) => panic!("expected an API error, got {v:?}"),
+        Err(e) => e.api_code().map(str::to_owned).unwrap_or_else(|| format!("not an API error: {e}")),
+    }
+}
