@@ -25,7 +25,10 @@ pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
         .await
         .expect("sendOtp");
     client
-        .confirm_operation(&ConfirmOperationRequest::new(business_id, sandbox.otp_for(business_id)))
+        .confirm_operation(&ConfirmOperationRequest::new(
+            business_id,
+            sandbox.otp_for(business_id),
+        ))
         .await
         .expect("confirmOperation");
 }
@@ -34,6 +37,9 @@ pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
 pub fn code<T: std::fmt::Debug>(result: Result<T, baas_client::Error>) -> String {
     match result {
         Ok(v) => panic!("expected an API error, got {v:?}"),
-        Err(e) => e.api_code().map(str::to_owned).unwrap_or_else(|| format!("not an API error: {e}")),
+        Err(e) => e
+            .api_code()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("not an API error: {e}")),
     }
 }
