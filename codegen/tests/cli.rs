@@ -1,0 +1,115 @@
+//! The `check` and `model` subcommands, run as a user would: exit codes, summary, JSON shape.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/bad_specs")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_baas-codegen"))
+        .args(args)
+        .output()
+        .expect("run baas-codegen")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn check_prints_a_summary_and_exits_0() {
+    let base = fixtures().join("_base");
+    let out = run(&["check", "--spec", base.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for line in [
+        "operations:    3 in 1 groups (1 move money; 1 with unspecified params, 1 with unspecified response)",
+        "records:       2",
+        "enums:         2 (4 values)",
+        "rules:         8 (8 checked by the client, 0 server-side)",
+        "constraints:   4",
+        "decisions:     1",
+        "warnings:      0",
+    ] {
+        assert!(stdout.contains(line), "missing `{line}` in:\n{stdout}");
+    }
+}
+
+#[test]
+fn check_on_a_bad_spec_exits_1_with_located_errors() {
+    // A case folder alone lacks the base files: its own errors plus the missing api.
+    let dir = fixtures().join("unknown_decision");
+    let out = run(&["check", "--spec", dir.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("unknown_decision/operations/decided.yaml:5:17: error: unknown decision `amount-as-strng`"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(run(&["chek"]).status.code(), Some(2));
+    assert_eq!(run(&["check", "--spec"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["check", "--spec", "/nonexistent/spec"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn model_prints_the_documented_json() {
+    let base = fixtures().join("_base");
+    let out = run(&["model", "--spec", base.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let keys: Vec<&str> = v
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut want = vec![
+        "title",
+        "source_document",
+        "success_code",
+        "envelope",
+        "result_codes",
+        "groups",
+        "records",
+        "enums",
+        "notifications",
+        "decisions",
+    ];
+    want.sort();
+    let mut got = keys.clone();
+    got.sort();
+    assert_eq!(got, want);
+    let op = &v["groups"][0]["operations"][0];
+    assert_eq!(op["path"], "/trans/applyForTransfer");
+    assert_eq!(op["params"]["kind"], "fields");
+    let amount = &op["params"]["fields"][1];
+    assert_eq!(amount["wire_name"], "amount");
+    assert_eq!(
+        amount["ty"],
+        serde_json::json!({"kind": "decimal", "wire": "string"})
+    );
+    assert_eq!(amount["required"], "required");
+    assert_eq!(
+        amount["rules"][2]["kind"],
+        serde_json::json!({"rule": "range", "min": "0.01", "max": "99999999"})
+    );
+    assert_eq!(amount["rules"][2]["source"], "live");
+    assert_eq!(
+        op["constraints"][1]["kind"]["when"],
+        serde_json::json!({"condition": "sum_greater_than", "array": "oderArray", "item_field": "amount", "value": "70000"})
+    );
+    assert_eq!(
+        op["location"],
+        serde_json::json!({"file": "_base/operations/transfers.yaml", "line": 4, "column": 5})
+    );
+}
