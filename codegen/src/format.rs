@@ -17,7 +17,11 @@ pub struct FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "generated tokens are not a valid Rust file: {}", self.message)
+        write!(
+            f,
+            "generated tokens are not a valid Rust file: {}",
+            self.message
+        )
     }
 }
 
@@ -25,7 +29,9 @@ impl std::error::Error for FormatError {}
 
 /// Parses `tokens` as a file and prints it with prettyplease, after the header.
 pub fn format_tokens(tokens: TokenStream) -> Result<String, FormatError> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| FormatError { message: e.to_string() })?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| FormatError {
+        message: e.to_string(),
+    })?;
     let body = prettyplease::unparse(&file);
     Ok(format!("{GENERATED_HEADER}{body}"))
 }

@@ -71,7 +71,10 @@ impl std::error::Error for WriteError {
 }
 
 fn at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
-    move |source| WriteError { path: path.to_path_buf(), source }
+    move |source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Writes (or compares) `files` under `root`; returns the files that differ, in order:
@@ -92,14 +95,20 @@ pub fn sync(root: &Path, files: &[GeneratedFile], mode: Mode) -> Result<Vec<Chan
             }
             fs::write(&path, &file.contents).map_err(at(&path))?;
         }
-        changes.push(Change { path: file.path.clone(), kind });
+        changes.push(Change {
+            path: file.path.clone(),
+            kind,
+        });
     }
     for stale in stale_files(root, files)? {
         if mode == Mode::Write {
             let path = root.join(&stale);
             fs::remove_file(&path).map_err(at(&path))?;
         }
-        changes.push(Change { path: stale, kind: ChangeKind::Removed });
+        changes.push(Change {
+            path: stale,
+            kind: ChangeKind::Removed,
+        });
     }
     Ok(changes)
 }

@@ -12,6 +12,7 @@
 //! - `activateAccount` — `POST /account/activateAccount`
 //! - `editSubAccountName` — `POST /account/editSubAccountName`
 //! - `cancelAccountOperation` — `POST /account/cancelAccountOperation`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Account record.
 ///
 /// Request of `getAccountDetails`.

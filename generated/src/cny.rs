@@ -6,6 +6,7 @@
 //! - `applyForCnyExpress` — `POST /trans/applyForCnyExpress`
 //! - `getCnyTransList` — `POST /query/getCnyTransList`
 //! - `getCnyTransferDetails` — `POST /query/getCnyTransferDetails`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 ///
 /// Request of `applyForCnyExpress`.

@@ -6,6 +6,7 @@
 //! - `getForeignExchangeRate` — `POST /query/v2/getForeignExchangeRate`
 //! - `applyForFcExchange` — `POST /trans/v2/applyForFcExchange`
 //! - `getFxRequestStatus` — `POST /query/v2/getFxRequestStatus`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Foreign exchange rate of a currency pair.
 ///
 /// Request of `getForeignExchangeRate`.

@@ -47,6 +47,7 @@
 //! - `0028` CnyTransfer — CNY transfer (relates to /trans/applyForCnyExpress transfers). (after `applyForCnyExpress`)
 //! - `0026` ForeignExchange — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
 //! - `0015` FileJob — File job (result of /report/queryClosingBalance, carrying the jobId's outcome). (after `queryClosingBalance`)
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{

@@ -13,6 +13,7 @@
 //! - `getCompanyOnboardingInfo` — `POST /onboarding/business/getCompanyOnboardingInfo`
 //! - `getOrganisationOnboardingInfo` — `POST /onboarding/business/getOrganisationOnboardingInfo`
 //! - `getPartnershipOnboardingInfo` — `POST /onboarding/business/getPartnershipOnboardingInfo`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Personal onboarding status.
 ///
 /// Request of `getOnboardingStatus`.

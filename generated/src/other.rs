@@ -8,6 +8,7 @@
 //! - `fetchTransactionFee` — `POST /trans/txReversal`
 //! - `validateAccount` — `POST /account/validateAccount`
 //! - `queryClosingBalance` — `POST /report/queryClosingBalance`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 ///
 /// Request of `txReversal`.

@@ -7,6 +7,7 @@
 //! - `confirmOperation` — `POST /common/confirmOperation`
 //! - `sendAccAdminOtp` — `POST /common/sendAccAdminOtp`
 //! - `groupApplications` — `POST /common/groupApplications`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Sends a one-time password for an application.
 ///
 /// Request of `sendOtp`.

@@ -11,6 +11,7 @@
 //! - `getInterBankTransferList` — `POST /trans/getInterBankTransferList`
 //! - `getInterBankTransferDetails` — `POST /trans/getInterBankTransferDetails`
 //! - `getBankCodes` — `POST /staticData/getBankCodes`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Business transfer to a paybill or till of a mobile money operator. Returns txId.
 ///
 /// Request of `applyForMobileMoneyBusinessTransfer`.

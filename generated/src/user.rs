@@ -5,6 +5,7 @@
 //!
 //! - `addEmail` — `POST /user/addEmail`
 //! - `verifyEmailAddress` — `POST /user/verifyEmailAddress`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 ///
 /// Request of `addEmail`.

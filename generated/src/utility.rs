@@ -9,6 +9,7 @@
 //! - `billPayment` — `POST /utilityPayment/v2/billPayment`
 //! - `paymentQuery` — `POST /utilityPayment/paymentQuery`
 //! - `bulkPaymentQuery` — `POST /utilityPayment/bulkPaymentQuery`
+#![cfg_attr(rustfmt, rustfmt::skip)]
 /// Purchases airtime for one mobile number.
 ///
 /// Request of `airtimePayment`.

@@ -25,7 +25,10 @@ fn render(name: &str) -> String {
         Ok(checked) => checked,
         Err(diagnostics) => panic!("fixture {name} does not check:\n{diagnostics}"),
     };
-    match baas_codegen::emit::render_single_file(&checked.api, &format!("tests/fixtures/gen/{name}")) {
+    match baas_codegen::emit::render_single_file(
+        &checked.api,
+        &format!("tests/fixtures/gen/{name}"),
+    ) {
         Ok(text) => text,
         Err(e) => panic!("fixture {name} does not emit: {e}"),
     }
@@ -96,7 +99,10 @@ mod behaviour {
         use value_set::enums::{PaymentPurpose, TxStatus};
         let p: PaymentPurpose = serde_json::from_str("\"NEW_PURPOSE\"").expect("decodes");
         assert_eq!(p, PaymentPurpose::Unknown("NEW_PURPOSE".to_owned()));
-        assert_eq!(serde_json::to_string(&p).expect("encodes"), "\"NEW_PURPOSE\"");
+        assert_eq!(
+            serde_json::to_string(&p).expect("encodes"),
+            "\"NEW_PURPOSE\""
+        );
         let s: TxStatus = serde_json::from_str("-1").expect("decodes");
         assert_eq!(s, TxStatus::Timeout);
         assert_eq!(TxStatus::from_i64(42), TxStatus::Unknown(42));
@@ -119,7 +125,9 @@ mod behaviour {
         let json = serde_json::to_string(&req).expect("encodes");
         assert_eq!(json, r#"{"type":"IMAGE","content":"QUJD"}"#);
         let req = req.match_kind("exact");
-        assert!(serde_json::to_string(&req).expect("encodes").contains(r#""match":"exact""#));
+        assert!(serde_json::to_string(&req)
+            .expect("encodes")
+            .contains(r#""match":"exact""#));
         let bad = serde_json::from_str::<keyword_field::media::UploadMediaRequest>(
             r#"{"type":"x","content":"QUJD","typo":1}"#,
         );
@@ -132,11 +140,18 @@ mod behaviour {
         let item = OrderItem::new("p", 0, "80000".parse().expect("amount"));
         let req = nested_records::trans::ApplyWithOrdersRequest::new(vec![item]);
         let errors = req.validate().expect_err("invalid");
-        let fields: Vec<&str> = errors.violations().iter().map(|v| v.field.as_str()).collect();
+        let fields: Vec<&str> = errors
+            .violations()
+            .iter()
+            .map(|v| v.field.as_str())
+            .collect();
         assert!(fields.contains(&"oderArray[0].quantity"), "{fields:?}");
         assert!(fields.contains(&"invoice"), "{fields:?}");
         let json = serde_json::to_string(&req).expect("encodes");
-        assert!(json.contains(r#""amount":80000"#), "wire: number amounts: {json}");
+        assert!(
+            json.contains(r#""amount":80000"#),
+            "wire: number amounts: {json}"
+        );
 
         use conditional_rule::enums::BeneficiaryType;
         let req = conditional_rule::cny::ApplyForCnyRequest::new(
@@ -144,7 +159,11 @@ mod behaviour {
             "10.00".parse().expect("amount"),
         );
         let errors = req.validate().expect_err("invalid");
-        let fields: Vec<&str> = errors.violations().iter().map(|v| v.field.as_str()).collect();
+        let fields: Vec<&str> = errors
+            .violations()
+            .iter()
+            .map(|v| v.field.as_str())
+            .collect();
         assert!(fields.contains(&"beneficiaryCountryCode"), "{fields:?}");
         let req = req.beneficiary_country_code("KE").mobile("0700");
         assert!(req.validate().is_ok());

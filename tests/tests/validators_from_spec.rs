@@ -60,7 +60,10 @@ fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) ->
                     len = len.max(min);
                 }
             }
-            if rules.iter().any(|r| matches!(r.kind, RuleKind::Base64MaxBytes { .. })) {
+            if rules
+                .iter()
+                .any(|r| matches!(r.kind, RuleKind::Base64MaxBytes { .. }))
+            {
                 return Value::String("QUJD".to_owned());
             }
             Value::String("a".repeat(len as usize))
@@ -121,7 +124,10 @@ fn valid_value(api: &Api, field: &Field) -> Value {
 
 fn minimal_object(api: &Api, fields: &[Field]) -> Value {
     let mut map = Map::new();
-    for f in fields.iter().filter(|f| f.required == Requirement::Required) {
+    for f in fields
+        .iter()
+        .filter(|f| f.required == Requirement::Required)
+    {
         map.insert(f.wire_name.clone(), valid_value(api, f));
     }
     Value::Object(map)
@@ -137,7 +143,8 @@ fn base_params(api: &Api, fields: &[Field], constraints: &[ConstraintKind]) -> V
             ConstraintKind::RequiredIf { field, .. } => {
                 params[field.as_str()] = valid_value(api, find(field));
             }
-            ConstraintKind::AtLeastOneOf { fields: names } | ConstraintKind::ExactlyOneOf { fields: names } => {
+            ConstraintKind::AtLeastOneOf { fields: names }
+            | ConstraintKind::ExactlyOneOf { fields: names } => {
                 let present = names.iter().any(|n| params.get(n).is_some());
                 if !present {
                     params[names[0].as_str()] = valid_value(api, find(&names[0]));
@@ -160,12 +167,26 @@ struct Target<'a> {
 }
 
 /// Every field reachable from the params, with its parents filled in `params`.
-fn targets<'a>(api: &'a Api, fields: &'a [Field], prefix: &str, pointer: &[String], out: &mut Vec<Target<'a>>) {
+fn targets<'a>(
+    api: &'a Api,
+    fields: &'a [Field],
+    prefix: &str,
+    pointer: &[String],
+    out: &mut Vec<Target<'a>>,
+) {
     for f in fields {
-        let path = if prefix.is_empty() { f.wire_name.clone() } else { format!("{prefix}.{}", f.wire_name) };
+        let path = if prefix.is_empty() {
+            f.wire_name.clone()
+        } else {
+            format!("{prefix}.{}", f.wire_name)
+        };
         let mut ptr = pointer.to_vec();
         ptr.push(f.wire_name.clone());
-        out.push(Target { path: path.clone(), pointer: ptr.clone(), field: f });
+        out.push(Target {
+            path: path.clone(),
+            pointer: ptr.clone(),
+            field: f,
+        });
         match &f.ty {
             TypeRef::Record { name } => {
                 let r = api.record(name).expect("record");
@@ -194,7 +215,9 @@ fn set(api: &Api, node: &mut Value, scope: &[Field], pointer: &[String], value: 
         obj.insert(key.clone(), value);
         return;
     }
-    let child = obj.entry(key.clone()).or_insert_with(|| valid_value(api, field));
+    let child = obj
+        .entry(key.clone())
+        .or_insert_with(|| valid_value(api, field));
     match &field.ty {
         TypeRef::Record { name } => {
             let r = api.record(name).expect("record");
@@ -221,7 +244,10 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
     let is_array = matches!(field.ty, TypeRef::Array { .. });
     let wrap = |v: Value| if is_array { Value::Array(vec![v]) } else { v };
     let wire = wire_of(&field.ty);
-    let others_allow_zero = !field.rules.iter().any(|r| matches!(r.kind, RuleKind::Positive));
+    let others_allow_zero = !field
+        .rules
+        .iter()
+        .any(|r| matches!(r.kind, RuleKind::Positive));
     let s = |n: u64| Value::String("a".repeat(n as usize));
     match rule {
         RuleKind::MaxChars { max } => vec![(wrap(s(*max)), wrap(s(max + 1)))],
@@ -240,7 +266,10 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
                 }
                 Value::String(t)
             };
-            vec![(wrap(b64(*max)), wrap(b64(max + 1))), (wrap(json!("QUJD")), wrap(json!("not base64!")))]
+            vec![
+                (wrap(b64(*max)), wrap(b64(max + 1))),
+                (wrap(json!("QUJD")), wrap(json!("not base64!"))),
+            ]
         }
         RuleKind::Range { min, max } => {
             let mut out = Vec::new();
@@ -261,7 +290,11 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
                     // Decimal bounds: step by the bound's last place.
                     let step = |b: &str| {
                         let places = b.split_once('.').map_or(0, |(_, f)| f.len());
-                        if places == 0 { "1".to_owned() } else { format!("0.{}1", "0".repeat(places - 1)) }
+                        if places == 0 {
+                            "1".to_owned()
+                        } else {
+                            format!("0.{}1", "0".repeat(places - 1))
+                        }
                     };
                     let add = |a: &str, b: &str| {
                         let x: baas_runtime::Amount = a.parse().expect("amount");
@@ -274,12 +307,19 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
                         x.checked_sub(y).expect("no overflow").to_string()
                     };
                     if let Some(hi) = max {
-                        out.push((wrap(decimal(hi, wire)), wrap(decimal(&add(hi, &step(hi)), wire))));
+                        out.push((
+                            wrap(decimal(hi, wire)),
+                            wrap(decimal(&add(hi, &step(hi)), wire)),
+                        ));
                     }
                     if let Some(lo) = min {
-                        let zero_ok = others_allow_zero || !lo.starts_with('0') && !lo.starts_with('-');
+                        let zero_ok =
+                            others_allow_zero || !lo.starts_with('0') && !lo.starts_with('-');
                         if zero_ok || lo != "0" {
-                            out.push((wrap(decimal(lo, wire)), wrap(decimal(&sub(lo, &step(lo)), wire))));
+                            out.push((
+                                wrap(decimal(lo, wire)),
+                                wrap(decimal(&sub(lo, &step(lo)), wire)),
+                            ));
                         }
                     }
                 }
@@ -302,11 +342,18 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
                 _ => unreachable!("item rules are on arrays"),
             };
             let n = *max as usize;
-            let (at, past) = if matches!(rule, RuleKind::MaxItems { .. }) { (n, n + 1) } else { (n, n.saturating_sub(1)) };
+            let (at, past) = if matches!(rule, RuleKind::MaxItems { .. }) {
+                (n, n + 1)
+            } else {
+                (n, n.saturating_sub(1))
+            };
             if matches!(rule, RuleKind::MinItems { .. }) && n == 0 {
                 return vec![];
             }
-            vec![(Value::Array(vec![item.clone(); at]), Value::Array(vec![item; past]))]
+            vec![(
+                Value::Array(vec![item.clone(); at]),
+                Value::Array(vec![item; past]),
+            )]
         }
         _ => vec![],
     }
@@ -338,10 +385,15 @@ fn expect_valid(op: &str, params: &Value, what: &str) {
 fn expect_violation(op: &str, params: &Value, path: &str, rule: Violated, what: &str) {
     match validate_params(op, &params.to_string()) {
         ParamsCheck::Invalid(errors) => assert!(
-            errors.violations().iter().any(|v| v.field == path && v.rule == rule),
+            errors
+                .violations()
+                .iter()
+                .any(|v| v.field == path && v.rule == rule),
             "{op}: {what}: expected {rule:?} on {path}, got {errors}\nparams: {params}"
         ),
-        other => panic!("{op}: {what}: expected a violation of {path}, got {other}\nparams: {params}"),
+        other => {
+            panic!("{op}: {what}: expected a violation of {path}, got {other}\nparams: {params}")
+        }
     }
 }
 
@@ -350,7 +402,9 @@ fn every_rule_passes_at_its_limit_and_fails_past_it() {
     let api = api();
     let mut checked_rules = 0;
     for op in api.operations() {
-        let Params::Fields { fields } = &op.params else { continue };
+        let Params::Fields { fields } = &op.params else {
+            continue;
+        };
         let kinds: Vec<ConstraintKind> = op.constraints.iter().map(|c| c.kind.clone()).collect();
         let base = base_params(&api, fields, &kinds);
         expect_valid(&op.name, &base, "minimal params");
@@ -359,19 +413,40 @@ fn every_rule_passes_at_its_limit_and_fails_past_it() {
         for target in &all {
             for rule in &target.field.rules {
                 let element_rule = matches!(target.field.ty, TypeRef::Array { .. })
-                    && !matches!(rule.kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. });
-                let path = if element_rule { format!("{}[0]", target.path) } else { target.path.clone() };
+                    && !matches!(
+                        rule.kind,
+                        RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }
+                    );
+                let path = if element_rule {
+                    format!("{}[0]", target.path)
+                } else {
+                    target.path.clone()
+                };
                 for (at, past) in cases(&api, target.field, &rule.kind) {
                     let mut ok = base.clone();
                     set(&api, &mut ok, fields, &target.pointer, at.clone());
-                    expect_valid(&op.name, &ok, &format!("{path} at the limit of {:?}: {at}", rule.kind));
+                    expect_valid(
+                        &op.name,
+                        &ok,
+                        &format!("{path} at the limit of {:?}: {at}", rule.kind),
+                    );
                     let mut bad = base.clone();
                     set(&api, &mut bad, fields, &target.pointer, past.clone());
-                    let violated_rule = match (&rule.kind, past.as_str().or_else(|| past.get(0).and_then(Value::as_str))) {
+                    let violated_rule = match (
+                        &rule.kind,
+                        past.as_str()
+                            .or_else(|| past.get(0).and_then(Value::as_str)),
+                    ) {
                         (RuleKind::Base64MaxBytes { .. }, Some("not base64!")) => Violated::Base64,
                         _ => violated(&rule.kind),
                     };
-                    expect_violation(&op.name, &bad, &path, violated_rule, &format!("{path} past {:?}: {past}", rule.kind));
+                    expect_violation(
+                        &op.name,
+                        &bad,
+                        &path,
+                        violated_rule,
+                        &format!("{path} past {:?}: {past}", rule.kind),
+                    );
                     checked_rules += 1;
                 }
             }
@@ -386,7 +461,9 @@ fn every_constraint_holds_both_ways() {
     let api = api();
     let mut checked = 0;
     for op in api.operations() {
-        let Params::Fields { fields } = &op.params else { continue };
+        let Params::Fields { fields } = &op.params else {
+            continue;
+        };
         let kinds: Vec<ConstraintKind> = op.constraints.iter().map(|c| c.kind.clone()).collect();
         let base = base_params(&api, fields, &kinds);
         let find = |name: &str| fields.iter().find(|f| f.wire_name == name).expect("param");
@@ -398,16 +475,25 @@ fn every_constraint_holds_both_ways() {
                         Condition::Equals { field: cf, value } => {
                             let cfield = find(cf);
                             let v = match &cfield.ty {
-                                TypeRef::Enum { name } if api.enum_def(name).expect("enum").wire_type == EnumWireType::Integer => {
+                                TypeRef::Enum { name }
+                                    if api.enum_def(name).expect("enum").wire_type
+                                        == EnumWireType::Integer =>
+                                {
                                     json!(value.parse::<i64>().expect("int"))
                                 }
-                                TypeRef::Int | TypeRef::Long => json!(value.parse::<i64>().expect("int")),
+                                TypeRef::Int | TypeRef::Long => {
+                                    json!(value.parse::<i64>().expect("int"))
+                                }
                                 TypeRef::Bool => json!(value == "true"),
                                 _ => json!(value),
                             };
                             holds[cf.as_str()] = v;
                         }
-                        Condition::SumGreaterThan { array, item_field, value } => {
+                        Condition::SumGreaterThan {
+                            array,
+                            item_field,
+                            value,
+                        } => {
                             let afield = find(array);
                             let mut element = match &afield.ty {
                                 TypeRef::Array { item } => valid_scalar(&api, item, &[]),
@@ -420,14 +506,22 @@ fn every_constraint_holds_both_ways() {
                                 },
                                 _ => unreachable!(),
                             };
-                            let ifield = rec.fields.iter().find(|f| &f.wire_name == item_field).expect("item field");
+                            let ifield = rec
+                                .fields
+                                .iter()
+                                .find(|f| &f.wire_name == item_field)
+                                .expect("item field");
                             let wire = wire_of(&ifield.ty);
                             // At the threshold the condition does not hold.
                             element[item_field.as_str()] = decimal(value, wire);
                             let mut at = base.clone();
                             at[array.as_str()] = json!([element.clone()]);
                             at.as_object_mut().expect("object").remove(field);
-                            expect_valid(&op.name, &at, &format!("sum of {array} at {value}, {field} absent"));
+                            expect_valid(
+                                &op.name,
+                                &at,
+                                &format!("sum of {array} at {value}, {field} absent"),
+                            );
                             let x: baas_runtime::Amount = value.parse().expect("amount");
                             let past = (x + baas_runtime::Amount::new(1, 2)).expect("no overflow");
                             element[item_field.as_str()] = decimal(&past.to_string(), wire);
@@ -438,7 +532,13 @@ fn every_constraint_holds_both_ways() {
                     with[field.as_str()] = valid_value(&api, find(field));
                     expect_valid(&op.name, &with, &format!("{field} present while required"));
                     holds.as_object_mut().expect("object").remove(field);
-                    expect_violation(&op.name, &holds, field, Violated::RequiredIf, &format!("{field} absent while required"));
+                    expect_violation(
+                        &op.name,
+                        &holds,
+                        field,
+                        Violated::RequiredIf,
+                        &format!("{field} absent while required"),
+                    );
                 }
                 ConstraintKind::AtLeastOneOf { fields: names } => {
                     let mut none = base.clone();
@@ -448,7 +548,10 @@ fn every_constraint_holds_both_ways() {
                     let first_path = &names[0];
                     match validate_params(&op.name, &none.to_string()) {
                         ParamsCheck::Invalid(errors) => assert!(
-                            errors.violations().iter().any(|v| v.rule == Violated::AtLeastOneOf),
+                            errors
+                                .violations()
+                                .iter()
+                                .any(|v| v.rule == Violated::AtLeastOneOf),
                             "{}: none of {names:?}: {errors}",
                             op.name
                         ),
@@ -467,7 +570,10 @@ fn every_constraint_holds_both_ways() {
                     }
                     match validate_params(&op.name, &two.to_string()) {
                         ParamsCheck::Invalid(errors) => assert!(
-                            errors.violations().iter().any(|v| v.rule == Violated::ExactlyOneOf),
+                            errors
+                                .violations()
+                                .iter()
+                                .any(|v| v.rule == Violated::ExactlyOneOf),
                             "{}: two of {names:?}: {errors}",
                             op.name
                         ),
@@ -484,10 +590,19 @@ fn every_constraint_holds_both_ways() {
 
 #[test]
 fn unknown_operations_and_malformed_params_are_reported() {
-    assert!(matches!(validate_params("noSuchOperation", "{}"), ParamsCheck::UnknownOperation));
+    assert!(matches!(
+        validate_params("noSuchOperation", "{}"),
+        ParamsCheck::UnknownOperation
+    ));
     let api = api();
-    let first = api.operations().find(|o| matches!(o.params, Params::Fields { .. })).expect("an operation");
-    assert!(matches!(validate_params(&first.name, "[1,2"), ParamsCheck::Malformed(_)));
+    let first = api
+        .operations()
+        .find(|o| matches!(o.params, Params::Fields { .. }))
+        .expect("an operation");
+    assert!(matches!(
+        validate_params(&first.name, "[1,2"),
+        ParamsCheck::Malformed(_)
+    ));
     assert!(matches!(
         validate_params(&first.name, r#"{"definitelyNotAParameter": 1}"#),
         ParamsCheck::Malformed(_)

@@ -214,6 +214,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         .collect::<Result<Vec<_>, _>>()?;
     let lib = quote! {
         #crate_doc
+        #![cfg_attr(rustfmt, rustfmt::skip)]
         #![deny(missing_docs)]
         #![forbid(unsafe_code)]
 
@@ -237,6 +238,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         let items = module.items;
         let tokens = quote! {
             #doc
+            #![cfg_attr(rustfmt, rustfmt::skip)]
             #items
         };
         files.push(GeneratedFile {
@@ -269,6 +271,7 @@ pub fn render_single_file(api: &Api, origin: &str) -> Result<String, EmitError> 
     }
     format_file(quote! {
         #doc
+        #![cfg_attr(rustfmt, rustfmt::skip)]
         #items
     })
 }
