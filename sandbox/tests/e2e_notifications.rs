@@ -1,0 +1,208 @@
+//! Notifications 0015, 0026 and 0028: POSTed signed to the callback URL, verified with
+//! the runtime, retried until the receiver answers `ok`, at most 5 deliveries.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use baas_client::cny::ApplyForCnyExpressRequest;
+use baas_client::enums::{BeneficiaryType, CnyDocumentType, PaymentPurpose};
+use baas_client::fx::ApplyForFcExchangeRequest;
+use baas_client::other::QueryClosingBalanceRequest;
+use baas_client::records::OrderItem;
+use baas_runtime::notification::{self, DeliveryId, Notification};
+use baas_runtime::PrivateKey;
+use bytes::Bytes;
+use common::{amount, confirm, start};
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::TokioIo;
+
+#[derive(Default)]
+struct Receiver {
+    /// Deliveries to refuse before answering ok (per notification).
+    refuse_first: u32,
+    attempts: Vec<DeliveryId>,
+    processed: Vec<Notification>,
+    seen: BTreeSet<DeliveryId>,
+    rejected_signatures: u32,
+}
+
+/// A callback receiver on 127.0.0.1; returns its URL.
+async fn receiver(key: PrivateKey, state: Arc<Mutex<Receiver>>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let key = Arc::new(key);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (key, state) = (key.clone(), state.clone());
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    move |req: hyper::Request<hyper::body::Incoming>| {
+                        let (key, state) = (key.clone(), state.clone());
+                        async move {
+                            let body = req
+                                .into_body()
+                                .collect()
+                                .await
+                                .map(|b| b.to_bytes())
+                                .unwrap_or_default();
+                            let answer = match notification::verify(&body, &key) {
+                                Err(_) => {
+                                    state.lock().unwrap().rejected_signatures += 1;
+                                    "bad signature"
+                                }
+                                Ok(n) => {
+                                    let mut s = state.lock().unwrap();
+                                    let id = n.delivery_id();
+                                    let earlier =
+                                        s.attempts.iter().filter(|a| **a == id).count() as u32;
+                                    s.attempts.push(id.clone());
+                                    if earlier < s.refuse_first {
+                                        "busy"
+                                    } else {
+                                        if s.seen.insert(id) {
+                                            s.processed.push(n);
+                                        }
+                                        notification::ACK
+                                    }
+                                }
+                            };
+                            Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from(
+                                answer,
+                            ))))
+                        }
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    format!("http://127.0.0.1:{}/callbacks", addr.port())
+}
+
+async fn wait_for(state: &Arc<Mutex<Receiver>>, n: usize) {
+    for _ in 0..200 {
+        if state.lock().unwrap().processed.len() >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "only {} notifications arrived",
+        state.lock().unwrap().processed.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_are_signed_retried_and_verified() {
+    let (sb, c) = start().await;
+    let state = Arc::new(Mutex::new(Receiver {
+        refuse_first: 2,
+        ..Receiver::default()
+    }));
+    sb.set_callback_url(&receiver(sb.private_key(), state.clone()).await)
+        .unwrap();
+
+    let job = c
+        .query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
+        .await
+        .unwrap()
+        .job_id
+        .unwrap();
+    let fx = c
+        .apply_for_fc_exchange(
+            &ApplyForFcExchangeRequest::new("KES", "EUR", "2000000001", "2000000003")
+                .source_amount(amount("14025")),
+        )
+        .await
+        .unwrap();
+    let fx_id = fx.parse::<serde_json::Value>().unwrap()["applicationId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    confirm(&c, &sb, &fx_id).await;
+    let order = OrderItem::new("tea", 1, amount("100"), 1, "shop");
+    let cny = c
+        .apply_for_cny_express(&ApplyForCnyExpressRequest::new(
+            "2000000001",
+            BeneficiaryType::Enterprise,
+            "上海公司",
+            "9131",
+            "BOC",
+            "Bank of China",
+            "Shanghai",
+            "6222",
+            PaymentPurpose::RelatedPartyPayment,
+            "aGk=",
+            CnyDocumentType::Pdf,
+            "aGk=",
+            CnyDocumentType::Pdf,
+            CnyDocumentType::Pdf,
+            vec![order],
+        ))
+        .await
+        .unwrap();
+    let cny_id = cny.application_id.unwrap();
+    confirm(&c, &sb, &cny_id).await;
+
+    wait_for(&state, 3).await;
+    let s = state.lock().unwrap();
+    assert_eq!(s.rejected_signatures, 0);
+    let mut by_type: Vec<(String, serde_json::Value)> = s
+        .processed
+        .iter()
+        .map(|n| {
+            (
+                n.notification_type.clone(),
+                n.params.parse::<serde_json::Value>().unwrap(),
+            )
+        })
+        .collect();
+    by_type.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(by_type[0].0, "0015");
+    assert_eq!(by_type[0].1["jobId"], job.as_str());
+    assert_eq!(by_type[1].0, "0026");
+    assert_eq!(by_type[1].1["applicationId"], fx_id.as_str());
+    assert_eq!(by_type[1].1["amount"], "100.00");
+    assert_eq!(by_type[2].0, "0028");
+    assert_eq!(by_type[2].1["applicationId"], cny_id.as_str());
+    // Each was delivered three times (two refusals, then ok) with the same requestId.
+    assert_eq!(s.attempts.len(), 9);
+    drop(s);
+    let log = sb.deliveries();
+    assert_eq!(log.iter().filter(|d| d.acknowledged).count(), 3);
+    assert!(log.iter().all(|d| d.attempt <= 3));
+}
+
+#[tokio::test]
+async fn delivery_stops_after_five_attempts() {
+    let (sb, c) = start().await;
+    let state = Arc::new(Mutex::new(Receiver {
+        refuse_first: 100,
+        ..Receiver::default()
+    }));
+    // The receiver answers "busy" to every delivery.
+    sb.set_callback_url(&receiver(sb.private_key(), state.clone()).await)
+        .unwrap();
+    c.query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
+        .await
+        .unwrap();
+    // Backoff 50, 100, 200, 400 ms: all five attempts are over within ~1 s.
+    for _ in 0..100 {
+        if sb.deliveries().len() >= 5 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let log = sb.deliveries();
+    assert_eq!(log.len(), baas_sandbox::MAX_DELIVERIES as usize);
+    assert!(log.iter().all(|d| !d.acknowledged && d.outcome == "busy"));
+    assert!(state.lock().unwrap().processed.is_empty());
+    assert!(sb.set_callback_url("http://10.0.0.1:80/x").is_err());
+}

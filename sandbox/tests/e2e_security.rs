@@ -1,0 +1,191 @@
+//! Envelope rules over real HTTP: validation failures never leave the client, a
+//! tampered response is refused, bad signatures, replays, GET and unknown paths.
+
+mod common;
+
+use std::time::Duration;
+
+use baas_client::account::GetAccountDetailsRequest;
+use baas_client::cny::ApplyForCnyExpressRequest;
+use baas_client::enums::{BeneficiaryType, CnyDocumentType, Currency, PaymentPurpose};
+use baas_client::records::OrderItem;
+use baas_client::transfers::ApplyForTransferRequest;
+use baas_runtime::transport::{HttpRequest, Transport};
+use baas_runtime::{HttpsTransport, PrivateKey};
+use common::{amount, start};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+async fn post(url: &str, body: Vec<u8>) -> (u16, serde_json::Value) {
+    let t = HttpsTransport::new(Duration::from_secs(5)).unwrap();
+    let r = t
+        .post_json(HttpRequest::new(url, body, Duration::from_secs(5), 1 << 20))
+        .await
+        .unwrap();
+    (
+        r.status,
+        serde_json::from_slice(&r.body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn invalid_request_never_reaches_the_sandbox() {
+    let (sb, c) = start().await;
+    let before = sb.requests_seen();
+    // Remark over 100 characters and an order of 600,000 CNY over the 500,000 limit.
+    let bad = ApplyForTransferRequest::new(
+        "1000000001",
+        "SBX",
+        "1000000004",
+        Currency::Kes,
+        amount("1"),
+    )
+    .remark("r".repeat(101));
+    let err = c.apply_for_transfer(&bad).await.unwrap_err();
+    assert!(err.to_string().contains("remark"), "{err}");
+    let order = OrderItem::new("tea", 1, amount("600000"), 1, "shop");
+    let cny = ApplyForCnyExpressRequest::new(
+        "2000000001",
+        BeneficiaryType::Individual,
+        "n",
+        "1",
+        "ICBC",
+        "b",
+        "a",
+        "1",
+        PaymentPurpose::PurchaseGoods,
+        "aGk=",
+        CnyDocumentType::Pdf,
+        "aGk=",
+        CnyDocumentType::Pdf,
+        CnyDocumentType::Pdf,
+        vec![order],
+    );
+    let err = c.apply_for_cny_express(&cny).await.unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("oderArray[0].amount")
+            && text.contains("beneficiaryCountryCode")
+            && text.contains("invoice"),
+        "{text}"
+    );
+    assert_eq!(
+        sb.requests_seen(),
+        before,
+        "the sandbox saw a request that failed validation"
+    );
+    assert!(sb.requests().is_empty());
+}
+
+#[tokio::test]
+async fn tampered_response_is_refused() {
+    let (sb, c) = start().await;
+    sb.tamper_next_response();
+    let err = c
+        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, baas_client::Error::SignatureInvalid),
+        "{err:?}"
+    );
+    // The next response is intact again.
+    c.get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn signature_replay_params_and_transport_rules() {
+    let (sb, _c) = start().await;
+    let key = sb.private_key();
+    let url = format!("{}/query/getAccountDetails", sb.base_url());
+    let params = serde_json::json!({"accountId": "1000000001"});
+    let signed = baas_runtime::envelope::sign_request(&params, sb.sender(), "en_KE", &key).unwrap();
+
+    // Wrong key: 12005, and the answer is still signed with the partner's key.
+    let wrong = baas_runtime::envelope::sign_request(
+        &params,
+        sb.sender(),
+        "en_KE",
+        &PrivateKey::new("other"),
+    )
+    .unwrap();
+    let (status, body) = post(&url, wrong.body).await;
+    assert_eq!((status, body["code"].as_str()), (200, Some("12005")));
+    assert_eq!(body["msg"], "Invalid signature");
+    let raw = serde_json::to_vec(&body).unwrap();
+    assert!(baas_runtime::sign::verify(&raw, &key).is_ok());
+
+    // A changed amount after signing: 12005.
+    let text = String::from_utf8(signed.body.clone())
+        .unwrap()
+        .replace("1000000001", "1000000004");
+    assert_eq!(post(&url, text.into_bytes()).await.1["code"], "12005");
+
+    // First use works; the same requestId again is refused.
+    assert_eq!(post(&url, signed.body.clone()).await.1["code"], "00000");
+    assert_eq!(post(&url, signed.body).await.1["code"], "12002");
+
+    // Params the generated decoder refuses (unknown field) or validators refuse.
+    let p = serde_json::json!({"accountId": "1", "bogus": 1});
+    let s = baas_runtime::envelope::sign_request(&p, sb.sender(), "en_KE", &key).unwrap();
+    let (_, body) = post(&url, s.body).await;
+    assert_eq!(body["code"], "12001");
+    assert!(body["msg"].as_str().unwrap().contains("bogus"), "{body}");
+    let p = serde_json::json!({"pageNo": 1, "pageSize": 51});
+    let s = baas_runtime::envelope::sign_request(&p, sb.sender(), "en_KE", &key).unwrap();
+    let (_, body) = post(
+        &format!("{}/query/getAbnormalAccountList", sb.base_url()),
+        s.body,
+    )
+    .await;
+    assert_eq!(body["code"], "12001");
+    assert!(body["msg"].as_str().unwrap().contains("pageSize"), "{body}");
+
+    // Unknown sender: 12003.
+    let s = baas_runtime::envelope::sign_request(&params, "stranger", "en_KE", &key).unwrap();
+    assert_eq!(post(&url, s.body).await.1["code"], "12003");
+
+    // Unknown path: HTTP 500.
+    let s = baas_runtime::envelope::sign_request(&params, sb.sender(), "en_KE", &key).unwrap();
+    assert_eq!(
+        post(&format!("{}/no/such/path", sb.base_url()), s.body)
+            .await
+            .0,
+        500
+    );
+
+    // GET: code 12000.
+    let mut stream = tokio::net::TcpStream::connect(sb.addr()).await.unwrap();
+    stream
+        .write_all(b"GET /query/getAccountDetails HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.contains("\"12000\""),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn business_errors_over_http() {
+    let (_sb, c) = start().await;
+    let err = c
+        .apply_for_transfer(&ApplyForTransferRequest::new(
+            "1000000003",
+            "SBX",
+            "1000000004",
+            Currency::Kes,
+            amount("1500.01"),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(err.api_code(), Some("14009"));
+    let err = c
+        .get_account_details(&GetAccountDetailsRequest::new("42"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.api_code(), Some("13000"));
+}
