@@ -1,0 +1,132 @@
+//! Random concurrent transfers through the generated client: money is conserved
+//! (every currency's total, customers plus fees plus outside world, is unchanged) and
+//! no customer balance goes negative.
+
+mod common;
+
+use std::sync::Arc;
+
+use baas_client::enums::{Currency, OtpType};
+use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
+use baas_client::transfers::ApplyForTransferRequest;
+use baas_client::{Amount, Client};
+use common::{amount, start};
+
+const KES_ACCOUNTS: [&str; 4] = ["1000000001", "1000000003", "1000000004", "2000000002"];
+const BANKS: [&str; 3] = ["SBX", "SBX", "MMO1"];
+
+/// xorshift64*: a deterministic pseudo-random sequence per worker.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+async fn worker(
+    client: Arc<Client>,
+    sandbox: Arc<baas_sandbox::Sandbox>,
+    seed: u64,
+    rounds: u32,
+) -> (u32, u32) {
+    let mut rng = Rng(seed);
+    let (mut done, mut refused) = (0, 0);
+    for _ in 0..rounds {
+        let payer = rng.pick(&KES_ACCOUNTS);
+        let payee = rng.pick(&KES_ACCOUNTS);
+        let bank = rng.pick(&BANKS);
+        if payer == payee && bank == "SBX" {
+            continue;
+        }
+        // 0.01 .. 2000.00, sometimes more than the small accounts hold.
+        let cents = 1 + rng.next() % 200_000;
+        let value: Amount = format!("{}.{:02}", cents / 100, cents % 100)
+            .parse()
+            .unwrap();
+        let request = ApplyForTransferRequest::new(payer, bank, payee, Currency::Kes, value);
+        let tx = match client.apply_for_transfer(&request).await {
+            Ok(r) => r.tx_id.unwrap(),
+            Err(e) => {
+                assert_eq!(e.api_code(), Some("14009"), "{e}");
+                refused += 1;
+                continue;
+            }
+        };
+        client
+            .send_otp(&SendOtpRequest::new(tx.clone(), OtpType::Sms))
+            .await
+            .unwrap();
+        match client
+            .confirm_operation(&ConfirmOperationRequest::new(
+                tx.clone(),
+                sandbox.otp_for(&tx),
+            ))
+            .await
+        {
+            Ok(_) => done += 1,
+            // Another worker spent the money between application and confirmation.
+            Err(e) => {
+                assert_eq!(e.api_code(), Some("14009"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    (done, refused)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn money_is_conserved_across_random_concurrent_transfers() {
+    let (sandbox, client) = start().await;
+    let before = sandbox.totals();
+    let customers_before: Amount = KES_ACCOUNTS
+        .iter()
+        .map(|a| sandbox.balance(a).unwrap())
+        .fold(Amount::ZERO, |x, y| x.checked_add(y).unwrap());
+    let (sandbox, client) = (Arc::new(sandbox), Arc::new(client));
+    let tasks: Vec<_> = (0..8u64)
+        .map(|i| {
+            tokio::spawn(worker(
+                client.clone(),
+                sandbox.clone(),
+                0x9E37_79B9_7F4A_7C15 ^ (i + 1),
+                25,
+            ))
+        })
+        .collect();
+    let (mut done, mut refused) = (0, 0);
+    for t in tasks {
+        let (d, r) = t.await.unwrap();
+        done += d;
+        refused += r;
+    }
+    assert!(done > 50, "only {done} transfers went through");
+    assert!(
+        refused > 0,
+        "the small wallet never ran dry: the test did not exercise refusals"
+    );
+    assert_eq!(sandbox.totals(), before);
+    for a in KES_ACCOUNTS {
+        assert!(
+            sandbox.balance(a).unwrap() >= Amount::ZERO,
+            "{a} went negative"
+        );
+    }
+    // Money that left the customers is exactly what the fee and payout accounts hold.
+    let customers_after: Amount = KES_ACCOUNTS
+        .iter()
+        .map(|a| sandbox.balance(a).unwrap())
+        .fold(Amount::ZERO, |x, y| x.checked_add(y).unwrap());
+    let left = sandbox
+        .balance("SYS-FEES-KES")
+        .unwrap()
+        .checked_add(sandbox.balance("SYS-OUTSIDE-KES").unwrap())
+        .unwrap();
+    assert_eq!(customers_after.checked_add(left), Some(customers_before));
+    assert!(left > amount("0"));
+}
