@@ -80,7 +80,7 @@ impl QueryAccountListByUserIdRequest {
 pub struct QueryAccountListByUserIdResponse {
     /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus
     ///
-    /// Wire name: `accounts` (array of record [`AccountListItem`](super::records::AccountListItem)).
+    /// Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<super::records::AccountListItem>>,
 }
@@ -141,7 +141,7 @@ pub struct GetAbnormalAccountListResponse {
     pub total: Option<i32>,
     /// Abnormal account items.
     ///
-    /// Wire name: `resultArray` (array of record [`AbnormalAccount`](super::records::AbnormalAccount)).
+    /// Wire name: `resultArray` (array of record [`records::AbnormalAccount`](super::records::AbnormalAccount)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub result_array: Option<Vec<super::records::AbnormalAccount>>,
 }

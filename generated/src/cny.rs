@@ -42,7 +42,7 @@ pub struct ApplyForCnyExpressRequest {
     pub payer_account_id: String,
     /// 1 = Individual, 2 = Enterprise
     ///
-    /// Wire name: `beneficiaryType` (value set [`BeneficiaryType`](super::enums::BeneficiaryType)). Required.
+    /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)). Required.
     #[serde(rename = "beneficiaryType")]
     pub beneficiary_type: super::enums::BeneficiaryType,
     /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
@@ -106,7 +106,7 @@ pub struct ApplyForCnyExpressRequest {
     pub beneficiary_account_id: String,
     /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
     ///
-    /// Wire name: `paymentPurpose` (value set [`PaymentPurpose`](super::enums::PaymentPurpose)). Required.
+    /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)). Required.
     #[serde(rename = "paymentPurpose")]
     pub payment_purpose: super::enums::PaymentPurpose,
     /// Max 100 characters.
@@ -132,7 +132,7 @@ pub struct ApplyForCnyExpressRequest {
     pub support_document_file: String,
     /// image or pdf
     ///
-    /// Wire name: `supportDocumentType` (value set [`CnyDocumentType`](super::enums::CnyDocumentType)). Required.
+    /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
     ///
@@ -146,7 +146,7 @@ pub struct ApplyForCnyExpressRequest {
     pub company_regis_document_file: String,
     /// image or pdf
     ///
-    /// Wire name: `companyRegisDocumentType` (value set [`CnyDocumentType`](super::enums::CnyDocumentType)). Required.
+    /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
     ///
@@ -172,7 +172,7 @@ pub struct ApplyForCnyExpressRequest {
     pub invoice: Option<String>,
     /// image or pdf
     ///
-    /// Wire name: `invoiceDocumentType` (value set [`CnyDocumentType`](super::enums::CnyDocumentType)). Required.
+    /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision `cny-invoice-document-type-required` (about /trans/applyForCnyExpress invoiceDocumentType): Kept `required: true` as the document says, although invoice itself is conditional. Reason: The spec follows the document's flags (it is checked against them mechanically). Sending a document type without an invoice is harmless, while omitting a field the service declares mandatory would be rejected.
     ///
@@ -185,7 +185,7 @@ pub struct ApplyForCnyExpressRequest {
     pub invoice_document_type: super::enums::CnyDocumentType,
     /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
     ///
-    /// Wire name: `oderArray` (array of record [`OrderItem`](super::records::OrderItem)). Required.
+    /// Wire name: `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)). Required.
     ///
     /// Decision `cny-oder-array-wire-name` (about /trans/applyForCnyExpress oderArray): The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array). Reason: The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
     ///
@@ -417,7 +417,7 @@ impl GetCnyTransListRequest {
 pub struct GetCnyTransListResponse {
     /// CNY transfer records without orders and document fields.
     ///
-    /// Wire name: `result` (array of record [`CnyTransferSummary`](super::records::CnyTransferSummary)).
+    /// Wire name: `result` (array of record [`records::CnyTransferSummary`](super::records::CnyTransferSummary)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::CnyTransferSummary>>,
     /// Wire name: `totalRows` (int).

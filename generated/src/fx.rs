@@ -20,7 +20,7 @@
 pub struct GetForeignExchangeRateRequest {
     /// Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.
     ///
-    /// Wire name: `currencyPair` (value set [`CurrencyPair`](super::enums::CurrencyPair)). Required.
+    /// Wire name: `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)). Required.
     #[serde(rename = "currencyPair")]
     pub currency_pair: super::enums::CurrencyPair,
 }

@@ -7,15 +7,15 @@
 //!
 //! Operation groups:
 //!
-//! - [`account`](account) — Account management: details, lists, abnormal (dormant/frozen) accounts, short codes, activation of dormant accounts, SME sub-account names, and cancelling an unconfirmed account operation.
-//! - [`cny`](cny) — CNY Express transfers: initiate a transfer, list transfers, fetch one transfer's details.
-//! - [`fx`](fx) — Foreign exchange: rates, conversions between accounts (foreign to KES, KES to foreign, foreign to foreign) and the status of a conversion request. Notification 0026 relates to conversion requests.
-//! - [`onboarding`](onboarding) — Onboarding queries for personal users and SMEs: status, submitted information, uploaded media and onboarding request ids. Failure responses on these endpoints may carry only code and msg.
-//! - [`other`](other) — Other functions: transaction reversal requests, the transaction fee, counterparty account validation and the closing-balance report.
-//! - [`otp`](otp) — OTP confirmation: send a one-time password for an application, confirm it, send an OTP to an account administrator, and group several pending applications under one application confirmed with one OTP.
-//! - [`transfers`](transfers) — Transfers and transactions: mobile money business transfers, small transfers (mobile money, interbank instant, internal), SWIFT cross-border transfers, inter-bank transfer applications, transaction queries and the bank-code list.
-//! - [`user`](user) — User e-mail address operations, referenced by the document; their parameters and responses are not shown. Both are confirmed by OTP and can be cancelled with /account/cancelAccountOperation while unconfirmed.
-//! - [`utility`](utility) — Airtime purchases (single and bulk) and utility bill payments (satellite TV and water), and queries of those payments.
+//! - [`account`] — Account management: details, lists, abnormal (dormant/frozen) accounts, short codes, activation of dormant accounts, SME sub-account names, and cancelling an unconfirmed account operation.
+//! - [`cny`] — CNY Express transfers: initiate a transfer, list transfers, fetch one transfer's details.
+//! - [`fx`] — Foreign exchange: rates, conversions between accounts (foreign to KES, KES to foreign, foreign to foreign) and the status of a conversion request. Notification 0026 relates to conversion requests.
+//! - [`onboarding`] — Onboarding queries for personal users and SMEs: status, submitted information, uploaded media and onboarding request ids. Failure responses on these endpoints may carry only code and msg.
+//! - [`other`] — Other functions: transaction reversal requests, the transaction fee, counterparty account validation and the closing-balance report.
+//! - [`otp`] — OTP confirmation: send a one-time password for an application, confirm it, send an OTP to an account administrator, and group several pending applications under one application confirmed with one OTP.
+//! - [`transfers`] — Transfers and transactions: mobile money business transfers, small transfers (mobile money, interbank instant, internal), SWIFT cross-border transfers, inter-bank transfer applications, transaction queries and the bank-code list.
+//! - [`user`] — User e-mail address operations, referenced by the document; their parameters and responses are not shown. Both are confirmed by OTP and can be cancelled with /account/cancelAccountOperation while unconfirmed.
+//! - [`utility`] — Airtime purchases (single and bulk) and utility bill payments (satellite TV and water), and queries of those payments.
 //!
 //! Result codes (success is `00000`):
 //!

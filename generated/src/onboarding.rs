@@ -165,7 +165,7 @@ impl GetKycMediaListRequest {
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetKycMediaListResponse {
-    /// Wire name: `mediaList` (array of record [`KycMediaItem`](super::records::KycMediaItem)).
+    /// Wire name: `mediaList` (array of record [`records::KycMediaItem`](super::records::KycMediaItem)).
     #[serde(rename = "mediaList", default, skip_serializing_if = "Option::is_none")]
     pub media_list: Option<Vec<super::records::KycMediaItem>>,
 }

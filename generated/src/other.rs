@@ -67,7 +67,7 @@ pub struct TxReversalRequest {
     pub voucher_base64: Option<String>,
     /// image
     ///
-    /// Wire name: `voucherType` (value set [`VoucherType`](super::enums::VoucherType)). Optional.
+    /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
     ///
     /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
     ///
@@ -196,7 +196,7 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 pub struct FetchTransactionFeeRequest {
     /// 0 = Paybill, 1 = Till/BuyGoods
     ///
-    /// Wire name: `payType` (value set [`PayType`](super::enums::PayType)). Optional.
+    /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Optional.
     #[serde(rename = "payType", default, skip_serializing_if = "Option::is_none")]
     pub pay_type: Option<super::enums::PayType>,
     /// Debit account.
@@ -213,7 +213,7 @@ pub struct FetchTransactionFeeRequest {
     pub benificiary_name: String,
     /// 0 = Individual, 1 = Business
     ///
-    /// Wire name: `benificiaryType` (value set [`FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
+    /// Wire name: `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
     ///
     /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
     ///
@@ -334,7 +334,7 @@ pub struct ValidateAccountRequest {
     pub account_id: String,
     /// 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods
     ///
-    /// Wire name: `accountType` (value set [`ValidateAccountType`](super::enums::ValidateAccountType)). Required.
+    /// Wire name: `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)). Required.
     ///
     /// Decision `validate-account-type` (about /account/validateAccount accountType): The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
     ///

@@ -26,7 +26,7 @@ pub struct SendOtpRequest {
     pub business_id: String,
     /// sms or email
     ///
-    /// Wire name: `otpType` (value set [`OtpType`](super::enums::OtpType)). Required.
+    /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
 }
@@ -124,7 +124,7 @@ pub struct SendAccAdminOtpRequest {
     pub business_id: String,
     /// sms or email
     ///
-    /// Wire name: `otpType` (value set [`OtpType`](super::enums::OtpType)). Required.
+    /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
     /// Wire name: `accountId` (string). Required.
@@ -135,7 +135,7 @@ pub struct SendAccAdminOtpRequest {
     pub acc_manager_id_number: String,
     /// 101, 102 or 103 as in the KYC id types.
     ///
-    /// Wire name: `idType` (value set [`IdType`](super::enums::IdType)). Required.
+    /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)). Required.
     #[serde(rename = "idType")]
     pub id_type: super::enums::IdType,
 }

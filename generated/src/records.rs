@@ -13,12 +13,12 @@ pub struct AbnormalAccount {
     /// Wire name: `accountId` (string).
     #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// Wire name: `accountType` (value set [`AccountType`](super::enums::AccountType)).
+    /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
     /// Array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen.
     ///
-    /// Wire name: `status` (array of value set [`AbnormalStatus`](super::enums::AbnormalStatus)).
+    /// Wire name: `status` (array of value set [`enums::AbnormalStatus`](super::enums::AbnormalStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<super::enums::AbnormalStatus>>,
 }
@@ -39,7 +39,7 @@ pub struct Account {
     pub currency: Option<String>,
     /// C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit
     ///
-    /// Wire name: `accountType` (value set [`AccountType`](super::enums::AccountType)).
+    /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
     /// Short alias of accountId.
@@ -49,7 +49,7 @@ pub struct Account {
     pub short_code: Option<String>,
     /// int: 0 Normal, 1 Locked, 2 Closed
     ///
-    /// Wire name: `accountStatus` (value set [`AccountStatus`](super::enums::AccountStatus)).
+    /// Wire name: `accountStatus` (value set [`enums::AccountStatus`](super::enums::AccountStatus)).
     #[serde(rename = "accountStatus", default, skip_serializing_if = "Option::is_none")]
     pub account_status: Option<super::enums::AccountStatus>,
     /// Unix timestamp (unit not shown).
@@ -80,7 +80,7 @@ pub struct Account {
     pub balance: Option<baas_runtime::Amount>,
     /// 0 Normal, 1 Dormant
     ///
-    /// Wire name: `dormantStatus` (value set [`DormantStatus`](super::enums::DormantStatus)).
+    /// Wire name: `dormantStatus` (value set [`enums::DormantStatus`](super::enums::DormantStatus)).
     ///
     /// Rules:
     ///
@@ -89,7 +89,7 @@ pub struct Account {
     pub dormant_status: Option<super::enums::DormantStatus>,
     /// 0 Normal, 1 Frozen
     ///
-    /// Wire name: `freezeStatus` (value set [`FreezeStatus`](super::enums::FreezeStatus)).
+    /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
@@ -108,17 +108,17 @@ pub struct AccountListItem {
     /// Wire name: `currency` (string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
-    /// Wire name: `accountType` (value set [`AccountType`](super::enums::AccountType)).
+    /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
     /// 0 Normal, 1 Dormant
     ///
-    /// Wire name: `dormantStatus` (value set [`DormantStatus`](super::enums::DormantStatus)).
+    /// Wire name: `dormantStatus` (value set [`enums::DormantStatus`](super::enums::DormantStatus)).
     #[serde(rename = "dormantStatus", default, skip_serializing_if = "Option::is_none")]
     pub dormant_status: Option<super::enums::DormantStatus>,
     /// 0 Normal, 1 Frozen
     ///
-    /// Wire name: `freezeStatus` (value set [`FreezeStatus`](super::enums::FreezeStatus)).
+    /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
@@ -153,7 +153,7 @@ pub struct AccountValidationResult {
     pub account_type: Option<baas_runtime::RawJson>,
     /// Returned for internal accounts.
     ///
-    /// Wire name: `freezeStatus` (value set [`FreezeStatus`](super::enums::FreezeStatus)).
+    /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
     /// Returned for internal accounts; type and values not shown.
@@ -189,7 +189,7 @@ pub struct BusinessOnboardingStatus {
     pub onboarding_request_id: Option<String>,
     /// Integer; values from public-facts.md \[live\].
     ///
-    /// Wire name: `onboardingStatus` (value set [`OnboardingStatus`](super::enums::OnboardingStatus)).
+    /// Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
     ///
     /// Decision `onboarding-status-types` (about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus): Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
     ///
@@ -233,7 +233,7 @@ pub struct BusinessOnboardingStatus {
     /// Wire name: `accountId` (string).
     #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// Wire name: `accountType` (value set [`AccountType`](super::enums::AccountType)).
+    /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
     /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
     ///
@@ -318,7 +318,7 @@ pub struct CnyTransferDetail {
     pub payer_account_id: Option<String>,
     /// 1 = Individual, 2 = Enterprise
     ///
-    /// Wire name: `beneficiaryType` (value set [`BeneficiaryType`](super::enums::BeneficiaryType)).
+    /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)).
     #[serde(
         rename = "beneficiaryType",
         default,
@@ -378,7 +378,7 @@ pub struct CnyTransferDetail {
     pub beneficiary_account_id: Option<String>,
     /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
     ///
-    /// Wire name: `paymentPurpose` (value set [`PaymentPurpose`](super::enums::PaymentPurpose)).
+    /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
     /// Present if provided.
@@ -427,7 +427,7 @@ pub struct CnyTransferDetail {
     pub completed_time: Option<i64>,
     /// Order items.
     ///
-    /// Wire name: `orders` (array of record [`OrderItem`](super::records::OrderItem)).
+    /// Wire name: `orders` (array of record [`records::OrderItem`](super::records::OrderItem)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<Vec<super::records::OrderItem>>,
     /// Temporary download link to the stored document.
@@ -470,7 +470,7 @@ pub struct CnyTransferSummary {
     pub payer_account_id: Option<String>,
     /// 1 = Individual, 2 = Enterprise
     ///
-    /// Wire name: `beneficiaryType` (value set [`BeneficiaryType`](super::enums::BeneficiaryType)).
+    /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)).
     #[serde(
         rename = "beneficiaryType",
         default,
@@ -530,7 +530,7 @@ pub struct CnyTransferSummary {
     pub beneficiary_account_id: Option<String>,
     /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
     ///
-    /// Wire name: `paymentPurpose` (value set [`PaymentPurpose`](super::enums::PaymentPurpose)).
+    /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
     /// Present if provided.
@@ -608,7 +608,7 @@ pub struct CompanyOnboardingInfo {
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
-    /// Wire name: `businessType` (value set [`BusinessType`](super::enums::BusinessType)).
+    /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
     /// Country code of the mobile number.
@@ -654,7 +654,7 @@ pub struct CompanyOnboardingInfo {
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
@@ -733,7 +733,7 @@ pub struct CompanyOnboardingInfo {
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
     ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
@@ -742,7 +742,7 @@ pub struct CompanyOnboardingInfo {
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
     /// Shareholders that are companies.
     ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -818,7 +818,7 @@ pub struct MobileDetail {
     pub mobile_number: String,
     /// 0 = first provider, 1 = second provider, 2 = third provider
     ///
-    /// Wire name: `networkProvider` (value set [`NetworkProvider`](super::enums::NetworkProvider)). Required.
+    /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)). Required.
     #[serde(rename = "networkProvider")]
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
@@ -977,7 +977,7 @@ pub struct OrganisationOnboardingInfo {
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
-    /// Wire name: `businessType` (value set [`BusinessType`](super::enums::BusinessType)).
+    /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
     /// Country code of the mobile number.
@@ -1023,7 +1023,7 @@ pub struct OrganisationOnboardingInfo {
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
@@ -1102,7 +1102,7 @@ pub struct OrganisationOnboardingInfo {
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
     ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
@@ -1111,7 +1111,7 @@ pub struct OrganisationOnboardingInfo {
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
     /// Shareholders that are companies.
     ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -1149,7 +1149,7 @@ pub struct PartnershipOnboardingInfo {
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
-    /// Wire name: `businessType` (value set [`BusinessType`](super::enums::BusinessType)).
+    /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
     /// Country code of the mobile number.
@@ -1195,7 +1195,7 @@ pub struct PartnershipOnboardingInfo {
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
@@ -1274,7 +1274,7 @@ pub struct PartnershipOnboardingInfo {
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
     ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
@@ -1283,7 +1283,7 @@ pub struct PartnershipOnboardingInfo {
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
     /// Shareholders that are companies.
     ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -1327,7 +1327,7 @@ pub struct PersonalKyc {
     pub last_name: Option<String>,
     /// '0' Female, '1' Male
     ///
-    /// Wire name: `gender` (value set [`Gender`](super::enums::Gender)).
+    /// Wire name: `gender` (value set [`enums::Gender`](super::enums::Gender)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gender: Option<super::enums::Gender>,
     /// Wire name: `nationality` (string).
@@ -1335,7 +1335,7 @@ pub struct PersonalKyc {
     pub nationality: Option<String>,
     /// 101 Kenya National ID, 102 Kenya Alien ID, 103 Passport
     ///
-    /// Wire name: `idType` (value set [`IdType`](super::enums::IdType)).
+    /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
     /// Wire name: `idNumber` (string).
@@ -1404,7 +1404,7 @@ pub struct PersonalKyc {
     pub specify_industry: Option<String>,
     /// 0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing
     ///
-    /// Wire name: `profileCheck` (value set [`ProfileCheck`](super::enums::ProfileCheck)).
+    /// Wire name: `profileCheck` (value set [`enums::ProfileCheck`](super::enums::ProfileCheck)).
     #[serde(rename = "profileCheck", default, skip_serializing_if = "Option::is_none")]
     pub profile_check: Option<super::enums::ProfileCheck>,
     /// Type and values not shown.
@@ -1443,7 +1443,7 @@ pub struct PersonalKyc {
     pub update_time: Option<i64>,
     /// 1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing
     ///
-    /// Wire name: `status` (value set [`KycStatus`](super::enums::KycStatus)).
+    /// Wire name: `status` (value set [`enums::KycStatus`](super::enums::KycStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::KycStatus>,
 }
@@ -1504,7 +1504,7 @@ pub struct PersonalOnboardingStatus {
     /// Wire name: `accountId` (string).
     #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
-    /// Wire name: `accountType` (value set [`AccountType`](super::enums::AccountType)).
+    /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
     /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
     ///
@@ -1636,7 +1636,7 @@ pub struct ShareholderMemberInfo {
     pub mobile: Option<String>,
     /// As in the KYC id types.
     ///
-    /// Wire name: `idType` (value set [`IdType`](super::enums::IdType)).
+    /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
     ///
     /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
     ///
@@ -1791,7 +1791,7 @@ pub struct StoreOnboardingInfo {
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
-    /// Wire name: `businessType` (value set [`BusinessType`](super::enums::BusinessType)).
+    /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
     /// Country code of the mobile number.
@@ -1837,7 +1837,7 @@ pub struct StoreOnboardingInfo {
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
@@ -1989,7 +1989,7 @@ pub struct TransactionListItem {
     /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
     #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
     pub tx_type: Option<String>,
-    /// Wire name: `txStatus` (value set [`TxStatus`](super::enums::TxStatus)).
+    /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     ///
     /// Source: `public-facts.md` \[live\].
     ///

@@ -62,7 +62,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     pub payee_reference_number: Option<String>,
     /// 0 = Paybill, 1 = Till/BuyGoods
     ///
-    /// Wire name: `payType` (value set [`PayType`](super::enums::PayType)). Required.
+    /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Required.
     #[serde(rename = "payType")]
     pub pay_type: super::enums::PayType,
     /// Whole number.
@@ -233,7 +233,7 @@ pub struct ApplyForTransferRequest {
     pub payee_account_name: Option<String>,
     /// KES, USD, GBP, EUR, TZS, UGX or RWF
     ///
-    /// Wire name: `currency` (value set [`Currency`](super::enums::Currency)). Required.
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Required.
     pub currency: super::enums::Currency,
     /// Interbank instant transfer purpose code (values not shown).
     ///
@@ -391,7 +391,7 @@ pub struct GetTransListRequest {
     pub tx_type: Vec<String>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
     ///
-    /// Wire name: `txStatus` (array of value set [`TxStatus`](super::enums::TxStatus)). Required.
+    /// Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
     ///
     /// Decision `get-trans-list-tx-status-type` (about /query/getTransList txStatus): `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
     ///
@@ -424,7 +424,7 @@ pub struct GetTransListRequest {
     pub page_size: i32,
     /// 1 = newest first, 0 = oldest first by transaction date.
     ///
-    /// Wire name: `orderByDesc` (value set [`OrderByDesc`](super::enums::OrderByDesc)). Required.
+    /// Wire name: `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)). Required.
     #[serde(rename = "orderByDesc")]
     pub order_by_desc: super::enums::OrderByDesc,
 }
@@ -469,7 +469,7 @@ pub struct GetTransListResponse {
     /// Source: `public-facts.md` \[live\].
     #[serde(rename = "totalRows", default, skip_serializing_if = "Option::is_none")]
     pub total_rows: Option<i32>,
-    /// Wire name: `result` (array of record [`TransactionListItem`](super::records::TransactionListItem)).
+    /// Wire name: `result` (array of record [`records::TransactionListItem`](super::records::TransactionListItem)).
     ///
     /// Source: `public-facts.md` \[live\].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -620,7 +620,7 @@ pub struct TelegraphicTransferRequest {
     pub amount: baas_runtime::Amount,
     /// 0 = in debit account currency, 1 = in credit account currency
     ///
-    /// Wire name: `amountType` (value set [`AmountType`](super::enums::AmountType)). Required.
+    /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)). Required.
     #[serde(rename = "amountType")]
     pub amount_type: super::enums::AmountType,
     /// Max 100 characters.
@@ -638,7 +638,7 @@ pub struct TelegraphicTransferRequest {
     pub message_to_beneficiary: Option<String>,
     /// Value SWIFT.
     ///
-    /// Wire name: `paymentChannel` (value set [`PaymentChannel`](super::enums::PaymentChannel)). Required.
+    /// Wire name: `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)). Required.
     #[serde(rename = "paymentChannel")]
     pub payment_channel: super::enums::PaymentChannel,
     /// Payment purpose code (value set referenced by name, not shown; OTHR is named).
@@ -677,7 +677,7 @@ pub struct TelegraphicTransferRequest {
     pub support_document: Option<String>,
     /// PDF or Image
     ///
-    /// Wire name: `supportDocumentType` (value set [`SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
+    /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
     ///
     /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
     ///
@@ -690,7 +690,7 @@ pub struct TelegraphicTransferRequest {
     pub support_document_type: Option<super::enums::SwiftDocumentType>,
     /// OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees
     ///
-    /// Wire name: `chargeType` (value set [`ChargeType`](super::enums::ChargeType)). Required.
+    /// Wire name: `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)). Required.
     #[serde(rename = "chargeType")]
     pub charge_type: super::enums::ChargeType,
 }

@@ -41,7 +41,7 @@ pub struct AirtimePaymentRequest {
     pub mobile_number: String,
     /// 0 = first provider, 1 = second provider, 2 = third provider
     ///
-    /// Wire name: `networkProvider` (value set [`NetworkProvider`](super::enums::NetworkProvider)). Required.
+    /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)). Required.
     #[serde(rename = "networkProvider")]
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
@@ -124,7 +124,7 @@ pub struct AirtimeBulkPaymentRequest {
     pub account_id: String,
     /// Items: mobileNumber, networkProvider, amount.
     ///
-    /// Wire name: `mobileDetails` (array of record [`MobileDetail`](super::records::MobileDetail)). Required.
+    /// Wire name: `mobileDetails` (array of record [`records::MobileDetail`](super::records::MobileDetail)). Required.
     #[serde(rename = "mobileDetails")]
     pub mobile_details: Vec<super::records::MobileDetail>,
 }
@@ -199,7 +199,7 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
 pub struct BillQueryRequest {
     /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
     ///
-    /// Wire name: `billType` (value set [`BillType`](super::enums::BillType)). Required.
+    /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)). Required.
     #[serde(rename = "billType")]
     pub bill_type: super::enums::BillType,
     /// Mobile linked to the bill.
@@ -306,7 +306,7 @@ pub struct BillPaymentRequest {
     pub account_id: String,
     /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
     ///
-    /// Wire name: `billType` (value set [`BillType`](super::enums::BillType)). Required.
+    /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)). Required.
     #[serde(rename = "billType")]
     pub bill_type: super::enums::BillType,
     /// Wire name: `billOrderNumber` (string). Required.

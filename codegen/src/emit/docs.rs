@@ -209,8 +209,8 @@ pub fn type_words(ty: &TypeRef) -> String {
         },
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Json => "JSON, shape not given by the spec".to_owned(),
-        TypeRef::Enum { name } => format!("value set [`{name}`](super::enums::{name})"),
-        TypeRef::Record { name } => format!("record [`{name}`](super::records::{name})"),
+        TypeRef::Enum { name } => format!("value set [`enums::{name}`](super::enums::{name})"),
+        TypeRef::Record { name } => format!("record [`records::{name}`](super::records::{name})"),
         TypeRef::Array { item } => format!("array of {}", type_words(item)),
     }
 }

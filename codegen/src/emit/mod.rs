@@ -145,7 +145,7 @@ fn crate_doc(api: &Api) -> Doc {
         .iter()
         .map(|g| {
             let text = docs::escape_markdown(&docs::collapse(&g.doc));
-            format!("[`{0}`]({0}) — {1}", g.name, text)
+            format!("[`{0}`] — {1}", g.name, text)
         })
         .collect();
     doc.list("Operation groups:", &groups);
