@@ -1621,7 +1621,7 @@ impl Bank {
         let mut postings = Vec::new();
         let mut effects = Vec::new();
         for (i, id) in ids.iter().enumerate() {
-            if ids[..i].contains(id) {
+            if ids.iter().take(i).any(|x| x == id) {
                 return Err(ApiError::invalid(
                     &format!("applicationIdList[{i}]"),
                     format!("{id} is listed twice"),

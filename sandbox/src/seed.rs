@@ -269,7 +269,7 @@ fn kyc(
     json!({
         "onboardingRequestId": id, "baasChannelId": "sandbox-partner", "userId": user,
         "firstName": first, "middleName": "", "lastName": last, "gender": "0",
-        "nationality": "KE", "idType": "101", "idNumber": format!("ID{}", &mobile[mobile.len().saturating_sub(6)..]),
+        "nationality": "KE", "idType": "101", "idNumber": format!("ID{}", mobile.chars().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect::<String>()),
         "birthday": "1990-05-17", "address": "Nairobi", "countryCode": "254", "mobile": mobile,
         "employmentStatus": "1", "monthlyIncome": "2", "kraPin": "A000000001Z",
         "businessIndustry": "retail", "specifyIndustry": "", "profileCheck": profile_check,

@@ -1,0 +1,76 @@
+//! A partner's first step: start the embedded sandbox, read an account, make a
+//! transfer, confirm it with the OTP and print the result. Loopback only.
+//!
+//! ```sh
+//! cargo run --example quickstart
+//! ```
+
+use baas_client::account::GetAccountDetailsRequest;
+use baas_client::enums::{Currency, OtpType};
+use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
+use baas_client::transfers::{ApplyForTransferRequest, GetTransResultRequest};
+use baas_client::{Amount, Client};
+use baas_sandbox::Sandbox;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // 1. The sandbox: in memory, on 127.0.0.1, with a test partner and seeded accounts.
+    let sandbox = Sandbox::start().await?;
+    println!(
+        "sandbox at {} (sender {})",
+        sandbox.base_url(),
+        sandbox.sender()
+    );
+
+    // 2. The generated client, configured for the sandbox (base URL, sender, test key).
+    let client = Client::new(sandbox.client_config())?;
+
+    // 3. Read an account.
+    let account = client
+        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .await?;
+    println!(
+        "account {} ({}) balance {} {}",
+        account.account_id.unwrap_or_default(),
+        account.account_name.unwrap_or_default(),
+        account.balance.map(|b| b.to_string()).unwrap_or_default(),
+        account.currency.unwrap_or_default(),
+    );
+
+    // 4. Apply for an internal transfer: nothing moves until the OTP confirms it.
+    let amount: Amount = "1500.50".parse()?;
+    let transfer =
+        ApplyForTransferRequest::new("1000000001", "SBX", "1000000004", Currency::Kes, amount)
+            .remark("quickstart");
+    let tx_id = client
+        .apply_for_transfer(&transfer)
+        .await?
+        .tx_id
+        .ok_or("the service returned no txId")?;
+    println!("transfer applied: txId {tx_id} (waiting for the OTP)");
+
+    // 5. Send and confirm the OTP. In the sandbox the code follows a documented rule.
+    client
+        .send_otp(&SendOtpRequest::new(tx_id.clone(), OtpType::Sms))
+        .await?;
+    let otp = sandbox.otp_for(&tx_id);
+    client
+        .confirm_operation(&ConfirmOperationRequest::new(tx_id.clone(), otp.clone()))
+        .await?;
+    println!("confirmed with OTP {otp}");
+
+    // 6. The result.
+    let result = client
+        .get_trans_result(&GetTransResultRequest::new(tx_id))
+        .await?;
+    println!("transaction: {}", result.get());
+    let account = client
+        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .await?;
+    println!(
+        "new balance {} {}",
+        account.balance.map(|b| b.to_string()).unwrap_or_default(),
+        account.currency.unwrap_or_default()
+    );
+    Ok(())
+}
