@@ -31,6 +31,10 @@
 /// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
 ///
 /// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+///
+/// Decision `cny-invoice-threshold` (about /trans/applyForCnyExpress invoice): `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000. Reason: The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
+///
+/// Source text: "invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000"
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]

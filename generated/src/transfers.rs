@@ -35,6 +35,10 @@
 /// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
 ///
 /// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+///
+/// Decision `business-transfer-reference-number` (about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber): Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0". Reason: The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
+///
+/// Source text: "payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods"
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -195,6 +199,10 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 /// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
 ///
 /// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+///
+/// Decision `transfer-payee-account-name` (about /trans/v2/applyForTransfer payeeAccountName): Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode. Reason: Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
+///
+/// Source text: "payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money"
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -554,6 +562,10 @@ impl baas_runtime::Operation for GetTransResultRequest {
 /// Decision `public-response-shapes` (about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment): These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
 ///
 /// Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
+///
+/// Decision `swift-payment-purpose-othr` (about /trans/telegraphicTransfer paymentPurpose): Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35. Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
+///
+/// Source text: "paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters"
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]

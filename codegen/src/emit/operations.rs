@@ -60,7 +60,15 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
     doc.list("Constraints across fields:", &constraints);
     doc.raw("Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.");
     docs::add_provenance(&mut doc, op.source);
-    docs::add_decisions(&mut doc, api, &op.decisions);
+    let mut decision_ids = op.decisions.clone();
+    for c in &op.constraints {
+        for id in &c.decisions {
+            if !decision_ids.contains(id) {
+                decision_ids.push(id.clone());
+            }
+        }
+    }
+    docs::add_decisions(&mut doc, api, &decision_ids);
 
     let mut out = TokenStream::new();
     let validate_body = match &op.params {
