@@ -54,7 +54,7 @@ async fn main() -> ExitCode {
     println!("baas-sandbox listening on {}", sandbox.base_url());
     println!("sender: {DEFAULT_SENDER}");
     println!("key:    {DEFAULT_KEY}   (test key)");
-    println!("OTP:    see baas_sandbox::otp_for (last 6 digits of SHA-256 of \"baas-sandbox-otp:\" + businessId)");
+    println!("OTP:    baas_sandbox::otp_for(businessId): first 8 bytes of SHA-256(\"baas-sandbox-otp:\" + businessId), big-endian, mod 1000000, 6 digits");
     match tokio::signal::ctrl_c().await {
         Ok(()) => {
             println!("stopping");
