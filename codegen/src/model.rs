@@ -181,21 +181,38 @@ pub struct Rule {
 #[serde(rename_all = "snake_case", tag = "rule")]
 pub enum RuleKind {
     /// Length in characters (Unicode scalar values).
-    MaxChars { max: u64 },
-    MinChars { min: u64 },
+    MaxChars {
+        max: u64,
+    },
+    MinChars {
+        min: u64,
+    },
     /// Inclusive bounds, as exact decimal text (also for integers).
-    Range { min: Option<String>, max: Option<String> },
+    Range {
+        min: Option<String>,
+        max: Option<String>,
+    },
     Positive,
     Whole,
-    DecimalPlaces { places: u32 },
+    DecimalPlaces {
+        places: u32,
+    },
     /// ASCII letters and digits only.
     Alphanumeric,
     /// Valid Base64 whose decoded size is at most `max` bytes.
-    Base64MaxBytes { max: u64 },
-    MaxItems { max: u64 },
-    MinItems { min: u64 },
+    Base64MaxBytes {
+        max: u64,
+    },
+    MaxItems {
+        max: u64,
+    },
+    MinItems {
+        min: u64,
+    },
     /// Only the service can check this; documented, never checked by the client.
-    ServerSide { text: String },
+    ServerSide {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -227,7 +244,11 @@ pub enum Condition {
     Equals { field: String, value: String },
     /// The sum of the decimal `item_field` over the elements of the array parameter
     /// `array` exceeds `value` (exact decimal text).
-    SumGreaterThan { array: String, item_field: String, value: String },
+    SumGreaterThan {
+        array: String,
+        item_field: String,
+        value: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
