@@ -18,12 +18,12 @@ fn run(args: &[&str], key: Option<&str>, stdin: &str) -> (i32, String, String) {
         cmd.env("BAAS_PRIVATE_KEY", k);
     }
     let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // The binary may exit (usage error, no key) before reading its input: a closed pipe
+    // is then expected, and the exit code tells what happened.
+    match child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other.unwrap(),
+    }
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -45,6 +45,19 @@ fn prints_redacted_canonical_string_and_signature_last() {
         ]
     );
     assert!(!out.contains("yourkey"));
+}
+
+#[test]
+fn early_exit_before_reading_stdin_is_reported_not_a_harness_panic() {
+    // baas-sign exits on a usage error or a missing key without reading stdin; an input
+    // larger than the pipe buffer then meets a closed pipe. The exit code must be what
+    // is checked, not the harness's write.
+    let big = format!(r#"{{"pad":"{}"}}"#, "x".repeat(1 << 20));
+    let (code, _, err) = run(&[], None, &big);
+    assert_eq!(code, 2);
+    assert!(err.contains("BAAS_PRIVATE_KEY"), "{err}");
+    let (code, _, _) = run(&["--bogus"], Some("k"), &big);
+    assert_eq!(code, 2);
 }
 
 #[test]
