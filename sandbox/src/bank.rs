@@ -456,6 +456,15 @@ impl Bank {
     /// posting share a currency, amounts are positive, and no customer account would go
     /// below zero (the sum over all postings is checked, not each one alone).
     pub fn check_postings(&self, postings: &[Posting]) -> Result<(), ApiError> {
+        self.balances_after(postings).map(|_| ())
+    }
+
+    /// The balance of every account `postings` touch once they are applied, after the
+    /// checks of [`Bank::check_postings`]. All arithmetic is checked: an amount near the
+    /// limit of the decimal type (a hostile request) is refused, never a panic.
+    fn balances_after(&self, postings: &[Posting]) -> Result<BTreeMap<String, Decimal>, ApiError> {
+        let too_large =
+            || ApiError::invalid("amount", "is larger than any amount the sandbox can hold");
         let mut net: BTreeMap<&str, Decimal> = BTreeMap::new();
         for p in postings {
             let from = self
@@ -478,36 +487,51 @@ impl Bank {
             if p.amount < Decimal::ZERO {
                 return Err(ApiError::new(codes::SYSTEM, "negative posting"));
             }
-            *net.entry(p.from.as_str()).or_default() -= p.amount;
-            *net.entry(p.to.as_str()).or_default() += p.amount;
+            let debit = net.entry(p.from.as_str()).or_default();
+            *debit = debit.checked_sub(p.amount).ok_or_else(too_large)?;
+            let credit = net.entry(p.to.as_str()).or_default();
+            *credit = credit.checked_add(p.amount).ok_or_else(too_large)?;
         }
-        for (id, delta) in net {
-            if let Some(a) = self.accounts.get(id) {
-                if !a.system && a.balance + delta < Decimal::ZERO {
+        // Debits first: an amount nobody holds is "insufficient balance", whatever the
+        // order of the account ids.
+        let mut out = BTreeMap::new();
+        for (id, delta) in net.iter().filter(|(_, d)| **d < Decimal::ZERO) {
+            let a = self
+                .accounts
+                .get(*id)
+                .ok_or_else(|| ApiError::no_account(id))?;
+            match a.balance.checked_add(*delta) {
+                Some(after) if a.system || after >= Decimal::ZERO => {
+                    out.insert((*id).to_owned(), after);
+                }
+                _ => {
                     return Err(ApiError::new(
                         codes::INSUFFICIENT_BALANCE,
                         format!(
                             "insufficient balance in {id}: balance {}, needed {}",
                             money_text(a.balance, 2),
-                            money_text(-delta, 2)
+                            money_text(-*delta, 2)
                         ),
-                    ));
+                    ))
                 }
             }
         }
-        Ok(())
+        for (id, delta) in net.iter().filter(|(_, d)| **d >= Decimal::ZERO) {
+            let a = self
+                .accounts
+                .get(*id)
+                .ok_or_else(|| ApiError::no_account(id))?;
+            let after = a.balance.checked_add(*delta).ok_or_else(too_large)?;
+            out.insert((*id).to_owned(), after);
+        }
+        Ok(out)
     }
 
     /// Applies `postings` atomically after [`Bank::check_postings`].
     pub fn apply_postings(&mut self, postings: &[Posting], now_ms: i64) -> Result<(), ApiError> {
-        self.check_postings(postings)?;
-        for p in postings {
-            if let Some(a) = self.accounts.get_mut(&p.from) {
-                a.balance -= p.amount;
-                a.last_activity_ms = now_ms;
-            }
-            if let Some(a) = self.accounts.get_mut(&p.to) {
-                a.balance += p.amount;
+        for (id, balance) in self.balances_after(postings)? {
+            if let Some(a) = self.accounts.get_mut(&id) {
+                a.balance = balance;
                 a.last_activity_ms = now_ms;
             }
         }

@@ -158,6 +158,13 @@ fn paginate<T: Clone>(items: &[T], (no, size): (usize, usize)) -> Vec<T> {
         .collect()
 }
 
+/// `a * b`, or `12001` naming `field` when the product does not fit the decimal type
+/// (a hostile amount must be refused, not panic the handler).
+fn checked_mul(a: Decimal, b: Decimal, field: &str) -> Result<Decimal, ApiError> {
+    a.checked_mul(b)
+        .ok_or_else(|| ApiError::invalid(field, "is larger than any amount the sandbox can hold"))
+}
+
 fn m2(v: Decimal) -> String {
     money_text(v, 2)
 }
@@ -737,7 +744,7 @@ impl Bank {
                         format!("unsupported currency {credit_ccy}"),
                     )
                 })?;
-                (amount * r).round_dp(2)
+                checked_mul(amount, r, "amount")?.round_dp(2)
             }
             other => {
                 return Err(ApiError::invalid(
@@ -835,7 +842,12 @@ impl Bank {
             let amount = item.decimal("amount").ok_or_else(|| {
                 ApiError::invalid(&format!("oderArray[{i}].amount"), "is not a decimal amount")
             })?;
-            total += amount;
+            total = total.checked_add(amount).ok_or_else(|| {
+                ApiError::invalid(
+                    "oderArray",
+                    "the order amounts add up to more than the sandbox can hold",
+                )
+            })?;
             orders.push(json!({
                 "productName": item.text("productName"), "quantity": item.int("quantity"),
                 "amount": money_text(amount, 4), "orderTime": item.int("orderTime"),
@@ -858,7 +870,7 @@ impl Bank {
         let (currency, user) = (a.currency.clone(), a.user_id.clone());
         let r =
             rate("CNY", &currency).ok_or_else(|| ApiError::new(codes::SYSTEM, "no CNY rate"))?;
-        let debit = (total * r).round_dp(2);
+        let debit = checked_mul(total, r, "oderArray")?.round_dp(2);
         let postings = if currency == "CNY" {
             vec![Posting {
                 from: payer.to_owned(),
@@ -986,7 +998,7 @@ impl Bank {
             p.opt_decimal("sourceAmount")?,
             p.opt_decimal("targetAmount")?,
         ) {
-            (Some(s), None) => (s, (s * r).round_dp(2)),
+            (Some(s), None) => (s, checked_mul(s, r, "sourceAmount")?.round_dp(2)),
             (None, Some(t)) => (
                 t.checked_div(r)
                     .map(|v| v.round_dp(2))

@@ -368,7 +368,17 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
     let now = shared.now_ms();
     let (result, outbox) = {
         let mut bank = lock(&shared.bank);
-        let result = bank.handle(operation, &params, &rid, now);
+        // Backstop: a defect of the sandbox answers a signed 10000 instead of dropping
+        // the connection (which would leave a client unsure whether money moved).
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            bank.handle(operation, &params, &rid, now)
+        }))
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                codes::SYSTEM,
+                format!("the sandbox failed while handling {operation} (a sandbox defect)"),
+            ))
+        });
         (result, bank.take_outbox())
     };
     for n in outbox {

@@ -1,0 +1,174 @@
+//! Hostile input over real HTTP: amounts at the edge of the decimal type, deep JSON,
+//! bytes that are not UTF-8, bodies over the size limit. Every one gets an answer (no
+//! dropped connection), no money moves, and the sandbox keeps serving afterwards.
+
+mod common;
+
+use std::time::Duration;
+
+use baas_client::account::GetAccountDetailsRequest;
+use baas_client::enums::{AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel};
+use baas_client::fx::ApplyForFcExchangeRequest;
+use baas_client::other::FetchTransactionFeeRequest;
+use baas_client::transfers::{ApplyForTransferRequest, TelegraphicTransferRequest};
+use baas_runtime::transport::{HttpRequest, Transport};
+use baas_runtime::HttpsTransport;
+use common::{amount, start};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The largest value of the decimal type (28 digits): every product or sum with it
+/// overflows.
+const HUGE: &str = "79228162514264337593543950335";
+
+async fn post(url: &str, body: Vec<u8>) -> serde_json::Value {
+    let t = HttpsTransport::new(Duration::from_secs(10)).unwrap();
+    let r = t
+        .post_json(HttpRequest::new(
+            url,
+            body,
+            Duration::from_secs(10),
+            1 << 20,
+        ))
+        .await
+        .expect("the sandbox answers (the connection is not dropped)");
+    serde_json::from_slice(&r.body).expect("a JSON answer")
+}
+
+/// The sandbox still serves a normal call.
+async fn still_serving(c: &baas_client::Client) {
+    c.get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .await
+        .expect("the sandbox still serves");
+}
+
+#[tokio::test]
+async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() {
+    let (sb, c) = start().await;
+    let before = sb.totals();
+
+    // To an account whose id sorts before the payer's: its new balance used to be
+    // computed first and overflowed (a panic, a dropped connection); debits are checked
+    // first now.
+    let r = c
+        .apply_for_transfer(&ApplyForTransferRequest::new(
+            "1000000004",
+            "SBX",
+            "1000000001",
+            Currency::Kes,
+            amount(HUGE),
+        ))
+        .await;
+    assert_eq!(r.unwrap_err().api_code(), Some("14009"));
+
+    // Outside the bank: amount plus fee overflows.
+    let r = c
+        .apply_for_transfer(&ApplyForTransferRequest::new(
+            "1000000001",
+            "MMO1",
+            "0700000000",
+            Currency::Kes,
+            amount(HUGE),
+        ))
+        .await;
+    assert_eq!(r.unwrap_err().api_code(), Some("12001"));
+
+    // FX: EUR to KES multiplies by 140.25; the other way the amount fits but nobody
+    // holds it.
+    let r = c
+        .apply_for_fc_exchange(
+            &ApplyForFcExchangeRequest::new("EUR", "KES", "2000000003", "2000000001")
+                .source_amount(amount(HUGE)),
+        )
+        .await;
+    assert_eq!(r.unwrap_err().api_code(), Some("12001"));
+    let r = c
+        .apply_for_fc_exchange(
+            &ApplyForFcExchangeRequest::new("EUR", "KES", "2000000003", "2000000001")
+                .target_amount(amount(HUGE)),
+        )
+        .await;
+    assert_eq!(r.unwrap_err().api_code(), Some("14009"));
+
+    // The fee of a huge amount still fits.
+    let fee = c
+        .fetch_transaction_fee(&FetchTransactionFeeRequest::new(
+            "1000000001",
+            "Jane",
+            FeeBeneficiaryType::Individual,
+            "254700000009",
+            "MMO1",
+            amount(HUGE),
+        ))
+        .await
+        .unwrap();
+    assert!(fee.fee_amount.is_some(), "{fee:?}");
+
+    // SWIFT with the amount in the beneficiary's currency (EUR) from a KES account.
+    let r = c
+        .telegraphic_transfer(&TelegraphicTransferRequest::new(
+            "1000000001",
+            "DEUTDEFF",
+            "Deutsche Bank",
+            "Frankfurt",
+            "DE89370400440532013000",
+            "EUR",
+            "Max Mustermann",
+            amount(HUGE),
+            AmountType::CreditAccountCurrency,
+            PaymentChannel::Swift,
+            "GDDS",
+            "Nairobi",
+            ChargeType::Our,
+        ))
+        .await;
+    assert_eq!(r.unwrap_err().api_code(), Some("12001"));
+
+    still_serving(&c).await;
+    assert_eq!(sb.totals(), before);
+}
+
+#[tokio::test]
+async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
+    let (sb, c) = start().await;
+    let url = format!("{}/query/getAccountDetails", sb.base_url());
+
+    // 100,000 nested arrays: refused before any recursion into them.
+    let deep = format!(
+        "{{\"params\":{}1{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    assert_eq!(post(&url, deep.into_bytes()).await["code"], "12001");
+
+    // Not UTF-8.
+    let body = b"{\"requestId\":\"\xff\xfe\"}".to_vec();
+    assert_eq!(post(&url, body).await["code"], "12001");
+
+    // Not an object; empty.
+    assert_eq!(post(&url, b"[1,2]".to_vec()).await["code"], "12001");
+    assert_eq!(post(&url, Vec::new()).await["code"], "12001");
+
+    // A body over the limit: the sandbox stops reading and answers.
+    let limit = 48 * 1024 * 1024;
+    let mut stream = tokio::net::TcpStream::connect(sb.addr()).await.unwrap();
+    let head = format!(
+        "POST /query/getAccountDetails HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        limit + 1
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let chunk = vec![b' '; 1 << 20];
+    let mut sent = 0;
+    while sent <= limit {
+        // The sandbox may close its side once it has answered: stop writing then.
+        if stream.write_all(&chunk).await.is_err() {
+            break;
+        }
+        sent += chunk.len();
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.contains("\"12001\""), "{answer}");
+
+    still_serving(&c).await;
+}
