@@ -215,12 +215,28 @@ impl Flattened {
         hex::encode(self.digest(key))
     }
 
+    /// True when the body itself has a top-level `senderKey` (the key is never sent:
+    /// such a body was typically pasted from a signer's intermediate object).
+    pub fn has_sender_key_pair(&self) -> bool {
+        self.pairs().any(is_sender_key_pair)
+    }
+
     /// The canonical string with the key printed as `[redacted]` (for debugging a
-    /// 12005; the order is the one the real key gives).
+    /// 12005; the order is the one the real key gives). The key is redacted wherever it
+    /// shows: the added `senderKey` pair, a `senderKey` pair of the body itself, and
+    /// any occurrence of the key's text inside another pair.
     pub fn canonical_string_redacted(&self, key: &PrivateKey) -> String {
+        let secret = key.expose();
         let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
         self.walk_sorted(key, REDACTED.as_bytes(), |piece| {
-            out.extend_from_slice(piece)
+            let piece_text = std::str::from_utf8(piece).unwrap_or_default();
+            if is_sender_key_pair(piece_text) {
+                out.extend_from_slice(SENDER_KEY.as_bytes());
+                out.push(b'=');
+                out.extend_from_slice(REDACTED.as_bytes());
+            } else {
+                push_redacted(&mut out, piece, secret);
+            }
         });
         String::from_utf8_lossy(&out).into_owned()
     }
@@ -232,6 +248,27 @@ impl Flattened {
         self.walk_sorted(key, key.expose(), |piece| out.extend_from_slice(piece));
         out
     }
+}
+
+/// A pair whose path is the top-level `senderKey`.
+fn is_sender_key_pair(pair: &str) -> bool {
+    pair.strip_prefix(SENDER_KEY)
+        .is_some_and(|rest| rest.starts_with('='))
+}
+
+/// Appends `piece` with every occurrence of `secret` replaced by [`REDACTED`].
+fn push_redacted(out: &mut Vec<u8>, piece: &[u8], secret: &[u8]) {
+    if secret.is_empty() || piece.len() < secret.len() {
+        out.extend_from_slice(piece);
+        return;
+    }
+    let mut rest = piece;
+    while let Some(at) = rest.windows(secret.len()).position(|w| w == secret) {
+        out.extend_from_slice(rest.get(..at).unwrap_or_default());
+        out.extend_from_slice(REDACTED.as_bytes());
+        rest = rest.get(at + secret.len()..).unwrap_or_default();
+    }
+    out.extend_from_slice(rest);
 }
 
 struct Parser<'a> {

@@ -61,6 +61,24 @@ fn early_exit_before_reading_stdin_is_reported_not_a_harness_panic() {
 }
 
 #[test]
+fn a_pasted_sender_key_is_never_printed() {
+    // Partners chasing a 12005 often paste the object they hashed, senderKey included.
+    let pasted = EXAMPLE.replace("{\"requestId\"", "{\"senderKey\":\"yourkey\",\"requestId\"");
+    for args in [&[][..], &["--verify"][..]] {
+        let (_, out, err) = run(args, Some("yourkey"), &pasted);
+        assert!(!out.contains("yourkey"), "{args:?} stdout: {out}");
+        assert!(!err.contains("yourkey"), "{args:?} stderr: {err}");
+        assert!(err.contains("`senderKey`"), "{args:?} no warning: {err}");
+    }
+    // The key pasted as any other value is not printed either.
+    let nested = EXAMPLE.replace("\"Tester\"", "\"yourkey\"");
+    let (code, out, _) = run(&[], Some("yourkey"), &nested);
+    assert_eq!(code, 0);
+    assert!(!out.contains("yourkey"), "{out}");
+    assert!(out.contains("params.name=[redacted]"), "{out}");
+}
+
+#[test]
 fn verify_exit_codes() {
     let signed = EXAMPLE.replace(
         "{\"requestId\"",

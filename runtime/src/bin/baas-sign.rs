@@ -62,6 +62,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if flat.has_sender_key_pair() {
+        eprintln!(
+            "baas-sign: warning: the input has a top-level `senderKey`; the key is never sent \
+             (the algorithm adds it), so this body does not sign like the message sent"
+        );
+    }
     let canonical = flat.canonical_string_redacted(&key);
     let expected = flat.signature_hex(&key);
     let mut out = std::io::stdout().lock();
