@@ -186,6 +186,15 @@ fn single_all<'a, T>(
     all
 }
 
+/// `` `a`, `b`, `c` `` for help texts.
+pub(crate) fn code_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn type_text(t: &TypeRef) -> String {
     match t {
         TypeRef::String => "string".into(),
@@ -424,6 +433,21 @@ impl Checker {
             );
         }
         let rust_name = self.field_rust_name(spec, &what);
+        if matches!(owner, Owner::Operation(_) | Owner::Record(_))
+            && crate::reserved::STRUCT_METHODS.contains(&rust_name.as_str())
+        {
+            let loc = spec.rust_name.as_ref().map_or(&spec.name.loc, |r| &r.loc);
+            self.error(
+                loc,
+                format!(
+                    "{what} becomes the Rust field `{rust_name}`, whose setter would collide with the generated method `{rust_name}`"
+                ),
+                Some(format!(
+                    "set `rust_name:` to another snake_case name, e.g. `{rust_name}_value`; the generated structs reserve {}",
+                    code_list(crate::reserved::STRUCT_METHODS)
+                )),
+            );
+        }
         let ty = self.resolve_type(&spec.ty, spec.wire.as_ref(), &what);
         let required = match spec.required.as_ref().map(|r| r.value) {
             Some(RequiredSpec::Yes) => Requirement::Required,
@@ -896,6 +920,16 @@ impl Checker {
                         "rename it to an UpperCamelCase identifier".into()
                     },
                 ),
+            );
+            return false;
+        }
+        if kind != "notification" && crate::reserved::TYPES.contains(&n) {
+            self.error(
+                &name.loc,
+                format!("{kind} name `{n}` would shadow Rust's `{n}` in the generated module"),
+                Some(format!(
+                    "rename the {kind}, e.g. `Api{n}`: the generated code uses the names of Rust's prelude (`Option`, `String`, `Vec`, `Result`, `From`, ...) unqualified"
+                )),
             );
             return false;
         }

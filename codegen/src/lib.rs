@@ -12,6 +12,7 @@ pub mod write;
 mod check;
 pub mod diagnostics;
 mod load;
+mod reserved;
 mod spec_file;
 
 use std::path::Path;

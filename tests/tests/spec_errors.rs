@@ -93,6 +93,7 @@ bad_spec!(
     record_cycle,
     yaml_features_refused,
     operations_without_group,
+    reserved_name,
 );
 
 #[test]

@@ -277,6 +277,18 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
                     },
                 ),
             );
+        } else if crate::reserved::MODULES.contains(&gname.value.as_str()) {
+            ck.error(
+                &gname.loc,
+                format!(
+                    "group name `{}` is taken by the generated crate",
+                    gname.value
+                ),
+                Some(format!(
+                    "rename the group; the generated crate reserves the module names {}",
+                    super::code_list(crate::reserved::MODULES)
+                )),
+            );
         }
         if let Some(prev) = group_locs.get(&gname.value) {
             let prev = at(prev);
@@ -492,6 +504,16 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
                 }
             ),
             Some("rename the operation (its method and type names come from it)".into()),
+        );
+    }
+    if crate::reserved::CLIENT_METHODS.contains(&rust_name.as_str()) {
+        ck.error(
+            &s.name.loc,
+            format!("operation `{name}` becomes the method `Client::{rust_name}`, which the generated client already has"),
+            Some(format!(
+                "rename the operation; the generated client reserves the methods {}",
+                super::code_list(crate::reserved::CLIENT_METHODS)
+            )),
         );
     }
     let path = s.path.value.clone();

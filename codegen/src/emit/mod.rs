@@ -65,9 +65,6 @@ struct Module {
     items: TokenStream,
 }
 
-/// Modules whose names groups may not take.
-const RESERVED_MODULES: &[&str] = &["enums", "records", "client", "dispatch", "lib"];
-
 fn modules(api: &Api) -> Result<Vec<Module>, EmitError> {
     let mut out = Vec::new();
 
@@ -90,7 +87,7 @@ fn modules(api: &Api) -> Result<Vec<Module>, EmitError> {
     });
 
     for group in &api.groups {
-        if RESERVED_MODULES.contains(&group.name.as_str()) {
+        if crate::reserved::MODULES.contains(&group.name.as_str()) {
             return Err(EmitError::new(format!(
                 "group `{}`: the name is taken by a generated module",
                 group.name

@@ -1,0 +1,71 @@
+//! Names the emitter itself uses, so the spec may not take them. The checker refuses them
+//! with a located error; the emitter keeps a last check on the modules (see `emit`).
+//!
+//! Each list was found by emitting a spec that uses the name and compiling the result:
+//! every name here breaks the generated crate (or, for `validate`, hides a method).
+
+/// Module names of the generated crate root that are not groups: the generated modules,
+/// `lib` and `main` (the files `src/lib.rs` and `src/main.rs`: the second would turn the
+/// crate into a binary), and the re-exported runtime (`pub use baas_runtime;`).
+pub(crate) const MODULES: &[&str] = &[
+    "baas_runtime",
+    "client",
+    "dispatch",
+    "enums",
+    "lib",
+    "main",
+    "records",
+];
+
+/// Type names a record or enum may not take: the generated `records` and `enums` modules
+/// use Rust's prelude names unqualified (`Option<String>`, `Vec<..>`, `Result<Self, ..>`,
+/// `impl From<i64>`, `Some(..)`), and a type of the same name in the module would shadow
+/// them. This is the 2021 prelude, types, traits and variants.
+pub(crate) const TYPES: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
+/// Methods of the generated `Client` that are not operations.
+pub(crate) const CLIENT_METHODS: &[&str] = &["from_runtime", "new", "runtime"];
+
+/// Methods of generated request structs and records that a field's setter (named after
+/// the field) would collide with: the constructor, `validate_at` of records, and
+/// `Operation::validate`, which an inherent setter of the same name would hide.
+pub(crate) const STRUCT_METHODS: &[&str] = &["new", "validate", "validate_at"];
