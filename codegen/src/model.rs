@@ -1,6 +1,7 @@
 //! The checked model: what the front end (`load` + `check`) produces from `spec/` and
 //! what every emitter reads. Every name here is already validated: types resolve, rules
-//! fit their types, Rust names are unique and not keywords.
+//! fit their types, Rust names are unique, not keywords, and not names the generated crate
+//! itself uses (see `reserved.rs`).
 //!
 //! The model is also printed as JSON by `baas-codegen model`; its shape is documented in
 //! `codegen/MODEL.md`. Change both together.
@@ -10,7 +11,9 @@ use serde::Serialize;
 /// Where an item was written in `spec/`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Location {
-    /// Path relative to the spec root, `/`-separated (e.g. `operations/cny.yaml`).
+    /// The spec folder's name followed by the path inside it, `/`-separated (e.g.
+    /// `spec/operations/cny.yaml`): the same text as in diagnostics, and the same on every
+    /// machine (never an absolute path).
     pub file: String,
     /// 1-based line.
     pub line: usize,
