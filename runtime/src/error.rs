@@ -178,23 +178,36 @@ impl Error {
     }
 }
 
-/// At most [`SNIPPET_MAX_BYTES`] of a body, cut at a character boundary.
+/// At most [`SNIPPET_MAX_BYTES`] bytes of text from the start of a body (invalid UTF-8
+/// shown as U+FFFD), cut at a character boundary, with `…` when something was cut.
 pub(crate) fn snippet(body: &[u8]) -> String {
-    let mut end = body.len().min(SNIPPET_MAX_BYTES);
-    let text = loop {
-        match std::str::from_utf8(body.get(..end).unwrap_or_default()) {
-            Ok(t) => break t.to_owned(),
-            Err(e) if e.error_len().is_none() && end > 0 => end -= 1,
-            Err(_) => {
-                break String::from_utf8_lossy(body.get(..end).unwrap_or_default()).into_owned()
+    let mut head = body
+        .get(..body.len().min(SNIPPET_MAX_BYTES))
+        .unwrap_or_default();
+    if head.len() < body.len() {
+        // A character split by the cut is left out rather than shown as U+FFFD.
+        for k in 1..=head.len().min(3) {
+            let split = head.len() - k;
+            let tail = head.get(split..).unwrap_or_default();
+            if matches!(std::str::from_utf8(tail), Err(e) if e.valid_up_to() == 0 && e.error_len().is_none())
+            {
+                head = head.get(..split).unwrap_or_default();
+                break;
             }
         }
-    };
-    if end < body.len() {
-        format!("{text}…")
-    } else {
-        text
     }
+    // Lossy decoding widens each invalid byte to three bytes: bound the text again.
+    let mut text = String::from_utf8_lossy(head).into_owned();
+    let mut end = text.len().min(SNIPPET_MAX_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = end < text.len() || head.len() < body.len();
+    text.truncate(end);
+    if cut {
+        text.push('…');
+    }
+    text
 }
 
 impl fmt::Display for Error {
@@ -301,6 +314,24 @@ mod tests {
         assert!(s.ends_with('…'));
         assert_eq!(snippet(b"<html>"), "<html>");
         assert_eq!(snippet(b"\xff\xfe"), "\u{fffd}\u{fffd}");
+        // Invalid bytes widen to three-byte replacement characters; the bound holds.
+        let garbage = [0xffu8; 300];
+        let s = snippet(&garbage);
+        assert!(
+            s.len() <= SNIPPET_MAX_BYTES + "…".len(),
+            "{} bytes",
+            s.len()
+        );
+        assert!(s.starts_with('\u{fffd}') && s.ends_with('…'));
+        let mixed: Vec<u8> = b"ok \xff".iter().copied().cycle().take(1000).collect();
+        assert!(snippet(&mixed).len() <= SNIPPET_MAX_BYTES + "…".len());
+        // A character split by the cut is left out, not shown as U+FFFD.
+        let mut split = vec![b'a'; SNIPPET_MAX_BYTES - 1];
+        split.extend_from_slice("é and more".as_bytes());
+        assert_eq!(
+            snippet(&split),
+            format!("{}…", "a".repeat(SNIPPET_MAX_BYTES - 1))
+        );
     }
 
     #[test]
