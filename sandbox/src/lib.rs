@@ -243,6 +243,19 @@ impl Sandbox {
         server::lock(&self.shared.deliveries).clone()
     }
 
+    /// Waits until the delivery of every notification produced so far has finished:
+    /// acknowledged with `ok`, given up after [`MAX_DELIVERIES`] attempts, or not
+    /// deliverable (no callback URL). A notification is produced before the response
+    /// of the call that caused it, so after that call returns this cannot miss it.
+    /// Each attempt has a 2-second time limit and the backoff doubles from
+    /// [`SandboxConfig::retry_backoff`], so this returns within
+    /// `5 × 2 s + 15 × retry_backoff`.
+    pub async fn deliveries_settled(&self) {
+        let mut pending = self.shared.pending_deliveries.subscribe();
+        // The sender lives in `shared`, which `self` keeps alive: no error here.
+        let _ = pending.wait_for(|n| *n == 0).await;
+    }
+
     /// Moves the sandbox's clock forward (dormancy after 6 months, reversal window).
     pub fn advance_clock(&self, by: Duration) {
         let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);

@@ -88,6 +88,9 @@ pub(crate) struct Shared {
     /// Added to the wall clock (tests move time forward for dormancy and windows).
     pub(crate) clock_offset_ms: AtomicI64,
     notification_counter: AtomicU64,
+    /// Notifications whose delivery has not finished yet (see
+    /// [`crate::Sandbox::deliveries_settled`]).
+    pub(crate) pending_deliveries: tokio::sync::watch::Sender<usize>,
 }
 
 impl Shared {
@@ -110,6 +113,7 @@ impl Shared {
             retry_backoff,
             clock_offset_ms: AtomicI64::new(0),
             notification_counter: AtomicU64::new(0),
+            pending_deliveries: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -447,7 +451,11 @@ fn tamper(body: Vec<u8>) -> Vec<u8> {
 fn deliver(shared: Arc<Shared>, n: Outgoing) {
     let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
     let request_id = format!("NTF{:010}{}", seq, n.notification_type);
+    // Counted before the response that produced the notification is sent, so a caller
+    // that saw the response and then awaits `deliveries_settled` cannot miss it.
+    shared.pending_deliveries.send_modify(|n| *n += 1);
     tokio::spawn(async move {
+        let _settled = Settled(shared.clone());
         let Some((addr, path)) = lock(&shared.callback_url).clone() else {
             lock(&shared.deliveries).push(DeliveryAttempt {
                 notification_type: n.notification_type.into(),
@@ -508,6 +516,17 @@ fn deliver(shared: Arc<Shared>, n: Outgoing) {
             }
         }
     });
+}
+
+/// Marks one delivery finished when dropped (whichever way the delivery task ends).
+struct Settled(Arc<Shared>);
+
+impl Drop for Settled {
+    fn drop(&mut self) {
+        self.0
+            .pending_deliveries
+            .send_modify(|n| *n = n.saturating_sub(1));
+    }
 }
 
 /// One HTTP/1.1 POST on loopback; returns the response body as text.

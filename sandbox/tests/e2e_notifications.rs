@@ -85,17 +85,12 @@ async fn receiver(key: PrivateKey, state: Arc<Mutex<Receiver>>) -> String {
     format!("http://127.0.0.1:{}/callbacks", addr.port())
 }
 
-async fn wait_for(state: &Arc<Mutex<Receiver>>, n: usize) {
-    for _ in 0..200 {
-        if state.lock().unwrap().processed.len() >= n {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!(
-        "only {} notifications arrived",
-        state.lock().unwrap().processed.len()
-    );
+/// Waits until the sandbox has finished every delivery (bounded: a hang fails the test
+/// instead of blocking the suite).
+async fn settled(sb: &baas_sandbox::Sandbox) {
+    tokio::time::timeout(Duration::from_secs(60), sb.deliveries_settled())
+        .await
+        .expect("deliveries settle");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,8 +145,11 @@ async fn notifications_are_signed_retried_and_verified() {
     let cny_id = cny.application_id.unwrap();
     confirm(&c, &sb, &cny_id).await;
 
-    wait_for(&state, 3).await;
+    // The sandbox's own log is written after the receiver answered: waiting for the
+    // receiver alone raced with the last acknowledgement.
+    settled(&sb).await;
     let s = state.lock().unwrap();
+    assert_eq!(s.processed.len(), 3);
     assert_eq!(s.rejected_signatures, 0);
     let mut by_type: Vec<(String, serde_json::Value)> = s
         .processed
@@ -181,7 +179,10 @@ async fn notifications_are_signed_retried_and_verified() {
 
 #[tokio::test]
 async fn delivery_stops_after_five_attempts() {
-    let (sb, c) = start().await;
+    let mut config = baas_sandbox::SandboxConfig::default();
+    config.retry_backoff = Duration::from_millis(1);
+    let sb = baas_sandbox::Sandbox::start_with(config).await.unwrap();
+    let c = baas_client::Client::new(sb.client_config()).unwrap();
     let state = Arc::new(Mutex::new(Receiver {
         refuse_first: 100,
         ..Receiver::default()
@@ -192,17 +193,27 @@ async fn delivery_stops_after_five_attempts() {
     c.query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
         .await
         .unwrap();
-    // Backoff 50, 100, 200, 400 ms: all five attempts are over within ~1 s.
-    for _ in 0..100 {
-        if sb.deliveries().len() >= 5 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    // Settled means the delivery task has ended: no later attempt can come.
+    settled(&sb).await;
     let log = sb.deliveries();
     assert_eq!(log.len(), baas_sandbox::MAX_DELIVERIES as usize);
     assert!(log.iter().all(|d| !d.acknowledged && d.outcome == "busy"));
+    let attempts: Vec<u32> = log.iter().map(|d| d.attempt).collect();
+    assert_eq!(attempts, [1, 2, 3, 4, 5]);
+    assert_eq!(state.lock().unwrap().attempts.len(), 5);
     assert!(state.lock().unwrap().processed.is_empty());
     assert!(sb.set_callback_url("http://10.0.0.1:80/x").is_err());
+}
+
+#[tokio::test]
+async fn without_a_callback_url_the_notification_is_logged_as_undeliverable() {
+    let (sb, c) = start().await;
+    c.query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
+        .await
+        .unwrap();
+    settled(&sb).await;
+    let log = sb.deliveries();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].attempt, 0);
+    assert_eq!(log[0].outcome, "no callback URL configured");
 }
