@@ -466,11 +466,13 @@ impl Client {
     ) -> Result<super::other::QueryTxReversalResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string).
+    /// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves\_money because it is sent to the reversal path: it is never re-sent automatically.
     ///
     /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`FetchTransactionFeeResponse`](super::other::FetchTransactionFeeResponse).
+    ///
+    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
     ///
     /// # Errors
     ///

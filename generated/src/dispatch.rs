@@ -211,7 +211,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         name: "fetchTransactionFee",
         path: "/trans/txReversal",
         group: "other",
-        moves_money: false,
+        moves_money: true,
         otp: false,
     },
     OperationInfo {

@@ -23,11 +23,11 @@
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
 ///
 /// Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation; false elsewhere (queries, sendOtp, groupApplications, the fee call, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
 ///
 /// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -175,21 +175,27 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
         Ok(())
     }
 }
-/// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string).
+/// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves\_money because it is sent to the reversal path: it is never re-sent automatically.
 ///
 /// Request of `fetchTransactionFee`.
 ///
 /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
 ///
+/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
+///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
 ///
 /// Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
 ///
 /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
 ///
 /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+///
+/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+///
+/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -311,7 +317,7 @@ impl baas_runtime::Operation for FetchTransactionFeeRequest {
     type Response = FetchTransactionFeeResponse;
     const NAME: &'static str = "fetchTransactionFee";
     const PATH: &'static str = "/trans/txReversal";
-    const MOVES_MONEY: bool = false;
+    const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         Ok(())
     }

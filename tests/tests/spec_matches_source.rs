@@ -998,3 +998,28 @@ fn cross_check_reports_each_kind_of_mismatch() {
         report(&compare(&src, &good))
     );
 }
+
+/// An operation that shares its wire path with an operation that moves money must itself
+/// be `moves_money: true`: the service cannot be assumed to tell the two apart (the
+/// document says how it does is "not shown"), so an automatic re-send of the harmless
+/// one may land on the handler that moves money.
+#[test]
+fn operations_sharing_a_money_path_are_never_resent() {
+    let checked = baas_codegen::check_spec(&root().join("spec"))
+        .unwrap_or_else(|d| panic!("spec/ does not pass the front end's checks:\n{d}"));
+    let ops: Vec<_> = checked.api.operations().collect();
+    let money_paths: BTreeSet<&str> = ops
+        .iter()
+        .filter(|o| o.moves_money)
+        .map(|o| o.path.as_str())
+        .collect();
+    let unsafe_ops: Vec<String> = ops
+        .iter()
+        .filter(|o| !o.moves_money && money_paths.contains(o.path.as_str()))
+        .map(|o| format!("{} ({})", o.name, o.path))
+        .collect();
+    assert!(
+        unsafe_ops.is_empty(),
+        "operations on a path that moves money but not marked moves_money: {unsafe_ops:?}"
+    );
+}
