@@ -1,9 +1,12 @@
 //! Random concurrent transfers through the generated client: money is conserved
 //! (every currency's total, customers plus fees plus outside world, is unchanged) and
-//! no customer balance goes negative.
+//! no customer balance goes negative. The workers are tokio tasks on a multi-thread
+//! runtime sharing one client, and the test checks that calls really overlapped.
 
 mod common;
 
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use baas_client::enums::{Currency, OtpType};
@@ -29,13 +32,34 @@ impl Rng {
     }
 }
 
+/// Calls in flight now, and the most seen at once.
+#[derive(Default)]
+struct InFlight {
+    now: AtomicUsize,
+    max: AtomicUsize,
+}
+
+impl InFlight {
+    async fn track<F: Future>(&self, call: F) -> F::Output {
+        let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.max.fetch_max(n, Ordering::SeqCst);
+        let out = call.await;
+        self.now.fetch_sub(1, Ordering::SeqCst);
+        out
+    }
+}
+
 async fn worker(
     client: Arc<Client>,
     sandbox: Arc<baas_sandbox::Sandbox>,
+    in_flight: Arc<InFlight>,
+    start: Arc<tokio::sync::Barrier>,
     seed: u64,
     rounds: u32,
 ) -> (u32, u32) {
     let mut rng = Rng(seed);
+    // Every worker starts its first call together with the others.
+    start.wait().await;
     let (mut done, mut refused) = (0, 0);
     for _ in 0..rounds {
         let payer = rng.pick(&KES_ACCOUNTS);
@@ -50,7 +74,7 @@ async fn worker(
             .parse()
             .unwrap();
         let request = ApplyForTransferRequest::new(payer, bank, payee, Currency::Kes, value);
-        let tx = match client.apply_for_transfer(&request).await {
+        let tx = match in_flight.track(client.apply_for_transfer(&request)).await {
             Ok(r) => r.tx_id.unwrap(),
             Err(e) => {
                 assert_eq!(e.api_code(), Some("14009"), "{e}");
@@ -58,15 +82,13 @@ async fn worker(
                 continue;
             }
         };
-        client
-            .send_otp(&SendOtpRequest::new(tx.clone(), OtpType::Sms))
+        in_flight
+            .track(client.send_otp(&SendOtpRequest::new(tx.clone(), OtpType::Sms)))
             .await
             .unwrap();
-        match client
-            .confirm_operation(&ConfirmOperationRequest::new(
-                tx.clone(),
-                sandbox.otp_for(&tx),
-            ))
+        let otp = sandbox.otp_for(&tx);
+        match in_flight
+            .track(client.confirm_operation(&ConfirmOperationRequest::new(tx.clone(), otp)))
             .await
         {
             Ok(_) => done += 1,
@@ -89,11 +111,16 @@ async fn money_is_conserved_across_random_concurrent_transfers() {
         .map(|a| sandbox.balance(a).unwrap())
         .fold(Amount::ZERO, |x, y| x.checked_add(y).unwrap());
     let (sandbox, client) = (Arc::new(sandbox), Arc::new(client));
-    let tasks: Vec<_> = (0..8u64)
+    let in_flight = Arc::new(InFlight::default());
+    const WORKERS: usize = 8;
+    let start = Arc::new(tokio::sync::Barrier::new(WORKERS));
+    let tasks: Vec<_> = (0..WORKERS as u64)
         .map(|i| {
             tokio::spawn(worker(
                 client.clone(),
                 sandbox.clone(),
+                in_flight.clone(),
+                start.clone(),
                 0x9E37_79B9_7F4A_7C15 ^ (i + 1),
                 25,
             ))
@@ -106,6 +133,11 @@ async fn money_is_conserved_across_random_concurrent_transfers() {
         refused += r;
     }
     assert!(done > 50, "only {done} transfers went through");
+    let overlap = in_flight.max.load(Ordering::SeqCst);
+    assert!(
+        overlap >= 2,
+        "calls never overlapped (at most {overlap} in flight): the run was sequential"
+    );
     assert!(
         refused > 0,
         "the small wallet never ran dry: the test did not exercise refusals"
