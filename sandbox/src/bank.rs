@@ -15,7 +15,7 @@ use crate::error::{codes, ApiError};
 /// The bank code of the sandbox's own bank: a transfer to it is an internal transfer.
 pub const INTERNAL_BANK_CODE: &str = "SBX";
 
-/// Transaction statuses (public-facts.md, **[live]**).
+/// Transaction statuses (public-facts.md, **\[live\]**).
 pub mod tx_status {
     /// Submitted, waiting for the OTP.
     pub const SUBMITTED: i64 = 1;

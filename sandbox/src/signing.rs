@@ -1,9 +1,15 @@
 //! The service's signature algorithm (baas-api-spec.md, "Authentication"), written from
 //! the document on the sandbox side.
 //!
-//! The sandbox keeps its own implementation on purpose: it is the counterpart the
-//! runtime is tested against, so a defect shared by both sides would hide itself. The
-//! end-to-end tests prove the two agree.
+//! The sandbox keeps its own implementation on purpose, although the runtime has
+//! `baas_runtime::envelope::verify_request`: the sandbox is the counterpart the
+//! runtime's signer is tested against, and if it called the runtime, a misreading of
+//! the document shared by signer and verifier (sorting keys instead of whole
+//! `path=value` strings, `[10]` before `[1]`, escaping a string) would verify and hide
+//! itself. This version is written plainly (a tree of owned strings, sorted) for
+//! obviousness, not speed; it is tested on the document's worked example and on each
+//! flattening rule, and the tests below check that it agrees with the runtime on the
+//! cases where a reading of the rules could differ.
 
 use sha2::{Digest, Sha256};
 
@@ -109,6 +115,48 @@ mod tests {
             canonical_string(&msg, "k"),
             "params.a=[]&params.amount2=1&params.amount=2&params.b={}&params.d[0]=1&params.d[1].x=100.50&senderKey=k"
         );
+    }
+
+    /// Every flattening rule where two readings of the document differ: the sandbox's
+    /// canonical string is written out by hand, and the runtime's signature over the
+    /// same text is the sandbox's (an independent implementation agreeing, not one
+    /// calling the other).
+    #[test]
+    fn tricky_rules_by_hand_and_in_agreement_with_the_runtime() {
+        let cases = [
+            // `[10]` sorts before `[2]` byte-wise; whole strings are sorted.
+            (
+                r#"{"a":[0,1,2,3,4,5,6,7,8,9,10]}"#,
+                "a[0]=0&a[10]=10&a[1]=1&a[2]=2&a[3]=3&a[4]=4&a[5]=5&a[6]=6&a[7]=7&a[8]=8&a[9]=9&senderKey=k",
+            ),
+            // Values with `&` and `=` and non-ASCII text go in raw, unescaped.
+            (
+                r#"{"q":"a=b&c","name":"上海 \"x\"","e":"\u00e9"}"#,
+                "e=é&name=上海 \"x\"&q=a=b&c&senderKey=k",
+            ),
+            // Nested arrays of objects, empty containers, nulls left out.
+            (
+                r#"{"o":[{"b":[{}],"a":[]},{"c":null}],"z":{}}"#,
+                "o[0].a=[]&o[0].b[0]={}&senderKey=k&z={}",
+            ),
+            // A sibling key that is a prefix of another followed by a byte below `=`.
+            (
+                r#"{"p":{"a-b":1,"a":2}}"#,
+                "p.a-b=1&p.a=2&senderKey=k",
+            ),
+            // Numbers as their literal text, the signature member left out.
+            (
+                r#"{"n":100.50,"m":-0.0,"signature":"ff"}"#,
+                "m=-0.0&n=100.50&senderKey=k",
+            ),
+        ];
+        let key = baas_runtime::PrivateKey::new("k");
+        for (body, canonical) in cases {
+            let msg = Json::parse(body).unwrap();
+            assert_eq!(canonical_string(&msg, "k"), canonical, "{body}");
+            let runtime = baas_runtime::sign::sign(body.as_bytes(), &key).unwrap();
+            assert_eq!(sign(&msg, "k"), runtime, "{body}");
+        }
     }
 
     #[test]
