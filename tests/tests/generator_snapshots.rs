@@ -11,6 +11,7 @@ const FIXTURES: &[&str] = &[
     "conditional_rule",
     "keyword_field",
     "nested_records",
+    "rule_kinds",
     "unspecified_response",
     "value_set",
 ];
@@ -72,6 +73,11 @@ fn value_set() {
 #[test]
 fn conditional_rule() {
     check_fixture("conditional_rule");
+}
+
+#[test]
+fn rule_kinds() {
+    check_fixture("rule_kinds");
 }
 
 #[test]
