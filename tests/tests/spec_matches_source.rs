@@ -11,12 +11,21 @@
 //! Every mismatch is listed in the failure message. A flag the document leaves blank or
 //! gives two answers for is accepted only when the spec field lists a decision whose
 //! `about:` names the field; the same holds for a type that differs from the declared one.
+//!
+//! Beyond names, types and flags: the rules and constraints a parameter's notes state
+//! (`max 100 characters`, `at most 500,000 CNY`, `required when beneficiaryType = 1`,
+//! ...) and the value list of an enum-typed parameter; every record of the "Resources"
+//! section field by field; the message envelope; every enum against its value set as
+//! written in the document or in public-facts.md.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use baas_codegen::model::{EnumWireType, Field, Params, Requirement, Response, Source, TypeRef};
+use baas_codegen::model::{
+    Condition, ConstraintKind, EnumWireType, Field, Params, Requirement, Response, RuleKind,
+    Source, TypeRef,
+};
 
 // ============================================================================ source side
 
@@ -38,6 +47,9 @@ struct SrcParam {
     /// Declared type text, lower case (`string`, `declared int`, `array of order item`).
     ty: String,
     flag: Flag,
+    /// What the document says besides type and flag (the Rules / Notes cell, the rest
+    /// of the required cell, or the rest of the parenthesis): `max 100 characters`.
+    notes: String,
     line: usize,
 }
 
@@ -52,6 +64,8 @@ struct SrcOp {
     items: BTreeMap<String, Vec<SrcParam>>,
     /// "Response: not shown" is written for it.
     response_not_shown: bool,
+    /// The text of its block (heading operations) or its table row.
+    text: String,
 }
 
 struct SrcDoc {
@@ -193,6 +207,10 @@ fn parse_inline_params(
         } else {
             parse_flag(&flag_word).ok()
         };
+        let notes = rest[flag_word.len()..]
+            .trim_start_matches([',', ';', ':', ' '])
+            .trim()
+            .to_string();
         if let (Some(flag), false) = (flag, name.is_empty()) {
             if before.contains("of items") {
                 // `arr (array, TRUE) of items x (...)`: the previous parameter owns the items.
@@ -218,6 +236,7 @@ fn parse_inline_params(
                     name: n,
                     ty: ty.clone(),
                     flag,
+                    notes: notes.clone(),
                     line,
                 };
                 match &item_owner {
@@ -362,12 +381,28 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
             ) else {
                 continue;
             };
+            let notes_col = col(&["Rules", "Notes"]);
             for (ln, cells) in rows {
                 let name: String = cells[nc]
                     .chars()
                     .take_while(|c| is_ident_char(*c))
                     .collect();
-                let flag = match parse_flag(cells.get(rc).map(String::as_str).unwrap_or("")) {
+                // The required cell may go on after its flag word
+                // (`conditional: either sourceAmount or targetAmount is mandatory`).
+                let required_cell = cells.get(rc).map(String::as_str).unwrap_or("");
+                let after_flag = required_cell
+                    .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                    .trim_start_matches([',', ';', ':', ' ']);
+                let notes = [
+                    after_flag,
+                    notes_col.and_then(|c| cells.get(c)).map_or("", |c| c),
+                ]
+                .iter()
+                .map(|s| s.trim())
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+                let flag = match parse_flag(required_cell) {
                     Ok(f) => f,
                     Err(e) => {
                         errors.push(format!("source line {ln}: {e}"));
@@ -378,6 +413,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                     name,
                     ty: cells[tc].to_ascii_lowercase(),
                     flag,
+                    notes,
                     line: *ln,
                 });
             }
@@ -390,6 +426,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                 label: format!("#### {}", block.heading),
                 line: block.line,
                 response_not_shown,
+                text: body_text.clone(),
                 ..Default::default()
             };
             op.params.extend(table_params.iter().cloned());
@@ -409,6 +446,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                     path,
                     label: format!("table row at line {ln} under `{}`", block.heading),
                     line: *ln,
+                    text: cells.join(" | "),
                     ..Default::default()
                 };
                 match pc {
@@ -437,6 +475,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                         label: format!("#### {}", block.heading),
                         line: block.line,
                         response_not_shown,
+                        text: body_text.clone(),
                         ..Default::default()
                     };
                     op.params.extend(table_params.iter().cloned());
@@ -515,6 +554,7 @@ struct SpecField {
     /// `true`, `false` or `conditional`.
     required: String,
     decisions: Vec<String>,
+    rules: Vec<RuleKind>,
 }
 
 #[derive(Debug, Clone)]
@@ -527,6 +567,7 @@ struct SpecOp {
     response_kind: String,
     /// `source:` of the response (default `seed`).
     response_source: String,
+    constraints: Vec<ConstraintKind>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -535,6 +576,10 @@ struct Spec {
     records: BTreeMap<String, Vec<SpecField>>,
     /// Enum name → wire type (`string` / `integer`).
     enums: BTreeMap<String, String>,
+    /// Enum name → wire values in spec order, with their source.
+    enum_values: BTreeMap<String, Vec<(String, Source)>>,
+    envelope_request: Vec<SpecField>,
+    envelope_response: Vec<SpecField>,
     /// Decision id → `about:`.
     decision_about: BTreeMap<String, String>,
 }
@@ -565,6 +610,7 @@ fn spec_fields(fields: &[Field]) -> Vec<SpecField> {
             }
             .into(),
             decisions: f.decisions.clone(),
+            rules: f.rules.iter().map(|r| r.kind.clone()).collect(),
         })
         .collect()
 }
@@ -602,6 +648,7 @@ fn load_spec(spec_dir: &Path) -> Spec {
             },
             response_kind: response_kind.into(),
             response_source,
+            constraints: op.constraints.iter().map(|c| c.kind.clone()).collect(),
         });
     }
     for r in &api.records {
@@ -613,7 +660,16 @@ fn load_spec(spec_dir: &Path) -> Spec {
             EnumWireType::Integer => "integer",
         };
         spec.enums.insert(e.name.clone(), w.into());
+        spec.enum_values.insert(
+            e.name.clone(),
+            e.values
+                .iter()
+                .map(|v| (v.wire.clone(), v.source))
+                .collect(),
+        );
     }
+    spec.envelope_request = spec_fields(&api.envelope.request);
+    spec.envelope_response = spec_fields(&api.envelope.response);
     for d in &api.decisions {
         spec.decision_about.insert(d.id.clone(), d.about.clone());
     }
@@ -663,6 +719,7 @@ fn compare_fields(
     ctx: &str,
     src: &[SrcParam],
     fields: &[SpecField],
+    constraints: &[ConstraintKind],
     out: &mut Vec<String>,
 ) {
     let by_name: BTreeMap<&str, &SpecField> = fields.iter().map(|f| (f.name.as_str(), f)).collect();
@@ -697,6 +754,7 @@ fn compare_fields(
                 p.name, f.ty, p.ty, p.line
             ));
         }
+        check_notes(spec, ctx, p, f, constraints, out);
     }
     let src_names: BTreeSet<&str> = src.iter().map(|p| p.name.as_str()).collect();
     for f in fields {
@@ -730,7 +788,8 @@ fn compare_op(spec: &Spec, src: &SrcOp, op: &SpecOp, out: &mut Vec<String>) {
                     fields.len()
                 ));
             }
-            compare_fields(spec, &ctx, &src.params, fields, out);
+            compare_fields(spec, &ctx, &src.params, fields, &op.constraints, out);
+            check_at_least_one(&ctx, src, &op.constraints, out);
             for (owner, item_src) in &src.items {
                 let Some(f) = fields.iter().find(|f| &f.name == owner) else {
                     continue;
@@ -740,7 +799,14 @@ fn compare_op(spec: &Spec, src: &SrcOp, op: &SpecOp, out: &mut Vec<String>) {
                         .and_then(|s| s.strip_suffix('>'))
                         .unwrap_or("");
                 match spec.records.get(record) {
-                    Some(rf) => compare_fields(spec, &format!("{ctx} {owner}[] ({record})"), item_src, rf, out),
+                    Some(rf) => compare_fields(
+                        spec,
+                        &format!("{ctx} {owner}[] ({record})"),
+                        item_src,
+                        rf,
+                        &[],
+                        out,
+                    ),
                     None => out.push(format!(
                         "{ctx}: `{owner}` has item fields in the source but is `{}` in the spec, not an array of a record",
                         f.ty
@@ -822,22 +888,897 @@ fn compare(src: &SrcDoc, spec: &Spec) -> Vec<String> {
     out
 }
 
+// ============================================================================ rules, value sets
+
+/// Limits written in a parameter's notes: `max N characters`, `at most N`, `at most NMB`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LimitUnit {
+    Chars,
+    Megabytes,
+    Plain,
+}
+
+/// Every `max N ...` / `at most N ...` of `notes_lc` (lower case), with its unit.
+fn limits(notes_lc: &str) -> Vec<(u64, LimitUnit)> {
+    let mut out = Vec::new();
+    for marker in ["max ", "at most "] {
+        let mut from = 0;
+        while let Some(i) = notes_lc[from..].find(marker) {
+            let start = from + i + marker.len();
+            let digits: String = notes_lc[start..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect();
+            let number: String = digits.chars().filter(char::is_ascii_digit).collect();
+            from = start;
+            let Ok(n) = number.parse::<u64>() else {
+                continue;
+            };
+            let after = notes_lc[start + digits.len()..].trim_start();
+            let unit = if after.starts_with("characters") {
+                LimitUnit::Chars
+            } else if after.starts_with("mb") {
+                LimitUnit::Megabytes
+            } else {
+                LimitUnit::Plain
+            };
+            out.push((n, unit));
+        }
+    }
+    out
+}
+
+/// The first number written after `marker` in `text` (`exceeds 70,000 CNY` → `70000`).
+fn number_after(text: &str, marker: &str) -> Option<String> {
+    let i = text.find(marker)? + marker.len();
+    let n: String = text[i..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    (!n.is_empty()).then_some(n)
+}
+
+/// The identifier right after `marker` in `text`.
+fn ident_after(text: &str, marker: &str) -> Option<String> {
+    let i = text.find(marker)? + marker.len();
+    let id: String = text[i..]
+        .chars()
+        .take_while(|c| is_ident_char(*c))
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// Whole-word tokens of a notes text (`'0' Female, 1 = Till/BuyGoods` → `0`, `Female`,
+/// `1`, `Till/BuyGoods`).
+fn tokens(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '-')))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The rules and constraints a parameter's notes state in the source must be in the
+/// spec: `max N characters` (max_chars, or a server_side rule naming N), `at most N`
+/// (range max), `at most NMB` (base64_max_bytes between N·10^6 and N·2^20), `positive`,
+/// `whole number`, `alphanumeric`, `must ...` / `from the ... list` (server_side),
+/// `required/mandatory/needed/used when ...` (a constraint naming the field, exactly
+/// `required_if` for `required when X = V` and for `exceeds N`), `either A or B is
+/// mandatory` (exactly_one_of / at_least_one_of over A and B). A parameter typed with a
+/// value set must be an enum holding every value the notes list.
+fn check_notes(
+    spec: &Spec,
+    ctx: &str,
+    p: &SrcParam,
+    f: &SpecField,
+    constraints: &[ConstraintKind],
+    out: &mut Vec<String>,
+) {
+    let notes = p.notes.as_str();
+    if notes.is_empty() {
+        return;
+    }
+    let lc = notes.to_ascii_lowercase();
+    let server_side: Vec<&str> = f
+        .rules
+        .iter()
+        .filter_map(|r| match r {
+            RuleKind::ServerSide { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .chain(constraints.iter().filter_map(|c| match c {
+            ConstraintKind::ServerSide { fields, text } if fields.contains(&p.name) => {
+                Some(text.as_str())
+            }
+            _ => None,
+        }))
+        .collect();
+    let server_side_says = |n: u64| {
+        server_side
+            .iter()
+            .any(|t| tokens(t).contains(&n.to_string()))
+    };
+    let mut missing = |what: String| {
+        out.push(format!(
+            "{ctx}: `{}`: the source (line {}) says \"{notes}\", the spec has no {what}",
+            p.name, p.line
+        ))
+    };
+
+    for (n, unit) in limits(&lc) {
+        let ok =
+            match unit {
+                LimitUnit::Chars => {
+                    f.rules.contains(&RuleKind::MaxChars { max: n }) || server_side_says(n)
+                }
+                LimitUnit::Megabytes => f.rules.iter().any(|r| {
+                    matches!(r, RuleKind::Base64MaxBytes { max }
+                    if (n * 1_000_000..=n * 1024 * 1024).contains(max))
+                }),
+                LimitUnit::Plain => f.rules.iter().any(
+                    |r| matches!(r, RuleKind::Range { max: Some(m), .. } if *m == n.to_string()),
+                ) || server_side_says(n),
+            };
+        if !ok {
+            missing(format!("rule for the limit {n} ({unit:?})"));
+        }
+    }
+    if tokens(&lc).contains("positive") && !f.rules.contains(&RuleKind::Positive) {
+        missing("`positive` rule".into());
+    }
+    if lc.contains("whole number") && !f.rules.contains(&RuleKind::Whole) {
+        missing("`whole` rule".into());
+    }
+    if lc.contains("alphanumeric")
+        && !f.rules.contains(&RuleKind::Alphanumeric)
+        && !server_side.iter().any(|t| t.contains("alphanumeric"))
+    {
+        missing("`alphanumeric` rule (client or server_side)".into());
+    }
+    if (lc.contains("must ") || (lc.contains("from the ") && lc.contains(" list")))
+        && server_side.is_empty()
+    {
+        missing("server_side rule".into());
+    }
+    let names_field = |c: &ConstraintKind| match c {
+        ConstraintKind::RequiredIf { field, .. } => field == &p.name,
+        ConstraintKind::ServerSide { fields, .. } => fields.contains(&p.name),
+        _ => false,
+    };
+    if [
+        "required when",
+        "mandatory when",
+        "needed when",
+        "used when",
+    ]
+    .iter()
+    .any(|m| lc.contains(m))
+        && !constraints.iter().any(names_field)
+    {
+        missing("constraint naming the field".into());
+    }
+    if let Some(i) = lc.find("required when ") {
+        // `required when X = V`
+        let rest = &notes[i + "required when ".len()..];
+        let when_field: String = rest.chars().take_while(|c| is_ident_char(*c)).collect();
+        let value = rest.split_once(" = ").map(|(_, v)| {
+            v.chars()
+                .take_while(|c| is_ident_char(*c))
+                .collect::<String>()
+        });
+        let want = ConstraintKind::RequiredIf {
+            field: p.name.clone(),
+            when: Condition::Equals {
+                field: when_field.clone(),
+                value: value.clone().unwrap_or_default(),
+            },
+        };
+        if !constraints.contains(&want) {
+            missing(format!(
+                "`required_if: {{ field: {}, when: {{ field: {when_field}, equals: {:?} }} }}`",
+                p.name,
+                value.unwrap_or_default()
+            ));
+        }
+    }
+    if let (true, Some(n)) = (lc.contains("mandatory when"), number_after(&lc, "exceeds ")) {
+        let ok = constraints.iter().any(|c| {
+            matches!(c, ConstraintKind::RequiredIf { field, when: Condition::SumGreaterThan { value, .. } }
+                if field == &p.name && value == &n)
+        });
+        if !ok {
+            missing(format!("`required_if` on a sum greater than {n}"));
+        }
+    }
+    if let (Some(a), true) = (ident_after(notes, "either "), lc.contains("mandatory")) {
+        let b =
+            ident_after(&notes[notes.find("either ").unwrap_or(0)..], " or ").unwrap_or_default();
+        let ok = constraints.iter().any(|c| match c {
+            ConstraintKind::ExactlyOneOf { fields } | ConstraintKind::AtLeastOneOf { fields } => {
+                fields.contains(&a) && fields.contains(&b)
+            }
+            _ => false,
+        });
+        if !ok {
+            missing(format!(
+                "`exactly_one_of`/`at_least_one_of` over {a} and {b}"
+            ));
+        }
+    }
+
+    // Value sets: `0 = Paybill, 1 = Till/BuyGoods`, `image or pdf`, `sms or email`, ...
+    let item =
+        f.ty.strip_prefix("array<")
+            .and_then(|s| s.strip_suffix('>'))
+            .unwrap_or(&f.ty);
+    match spec.enum_values.get(item) {
+        Some(values) => {
+            let toks = tokens(notes);
+            let absent: Vec<&str> = values
+                .iter()
+                .filter(|(_, src)| *src == Source::Seed)
+                .map(|(w, _)| w.as_str())
+                .filter(|w| !toks.contains(*w))
+                .collect();
+            if !absent.is_empty() {
+                missing(format!(
+                    "match between the notes and the values of enum {item}: {absent:?} are not in the notes"
+                ));
+            }
+        }
+        None => {
+            // Notes that start with a value list (`0 = Paybill, ...`) need an enum.
+            let first: String = notes.chars().take_while(|c| !c.is_whitespace()).collect();
+            if notes[first.len()..].starts_with(" = ") {
+                missing(format!("enum for the value list (the field is `{}`)", f.ty));
+            }
+        }
+    }
+}
+
+/// Whether a source document states an operation-level "at least one" rule and the
+/// spec holds it over exactly the operation's optional parameters.
+fn check_at_least_one(
+    ctx: &str,
+    src: &SrcOp,
+    constraints: &[ConstraintKind],
+    out: &mut Vec<String>,
+) {
+    if !src.text.to_ascii_lowercase().contains("at least one") {
+        return;
+    }
+    let optional: BTreeSet<&str> = src
+        .params
+        .iter()
+        .filter(|p| p.flag == Flag::Optional)
+        .map(|p| p.name.as_str())
+        .collect();
+    let ok = constraints.iter().any(|c| match c {
+        ConstraintKind::AtLeastOneOf { fields } => {
+            fields.iter().map(String::as_str).collect::<BTreeSet<_>>() == optional
+        }
+        _ => false,
+    });
+    if !ok {
+        out.push(format!(
+            "{ctx}: the source says at least one of {optional:?} must be given, the spec has no `at_least_one_of` over exactly them"
+        ));
+    }
+}
+
+// ============================================================================ resources
+
+/// Items of a prose field list: `a, b (x, y), c.` → `[("a", ""), ("b", "x, y"), ("c", "")]`.
+/// Commas inside parentheses do not split. An item that is not `name` or `name (...)`
+/// is an error (the list is not a field list).
+fn list_items(text: &str) -> Result<Vec<(String, String)>, String> {
+    let text = text.trim().trim_end_matches('.');
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+        .into_iter()
+        .map(|part| {
+            let part = part.trim();
+            let name: String = part.chars().take_while(|c| is_ident_char(*c)).collect();
+            let rest = part[name.len()..].trim();
+            let paren = rest
+                .strip_prefix('(')
+                .and_then(|r| r.strip_suffix(')'))
+                .map(str::trim);
+            match (name.is_empty(), rest.is_empty(), paren) {
+                (false, true, _) => Ok((name, String::new())),
+                (false, false, Some(p)) => Ok((name, p.to_string())),
+                _ => Err(format!("`{part}` is not a field (`name` or `name (...)`)")),
+            }
+        })
+        .collect()
+}
+
+/// The declared type a note starts with (`string, ...`, `long epoch ms`, `int: ...`,
+/// `array of ...`), as the parameter tables write it; `None` when it names none.
+fn note_type(note: &str) -> Option<String> {
+    let n = note.trim().to_ascii_lowercase();
+    if n.starts_with("array") {
+        return Some("array".into());
+    }
+    let w: String = n.chars().take_while(char::is_ascii_alphabetic).collect();
+    matches!(
+        w.as_str(),
+        "string" | "int" | "integer" | "long" | "decimal" | "object"
+    )
+    .then_some(w)
+}
+
+/// A field of a resource as the document describes it.
+#[derive(Debug, Clone)]
+struct SrcResField {
+    name: String,
+    /// Declared type, if the document states one.
+    ty: Option<String>,
+}
+
+/// The "Resources and their fields" section: field lists by label.
+///
+/// Labels: `table:<heading>` (a `| Field | ... |` table under a `###` heading),
+/// `para:<heading>` (the first plain paragraph under a heading), `<label>` for a line
+/// `<label>: <list>` (a leading `- ` dropped; `name (array)` labels become `name`), and
+/// `<name>` for an item written `name (array of: <list>)` inside any of those lists.
+/// A `<label>:` line with nothing after it collects the names of the `- name ...`
+/// bullets that follow it.
+fn parse_resources(doc: &str) -> Result<BTreeMap<String, Vec<SrcResField>>, Vec<String>> {
+    let mut raw: BTreeMap<String, Vec<(usize, String, String)>> = BTreeMap::new(); // label → (line, name text, note)
+    let mut lists: Vec<(String, usize, String)> = Vec::new(); // (label, line, list text)
+    let mut in_section = false;
+    let mut heading = String::new();
+    let mut para_seen = false;
+    let mut collecting: Option<String> = None; // a `<label>:` line collecting bullets
+    let mut header: Option<Vec<String>> = None;
+    for (idx, line) in doc.lines().enumerate() {
+        let ln = idx + 1;
+        if let Some(h) = line.strip_prefix("## ") {
+            in_section = h.trim() == "Resources and their fields";
+            continue;
+        }
+        if !in_section {
+            continue;
+        }
+        if let Some(h) = line.strip_prefix("### ") {
+            heading = h.trim().to_string();
+            para_seen = false;
+            collecting = None;
+            header = None;
+            continue;
+        }
+        if let Some(cells) = table_cells(line) {
+            match &header {
+                None => header = Some(cells),
+                Some(h) => {
+                    if is_separator_row(&cells) || h.first().map(String::as_str) != Some("Field") {
+                        continue;
+                    }
+                    let note = cells.last().cloned().unwrap_or_default();
+                    raw.entry(format!("table:{heading}")).or_default().push((
+                        ln,
+                        cells[0].clone(),
+                        // `| Field | Type | Notes |` or `| Field | Notes |`
+                        if h.len() > 2 { cells[1].clone() } else { note },
+                    ));
+                }
+            }
+            continue;
+        }
+        header = None;
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let bullet = t.strip_prefix("- ");
+        let body = bullet.unwrap_or(t);
+        // `<label>: <list>` with the colon outside parentheses.
+        let mut depth = 0i32;
+        let colon = body.char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ':' if depth == 0 => return Some(i),
+                _ => {}
+            }
+            None
+        });
+        match colon {
+            Some(i) => {
+                let label_text = body[..i].trim();
+                let ident: String = label_text
+                    .chars()
+                    .take_while(|c| is_ident_char(*c))
+                    .collect();
+                let label = if !ident.is_empty()
+                    && label_text[ident.len()..].trim_start().starts_with('(')
+                {
+                    ident
+                } else {
+                    label_text.to_string()
+                };
+                let list = body[i + 1..].trim();
+                if bullet.is_some() {
+                    if let Some(owner) = &collecting {
+                        lists.push((owner.clone(), ln, label.clone()));
+                    }
+                } else {
+                    collecting = list.is_empty().then(|| label.clone());
+                }
+                if !list.is_empty() {
+                    lists.push((label, ln, list.to_string()));
+                }
+            }
+            None if bullet.is_none() && !para_seen => {
+                para_seen = true;
+                lists.push((format!("para:{heading}"), ln, t.to_string()));
+            }
+            None => {}
+        }
+    }
+
+    // Lists are parsed only when asked for (prose such as "Value sets of ... : not
+    // shown" is not a field list); parse them all here and keep the failures per label.
+    let mut out: BTreeMap<String, Vec<SrcResField>> = BTreeMap::new();
+    let mut failures: BTreeMap<String, String> = BTreeMap::new();
+    for (label, ln, cells) in raw.into_iter().flat_map(|(l, rows)| {
+        rows.into_iter()
+            .map(move |(ln, name, note)| (l.clone(), ln, (name, note)))
+    }) {
+        let (names, note) = cells;
+        match list_items(&names) {
+            Ok(items) => out
+                .entry(label)
+                .or_default()
+                .extend(items.into_iter().map(|(n, _)| SrcResField {
+                    name: n,
+                    ty: note_type(&note),
+                })),
+            Err(e) => {
+                failures.insert(label, format!("source line {ln}: {e}"));
+            }
+        }
+    }
+    for (label, ln, text) in lists {
+        match list_items(&text) {
+            Ok(items) => {
+                for (name, paren) in &items {
+                    if let Some(inner) = paren.strip_prefix("array of:") {
+                        match list_items(inner) {
+                            Ok(sub) => {
+                                out.entry(name.clone())
+                                    .or_default()
+                                    .extend(sub.into_iter().map(|(n, p)| SrcResField {
+                                        ty: note_type(&p),
+                                        name: n,
+                                    }));
+                            }
+                            Err(e) => {
+                                failures.insert(name.clone(), format!("source line {ln}: {e}"));
+                            }
+                        }
+                    }
+                }
+                out.entry(label)
+                    .or_default()
+                    .extend(items.into_iter().map(|(n, p)| SrcResField {
+                        ty: note_type(&p),
+                        name: n,
+                    }));
+            }
+            Err(e) => {
+                failures.insert(label, format!("source line {ln}: {e}"));
+            }
+        }
+    }
+    // A label that failed to parse is an error only if a record needs it.
+    let mut errors = Vec::new();
+    for (_, labels) in RESOURCE_RECORDS {
+        for l in *labels {
+            if let Some(e) = failures.get(*l) {
+                errors.push(format!("`{l}`: {e}"));
+            } else if !out.contains_key(*l) {
+                errors.push(format!("`{l}`: no such list in the Resources section"));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Which lists of the "Resources" section make up each record of the spec: the record
+/// must have exactly the fields of these lists. The field names come from the document.
+const RESOURCE_RECORDS: &[(&str, &[&str])] = &[
+    (
+        "CnyTransferSummary",
+        &["table:CNY transfer record (list item and detail)"],
+    ),
+    (
+        "CnyTransferDetail",
+        &[
+            "table:CNY transfer record (list item and detail)",
+            "Detail only",
+        ],
+    ),
+    ("OrderItem", &["Order item"]),
+    (
+        "PersonalOnboardingStatus",
+        &["para:Personal onboarding status"],
+    ),
+    ("PersonalKyc", &["para:Personal KYC record"]),
+    ("KycMediaItem", &["KYC media list item"]),
+    (
+        "StoreOnboardingInfo",
+        &[
+            "Common fields for all four SME types",
+            "Sole proprietorship adds",
+        ],
+    ),
+    (
+        "CompanyOnboardingInfo",
+        &[
+            "Common fields for all four SME types",
+            "LLC, NGO/CBO and partnership add",
+        ],
+    ),
+    (
+        "OrganisationOnboardingInfo",
+        &[
+            "Common fields for all four SME types",
+            "LLC, NGO/CBO and partnership add",
+        ],
+    ),
+    (
+        "PartnershipOnboardingInfo",
+        &[
+            "Common fields for all four SME types",
+            "LLC, NGO/CBO and partnership add",
+        ],
+    ),
+    ("SmeMediaInfo", &["onboardingMediaInfos"]),
+    ("ShareholderMemberInfo", &["shareholdersMemberInfos"]),
+    ("ShareholderCompanyInfo", &["shareholdersCompanyInfos"]),
+    ("Account", &["table:Account"]),
+    ("AbnormalAccount", &["Abnormal account list item"]),
+    ("ReversalRequest", &["para:Reversal request"]),
+    ("FeeResult", &["Fee result"]),
+    ("AccountValidationResult", &["Account validation result"]),
+    ("ClosingBalanceJob", &["Closing-balance job"]),
+];
+
+/// Records of the spec that are not resources of the "Resources" section, and where
+/// they come from (checked elsewhere or by their decision).
+const NON_RESOURCE_RECORDS: &[(&str, &str)] = &[
+    (
+        "MobileDetail",
+        "item of a request array: checked with the parameters of airtimeBulkPayment",
+    ),
+    (
+        "AccountListItem",
+        "the `accounts: array of ...` response of /account/queryAccountListByUserId",
+    ),
+    (
+        "BusinessOnboardingStatus",
+        "the two response shapes of getBusinessOnboardingStatus (decision sme-status-shapes)",
+    ),
+    (
+        "TransactionListItem",
+        "public-facts.md, getTransList response (decision get-trans-list-response)",
+    ),
+];
+
+/// Compares each record with its lists in the "Resources" section: same field names,
+/// and a stated type only where it matches (or a decision about the field explains it).
+fn compare_records(spec: &Spec, res: &BTreeMap<String, Vec<SrcResField>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (record, labels) in RESOURCE_RECORDS {
+        let Some(fields) = spec.records.get(*record) else {
+            out.push(format!("record {record}: missing from the spec"));
+            continue;
+        };
+        let src: Vec<&SrcResField> = labels
+            .iter()
+            .flat_map(|l| res.get(*l).into_iter().flatten())
+            .collect();
+        let by_name: BTreeMap<&str, &SpecField> =
+            fields.iter().map(|f| (f.name.as_str(), f)).collect();
+        for s in &src {
+            match by_name.get(s.name.as_str()) {
+                None => out.push(format!(
+                    "record {record}: field `{}` of the source ({labels:?}) is missing",
+                    s.name
+                )),
+                Some(f) => {
+                    if let Some(ty) = &s.ty {
+                        if !type_compatible(spec, ty, &f.ty) && !has_decision_about(spec, f) {
+                            out.push(format!(
+                                "record {record}: `{}` is `{}` in the spec, declared `{ty}` in the source, and no decision about the field explains it",
+                                s.name, f.ty
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let src_names: BTreeSet<&str> = src.iter().map(|s| s.name.as_str()).collect();
+        for f in fields {
+            if !src_names.contains(f.name.as_str()) {
+                out.push(format!(
+                    "record {record}: the spec has field `{}`, which the source ({labels:?}) does not list",
+                    f.name
+                ));
+            }
+        }
+    }
+    let known: BTreeSet<&str> = RESOURCE_RECORDS
+        .iter()
+        .map(|(r, _)| *r)
+        .chain(NON_RESOURCE_RECORDS.iter().map(|(r, _)| *r))
+        .collect();
+    for r in spec.records.keys() {
+        if !known.contains(r.as_str()) {
+            out.push(format!(
+                "record {r}: not mapped to a list of the Resources section (RESOURCE_RECORDS) nor explained (NON_RESOURCE_RECORDS)"
+            ));
+        }
+    }
+    out
+}
+
+/// The "Message envelope" table against `envelope:` of the spec: request fields are
+/// the rows not marked "response only", response fields the rows not marked "request
+/// only"; types as declared.
+fn compare_envelope(spec: &Spec, doc: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    let mut in_table = false;
+    for line in doc.lines() {
+        if line.starts_with("### ") {
+            in_table = line.trim() == "### Message envelope";
+            continue;
+        }
+        if !in_table {
+            continue;
+        }
+        if let Some(c) = table_cells(line) {
+            if c.len() == 3 && !is_separator_row(&c) && c[0] != "Field" {
+                rows.push((c[0].clone(), c[1].clone(), c[2].to_ascii_lowercase()));
+            }
+        }
+    }
+    if rows.is_empty() {
+        out.push("source: no `### Message envelope` table found".into());
+    }
+    for (side, fields, skip) in [
+        ("request", &spec.envelope_request, "response only"),
+        ("response", &spec.envelope_response, "request only"),
+    ] {
+        let want: Vec<&(String, String, String)> = rows
+            .iter()
+            .filter(|(_, _, n)| !n.starts_with(skip))
+            .collect();
+        let by_name: BTreeMap<&str, &SpecField> =
+            fields.iter().map(|f| (f.name.as_str(), f)).collect();
+        for (name, ty, _) in &want {
+            match by_name.get(name.as_str()) {
+                None => out.push(format!("envelope {side}: `{name}` is missing")),
+                Some(f) => {
+                    let ok = match ty.as_str() {
+                        "object" => f.ty == "json",
+                        t => type_compatible(spec, t, &f.ty),
+                    };
+                    if !ok {
+                        out.push(format!(
+                            "envelope {side}: `{name}` is `{}` in the spec, declared `{ty}`",
+                            f.ty
+                        ));
+                    }
+                }
+            }
+        }
+        let names: BTreeSet<&str> = want.iter().map(|(n, _, _)| n.as_str()).collect();
+        for f in fields {
+            if !names.contains(f.name.as_str()) {
+                out.push(format!(
+                    "envelope {side}: the spec has `{}`, which the table does not list for a {side}",
+                    f.name
+                ));
+            }
+        }
+    }
+    out
+}
+
+// ============================================================================ value sets
+
+/// Where a value set is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Doc {
+    /// The source document.
+    Seed,
+    /// `public-facts.md`.
+    Facts,
+}
+
+/// Every value set of the issue's checklist and of the spec: the enum, its wire type,
+/// and the list exactly as the document (or public-facts.md) writes it. The values are
+/// read from that text, not listed here.
+const VALUE_SETS: &[(&str, &str, Doc, &str)] = &[
+    ("BeneficiaryType", "string", Doc::Seed, "1 = Individual, 2 = Enterprise"),
+    ("PaymentPurpose", "string", Doc::Seed, "PURCHASE_GOODS or RELATED_PARTY_PAYMENT"),
+    ("CnyDocumentType", "string", Doc::Seed, "| TRUE | image or pdf |"),
+    ("Gender", "string", Doc::Seed, "'0' Female, '1' Male"),
+    ("IdType", "string", Doc::Seed, "101 Kenya National ID, 102 Kenya Alien ID, 103 Passport"),
+    ("KycStatus", "integer", Doc::Seed, "1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing"),
+    ("ProfileCheck", "integer", Doc::Seed, "0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing"),
+    ("OnboardingStatus", "integer", Doc::Facts, "0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review"),
+    ("BusinessType", "integer", Doc::Seed, "1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO"),
+    ("AccountType", "string", Doc::Seed, "C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit"),
+    ("AccountStatus", "integer", Doc::Seed, "0 Normal, 1 Locked, 2 Closed"),
+    ("DormantStatus", "integer", Doc::Seed, "| dormantStatus | 0 Normal, 1 Dormant |"),
+    ("FreezeStatus", "integer", Doc::Seed, "| freezeStatus | 0 Normal, 1 Frozen |"),
+    ("AbnormalStatus", "integer", Doc::Seed, "1 Dormant, 2 Restricted, 3 Frozen"),
+    ("ValidateAccountType", "integer", Doc::Seed, "0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods"),
+    ("NetworkProvider", "integer", Doc::Seed, "0 = first provider, 1 = second provider, 2 = third provider"),
+    ("BillType", "integer", Doc::Seed, "0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water"),
+    ("PayType", "string", Doc::Seed, "0 = Paybill, 1 = Till/BuyGoods"),
+    ("Currency", "string", Doc::Seed, "KES, USD, GBP, EUR, TZS, UGX or RWF"),
+    ("AmountType", "integer", Doc::Seed, "0 = in debit account currency, 1 = in credit account currency"),
+    ("PaymentChannel", "string", Doc::Seed, "| TRUE | value SWIFT |"),
+    ("ChargeType", "string", Doc::Seed, "OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees"),
+    ("SwiftDocumentType", "string", Doc::Seed, "PDF or Image"),
+    ("TxStatus", "integer", Doc::Facts, "-1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded"),
+    ("OrderByDesc", "integer", Doc::Seed, "1 = newest first, 0 = oldest first by transaction date"),
+    ("InterBankApplicationStatus", "integer", Doc::Facts, "1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit"),
+    ("UtilityPaymentStatus", "integer", Doc::Facts, "1 waiting for OTP, 2 processing"),
+    ("CurrencyPair", "string", Doc::Seed, "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY"),
+    ("FxRequestStatus", "integer", Doc::Facts, "1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed"),
+    ("VoucherType", "string", Doc::Seed, "| voucherType | string | FALSE | image |"),
+    ("FeeBeneficiaryType", "string", Doc::Seed, "0 = Individual, 1 = Business"),
+    ("OtpType", "string", Doc::Seed, "sms or email"),
+];
+
+/// The wire values of a list as written: the items separated by `;` (or `,` when there
+/// is no `;`) and ` or `, each item's first word (quotes dropped, `(...)` ignored; in a
+/// table cell `| FLAG | ... |` only the last cell; a leading `value` skipped).
+fn values_of(list: &str) -> Vec<String> {
+    let mut text = list.trim().trim_matches('|').to_string();
+    if let Some((_, last)) = text.rsplit_once('|') {
+        text = last.to_string();
+    }
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let sep = if plain.contains(';') { ';' } else { ',' };
+    plain
+        .split(sep)
+        .flat_map(|s| s.split(" or "))
+        .filter_map(|item| {
+            let mut words = item.split_whitespace();
+            let mut w = words.next()?;
+            if w == "value" {
+                w = words.next()?;
+            }
+            Some(w.trim_matches('\'').to_string())
+        })
+        .collect()
+}
+
+fn normalize(text: &str) -> String {
+    text.replace('`', "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Compares every enum with its value set in the documents.
+fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
+    let (seed, facts) = (normalize(seed), normalize(facts));
+    let mut out = Vec::new();
+    for (name, wire_type, doc, list) in VALUE_SETS {
+        let text = match doc {
+            Doc::Seed => &seed,
+            Doc::Facts => &facts,
+        };
+        if !text.contains(list) {
+            out.push(format!(
+                "value set {name}: `{list}` is not written in {doc:?}"
+            ));
+        }
+        match (spec.enums.get(*name), spec.enum_values.get(*name)) {
+            (Some(w), Some(values)) => {
+                if w != wire_type {
+                    out.push(format!(
+                        "enum {name}: wire type `{w}`, expected `{wire_type}`"
+                    ));
+                }
+                let got: Vec<&str> = values.iter().map(|(v, _)| v.as_str()).collect();
+                let want = values_of(list);
+                if got != want {
+                    out.push(format!(
+                        "enum {name}: wire values {got:?}, the source lists {want:?} (in this order)"
+                    ));
+                }
+                let want_source = |s: &Source| match doc {
+                    Doc::Seed => *s == Source::Seed,
+                    Doc::Facts => *s != Source::Seed,
+                };
+                for (v, s) in values {
+                    if !want_source(s) {
+                        out.push(format!(
+                            "enum {name}: value {v} has source {}, but it is written in {doc:?}",
+                            source_text(*s)
+                        ));
+                    }
+                }
+            }
+            _ => out.push(format!("enum {name}: missing from the spec")),
+        }
+    }
+    let listed: BTreeSet<&str> = VALUE_SETS.iter().map(|(n, ..)| *n).collect();
+    for name in spec.enums.keys() {
+        if !listed.contains(name.as_str()) {
+            out.push(format!(
+                "enum {name}: not tied to a value set of the documents (add it to VALUE_SETS)"
+            ));
+        }
+    }
+    out
+}
+
 // ============================================================================ tests
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn source() -> SrcDoc {
-    let path = root().join("../shared/reference/baas-api-spec.md");
-    let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+/// A document of `../shared/reference/`.
+fn reference(name: &str) -> String {
+    let path = root().join("../shared/reference").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "the source document {} is missing ({e}); this test needs the shared/ folder beside the repository",
             path.display()
         )
-    });
-    parse_source(&doc)
+    })
+}
+
+fn source() -> SrcDoc {
+    parse_source(&reference("baas-api-spec.md"))
         .unwrap_or_else(|errs| panic!("cannot read the source document:\n  {}", errs.join("\n  ")))
+}
+
+fn resources() -> BTreeMap<String, Vec<SrcResField>> {
+    parse_resources(&reference("baas-api-spec.md")).unwrap_or_else(|errs| {
+        panic!(
+            "cannot read the Resources section of the source document:\n  {}",
+            errs.join("\n  ")
+        )
+    })
 }
 
 fn report(mismatches: &[String]) -> String {
@@ -953,6 +1894,7 @@ fn cross_check_reports_each_kind_of_mismatch() {
         ty: "string".into(),
         required: "false".into(),
         decisions: vec![],
+        rules: vec![],
     });
     let m = compare(&src, &spec);
     assert!(m.iter().any(|m| m.contains("`invented`")), "{}", report(&m));
@@ -1022,4 +1964,194 @@ fn operations_sharing_a_money_path_are_never_resent() {
         unsafe_ops.is_empty(),
         "operations on a path that moves money but not marked moves_money: {unsafe_ops:?}"
     );
+}
+
+/// Every record of the "Resources" section has exactly the fields the document lists,
+/// with the declared type where one is stated; the message envelope matches its table.
+#[test]
+fn records_and_envelope_match_the_resources_section() {
+    let spec = load_spec(&root().join("spec"));
+    let mut m = compare_records(&spec, &resources());
+    m.extend(compare_envelope(&spec, &reference("baas-api-spec.md")));
+    assert!(m.is_empty(), "{}", report(&m));
+}
+
+/// Every value set of the documents is an enum with exactly the wire values written
+/// there, in order, with the wire type and provenance expected.
+#[test]
+fn enums_match_the_value_sets_of_the_documents() {
+    let spec = load_spec(&root().join("spec"));
+    let m = compare_value_sets(
+        &spec,
+        &reference("baas-api-spec.md"),
+        &reference("public-facts.md"),
+    );
+    assert!(m.is_empty(), "{}", report(&m));
+}
+
+/// The new dimensions are honest too: a dropped limit, a wrong enum on a field, a lost
+/// `at_least_one_of`, a missing or invented record field, a changed enum value and a
+/// lost envelope field each produce a mismatch.
+#[test]
+fn cross_check_reports_rules_records_and_value_sets() {
+    let src = source();
+    let res = resources();
+    let good = load_spec(&root().join("spec"));
+    let op = |spec: &mut Spec, name: &str| -> usize {
+        spec.ops
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or_else(|| panic!("no operation {name}"))
+    };
+    let param = |spec: &mut Spec, o: &str, p: &str| -> (usize, usize) {
+        let i = op(spec, o);
+        let j = spec.ops[i]
+            .params
+            .as_ref()
+            .unwrap()
+            .iter()
+            .position(|f| f.name == p)
+            .unwrap_or_else(|| panic!("no parameter {o}.{p}"));
+        (i, j)
+    };
+    let expect = |m: Vec<String>, needles: &[&str]| {
+        assert!(
+            m.iter().any(|m| needles.iter().all(|n| m.contains(n))),
+            "expected a mismatch with {needles:?}:\n{}",
+            report(&m)
+        );
+    };
+
+    // A dropped max_chars rule, a dropped server_side rule, a dropped whole rule.
+    for (o, p, needle) in [
+        ("applyForCnyExpress", "beneficiaryIdNumber", "limit 18"),
+        ("applyForCnyExpress", "beneficiaryBankCode", "server_side"),
+        ("applyForMobileMoneyBusinessTransfer", "amount", "`whole`"),
+        ("telegraphicTransfer", "paymentPurpose", "limit 35"),
+    ] {
+        let mut spec = good.clone();
+        let (i, j) = param(&mut spec, o, p);
+        spec.ops[i].params.as_mut().unwrap()[j].rules.clear();
+        expect(compare(&src, &spec), &[p, needle]);
+    }
+    // A dropped range inside the order item.
+    let mut spec = good.clone();
+    for f in spec.records.get_mut("OrderItem").unwrap() {
+        f.rules.clear();
+    }
+    expect(compare(&src, &spec), &["quantity", "limit 99999999"]);
+    expect(compare(&src, &spec), &["quantity", "`positive`"]);
+    // A lost constraint.
+    let mut spec = good.clone();
+    let i = op(&mut spec, "getOnboardingStatus");
+    spec.ops[i].constraints.clear();
+    expect(compare(&src, &spec), &["at_least_one_of"]);
+    let mut spec = good.clone();
+    let i = op(&mut spec, "applyForCnyExpress");
+    spec.ops[i]
+        .constraints
+        .retain(|c| !matches!(c, ConstraintKind::RequiredIf { field, .. } if field == "beneficiaryCountryCode"));
+    expect(
+        compare(&src, &spec),
+        &["beneficiaryCountryCode", "required_if"],
+    );
+    // The wrong value set on a field (both are string enums).
+    let mut spec = good.clone();
+    let (i, j) = param(&mut spec, "applyForCnyExpress", "beneficiaryType");
+    spec.ops[i].params.as_mut().unwrap()[j].ty = "FeeBeneficiaryType".into();
+    expect(
+        compare(&src, &spec),
+        &["beneficiaryType", "FeeBeneficiaryType"],
+    );
+    // A value list typed as a plain string.
+    let mut spec = good.clone();
+    let (i, j) = param(&mut spec, "telegraphicTransfer", "chargeType");
+    spec.ops[i].params.as_mut().unwrap()[j].ty = "string".into();
+    expect(
+        compare(&src, &spec),
+        &["chargeType", "enum for the value list"],
+    );
+
+    // Records: a dropped field, an invented field, a wrong declared type.
+    let mut spec = good.clone();
+    spec.records
+        .get_mut("PersonalKyc")
+        .unwrap()
+        .retain(|f| f.name != "kraPin");
+    expect(
+        compare_records(&spec, &res),
+        &["PersonalKyc", "`kraPin`", "missing"],
+    );
+    let mut spec = good.clone();
+    spec.records
+        .get_mut("ReversalRequest")
+        .unwrap()
+        .push(SpecField {
+            name: "invented".into(),
+            ty: "string".into(),
+            required: "false".into(),
+            decisions: vec![],
+            rules: vec![],
+        });
+    expect(
+        compare_records(&spec, &res),
+        &["ReversalRequest", "`invented`"],
+    );
+    let mut spec = good.clone();
+    for f in spec.records.get_mut("CnyTransferDetail").unwrap() {
+        if f.name == "createTime" {
+            f.ty = "string".into();
+        }
+    }
+    expect(
+        compare_records(&spec, &res),
+        &["CnyTransferDetail", "`createTime`", "long"],
+    );
+    let mut spec = good.clone();
+    spec.records.remove("ShareholderCompanyInfo");
+    expect(
+        compare_records(&spec, &res),
+        &["ShareholderCompanyInfo", "missing"],
+    );
+    // Envelope: a request-only field in the response.
+    let mut spec = good.clone();
+    let params = spec
+        .envelope_request
+        .iter()
+        .find(|f| f.name == "params")
+        .unwrap()
+        .clone();
+    spec.envelope_response.push(params);
+    expect(
+        compare_envelope(&spec, &reference("baas-api-spec.md")),
+        &["response", "`params`"],
+    );
+
+    // Value sets: a changed wire value, a changed wire type, an unanchored enum.
+    let seed = reference("baas-api-spec.md");
+    let facts = reference("public-facts.md");
+    let mut spec = good.clone();
+    spec.enum_values.get_mut("BillType").unwrap()[2].0 = "2".into();
+    expect(
+        compare_value_sets(&spec, &seed, &facts),
+        &["BillType", "wire values"],
+    );
+    let mut spec = good.clone();
+    spec.enums.insert("Gender".into(), "integer".into());
+    expect(
+        compare_value_sets(&spec, &seed, &facts),
+        &["Gender", "wire type"],
+    );
+    let mut spec = good.clone();
+    spec.enums.insert("Invented".into(), "string".into());
+    expect(
+        compare_value_sets(&spec, &seed, &facts),
+        &["Invented", "VALUE_SETS"],
+    );
+
+    // The unchanged spec passes all of them.
+    let mut all = compare(&src, &good);
+    all.extend(compare_records(&good, &res));
+    all.extend(compare_value_sets(&good, &seed, &facts));
+    assert!(all.is_empty(), "{}", report(&all));
 }
