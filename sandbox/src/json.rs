@@ -24,7 +24,9 @@ pub enum Json {
     String(String),
     /// An array.
     Array(Vec<Json>),
-    /// An object; keys are unique (a repeated key keeps its last value).
+    /// An object; keys are unique (a body that repeats a key is refused by
+    /// [`Json::parse`], as the runtime refuses it: two readers of one signed message
+    /// must not see different values).
     Object(BTreeMap<String, Json>),
 }
 
@@ -50,11 +52,15 @@ impl Json {
         let text = raw.get().trim();
         match text.as_bytes().first() {
             Some(b'{') => {
-                let map: BTreeMap<String, &RawValue> =
+                let Members(members) =
                     serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
                 let mut out = BTreeMap::new();
-                for (k, v) in map {
-                    out.insert(k, Self::from_raw(v, depth + 1)?);
+                for (k, v) in members {
+                    let value = Self::from_raw(v, depth + 1)?;
+                    if out.contains_key(&k) {
+                        return Err(JsonError(format!("duplicate key `{k}`")));
+                    }
+                    out.insert(k, value);
                 }
                 Ok(Json::Object(out))
             }
@@ -175,6 +181,33 @@ impl Json {
     }
 }
 
+/// The members of one object in order, duplicates kept (a `BTreeMap` would keep only
+/// the last value of a repeated key, silently).
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> serde::Deserialize<'de> for Members<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Members<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 fn quote(s: &str) -> String {
     // Serializing a &str cannot fail; fall back to an empty string literal regardless.
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
@@ -187,4 +220,40 @@ pub fn parse_decimal(text: &str) -> Option<Decimal> {
         return None;
     }
     Decimal::from_str_exact(t).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_keep_their_text_and_duplicate_keys_are_refused() {
+        let v = Json::parse(r#"{"a":100.50,"b":[1e2,"x"],"c":{"d":null}}"#).unwrap();
+        assert_eq!(
+            v.to_json_string(),
+            r#"{"a":100.50,"b":[1e2,"x"],"c":{"d":null}}"#
+        );
+        // A signer and a verifier that keep different copies of a repeated key would
+        // read different messages under one signature.
+        for body in [
+            r#"{"amount":"1","amount":"1000"}"#,
+            r#"{"params":{"a":1,"b":2,"a":3}}"#,
+            r#"{"x":[{"k":1,"k":1}]}"#,
+        ] {
+            let err = Json::parse(body).unwrap_err().to_string();
+            assert!(err.contains("duplicate key"), "{body}: {err}");
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let ok = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(Json::parse(&ok).is_ok());
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH + 2),
+            "]".repeat(MAX_DEPTH + 2)
+        );
+        assert!(Json::parse(&deep).is_err());
+    }
 }

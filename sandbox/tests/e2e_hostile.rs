@@ -144,6 +144,15 @@ async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
     let body = b"{\"requestId\":\"\xff\xfe\"}".to_vec();
     assert_eq!(post(&url, body).await["code"], "12001");
 
+    // A repeated key (which copy would the signature cover?).
+    let body = br#"{"sender":"sandbox-partner","params":{"accountId":"1","accountId":"2"}}"#;
+    let answer = post(&url, body.to_vec()).await;
+    assert_eq!(answer["code"], "12001");
+    assert!(
+        answer["msg"].as_str().unwrap().contains("duplicate key"),
+        "{answer}"
+    );
+
     // Not an object; empty.
     assert_eq!(post(&url, b"[1,2]".to_vec()).await["code"], "12001");
     assert_eq!(post(&url, Vec::new()).await["code"], "12001");
