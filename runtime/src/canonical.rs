@@ -56,6 +56,9 @@ pub enum CanonicalError {
     },
     /// The top-level `signature` is present but not a string.
     SignatureNotString,
+    /// The body already has a top-level `signature` (even `null`) and is to be signed:
+    /// adding another would give duplicate keys.
+    AlreadySigned,
 }
 
 impl fmt::Display for CanonicalError {
@@ -73,6 +76,9 @@ impl fmt::Display for CanonicalError {
                 write!(f, "JSON nested deeper than {max} levels")
             }
             CanonicalError::SignatureNotString => f.write_str("`signature` is not a string"),
+            CanonicalError::AlreadySigned => {
+                f.write_str("the body already has a `signature` (sign it without one)")
+            }
         }
     }
 }
@@ -91,6 +97,8 @@ pub struct Flattened {
     /// `(start, end)` of each pair in `arena`, in document order.
     pairs: Vec<(usize, usize)>,
     signature: Option<String>,
+    /// A top-level `signature` key is present (even with a `null` value).
+    has_signature_key: bool,
     first_null: Option<String>,
 }
 
@@ -125,6 +133,7 @@ impl Flattened {
             keys: Vec::new(),
             key_buf: Vec::new(),
             signature: None,
+            has_signature_key: false,
             first_null: None,
         };
         parser.skip_ws();
@@ -140,6 +149,7 @@ impl Flattened {
             arena: parser.arena,
             pairs: parser.pairs,
             signature: parser.signature,
+            has_signature_key: parser.has_signature_key,
             first_null: parser.first_null,
         })
     }
@@ -147,6 +157,11 @@ impl Flattened {
     /// The top-level `signature` value, if the body has one (a `null` counts as none).
     pub fn signature(&self) -> Option<&str> {
         self.signature.as_deref()
+    }
+
+    /// True when the body has a top-level `signature` key, even with a `null` value.
+    pub fn has_signature_key(&self) -> bool {
+        self.has_signature_key
     }
 
     /// Path of the first `null` value met (nulls are skipped by the algorithm, and the
@@ -282,6 +297,7 @@ struct Parser<'a> {
     keys: Vec<(usize, usize)>,
     key_buf: Vec<u8>,
     signature: Option<String>,
+    has_signature_key: bool,
     first_null: Option<String>,
 }
 
@@ -483,6 +499,7 @@ impl Parser<'_> {
             self.expect(b':', "`:`")?;
             self.skip_ws();
             if is_signature {
+                self.has_signature_key = true;
                 self.signature_value(depth)?;
             } else {
                 self.value(depth)?;

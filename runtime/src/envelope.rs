@@ -102,11 +102,9 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
             None,
         ));
     }
-    if flat.signature().is_some() {
-        return Err(encode(
-            "the envelope already has a signature".to_owned(),
-            None,
-        ));
+    if flat.has_signature_key() {
+        let e = crate::canonical::CanonicalError::AlreadySigned;
+        return Err(encode(e.to_string(), Some(Box::new(e))));
     }
     let signature = flat.signature_hex(key);
     sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))

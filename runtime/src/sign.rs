@@ -124,9 +124,15 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
     Ok(body)
 }
 
-/// Signs a serialized JSON object (without `signature`) and returns the text to send.
+/// Signs a serialized JSON object and returns the text to send. A body that already
+/// has a top-level `signature` (even `null`) is refused with
+/// [`CanonicalError::AlreadySigned`].
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
-    let signature = sign(&body, key)?;
+    let flat = Flattened::parse(&body)?;
+    if flat.has_signature_key() {
+        return Err(CanonicalError::AlreadySigned);
+    }
+    let signature = flat.signature_hex(key);
     attach_signature(body, &signature)
 }
 
@@ -147,6 +153,26 @@ mod tests {
         assert!(attach_signature(b"[1]".to_vec(), "ab").is_err());
         assert!(attach_signature(b"}".to_vec(), "ab").is_err());
         assert!(attach_signature(Vec::new(), "ab").is_err());
+    }
+
+    #[test]
+    fn sign_and_attach_refuses_a_body_already_signed() {
+        let key = PrivateKey::new("k");
+        // Appending a second `signature` would give duplicate keys: a body that no
+        // verifier accepts (and that JSON libraries read in different ways).
+        for signed in [
+            &br#"{"a":1,"signature":"00"}"#[..],
+            br#"{"signature":null}"#,
+        ] {
+            assert_eq!(
+                sign_and_attach(signed.to_vec(), &key),
+                Err(CanonicalError::AlreadySigned),
+                "{}",
+                String::from_utf8_lossy(signed)
+            );
+        }
+        let once = sign_and_attach(br#"{"a":1}"#.to_vec(), &key).unwrap();
+        assert_eq!(verify(&once, &key), Ok(()));
     }
 
     #[test]
