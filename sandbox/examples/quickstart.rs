@@ -74,3 +74,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+// `cargo test -p baas-sandbox` runs the quickstart too (`test = true` in Cargo.toml), so
+// a partner's first step cannot break unnoticed.
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quickstart_runs() {
+        super::main().expect("the quickstart succeeds");
+    }
+}

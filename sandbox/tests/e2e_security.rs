@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use baas_client::account::GetAccountDetailsRequest;
-use baas_client::cny::ApplyForCnyExpressRequest;
+use baas_client::cny::{ApplyForCnyExpressRequest, GetCnyTransListRequest};
 use baas_client::enums::{BeneficiaryType, CnyDocumentType, Currency, PaymentPurpose};
 use baas_client::records::OrderItem;
 use baas_client::transfers::ApplyForTransferRequest;
@@ -188,4 +188,18 @@ async fn business_errors_over_http() {
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("13000"));
+    // getCnyTransList declares pageSize a string: no client range check, the service's
+    // own 15002 answers it.
+    let err = c
+        .get_cny_trans_list(&GetCnyTransListRequest::new(
+            "U2001",
+            "2000000001",
+            0,
+            4_102_444_800_000,
+            "1",
+            "51",
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(err.api_code(), Some("15002"), "{err}");
 }
