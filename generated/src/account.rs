@@ -29,7 +29,7 @@ pub struct GetAccountDetailsRequest {
     pub account_id: String,
 }
 impl GetAccountDetailsRequest {
-    /// A `GetAccountDetailsRequest` with its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`); optional fields have setters.
     #[must_use]
     pub fn new(account_id: impl Into<String>) -> Self {
         Self {
@@ -66,7 +66,7 @@ pub struct QueryAccountListByUserIdRequest {
     pub user_id: String,
 }
 impl QueryAccountListByUserIdRequest {
-    /// A `QueryAccountListByUserIdRequest` with its required fields (`userId`); optional fields have setters.
+    /// Creates the value from its required fields (`userId`); optional fields have setters.
     #[must_use]
     pub fn new(user_id: impl Into<String>) -> Self {
         Self { user_id: user_id.into() }
@@ -113,14 +113,12 @@ pub struct GetAbnormalAccountListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision `page-size-limit` (about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList): Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
-    ///
-    /// Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
 impl GetAbnormalAccountListRequest {
-    /// A `GetAbnormalAccountListRequest` with its required fields (`pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`pageNo`, `pageSize`); optional fields have setters.
     #[must_use]
     pub fn new(page_no: i32, page_size: i32) -> Self {
         Self { page_no, page_size }
@@ -134,9 +132,7 @@ impl GetAbnormalAccountListRequest {
 pub struct GetAbnormalAccountListResponse {
     /// Wire name: `total` (int).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<i32>,
     /// Abnormal account items.
@@ -176,7 +172,7 @@ pub struct ApplyForShortCodeRequest {
     pub account_id: String,
 }
 impl ApplyForShortCodeRequest {
-    /// A `ApplyForShortCodeRequest` with its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`); optional fields have setters.
     #[must_use]
     pub fn new(account_id: impl Into<String>) -> Self {
         Self {
@@ -222,7 +218,7 @@ pub struct QueryForShortCodeRequest {
     pub account_id: String,
 }
 impl QueryForShortCodeRequest {
-    /// A `QueryForShortCodeRequest` with its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`); optional fields have setters.
     #[must_use]
     pub fn new(account_id: impl Into<String>) -> Self {
         Self {
@@ -268,7 +264,7 @@ pub struct QueryAccountByShortCodeRequest {
     pub short_code: String,
 }
 impl QueryAccountByShortCodeRequest {
-    /// A `QueryAccountByShortCodeRequest` with its required fields (`shortCode`); optional fields have setters.
+    /// Creates the value from its required fields (`shortCode`); optional fields have setters.
     #[must_use]
     pub fn new(short_code: impl Into<String>) -> Self {
         Self {
@@ -308,9 +304,7 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -326,7 +320,7 @@ pub struct ActivateAccountRequest {
     pub account_id: String,
 }
 impl ActivateAccountRequest {
-    /// A `ActivateAccountRequest` with its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`); optional fields have setters.
     #[must_use]
     pub fn new(account_id: impl Into<String>) -> Self {
         Self {
@@ -364,9 +358,7 @@ impl baas_runtime::Operation for ActivateAccountRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `sub-account-name-length` (about /account/editSubAccountName subAccountName): A server\_side rule records the 255-character bound on the final name; the client checks only subAccountName at most 253 characters (255 minus the underscore minus a business name of at least one character). Reason: The client does not know the parent business name, so it cannot check the final name. 253 is the largest length that can ever fit, so the client check never rejects a name the service could accept, and it catches names that can never be valid.
-///
-/// Source text: "Sub-account naming rule: the final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters."
+/// Decision [`sub-account-name-length`](super#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -389,14 +381,12 @@ pub struct EditSubAccountNameRequest {
     /// - at most 253 characters
     /// - checked by the service only: the final name (business name + '\_' + subAccountName) is at most 255 characters
     ///
-    /// Decision `sub-account-name-length` (about /account/editSubAccountName subAccountName): A server\_side rule records the 255-character bound on the final name; the client checks only subAccountName at most 253 characters (255 minus the underscore minus a business name of at least one character). Reason: The client does not know the parent business name, so it cannot check the final name. 253 is the largest length that can ever fit, so the client check never rejects a name the service could accept, and it catches names that can never be valid.
-    ///
-    /// Source text: "Sub-account naming rule: the final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters."
+    /// Decision [`sub-account-name-length`](super#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
     #[serde(rename = "subAccountName", default, skip_serializing_if = "Option::is_none")]
     pub sub_account_name: Option<String>,
 }
 impl EditSubAccountNameRequest {
-    /// A `EditSubAccountNameRequest` with its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`); optional fields have setters.
     #[must_use]
     pub fn new(account_id: impl Into<String>) -> Self {
         Self {
@@ -457,7 +447,7 @@ pub struct CancelAccountOperationRequest {
     pub request_id: String,
 }
 impl CancelAccountOperationRequest {
-    /// A `CancelAccountOperationRequest` with its required fields (`requestId`); optional fields have setters.
+    /// Creates the value from its required fields (`requestId`); optional fields have setters.
     #[must_use]
     pub fn new(request_id: impl Into<String>) -> Self {
         Self {

@@ -24,17 +24,11 @@
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `cny-invoice-threshold` (about /trans/applyForCnyExpress invoice): `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000. Reason: The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
-///
-/// Source text: "invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000"
+/// Decision [`cny-invoice-threshold`](super#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -53,9 +47,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `beneficiaryName` (string). Required.
     ///
-    /// Decision `cny-beneficiary-name-type` (about /trans/applyForCnyExpress beneficiaryName): Typed `string`. Reason: The content is a person's or company's name; an int cannot hold it, and the CNY transfer record returns beneficiaryName as a string.
-    ///
-    /// Source text: "beneficiaryName | declared int | TRUE | beneficiary full name (Chinese name preferred); the declared type conflicts with its content, which is a name"
+    /// Decision [`cny-beneficiary-name-type`](super#decision-cny-beneficiary-name-type): about /trans/applyForCnyExpress beneficiaryName.
     #[serde(rename = "beneficiaryName")]
     pub beneficiary_name: String,
     /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string.
@@ -66,9 +58,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// - at most 18 characters
     ///
-    /// Decision `cny-beneficiary-id-number-type` (about /trans/applyForCnyExpress beneficiaryIdNumber): Typed `string` with the rule max\_chars: 18. Reason: It is an identifier (passport numbers and registration numbers contain letters and leading zeros), its limit is given in characters, and the CNY transfer record returns it as a string. A declared-decimal id is a string (team decision).
-    ///
-    /// Source text: "beneficiaryIdNumber | declared decimal | TRUE | max 18 characters; individual: national ID/passport; enterprise: company registration number"
+    /// Decision [`cny-beneficiary-id-number-type`](super#decision-cny-beneficiary-id-number-type): about /trans/applyForCnyExpress beneficiaryIdNumber.
     #[serde(rename = "beneficiaryIdNumber")]
     pub beneficiary_id_number: String,
     /// Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown).
@@ -138,9 +128,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-    ///
-    /// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "supportDocumentType")]
     pub support_document_type: super::enums::CnyDocumentType,
     /// Base64. Size limit: not shown.
@@ -152,9 +140,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-    ///
-    /// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "companyRegisDocumentType")]
     pub company_regis_document_type: super::enums::CnyDocumentType,
     /// Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
@@ -165,44 +151,32 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// - valid Base64 whose decoded size is at most 31457280 bytes
     ///
-    /// Decision `cny-invoice-threshold` (about /trans/applyForCnyExpress invoice): `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000. Reason: The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
+    /// Decision [`cny-invoice-threshold`](super#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
     ///
-    /// Source text: "invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000"
-    ///
-    /// Decision `cny-invoice-size` (about /trans/applyForCnyExpress invoice): Rule base64\_max\_bytes: 31457280 (30 MiB = 30 x 1024 x 1024 bytes of decoded content). "One file" is the single string parameter. Reason: The document does not say whether MB is 10^6 or 2^20 bytes. The client takes the larger reading so that it never rejects a file the service may accept; the service remains the judge between 30,000,000 and 31,457,280 bytes. The limit is on the file, i.e. the decoded Base64 content.
-    ///
-    /// Source text: "invoice ... one file, at most 30MB; Limits: Invoice file | applyForCnyExpress | one file, at most 30MB"
+    /// Decision [`cny-invoice-size`](super#decision-cny-invoice-size): about /trans/applyForCnyExpress invoice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice: Option<String>,
     /// image or pdf
     ///
     /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision `cny-invoice-document-type-required` (about /trans/applyForCnyExpress invoiceDocumentType): Kept `required: true` as the document says, although invoice itself is conditional. Reason: The spec follows the document's flags (it is checked against them mechanically). Sending a document type without an invoice is harmless, while omitting a field the service declares mandatory would be rejected.
+    /// Decision [`cny-invoice-document-type-required`](super#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
     ///
-    /// Source text: "invoice | string | CONDITIONAL ...; invoiceDocumentType | string | TRUE | image or pdf"
-    ///
-    /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-    ///
-    /// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "invoiceDocumentType")]
     pub invoice_document_type: super::enums::CnyDocumentType,
     /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
     ///
     /// Wire name: `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)). Required.
     ///
-    /// Decision `cny-oder-array-wire-name` (about /trans/applyForCnyExpress oderArray): The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array). Reason: The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
+    /// Decision [`cny-oder-array-wire-name`](super#decision-cny-oder-array-wire-name): about /trans/applyForCnyExpress oderArray.
     ///
-    /// Source text: "oderArray (name spelled so) | array of order item | | order items"
-    ///
-    /// Decision `cny-oder-array-required` (about /trans/applyForCnyExpress oderArray): `required: true` (an empty array is allowed by the client; no min\_items is invented). Reason: The order items are the only carrier of the transfer amount: applyForCnyExpress has no amount parameter, while the CNY record has an amount, the limit "CNY transfer order amount: at most 500,000 CNY" applies to order amounts and the 70,000 CNY invoice threshold can only be computed from them; every field of an order item is TRUE. A transfer without orders has no amount, so the list is treated as mandatory. A request built this way is valid whichever way the blank was meant.
-    ///
-    /// Source text: "oderArray (name spelled so) | array of order item | (Required cell blank) | order items"
+    /// Decision [`cny-oder-array-required`](super#decision-cny-oder-array-required): about /trans/applyForCnyExpress oderArray.
     #[serde(rename = "oderArray")]
     pub oder_array: Vec<super::records::OrderItem>,
 }
 impl ApplyForCnyExpressRequest {
-    /// A `ApplyForCnyExpressRequest` with its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`); optional fields have setters.
     #[allow(clippy::too_many_arguments)]
     #[must_use]
     pub fn new(
@@ -369,9 +343,7 @@ pub struct GetCnyTransListRequest {
     ///
     /// Wire name: `pageNo` (string). Required.
     ///
-    /// Decision `cny-page-fields-string` (about /query/getCnyTransList pageNo, pageSize): Kept as declared: `string` (the caller writes the number as text). The public pageSize limit of 50 is recorded as a server\_side rule, not a range. Reason: The other list calls declare pageNo/pageSize int, but this one declares string and the declared type is what goes on the wire and into the signature; a range rule does not apply to a string.
-    ///
-    /// Source text: "pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page"
+    /// Decision [`cny-page-fields-string`](super#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     #[serde(rename = "pageNo")]
     pub page_no: String,
     /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002.
@@ -382,18 +354,14 @@ pub struct GetCnyTransListRequest {
     ///
     /// - checked by the service only: at most 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision `cny-page-fields-string` (about /query/getCnyTransList pageNo, pageSize): Kept as declared: `string` (the caller writes the number as text). The public pageSize limit of 50 is recorded as a server\_side rule, not a range. Reason: The other list calls declare pageNo/pageSize int, but this one declares string and the declared type is what goes on the wire and into the signature; a range rule does not apply to a string.
+    /// Decision [`cny-page-fields-string`](super#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     ///
-    /// Source text: "pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page"
-    ///
-    /// Decision `page-size-limit` (about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList): Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
-    ///
-    /// Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: String,
 }
 impl GetCnyTransListRequest {
-    /// A `GetCnyTransListRequest` with its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
     #[must_use]
     pub fn new(
         user_id: impl Into<String>,
@@ -455,7 +423,7 @@ pub struct GetCnyTransferDetailsRequest {
     pub application_id: String,
 }
 impl GetCnyTransferDetailsRequest {
-    /// A `GetCnyTransferDetailsRequest` with its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
     #[must_use]
     pub fn new(application_id: impl Into<String>) -> Self {
         Self {

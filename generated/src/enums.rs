@@ -11,9 +11,7 @@
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AbnormalStatus {
@@ -560,9 +558,7 @@ impl<'de> serde::Deserialize<'de> for BillType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BusinessType {
@@ -740,9 +736,7 @@ impl<'de> serde::Deserialize<'de> for ChargeType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-///
-/// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+/// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CnyDocumentType {
@@ -1055,9 +1049,7 @@ impl<'de> serde::Deserialize<'de> for CurrencyPair {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DormantStatus {
@@ -1211,9 +1203,7 @@ impl<'de> serde::Deserialize<'de> for FeeBeneficiaryType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FreezeStatus {
@@ -1304,13 +1294,9 @@ impl<'de> serde::Deserialize<'de> for FreezeStatus {
 ///
 /// Source: `public-facts.md` \[docs\].
 ///
-/// Decision `fx-status-record-v2` (about /query/v2/getFxRequestStatus): Not applied: the v2 response stays `unspecified` (raw JSON), its note names the documented fields; the FX status values are the enum FxRequestStatus, attached to no field. Reason: A public fact may fill a "not shown" only for the same path, and the documented path is /query/getFxRequestStatus, not /query/v2/getFxRequestStatus. A v2 path exists precisely because something changed; typing the v2 response after the v1 record could fail decoding or drop fields, while raw JSON loses nothing.
+/// Decision [`fx-status-record-v2`](super#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 ///
-/// Source text: "\#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]"
-///
-/// Decision `status-sets-without-field` (about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus): Declared as integer enums (source: docs) but attached to no field. Reason: The records that would carry them (inter-bank transfer, utility payment, FX request) are not shown for these paths, so no field may be invented for them; the responses stay raw JSON. The enums let a caller interpret a status read from that JSON with the public meanings.
-///
-/// Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
+/// Decision [`status-sets-without-field`](super#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FxRequestStatus {
@@ -1439,9 +1425,7 @@ impl<'de> serde::Deserialize<'de> for FxRequestStatus {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Gender {
@@ -1510,9 +1494,7 @@ impl<'de> serde::Deserialize<'de> for Gender {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum IdType {
@@ -1595,9 +1577,7 @@ impl<'de> serde::Deserialize<'de> for IdType {
 ///
 /// Source: `public-facts.md` \[docs\].
 ///
-/// Decision `status-sets-without-field` (about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus): Declared as integer enums (source: docs) but attached to no field. Reason: The records that would carry them (inter-bank transfer, utility payment, FX request) are not shown for these paths, so no field may be invented for them; the responses stay raw JSON. The enums let a caller interpret a status read from that JSON with the public meanings.
-///
-/// Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
+/// Decision [`status-sets-without-field`](super#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InterBankApplicationStatus {
@@ -1722,9 +1702,7 @@ impl<'de> serde::Deserialize<'de> for InterBankApplicationStatus {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KycStatus {
@@ -1940,9 +1918,7 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
 ///
 /// Source: `public-facts.md` \[live\].
 ///
-/// Decision `onboarding-status-types` (about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus): Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
-///
-/// Source text: "Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]"
+/// Decision [`onboarding-status-types`](super#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OnboardingStatus {
@@ -2438,9 +2414,7 @@ impl<'de> serde::Deserialize<'de> for PaymentPurpose {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `enum-wire-types` (about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes): Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
-///
-/// Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+/// Decision [`enum-wire-types`](super#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProfileCheck {
@@ -2549,9 +2523,7 @@ impl<'de> serde::Deserialize<'de> for ProfileCheck {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-///
-/// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+/// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SwiftDocumentType {
@@ -2627,9 +2599,7 @@ impl<'de> serde::Deserialize<'de> for SwiftDocumentType {
 ///
 /// Source: `public-facts.md` \[live\].
 ///
-/// Decision `get-trans-list-tx-status-type` (about /query/getTransList txStatus): `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
-///
-/// Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
+/// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TxStatus {
@@ -2749,9 +2719,7 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
 ///
 /// Source: `public-facts.md` \[docs\].
 ///
-/// Decision `status-sets-without-field` (about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus): Declared as integer enums (source: docs) but attached to no field. Reason: The records that would carry them (inter-bank transfer, utility payment, FX request) are not shown for these paths, so no field may be invented for them; the responses stay raw JSON. The enums let a caller interpret a status read from that JSON with the public meanings.
-///
-/// Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
+/// Decision [`status-sets-without-field`](super#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum UtilityPaymentStatus {
@@ -2843,9 +2811,7 @@ impl<'de> serde::Deserialize<'de> for UtilityPaymentStatus {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `validate-account-type` (about /account/validateAccount accountType): The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
-///
-/// Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
+/// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValidateAccountType {
@@ -2939,9 +2905,7 @@ impl<'de> serde::Deserialize<'de> for ValidateAccountType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged.
 ///
-/// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-///
-/// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+/// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum VoucherType {

@@ -25,7 +25,7 @@ pub struct GetForeignExchangeRateRequest {
     pub currency_pair: super::enums::CurrencyPair,
 }
 impl GetForeignExchangeRateRequest {
-    /// A `GetForeignExchangeRateRequest` with its required fields (`currencyPair`); optional fields have setters.
+    /// Creates the value from its required fields (`currencyPair`); optional fields have setters.
     #[must_use]
     pub fn new(currency_pair: super::enums::CurrencyPair) -> Self {
         Self { currency_pair }
@@ -60,17 +60,11 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `fx-amount-exactly-one` (about /trans/v2/applyForFcExchange sourceAmount, targetAmount): Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\]. Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
-///
-/// Source text: "sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional"
+/// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -99,31 +93,23 @@ pub struct ApplyForFcExchangeRequest {
     ///
     /// Wire name: `sourceAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
-    ///
-    /// Decision `fx-amount-exactly-one` (about /trans/v2/applyForFcExchange sourceAmount, targetAmount): Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\]. Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
-    ///
-    /// Source text: "sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional"
+    /// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
     #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
     pub source_amount: Option<baas_runtime::Amount>,
     /// Conditional: either sourceAmount or targetAmount is mandatory.
     ///
     /// Wire name: `targetAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
-    ///
-    /// Decision `fx-amount-exactly-one` (about /trans/v2/applyForFcExchange sourceAmount, targetAmount): Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\]. Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
-    ///
-    /// Source text: "sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional"
+    /// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
 }
 impl ApplyForFcExchangeRequest {
-    /// A `ApplyForFcExchangeRequest` with its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`); optional fields have setters.
+    /// Creates the value from its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`); optional fields have setters.
     #[must_use]
     pub fn new(
         source_currency: impl Into<String>,
@@ -185,9 +171,7 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `fx-status-record-v2` (about /query/v2/getFxRequestStatus): Not applied: the v2 response stays `unspecified` (raw JSON), its note names the documented fields; the FX status values are the enum FxRequestStatus, attached to no field. Reason: A public fact may fill a "not shown" only for the same path, and the documented path is /query/getFxRequestStatus, not /query/v2/getFxRequestStatus. A v2 path exists precisely because something changed; typing the v2 response after the v1 record could fail decoding or drop fields, while raw JSON loses nothing.
-///
-/// Source text: "\#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]"
+/// Decision [`fx-status-record-v2`](super#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -199,7 +183,7 @@ pub struct GetFxRequestStatusRequest {
     pub application_id: String,
 }
 impl GetFxRequestStatusRequest {
-    /// A `GetFxRequestStatusRequest` with its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
     #[must_use]
     pub fn new(application_id: impl Into<String>) -> Self {
         Self {

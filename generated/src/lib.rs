@@ -47,6 +47,410 @@
 //! - `0028` CnyTransfer — CNY transfer (relates to /trans/applyForCnyExpress transfers). (after `applyForCnyExpress`)
 //! - `0026` ForeignExchange — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
 //! - `0015` FileJob — File job (result of /report/queryClosingBalance, carrying the jobId's outcome). (after `queryClosingBalance`)
+//!
+//! # Decisions
+//!
+//! Where the source document is ambiguous, the spec records what was decided and why. Items link here.
+//!
+//! ## Decision `business-transfer-reference-number`
+//!
+//! About /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
+//!
+//! Source text: "payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods"
+//!
+//! Decision: Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0".
+//!
+//! Reason: The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
+//!
+//! ## Decision `cny-beneficiary-id-number-type`
+//!
+//! About /trans/applyForCnyExpress beneficiaryIdNumber.
+//!
+//! Source text: "beneficiaryIdNumber | declared decimal | TRUE | max 18 characters; individual: national ID/passport; enterprise: company registration number"
+//!
+//! Decision: Typed `string` with the rule max\_chars: 18.
+//!
+//! Reason: It is an identifier (passport numbers and registration numbers contain letters and leading zeros), its limit is given in characters, and the CNY transfer record returns it as a string. A declared-decimal id is a string (team decision).
+//!
+//! ## Decision `cny-beneficiary-name-type`
+//!
+//! About /trans/applyForCnyExpress beneficiaryName.
+//!
+//! Source text: "beneficiaryName | declared int | TRUE | beneficiary full name (Chinese name preferred); the declared type conflicts with its content, which is a name"
+//!
+//! Decision: Typed `string`.
+//!
+//! Reason: The content is a person's or company's name; an int cannot hold it, and the CNY transfer record returns beneficiaryName as a string.
+//!
+//! ## Decision `cny-invoice-document-type-required`
+//!
+//! About /trans/applyForCnyExpress invoiceDocumentType.
+//!
+//! Source text: "invoice | string | CONDITIONAL ...; invoiceDocumentType | string | TRUE | image or pdf"
+//!
+//! Decision: Kept `required: true` as the document says, although invoice itself is conditional.
+//!
+//! Reason: The spec follows the document's flags (it is checked against them mechanically). Sending a document type without an invoice is harmless, while omitting a field the service declares mandatory would be rejected.
+//!
+//! ## Decision `cny-invoice-size`
+//!
+//! About /trans/applyForCnyExpress invoice.
+//!
+//! Source text: "invoice ... one file, at most 30MB; Limits: Invoice file | applyForCnyExpress | one file, at most 30MB"
+//!
+//! Decision: Rule base64\_max\_bytes: 31457280 (30 MiB = 30 x 1024 x 1024 bytes of decoded content). "One file" is the single string parameter.
+//!
+//! Reason: The document does not say whether MB is 10^6 or 2^20 bytes. The client takes the larger reading so that it never rejects a file the service may accept; the service remains the judge between 30,000,000 and 31,457,280 bytes. The limit is on the file, i.e. the decoded Base64 content.
+//!
+//! ## Decision `cny-invoice-threshold`
+//!
+//! About /trans/applyForCnyExpress invoice.
+//!
+//! Source text: "invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000"
+//!
+//! Decision: `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000.
+//!
+//! Reason: The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
+//!
+//! ## Decision `cny-oder-array-required`
+//!
+//! About /trans/applyForCnyExpress oderArray.
+//!
+//! Source text: "oderArray (name spelled so) | array of order item | (Required cell blank) | order items"
+//!
+//! Decision: `required: true` (an empty array is allowed by the client; no min\_items is invented).
+//!
+//! Reason: The order items are the only carrier of the transfer amount: applyForCnyExpress has no amount parameter, while the CNY record has an amount, the limit "CNY transfer order amount: at most 500,000 CNY" applies to order amounts and the 70,000 CNY invoice threshold can only be computed from them; every field of an order item is TRUE. A transfer without orders has no amount, so the list is treated as mandatory. A request built this way is valid whichever way the blank was meant.
+//!
+//! ## Decision `cny-oder-array-wire-name`
+//!
+//! About /trans/applyForCnyExpress oderArray.
+//!
+//! Source text: "oderArray (name spelled so) | array of order item | | order items"
+//!
+//! Decision: The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array).
+//!
+//! Reason: The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
+//!
+//! ## Decision `cny-page-fields-string`
+//!
+//! About /query/getCnyTransList pageNo, pageSize.
+//!
+//! Source text: "pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page"
+//!
+//! Decision: Kept as declared: `string` (the caller writes the number as text). The public pageSize limit of 50 is recorded as a server\_side rule, not a range.
+//!
+//! Reason: The other list calls declare pageNo/pageSize int, but this one declares string and the declared type is what goes on the wire and into the signature; a range rule does not apply to a string.
+//!
+//! ## Decision `decimal-wire-string`
+//!
+//! About every decimal field (request and response).
+//!
+//! Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+//!
+//! Decision: Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text).
+//!
+//! Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
+//!
+//! ## Decision `document-type-values`
+//!
+//! About /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+//!
+//! Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+//!
+//! Decision: Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image").
+//!
+//! Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
+//!
+//! ## Decision `enum-wire-types`
+//!
+//! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
+//!
+//! Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
+//!
+//! Decision: Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums.
+//!
+//! Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
+//!
+//! ## Decision `fee-call-path`
+//!
+//! About /trans/txReversal.
+//!
+//! Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
+//!
+//! Decision: Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope).
+//!
+//! Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+//!
+//! ## Decision `fee-call-wire-names`
+//!
+//! About /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+//!
+//! Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+//!
+//! Decision: The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2").
+//!
+//! Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
+//!
+//! ## Decision `fx-amount-exactly-one`
+//!
+//! About /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+//!
+//! Source text: "sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional"
+//!
+//! Decision: Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\].
+//!
+//! Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
+//!
+//! ## Decision `fx-status-record-v2`
+//!
+//! About /query/v2/getFxRequestStatus.
+//!
+//! Source text: "\#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]"
+//!
+//! Decision: Not applied: the v2 response stays `unspecified` (raw JSON), its note names the documented fields; the FX status values are the enum FxRequestStatus, attached to no field.
+//!
+//! Reason: A public fact may fill a "not shown" only for the same path, and the documented path is /query/getFxRequestStatus, not /query/v2/getFxRequestStatus. A v2 path exists precisely because something changed; typing the v2 response after the v1 record could fail decoding or drop fields, while raw JSON loses nothing.
+//!
+//! ## Decision `get-trans-list-response`
+//!
+//! About /query/getTransList.
+//!
+//! Source text: "Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]"
+//!
+//! Decision: Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields.
+//!
+//! Reason: The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
+//!
+//! ## Decision `get-trans-list-tx-status-type`
+//!
+//! About /query/getTransList txStatus.
+//!
+//! Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
+//!
+//! Decision: `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items.
+//!
+//! Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
+//!
+//! ## Decision `get-trans-list-user-id-required`
+//!
+//! About /query/getTransList userId.
+//!
+//! Source text: "userId | string | TRUE in one definition, FALSE in another | user id in the partner's system"
+//!
+//! Decision: `required: true`.
+//!
+//! Reason: A request that carries userId is valid under both definitions, one without it is valid under one only. The sibling list call /query/getCnyTransList also requires userId. Making it required costs the caller one known value and never produces a request the stricter definition rejects.
+//!
+//! ## Decision `money-declared-string`
+//!
+//! About money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
+//!
+//! Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
+//!
+//! Decision: Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`.
+//!
+//! Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+//!
+//! ## Decision `moves-money-scope`
+//!
+//! About moves\_money.
+//!
+//! Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+//!
+//! Decision: moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management).
+//!
+//! Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+//!
+//! ## Decision `not-shown-value-sets`
+//!
+//! About transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+//!
+//! Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+//!
+//! Decision: Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus).
+//!
+//! Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
+//!
+//! ## Decision `onboarding-request-id-names`
+//!
+//! About /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
+//!
+//! Source text: "\#\#\#\# POST /onboarding/getOnboardingRequestId ... \#\#\#\# POST /onboarding/business/getOnboardingRequestId"
+//!
+//! Decision: Operation names getOnboardingRequestId (personal) and getBusinessOnboardingRequestId (SME).
+//!
+//! Reason: Both paths end in the same word; operation names must be unique, and the SME family's other call is already named getBusinessOnboardingStatus.
+//!
+//! ## Decision `onboarding-status-types`
+//!
+//! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
+//!
+//! Source text: "Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]"
+//!
+//! Decision: Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live).
+//!
+//! Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
+//!
+//! ## Decision `otp-scope`
+//!
+//! About otp.
+//!
+//! Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+//!
+//! Decision: otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false.
+//!
+//! Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
+//!
+//! ## Decision `page-size-limit`
+//!
+//! About pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+//!
+//! Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+//!
+//! Decision: Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live).
+//!
+//! Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
+//!
+//! ## Decision `public-response-shapes`
+//!
+//! About /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+//!
+//! Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
+//!
+//! Decision: These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published).
+//!
+//! Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
+//!
+//! ## Decision `result-codes-public`
+//!
+//! About result codes.
+//!
+//! Source text: "Error codes other than 00000 and 12005: not shown. public-facts.md: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project."
+//!
+//! Decision: result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") is retryable.
+//!
+//! Reason: The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
+//!
+//! ## Decision `signing-locale-case`
+//!
+//! About Authentication: locale in the signed string.
+//!
+//! Source text: "Whether the locale value is lower-cased in the signed string (a worked example shows lower case; reference code keeps the value as given): not shown. public-facts.md: The locale is signed exactly as sent (en\_KE), never lower-cased ... \[live\] in every working peer."
+//!
+//! Decision: The locale is signed exactly as sent (e.g. en\_KE); no field of the envelope is case-folded before signing.
+//!
+//! Reason: Every working integration signs the value as given \[live\]; the lower-case worked example was typed by hand (its key differs from its JSON too), and the reference code keeps the value.
+//!
+//! ## Decision `sme-info-records`
+//!
+//! About /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
+//!
+//! Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
+//!
+//! Decision: Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo.
+//!
+//! Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+//!
+//! ## Decision `sme-reject-reason-names`
+//!
+//! About SME onboarding info and status: rejectReasonMsgs.
+//!
+//! Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+//!
+//! Decision: Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status.
+//!
+//! Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
+//!
+//! ## Decision `sme-status-shapes`
+//!
+//! About /onboarding/business/getBusinessOnboardingStatus.
+//!
+//! Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
+//!
+//! Decision: One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional.
+//!
+//! Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+//!
+//! ## Decision `status-sets-without-field`
+//!
+//! About InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
+//!
+//! Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
+//!
+//! Decision: Declared as integer enums (source: docs) but attached to no field.
+//!
+//! Reason: The records that would carry them (inter-bank transfer, utility payment, FX request) are not shown for these paths, so no field may be invented for them; the responses stay raw JSON. The enums let a caller interpret a status read from that JSON with the public meanings.
+//!
+//! ## Decision `sub-account-name-length`
+//!
+//! About /account/editSubAccountName subAccountName.
+//!
+//! Source text: "Sub-account naming rule: the final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters."
+//!
+//! Decision: A server\_side rule records the 255-character bound on the final name; the client checks only subAccountName at most 253 characters (255 minus the underscore minus a business name of at least one character).
+//!
+//! Reason: The client does not know the parent business name, so it cannot check the final name. 253 is the largest length that can ever fit, so the client check never rejects a name the service could accept, and it catches names that can never be valid.
+//!
+//! ## Decision `swift-beneficiary-bank-country`
+//!
+//! About /trans/telegraphicTransfer beneficiaryBankCountry.
+//!
+//! Source text: "beneficiaryBankCountry | string | FALSE | described as the branch code of the receiving bank"
+//!
+//! Decision: Typed `string`, optional, with the document's description kept in its doc; no format rule.
+//!
+//! Reason: The name says country while the description says branch code; neither format is shown, so nothing is checked client-side.
+//!
+//! ## Decision `swift-payment-purpose-othr`
+//!
+//! About /trans/telegraphicTransfer paymentPurpose.
+//!
+//! Source text: "paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters"
+//!
+//! Decision: Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35.
+//!
+//! Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
+//!
+//! ## Decision `transfer-payee-account-name`
+//!
+//! About /trans/v2/applyForTransfer payeeAccountName.
+//!
+//! Source text: "payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money"
+//!
+//! Decision: Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode.
+//!
+//! Reason: Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
+//!
+//! ## Decision `transfer-remark-operator-rule`
+//!
+//! About /trans/v2/applyForTransfer remark.
+//!
+//! Source text: "remark | string | FALSE | max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters"
+//!
+//! Decision: Client rule max\_chars: 100; the alphanumeric-only, at most 64 characters rule is server\_side.
+//!
+//! Reason: The stricter rule applies to one mobile money operator only, and which operator (and its bank code) is not shown. Applying it to every transfer would reject valid remarks (spaces, punctuation) for banks and other operators.
+//!
+//! ## Decision `untyped-response-fields`
+//!
+//! About response record fields named without a type.
+//!
+//! Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+//!
+//! Decision: A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int.
+//!
+//! Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
+//!
+//! ## Decision `validate-account-type`
+//!
+//! About /account/validateAccount accountType.
+//!
+//! Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
+//!
+//! Decision: The parameter is the integer enum ValidateAccountType. The response's accountType is `json`.
+//!
+//! Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

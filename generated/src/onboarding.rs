@@ -44,7 +44,7 @@ pub struct GetOnboardingStatusRequest {
     pub mobile: Option<String>,
 }
 impl GetOnboardingStatusRequest {
-    /// A `GetOnboardingStatusRequest` with no field set; optional fields have setters.
+    /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
         Self {
@@ -114,7 +114,7 @@ pub struct GetUserKycRequest {
     pub onboarding_request_id: String,
 }
 impl GetUserKycRequest {
-    /// A `GetUserKycRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {
@@ -151,7 +151,7 @@ pub struct GetKycMediaListRequest {
     pub onboarding_request_id: String,
 }
 impl GetKycMediaListRequest {
-    /// A `GetKycMediaListRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {
@@ -199,7 +199,7 @@ pub struct GetOnboardingRequestIdRequest {
     pub mobile: Option<String>,
 }
 impl GetOnboardingRequestIdRequest {
-    /// A `GetOnboardingRequestIdRequest` with no field set; optional fields have setters.
+    /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
         Self {
@@ -255,9 +255,7 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
-///
-/// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
+/// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -276,7 +274,7 @@ pub struct GetBusinessOnboardingStatusRequest {
     pub business_cer_no: Option<String>,
 }
 impl GetBusinessOnboardingStatusRequest {
-    /// A `GetBusinessOnboardingStatusRequest` with no field set; optional fields have setters.
+    /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
         Self {
@@ -333,9 +331,7 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `onboarding-request-id-names` (about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId): Operation names getOnboardingRequestId (personal) and getBusinessOnboardingRequestId (SME). Reason: Both paths end in the same word; operation names must be unique, and the SME family's other call is already named getBusinessOnboardingStatus.
-///
-/// Source text: "\#\#\#\# POST /onboarding/getOnboardingRequestId ... \#\#\#\# POST /onboarding/business/getOnboardingRequestId"
+/// Decision [`onboarding-request-id-names`](super#decision-onboarding-request-id-names): about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -347,7 +343,7 @@ pub struct GetBusinessOnboardingRequestIdRequest {
     pub business_cer_no: String,
 }
 impl GetBusinessOnboardingRequestIdRequest {
-    /// A `GetBusinessOnboardingRequestIdRequest` with its required fields (`businessCerNo`); optional fields have setters.
+    /// Creates the value from its required fields (`businessCerNo`); optional fields have setters.
     #[must_use]
     pub fn new(business_cer_no: impl Into<String>) -> Self {
         Self {
@@ -394,7 +390,7 @@ pub struct GetStoreOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 impl GetStoreOnboardingInfoRequest {
-    /// A `GetStoreOnboardingInfoRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {
@@ -431,7 +427,7 @@ pub struct GetCompanyOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 impl GetCompanyOnboardingInfoRequest {
-    /// A `GetCompanyOnboardingInfoRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {
@@ -468,7 +464,7 @@ pub struct GetOrganisationOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 impl GetOrganisationOnboardingInfoRequest {
-    /// A `GetOrganisationOnboardingInfoRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {
@@ -505,7 +501,7 @@ pub struct GetPartnershipOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 impl GetPartnershipOnboardingInfoRequest {
-    /// A `GetPartnershipOnboardingInfoRequest` with its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
     #[must_use]
     pub fn new(onboarding_request_id: impl Into<String>) -> Self {
         Self {

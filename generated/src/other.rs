@@ -23,13 +23,9 @@
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+/// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
 ///
-/// Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
-///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
-///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -69,14 +65,12 @@ pub struct TxReversalRequest {
     ///
     /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
     ///
-    /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-    ///
-    /// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "voucherType", default, skip_serializing_if = "Option::is_none")]
     pub voucher_type: Option<super::enums::VoucherType>,
 }
 impl TxReversalRequest {
-    /// A `TxReversalRequest` with its required fields (`transactionId`); optional fields have setters.
+    /// Creates the value from its required fields (`transactionId`); optional fields have setters.
     #[must_use]
     pub fn new(transaction_id: impl Into<String>) -> Self {
         Self {
@@ -154,7 +148,7 @@ pub struct QueryTxReversalRequest {
     pub application_id: String,
 }
 impl QueryTxReversalRequest {
-    /// A `QueryTxReversalRequest` with its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
     #[must_use]
     pub fn new(application_id: impl Into<String>) -> Self {
         Self {
@@ -185,17 +179,11 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+/// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
 ///
-/// Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
+/// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
 ///
-/// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-///
-/// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
-///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
-///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -212,36 +200,28 @@ pub struct FetchTransactionFeeRequest {
     pub payer_account_id: String,
     /// Wire name: `benificiaryName` (string). Required.
     ///
-    /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-    ///
-    /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryName")]
     pub benificiary_name: String,
     /// 0 = Individual, 1 = Business
     ///
     /// Wire name: `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
     ///
-    /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-    ///
-    /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryType")]
     pub benificiary_type: super::enums::FeeBeneficiaryType,
     /// Account number or shortcode.
     ///
     /// Wire name: `benificiaryAccount` (string). Required.
     ///
-    /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-    ///
-    /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryAccount")]
     pub benificiary_account: String,
     /// Paybill sub-account.
     ///
     /// Wire name: `benificiarySubAccount` (string). Optional.
     ///
-    /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-    ///
-    /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(
         rename = "benificiarySubAccount",
         default,
@@ -256,26 +236,20 @@ pub struct FetchTransactionFeeRequest {
     ///
     /// - checked by the service only: must come from the bank-code list
     ///
-    /// Decision `fee-call-wire-names` (about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode): The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
-    ///
-    /// Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
+    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryBankCode")]
     pub benificiary_bank_code: String,
     /// Declared string.
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
 }
 impl FetchTransactionFeeRequest {
-    /// A `FetchTransactionFeeRequest` with its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`); optional fields have setters.
     #[must_use]
     pub fn new(
         payer_account_id: impl Into<String>,
@@ -342,14 +316,12 @@ pub struct ValidateAccountRequest {
     ///
     /// Wire name: `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)). Required.
     ///
-    /// Decision `validate-account-type` (about /account/validateAccount accountType): The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
-    ///
-    /// Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
+    /// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
     #[serde(rename = "accountType")]
     pub account_type: super::enums::ValidateAccountType,
 }
 impl ValidateAccountRequest {
-    /// A `ValidateAccountRequest` with its required fields (`accountId`, `accountType`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `accountType`); optional fields have setters.
     #[must_use]
     pub fn new(
         account_id: impl Into<String>,
@@ -392,7 +364,7 @@ pub struct QueryClosingBalanceRequest {
     pub query_date: String,
 }
 impl QueryClosingBalanceRequest {
-    /// A `QueryClosingBalanceRequest` with its required fields (`queryDate`); optional fields have setters.
+    /// Creates the value from its required fields (`queryDate`); optional fields have setters.
     #[must_use]
     pub fn new(query_date: impl Into<String>) -> Self {
         Self {

@@ -31,7 +31,7 @@ pub struct SendOtpRequest {
     pub otp_type: super::enums::OtpType,
 }
 impl SendOtpRequest {
-    /// A `SendOtpRequest` with its required fields (`businessId`, `otpType`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpType`); optional fields have setters.
     #[must_use]
     pub fn new(business_id: impl Into<String>, otp_type: super::enums::OtpType) -> Self {
         Self {
@@ -67,9 +67,7 @@ impl baas_runtime::Operation for SendOtpRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
-///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -82,7 +80,7 @@ pub struct ConfirmOperationRequest {
     pub otp_code: String,
 }
 impl ConfirmOperationRequest {
-    /// A `ConfirmOperationRequest` with its required fields (`businessId`, `otpCode`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpCode`); optional fields have setters.
     #[must_use]
     pub fn new(business_id: impl Into<String>, otp_code: impl Into<String>) -> Self {
         Self {
@@ -140,7 +138,7 @@ pub struct SendAccAdminOtpRequest {
     pub id_type: super::enums::IdType,
 }
 impl SendAccAdminOtpRequest {
-    /// A `SendAccAdminOtpRequest` with its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`); optional fields have setters.
     #[must_use]
     pub fn new(
         business_id: impl Into<String>,
@@ -191,7 +189,7 @@ pub struct GroupApplicationsRequest {
     pub application_id_list: Vec<String>,
 }
 impl GroupApplicationsRequest {
-    /// A `GroupApplicationsRequest` with its required fields (`applicationIdList`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationIdList`); optional fields have setters.
     #[must_use]
     pub fn new(application_id_list: impl Into<Vec<String>>) -> Self {
         Self {

@@ -56,9 +56,7 @@ pub struct Account {
     ///
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Declared string with 2 decimal places.
@@ -69,13 +67,9 @@ pub struct Account {
     ///
     /// - at most 2 decimal places
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
     /// 0 Normal, 1 Dormant
@@ -126,13 +120,9 @@ pub struct AccountListItem {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `validate-account-type` (about /account/validateAccount accountType): The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
+/// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
 ///
-/// Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AccountValidationResult {
@@ -146,9 +136,7 @@ pub struct AccountValidationResult {
     ///
     /// Wire name: `accountType` (JSON, shape not given by the spec).
     ///
-    /// Decision `validate-account-type` (about /account/validateAccount accountType): The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
-    ///
-    /// Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
+    /// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<baas_runtime::RawJson>,
     /// Returned for internal accounts.
@@ -160,9 +148,7 @@ pub struct AccountValidationResult {
     ///
     /// Wire name: `restrictStatus` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "restrictStatus", default, skip_serializing_if = "Option::is_none")]
     pub restrict_status: Option<baas_runtime::RawJson>,
 }
@@ -170,13 +156,9 @@ pub struct AccountValidationResult {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+/// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
 ///
-/// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct BusinessOnboardingStatus {
@@ -191,9 +173,7 @@ pub struct BusinessOnboardingStatus {
     ///
     /// Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
     ///
-    /// Decision `onboarding-status-types` (about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus): Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
-    ///
-    /// Source text: "Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]"
+    /// Decision [`onboarding-status-types`](super#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
     #[serde(
         rename = "onboardingStatus",
         default,
@@ -204,13 +184,9 @@ pub struct BusinessOnboardingStatus {
     ///
     /// Wire name: `rejectionReasonId` (JSON, shape not given by the spec).
     ///
-    /// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+    /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
-    /// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-    ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectionReasonId",
         default,
@@ -221,9 +197,7 @@ pub struct BusinessOnboardingStatus {
     ///
     /// Wire name: `rejectionReasonMsg` (string).
     ///
-    /// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
-    ///
-    /// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
+    /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     #[serde(
         rename = "rejectionReasonMsg",
         default,
@@ -235,22 +209,16 @@ pub struct BusinessOnboardingStatus {
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
     /// Second shape (array).
     ///
     /// Wire name: `rejectionReasonIds` (array of JSON, shape not given by the spec).
     ///
-    /// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+    /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
-    /// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-    ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectionReasonIds",
         default,
@@ -261,13 +229,9 @@ pub struct BusinessOnboardingStatus {
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
     ///
-    /// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+    /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
-    /// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-    ///
-    /// Decision `sme-reject-reason-names` (about SME onboarding info and status: rejectReasonMsgs): Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
-    ///
-    /// Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+    /// Decision [`sme-reject-reason-names`](super#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -278,13 +242,9 @@ pub struct BusinessOnboardingStatus {
     ///
     /// Wire name: `auditTime` (long).
     ///
-    /// Decision `sme-status-shapes` (about /onboarding/business/getBusinessOnboardingStatus): One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+    /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
-    /// Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-    ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
     pub audit_time: Option<i64>,
 }
@@ -296,9 +256,7 @@ pub struct BusinessOnboardingStatus {
 pub struct ClosingBalanceJob {
     /// Wire name: `jobId` (string).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "jobId", default, skip_serializing_if = "Option::is_none")]
     pub job_id: Option<String>,
 }
@@ -401,13 +359,9 @@ pub struct CnyTransferDetail {
     ///
     /// - at most 4 decimal places
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
@@ -553,13 +507,9 @@ pub struct CnyTransferSummary {
     ///
     /// - at most 4 decimal places
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
@@ -582,13 +532,9 @@ pub struct CnyTransferSummary {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `sme-info-records` (about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo): Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo. Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+/// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
-/// Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CompanyOnboardingInfo {
@@ -638,18 +584,14 @@ pub struct CompanyOnboardingInfo {
     ///
     /// Wire name: `channel` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::RawJson>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
@@ -665,18 +607,14 @@ pub struct CompanyOnboardingInfo {
     ///
     /// Wire name: `status` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
     /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectReasonIds",
         default,
@@ -687,9 +625,7 @@ pub struct CompanyOnboardingInfo {
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
     ///
-    /// Decision `sme-reject-reason-names` (about SME onboarding info and status: rejectReasonMsgs): Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
-    ///
-    /// Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+    /// Decision [`sme-reject-reason-names`](super#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -698,16 +634,12 @@ pub struct CompanyOnboardingInfo {
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
@@ -754,9 +686,7 @@ pub struct CompanyOnboardingInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `fee-call-path` (about /trans/txReversal): Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
-///
-/// Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
+/// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct FeeResult {
@@ -764,13 +694,9 @@ pub struct FeeResult {
     ///
     /// Wire name: `feeAmount` (decimal, sent as a JSON string).
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
 }
@@ -778,9 +704,7 @@ pub struct FeeResult {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct KycMediaItem {
@@ -788,18 +712,14 @@ pub struct KycMediaItem {
     ///
     /// Wire name: `mediaType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<baas_runtime::RawJson>,
     /// Type and values not shown.
     ///
     /// Wire name: `fileTypeId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::RawJson>,
     /// Wire name: `mediaUrl` (string).
@@ -823,13 +743,11 @@ pub struct MobileDetail {
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
 }
 impl MobileDetail {
-    /// A `MobileDetail` with its required fields (`mobileNumber`, `networkProvider`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`mobileNumber`, `networkProvider`, `amount`); optional fields have setters.
     #[must_use]
     pub fn new(
         mobile_number: impl Into<String>,
@@ -872,13 +790,9 @@ pub struct OrderItem {
     ///
     /// - at most 500000
     ///
-    /// Decision `money-declared-string` (about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance): Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-    ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Numeric timestamp.
@@ -897,7 +811,7 @@ pub struct OrderItem {
     pub platform: Option<String>,
 }
 impl OrderItem {
-    /// A `OrderItem` with its required fields (`productName`, `quantity`, `amount`, `orderTime`, `platform`); optional fields have setters.
+    /// Creates the value from its required fields (`productName`, `quantity`, `amount`, `orderTime`, `platform`); optional fields have setters.
     #[must_use]
     pub fn new(
         product_name: impl Into<String>,
@@ -951,13 +865,9 @@ impl OrderItem {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `sme-info-records` (about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo): Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo. Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+/// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
-/// Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OrganisationOnboardingInfo {
@@ -1007,18 +917,14 @@ pub struct OrganisationOnboardingInfo {
     ///
     /// Wire name: `channel` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::RawJson>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
@@ -1034,18 +940,14 @@ pub struct OrganisationOnboardingInfo {
     ///
     /// Wire name: `status` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
     /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectReasonIds",
         default,
@@ -1056,9 +958,7 @@ pub struct OrganisationOnboardingInfo {
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
     ///
-    /// Decision `sme-reject-reason-names` (about SME onboarding info and status: rejectReasonMsgs): Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
-    ///
-    /// Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+    /// Decision [`sme-reject-reason-names`](super#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -1067,16 +967,12 @@ pub struct OrganisationOnboardingInfo {
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
@@ -1123,13 +1019,9 @@ pub struct OrganisationOnboardingInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `sme-info-records` (about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo): Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo. Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+/// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
-/// Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PartnershipOnboardingInfo {
@@ -1179,18 +1071,14 @@ pub struct PartnershipOnboardingInfo {
     ///
     /// Wire name: `channel` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::RawJson>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
@@ -1206,18 +1094,14 @@ pub struct PartnershipOnboardingInfo {
     ///
     /// Wire name: `status` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
     /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectReasonIds",
         default,
@@ -1228,9 +1112,7 @@ pub struct PartnershipOnboardingInfo {
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
     ///
-    /// Decision `sme-reject-reason-names` (about SME onboarding info and status: rejectReasonMsgs): Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
-    ///
-    /// Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+    /// Decision [`sme-reject-reason-names`](super#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -1239,16 +1121,12 @@ pub struct PartnershipOnboardingInfo {
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
@@ -1295,9 +1173,7 @@ pub struct PartnershipOnboardingInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PersonalKyc {
@@ -1345,9 +1221,7 @@ pub struct PersonalKyc {
     ///
     /// Wire name: `birthday` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birthday: Option<baas_runtime::RawJson>,
     /// Wire name: `address` (string).
@@ -1365,9 +1239,7 @@ pub struct PersonalKyc {
     ///
     /// Wire name: `employmentStatus` (string).
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(
         rename = "employmentStatus",
         default,
@@ -1378,9 +1250,7 @@ pub struct PersonalKyc {
     ///
     /// Wire name: `monthlyIncome` (string).
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "monthlyIncome", default, skip_serializing_if = "Option::is_none")]
     pub monthly_income: Option<String>,
     /// Tax number.
@@ -1411,9 +1281,7 @@ pub struct PersonalKyc {
     ///
     /// Wire name: `profileCheckResultCode` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "profileCheckResultCode",
         default,
@@ -1429,16 +1297,12 @@ pub struct PersonalKyc {
     pub profile_check_result_text: Option<String>,
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Wire name: `updateTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "updateTime", default, skip_serializing_if = "Option::is_none")]
     pub update_time: Option<i64>,
     /// 1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing
@@ -1451,9 +1315,7 @@ pub struct PersonalKyc {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PersonalOnboardingStatus {
@@ -1468,9 +1330,7 @@ pub struct PersonalOnboardingStatus {
     ///
     /// Wire name: `onboardingStatus` (string).
     ///
-    /// Decision `onboarding-status-types` (about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus): Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
-    ///
-    /// Source text: "Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]"
+    /// Decision [`onboarding-status-types`](super#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
     #[serde(
         rename = "onboardingStatus",
         default,
@@ -1481,9 +1341,7 @@ pub struct PersonalOnboardingStatus {
     ///
     /// Wire name: `rejectionReasonId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectionReasonId",
         default,
@@ -1506,9 +1364,7 @@ pub struct PersonalOnboardingStatus {
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
 }
@@ -1516,9 +1372,7 @@ pub struct PersonalOnboardingStatus {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ReversalRequest {
@@ -1550,9 +1404,7 @@ pub struct ReversalRequest {
     ///
     /// Wire name: `status` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Wire name: `reversalTxId` (string).
@@ -1563,9 +1415,7 @@ pub struct ReversalRequest {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ShareholderCompanyInfo {
@@ -1573,9 +1423,7 @@ pub struct ShareholderCompanyInfo {
     ///
     /// Wire name: `companyId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "companyId", default, skip_serializing_if = "Option::is_none")]
     pub company_id: Option<baas_runtime::RawJson>,
     /// Wire name: `companyName` (string).
@@ -1599,9 +1447,7 @@ pub struct ShareholderCompanyInfo {
     ///
     /// Wire name: `registrationFileType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "registrationFileType",
         default,
@@ -1613,9 +1459,7 @@ pub struct ShareholderCompanyInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ShareholderMemberInfo {
@@ -1623,9 +1467,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `memberId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "memberId", default, skip_serializing_if = "Option::is_none")]
     pub member_id: Option<baas_runtime::RawJson>,
     /// Wire name: `countryCode` (string).
@@ -1638,9 +1480,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
     /// Wire name: `idNumber` (string).
@@ -1668,9 +1508,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `idFrontFileType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "idFrontFileType",
         default,
@@ -1684,9 +1522,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `selfieFileType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "selfieFileType", default, skip_serializing_if = "Option::is_none")]
     pub selfie_file_type: Option<baas_runtime::RawJson>,
     /// Wire name: `idBackFileUrl` (string).
@@ -1696,9 +1532,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `idBackFileType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "idBackFileType", default, skip_serializing_if = "Option::is_none")]
     pub id_back_file_type: Option<baas_runtime::RawJson>,
     /// Wire name: `kraPinFileUrl` (string).
@@ -1708,9 +1542,7 @@ pub struct ShareholderMemberInfo {
     ///
     /// Wire name: `kraPinFileType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "kraPinFileType", default, skip_serializing_if = "Option::is_none")]
     pub kra_pin_file_type: Option<baas_runtime::RawJson>,
 }
@@ -1718,9 +1550,7 @@ pub struct ShareholderMemberInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SmeMediaInfo {
@@ -1731,9 +1561,7 @@ pub struct SmeMediaInfo {
     ///
     /// Wire name: `mediaType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<baas_runtime::RawJson>,
     /// Wire name: `contentType` (string).
@@ -1743,9 +1571,7 @@ pub struct SmeMediaInfo {
     ///
     /// Wire name: `fileTypeId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::RawJson>,
     /// Wire name: `fileKey` (string).
@@ -1755,9 +1581,7 @@ pub struct SmeMediaInfo {
     ///
     /// Wire name: `fileId` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<baas_runtime::RawJson>,
 }
@@ -1765,13 +1589,9 @@ pub struct SmeMediaInfo {
 ///
 /// Received in responses: every field may be absent, and fields the service adds later are ignored.
 ///
-/// Decision `sme-info-records` (about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo): Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo. Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+/// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
-/// Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct StoreOnboardingInfo {
@@ -1821,18 +1641,14 @@ pub struct StoreOnboardingInfo {
     ///
     /// Wire name: `channel` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::RawJson>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
@@ -1848,18 +1664,14 @@ pub struct StoreOnboardingInfo {
     ///
     /// Wire name: `status` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
     /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "rejectReasonIds",
         default,
@@ -1870,9 +1682,7 @@ pub struct StoreOnboardingInfo {
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
     ///
-    /// Decision `sme-reject-reason-names` (about SME onboarding info and status: rejectReasonMsgs): Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
-    ///
-    /// Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
+    /// Decision [`sme-reject-reason-names`](super#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -1881,16 +1691,12 @@ pub struct StoreOnboardingInfo {
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
@@ -1924,18 +1730,14 @@ pub struct StoreOnboardingInfo {
     ///
     /// Wire name: `ownerIdType` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "ownerIdType", default, skip_serializing_if = "Option::is_none")]
     pub owner_id_type: Option<baas_runtime::RawJson>,
     /// Format not shown.
     ///
     /// Wire name: `ownerBirthDay` (JSON, shape not given by the spec).
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "ownerBirthDay", default, skip_serializing_if = "Option::is_none")]
     pub owner_birth_day: Option<baas_runtime::RawJson>,
     /// Next of kin.
@@ -1963,13 +1765,9 @@ pub struct StoreOnboardingInfo {
 ///
 /// Source: `public-facts.md` \[live\].
 ///
-/// Decision `get-trans-list-response` (about /query/getTransList): Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields. Reason: The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
+/// Decision [`get-trans-list-response`](super#decision-get-trans-list-response): about /query/getTransList.
 ///
-/// Source text: "Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]"
-///
-/// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-///
-/// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+/// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TransactionListItem {
@@ -1984,27 +1782,21 @@ pub struct TransactionListItem {
     ///
     /// Source: `public-facts.md` \[live\].
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
     pub tx_type: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     ///
     /// Source: `public-facts.md` \[live\].
     ///
-    /// Decision `get-trans-list-tx-status-type` (about /query/getTransList txStatus): `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
-    ///
-    /// Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
+    /// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     ///
     /// Source: `public-facts.md` \[live\].
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `createTime` (long).

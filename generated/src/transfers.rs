@@ -28,17 +28,11 @@
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `business-transfer-reference-number` (about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber): Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0". Reason: The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
-///
-/// Source text: "payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods"
+/// Decision [`business-transfer-reference-number`](super#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -55,9 +49,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     ///
     /// Wire name: `payeeReferenceNumber` (string). Optional.
     ///
-    /// Decision `business-transfer-reference-number` (about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber): Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0". Reason: The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
-    ///
-    /// Source text: "payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods"
+    /// Decision [`business-transfer-reference-number`](super#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
     #[serde(
         rename = "payeeReferenceNumber",
         default,
@@ -77,9 +69,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     ///
     /// - a whole number (no fractional part)
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// Max 100 characters.
     ///
@@ -101,7 +91,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     pub payee_mobile_for_notification: Option<String>,
 }
 impl ApplyForMobileMoneyBusinessTransferRequest {
-    /// A `ApplyForMobileMoneyBusinessTransferRequest` with its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`); optional fields have setters.
     #[must_use]
     pub fn new(
         payer_account_id: impl Into<String>,
@@ -192,17 +182,11 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `transfer-payee-account-name` (about /trans/v2/applyForTransfer payeeAccountName): Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode. Reason: Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
-///
-/// Source text: "payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money"
+/// Decision [`transfer-payee-account-name`](super#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -218,9 +202,7 @@ pub struct ApplyForTransferRequest {
     ///
     /// - checked by the service only: must come from the bank-code list
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "payeeBankCode")]
     pub payee_bank_code: String,
     /// Wire name: `payeeAccountId` (string). Required.
@@ -230,9 +212,7 @@ pub struct ApplyForTransferRequest {
     ///
     /// Wire name: `payeeAccountName` (string). Optional.
     ///
-    /// Decision `transfer-payee-account-name` (about /trans/v2/applyForTransfer payeeAccountName): Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode. Reason: Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
-    ///
-    /// Source text: "payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money"
+    /// Decision [`transfer-payee-account-name`](super#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
     #[serde(
         rename = "payeeAccountName",
         default,
@@ -247,16 +227,12 @@ pub struct ApplyForTransferRequest {
     ///
     /// Wire name: `paymentPurpose` (string). Optional.
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters.
     ///
@@ -267,9 +243,7 @@ pub struct ApplyForTransferRequest {
     /// - at most 100 characters
     /// - checked by the service only: for one mobile money operator: alphanumeric only, at most 64 characters
     ///
-    /// Decision `transfer-remark-operator-rule` (about /trans/v2/applyForTransfer remark): Client rule max\_chars: 100; the alphanumeric-only, at most 64 characters rule is server\_side. Reason: The stricter rule applies to one mobile money operator only, and which operator (and its bank code) is not shown. Applying it to every transfer would reject valid remarks (spaces, punctuation) for banks and other operators.
-    ///
-    /// Source text: "remark | string | FALSE | max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters"
+    /// Decision [`transfer-remark-operator-rule`](super#decision-transfer-remark-operator-rule): about /trans/v2/applyForTransfer remark.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
     /// SMS notification to the beneficiary.
@@ -283,7 +257,7 @@ pub struct ApplyForTransferRequest {
     pub payee_mobile_for_notification: Option<String>,
 }
 impl ApplyForTransferRequest {
-    /// A `ApplyForTransferRequest` with its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`); optional fields have setters.
     #[must_use]
     pub fn new(
         payer_account_id: impl Into<String>,
@@ -361,17 +335,11 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `get-trans-list-user-id-required` (about /query/getTransList userId): `required: true`. Reason: A request that carries userId is valid under both definitions, one without it is valid under one only. The sibling list call /query/getCnyTransList also requires userId. Making it required costs the caller one known value and never produces a request the stricter definition rejects.
+/// Decision [`get-trans-list-user-id-required`](super#decision-get-trans-list-user-id-required): about /query/getTransList userId.
 ///
-/// Source text: "userId | string | TRUE in one definition, FALSE in another | user id in the partner's system"
+/// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 ///
-/// Decision `get-trans-list-tx-status-type` (about /query/getTransList txStatus): `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
-///
-/// Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
-///
-/// Decision `get-trans-list-response` (about /query/getTransList): Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields. Reason: The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
-///
-/// Source text: "Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]"
+/// Decision [`get-trans-list-response`](super#decision-get-trans-list-response): about /query/getTransList.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -380,9 +348,7 @@ pub struct GetTransListRequest {
     ///
     /// Wire name: `userId` (string). Required.
     ///
-    /// Decision `get-trans-list-user-id-required` (about /query/getTransList userId): `required: true`. Reason: A request that carries userId is valid under both definitions, one without it is valid under one only. The sibling list call /query/getCnyTransList also requires userId. Making it required costs the caller one known value and never produces a request the stricter definition rejects.
-    ///
-    /// Source text: "userId | string | TRUE in one definition, FALSE in another | user id in the partner's system"
+    /// Decision [`get-trans-list-user-id-required`](super#decision-get-trans-list-user-id-required): about /query/getTransList userId.
     #[serde(rename = "userId")]
     pub user_id: String,
     /// Wire name: `accountId` (string). Required.
@@ -392,18 +358,14 @@ pub struct GetTransListRequest {
     ///
     /// Wire name: `txType` (array of string). Required.
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "txType")]
     pub tx_type: Vec<String>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
     ///
     /// Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
     ///
-    /// Decision `get-trans-list-tx-status-type` (about /query/getTransList txStatus): `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
-    ///
-    /// Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
+    /// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus")]
     pub tx_status: Vec<super::enums::TxStatus>,
     /// UTC epoch ms.
@@ -425,9 +387,7 @@ pub struct GetTransListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision `page-size-limit` (about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList): Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
-    ///
-    /// Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
     /// 1 = newest first, 0 = oldest first by transaction date.
@@ -437,7 +397,7 @@ pub struct GetTransListRequest {
     pub order_by_desc: super::enums::OrderByDesc,
 }
 impl GetTransListRequest {
-    /// A `GetTransListRequest` with its required fields (`userId`, `accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`); optional fields have setters.
+    /// Creates the value from its required fields (`userId`, `accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`); optional fields have setters.
     #[allow(clippy::too_many_arguments)]
     #[must_use]
     pub fn new(
@@ -514,7 +474,7 @@ pub struct GetTransResultRequest {
     pub tx_id: String,
 }
 impl GetTransResultRequest {
-    /// A `GetTransResultRequest` with its required fields (`txId`); optional fields have setters.
+    /// Creates the value from its required fields (`txId`); optional fields have setters.
     #[must_use]
     pub fn new(tx_id: impl Into<String>) -> Self {
         Self { tx_id: tx_id.into() }
@@ -551,21 +511,13 @@ impl baas_runtime::Operation for GetTransResultRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
+/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 ///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `public-response-shapes` (about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment): These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
-///
-/// Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
-///
-/// Decision `swift-payment-purpose-othr` (about /trans/telegraphicTransfer paymentPurpose): Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35. Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
-///
-/// Source text: "paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters"
+/// Decision [`swift-payment-purpose-othr`](super#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -589,9 +541,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `beneficiaryBankCountry` (string). Optional.
     ///
-    /// Decision `swift-beneficiary-bank-country` (about /trans/telegraphicTransfer beneficiaryBankCountry): Typed `string`, optional, with the document's description kept in its doc; no format rule. Reason: The name says country while the description says branch code; neither format is shown, so nothing is checked client-side.
-    ///
-    /// Source text: "beneficiaryBankCountry | string | FALSE | described as the branch code of the receiving bank"
+    /// Decision [`swift-beneficiary-bank-country`](super#decision-swift-beneficiary-bank-country): about /trans/telegraphicTransfer beneficiaryBankCountry.
     #[serde(
         rename = "beneficiaryBankCountry",
         default,
@@ -626,9 +576,7 @@ pub struct TelegraphicTransferRequest {
     pub beneficiary_email: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// 0 = in debit account currency, 1 = in credit account currency
     ///
@@ -657,9 +605,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `paymentPurposeId` (string). Required.
     ///
-    /// Decision `not-shown-value-sets` (about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income): Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
-    ///
-    /// Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
+    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "paymentPurposeId")]
     pub payment_purpose_id: String,
     /// Used when paymentPurposeId is OTHR; max 35 characters.
@@ -670,9 +616,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// - at most 35 characters
     ///
-    /// Decision `swift-payment-purpose-othr` (about /trans/telegraphicTransfer paymentPurpose): Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35. Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
-    ///
-    /// Source text: "paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters"
+    /// Decision [`swift-payment-purpose-othr`](super#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<String>,
     /// Wire name: `senderAddress` (string). Required.
@@ -691,9 +635,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
     ///
-    /// Decision `document-type-values` (about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType): Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
-    ///
-    /// Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
+    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(
         rename = "supportDocumentType",
         default,
@@ -707,7 +649,7 @@ pub struct TelegraphicTransferRequest {
     pub charge_type: super::enums::ChargeType,
 }
 impl TelegraphicTransferRequest {
-    /// A `TelegraphicTransferRequest` with its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`); optional fields have setters.
     #[allow(clippy::too_many_arguments)]
     #[must_use]
     pub fn new(
@@ -861,14 +803,12 @@ pub struct GetInterBankTransferListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision `page-size-limit` (about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList): Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
-    ///
-    /// Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
 impl GetInterBankTransferListRequest {
-    /// A `GetInterBankTransferListRequest` with its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
     #[must_use]
     pub fn new(
         account_id: impl Into<String>,
@@ -926,7 +866,7 @@ pub struct GetInterBankTransferDetailsRequest {
     pub account_id: String,
 }
 impl GetInterBankTransferDetailsRequest {
-    /// A `GetInterBankTransferDetailsRequest` with its required fields (`applicationId`, `accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`, `accountId`); optional fields have setters.
     #[must_use]
     pub fn new(
         application_id: impl Into<String>,

@@ -18,9 +18,7 @@
 ///
 /// Request of /user/addEmail: not shown.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 #[non_exhaustive]
@@ -62,9 +60,7 @@ impl baas_runtime::Operation for AddEmailRequest {
 ///
 /// Request of /user/verifyEmailAddress: not shown.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 #[non_exhaustive]

@@ -22,13 +22,9 @@
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
-///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -46,13 +42,11 @@ pub struct AirtimePaymentRequest {
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
 }
 impl AirtimePaymentRequest {
-    /// A `AirtimePaymentRequest` with its required fields (`accountId`, `mobileNumber`, `networkProvider`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `mobileNumber`, `networkProvider`, `amount`); optional fields have setters.
     #[must_use]
     pub fn new(
         account_id: impl Into<String>,
@@ -104,17 +98,11 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `public-response-shapes` (about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment): These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
-///
-/// Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
+/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -129,7 +117,7 @@ pub struct AirtimeBulkPaymentRequest {
     pub mobile_details: Vec<super::records::MobileDetail>,
 }
 impl AirtimeBulkPaymentRequest {
-    /// A `AirtimeBulkPaymentRequest` with its required fields (`accountId`, `mobileDetails`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `mobileDetails`); optional fields have setters.
     #[must_use]
     pub fn new(
         account_id: impl Into<String>,
@@ -190,9 +178,7 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `public-response-shapes` (about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment): These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
-///
-/// Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
+/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -212,7 +198,7 @@ pub struct BillQueryRequest {
     pub bill_order_number: String,
 }
 impl BillQueryRequest {
-    /// A `BillQueryRequest` with its required fields (`billType`, `billOrderNumber`); optional fields have setters.
+    /// Creates the value from its required fields (`billType`, `billOrderNumber`); optional fields have setters.
     #[must_use]
     pub fn new(
         bill_type: super::enums::BillType,
@@ -245,18 +231,14 @@ pub struct BillQueryResponse {
     ///
     /// Source: `public-facts.md` \[docs\].
     ///
-    /// Decision `untyped-response-fields` (about response record fields named without a type): A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int. Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
-    ///
-    /// Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
+    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "dueDate", default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<baas_runtime::RawJson>,
     /// Wire name: `dueAmount` (decimal, sent as a JSON string).
     ///
     /// Source: `public-facts.md` \[docs\].
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "dueAmount", default, skip_serializing_if = "Option::is_none")]
     pub due_amount: Option<baas_runtime::Amount>,
     /// Wire name: `currency` (string).
@@ -286,17 +268,11 @@ impl baas_runtime::Operation for BillQueryRequest {
 ///
 /// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
 ///
-/// Decision `moves-money-scope` (about moves\_money): moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
 ///
-/// Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
+/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
 ///
-/// Decision `otp-scope` (about otp): otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
-///
-/// Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-///
-/// Decision `public-response-shapes` (about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment): These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
-///
-/// Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
+/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -316,14 +292,12 @@ pub struct BillPaymentRequest {
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Optional.
     ///
-    /// Decision `decimal-wire-string` (about every decimal field (request and response)): Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
-    ///
-    /// Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
+    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
 }
 impl BillPaymentRequest {
-    /// A `BillPaymentRequest` with its required fields (`accountId`, `billType`, `billOrderNumber`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `billType`, `billOrderNumber`); optional fields have setters.
     #[must_use]
     pub fn new(
         account_id: impl Into<String>,
@@ -390,7 +364,7 @@ pub struct PaymentQueryRequest {
     pub payment_id: String,
 }
 impl PaymentQueryRequest {
-    /// A `PaymentQueryRequest` with its required fields (`paymentId`); optional fields have setters.
+    /// Creates the value from its required fields (`paymentId`); optional fields have setters.
     #[must_use]
     pub fn new(payment_id: impl Into<String>) -> Self {
         Self {
@@ -438,14 +412,12 @@ pub struct BulkPaymentQueryRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision `page-size-limit` (about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList): Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
-    ///
-    /// Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
+    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
 impl BulkPaymentQueryRequest {
-    /// A `BulkPaymentQueryRequest` with its required fields (`bulkPaymentOrderId`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`bulkPaymentOrderId`, `pageNo`, `pageSize`); optional fields have setters.
     #[must_use]
     pub fn new(
         bulk_payment_order_id: impl Into<String>,

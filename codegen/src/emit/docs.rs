@@ -115,28 +115,68 @@ pub fn add_provenance(doc: &mut Doc, source: Source) {
     }
 }
 
-/// Adds the recorded decisions with these ids.
+/// The rustdoc id of the heading of decision `id` in the decisions section
+/// (`## Decision `id``): rustdoc lowercases the heading text, turns spaces into `-` and
+/// drops other punctuation.
+pub fn decision_anchor(id: &str) -> String {
+    let mut out = String::from("decision-");
+    for c in id.chars() {
+        if c.is_alphanumeric() || c == '-' || c == '_' {
+            out.extend(c.to_lowercase());
+        } else if c.is_whitespace() {
+            out.push('-');
+        }
+    }
+    out
+}
+
+/// Adds a one-line link per recorded decision: the decision is written in full once, in
+/// the decisions section at the root ([`add_decisions_section`]); an item only points
+/// there. Every item carrying decisions sits in a module at the root, so `super` is the
+/// root, in the crate and in a single-file fixture alike.
 pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
     for id in ids {
+        let link = format!("[`{id}`](super#{})", decision_anchor(id));
         match api.decision(id) {
             Some(d) => {
-                let text = format!(
-                    "Decision `{}` (about {}): {} Reason: {}",
-                    d.id,
-                    escape_markdown(&collapse(&d.about)),
-                    escape_markdown(&collapse(&d.decision)),
-                    escape_markdown(&collapse(&d.reason)),
-                );
-                doc.raw(&text);
-                let source = collapse(&d.source_text);
-                if !source.is_empty() {
-                    doc.raw(&format!("Source text: \"{}\"", escape_markdown(&source)));
-                }
+                doc.raw(&format!(
+                    "Decision {link}: about {}.",
+                    escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+                ));
             }
             None => {
                 doc.raw(&format!("Decision `{id}`."));
             }
         }
+    }
+}
+
+/// Adds every recorded decision in full, under a `# Decisions` heading with one
+/// `## Decision `id`` heading each (the targets of [`add_decisions`] links).
+pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
+    if api.decisions.is_empty() {
+        return;
+    }
+    doc.raw("# Decisions");
+    doc.raw("Where the source document is ambiguous, the spec records what was decided and why. Items link here.");
+    for d in &api.decisions {
+        doc.raw(&format!("## Decision `{}`", d.id));
+        doc.raw(&format!(
+            "About {}.",
+            escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+        ));
+        let source = collapse(&d.source_text);
+        if !source.is_empty() {
+            doc.raw(&format!("Source text: \"{}\"", escape_markdown(&source)));
+        }
+        doc.raw(&format!(
+            "Decision: {}",
+            escape_markdown(&collapse(&d.decision))
+        ));
+        doc.raw(&format!(
+            "Reason: {}",
+            escape_markdown(&collapse(&d.reason))
+        ));
     }
 }
 

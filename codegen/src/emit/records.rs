@@ -185,18 +185,14 @@ fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> Result<TokenStream
     }
     let mut doc = Doc::new();
     if required.is_empty() {
-        doc.raw(&format!(
-            "A `{}` with no field set; optional fields have setters.",
-            spec.name
-        ));
+        doc.raw("Creates the value with no field set; optional fields have setters.");
     } else {
         let names: Vec<String> = required
             .iter()
             .map(|f| format!("`{}`", f.wire_name))
             .collect();
         doc.raw(&format!(
-            "A `{}` with its required fields ({}); optional fields have setters.",
-            spec.name,
+            "Creates the value from its required fields ({}); optional fields have setters.",
             names.join(", ")
         ));
     }

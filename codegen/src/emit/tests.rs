@@ -492,3 +492,39 @@ fn dump_sample_crate_when_asked() {
         .expect("writes");
     }
 }
+
+/// A decision is written in full once, at the root; the items it concerns link to it.
+#[test]
+fn decisions_are_written_once_and_linked() {
+    let mut api = sample_api();
+    // A second item about the same decision.
+    if let Params::Fields { fields } = &mut api.groups[0].operations[0].params {
+        fields[0].decisions.push("d1".to_owned());
+    }
+    let text = render_single_file(&api, "x").expect("emits");
+    assert_eq!(text.matches("Because.").count(), 1, "{text}");
+    assert!(text.contains("## Decision `d1`"), "{text}");
+    assert!(
+        text.matches("[`d1`](super#decision-d1)").count() >= 2,
+        "{text}"
+    );
+    let lib = &generate_crate(&sample_api()).expect("emits")[1];
+    assert_eq!(lib.path, "src/lib.rs");
+    assert!(lib.contents.contains("## Decision `d1`"));
+    assert!(lib.contents.contains("Reason: Because."));
+    assert_eq!(
+        docs::decision_anchor("Sme.Status shapes"),
+        "decision-smestatus-shapes"
+    );
+}
+
+/// Constructor docs read as English whatever the type name ("A `ApplyFor...`" did not).
+#[test]
+fn constructor_docs_have_no_article_before_the_type_name() {
+    let text = render_single_file(&sample_api(), "x").expect("emits");
+    assert!(!text.contains("/// A `"), "{text}");
+    assert!(
+        text.contains("/// Creates the value from its required fields"),
+        "{text}"
+    );
+}
