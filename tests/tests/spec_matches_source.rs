@@ -66,6 +66,10 @@ struct SrcOp {
     response_not_shown: bool,
     /// The text of its block (heading operations) or its table row.
     text: String,
+    /// What the document says `data` holds: the text after `Response:` / `Response
+    /// data:` / `Returns` up to the end of the sentence, or the response cell of a
+    /// `| Path | ... |` row.
+    response: Option<String>,
 }
 
 struct SrcDoc {
@@ -427,6 +431,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                 line: block.line,
                 response_not_shown,
                 text: body_text.clone(),
+                response: response_sentence(&body_text),
                 ..Default::default()
             };
             op.params.extend(table_params.iter().cloned());
@@ -437,6 +442,9 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
             // `| Path | Parameters | ... |` rows, or a `| Path | Type |` list whose
             // parameters are given once in the text ("Each takes ...").
             let pc = header.iter().position(|h| h == "Parameters");
+            let rc = header
+                .iter()
+                .position(|h| h == "Response" || h == "Response data");
             for (ln, cells) in rows {
                 let Some(path) = find_paths(&cells[0]).into_iter().next() else {
                     errors.push(format!("source line {ln}: no path in the first cell"));
@@ -447,6 +455,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                     label: format!("table row at line {ln} under `{}`", block.heading),
                     line: *ln,
                     text: cells.join(" | "),
+                    response: rc.and_then(|c| cells.get(c)).cloned(),
                     ..Default::default()
                 };
                 match pc {
@@ -476,6 +485,7 @@ fn parse_source(doc: &str) -> Result<SrcDoc, Vec<String>> {
                         line: block.line,
                         response_not_shown,
                         text: body_text.clone(),
+                        response: response_sentence(&body_text),
                         ..Default::default()
                     };
                     op.params.extend(table_params.iter().cloned());
@@ -567,6 +577,9 @@ struct SpecOp {
     response_kind: String,
     /// `source:` of the response (default `seed`).
     response_source: String,
+    /// `fields`: its fields; `record`: the record's name in `response_record`.
+    response_fields: Vec<SpecField>,
+    response_record: Option<String>,
     constraints: Vec<ConstraintKind>,
 }
 
@@ -648,6 +661,14 @@ fn load_spec(spec_dir: &Path) -> Spec {
             },
             response_kind: response_kind.into(),
             response_source,
+            response_fields: match &op.response {
+                Response::Fields { fields, .. } => spec_fields(fields),
+                _ => Vec::new(),
+            },
+            response_record: match &op.response {
+                Response::Record { record, .. } => Some(record.clone()),
+                _ => None,
+            },
             constraints: op.constraints.iter().map(|c| c.kind.clone()).collect(),
         });
     }
@@ -815,6 +836,7 @@ fn compare_op(spec: &Spec, src: &SrcOp, op: &SpecOp, out: &mut Vec<String>) {
             }
         }
     }
+    check_response(spec, &ctx, src, op, out);
     if src.response_not_shown && op.response_kind != "unspecified" && op.response_source == "seed" {
         out.push(format!(
             "{ctx}: the source says the response is not shown, the spec gives a `{}` response with source seed",
@@ -1163,6 +1185,123 @@ fn check_at_least_one(
         out.push(format!(
             "{ctx}: the source says at least one of {optional:?} must be given, the spec has no `at_least_one_of` over exactly them"
         ));
+    }
+}
+
+// ============================================================================ responses
+
+/// The response sentence of a block: after `Response data:`, `Response:` or `Returns `,
+/// up to the end of that sentence (`. ` or the end of the line).
+fn response_sentence(text: &str) -> Option<String> {
+    let start = ["Response data:", "Response:", "Returns "]
+        .iter()
+        .filter_map(|m| text.find(m).map(|i| i + m.len()))
+        .min()?;
+    let rest = &text[start..];
+    let end = [". ", ".\n"]
+        .iter()
+        .filter_map(|m| rest.find(m))
+        .chain(rest.find('\n'))
+        .min()
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim().trim_end_matches('.').to_string())
+}
+
+/// What the document states `data` holds, against the spec's response: a field list
+/// (`txId (string), paymentId (string)`, `data.applicationId (string)`, `accounts: array
+/// of a, b`) must be the `fields` response's names exactly, or lie within the `record`
+/// response's fields, with the stated types; `code, msg` / `code and msg only` is an
+/// `empty` response. Prose ("personal KYC record", "not shown") names no fields.
+fn check_response(spec: &Spec, ctx: &str, src: &SrcOp, op: &SpecOp, out: &mut Vec<String>) {
+    /// A field of a prose list: name and the text in its parenthesis.
+    type Item = (String, String);
+    let Some(text) = &src.response else {
+        return;
+    };
+    let text = text.trim();
+    if text == "code, msg" || text.contains("code and msg") {
+        if op.response_kind != "empty" {
+            out.push(format!(
+                "{ctx}: the source says the response is `{text}`, the spec's response is `{}`, not `empty`",
+                op.response_kind
+            ));
+        }
+        return;
+    }
+    // `accounts: array of accountId, accountName, ...`
+    let (items, nested): (Vec<Item>, Option<(String, Vec<Item>)>) =
+        match text.split_once(": array of ") {
+            Some((name, list)) if name.chars().all(is_ident_char) => match list_items(list) {
+                Ok(sub) => (
+                    vec![(name.to_string(), "array".into())],
+                    Some((name.to_string(), sub)),
+                ),
+                Err(_) => return,
+            },
+            _ => match list_items(text.strip_prefix("data.").unwrap_or(text)) {
+                Ok(items) => (items, None),
+                Err(_) => return, // prose: a record named in words, or "not shown"
+            },
+        };
+    let fields: Vec<SpecField> = match (op.response_kind.as_str(), &op.response_record) {
+        ("fields", _) => op.response_fields.clone(),
+        ("record", Some(r)) => spec.records.get(r).cloned().unwrap_or_default(),
+        (kind, _) => {
+            out.push(format!(
+                "{ctx}: the source lists the response fields `{text}`, the spec's response is `{kind}`"
+            ));
+            return;
+        }
+    };
+    let by_name: BTreeMap<&str, &SpecField> = fields.iter().map(|f| (f.name.as_str(), f)).collect();
+    for (name, paren) in &items {
+        match by_name.get(name.as_str()) {
+            None => out.push(format!(
+                "{ctx}: response field `{name}` of the source is missing"
+            )),
+            Some(f) => {
+                if let Some(ty) = note_type(paren) {
+                    if !type_compatible(spec, &ty, &f.ty) && !has_decision_about(spec, f) {
+                        out.push(format!(
+                            "{ctx}: response field `{name}` is `{}` in the spec, declared `{ty}` in the source, and no decision about the field explains it",
+                            f.ty
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if op.response_kind == "fields" {
+        let names: BTreeSet<&str> = items.iter().map(|(n, _)| n.as_str()).collect();
+        for f in &fields {
+            if !names.contains(f.name.as_str()) && op.response_source == "seed" {
+                out.push(format!(
+                    "{ctx}: the spec's response has `{}`, which the source does not list",
+                    f.name
+                ));
+            }
+        }
+    }
+    if let Some((owner, sub)) = nested {
+        let item = by_name
+            .get(owner.as_str())
+            .and_then(|f| f.ty.strip_prefix("array<"))
+            .and_then(|s| s.strip_suffix('>'))
+            .and_then(|r| spec.records.get(r));
+        match item {
+            Some(rf) => {
+                let want: BTreeSet<&str> = sub.iter().map(|(n, _)| n.as_str()).collect();
+                let got: BTreeSet<&str> = rf.iter().map(|f| f.name.as_str()).collect();
+                if want != got {
+                    out.push(format!(
+                        "{ctx}: items of `{owner}` have {got:?} in the spec, the source lists {want:?}"
+                    ));
+                }
+            }
+            None => out.push(format!(
+                "{ctx}: `{owner}` is an array of records in the source, not in the spec"
+            )),
+        }
     }
 }
 
@@ -1621,37 +1760,182 @@ enum Doc {
 /// and the list exactly as the document (or public-facts.md) writes it. The values are
 /// read from that text, not listed here.
 const VALUE_SETS: &[(&str, &str, Doc, &str)] = &[
-    ("BeneficiaryType", "string", Doc::Seed, "1 = Individual, 2 = Enterprise"),
-    ("PaymentPurpose", "string", Doc::Seed, "PURCHASE_GOODS or RELATED_PARTY_PAYMENT"),
-    ("CnyDocumentType", "string", Doc::Seed, "| TRUE | image or pdf |"),
+    (
+        "BeneficiaryType",
+        "string",
+        Doc::Seed,
+        "1 = Individual, 2 = Enterprise",
+    ),
+    (
+        "PaymentPurpose",
+        "string",
+        Doc::Seed,
+        "PURCHASE_GOODS or RELATED_PARTY_PAYMENT",
+    ),
+    (
+        "CnyDocumentType",
+        "string",
+        Doc::Seed,
+        "| TRUE | image or pdf |",
+    ),
     ("Gender", "string", Doc::Seed, "'0' Female, '1' Male"),
-    ("IdType", "string", Doc::Seed, "101 Kenya National ID, 102 Kenya Alien ID, 103 Passport"),
-    ("KycStatus", "integer", Doc::Seed, "1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing"),
-    ("ProfileCheck", "integer", Doc::Seed, "0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing"),
-    ("OnboardingStatus", "integer", Doc::Facts, "0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review"),
-    ("BusinessType", "integer", Doc::Seed, "1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO"),
-    ("AccountType", "string", Doc::Seed, "C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit"),
-    ("AccountStatus", "integer", Doc::Seed, "0 Normal, 1 Locked, 2 Closed"),
-    ("DormantStatus", "integer", Doc::Seed, "| dormantStatus | 0 Normal, 1 Dormant |"),
-    ("FreezeStatus", "integer", Doc::Seed, "| freezeStatus | 0 Normal, 1 Frozen |"),
-    ("AbnormalStatus", "integer", Doc::Seed, "1 Dormant, 2 Restricted, 3 Frozen"),
-    ("ValidateAccountType", "integer", Doc::Seed, "0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods"),
-    ("NetworkProvider", "integer", Doc::Seed, "0 = first provider, 1 = second provider, 2 = third provider"),
-    ("BillType", "integer", Doc::Seed, "0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water"),
-    ("PayType", "string", Doc::Seed, "0 = Paybill, 1 = Till/BuyGoods"),
-    ("Currency", "string", Doc::Seed, "KES, USD, GBP, EUR, TZS, UGX or RWF"),
-    ("AmountType", "integer", Doc::Seed, "0 = in debit account currency, 1 = in credit account currency"),
-    ("PaymentChannel", "string", Doc::Seed, "| TRUE | value SWIFT |"),
-    ("ChargeType", "string", Doc::Seed, "OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees"),
+    (
+        "IdType",
+        "string",
+        Doc::Seed,
+        "101 Kenya National ID, 102 Kenya Alien ID, 103 Passport",
+    ),
+    (
+        "KycStatus",
+        "integer",
+        Doc::Seed,
+        "1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing",
+    ),
+    (
+        "ProfileCheck",
+        "integer",
+        Doc::Seed,
+        "0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing",
+    ),
+    (
+        "OnboardingStatus",
+        "integer",
+        Doc::Facts,
+        "0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review",
+    ),
+    (
+        "BusinessType",
+        "integer",
+        Doc::Seed,
+        "1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO",
+    ),
+    (
+        "AccountType",
+        "string",
+        Doc::Seed,
+        "C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit",
+    ),
+    (
+        "AccountStatus",
+        "integer",
+        Doc::Seed,
+        "0 Normal, 1 Locked, 2 Closed",
+    ),
+    (
+        "DormantStatus",
+        "integer",
+        Doc::Seed,
+        "| dormantStatus | 0 Normal, 1 Dormant |",
+    ),
+    (
+        "FreezeStatus",
+        "integer",
+        Doc::Seed,
+        "| freezeStatus | 0 Normal, 1 Frozen |",
+    ),
+    (
+        "AbnormalStatus",
+        "integer",
+        Doc::Seed,
+        "1 Dormant, 2 Restricted, 3 Frozen",
+    ),
+    (
+        "ValidateAccountType",
+        "integer",
+        Doc::Seed,
+        "0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods",
+    ),
+    (
+        "NetworkProvider",
+        "integer",
+        Doc::Seed,
+        "0 = first provider, 1 = second provider, 2 = third provider",
+    ),
+    (
+        "BillType",
+        "integer",
+        Doc::Seed,
+        "0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water",
+    ),
+    (
+        "PayType",
+        "string",
+        Doc::Seed,
+        "0 = Paybill, 1 = Till/BuyGoods",
+    ),
+    (
+        "Currency",
+        "string",
+        Doc::Seed,
+        "KES, USD, GBP, EUR, TZS, UGX or RWF",
+    ),
+    (
+        "AmountType",
+        "integer",
+        Doc::Seed,
+        "0 = in debit account currency, 1 = in credit account currency",
+    ),
+    (
+        "PaymentChannel",
+        "string",
+        Doc::Seed,
+        "| TRUE | value SWIFT |",
+    ),
+    (
+        "ChargeType",
+        "string",
+        Doc::Seed,
+        "OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees",
+    ),
     ("SwiftDocumentType", "string", Doc::Seed, "PDF or Image"),
-    ("TxStatus", "integer", Doc::Facts, "-1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded"),
-    ("OrderByDesc", "integer", Doc::Seed, "1 = newest first, 0 = oldest first by transaction date"),
-    ("InterBankApplicationStatus", "integer", Doc::Facts, "1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit"),
-    ("UtilityPaymentStatus", "integer", Doc::Facts, "1 waiting for OTP, 2 processing"),
-    ("CurrencyPair", "string", Doc::Seed, "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY"),
-    ("FxRequestStatus", "integer", Doc::Facts, "1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed"),
-    ("VoucherType", "string", Doc::Seed, "| voucherType | string | FALSE | image |"),
-    ("FeeBeneficiaryType", "string", Doc::Seed, "0 = Individual, 1 = Business"),
+    (
+        "TxStatus",
+        "integer",
+        Doc::Facts,
+        "-1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded",
+    ),
+    (
+        "OrderByDesc",
+        "integer",
+        Doc::Seed,
+        "1 = newest first, 0 = oldest first by transaction date",
+    ),
+    (
+        "InterBankApplicationStatus",
+        "integer",
+        Doc::Facts,
+        "1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit",
+    ),
+    (
+        "UtilityPaymentStatus",
+        "integer",
+        Doc::Facts,
+        "1 waiting for OTP, 2 processing",
+    ),
+    (
+        "CurrencyPair",
+        "string",
+        Doc::Seed,
+        "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY",
+    ),
+    (
+        "FxRequestStatus",
+        "integer",
+        Doc::Facts,
+        "1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed",
+    ),
+    (
+        "VoucherType",
+        "string",
+        Doc::Seed,
+        "| voucherType | string | FALSE | image |",
+    ),
+    (
+        "FeeBeneficiaryType",
+        "string",
+        Doc::Seed,
+        "0 = Individual, 1 = Business",
+    ),
     ("OtpType", "string", Doc::Seed, "sms or email"),
 ];
 
@@ -1990,8 +2274,9 @@ fn enums_match_the_value_sets_of_the_documents() {
 }
 
 /// The new dimensions are honest too: a dropped limit, a wrong enum on a field, a lost
-/// `at_least_one_of`, a missing or invented record field, a changed enum value and a
-/// lost envelope field each produce a mismatch.
+/// `at_least_one_of`, a missing or invented record field, a changed enum value, an
+/// envelope field on the wrong side and a response field that differs from the
+/// document each produce a mismatch.
 #[test]
 fn cross_check_reports_rules_records_and_value_sets() {
     let src = source();
@@ -2147,6 +2432,46 @@ fn cross_check_reports_rules_records_and_value_sets() {
     expect(
         compare_value_sets(&spec, &seed, &facts),
         &["Invented", "VALUE_SETS"],
+    );
+
+    // Responses: a dropped field, a wrong declared type, an invented field, a
+    // code-and-msg response that is not `empty`, a wrong list item record.
+    let mut spec = good.clone();
+    let i = op(&mut spec, "airtimePayment");
+    spec.ops[i]
+        .response_fields
+        .retain(|f| f.name != "paymentId");
+    expect(
+        compare(&src, &spec),
+        &["airtimePayment", "`paymentId`", "missing"],
+    );
+    let mut spec = good.clone();
+    let i = op(&mut spec, "applyForCnyExpress");
+    spec.ops[i].response_fields[0].ty = "int".into();
+    expect(
+        compare(&src, &spec),
+        &["applyForCnyExpress", "`applicationId`", "string"],
+    );
+    let mut spec = good.clone();
+    let i = op(&mut spec, "applyForShortCode");
+    let extra = SpecField {
+        name: "invented".into(),
+        ..spec.ops[i].response_fields[0].clone()
+    };
+    spec.ops[i].response_fields.push(extra);
+    expect(compare(&src, &spec), &["applyForShortCode", "`invented`"]);
+    let mut spec = good.clone();
+    let i = op(&mut spec, "sendOtp");
+    spec.ops[i].response_kind = "fields".into();
+    expect(compare(&src, &spec), &["sendOtp", "not `empty`"]);
+    let mut spec = good.clone();
+    spec.records
+        .get_mut("AccountListItem")
+        .unwrap()
+        .retain(|f| f.name != "currency");
+    expect(
+        compare(&src, &spec),
+        &["queryAccountListByUserId", "items of `accounts`"],
     );
 
     // The unchanged spec passes all of them.
