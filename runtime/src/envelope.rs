@@ -274,9 +274,12 @@ pub struct Expect<'a> {
 /// the echoed requestId, maps `code != 00000` to [`Error::Api`] and decodes `data`
 /// (absent or null `data` decodes from `{}`).
 ///
-/// An unsigned failure (only code and msg, as the document allows) becomes an
-/// [`Error::Api`] with `verified: false`; an unsigned success is refused with
-/// [`Error::SignatureMissing`] unless `expect.accept_unsigned_success`.
+/// A failure that is unsigned (only code and msg, as the document allows) or whose
+/// signature does not verify becomes an [`Error::Api`] with `verified: false`, so the
+/// service's code is not hidden (a `12005` answered to a wrong key cannot verify under
+/// that key). A success must verify: unsigned it is refused with
+/// [`Error::SignatureMissing`] unless `expect.accept_unsigned_success`; tampered, with
+/// [`Error::SignatureInvalid`].
 pub fn open_response<R: DeserializeOwned>(
     status: Option<u16>,
     body: &[u8],
@@ -291,7 +294,12 @@ pub fn open_response<R: DeserializeOwned>(
     let success = code == SUCCESS_CODE;
     let verified = match sign::verify_flattened(&flat, key) {
         Ok(()) => true,
-        Err(sign::VerifyError::Missing) if !success || expect.accept_unsigned_success => false,
+        // A failure carries no data to trust. The document allows it unsigned, and one
+        // whose signature does not verify is no less trustworthy than that, so both
+        // surface the service's code (a 12005 under a wrong key stays visible) marked
+        // unverified. A success is refused unless its signature holds.
+        Err(_) if !success => false,
+        Err(sign::VerifyError::Missing) if expect.accept_unsigned_success => false,
         Err(sign::VerifyError::Missing) => return Err(Error::SignatureMissing),
         Err(_) => return Err(Error::SignatureInvalid),
     };

@@ -65,7 +65,9 @@ pub enum Error {
         /// The echoed requestId, when the response carries one.
         request_id: Option<String>,
         /// False when the response was unsigned (the document allows failure responses
-        /// with only code and msg): its content is not authenticated.
+        /// with only code and msg) or its signature did not verify: its content is not
+        /// authenticated. A `12005` that is not verified usually means the configured
+        /// private key is wrong (check it with `baas-sign`).
         verified: bool,
     },
     /// The response carries no signature (and unsigned successes are not accepted).
@@ -255,7 +257,10 @@ impl fmt::Display for Error {
                     write!(f, " (requestId {id})")?;
                 }
                 if !verified {
-                    f.write_str(" [unsigned response, not verified]")?;
+                    f.write_str(" [response not verified: unsigned or signature mismatch]")?;
+                    if code == "12005" {
+                        f.write_str("; check the private key and the signed text with baas-sign")?;
+                    }
                 }
                 Ok(())
             }

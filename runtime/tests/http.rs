@@ -283,6 +283,63 @@ async fn missing_signature() {
 }
 
 #[tokio::test]
+async fn failure_that_does_not_verify_is_an_unverified_api_error() {
+    // The service answers 12005 signed with the key it knows; the partner's configured
+    // key is wrong, so the signature cannot verify. The code must stay visible.
+    let server = serve(|req| {
+        let id = verify_request(&req, &key()).unwrap().request_id;
+        json_ok(
+            &signed_response_body(
+                &id,
+                "baas",
+                "en_KE",
+                "12005",
+                "Invalid signature",
+                None,
+                &PrivateKey::new("the-key-the-service-knows"),
+            )
+            .unwrap(),
+        )
+    })
+    .await;
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    match &err {
+        Error::Api { code, verified, .. } => {
+            assert_eq!((code.as_str(), *verified), ("12005", false));
+            assert!(err.to_string().contains("baas-sign"), "{err}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A success whose signature does not verify is still refused.
+    let server = serve(|req| {
+        let id = verify_request(&req, &key()).unwrap().request_id;
+        json_ok(
+            &signed_response_body(
+                &id,
+                "baas",
+                "en_KE",
+                "00000",
+                "ok",
+                Some(&RawJson::from_string(r#"{"balance":"1.00"}"#.to_owned()).unwrap()),
+                &PrivateKey::new("another-key"),
+            )
+            .unwrap(),
+        )
+    })
+    .await;
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::SignatureInvalid), "{err:?}");
+}
+
+#[tokio::test]
 async fn wrong_request_id() {
     let server = serve(|_| {
         json_ok(
