@@ -390,8 +390,18 @@ pub fn fx_account(currency: &str) -> String {
 pub const CURRENCIES: [&str; 8] = ["KES", "USD", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"];
 
 impl Bank {
-    /// A fresh id: `prefix` + 10 digits, unique within this bank.
+    /// A fresh id: `prefix` + 10 digits, unique within this bank. Application ids
+    /// share one namespace with partner-chosen requestIds (the businessId of an
+    /// activation or email request), so an id a partner already took is skipped.
     pub(crate) fn next_id(&mut self, prefix: &str) -> String {
+        // At most `applications.len()` ids can be taken: the loop ends by then.
+        for _ in 0..=self.applications.len() {
+            self.counter = self.counter.saturating_add(1);
+            let id = format!("{prefix}{:010}", self.counter);
+            if !self.applications.contains_key(&id) {
+                return id;
+            }
+        }
         self.counter = self.counter.saturating_add(1);
         format!("{prefix}{:010}", self.counter)
     }

@@ -428,3 +428,41 @@ fn onboarding_and_bills() {
     );
     assert_eq!(bill["dueAmount"], "0.00");
 }
+
+#[test]
+fn a_request_id_shaped_like_a_sandbox_id_does_not_collide() {
+    // The businessId of an addEmail (or activation) request is the partner's
+    // requestId; a partner may pick one that looks like the id the sandbox generates
+    // next ("TX" + 10 digits).
+    let mut t = T::new();
+    let rid = format!("TX{:010}", t.bank.counter + 1);
+    let r = t
+        .bank
+        .handle("addEmail", &Json::from_value(&json!({})), &rid, NOW)
+        .unwrap();
+    assert_eq!(r["businessId"], rid.as_str());
+    let tx = t.ok(
+        "applyForTransfer",
+        transfer("1000000001", "1000000004", "10"),
+    )["txId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(tx, rid);
+    t.confirm(&tx);
+    t.confirm(&rid);
+    assert_eq!(t.bal("1000000004"), Decimal::new(10_001_000, 2));
+    // No transaction record was left behind by a refused application.
+    let rows = t.ok(
+        "getTransList",
+        json!({"accountId": "1000000001", "startTime": 0, "endTime": NOW + 1,
+               "pageNo": 1, "pageSize": 50, "orderByDesc": 0}),
+    );
+    let submitted = rows["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["txStatus"] == 1)
+        .count();
+    assert_eq!(submitted, 0, "{rows}");
+}
