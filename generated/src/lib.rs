@@ -48,6 +48,30 @@
 //! - `0026` ForeignExchange — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
 //! - `0015` FileJob — File job (result of /report/queryClosingBalance, carrying the jobId's outcome). (after `queryClosingBalance`)
 //!
+//! # A first call
+//!
+//! Required fields are the arguments of `new`, optional ones are setters; the client validates the request, signs it, sends it and verifies the signed response before returning it.
+//!
+//! ```no_run
+//! # async fn first_call() -> Result<(), baas_client::Error> {
+//! use baas_client::{Client, Config, PrivateKey};
+//!
+//! // The key from your account manager: read it from the environment, never from code.
+//! let key = PrivateKey::from_env("BAAS_PRIVATE_KEY").expect("BAAS_PRIVATE_KEY is set");
+//! let client = Client::new(Config::new("https://baas.example.com", "your-sender", key))?;
+//! let request = baas_client::account::GetAccountDetailsRequest::new("...");
+//! let response = client.get_account_details(&request).await?;
+//! # let _ = response;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Leaving out a required field does not compile:
+//!
+//! ```compile_fail
+//! let request = baas_client::account::GetAccountDetailsRequest::new();
+//! ```
+//!
 //! # Decisions
 //!
 //! Where the source document is ambiguous, the spec records what was decided and why. Items link here.

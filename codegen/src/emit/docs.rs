@@ -52,6 +52,14 @@ impl Doc {
         self
     }
 
+    /// Adds a fenced code block (`lang` after the opening fence) as one paragraph.
+    pub fn code(&mut self, lang: &str, lines: &[String]) -> &mut Doc {
+        self.raw(&format!("```{lang}"));
+        self.lines.extend(lines.iter().cloned());
+        self.lines.push("```".to_owned());
+        self
+    }
+
     /// Outer doc attributes (`#[doc = " ..."]`).
     pub fn outer(&self) -> TokenStream {
         let lines = self.lines.iter().map(|l| pad(l));

@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::format::{format_tokens, GENERATED_HEADER};
-use crate::model::Api;
+use crate::model::{self, Api};
 use docs::Doc;
 use names::ident;
 
@@ -193,8 +193,75 @@ fn crate_doc(api: &Api) -> Doc {
         })
         .collect();
     doc.list("Notifications (verify them with `notification`):", &notes);
+    add_first_call(&mut doc, api);
     docs::add_decisions_section(&mut doc, api);
     doc
+}
+
+/// The crate name partners write (`baas-client`).
+const CRATE: &str = "baas_client";
+
+/// A `# A first call` section: a compiled (not run) example with the first operation whose
+/// required fields are all plain values, and the same call without one of them, which must
+/// not compile (a `compile_fail` doc test: a missing required field is a compile error).
+fn add_first_call(doc: &mut Doc, api: &Api) {
+    let example = api.operations().find_map(|op| {
+        let model::Params::Fields { fields } = &op.params else {
+            return None;
+        };
+        let required: Vec<&model::Field> = fields
+            .iter()
+            .filter(|f| f.required == model::Requirement::Required)
+            .collect();
+        let args = required
+            .iter()
+            .map(|f| match &f.ty {
+                model::TypeRef::String => Some("\"...\"".to_owned()),
+                model::TypeRef::Int | model::TypeRef::Long => Some("1".to_owned()),
+                model::TypeRef::Bool => Some("true".to_owned()),
+                model::TypeRef::Decimal { .. } => Some(format!("{CRATE}::Amount::new(1, 0)")),
+                model::TypeRef::Enum { name } => {
+                    let first = api.enum_def(name)?.values.first()?;
+                    Some(format!("{CRATE}::enums::{name}::{}", first.name))
+                }
+                _ => None,
+            })
+            .collect::<Option<Vec<String>>>()?;
+        (!args.is_empty()).then_some((op, args))
+    });
+    let Some((op, args)) = example else {
+        return;
+    };
+    let request = format!("{CRATE}::{}::{}", op.group, operations::request_name(op));
+    doc.raw("# A first call");
+    doc.raw("Required fields are the arguments of `new`, optional ones are setters; the client validates the request, signs it, sends it and verifies the signed response before returning it.");
+    doc.code(
+        "no_run",
+        &[
+            format!("# async fn first_call() -> Result<(), {CRATE}::Error> {{"),
+            format!("use {CRATE}::{{Client, Config, PrivateKey}};"),
+            String::new(),
+            "// The key from your account manager: read it from the environment, never from code."
+                .to_owned(),
+            "let key = PrivateKey::from_env(\"BAAS_PRIVATE_KEY\").expect(\"BAAS_PRIVATE_KEY is set\");"
+                .to_owned(),
+            "let client = Client::new(Config::new(\"https://baas.example.com\", \"your-sender\", key))?;"
+                .to_owned(),
+            format!("let request = {request}::new({});", args.join(", ")),
+            format!("let response = client.{}(&request).await?;", op.rust_name),
+            "# let _ = response;".to_owned(),
+            "# Ok(())".to_owned(),
+            "# }".to_owned(),
+        ],
+    );
+    doc.raw("Leaving out a required field does not compile:");
+    doc.code(
+        "compile_fail",
+        &[format!(
+            "let request = {request}::new({});",
+            args[..args.len() - 1].join(", ")
+        )],
+    );
 }
 
 /// Every file of the generated crate, in a fixed order.

@@ -528,3 +528,50 @@ fn constructor_docs_have_no_article_before_the_type_name() {
         "{text}"
     );
 }
+
+/// The crate docs show a first call and, as a `compile_fail` doc test, the same request
+/// without a required field.
+#[test]
+fn crate_docs_prove_a_missing_required_field_does_not_compile() {
+    let mut api = sample_api();
+    // No sample operation has only plain required fields: add one.
+    api.groups[0].operations.push(op(
+        "getThing",
+        "get_thing",
+        "GetThing",
+        Params::Fields {
+            fields: vec![
+                field("id", "id", TypeRef::String, Requirement::Required, vec![]),
+                field("page", "page", TypeRef::Int, Requirement::Required, vec![]),
+            ],
+        },
+        vec![],
+        Response::Unspecified {
+            note: String::new(),
+        },
+    ));
+    let lib = &generate_crate(&api).expect("emits")[1];
+    let text = &lib.contents;
+    let ok = text.find("//! ```no_run").expect("a first call example");
+    let fail = text
+        .find("//! ```compile_fail")
+        .expect("a compile_fail example");
+    assert!(ok < fail, "{text}");
+    let call = |from: usize| {
+        text[from..]
+            .lines()
+            .find(|l| l.contains("let request = "))
+            .expect("a constructor call")
+            .to_owned()
+    };
+    let (with, without) = (call(ok), call(fail));
+    assert!(
+        with.ends_with("GetThingRequest::new(\"...\", 1);"),
+        "{with}"
+    );
+    assert_eq!(
+        with.matches(',').count(),
+        without.matches(',').count() + 1,
+        "{with} / {without}"
+    );
+}
