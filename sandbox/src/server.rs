@@ -163,7 +163,11 @@ pub(crate) async fn serve(
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
+                let Ok((stream, _)) = accepted else {
+                    // e.g. too many open files: back off instead of spinning on the error.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                };
                 let shared = shared.clone();
                 let mut stop = shutdown.clone();
                 tokio::spawn(async move {
