@@ -5,6 +5,7 @@
 //! cargo run -p baas-codegen -- model [--spec DIR]   # print the checked model as JSON
 //! cargo run -p baas-codegen                         # regenerate generated/
 //! cargo run -p baas-codegen -- --check              # exit 1 if generated/ is stale
+//! cargo run -p baas-codegen -- --spec DIR --out DIR  # generate another spec elsewhere
 //! ```
 //!
 //! Exit codes: 0 success; 1 spec errors (or stale output); 2 usage or I/O errors.
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 use baas_codegen::model::{Api, Field, Params, Response, RuleKind};
 use baas_codegen::{check_spec, Checked};
 
-const USAGE: &str = "usage: baas-codegen [--check] [--spec DIR]
+const USAGE: &str = "usage: baas-codegen [--check] [--spec DIR --out DIR]
        baas-codegen check [--spec DIR]
        baas-codegen model [--spec DIR]
 
@@ -24,7 +25,9 @@ const USAGE: &str = "usage: baas-codegen [--check] [--spec DIR]
   --check   change nothing; exit 1 if generated/ is not what the spec generates
   check     check the spec and print a summary (exit 1 on spec errors)
   model     print the checked model as JSON (shape: codegen/MODEL.md)
-  --spec    spec folder (default: spec/ of the workspace)";
+  --spec    spec folder (default: spec/ of the workspace)
+  --out     output crate folder (default: generated/ of the workspace; required
+            with --spec when generating, so another spec never overwrites the client)";
 
 /// What the command line asks for.
 enum Command {
@@ -33,7 +36,11 @@ enum Command {
     /// Print the checked model as JSON.
     Model { spec: PathBuf },
     /// Regenerate `generated/` (or only compare, with `check_only`).
-    Generate { spec: PathBuf, check_only: bool },
+    Generate {
+        spec: PathBuf,
+        out: PathBuf,
+        check_only: bool,
+    },
     /// Print usage.
     Help,
 }
@@ -48,6 +55,7 @@ fn workspace_root() -> PathBuf {
 fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut sub: Option<&str> = None;
     let mut spec: Option<PathBuf> = None;
+    let mut out: Option<PathBuf> = None;
     let mut check_only = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -57,16 +65,37 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
                 Some(dir) => spec = Some(PathBuf::from(dir)),
                 None => return Err("`--spec` needs a folder".into()),
             },
+            "--out" => match it.next() {
+                Some(dir) => out = Some(PathBuf::from(dir)),
+                None => return Err("`--out` needs a folder".into()),
+            },
             "--check" => check_only = true,
             "check" | "model" if sub.is_none() => sub = Some(a.as_str()),
             other => return Err(format!("unexpected argument `{other}`")),
         }
     }
+    if sub.is_some() && out.is_some() {
+        return Err("`--out` goes without a subcommand".into());
+    }
+    let out = match (&spec, out) {
+        (_, Some(out)) => out,
+        (None, None) => workspace_root().join("generated"),
+        (Some(_), None) if sub.is_none() => {
+            return Err(
+                "`--spec` with generation needs `--out DIR` (it would overwrite generated/)".into(),
+            )
+        }
+        (Some(_), None) => PathBuf::new(),
+    };
     let spec = spec.unwrap_or_else(|| workspace_root().join("spec"));
     match (sub, check_only) {
         (Some("check"), false) => Ok(Command::Check { spec }),
         (Some("model"), false) => Ok(Command::Model { spec }),
-        (None, _) => Ok(Command::Generate { spec, check_only }),
+        (None, _) => Ok(Command::Generate {
+            spec,
+            out,
+            check_only,
+        }),
         _ => Err("`--check` goes without a subcommand".into()),
     }
 }
@@ -80,7 +109,11 @@ fn main() -> ExitCode {
         }
         Ok(Command::Check { spec }) => run_check(&spec),
         Ok(Command::Model { spec }) => run_model(&spec),
-        Ok(Command::Generate { spec, check_only }) => run_generate(&spec, check_only),
+        Ok(Command::Generate {
+            spec,
+            out,
+            check_only,
+        }) => run_generate(&spec, &out, check_only),
         Err(e) => {
             eprintln!("baas-codegen: {e}\n{USAGE}");
             ExitCode::from(2)
@@ -142,17 +175,21 @@ fn run_model(spec: &Path) -> ExitCode {
 
 // ---- generate / --check: the emitter's arm (codegen/src/emit, format.rs, write.rs) ----
 
-fn run_generate(spec: &Path, check_only: bool) -> ExitCode {
+fn run_generate(spec: &Path, out: &Path, check_only: bool) -> ExitCode {
     use baas_codegen::write::{regenerate, Mode};
     let checked = match load(spec) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let out = workspace_root().join("generated");
     let mode = if check_only { Mode::Check } else { Mode::Write };
-    match regenerate(&checked.api, &out, mode) {
+    let label = if out == workspace_root().join("generated") {
+        "generated/".to_owned()
+    } else {
+        out.display().to_string()
+    };
+    match regenerate(&checked.api, out, mode) {
         Ok(changes) if changes.is_empty() => {
-            println!("generated/ is up to date");
+            println!("{label} is up to date");
             ExitCode::SUCCESS
         }
         Ok(changes) => {
@@ -161,7 +198,7 @@ fn run_generate(spec: &Path, check_only: bool) -> ExitCode {
             }
             if check_only {
                 eprintln!(
-                    "baas-codegen: generated/ is stale ({} file(s)); run `cargo run -p baas-codegen`",
+                    "baas-codegen: {label} is stale ({} file(s)); run `cargo run -p baas-codegen`",
                     changes.len()
                 );
                 ExitCode::from(1)

@@ -113,3 +113,26 @@ fn model_prints_the_documented_json() {
         serde_json::json!({"file": "_base/operations/transfers.yaml", "line": 4, "column": 5})
     );
 }
+
+#[test]
+fn generating_another_spec_needs_an_explicit_out_folder() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gen/value_set");
+    let spec = spec.to_str().expect("utf-8 path");
+    // Without --out it would overwrite the workspace's generated/: refused, nothing written.
+    let refused = run(&["--spec", spec]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("--out"));
+
+    let out_dir = std::env::temp_dir().join(format!("baas-codegen-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let out = out_dir.to_str().expect("utf-8 path");
+    let written = run(&["--spec", spec, "--out", out]);
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written.stderr));
+    assert!(out_dir.join("src/lib.rs").is_file());
+    assert!(out_dir.join("Cargo.toml").is_file());
+    // The same spec and folder again: up to date, and --check agrees.
+    let again = run(&["--spec", spec, "--out", out, "--check"]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains("is up to date"));
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
