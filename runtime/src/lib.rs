@@ -48,6 +48,7 @@ mod client;
 mod config;
 pub mod envelope;
 mod error;
+pub mod lenient;
 pub mod notification;
 mod raw_json;
 mod secret;
