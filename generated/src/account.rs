@@ -74,7 +74,7 @@ impl QueryAccountListByUserIdRequest {
 }
 /// Response `data` of `queryAccountListByUserId` (/account/queryAccountListByUserId).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QueryAccountListByUserIdResponse {
@@ -126,14 +126,18 @@ impl GetAbnormalAccountListRequest {
 }
 /// Response `data` of `getAbnormalAccountList` (/query/getAbnormalAccountList).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetAbnormalAccountListResponse {
     /// Wire name: `total` (int).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub total: Option<i32>,
     /// Abnormal account items.
     ///
@@ -182,15 +186,25 @@ impl ApplyForShortCodeRequest {
 }
 /// Response `data` of `applyForShortCode` (/account/applyForShortCode).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApplyForShortCodeResponse {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `shortCode` (string).
-    #[serde(rename = "shortCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "shortCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub short_code: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForShortCodeRequest {
@@ -228,15 +242,25 @@ impl QueryForShortCodeRequest {
 }
 /// Response `data` of `queryForShortCode` (/account/queryForShortCode).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QueryForShortCodeResponse {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `shortCode` (string).
-    #[serde(rename = "shortCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "shortCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub short_code: Option<String>,
 }
 impl baas_runtime::Operation for QueryForShortCodeRequest {
@@ -274,15 +298,25 @@ impl QueryAccountByShortCodeRequest {
 }
 /// Response `data` of `queryAccountByShortCode` (/account/queryAccountByShortCode).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QueryAccountByShortCodeResponse {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `shortCode` (string).
-    #[serde(rename = "shortCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "shortCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub short_code: Option<String>,
 }
 impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
@@ -330,15 +364,25 @@ impl ActivateAccountRequest {
 }
 /// Response `data` of `activateAccount` (/account/activateAccount).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ActivateAccountResponse {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `shortCode` (string).
-    #[serde(rename = "shortCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "shortCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub short_code: Option<String>,
 }
 impl baas_runtime::Operation for ActivateAccountRequest {
@@ -403,12 +447,17 @@ impl EditSubAccountNameRequest {
 }
 /// Response `data` of `editSubAccountName` (/account/editSubAccountName).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EditSubAccountNameResponse {
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for EditSubAccountNameRequest {

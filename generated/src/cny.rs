@@ -245,14 +245,19 @@ impl ApplyForCnyExpressRequest {
 }
 /// Response `data` of `applyForCnyExpress` (/trans/applyForCnyExpress).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApplyForCnyExpressResponse {
     /// Identifier of the transfer application.
     ///
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForCnyExpressRequest {
@@ -383,7 +388,7 @@ impl GetCnyTransListRequest {
 }
 /// Response `data` of `getCnyTransList` (/query/getCnyTransList).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetCnyTransListResponse {
@@ -393,7 +398,12 @@ pub struct GetCnyTransListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::CnyTransferSummary>>,
     /// Wire name: `totalRows` (int).
-    #[serde(rename = "totalRows", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "totalRows",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub total_rows: Option<i32>,
 }
 impl baas_runtime::Operation for GetCnyTransListRequest {

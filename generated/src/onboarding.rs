@@ -161,7 +161,7 @@ impl GetKycMediaListRequest {
 }
 /// Response `data` of `getKycMediaList` (/onboarding/personal/getKycMediaList).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetKycMediaListResponse {
@@ -222,7 +222,7 @@ impl GetOnboardingRequestIdRequest {
 }
 /// Response `data` of `getOnboardingRequestId` (/onboarding/getOnboardingRequestId).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetOnboardingRequestIdResponse {
@@ -230,7 +230,8 @@ pub struct GetOnboardingRequestIdResponse {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
 }
@@ -353,7 +354,7 @@ impl GetBusinessOnboardingRequestIdRequest {
 }
 /// Response `data` of `getBusinessOnboardingRequestId` (/onboarding/business/getOnboardingRequestId).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetBusinessOnboardingRequestIdResponse {
@@ -361,7 +362,8 @@ pub struct GetBusinessOnboardingRequestIdResponse {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
 }

@@ -115,12 +115,17 @@ impl TxReversalRequest {
 }
 /// Response `data` of `txReversal` (/trans/txReversal).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TxReversalResponse {
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for TxReversalRequest {

@@ -3,15 +3,25 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 /// Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AbnormalAccount {
     /// Wire name: `userId` (string).
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "userId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub user_id: Option<String>,
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
@@ -24,18 +34,32 @@ pub struct AbnormalAccount {
 }
 /// Account record (/query/getAccountDetails).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Account {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    #[serde(rename = "accountName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_name: Option<String>,
     /// Wire name: `currency` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub currency: Option<String>,
     /// C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit
     ///
@@ -45,7 +69,12 @@ pub struct Account {
     /// Short alias of accountId.
     ///
     /// Wire name: `shortCode` (string).
-    #[serde(rename = "shortCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "shortCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub short_code: Option<String>,
     /// int: 0 Normal, 1 Locked, 2 Closed
     ///
@@ -57,7 +86,12 @@ pub struct Account {
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Declared string with 2 decimal places.
     ///
@@ -89,18 +123,32 @@ pub struct Account {
 }
 /// Item of accounts of /account/queryAccountListByUserId.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AccountListItem {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    #[serde(rename = "accountName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_name: Option<String>,
     /// Wire name: `currency` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub currency: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
@@ -118,7 +166,7 @@ pub struct AccountListItem {
 }
 /// Account validation result (/account/validateAccount).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
 ///
@@ -127,10 +175,20 @@ pub struct AccountListItem {
 #[non_exhaustive]
 pub struct AccountValidationResult {
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    #[serde(rename = "accountName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_name: Option<String>,
     /// Type not shown: it may echo the request's 0/1/2 or be an account type code.
     ///
@@ -154,7 +212,7 @@ pub struct AccountValidationResult {
 }
 /// SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
 ///
@@ -166,7 +224,8 @@ pub struct BusinessOnboardingStatus {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Integer; values from public-facts.md \[live\].
@@ -201,11 +260,17 @@ pub struct BusinessOnboardingStatus {
     #[serde(
         rename = "rejectionReasonMsg",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub rejection_reason_msg: Option<String>,
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
@@ -245,34 +310,54 @@ pub struct BusinessOnboardingStatus {
     /// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "auditTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub audit_time: Option<i64>,
 }
 /// Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ClosingBalanceJob {
     /// Wire name: `jobId` (string).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "jobId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "jobId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub job_id: Option<String>,
 }
 /// CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CnyTransferDetail {
     /// Identifier of the transfer application.
     ///
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
     /// Wire name: `payerAccountId` (string).
-    #[serde(rename = "payerAccountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "payerAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub payer_account_id: Option<String>,
     /// 1 = Individual, 2 = Enterprise
     ///
@@ -287,7 +372,8 @@ pub struct CnyTransferDetail {
     #[serde(
         rename = "beneficiaryName",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_name: Option<String>,
     /// Present for individual beneficiaries.
@@ -296,42 +382,48 @@ pub struct CnyTransferDetail {
     #[serde(
         rename = "beneficiaryCountryCode",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_country_code: Option<String>,
     /// Wire name: `beneficiaryBankCode` (string).
     #[serde(
         rename = "beneficiaryBankCode",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_code: Option<String>,
     /// Wire name: `beneficiaryBankName` (string).
     #[serde(
         rename = "beneficiaryBankName",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_name: Option<String>,
     /// Wire name: `beneficiaryBankAddress` (string).
     #[serde(
         rename = "beneficiaryBankAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_address: Option<String>,
     /// Wire name: `beneficiaryIdNumber` (string).
     #[serde(
         rename = "beneficiaryIdNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_id_number: Option<String>,
     /// Wire name: `beneficiaryAccountId` (string).
     #[serde(
         rename = "beneficiaryAccountId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_account_id: Option<String>,
     /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
@@ -345,11 +437,16 @@ pub struct CnyTransferDetail {
     #[serde(
         rename = "messageToBeneficiary",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub message_to_beneficiary: Option<String>,
     /// Wire name: `remark` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub remark: Option<String>,
     /// Declared string, decimal with 4 decimal places.
     ///
@@ -367,17 +464,31 @@ pub struct CnyTransferDetail {
     /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
     ///
     /// Wire name: `status` (int).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub status: Option<i32>,
     /// Epoch ms.
     ///
     /// Wire name: `createTime` (long).
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Epoch ms, or null while not completed.
     ///
     /// Wire name: `completedTime` (long).
-    #[serde(rename = "completedTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "completedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub completed_time: Option<i64>,
     /// Order items.
     ///
@@ -390,7 +501,8 @@ pub struct CnyTransferDetail {
     #[serde(
         rename = "supportDocumentFile",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub support_document_file: Option<String>,
     /// Link or null.
@@ -399,28 +511,43 @@ pub struct CnyTransferDetail {
     #[serde(
         rename = "companyRegisDocumentFile",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub company_regis_document_file: Option<String>,
     /// Link or null.
     ///
     /// Wire name: `invoice` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub invoice: Option<String>,
 }
 /// CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CnyTransferSummary {
     /// Identifier of the transfer application.
     ///
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
     /// Wire name: `payerAccountId` (string).
-    #[serde(rename = "payerAccountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "payerAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub payer_account_id: Option<String>,
     /// 1 = Individual, 2 = Enterprise
     ///
@@ -435,7 +562,8 @@ pub struct CnyTransferSummary {
     #[serde(
         rename = "beneficiaryName",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_name: Option<String>,
     /// Present for individual beneficiaries.
@@ -444,42 +572,48 @@ pub struct CnyTransferSummary {
     #[serde(
         rename = "beneficiaryCountryCode",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_country_code: Option<String>,
     /// Wire name: `beneficiaryBankCode` (string).
     #[serde(
         rename = "beneficiaryBankCode",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_code: Option<String>,
     /// Wire name: `beneficiaryBankName` (string).
     #[serde(
         rename = "beneficiaryBankName",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_name: Option<String>,
     /// Wire name: `beneficiaryBankAddress` (string).
     #[serde(
         rename = "beneficiaryBankAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_bank_address: Option<String>,
     /// Wire name: `beneficiaryIdNumber` (string).
     #[serde(
         rename = "beneficiaryIdNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_id_number: Option<String>,
     /// Wire name: `beneficiaryAccountId` (string).
     #[serde(
         rename = "beneficiaryAccountId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_account_id: Option<String>,
     /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
@@ -493,11 +627,16 @@ pub struct CnyTransferSummary {
     #[serde(
         rename = "messageToBeneficiary",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub message_to_beneficiary: Option<String>,
     /// Wire name: `remark` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub remark: Option<String>,
     /// Declared string, decimal with 4 decimal places.
     ///
@@ -515,22 +654,36 @@ pub struct CnyTransferSummary {
     /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
     ///
     /// Wire name: `status` (int).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub status: Option<i32>,
     /// Epoch ms.
     ///
     /// Wire name: `createTime` (long).
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Epoch ms, or null while not completed.
     ///
     /// Wire name: `completedTime` (long).
-    #[serde(rename = "completedTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "completedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub completed_time: Option<i64>,
 }
 /// SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
@@ -544,13 +697,19 @@ pub struct CompanyOnboardingInfo {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Name of the business.
     ///
     /// Wire name: `smeName` (string).
-    #[serde(rename = "smeName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "smeName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
@@ -560,24 +719,42 @@ pub struct CompanyOnboardingInfo {
     /// Country code of the mobile number.
     ///
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// Wire name: `email` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub email: Option<String>,
     /// Tax number (spelled krapin in this record).
     ///
     /// Wire name: `krapin` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub krapin: Option<String>,
     /// Wire name: `businessCertificateNumber` (string).
     #[serde(
         rename = "businessCertificateNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
     /// Type not shown.
@@ -592,7 +769,12 @@ pub struct CompanyOnboardingInfo {
     /// Wire name: `channelUserId` (string).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "channelUserId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
@@ -635,32 +817,45 @@ pub struct CompanyOnboardingInfo {
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "auditTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
     #[serde(
         rename = "businessIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_industry: Option<String>,
     /// Wire name: `specifyIndustry` (string).
     #[serde(
         rename = "specifyIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
     /// Wire name: `businessAddress` (string).
     #[serde(
         rename = "businessAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
@@ -684,7 +879,7 @@ pub struct CompanyOnboardingInfo {
 }
 /// Fee result of the fetch-transaction-fee call.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -702,7 +897,7 @@ pub struct FeeResult {
 }
 /// KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -723,7 +918,12 @@ pub struct KycMediaItem {
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::RawJson>,
     /// Wire name: `mediaUrl` (string).
-    #[serde(rename = "mediaUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "mediaUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub media_url: Option<String>,
 }
 /// Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment.
@@ -770,7 +970,12 @@ impl MobileDetail {
 #[non_exhaustive]
 pub struct OrderItem {
     /// Wire name: `productName` (string). Required.
-    #[serde(rename = "productName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "productName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub product_name: Option<String>,
     /// Positive integer, at most 99,999,999.
     ///
@@ -780,7 +985,11 @@ pub struct OrderItem {
     ///
     /// - greater than zero
     /// - at most 99999999
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub quantity: Option<i32>,
     /// Declared string; at most 500,000 CNY.
     ///
@@ -798,7 +1007,12 @@ pub struct OrderItem {
     /// Numeric timestamp.
     ///
     /// Wire name: `orderTime` (long). Required.
-    #[serde(rename = "orderTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "orderTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub order_time: Option<i64>,
     /// Merchant business name or URL, at most 128 characters.
     ///
@@ -807,7 +1021,11 @@ pub struct OrderItem {
     /// Rules:
     ///
     /// - at most 128 characters
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub platform: Option<String>,
 }
 impl OrderItem {
@@ -863,7 +1081,7 @@ impl OrderItem {
 }
 /// SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
@@ -877,13 +1095,19 @@ pub struct OrganisationOnboardingInfo {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Name of the business.
     ///
     /// Wire name: `smeName` (string).
-    #[serde(rename = "smeName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "smeName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
@@ -893,24 +1117,42 @@ pub struct OrganisationOnboardingInfo {
     /// Country code of the mobile number.
     ///
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// Wire name: `email` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub email: Option<String>,
     /// Tax number (spelled krapin in this record).
     ///
     /// Wire name: `krapin` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub krapin: Option<String>,
     /// Wire name: `businessCertificateNumber` (string).
     #[serde(
         rename = "businessCertificateNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
     /// Type not shown.
@@ -925,7 +1167,12 @@ pub struct OrganisationOnboardingInfo {
     /// Wire name: `channelUserId` (string).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "channelUserId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
@@ -968,32 +1215,45 @@ pub struct OrganisationOnboardingInfo {
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "auditTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
     #[serde(
         rename = "businessIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_industry: Option<String>,
     /// Wire name: `specifyIndustry` (string).
     #[serde(
         rename = "specifyIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
     /// Wire name: `businessAddress` (string).
     #[serde(
         rename = "businessAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
@@ -1017,7 +1277,7 @@ pub struct OrganisationOnboardingInfo {
 }
 /// SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
@@ -1031,13 +1291,19 @@ pub struct PartnershipOnboardingInfo {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Name of the business.
     ///
     /// Wire name: `smeName` (string).
-    #[serde(rename = "smeName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "smeName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
@@ -1047,24 +1313,42 @@ pub struct PartnershipOnboardingInfo {
     /// Country code of the mobile number.
     ///
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// Wire name: `email` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub email: Option<String>,
     /// Tax number (spelled krapin in this record).
     ///
     /// Wire name: `krapin` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub krapin: Option<String>,
     /// Wire name: `businessCertificateNumber` (string).
     #[serde(
         rename = "businessCertificateNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
     /// Type not shown.
@@ -1079,7 +1363,12 @@ pub struct PartnershipOnboardingInfo {
     /// Wire name: `channelUserId` (string).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "channelUserId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
@@ -1122,32 +1411,45 @@ pub struct PartnershipOnboardingInfo {
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "auditTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
     #[serde(
         rename = "businessIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_industry: Option<String>,
     /// Wire name: `specifyIndustry` (string).
     #[serde(
         rename = "specifyIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
     /// Wire name: `businessAddress` (string).
     #[serde(
         rename = "businessAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
     /// Shareholders or members who are persons.
@@ -1171,7 +1473,7 @@ pub struct PartnershipOnboardingInfo {
 }
 /// Personal KYC record (/onboarding/getUserKyc).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -1181,25 +1483,51 @@ pub struct PersonalKyc {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// The partner's channel id.
     ///
     /// Wire name: `baasChannelId` (string).
-    #[serde(rename = "baasChannelId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "baasChannelId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub baas_channel_id: Option<String>,
     /// Wire name: `userId` (string).
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "userId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub user_id: Option<String>,
     /// Wire name: `firstName` (string).
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "firstName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub first_name: Option<String>,
     /// Wire name: `middleName` (string).
-    #[serde(rename = "middleName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "middleName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub middle_name: Option<String>,
     /// Wire name: `lastName` (string).
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "lastName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub last_name: Option<String>,
     /// '0' Female, '1' Male
     ///
@@ -1207,7 +1535,11 @@ pub struct PersonalKyc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gender: Option<super::enums::Gender>,
     /// Wire name: `nationality` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub nationality: Option<String>,
     /// 101 Kenya National ID, 102 Kenya Alien ID, 103 Passport
     ///
@@ -1215,7 +1547,12 @@ pub struct PersonalKyc {
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
     /// Wire name: `idNumber` (string).
-    #[serde(rename = "idNumber", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "idNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub id_number: Option<String>,
     /// Format not shown.
     ///
@@ -1225,15 +1562,28 @@ pub struct PersonalKyc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birthday: Option<baas_runtime::RawJson>,
     /// Wire name: `address` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub address: Option<String>,
     /// Of the mobile number.
     ///
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// Value set referenced by name, not shown.
     ///
@@ -1243,7 +1593,8 @@ pub struct PersonalKyc {
     #[serde(
         rename = "employmentStatus",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub employment_status: Option<String>,
     /// Value set referenced by name, not shown.
@@ -1251,25 +1602,37 @@ pub struct PersonalKyc {
     /// Wire name: `monthlyIncome` (string).
     ///
     /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
-    #[serde(rename = "monthlyIncome", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "monthlyIncome",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub monthly_income: Option<String>,
     /// Tax number.
     ///
     /// Wire name: `kraPin` (string).
-    #[serde(rename = "kraPin", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kraPin",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kra_pin: Option<String>,
     /// Wire name: `businessIndustry` (string).
     #[serde(
         rename = "businessIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_industry: Option<String>,
     /// Wire name: `specifyIndustry` (string).
     #[serde(
         rename = "specifyIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
     /// 0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing
@@ -1292,18 +1655,29 @@ pub struct PersonalKyc {
     #[serde(
         rename = "profileCheckResultText",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub profile_check_result_text: Option<String>,
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `updateTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "updateTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "updateTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub update_time: Option<i64>,
     /// 1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing
     ///
@@ -1313,7 +1687,7 @@ pub struct PersonalKyc {
 }
 /// Personal onboarding status (/onboarding/getOnboardingStatus).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -1323,7 +1697,8 @@ pub struct PersonalOnboardingStatus {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Text; its values: not shown.
@@ -1334,7 +1709,8 @@ pub struct PersonalOnboardingStatus {
     #[serde(
         rename = "onboardingStatus",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_status: Option<String>,
     /// Type and values not shown.
@@ -1354,13 +1730,19 @@ pub struct PersonalOnboardingStatus {
     #[serde(
         rename = "rejectionReasonMsg",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub rejection_reason_msg: Option<String>,
     /// Assigned on success.
     ///
     /// Wire name: `accountId` (string).
-    #[serde(rename = "accountId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     ///
@@ -1370,35 +1752,60 @@ pub struct PersonalOnboardingStatus {
 }
 /// Reversal request (/trans/queryTxReversal).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ReversalRequest {
     /// Wire name: `applicationId` (string).
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
     /// Wire name: `transactionId` (string).
-    #[serde(rename = "transactionId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "transactionId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub transaction_id: Option<String>,
     /// Wire name: `reversalReceiptNo` (string).
     #[serde(
         rename = "reversalReceiptNo",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub reversal_receipt_no: Option<String>,
     /// Declared string as a parameter of /trans/txReversal.
     ///
     /// Wire name: `reversedTime` (string).
-    #[serde(rename = "reversedTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "reversedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub reversed_time: Option<String>,
     /// Wire name: `reversalReason` (string).
-    #[serde(rename = "reversalReason", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "reversalReason",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub reversal_reason: Option<String>,
     /// Wire name: `voucher` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub voucher: Option<String>,
     /// Status values and transitions of reversal requests: not shown.
     ///
@@ -1408,12 +1815,17 @@ pub struct ReversalRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::RawJson>,
     /// Wire name: `reversalTxId` (string).
-    #[serde(rename = "reversalTxId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "reversalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub reversal_tx_id: Option<String>,
 }
 /// Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -1427,20 +1839,27 @@ pub struct ShareholderCompanyInfo {
     #[serde(rename = "companyId", default, skip_serializing_if = "Option::is_none")]
     pub company_id: Option<baas_runtime::RawJson>,
     /// Wire name: `companyName` (string).
-    #[serde(rename = "companyName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "companyName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub company_name: Option<String>,
     /// Wire name: `registrationFileKey` (string).
     #[serde(
         rename = "registrationFileKey",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub registration_file_key: Option<String>,
     /// Wire name: `registrationFileUrl` (string).
     #[serde(
         rename = "registrationFileUrl",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub registration_file_url: Option<String>,
     /// Type and values not shown.
@@ -1457,7 +1876,7 @@ pub struct ShareholderCompanyInfo {
 }
 /// Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -1471,10 +1890,19 @@ pub struct ShareholderMemberInfo {
     #[serde(rename = "memberId", default, skip_serializing_if = "Option::is_none")]
     pub member_id: Option<baas_runtime::RawJson>,
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// As in the KYC id types.
     ///
@@ -1484,25 +1912,60 @@ pub struct ShareholderMemberInfo {
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
     /// Wire name: `idNumber` (string).
-    #[serde(rename = "idNumber", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "idNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub id_number: Option<String>,
     /// Wire name: `firstName` (string).
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "firstName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub first_name: Option<String>,
     /// Wire name: `middleName` (string).
-    #[serde(rename = "middleName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "middleName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub middle_name: Option<String>,
     /// Wire name: `lastName` (string).
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "lastName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub last_name: Option<String>,
     /// Wire name: `fullName` (string).
-    #[serde(rename = "fullName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "fullName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub full_name: Option<String>,
     /// Wire name: `kraPin` (string).
-    #[serde(rename = "kraPin", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kraPin",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kra_pin: Option<String>,
     /// Wire name: `idFrontFileUrl` (string).
-    #[serde(rename = "idFrontFileUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "idFrontFileUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub id_front_file_url: Option<String>,
     /// Type and values not shown.
     ///
@@ -1516,7 +1979,12 @@ pub struct ShareholderMemberInfo {
     )]
     pub id_front_file_type: Option<baas_runtime::RawJson>,
     /// Wire name: `selfieFileUrl` (string).
-    #[serde(rename = "selfieFileUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "selfieFileUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub selfie_file_url: Option<String>,
     /// Type and values not shown.
     ///
@@ -1526,7 +1994,12 @@ pub struct ShareholderMemberInfo {
     #[serde(rename = "selfieFileType", default, skip_serializing_if = "Option::is_none")]
     pub selfie_file_type: Option<baas_runtime::RawJson>,
     /// Wire name: `idBackFileUrl` (string).
-    #[serde(rename = "idBackFileUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "idBackFileUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub id_back_file_url: Option<String>,
     /// Type and values not shown.
     ///
@@ -1536,7 +2009,12 @@ pub struct ShareholderMemberInfo {
     #[serde(rename = "idBackFileType", default, skip_serializing_if = "Option::is_none")]
     pub id_back_file_type: Option<baas_runtime::RawJson>,
     /// Wire name: `kraPinFileUrl` (string).
-    #[serde(rename = "kraPinFileUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kraPinFileUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kra_pin_file_url: Option<String>,
     /// Type and values not shown.
     ///
@@ -1548,14 +2026,19 @@ pub struct ShareholderMemberInfo {
 }
 /// Item of onboardingMediaInfos of the SME onboarding info.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SmeMediaInfo {
     /// Wire name: `fileUrl` (string).
-    #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "fileUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub file_url: Option<String>,
     /// Type and values not shown.
     ///
@@ -1565,7 +2048,12 @@ pub struct SmeMediaInfo {
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<baas_runtime::RawJson>,
     /// Wire name: `contentType` (string).
-    #[serde(rename = "contentType", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "contentType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub content_type: Option<String>,
     /// Type and values not shown.
     ///
@@ -1575,7 +2063,12 @@ pub struct SmeMediaInfo {
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::RawJson>,
     /// Wire name: `fileKey` (string).
-    #[serde(rename = "fileKey", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "fileKey",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub file_key: Option<String>,
     /// Type not shown.
     ///
@@ -1587,7 +2080,7 @@ pub struct SmeMediaInfo {
 }
 /// SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Decision [`sme-info-records`](super#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
 ///
@@ -1601,13 +2094,19 @@ pub struct StoreOnboardingInfo {
     #[serde(
         rename = "onboardingRequestId",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
     /// Name of the business.
     ///
     /// Wire name: `smeName` (string).
-    #[serde(rename = "smeName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "smeName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub sme_name: Option<String>,
     /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
     ///
@@ -1617,24 +2116,42 @@ pub struct StoreOnboardingInfo {
     /// Country code of the mobile number.
     ///
     /// Wire name: `countryCode` (string).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub country_code: Option<String>,
     /// Wire name: `mobile` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub mobile: Option<String>,
     /// Wire name: `email` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub email: Option<String>,
     /// Tax number (spelled krapin in this record).
     ///
     /// Wire name: `krapin` (string).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub krapin: Option<String>,
     /// Wire name: `businessCertificateNumber` (string).
     #[serde(
         rename = "businessCertificateNumber",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
     /// Type not shown.
@@ -1649,7 +2166,12 @@ pub struct StoreOnboardingInfo {
     /// Wire name: `channelUserId` (string).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "channelUserId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "channelUserId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub channel_user_id: Option<String>,
     /// Uploaded media.
     ///
@@ -1692,39 +2214,62 @@ pub struct StoreOnboardingInfo {
     /// Wire name: `createTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
     ///
     /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
-    #[serde(rename = "auditTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "auditTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub audit_time: Option<i64>,
     /// Wire name: `businessIndustry` (string).
     #[serde(
         rename = "businessIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_industry: Option<String>,
     /// Wire name: `specifyIndustry` (string).
     #[serde(
         rename = "specifyIndustry",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
     /// Wire name: `businessAddress` (string).
     #[serde(
         rename = "businessAddress",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
     /// Wire name: `ownerFullName` (string).
-    #[serde(rename = "ownerFullName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ownerFullName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub owner_full_name: Option<String>,
     /// Wire name: `ownerIdNumber` (string).
-    #[serde(rename = "ownerIdNumber", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ownerIdNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub owner_id_number: Option<String>,
     /// Type and values not shown.
     ///
@@ -1743,25 +2288,41 @@ pub struct StoreOnboardingInfo {
     /// Next of kin.
     ///
     /// Wire name: `kinFullName` (string).
-    #[serde(rename = "kinFullName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kinFullName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kin_full_name: Option<String>,
     /// Wire name: `kinCountryCode` (string).
-    #[serde(rename = "kinCountryCode", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kinCountryCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kin_country_code: Option<String>,
     /// Wire name: `kinMobile` (string).
-    #[serde(rename = "kinMobile", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "kinMobile",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub kin_mobile: Option<String>,
     /// Wire name: `kinRelationship` (string).
     #[serde(
         rename = "kinRelationship",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub kin_relationship: Option<String>,
 }
 /// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md \[live\] ("at least" these; others decode into nothing).
 ///
-/// Received in responses: every field may be absent, and fields the service adds later are ignored.
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[live\].
 ///
@@ -1774,7 +2335,12 @@ pub struct TransactionListItem {
     /// Wire name: `txId` (string).
     ///
     /// Source: `public-facts.md` \[live\].
-    #[serde(rename = "txId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub tx_id: Option<String>,
     /// Transaction type; its value set is referenced by name, not shown.
     ///
@@ -1783,7 +2349,12 @@ pub struct TransactionListItem {
     /// Source: `public-facts.md` \[live\].
     ///
     /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
-    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "txType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub tx_type: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     ///
@@ -1802,11 +2373,21 @@ pub struct TransactionListItem {
     /// Wire name: `createTime` (long).
     ///
     /// Source: `public-facts.md` \[live\].
-    #[serde(rename = "createTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub create_time: Option<i64>,
     /// Wire name: `completeTime` (long).
     ///
     /// Source: `public-facts.md` \[live\].
-    #[serde(rename = "completeTime", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
     pub complete_time: Option<i64>,
 }

@@ -130,12 +130,17 @@ impl ApplyForMobileMoneyBusinessTransferRequest {
 }
 /// Response `data` of `applyForMobileMoneyBusinessTransfer` (/trans/v2/applyForMobileMoneyBusinessTransfer).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApplyForMobileMoneyBusinessTransferResponse {
     /// Wire name: `txId` (string).
-    #[serde(rename = "txId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub tx_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
@@ -305,12 +310,17 @@ impl ApplyForTransferRequest {
 }
 /// Response `data` of `applyForTransfer` (/trans/v2/applyForTransfer).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApplyForTransferResponse {
     /// Wire name: `txId` (string).
-    #[serde(rename = "txId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub tx_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForTransferRequest {
@@ -426,7 +436,7 @@ impl GetTransListRequest {
 }
 /// Response `data` of `getTransList` (/query/getTransList).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[live\].
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -435,7 +445,12 @@ pub struct GetTransListResponse {
     /// Wire name: `totalRows` (int).
     ///
     /// Source: `public-facts.md` \[live\].
-    #[serde(rename = "totalRows", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "totalRows",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
     pub total_rows: Option<i32>,
     /// Wire name: `result` (array of record [`records::TransactionListItem`](super::records::TransactionListItem)).
     ///
@@ -738,7 +753,7 @@ impl TelegraphicTransferRequest {
 }
 /// Response `data` of `telegraphicTransfer` (/trans/telegraphicTransfer).
 ///
-/// Every field may be absent; fields the service adds later are ignored.
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[docs\].
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -747,7 +762,12 @@ pub struct TelegraphicTransferResponse {
     /// Wire name: `applicationId` (string).
     ///
     /// Source: `public-facts.md` \[docs\].
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for TelegraphicTransferRequest {

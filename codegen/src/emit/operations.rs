@@ -122,7 +122,7 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
     rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
     match &op.response {
         Response::Fields { fields, source } if !fields.is_empty() => {
-            rdoc.raw("Every field may be absent; fields the service adds later are ignored.");
+            rdoc.raw("Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`).");
             docs::add_provenance(&mut rdoc, *source);
             out.extend(emit_struct(
                 api,

@@ -139,6 +139,9 @@ fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, E
     if let Some(with) = number_with(&field.ty, optional, &field.wire_name)? {
         serde_args.push(quote!(with = #with));
     }
+    if let Some(lenient) = lenient_with(&field.ty, optional, shape) {
+        serde_args.push(quote!(deserialize_with = #lenient));
+    }
     let serde_attr = if serde_args.is_empty() {
         quote!()
     } else {
@@ -149,6 +152,21 @@ fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, E
         #serde_attr
         pub #id: #ty,
     })
+}
+
+/// The `baas_runtime::lenient` decoder of an optional string or integer field of a
+/// received struct: a response must not fail over `"12"` versus `12`. Requests
+/// (decoded only by test servers) stay strict.
+fn lenient_with(ty: &TypeRef, optional: bool, shape: Shape) -> Option<&'static str> {
+    if shape == Shape::Request || !optional {
+        return None;
+    }
+    match ty {
+        TypeRef::String => Some("baas_runtime::lenient::option_string"),
+        TypeRef::Int => Some("baas_runtime::lenient::option_i32"),
+        TypeRef::Long => Some("baas_runtime::lenient::option_i64"),
+        _ => None,
+    }
 }
 
 /// Parameter type of `new` / a setter: strings take `impl Into<String>`.
@@ -241,7 +259,7 @@ pub fn emit_records(api: &Api) -> Result<TokenStream, EmitError> {
         doc.text(&record.doc);
         doc.raw(&match shape {
             Shape::Request => "Sent in requests.".to_owned(),
-            Shape::Response => "Received in responses: every field may be absent, and fields the service adds later are ignored.".to_owned(),
+            Shape::Response => "Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).".to_owned(),
             Shape::Both => "Sent in requests and received in responses: fields are optional so responses decode even when some are absent; `new` takes the fields a request requires, and validation reports a missing one.".to_owned(),
         });
         docs::add_provenance(&mut doc, record.source);
