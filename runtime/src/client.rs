@@ -27,6 +27,10 @@ pub trait Operation: serde::Serialize + Send + Sync {
 }
 
 /// Sends operations: validates, signs, posts, verifies and decodes.
+///
+/// Runs on tokio: `execute` needs a tokio runtime with the time and IO drivers enabled
+/// (`#[tokio::main]` and `#[tokio::test]` enable both). Cloning is cheap and shares the
+/// connection pool.
 #[derive(Clone)]
 pub struct Client {
     config: Config,

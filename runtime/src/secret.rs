@@ -6,7 +6,7 @@ use std::fmt;
 ///
 /// `Debug` and `Display` print `[redacted]`; the bytes are overwritten when the value
 /// is dropped. The key is only ever read by the signer ([`PrivateKey::expose`]).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct PrivateKey {
     bytes: Vec<u8>,
 }
@@ -43,6 +43,16 @@ impl PrivateKey {
     }
 }
 
+/// Equality in constant time for keys of equal length, so comparing keys leaks no prefix.
+impl PartialEq for PrivateKey {
+    fn eq(&self, other: &PrivateKey) -> bool {
+        use subtle::ConstantTimeEq;
+        self.bytes.ct_eq(&other.bytes).into()
+    }
+}
+
+impl Eq for PrivateKey {}
+
 impl fmt::Debug for PrivateKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(REDACTED)
@@ -70,6 +80,14 @@ pub(crate) fn wipe(bytes: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equality_is_by_bytes() {
+        assert_eq!(PrivateKey::new("k1"), PrivateKey::new("k1"));
+        assert_ne!(PrivateKey::new("k1"), PrivateKey::new("k2"));
+        assert_ne!(PrivateKey::new("k1"), PrivateKey::new("k10"));
+        assert_ne!(PrivateKey::new(""), PrivateKey::new("k"));
+    }
 
     #[test]
     fn never_prints() {
