@@ -473,6 +473,14 @@ impl Bank {
                 format!("operation {id} is no longer pending ({:?})", app.state),
             ));
         }
+        // A grouped operation is confirmed with its group: cancelling it alone would
+        // leave the group's confirmation to carry it out anyway.
+        if let Some(group) = &app.group {
+            return Err(ApiError::invalid(
+                "requestId",
+                format!("operation {id} belongs to group {group}; it is confirmed with the group"),
+            ));
+        }
         app.state = AppState::Cancelled;
         Ok(Value::Null)
     }

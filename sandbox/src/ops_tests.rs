@@ -222,6 +222,23 @@ fn dormancy_activation_and_cancellation() {
 }
 
 #[test]
+fn a_grouped_activation_cannot_be_cancelled_alone() {
+    let mut t = T::new();
+    t.ok("activateAccount", json!({"accountId": "1000000005"}));
+    let req = format!("REQ{}", t.n);
+    let g = t.ok("groupApplications", json!({"applicationIdList": [req]}));
+    let g = g["applicationId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        t.code("cancelAccountOperation", json!({"requestId": req})),
+        codes::INVALID_PARAMETER
+    );
+    // The group still carries the activation out, consistently with the refusal.
+    t.confirm(&g);
+    let d = t.ok("getAccountDetails", json!({"accountId": "1000000005"}));
+    assert_eq!(d["dormantStatus"], 0);
+}
+
+#[test]
 fn sub_account_names_follow_the_rule() {
     let mut t = T::new();
     t.ok(
