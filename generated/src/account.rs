@@ -151,13 +151,10 @@ impl baas_runtime::Operation for GetAbnormalAccountListRequest {
     const PATH: &'static str = "/query/getAbnormalAccountList";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.page_size;
-            v.range_int("", "pageSize", i64::from(*value), None, Some(50));
-        }
-        validator.finish()
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
+        v.finish()
     }
 }
 /// Applies for a short code (short alias of accountId).
@@ -466,12 +463,12 @@ impl baas_runtime::Operation for EditSubAccountNameRequest {
     const PATH: &'static str = "/account/editSubAccountName";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         if let Some(value) = &self.sub_account_name {
-            v.max_chars("", "subAccountName", value, 253);
+            v.max_chars(at.field("subAccountName"), value, 253);
         }
-        validator.finish()
+        v.finish()
     }
 }
 /// Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.

@@ -266,41 +266,26 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
     const PATH: &'static str = "/trans/applyForCnyExpress";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.beneficiary_id_number;
-            v.max_chars("", "beneficiaryIdNumber", value, 18);
-        }
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.max_chars(at.field("beneficiaryIdNumber"), &self.beneficiary_id_number, 18);
         if let Some(value) = &self.message_to_beneficiary {
-            v.max_chars("", "messageToBeneficiary", value, 100);
+            v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
         if let Some(value) = &self.invoice {
-            v.base64_max_bytes("", "invoice", value, 31457280);
+            v.base64_max_bytes(at.field("invoice"), value, 31457280);
         }
-        {
-            let value = &self.oder_array;
-            for (i, value) in value.iter().enumerate() {
-                value
-                    .validate_at(
-                        v,
-                        &baas_runtime::Validator::element_path("", "oderArray", i),
-                    );
-            }
+        for (i, item) in self.oder_array.iter().enumerate() {
+            item.validate_at(&mut v, at.field("oderArray").index(i));
         }
         v.required_if(
-            "",
-            "beneficiaryCountryCode",
+            at.field("beneficiaryCountryCode"),
             self.beneficiary_country_code.as_deref().is_some_and(|s| !s.is_empty()),
-            {
-                let x = &self.beneficiary_type;
-                x.as_str() == "1"
-            },
+            self.beneficiary_type.as_str() == "1",
             "beneficiaryType is 1",
         );
         v.required_if(
-            "",
-            "invoice",
+            at.field("invoice"),
             self.invoice.as_deref().is_some_and(|s| !s.is_empty()),
             self
                 .oder_array
@@ -310,7 +295,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
                 .is_none_or(|total| total > baas_runtime::Amount::new(70000, 0)),
             "the sum of oderArray[].amount is greater than 70000",
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Lists CNY Express transfers of an account.

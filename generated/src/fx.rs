@@ -151,16 +151,16 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     const PATH: &'static str = "/trans/v2/applyForFcExchange";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         v.exactly_one_of(
-            "",
+            at,
             &[
                 ("sourceAmount", self.source_amount.is_some()),
                 ("targetAmount", self.target_amount.is_some()),
             ],
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Status of an FX request.

@@ -82,10 +82,10 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
     const PATH: &'static str = "/onboarding/getOnboardingStatus";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         v.at_least_one_of(
-            "",
+            at,
             &[
                 ("userId", self.user_id.as_deref().is_some_and(|s| !s.is_empty())),
                 (
@@ -95,7 +95,7 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
                 ("mobile", self.mobile.as_deref().is_some_and(|s| !s.is_empty())),
             ],
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Personal KYC record.
@@ -306,10 +306,10 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
     const PATH: &'static str = "/onboarding/business/getBusinessOnboardingStatus";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         v.at_least_one_of(
-            "",
+            at,
             &[
                 (
                     "onboardingRequestId",
@@ -321,7 +321,7 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
                 ),
             ],
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Onboarding request id of an SME, by incorporation certificate number.

@@ -960,8 +960,12 @@ impl MobileDetail {
             amount,
         }
     }
-    /// Checks this record's client-side rules, naming fields under `prefix`.
-    pub(crate) fn validate_at(&self, _v: &mut baas_runtime::Validator, _prefix: &str) {}
+    /// Checks this record's client-side rules; `at` is where the record sits in the request.
+    pub(crate) fn validate_at(
+        &self,
+        _v: &mut baas_runtime::Validator,
+        _at: baas_runtime::FieldPath<'_>,
+    ) {}
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///
@@ -1046,36 +1050,37 @@ impl OrderItem {
             platform: Some(platform.into()),
         }
     }
-    /// Checks this record's client-side rules, naming fields under `prefix`.
-    pub(crate) fn validate_at(&self, v: &mut baas_runtime::Validator, prefix: &str) {
+    /// Checks this record's client-side rules; `at` is where the record sits in the request.
+    pub(crate) fn validate_at(
+        &self,
+        v: &mut baas_runtime::Validator,
+        at: baas_runtime::FieldPath<'_>,
+    ) {
         v.required(
-            prefix,
-            "productName",
+            at.field("productName"),
             self.product_name.as_deref().is_some_and(|s| !s.is_empty()),
         );
-        v.required(prefix, "quantity", self.quantity.is_some());
+        v.required(at.field("quantity"), self.quantity.is_some());
         if let Some(value) = &self.quantity {
-            v.positive_int(prefix, "quantity", i64::from(*value));
-            v.range_int(prefix, "quantity", i64::from(*value), None, Some(99999999));
+            v.positive_int(at.field("quantity"), i64::from(*value));
+            v.range_int(at.field("quantity"), i64::from(*value), None, Some(99999999));
         }
-        v.required(prefix, "amount", self.amount.is_some());
+        v.required(at.field("amount"), self.amount.is_some());
         if let Some(value) = &self.amount {
             v.range_amount(
-                prefix,
-                "amount",
+                at.field("amount"),
                 value,
                 None,
                 Some(baas_runtime::Amount::new(500000, 0)),
             );
         }
-        v.required(prefix, "orderTime", self.order_time.is_some());
+        v.required(at.field("orderTime"), self.order_time.is_some());
         v.required(
-            prefix,
-            "platform",
+            at.field("platform"),
             self.platform.as_deref().is_some_and(|s| !s.is_empty()),
         );
         if let Some(value) = &self.platform {
-            v.max_chars(prefix, "platform", value, 128);
+            v.max_chars(at.field("platform"), value, 128);
         }
     }
 }

@@ -149,26 +149,19 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
     const PATH: &'static str = "/trans/v2/applyForMobileMoneyBusinessTransfer";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.amount;
-            v.whole("", "amount", value);
-        }
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.whole(at.field("amount"), &self.amount);
         if let Some(value) = &self.description {
-            v.max_chars("", "description", value, 100);
+            v.max_chars(at.field("description"), value, 100);
         }
         v.required_if(
-            "",
-            "payeeReferenceNumber",
+            at.field("payeeReferenceNumber"),
             self.payee_reference_number.as_deref().is_some_and(|s| !s.is_empty()),
-            {
-                let x = &self.pay_type;
-                x.as_str() == "0"
-            },
+            self.pay_type.as_str() == "0",
             "payType is 0",
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
@@ -329,12 +322,12 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
     const PATH: &'static str = "/trans/v2/applyForTransfer";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         if let Some(value) = &self.remark {
-            v.max_chars("", "remark", value, 100);
+            v.max_chars(at.field("remark"), value, 100);
         }
-        validator.finish()
+        v.finish()
     }
 }
 /// Returns transaction records page by page.
@@ -464,13 +457,10 @@ impl baas_runtime::Operation for GetTransListRequest {
     const PATH: &'static str = "/query/getTransList";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.page_size;
-            v.range_int("", "pageSize", i64::from(*value), None, Some(50));
-        }
-        validator.finish()
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
+        v.finish()
     }
 }
 /// Result of one transaction.
@@ -776,22 +766,21 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
     const PATH: &'static str = "/trans/telegraphicTransfer";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         if let Some(value) = &self.message_to_beneficiary {
-            v.max_chars("", "messageToBeneficiary", value, 100);
+            v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
         if let Some(value) = &self.payment_purpose {
-            v.max_chars("", "paymentPurpose", value, 35);
+            v.max_chars(at.field("paymentPurpose"), value, 35);
         }
         v.required_if(
-            "",
-            "paymentPurpose",
+            at.field("paymentPurpose"),
             self.payment_purpose.as_deref().is_some_and(|s| !s.is_empty()),
             self.payment_purpose_id == "OTHR",
             "paymentPurposeId is OTHR",
         );
-        validator.finish()
+        v.finish()
     }
 }
 /// Lists RTGS/EFT/SWIFT transfer applications.
@@ -858,13 +847,10 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
     const PATH: &'static str = "/trans/getInterBankTransferList";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.page_size;
-            v.range_int("", "pageSize", i64::from(*value), None, Some(50));
-        }
-        validator.finish()
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
+        v.finish()
     }
 }
 /// Details of one RTGS/EFT/SWIFT transfer application.

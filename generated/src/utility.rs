@@ -166,19 +166,12 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
     const PATH: &'static str = "/utilityPayment/v2/airtimeBulkPayment";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.mobile_details;
-            for (i, value) in value.iter().enumerate() {
-                value
-                    .validate_at(
-                        v,
-                        &baas_runtime::Validator::element_path("", "mobileDetails", i),
-                    );
-            }
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        for (i, item) in self.mobile_details.iter().enumerate() {
+            item.validate_at(&mut v, at.field("mobileDetails").index(i));
         }
-        validator.finish()
+        v.finish()
     }
 }
 /// Queries the due day and due amount of a bill.
@@ -468,12 +461,9 @@ impl baas_runtime::Operation for BulkPaymentQueryRequest {
     const PATH: &'static str = "/utilityPayment/bulkPaymentQuery";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
-        {
-            let value = &self.page_size;
-            v.range_int("", "pageSize", i64::from(*value), None, Some(50));
-        }
-        validator.finish()
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
+        v.finish()
     }
 }

@@ -67,7 +67,7 @@ pub use error::{BoxError, Error, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use raw_json::RawJson;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};
-pub use validate::{RuleKind, ValidationErrors, Validator, Violation};
+pub use validate::{FieldPath, RuleKind, ValidationErrors, Validator, Violation};
 
 pub use serde;
 pub use serde_json;

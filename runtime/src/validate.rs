@@ -1,8 +1,9 @@
 //! Validation helpers called by generated code, one per rule kind of the spec.
 //!
-//! Every check takes the field's path prefix and wire name; the full path
-//! (`prefix.field`, or `field` when the prefix is empty) is built only when the rule is
-//! violated. All violations of one request are collected and returned together.
+//! Every check takes the [`FieldPath`] of the value it checks: a chain of borrowed
+//! segments on the stack, rendered to text (`oderArray[2].amount`) only when the rule is
+//! violated, so a request without violations is checked without allocating. All
+//! violations of one request are collected and returned together.
 
 use std::fmt;
 
@@ -92,18 +93,67 @@ impl fmt::Display for ValidationErrors {
 
 impl std::error::Error for ValidationErrors {}
 
+/// Where a value sits in a request, e.g. `oderArray[2].amount`.
+///
+/// A path is a chain of borrowed segments, each pointing to its parent; building one
+/// costs nothing and allocates nothing. It becomes text (fields joined with `.`, array
+/// indices as `[i]`) only when a violation is recorded, or through `Display`.
+///
+/// ```
+/// use baas_runtime::FieldPath;
+///
+/// let at = FieldPath::ROOT;
+/// let orders = at.field("oderArray");
+/// let second = orders.index(2);
+/// assert_eq!(second.field("amount").to_string(), "oderArray[2].amount");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct FieldPath<'a>(Segment<'a>);
+
+#[derive(Debug, Clone, Copy)]
+enum Segment<'a> {
+    Root,
+    Field(&'a FieldPath<'a>, &'a str),
+    Index(&'a FieldPath<'a>, usize),
+}
+
+impl FieldPath<'static> {
+    /// The request itself: its fields are `ROOT.field(name)`.
+    pub const ROOT: FieldPath<'static> = FieldPath(Segment::Root);
+}
+
+impl<'a> FieldPath<'a> {
+    /// The field `name` (wire name) of the value at this path.
+    pub fn field(&'a self, name: &'a str) -> FieldPath<'a> {
+        FieldPath(Segment::Field(self, name))
+    }
+
+    /// The element `index` of the array at this path.
+    pub fn index(&'a self, index: usize) -> FieldPath<'a> {
+        FieldPath(Segment::Index(self, index))
+    }
+}
+
+impl fmt::Display for FieldPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Segment::Root => Ok(()),
+            Segment::Field(parent, name) => {
+                if matches!(parent.0, Segment::Root) {
+                    f.write_str(name)
+                } else {
+                    write!(f, "{parent}.{name}")
+                }
+            }
+            Segment::Index(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
 /// Collects violations while a request is checked.
 #[derive(Debug, Default)]
 pub struct Validator {
     violations: Vec<Violation>,
-}
-
-fn join(prefix: &str, field: &str) -> String {
-    if prefix.is_empty() {
-        field.to_owned()
-    } else {
-        format!("{prefix}.{field}")
-    }
 }
 
 impl Validator {
@@ -112,21 +162,21 @@ impl Validator {
         Validator::default()
     }
 
-    fn push(&mut self, prefix: &str, field: &str, rule: RuleKind, message: String) {
+    /// Records a violation; the only place a path becomes text.
+    fn push(&mut self, at: FieldPath<'_>, rule: RuleKind, message: String) {
         self.violations.push(Violation {
-            field: join(prefix, field),
+            field: at.to_string(),
             rule,
             message,
         });
     }
 
     /// At most `max` characters (Unicode scalar values).
-    pub fn max_chars(&mut self, prefix: &str, field: &str, value: &str, max: u64) {
+    pub fn max_chars(&mut self, at: FieldPath<'_>, value: &str, max: u64) {
         let n = value.chars().count() as u64;
         if n > max {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::MaxChars,
                 format!("has {n} characters, at most {max} allowed"),
             );
@@ -134,12 +184,11 @@ impl Validator {
     }
 
     /// At least `min` characters (Unicode scalar values).
-    pub fn min_chars(&mut self, prefix: &str, field: &str, value: &str, min: u64) {
+    pub fn min_chars(&mut self, at: FieldPath<'_>, value: &str, min: u64) {
         let n = value.chars().count() as u64;
         if n < min {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::MinChars,
                 format!("has {n} characters, at least {min} required"),
             );
@@ -147,11 +196,10 @@ impl Validator {
     }
 
     /// ASCII letters and digits only.
-    pub fn alphanumeric(&mut self, prefix: &str, field: &str, value: &str) {
+    pub fn alphanumeric(&mut self, at: FieldPath<'_>, value: &str) {
         if let Some(c) = value.chars().find(|c| !c.is_ascii_alphanumeric()) {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Alphanumeric,
                 format!("must contain only ASCII letters and digits, found {c:?}"),
             );
@@ -159,17 +207,11 @@ impl Validator {
     }
 
     /// Valid standard Base64 (padded) whose decoded size is at most `max` bytes.
-    pub fn base64_max_bytes(&mut self, prefix: &str, field: &str, value: &str, max: u64) {
+    pub fn base64_max_bytes(&mut self, at: FieldPath<'_>, value: &str, max: u64) {
         match base64_decoded_len(value) {
-            Err(why) => self.push(
-                prefix,
-                field,
-                RuleKind::Base64,
-                format!("is not valid Base64: {why}"),
-            ),
+            Err(why) => self.push(at, RuleKind::Base64, format!("is not valid Base64: {why}")),
             Ok(n) if n > max => self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Base64MaxBytes,
                 format!("decodes to {n} bytes, at most {max} allowed"),
             ),
@@ -178,25 +220,16 @@ impl Validator {
     }
 
     /// Inside the inclusive range `min..=max` (each bound optional).
-    pub fn range_int(
-        &mut self,
-        prefix: &str,
-        field: &str,
-        value: i64,
-        min: Option<i64>,
-        max: Option<i64>,
-    ) {
+    pub fn range_int(&mut self, at: FieldPath<'_>, value: i64, min: Option<i64>, max: Option<i64>) {
         if let Some(min) = min.filter(|m| value < *m) {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Range,
                 format!("is {value}, must be at least {min}"),
             );
         } else if let Some(max) = max.filter(|m| value > *m) {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Range,
                 format!("is {value}, must be at most {max}"),
             );
@@ -204,11 +237,10 @@ impl Validator {
     }
 
     /// Greater than zero.
-    pub fn positive_int(&mut self, prefix: &str, field: &str, value: i64) {
+    pub fn positive_int(&mut self, at: FieldPath<'_>, value: i64) {
         if value <= 0 {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Positive,
                 format!("is {value}, must be greater than 0"),
             );
@@ -218,23 +250,20 @@ impl Validator {
     /// Inside the inclusive range `min..=max` (each bound optional).
     pub fn range_amount(
         &mut self,
-        prefix: &str,
-        field: &str,
+        at: FieldPath<'_>,
         value: &Amount,
         min: Option<Amount>,
         max: Option<Amount>,
     ) {
         if let Some(min) = min.filter(|m| value < m) {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Range,
                 format!("is {value}, must be at least {min}"),
             );
         } else if let Some(max) = max.filter(|m| value > m) {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Range,
                 format!("is {value}, must be at most {max}"),
             );
@@ -242,11 +271,10 @@ impl Validator {
     }
 
     /// Greater than zero.
-    pub fn positive_amount(&mut self, prefix: &str, field: &str, value: &Amount) {
+    pub fn positive_amount(&mut self, at: FieldPath<'_>, value: &Amount) {
         if *value <= Amount::ZERO {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Positive,
                 format!("is {value}, must be greater than 0"),
             );
@@ -254,11 +282,10 @@ impl Validator {
     }
 
     /// No fractional part (`100` and `100.00` pass, `100.50` does not).
-    pub fn whole(&mut self, prefix: &str, field: &str, value: &Amount) {
+    pub fn whole(&mut self, at: FieldPath<'_>, value: &Amount) {
         if !value.is_whole() {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::Whole,
                 format!("is {value}, must be a whole number"),
             );
@@ -266,11 +293,10 @@ impl Validator {
     }
 
     /// At most `places` decimal places in the text that is sent (`100.500` has 3).
-    pub fn decimal_places(&mut self, prefix: &str, field: &str, value: &Amount, places: u32) {
+    pub fn decimal_places(&mut self, at: FieldPath<'_>, value: &Amount, places: u32) {
         if value.scale() > places {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::DecimalPlaces,
                 format!("is {value}, at most {places} decimal places allowed"),
             );
@@ -278,11 +304,10 @@ impl Validator {
     }
 
     /// At most `max` array items.
-    pub fn max_items(&mut self, prefix: &str, field: &str, len: usize, max: u64) {
+    pub fn max_items(&mut self, at: FieldPath<'_>, len: usize, max: u64) {
         if len as u64 > max {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::MaxItems,
                 format!("has {len} items, at most {max} allowed"),
             );
@@ -290,11 +315,10 @@ impl Validator {
     }
 
     /// At least `min` array items.
-    pub fn min_items(&mut self, prefix: &str, field: &str, len: usize, min: u64) {
+    pub fn min_items(&mut self, at: FieldPath<'_>, len: usize, min: u64) {
         if (len as u64) < min {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::MinItems,
                 format!("has {len} items, at least {min} required"),
             );
@@ -302,9 +326,9 @@ impl Validator {
     }
 
     /// The field must be present (set and, for strings, non-empty).
-    pub fn required(&mut self, prefix: &str, field: &str, present: bool) {
+    pub fn required(&mut self, at: FieldPath<'_>, present: bool) {
         if !present {
-            self.push(prefix, field, RuleKind::Required, "is required".to_owned());
+            self.push(at, RuleKind::Required, "is required".to_owned());
         }
     }
 
@@ -312,31 +336,35 @@ impl Validator {
     /// (e.g. `beneficiaryType = 1`).
     pub fn required_if(
         &mut self,
-        prefix: &str,
-        field: &str,
+        at: FieldPath<'_>,
         present: bool,
         condition_holds: bool,
         condition: &str,
     ) {
         if condition_holds && !present {
             self.push(
-                prefix,
-                field,
+                at,
                 RuleKind::RequiredIf,
                 format!("is required when {condition}"),
             );
         }
     }
 
-    fn group(prefix: &str, fields: &[(&str, bool)]) -> (String, String) {
-        let paths: Vec<String> = fields.iter().map(|(f, _)| join(prefix, f)).collect();
+    /// The paths of the fields `names` of the value at `parent`, joined with `|` (the
+    /// violation's field) and with `, ` (its message).
+    fn group(parent: FieldPath<'_>, fields: &[(&str, bool)]) -> (String, String) {
+        let paths: Vec<String> = fields
+            .iter()
+            .map(|(name, _)| parent.field(name).to_string())
+            .collect();
         (paths.join("|"), paths.join(", "))
     }
 
-    /// At least one of `fields` (name, present) must be present.
-    pub fn at_least_one_of(&mut self, prefix: &str, fields: &[(&str, bool)]) {
+    /// At least one of `fields` (wire name, present) of the value at `parent` must be
+    /// present.
+    pub fn at_least_one_of(&mut self, parent: FieldPath<'_>, fields: &[(&str, bool)]) {
         if !fields.iter().any(|(_, present)| *present) {
-            let (field, list) = Self::group(prefix, fields);
+            let (field, list) = Self::group(parent, fields);
             self.violations.push(Violation {
                 field,
                 rule: RuleKind::AtLeastOneOf,
@@ -345,23 +373,18 @@ impl Validator {
         }
     }
 
-    /// Exactly one of `fields` (name, present) must be present.
-    pub fn exactly_one_of(&mut self, prefix: &str, fields: &[(&str, bool)]) {
+    /// Exactly one of `fields` (wire name, present) of the value at `parent` must be
+    /// present.
+    pub fn exactly_one_of(&mut self, parent: FieldPath<'_>, fields: &[(&str, bool)]) {
         let n = fields.iter().filter(|(_, present)| *present).count();
         if n != 1 {
-            let (field, list) = Self::group(prefix, fields);
+            let (field, list) = Self::group(parent, fields);
             self.violations.push(Violation {
                 field,
                 rule: RuleKind::ExactlyOneOf,
                 message: format!("exactly one of {list} is required, {n} given"),
             });
         }
-    }
-
-    /// Path of an array element: `("", "oderArray", 2)` gives `oderArray[2]`,
-    /// `("a", "oderArray", 2)` gives `a.oderArray[2]`.
-    pub fn element_path(prefix: &str, field: &str, index: usize) -> String {
-        format!("{}[{index}]", join(prefix, field))
     }
 
     /// True when no rule has been violated so far.
@@ -418,12 +441,13 @@ mod tests {
 
     #[test]
     fn strings() {
+        let at = FieldPath::ROOT;
         let mut v = Validator::new();
-        v.max_chars("", "name", "ééé", 3);
-        v.max_chars("", "name", "éééé", 3);
-        v.min_chars("a", "b", "", 1);
-        v.alphanumeric("", "remark", "abc123");
-        v.alphanumeric("", "remark", "abc 123");
+        v.max_chars(at.field("name"), "ééé", 3);
+        v.max_chars(at.field("name"), "éééé", 3);
+        v.min_chars(at.field("a").field("b"), "", 1);
+        v.alphanumeric(at.field("remark"), "abc123");
+        v.alphanumeric(at.field("remark"), "abc 123");
         assert_eq!(
             rules(v),
             [
@@ -444,10 +468,11 @@ mod tests {
         assert!(base64_decoded_len("T===").is_err());
         assert!(base64_decoded_len("TQ=a").is_err());
         assert!(base64_decoded_len("T Q=").is_err());
+        let at = FieldPath::ROOT;
         let mut v = Validator::new();
-        v.base64_max_bytes("", "invoice", "TWFu", 3);
-        v.base64_max_bytes("", "invoice", "TWFuTWFu", 5);
-        v.base64_max_bytes("", "invoice", "not base64!", 5);
+        v.base64_max_bytes(at.field("invoice"), "TWFu", 3);
+        v.base64_max_bytes(at.field("invoice"), "TWFuTWFu", 5);
+        v.base64_max_bytes(at.field("invoice"), "not base64!", 5);
         assert_eq!(
             rules(v),
             [
@@ -460,18 +485,29 @@ mod tests {
     #[test]
     fn numbers() {
         let a = |s: &str| s.parse::<Amount>().unwrap();
+        let at = FieldPath::ROOT;
         let mut v = Validator::new();
-        v.range_int("", "q", 5, Some(1), Some(99_999_999));
-        v.range_int("", "q", 0, Some(1), None);
-        v.range_int("", "q", 100, None, Some(99));
-        v.positive_int("", "q", 0);
-        v.range_amount("o[0]", "amount", &a("500000.00"), None, Some(a("500000")));
-        v.range_amount("o[1]", "amount", &a("500000.01"), None, Some(a("500000")));
-        v.positive_amount("", "amount", &a("0.00"));
-        v.whole("", "amount", &a("100.00"));
-        v.whole("", "amount", &a("100.50"));
-        v.decimal_places("", "amount", &a("1.25"), 2);
-        v.decimal_places("", "amount", &a("1.250"), 2);
+        v.range_int(at.field("q"), 5, Some(1), Some(99_999_999));
+        v.range_int(at.field("q"), 0, Some(1), None);
+        v.range_int(at.field("q"), 100, None, Some(99));
+        v.positive_int(at.field("q"), 0);
+        v.range_amount(
+            at.field("o").index(0).field("amount"),
+            &a("500000.00"),
+            None,
+            Some(a("500000")),
+        );
+        v.range_amount(
+            at.field("o").index(1).field("amount"),
+            &a("500000.01"),
+            None,
+            Some(a("500000")),
+        );
+        v.positive_amount(at.field("amount"), &a("0.00"));
+        v.whole(at.field("amount"), &a("100.00"));
+        v.whole(at.field("amount"), &a("100.50"));
+        v.decimal_places(at.field("amount"), &a("1.25"), 2);
+        v.decimal_places(at.field("amount"), &a("1.250"), 2);
         assert_eq!(
             rules(v),
             [
@@ -488,22 +524,25 @@ mod tests {
 
     #[test]
     fn arrays_and_constraints() {
+        let at = FieldPath::ROOT;
         let mut v = Validator::new();
-        v.max_items("", "list", 51, 50);
-        v.min_items("", "list", 0, 1);
-        v.required("", "accountId", false);
+        v.max_items(at.field("list"), 51, 50);
+        v.min_items(at.field("list"), 0, 1);
+        v.required(at.field("accountId"), false);
         v.required_if(
-            "",
-            "beneficiaryCountryCode",
+            at.field("beneficiaryCountryCode"),
             false,
             true,
             "beneficiaryType = 1",
         );
-        v.required_if("", "invoice", false, false, "sum > 70000");
-        v.at_least_one_of("", &[("userId", false), ("mobile", false)]);
-        v.at_least_one_of("", &[("userId", false), ("mobile", true)]);
-        v.exactly_one_of("p", &[("sourceAmount", true), ("targetAmount", true)]);
-        v.exactly_one_of("", &[("sourceAmount", true), ("targetAmount", false)]);
+        v.required_if(at.field("invoice"), false, false, "sum > 70000");
+        v.at_least_one_of(at, &[("userId", false), ("mobile", false)]);
+        v.at_least_one_of(at, &[("userId", false), ("mobile", true)]);
+        v.exactly_one_of(
+            at.field("p"),
+            &[("sourceAmount", true), ("targetAmount", true)],
+        );
+        v.exactly_one_of(at, &[("sourceAmount", true), ("targetAmount", false)]);
         let errors = v.finish().unwrap_err();
         let found: Vec<_> = errors
             .violations()
@@ -527,11 +566,21 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("beneficiaryCountryCode: is required when beneficiaryType = 1"));
-        assert_eq!(Validator::element_path("", "oderArray", 2), "oderArray[2]");
-        assert_eq!(
-            Validator::element_path("x", "oderArray", 0),
-            "x.oderArray[0]"
-        );
         assert!(Validator::new().finish().is_ok());
+    }
+
+    #[test]
+    fn paths_render_only_as_text_of_violations() {
+        let at = FieldPath::ROOT;
+        assert_eq!(at.to_string(), "");
+        assert_eq!(at.field("oderArray").to_string(), "oderArray");
+        assert_eq!(at.field("oderArray").index(2).to_string(), "oderArray[2]");
+        let element = at.field("oderArray");
+        let element = element.index(2);
+        assert_eq!(element.field("amount").to_string(), "oderArray[2].amount");
+        let nested = at.field("x");
+        let nested = nested.field("fees");
+        assert_eq!(nested.index(0).index(1).to_string(), "x.fees[0][1]");
+        assert_eq!(at.index(3).to_string(), "[3]");
     }
 }

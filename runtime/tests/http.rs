@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use baas_runtime::envelope::{signed_response_body, verify_request};
 use baas_runtime::{
-    Amount, Client, Config, Error, HttpRequest, HttpResponse, HttpsTransport, Operation,
+    Amount, Client, Config, Error, FieldPath, HttpRequest, HttpResponse, HttpsTransport, Operation,
     PrivateKey, RawJson, RuleKind, Transport, ValidationErrors, Validator,
 };
 use serde::{Deserialize, Serialize};
@@ -156,7 +156,10 @@ impl Operation for GetAccountDetails {
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), ValidationErrors> {
         let mut v = Validator::new();
-        v.required("", "accountId", !self.account_id.is_empty());
+        v.required(
+            FieldPath::ROOT.field("accountId"),
+            !self.account_id.is_empty(),
+        );
         v.finish()
     }
 }
@@ -177,7 +180,7 @@ impl Operation for Transfer {
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), ValidationErrors> {
         let mut v = Validator::new();
-        v.positive_amount("", "amount", &self.amount);
+        v.positive_amount(FieldPath::ROOT.field("amount"), &self.amount);
         v.finish()
     }
 }

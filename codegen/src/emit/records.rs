@@ -252,7 +252,6 @@ fn setter(field: &Field) -> Result<TokenStream, EmitError> {
 /// Emits every record of the API, sorted by name.
 pub fn emit_records(api: &Api) -> Result<TokenStream, EmitError> {
     let mut out = TokenStream::new();
-    let mut needs_path_helper = false;
     for record in &api.records {
         let shape = Shape::of_record(record);
         let mut doc = Doc::new();
@@ -271,22 +270,7 @@ pub fn emit_records(api: &Api) -> Result<TokenStream, EmitError> {
             shape,
             validate_at: record.used_in_request,
         };
-        if record.used_in_request && validate::needs_path_helper(&record.fields) {
-            needs_path_helper = true;
-        }
         out.extend(emit_struct(api, &spec)?);
-    }
-    if needs_path_helper {
-        out.extend(quote! {
-            /// `prefix.field`, or `field` when `prefix` is empty.
-            fn field_path(prefix: &str, field: &str) -> String {
-                if prefix.is_empty() {
-                    field.to_owned()
-                } else {
-                    format!("{prefix}.{field}")
-                }
-            }
-        });
     }
     Ok(out)
 }

@@ -1,7 +1,7 @@
 //! Generated validation: one `baas_runtime::Validator` call per client-checked rule,
 //! `validate_at` for records used in requests, and the operation constraints.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::docs::condition_text;
@@ -13,8 +13,9 @@ use crate::model::{
     TypeRef,
 };
 
-/// Where validation code runs: in an operation's `validate` (prefix `""`) or in a
-/// record's `validate_at` (prefix parameter).
+/// Where validation code runs: in an operation's `validate`, which owns the validator
+/// (`let mut v`), or in a record's `validate_at`, which borrows it (`v: &mut Validator`).
+/// Both name the path of the value they check `at`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ctx {
     Request,
@@ -22,27 +23,47 @@ enum Ctx {
 }
 
 impl Ctx {
-    fn prefix(self) -> TokenStream {
+    /// The validator as the argument of a nested record's `validate_at`.
+    fn validator_arg(self) -> TokenStream {
         match self {
-            Ctx::Request => quote!(""),
-            Ctx::Record => quote!(prefix),
-        }
-    }
-
-    /// Path of a nested record field.
-    fn nested_path(self, wire: &str) -> TokenStream {
-        match self {
-            Ctx::Request => quote!(#wire),
-            Ctx::Record => quote!(&field_path(prefix, #wire)),
+            Ctx::Request => quote!(&mut v),
+            Ctx::Record => quote!(v),
         }
     }
 }
 
-/// Whether `validate_at` of a record with these fields calls `field_path`.
-pub fn needs_path_helper(fields: &[Field]) -> bool {
-    fields
-        .iter()
-        .any(|f| matches!(f.ty, TypeRef::Record { .. }))
+/// How the checks of one value reach it.
+enum Place {
+    /// `self.<field>`, a value of the field's type.
+    Field(Ident),
+    /// A binding holding a reference to the value (`value`, `item`).
+    Ref(TokenStream),
+}
+
+impl Place {
+    /// The value as a reference (`&self.x`, `value`).
+    fn by_ref(&self) -> TokenStream {
+        match self {
+            Place::Field(id) => quote!(&self.#id),
+            Place::Ref(r) => r.clone(),
+        }
+    }
+
+    /// The value itself, for `Copy` types (`self.x`, `*value`).
+    fn by_value(&self) -> TokenStream {
+        match self {
+            Place::Field(id) => quote!(self.#id),
+            Place::Ref(r) => quote!(*#r),
+        }
+    }
+
+    /// A method call receiver (`self.x`, `value`): auto-referencing does the rest.
+    fn receiver(&self) -> TokenStream {
+        match self {
+            Place::Field(id) => quote!(self.#id),
+            Place::Ref(r) => r.clone(),
+        }
+    }
 }
 
 fn checked(rules: &[Rule]) -> impl Iterator<Item = &RuleKind> {
@@ -52,22 +73,23 @@ fn checked(rules: &[Rule]) -> impl Iterator<Item = &RuleKind> {
         .filter(|k| !matches!(k, RuleKind::ServerSide { .. }))
 }
 
-/// Checks of one value of scalar (non-array) type `ty`, bound as `value: &T`.
+/// Checks of one value of scalar (non-array) type `ty` at `place`, whose path is the
+/// expression `path` (a `FieldPath`).
 fn scalar_checks(
     api: &Api,
     field: &Field,
     ty: &TypeRef,
-    name: &TokenStream,
-    record_path: &TokenStream,
+    place: &Place,
+    path: &TokenStream,
     ctx: Ctx,
 ) -> Result<Vec<TokenStream>, EmitError> {
-    let prefix = ctx.prefix();
     let wire = &field.wire_name;
     let mismatch = |kind: &RuleKind| {
         EmitError::new(format!(
             "field `{wire}`: rule {kind:?} does not apply to its type"
         ))
     };
+    let value = place.by_ref();
     let mut out = Vec::new();
     for kind in checked(&field.rules) {
         if matches!(kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }) {
@@ -76,18 +98,18 @@ fn scalar_checks(
         let stmt = match (ty, kind) {
             (TypeRef::String, RuleKind::MaxChars { max }) => {
                 let max = u64_lit(*max);
-                quote!(v.max_chars(#prefix, #name, value, #max);)
+                quote!(v.max_chars(#path, #value, #max);)
             }
             (TypeRef::String, RuleKind::MinChars { min }) => {
                 let min = u64_lit(*min);
-                quote!(v.min_chars(#prefix, #name, value, #min);)
+                quote!(v.min_chars(#path, #value, #min);)
             }
             (TypeRef::String, RuleKind::Alphanumeric) => {
-                quote!(v.alphanumeric(#prefix, #name, value);)
+                quote!(v.alphanumeric(#path, #value);)
             }
             (TypeRef::String, RuleKind::Base64MaxBytes { max }) => {
                 let max = u64_lit(*max);
-                quote!(v.base64_max_bytes(#prefix, #name, value, #max);)
+                quote!(v.base64_max_bytes(#path, #value, #max);)
             }
             (TypeRef::Int | TypeRef::Long, RuleKind::Range { min, max }) => {
                 let bound = |b: &Option<String>| -> Result<TokenStream, EmitError> {
@@ -100,12 +122,12 @@ fn scalar_checks(
                     })
                 };
                 let (lo, hi) = (bound(min)?, bound(max)?);
-                let val = int_value(ty);
-                quote!(v.range_int(#prefix, #name, #val, #lo, #hi);)
+                let val = int_value(ty, place);
+                quote!(v.range_int(#path, #val, #lo, #hi);)
             }
             (TypeRef::Int | TypeRef::Long, RuleKind::Positive) => {
-                let val = int_value(ty);
-                quote!(v.positive_int(#prefix, #name, #val);)
+                let val = int_value(ty, place);
+                quote!(v.positive_int(#path, #val);)
             }
             (TypeRef::Decimal { .. }, RuleKind::Range { min, max }) => {
                 let bound = |b: &Option<String>| -> Result<TokenStream, EmitError> {
@@ -118,15 +140,15 @@ fn scalar_checks(
                     })
                 };
                 let (lo, hi) = (bound(min)?, bound(max)?);
-                quote!(v.range_amount(#prefix, #name, value, #lo, #hi);)
+                quote!(v.range_amount(#path, #value, #lo, #hi);)
             }
             (TypeRef::Decimal { .. }, RuleKind::Positive) => {
-                quote!(v.positive_amount(#prefix, #name, value);)
+                quote!(v.positive_amount(#path, #value);)
             }
-            (TypeRef::Decimal { .. }, RuleKind::Whole) => quote!(v.whole(#prefix, #name, value);),
+            (TypeRef::Decimal { .. }, RuleKind::Whole) => quote!(v.whole(#path, #value);),
             (TypeRef::Decimal { .. }, RuleKind::DecimalPlaces { places }) => {
                 let places = proc_macro2::Literal::u32_unsuffixed(*places);
-                quote!(v.decimal_places(#prefix, #name, value, #places);)
+                quote!(v.decimal_places(#path, #value, #places);)
             }
             (_, kind) => return Err(mismatch(kind)),
         };
@@ -134,7 +156,11 @@ fn scalar_checks(
     }
     if let TypeRef::Record { name: record } = ty {
         match api.record(record) {
-            Some(_) => out.push(quote!(value.validate_at(v, #record_path);)),
+            Some(_) => {
+                let receiver = place.receiver();
+                let v = ctx.validator_arg();
+                out.push(quote!(#receiver.validate_at(#v, #path);));
+            }
             None => {
                 return Err(EmitError::new(format!(
                     "field `{wire}`: record `{record}` is not declared"
@@ -145,10 +171,12 @@ fn scalar_checks(
     Ok(out)
 }
 
-fn int_value(ty: &TypeRef) -> TokenStream {
+/// An integer value as the `i64` the validator takes.
+fn int_value(ty: &TypeRef, place: &Place) -> TokenStream {
+    let value = place.by_value();
     match ty {
-        TypeRef::Int => quote!(i64::from(*value)),
-        _ => quote!(*value),
+        TypeRef::Int => quote!(i64::from(#value)),
+        _ => value,
     }
 }
 
@@ -159,48 +187,56 @@ fn field_checks(
     optional: bool,
     ctx: Ctx,
 ) -> Result<TokenStream, EmitError> {
-    let prefix = ctx.prefix();
     let wire = &field.wire_name;
     let id = ident(&field.rust_name)?;
+    let path = quote!(at.field(#wire));
+    // An optional field is checked inside `if let Some(value) = &self.<field>`.
+    let place = if optional {
+        Place::Ref(quote!(value))
+    } else {
+        Place::Field(id.clone())
+    };
     let mut stmts = Vec::new();
     match &field.ty {
         TypeRef::Array { item } => {
+            let array = place.receiver();
             for kind in checked(&field.rules) {
                 match kind {
                     RuleKind::MaxItems { max } => {
                         let max = u64_lit(*max);
-                        stmts.push(quote!(v.max_items(#prefix, #wire, value.len(), #max);));
+                        stmts.push(quote!(v.max_items(#path, #array.len(), #max);));
                     }
                     RuleKind::MinItems { min } => {
                         let min = u64_lit(*min);
-                        stmts.push(quote!(v.min_items(#prefix, #wire, value.len(), #min);));
+                        stmts.push(quote!(v.min_items(#path, #array.len(), #min);));
                     }
                     _ => {}
                 }
             }
-            let element_name_fmt = format!("{}[{{i}}]", wire.replace('{', "{{").replace('}', "}}"));
-            let name = quote!(&format!(#element_name_fmt));
-            let record_path = quote!(&baas_runtime::Validator::element_path(#prefix, #wire, i));
-            let element = scalar_checks(api, field, item, &name, &record_path, ctx)?;
+            let element_path = quote!(at.field(#wire).index(i));
+            let element = scalar_checks(
+                api,
+                field,
+                item,
+                &Place::Ref(quote!(item)),
+                &element_path,
+                ctx,
+            )?;
             if !element.is_empty() {
                 stmts.push(quote! {
-                    for (i, value) in value.iter().enumerate() {
+                    for (i, item) in #array.iter().enumerate() {
                         #(#element)*
                     }
                 });
             }
         }
-        ty => {
-            let name = quote!(#wire);
-            let record_path = ctx.nested_path(wire);
-            stmts.extend(scalar_checks(api, field, ty, &name, &record_path, ctx)?);
-        }
+        ty => stmts.extend(scalar_checks(api, field, ty, &place, &path, ctx)?),
     }
     let mut out = TokenStream::new();
     if optional && field.required == Requirement::Required {
         // A record sent and received: stored as an Option, required when sent.
         let present = present_expr(field, true)?;
-        out.extend(quote!(v.required(#prefix, #wire, #present);));
+        out.extend(quote!(v.required(#path, #present);));
     }
     if stmts.is_empty() {
         return Ok(out);
@@ -212,12 +248,7 @@ fn field_checks(
             }
         }
     } else {
-        quote! {
-            {
-                let value = &self.#id;
-                #(#stmts)*
-            }
-        }
+        quote!(#(#stmts)*)
     });
     Ok(out)
 }
@@ -248,14 +279,14 @@ pub fn record_validate_at(
             Ctx::Record,
         )?);
     }
-    let (v, prefix) = if body.is_empty() {
-        (quote!(_v), quote!(_prefix))
+    let (v, at) = if body.is_empty() {
+        (quote!(_v), quote!(_at))
     } else {
-        (quote!(v), quote!(prefix))
+        (quote!(v), quote!(at))
     };
     Ok(quote! {
-        /// Checks this record's client-side rules, naming fields under `prefix`.
-        pub(crate) fn validate_at(&self, #v: &mut baas_runtime::Validator, #prefix: &str) {
+        /// Checks this record's client-side rules; `at` is where the record sits in the request.
+        pub(crate) fn validate_at(&self, #v: &mut baas_runtime::Validator, #at: baas_runtime::FieldPath<'_>) {
             #body
         }
     })
@@ -283,10 +314,10 @@ pub fn request_validate_body(
         return Ok(quote!(Ok(())));
     }
     Ok(quote! {
-        let mut validator = baas_runtime::Validator::new();
-        let v = &mut validator;
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
         #body
-        validator.finish()
+        v.finish()
     })
 }
 
@@ -315,15 +346,15 @@ fn constraint_check(api: &Api, fields: &[Field], c: &Constraint) -> Result<Token
             let present = present_expr(f, Shape::Request.is_option(f))?;
             let holds = condition_expr(api, fields, when)?;
             let text = condition_text(when);
-            quote!(v.required_if("", #field, #present, #holds, #text);)
+            quote!(v.required_if(at.field(#field), #present, #holds, #text);)
         }
         ConstraintKind::AtLeastOneOf { fields: names } => {
             let pairs = presence(names)?;
-            quote!(v.at_least_one_of("", &[#(#pairs),*]);)
+            quote!(v.at_least_one_of(at, &[#(#pairs),*]);)
         }
         ConstraintKind::ExactlyOneOf { fields: names } => {
             let pairs = presence(names)?;
-            quote!(v.exactly_one_of("", &[#(#pairs),*]);)
+            quote!(v.exactly_one_of(at, &[#(#pairs),*]);)
         }
         ConstraintKind::ServerSide { .. } => quote!(),
     })
@@ -349,17 +380,21 @@ fn condition_expr(
                     let def = api
                         .enum_def(name)
                         .ok_or_else(|| EmitError::new(format!("enum `{name}` is not declared")))?;
-                    let test = match def.wire_type {
-                        EnumWireType::String => quote!(x.as_str() == #value),
-                        EnumWireType::Integer => {
-                            let n = int_lit(int_bound(value).map_err(|_| bad())?);
-                            quote!(x.as_i64() == #n)
-                        }
+                    // Compared on the wire value, so a hand-built `Unknown("1")` counts too.
+                    let test = |x: TokenStream| -> Result<TokenStream, EmitError> {
+                        Ok(match def.wire_type {
+                            EnumWireType::String => quote!(#x.as_str() == #value),
+                            EnumWireType::Integer => {
+                                let n = int_lit(int_bound(value).map_err(|_| bad())?);
+                                quote!(#x.as_i64() == #n)
+                            }
+                        })
                     };
                     if optional {
+                        let test = test(quote!(x))?;
                         quote!(self.#id.as_ref().is_some_and(|x| #test))
                     } else {
-                        quote!({ let x = &self.#id; #test })
+                        test(quote!(self.#id))?
                     }
                 }
                 TypeRef::String => {
