@@ -129,9 +129,9 @@ impl Flattened {
             pos: 0,
             path: Vec::with_capacity(64),
             arena: Vec::with_capacity(body.len() + 64),
-            pairs: Vec::with_capacity(32),
-            keys: Vec::new(),
-            key_buf: Vec::new(),
+            pairs: Vec::with_capacity(body.len() / 16 + 8),
+            keys: Vec::with_capacity(32),
+            key_buf: Vec::with_capacity(256),
             signature: None,
             has_signature_key: false,
             first_null: None,
@@ -195,23 +195,25 @@ impl Flattened {
         key_pair.push(b'=');
         key_pair.extend_from_slice(key.expose());
         {
-            // `None` marks the senderKey pair; it sorts by the real key.
-            let mut sorted: Vec<Option<&[u8]>> = Vec::with_capacity(self.pairs.len() + 1);
-            sorted.extend(self.pairs.iter().map(|r| Some(slice(&self.arena, *r))));
-            sorted.push(None);
-            let real: &[u8] = &key_pair;
-            sorted.sort_unstable_by(|a, b| a.unwrap_or(real).cmp(b.unwrap_or(real)));
-            for (i, pair) in sorted.iter().enumerate() {
+            // `(prefix, pair, is the senderKey pair)`; the senderKey pair sorts by the
+            // real key.
+            let mut sorted: Vec<(u64, &[u8], bool)> = Vec::with_capacity(self.pairs.len() + 1);
+            sorted.extend(self.pairs.iter().map(|r| {
+                let pair = slice(&self.arena, *r);
+                (prefix(pair), pair, false)
+            }));
+            sorted.push((prefix(&key_pair), &key_pair, true));
+            sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+            for (i, &(_, pair, is_key)) in sorted.iter().enumerate() {
                 if i > 0 {
                     sink(b"&");
                 }
-                match pair {
-                    Some(s) => sink(s),
-                    None => {
-                        sink(SENDER_KEY.as_bytes());
-                        sink(b"=");
-                        sink(key_text);
-                    }
+                if is_key {
+                    sink(SENDER_KEY.as_bytes());
+                    sink(b"=");
+                    sink(key_text);
+                } else {
+                    sink(pair);
                 }
             }
         }
@@ -265,6 +267,19 @@ impl Flattened {
     }
 }
 
+/// The first eight bytes of `s` as a big-endian integer, zero-padded: a sort key that
+/// orders like `s` itself wherever two keys differ (where they differ, either both
+/// strings have a byte there or the shorter one has ended and the longer one goes on
+/// with a non-zero byte after the same bytes, so it sorts after as well). Sorting by
+/// `(prefix(s), s)` is sorting by `s`, with most comparisons on one integer.
+fn prefix(s: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    for (w, b) in word.iter_mut().zip(s) {
+        *w = *b;
+    }
+    u64::from_be_bytes(word)
+}
+
 /// A pair whose path is the top-level `senderKey`.
 fn is_sender_key_pair(pair: &str) -> bool {
     pair.strip_prefix(SENDER_KEY)
@@ -293,8 +308,9 @@ struct Parser<'a> {
     path: Vec<u8>,
     arena: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    /// Keys of the objects being read (ranges in `key_buf`), for duplicate detection.
-    keys: Vec<(usize, usize)>,
+    /// Keys of the objects being read (`prefix` and range in `key_buf`), for duplicate
+    /// detection.
+    keys: Vec<(u64, usize, usize)>,
     key_buf: Vec<u8>,
     signature: Option<String>,
     has_signature_key: bool,
@@ -493,7 +509,7 @@ impl Parser<'_> {
             let key = self.path.get(key_start..).unwrap_or_default();
             let kb_start = self.key_buf.len();
             self.key_buf.extend_from_slice(key);
-            self.keys.push((kb_start, self.key_buf.len()));
+            self.keys.push((prefix(key), kb_start, self.key_buf.len()));
             let is_signature = top && key == b"signature";
             self.skip_ws();
             self.expect(b':', "`:`")?;
@@ -517,11 +533,12 @@ impl Parser<'_> {
         }
         // Duplicate keys: sort this object's keys and compare neighbours.
         let key_buf = &self.key_buf;
+        let key = |&(_, start, end): &(u64, usize, usize)| slice(key_buf, (start, end));
         if let Some(frame) = self.keys.get_mut(key_frame..) {
-            frame.sort_unstable_by(|a, b| slice(key_buf, *a).cmp(slice(key_buf, *b)));
+            frame.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| key(a).cmp(key(b))));
             if let Some(w) = frame
                 .windows(2)
-                .find(|w| matches!(w, [a, b] if slice(key_buf, *a) == slice(key_buf, *b)))
+                .find(|w| matches!(w, [a, b] if a.0 == b.0 && key(a) == key(b)))
             {
                 let mut path =
                     String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
@@ -529,7 +546,7 @@ impl Parser<'_> {
                     path.push('.');
                 }
                 if let Some(first) = w.first() {
-                    path.push_str(&String::from_utf8_lossy(slice(key_buf, *first)));
+                    path.push_str(&String::from_utf8_lossy(key(first)));
                 }
                 return Err(CanonicalError::DuplicateKey { path });
             }
@@ -607,6 +624,42 @@ fn hex4(input: &[u8], pos: &mut usize) -> Result<u16, CanonicalError> {
     Ok(v)
 }
 
+/// A byte that ends a run of plain string text: `"`, `\\` or a control character.
+fn ends_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// Length of the longest prefix of `s` without a byte that [`ends_run`].
+///
+/// Eight bytes at a time: for a word `v`, `(v - 0x01..01 * n) & !v & 0x80..80` has the
+/// high bit set in the lowest byte below `n` (and maybe in bytes above it, through the
+/// borrow, never below it), so the lowest set bit of the three tests below (`== '"'`,
+/// `== '\\'`, `< 0x20`) is the first byte that ends the run. Checked against
+/// [`ends_run`] byte by byte in the tests.
+fn plain_run(s: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut done = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let quote = v ^ (ONES * u64::from(b'"'));
+        let backslash = v ^ (ONES * u64::from(b'\\'));
+        let found = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (v.wrapping_sub(ONES * 0x20) & !v))
+            & HIGH;
+        if found != 0 {
+            return done + (found.trailing_zeros() / 8) as usize;
+        }
+        done += 8;
+    }
+    let rest = chunks.remainder();
+    done + rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len())
+}
+
 /// Reads a JSON string at `*pos` (which must be `"`) and appends its unescaped UTF-8
 /// text to `out`. Runs without escapes are copied in one go.
 fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
@@ -617,12 +670,7 @@ fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), Canoni
     *pos += 1;
     loop {
         let run_start = *pos;
-        while let Some(&b) = input.get(*pos) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                break;
-            }
-            *pos += 1;
-        }
+        *pos += plain_run(input.get(run_start..).unwrap_or_default());
         out.extend_from_slice(input.get(run_start..*pos).unwrap_or_default());
         match input.get(*pos) {
             None => return Err(syntax(*pos, "closing `\"`")),
@@ -707,6 +755,65 @@ mod tests {
             String::from_utf8(v).unwrap(),
             format!("0 1234567 {}", usize::MAX)
         );
+    }
+
+    #[test]
+    fn plain_run_stops_where_a_byte_by_byte_scan_stops() {
+        let naive = |s: &[u8]| s.iter().position(|&b| ends_run(b)).unwrap_or(s.len());
+        for filler in [b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
+            for len in 0..20 {
+                let mut s = vec![filler; len];
+                assert_eq!(plain_run(&s), naive(&s));
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        s[at] = b;
+                        assert_eq!(plain_run(&s), naive(&s), "{s:?}");
+                        // A second stop byte after the first one.
+                        if let Some(next) = s.get_mut(at + 1) {
+                            *next = b'"';
+                            assert_eq!(plain_run(&s), naive(&s), "{s:?}");
+                            s[at + 1] = filler;
+                        }
+                    }
+                    s[at] = filler;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sorting_by_prefix_then_bytes_is_sorting_by_bytes() {
+        let alphabet: &[u8] = &[0, 1, b'a', 0x7f, 0x80, 0xff];
+        let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|s| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = s.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        // Long strings sharing the first eight bytes, and differing right after them.
+        for s in last.clone() {
+            for tail in [&b""[..], b"\0", b"\0\0\0\0\0", b"aaaaaa\0", b"aaaaaa\x01"] {
+                let mut t = b"aaaa".to_vec();
+                t.extend_from_slice(tail);
+                t.extend_from_slice(&s);
+                all.push(t);
+            }
+        }
+        for a in &all {
+            for b in all.iter().step_by(7) {
+                let by_prefix = prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b));
+                assert_eq!(by_prefix, a.cmp(b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
