@@ -53,6 +53,11 @@ pub struct Config {
     /// only if the service is known to omit signatures; the data is then not
     /// authenticated.
     pub accept_unsigned_success: bool,
+    /// Allow a plain `http://` base URL to a host other than loopback. Off by default:
+    /// signing authenticates a message but does not hide it, so customer data and
+    /// account numbers would cross the network in clear text. `http://` to `localhost`,
+    /// `127.x.x.x` or `[::1]` (a local sandbox) is always allowed.
+    pub allow_insecure_http: bool,
 }
 
 impl Config {
@@ -73,6 +78,7 @@ impl Config {
             max_retries: DEFAULT_MAX_RETRIES,
             retry_backoff: DEFAULT_RETRY_BACKOFF,
             accept_unsigned_success: false,
+            allow_insecure_http: false,
         }
     }
 
@@ -94,7 +100,15 @@ impl Config {
             Some(_) if url.chars().any(|c| c.is_whitespace() || c.is_control()) => {
                 return bad("base_url", "must not contain whitespace")
             }
-            Some(_) => {}
+            Some(rest) => {
+                if url.starts_with("http://") && !self.allow_insecure_http && !is_loopback(rest) {
+                    return bad(
+                        "base_url",
+                        "plain http:// is allowed only to loopback (a local sandbox); use https:// \
+                         (or set allow_insecure_http)",
+                    );
+                }
+            }
         }
         if self.sender.trim().is_empty() {
             return bad("sender", "must not be empty");
@@ -134,6 +148,31 @@ impl Config {
             format!("{base}/{path}")
         }
     }
+}
+
+/// Whether the authority part of a URL (after the scheme) names a loopback host.
+fn is_loopback(after_scheme: &str) -> bool {
+    let authority = after_scheme
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    // No credentials in the URL: `http://127.0.0.1@evil.example` is not loopback.
+    if authority.contains('@') {
+        return false;
+    }
+    if let Some(port) = authority.strip_prefix("[::1]") {
+        return port.is_empty() || port.starts_with(':');
+    }
+    let host = authority.split(':').next().unwrap_or_default();
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let octets: Vec<&str> = host.split('.').collect();
+    octets.len() == 4
+        && octets.first() == Some(&"127")
+        && octets
+            .iter()
+            .all(|o| o.len() <= 3 && o.parse::<u8>().is_ok())
 }
 
 #[cfg(test)]
@@ -178,5 +217,34 @@ mod tests {
         let mut c = Config::new("https://x", "a", PrivateKey::new("k"));
         c.request_timeout = Duration::ZERO;
         assert_eq!(field(c), "request_timeout");
+    }
+
+    #[test]
+    fn plain_http_only_to_loopback() {
+        let check = |url: &str| Config::new(url, "a", PrivateKey::new("k")).check().is_ok();
+        for ok in [
+            "http://127.0.0.1:8080",
+            "http://127.1.2.3/base",
+            "http://localhost",
+            "http://LOCALHOST:9/",
+            "http://[::1]:4000",
+            "https://api.example",
+        ] {
+            assert!(check(ok), "{ok} refused");
+        }
+        for refused in [
+            "http://api.example",
+            "http://10.0.0.1:8080",
+            "http://127.0.0.1.evil.example",
+            "http://127.0.0.1@evil.example",
+            "http://localhost.evil.example",
+            "http://[::1].evil.example",
+            "http://1270.0.0.1",
+        ] {
+            assert!(!check(refused), "{refused} accepted");
+        }
+        let mut c = Config::new("http://api.example", "a", PrivateKey::new("k"));
+        c.allow_insecure_http = true;
+        assert!(c.check().is_ok());
     }
 }
