@@ -923,6 +923,17 @@ impl Checker {
             );
             return false;
         }
+        if kind != "notification" && crate::reserved::GENERATED_TYPES.contains(&n) {
+            self.error(
+                &name.loc,
+                format!("{kind} name `{n}` is taken by the generated crate"),
+                Some(format!(
+                    "rename the {kind}, e.g. `Api{n}`: the generated crate defines {} itself, from `result_codes:` and `notifications:`",
+                    code_list(crate::reserved::GENERATED_TYPES)
+                )),
+            );
+            return false;
+        }
         if kind != "notification" && crate::reserved::TYPES.contains(&n) {
             self.error(
                 &name.loc,

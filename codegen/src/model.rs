@@ -63,6 +63,8 @@ pub struct Envelope {
 #[derive(Debug, Clone, Serialize)]
 pub struct ResultCode {
     pub code: String,
+    /// UpperCamelCase variant name of the generated `ResultCode` enum, never `Unknown`.
+    pub name: String,
     pub text: String,
     pub source: Source,
     /// Whether a caller may retry after this code (only where a fact says so).

@@ -62,6 +62,11 @@ pub(crate) const TYPES: &[&str] = &[
     "Vec",
 ];
 
+/// Type names the generated `enums` module defines itself (from `result_codes:` and
+/// `notifications:`, re-exported at the crate root): a record or enum of the same name
+/// would collide with them.
+pub(crate) const GENERATED_TYPES: &[&str] = &["NotificationType", "ResultCode"];
+
 /// Methods of the generated `Client` that are not operations.
 pub(crate) const CLIENT_METHODS: &[&str] = &["from_runtime", "new", "runtime"];
 

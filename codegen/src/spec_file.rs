@@ -136,6 +136,8 @@ pub(crate) struct EnvelopeSpec {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultCodeSpec {
     pub code: Spanned<String>,
+    /// UpperCamelCase variant name of the generated `ResultCode` enum.
+    pub name: Spanned<String>,
     pub text: String,
     pub source: Option<SourceSpec>,
     pub retryable: Option<bool>,

@@ -94,6 +94,8 @@ bad_spec!(
     yaml_features_refused,
     operations_without_group,
     reserved_name,
+    result_code_names,
+    result_code_missing_name,
 );
 
 #[test]

@@ -50,6 +50,67 @@ fn merged<T>(defs: Vec<&TopLevel<Vec<Spanned<T>>>>) -> Option<TopLevel<Vec<&Span
     })
 }
 
+/// Checks the `name:` of a result code (the variant of the generated `ResultCode`):
+/// UpperCamelCase, not a keyword, not `Unknown`, unique among the codes checked so far.
+/// Returns the name as written (errors are recorded).
+fn result_code_name(
+    ck: &mut Checker,
+    name: &Spanned<String>,
+    code: &str,
+    text: &str,
+    earlier: &[model::ResultCode],
+) -> String {
+    let n = name.value.as_str();
+    let hint = names::camel(text);
+    let example = if names::is_upper_camel(&hint) && !names::is_keyword(&hint) && hint != "Unknown"
+    {
+        format!("`{hint}`")
+    } else {
+        "`InsufficientBalance`".to_owned()
+    };
+    if n.is_empty() {
+        ck.error(
+            &name.loc,
+            format!("result code `{code}` has an empty name"),
+            Some(format!(
+                "name it in UpperCamelCase after its text, e.g. {example}: it becomes a variant of the generated `ResultCode`"
+            )),
+        );
+    } else if n == "Unknown" {
+        ck.error(
+            &name.loc,
+            format!("name `Unknown` of result code `{code}` is reserved"),
+            Some(format!(
+                "the generated `ResultCode` keeps unseen codes in `Unknown`; name this code otherwise, e.g. {example}"
+            )),
+        );
+    } else if !names::is_upper_camel(n) || names::is_keyword(n) {
+        let own = names::camel(n);
+        let help = if names::is_upper_camel(&own) && !names::is_keyword(&own) && own != "Unknown" {
+            format!("rename it, e.g. `{own}`")
+        } else {
+            format!("rename it to an UpperCamelCase identifier, e.g. {example}")
+        };
+        ck.error(
+            &name.loc,
+            format!("name `{n}` of result code `{code}` is not an UpperCamelCase Rust identifier"),
+            Some(help),
+        );
+    } else if let Some(prev) = earlier.iter().find(|p| p.name == n) {
+        ck.error(
+            &name.loc,
+            format!(
+                "result code name `{n}` is used twice (also by `{}`)",
+                prev.code
+            ),
+            Some(format!(
+                "each code becomes its own variant of `ResultCode`; give `{code}` another name, e.g. `{n}Alias`"
+            )),
+        );
+    }
+    n.to_owned()
+}
+
 /// Builds the model; `None` when something essential is missing (errors are recorded).
 pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
     let api = single(ck, files, "api", |f| f.api.as_ref());
@@ -333,8 +394,10 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
             );
             continue;
         }
+        let name = result_code_name(ck, &s.name, &s.code.value, &s.text, &codes);
         codes.push(model::ResultCode {
             code: s.code.value.clone(),
+            name,
             text: s.text.clone(),
             source: s.source.map_or(model::Source::Seed, Into::into),
             retryable: s.retryable.unwrap_or(false),
@@ -360,7 +423,18 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
                 Some("list each notification type once".into()),
             );
         }
-        if ck.type_name(&s.name, "notification") && notes.iter().any(|p| p.name == s.name.value) {
+        if s.name.value == "Unknown" {
+            ck.error(
+                &s.name.loc,
+                format!(
+                    "notification name `Unknown` (type `{}`) is reserved",
+                    s.notification_type.value
+                ),
+                Some("the generated `NotificationType` keeps unseen types in `Unknown`; name this notification after what it reports".into()),
+            );
+        } else if ck.type_name(&s.name, "notification")
+            && notes.iter().any(|p| p.name == s.name.value)
+        {
             ck.error(
                 &s.name.loc,
                 format!("notification name `{}` is used twice", s.name.value),

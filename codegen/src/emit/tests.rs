@@ -352,6 +352,7 @@ pub(crate) fn sample_api() -> Api {
         },
         result_codes: vec![ResultCode {
             code: "00000".into(),
+            name: "Success".into(),
             text: "ok".into(),
             source: Source::Seed,
             retryable: false,
