@@ -283,6 +283,11 @@ impl std::str::FromStr for AccountType {
         Ok(AccountType::from_wire(s))
     }
 }
+impl From<&str> for AccountType {
+    fn from(wire: &str) -> AccountType {
+        AccountType::from_wire(wire)
+    }
+}
 impl serde::Serialize for AccountType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
@@ -432,6 +437,11 @@ impl std::str::FromStr for BeneficiaryType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(BeneficiaryType::from_wire(s))
+    }
+}
+impl From<&str> for BeneficiaryType {
+    fn from(wire: &str) -> BeneficiaryType {
+        BeneficiaryType::from_wire(wire)
     }
 }
 impl serde::Serialize for BeneficiaryType {
@@ -714,6 +724,11 @@ impl std::str::FromStr for ChargeType {
         Ok(ChargeType::from_wire(s))
     }
 }
+impl From<&str> for ChargeType {
+    fn from(wire: &str) -> ChargeType {
+        ChargeType::from_wire(wire)
+    }
+}
 impl serde::Serialize for ChargeType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
@@ -783,6 +798,11 @@ impl std::str::FromStr for CnyDocumentType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(CnyDocumentType::from_wire(s))
+    }
+}
+impl From<&str> for CnyDocumentType {
+    fn from(wire: &str) -> CnyDocumentType {
+        CnyDocumentType::from_wire(wire)
     }
 }
 impl serde::Serialize for CnyDocumentType {
@@ -892,6 +912,11 @@ impl std::str::FromStr for Currency {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(Currency::from_wire(s))
+    }
+}
+impl From<&str> for Currency {
+    fn from(wire: &str) -> Currency {
+        Currency::from_wire(wire)
     }
 }
 impl serde::Serialize for Currency {
@@ -1025,6 +1050,11 @@ impl std::str::FromStr for CurrencyPair {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(CurrencyPair::from_wire(s))
+    }
+}
+impl From<&str> for CurrencyPair {
+    fn from(wire: &str) -> CurrencyPair {
+        CurrencyPair::from_wire(wire)
     }
 }
 impl serde::Serialize for CurrencyPair {
@@ -1179,6 +1209,11 @@ impl std::str::FromStr for FeeBeneficiaryType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(FeeBeneficiaryType::from_wire(s))
+    }
+}
+impl From<&str> for FeeBeneficiaryType {
+    fn from(wire: &str) -> FeeBeneficiaryType {
+        FeeBeneficiaryType::from_wire(wire)
     }
 }
 impl serde::Serialize for FeeBeneficiaryType {
@@ -1471,6 +1506,11 @@ impl std::str::FromStr for Gender {
         Ok(Gender::from_wire(s))
     }
 }
+impl From<&str> for Gender {
+    fn from(wire: &str) -> Gender {
+        Gender::from_wire(wire)
+    }
+}
 impl serde::Serialize for Gender {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
@@ -1548,6 +1588,11 @@ impl std::str::FromStr for IdType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(IdType::from_wire(s))
+    }
+}
+impl From<&str> for IdType {
+    fn from(wire: &str) -> IdType {
+        IdType::from_wire(wire)
     }
 }
 impl serde::Serialize for IdType {
@@ -1901,6 +1946,100 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
             .map(NetworkProvider::from_i64)
     }
 }
+/// The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification`], `NotificationType::from(n.notification_type.as_str())` tells which it is.
+///
+/// Wire values:
+///
+/// - `0028`: [`CnyTransfer`](NotificationType::CnyTransfer)
+/// - `0026`: [`ForeignExchange`](NotificationType::ForeignExchange)
+/// - `0015`: [`FileJob`](NotificationType::FileJob)
+///
+/// A value this version does not know decodes as `Unknown` and is sent back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NotificationType {
+    /// CNY transfer (relates to /trans/applyForCnyExpress transfers).
+    ///
+    /// Wire value: `0028`.
+    ///
+    /// Relates to [`Client::apply_for_cny_express`](super::client::Client::apply_for_cny_express).
+    ///
+    /// Payload of notification 0028: not shown (not public either).
+    CnyTransfer,
+    /// Foreign exchange (relates to /trans/v2/applyForFcExchange requests).
+    ///
+    /// Wire value: `0026`.
+    ///
+    /// Relates to [`Client::apply_for_fc_exchange`](super::client::Client::apply_for_fc_exchange).
+    ///
+    /// Payload of notification 0026: not shown (not public either).
+    ForeignExchange,
+    /// File job (result of /report/queryClosingBalance, carrying the jobId's outcome).
+    ///
+    /// Wire value: `0015`.
+    ///
+    /// Relates to [`Client::query_closing_balance`](super::client::Client::query_closing_balance).
+    ///
+    /// Payload of notification 0015: not shown (not public either); it carries the outcome of the closing-balance job named by jobId.
+    FileJob,
+    /// A wire value this version of the client does not know, kept as sent.
+    Unknown(String),
+}
+impl NotificationType {
+    /// Every value the spec lists, in spec order.
+    pub const KNOWN: &'static [NotificationType] = &[
+        NotificationType::CnyTransfer,
+        NotificationType::ForeignExchange,
+        NotificationType::FileJob,
+    ];
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            NotificationType::CnyTransfer => "0028",
+            NotificationType::ForeignExchange => "0026",
+            NotificationType::FileJob => "0015",
+            NotificationType::Unknown(value) => value.as_str(),
+        }
+    }
+    /// The value for a wire text; never fails (unseen values are `Unknown`).
+    pub fn from_wire(wire: &str) -> NotificationType {
+        match wire {
+            "0028" => NotificationType::CnyTransfer,
+            "0026" => NotificationType::ForeignExchange,
+            "0015" => NotificationType::FileJob,
+            other => NotificationType::Unknown(other.to_owned()),
+        }
+    }
+}
+impl std::fmt::Display for NotificationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl std::str::FromStr for NotificationType {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(NotificationType::from_wire(s))
+    }
+}
+impl From<&str> for NotificationType {
+    fn from(wire: &str) -> NotificationType {
+        NotificationType::from_wire(wire)
+    }
+}
+impl serde::Serialize for NotificationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
+        Ok(NotificationType::from_wire(&wire))
+    }
+}
 /// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are from public-facts.md \[live\].
 ///
 /// Wire values:
@@ -2195,6 +2334,11 @@ impl std::str::FromStr for OtpType {
         Ok(OtpType::from_wire(s))
     }
 }
+impl From<&str> for OtpType {
+    fn from(wire: &str) -> OtpType {
+        OtpType::from_wire(wire)
+    }
+}
 impl serde::Serialize for OtpType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
@@ -2261,6 +2405,11 @@ impl std::str::FromStr for PayType {
         Ok(PayType::from_wire(s))
     }
 }
+impl From<&str> for PayType {
+    fn from(wire: &str) -> PayType {
+        PayType::from_wire(wire)
+    }
+}
 impl serde::Serialize for PayType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
@@ -2318,6 +2467,11 @@ impl std::str::FromStr for PaymentChannel {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(PaymentChannel::from_wire(s))
+    }
+}
+impl From<&str> for PaymentChannel {
+    fn from(wire: &str) -> PaymentChannel {
+        PaymentChannel::from_wire(wire)
     }
 }
 impl serde::Serialize for PaymentChannel {
@@ -2387,6 +2541,11 @@ impl std::str::FromStr for PaymentPurpose {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(PaymentPurpose::from_wire(s))
+    }
+}
+impl From<&str> for PaymentPurpose {
+    fn from(wire: &str) -> PaymentPurpose {
+        PaymentPurpose::from_wire(wire)
     }
 }
 impl serde::Serialize for PaymentPurpose {
@@ -2514,6 +2673,295 @@ impl<'de> serde::Deserialize<'de> for ProfileCheck {
             .map(ProfileCheck::from_i64)
     }
 }
+/// A result code of the API: the `code` of every response (`00000` is success). [`ResultCode::from_error`] reads it from a failed call's [`Error`](baas_runtime::Error); [`ResultCode::is_retryable`] says whether the spec allows a retry after it.
+///
+/// Wire values:
+///
+/// - `00000`: [`Success`](ResultCode::Success)
+/// - `12005`: [`InvalidSignature`](ResultCode::InvalidSignature)
+/// - `10000`: [`SystemError`](ResultCode::SystemError)
+/// - `10001`: [`SystemBusy`](ResultCode::SystemBusy)
+/// - `10002`: [`RequestTimeout`](ResultCode::RequestTimeout)
+/// - `11000`: [`NoPermission`](ResultCode::NoPermission)
+/// - `11200`: [`SmsDailyLimit`](ResultCode::SmsDailyLimit)
+/// - `11201`: [`SmsTooFrequent`](ResultCode::SmsTooFrequent)
+/// - `11202`: [`SmsCodeLocked`](ResultCode::SmsCodeLocked)
+/// - `11203`: [`WrongSmsCode`](ResultCode::WrongSmsCode)
+/// - `12000`: [`GetNotSupported`](ResultCode::GetNotSupported)
+/// - `12001`: [`InvalidParameter`](ResultCode::InvalidParameter)
+/// - `12002`: [`InvalidRequestId`](ResultCode::InvalidRequestId)
+/// - `12003`: [`InvalidSender`](ResultCode::InvalidSender)
+/// - `12004`: [`InvalidSignatureAlias`](ResultCode::InvalidSignatureAlias)
+/// - `13000`: [`AccountNotFound`](ResultCode::AccountNotFound)
+/// - `13302`: [`ShortCodeExists`](ResultCode::ShortCodeExists)
+/// - `14001`: [`TransactionNotFound`](ResultCode::TransactionNotFound)
+/// - `14009`: [`InsufficientBalance`](ResultCode::InsufficientBalance)
+/// - `14012`: [`BankCodeNotFound`](ResultCode::BankCodeNotFound)
+/// - `15001`: [`QueryTimeRangeError`](ResultCode::QueryTimeRangeError)
+/// - `15002`: [`PageSizeTooLarge`](ResultCode::PageSizeTooLarge)
+///
+/// A value this version does not know decodes as `Unknown` and is sent back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ResultCode {
+    /// Completed successfully
+    ///
+    /// Wire value: `00000`.
+    Success,
+    /// Invalid signature
+    ///
+    /// Wire value: `12005`.
+    InvalidSignature,
+    /// system error
+    ///
+    /// Wire value: `10000`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    SystemError,
+    /// system busy, retry later
+    ///
+    /// Wire value: `10001`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    ///
+    /// May be retried.
+    SystemBusy,
+    /// request timeout
+    ///
+    /// Wire value: `10002`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    RequestTimeout,
+    /// no permission
+    ///
+    /// Wire value: `11000`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    NoPermission,
+    /// SMS daily limit
+    ///
+    /// Wire value: `11200`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    SmsDailyLimit,
+    /// SMS too frequent
+    ///
+    /// Wire value: `11201`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    SmsTooFrequent,
+    /// SMS code locked
+    ///
+    /// Wire value: `11202`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    SmsCodeLocked,
+    /// wrong SMS code
+    ///
+    /// Wire value: `11203`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    WrongSmsCode,
+    /// GET not supported
+    ///
+    /// Wire value: `12000`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    GetNotSupported,
+    /// invalid or missing parameter
+    ///
+    /// Wire value: `12001`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    InvalidParameter,
+    /// invalid request id
+    ///
+    /// Wire value: `12002`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    InvalidRequestId,
+    /// invalid sender
+    ///
+    /// Wire value: `12003`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    InvalidSender,
+    /// invalid signature
+    ///
+    /// Wire value: `12004`.
+    ///
+    /// Source: `public-facts.md` \[one peer\].
+    InvalidSignatureAlias,
+    /// account does not exist
+    ///
+    /// Wire value: `13000`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    AccountNotFound,
+    /// short code already exists
+    ///
+    /// Wire value: `13302`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    ShortCodeExists,
+    /// transaction not found
+    ///
+    /// Wire value: `14001`.
+    ///
+    /// Source: `public-facts.md` \[one peer\].
+    TransactionNotFound,
+    /// insufficient balance
+    ///
+    /// Wire value: `14009`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    InsufficientBalance,
+    /// bank code does not exist
+    ///
+    /// Wire value: `14012`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    BankCodeNotFound,
+    /// query time range error
+    ///
+    /// Wire value: `15001`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    QueryTimeRangeError,
+    /// page size over 50
+    ///
+    /// Wire value: `15002`.
+    ///
+    /// Source: `public-facts.md` \[live\].
+    PageSizeTooLarge,
+    /// A wire value this version of the client does not know, kept as sent.
+    Unknown(String),
+}
+impl ResultCode {
+    /// Every value the spec lists, in spec order.
+    pub const KNOWN: &'static [ResultCode] = &[
+        ResultCode::Success,
+        ResultCode::InvalidSignature,
+        ResultCode::SystemError,
+        ResultCode::SystemBusy,
+        ResultCode::RequestTimeout,
+        ResultCode::NoPermission,
+        ResultCode::SmsDailyLimit,
+        ResultCode::SmsTooFrequent,
+        ResultCode::SmsCodeLocked,
+        ResultCode::WrongSmsCode,
+        ResultCode::GetNotSupported,
+        ResultCode::InvalidParameter,
+        ResultCode::InvalidRequestId,
+        ResultCode::InvalidSender,
+        ResultCode::InvalidSignatureAlias,
+        ResultCode::AccountNotFound,
+        ResultCode::ShortCodeExists,
+        ResultCode::TransactionNotFound,
+        ResultCode::InsufficientBalance,
+        ResultCode::BankCodeNotFound,
+        ResultCode::QueryTimeRangeError,
+        ResultCode::PageSizeTooLarge,
+    ];
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ResultCode::Success => "00000",
+            ResultCode::InvalidSignature => "12005",
+            ResultCode::SystemError => "10000",
+            ResultCode::SystemBusy => "10001",
+            ResultCode::RequestTimeout => "10002",
+            ResultCode::NoPermission => "11000",
+            ResultCode::SmsDailyLimit => "11200",
+            ResultCode::SmsTooFrequent => "11201",
+            ResultCode::SmsCodeLocked => "11202",
+            ResultCode::WrongSmsCode => "11203",
+            ResultCode::GetNotSupported => "12000",
+            ResultCode::InvalidParameter => "12001",
+            ResultCode::InvalidRequestId => "12002",
+            ResultCode::InvalidSender => "12003",
+            ResultCode::InvalidSignatureAlias => "12004",
+            ResultCode::AccountNotFound => "13000",
+            ResultCode::ShortCodeExists => "13302",
+            ResultCode::TransactionNotFound => "14001",
+            ResultCode::InsufficientBalance => "14009",
+            ResultCode::BankCodeNotFound => "14012",
+            ResultCode::QueryTimeRangeError => "15001",
+            ResultCode::PageSizeTooLarge => "15002",
+            ResultCode::Unknown(value) => value.as_str(),
+        }
+    }
+    /// The value for a wire text; never fails (unseen values are `Unknown`).
+    pub fn from_wire(wire: &str) -> ResultCode {
+        match wire {
+            "00000" => ResultCode::Success,
+            "12005" => ResultCode::InvalidSignature,
+            "10000" => ResultCode::SystemError,
+            "10001" => ResultCode::SystemBusy,
+            "10002" => ResultCode::RequestTimeout,
+            "11000" => ResultCode::NoPermission,
+            "11200" => ResultCode::SmsDailyLimit,
+            "11201" => ResultCode::SmsTooFrequent,
+            "11202" => ResultCode::SmsCodeLocked,
+            "11203" => ResultCode::WrongSmsCode,
+            "12000" => ResultCode::GetNotSupported,
+            "12001" => ResultCode::InvalidParameter,
+            "12002" => ResultCode::InvalidRequestId,
+            "12003" => ResultCode::InvalidSender,
+            "12004" => ResultCode::InvalidSignatureAlias,
+            "13000" => ResultCode::AccountNotFound,
+            "13302" => ResultCode::ShortCodeExists,
+            "14001" => ResultCode::TransactionNotFound,
+            "14009" => ResultCode::InsufficientBalance,
+            "14012" => ResultCode::BankCodeNotFound,
+            "15001" => ResultCode::QueryTimeRangeError,
+            "15002" => ResultCode::PageSizeTooLarge,
+            other => ResultCode::Unknown(other.to_owned()),
+        }
+    }
+}
+impl std::fmt::Display for ResultCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl std::str::FromStr for ResultCode {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(ResultCode::from_wire(s))
+    }
+}
+impl From<&str> for ResultCode {
+    fn from(wire: &str) -> ResultCode {
+        ResultCode::from_wire(wire)
+    }
+}
+impl serde::Serialize for ResultCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResultCode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
+        Ok(ResultCode::from_wire(&wire))
+    }
+}
+impl ResultCode {
+    /// The result code of an [`Error::Api`](baas_runtime::Error::Api) (the service answered with a code other than `00000`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.
+    pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode> {
+        error.api_code().map(ResultCode::from_wire)
+    }
+    /// True for the codes the spec marks retryable (`10001`). The wire value is compared, so `Unknown` holding one of them counts too; any other unknown code is not retryable.
+    ///
+    /// Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.
+    pub fn is_retryable(&self) -> bool {
+        const RETRYABLE: &[&str] = &["10001"];
+        RETRYABLE.contains(&self.as_str())
+    }
+}
 /// supportDocumentType of /trans/telegraphicTransfer: "PDF or Image".
 ///
 /// Wire values:
@@ -2570,6 +3018,11 @@ impl std::str::FromStr for SwiftDocumentType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(SwiftDocumentType::from_wire(s))
+    }
+}
+impl From<&str> for SwiftDocumentType {
+    fn from(wire: &str) -> SwiftDocumentType {
+        SwiftDocumentType::from_wire(wire)
     }
 }
 impl serde::Serialize for SwiftDocumentType {
@@ -2943,6 +3396,11 @@ impl std::str::FromStr for VoucherType {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(VoucherType::from_wire(s))
+    }
+}
+impl From<&str> for VoucherType {
+    fn from(wire: &str) -> VoucherType {
+        VoucherType::from_wire(wire)
     }
 }
 impl serde::Serialize for VoucherType {

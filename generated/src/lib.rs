@@ -17,36 +17,36 @@
 //! - [`user`] — User e-mail address operations, referenced by the document; their parameters and responses are not shown. Both are confirmed by OTP and can be cancelled with /account/cancelAccountOperation while unconfirmed.
 //! - [`utility`] — Airtime purchases (single and bulk) and utility bill payments (satellite TV and water), and queries of those payments.
 //!
-//! Result codes (success is `00000`):
+//! Result codes, typed as [`ResultCode`] (success is `00000`):
 //!
-//! - `00000` Completed successfully
-//! - `12005` Invalid signature
-//! - `10000` system error (Source: `public-facts.md` \[live\])
-//! - `10001` system busy, retry later (Source: `public-facts.md` \[live\]) — may be retried
-//! - `10002` request timeout (Source: `public-facts.md` \[live\])
-//! - `11000` no permission (Source: `public-facts.md` \[live\])
-//! - `11200` SMS daily limit (Source: `public-facts.md` \[live\])
-//! - `11201` SMS too frequent (Source: `public-facts.md` \[live\])
-//! - `11202` SMS code locked (Source: `public-facts.md` \[live\])
-//! - `11203` wrong SMS code (Source: `public-facts.md` \[live\])
-//! - `12000` GET not supported (Source: `public-facts.md` \[live\])
-//! - `12001` invalid or missing parameter (Source: `public-facts.md` \[live\])
-//! - `12002` invalid request id (Source: `public-facts.md` \[live\])
-//! - `12003` invalid sender (Source: `public-facts.md` \[live\])
-//! - `12004` invalid signature (Source: `public-facts.md` \[one peer\])
-//! - `13000` account does not exist (Source: `public-facts.md` \[live\])
-//! - `13302` short code already exists (Source: `public-facts.md` \[live\])
-//! - `14001` transaction not found (Source: `public-facts.md` \[one peer\])
-//! - `14009` insufficient balance (Source: `public-facts.md` \[live\])
-//! - `14012` bank code does not exist (Source: `public-facts.md` \[live\])
-//! - `15001` query time range error (Source: `public-facts.md` \[live\])
-//! - `15002` page size over 50 (Source: `public-facts.md` \[live\])
+//! - `00000` [`Success`](ResultCode::Success) Completed successfully
+//! - `12005` [`InvalidSignature`](ResultCode::InvalidSignature) Invalid signature
+//! - `10000` [`SystemError`](ResultCode::SystemError) system error (Source: `public-facts.md` \[live\])
+//! - `10001` [`SystemBusy`](ResultCode::SystemBusy) system busy, retry later (Source: `public-facts.md` \[live\]) — may be retried
+//! - `10002` [`RequestTimeout`](ResultCode::RequestTimeout) request timeout (Source: `public-facts.md` \[live\])
+//! - `11000` [`NoPermission`](ResultCode::NoPermission) no permission (Source: `public-facts.md` \[live\])
+//! - `11200` [`SmsDailyLimit`](ResultCode::SmsDailyLimit) SMS daily limit (Source: `public-facts.md` \[live\])
+//! - `11201` [`SmsTooFrequent`](ResultCode::SmsTooFrequent) SMS too frequent (Source: `public-facts.md` \[live\])
+//! - `11202` [`SmsCodeLocked`](ResultCode::SmsCodeLocked) SMS code locked (Source: `public-facts.md` \[live\])
+//! - `11203` [`WrongSmsCode`](ResultCode::WrongSmsCode) wrong SMS code (Source: `public-facts.md` \[live\])
+//! - `12000` [`GetNotSupported`](ResultCode::GetNotSupported) GET not supported (Source: `public-facts.md` \[live\])
+//! - `12001` [`InvalidParameter`](ResultCode::InvalidParameter) invalid or missing parameter (Source: `public-facts.md` \[live\])
+//! - `12002` [`InvalidRequestId`](ResultCode::InvalidRequestId) invalid request id (Source: `public-facts.md` \[live\])
+//! - `12003` [`InvalidSender`](ResultCode::InvalidSender) invalid sender (Source: `public-facts.md` \[live\])
+//! - `12004` [`InvalidSignatureAlias`](ResultCode::InvalidSignatureAlias) invalid signature (Source: `public-facts.md` \[one peer\])
+//! - `13000` [`AccountNotFound`](ResultCode::AccountNotFound) account does not exist (Source: `public-facts.md` \[live\])
+//! - `13302` [`ShortCodeExists`](ResultCode::ShortCodeExists) short code already exists (Source: `public-facts.md` \[live\])
+//! - `14001` [`TransactionNotFound`](ResultCode::TransactionNotFound) transaction not found (Source: `public-facts.md` \[one peer\])
+//! - `14009` [`InsufficientBalance`](ResultCode::InsufficientBalance) insufficient balance (Source: `public-facts.md` \[live\])
+//! - `14012` [`BankCodeNotFound`](ResultCode::BankCodeNotFound) bank code does not exist (Source: `public-facts.md` \[live\])
+//! - `15001` [`QueryTimeRangeError`](ResultCode::QueryTimeRangeError) query time range error (Source: `public-facts.md` \[live\])
+//! - `15002` [`PageSizeTooLarge`](ResultCode::PageSizeTooLarge) page size over 50 (Source: `public-facts.md` \[live\])
 //!
-//! Notifications (verify them with `notification`):
+//! Notifications, typed as [`NotificationType`] (verify them with `notification`):
 //!
-//! - `0028` CnyTransfer — CNY transfer (relates to /trans/applyForCnyExpress transfers). (after `applyForCnyExpress`)
-//! - `0026` ForeignExchange — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
-//! - `0015` FileJob — File job (result of /report/queryClosingBalance, carrying the jobId's outcome). (after `queryClosingBalance`)
+//! - `0028` [`CnyTransfer`](NotificationType::CnyTransfer) — CNY transfer (relates to /trans/applyForCnyExpress transfers). (after `applyForCnyExpress`)
+//! - `0026` [`ForeignExchange`](NotificationType::ForeignExchange) — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
+//! - `0015` [`FileJob`](NotificationType::FileJob) — File job (result of /report/queryClosingBalance, carrying the jobId's outcome). (after `queryClosingBalance`)
 //!
 //! # A first call
 //!
@@ -485,6 +485,7 @@ pub use baas_runtime::{
 /// The runtime this client is built on (signing, transport, notifications).
 pub use baas_runtime;
 pub use client::Client;
+pub use enums::{NotificationType, ResultCode};
 pub mod enums;
 pub mod records;
 pub mod account;

@@ -11,6 +11,7 @@ const FIXTURES: &[&str] = &[
     "conditional_rule",
     "keyword_field",
     "nested_records",
+    "result_codes",
     "rule_kinds",
     "unspecified_response",
     "value_set",
@@ -93,6 +94,11 @@ fn unspecified_response() {
 #[test]
 fn keyword_field() {
     check_fixture("keyword_field");
+}
+
+#[test]
+fn result_codes() {
+    check_fixture("result_codes");
 }
 
 /// The rendered fixtures behave as documented (they are compiled into the library).

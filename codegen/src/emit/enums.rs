@@ -8,19 +8,46 @@ use super::names::{ident, int_bound, int_lit};
 use super::EmitError;
 use crate::model::{Api, EnumDef, EnumWireType};
 
-/// Emits every value set of the API, sorted by name.
+/// Emits every value set of the API, and the `ResultCode` and `NotificationType` sets
+/// built from `result_codes:` and `notifications:` (see `codes.rs`), sorted by name.
 pub fn emit_enums(api: &Api) -> Result<TokenStream, EmitError> {
-    let mut out = TokenStream::new();
+    let mut items: Vec<(&str, TokenStream)> = Vec::new();
     for def in &api.enums {
-        out.extend(emit_enum(api, def)?);
+        items.push((def.name.as_str(), emit_enum(api, def, &Extras::default())?));
+    }
+    items.extend(super::codes::emit_codes(api)?);
+    items.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = TokenStream::new();
+    for (_, tokens) in items {
+        out.extend(tokens);
     }
     Ok(out)
 }
 
-fn emit_enum(api: &Api, def: &EnumDef) -> Result<TokenStream, EmitError> {
+/// Generator-written doc (already valid Markdown, one paragraph per line) added to an
+/// enum built by the generator rather than declared under `enums:`.
+#[derive(Debug, Default)]
+pub(super) struct Extras {
+    /// Paragraphs of the type's doc, before its wire values.
+    pub doc: Vec<String>,
+    /// Paragraphs of each variant's doc (by index of `EnumDef::values`), after its wire
+    /// value and provenance.
+    pub value_docs: Vec<Vec<String>>,
+}
+
+/// One forward-compatible enum: the spec's value sets, and the generator's own ones
+/// (through `extras`), share this emitter so they behave alike.
+pub(super) fn emit_enum(
+    api: &Api,
+    def: &EnumDef,
+    extras: &Extras,
+) -> Result<TokenStream, EmitError> {
     let name = ident(&def.name)?;
     let mut doc = Doc::new();
     doc.text(&def.doc);
+    for line in &extras.doc {
+        doc.raw(line);
+    }
     let values: Vec<String> = def
         .values
         .iter()
@@ -34,12 +61,15 @@ fn emit_enum(api: &Api, def: &EnumDef) -> Result<TokenStream, EmitError> {
 
     let mut variants = Vec::new();
     let mut idents = Vec::new();
-    for value in &def.values {
+    for (i, value) in def.values.iter().enumerate() {
         let id = ident(&value.name)?;
         let mut vdoc = Doc::new();
         vdoc.text(&value.doc);
         vdoc.raw(&format!("Wire value: `{}`.", value.wire));
         docs::add_provenance(&mut vdoc, value.source);
+        for line in extras.value_docs.get(i).into_iter().flatten() {
+            vdoc.raw(line);
+        }
         let vdoc = vdoc.outer();
         variants.push(quote!(#vdoc #id,));
         idents.push(id);
@@ -89,6 +119,12 @@ fn emit_enum(api: &Api, def: &EnumDef) -> Result<TokenStream, EmitError> {
 
                 fn from_str(s: &str) -> Result<Self, Self::Err> {
                     Ok(#name::from_wire(s))
+                }
+            }
+
+            impl From<&str> for #name {
+                fn from(wire: &str) -> #name {
+                    #name::from_wire(wire)
                 }
             }
 

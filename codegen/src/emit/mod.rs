@@ -3,6 +3,7 @@
 //! deterministic to the byte: no timestamps, no absolute paths, no hash-map order.
 
 mod client;
+mod codes;
 mod docs;
 mod enums;
 mod names;
@@ -151,8 +152,11 @@ fn crate_doc(api: &Api) -> Doc {
         .iter()
         .map(|c| {
             let mut s = format!(
-                "`{}` {}",
+                "`{}` [`{}`]({}::{}) {}",
                 c.code,
+                c.name,
+                codes::RESULT_CODE,
+                c.name,
                 docs::escape_markdown(&docs::collapse(&c.text))
             );
             if let Some(p) = docs::provenance(c.source) {
@@ -167,7 +171,11 @@ fn crate_doc(api: &Api) -> Doc {
         })
         .collect();
     doc.list(
-        &format!("Result codes (success is `{}`):", api.success_code),
+        &format!(
+            "Result codes, typed as [`{}`] (success is `{}`):",
+            codes::RESULT_CODE,
+            api.success_code
+        ),
         &codes,
     );
     let notes: Vec<String> = api
@@ -181,8 +189,10 @@ fn crate_doc(api: &Api) -> Doc {
                 .collect::<Vec<_>>()
                 .join(", ");
             let mut s = format!(
-                "`{}` {} — {}",
+                "`{}` [`{}`]({}::{}) — {}",
                 n.notification_type,
+                n.name,
+                codes::NOTIFICATION_TYPE,
                 n.name,
                 docs::escape_markdown(&docs::collapse(&n.doc))
             );
@@ -192,7 +202,13 @@ fn crate_doc(api: &Api) -> Doc {
             s
         })
         .collect();
-    doc.list("Notifications (verify them with `notification`):", &notes);
+    doc.list(
+        &format!(
+            "Notifications, typed as [`{}`] (verify them with `notification`):",
+            codes::NOTIFICATION_TYPE
+        ),
+        &notes,
+    );
     add_first_call(&mut doc, api);
     docs::add_decisions_section(&mut doc, api);
     doc
@@ -277,6 +293,11 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         .iter()
         .map(|m| ident(&m.name))
         .collect::<Result<Vec<_>, _>>()?;
+    let code_types = codes::emitted(api)
+        .into_iter()
+        .map(ident)
+        .collect::<Result<Vec<_>, _>>()?;
+    let code_uses = (!code_types.is_empty()).then(|| quote!(pub use enums::{#(#code_types),*};));
     let lib = quote! {
         #crate_doc
         #![cfg_attr(rustfmt, rustfmt::skip)]
@@ -290,6 +311,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         /// The runtime this client is built on (signing, transport, notifications).
         pub use baas_runtime;
         pub use client::Client;
+        #code_uses
 
         #(pub mod #mods;)*
     };

@@ -350,13 +350,22 @@ pub(crate) fn sample_api() -> Api {
             request: vec![],
             response: vec![],
         },
-        result_codes: vec![ResultCode {
-            code: "00000".into(),
-            name: "Success".into(),
-            text: "ok".into(),
-            source: Source::Seed,
-            retryable: false,
-        }],
+        result_codes: vec![
+            ResultCode {
+                code: "00000".into(),
+                name: "Success".into(),
+                text: "ok".into(),
+                source: Source::Seed,
+                retryable: false,
+            },
+            ResultCode {
+                code: "10001".into(),
+                name: "SystemBusy".into(),
+                text: "busy".into(),
+                source: Source::Live,
+                retryable: true,
+            },
+        ],
         groups: vec![Group {
             name: "trans".into(),
             doc: "Transfers.".into(),
@@ -574,5 +583,83 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
         with.matches(',').count(),
         without.matches(',').count() + 1,
         "{with} / {without}"
+    );
+}
+
+/// `result_codes:` and `notifications:` become enums of the `enums` module, emitted by
+/// the one enum emitter and sorted among the spec's own enums, with their helpers; the
+/// crate root re-exports them and links its lists to their variants.
+#[test]
+fn result_codes_and_notifications_are_enums() {
+    let mut api = sample_api();
+    api.notifications.push(Notification {
+        notification_type: "0028".into(),
+        name: "ThingDone".into(),
+        doc: "A thing [done]".into(),
+        relates_to: vec!["applyForThing".into()],
+        payload_note: "not shown".into(),
+        source: Source::Seed,
+    });
+    let text = render_single_file(&api, "x").expect("emits");
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("no `{needle}` in:\n{text}"))
+    };
+    // Sorted by name among the spec's enums: Kind < NotificationType < ResultCode < TxStatus.
+    assert!(at("pub enum Kind") < at("pub enum NotificationType"));
+    assert!(at("pub enum NotificationType") < at("pub enum ResultCode"));
+    assert!(at("pub enum ResultCode") < at("pub enum TxStatus"));
+    // What every generated string enum has.
+    for name in ["ResultCode", "NotificationType"] {
+        at(&format!("impl std::str::FromStr for {name}"));
+        at(&format!("impl From<&str> for {name}"));
+        at(&format!("impl serde::Serialize for {name}"));
+        at(&format!("impl std::fmt::Display for {name}"));
+    }
+    at("\"10001\" => ResultCode::SystemBusy,");
+    at("pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode>");
+    at("const RETRYABLE: &[&str] = &[\"10001\"];");
+    // Variant docs: provenance, retryability, the related client method (spec text escaped).
+    at("/// busy");
+    at("May be retried.");
+    at("A thing \\[done\\]");
+    at("[`Client::apply_for_thing`](super::client::Client::apply_for_thing)");
+
+    let files = generate_crate(&api).expect("emits");
+    let lib = &files[1].contents;
+    assert!(
+        lib.contains("pub use enums::{NotificationType, ResultCode};"),
+        "{lib}"
+    );
+    assert!(
+        lib.contains("`10001` [`SystemBusy`](ResultCode::SystemBusy) busy"),
+        "{lib}"
+    );
+    assert!(
+        lib.contains("`0028` [`ThingDone`](NotificationType::ThingDone)"),
+        "{lib}"
+    );
+
+    // Nothing listed, nothing emitted (and nothing re-exported).
+    api.result_codes.clear();
+    api.notifications.clear();
+    let text = render_single_file(&api, "x").expect("emits");
+    assert!(!text.contains("ResultCode") && !text.contains("NotificationType"));
+    let files = generate_crate(&api).expect("emits");
+    assert!(!files[1].contents.contains("pub use enums::"));
+}
+
+/// With no retryable code, `is_retryable` still compiles (an empty list) and says so.
+#[test]
+fn no_retryable_code_means_never_retryable() {
+    let mut api = sample_api();
+    for c in &mut api.result_codes {
+        c.retryable = false;
+    }
+    let text = render_single_file(&api, "x").expect("emits");
+    assert!(text.contains("const RETRYABLE: &[&str] = &[];"), "{text}");
+    assert!(
+        text.contains("No result code of the spec is retryable"),
+        "{text}"
     );
 }

@@ -1,0 +1,184 @@
+//! `ResultCode` and `NotificationType`: the spec's `result_codes:` and `notifications:`
+//! as value sets of the `enums` module. Each is a synthetic `EnumDef` emitted by the one
+//! enum emitter (`enums.rs`), so it has `Unknown`, `as_str`, `Display`, `FromStr` and
+//! serde exactly like the spec's own enums; only the helpers below are added.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::docs::{collapse, escape_markdown};
+use super::enums::{emit_enum, Extras};
+use super::EmitError;
+use crate::model::{Api, EnumDef, EnumValue, EnumWireType, Location, Source};
+
+/// Name of the generated enum of result codes.
+pub(super) const RESULT_CODE: &str = "ResultCode";
+/// Name of the generated enum of notification types.
+pub(super) const NOTIFICATION_TYPE: &str = "NotificationType";
+
+/// A value set the generator builds itself: it has no place in `spec/`.
+fn synthetic(name: &str, values: Vec<EnumValue>) -> EnumDef {
+    EnumDef {
+        name: name.to_owned(),
+        wire_type: EnumWireType::String,
+        doc: String::new(),
+        source: Source::Seed,
+        values,
+        decisions: Vec::new(),
+        location: Location {
+            file: String::new(),
+            line: 0,
+            column: 0,
+        },
+    }
+}
+
+/// The names of the generated types the crate root re-exports (those the spec gives
+/// values for), in name order.
+pub(super) fn emitted(api: &Api) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if !api.notifications.is_empty() {
+        out.push(NOTIFICATION_TYPE);
+    }
+    if !api.result_codes.is_empty() {
+        out.push(RESULT_CODE);
+    }
+    out
+}
+
+/// `ResultCode` (when the spec lists result codes) and `NotificationType` (when it lists
+/// notifications), each with its name for sorting among the other enums.
+pub(super) fn emit_codes(api: &Api) -> Result<Vec<(&'static str, TokenStream)>, EmitError> {
+    let mut out = Vec::new();
+    if !api.result_codes.is_empty() {
+        out.push((RESULT_CODE, result_code(api)?));
+    }
+    if !api.notifications.is_empty() {
+        out.push((NOTIFICATION_TYPE, notification_type(api)?));
+    }
+    Ok(out)
+}
+
+fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
+    let values = api
+        .result_codes
+        .iter()
+        .map(|c| EnumValue {
+            wire: c.code.clone(),
+            name: c.name.clone(),
+            doc: c.text.clone(),
+            source: c.source,
+        })
+        .collect();
+    let def = synthetic(RESULT_CODE, values);
+    let retryable: Vec<&str> = api
+        .result_codes
+        .iter()
+        .filter(|c| c.retryable)
+        .map(|c| c.code.as_str())
+        .collect();
+    let extras = Extras {
+        doc: vec![
+            format!(
+                "A result code of the API: the `code` of every response (`{}` is success). [`{RESULT_CODE}::from_error`] reads it from a failed call's [`Error`](baas_runtime::Error); [`{RESULT_CODE}::is_retryable`] says whether the spec allows a retry after it.",
+                api.success_code
+            ),
+        ],
+        value_docs: api
+            .result_codes
+            .iter()
+            .map(|c| {
+                if c.retryable {
+                    vec!["May be retried.".to_owned()]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect(),
+    };
+    let enum_tokens = emit_enum(api, &def, &extras)?;
+
+    let retry_doc = if retryable.is_empty() {
+        " No result code of the spec is retryable: always `false`.".to_owned()
+    } else {
+        format!(
+            " True for the codes the spec marks retryable ({}). The wire value is compared, so `Unknown` holding one of them counts too; any other unknown code is not retryable.",
+            retryable
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let from_error_doc = format!(
+        " The result code of an [`Error::Api`](baas_runtime::Error::Api) (the service answered with a code other than `{}`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.",
+        api.success_code
+    );
+    let after_doc = " Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.";
+    Ok(quote! {
+        #enum_tokens
+
+        impl ResultCode {
+            #[doc = #from_error_doc]
+            pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode> {
+                error.api_code().map(ResultCode::from_wire)
+            }
+
+            #[doc = #retry_doc]
+            #[doc = ""]
+            #[doc = #after_doc]
+            pub fn is_retryable(&self) -> bool {
+                const RETRYABLE: &[&str] = &[#(#retryable),*];
+                RETRYABLE.contains(&self.as_str())
+            }
+        }
+    })
+}
+
+fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
+    let values = api
+        .notifications
+        .iter()
+        .map(|n| EnumValue {
+            wire: n.notification_type.clone(),
+            name: n.name.clone(),
+            doc: n.doc.clone(),
+            source: n.source,
+        })
+        .collect();
+    let def = synthetic(NOTIFICATION_TYPE, values);
+    let mut value_docs = Vec::new();
+    for n in &api.notifications {
+        let mut lines = Vec::new();
+        let mut links = Vec::new();
+        for name in &n.relates_to {
+            let op = api.operations().find(|o| &o.name == name).ok_or_else(|| {
+                EmitError::new(format!(
+                    "notification `{}` relates to unknown operation `{name}`",
+                    n.name
+                ))
+            })?;
+            // `super` is the crate root in the crate and the fixture module in a
+            // single-file fixture: `client` sits beside `enums` in both.
+            links.push(format!(
+                "[`Client::{0}`](super::client::Client::{0})",
+                op.rust_name
+            ));
+        }
+        if !links.is_empty() {
+            lines.push(format!("Relates to {}.", links.join(", ")));
+        }
+        let note = collapse(&n.payload_note);
+        if !note.is_empty() {
+            lines.push(escape_markdown(&note));
+        }
+        value_docs.push(lines);
+    }
+    let extras = Extras {
+        doc: vec![
+            "The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification`], `NotificationType::from(n.notification_type.as_str())` tells which it is.".to_owned(),
+        ],
+        value_docs,
+    };
+    emit_enum(api, &def, &extras)
+}
