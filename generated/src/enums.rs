@@ -2731,6 +2731,8 @@ pub enum ResultCode {
     /// Wire value: `10002`.
     ///
     /// Source: `public-facts.md` \[live\].
+    ///
+    /// May be retried.
     RequestTimeout,
     /// no permission
     ///
@@ -2954,11 +2956,11 @@ impl ResultCode {
     pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode> {
         error.api_code().map(ResultCode::from_wire)
     }
-    /// True for the codes the spec marks retryable (`10001`). The wire value is compared, so `Unknown` holding one of them counts too; any other unknown code is not retryable.
+    /// True for the codes the spec marks retryable (`10001`, `10002`). The wire value is compared, so `Unknown` holding one of them counts too; any other unknown code is not retryable.
     ///
     /// Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.
     pub fn is_retryable(&self) -> bool {
-        const RETRYABLE: &[&str] = &["10001"];
+        const RETRYABLE: &[&str] = &["10001", "10002"];
         RETRYABLE.contains(&self.as_str())
     }
 }

@@ -23,7 +23,7 @@
 //! - `12005` [`InvalidSignature`](ResultCode::InvalidSignature) Invalid signature
 //! - `10000` [`SystemError`](ResultCode::SystemError) system error (Source: `public-facts.md` \[live\])
 //! - `10001` [`SystemBusy`](ResultCode::SystemBusy) system busy, retry later (Source: `public-facts.md` \[live\]) — may be retried
-//! - `10002` [`RequestTimeout`](ResultCode::RequestTimeout) request timeout (Source: `public-facts.md` \[live\])
+//! - `10002` [`RequestTimeout`](ResultCode::RequestTimeout) request timeout (Source: `public-facts.md` \[live\]) — may be retried
 //! - `11000` [`NoPermission`](ResultCode::NoPermission) no permission (Source: `public-facts.md` \[live\])
 //! - `11200` [`SmsDailyLimit`](ResultCode::SmsDailyLimit) SMS daily limit (Source: `public-facts.md` \[live\])
 //! - `11201` [`SmsTooFrequent`](ResultCode::SmsTooFrequent) SMS too frequent (Source: `public-facts.md` \[live\])
@@ -352,7 +352,7 @@
 //!
 //! Source text: "Error codes other than 00000 and 12005: not shown. public-facts.md: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project."
 //!
-//! Decision: result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") is retryable.
+//! Decision: result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request.
 //!
 //! Reason: The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
 //!
