@@ -75,6 +75,21 @@ impl ValidationErrors {
     pub fn violations(&self) -> &[Violation] {
         &self.violations
     }
+
+    /// Iterates over the violations, in the order they were found (also
+    /// `for violation in &errors`).
+    pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
+        self.violations.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a ValidationErrors {
+    type Item = &'a Violation;
+    type IntoIter = std::slice::Iter<'a, Violation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.violations.iter()
+    }
 }
 
 impl fmt::Display for ValidationErrors {
@@ -437,6 +452,22 @@ mod tests {
                 .map(|v| (v.field.clone(), v.rule))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn errors_iterate_in_order() {
+        let at = FieldPath::ROOT;
+        let mut v = Validator::new();
+        v.max_chars(at.field("remark"), "abcd", 3);
+        v.required(at.field("accountId"), false);
+        let errors = v.finish().unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["remark", "accountId"]);
+        let mut rules = Vec::new();
+        for violation in &errors {
+            rules.push(violation.rule);
+        }
+        assert_eq!(rules, [RuleKind::MaxChars, RuleKind::Required]);
     }
 
     #[test]
