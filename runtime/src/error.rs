@@ -70,9 +70,13 @@ pub enum Error {
         /// private key is wrong (check it with `baas-sign`).
         verified: bool,
     },
-    /// The response carries no signature (and unsigned successes are not accepted).
+    /// The response, or a notification given to [`crate::notification::verify`], carries
+    /// no signature (and unsigned successes are not accepted, see
+    /// [`crate::Config::accept_unsigned_success`]).
     SignatureMissing,
-    /// The response's signature does not match its body.
+    /// The signature of the response, or of a notification given to
+    /// [`crate::notification::verify`], does not match its body: usually a private key
+    /// that differs from the service's, or a body changed on the way.
     SignatureInvalid,
     /// The response (or a JSON value) could not be decoded.
     Decode {
@@ -264,8 +268,16 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::SignatureMissing => f.write_str("the response carries no signature"),
-            Error::SignatureInvalid => f.write_str("the response signature does not verify"),
+            Error::SignatureMissing => f.write_str(
+                "the received response or notification carries no signature, so it is refused \
+                 (a success response without one is accepted only with \
+                 Config::accept_unsigned_success)",
+            ),
+            Error::SignatureInvalid => f.write_str(
+                "the signature of the received response or notification does not verify: \
+                 check that the configured private key is the one the service signs with, \
+                 and compare the received body with `baas-sign --verify`",
+            ),
             Error::Decode {
                 status,
                 message,
@@ -310,6 +322,18 @@ impl From<ValidationErrors> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn signature_errors_say_what_to_check() {
+        // Also returned by notification::verify: the text must not claim a response.
+        let missing = Error::SignatureMissing.to_string();
+        assert!(missing.contains("response or notification"), "{missing}");
+        assert!(missing.contains("accept_unsigned_success"), "{missing}");
+        let invalid = Error::SignatureInvalid.to_string();
+        assert!(invalid.contains("response or notification"), "{invalid}");
+        assert!(invalid.contains("private key"), "{invalid}");
+        assert!(invalid.contains("baas-sign --verify"), "{invalid}");
+    }
 
     #[test]
     fn snippet_is_bounded_and_char_safe() {
