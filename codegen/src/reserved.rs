@@ -6,7 +6,8 @@
 
 /// Module names of the generated crate root that are not groups: the generated modules,
 /// `lib` and `main` (the files `src/lib.rs` and `src/main.rs`: the second would turn the
-/// crate into a binary), and the re-exported runtime (`pub use baas_runtime;`).
+/// crate into a binary), the re-exported runtime (`pub use baas_runtime;`) and its
+/// re-exported `notification` module.
 pub(crate) const MODULES: &[&str] = &[
     "baas_runtime",
     "client",
@@ -14,6 +15,7 @@ pub(crate) const MODULES: &[&str] = &[
     "enums",
     "lib",
     "main",
+    "notification",
     "records",
 ];
 

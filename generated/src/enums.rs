@@ -1946,7 +1946,7 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
             .map(NetworkProvider::from_i64)
     }
 }
-/// The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification`], `NotificationType::from(n.notification_type.as_str())` tells which it is.
+/// The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification::verify`], [`NotificationType::from_notification`] tells which it is.
 ///
 /// Wire values:
 ///
@@ -2038,6 +2038,14 @@ impl<'de> serde::Deserialize<'de> for NotificationType {
     ) -> Result<Self, D::Error> {
         let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
         Ok(NotificationType::from_wire(&wire))
+    }
+}
+impl NotificationType {
+    /// The type of a verified notification (its `notificationType`); a type this version does not know is `Unknown`.
+    pub fn from_notification(
+        notification: &baas_runtime::notification::Notification,
+    ) -> NotificationType {
+        NotificationType::from_wire(&notification.notification_type)
     }
 }
 /// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are from public-facts.md \[live\].

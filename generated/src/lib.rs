@@ -42,7 +42,7 @@
 //! - `15001` [`QueryTimeRangeError`](ResultCode::QueryTimeRangeError) query time range error (Source: `public-facts.md` \[live\])
 //! - `15002` [`PageSizeTooLarge`](ResultCode::PageSizeTooLarge) page size over 50 (Source: `public-facts.md` \[live\])
 //!
-//! Notifications, typed as [`NotificationType`] (verify them with `notification`):
+//! Notifications, typed as [`NotificationType`] (verify a received body with [`notification::verify`], then [`NotificationType::from_notification`] tells which it is):
 //!
 //! - `0028` [`CnyTransfer`](NotificationType::CnyTransfer) — CNY transfer (relates to /trans/applyForCnyExpress transfers). (after `applyForCnyExpress`)
 //! - `0026` [`ForeignExchange`](NotificationType::ForeignExchange) — Foreign exchange (relates to /trans/v2/applyForFcExchange requests). (after `applyForFcExchange`)
@@ -484,6 +484,7 @@ pub use baas_runtime::{
 };
 /// The runtime this client is built on (signing, transport, notifications).
 pub use baas_runtime;
+pub use baas_runtime::notification;
 pub use client::Client;
 pub use enums::{NotificationType, ResultCode};
 pub mod enums;

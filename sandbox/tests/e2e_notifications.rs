@@ -13,6 +13,7 @@ use baas_client::enums::{BeneficiaryType, CnyDocumentType, PaymentPurpose};
 use baas_client::fx::ApplyForFcExchangeRequest;
 use baas_client::other::QueryClosingBalanceRequest;
 use baas_client::records::OrderItem;
+use baas_client::NotificationType;
 use baas_runtime::notification::{self, DeliveryId, Notification};
 use baas_runtime::PrivateKey;
 use bytes::Bytes;
@@ -169,6 +170,24 @@ async fn notifications_are_signed_retried_and_verified() {
     assert_eq!(by_type[1].1["amount"], "100.00");
     assert_eq!(by_type[2].0, "0028");
     assert_eq!(by_type[2].1["applicationId"], cny_id.as_str());
+    // The generated enum types a verified notification (through the client crate's
+    // re-exported `notification` module, all a partner depends on).
+    let mut typed: Vec<NotificationType> = s
+        .processed
+        .iter()
+        .map(NotificationType::from_notification)
+        .collect();
+    typed.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+    assert_eq!(
+        typed,
+        [
+            NotificationType::FileJob,
+            NotificationType::ForeignExchange,
+            NotificationType::CnyTransfer
+        ]
+    );
+    let _: fn(&[u8], &PrivateKey) -> Result<Notification, baas_client::Error> =
+        baas_client::notification::verify;
     // Each was delivered three times (two refusals, then ok) with the same requestId.
     assert_eq!(s.attempts.len(), 9);
     drop(s);

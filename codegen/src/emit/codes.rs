@@ -176,9 +176,21 @@ fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
     }
     let extras = Extras {
         doc: vec![
-            "The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification`], `NotificationType::from(n.notification_type.as_str())` tells which it is.".to_owned(),
+            format!("The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification::verify`], [`{NOTIFICATION_TYPE}::from_notification`] tells which it is."),
         ],
         value_docs,
     };
-    emit_enum(api, &def, &extras)
+    let enum_tokens = emit_enum(api, &def, &extras)?;
+    Ok(quote! {
+        #enum_tokens
+
+        impl NotificationType {
+            /// The type of a verified notification (its `notificationType`); a type this version does not know is `Unknown`.
+            pub fn from_notification(
+                notification: &baas_runtime::notification::Notification,
+            ) -> NotificationType {
+                NotificationType::from_wire(&notification.notification_type)
+            }
+        }
+    })
 }

@@ -204,7 +204,7 @@ fn crate_doc(api: &Api) -> Doc {
         .collect();
     doc.list(
         &format!(
-            "Notifications, typed as [`{}`] (verify them with `notification`):",
+            "Notifications, typed as [`{0}`] (verify a received body with [`notification::verify`], then [`{0}::from_notification`] tells which it is):",
             codes::NOTIFICATION_TYPE
         ),
         &notes,
@@ -310,6 +310,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         };
         /// The runtime this client is built on (signing, transport, notifications).
         pub use baas_runtime;
+        pub use baas_runtime::notification;
         pub use client::Client;
         #code_uses
 
