@@ -119,11 +119,19 @@ impl Flattened {
     /// Flattens a JSON object body. The top-level `signature` is kept apart (see
     /// [`Flattened::signature`]) and is not one of the pairs.
     pub fn parse(body: &[u8]) -> Result<Flattened, CanonicalError> {
-        if let Err(e) = std::str::from_utf8(body) {
-            return Err(CanonicalError::InvalidUtf8 {
-                offset: e.valid_up_to(),
-            });
-        }
+        Self::parse_valid_utf8(body).map_err(|e| match std::str::from_utf8(body) {
+            // Invalid UTF-8 is reported as such wherever it is, before any other error.
+            Err(bad) => CanonicalError::InvalidUtf8 {
+                offset: bad.valid_up_to(),
+            },
+            Ok(_) => e,
+        })
+    }
+
+    /// [`Flattened::parse`] with UTF-8 checked inside strings only (every byte outside
+    /// strings that the grammar accepts is ASCII, and escapes are ASCII): a body that
+    /// parses is valid UTF-8. The errors of an invalid body are sorted out by the caller.
+    fn parse_valid_utf8(body: &[u8]) -> Result<Flattened, CanonicalError> {
         let mut parser = Parser {
             input: body,
             pos: 0,
@@ -131,7 +139,8 @@ impl Flattened {
             arena: Vec::with_capacity(body.len() + 64),
             pairs: Vec::with_capacity(body.len() / 16 + 8),
             keys: Vec::with_capacity(32),
-            key_buf: Vec::with_capacity(256),
+            key_hashes: Vec::with_capacity(32),
+            key_buf: Vec::new(),
             signature: None,
             has_signature_key: false,
             first_null: None,
@@ -187,33 +196,47 @@ impl Flattened {
         self.pairs.is_empty()
     }
 
-    /// Calls `sink` with each piece of the canonical string in order (pairs and `&`
-    /// separators), with `senderKey=<key_text>` sorted in as `key` would be.
-    fn walk_sorted(&self, key: &PrivateKey, key_text: &[u8], mut sink: impl FnMut(&[u8])) {
+    /// The `senderKey=<key>` pair (wipe it after use).
+    fn key_pair(key: &PrivateKey) -> Vec<u8> {
         let mut key_pair = Vec::with_capacity(SENDER_KEY.len() + 1 + key.expose().len());
         key_pair.extend_from_slice(SENDER_KEY.as_bytes());
         key_pair.push(b'=');
         key_pair.extend_from_slice(key.expose());
+        key_pair
+    }
+
+    /// The pairs and then `key_pair` (index `self.len()`), and the order of their bytes.
+    fn sorted<'s>(&'s self, key_pair: &'s [u8]) -> (Vec<&'s [u8]>, Vec<usize>) {
+        let mut items: Vec<&[u8]> = Vec::with_capacity(self.pairs.len() + 1);
+        items.extend(self.pairs.iter().map(|r| slice(&self.arena, *r)));
+        items.push(key_pair);
+        // `(prefix, pair, index)`: most comparisons are on the prefix alone.
+        let mut keyed: Vec<(u64, &[u8], usize)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (prefix(s), *s, i))
+            .collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        let order = keyed.into_iter().map(|(_, _, i)| i).collect();
+        (items, order)
+    }
+
+    /// Calls `sink` with each piece of the canonical string in order (pairs and `&`
+    /// separators), with `senderKey=<key_text>` sorted in as `key` would be.
+    fn walk_sorted(&self, key: &PrivateKey, key_text: &[u8], mut sink: impl FnMut(&[u8])) {
+        let mut key_pair = Self::key_pair(key);
         {
-            // `(prefix, pair, is the senderKey pair)`; the senderKey pair sorts by the
-            // real key.
-            let mut sorted: Vec<(u64, &[u8], bool)> = Vec::with_capacity(self.pairs.len() + 1);
-            sorted.extend(self.pairs.iter().map(|r| {
-                let pair = slice(&self.arena, *r);
-                (prefix(pair), pair, false)
-            }));
-            sorted.push((prefix(&key_pair), &key_pair, true));
-            sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-            for (i, &(_, pair, is_key)) in sorted.iter().enumerate() {
-                if i > 0 {
+            let (items, order) = self.sorted(&key_pair);
+            for (n, &i) in order.iter().enumerate() {
+                if n > 0 {
                     sink(b"&");
                 }
-                if is_key {
+                if i == self.pairs.len() {
                     sink(SENDER_KEY.as_bytes());
                     sink(b"=");
                     sink(key_text);
                 } else {
-                    sink(pair);
+                    sink(items.get(i).copied().unwrap_or_default());
                 }
             }
         }
@@ -222,14 +245,44 @@ impl Flattened {
 
     /// SHA-256 of the canonical string with `senderKey=<key>` added.
     pub fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        let mut key_pair = Self::key_pair(key);
+        // The canonical string without the `senderKey` pair, written out once and
+        // hashed in three pieces around that pair (so the key is never copied here).
+        let mut text = Vec::with_capacity(self.arena.len() + self.pairs.len() + 1);
+        let mut key_at = 0;
+        {
+            let (items, order) = self.sorted(&key_pair);
+            for (n, &i) in order.iter().enumerate() {
+                if n > 0 {
+                    text.push(b'&');
+                }
+                if i == self.pairs.len() {
+                    key_at = text.len();
+                } else {
+                    text.extend_from_slice(items.get(i).copied().unwrap_or_default());
+                }
+            }
+        }
+        wipe(&mut key_pair);
+        let (before, after) = text.split_at(key_at.min(text.len()));
         let mut hasher = Sha256::new();
-        self.walk_sorted(key, key.expose(), |piece| hasher.update(piece));
+        hasher.update(before);
+        hasher.update(SENDER_KEY.as_bytes());
+        hasher.update(b"=");
+        hasher.update(key.expose());
+        hasher.update(after);
         hasher.finalize().into()
     }
 
     /// Lowercase hex SHA-256 of the canonical string: the `signature` value.
     pub fn signature_hex(&self, key: &PrivateKey) -> String {
-        hex::encode(self.digest(key))
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = String::with_capacity(64);
+        for b in self.digest(key) {
+            text.push(char::from(HEX[usize::from(b >> 4)]));
+            text.push(char::from(HEX[usize::from(b & 0xf)]));
+        }
+        text
     }
 
     /// True when the body itself has a top-level `senderKey` (the key is never sent:
@@ -280,6 +333,30 @@ fn prefix(s: &[u8]) -> u64 {
     u64::from_be_bytes(word)
 }
 
+/// A fingerprint of an object key for duplicate detection: equal keys have equal
+/// hashes (different keys may too, and are then compared).
+fn key_hash(key: &[u8]) -> u64 {
+    // The first and last eight bytes (or four, or three single bytes) and the length.
+    let (first, last) = match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+        (Some(f), Some(l)) => (u64::from_le_bytes(*f), u64::from_le_bytes(*l)),
+        _ => match (key.first_chunk::<4>(), key.last_chunk::<4>()) {
+            (Some(f), Some(l)) => (
+                u64::from(u32::from_le_bytes(*f)),
+                u64::from(u32::from_le_bytes(*l)),
+            ),
+            _ => {
+                let byte = |i: usize| u64::from(key.get(i).copied().unwrap_or_default());
+                (
+                    byte(0) | byte(key.len() / 2) << 8,
+                    byte(key.len().wrapping_sub(1)),
+                )
+            }
+        },
+    };
+    (first ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ last.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+}
+
 /// A pair whose path is the top-level `senderKey`.
 fn is_sender_key_pair(pair: &str) -> bool {
     pair.strip_prefix(SENDER_KEY)
@@ -308,13 +385,24 @@ struct Parser<'a> {
     path: Vec<u8>,
     arena: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    /// Keys of the objects being read (`prefix` and range in `key_buf`), for duplicate
-    /// detection.
-    keys: Vec<(u64, usize, usize)>,
+    /// Keys of the objects being read, for duplicate detection: ranges (see
+    /// [`key_text`]) and, at the same indexes, [`key_hash`]es.
+    keys: Vec<(usize, usize)>,
+    key_hashes: Vec<u64>,
+    /// Unescaped text of the keys being read that have escapes.
     key_buf: Vec<u8>,
     signature: Option<String>,
     has_signature_key: bool,
     first_null: Option<String>,
+}
+
+/// The text of a key range of [`Parser::keys`]: a range of `input` (keys without
+/// escapes), or, shifted by `input.len()`, of `key_buf`.
+fn key_text<'k>(input: &'k [u8], key_buf: &'k [u8], (start, end): (usize, usize)) -> &'k [u8] {
+    match start.checked_sub(input.len()) {
+        Some(kb_start) => slice(key_buf, (kb_start, end - input.len())),
+        None => slice(input, (start, end)),
+    }
 }
 
 impl Parser<'_> {
@@ -505,11 +593,23 @@ impl Parser<'_> {
                 self.path.push(b'.');
             }
             let key_start = self.path.len();
+            let quote = self.pos;
             string(self.input, &mut self.pos, &mut self.path)?;
             let key = self.path.get(key_start..).unwrap_or_default();
-            let kb_start = self.key_buf.len();
-            self.key_buf.extend_from_slice(key);
-            self.keys.push((prefix(key), kb_start, self.key_buf.len()));
+            // Escapes always shorten the text, so a key as long as its body between
+            // the quotes is that body: refer to the input instead of copying it.
+            let range = if key.len() + 2 == self.pos - quote {
+                (quote + 1, self.pos - 1)
+            } else {
+                let kb_start = self.key_buf.len();
+                self.key_buf.extend_from_slice(key);
+                (
+                    self.input.len() + kb_start,
+                    self.input.len() + self.key_buf.len(),
+                )
+            };
+            self.key_hashes.push(key_hash(key));
+            self.keys.push(range);
             let is_signature = top && key == b"signature";
             self.skip_ws();
             self.expect(b':', "`:`")?;
@@ -531,27 +631,40 @@ impl Parser<'_> {
                 _ => return Err(self.syntax("`,` or `}`")),
             }
         }
-        // Duplicate keys: sort this object's keys and compare neighbours.
-        let key_buf = &self.key_buf;
-        let key = |&(_, start, end): &(u64, usize, usize)| slice(key_buf, (start, end));
-        if let Some(frame) = self.keys.get_mut(key_frame..) {
-            frame.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| key(a).cmp(key(b))));
-            if let Some(w) = frame
-                .windows(2)
-                .find(|w| matches!(w, [a, b] if a.0 == b.0 && key(a) == key(b)))
-            {
-                let mut path =
-                    String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
-                if !top {
-                    path.push('.');
+        // Duplicate keys: equal keys have equal hashes, so sort this object's hashes
+        // (integers, few branches) and compare the keys of any hashes that repeat.
+        if let Some(hashes) = self.key_hashes.get_mut(key_frame..) {
+            hashes.sort_unstable();
+            let repeated = hashes.windows(2).filter_map(|w| match w {
+                [a, b] if a == b => Some(*a),
+                _ => None,
+            });
+            let (input, key_buf) = (self.input, &self.key_buf);
+            let frame = self.keys.get(key_frame..).unwrap_or_default();
+            for hash in repeated {
+                let same: Vec<&[u8]> = frame
+                    .iter()
+                    .map(|&r| key_text(input, key_buf, r))
+                    .filter(|k| key_hash(k) == hash)
+                    .collect();
+                let twice = same
+                    .iter()
+                    .enumerate()
+                    .find(|&(i, k)| same.get(..i).unwrap_or_default().contains(k));
+                if let Some((_, key)) = twice {
+                    let mut path =
+                        String::from_utf8_lossy(self.path.get(..base).unwrap_or_default())
+                            .into_owned();
+                    if !top {
+                        path.push('.');
+                    }
+                    path.push_str(&String::from_utf8_lossy(key));
+                    return Err(CanonicalError::DuplicateKey { path });
                 }
-                if let Some(first) = w.first() {
-                    path.push_str(&String::from_utf8_lossy(key(first)));
-                }
-                return Err(CanonicalError::DuplicateKey { path });
             }
         }
         self.keys.truncate(key_frame);
+        self.key_hashes.truncate(key_frame);
         self.key_buf.truncate(key_buf_base);
         Ok(())
     }
@@ -671,7 +784,16 @@ fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), Canoni
     loop {
         let run_start = *pos;
         *pos += plain_run(input.get(run_start..).unwrap_or_default());
-        out.extend_from_slice(input.get(run_start..*pos).unwrap_or_default());
+        let run = input.get(run_start..*pos).unwrap_or_default();
+        // A run ends at an ASCII byte, so it never splits a UTF-8 sequence.
+        if !run.is_ascii() {
+            if let Err(e) = std::str::from_utf8(run) {
+                return Err(CanonicalError::InvalidUtf8 {
+                    offset: run_start + e.valid_up_to(),
+                });
+            }
+        }
+        out.extend_from_slice(run);
         match input.get(*pos) {
             None => return Err(syntax(*pos, "closing `\"`")),
             Some(b'"') => {
@@ -761,7 +883,7 @@ mod tests {
     fn plain_run_stops_where_a_byte_by_byte_scan_stops() {
         let naive = |s: &[u8]| s.iter().position(|&b| ends_run(b)).unwrap_or(s.len());
         for filler in [b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
-            for len in 0..20 {
+            for len in 0..20usize {
                 let mut s = vec![filler; len];
                 assert_eq!(plain_run(&s), naive(&s));
                 for at in 0..len {
@@ -783,10 +905,11 @@ mod tests {
 
     #[test]
     fn sorting_by_prefix_then_bytes_is_sorting_by_bytes() {
+        // Every string of up to three bytes of an alphabet with 0x00, 0x01 and 0xff...
         let alphabet: &[u8] = &[0, 1, b'a', 0x7f, 0x80, 0xff];
-        let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut short: Vec<Vec<u8>> = vec![Vec::new()];
         let mut last: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
+        for _ in 0..3 {
             last = last
                 .iter()
                 .flat_map(|s| {
@@ -797,19 +920,27 @@ mod tests {
                     })
                 })
                 .collect();
-            all.extend(last.iter().cloned());
+            short.extend(last.iter().cloned());
         }
-        // Long strings sharing the first eight bytes, and differing right after them.
-        for s in last.clone() {
-            for tail in [&b""[..], b"\0", b"\0\0\0\0\0", b"aaaaaa\0", b"aaaaaa\x01"] {
-                let mut t = b"aaaa".to_vec();
-                t.extend_from_slice(tail);
-                t.extend_from_slice(&s);
+        // ... and after heads that put those bytes at every position from 4 to 11, on
+        // both sides of the eight-byte prefix (zero bytes against its zero padding).
+        let mut all = short.clone();
+        for head in [
+            &b"aaaa"[..],
+            b"aaaa\0",
+            b"aaaa\0\0\0",
+            b"aaaa\0\0\0\0\0",
+            b"aaaaaaa\0",
+            b"aaaaaaa\x01",
+        ] {
+            for s in &short {
+                let mut t = head.to_vec();
+                t.extend_from_slice(s);
                 all.push(t);
             }
         }
         for a in &all {
-            for b in all.iter().step_by(7) {
+            for b in all.iter().step_by(3) {
                 let by_prefix = prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b));
                 assert_eq!(by_prefix, a.cmp(b), "{a:?} {b:?}");
             }
@@ -890,6 +1021,60 @@ mod tests {
                 Flattened::parse(&full.as_bytes()[..cut]).is_err(),
                 "cut {cut}"
             );
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_first_wherever_it_is() {
+        let err = |b: &[u8]| Flattened::parse(b).unwrap_err();
+        let bad = |offset| CanonicalError::InvalidUtf8 { offset };
+        // In a key, in a value after an escape, outside strings, after a syntax error,
+        // a truncated sequence at the end.
+        assert_eq!(err(b"{\"\xc3\":1}"), bad(2));
+        assert_eq!(err(b"{\"a\":\"\\n\xe4\xb8\"}"), bad(8));
+        assert_eq!(err(b"{\xff}"), bad(1));
+        assert_eq!(err(b"{\"a\":1,,\"b\":\"\xff\"}"), bad(13));
+        assert_eq!(err(b"{\"a\":\"\xe5\xbc"), bad(6));
+        assert!(Flattened::parse("{\"\u{5f20}\":\"\u{10ffff}\"}".as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn duplicate_keys_of_every_length_and_spelling() {
+        // Keys of lengths 0 to 19 (each hashed from single bytes, four-byte or
+        // eight-byte words), differing in the first, middle or last byte, written raw
+        // or with escapes: every two equal ones are refused, no two different ones.
+        let mut keys: Vec<String> = Vec::new();
+        for len in 0..20usize {
+            let base: String = (0..len).map(|i| char::from(b'a' + (i % 7) as u8)).collect();
+            keys.push(base.clone());
+            for at in [0, len / 2, len.saturating_sub(1)] {
+                if at < len {
+                    let mut k = base.clone().into_bytes();
+                    k[at] = b'Z';
+                    keys.push(String::from_utf8(k).unwrap());
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        let escaped = |k: &str| {
+            k.chars()
+                .map(|c| format!("\\u{:04x}", c as u32))
+                .collect::<String>()
+        };
+        let all: Vec<String> = keys.iter().map(|k| format!("\"{k}\":1")).collect();
+        assert!(Flattened::parse(format!("{{{}}}", all.join(",")).as_bytes()).is_ok());
+        for k in &keys {
+            for (a, b) in [(k.clone(), k.clone()), (k.clone(), escaped(k))] {
+                let body = format!("{{\"x\":{{{},\"{b}\":2}}}}", all.join(","));
+                assert_eq!(
+                    Flattened::parse(body.as_bytes()).unwrap_err(),
+                    CanonicalError::DuplicateKey {
+                        path: format!("x.{a}")
+                    },
+                    "{body}"
+                );
+            }
         }
     }
 
