@@ -36,7 +36,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_account_details(
         &self,
         request: &super::account::GetAccountDetailsRequest,
@@ -51,7 +51,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn query_account_list_by_user_id(
         &self,
         request: &super::account::QueryAccountListByUserIdRequest,
@@ -66,7 +66,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_abnormal_account_list(
         &self,
         request: &super::account::GetAbnormalAccountListRequest,
@@ -81,7 +81,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn apply_for_short_code(
         &self,
         request: &super::account::ApplyForShortCodeRequest,
@@ -96,7 +96,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn query_for_short_code(
         &self,
         request: &super::account::QueryForShortCodeRequest,
@@ -111,7 +111,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn query_account_by_short_code(
         &self,
         request: &super::account::QueryAccountByShortCodeRequest,
@@ -128,7 +128,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn activate_account(
         &self,
         request: &super::account::ActivateAccountRequest,
@@ -143,7 +143,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn edit_sub_account_name(
         &self,
         request: &super::account::EditSubAccountNameRequest,
@@ -160,7 +160,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn cancel_account_operation(
         &self,
         request: &super::account::CancelAccountOperationRequest,
@@ -179,7 +179,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn apply_for_cny_express(
         &self,
         request: &super::cny::ApplyForCnyExpressRequest,
@@ -194,7 +194,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_cny_trans_list(
         &self,
         request: &super::cny::GetCnyTransListRequest,
@@ -209,7 +209,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_cny_transfer_details(
         &self,
         request: &super::cny::GetCnyTransferDetailsRequest,
@@ -226,7 +226,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_foreign_exchange_rate(
         &self,
         request: &super::fx::GetForeignExchangeRateRequest,
@@ -245,7 +245,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn apply_for_fc_exchange(
         &self,
         request: &super::fx::ApplyForFcExchangeRequest,
@@ -262,7 +262,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_fx_request_status(
         &self,
         request: &super::fx::GetFxRequestStatusRequest,
@@ -277,7 +277,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_onboarding_status(
         &self,
         request: &super::onboarding::GetOnboardingStatusRequest,
@@ -292,7 +292,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_user_kyc(
         &self,
         request: &super::onboarding::GetUserKycRequest,
@@ -307,7 +307,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_kyc_media_list(
         &self,
         request: &super::onboarding::GetKycMediaListRequest,
@@ -322,7 +322,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_onboarding_request_id(
         &self,
         request: &super::onboarding::GetOnboardingRequestIdRequest,
@@ -337,7 +337,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_business_onboarding_status(
         &self,
         request: &super::onboarding::GetBusinessOnboardingStatusRequest,
@@ -355,7 +355,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_business_onboarding_request_id(
         &self,
         request: &super::onboarding::GetBusinessOnboardingRequestIdRequest,
@@ -373,7 +373,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_store_onboarding_info(
         &self,
         request: &super::onboarding::GetStoreOnboardingInfoRequest,
@@ -388,7 +388,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_company_onboarding_info(
         &self,
         request: &super::onboarding::GetCompanyOnboardingInfoRequest,
@@ -406,7 +406,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_organisation_onboarding_info(
         &self,
         request: &super::onboarding::GetOrganisationOnboardingInfoRequest,
@@ -424,7 +424,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_partnership_onboarding_info(
         &self,
         request: &super::onboarding::GetPartnershipOnboardingInfoRequest,
@@ -444,7 +444,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn tx_reversal(
         &self,
         request: &super::other::TxReversalRequest,
@@ -459,7 +459,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn query_tx_reversal(
         &self,
         request: &super::other::QueryTxReversalRequest,
@@ -476,7 +476,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn fetch_transaction_fee(
         &self,
         request: &super::other::FetchTransactionFeeRequest,
@@ -491,7 +491,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn validate_account(
         &self,
         request: &super::other::ValidateAccountRequest,
@@ -506,7 +506,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn query_closing_balance(
         &self,
         request: &super::other::QueryClosingBalanceRequest,
@@ -523,7 +523,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn send_otp(
         &self,
         request: &super::otp::SendOtpRequest,
@@ -542,7 +542,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn confirm_operation(
         &self,
         request: &super::otp::ConfirmOperationRequest,
@@ -559,7 +559,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn send_acc_admin_otp(
         &self,
         request: &super::otp::SendAccAdminOtpRequest,
@@ -574,7 +574,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn group_applications(
         &self,
         request: &super::otp::GroupApplicationsRequest,
@@ -593,7 +593,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn apply_for_mobile_money_business_transfer(
         &self,
         request: &super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
@@ -615,7 +615,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn apply_for_transfer(
         &self,
         request: &super::transfers::ApplyForTransferRequest,
@@ -630,7 +630,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_trans_list(
         &self,
         request: &super::transfers::GetTransListRequest,
@@ -647,7 +647,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_trans_result(
         &self,
         request: &super::transfers::GetTransResultRequest,
@@ -666,7 +666,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn telegraphic_transfer(
         &self,
         request: &super::transfers::TelegraphicTransferRequest,
@@ -683,7 +683,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_inter_bank_transfer_list(
         &self,
         request: &super::transfers::GetInterBankTransferListRequest,
@@ -703,7 +703,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_inter_bank_transfer_details(
         &self,
         request: &super::transfers::GetInterBankTransferDetailsRequest,
@@ -723,7 +723,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn get_bank_codes(
         &self,
         request: &super::transfers::GetBankCodesRequest,
@@ -742,7 +742,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn add_email(
         &self,
         request: &super::user::AddEmailRequest,
@@ -761,7 +761,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn verify_email_address(
         &self,
         request: &super::user::VerifyEmailAddressRequest,
@@ -780,7 +780,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn airtime_payment(
         &self,
         request: &super::utility::AirtimePaymentRequest,
@@ -799,7 +799,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn airtime_bulk_payment(
         &self,
         request: &super::utility::AirtimeBulkPaymentRequest,
@@ -814,7 +814,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn bill_query(
         &self,
         request: &super::utility::BillQueryRequest,
@@ -833,7 +833,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn bill_payment(
         &self,
         request: &super::utility::BillPaymentRequest,
@@ -850,7 +850,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn payment_query(
         &self,
         request: &super::utility::PaymentQueryRequest,
@@ -867,7 +867,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The runtime's error: validation, transport, signature, or the service's result code when it is not success.
+    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
     pub async fn bulk_payment_query(
         &self,
         request: &super::utility::BulkPaymentQueryRequest,

@@ -12,6 +12,19 @@ use crate::model::{Api, Response};
 
 /// Emits the `Client` struct and its methods.
 pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
+    // Which variant a partner matches on, and how to read the service's code.
+    let typed_code = if api.result_codes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (read it as a typed code with [`{0}::from_error`](super::enums::{0}::from_error))",
+            super::codes::RESULT_CODE
+        )
+    };
+    let errors_doc = format!(
+        "[`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `{}`{typed_code}; otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).",
+        api.success_code
+    );
     let mut methods = Vec::new();
     for group in &api.groups {
         let module = ident(&group.name)?;
@@ -40,7 +53,7 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
             call_notes(&mut doc, op);
             docs::add_provenance(&mut doc, op.source);
             doc.raw("# Errors");
-            doc.raw("The runtime's error: validation, transport, signature, or the service's result code when it is not success.");
+            doc.raw(&errors_doc);
             let doc = doc.outer();
             methods.push(quote! {
                 #doc
