@@ -47,7 +47,10 @@ impl baas_runtime::Operation for GetAccountDetailsRequest {
     const PATH: &'static str = "/query/getAccountDetails";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Accounts of a user.
@@ -90,7 +93,10 @@ impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
     const PATH: &'static str = "/account/queryAccountListByUserId";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("userId"), !self.user_id.is_empty());
+        v.finish()
     }
 }
 /// Lists dormant or frozen accounts of the channel.
@@ -210,7 +216,10 @@ impl baas_runtime::Operation for ApplyForShortCodeRequest {
     const PATH: &'static str = "/account/applyForShortCode";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Short code of an account.
@@ -266,7 +275,10 @@ impl baas_runtime::Operation for QueryForShortCodeRequest {
     const PATH: &'static str = "/account/queryForShortCode";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Account of a short code.
@@ -322,7 +334,10 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
     const PATH: &'static str = "/account/queryAccountByShortCode";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("shortCode"), !self.short_code.is_empty());
+        v.finish()
     }
 }
 /// Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
@@ -388,7 +403,10 @@ impl baas_runtime::Operation for ActivateAccountRequest {
     const PATH: &'static str = "/account/activateAccount";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
@@ -465,6 +483,7 @@ impl baas_runtime::Operation for EditSubAccountNameRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
         if let Some(value) = &self.sub_account_name {
             v.max_chars(at.field("subAccountName"), value, 253);
         }
@@ -515,6 +534,9 @@ impl baas_runtime::Operation for CancelAccountOperationRequest {
     const PATH: &'static str = "/account/cancelAccountOperation";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("requestId"), !self.request_id.is_empty());
+        v.finish()
     }
 }

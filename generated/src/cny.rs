@@ -268,10 +268,40 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
+        v.required(at.field("beneficiaryName"), !self.beneficiary_name.is_empty());
+        v.required(
+            at.field("beneficiaryIdNumber"),
+            !self.beneficiary_id_number.is_empty(),
+        );
         v.max_chars(at.field("beneficiaryIdNumber"), &self.beneficiary_id_number, 18);
+        v.required(
+            at.field("beneficiaryBankCode"),
+            !self.beneficiary_bank_code.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryBankName"),
+            !self.beneficiary_bank_name.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryBankAddress"),
+            !self.beneficiary_bank_address.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryAccountId"),
+            !self.beneficiary_account_id.is_empty(),
+        );
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
+        v.required(
+            at.field("supportDocumentFile"),
+            !self.support_document_file.is_empty(),
+        );
+        v.required(
+            at.field("companyRegisDocumentFile"),
+            !self.company_regis_document_file.is_empty(),
+        );
         if let Some(value) = &self.invoice {
             v.base64_max_bytes(at.field("invoice"), value, 31457280);
         }
@@ -397,7 +427,13 @@ impl baas_runtime::Operation for GetCnyTransListRequest {
     const PATH: &'static str = "/query/getCnyTransList";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("userId"), !self.user_id.is_empty());
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.required(at.field("pageNo"), !self.page_no.is_empty());
+        v.required(at.field("pageSize"), !self.page_size.is_empty());
+        v.finish()
     }
 }
 /// Returns the CNY transfer detail record.
@@ -436,6 +472,9 @@ impl baas_runtime::Operation for GetCnyTransferDetailsRequest {
     const PATH: &'static str = "/query/getCnyTransferDetails";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("applicationId"), !self.application_id.is_empty());
+        v.finish()
     }
 }

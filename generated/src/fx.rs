@@ -153,6 +153,10 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("sourceCurrency"), !self.source_currency.is_empty());
+        v.required(at.field("targetCurrency"), !self.target_currency.is_empty());
+        v.required(at.field("sourceAccount"), !self.source_account.is_empty());
+        v.required(at.field("targetAccount"), !self.target_account.is_empty());
         v.exactly_one_of(
             at,
             &[
@@ -203,6 +207,9 @@ impl baas_runtime::Operation for GetFxRequestStatusRequest {
     const PATH: &'static str = "/query/v2/getFxRequestStatus";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("applicationId"), !self.application_id.is_empty());
+        v.finish()
     }
 }

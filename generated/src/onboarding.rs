@@ -132,7 +132,13 @@ impl baas_runtime::Operation for GetUserKycRequest {
     const PATH: &'static str = "/onboarding/getUserKyc";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }
 /// Media uploaded for a personal onboarding.
@@ -175,7 +181,13 @@ impl baas_runtime::Operation for GetKycMediaListRequest {
     const PATH: &'static str = "/onboarding/personal/getKycMediaList";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }
 /// Onboarding request id of a personal user.
@@ -373,7 +385,10 @@ impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
     const PATH: &'static str = "/onboarding/business/getOnboardingRequestId";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("businessCerNo"), !self.business_cer_no.is_empty());
+        v.finish()
     }
 }
 /// SME onboarding info of a sole proprietorship.
@@ -410,7 +425,13 @@ impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
     const PATH: &'static str = "/onboarding/business/getStoreOnboardingInfo";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }
 /// SME onboarding info of an LLC.
@@ -447,7 +468,13 @@ impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
     const PATH: &'static str = "/onboarding/business/getCompanyOnboardingInfo";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }
 /// SME onboarding info of an NGO/CBO.
@@ -484,7 +511,13 @@ impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
     const PATH: &'static str = "/onboarding/business/getOrganisationOnboardingInfo";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }
 /// SME onboarding info of a partnership.
@@ -521,6 +554,12 @@ impl baas_runtime::Operation for GetPartnershipOnboardingInfoRequest {
     const PATH: &'static str = "/onboarding/business/getPartnershipOnboardingInfo";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("onboardingRequestId"),
+            !self.onboarding_request_id.is_empty(),
+        );
+        v.finish()
     }
 }

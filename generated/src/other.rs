@@ -134,7 +134,10 @@ impl baas_runtime::Operation for TxReversalRequest {
     const PATH: &'static str = "/trans/txReversal";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("transactionId"), !self.transaction_id.is_empty());
+        v.finish()
     }
 }
 /// Reversal request record.
@@ -171,7 +174,10 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
     const PATH: &'static str = "/trans/queryTxReversal";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("applicationId"), !self.application_id.is_empty());
+        v.finish()
     }
 }
 /// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves\_money because it is sent to the reversal path: it is never re-sent automatically.
@@ -298,7 +304,16 @@ impl baas_runtime::Operation for FetchTransactionFeeRequest {
     const PATH: &'static str = "/trans/txReversal";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
+        v.required(at.field("benificiaryName"), !self.benificiary_name.is_empty());
+        v.required(at.field("benificiaryAccount"), !self.benificiary_account.is_empty());
+        v.required(
+            at.field("benificiaryBankCode"),
+            !self.benificiary_bank_code.is_empty(),
+        );
+        v.finish()
     }
 }
 /// Validates a counterparty account name before a transfer.
@@ -348,7 +363,10 @@ impl baas_runtime::Operation for ValidateAccountRequest {
     const PATH: &'static str = "/account/validateAccount";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
@@ -387,6 +405,9 @@ impl baas_runtime::Operation for QueryClosingBalanceRequest {
     const PATH: &'static str = "/report/queryClosingBalance";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("queryDate"), !self.query_date.is_empty());
+        v.finish()
     }
 }

@@ -54,7 +54,10 @@ impl baas_runtime::Operation for SendOtpRequest {
     const PATH: &'static str = "/common/sendOtp";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("businessId"), !self.business_id.is_empty());
+        v.finish()
     }
 }
 /// Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
@@ -103,7 +106,11 @@ impl baas_runtime::Operation for ConfirmOperationRequest {
     const PATH: &'static str = "/common/confirmOperation";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("businessId"), !self.business_id.is_empty());
+        v.required(at.field("otpCode"), !self.otp_code.is_empty());
+        v.finish()
     }
 }
 /// Sends a one-time password to an account administrator.
@@ -170,7 +177,15 @@ impl baas_runtime::Operation for SendAccAdminOtpRequest {
     const PATH: &'static str = "/common/sendAccAdminOtp";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("businessId"), !self.business_id.is_empty());
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.required(
+            at.field("accManagerIdNumber"),
+            !self.acc_manager_id_number.is_empty(),
+        );
+        v.finish()
     }
 }
 /// Groups several pending applications under one application that is confirmed with one OTP.

@@ -963,9 +963,11 @@ impl MobileDetail {
     /// Checks this record's client-side rules; `at` is where the record sits in the request.
     pub(crate) fn validate_at(
         &self,
-        _v: &mut baas_runtime::Validator,
-        _at: baas_runtime::FieldPath<'_>,
-    ) {}
+        v: &mut baas_runtime::Validator,
+        at: baas_runtime::FieldPath<'_>,
+    ) {
+        v.required(at.field("mobileNumber"), !self.mobile_number.is_empty());
+    }
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///

@@ -151,6 +151,8 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
+        v.required(at.field("payeeShortCode"), !self.payee_short_code.is_empty());
         v.whole(at.field("amount"), &self.amount);
         if let Some(value) = &self.description {
             v.max_chars(at.field("description"), value, 100);
@@ -324,6 +326,9 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
+        v.required(at.field("payeeBankCode"), !self.payee_bank_code.is_empty());
+        v.required(at.field("payeeAccountId"), !self.payee_account_id.is_empty());
         if let Some(value) = &self.remark {
             v.max_chars(at.field("remark"), value, 100);
         }
@@ -459,6 +464,8 @@ impl baas_runtime::Operation for GetTransListRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("userId"), !self.user_id.is_empty());
+        v.required(at.field("accountId"), !self.account_id.is_empty());
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }
@@ -497,7 +504,10 @@ impl baas_runtime::Operation for GetTransResultRequest {
     const PATH: &'static str = "/query/getTransResult";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("txId"), !self.tx_id.is_empty());
+        v.finish()
     }
 }
 /// SWIFT cross-border transfer.
@@ -768,12 +778,36 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.required(
+            at.field("beneficiarySwiftBic"),
+            !self.beneficiary_swift_bic.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryBankName"),
+            !self.beneficiary_bank_name.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryBankCity"),
+            !self.beneficiary_bank_city.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryAccountId"),
+            !self.beneficiary_account_id.is_empty(),
+        );
+        v.required(
+            at.field("beneficiaryAccountCcy"),
+            !self.beneficiary_account_ccy.is_empty(),
+        );
+        v.required(at.field("beneficiaryName"), !self.beneficiary_name.is_empty());
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
+        v.required(at.field("paymentPurposeId"), !self.payment_purpose_id.is_empty());
         if let Some(value) = &self.payment_purpose {
             v.max_chars(at.field("paymentPurpose"), value, 35);
         }
+        v.required(at.field("senderAddress"), !self.sender_address.is_empty());
         v.required_if(
             at.field("paymentPurpose"),
             self.payment_purpose.as_deref().is_some_and(|s| !s.is_empty()),
@@ -849,6 +883,7 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }
@@ -896,7 +931,11 @@ impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
     const PATH: &'static str = "/trans/getInterBankTransferDetails";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("applicationId"), !self.application_id.is_empty());
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.finish()
     }
 }
 /// Referenced as the source of bank codes; its request and response: not shown.

@@ -93,7 +93,11 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
     const PATH: &'static str = "/utilityPayment/v2/airtimePayment";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.required(at.field("mobileNumber"), !self.mobile_number.is_empty());
+        v.finish()
     }
 }
 /// Purchases airtime for several mobile numbers in one batch.
@@ -168,6 +172,7 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
         for (i, item) in self.mobile_details.iter().enumerate() {
             item.validate_at(&mut v, at.field("mobileDetails").index(i));
         }
@@ -261,7 +266,10 @@ impl baas_runtime::Operation for BillQueryRequest {
     const PATH: &'static str = "/utilityPayment/billQuery";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("billOrderNumber"), !self.bill_order_number.is_empty());
+        v.finish()
     }
 }
 /// Pays a utility bill.
@@ -361,7 +369,11 @@ impl baas_runtime::Operation for BillPaymentRequest {
     const PATH: &'static str = "/utilityPayment/v2/billPayment";
     const MOVES_MONEY: bool = true;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.required(at.field("billOrderNumber"), !self.bill_order_number.is_empty());
+        v.finish()
     }
 }
 /// Queries a utility payment or airtime purchase.
@@ -402,7 +414,10 @@ impl baas_runtime::Operation for PaymentQueryRequest {
     const PATH: &'static str = "/utilityPayment/paymentQuery";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        Ok(())
+        let mut v = baas_runtime::Validator::new();
+        let at = baas_runtime::FieldPath::ROOT;
+        v.required(at.field("paymentId"), !self.payment_id.is_empty());
+        v.finish()
     }
 }
 /// Queries a bulk airtime payment, page by page.
@@ -463,6 +478,10 @@ impl baas_runtime::Operation for BulkPaymentQueryRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.required(
+            at.field("bulkPaymentOrderId"),
+            !self.bulk_payment_order_id.is_empty(),
+        );
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }

@@ -656,6 +656,41 @@ fn rule_cases(api: &Api, dispatch: Dispatch, covered: &mut BTreeSet<&'static str
 }
 
 #[test]
+fn every_required_string_refuses_empty_text() {
+    for (suite, api, dispatch) in suites() {
+        let mut checked = 0;
+        for op in api.operations() {
+            let Params::Fields { fields } = &op.params else {
+                continue;
+            };
+            let kinds: Vec<ConstraintKind> =
+                op.constraints.iter().map(|c| c.kind.clone()).collect();
+            let base = base_params(&api, fields, &kinds);
+            for field in fields
+                .iter()
+                .filter(|f| f.required == Requirement::Required && f.ty == TypeRef::String)
+            {
+                let mut params = base.clone();
+                params[field.wire_name.as_str()] = json!("");
+                expect_violation(
+                    dispatch,
+                    &op.name,
+                    &params,
+                    &field.wire_name,
+                    Violated::Required,
+                    "required string left empty",
+                );
+                checked += 1;
+            }
+        }
+        eprintln!("{suite}: {checked} required strings checked");
+        if suite == "spec/" {
+            assert!(checked > 50, "too few required strings found: {checked}");
+        }
+    }
+}
+
+#[test]
 fn every_constraint_holds_both_ways() {
     for (suite, api, dispatch) in suites() {
         let checked = constraint_cases(&api, dispatch);

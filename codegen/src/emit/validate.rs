@@ -238,6 +238,12 @@ fn field_checks(
         let present = present_expr(field, true)?;
         out.extend(quote!(v.required(#path, #present);));
     }
+    if !optional && field.required == Requirement::Required && field.ty == TypeRef::String {
+        // `new` makes a required string impossible to omit, but not to leave empty: an
+        // empty account id or name is as missing as an absent one.
+        let present = present_expr(field, false)?;
+        out.extend(quote!(v.required(#path, #present);));
+    }
     if stmts.is_empty() {
         return Ok(out);
     }
