@@ -215,7 +215,7 @@ impl Checker {
         ty: &Spanned<String>,
         wire: Option<&Spanned<DecimalWireSpec>>,
         what: &str,
-    ) -> TypeRef {
+    ) -> Option<TypeRef> {
         let text = ty.value.trim();
         let (inner, is_array) = match text
             .strip_prefix("array<")
@@ -230,7 +230,7 @@ impl Checker {
                 format!("nested array type `{text}` for {what}"),
                 Some("an array holds a non-array type; wrap the inner list in a record".into()),
             );
-            return TypeRef::Json;
+            return None;
         }
         let base = match inner {
             "string" => TypeRef::String,
@@ -283,7 +283,7 @@ impl Checker {
                     format!("unknown type `{name}` for {what}"),
                     Some(help),
                 );
-                return TypeRef::Json;
+                return None;
             }
         };
         if !matches!(base, TypeRef::Decimal { .. }) {
@@ -295,13 +295,13 @@ impl Checker {
                 );
             }
         }
-        if is_array {
+        Some(if is_array {
             TypeRef::Array {
                 item: Box::new(base),
             }
         } else {
             base
-        }
+        })
     }
 
     /// Rust field name from the wire name or the `rust_name:` override.
@@ -448,13 +448,21 @@ impl Checker {
                 )),
             );
         }
-        let ty = self.resolve_type(&spec.ty, spec.wire.as_ref(), &what);
+        // An unknown type is reported once; its rules are then not checked against a
+        // stand-in type, which would only add errors that are not the author's.
+        let resolved = self.resolve_type(&spec.ty, spec.wire.as_ref(), &what);
+        let known = resolved.is_some();
+        let ty = resolved.unwrap_or(TypeRef::Json);
         let required = match spec.required.as_ref().map(|r| r.value) {
             Some(RequiredSpec::Yes) => Requirement::Required,
             Some(RequiredSpec::Conditional) => Requirement::Conditional,
             Some(RequiredSpec::No) | None => Requirement::Optional,
         };
-        let rules = self.rules(spec.rules.as_deref().unwrap_or(&[]), &ty, &what);
+        let rules = if known {
+            self.rules(spec.rules.as_deref().unwrap_or(&[]), &ty, &what)
+        } else {
+            Vec::new()
+        };
         let decisions = self.decisions_of(&spec.decisions, &what);
         Field {
             wire_name: wire.to_owned(),
