@@ -104,3 +104,31 @@ fn verify_exit_codes() {
     let (code, _, _) = run(&["--bogus"], Some("k"), EXAMPLE);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn attach_prints_the_body_to_send_which_then_verifies() {
+    let (code, out, err) = run(&["--attach"], Some("yourkey"), EXAMPLE);
+    assert_eq!(code, 0, "{err}");
+    let body = out.trim_end();
+    assert!(
+        body.ends_with(&format!(r#","signature":"{SIGNATURE}"}}"#)),
+        "{body}"
+    );
+    assert!(
+        body.starts_with(&EXAMPLE[..EXAMPLE.len() - 1]),
+        "the input text is kept byte for byte"
+    );
+    let (code, verified, _) = run(&["--verify"], Some("yourkey"), body);
+    assert_eq!(code, 0);
+    assert!(verified.contains("signature OK"));
+    // Already signed, or carrying the key: refused, and the key is not printed.
+    let (code, _, _) = run(&["--attach"], Some("yourkey"), body);
+    assert_eq!(code, 2);
+    let with_key = EXAMPLE.replace("Tester", "yourkey");
+    let (code, out, err) = run(&["--attach"], Some("yourkey"), &with_key);
+    assert_eq!(code, 2);
+    assert!(
+        !out.contains("yourkey") && !err.contains("yourkey"),
+        "{out}{err}"
+    );
+}

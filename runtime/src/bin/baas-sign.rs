@@ -4,6 +4,7 @@
 //! ```text
 //! BAAS_PRIVATE_KEY=... baas-sign < envelope.json           # canonical string, then signature
 //! BAAS_PRIVATE_KEY=... baas-sign --verify < message.json   # exit 0 when the signature holds
+//! BAAS_PRIVATE_KEY=... baas-sign --attach < envelope.json   # the body with its signature, to send
 //! ```
 //!
 //! The canonical string is printed with the key shown as `[redacted]`; the last line of
@@ -20,15 +21,17 @@ use baas_runtime::PrivateKey;
 const KEY_VARIABLE: &str = "BAAS_PRIVATE_KEY";
 
 const USAGE: &str = "\
-usage: baas-sign [--verify]
+usage: baas-sign [--verify | --attach]
   Reads a JSON message (request, response or notification envelope) on stdin and takes
   the private key from the environment variable BAAS_PRIVATE_KEY.
   default   print the canonical string (key redacted), then the signature as last line
-  --verify  check the message's own `signature`; exit 0 when it holds, 1 otherwise";
+  --verify  check the message's own `signature`; exit 0 when it holds, 1 otherwise
+  --attach  print the message with its signature added, exactly as it is to be sent";
 
 enum Mode {
     Sign,
     Verify,
+    Attach,
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--verify" => mode = Mode::Verify,
+            "--attach" => mode = Mode::Attach,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -80,6 +84,34 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             ExitCode::SUCCESS
+        }
+        Mode::Attach => {
+            if flat.signature().is_some() {
+                eprintln!(
+                    "baas-sign: the input already has a `signature`; remove it to sign again"
+                );
+                return ExitCode::from(2);
+            }
+            // The output is meant to be sent: it must never carry the key.
+            let secret = key.expose();
+            let contains_key =
+                !secret.is_empty() && input.windows(secret.len()).any(|w| w == secret);
+            if flat.has_sender_key_pair() || contains_key {
+                eprintln!("baas-sign: the input contains the private key; the key is never sent, remove it");
+                return ExitCode::from(2);
+            }
+            match baas_runtime::sign::attach_signature(input, &expected) {
+                Ok(body) => {
+                    if out.write_all(&body).and_then(|()| writeln!(out)).is_err() {
+                        return ExitCode::from(2);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("baas-sign: cannot attach the signature: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Mode::Verify => match flat.signature() {
             Some(received) if constant_time_eq(received.as_bytes(), expected.as_bytes()) => {
