@@ -4,6 +4,7 @@
 mod decimal;
 pub(crate) mod names;
 mod ops;
+mod sets;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -352,7 +353,11 @@ impl Checker {
 
     /// Checks one list of fields (one struct): each field, then unique wire and Rust names,
     /// then the signing-order warning among siblings.
-    fn fields(&mut self, list: &[Spanned<FieldSpec>], owner: &Owner) -> Vec<Field> {
+    fn fields<'a>(
+        &mut self,
+        list: impl IntoIterator<Item = &'a Spanned<FieldSpec>>,
+        owner: &Owner,
+    ) -> Vec<Field> {
         let mut out: Vec<Field> = Vec::new();
         for f in list {
             let field = self.field(f, owner);

@@ -440,6 +440,7 @@ pub(crate) const TOP_LEVEL_KEYS: &[&str] = &[
     "notifications",
     "decisions",
     "enums",
+    "field_sets",
     "records",
     "group",
     "group_doc",
@@ -550,6 +551,7 @@ pub(crate) fn load_file(source: &Source) -> Result<SpecFile, Vec<Diagnostic>> {
             "notifications" => out.notifications = decode_list(file, key, value, &mut errors),
             "decisions" => out.decisions = decode_list(file, key, value, &mut errors),
             "enums" => out.enums = decode_list(file, key, value, &mut errors),
+            "field_sets" => out.field_sets = decode_list(file, key, value, &mut errors),
             "records" => out.records = decode_list(file, key, value, &mut errors),
             "operations" => out.operations = decode_list(file, key, value, &mut errors),
             other => {

@@ -85,6 +85,7 @@ pub(crate) struct SpecFile {
     pub notifications: Option<TopLevel<Vec<Spanned<NotificationSpec>>>>,
     pub decisions: Option<TopLevel<Vec<Spanned<DecisionSpec>>>>,
     pub enums: Option<TopLevel<Vec<Spanned<EnumSpec>>>>,
+    pub field_sets: Option<TopLevel<Vec<Spanned<FieldSetSpec>>>>,
     pub records: Option<TopLevel<Vec<Spanned<RecordSpec>>>>,
     pub group: Option<TopLevel<Spanned<String>>>,
     pub group_doc: Option<TopLevel<String>>,
@@ -205,6 +206,19 @@ pub(crate) struct EnumValueSpec {
     pub source: Option<SourceSpec>,
 }
 
+/// An item of `field_sets:`: fields written once and included by records. Not a type:
+/// it generates nothing by itself.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FieldSetSpec {
+    pub name: Spanned<String>,
+    /// What the fields have in common (required: the set is read on its own).
+    pub doc: Spanned<String>,
+    pub fields: Spanned<Vec<Spanned<FieldSpec>>>,
+    /// Never allowed (a set cannot include sets); decoded so the checker can say why.
+    pub include: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
 /// An item of `records:`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -212,6 +226,8 @@ pub(crate) struct RecordSpec {
     pub name: Spanned<String>,
     pub doc: Option<String>,
     pub source: Option<SourceSpec>,
+    /// Field sets whose fields come first, in order, before `fields:`.
+    pub include: Option<Vec<Spanned<String>>>,
     pub fields: Vec<Spanned<FieldSpec>>,
     pub decisions: Option<Vec<Spanned<String>>>,
 }

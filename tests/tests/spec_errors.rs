@@ -96,6 +96,9 @@ bad_spec!(
     reserved_name,
     result_code_names,
     result_code_missing_name,
+    field_set_unknown,
+    field_set_duplicate_field,
+    field_set_includes,
 );
 
 #[test]
@@ -108,6 +111,30 @@ fn fragile_sort_warning() {
         .all(|w| w.severity == Severity::Warning));
     let text: Vec<String> = checked.warnings.iter().map(ToString::to_string).collect();
     insta::assert_snapshot!("fragile_sort_warning", text.join("\n"));
+}
+
+#[test]
+fn field_set_unused() {
+    let checked = check_sources("field_set_unused", &case_files("field_set_unused"))
+        .unwrap_or_else(|e| panic!("an unused field set is a warning, not an error:\n{e}"));
+    assert!(checked
+        .warnings
+        .iter()
+        .all(|w| w.severity == Severity::Warning));
+    // The included set is flattened into the record, first, located where the set defines it.
+    let record = checked
+        .api
+        .record("TransferDetail")
+        .expect("TransferDetail");
+    let names: Vec<&str> = record.fields.iter().map(|f| f.wire_name.as_str()).collect();
+    assert_eq!(names, ["applicationId", "status", "orders"]);
+    let first = &record.fields[0].location;
+    assert_eq!(
+        (first.file.as_str(), first.line, first.column),
+        ("field_set_unused/types.yaml", 16, 9)
+    );
+    let text: Vec<String> = checked.warnings.iter().map(ToString::to_string).collect();
+    insta::assert_snapshot!("field_set_unused", text.join("\n"));
 }
 
 #[test]

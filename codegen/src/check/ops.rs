@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::decimal::Dec;
+use super::sets::FieldSets;
 use super::{names, single, single_all, Checker, EnumInfo, Owner};
 use crate::model::{
     self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, Params,
@@ -124,6 +125,9 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     let decisions = merged(single_all(ck, files, "decisions", |f| f.decisions.as_ref()));
     let enums = merged(single_all(ck, files, "enums", |f| f.enums.as_ref()));
     let records = merged(single_all(ck, files, "records", |f| f.records.as_ref()));
+    let field_sets = merged(single_all(ck, files, "field_sets", |f| {
+        f.field_sets.as_ref()
+    }));
 
     // Decisions first: everything else refers to them.
     let mut decision_list: Vec<model::Decision> = Vec::new();
@@ -213,12 +217,14 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         enum_defs.push(def);
     }
     enum_defs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut sets = FieldSets::declare(ck, field_sets.iter().flat_map(|t| t.value.iter().copied()));
     let mut record_defs = Vec::new();
     for r in record_specs {
         let spec = &r.value;
         let name = spec.name.value.clone();
         let owner = Owner::Record(name.clone());
-        let fields = ck.fields(&spec.fields, &owner);
+        let listed = sets.expand(ck, spec.include.as_deref(), &spec.fields, &owner);
+        let fields = ck.fields(listed, &owner);
         let decisions = ck.decisions_of(&spec.decisions, &owner.to_string());
         record_defs.push(model::Record {
             name,
@@ -231,6 +237,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
             location: r.loc.clone(),
         });
     }
+    sets.report_unused(ck);
     record_defs.sort_by(|a, b| a.name.cmp(&b.name));
     record_cycles(ck, &record_defs);
 
