@@ -13,7 +13,7 @@
 //! - `editSubAccountName` — `POST /account/editSubAccountName`
 //! - `cancelAccountOperation` — `POST /account/cancelAccountOperation`
 #![cfg_attr(rustfmt, rustfmt::skip)]
-/// Account record.
+/// Queries the details of an account (its account record).
 ///
 /// Request of `getAccountDetails`.
 ///
@@ -53,7 +53,7 @@ impl baas_runtime::Operation for GetAccountDetailsRequest {
         v.finish()
     }
 }
-/// Accounts of a user.
+/// Lists the accounts of a user.
 ///
 /// Request of `queryAccountListByUserId`.
 ///
@@ -222,7 +222,7 @@ impl baas_runtime::Operation for ApplyForShortCodeRequest {
         v.finish()
     }
 }
-/// Short code of an account.
+/// Queries the short code of an account.
 ///
 /// Request of `queryForShortCode`.
 ///
@@ -281,7 +281,7 @@ impl baas_runtime::Operation for QueryForShortCodeRequest {
         v.finish()
     }
 }
-/// Account of a short code.
+/// Looks up the account of a short code.
 ///
 /// Request of `queryAccountByShortCode`.
 ///

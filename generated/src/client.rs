@@ -3,7 +3,8 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 /// Typed client of the Banking-as-a-Service partner API: one async method per operation.
 ///
-/// Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`].
+/// Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key.
+#[derive(Clone, Debug)]
 pub struct Client {
     inner: baas_runtime::Client,
 }
@@ -28,7 +29,7 @@ impl Client {
     pub fn runtime(&self) -> &baas_runtime::Client {
         &self.inner
     }
-    /// Account record.
+    /// Queries the details of an account (its account record).
     ///
     /// Wire path: `POST /query/getAccountDetails` (operation `getAccountDetails`).
     ///
@@ -43,7 +44,7 @@ impl Client {
     ) -> Result<super::account::GetAccountDetailsResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Accounts of a user.
+    /// Lists the accounts of a user.
     ///
     /// Wire path: `POST /account/queryAccountListByUserId` (operation `queryAccountListByUserId`).
     ///
@@ -88,7 +89,7 @@ impl Client {
     ) -> Result<super::account::ApplyForShortCodeResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Short code of an account.
+    /// Queries the short code of an account.
     ///
     /// Wire path: `POST /account/queryForShortCode` (operation `queryForShortCode`).
     ///
@@ -103,7 +104,7 @@ impl Client {
     ) -> Result<super::account::QueryForShortCodeResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Account of a short code.
+    /// Looks up the account of a short code.
     ///
     /// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
     ///

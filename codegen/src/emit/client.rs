@@ -71,10 +71,11 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
     doc.raw(&format!(
         "Typed client of the {title}: one async method per operation."
     ));
-    doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`].");
+    doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key.");
     let doc = doc.outer();
     Ok(quote! {
         #doc
+        #[derive(Clone, Debug)]
         pub struct Client {
             inner: baas_runtime::Client,
         }
