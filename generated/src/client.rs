@@ -217,7 +217,7 @@ impl Client {
     ) -> Result<super::cny::GetCnyTransferDetailsResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Foreign exchange rate of a currency pair.
+    /// Queries the foreign exchange rate of a currency pair.
     ///
     /// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
     ///
@@ -253,7 +253,7 @@ impl Client {
     ) -> Result<super::fx::ApplyForFcExchangeResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Status of an FX request.
+    /// Queries the status of an FX request.
     ///
     /// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
     ///
@@ -270,7 +270,7 @@ impl Client {
     ) -> Result<super::fx::GetFxRequestStatusResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Personal onboarding status.
+    /// Queries the onboarding status of a personal user.
     ///
     /// Wire path: `POST /onboarding/getOnboardingStatus` (operation `getOnboardingStatus`).
     ///
@@ -285,7 +285,7 @@ impl Client {
     ) -> Result<super::onboarding::GetOnboardingStatusResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Personal KYC record.
+    /// Queries the KYC record of a personal onboarding.
     ///
     /// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
     ///
@@ -300,7 +300,7 @@ impl Client {
     ) -> Result<super::onboarding::GetUserKycResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Media uploaded for a personal onboarding.
+    /// Lists the media uploaded for a personal onboarding.
     ///
     /// Wire path: `POST /onboarding/personal/getKycMediaList` (operation `getKycMediaList`).
     ///
@@ -315,7 +315,7 @@ impl Client {
     ) -> Result<super::onboarding::GetKycMediaListResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Onboarding request id of a personal user.
+    /// Looks up the onboarding request id of a personal user.
     ///
     /// Wire path: `POST /onboarding/getOnboardingRequestId` (operation `getOnboardingRequestId`).
     ///
@@ -330,7 +330,7 @@ impl Client {
     ) -> Result<super::onboarding::GetOnboardingRequestIdResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// SME onboarding status.
+    /// Queries the onboarding status of an SME.
     ///
     /// Wire path: `POST /onboarding/business/getBusinessOnboardingStatus` (operation `getBusinessOnboardingStatus`).
     ///
@@ -348,7 +348,7 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// Onboarding request id of an SME, by incorporation certificate number.
+    /// Looks up the onboarding request id of an SME by its incorporation certificate number.
     ///
     /// Wire path: `POST /onboarding/business/getOnboardingRequestId` (operation `getBusinessOnboardingRequestId`).
     ///
@@ -366,7 +366,7 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// SME onboarding info of a sole proprietorship.
+    /// Queries the SME onboarding info of a sole proprietorship.
     ///
     /// Wire path: `POST /onboarding/business/getStoreOnboardingInfo` (operation `getStoreOnboardingInfo`).
     ///
@@ -381,7 +381,7 @@ impl Client {
     ) -> Result<super::onboarding::GetStoreOnboardingInfoResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// SME onboarding info of an LLC.
+    /// Queries the SME onboarding info of an LLC.
     ///
     /// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
     ///
@@ -399,7 +399,7 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// SME onboarding info of an NGO/CBO.
+    /// Queries the SME onboarding info of an NGO/CBO.
     ///
     /// Wire path: `POST /onboarding/business/getOrganisationOnboardingInfo` (operation `getOrganisationOnboardingInfo`).
     ///
@@ -417,7 +417,7 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// SME onboarding info of a partnership.
+    /// Queries the SME onboarding info of a partnership.
     ///
     /// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
     ///
@@ -452,7 +452,7 @@ impl Client {
     ) -> Result<super::other::TxReversalResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Reversal request record.
+    /// Queries a reversal request (its record).
     ///
     /// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
     ///
@@ -638,7 +638,7 @@ impl Client {
     ) -> Result<super::transfers::GetTransListResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// Result of one transaction.
+    /// Queries the result of one transaction.
     ///
     /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
     ///
@@ -655,7 +655,7 @@ impl Client {
     ) -> Result<super::transfers::GetTransResultResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
-    /// SWIFT cross-border transfer.
+    /// Applies for a SWIFT cross-border transfer.
     ///
     /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
     ///
@@ -694,7 +694,7 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// Details of one RTGS/EFT/SWIFT transfer application.
+    /// Queries the details of one RTGS/EFT/SWIFT transfer application.
     ///
     /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
     ///

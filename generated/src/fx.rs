@@ -7,7 +7,7 @@
 //! - `applyForFcExchange` — `POST /trans/v2/applyForFcExchange`
 //! - `getFxRequestStatus` — `POST /query/v2/getFxRequestStatus`
 #![cfg_attr(rustfmt, rustfmt::skip)]
-/// Foreign exchange rate of a currency pair.
+/// Queries the foreign exchange rate of a currency pair.
 ///
 /// Request of `getForeignExchangeRate`.
 ///
@@ -167,7 +167,7 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
         v.finish()
     }
 }
-/// Status of an FX request.
+/// Queries the status of an FX request.
 ///
 /// Request of `getFxRequestStatus`.
 ///

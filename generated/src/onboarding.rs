@@ -14,7 +14,7 @@
 //! - `getOrganisationOnboardingInfo` — `POST /onboarding/business/getOrganisationOnboardingInfo`
 //! - `getPartnershipOnboardingInfo` — `POST /onboarding/business/getPartnershipOnboardingInfo`
 #![cfg_attr(rustfmt, rustfmt::skip)]
-/// Personal onboarding status.
+/// Queries the onboarding status of a personal user.
 ///
 /// Request of `getOnboardingStatus`.
 ///
@@ -98,7 +98,7 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
         v.finish()
     }
 }
-/// Personal KYC record.
+/// Queries the KYC record of a personal onboarding.
 ///
 /// Request of `getUserKyc`.
 ///
@@ -141,7 +141,7 @@ impl baas_runtime::Operation for GetUserKycRequest {
         v.finish()
     }
 }
-/// Media uploaded for a personal onboarding.
+/// Lists the media uploaded for a personal onboarding.
 ///
 /// Request of `getKycMediaList`.
 ///
@@ -190,7 +190,7 @@ impl baas_runtime::Operation for GetKycMediaListRequest {
         v.finish()
     }
 }
-/// Onboarding request id of a personal user.
+/// Looks up the onboarding request id of a personal user.
 ///
 /// Request of `getOnboardingRequestId`.
 ///
@@ -256,7 +256,7 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
         Ok(())
     }
 }
-/// SME onboarding status.
+/// Queries the onboarding status of an SME.
 ///
 /// Request of `getBusinessOnboardingStatus`.
 ///
@@ -336,7 +336,7 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
         v.finish()
     }
 }
-/// Onboarding request id of an SME, by incorporation certificate number.
+/// Looks up the onboarding request id of an SME by its incorporation certificate number.
 ///
 /// Request of `getBusinessOnboardingRequestId`.
 ///
@@ -391,7 +391,7 @@ impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
         v.finish()
     }
 }
-/// SME onboarding info of a sole proprietorship.
+/// Queries the SME onboarding info of a sole proprietorship.
 ///
 /// Request of `getStoreOnboardingInfo`.
 ///
@@ -434,7 +434,7 @@ impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
         v.finish()
     }
 }
-/// SME onboarding info of an LLC.
+/// Queries the SME onboarding info of an LLC.
 ///
 /// Request of `getCompanyOnboardingInfo`.
 ///
@@ -477,7 +477,7 @@ impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
         v.finish()
     }
 }
-/// SME onboarding info of an NGO/CBO.
+/// Queries the SME onboarding info of an NGO/CBO.
 ///
 /// Request of `getOrganisationOnboardingInfo`.
 ///
@@ -520,7 +520,7 @@ impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
         v.finish()
     }
 }
-/// SME onboarding info of a partnership.
+/// Queries the SME onboarding info of a partnership.
 ///
 /// Request of `getPartnershipOnboardingInfo`.
 ///

@@ -140,7 +140,7 @@ impl baas_runtime::Operation for TxReversalRequest {
         v.finish()
     }
 }
-/// Reversal request record.
+/// Queries a reversal request (its record).
 ///
 /// Request of `queryTxReversal`.
 ///

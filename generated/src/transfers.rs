@@ -470,7 +470,7 @@ impl baas_runtime::Operation for GetTransListRequest {
         v.finish()
     }
 }
-/// Result of one transaction.
+/// Queries the result of one transaction.
 ///
 /// Request of `getTransResult`.
 ///
@@ -510,7 +510,7 @@ impl baas_runtime::Operation for GetTransResultRequest {
         v.finish()
     }
 }
-/// SWIFT cross-border transfer.
+/// Applies for a SWIFT cross-border transfer.
 ///
 /// Request of `telegraphicTransfer`.
 ///
@@ -888,7 +888,7 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
         v.finish()
     }
 }
-/// Details of one RTGS/EFT/SWIFT transfer application.
+/// Queries the details of one RTGS/EFT/SWIFT transfer application.
 ///
 /// Request of `getInterBankTransferDetails`.
 ///
