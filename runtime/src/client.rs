@@ -59,9 +59,10 @@ impl Client {
         })
     }
 
-    /// A client on another transport. The configuration is checked by each `execute`.
-    pub fn with_transport(config: Config, transport: Arc<dyn Transport>) -> Client {
-        Client { config, transport }
+    /// A client on another transport. Fails when the configuration is unusable.
+    pub fn with_transport(config: Config, transport: Arc<dyn Transport>) -> Result<Client, Error> {
+        config.check()?;
+        Ok(Client { config, transport })
     }
 
     /// The configuration.
@@ -78,7 +79,7 @@ impl Client {
     /// [`Config::max_retries`] times with doubling backoff, except that an operation
     /// that moves money is re-sent only when the failed attempt provably never left.
     pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
-        self.config.check()?;
+        // The configuration was checked when the client was built and cannot change since.
         operation.validate()?;
         let mut attempt: u32 = 0;
         loop {

@@ -587,7 +587,7 @@ async fn connection_refused_never_left_so_even_money_is_retried() {
         inner: HttpsTransport::new(Duration::from_secs(1)).unwrap(),
         calls: AtomicUsize::new(0),
     });
-    let client = Client::with_transport(cfg, counting.clone());
+    let client = Client::with_transport(cfg, counting.clone()).unwrap();
     let err = client.execute(&transfer()).await.unwrap_err();
     assert!(
         matches!(
