@@ -989,15 +989,17 @@ fn required_if(
                 value: array.to_owned(),
             };
             let f = param(ck, params, &arr, owner, "`sum`")?;
-            let TypeRef::Array { item: inner } = &f.ty else {
+            let record_of_items = match &f.ty {
+                TypeRef::Array { item: inner } => match inner.as_ref() {
+                    TypeRef::Record { name } => Some(name.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(rec) = record_of_items else {
                 ck.error(&sum.loc, format!("`sum` over `{array}` of {owner}, which is not an array of records"), Some("`sum` adds a decimal field over the elements of an array-of-record parameter".into()));
                 return None;
             };
-            let TypeRef::Record { name: rec } = inner.as_ref() else {
-                ck.error(&sum.loc, format!("`sum` over `{array}` of {owner}, which is not an array of records"), Some("`sum` adds a decimal field over the elements of an array-of-record parameter".into()));
-                return None;
-            };
-            let rec = rec.clone();
             // Record field types are known from the records list in the spec files; the
             // checker keeps them on the side.
             match ck_record_field(ck, &rec, item) {
