@@ -66,7 +66,7 @@ pub(crate) struct Checker {
     enums: BTreeMap<String, EnumInfo>,
     records: BTreeSet<String>,
     /// Wire name and type of each record field, for `sum` conditions.
-    record_fields: BTreeMap<String, Vec<(String, TypeRef)>>,
+    record_fields: BTreeMap<String, Vec<Field>>,
     /// Decision ids referenced somewhere, checked once all decisions are known.
     decision_refs: Vec<(Spanned<String>, String)>,
     /// Where the spec root is, for problems that have no better place.
@@ -102,6 +102,21 @@ impl Checker {
             self.decision_refs.push((d.clone(), what.to_owned()));
         }
         out
+    }
+
+    /// A `deprecated:` note: its text, refused when empty (a deprecation says what to
+    /// use instead).
+    pub(crate) fn deprecation(&mut self, note: Option<&Spanned<String>>, what: &str) -> Option<String> {
+        let note = note?;
+        if note.value.trim().is_empty() {
+            self.error(
+                &note.loc,
+                format!("`deprecated:` of {what} has no note"),
+                Some("say what to use instead, e.g. `deprecated: \"use applyForTransfer\"`".into()),
+            );
+            return None;
+        }
+        Some(note.value.trim().to_owned())
     }
 
     fn non_empty(&mut self, s: &Spanned<String>, what: &str) {
@@ -204,7 +219,7 @@ fn type_text(t: &TypeRef) -> String {
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
         TypeRef::Json => "json".into(),
-        TypeRef::Enum { name } | TypeRef::Record { name } => name.clone(),
+        TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
         TypeRef::Array { item } => format!("array<{}>", type_text(item)),
     }
 }
@@ -263,8 +278,11 @@ impl Checker {
             name if self.enums.contains_key(name) => TypeRef::Enum {
                 name: name.to_owned(),
             },
+            // `received_name` is settled once the uses of every record are known
+            // (`ops::usage`).
             name if self.records.contains(name) => TypeRef::Record {
                 name: name.to_owned(),
+                received_name: name.to_owned(),
             },
             name => {
                 let candidates: Vec<&str> = BUILTIN_TYPES
@@ -469,7 +487,9 @@ impl Checker {
             Vec::new()
         };
         let decisions = self.decisions_of(&spec.decisions, &what);
+        let deprecated = self.deprecation(spec.deprecated.as_ref(), &what);
         Field {
+            deprecated,
             wire_name: wire.to_owned(),
             rust_name,
             ty,
@@ -684,7 +704,7 @@ impl Checker {
             RawRule::Range(min, max) => {
                 let min = self.bound(min.as_ref(), elem, what);
                 let max = self.bound(max.as_ref(), elem, what);
-                if let (Some(Some((lo, lo_dec))), Some(Some((hi, hi_dec)))) = (&min, &max) {
+                if let (Some(Some((lo, lo_dec, _))), Some(Some((hi, hi_dec, _)))) = (&min, &max) {
                     if lo_dec > hi_dec {
                         self.error(
                             loc,
@@ -705,8 +725,8 @@ impl Checker {
                             return None;
                         }
                         RuleKind::Range {
-                            min: min.map(|m| m.0),
-                            max: max.map(|m| m.0),
+                            min: min.map(|m| m.2),
+                            max: max.map(|m| m.2),
                         }
                     }
                     _ => return None,
@@ -721,7 +741,7 @@ impl Checker {
         b: Option<&Spanned<String>>,
         elem: &TypeRef,
         what: &str,
-    ) -> Option<Option<(String, Dec)>> {
+    ) -> Option<Option<(String, Dec, model::Number)>> {
         let Some(b) = b else { return Some(None) };
         let text = b.value.as_str();
         let Some(dec) = Dec::parse(text) else {
@@ -751,7 +771,15 @@ impl Checker {
             );
             return None;
         }
-        Some(Some((text.to_owned(), dec)))
+        let Some(number) = dec.number() else {
+            self.error(
+                &b.loc,
+                format!("range bound `{text}` of {what} has more digits than the client can represent"),
+                Some("a bound is at most 18 significant digits and 28 decimal places (it becomes an `Amount` of an `i64` mantissa)".into()),
+            );
+            return None;
+        };
+        Some(Some((text.to_owned(), dec, number)))
     }
 }
 
@@ -862,9 +890,11 @@ impl Checker {
                     Some("write the exact value sent on the wire".into()),
                 );
             }
+            let mut integer = None;
             match wire_type {
                 EnumWireType::Integer => match wire.parse::<i64>() {
                     Ok(i) => {
+                        integer = Some(i);
                         if let Some((_, prev)) = seen_ints.iter().find(|(p, _)| *p == i) {
                             self.error(
                                 &vs.wire.loc,
@@ -896,6 +926,8 @@ impl Checker {
                 name: vname.to_owned(),
                 doc: vs.doc.clone().unwrap_or_default(),
                 source: vs.source.map_or(model::Source::Seed, Into::into),
+                integer,
+                deprecated: self.deprecation(vs.deprecated.as_ref(), &format!("value `{vname}` of {what}")),
             });
         }
         let decisions = self.decisions_of(&spec.decisions, &what);

@@ -101,6 +101,8 @@ pub struct Operation {
     pub response: Response,
     /// Ids of decisions about this operation.
     pub decisions: Vec<String>,
+    /// `Some(note)` when the operation is deprecated: what to use instead.
+    pub deprecated: Option<String>,
     pub location: Location,
 }
 
@@ -118,8 +120,13 @@ pub enum Params {
 pub enum Response {
     /// `data` holds these fields.
     Fields { fields: Vec<Field>, source: Source },
-    /// `data` is this record.
-    Record { record: String, source: Source },
+    /// `data` is this record; `received_name` is its received shape (see
+    /// `TypeRef::Record`).
+    Record {
+        record: String,
+        received_name: String,
+        source: Source,
+    },
     /// The document does not show `data`.
     Unspecified { note: String },
     /// Code and msg only.
@@ -147,7 +154,17 @@ pub struct Field {
     pub rules: Vec<Rule>,
     pub source: Source,
     pub decisions: Vec<String>,
+    /// `Some(note)` when the field is deprecated.
+    pub deprecated: Option<String>,
     pub location: Location,
+}
+
+impl Field {
+    /// Whether the sent shape stores this field as an `Option` (it is not `required:
+    /// true`). In the received shape every field is an `Option`.
+    pub fn optional_when_sent(&self) -> bool {
+        self.required != Requirement::Required
+    }
 }
 
 /// How a decimal is written in JSON.
@@ -169,9 +186,60 @@ pub enum TypeRef {
     Decimal { wire: DecimalWire },
     Bool,
     Json,
-    Enum { name: String },
-    Record { name: String },
-    Array { item: Box<TypeRef> },
+    Enum {
+        name: String,
+    },
+    /// A record: `name` is its sent shape (and its only shape when it is used in one
+    /// direction), `received_name` the shape decoded from responses (`name` itself unless
+    /// the record is used in both directions, then `<name>Received`).
+    Record {
+        name: String,
+        received_name: String,
+    },
+    Array {
+        item: Box<TypeRef>,
+    },
+}
+
+/// An exact decimal parsed by the checker (`mantissa × 10^-scale`); integers have scale 0.
+/// Printed in the model JSON as its text (`"0.01"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Number {
+    pub mantissa: i64,
+    pub scale: u32,
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = self.mantissa.unsigned_abs().to_string();
+        let scale = self.scale as usize;
+        let sign = if self.mantissa < 0 { "-" } else { "" };
+        if scale == 0 {
+            return write!(f, "{sign}{digits}");
+        }
+        let padded = format!("{digits:0>width$}", width = scale + 1);
+        let (int, frac) = padded.split_at(padded.len() - scale);
+        write!(f, "{sign}{int}.{frac}")
+    }
+}
+
+impl Serialize for Number {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A parameter named by a constraint, resolved by the checker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ParamRef {
+    /// Wire name (`payType`).
+    pub wire_name: String,
+    /// Rust field name (`pay_type`).
+    pub rust_name: String,
+    /// Whether the sent shape stores it as an `Option`.
+    pub optional: bool,
+    /// Whether it is a string (present means non-empty).
+    pub text: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -192,10 +260,10 @@ pub enum RuleKind {
     MinChars {
         min: u64,
     },
-    /// Inclusive bounds, as exact decimal text (also for integers).
+    /// Inclusive bounds, exact (scale 0 on integer fields).
     Range {
-        min: Option<String>,
-        max: Option<String>,
+        min: Option<Number>,
+        max: Option<Number>,
     },
     Positive,
     Whole,
@@ -232,12 +300,12 @@ pub struct Constraint {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "constraint")]
 pub enum ConstraintKind {
-    /// `field` (wire name) must be present when `when` holds.
-    RequiredIf { field: String, when: Condition },
-    /// At least one of these wire names must be present.
-    AtLeastOneOf { fields: Vec<String> },
-    /// Exactly one of these wire names must be present.
-    ExactlyOneOf { fields: Vec<String> },
+    /// `field` must be present when `when` holds.
+    RequiredIf { field: ParamRef, when: Condition },
+    /// At least one of these must be present.
+    AtLeastOneOf { fields: Vec<ParamRef> },
+    /// Exactly one of these must be present.
+    ExactlyOneOf { fields: Vec<ParamRef> },
     /// Only the service can check this.
     ServerSide { fields: Vec<String>, text: String },
 }
@@ -245,14 +313,16 @@ pub enum ConstraintKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "condition")]
 pub enum Condition {
-    /// The parameter `field` equals `value` (wire text of a string / enum value).
-    Equals { field: String, value: String },
-    /// The sum of the decimal `item_field` over the elements of the array parameter
-    /// `array` exceeds `value` (exact decimal text).
+    /// The parameter `field` equals `value` (wire text of a string / enum value, as
+    /// declared by the enum).
+    Equals { field: ParamRef, value: String },
+    /// The sum of the decimal `item` (a field of the record; `optional` refers to the
+    /// record's sent shape) over the elements of the array parameter `array` exceeds
+    /// `value`.
     SumGreaterThan {
-        array: String,
-        item_field: String,
-        value: String,
+        array: ParamRef,
+        item: ParamRef,
+        value: Number,
     },
 }
 
@@ -284,6 +354,10 @@ pub struct EnumValue {
     pub name: String,
     pub doc: String,
     pub source: Source,
+    /// The wire value as an integer, for integer enums (parsed by the checker).
+    pub integer: Option<i64>,
+    /// `Some(note)` when the value is deprecated.
+    pub deprecated: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -298,7 +372,17 @@ pub struct Record {
     pub used_in_request: bool,
     /// True when some response uses this record (directly or nested).
     pub used_in_response: bool,
+    /// Name of the shape decoded from responses: `name`, or `<name>Received` when the
+    /// record is also sent (see `TypeRef::Record`).
+    pub received_name: String,
     pub location: Location,
+}
+
+impl Record {
+    /// Whether the record has two shapes (sent `name`, received `received_name`).
+    pub fn has_two_shapes(&self) -> bool {
+        self.used_in_request && self.used_in_response
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -204,6 +204,8 @@ pub(crate) struct EnumValueSpec {
     pub name: Spanned<String>,
     pub doc: Option<String>,
     pub source: Option<SourceSpec>,
+    /// What to use instead: the value is deprecated.
+    pub deprecated: Option<Spanned<String>>,
 }
 
 /// An item of `field_sets:`: fields written once and included by records. Not a type:
@@ -288,6 +290,8 @@ pub(crate) struct FieldSpec {
     pub decisions: Option<Vec<Spanned<String>>>,
     pub rust_name: Option<Spanned<String>>,
     pub wire: Option<Spanned<DecimalWireSpec>>,
+    /// What to use instead: the field is deprecated.
+    pub deprecated: Option<Spanned<String>>,
 }
 
 /// `range:` bounds (literal decimal text).
@@ -462,4 +466,6 @@ pub(crate) struct OperationSpec {
     pub constraints: Option<Vec<Spanned<ConstraintSpec>>>,
     pub response: Option<Spanned<ResponseSpec>>,
     pub decisions: Option<Vec<Spanned<String>>>,
+    /// What to use instead: the operation is deprecated.
+    pub deprecated: Option<Spanned<String>>,
 }

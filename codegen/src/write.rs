@@ -146,8 +146,9 @@ fn stale_files(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Writ
 /// Why regeneration failed.
 #[derive(Debug)]
 pub enum RegenerateError {
-    /// The model could not be emitted.
-    Emit(crate::emit::EmitError),
+    /// The emitted tokens did not format (a generator bug: emitting a checked model
+    /// cannot fail).
+    Format(crate::format::FormatError),
     /// A file could not be read or written.
     Write(WriteError),
 }
@@ -155,7 +156,7 @@ pub enum RegenerateError {
 impl fmt::Display for RegenerateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RegenerateError::Emit(e) => write!(f, "cannot emit: {e}"),
+            RegenerateError::Format(e) => write!(f, "internal error, please report: {e}"),
             RegenerateError::Write(e) => write!(f, "cannot write: {e}"),
         }
     }
@@ -169,6 +170,6 @@ pub fn regenerate(
     out_dir: &Path,
     mode: Mode,
 ) -> Result<Vec<Change>, RegenerateError> {
-    let files = crate::emit::generate_crate(api).map_err(RegenerateError::Emit)?;
+    let files = crate::emit::generate_crate(api).map_err(RegenerateError::Format)?;
     sync(out_dir, &files, mode).map_err(RegenerateError::Write)
 }

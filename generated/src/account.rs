@@ -13,14 +13,16 @@
 //! - `editSubAccountName` — `POST /account/editSubAccountName`
 //! - `cancelAccountOperation` — `POST /account/cancelAccountOperation`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Queries the details of an account (its account record).
 ///
 /// Request of `getAccountDetails`.
 ///
 /// Wire path: `POST /query/getAccountDetails` (operation `getAccountDetails`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetAccountDetailsRequest {
@@ -28,13 +30,25 @@ pub struct GetAccountDetailsRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
+/// The required fields of [`GetAccountDetailsRequest`], by name: build it with a struct literal and pass it to [`GetAccountDetailsRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetAccountDetailsRequired {
+    /// Wire name `accountId` (string); see [`GetAccountDetailsRequest::account_id`].
+    pub account_id: String,
+}
+impl From<GetAccountDetailsRequired> for GetAccountDetailsRequest {
+    fn from(required: GetAccountDetailsRequired) -> GetAccountDetailsRequest {
+        GetAccountDetailsRequest::new(required)
+    }
+}
 impl GetAccountDetailsRequest {
-    /// Creates the value from its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(account_id: impl Into<String>) -> Self {
-        Self {
-            account_id: account_id.into(),
-        }
+    pub fn new(required: GetAccountDetailsRequired) -> Self {
+        let GetAccountDetailsRequired { account_id } = required;
+        Self { account_id }
     }
 }
 /// Response `data` of `getAccountDetails` (/query/getAccountDetails).
@@ -59,8 +73,9 @@ impl baas_runtime::Operation for GetAccountDetailsRequest {
 ///
 /// Wire path: `POST /account/queryAccountListByUserId` (operation `queryAccountListByUserId`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryAccountListByUserIdRequest {
@@ -68,17 +83,34 @@ pub struct QueryAccountListByUserIdRequest {
     #[serde(rename = "userId")]
     pub user_id: String,
 }
+/// The required fields of [`QueryAccountListByUserIdRequest`], by name: build it with a struct literal and pass it to [`QueryAccountListByUserIdRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryAccountListByUserIdRequired {
+    /// Wire name `userId` (string); see [`QueryAccountListByUserIdRequest::user_id`].
+    pub user_id: String,
+}
+impl From<QueryAccountListByUserIdRequired> for QueryAccountListByUserIdRequest {
+    fn from(
+        required: QueryAccountListByUserIdRequired,
+    ) -> QueryAccountListByUserIdRequest {
+        QueryAccountListByUserIdRequest::new(required)
+    }
+}
 impl QueryAccountListByUserIdRequest {
-    /// Creates the value from its required fields (`userId`); optional fields have setters.
+    /// Creates the value from its required fields (`userId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(user_id: impl Into<String>) -> Self {
-        Self { user_id: user_id.into() }
+    pub fn new(required: QueryAccountListByUserIdRequired) -> Self {
+        let QueryAccountListByUserIdRequired { user_id } = required;
+        Self { user_id }
     }
 }
 /// Response `data` of `queryAccountListByUserId` (/account/queryAccountListByUserId).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct QueryAccountListByUserIdResponse {
     /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus
@@ -105,8 +137,9 @@ impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
 ///
 /// Wire path: `POST /query/getAbnormalAccountList` (operation `getAbnormalAccountList`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetAbnormalAccountListRequest {
@@ -119,26 +152,43 @@ pub struct GetAbnormalAccountListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
+/// The required fields of [`GetAbnormalAccountListRequest`], by name: build it with a struct literal and pass it to [`GetAbnormalAccountListRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetAbnormalAccountListRequired {
+    /// Wire name `pageNo` (int); see [`GetAbnormalAccountListRequest::page_no`].
+    pub page_no: i32,
+    /// Wire name `pageSize` (int); see [`GetAbnormalAccountListRequest::page_size`].
+    pub page_size: i32,
+}
+impl From<GetAbnormalAccountListRequired> for GetAbnormalAccountListRequest {
+    fn from(required: GetAbnormalAccountListRequired) -> GetAbnormalAccountListRequest {
+        GetAbnormalAccountListRequest::new(required)
+    }
+}
 impl GetAbnormalAccountListRequest {
-    /// Creates the value from its required fields (`pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(page_no: i32, page_size: i32) -> Self {
+    pub fn new(required: GetAbnormalAccountListRequired) -> Self {
+        let GetAbnormalAccountListRequired { page_no, page_size } = required;
         Self { page_no, page_size }
     }
 }
 /// Response `data` of `getAbnormalAccountList` (/query/getAbnormalAccountList).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetAbnormalAccountListResponse {
     /// Wire name: `total` (int).
     ///
-    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
+    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -169,8 +219,9 @@ impl baas_runtime::Operation for GetAbnormalAccountListRequest {
 ///
 /// Wire path: `POST /account/applyForShortCode` (operation `applyForShortCode`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForShortCodeRequest {
@@ -178,19 +229,32 @@ pub struct ApplyForShortCodeRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
+/// The required fields of [`ApplyForShortCodeRequest`], by name: build it with a struct literal and pass it to [`ApplyForShortCodeRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyForShortCodeRequired {
+    /// Wire name `accountId` (string); see [`ApplyForShortCodeRequest::account_id`].
+    pub account_id: String,
+}
+impl From<ApplyForShortCodeRequired> for ApplyForShortCodeRequest {
+    fn from(required: ApplyForShortCodeRequired) -> ApplyForShortCodeRequest {
+        ApplyForShortCodeRequest::new(required)
+    }
+}
 impl ApplyForShortCodeRequest {
-    /// Creates the value from its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(account_id: impl Into<String>) -> Self {
-        Self {
-            account_id: account_id.into(),
-        }
+    pub fn new(required: ApplyForShortCodeRequired) -> Self {
+        let ApplyForShortCodeRequired { account_id } = required;
+        Self { account_id }
     }
 }
 /// Response `data` of `applyForShortCode` (/account/applyForShortCode).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForShortCodeResponse {
     /// Wire name: `accountId` (string).
@@ -228,8 +292,9 @@ impl baas_runtime::Operation for ApplyForShortCodeRequest {
 ///
 /// Wire path: `POST /account/queryForShortCode` (operation `queryForShortCode`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryForShortCodeRequest {
@@ -237,19 +302,32 @@ pub struct QueryForShortCodeRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
+/// The required fields of [`QueryForShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryForShortCodeRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryForShortCodeRequired {
+    /// Wire name `accountId` (string); see [`QueryForShortCodeRequest::account_id`].
+    pub account_id: String,
+}
+impl From<QueryForShortCodeRequired> for QueryForShortCodeRequest {
+    fn from(required: QueryForShortCodeRequired) -> QueryForShortCodeRequest {
+        QueryForShortCodeRequest::new(required)
+    }
+}
 impl QueryForShortCodeRequest {
-    /// Creates the value from its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(account_id: impl Into<String>) -> Self {
-        Self {
-            account_id: account_id.into(),
-        }
+    pub fn new(required: QueryForShortCodeRequired) -> Self {
+        let QueryForShortCodeRequired { account_id } = required;
+        Self { account_id }
     }
 }
 /// Response `data` of `queryForShortCode` (/account/queryForShortCode).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct QueryForShortCodeResponse {
     /// Wire name: `accountId` (string).
@@ -287,8 +365,9 @@ impl baas_runtime::Operation for QueryForShortCodeRequest {
 ///
 /// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryAccountByShortCodeRequest {
@@ -296,19 +375,34 @@ pub struct QueryAccountByShortCodeRequest {
     #[serde(rename = "shortCode")]
     pub short_code: String,
 }
+/// The required fields of [`QueryAccountByShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryAccountByShortCodeRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryAccountByShortCodeRequired {
+    /// Wire name `shortCode` (string); see [`QueryAccountByShortCodeRequest::short_code`].
+    pub short_code: String,
+}
+impl From<QueryAccountByShortCodeRequired> for QueryAccountByShortCodeRequest {
+    fn from(
+        required: QueryAccountByShortCodeRequired,
+    ) -> QueryAccountByShortCodeRequest {
+        QueryAccountByShortCodeRequest::new(required)
+    }
+}
 impl QueryAccountByShortCodeRequest {
-    /// Creates the value from its required fields (`shortCode`); optional fields have setters.
+    /// Creates the value from its required fields (`shortCode`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(short_code: impl Into<String>) -> Self {
-        Self {
-            short_code: short_code.into(),
-        }
+    pub fn new(required: QueryAccountByShortCodeRequired) -> Self {
+        let QueryAccountByShortCodeRequired { short_code } = required;
+        Self { short_code }
     }
 }
 /// Response `data` of `queryAccountByShortCode` (/account/queryAccountByShortCode).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct QueryAccountByShortCodeResponse {
     /// Wire name: `accountId` (string).
@@ -348,10 +442,11 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 ///
 /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ActivateAccountRequest {
@@ -365,19 +460,34 @@ pub struct ActivateAccountRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
+/// The required fields of [`ActivateAccountRequest`], by name: build it with a struct literal and pass it to [`ActivateAccountRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActivateAccountRequired {
+    /// A dormant account.
+    ///
+    /// Wire name `accountId` (string); see [`ActivateAccountRequest::account_id`].
+    pub account_id: String,
+}
+impl From<ActivateAccountRequired> for ActivateAccountRequest {
+    fn from(required: ActivateAccountRequired) -> ActivateAccountRequest {
+        ActivateAccountRequest::new(required)
+    }
+}
 impl ActivateAccountRequest {
-    /// Creates the value from its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(account_id: impl Into<String>) -> Self {
-        Self {
-            account_id: account_id.into(),
-        }
+    pub fn new(required: ActivateAccountRequired) -> Self {
+        let ActivateAccountRequired { account_id } = required;
+        Self { account_id }
     }
 }
 /// Response `data` of `activateAccount` (/account/activateAccount).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ActivateAccountResponse {
     /// Wire name: `accountId` (string).
@@ -415,10 +525,11 @@ impl baas_runtime::Operation for ActivateAccountRequest {
 ///
 /// Wire path: `POST /account/editSubAccountName` (operation `editSubAccountName`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`sub-account-name-length`](super#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`sub-account-name-length`](super::decisions#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct EditSubAccountNameRequest {
@@ -440,16 +551,32 @@ pub struct EditSubAccountNameRequest {
     /// - at most 253 characters
     /// - checked by the service only: the final name (business name + '\_' + subAccountName) is at most 255 characters
     ///
-    /// Decision [`sub-account-name-length`](super#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
+    /// Decision [`sub-account-name-length`](super::decisions#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
     #[serde(rename = "subAccountName", default, skip_serializing_if = "Option::is_none")]
     pub sub_account_name: Option<String>,
 }
+/// The required fields of [`EditSubAccountNameRequest`], by name: build it with a struct literal and pass it to [`EditSubAccountNameRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditSubAccountNameRequired {
+    /// Must belong to the SME customer.
+    ///
+    /// Wire name `accountId` (string); see [`EditSubAccountNameRequest::account_id`].
+    pub account_id: String,
+}
+impl From<EditSubAccountNameRequired> for EditSubAccountNameRequest {
+    fn from(required: EditSubAccountNameRequired) -> EditSubAccountNameRequest {
+        EditSubAccountNameRequest::new(required)
+    }
+}
 impl EditSubAccountNameRequest {
-    /// Creates the value from its required fields (`accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(account_id: impl Into<String>) -> Self {
+    pub fn new(required: EditSubAccountNameRequired) -> Self {
+        let EditSubAccountNameRequired { account_id } = required;
         Self {
-            account_id: account_id.into(),
+            account_id,
             sub_account_name: None,
         }
     }
@@ -463,7 +590,8 @@ impl EditSubAccountNameRequest {
 /// Response `data` of `editSubAccountName` (/account/editSubAccountName).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EditSubAccountNameResponse {
     /// Wire name: `applicationId` (string).
@@ -496,8 +624,9 @@ impl baas_runtime::Operation for EditSubAccountNameRequest {
 ///
 /// Wire path: `POST /account/cancelAccountOperation` (operation `cancelAccountOperation`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct CancelAccountOperationRequest {
@@ -511,13 +640,27 @@ pub struct CancelAccountOperationRequest {
     #[serde(rename = "requestId")]
     pub request_id: String,
 }
+/// The required fields of [`CancelAccountOperationRequest`], by name: build it with a struct literal and pass it to [`CancelAccountOperationRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancelAccountOperationRequired {
+    /// The request to cancel.
+    ///
+    /// Wire name `requestId` (string); see [`CancelAccountOperationRequest::request_id`].
+    pub request_id: String,
+}
+impl From<CancelAccountOperationRequired> for CancelAccountOperationRequest {
+    fn from(required: CancelAccountOperationRequired) -> CancelAccountOperationRequest {
+        CancelAccountOperationRequest::new(required)
+    }
+}
 impl CancelAccountOperationRequest {
-    /// Creates the value from its required fields (`requestId`); optional fields have setters.
+    /// Creates the value from its required fields (`requestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(request_id: impl Into<String>) -> Self {
-        Self {
-            request_id: request_id.into(),
-        }
+    pub fn new(required: CancelAccountOperationRequired) -> Self {
+        let CancelAccountOperationRequired { request_id } = required;
+        Self { request_id }
     }
 }
 /// Response `data` of `cancelAccountOperation` (/account/cancelAccountOperation).
@@ -525,7 +668,8 @@ impl CancelAccountOperationRequest {
 /// The service answers with code and msg only: there is no `data`.
 ///
 /// code and msg only
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct CancelAccountOperationResponse {}
 impl baas_runtime::Operation for CancelAccountOperationRequest {

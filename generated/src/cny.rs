@@ -7,6 +7,7 @@
 //! - `getCnyTransList` — `POST /query/getCnyTransList`
 //! - `getCnyTransferDetails` — `POST /query/getCnyTransferDetails`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 ///
 /// Request of `applyForCnyExpress`.
@@ -22,14 +23,15 @@
 /// - `beneficiaryCountryCode` is required when `beneficiaryType` is `1`
 /// - `invoice` is required when the sum of `oderArray[].amount` is greater than 70000 — invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`cny-invoice-threshold`](super#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`cny-invoice-threshold`](super::decisions#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForCnyExpressRequest {
@@ -47,7 +49,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `beneficiaryName` (string). Required.
     ///
-    /// Decision [`cny-beneficiary-name-type`](super#decision-cny-beneficiary-name-type): about /trans/applyForCnyExpress beneficiaryName.
+    /// Decision [`cny-beneficiary-name-type`](super::decisions#decision-cny-beneficiary-name-type): about /trans/applyForCnyExpress beneficiaryName.
     #[serde(rename = "beneficiaryName")]
     pub beneficiary_name: String,
     /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string.
@@ -58,7 +60,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// - at most 18 characters
     ///
-    /// Decision [`cny-beneficiary-id-number-type`](super#decision-cny-beneficiary-id-number-type): about /trans/applyForCnyExpress beneficiaryIdNumber.
+    /// Decision [`cny-beneficiary-id-number-type`](super::decisions#decision-cny-beneficiary-id-number-type): about /trans/applyForCnyExpress beneficiaryIdNumber.
     #[serde(rename = "beneficiaryIdNumber")]
     pub beneficiary_id_number: String,
     /// Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown).
@@ -128,7 +130,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "supportDocumentType")]
     pub support_document_type: super::enums::CnyDocumentType,
     /// Base64. Size limit: not shown.
@@ -140,7 +142,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "companyRegisDocumentType")]
     pub company_regis_document_type: super::enums::CnyDocumentType,
     /// Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
@@ -151,71 +153,138 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// - valid Base64 whose decoded size is at most 31457280 bytes
     ///
-    /// Decision [`cny-invoice-threshold`](super#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
+    /// Decision [`cny-invoice-threshold`](super::decisions#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
     ///
-    /// Decision [`cny-invoice-size`](super#decision-cny-invoice-size): about /trans/applyForCnyExpress invoice.
+    /// Decision [`cny-invoice-size`](super::decisions#decision-cny-invoice-size): about /trans/applyForCnyExpress invoice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice: Option<String>,
     /// image or pdf
     ///
     /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
-    /// Decision [`cny-invoice-document-type-required`](super#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
+    /// Decision [`cny-invoice-document-type-required`](super::decisions#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
     ///
-    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "invoiceDocumentType")]
     pub invoice_document_type: super::enums::CnyDocumentType,
     /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
     ///
     /// Wire name: `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)). Required.
     ///
-    /// Decision [`cny-oder-array-wire-name`](super#decision-cny-oder-array-wire-name): about /trans/applyForCnyExpress oderArray.
+    /// Decision [`cny-oder-array-wire-name`](super::decisions#decision-cny-oder-array-wire-name): about /trans/applyForCnyExpress oderArray.
     ///
-    /// Decision [`cny-oder-array-required`](super#decision-cny-oder-array-required): about /trans/applyForCnyExpress oderArray.
+    /// Decision [`cny-oder-array-required`](super::decisions#decision-cny-oder-array-required): about /trans/applyForCnyExpress oderArray.
     #[serde(rename = "oderArray")]
     pub oder_array: Vec<super::records::OrderItem>,
 }
+/// The required fields of [`ApplyForCnyExpressRequest`], by name: build it with a struct literal and pass it to [`ApplyForCnyExpressRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyForCnyExpressRequired {
+    /// Payer account number.
+    ///
+    /// Wire name `payerAccountId` (string); see [`ApplyForCnyExpressRequest::payer_account_id`].
+    pub payer_account_id: String,
+    /// 1 = Individual, 2 = Enterprise
+    ///
+    /// Wire name `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)); see [`ApplyForCnyExpressRequest::beneficiary_type`].
+    pub beneficiary_type: super::enums::BeneficiaryType,
+    /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
+    ///
+    /// Wire name `beneficiaryName` (string); see [`ApplyForCnyExpressRequest::beneficiary_name`].
+    pub beneficiary_name: String,
+    /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string.
+    ///
+    /// Wire name `beneficiaryIdNumber` (string); see [`ApplyForCnyExpressRequest::beneficiary_id_number`].
+    pub beneficiary_id_number: String,
+    /// Must come from the CNY Express bank list (not shown).
+    ///
+    /// Wire name `beneficiaryBankCode` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_code`].
+    pub beneficiary_bank_code: String,
+    /// Must come from the CNY Express bank list (not shown).
+    ///
+    /// Wire name `beneficiaryBankName` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_name`].
+    pub beneficiary_bank_name: String,
+    /// Wire name `beneficiaryBankAddress` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_address`].
+    pub beneficiary_bank_address: String,
+    /// Wire name `beneficiaryAccountId` (string); see [`ApplyForCnyExpressRequest::beneficiary_account_id`].
+    pub beneficiary_account_id: String,
+    /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
+    ///
+    /// Wire name `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)); see [`ApplyForCnyExpressRequest::payment_purpose`].
+    pub payment_purpose: super::enums::PaymentPurpose,
+    /// Base64. Size limit: not shown.
+    ///
+    /// Wire name `supportDocumentFile` (string); see [`ApplyForCnyExpressRequest::support_document_file`].
+    pub support_document_file: String,
+    /// image or pdf
+    ///
+    /// Wire name `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::support_document_type`].
+    pub support_document_type: super::enums::CnyDocumentType,
+    /// Base64. Size limit: not shown.
+    ///
+    /// Wire name `companyRegisDocumentFile` (string); see [`ApplyForCnyExpressRequest::company_regis_document_file`].
+    pub company_regis_document_file: String,
+    /// image or pdf
+    ///
+    /// Wire name `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::company_regis_document_type`].
+    pub company_regis_document_type: super::enums::CnyDocumentType,
+    /// image or pdf
+    ///
+    /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::invoice_document_type`].
+    pub invoice_document_type: super::enums::CnyDocumentType,
+    /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
+    ///
+    /// Wire name `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)); see [`ApplyForCnyExpressRequest::oder_array`].
+    pub oder_array: Vec<super::records::OrderItem>,
+}
+impl From<ApplyForCnyExpressRequired> for ApplyForCnyExpressRequest {
+    fn from(required: ApplyForCnyExpressRequired) -> ApplyForCnyExpressRequest {
+        ApplyForCnyExpressRequest::new(required)
+    }
+}
 impl ApplyForCnyExpressRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`); optional fields have setters.
-    #[allow(clippy::too_many_arguments)]
+    /// Creates the value from its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        payer_account_id: impl Into<String>,
-        beneficiary_type: super::enums::BeneficiaryType,
-        beneficiary_name: impl Into<String>,
-        beneficiary_id_number: impl Into<String>,
-        beneficiary_bank_code: impl Into<String>,
-        beneficiary_bank_name: impl Into<String>,
-        beneficiary_bank_address: impl Into<String>,
-        beneficiary_account_id: impl Into<String>,
-        payment_purpose: super::enums::PaymentPurpose,
-        support_document_file: impl Into<String>,
-        support_document_type: super::enums::CnyDocumentType,
-        company_regis_document_file: impl Into<String>,
-        company_regis_document_type: super::enums::CnyDocumentType,
-        invoice_document_type: super::enums::CnyDocumentType,
-        oder_array: impl Into<Vec<super::records::OrderItem>>,
-    ) -> Self {
-        Self {
-            payer_account_id: payer_account_id.into(),
+    pub fn new(required: ApplyForCnyExpressRequired) -> Self {
+        let ApplyForCnyExpressRequired {
+            payer_account_id,
             beneficiary_type,
-            beneficiary_name: beneficiary_name.into(),
-            beneficiary_id_number: beneficiary_id_number.into(),
+            beneficiary_name,
+            beneficiary_id_number,
+            beneficiary_bank_code,
+            beneficiary_bank_name,
+            beneficiary_bank_address,
+            beneficiary_account_id,
+            payment_purpose,
+            support_document_file,
+            support_document_type,
+            company_regis_document_file,
+            company_regis_document_type,
+            invoice_document_type,
+            oder_array,
+        } = required;
+        Self {
+            payer_account_id,
+            beneficiary_type,
+            beneficiary_name,
+            beneficiary_id_number,
             beneficiary_country_code: None,
-            beneficiary_bank_code: beneficiary_bank_code.into(),
-            beneficiary_bank_name: beneficiary_bank_name.into(),
-            beneficiary_bank_address: beneficiary_bank_address.into(),
-            beneficiary_account_id: beneficiary_account_id.into(),
+            beneficiary_bank_code,
+            beneficiary_bank_name,
+            beneficiary_bank_address,
+            beneficiary_account_id,
             payment_purpose,
             message_to_beneficiary: None,
             remark: None,
-            support_document_file: support_document_file.into(),
+            support_document_file,
             support_document_type,
-            company_regis_document_file: company_regis_document_file.into(),
+            company_regis_document_file,
             company_regis_document_type,
             invoice: None,
             invoice_document_type,
-            oder_array: oder_array.into(),
+            oder_array,
         }
     }
     /// Sets `beneficiaryCountryCode` (see the field's documentation).
@@ -246,7 +315,8 @@ impl ApplyForCnyExpressRequest {
 /// Response `data` of `applyForCnyExpress` (/trans/applyForCnyExpress).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForCnyExpressResponse {
     /// Identifier of the transfer application.
@@ -311,7 +381,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         v.required_if(
             at.field("beneficiaryCountryCode"),
             self.beneficiary_country_code.as_deref().is_some_and(|s| !s.is_empty()),
-            self.beneficiary_type.as_str() == "1",
+            self.beneficiary_type.to_string() == "1",
             "beneficiaryType is 1",
         );
         v.required_if(
@@ -320,7 +390,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
             self
                 .oder_array
                 .iter()
-                .filter_map(|item| item.amount)
+                .map(|item| item.amount)
                 .sum::<Option<baas_runtime::Amount>>()
                 .is_none_or(|total| total > baas_runtime::Amount::new(70000, 0)),
             "the sum of oderArray[].amount is greater than 70000",
@@ -334,8 +404,9 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
 ///
 /// Wire path: `POST /query/getCnyTransList` (operation `getCnyTransList`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetCnyTransListRequest {
@@ -363,7 +434,7 @@ pub struct GetCnyTransListRequest {
     ///
     /// Wire name: `pageNo` (string). Required.
     ///
-    /// Decision [`cny-page-fields-string`](super#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
+    /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     #[serde(rename = "pageNo")]
     pub page_no: String,
     /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002.
@@ -374,37 +445,74 @@ pub struct GetCnyTransListRequest {
     ///
     /// - checked by the service only: at most 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision [`cny-page-fields-string`](super#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
+    /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     ///
-    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: String,
 }
+/// The required fields of [`GetCnyTransListRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransListRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetCnyTransListRequired {
+    /// User id in the partner's system.
+    ///
+    /// Wire name `userId` (string); see [`GetCnyTransListRequest::user_id`].
+    pub user_id: String,
+    /// Payer account number.
+    ///
+    /// Wire name `accountId` (string); see [`GetCnyTransListRequest::account_id`].
+    pub account_id: String,
+    /// UTC epoch ms.
+    ///
+    /// Wire name `startTime` (long); see [`GetCnyTransListRequest::start_time`].
+    pub start_time: i64,
+    /// UTC epoch ms.
+    ///
+    /// Wire name `endTime` (long); see [`GetCnyTransListRequest::end_time`].
+    pub end_time: i64,
+    /// Page to return (declared string).
+    ///
+    /// Wire name `pageNo` (string); see [`GetCnyTransListRequest::page_no`].
+    pub page_no: String,
+    /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002.
+    ///
+    /// Wire name `pageSize` (string); see [`GetCnyTransListRequest::page_size`].
+    pub page_size: String,
+}
+impl From<GetCnyTransListRequired> for GetCnyTransListRequest {
+    fn from(required: GetCnyTransListRequired) -> GetCnyTransListRequest {
+        GetCnyTransListRequest::new(required)
+    }
+}
 impl GetCnyTransListRequest {
-    /// Creates the value from its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        user_id: impl Into<String>,
-        account_id: impl Into<String>,
-        start_time: i64,
-        end_time: i64,
-        page_no: impl Into<String>,
-        page_size: impl Into<String>,
-    ) -> Self {
-        Self {
-            user_id: user_id.into(),
-            account_id: account_id.into(),
+    pub fn new(required: GetCnyTransListRequired) -> Self {
+        let GetCnyTransListRequired {
+            user_id,
+            account_id,
             start_time,
             end_time,
-            page_no: page_no.into(),
-            page_size: page_size.into(),
+            page_no,
+            page_size,
+        } = required;
+        Self {
+            user_id,
+            account_id,
+            start_time,
+            end_time,
+            page_no,
+            page_size,
         }
     }
 }
 /// Response `data` of `getCnyTransList` (/query/getCnyTransList).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetCnyTransListResponse {
     /// CNY transfer records without orders and document fields.
@@ -442,8 +550,9 @@ impl baas_runtime::Operation for GetCnyTransListRequest {
 ///
 /// Wire path: `POST /query/getCnyTransferDetails` (operation `getCnyTransferDetails`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetCnyTransferDetailsRequest {
@@ -453,13 +562,27 @@ pub struct GetCnyTransferDetailsRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
+/// The required fields of [`GetCnyTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransferDetailsRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetCnyTransferDetailsRequired {
+    /// The id returned when the transfer was initiated.
+    ///
+    /// Wire name `applicationId` (string); see [`GetCnyTransferDetailsRequest::application_id`].
+    pub application_id: String,
+}
+impl From<GetCnyTransferDetailsRequired> for GetCnyTransferDetailsRequest {
+    fn from(required: GetCnyTransferDetailsRequired) -> GetCnyTransferDetailsRequest {
+        GetCnyTransferDetailsRequest::new(required)
+    }
+}
 impl GetCnyTransferDetailsRequest {
-    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(application_id: impl Into<String>) -> Self {
-        Self {
-            application_id: application_id.into(),
-        }
+    pub fn new(required: GetCnyTransferDetailsRequired) -> Self {
+        let GetCnyTransferDetailsRequired { application_id } = required;
+        Self { application_id }
     }
 }
 /// Response `data` of `getCnyTransferDetails` (/query/getCnyTransferDetails).

@@ -7,14 +7,16 @@
 //! - `applyForFcExchange` — `POST /trans/v2/applyForFcExchange`
 //! - `getFxRequestStatus` — `POST /query/v2/getFxRequestStatus`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Queries the foreign exchange rate of a currency pair.
 ///
 /// Request of `getForeignExchangeRate`.
 ///
 /// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetForeignExchangeRateRequest {
@@ -24,10 +26,26 @@ pub struct GetForeignExchangeRateRequest {
     #[serde(rename = "currencyPair")]
     pub currency_pair: super::enums::CurrencyPair,
 }
+/// The required fields of [`GetForeignExchangeRateRequest`], by name: build it with a struct literal and pass it to [`GetForeignExchangeRateRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetForeignExchangeRateRequired {
+    /// Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.
+    ///
+    /// Wire name `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)); see [`GetForeignExchangeRateRequest::currency_pair`].
+    pub currency_pair: super::enums::CurrencyPair,
+}
+impl From<GetForeignExchangeRateRequired> for GetForeignExchangeRateRequest {
+    fn from(required: GetForeignExchangeRateRequired) -> GetForeignExchangeRateRequest {
+        GetForeignExchangeRateRequest::new(required)
+    }
+}
 impl GetForeignExchangeRateRequest {
-    /// Creates the value from its required fields (`currencyPair`); optional fields have setters.
+    /// Creates the value from its required fields (`currencyPair`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(currency_pair: super::enums::CurrencyPair) -> Self {
+    pub fn new(required: GetForeignExchangeRateRequired) -> Self {
+        let GetForeignExchangeRateRequired { currency_pair } = required;
         Self { currency_pair }
     }
 }
@@ -58,14 +76,15 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 ///
 /// - exactly one of `sourceAmount`, `targetAmount` must be present — either sourceAmount or targetAmount is mandatory
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForFcExchangeRequest {
@@ -93,35 +112,63 @@ pub struct ApplyForFcExchangeRequest {
     ///
     /// Wire name: `sourceAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     ///
-    /// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+    /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
     #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
     pub source_amount: Option<baas_runtime::Amount>,
     /// Conditional: either sourceAmount or targetAmount is mandatory.
     ///
     /// Wire name: `targetAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     ///
-    /// Decision [`fx-amount-exactly-one`](super#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+    /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
 }
+/// The required fields of [`ApplyForFcExchangeRequest`], by name: build it with a struct literal and pass it to [`ApplyForFcExchangeRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyForFcExchangeRequired {
+    /// Mandatory. Currency code (the document lists no value set for this field).
+    ///
+    /// Wire name `sourceCurrency` (string); see [`ApplyForFcExchangeRequest::source_currency`].
+    pub source_currency: String,
+    /// Mandatory. Currency code (the document lists no value set for this field).
+    ///
+    /// Wire name `targetCurrency` (string); see [`ApplyForFcExchangeRequest::target_currency`].
+    pub target_currency: String,
+    /// Mandatory.
+    ///
+    /// Wire name `sourceAccount` (string); see [`ApplyForFcExchangeRequest::source_account`].
+    pub source_account: String,
+    /// Mandatory.
+    ///
+    /// Wire name `targetAccount` (string); see [`ApplyForFcExchangeRequest::target_account`].
+    pub target_account: String,
+}
+impl From<ApplyForFcExchangeRequired> for ApplyForFcExchangeRequest {
+    fn from(required: ApplyForFcExchangeRequired) -> ApplyForFcExchangeRequest {
+        ApplyForFcExchangeRequest::new(required)
+    }
+}
 impl ApplyForFcExchangeRequest {
-    /// Creates the value from its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`); optional fields have setters.
+    /// Creates the value from its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        source_currency: impl Into<String>,
-        target_currency: impl Into<String>,
-        source_account: impl Into<String>,
-        target_account: impl Into<String>,
-    ) -> Self {
+    pub fn new(required: ApplyForFcExchangeRequired) -> Self {
+        let ApplyForFcExchangeRequired {
+            source_currency,
+            target_currency,
+            source_account,
+            target_account,
+        } = required;
         Self {
-            source_currency: source_currency.into(),
-            target_currency: target_currency.into(),
-            source_account: source_account.into(),
-            target_account: target_account.into(),
+            source_currency,
+            target_currency,
+            source_account,
+            target_account,
             source_amount: None,
             target_amount: None,
         }
@@ -173,10 +220,11 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
 ///
 /// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`fx-status-record-v2`](super#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetFxRequestStatusRequest {
@@ -186,13 +234,27 @@ pub struct GetFxRequestStatusRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
+/// The required fields of [`GetFxRequestStatusRequest`], by name: build it with a struct literal and pass it to [`GetFxRequestStatusRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetFxRequestStatusRequired {
+    /// Mandatory. Id of the FX request.
+    ///
+    /// Wire name `applicationId` (string); see [`GetFxRequestStatusRequest::application_id`].
+    pub application_id: String,
+}
+impl From<GetFxRequestStatusRequired> for GetFxRequestStatusRequest {
+    fn from(required: GetFxRequestStatusRequired) -> GetFxRequestStatusRequest {
+        GetFxRequestStatusRequest::new(required)
+    }
+}
 impl GetFxRequestStatusRequest {
-    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(application_id: impl Into<String>) -> Self {
-        Self {
-            application_id: application_id.into(),
-        }
+    pub fn new(required: GetFxRequestStatusRequired) -> Self {
+        let GetFxRequestStatusRequired { application_id } = required;
+        Self { application_id }
     }
 }
 /// Response `data` of `getFxRequestStatus` (/query/v2/getFxRequestStatus).

@@ -14,6 +14,7 @@
 //! - `getOrganisationOnboardingInfo` — `POST /onboarding/business/getOrganisationOnboardingInfo`
 //! - `getPartnershipOnboardingInfo` — `POST /onboarding/business/getPartnershipOnboardingInfo`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Queries the onboarding status of a personal user.
 ///
 /// Request of `getOnboardingStatus`.
@@ -24,8 +25,9 @@
 ///
 /// - at least one of `userId`, `onboardingRequestId`, `mobile` must be present — at least one must have a non-null value
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetOnboardingStatusRequest {
@@ -47,11 +49,7 @@ impl GetOnboardingStatusRequest {
     /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
-        Self {
-            user_id: None,
-            onboarding_request_id: None,
-            mobile: None,
-        }
+        Self::default()
     }
     /// Sets `userId` (see the field's documentation).
     #[must_use]
@@ -104,8 +102,9 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
 ///
 /// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetUserKycRequest {
@@ -113,13 +112,25 @@ pub struct GetUserKycRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetUserKycRequest`], by name: build it with a struct literal and pass it to [`GetUserKycRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetUserKycRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetUserKycRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetUserKycRequired> for GetUserKycRequest {
+    fn from(required: GetUserKycRequired) -> GetUserKycRequest {
+        GetUserKycRequest::new(required)
+    }
+}
 impl GetUserKycRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetUserKycRequired) -> Self {
+        let GetUserKycRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getUserKyc` (/onboarding/getUserKyc).
@@ -147,8 +158,9 @@ impl baas_runtime::Operation for GetUserKycRequest {
 ///
 /// Wire path: `POST /onboarding/personal/getKycMediaList` (operation `getKycMediaList`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetKycMediaListRequest {
@@ -156,19 +168,32 @@ pub struct GetKycMediaListRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetKycMediaListRequest`], by name: build it with a struct literal and pass it to [`GetKycMediaListRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetKycMediaListRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetKycMediaListRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetKycMediaListRequired> for GetKycMediaListRequest {
+    fn from(required: GetKycMediaListRequired) -> GetKycMediaListRequest {
+        GetKycMediaListRequest::new(required)
+    }
+}
 impl GetKycMediaListRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetKycMediaListRequired) -> Self {
+        let GetKycMediaListRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getKycMediaList` (/onboarding/personal/getKycMediaList).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetKycMediaListResponse {
     /// Wire name: `mediaList` (array of record [`records::KycMediaItem`](super::records::KycMediaItem)).
@@ -196,8 +221,9 @@ impl baas_runtime::Operation for GetKycMediaListRequest {
 ///
 /// Wire path: `POST /onboarding/getOnboardingRequestId` (operation `getOnboardingRequestId`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetOnboardingRequestIdRequest {
@@ -214,10 +240,7 @@ impl GetOnboardingRequestIdRequest {
     /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
-        Self {
-            user_id: None,
-            mobile: None,
-        }
+        Self::default()
     }
     /// Sets `userId` (see the field's documentation).
     #[must_use]
@@ -235,7 +258,8 @@ impl GetOnboardingRequestIdRequest {
 /// Response `data` of `getOnboardingRequestId` (/onboarding/getOnboardingRequestId).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetOnboardingRequestIdResponse {
     /// Wire name: `onboardingRequestId` (string).
@@ -266,10 +290,11 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
 ///
 /// - at least one of `onboardingRequestId`, `businessCerNo` must be present — at least one must be valid and non-empty
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`sme-status-shapes`](super#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetBusinessOnboardingStatusRequest {
@@ -290,10 +315,7 @@ impl GetBusinessOnboardingStatusRequest {
     /// Creates the value with no field set; optional fields have setters.
     #[must_use]
     pub fn new() -> Self {
-        Self {
-            onboarding_request_id: None,
-            business_cer_no: None,
-        }
+        Self::default()
     }
     /// Sets `onboardingRequestId` (see the field's documentation).
     #[must_use]
@@ -342,10 +364,11 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
 ///
 /// Wire path: `POST /onboarding/business/getOnboardingRequestId` (operation `getBusinessOnboardingRequestId`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`onboarding-request-id-names`](super#decision-onboarding-request-id-names): about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`onboarding-request-id-names`](super::decisions#decision-onboarding-request-id-names): about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetBusinessOnboardingRequestIdRequest {
@@ -355,19 +378,37 @@ pub struct GetBusinessOnboardingRequestIdRequest {
     #[serde(rename = "businessCerNo")]
     pub business_cer_no: String,
 }
+/// The required fields of [`GetBusinessOnboardingRequestIdRequest`], by name: build it with a struct literal and pass it to [`GetBusinessOnboardingRequestIdRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetBusinessOnboardingRequestIdRequired {
+    /// Mandatory.
+    ///
+    /// Wire name `businessCerNo` (string); see [`GetBusinessOnboardingRequestIdRequest::business_cer_no`].
+    pub business_cer_no: String,
+}
+impl From<GetBusinessOnboardingRequestIdRequired>
+for GetBusinessOnboardingRequestIdRequest {
+    fn from(
+        required: GetBusinessOnboardingRequestIdRequired,
+    ) -> GetBusinessOnboardingRequestIdRequest {
+        GetBusinessOnboardingRequestIdRequest::new(required)
+    }
+}
 impl GetBusinessOnboardingRequestIdRequest {
-    /// Creates the value from its required fields (`businessCerNo`); optional fields have setters.
+    /// Creates the value from its required fields (`businessCerNo`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(business_cer_no: impl Into<String>) -> Self {
-        Self {
-            business_cer_no: business_cer_no.into(),
-        }
+    pub fn new(required: GetBusinessOnboardingRequestIdRequired) -> Self {
+        let GetBusinessOnboardingRequestIdRequired { business_cer_no } = required;
+        Self { business_cer_no }
     }
 }
 /// Response `data` of `getBusinessOnboardingRequestId` (/onboarding/business/getOnboardingRequestId).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetBusinessOnboardingRequestIdResponse {
     /// Wire name: `onboardingRequestId` (string).
@@ -397,8 +438,9 @@ impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
 ///
 /// Wire path: `POST /onboarding/business/getStoreOnboardingInfo` (operation `getStoreOnboardingInfo`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetStoreOnboardingInfoRequest {
@@ -406,13 +448,25 @@ pub struct GetStoreOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetStoreOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetStoreOnboardingInfoRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetStoreOnboardingInfoRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetStoreOnboardingInfoRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetStoreOnboardingInfoRequired> for GetStoreOnboardingInfoRequest {
+    fn from(required: GetStoreOnboardingInfoRequired) -> GetStoreOnboardingInfoRequest {
+        GetStoreOnboardingInfoRequest::new(required)
+    }
+}
 impl GetStoreOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetStoreOnboardingInfoRequired) -> Self {
+        let GetStoreOnboardingInfoRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getStoreOnboardingInfo` (/onboarding/business/getStoreOnboardingInfo).
@@ -440,8 +494,9 @@ impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
 ///
 /// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetCompanyOnboardingInfoRequest {
@@ -449,13 +504,27 @@ pub struct GetCompanyOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetCompanyOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetCompanyOnboardingInfoRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetCompanyOnboardingInfoRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetCompanyOnboardingInfoRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetCompanyOnboardingInfoRequired> for GetCompanyOnboardingInfoRequest {
+    fn from(
+        required: GetCompanyOnboardingInfoRequired,
+    ) -> GetCompanyOnboardingInfoRequest {
+        GetCompanyOnboardingInfoRequest::new(required)
+    }
+}
 impl GetCompanyOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetCompanyOnboardingInfoRequired) -> Self {
+        let GetCompanyOnboardingInfoRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getCompanyOnboardingInfo` (/onboarding/business/getCompanyOnboardingInfo).
@@ -483,8 +552,9 @@ impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
 ///
 /// Wire path: `POST /onboarding/business/getOrganisationOnboardingInfo` (operation `getOrganisationOnboardingInfo`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetOrganisationOnboardingInfoRequest {
@@ -492,13 +562,28 @@ pub struct GetOrganisationOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetOrganisationOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetOrganisationOnboardingInfoRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetOrganisationOnboardingInfoRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetOrganisationOnboardingInfoRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetOrganisationOnboardingInfoRequired>
+for GetOrganisationOnboardingInfoRequest {
+    fn from(
+        required: GetOrganisationOnboardingInfoRequired,
+    ) -> GetOrganisationOnboardingInfoRequest {
+        GetOrganisationOnboardingInfoRequest::new(required)
+    }
+}
 impl GetOrganisationOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetOrganisationOnboardingInfoRequired) -> Self {
+        let GetOrganisationOnboardingInfoRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getOrganisationOnboardingInfo` (/onboarding/business/getOrganisationOnboardingInfo).
@@ -526,8 +611,9 @@ impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
 ///
 /// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetPartnershipOnboardingInfoRequest {
@@ -535,13 +621,27 @@ pub struct GetPartnershipOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
+/// The required fields of [`GetPartnershipOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetPartnershipOnboardingInfoRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPartnershipOnboardingInfoRequired {
+    /// Wire name `onboardingRequestId` (string); see [`GetPartnershipOnboardingInfoRequest::onboarding_request_id`].
+    pub onboarding_request_id: String,
+}
+impl From<GetPartnershipOnboardingInfoRequired> for GetPartnershipOnboardingInfoRequest {
+    fn from(
+        required: GetPartnershipOnboardingInfoRequired,
+    ) -> GetPartnershipOnboardingInfoRequest {
+        GetPartnershipOnboardingInfoRequest::new(required)
+    }
+}
 impl GetPartnershipOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`); optional fields have setters.
+    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(onboarding_request_id: impl Into<String>) -> Self {
-        Self {
-            onboarding_request_id: onboarding_request_id.into(),
-        }
+    pub fn new(required: GetPartnershipOnboardingInfoRequired) -> Self {
+        let GetPartnershipOnboardingInfoRequired { onboarding_request_id } = required;
+        Self { onboarding_request_id }
     }
 }
 /// Response `data` of `getPartnershipOnboardingInfo` (/onboarding/business/getPartnershipOnboardingInfo).

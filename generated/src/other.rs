@@ -9,6 +9,7 @@
 //! - `validateAccount` — `POST /account/validateAccount`
 //! - `queryClosingBalance` — `POST /report/queryClosingBalance`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 ///
 /// Request of `txReversal`.
@@ -21,12 +22,13 @@
 ///
 /// - checked by the service only (`transactionId`): reversal only within 1 month of the transaction
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
+/// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TxReversalRequest {
@@ -65,16 +67,32 @@ pub struct TxReversalRequest {
     ///
     /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
     ///
-    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "voucherType", default, skip_serializing_if = "Option::is_none")]
     pub voucher_type: Option<super::enums::VoucherType>,
 }
+/// The required fields of [`TxReversalRequest`], by name: build it with a struct literal and pass it to [`TxReversalRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TxReversalRequired {
+    /// Must be within the last 1 month.
+    ///
+    /// Wire name `transactionId` (string); see [`TxReversalRequest::transaction_id`].
+    pub transaction_id: String,
+}
+impl From<TxReversalRequired> for TxReversalRequest {
+    fn from(required: TxReversalRequired) -> TxReversalRequest {
+        TxReversalRequest::new(required)
+    }
+}
 impl TxReversalRequest {
-    /// Creates the value from its required fields (`transactionId`); optional fields have setters.
+    /// Creates the value from its required fields (`transactionId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(transaction_id: impl Into<String>) -> Self {
+    pub fn new(required: TxReversalRequired) -> Self {
+        let TxReversalRequired { transaction_id } = required;
         Self {
-            transaction_id: transaction_id.into(),
+            transaction_id,
             reversal_receipt_no: None,
             reversed_time: None,
             reversal_reason: None,
@@ -116,7 +134,8 @@ impl TxReversalRequest {
 /// Response `data` of `txReversal` (/trans/txReversal).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TxReversalResponse {
     /// Wire name: `applicationId` (string).
@@ -146,8 +165,9 @@ impl baas_runtime::Operation for TxReversalRequest {
 ///
 /// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryTxReversalRequest {
@@ -155,13 +175,25 @@ pub struct QueryTxReversalRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
+/// The required fields of [`QueryTxReversalRequest`], by name: build it with a struct literal and pass it to [`QueryTxReversalRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTxReversalRequired {
+    /// Wire name `applicationId` (string); see [`QueryTxReversalRequest::application_id`].
+    pub application_id: String,
+}
+impl From<QueryTxReversalRequired> for QueryTxReversalRequest {
+    fn from(required: QueryTxReversalRequired) -> QueryTxReversalRequest {
+        QueryTxReversalRequest::new(required)
+    }
+}
 impl QueryTxReversalRequest {
-    /// Creates the value from its required fields (`applicationId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(application_id: impl Into<String>) -> Self {
-        Self {
-            application_id: application_id.into(),
-        }
+    pub fn new(required: QueryTxReversalRequired) -> Self {
+        let QueryTxReversalRequired { application_id } = required;
+        Self { application_id }
     }
 }
 /// Response `data` of `queryTxReversal` (/trans/queryTxReversal).
@@ -188,14 +220,15 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 ///
 /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`fee-call-path`](super#decision-fee-call-path): about /trans/txReversal.
+/// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
 ///
-/// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+/// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct FetchTransactionFeeRequest {
@@ -211,28 +244,28 @@ pub struct FetchTransactionFeeRequest {
     pub payer_account_id: String,
     /// Wire name: `benificiaryName` (string). Required.
     ///
-    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryName")]
     pub benificiary_name: String,
     /// 0 = Individual, 1 = Business
     ///
     /// Wire name: `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
     ///
-    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryType")]
     pub benificiary_type: super::enums::FeeBeneficiaryType,
     /// Account number or shortcode.
     ///
     /// Wire name: `benificiaryAccount` (string). Required.
     ///
-    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryAccount")]
     pub benificiary_account: String,
     /// Paybill sub-account.
     ///
     /// Wire name: `benificiarySubAccount` (string). Optional.
     ///
-    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(
         rename = "benificiarySubAccount",
         default,
@@ -247,37 +280,71 @@ pub struct FetchTransactionFeeRequest {
     ///
     /// - checked by the service only: must come from the bank-code list
     ///
-    /// Decision [`fee-call-wire-names`](super#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryBankCode")]
     pub benificiary_bank_code: String,
     /// Declared string.
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision [`money-declared-string`](super#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
+    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
 }
+/// The required fields of [`FetchTransactionFeeRequest`], by name: build it with a struct literal and pass it to [`FetchTransactionFeeRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchTransactionFeeRequired {
+    /// Debit account.
+    ///
+    /// Wire name `payerAccountId` (string); see [`FetchTransactionFeeRequest::payer_account_id`].
+    pub payer_account_id: String,
+    /// Wire name `benificiaryName` (string); see [`FetchTransactionFeeRequest::benificiary_name`].
+    pub benificiary_name: String,
+    /// 0 = Individual, 1 = Business
+    ///
+    /// Wire name `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)); see [`FetchTransactionFeeRequest::benificiary_type`].
+    pub benificiary_type: super::enums::FeeBeneficiaryType,
+    /// Account number or shortcode.
+    ///
+    /// Wire name `benificiaryAccount` (string); see [`FetchTransactionFeeRequest::benificiary_account`].
+    pub benificiary_account: String,
+    /// From the bank-code list (values not shown).
+    ///
+    /// Wire name `benificiaryBankCode` (string); see [`FetchTransactionFeeRequest::benificiary_bank_code`].
+    pub benificiary_bank_code: String,
+    /// Declared string.
+    ///
+    /// Wire name `amount` (decimal, sent as a JSON string); see [`FetchTransactionFeeRequest::amount`].
+    pub amount: baas_runtime::Amount,
+}
+impl From<FetchTransactionFeeRequired> for FetchTransactionFeeRequest {
+    fn from(required: FetchTransactionFeeRequired) -> FetchTransactionFeeRequest {
+        FetchTransactionFeeRequest::new(required)
+    }
+}
 impl FetchTransactionFeeRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        payer_account_id: impl Into<String>,
-        benificiary_name: impl Into<String>,
-        benificiary_type: super::enums::FeeBeneficiaryType,
-        benificiary_account: impl Into<String>,
-        benificiary_bank_code: impl Into<String>,
-        amount: baas_runtime::Amount,
-    ) -> Self {
+    pub fn new(required: FetchTransactionFeeRequired) -> Self {
+        let FetchTransactionFeeRequired {
+            payer_account_id,
+            benificiary_name,
+            benificiary_type,
+            benificiary_account,
+            benificiary_bank_code,
+            amount,
+        } = required;
         Self {
             pay_type: None,
-            payer_account_id: payer_account_id.into(),
-            benificiary_name: benificiary_name.into(),
+            payer_account_id,
+            benificiary_name,
             benificiary_type,
-            benificiary_account: benificiary_account.into(),
+            benificiary_account,
             benificiary_sub_account: None,
-            benificiary_bank_code: benificiary_bank_code.into(),
+            benificiary_bank_code,
             amount,
         }
     }
@@ -322,8 +389,9 @@ impl baas_runtime::Operation for FetchTransactionFeeRequest {
 ///
 /// Wire path: `POST /account/validateAccount` (operation `validateAccount`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ValidateAccountRequest {
@@ -336,21 +404,35 @@ pub struct ValidateAccountRequest {
     ///
     /// Wire name: `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)). Required.
     ///
-    /// Decision [`validate-account-type`](super#decision-validate-account-type): about /account/validateAccount accountType.
+    /// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
     #[serde(rename = "accountType")]
     pub account_type: super::enums::ValidateAccountType,
 }
+/// The required fields of [`ValidateAccountRequest`], by name: build it with a struct literal and pass it to [`ValidateAccountRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidateAccountRequired {
+    /// Number or shortcode.
+    ///
+    /// Wire name `accountId` (string); see [`ValidateAccountRequest::account_id`].
+    pub account_id: String,
+    /// 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods
+    ///
+    /// Wire name `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)); see [`ValidateAccountRequest::account_type`].
+    pub account_type: super::enums::ValidateAccountType,
+}
+impl From<ValidateAccountRequired> for ValidateAccountRequest {
+    fn from(required: ValidateAccountRequired) -> ValidateAccountRequest {
+        ValidateAccountRequest::new(required)
+    }
+}
 impl ValidateAccountRequest {
-    /// Creates the value from its required fields (`accountId`, `accountType`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `accountType`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        account_type: super::enums::ValidateAccountType,
-    ) -> Self {
-        Self {
-            account_id: account_id.into(),
-            account_type,
-        }
+    pub fn new(required: ValidateAccountRequired) -> Self {
+        let ValidateAccountRequired { account_id, account_type } = required;
+        Self { account_id, account_type }
     }
 }
 /// Response `data` of `validateAccount` (/account/validateAccount).
@@ -375,8 +457,9 @@ impl baas_runtime::Operation for ValidateAccountRequest {
 ///
 /// Wire path: `POST /report/queryClosingBalance` (operation `queryClosingBalance`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryClosingBalanceRequest {
@@ -386,13 +469,27 @@ pub struct QueryClosingBalanceRequest {
     #[serde(rename = "queryDate")]
     pub query_date: String,
 }
+/// The required fields of [`QueryClosingBalanceRequest`], by name: build it with a struct literal and pass it to [`QueryClosingBalanceRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryClosingBalanceRequired {
+    /// A UTC date (format not shown).
+    ///
+    /// Wire name `queryDate` (string); see [`QueryClosingBalanceRequest::query_date`].
+    pub query_date: String,
+}
+impl From<QueryClosingBalanceRequired> for QueryClosingBalanceRequest {
+    fn from(required: QueryClosingBalanceRequired) -> QueryClosingBalanceRequest {
+        QueryClosingBalanceRequest::new(required)
+    }
+}
 impl QueryClosingBalanceRequest {
-    /// Creates the value from its required fields (`queryDate`); optional fields have setters.
+    /// Creates the value from its required fields (`queryDate`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(query_date: impl Into<String>) -> Self {
-        Self {
-            query_date: query_date.into(),
-        }
+    pub fn new(required: QueryClosingBalanceRequired) -> Self {
+        let QueryClosingBalanceRequired { query_date } = required;
+        Self { query_date }
     }
 }
 /// Response `data` of `queryClosingBalance` (/report/queryClosingBalance).

@@ -8,14 +8,16 @@
 //! - `sendAccAdminOtp` — `POST /common/sendAccAdminOtp`
 //! - `groupApplications` — `POST /common/groupApplications`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Sends a one-time password for an application.
 ///
 /// Request of `sendOtp`.
 ///
 /// Wire path: `POST /common/sendOtp` (operation `sendOtp`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct SendOtpRequest {
@@ -30,14 +32,31 @@ pub struct SendOtpRequest {
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
 }
+/// The required fields of [`SendOtpRequest`], by name: build it with a struct literal and pass it to [`SendOtpRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SendOtpRequired {
+    /// Application id. public-facts.md \[docs\]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk).
+    ///
+    /// Wire name `businessId` (string); see [`SendOtpRequest::business_id`].
+    pub business_id: String,
+    /// sms or email
+    ///
+    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendOtpRequest::otp_type`].
+    pub otp_type: super::enums::OtpType,
+}
+impl From<SendOtpRequired> for SendOtpRequest {
+    fn from(required: SendOtpRequired) -> SendOtpRequest {
+        SendOtpRequest::new(required)
+    }
+}
 impl SendOtpRequest {
-    /// Creates the value from its required fields (`businessId`, `otpType`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpType`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(business_id: impl Into<String>, otp_type: super::enums::OtpType) -> Self {
-        Self {
-            business_id: business_id.into(),
-            otp_type,
-        }
+    pub fn new(required: SendOtpRequired) -> Self {
+        let SendOtpRequired { business_id, otp_type } = required;
+        Self { business_id, otp_type }
     }
 }
 /// Response `data` of `sendOtp` (/common/sendOtp).
@@ -45,7 +64,8 @@ impl SendOtpRequest {
 /// The service answers with code and msg only: there is no `data`.
 ///
 /// code, msg
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct SendOtpResponse {}
 impl baas_runtime::Operation for SendOtpRequest {
@@ -68,10 +88,11 @@ impl baas_runtime::Operation for SendOtpRequest {
 ///
 /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ConfirmOperationRequest {
@@ -82,14 +103,27 @@ pub struct ConfirmOperationRequest {
     #[serde(rename = "otpCode")]
     pub otp_code: String,
 }
+/// The required fields of [`ConfirmOperationRequest`], by name: build it with a struct literal and pass it to [`ConfirmOperationRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfirmOperationRequired {
+    /// Wire name `businessId` (string); see [`ConfirmOperationRequest::business_id`].
+    pub business_id: String,
+    /// Wire name `otpCode` (string); see [`ConfirmOperationRequest::otp_code`].
+    pub otp_code: String,
+}
+impl From<ConfirmOperationRequired> for ConfirmOperationRequest {
+    fn from(required: ConfirmOperationRequired) -> ConfirmOperationRequest {
+        ConfirmOperationRequest::new(required)
+    }
+}
 impl ConfirmOperationRequest {
-    /// Creates the value from its required fields (`businessId`, `otpCode`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpCode`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(business_id: impl Into<String>, otp_code: impl Into<String>) -> Self {
-        Self {
-            business_id: business_id.into(),
-            otp_code: otp_code.into(),
-        }
+    pub fn new(required: ConfirmOperationRequired) -> Self {
+        let ConfirmOperationRequired { business_id, otp_code } = required;
+        Self { business_id, otp_code }
     }
 }
 /// Response `data` of `confirmOperation` (/common/confirmOperation).
@@ -97,7 +131,8 @@ impl ConfirmOperationRequest {
 /// The service answers with code and msg only: there is no `data`.
 ///
 /// code, msg
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ConfirmOperationResponse {}
 impl baas_runtime::Operation for ConfirmOperationRequest {
@@ -119,8 +154,9 @@ impl baas_runtime::Operation for ConfirmOperationRequest {
 ///
 /// Wire path: `POST /common/sendAccAdminOtp` (operation `sendAccAdminOtp`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct SendAccAdminOtpRequest {
@@ -144,21 +180,47 @@ pub struct SendAccAdminOtpRequest {
     #[serde(rename = "idType")]
     pub id_type: super::enums::IdType,
 }
+/// The required fields of [`SendAccAdminOtpRequest`], by name: build it with a struct literal and pass it to [`SendAccAdminOtpRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SendAccAdminOtpRequired {
+    /// Wire name `businessId` (string); see [`SendAccAdminOtpRequest::business_id`].
+    pub business_id: String,
+    /// sms or email
+    ///
+    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendAccAdminOtpRequest::otp_type`].
+    pub otp_type: super::enums::OtpType,
+    /// Wire name `accountId` (string); see [`SendAccAdminOtpRequest::account_id`].
+    pub account_id: String,
+    /// Wire name `accManagerIdNumber` (string); see [`SendAccAdminOtpRequest::acc_manager_id_number`].
+    pub acc_manager_id_number: String,
+    /// 101, 102 or 103 as in the KYC id types.
+    ///
+    /// Wire name `idType` (value set [`enums::IdType`](super::enums::IdType)); see [`SendAccAdminOtpRequest::id_type`].
+    pub id_type: super::enums::IdType,
+}
+impl From<SendAccAdminOtpRequired> for SendAccAdminOtpRequest {
+    fn from(required: SendAccAdminOtpRequired) -> SendAccAdminOtpRequest {
+        SendAccAdminOtpRequest::new(required)
+    }
+}
 impl SendAccAdminOtpRequest {
-    /// Creates the value from its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`); optional fields have setters.
+    /// Creates the value from its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        business_id: impl Into<String>,
-        otp_type: super::enums::OtpType,
-        account_id: impl Into<String>,
-        acc_manager_id_number: impl Into<String>,
-        id_type: super::enums::IdType,
-    ) -> Self {
-        Self {
-            business_id: business_id.into(),
+    pub fn new(required: SendAccAdminOtpRequired) -> Self {
+        let SendAccAdminOtpRequired {
+            business_id,
             otp_type,
-            account_id: account_id.into(),
-            acc_manager_id_number: acc_manager_id_number.into(),
+            account_id,
+            acc_manager_id_number,
+            id_type,
+        } = required;
+        Self {
+            business_id,
+            otp_type,
+            account_id,
+            acc_manager_id_number,
             id_type,
         }
     }
@@ -168,7 +230,8 @@ impl SendAccAdminOtpRequest {
 /// The service answers with code and msg only: there is no `data`.
 ///
 /// code, msg
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct SendAccAdminOtpResponse {}
 impl baas_runtime::Operation for SendAccAdminOtpRequest {
@@ -194,8 +257,9 @@ impl baas_runtime::Operation for SendAccAdminOtpRequest {
 ///
 /// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GroupApplicationsRequest {
@@ -203,19 +267,32 @@ pub struct GroupApplicationsRequest {
     #[serde(rename = "applicationIdList")]
     pub application_id_list: Vec<String>,
 }
+/// The required fields of [`GroupApplicationsRequest`], by name: build it with a struct literal and pass it to [`GroupApplicationsRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupApplicationsRequired {
+    /// Wire name `applicationIdList` (array of string); see [`GroupApplicationsRequest::application_id_list`].
+    pub application_id_list: Vec<String>,
+}
+impl From<GroupApplicationsRequired> for GroupApplicationsRequest {
+    fn from(required: GroupApplicationsRequired) -> GroupApplicationsRequest {
+        GroupApplicationsRequest::new(required)
+    }
+}
 impl GroupApplicationsRequest {
-    /// Creates the value from its required fields (`applicationIdList`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationIdList`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(application_id_list: impl Into<Vec<String>>) -> Self {
-        Self {
-            application_id_list: application_id_list.into(),
-        }
+    pub fn new(required: GroupApplicationsRequired) -> Self {
+        let GroupApplicationsRequired { application_id_list } = required;
+        Self { application_id_list }
     }
 }
 /// Response `data` of `groupApplications` (/common/groupApplications).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GroupApplicationsResponse {
     /// New id usable to confirm one OTP for the group.

@@ -12,6 +12,7 @@
 //! - `getInterBankTransferDetails` — `POST /trans/getInterBankTransferDetails`
 //! - `getBankCodes` — `POST /staticData/getBankCodes`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Business transfer to a paybill or till of a mobile money operator. Returns txId.
 ///
 /// Request of `applyForMobileMoneyBusinessTransfer`.
@@ -26,14 +27,15 @@
 ///
 /// - `payeeReferenceNumber` is required when `payType` is `0` — payeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill)
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`business-transfer-reference-number`](super#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`business-transfer-reference-number`](super::decisions#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForMobileMoneyBusinessTransferRequest {
@@ -49,7 +51,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     ///
     /// Wire name: `payeeReferenceNumber` (string). Optional.
     ///
-    /// Decision [`business-transfer-reference-number`](super#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
+    /// Decision [`business-transfer-reference-number`](super::decisions#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
     #[serde(
         rename = "payeeReferenceNumber",
         default,
@@ -69,7 +71,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     ///
     /// - a whole number (no fractional part)
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// Max 100 characters.
     ///
@@ -90,18 +92,47 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     )]
     pub payee_mobile_for_notification: Option<String>,
 }
+/// The required fields of [`ApplyForMobileMoneyBusinessTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForMobileMoneyBusinessTransferRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyForMobileMoneyBusinessTransferRequired {
+    /// Wire name `payerAccountId` (string); see [`ApplyForMobileMoneyBusinessTransferRequest::payer_account_id`].
+    pub payer_account_id: String,
+    /// Shortcode of receiving paybill/till.
+    ///
+    /// Wire name `payeeShortCode` (string); see [`ApplyForMobileMoneyBusinessTransferRequest::payee_short_code`].
+    pub payee_short_code: String,
+    /// 0 = Paybill, 1 = Till/BuyGoods
+    ///
+    /// Wire name `payType` (value set [`enums::PayType`](super::enums::PayType)); see [`ApplyForMobileMoneyBusinessTransferRequest::pay_type`].
+    pub pay_type: super::enums::PayType,
+    /// Whole number.
+    ///
+    /// Wire name `amount` (decimal, sent as a JSON string); see [`ApplyForMobileMoneyBusinessTransferRequest::amount`].
+    pub amount: baas_runtime::Amount,
+}
+impl From<ApplyForMobileMoneyBusinessTransferRequired>
+for ApplyForMobileMoneyBusinessTransferRequest {
+    fn from(
+        required: ApplyForMobileMoneyBusinessTransferRequired,
+    ) -> ApplyForMobileMoneyBusinessTransferRequest {
+        ApplyForMobileMoneyBusinessTransferRequest::new(required)
+    }
+}
 impl ApplyForMobileMoneyBusinessTransferRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        payer_account_id: impl Into<String>,
-        payee_short_code: impl Into<String>,
-        pay_type: super::enums::PayType,
-        amount: baas_runtime::Amount,
-    ) -> Self {
+    pub fn new(required: ApplyForMobileMoneyBusinessTransferRequired) -> Self {
+        let ApplyForMobileMoneyBusinessTransferRequired {
+            payer_account_id,
+            payee_short_code,
+            pay_type,
+            amount,
+        } = required;
         Self {
-            payer_account_id: payer_account_id.into(),
-            payee_short_code: payee_short_code.into(),
+            payer_account_id,
+            payee_short_code,
             payee_reference_number: None,
             pay_type,
             amount,
@@ -131,7 +162,8 @@ impl ApplyForMobileMoneyBusinessTransferRequest {
 /// Response `data` of `applyForMobileMoneyBusinessTransfer` (/trans/v2/applyForMobileMoneyBusinessTransfer).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForMobileMoneyBusinessTransferResponse {
     /// Wire name: `txId` (string).
@@ -160,7 +192,7 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
         v.required_if(
             at.field("payeeReferenceNumber"),
             self.payee_reference_number.as_deref().is_some_and(|s| !s.is_empty()),
-            self.pay_type.as_str() == "0",
+            self.pay_type.to_string() == "0",
             "payType is 0",
         );
         v.finish()
@@ -180,14 +212,15 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 ///
 /// - checked by the service only (`payeeAccountName`, `payeeBankCode`): payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`transfer-payee-account-name`](super#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`transfer-payee-account-name`](super::decisions#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForTransferRequest {
@@ -202,7 +235,7 @@ pub struct ApplyForTransferRequest {
     ///
     /// - checked by the service only: must come from the bank-code list
     ///
-    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "payeeBankCode")]
     pub payee_bank_code: String,
     /// Wire name: `payeeAccountId` (string). Required.
@@ -212,7 +245,7 @@ pub struct ApplyForTransferRequest {
     ///
     /// Wire name: `payeeAccountName` (string). Optional.
     ///
-    /// Decision [`transfer-payee-account-name`](super#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
+    /// Decision [`transfer-payee-account-name`](super::decisions#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
     #[serde(
         rename = "payeeAccountName",
         default,
@@ -227,12 +260,12 @@ pub struct ApplyForTransferRequest {
     ///
     /// Wire name: `paymentPurpose` (string). Optional.
     ///
-    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters.
     ///
@@ -243,7 +276,7 @@ pub struct ApplyForTransferRequest {
     /// - at most 100 characters
     /// - checked by the service only: for one mobile money operator: alphanumeric only, at most 64 characters
     ///
-    /// Decision [`transfer-remark-operator-rule`](super#decision-transfer-remark-operator-rule): about /trans/v2/applyForTransfer remark.
+    /// Decision [`transfer-remark-operator-rule`](super::decisions#decision-transfer-remark-operator-rule): about /trans/v2/applyForTransfer remark.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
     /// SMS notification to the beneficiary.
@@ -256,20 +289,46 @@ pub struct ApplyForTransferRequest {
     )]
     pub payee_mobile_for_notification: Option<String>,
 }
+/// The required fields of [`ApplyForTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForTransferRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyForTransferRequired {
+    /// Wire name `payerAccountId` (string); see [`ApplyForTransferRequest::payer_account_id`].
+    pub payer_account_id: String,
+    /// From the bank-code list (/staticData/getBankCodes; values not shown).
+    ///
+    /// Wire name `payeeBankCode` (string); see [`ApplyForTransferRequest::payee_bank_code`].
+    pub payee_bank_code: String,
+    /// Wire name `payeeAccountId` (string); see [`ApplyForTransferRequest::payee_account_id`].
+    pub payee_account_id: String,
+    /// KES, USD, GBP, EUR, TZS, UGX or RWF
+    ///
+    /// Wire name `currency` (value set [`enums::Currency`](super::enums::Currency)); see [`ApplyForTransferRequest::currency`].
+    pub currency: super::enums::Currency,
+    /// Wire name `amount` (decimal, sent as a JSON string); see [`ApplyForTransferRequest::amount`].
+    pub amount: baas_runtime::Amount,
+}
+impl From<ApplyForTransferRequired> for ApplyForTransferRequest {
+    fn from(required: ApplyForTransferRequired) -> ApplyForTransferRequest {
+        ApplyForTransferRequest::new(required)
+    }
+}
 impl ApplyForTransferRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        payer_account_id: impl Into<String>,
-        payee_bank_code: impl Into<String>,
-        payee_account_id: impl Into<String>,
-        currency: super::enums::Currency,
-        amount: baas_runtime::Amount,
-    ) -> Self {
+    pub fn new(required: ApplyForTransferRequired) -> Self {
+        let ApplyForTransferRequired {
+            payer_account_id,
+            payee_bank_code,
+            payee_account_id,
+            currency,
+            amount,
+        } = required;
         Self {
-            payer_account_id: payer_account_id.into(),
-            payee_bank_code: payee_bank_code.into(),
-            payee_account_id: payee_account_id.into(),
+            payer_account_id,
+            payee_bank_code,
+            payee_account_id,
             payee_account_name: None,
             currency,
             payment_purpose: None,
@@ -306,7 +365,8 @@ impl ApplyForTransferRequest {
 /// Response `data` of `applyForTransfer` (/trans/v2/applyForTransfer).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForTransferResponse {
     /// Wire name: `txId` (string).
@@ -341,14 +401,15 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 ///
 /// Wire path: `POST /query/getTransList` (operation `getTransList`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`get-trans-list-user-id-required`](super#decision-get-trans-list-user-id-required): about /query/getTransList userId.
+/// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
 ///
-/// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
+/// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 ///
-/// Decision [`get-trans-list-response`](super#decision-get-trans-list-response): about /query/getTransList.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`get-trans-list-response`](super::decisions#decision-get-trans-list-response): about /query/getTransList.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetTransListRequest {
@@ -356,7 +417,7 @@ pub struct GetTransListRequest {
     ///
     /// Wire name: `userId` (string). Required.
     ///
-    /// Decision [`get-trans-list-user-id-required`](super#decision-get-trans-list-user-id-required): about /query/getTransList userId.
+    /// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
     #[serde(rename = "userId")]
     pub user_id: String,
     /// Wire name: `accountId` (string). Required.
@@ -366,14 +427,14 @@ pub struct GetTransListRequest {
     ///
     /// Wire name: `txType` (array of string). Required.
     ///
-    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "txType")]
     pub tx_type: Vec<String>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
     ///
     /// Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
     ///
-    /// Decision [`get-trans-list-tx-status-type`](super#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
+    /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus")]
     pub tx_status: Vec<super::enums::TxStatus>,
     /// UTC epoch ms.
@@ -395,7 +456,7 @@ pub struct GetTransListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
     /// 1 = newest first, 0 = oldest first by transaction date.
@@ -404,26 +465,67 @@ pub struct GetTransListRequest {
     #[serde(rename = "orderByDesc")]
     pub order_by_desc: super::enums::OrderByDesc,
 }
+/// The required fields of [`GetTransListRequest`], by name: build it with a struct literal and pass it to [`GetTransListRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetTransListRequired {
+    /// User id in the partner's system. TRUE in one definition, FALSE in another.
+    ///
+    /// Wire name `userId` (string); see [`GetTransListRequest::user_id`].
+    pub user_id: String,
+    /// Wire name `accountId` (string); see [`GetTransListRequest::account_id`].
+    pub account_id: String,
+    /// Transaction type filter; empty array \[\] returns all types. The transaction type value set is referenced by name, not shown.
+    ///
+    /// Wire name `txType` (array of string); see [`GetTransListRequest::tx_type`].
+    pub tx_type: Vec<String>,
+    /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
+    ///
+    /// Wire name `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)); see [`GetTransListRequest::tx_status`].
+    pub tx_status: Vec<super::enums::TxStatus>,
+    /// UTC epoch ms.
+    ///
+    /// Wire name `startTime` (long); see [`GetTransListRequest::start_time`].
+    pub start_time: i64,
+    /// UTC epoch ms.
+    ///
+    /// Wire name `endTime` (long); see [`GetTransListRequest::end_time`].
+    pub end_time: i64,
+    /// Wire name `pageNo` (int); see [`GetTransListRequest::page_no`].
+    pub page_no: i32,
+    /// Wire name `pageSize` (int); see [`GetTransListRequest::page_size`].
+    pub page_size: i32,
+    /// 1 = newest first, 0 = oldest first by transaction date.
+    ///
+    /// Wire name `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)); see [`GetTransListRequest::order_by_desc`].
+    pub order_by_desc: super::enums::OrderByDesc,
+}
+impl From<GetTransListRequired> for GetTransListRequest {
+    fn from(required: GetTransListRequired) -> GetTransListRequest {
+        GetTransListRequest::new(required)
+    }
+}
 impl GetTransListRequest {
-    /// Creates the value from its required fields (`userId`, `accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`); optional fields have setters.
-    #[allow(clippy::too_many_arguments)]
+    /// Creates the value from its required fields (`userId`, `accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        user_id: impl Into<String>,
-        account_id: impl Into<String>,
-        tx_type: impl Into<Vec<String>>,
-        tx_status: impl Into<Vec<super::enums::TxStatus>>,
-        start_time: i64,
-        end_time: i64,
-        page_no: i32,
-        page_size: i32,
-        order_by_desc: super::enums::OrderByDesc,
-    ) -> Self {
+    pub fn new(required: GetTransListRequired) -> Self {
+        let GetTransListRequired {
+            user_id,
+            account_id,
+            tx_type,
+            tx_status,
+            start_time,
+            end_time,
+            page_no,
+            page_size,
+            order_by_desc,
+        } = required;
         Self {
-            user_id: user_id.into(),
-            account_id: account_id.into(),
-            tx_type: tx_type.into(),
-            tx_status: tx_status.into(),
+            user_id,
+            account_id,
+            tx_type,
+            tx_status,
             start_time,
             end_time,
             page_no,
@@ -437,7 +539,8 @@ impl GetTransListRequest {
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[live\].
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetTransListResponse {
     /// Wire name: `totalRows` (int).
@@ -476,8 +579,9 @@ impl baas_runtime::Operation for GetTransListRequest {
 ///
 /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetTransResultRequest {
@@ -485,11 +589,25 @@ pub struct GetTransResultRequest {
     #[serde(rename = "txId")]
     pub tx_id: String,
 }
+/// The required fields of [`GetTransResultRequest`], by name: build it with a struct literal and pass it to [`GetTransResultRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetTransResultRequired {
+    /// Wire name `txId` (string); see [`GetTransResultRequest::tx_id`].
+    pub tx_id: String,
+}
+impl From<GetTransResultRequired> for GetTransResultRequest {
+    fn from(required: GetTransResultRequired) -> GetTransResultRequest {
+        GetTransResultRequest::new(required)
+    }
+}
 impl GetTransResultRequest {
-    /// Creates the value from its required fields (`txId`); optional fields have setters.
+    /// Creates the value from its required fields (`txId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(tx_id: impl Into<String>) -> Self {
-        Self { tx_id: tx_id.into() }
+    pub fn new(required: GetTransResultRequired) -> Self {
+        let GetTransResultRequired { tx_id } = required;
+        Self { tx_id }
     }
 }
 /// Response `data` of `getTransResult` (/query/getTransResult).
@@ -524,16 +642,17 @@ impl baas_runtime::Operation for GetTransResultRequest {
 ///
 /// - `paymentPurpose` is required when `paymentPurposeId` is `OTHR` — paymentPurpose (free text) is used when paymentPurposeId is OTHR
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+/// Decision [`public-response-shapes`](super::decisions#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 ///
-/// Decision [`swift-payment-purpose-othr`](super#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`swift-payment-purpose-othr`](super::decisions#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TelegraphicTransferRequest {
@@ -556,7 +675,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `beneficiaryBankCountry` (string). Optional.
     ///
-    /// Decision [`swift-beneficiary-bank-country`](super#decision-swift-beneficiary-bank-country): about /trans/telegraphicTransfer beneficiaryBankCountry.
+    /// Decision [`swift-beneficiary-bank-country`](super::decisions#decision-swift-beneficiary-bank-country): about /trans/telegraphicTransfer beneficiaryBankCountry.
     #[serde(
         rename = "beneficiaryBankCountry",
         default,
@@ -591,7 +710,7 @@ pub struct TelegraphicTransferRequest {
     pub beneficiary_email: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
     /// 0 = in debit account currency, 1 = in credit account currency
     ///
@@ -620,7 +739,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `paymentPurposeId` (string). Required.
     ///
-    /// Decision [`not-shown-value-sets`](super#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "paymentPurposeId")]
     pub payment_purpose_id: String,
     /// Used when paymentPurposeId is OTHR; max 35 characters.
@@ -631,7 +750,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// - at most 35 characters
     ///
-    /// Decision [`swift-payment-purpose-othr`](super#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
+    /// Decision [`swift-payment-purpose-othr`](super::decisions#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<String>,
     /// Wire name: `senderAddress` (string). Required.
@@ -650,7 +769,7 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
     ///
-    /// Decision [`document-type-values`](super#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(
         rename = "supportDocumentType",
         default,
@@ -663,43 +782,90 @@ pub struct TelegraphicTransferRequest {
     #[serde(rename = "chargeType")]
     pub charge_type: super::enums::ChargeType,
 }
+/// The required fields of [`TelegraphicTransferRequest`], by name: build it with a struct literal and pass it to [`TelegraphicTransferRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelegraphicTransferRequired {
+    /// Wire name `accountId` (string); see [`TelegraphicTransferRequest::account_id`].
+    pub account_id: String,
+    /// Receiving bank code, from the bank-code list.
+    ///
+    /// Wire name `beneficiarySwiftBic` (string); see [`TelegraphicTransferRequest::beneficiary_swift_bic`].
+    pub beneficiary_swift_bic: String,
+    /// Wire name `beneficiaryBankName` (string); see [`TelegraphicTransferRequest::beneficiary_bank_name`].
+    pub beneficiary_bank_name: String,
+    /// Wire name `beneficiaryBankCity` (string); see [`TelegraphicTransferRequest::beneficiary_bank_city`].
+    pub beneficiary_bank_city: String,
+    /// Wire name `beneficiaryAccountId` (string); see [`TelegraphicTransferRequest::beneficiary_account_id`].
+    pub beneficiary_account_id: String,
+    /// Wire name `beneficiaryAccountCcy` (string); see [`TelegraphicTransferRequest::beneficiary_account_ccy`].
+    pub beneficiary_account_ccy: String,
+    /// Wire name `beneficiaryName` (string); see [`TelegraphicTransferRequest::beneficiary_name`].
+    pub beneficiary_name: String,
+    /// Wire name `amount` (decimal, sent as a JSON string); see [`TelegraphicTransferRequest::amount`].
+    pub amount: baas_runtime::Amount,
+    /// 0 = in debit account currency, 1 = in credit account currency
+    ///
+    /// Wire name `amountType` (value set [`enums::AmountType`](super::enums::AmountType)); see [`TelegraphicTransferRequest::amount_type`].
+    pub amount_type: super::enums::AmountType,
+    /// Value SWIFT.
+    ///
+    /// Wire name `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)); see [`TelegraphicTransferRequest::payment_channel`].
+    pub payment_channel: super::enums::PaymentChannel,
+    /// Payment purpose code (value set referenced by name, not shown; OTHR is named).
+    ///
+    /// Wire name `paymentPurposeId` (string); see [`TelegraphicTransferRequest::payment_purpose_id`].
+    pub payment_purpose_id: String,
+    /// Wire name `senderAddress` (string); see [`TelegraphicTransferRequest::sender_address`].
+    pub sender_address: String,
+    /// OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees
+    ///
+    /// Wire name `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)); see [`TelegraphicTransferRequest::charge_type`].
+    pub charge_type: super::enums::ChargeType,
+}
+impl From<TelegraphicTransferRequired> for TelegraphicTransferRequest {
+    fn from(required: TelegraphicTransferRequired) -> TelegraphicTransferRequest {
+        TelegraphicTransferRequest::new(required)
+    }
+}
 impl TelegraphicTransferRequest {
-    /// Creates the value from its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`); optional fields have setters.
-    #[allow(clippy::too_many_arguments)]
+    /// Creates the value from its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        beneficiary_swift_bic: impl Into<String>,
-        beneficiary_bank_name: impl Into<String>,
-        beneficiary_bank_city: impl Into<String>,
-        beneficiary_account_id: impl Into<String>,
-        beneficiary_account_ccy: impl Into<String>,
-        beneficiary_name: impl Into<String>,
-        amount: baas_runtime::Amount,
-        amount_type: super::enums::AmountType,
-        payment_channel: super::enums::PaymentChannel,
-        payment_purpose_id: impl Into<String>,
-        sender_address: impl Into<String>,
-        charge_type: super::enums::ChargeType,
-    ) -> Self {
+    pub fn new(required: TelegraphicTransferRequired) -> Self {
+        let TelegraphicTransferRequired {
+            account_id,
+            beneficiary_swift_bic,
+            beneficiary_bank_name,
+            beneficiary_bank_city,
+            beneficiary_account_id,
+            beneficiary_account_ccy,
+            beneficiary_name,
+            amount,
+            amount_type,
+            payment_channel,
+            payment_purpose_id,
+            sender_address,
+            charge_type,
+        } = required;
         Self {
-            account_id: account_id.into(),
-            beneficiary_swift_bic: beneficiary_swift_bic.into(),
-            beneficiary_bank_name: beneficiary_bank_name.into(),
+            account_id,
+            beneficiary_swift_bic,
+            beneficiary_bank_name,
             beneficiary_bank_country: None,
-            beneficiary_bank_city: beneficiary_bank_city.into(),
+            beneficiary_bank_city,
             beneficiary_bank_address: None,
-            beneficiary_account_id: beneficiary_account_id.into(),
-            beneficiary_account_ccy: beneficiary_account_ccy.into(),
-            beneficiary_name: beneficiary_name.into(),
+            beneficiary_account_id,
+            beneficiary_account_ccy,
+            beneficiary_name,
             beneficiary_email: None,
             amount,
             amount_type,
             message_to_beneficiary: None,
             payment_channel,
-            payment_purpose_id: payment_purpose_id.into(),
+            payment_purpose_id,
             payment_purpose: None,
-            sender_address: sender_address.into(),
+            sender_address,
             support_document: None,
             support_document_type: None,
             charge_type,
@@ -756,7 +922,8 @@ impl TelegraphicTransferRequest {
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[docs\].
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TelegraphicTransferResponse {
     /// Wire name: `applicationId` (string).
@@ -823,8 +990,9 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
 ///
 /// Wire path: `POST /trans/getInterBankTransferList` (operation `getInterBankTransferList`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetInterBankTransferListRequest {
@@ -846,22 +1014,46 @@ pub struct GetInterBankTransferListRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
+/// The required fields of [`GetInterBankTransferListRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferListRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetInterBankTransferListRequired {
+    /// Wire name `accountId` (string); see [`GetInterBankTransferListRequest::account_id`].
+    pub account_id: String,
+    /// Wire name `startTime` (long); see [`GetInterBankTransferListRequest::start_time`].
+    pub start_time: i64,
+    /// Wire name `endTime` (long); see [`GetInterBankTransferListRequest::end_time`].
+    pub end_time: i64,
+    /// Wire name `pageNo` (int); see [`GetInterBankTransferListRequest::page_no`].
+    pub page_no: i32,
+    /// Wire name `pageSize` (int); see [`GetInterBankTransferListRequest::page_size`].
+    pub page_size: i32,
+}
+impl From<GetInterBankTransferListRequired> for GetInterBankTransferListRequest {
+    fn from(
+        required: GetInterBankTransferListRequired,
+    ) -> GetInterBankTransferListRequest {
+        GetInterBankTransferListRequest::new(required)
+    }
+}
 impl GetInterBankTransferListRequest {
-    /// Creates the value from its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        start_time: i64,
-        end_time: i64,
-        page_no: i32,
-        page_size: i32,
-    ) -> Self {
+    pub fn new(required: GetInterBankTransferListRequired) -> Self {
+        let GetInterBankTransferListRequired {
+            account_id,
+            start_time,
+            end_time,
+            page_no,
+            page_size,
+        } = required;
         Self {
-            account_id: account_id.into(),
+            account_id,
             start_time,
             end_time,
             page_no,
@@ -894,8 +1086,9 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
 ///
 /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetInterBankTransferDetailsRequest {
@@ -906,17 +1099,29 @@ pub struct GetInterBankTransferDetailsRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
+/// The required fields of [`GetInterBankTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferDetailsRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetInterBankTransferDetailsRequired {
+    /// Wire name `applicationId` (string); see [`GetInterBankTransferDetailsRequest::application_id`].
+    pub application_id: String,
+    /// Wire name `accountId` (string); see [`GetInterBankTransferDetailsRequest::account_id`].
+    pub account_id: String,
+}
+impl From<GetInterBankTransferDetailsRequired> for GetInterBankTransferDetailsRequest {
+    fn from(
+        required: GetInterBankTransferDetailsRequired,
+    ) -> GetInterBankTransferDetailsRequest {
+        GetInterBankTransferDetailsRequest::new(required)
+    }
+}
 impl GetInterBankTransferDetailsRequest {
-    /// Creates the value from its required fields (`applicationId`, `accountId`); optional fields have setters.
+    /// Creates the value from its required fields (`applicationId`, `accountId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        application_id: impl Into<String>,
-        account_id: impl Into<String>,
-    ) -> Self {
-        Self {
-            application_id: application_id.into(),
-            account_id: account_id.into(),
-        }
+    pub fn new(required: GetInterBankTransferDetailsRequired) -> Self {
+        let GetInterBankTransferDetailsRequired { application_id, account_id } = required;
+        Self { application_id, account_id }
     }
 }
 /// Response `data` of `getInterBankTransferDetails` (/trans/getInterBankTransferDetails).
@@ -947,7 +1152,8 @@ impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///
 /// Request of /staticData/getBankCodes: not shown.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
 #[non_exhaustive]
 pub struct GetBankCodesRequest {

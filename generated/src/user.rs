@@ -6,6 +6,7 @@
 //! - `addEmail` — `POST /user/addEmail`
 //! - `verifyEmailAddress` — `POST /user/verifyEmailAddress`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 ///
 /// Request of `addEmail`.
@@ -18,8 +19,9 @@
 ///
 /// Request of /user/addEmail: not shown.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
 #[non_exhaustive]
 pub struct AddEmailRequest {
@@ -60,8 +62,9 @@ impl baas_runtime::Operation for AddEmailRequest {
 ///
 /// Request of /user/verifyEmailAddress: not shown.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
 #[non_exhaustive]
 pub struct VerifyEmailAddressRequest {

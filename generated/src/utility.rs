@@ -10,6 +10,7 @@
 //! - `paymentQuery` — `POST /utilityPayment/paymentQuery`
 //! - `bulkPaymentQuery` — `POST /utilityPayment/bulkPaymentQuery`
 #![cfg_attr(rustfmt, rustfmt::skip)]
+#![allow(deprecated)]
 /// Purchases airtime for one mobile number.
 ///
 /// Request of `airtimePayment`.
@@ -20,12 +21,13 @@
 ///
 /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct AirtimePaymentRequest {
@@ -42,21 +44,43 @@ pub struct AirtimePaymentRequest {
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
 }
+/// The required fields of [`AirtimePaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimePaymentRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AirtimePaymentRequired {
+    /// Wire name `accountId` (string); see [`AirtimePaymentRequest::account_id`].
+    pub account_id: String,
+    /// Wire name `mobileNumber` (string); see [`AirtimePaymentRequest::mobile_number`].
+    pub mobile_number: String,
+    /// 0 = first provider, 1 = second provider, 2 = third provider
+    ///
+    /// Wire name `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)); see [`AirtimePaymentRequest::network_provider`].
+    pub network_provider: super::enums::NetworkProvider,
+    /// Wire name `amount` (decimal, sent as a JSON string); see [`AirtimePaymentRequest::amount`].
+    pub amount: baas_runtime::Amount,
+}
+impl From<AirtimePaymentRequired> for AirtimePaymentRequest {
+    fn from(required: AirtimePaymentRequired) -> AirtimePaymentRequest {
+        AirtimePaymentRequest::new(required)
+    }
+}
 impl AirtimePaymentRequest {
-    /// Creates the value from its required fields (`accountId`, `mobileNumber`, `networkProvider`, `amount`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `mobileNumber`, `networkProvider`, `amount`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        mobile_number: impl Into<String>,
-        network_provider: super::enums::NetworkProvider,
-        amount: baas_runtime::Amount,
-    ) -> Self {
+    pub fn new(required: AirtimePaymentRequired) -> Self {
+        let AirtimePaymentRequired {
+            account_id,
+            mobile_number,
+            network_provider,
+            amount,
+        } = required;
         Self {
-            account_id: account_id.into(),
-            mobile_number: mobile_number.into(),
+            account_id,
+            mobile_number,
             network_provider,
             amount,
         }
@@ -65,7 +89,8 @@ impl AirtimePaymentRequest {
 /// Response `data` of `airtimePayment` (/utilityPayment/v2/airtimePayment).
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AirtimePaymentResponse {
     /// Wire name: `txId` (string).
@@ -110,14 +135,15 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
 ///
 /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`public-response-shapes`](super::decisions#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct AirtimeBulkPaymentRequest {
@@ -130,17 +156,29 @@ pub struct AirtimeBulkPaymentRequest {
     #[serde(rename = "mobileDetails")]
     pub mobile_details: Vec<super::records::MobileDetail>,
 }
+/// The required fields of [`AirtimeBulkPaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimeBulkPaymentRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AirtimeBulkPaymentRequired {
+    /// Wire name `accountId` (string); see [`AirtimeBulkPaymentRequest::account_id`].
+    pub account_id: String,
+    /// Items: mobileNumber, networkProvider, amount.
+    ///
+    /// Wire name `mobileDetails` (array of record [`records::MobileDetail`](super::records::MobileDetail)); see [`AirtimeBulkPaymentRequest::mobile_details`].
+    pub mobile_details: Vec<super::records::MobileDetail>,
+}
+impl From<AirtimeBulkPaymentRequired> for AirtimeBulkPaymentRequest {
+    fn from(required: AirtimeBulkPaymentRequired) -> AirtimeBulkPaymentRequest {
+        AirtimeBulkPaymentRequest::new(required)
+    }
+}
 impl AirtimeBulkPaymentRequest {
-    /// Creates the value from its required fields (`accountId`, `mobileDetails`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `mobileDetails`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        mobile_details: impl Into<Vec<super::records::MobileDetail>>,
-    ) -> Self {
-        Self {
-            account_id: account_id.into(),
-            mobile_details: mobile_details.into(),
-        }
+    pub fn new(required: AirtimeBulkPaymentRequired) -> Self {
+        let AirtimeBulkPaymentRequired { account_id, mobile_details } = required;
+        Self { account_id, mobile_details }
     }
 }
 /// Response `data` of `airtimeBulkPayment` (/utilityPayment/v2/airtimeBulkPayment).
@@ -148,7 +186,8 @@ impl AirtimeBulkPaymentRequest {
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[docs\].
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AirtimeBulkPaymentResponse {
     /// Identifies the batch; public-facts.md \[docs\]: also the OTP's businessId for bulk payments.
@@ -185,10 +224,11 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
 ///
 /// Wire path: `POST /utilityPayment/billQuery` (operation `billQuery`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`public-response-shapes`](super::decisions#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct BillQueryRequest {
@@ -206,17 +246,32 @@ pub struct BillQueryRequest {
     #[serde(rename = "billOrderNumber")]
     pub bill_order_number: String,
 }
+/// The required fields of [`BillQueryRequest`], by name: build it with a struct literal and pass it to [`BillQueryRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BillQueryRequired {
+    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
+    ///
+    /// Wire name `billType` (value set [`enums::BillType`](super::enums::BillType)); see [`BillQueryRequest::bill_type`].
+    pub bill_type: super::enums::BillType,
+    /// Wire name `billOrderNumber` (string); see [`BillQueryRequest::bill_order_number`].
+    pub bill_order_number: String,
+}
+impl From<BillQueryRequired> for BillQueryRequest {
+    fn from(required: BillQueryRequired) -> BillQueryRequest {
+        BillQueryRequest::new(required)
+    }
+}
 impl BillQueryRequest {
-    /// Creates the value from its required fields (`billType`, `billOrderNumber`); optional fields have setters.
+    /// Creates the value from its required fields (`billType`, `billOrderNumber`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        bill_type: super::enums::BillType,
-        bill_order_number: impl Into<String>,
-    ) -> Self {
+    pub fn new(required: BillQueryRequired) -> Self {
+        let BillQueryRequired { bill_type, bill_order_number } = required;
         Self {
             bill_type,
             mobile: None,
-            bill_order_number: bill_order_number.into(),
+            bill_order_number,
         }
     }
     /// Sets `mobile` (see the field's documentation).
@@ -231,7 +286,8 @@ impl BillQueryRequest {
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[docs\].
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillQueryResponse {
     /// Format not shown.
@@ -240,14 +296,14 @@ pub struct BillQueryResponse {
     ///
     /// Source: `public-facts.md` \[docs\].
     ///
-    /// Decision [`untyped-response-fields`](super#decision-untyped-response-fields): about response record fields named without a type.
+    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "dueDate", default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<baas_runtime::RawJson>,
     /// Wire name: `dueAmount` (decimal, sent as a JSON string).
     ///
     /// Source: `public-facts.md` \[docs\].
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "dueAmount", default, skip_serializing_if = "Option::is_none")]
     pub due_amount: Option<baas_runtime::Amount>,
     /// Wire name: `currency` (string).
@@ -282,14 +338,15 @@ impl baas_runtime::Operation for BillQueryRequest {
 ///
 /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
-/// Decision [`moves-money-scope`](super#decision-moves-money-scope): about moves\_money.
+/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 ///
-/// Decision [`otp-scope`](super#decision-otp-scope): about otp.
+/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
-/// Decision [`public-response-shapes`](super#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Decision [`public-response-shapes`](super::decisions#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct BillPaymentRequest {
@@ -308,22 +365,38 @@ pub struct BillPaymentRequest {
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Optional.
     ///
-    /// Decision [`decimal-wire-string`](super#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
 }
+/// The required fields of [`BillPaymentRequest`], by name: build it with a struct literal and pass it to [`BillPaymentRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BillPaymentRequired {
+    /// Wire name `accountId` (string); see [`BillPaymentRequest::account_id`].
+    pub account_id: String,
+    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
+    ///
+    /// Wire name `billType` (value set [`enums::BillType`](super::enums::BillType)); see [`BillPaymentRequest::bill_type`].
+    pub bill_type: super::enums::BillType,
+    /// Wire name `billOrderNumber` (string); see [`BillPaymentRequest::bill_order_number`].
+    pub bill_order_number: String,
+}
+impl From<BillPaymentRequired> for BillPaymentRequest {
+    fn from(required: BillPaymentRequired) -> BillPaymentRequest {
+        BillPaymentRequest::new(required)
+    }
+}
 impl BillPaymentRequest {
-    /// Creates the value from its required fields (`accountId`, `billType`, `billOrderNumber`); optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `billType`, `billOrderNumber`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        account_id: impl Into<String>,
-        bill_type: super::enums::BillType,
-        bill_order_number: impl Into<String>,
-    ) -> Self {
+    pub fn new(required: BillPaymentRequired) -> Self {
+        let BillPaymentRequired { account_id, bill_type, bill_order_number } = required;
         Self {
-            account_id: account_id.into(),
+            account_id,
             bill_type,
-            bill_order_number: bill_order_number.into(),
+            bill_order_number,
             amount: None,
         }
     }
@@ -339,7 +412,8 @@ impl BillPaymentRequest {
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
 /// Source: `public-facts.md` \[docs\].
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillPaymentResponse {
     /// Wire name: `txId` (string).
@@ -382,8 +456,9 @@ impl baas_runtime::Operation for BillPaymentRequest {
 ///
 /// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct PaymentQueryRequest {
@@ -393,13 +468,27 @@ pub struct PaymentQueryRequest {
     #[serde(rename = "paymentId")]
     pub payment_id: String,
 }
+/// The required fields of [`PaymentQueryRequest`], by name: build it with a struct literal and pass it to [`PaymentQueryRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaymentQueryRequired {
+    /// Identifier generated by the service for a utility payment or airtime purchase.
+    ///
+    /// Wire name `paymentId` (string); see [`PaymentQueryRequest::payment_id`].
+    pub payment_id: String,
+}
+impl From<PaymentQueryRequired> for PaymentQueryRequest {
+    fn from(required: PaymentQueryRequired) -> PaymentQueryRequest {
+        PaymentQueryRequest::new(required)
+    }
+}
 impl PaymentQueryRequest {
-    /// Creates the value from its required fields (`paymentId`); optional fields have setters.
+    /// Creates the value from its required fields (`paymentId`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(payment_id: impl Into<String>) -> Self {
-        Self {
-            payment_id: payment_id.into(),
-        }
+    pub fn new(required: PaymentQueryRequired) -> Self {
+        let PaymentQueryRequired { payment_id } = required;
+        Self { payment_id }
     }
 }
 /// Response `data` of `paymentQuery` (/utilityPayment/paymentQuery).
@@ -426,8 +515,9 @@ impl baas_runtime::Operation for PaymentQueryRequest {
 ///
 /// Wire path: `POST /utilityPayment/bulkPaymentQuery` (operation `bulkPaymentQuery`).
 ///
-/// Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct BulkPaymentQueryRequest {
@@ -445,20 +535,36 @@ pub struct BulkPaymentQueryRequest {
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
     ///
-    /// Decision [`page-size-limit`](super#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
+/// The required fields of [`BulkPaymentQueryRequest`], by name: build it with a struct literal and pass it to [`BulkPaymentQueryRequest::new`].
+///
+/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BulkPaymentQueryRequired {
+    /// Identifies a batch.
+    ///
+    /// Wire name `bulkPaymentOrderId` (string); see [`BulkPaymentQueryRequest::bulk_payment_order_id`].
+    pub bulk_payment_order_id: String,
+    /// Wire name `pageNo` (int); see [`BulkPaymentQueryRequest::page_no`].
+    pub page_no: i32,
+    /// Wire name `pageSize` (int); see [`BulkPaymentQueryRequest::page_size`].
+    pub page_size: i32,
+}
+impl From<BulkPaymentQueryRequired> for BulkPaymentQueryRequest {
+    fn from(required: BulkPaymentQueryRequired) -> BulkPaymentQueryRequest {
+        BulkPaymentQueryRequest::new(required)
+    }
+}
 impl BulkPaymentQueryRequest {
-    /// Creates the value from its required fields (`bulkPaymentOrderId`, `pageNo`, `pageSize`); optional fields have setters.
+    /// Creates the value from its required fields (`bulkPaymentOrderId`, `pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
-    pub fn new(
-        bulk_payment_order_id: impl Into<String>,
-        page_no: i32,
-        page_size: i32,
-    ) -> Self {
+    pub fn new(required: BulkPaymentQueryRequired) -> Self {
+        let BulkPaymentQueryRequired { bulk_payment_order_id, page_no, page_size } = required;
         Self {
-            bulk_payment_order_id: bulk_payment_order_id.into(),
+            bulk_payment_order_id,
             page_no,
             page_size,
         }

@@ -284,9 +284,47 @@ pub mod vec_number {
     }
 }
 
+/// [`vec_number`] for `Option<Vec<Amount>>` (pair with `skip_serializing_if =
+/// "Option::is_none"`).
+pub mod option_vec_number {
+    use super::*;
+
+    /// Writes `Some` as an array of JSON numbers; `None` as null (skip it instead).
+    pub fn serialize<S: Serializer>(v: &Option<Vec<Amount>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => vec_number::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads `null` as `None`, an array of numbers or strings as `Some`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<Amount>>, D::Error> {
+        let raws = Option::<Vec<Box<RawValue>>>::deserialize(d)?;
+        raws.map(|raws| raws.iter().map(|r| from_raw(r)).collect())
+            .transpose()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn optional_arrays_of_number_amounts_round_trip() {
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct S {
+            #[serde(with = "option_vec_number", default, skip_serializing_if = "Option::is_none")]
+            v: Option<Vec<Amount>>,
+        }
+        let s: S = serde_json::from_str(r#"{"v":[1.50,"2"]}"#).unwrap();
+        assert_eq!(s.v.as_ref().map(Vec::len), Some(2));
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"v":[1.50,2]}"#);
+        let none: S = serde_json::from_str("{}").unwrap();
+        assert_eq!(none.v, None);
+        assert_eq!(serde_json::to_string(&none).unwrap(), "{}");
+    }
 
     #[test]
     fn parse_exact() {

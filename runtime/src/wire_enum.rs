@@ -40,8 +40,9 @@ pub fn parse_int(text: &str) -> Result<i64, ParseEnumError> {
     text.parse().map_err(|_| ParseEnumError::new(text))
 }
 
-/// A text that is not an integer, given to `FromStr` of a generated integer enum.
-/// (`FromStr` of string enums never fails: the `Unknown` variant keeps anything.)
+/// A text (or integer) that is not one of a generated enum's listed wire values, given to
+/// its `FromStr` or `TryFrom<i64>`: conversions from partners' values never produce
+/// `Unknown`, so a misspelled value is an error, not a silent unknown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseEnumError {
     text: String,
@@ -63,7 +64,7 @@ impl ParseEnumError {
 
 impl fmt::Display for ParseEnumError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} is not an integer wire value", self.text)
+        write!(f, "{:?} is not a listed wire value", self.text)
     }
 }
 
@@ -165,7 +166,7 @@ mod tests {
         assert_eq!(parse_int("-").unwrap_err().text(), "-");
         assert_eq!(
             parse_int("99999999999999999999").unwrap_err().to_string(),
-            "\"99999999999999999999\" is not an integer wire value"
+            "\"99999999999999999999\" is not a listed wire value"
         );
     }
 }

@@ -2,6 +2,8 @@
 
 use std::cmp::Ordering;
 
+use crate::model::Number;
+
 /// A decimal number written as text: optional `-`, digits, optional `.` and digits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Dec {
@@ -37,6 +39,21 @@ impl Dec {
         })
     }
 
+    /// The exact value as a model [`Number`] (`mantissa × 10^-scale`), or `None` when the
+    /// mantissa does not fit an `i64` or the scale exceeds 28 (what the generated
+    /// `Amount::new` takes).
+    pub(crate) fn number(&self) -> Option<Number> {
+        let scale = u32::try_from(self.frac.len()).ok().filter(|s| *s <= 28)?;
+        let mut mantissa: i64 = 0;
+        for b in self.int.bytes().chain(self.frac.bytes()) {
+            mantissa = mantissa.checked_mul(10)?.checked_add(i64::from(b - b'0'))?;
+        }
+        Some(Number {
+            mantissa: if self.negative { -mantissa } else { mantissa },
+            scale,
+        })
+    }
+
     fn cmp_magnitude(&self, other: &Dec) -> Ordering {
         self.int
             .len()
@@ -69,6 +86,18 @@ mod tests {
 
     fn d(s: &str) -> Dec {
         Dec::parse(s).expect(s)
+    }
+
+    #[test]
+    fn numbers_are_exact_or_refused() {
+        let n = |s: &str| d(s).number().map(|n| n.to_string());
+        assert_eq!(n("0.01").as_deref(), Some("0.01"));
+        assert_eq!(n("-12.50").as_deref(), Some("-12.5"));
+        assert_eq!(n("99999999").as_deref(), Some("99999999"));
+        assert_eq!(n("000").as_deref(), Some("0"));
+        assert_eq!(n("9223372036854775807").as_deref(), Some("9223372036854775807"));
+        assert_eq!(n("99999999999999999999"), None, "beyond i64");
+        assert_eq!(n(&format!("0.{}1", "0".repeat(28))), None, "scale above 28");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::decimal::Dec;
 use super::sets::FieldSets;
 use super::{names, single, single_all, Checker, EnumInfo, Owner};
 use crate::model::{
-    self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, Params,
+    self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, ParamRef, Params,
     Requirement, Response, TypeRef,
 };
 use crate::spec_file::TopLevel;
@@ -234,6 +234,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
             decisions,
             used_in_request: false,
             used_in_response: false,
+            received_name: String::new(),
             location: r.loc.clone(),
         });
     }
@@ -387,6 +388,8 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     operation_names(ck, &all_ops, &type_locs);
     shared_paths(ck, &all_ops, &decision_list);
     usage(ck, &mut record_defs, &all_ops);
+    shape_names(ck, &mut record_defs, &mut groups, &type_locs);
+    let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
 
     // Result codes.
     let mut codes: Vec<model::ResultCode> = Vec::new();
@@ -645,7 +648,9 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
         Some(r) => response(ck, r, &name),
     };
     let decisions = ck.decisions_of(&s.decisions, &owner.to_string());
+    let deprecated = ck.deprecation(s.deprecated.as_ref(), &owner.to_string());
     model::Operation {
+        deprecated,
         name,
         rust_name,
         type_name,
@@ -707,6 +712,7 @@ fn response(ck: &mut Checker, r: &Spanned<crate::spec_file::ResponseSpec>, op: &
         }
         return Response::Record {
             record: rec.value.clone(),
+            received_name: rec.value.clone(),
             source,
         };
     }
@@ -899,11 +905,11 @@ fn field_set(
     params: &Params,
     owner: &Owner,
     key: &str,
-) -> Option<Vec<String>> {
+) -> Option<Vec<ParamRef>> {
     let mut ok = true;
-    let mut names_: Vec<String> = Vec::new();
+    let mut names_: Vec<ParamRef> = Vec::new();
     for n in &l.value {
-        if names_.contains(&n.value) {
+        if names_.iter().any(|p| p.wire_name == n.value) {
             ck.error(
                 &n.loc,
                 format!("`{key}` of {owner} names `{}` twice", n.value),
@@ -912,15 +918,18 @@ fn field_set(
             ok = false;
         }
         match param(ck, params, n, owner, &format!("`{key}`")) {
-            Some(f) if f.required == Requirement::Required => ck.warn(
-                &n.loc,
-                format!("`{key}` of {owner} names `{}`, which is `required: true`", n.value),
-                "a required field is always present; make it `required: conditional` or drop the constraint",
-            ),
-            Some(_) => {}
+            Some(f) => {
+                if f.required == Requirement::Required {
+                    ck.warn(
+                        &n.loc,
+                        format!("`{key}` of {owner} names `{}`, which is `required: true`", n.value),
+                        "a required field is always present; make it `required: conditional` or drop the constraint",
+                    );
+                }
+                names_.push(param_ref(f));
+            }
             None => ok = false,
         }
-        names_.push(n.value.clone());
     }
     if l.value.len() < 2 {
         ck.error(
@@ -931,6 +940,16 @@ fn field_set(
         ok = false;
     }
     ok.then_some(names_)
+}
+
+/// The resolved reference to a parameter, for the emitter.
+fn param_ref(f: &Field) -> ParamRef {
+    ParamRef {
+        wire_name: f.wire_name.clone(),
+        rust_name: f.rust_name.clone(),
+        optional: f.optional_when_sent(),
+        text: f.ty == TypeRef::String,
+    }
 }
 
 fn required_if(
@@ -944,18 +963,22 @@ fn required_if(
     let cond = match (&w.field, &w.equals, &w.sum, &w.greater_than) {
         (Some(field), Some(value), None, None) => {
             let f = param(ck, params, field, owner, "`required_if` condition")?;
+            let mut wire_value = value.value.clone();
             match &f.ty {
                 TypeRef::String => {}
                 TypeRef::Enum { name } => {
                     if let Some(info) = ck.enums.get(name) {
-                        let matches = info.wires.iter().any(|w| {
-                            *w == value.value
+                        let matched = info.wires.iter().find(|w| {
+                            **w == value.value
                                 || (info.wire_type == EnumWireType::Integer
                                     && w.parse::<i64>().ok().is_some_and(|a| {
                                         value.value.parse::<i64>().ok() == Some(a)
                                     }))
                         });
-                        if !matches {
+                        if let Some(w) = matched {
+                            // Compared with the enum's own wire text (`01` means `1`).
+                            wire_value = w.clone();
+                        } else {
                             let list = info.wires.join(", ");
                             ck.error(&value.loc, format!("`equals: {}` is not a value of enum `{name}` (field `{}` of {owner})", value.value, field.value), Some(format!("use one of its wire values: {list}")));
                             return None;
@@ -968,8 +991,8 @@ fn required_if(
                 }
             }
             Condition::Equals {
-                field: field.value.clone(),
-                value: value.value.clone(),
+                field: param_ref(f),
+                value: wire_value,
             }
         }
         (None, None, Some(sum), Some(gt)) => {
@@ -989,9 +1012,10 @@ fn required_if(
                 value: array.to_owned(),
             };
             let f = param(ck, params, &arr, owner, "`sum`")?;
+            let array_ref = param_ref(f);
             let record_of_items = match &f.ty {
                 TypeRef::Array { item: inner } => match inner.as_ref() {
-                    TypeRef::Record { name } => Some(name.clone()),
+                    TypeRef::Record { name, .. } => Some(name.clone()),
                     _ => None,
                 },
                 _ => None,
@@ -1002,9 +1026,12 @@ fn required_if(
             };
             // Record field types are known from the records list in the spec files; the
             // checker keeps them on the side.
-            match ck_record_field(ck, &rec, item) {
-                Some(TypeRef::Decimal { .. }) => {}
+            let item_ref = match ck_record_field(ck, &rec, item) {
+                Some(item_field) if matches!(item_field.ty, TypeRef::Decimal { .. }) => {
+                    param_ref(&item_field)
+                }
                 Some(other) => {
+                    let other = other.ty;
                     ck.error(
                         &sum.loc,
                         format!(
@@ -1023,22 +1050,22 @@ fn required_if(
                     );
                     return None;
                 }
-            }
-            if Dec::parse(&gt.value).is_none() {
+            };
+            let Some(threshold) = Dec::parse(&gt.value).and_then(|d| d.number()) else {
                 ck.error(
                     &gt.loc,
                     format!(
                         "`greater_than: {}` of {owner} is not a decimal number",
                         gt.value
                     ),
-                    Some("write digits with an optional `-` and `.`, e.g. \"70000\"".into()),
+                    Some("write digits with an optional `-` and `.` (at most 18 significant digits), e.g. \"70000\"".into()),
                 );
                 return None;
-            }
+            };
             Condition::SumGreaterThan {
-                array: array.to_owned(),
-                item_field: item.to_owned(),
-                value: gt.value.clone(),
+                array: array_ref,
+                item: item_ref,
+                value: threshold,
             }
         }
         _ => {
@@ -1060,16 +1087,16 @@ fn required_if(
         }
     }
     target.map(|t| ConstraintKind::RequiredIf {
-        field: t.wire_name.clone(),
+        field: param_ref(t),
         when: cond,
     })
 }
 
-/// The type of field `field` of record `rec`, from the field types noted while checking.
-fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<TypeRef> {
+/// Field `field` of record `rec`, from the fields noted while checking.
+fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<Field> {
     ck.record_fields
         .get(rec)
-        .and_then(|fs| fs.iter().find(|(n, _)| n == field).map(|(_, t)| t.clone()))
+        .and_then(|fs| fs.iter().find(|f| f.wire_name == field).cloned())
 }
 
 fn conditional_backed(
@@ -1081,9 +1108,9 @@ fn conditional_backed(
     let named: BTreeSet<&str> = constraints
         .iter()
         .flat_map(|c| match &c.kind {
-            ConstraintKind::RequiredIf { field, .. } => vec![field.as_str()],
+            ConstraintKind::RequiredIf { field, .. } => vec![field.wire_name.as_str()],
             ConstraintKind::AtLeastOneOf { fields } | ConstraintKind::ExactlyOneOf { fields } => {
-                fields.iter().map(String::as_str).collect()
+                fields.iter().map(|f| f.wire_name.as_str()).collect()
             }
             ConstraintKind::ServerSide { .. } => Vec::new(),
         })
@@ -1200,7 +1227,7 @@ fn shared_paths(ck: &mut Checker, ops: &[&model::Operation], decisions: &[model:
 
 fn record_refs(t: &TypeRef, out: &mut Vec<String>) {
     match t {
-        TypeRef::Record { name } => out.push(name.clone()),
+        TypeRef::Record { name, .. } => out.push(name.clone()),
         TypeRef::Array { item } => record_refs(item, out),
         _ => {}
     }
@@ -1245,13 +1272,104 @@ fn usage(ck: &mut Checker, records: &mut [model::Record], ops: &[&model::Operati
     }
 }
 
+/// Names the shapes of records and requests (`<Record>Received` for the received shape
+/// of a record used in both directions, `<Type>Required` for the struct of required
+/// fields), refuses those that collide with another generated type, and settles
+/// `received_name` in every `TypeRef::Record`.
+fn shape_names(
+    ck: &mut Checker,
+    records: &mut [model::Record],
+    groups: &mut [model::Group],
+    types: &BTreeMap<String, (String, Location)>,
+) {
+    let mut taken: BTreeMap<String, (String, Location)> = types.clone();
+    for op in groups.iter().flat_map(|g| g.operations.iter()) {
+        for suffix in ["Request", "Response"] {
+            taken
+                .entry(format!("{}{suffix}", op.type_name))
+                .or_insert_with(|| (format!("a type of operation `{}`,", op.name), op.location.clone()));
+        }
+    }
+    let mut claim = |ck: &mut Checker, name: String, what: String, loc: &Location| {
+        if let Some((kind, prev)) = taken.get(&name) {
+            let prev = at(prev);
+            ck.error(
+                loc,
+                format!("the type `{name}` generated for {what} collides with {kind} `{name}`"),
+                Some(format!("rename one of them (the other is at {prev})")),
+            );
+        } else {
+            taken.insert(name, (format!("the type generated for {what},"), loc.clone()));
+        }
+    };
+    let mut received: BTreeMap<String, String> = BTreeMap::new();
+    for r in records.iter_mut() {
+        r.received_name = if r.has_two_shapes() {
+            let name = format!("{}Received", r.name);
+            claim(ck, name.clone(), format!("the received shape of record `{}`", r.name), &r.location);
+            name
+        } else {
+            r.name.clone()
+        };
+        received.insert(r.name.clone(), r.received_name.clone());
+        if r.used_in_request && r.fields.iter().any(|f| f.required == Requirement::Required) {
+            claim(ck, format!("{}Required", r.name), format!("the required fields of record `{}`", r.name), &r.location);
+        }
+    }
+    for op in groups.iter().flat_map(|g| g.operations.iter()) {
+        if let Params::Fields { fields } = &op.params {
+            if fields.iter().any(|f| f.required == Requirement::Required) {
+                claim(ck, format!("{}Required", op.type_name), format!("the required parameters of operation `{}`", op.name), &op.location);
+            }
+        }
+    }
+    let settle = |fields: &mut [Field]| {
+        for f in fields {
+            settle_received(&mut f.ty, &received);
+        }
+    };
+    for r in records.iter_mut() {
+        settle(&mut r.fields);
+    }
+    for op in groups.iter_mut().flat_map(|g| g.operations.iter_mut()) {
+        if let Params::Fields { fields } = &mut op.params {
+            settle(fields);
+        }
+        match &mut op.response {
+            Response::Fields { fields, .. } => settle(fields),
+            Response::Record {
+                record,
+                received_name,
+                ..
+            } => {
+                if let Some(r) = received.get(record.as_str()) {
+                    received_name.clone_from(r);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn settle_received(ty: &mut TypeRef, received: &BTreeMap<String, String>) {
+    match ty {
+        TypeRef::Record { name, received_name } => {
+            if let Some(r) = received.get(name) {
+                received_name.clone_from(r);
+            }
+        }
+        TypeRef::Array { item } => settle_received(item, received),
+        _ => {}
+    }
+}
+
 /// A record holding itself through non-array fields cannot be a Rust struct.
 fn record_cycles(ck: &mut Checker, records: &[model::Record]) {
     let direct = |r: &model::Record| -> Vec<(String, String, Location)> {
         r.fields
             .iter()
             .filter_map(|f| match &f.ty {
-                TypeRef::Record { name } => {
+                TypeRef::Record { name, .. } => {
                     Some((f.wire_name.clone(), name.clone(), f.location.clone()))
                 }
                 _ => None,
@@ -1298,10 +1416,7 @@ fn record_cycles(ck: &mut Checker, records: &[model::Record]) {
     for r in records {
         ck.record_fields.insert(
             r.name.clone(),
-            r.fields
-                .iter()
-                .map(|f| (f.wire_name.clone(), f.ty.clone()))
-                .collect(),
+            r.fields.clone(),
         );
     }
 }

@@ -7,11 +7,10 @@ use quote::quote;
 use super::docs::{self, Doc};
 use super::names::ident;
 use super::operations::{call_notes, request_name, response_name, wire_path_line};
-use super::EmitError;
 use crate::model::{Api, Response};
 
 /// Emits the `Client` struct and its methods.
-pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
+pub fn emit_client(api: &Api) -> TokenStream {
     // Which variant a partner matches on, and how to read the service's code.
     let typed_code = if api.result_codes.is_empty() {
         String::new()
@@ -27,11 +26,12 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
     );
     let mut methods = Vec::new();
     for group in &api.groups {
-        let module = ident(&group.name)?;
+        let module = ident(&group.name);
         for op in &group.operations {
-            let method = ident(&op.rust_name)?;
-            let req = ident(&request_name(op))?;
-            let resp = ident(&response_name(op))?;
+            let method = ident(&op.rust_name);
+            let req = ident(&request_name(op));
+            let resp = ident(&response_name(op));
+            let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
             let mut doc = Doc::new();
             doc.text(&op.doc);
             doc.raw(&wire_path_line(op));
@@ -52,11 +52,13 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
             }
             call_notes(&mut doc, op);
             docs::add_provenance(&mut doc, op.source);
+            docs::add_deprecation(&mut doc, op.deprecated.as_deref());
             doc.raw("# Errors");
             doc.raw(&errors_doc);
             let doc = doc.outer();
             methods.push(quote! {
                 #doc
+                #deprecated
                 pub async fn #method(
                     &self,
                     request: &super::#module::#req,
@@ -73,7 +75,7 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
     ));
     doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key.");
     let doc = doc.outer();
-    Ok(quote! {
+    quote! {
         #doc
         #[derive(Clone, Debug)]
         pub struct Client {
@@ -104,18 +106,18 @@ pub fn emit_client(api: &Api) -> Result<TokenStream, EmitError> {
 
             #(#methods)*
         }
-    })
+    }
 }
 
 /// Emits the dispatch module's items: operation table and `validate_params`.
-pub fn emit_dispatch(api: &Api) -> Result<TokenStream, EmitError> {
+pub fn emit_dispatch(api: &Api) -> TokenStream {
     let mut infos = Vec::new();
     let mut arms = Vec::new();
     for group in &api.groups {
-        let module = ident(&group.name)?;
+        let module = ident(&group.name);
         let gname = &group.name;
         for op in &group.operations {
-            let req = ident(&request_name(op))?;
+            let req = ident(&request_name(op));
             let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
             infos.push(quote! {
                 OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
@@ -154,7 +156,7 @@ pub fn emit_dispatch(api: &Api) -> Result<TokenStream, EmitError> {
             }
         }
     };
-    Ok(quote! {
+    quote! {
         /// Static facts about one operation.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[non_exhaustive]
@@ -206,5 +208,5 @@ pub fn emit_dispatch(api: &Api) -> Result<TokenStream, EmitError> {
         }
 
         #check_fn
-    })
+    }
 }

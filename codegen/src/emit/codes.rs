@@ -8,7 +8,6 @@ use quote::quote;
 
 use super::docs::{collapse, escape_markdown};
 use super::enums::{emit_enum, Extras};
-use super::EmitError;
 use crate::model::{Api, EnumDef, EnumValue, EnumWireType, Location, Source};
 
 /// Name of the generated enum of result codes.
@@ -33,33 +32,20 @@ fn synthetic(name: &str, values: Vec<EnumValue>) -> EnumDef {
     }
 }
 
-/// The names of the generated types the crate root re-exports (those the spec gives
-/// values for), in name order.
-pub(super) fn emitted(api: &Api) -> Vec<&'static str> {
+/// `ResultCode` (when the spec lists result codes) and `NotificationType` (when it lists
+/// notifications), each with its name for sorting among the other enums.
+pub(super) fn emit_codes(api: &Api) -> Vec<(String, TokenStream)> {
     let mut out = Vec::new();
-    if !api.notifications.is_empty() {
-        out.push(NOTIFICATION_TYPE);
-    }
     if !api.result_codes.is_empty() {
-        out.push(RESULT_CODE);
+        out.push((RESULT_CODE.to_owned(), result_code(api)));
+    }
+    if !api.notifications.is_empty() {
+        out.push((NOTIFICATION_TYPE.to_owned(), notification_type(api)));
     }
     out
 }
 
-/// `ResultCode` (when the spec lists result codes) and `NotificationType` (when it lists
-/// notifications), each with its name for sorting among the other enums.
-pub(super) fn emit_codes(api: &Api) -> Result<Vec<(&'static str, TokenStream)>, EmitError> {
-    let mut out = Vec::new();
-    if !api.result_codes.is_empty() {
-        out.push((RESULT_CODE, result_code(api)?));
-    }
-    if !api.notifications.is_empty() {
-        out.push((NOTIFICATION_TYPE, notification_type(api)?));
-    }
-    Ok(out)
-}
-
-fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
+fn result_code(api: &Api) -> TokenStream {
     let values = api
         .result_codes
         .iter()
@@ -68,6 +54,8 @@ fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
             name: c.name.clone(),
             doc: c.text.clone(),
             source: c.source,
+            integer: None,
+            deprecated: None,
         })
         .collect();
     let def = synthetic(RESULT_CODE, values);
@@ -96,13 +84,13 @@ fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
             })
             .collect(),
     };
-    let enum_tokens = emit_enum(api, &def, &extras)?;
+    let enum_tokens = emit_enum(api, &def, &extras);
 
     let retry_doc = if retryable.is_empty() {
         " No result code of the spec is retryable: always `false`.".to_owned()
     } else {
         format!(
-            " True for the codes the spec marks retryable ({}). The wire value is compared, so `Unknown` holding one of them counts too; any other unknown code is not retryable.",
+            " True for the codes the spec marks retryable ({}). A code this version does not know is not retryable.",
             retryable
                 .iter()
                 .map(|c| format!("`{c}`"))
@@ -115,7 +103,7 @@ fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
         api.success_code
     );
     let after_doc = " Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.";
-    Ok(quote! {
+    quote! {
         #enum_tokens
 
         impl ResultCode {
@@ -132,10 +120,10 @@ fn result_code(api: &Api) -> Result<TokenStream, EmitError> {
                 RETRYABLE.contains(&self.as_str())
             }
         }
-    })
+    }
 }
 
-fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
+fn notification_type(api: &Api) -> TokenStream {
     let values = api
         .notifications
         .iter()
@@ -144,6 +132,8 @@ fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
             name: n.name.clone(),
             doc: n.doc.clone(),
             source: n.source,
+            integer: None,
+            deprecated: None,
         })
         .collect();
     let def = synthetic(NOTIFICATION_TYPE, values);
@@ -151,13 +141,12 @@ fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
     for n in &api.notifications {
         let mut lines = Vec::new();
         let mut links = Vec::new();
-        for name in &n.relates_to {
-            let op = api.operations().find(|o| &o.name == name).ok_or_else(|| {
-                EmitError::new(format!(
-                    "notification `{}` relates to unknown operation `{name}`",
-                    n.name
-                ))
-            })?;
+        // The checker refused notifications naming unknown operations.
+        for op in n
+            .relates_to
+            .iter()
+            .filter_map(|name| api.operations().find(|o| &o.name == name))
+        {
             // `super` is the crate root in the crate and the fixture module in a
             // single-file fixture: `client` sits beside `enums` in both.
             links.push(format!(
@@ -180,8 +169,8 @@ fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
         ],
         value_docs,
     };
-    let enum_tokens = emit_enum(api, &def, &extras)?;
-    Ok(quote! {
+    let enum_tokens = emit_enum(api, &def, &extras);
+    quote! {
         #enum_tokens
 
         impl NotificationType {
@@ -192,5 +181,5 @@ fn notification_type(api: &Api) -> Result<TokenStream, EmitError> {
                 NotificationType::from_wire(&notification.notification_type)
             }
         }
-    })
+    }
 }

@@ -4,8 +4,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::names::Direction;
 use crate::model::{
-    Api, Condition, Constraint, ConstraintKind, Field, Requirement, Rule, RuleKind, Source, TypeRef,
+    Api, Condition, Constraint, ConstraintKind, Field, ParamRef, Requirement, Rule, RuleKind,
+    Source, TypeRef,
 };
 
 /// Lines of one doc comment, in paragraphs.
@@ -144,7 +146,7 @@ pub fn decision_anchor(id: &str) -> String {
 /// root, in the crate and in a single-file fixture alike.
 pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
     for id in ids {
-        let link = format!("[`{id}`](super#{})", decision_anchor(id));
+        let link = format!("[`{id}`](super::decisions#{})", decision_anchor(id));
         match api.decision(id) {
             Some(d) => {
                 doc.raw(&format!(
@@ -245,8 +247,19 @@ pub fn rule_item(rule: &Rule) -> String {
     s
 }
 
-/// A human description of a model type.
-pub fn type_words(ty: &TypeRef) -> String {
+/// `#[deprecated(note = "…")]` when deprecated.
+pub fn deprecated_attr(note: Option<&str>) -> TokenStream {
+    match note {
+        Some(note) => {
+            let note = collapse(note);
+            quote!(#[deprecated(note = #note)])
+        }
+        None => quote!(),
+    }
+}
+
+/// A human description of a model type, linking the type of the given direction.
+pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
     match ty {
         TypeRef::String => "string".to_owned(),
         TypeRef::Int => "int".to_owned(),
@@ -258,22 +271,36 @@ pub fn type_words(ty: &TypeRef) -> String {
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Json => "JSON, shape not given by the spec".to_owned(),
         TypeRef::Enum { name } => format!("value set [`enums::{name}`](super::enums::{name})"),
-        TypeRef::Record { name } => format!("record [`records::{name}`](super::records::{name})"),
-        TypeRef::Array { item } => format!("array of {}", type_words(item)),
+        TypeRef::Record {
+            name,
+            received_name,
+        } => {
+            let name = match direction {
+                Direction::Sent => name,
+                Direction::Received => received_name,
+            };
+            format!("record [`records::{name}`](super::records::{name})")
+        }
+        TypeRef::Array { item } => format!("array of {}", type_words(item, direction)),
     }
 }
 
 /// The doc of a field: spec text, wire name and type, requirement, rules, provenance,
 /// decisions.
-pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
+pub fn field_doc(api: &Api, field: &Field, sent: bool) -> Doc {
     let mut doc = Doc::new();
     doc.text(&field.doc);
+    let direction = if sent {
+        Direction::Sent
+    } else {
+        Direction::Received
+    };
     let mut line = format!(
         "Wire name: `{}` ({}).",
         field.wire_name,
-        type_words(&field.ty)
+        type_words(&field.ty, direction)
     );
-    if requirement_words {
+    if sent {
         line.push_str(match field.required {
             Requirement::Required => " Required.",
             Requirement::Optional => " Optional.",
@@ -304,25 +331,40 @@ pub fn field_doc(api: &Api, field: &Field, requirement_words: bool) -> Doc {
     doc.list("Rules:", &rules);
     add_provenance(&mut doc, field.source);
     add_decisions(&mut doc, api, &field.decisions);
+    add_deprecation(&mut doc, field.deprecated.as_deref());
     doc
+}
+
+/// Adds `Deprecated: note` (rustdoc shows the attribute too; the sentence keeps the note
+/// in the text and in the docs of items without the attribute).
+pub fn add_deprecation(doc: &mut Doc, note: Option<&str>) {
+    if let Some(note) = note {
+        doc.raw(&format!("Deprecated: {}", escape_markdown(&collapse(note))));
+    }
 }
 
 /// Text of a condition for messages and docs: `beneficiaryType is 1`.
 pub fn condition_text(condition: &Condition) -> String {
     match condition {
-        Condition::Equals { field, value } => format!("{field} is {value}"),
-        Condition::SumGreaterThan {
-            array,
-            item_field,
-            value,
-        } => {
-            format!("the sum of {array}[].{item_field} is greater than {value}")
+        Condition::Equals { field, value } => format!("{} is {value}", field.wire_name),
+        Condition::SumGreaterThan { array, item, value } => {
+            format!(
+                "the sum of {}[].{} is greater than {value}",
+                array.wire_name, item.wire_name
+            )
         }
     }
 }
 
 /// A constraint in words for the request's doc.
 pub fn constraint_item(c: &Constraint) -> String {
+    let refs = |fields: &[ParamRef]| {
+        fields
+            .iter()
+            .map(|f| format!("`{}`", f.wire_name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let names = |fields: &[String]| {
         fields
             .iter()
@@ -332,13 +374,17 @@ pub fn constraint_item(c: &Constraint) -> String {
     };
     let mut s = match &c.kind {
         ConstraintKind::RequiredIf { field, when } => {
-            format!("`{field}` is required when {}", code_condition(when))
+            format!(
+                "`{}` is required when {}",
+                field.wire_name,
+                code_condition(when)
+            )
         }
         ConstraintKind::AtLeastOneOf { fields } => {
-            format!("at least one of {} must be present", names(fields))
+            format!("at least one of {} must be present", refs(fields))
         }
         ConstraintKind::ExactlyOneOf { fields } => {
-            format!("exactly one of {} must be present", names(fields))
+            format!("exactly one of {} must be present", refs(fields))
         }
         ConstraintKind::ServerSide { fields, text } => format!(
             "checked by the service only ({}): {}",
@@ -361,13 +407,12 @@ pub fn constraint_item(c: &Constraint) -> String {
 
 fn code_condition(condition: &Condition) -> String {
     match condition {
-        Condition::Equals { field, value } => format!("`{field}` is `{value}`"),
-        Condition::SumGreaterThan {
-            array,
-            item_field,
-            value,
-        } => {
-            format!("the sum of `{array}[].{item_field}` is greater than {value}")
+        Condition::Equals { field, value } => format!("`{}` is `{value}`", field.wire_name),
+        Condition::SumGreaterThan { array, item, value } => {
+            format!(
+                "the sum of `{}[].{}` is greater than {value}",
+                array.wire_name, item.wire_name
+            )
         }
     }
 }

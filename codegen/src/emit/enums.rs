@@ -1,33 +1,82 @@
-//! Value sets: one forward-compatible enum each, with an `Unknown` variant.
+//! Value sets: one forward-compatible enum each, with an `Unknown` variant whose content
+//! only decoding can build.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
-use super::names::{ident, int_bound, int_lit};
-use super::EmitError;
+use super::names::{ident, int_lit};
 use crate::model::{Api, EnumDef, EnumWireType};
 
-/// Emits every value set of the API, and the `ResultCode` and `NotificationType` sets
-/// built from `result_codes:` and `notifications:` (see `codes.rs`), sorted by name.
-pub fn emit_enums(api: &Api) -> Result<TokenStream, EmitError> {
-    let mut items: Vec<(&str, TokenStream)> = Vec::new();
-    for def in &api.enums {
-        items.push((def.name.as_str(), emit_enum(api, def, &Extras::default())?));
-    }
-    items.extend(super::codes::emit_codes(api)?);
-    items.sort_by(|a, b| a.0.cmp(b.0));
+/// Emits the enums declared in the spec, each with its name for sorting.
+pub fn emit_enums(api: &Api) -> Vec<(String, TokenStream)> {
+    api.enums
+        .iter()
+        .map(|def| (def.name.clone(), emit_enum(api, def, &Extras::default())))
+        .collect()
+}
+
+/// The opaque holders of unknown wire values, emitted once in the `enums` module: their
+/// field is private to the generated crate, so a partner can read an unknown value but
+/// never build one (a known wire value always decodes as its variant).
+pub fn unknown_holders(api: &Api, synthetic_strings: bool) -> TokenStream {
+    let strings =
+        synthetic_strings || api.enums.iter().any(|e| e.wire_type == EnumWireType::String);
+    let integers = api.enums.iter().any(|e| e.wire_type == EnumWireType::Integer);
     let mut out = TokenStream::new();
-    for (_, tokens) in items {
-        out.extend(tokens);
+    if strings {
+        out.extend(quote! {
+            /// A string wire value this version of the client does not know, kept exactly as received.
+            ///
+            /// Only decoding a response builds one, and only for a value no variant has: a known wire value always decodes as its variant. Read it with [`UnknownValue::as_str`]; send it back by sending the enum that holds it.
+            #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+            pub struct UnknownValue(String);
+
+            impl UnknownValue {
+                /// The wire value as received.
+                #[must_use]
+                pub fn as_str(&self) -> &str {
+                    &self.0
+                }
+            }
+
+            impl std::fmt::Display for UnknownValue {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(&self.0)
+                }
+            }
+        });
     }
-    Ok(out)
+    if integers {
+        out.extend(quote! {
+            /// An integer wire value this version of the client does not know, kept exactly as received.
+            ///
+            /// Only decoding a response builds one, and only for a value no variant has: a known wire value always decodes as its variant.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub struct UnknownInteger(i64);
+
+            impl UnknownInteger {
+                /// The wire value as received.
+                #[must_use]
+                pub fn get(self) -> i64 {
+                    self.0
+                }
+            }
+
+            impl std::fmt::Display for UnknownInteger {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    write!(f, "{}", self.0)
+                }
+            }
+        });
+    }
+    out
 }
 
 /// Generator-written doc (already valid Markdown, one paragraph per line) added to an
 /// enum built by the generator rather than declared under `enums:`.
 #[derive(Debug, Default)]
-pub(super) struct Extras {
+pub struct Extras {
     /// Paragraphs of the type's doc, before its wire values.
     pub doc: Vec<String>,
     /// Paragraphs of each variant's doc (by index of `EnumDef::values`), after its wire
@@ -37,12 +86,8 @@ pub(super) struct Extras {
 
 /// One forward-compatible enum: the spec's value sets, and the generator's own ones
 /// (through `extras`), share this emitter so they behave alike.
-pub(super) fn emit_enum(
-    api: &Api,
-    def: &EnumDef,
-    extras: &Extras,
-) -> Result<TokenStream, EmitError> {
-    let name = ident(&def.name)?;
+pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
+    let name = ident(&def.name);
     let mut doc = Doc::new();
     doc.text(&def.doc);
     for line in &extras.doc {
@@ -54,7 +99,7 @@ pub(super) fn emit_enum(
         .map(|v| format!("`{}`: [`{}`]({}::{})", v.wire, v.name, def.name, v.name))
         .collect();
     doc.list("Wire values:", &values);
-    doc.raw("A value this version does not know decodes as `Unknown` and is sent back unchanged.");
+    doc.raw("A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.");
     docs::add_provenance(&mut doc, def.source);
     docs::add_decisions(&mut doc, api, &def.decisions);
     let doc = doc.outer();
@@ -62,7 +107,7 @@ pub(super) fn emit_enum(
     let mut variants = Vec::new();
     let mut idents = Vec::new();
     for (i, value) in def.values.iter().enumerate() {
-        let id = ident(&value.name)?;
+        let id = ident(&value.name);
         let mut vdoc = Doc::new();
         vdoc.text(&value.doc);
         vdoc.raw(&format!("Wire value: `{}`.", value.wire));
@@ -70,21 +115,23 @@ pub(super) fn emit_enum(
         for line in extras.value_docs.get(i).into_iter().flatten() {
             vdoc.raw(line);
         }
+        let deprecated = docs::deprecated_attr(value.deprecated.as_deref());
         let vdoc = vdoc.outer();
-        variants.push(quote!(#vdoc #id,));
+        variants.push(quote!(#vdoc #deprecated #id,));
         idents.push(id);
     }
     let wires: Vec<&str> = def.values.iter().map(|v| v.wire.as_str()).collect();
+    let parse_error = quote!(baas_runtime::wire_enum::ParseEnumError);
 
-    Ok(match def.wire_type {
+    match def.wire_type {
         EnumWireType::String => quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, Eq, Hash)]
             #[non_exhaustive]
             pub enum #name {
                 #(#variants)*
-                /// A wire value this version of the client does not know, kept as sent.
-                Unknown(String),
+                /// A wire value this version of the client does not know, kept as received.
+                Unknown(UnknownValue),
             }
 
             impl #name {
@@ -92,6 +139,7 @@ pub(super) fn emit_enum(
                 pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
                 /// The wire value.
+                #[must_use]
                 pub fn as_str(&self) -> &str {
                     match self {
                         #(#name::#idents => #wires,)*
@@ -99,11 +147,11 @@ pub(super) fn emit_enum(
                     }
                 }
 
-                /// The value for a wire text; never fails (unseen values are `Unknown`).
-                pub fn from_wire(wire: &str) -> #name {
+                /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+                pub(crate) fn from_wire(wire: &str) -> #name {
                     match wire {
                         #(#wires => #name::#idents,)*
-                        other => #name::Unknown(other.to_owned()),
+                        other => #name::Unknown(UnknownValue(other.to_owned())),
                     }
                 }
             }
@@ -115,16 +163,14 @@ pub(super) fn emit_enum(
             }
 
             impl std::str::FromStr for #name {
-                type Err = std::convert::Infallible;
+                type Err = #parse_error;
 
+                /// The variant of a listed wire value; any other text is an error (never `Unknown`).
                 fn from_str(s: &str) -> Result<Self, Self::Err> {
-                    Ok(#name::from_wire(s))
-                }
-            }
-
-            impl From<&str> for #name {
-                fn from(wire: &str) -> #name {
-                    #name::from_wire(wire)
+                    match #name::from_wire(s) {
+                        #name::Unknown(_) => Err(#parse_error::new(s)),
+                        known => Ok(known),
+                    }
                 }
             }
 
@@ -142,18 +188,19 @@ pub(super) fn emit_enum(
             }
         },
         EnumWireType::Integer => {
-            let mut nums = Vec::new();
-            for v in &def.values {
-                nums.push(int_lit(int_bound(&v.wire)?));
-            }
+            let nums: Vec<TokenStream> = def
+                .values
+                .iter()
+                .map(|v| int_lit(v.integer.unwrap_or_default()))
+                .collect();
             quote! {
                 #doc
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
                 #[non_exhaustive]
                 pub enum #name {
                     #(#variants)*
-                    /// A wire value this version of the client does not know, kept as sent.
-                    Unknown(i64),
+                    /// A wire value this version of the client does not know, kept as received.
+                    Unknown(UnknownInteger),
                 }
 
                 impl #name {
@@ -161,33 +208,32 @@ pub(super) fn emit_enum(
                     pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
                     /// The wire value.
+                    #[must_use]
                     pub fn as_i64(&self) -> i64 {
                         match self {
                             #(#name::#idents => #nums,)*
-                            #name::Unknown(value) => *value,
+                            #name::Unknown(value) => value.get(),
                         }
                     }
 
-                    /// The wire value as text (`"-1"`).
-                    pub fn as_str(&self) -> std::borrow::Cow<'static, str> {
-                        match self {
-                            #(#name::#idents => std::borrow::Cow::Borrowed(#wires),)*
-                            #name::Unknown(value) => std::borrow::Cow::Owned(value.to_string()),
-                        }
-                    }
-
-                    /// The value for a wire integer; never fails (unseen values are `Unknown`).
-                    pub fn from_i64(wire: i64) -> #name {
+                    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+                    pub(crate) fn from_i64(wire: i64) -> #name {
                         match wire {
                             #(#nums => #name::#idents,)*
-                            other => #name::Unknown(other),
+                            other => #name::Unknown(UnknownInteger(other)),
                         }
                     }
                 }
 
-                impl From<i64> for #name {
-                    fn from(wire: i64) -> #name {
-                        #name::from_i64(wire)
+                impl TryFrom<i64> for #name {
+                    type Error = #parse_error;
+
+                    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+                    fn try_from(wire: i64) -> Result<Self, Self::Error> {
+                        match #name::from_i64(wire) {
+                            #name::Unknown(_) => Err(#parse_error::new(&wire.to_string())),
+                            known => Ok(known),
+                        }
                     }
                 }
 
@@ -198,11 +244,12 @@ pub(super) fn emit_enum(
                 }
 
                 impl std::str::FromStr for #name {
-                    type Err = std::num::ParseIntError;
+                    type Err = #parse_error;
 
-                    /// Parses the wire integer as text; a text that is not an integer fails.
+                    /// The variant of a listed wire integer written as text; any other text is an error.
                     fn from_str(s: &str) -> Result<Self, Self::Err> {
-                        s.trim().parse::<i64>().map(#name::from_i64)
+                        let wire = baas_runtime::wire_enum::parse_int(s)?;
+                        #name::try_from(wire).map_err(|_| #parse_error::new(s))
                     }
                 }
 
@@ -219,5 +266,5 @@ pub(super) fn emit_enum(
                 }
             }
         }
-    })
+    }
 }

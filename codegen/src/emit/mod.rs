@@ -11,44 +11,13 @@ mod operations;
 mod records;
 mod validate;
 
-use std::fmt;
-
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::format::{format_tokens, GENERATED_HEADER};
+use crate::format::{format_tokens, FormatError, GENERATED_HEADER};
 use crate::model::{self, Api};
 use docs::Doc;
 use names::ident;
-
-/// Why the model could not be emitted (a model the checker should have refused, or a
-/// shape this generator does not support). Names the item at fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EmitError {
-    message: String,
-}
-
-impl EmitError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> EmitError {
-        EmitError {
-            message: message.into(),
-        }
-    }
-
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for EmitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for EmitError {}
 
 /// One file of the generated crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,41 +28,78 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
+/// Who may see a module of the generated crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visibility {
+    /// `pub mod`.
+    Public,
+    /// `mod`, its items re-exported at the root (the client).
+    Private,
+    /// `pub mod` behind the non-default `server` feature (what only a server needs).
+    Server,
+}
+
 /// A module of generated code: its doc and its items.
 struct Module {
     name: String,
     doc: Doc,
+    visibility: Visibility,
     items: TokenStream,
 }
 
-fn modules(api: &Api) -> Result<Vec<Module>, EmitError> {
+impl Module {
+    /// `pub mod name;` (or its private / feature-gated form), with `body` for an inline
+    /// module.
+    fn declaration(&self, body: Option<TokenStream>) -> TokenStream {
+        let name = ident(&self.name);
+        let (cfg, vis) = match self.visibility {
+            Visibility::Public => (quote!(), quote!(pub)),
+            Visibility::Private => (quote!(), quote!()),
+            Visibility::Server => (quote!(#[cfg(feature = "server")]), quote!(pub)),
+        };
+        match body {
+            None => quote!(#cfg #vis mod #name;),
+            Some(body) => {
+                let doc = self.doc.outer();
+                quote! {
+                    #doc
+                    #cfg
+                    #vis mod #name {
+                        #body
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn modules(api: &Api) -> Vec<Module> {
     let mut out = Vec::new();
 
     let mut doc = Doc::new();
-    doc.raw(
-        "Value sets of the API, sorted by name. Each keeps a value it does not know in `Unknown`.",
-    );
+    doc.raw("Value sets of the API, sorted by name. Each keeps a value it does not know in `Unknown`, which only decoding builds.");
+    let mut enum_items = enums::emit_enums(api);
+    enum_items.extend(codes::emit_codes(api));
+    enum_items.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut items = enums::unknown_holders(api, !api.result_codes.is_empty() || !api.notifications.is_empty());
+    items.extend(enum_items.into_iter().map(|(_, tokens)| tokens));
     out.push(Module {
         name: "enums".to_owned(),
         doc,
-        items: enums::emit_enums(api)?,
+        visibility: Visibility::Public,
+        items,
     });
 
     let mut doc = Doc::new();
-    doc.raw("Records of the API, sorted by name.");
+    doc.raw("Records of the API, sorted by name. A record used in requests and in responses has two shapes: `Name` (sent) and `NameReceived`.");
     out.push(Module {
         name: "records".to_owned(),
         doc,
-        items: records::emit_records(api)?,
+        visibility: Visibility::Public,
+        items: records::emit_records(api),
     });
 
     for group in &api.groups {
-        if crate::reserved::MODULES.contains(&group.name.as_str()) {
-            return Err(EmitError::new(format!(
-                "group `{}`: the name is taken by a generated module",
-                group.name
-            )));
-        }
         let mut doc = Doc::new();
         doc.text(&group.doc);
         let ops: Vec<String> = group
@@ -105,7 +111,8 @@ fn modules(api: &Api) -> Result<Vec<Module>, EmitError> {
         out.push(Module {
             name: group.name.clone(),
             doc,
-            items: operations::emit_group(api, group)?,
+            visibility: Visibility::Public,
+            items: operations::emit_group(api, group),
         });
     }
 
@@ -114,17 +121,29 @@ fn modules(api: &Api) -> Result<Vec<Module>, EmitError> {
     out.push(Module {
         name: "client".to_owned(),
         doc,
-        items: client::emit_client(api)?,
+        visibility: Visibility::Private,
+        items: client::emit_client(api),
     });
 
     let mut doc = Doc::new();
-    doc.raw("Operation table, and decoding plus validation of params by operation name (used by the sandbox and by tests).");
+    doc.raw("Recorded decisions: where the source document is ambiguous or silent, what the spec decided and why. Items link here; each decision is written once.");
+    docs::add_decisions_section(&mut doc, api);
+    out.push(Module {
+        name: "decisions".to_owned(),
+        doc,
+        visibility: Visibility::Public,
+        items: TokenStream::new(),
+    });
+
+    let mut doc = Doc::new();
+    doc.raw("Operation table, and decoding plus validation of params by operation name: what a server needs (the sandbox, tests). Behind the `server` feature.");
     out.push(Module {
         name: "dispatch".to_owned(),
         doc,
-        items: client::emit_dispatch(api)?,
+        visibility: Visibility::Server,
+        items: client::emit_dispatch(api),
     });
-    Ok(out)
+    out
 }
 
 fn crate_doc(api: &Api) -> Doc {
@@ -137,7 +156,13 @@ fn crate_doc(api: &Api) -> Doc {
         "Generated by `baas-codegen` from `spec/` (a rendering of `{}`): do not edit; run `cargo run -p baas-codegen`.",
         api.source_document
     ));
-    doc.raw("Build a [`Client`] from a [`Config`] and call one method per operation with its request type (required fields in `new`, optional ones as setters). Requests are validated before anything is sent; amounts are [`Amount`] decimals, never floats. This crate re-exports the runtime, so it is the only dependency a partner needs.");
+    add_first_call(&mut doc, api);
+    doc.raw("# Errors");
+    doc.raw("Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`). A timeout of a call that moves money is never retried automatically: look the outcome up before trying again.");
+    doc.raw("# Money");
+    doc.raw("Amounts are [`Amount`], an exact decimal that never passes through a float, sent as the text the spec gives.");
+    doc.raw("# Forward compatibility");
+    doc.raw("Responses never fail to decode because the service added a field or a value: unknown fields are ignored, every response field is an `Option`, and enums keep an unseen value in `Unknown`. Requests are validated before they are sent; responses are not rejected over the spec's rules.");
     let groups: Vec<String> = api
         .groups
         .iter()
@@ -146,71 +171,10 @@ fn crate_doc(api: &Api) -> Doc {
             format!("[`{0}`] — {1}", g.name, text)
         })
         .collect();
-    doc.list("Operation groups:", &groups);
-    let codes: Vec<String> = api
-        .result_codes
-        .iter()
-        .map(|c| {
-            let mut s = format!(
-                "`{}` [`{}`]({}::{}) {}",
-                c.code,
-                c.name,
-                codes::RESULT_CODE,
-                c.name,
-                docs::escape_markdown(&docs::collapse(&c.text))
-            );
-            if let Some(p) = docs::provenance(c.source) {
-                s.push_str(" (");
-                s.push_str(p.trim_end_matches('.'));
-                s.push(')');
-            }
-            if c.retryable {
-                s.push_str(" — may be retried");
-            }
-            s
-        })
-        .collect();
-    doc.list(
-        &format!(
-            "Result codes, typed as [`{}`] (success is `{}`):",
-            codes::RESULT_CODE,
-            api.success_code
-        ),
-        &codes,
-    );
-    let notes: Vec<String> = api
-        .notifications
-        .iter()
-        .map(|n| {
-            let ops = n
-                .relates_to
-                .iter()
-                .map(|o| format!("`{o}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let mut s = format!(
-                "`{}` [`{}`]({}::{}) — {}",
-                n.notification_type,
-                n.name,
-                codes::NOTIFICATION_TYPE,
-                n.name,
-                docs::escape_markdown(&docs::collapse(&n.doc))
-            );
-            if !ops.is_empty() {
-                s.push_str(&format!(" (after {ops})"));
-            }
-            s
-        })
-        .collect();
-    doc.list(
-        &format!(
-            "Notifications, typed as [`{0}`] (verify a received body with [`notification::verify`], then [`{0}::from_notification`] tells which it is):",
-            codes::NOTIFICATION_TYPE
-        ),
-        &notes,
-    );
-    add_first_call(&mut doc, api);
-    docs::add_decisions_section(&mut doc, api);
+    doc.list("# Operation groups", &groups);
+    if !api.decisions.is_empty() {
+        doc.raw("Where the source document is ambiguous, the spec records a decision; each is written once in [`decisions`] and items link to it.");
+    }
     doc
 }
 
@@ -225,79 +189,72 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
         let model::Params::Fields { fields } = &op.params else {
             return None;
         };
-        let required: Vec<&model::Field> = fields
+        let required: Vec<&model::Field> =
+            fields.iter().filter(|f| !f.optional_when_sent()).collect();
+        let values = required
             .iter()
-            .filter(|f| f.required == model::Requirement::Required)
-            .collect();
-        let args = required
-            .iter()
-            .map(|f| match &f.ty {
-                model::TypeRef::String => Some("\"...\"".to_owned()),
-                model::TypeRef::Int | model::TypeRef::Long => Some("1".to_owned()),
-                model::TypeRef::Bool => Some("true".to_owned()),
-                model::TypeRef::Decimal { .. } => Some(format!("{CRATE}::Amount::new(1, 0)")),
-                model::TypeRef::Enum { name } => {
-                    let first = api.enum_def(name)?.values.first()?;
-                    Some(format!("{CRATE}::enums::{name}::{}", first.name))
-                }
-                _ => None,
+            .map(|f| {
+                let value = match &f.ty {
+                    model::TypeRef::String => "\"...\".into()".to_owned(),
+                    model::TypeRef::Int | model::TypeRef::Long => "1".to_owned(),
+                    model::TypeRef::Bool => "true".to_owned(),
+                    model::TypeRef::Decimal { .. } => "\"100.50\".parse()?".to_owned(),
+                    model::TypeRef::Enum { name } => {
+                        let first = api.enum_def(name)?.values.first()?;
+                        format!("{CRATE}::enums::{name}::{}", first.name)
+                    }
+                    _ => return None,
+                };
+                Some(format!("{}: {value},", f.rust_name))
             })
             .collect::<Option<Vec<String>>>()?;
-        (!args.is_empty()).then_some((op, args))
+        (!values.is_empty()).then_some((op, values))
     });
-    let Some((op, args)) = example else {
+    let Some((op, values)) = example else {
         return;
     };
-    let request = format!("{CRATE}::{}::{}", op.group, operations::request_name(op));
+    let path = |name: String| format!("{CRATE}::{}::{name}", op.group);
+    let request = path(operations::request_name(op));
+    let required = path(operations::required_name(op));
+    let mut call = vec![format!("let request = {request}::new({required} {{")];
+    call.extend(values.iter().map(|v| format!("    {v}")));
+    call.push("});".to_owned());
     doc.raw("# A first call");
-    doc.raw("Required fields are the arguments of `new`, optional ones are setters; the client validates the request, signs it, sends it and verifies the signed response before returning it.");
-    doc.code(
-        "no_run",
-        &[
-            format!("# async fn first_call() -> Result<(), {CRATE}::Error> {{"),
-            format!("use {CRATE}::{{Client, Config, PrivateKey}};"),
-            String::new(),
-            "// The key from your account manager: read it from the environment, never from code."
-                .to_owned(),
-            "let key = PrivateKey::from_env(\"BAAS_PRIVATE_KEY\").expect(\"BAAS_PRIVATE_KEY is set\");"
-                .to_owned(),
-            "let client = Client::new(Config::new(\"https://baas.example.com\", \"your-sender\", key))?;"
-                .to_owned(),
-            format!("let request = {request}::new({});", args.join(", ")),
-            format!("let response = client.{}(&request).await?;", op.rust_name),
-            "# let _ = response;".to_owned(),
-            "# Ok(())".to_owned(),
-            "# }".to_owned(),
-        ],
-    );
+    doc.raw("Required fields are given by name in a struct literal, optional ones with setters; the client validates the request, signs it, sends it and verifies the signed response before returning it.");
+    let mut lines = vec![
+        "# async fn first_call() -> Result<(), Box<dyn std::error::Error>> {".to_owned(),
+        format!("use {CRATE}::{{Client, Config, PrivateKey}};"),
+        String::new(),
+        "// The key from your account manager: read it from the environment, never from code."
+            .to_owned(),
+        "let key = PrivateKey::from_env(\"BAAS_PRIVATE_KEY\").ok_or(\"BAAS_PRIVATE_KEY is not set\")?;"
+            .to_owned(),
+        "let client = Client::new(Config::new(\"https://baas.example.com\", \"your-sender\", key))?;"
+            .to_owned(),
+    ];
+    lines.extend(call.iter().cloned());
+    lines.push(format!("let response = client.{}(&request).await?;", op.rust_name));
+    lines.extend(["# let _ = response;".to_owned(), "# Ok(())".to_owned(), "# }".to_owned()]);
+    doc.code("no_run", &lines);
     doc.raw("Leaving out a required field does not compile:");
-    doc.code(
-        "compile_fail",
-        &[format!(
-            "let request = {request}::new({});",
-            args[..args.len() - 1].join(", ")
-        )],
-    );
+    let mut missing = vec!["# fn f() -> Result<(), Box<dyn std::error::Error>> {".to_owned()];
+    missing.push(format!("let request = {request}::new({required} {{"));
+    missing.extend(values[..values.len() - 1].iter().map(|v| format!("    {v}")));
+    missing.extend(["});".to_owned(), "# Ok(())".to_owned(), "# }".to_owned()]);
+    doc.code("compile_fail,E0063", &missing);
 }
 
-/// Every file of the generated crate, in a fixed order.
-pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
-    let modules = modules(api)?;
+/// Every file of the generated crate, in a fixed order. Emitting cannot fail on a checked
+/// model; formatting fails only on a generator bug (tokens that do not parse).
+pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
+    let modules = modules(api);
     let mut files = vec![GeneratedFile {
         path: "Cargo.toml".to_owned(),
         contents: cargo_toml(),
     }];
 
     let crate_doc = crate_doc(api).inner();
-    let mods = modules
-        .iter()
-        .map(|m| ident(&m.name))
-        .collect::<Result<Vec<_>, _>>()?;
-    let code_types = codes::emitted(api)
-        .into_iter()
-        .map(ident)
-        .collect::<Result<Vec<_>, _>>()?;
-    let code_uses = (!code_types.is_empty()).then(|| quote!(pub use enums::{#(#code_types),*};));
+    let decls = modules.iter().map(|m| m.declaration(None));
     let lib = quote! {
         #crate_doc
         #![cfg_attr(rustfmt, rustfmt::skip)]
@@ -305,20 +262,16 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            Amount, Client as RuntimeClient, Config, Error, Operation, PrivateKey, RawJson,
-            RuleKind, Transport, ValidationErrors, Violation,
+            notification, transport, Amount, Config, Error, Operation, PrivateKey, RawJson,
+            RuleKind, ValidationErrors, Violation,
         };
-        /// The runtime this client is built on (signing, transport, notifications).
-        pub use baas_runtime;
-        pub use baas_runtime::notification;
         pub use client::Client;
-        #code_uses
 
-        #(pub mod #mods;)*
+        #(#decls)*
     };
     files.push(GeneratedFile {
         path: "src/lib.rs".to_owned(),
-        contents: format_file(lib)?,
+        contents: format_tokens(lib)?,
     });
 
     for module in modules {
@@ -327,11 +280,12 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
         let tokens = quote! {
             #doc
             #![cfg_attr(rustfmt, rustfmt::skip)]
+            #![allow(deprecated)]
             #items
         };
         files.push(GeneratedFile {
             path: format!("src/{}.rs", module.name),
-            contents: format_file(tokens)?,
+            contents: format_tokens(tokens)?,
         });
     }
     Ok(files)
@@ -339,34 +293,30 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, EmitError> {
 
 /// The whole model as one file, every module inline (for snapshot fixtures). `origin`
 /// names where the model came from, for the header doc.
-pub fn render_single_file(api: &Api, origin: &str) -> Result<String, EmitError> {
+pub fn render_single_file(api: &Api, origin: &str) -> Result<String, FormatError> {
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Generated by `baas-codegen` from `{origin}` (snapshot fixture)."
     ));
-    docs::add_decisions_section(&mut doc, api);
     let doc = doc.inner();
     let mut items = TokenStream::new();
-    for module in modules(api)? {
-        let name = ident(&module.name)?;
-        let mdoc = module.doc.outer();
-        let body = module.items;
-        items.extend(quote! {
-            #mdoc
-            pub mod #name {
-                #body
-            }
-        });
+    for module in modules(api) {
+        let body = &module.items;
+        let body = quote! {
+            #![allow(deprecated)]
+            #body
+        };
+        items.extend(module.declaration(Some(body)));
+        if module.visibility == Visibility::Private {
+            let name = ident(&module.name);
+            items.extend(quote!(pub use #name::*;));
+        }
     }
-    format_file(quote! {
+    format_tokens(quote! {
         #doc
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #items
     })
-}
-
-fn format_file(tokens: TokenStream) -> Result<String, EmitError> {
-    format_tokens(tokens).map_err(|e| EmitError::new(e.to_string()))
 }
 
 fn cargo_toml() -> String {
@@ -380,6 +330,11 @@ edition.workspace = true
 rust-version.workspace = true
 license.workspace = true
 publish.workspace = true
+
+[features]
+# What only a server needs (the sandbox, tests): the `dispatch` module, decoding of
+# requests and encoding of responses. Partners' builds leave it out.
+server = []
 
 [dependencies]
 baas-runtime = {{ path = \"../runtime\" }}

@@ -5,15 +5,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
-use super::names::ident;
-use super::records::{emit_struct, Shape, StructSpec};
+use super::names::{ident, Direction};
+use super::records::{emit_struct, StructSpec};
 use super::validate;
-use super::EmitError;
 use crate::model::{Api, Group, Operation, Params, Response};
 
 /// Name of the request type of an operation.
 pub fn request_name(op: &Operation) -> String {
     format!("{}Request", op.type_name)
+}
+
+/// Name of the struct of required parameters of an operation.
+pub fn required_name(op: &Operation) -> String {
+    format!("{}Required", op.type_name)
 }
 
 /// Name of the response type of an operation.
@@ -37,19 +41,20 @@ pub fn call_notes(doc: &mut Doc, op: &Operation) {
 }
 
 /// Emits the items of one group module.
-pub fn emit_group(api: &Api, group: &Group) -> Result<TokenStream, EmitError> {
-    let mut out = TokenStream::new();
-    for op in &group.operations {
-        out.extend(emit_operation(api, op)?);
-    }
-    Ok(out)
+pub fn emit_group(api: &Api, group: &Group) -> TokenStream {
+    group
+        .operations
+        .iter()
+        .map(|op| emit_operation(api, op))
+        .collect()
 }
 
-fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
+fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
     let req_name = request_name(op);
-    let req = ident(&req_name)?;
+    let req = ident(&req_name);
     let resp_name = response_name(op);
-    let resp = ident(&resp_name)?;
+    let resp = ident(&resp_name);
+    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
 
     let mut doc = Doc::new();
     doc.text(&op.doc);
@@ -58,8 +63,9 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
     call_notes(&mut doc, op);
     let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
     doc.list("Constraints across fields:", &constraints);
-    doc.raw("Required fields are arguments of `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path. Decoding rejects unknown fields, so a misspelled parameter is caught.");
+    doc.raw("Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.");
     docs::add_provenance(&mut doc, op.source);
+    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
     let mut decision_ids = op.decisions.clone();
     for c in &op.constraints {
         for id in &c.decisions {
@@ -77,13 +83,15 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
                 api,
                 &StructSpec {
                     name: &req_name,
+                    required_name: required_name(op),
+                    attrs: deprecated.clone(),
                     doc,
                     fields,
-                    shape: Shape::Request,
+                    direction: Direction::Sent,
                     validate_at: false,
                 },
-            )?);
-            validate::request_validate_body(api, fields, &op.constraints)?
+            ));
+            validate::request_validate_body(fields, &op.constraints)
         }
         Params::Unspecified { note } => {
             let mut doc = Doc::new();
@@ -95,10 +103,13 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
             doc.text(note);
             docs::add_provenance(&mut doc, op.source);
             docs::add_decisions(&mut doc, api, &op.decisions);
+            docs::add_deprecation(&mut doc, op.deprecated.as_deref());
             let doc = doc.outer();
             out.extend(quote! {
                 #doc
-                #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+                #deprecated
+                #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+                #[cfg_attr(feature = "server", derive(serde::Deserialize))]
                 #[serde(transparent)]
                 #[non_exhaustive]
                 pub struct #req {
@@ -128,21 +139,27 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
                 api,
                 &StructSpec {
                     name: &resp_name,
+                    required_name: String::new(),
+                    attrs: TokenStream::new(),
                     doc: rdoc,
                     fields,
-                    shape: Shape::Response,
+                    direction: Direction::Received,
                     validate_at: false,
                 },
-            )?);
+            ));
         }
         Response::Fields { source, .. } => {
             docs::add_provenance(&mut rdoc, *source);
             out.extend(empty_response(&resp, &rdoc));
         }
-        Response::Record { record, source } => {
-            let rec = ident(record)?;
+        Response::Record {
+            received_name,
+            source,
+            ..
+        } => {
+            let rec = ident(received_name);
             rdoc.raw(&format!(
-                "The `data` object is a [`{record}`](super::records::{record})."
+                "The `data` object is a [`{received_name}`](super::records::{received_name})."
             ));
             docs::add_provenance(&mut rdoc, *source);
             let rdoc = rdoc.outer();
@@ -182,14 +199,15 @@ fn emit_operation(api: &Api, op: &Operation) -> Result<TokenStream, EmitError> {
             }
         }
     });
-    Ok(out)
+    out
 }
 
 fn empty_response(name: &proc_macro2::Ident, doc: &Doc) -> TokenStream {
     let doc = doc.outer();
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+        #[cfg_attr(feature = "server", derive(serde::Serialize))]
         #[non_exhaustive]
         pub struct #name {}
     }

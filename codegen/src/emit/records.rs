@@ -1,112 +1,121 @@
 //! Structs: operation requests, records and inline responses, with their serde
 //! attributes, constructors, setters and validation.
+//!
+//! One shape per direction. A **sent** struct (a request, or a record used in requests)
+//! stores required fields as plain values and optional ones as `Option`s; its required
+//! fields are given by name in a `<Name>Required` struct literal, so leaving one out, or
+//! a spec change that adds, removes or renames one, is a compile error. A **received**
+//! struct (a response, or a record used in responses) stores every field as an `Option`
+//! and ignores unknown fields. A record used in both directions has both shapes: `<Name>`
+//! (sent) and `<Name>Received`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
-use super::names::{ident, number_with, plain, rust_type};
+use super::names::{ident, number_with, plain, rust_type, Direction};
 use super::validate;
-use super::EmitError;
-use crate::model::{Api, Field, Record, Requirement, TypeRef};
-
-/// How a struct is used, which decides its shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// Sent only: required fields are plain values passed to `new`, optional ones are
-    /// `Option`s with setters; unknown fields are rejected when decoding.
-    Request,
-    /// Received only: every field is an `Option` that may be absent; unknown fields are
-    /// ignored.
-    Response,
-    /// Sent and received: every field is an `Option` (responses decode leniently), but
-    /// `new` takes the required ones and validation reports a missing one.
-    Both,
-}
-
-impl Shape {
-    /// The shape of a record from its uses.
-    pub fn of_record(record: &Record) -> Shape {
-        match (record.used_in_request, record.used_in_response) {
-            (true, true) => Shape::Both,
-            (true, false) => Shape::Request,
-            _ => Shape::Response,
-        }
-    }
-
-    /// Whether the field is stored as an `Option`.
-    pub fn is_option(self, field: &Field) -> bool {
-        match self {
-            Shape::Request => field.required != Requirement::Required,
-            Shape::Response | Shape::Both => true,
-        }
-    }
-
-    fn sends(self) -> bool {
-        self != Shape::Response
-    }
-}
+use crate::model::{Api, Field, Record, TypeRef};
 
 /// What to emit for one struct.
 pub struct StructSpec<'a> {
     /// Rust type name.
     pub name: &'a str,
+    /// Name of the struct of required fields (sent structs with required fields).
+    pub required_name: String,
     /// Doc of the type.
     pub doc: Doc,
+    /// Further attributes of the type (`#[deprecated]`).
+    pub attrs: TokenStream,
     /// Fields in spec order.
     pub fields: &'a [Field],
-    /// Shape.
-    pub shape: Shape,
+    /// Which shape.
+    pub direction: Direction,
     /// Whether to emit `validate_at` (records used in requests).
     pub validate_at: bool,
 }
 
-/// Emits the struct, its constructor, setters and (for request records) `validate_at`.
-pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> Result<TokenStream, EmitError> {
-    let name = ident(spec.name)?;
-    let type_doc = spec.doc.outer();
-    let mut field_tokens = Vec::new();
-    for field in spec.fields {
-        field_tokens.push(struct_field(api, field, spec.shape)?);
+impl StructSpec<'_> {
+    fn required(&self) -> Vec<&Field> {
+        match self.direction {
+            Direction::Sent => self
+                .fields
+                .iter()
+                .filter(|f| !f.optional_when_sent())
+                .collect(),
+            Direction::Received => Vec::new(),
+        }
     }
-    let required: Vec<&Field> = spec
+}
+
+/// Whether a field of a struct of this direction is stored as an `Option`.
+pub fn is_option(field: &Field, direction: Direction) -> bool {
+    direction == Direction::Received || field.optional_when_sent()
+}
+
+/// The derives of a struct: sent structs serialize (and deserialize only in the
+/// `server` feature, for the sandbox), received ones deserialize (and serialize only in
+/// the `server` feature). Partners' builds compile half of serde's code.
+fn derives(direction: Direction, default: bool) -> TokenStream {
+    let default = if default { quote!(Default,) } else { quote!() };
+    match direction {
+        Direction::Sent => quote! {
+            #[derive(Debug, Clone, PartialEq, #default serde::Serialize)]
+            #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+            #[serde(deny_unknown_fields)]
+        },
+        Direction::Received => quote! {
+            #[derive(Debug, Clone, PartialEq, #default serde::Deserialize)]
+            #[cfg_attr(feature = "server", derive(serde::Serialize))]
+        },
+    }
+}
+
+/// Emits the struct, its struct of required fields, constructor, setters and (for
+/// records used in requests) `validate_at`.
+pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
+    let name = ident(spec.name);
+    let type_doc = spec.doc.outer();
+    let field_tokens: Vec<TokenStream> = spec
         .fields
         .iter()
-        .filter(|f| f.required == Requirement::Required)
+        .map(|f| struct_field(api, f, spec.direction))
         .collect();
-    let has_default = !spec.shape.sends() || required.is_empty();
-    let derive_default = if has_default {
-        quote!(Default,)
-    } else {
-        quote!()
-    };
-    let deny = if spec.shape == Shape::Request {
-        quote!(#[serde(deny_unknown_fields)])
-    } else {
-        quote!()
-    };
+    let required = spec.required();
+    let derives = derives(spec.direction, required.is_empty());
+    let attrs = &spec.attrs;
     let mut out = quote! {
         #type_doc
-        #[derive(Debug, Clone, PartialEq, #derive_default serde::Serialize, serde::Deserialize)]
-        #deny
+        #attrs
+        #derives
         #[non_exhaustive]
         pub struct #name {
             #(#field_tokens)*
         }
     };
     let mut methods = Vec::new();
-    if spec.shape.sends() {
-        methods.push(constructor(spec, &required)?);
-        for field in spec
-            .fields
-            .iter()
-            .filter(|f| f.required != Requirement::Required)
-        {
-            methods.push(setter(field)?);
+    if spec.direction == Direction::Sent {
+        if required.is_empty() {
+            methods.push(quote! {
+                /// Creates the value with no field set; optional fields have setters.
+                #[must_use]
+                pub fn new() -> Self {
+                    Self::default()
+                }
+            });
+        } else {
+            out.extend(required_struct(spec, &required));
+            methods.push(constructor(spec, &required));
         }
+        methods.extend(
+            spec.fields
+                .iter()
+                .filter(|f| f.optional_when_sent())
+                .map(setter),
+        );
     }
     if spec.validate_at {
-        methods.push(validate::record_validate_at(api, spec.fields, spec.shape)?);
+        methods.push(validate::record_validate_at(spec.fields));
     }
     if !methods.is_empty() {
         out.extend(quote! {
@@ -115,19 +124,20 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> Result<TokenStream, Emit
             }
         });
     }
-    Ok(out)
+    out
 }
 
-fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, EmitError> {
-    let id = ident(&field.rust_name)?;
-    let optional = shape.is_option(field);
-    let base = rust_type(&field.ty)?;
+fn struct_field(api: &Api, field: &Field, direction: Direction) -> TokenStream {
+    let id = ident(&field.rust_name);
+    let optional = is_option(field, direction);
+    let base = rust_type(&field.ty, direction);
     let ty = if optional {
         quote!(Option<#base>)
     } else {
         base
     };
-    let doc = docs::field_doc(api, field, shape.sends()).outer();
+    let doc = docs::field_doc(api, field, direction == Direction::Sent).outer();
+    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
     let mut serde_args = Vec::new();
     if plain(&field.rust_name) != field.wire_name {
         let wire = &field.wire_name;
@@ -136,10 +146,9 @@ fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, E
     if optional {
         serde_args.push(quote!(default, skip_serializing_if = "Option::is_none"));
     }
-    if let Some(with) = number_with(&field.ty, optional, &field.wire_name)? {
+    if let Some(with) = number_with(&field.ty, optional) {
         serde_args.push(quote!(with = #with));
-    }
-    if let Some(lenient) = lenient_with(&field.ty, optional, shape) {
+    } else if let Some(lenient) = lenient_with(&field.ty, direction) {
         serde_args.push(quote!(deserialize_with = #lenient));
     }
     let serde_attr = if serde_args.is_empty() {
@@ -147,18 +156,19 @@ fn struct_field(api: &Api, field: &Field, shape: Shape) -> Result<TokenStream, E
     } else {
         quote!(#[serde(#(#serde_args),*)])
     };
-    Ok(quote! {
+    quote! {
         #doc
+        #deprecated
         #serde_attr
         pub #id: #ty,
-    })
+    }
 }
 
-/// The `baas_runtime::lenient` decoder of an optional string or integer field of a
-/// received struct: a response must not fail over `"12"` versus `12`. Requests
-/// (decoded only by test servers) stay strict.
-fn lenient_with(ty: &TypeRef, optional: bool, shape: Shape) -> Option<&'static str> {
-    if shape == Shape::Request || !optional {
+/// The `baas_runtime::lenient` decoder of a string or integer field of a received
+/// struct: a response must not fail over `"12"` versus `12`. Sent structs (decoded only
+/// by test servers) stay strict.
+fn lenient_with(ty: &TypeRef, direction: Direction) -> Option<&'static str> {
+    if direction == Direction::Sent {
         return None;
     }
     match ty {
@@ -169,108 +179,139 @@ fn lenient_with(ty: &TypeRef, optional: bool, shape: Shape) -> Option<&'static s
     }
 }
 
-/// Parameter type of `new` / a setter: strings take `impl Into<String>`.
-fn param_type(ty: &TypeRef) -> Result<TokenStream, EmitError> {
-    let base = rust_type(ty)?;
-    Ok(match ty {
-        TypeRef::String | TypeRef::Array { .. } => quote!(impl Into<#base>),
-        _ => base,
-    })
-}
-
-fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> Result<TokenStream, EmitError> {
-    let mut params = Vec::new();
-    let mut inits = Vec::new();
-    for field in spec.fields {
-        let id = ident(&field.rust_name)?;
-        if field.required == Requirement::Required {
-            let pty = param_type(&field.ty)?;
-            params.push(quote!(#id: #pty));
-            let value = match field.ty {
-                TypeRef::String | TypeRef::Array { .. } => quote!(#id.into()),
-                _ => quote!(#id),
-            };
-            if spec.shape.is_option(field) {
-                inits.push(quote!(#id: Some(#value)));
-            } else if matches!(field.ty, TypeRef::String | TypeRef::Array { .. }) {
-                inits.push(quote!(#id: #value));
-            } else {
-                inits.push(quote!(#id));
-            }
-        } else {
-            inits.push(quote!(#id: None));
-        }
-    }
-    let mut doc = Doc::new();
-    if required.is_empty() {
-        doc.raw("Creates the value with no field set; optional fields have setters.");
-    } else {
-        let names: Vec<String> = required
-            .iter()
-            .map(|f| format!("`{}`", f.wire_name))
-            .collect();
+/// `<Name>Required`: the required fields, public, built with a struct literal.
+fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
+    let name = &spec.name;
+    let req = ident(&spec.required_name);
+    let fields = required.iter().map(|f| {
+        let id = ident(&f.rust_name);
+        let ty = rust_type(&f.ty, Direction::Sent);
+        let mut doc = Doc::new();
+        doc.text(&f.doc);
         doc.raw(&format!(
-            "Creates the value from its required fields ({}); optional fields have setters.",
-            names.join(", ")
+            "Wire name `{}` ({}); see [`{name}::{}`].",
+            f.wire_name,
+            docs::type_words(&f.ty, Direction::Sent),
+            plain(&f.rust_name)
         ));
-    }
-    let doc = doc.outer();
-    let allow = if params.len() > 7 {
-        quote!(#[allow(clippy::too_many_arguments)])
-    } else {
-        quote!()
-    };
-    Ok(quote! {
-        #doc
-        #allow
-        #[must_use]
-        pub fn new(#(#params),*) -> Self {
-            Self { #(#inits),* }
+        let doc = doc.outer();
+        let deprecated = docs::deprecated_attr(f.deprecated.as_deref());
+        quote! {
+            #doc
+            #deprecated
+            pub #id: #ty,
         }
-    })
-}
-
-fn setter(field: &Field) -> Result<TokenStream, EmitError> {
-    let id = ident(&field.rust_name)?;
-    let base = rust_type(&field.ty)?;
+    });
     let mut doc = Doc::new();
     doc.raw(&format!(
-        "Sets `{}` (see the field's documentation).",
-        field.wire_name
+        "The required fields of [`{name}`], by name: build it with a struct literal and pass it to [`{name}::new`]."
     ));
+    doc.raw("Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.");
     let doc = doc.outer();
-    Ok(quote! {
+    let ty = ident(name);
+    quote! {
         #doc
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #req {
+            #(#fields)*
+        }
+
+        impl From<#req> for #ty {
+            fn from(required: #req) -> #ty {
+                #ty::new(required)
+            }
+        }
+    }
+}
+
+fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
+    let req = ident(&spec.required_name);
+    let names: Vec<_> = required.iter().map(|f| ident(&f.rust_name)).collect();
+    let inits = spec.fields.iter().map(|f| {
+        let id = ident(&f.rust_name);
+        if f.optional_when_sent() {
+            quote!(#id: None)
+        } else {
+            quote!(#id)
+        }
+    });
+    let listed: Vec<String> = required
+        .iter()
+        .map(|f| format!("`{}`", f.wire_name))
+        .collect();
+    let doc = format!(
+        " Creates the value from its required fields ({}), given by name; optional fields have setters.",
+        listed.join(", ")
+    );
+    quote! {
+        #[doc = #doc]
+        #[must_use]
+        pub fn new(required: #req) -> Self {
+            let #req { #(#names),* } = required;
+            Self { #(#inits),* }
+        }
+    }
+}
+
+fn setter(field: &Field) -> TokenStream {
+    let id = ident(&field.rust_name);
+    let base = rust_type(&field.ty, Direction::Sent);
+    let doc = format!(
+        " Sets `{}` (see the field's documentation).",
+        field.wire_name
+    );
+    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
+    quote! {
+        #[doc = #doc]
+        #deprecated
         #[must_use]
         pub fn #id(mut self, value: impl Into<#base>) -> Self {
             self.#id = Some(value.into());
             self
         }
-    })
+    }
 }
 
-/// Emits every record of the API, sorted by name.
-pub fn emit_records(api: &Api) -> Result<TokenStream, EmitError> {
+/// Emits every record of the API, sorted by name: for each direction it is used in, one
+/// shape.
+pub fn emit_records(api: &Api) -> TokenStream {
     let mut out = TokenStream::new();
     for record in &api.records {
-        let shape = Shape::of_record(record);
-        let mut doc = Doc::new();
-        doc.text(&record.doc);
-        doc.raw(&match shape {
-            Shape::Request => "Sent in requests.".to_owned(),
-            Shape::Response => "Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).".to_owned(),
-            Shape::Both => "Sent in requests and received in responses: fields are optional so responses decode even when some are absent; `new` takes the fields a request requires, and validation reports a missing one.".to_owned(),
-        });
-        docs::add_provenance(&mut doc, record.source);
-        docs::add_decisions(&mut doc, api, &record.decisions);
-        let spec = StructSpec {
-            name: &record.name,
+        if record.used_in_request {
+            out.extend(record_shape(api, record, Direction::Sent));
+        }
+        if record.used_in_response || !record.used_in_request {
+            out.extend(record_shape(api, record, Direction::Received));
+        }
+    }
+    out
+}
+
+fn record_shape(api: &Api, record: &Record, direction: Direction) -> TokenStream {
+    let mut doc = Doc::new();
+    doc.text(&record.doc);
+    let name = match direction {
+        Direction::Sent => &record.name,
+        Direction::Received => &record.received_name,
+    };
+    doc.raw(&match (direction, record.has_two_shapes()) {
+        (Direction::Sent, false) => "Sent in requests: required fields are given by name to `new`, optional ones have setters.".to_owned(),
+        (Direction::Sent, true) => format!("The shape sent in requests (responses carry [`{}`]): required fields are given by name to `new`, optional ones have setters.", record.received_name),
+        (Direction::Received, false) => "Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).".to_owned(),
+        (Direction::Received, true) => format!("The shape received in responses (requests send [`{}`]): every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).", record.name),
+    });
+    docs::add_provenance(&mut doc, record.source);
+    docs::add_decisions(&mut doc, api, &record.decisions);
+    emit_struct(
+        api,
+        &StructSpec {
+            name,
+            required_name: format!("{}Required", record.name),
+            attrs: TokenStream::new(),
             doc,
             fields: &record.fields,
-            shape,
-            validate_at: record.used_in_request,
-        };
-        out.extend(emit_struct(api, &spec)?);
-    }
-    Ok(out)
+            direction,
+            validate_at: direction == Direction::Sent,
+        },
+    )
 }

@@ -1,16 +1,15 @@
 //! Generated validation: one `baas_runtime::Validator` call per client-checked rule,
-//! `validate_at` for records used in requests, and the operation constraints.
+//! `validate_at` for records used in requests, and the operation constraints. Reads only
+//! the checked model (bounds are numbers, constraints name resolved parameters), so it
+//! cannot fail.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::docs::condition_text;
-use super::names::{amount_expr, ident, int_bound, int_lit, u64_lit};
-use super::records::Shape;
-use super::EmitError;
+use super::names::{amount_expr, ident, int_lit, u64_lit};
 use crate::model::{
-    Api, Condition, Constraint, ConstraintKind, EnumWireType, Field, Requirement, Rule, RuleKind,
-    TypeRef,
+    Condition, Constraint, ConstraintKind, Field, Number, ParamRef, Rule, RuleKind, TypeRef,
 };
 
 /// Where validation code runs: in an operation's `validate`, which owns the validator
@@ -76,19 +75,12 @@ fn checked(rules: &[Rule]) -> impl Iterator<Item = &RuleKind> {
 /// Checks of one value of scalar (non-array) type `ty` at `place`, whose path is the
 /// expression `path` (a `FieldPath`).
 fn scalar_checks(
-    api: &Api,
     field: &Field,
     ty: &TypeRef,
     place: &Place,
     path: &TokenStream,
     ctx: Ctx,
-) -> Result<Vec<TokenStream>, EmitError> {
-    let wire = &field.wire_name;
-    let mismatch = |kind: &RuleKind| {
-        EmitError::new(format!(
-            "field `{wire}`: rule {kind:?} does not apply to its type"
-        ))
-    };
+) -> Vec<TokenStream> {
     let value = place.by_ref();
     let mut out = Vec::new();
     for kind in checked(&field.rules) {
@@ -112,16 +104,15 @@ fn scalar_checks(
                 quote!(v.base64_max_bytes(#path, #value, #max);)
             }
             (TypeRef::Int | TypeRef::Long, RuleKind::Range { min, max }) => {
-                let bound = |b: &Option<String>| -> Result<TokenStream, EmitError> {
-                    Ok(match b {
-                        Some(t) => {
-                            let n = int_lit(int_bound(t)?);
-                            quote!(Some(#n))
-                        }
-                        None => quote!(None),
-                    })
+                // Integer bounds have scale 0 (the checker parsed them as integers).
+                let bound = |b: &Option<Number>| match b {
+                    Some(n) => {
+                        let n = int_lit(n.mantissa);
+                        quote!(Some(#n))
+                    }
+                    None => quote!(None),
                 };
-                let (lo, hi) = (bound(min)?, bound(max)?);
+                let (lo, hi) = (bound(min), bound(max));
                 let val = int_value(ty, place);
                 quote!(v.range_int(#path, #val, #lo, #hi);)
             }
@@ -130,16 +121,14 @@ fn scalar_checks(
                 quote!(v.positive_int(#path, #val);)
             }
             (TypeRef::Decimal { .. }, RuleKind::Range { min, max }) => {
-                let bound = |b: &Option<String>| -> Result<TokenStream, EmitError> {
-                    Ok(match b {
-                        Some(t) => {
-                            let a = amount_expr(t)?;
-                            quote!(Some(#a))
-                        }
-                        None => quote!(None),
-                    })
+                let bound = |b: &Option<Number>| match b {
+                    Some(n) => {
+                        let a = amount_expr(*n);
+                        quote!(Some(#a))
+                    }
+                    None => quote!(None),
                 };
-                let (lo, hi) = (bound(min)?, bound(max)?);
+                let (lo, hi) = (bound(min), bound(max));
                 quote!(v.range_amount(#path, #value, #lo, #hi);)
             }
             (TypeRef::Decimal { .. }, RuleKind::Positive) => {
@@ -150,25 +139,17 @@ fn scalar_checks(
                 let places = proc_macro2::Literal::u32_unsuffixed(*places);
                 quote!(v.decimal_places(#path, #value, #places);)
             }
-            (_, kind) => return Err(mismatch(kind)),
+            // The checker refused rules that do not fit their type.
+            _ => continue,
         };
         out.push(stmt);
     }
-    if let TypeRef::Record { name: record } = ty {
-        match api.record(record) {
-            Some(_) => {
-                let receiver = place.receiver();
-                let v = ctx.validator_arg();
-                out.push(quote!(#receiver.validate_at(#v, #path);));
-            }
-            None => {
-                return Err(EmitError::new(format!(
-                    "field `{wire}`: record `{record}` is not declared"
-                )))
-            }
-        }
+    if let TypeRef::Record { .. } = ty {
+        let receiver = place.receiver();
+        let v = ctx.validator_arg();
+        out.push(quote!(#receiver.validate_at(#v, #path);));
     }
-    Ok(out)
+    out
 }
 
 /// An integer value as the `i64` the validator takes.
@@ -181,14 +162,10 @@ fn int_value(ty: &TypeRef, place: &Place) -> TokenStream {
 }
 
 /// Checks of one field, reading `self.<field>`.
-fn field_checks(
-    api: &Api,
-    field: &Field,
-    optional: bool,
-    ctx: Ctx,
-) -> Result<TokenStream, EmitError> {
+fn field_checks(field: &Field, ctx: Ctx) -> TokenStream {
     let wire = &field.wire_name;
-    let id = ident(&field.rust_name)?;
+    let optional = field.optional_when_sent();
+    let id = ident(&field.rust_name);
     let path = quote!(at.field(#wire));
     // An optional field is checked inside `if let Some(value) = &self.<field>`.
     let place = if optional {
@@ -214,14 +191,7 @@ fn field_checks(
                 }
             }
             let element_path = quote!(at.field(#wire).index(i));
-            let element = scalar_checks(
-                api,
-                field,
-                item,
-                &Place::Ref(quote!(item)),
-                &element_path,
-                ctx,
-            )?;
+            let element = scalar_checks(field, item, &Place::Ref(quote!(item)), &element_path, ctx);
             if !element.is_empty() {
                 stmts.push(quote! {
                     for (i, item) in #array.iter().enumerate() {
@@ -230,22 +200,16 @@ fn field_checks(
                 });
             }
         }
-        ty => stmts.extend(scalar_checks(api, field, ty, &place, &path, ctx)?),
+        ty => stmts.extend(scalar_checks(field, ty, &place, &path, ctx)),
     }
     let mut out = TokenStream::new();
-    if optional && field.required == Requirement::Required {
-        // A record sent and received: stored as an Option, required when sent.
-        let present = present_expr(field, true)?;
-        out.extend(quote!(v.required(#path, #present);));
-    }
-    if !optional && field.required == Requirement::Required && field.ty == TypeRef::String {
+    if !optional && field.ty == TypeRef::String {
         // `new` makes a required string impossible to omit, but not to leave empty: an
         // empty account id or name is as missing as an absent one.
-        let present = present_expr(field, false)?;
-        out.extend(quote!(v.required(#path, #present);));
+        out.extend(quote!(v.required(#path, !self.#id.is_empty());));
     }
     if stmts.is_empty() {
-        return Ok(out);
+        return out;
     }
     out.extend(if optional {
         quote! {
@@ -256,241 +220,119 @@ fn field_checks(
     } else {
         quote!(#(#stmts)*)
     });
-    Ok(out)
+    out
 }
 
-/// Whether a field is present: set, and for strings non-empty.
-fn present_expr(field: &Field, optional: bool) -> Result<TokenStream, EmitError> {
-    let id = ident(&field.rust_name)?;
-    Ok(match (&field.ty, optional) {
-        (TypeRef::String, true) => quote!(self.#id.as_deref().is_some_and(|s| !s.is_empty())),
-        (_, true) => quote!(self.#id.is_some()),
-        (TypeRef::String, false) => quote!(!self.#id.is_empty()),
-        (_, false) => quote!(true),
-    })
-}
-
-/// `validate_at` of a record used in requests.
-pub fn record_validate_at(
-    api: &Api,
-    fields: &[Field],
-    shape: Shape,
-) -> Result<TokenStream, EmitError> {
-    let mut body = TokenStream::new();
-    for field in fields {
-        body.extend(field_checks(
-            api,
-            field,
-            shape.is_option(field),
-            Ctx::Record,
-        )?);
+/// Whether a parameter is present: set, and for strings non-empty.
+fn present_expr(p: &ParamRef) -> TokenStream {
+    let id = ident(&p.rust_name);
+    match (p.text, p.optional) {
+        (true, true) => quote!(self.#id.as_deref().is_some_and(|s| !s.is_empty())),
+        (false, true) => quote!(self.#id.is_some()),
+        (true, false) => quote!(!self.#id.is_empty()),
+        (false, false) => quote!(true),
     }
+}
+
+/// `validate_at` of a record used in requests (its sent shape).
+pub fn record_validate_at(fields: &[Field]) -> TokenStream {
+    let body: TokenStream = fields.iter().map(|f| field_checks(f, Ctx::Record)).collect();
     let (v, at) = if body.is_empty() {
         (quote!(_v), quote!(_at))
     } else {
         (quote!(v), quote!(at))
     };
-    Ok(quote! {
+    quote! {
         /// Checks this record's client-side rules; `at` is where the record sits in the request.
         pub(crate) fn validate_at(&self, #v: &mut baas_runtime::Validator, #at: baas_runtime::FieldPath<'_>) {
             #body
         }
-    })
+    }
 }
 
 /// The body of an operation's `validate`: field rules then constraints.
-pub fn request_validate_body(
-    api: &Api,
-    fields: &[Field],
-    constraints: &[Constraint],
-) -> Result<TokenStream, EmitError> {
-    let mut body = TokenStream::new();
-    for field in fields {
-        body.extend(field_checks(
-            api,
-            field,
-            Shape::Request.is_option(field),
-            Ctx::Request,
-        )?);
-    }
-    for constraint in constraints {
-        body.extend(constraint_check(api, fields, constraint)?);
-    }
+pub fn request_validate_body(fields: &[Field], constraints: &[Constraint]) -> TokenStream {
+    let mut body: TokenStream = fields.iter().map(|f| field_checks(f, Ctx::Request)).collect();
+    body.extend(constraints.iter().map(constraint_check));
     if body.is_empty() {
-        return Ok(quote!(Ok(())));
+        return quote!(Ok(()));
     }
-    Ok(quote! {
+    quote! {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
         #body
         v.finish()
-    })
+    }
 }
 
-fn param<'a>(fields: &'a [Field], wire: &str) -> Result<&'a Field, EmitError> {
-    fields.iter().find(|f| f.wire_name == wire).ok_or_else(|| {
-        EmitError::new(format!(
-            "constraint names `{wire}`, which is not a parameter"
-        ))
-    })
-}
-
-fn constraint_check(api: &Api, fields: &[Field], c: &Constraint) -> Result<TokenStream, EmitError> {
-    let presence = |names: &[String]| -> Result<Vec<TokenStream>, EmitError> {
-        names
-            .iter()
-            .map(|n| {
-                let f = param(fields, n)?;
-                let present = present_expr(f, Shape::Request.is_option(f))?;
-                Ok(quote!((#n, #present)))
+fn constraint_check(c: &Constraint) -> TokenStream {
+    let presence = |refs: &[ParamRef]| -> Vec<TokenStream> {
+        refs.iter()
+            .map(|p| {
+                let n = &p.wire_name;
+                let present = present_expr(p);
+                quote!((#n, #present))
             })
             .collect()
     };
-    Ok(match &c.kind {
+    match &c.kind {
         ConstraintKind::RequiredIf { field, when } => {
-            let f = param(fields, field)?;
-            let present = present_expr(f, Shape::Request.is_option(f))?;
-            let holds = condition_expr(api, fields, when)?;
+            let present = present_expr(field);
+            let holds = condition_expr(when);
             let text = condition_text(when);
-            quote!(v.required_if(at.field(#field), #present, #holds, #text);)
+            let wire = &field.wire_name;
+            quote!(v.required_if(at.field(#wire), #present, #holds, #text);)
         }
-        ConstraintKind::AtLeastOneOf { fields: names } => {
-            let pairs = presence(names)?;
+        ConstraintKind::AtLeastOneOf { fields } => {
+            let pairs = presence(fields);
             quote!(v.at_least_one_of(at, &[#(#pairs),*]);)
         }
-        ConstraintKind::ExactlyOneOf { fields: names } => {
-            let pairs = presence(names)?;
+        ConstraintKind::ExactlyOneOf { fields } => {
+            let pairs = presence(fields);
             quote!(v.exactly_one_of(at, &[#(#pairs),*]);)
         }
         ConstraintKind::ServerSide { .. } => quote!(),
-    })
+    }
 }
 
-fn condition_expr(
-    api: &Api,
-    fields: &[Field],
-    condition: &Condition,
-) -> Result<TokenStream, EmitError> {
+/// The condition as a `bool` expression. `Equals` compares wire text: a string
+/// parameter's value, or an enum's `as_str()`/`as_i64()` (a known wire value always
+/// decodes as its variant, so this is the variant test).
+fn condition_expr(condition: &Condition) -> TokenStream {
     match condition {
         Condition::Equals { field, value } => {
-            let f = param(fields, field)?;
-            let id = ident(&f.rust_name)?;
-            let optional = Shape::Request.is_option(f);
-            let bad = || {
-                EmitError::new(format!(
-                    "condition on `{field}`: `{value}` does not fit its type"
-                ))
-            };
-            Ok(match &f.ty {
-                TypeRef::Enum { name } => {
-                    let def = api
-                        .enum_def(name)
-                        .ok_or_else(|| EmitError::new(format!("enum `{name}` is not declared")))?;
-                    // Compared on the wire value, so a hand-built `Unknown("1")` counts too.
-                    let test = |x: TokenStream| -> Result<TokenStream, EmitError> {
-                        Ok(match def.wire_type {
-                            EnumWireType::String => quote!(#x.as_str() == #value),
-                            EnumWireType::Integer => {
-                                let n = int_lit(int_bound(value).map_err(|_| bad())?);
-                                quote!(#x.as_i64() == #n)
-                            }
-                        })
-                    };
-                    if optional {
-                        let test = test(quote!(x))?;
-                        quote!(self.#id.as_ref().is_some_and(|x| #test))
-                    } else {
-                        test(quote!(self.#id))?
-                    }
-                }
-                TypeRef::String => {
-                    if optional {
-                        quote!(self.#id.as_deref() == Some(#value))
-                    } else {
-                        quote!(self.#id == #value)
-                    }
-                }
-                TypeRef::Int | TypeRef::Long => {
-                    let n = int_lit(int_bound(value).map_err(|_| bad())?);
-                    if optional {
-                        quote!(self.#id == Some(#n))
-                    } else {
-                        quote!(self.#id == #n)
-                    }
-                }
-                TypeRef::Bool => {
-                    let b: bool = value.parse().map_err(|_| bad())?;
-                    if optional {
-                        quote!(self.#id == Some(#b))
-                    } else {
-                        quote!(self.#id == #b)
-                    }
-                }
-                TypeRef::Decimal { .. } => {
-                    let a = amount_expr(value)?;
-                    if optional {
-                        quote!(self.#id == Some(#a))
-                    } else {
-                        quote!(self.#id == #a)
-                    }
-                }
-                _ => return Err(bad()),
-            })
-        }
-        Condition::SumGreaterThan {
-            array,
-            item_field,
-            value,
-        } => {
-            let f = param(fields, array)?;
-            let id = ident(&f.rust_name)?;
-            let record_name = match &f.ty {
-                TypeRef::Array { item } => match item.as_ref() {
-                    TypeRef::Record { name } => name,
-                    _ => {
-                        return Err(EmitError::new(format!(
-                            "`{array}` is not an array of records"
-                        )))
-                    }
-                },
-                _ => {
-                    return Err(EmitError::new(format!(
-                        "`{array}` is not an array of records"
-                    )))
+            let id = ident(&field.rust_name);
+            let test = |x: TokenStream| {
+                if field.text {
+                    quote!(#x == #value)
+                } else {
+                    quote!(#x.to_string() == #value)
                 }
             };
-            let record = api
-                .record(record_name)
-                .ok_or_else(|| EmitError::new(format!("record `{record_name}` is not declared")))?;
-            let item = record
-                .fields
-                .iter()
-                .find(|x| x.wire_name == *item_field)
-                .ok_or_else(|| {
-                    EmitError::new(format!("`{record_name}` has no field `{item_field}`"))
-                })?;
-            if !matches!(item.ty, TypeRef::Decimal { .. }) {
-                return Err(EmitError::new(format!(
-                    "`{record_name}.{item_field}` is not a decimal"
-                )));
+            if field.optional {
+                let t = test(quote!(x));
+                quote!(self.#id.as_ref().is_some_and(|x| #t))
+            } else {
+                test(quote!(self.#id))
             }
-            let item_id = ident(&item.rust_name)?;
-            let amounts = if Shape::of_record(record).is_option(item) {
+        }
+        Condition::SumGreaterThan { array, item, value } => {
+            let id = ident(&array.rust_name);
+            let item_id = ident(&item.rust_name);
+            let amounts = if item.optional {
                 quote!(filter_map(|item| item.#item_id))
             } else {
                 quote!(map(|item| item.#item_id))
             };
-            let items = if Shape::Request.is_option(f) {
+            let items = if array.optional {
                 quote!(self.#id.iter().flatten())
             } else {
                 quote!(self.#id.iter())
             };
-            let threshold = amount_expr(value)?;
+            let threshold = amount_expr(*value);
             // Checked sum: an overflowing sum is certainly beyond the threshold's reach,
             // so the condition is taken to hold (the stricter reading).
-            Ok(
-                quote!(#items.#amounts.sum::<Option<baas_runtime::Amount>>().is_none_or(|total| total > #threshold)),
-            )
+            quote!(#items.#amounts.sum::<Option<baas_runtime::Amount>>().is_none_or(|total| total > #threshold))
         }
     }
 }
