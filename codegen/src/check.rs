@@ -106,7 +106,11 @@ impl Checker {
 
     /// A `deprecated:` note: its text, refused when empty (a deprecation says what to
     /// use instead).
-    pub(crate) fn deprecation(&mut self, note: Option<&Spanned<String>>, what: &str) -> Option<String> {
+    pub(crate) fn deprecation(
+        &mut self,
+        note: Option<&Spanned<String>>,
+        what: &str,
+    ) -> Option<String> {
         let note = note?;
         if note.value.trim().is_empty() {
             self.error(
@@ -927,7 +931,10 @@ impl Checker {
                 doc: vs.doc.clone().unwrap_or_default(),
                 source: vs.source.map_or(model::Source::Seed, Into::into),
                 integer,
-                deprecated: self.deprecation(vs.deprecated.as_ref(), &format!("value `{vname}` of {what}")),
+                deprecated: self.deprecation(
+                    vs.deprecated.as_ref(),
+                    &format!("value `{vname}` of {what}"),
+                ),
             });
         }
         let decisions = self.decisions_of(&spec.decisions, &what);

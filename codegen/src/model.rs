@@ -183,7 +183,9 @@ pub enum TypeRef {
     String,
     Int,
     Long,
-    Decimal { wire: DecimalWire },
+    Decimal {
+        wire: DecimalWire,
+    },
     Bool,
     Json,
     Enum {

@@ -106,8 +106,14 @@ fn model_prints_the_documented_json() {
     assert_eq!(amount["rules"][2]["source"], "live");
     assert_eq!(
         op["constraints"][1]["kind"]["when"],
-        serde_json::json!({"condition": "sum_greater_than", "array": "oderArray", "item_field": "amount", "value": "70000"})
+        serde_json::json!({
+            "condition": "sum_greater_than",
+            "array": {"wire_name": "oderArray", "rust_name": "oder_array", "optional": true, "text": false},
+            "item": {"wire_name": "amount", "rust_name": "amount", "optional": false, "text": false},
+            "value": "70000"
+        })
     );
+    assert_eq!(op["deprecated"], serde_json::Value::Null);
     assert_eq!(
         op["location"],
         serde_json::json!({"file": "_base/operations/transfers.yaml", "line": 4, "column": 5})

@@ -298,9 +298,7 @@ pub mod option_vec_number {
     }
 
     /// Reads `null` as `None`, an array of numbers or strings as `Some`.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<Vec<Amount>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Amount>>, D::Error> {
         let raws = Option::<Vec<Box<RawValue>>>::deserialize(d)?;
         raws.map(|raws| raws.iter().map(|r| from_raw(r)).collect())
             .transpose()
@@ -315,7 +313,11 @@ mod tests {
     fn optional_arrays_of_number_amounts_round_trip() {
         #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
         struct S {
-            #[serde(with = "option_vec_number", default, skip_serializing_if = "Option::is_none")]
+            #[serde(
+                with = "option_vec_number",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
             v: Option<Vec<Amount>>,
         }
         let s: S = serde_json::from_str(r#"{"v":[1.50,"2"]}"#).unwrap();

@@ -5,10 +5,15 @@
 //! cargo run --example quickstart
 //! ```
 
-use baas_client::account::GetAccountDetailsRequest;
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::{Currency, OtpType};
-use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
-use baas_client::transfers::{ApplyForTransferRequest, GetTransResultRequest};
+use baas_client::otp::{
+    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
+};
+use baas_client::transfers::{
+    ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequest,
+    GetTransResultRequired,
+};
 use baas_client::{Amount, Client};
 use baas_sandbox::Sandbox;
 
@@ -27,7 +32,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 3. Read an account.
     let account = client
-        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000001".into(),
+        }))
         .await?;
     println!(
         "account {} ({}) balance {} {}",
@@ -39,9 +46,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 4. Apply for an internal transfer: nothing moves until the OTP confirms it.
     let amount: Amount = "1500.50".parse()?;
-    let transfer =
-        ApplyForTransferRequest::new("1000000001", "SBX", "1000000004", Currency::Kes, amount)
-            .remark("quickstart");
+    let transfer = ApplyForTransferRequest::new(ApplyForTransferRequired {
+        payer_account_id: "1000000001".into(),
+        payee_bank_code: "SBX".into(),
+        payee_account_id: "1000000004".into(),
+        currency: Currency::Kes,
+        amount: amount,
+    })
+    .remark("quickstart");
     let tx_id = client
         .apply_for_transfer(&transfer)
         .await?
@@ -51,21 +63,31 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 5. Send and confirm the OTP. In the sandbox the code follows a documented rule.
     client
-        .send_otp(&SendOtpRequest::new(tx_id.clone(), OtpType::Sms))
+        .send_otp(&SendOtpRequest::new(SendOtpRequired {
+            business_id: tx_id.clone().into(),
+            otp_type: OtpType::Sms,
+        }))
         .await?;
     let otp = sandbox.otp_for(&tx_id);
     client
-        .confirm_operation(&ConfirmOperationRequest::new(tx_id.clone(), otp.clone()))
+        .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+            business_id: tx_id.clone().into(),
+            otp_code: otp.clone().into(),
+        }))
         .await?;
     println!("confirmed with OTP {otp}");
 
     // 6. The result.
     let result = client
-        .get_trans_result(&GetTransResultRequest::new(tx_id))
+        .get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
+            tx_id: tx_id.into(),
+        }))
         .await?;
     println!("transaction: {}", result.get());
     let account = client
-        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000001".into(),
+        }))
         .await?;
     println!(
         "new balance {} {}",

@@ -10,8 +10,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use baas_client::enums::{Currency, OtpType};
-use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
-use baas_client::transfers::ApplyForTransferRequest;
+use baas_client::otp::{
+    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
+};
+use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
 use baas_client::{Amount, Client};
 use common::{amount, start};
 
@@ -73,7 +75,13 @@ async fn worker(
         let value: Amount = format!("{}.{:02}", cents / 100, cents % 100)
             .parse()
             .unwrap();
-        let request = ApplyForTransferRequest::new(payer, bank, payee, Currency::Kes, value);
+        let request = ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: payer.into(),
+            payee_bank_code: bank.into(),
+            payee_account_id: payee.into(),
+            currency: Currency::Kes,
+            amount: value,
+        });
         let tx = match in_flight.track(client.apply_for_transfer(&request)).await {
             Ok(r) => r.tx_id.unwrap(),
             Err(e) => {
@@ -83,12 +91,20 @@ async fn worker(
             }
         };
         in_flight
-            .track(client.send_otp(&SendOtpRequest::new(tx.clone(), OtpType::Sms)))
+            .track(client.send_otp(&SendOtpRequest::new(SendOtpRequired {
+                business_id: tx.clone().into(),
+                otp_type: OtpType::Sms,
+            })))
             .await
             .unwrap();
         let otp = sandbox.otp_for(&tx);
         match in_flight
-            .track(client.confirm_operation(&ConfirmOperationRequest::new(tx.clone(), otp)))
+            .track(client.confirm_operation(&ConfirmOperationRequest::new(
+                ConfirmOperationRequired {
+                    business_id: tx.clone().into(),
+                    otp_code: otp.into(),
+                },
+            )))
             .await
         {
             Ok(_) => done += 1,

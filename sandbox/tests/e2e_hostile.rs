@@ -6,11 +6,14 @@ mod common;
 
 use std::time::Duration;
 
-use baas_client::account::GetAccountDetailsRequest;
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::{AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel};
-use baas_client::fx::ApplyForFcExchangeRequest;
-use baas_client::other::FetchTransactionFeeRequest;
-use baas_client::transfers::{ApplyForTransferRequest, TelegraphicTransferRequest};
+use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
+use baas_client::other::{FetchTransactionFeeRequest, FetchTransactionFeeRequired};
+use baas_client::transfers::{
+    ApplyForTransferRequest, ApplyForTransferRequired, TelegraphicTransferRequest,
+    TelegraphicTransferRequired,
+};
 use baas_runtime::transport::{HttpRequest, Transport};
 use baas_runtime::HttpsTransport;
 use common::{amount, start};
@@ -36,9 +39,11 @@ async fn post(url: &str, body: Vec<u8>) -> serde_json::Value {
 
 /// The sandbox still serves a normal call.
 async fn still_serving(c: &baas_client::Client) {
-    c.get_account_details(&GetAccountDetailsRequest::new("1000000001"))
-        .await
-        .expect("the sandbox still serves");
+    c.get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        account_id: "1000000001".into(),
+    }))
+    .await
+    .expect("the sandbox still serves");
 }
 
 #[tokio::test]
@@ -50,25 +55,25 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // computed first and overflowed (a panic, a dropped connection); debits are checked
     // first now.
     let r = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000004",
-            "SBX",
-            "1000000001",
-            Currency::Kes,
-            amount(HUGE),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000004".into(),
+            payee_bank_code: "SBX".into(),
+            payee_account_id: "1000000001".into(),
+            currency: Currency::Kes,
+            amount: amount(HUGE),
+        }))
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("14009"));
 
     // Outside the bank: amount plus fee overflows.
     let r = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000001",
-            "MMO1",
-            "0700000000",
-            Currency::Kes,
-            amount(HUGE),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000001".into(),
+            payee_bank_code: "MMO1".into(),
+            payee_account_id: "0700000000".into(),
+            currency: Currency::Kes,
+            amount: amount(HUGE),
+        }))
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));
 
@@ -76,15 +81,25 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // holds it.
     let r = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new("EUR", "KES", "2000000003", "2000000001")
-                .source_amount(amount(HUGE)),
+            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+                source_currency: "EUR".into(),
+                target_currency: "KES".into(),
+                source_account: "2000000003".into(),
+                target_account: "2000000001".into(),
+            })
+            .source_amount(amount(HUGE)),
         )
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));
     let r = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new("EUR", "KES", "2000000003", "2000000001")
-                .target_amount(amount(HUGE)),
+            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+                source_currency: "EUR".into(),
+                target_currency: "KES".into(),
+                source_account: "2000000003".into(),
+                target_account: "2000000001".into(),
+            })
+            .target_amount(amount(HUGE)),
         )
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("14009"));
@@ -92,12 +107,14 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // The fee of a huge amount still fits.
     let fee = c
         .fetch_transaction_fee(&FetchTransactionFeeRequest::new(
-            "1000000001",
-            "Jane",
-            FeeBeneficiaryType::Individual,
-            "254700000009",
-            "MMO1",
-            amount(HUGE),
+            FetchTransactionFeeRequired {
+                payer_account_id: "1000000001".into(),
+                benificiary_name: "Jane".into(),
+                benificiary_type: FeeBeneficiaryType::Individual,
+                benificiary_account: "254700000009".into(),
+                benificiary_bank_code: "MMO1".into(),
+                amount: amount(HUGE),
+            },
         ))
         .await
         .unwrap();
@@ -106,19 +123,21 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // SWIFT with the amount in the beneficiary's currency (EUR) from a KES account.
     let r = c
         .telegraphic_transfer(&TelegraphicTransferRequest::new(
-            "1000000001",
-            "DEUTDEFF",
-            "Deutsche Bank",
-            "Frankfurt",
-            "DE89370400440532013000",
-            "EUR",
-            "Max Mustermann",
-            amount(HUGE),
-            AmountType::CreditAccountCurrency,
-            PaymentChannel::Swift,
-            "GDDS",
-            "Nairobi",
-            ChargeType::Our,
+            TelegraphicTransferRequired {
+                account_id: "1000000001".into(),
+                beneficiary_swift_bic: "DEUTDEFF".into(),
+                beneficiary_bank_name: "Deutsche Bank".into(),
+                beneficiary_bank_city: "Frankfurt".into(),
+                beneficiary_account_id: "DE89370400440532013000".into(),
+                beneficiary_account_ccy: "EUR".into(),
+                beneficiary_name: "Max Mustermann".into(),
+                amount: amount(HUGE),
+                amount_type: AmountType::CreditAccountCurrency,
+                payment_channel: PaymentChannel::Swift,
+                payment_purpose_id: "GDDS".into(),
+                sender_address: "Nairobi".into(),
+                charge_type: ChargeType::Our,
+            },
         ))
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));

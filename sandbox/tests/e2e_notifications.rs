@@ -8,12 +8,12 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use baas_client::cny::ApplyForCnyExpressRequest;
+use baas_client::cny::{ApplyForCnyExpressRequest, ApplyForCnyExpressRequired};
+use baas_client::enums::NotificationType;
 use baas_client::enums::{BeneficiaryType, CnyDocumentType, PaymentPurpose};
-use baas_client::fx::ApplyForFcExchangeRequest;
-use baas_client::other::QueryClosingBalanceRequest;
-use baas_client::records::OrderItem;
-use baas_client::NotificationType;
+use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
+use baas_client::other::{QueryClosingBalanceRequest, QueryClosingBalanceRequired};
+use baas_client::records::{OrderItem, OrderItemRequired};
 use baas_runtime::notification::{self, DeliveryId, Notification};
 use baas_runtime::PrivateKey;
 use bytes::Bytes;
@@ -105,15 +105,24 @@ async fn notifications_are_signed_retried_and_verified() {
         .unwrap();
 
     let job = c
-        .query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
+        .query_closing_balance(&QueryClosingBalanceRequest::new(
+            QueryClosingBalanceRequired {
+                query_date: "2025-06-30".into(),
+            },
+        ))
         .await
         .unwrap()
         .job_id
         .unwrap();
     let fx = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new("KES", "EUR", "2000000001", "2000000003")
-                .source_amount(amount("14025")),
+            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+                source_currency: "KES".into(),
+                target_currency: "EUR".into(),
+                source_account: "2000000001".into(),
+                target_account: "2000000003".into(),
+            })
+            .source_amount(amount("14025")),
         )
         .await
         .unwrap();
@@ -122,24 +131,32 @@ async fn notifications_are_signed_retried_and_verified() {
         .unwrap()
         .to_owned();
     confirm(&c, &sb, &fx_id).await;
-    let order = OrderItem::new("tea", 1, amount("100"), 1, "shop");
+    let order = OrderItem::new(OrderItemRequired {
+        product_name: "tea".into(),
+        quantity: 1,
+        amount: amount("100"),
+        order_time: 1,
+        platform: "shop".into(),
+    });
     let cny = c
         .apply_for_cny_express(&ApplyForCnyExpressRequest::new(
-            "2000000001",
-            BeneficiaryType::Enterprise,
-            "上海公司",
-            "9131",
-            "BOC",
-            "Bank of China",
-            "Shanghai",
-            "6222",
-            PaymentPurpose::RelatedPartyPayment,
-            "aGk=",
-            CnyDocumentType::Pdf,
-            "aGk=",
-            CnyDocumentType::Pdf,
-            CnyDocumentType::Pdf,
-            vec![order],
+            ApplyForCnyExpressRequired {
+                payer_account_id: "2000000001".into(),
+                beneficiary_type: BeneficiaryType::Enterprise,
+                beneficiary_name: "上海公司".into(),
+                beneficiary_id_number: "9131".into(),
+                beneficiary_bank_code: "BOC".into(),
+                beneficiary_bank_name: "Bank of China".into(),
+                beneficiary_bank_address: "Shanghai".into(),
+                beneficiary_account_id: "6222".into(),
+                payment_purpose: PaymentPurpose::RelatedPartyPayment,
+                support_document_file: "aGk=".into(),
+                support_document_type: CnyDocumentType::Pdf,
+                company_regis_document_file: "aGk=".into(),
+                company_regis_document_type: CnyDocumentType::Pdf,
+                invoice_document_type: CnyDocumentType::Pdf,
+                oder_array: vec![order].into(),
+            },
         ))
         .await
         .unwrap();
@@ -209,9 +226,13 @@ async fn delivery_stops_after_five_attempts() {
     // The receiver answers "busy" to every delivery.
     sb.set_callback_url(&receiver(sb.private_key(), state.clone()).await)
         .unwrap();
-    c.query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
-        .await
-        .unwrap();
+    c.query_closing_balance(&QueryClosingBalanceRequest::new(
+        QueryClosingBalanceRequired {
+            query_date: "2025-06-30".into(),
+        },
+    ))
+    .await
+    .unwrap();
     // Settled means the delivery task has ended: no later attempt can come.
     settled(&sb).await;
     let log = sb.deliveries();
@@ -227,9 +248,13 @@ async fn delivery_stops_after_five_attempts() {
 #[tokio::test]
 async fn without_a_callback_url_the_notification_is_logged_as_undeliverable() {
     let (sb, c) = start().await;
-    c.query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
-        .await
-        .unwrap();
+    c.query_closing_balance(&QueryClosingBalanceRequest::new(
+        QueryClosingBalanceRequired {
+            query_date: "2025-06-30".into(),
+        },
+    ))
+    .await
+    .unwrap();
     settled(&sb).await;
     let log = sb.deliveries();
     assert_eq!(log.len(), 1);

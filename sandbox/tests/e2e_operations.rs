@@ -12,7 +12,7 @@ use baas_client::fx::*;
 use baas_client::onboarding::*;
 use baas_client::other::*;
 use baas_client::otp::*;
-use baas_client::records::{MobileDetail, OrderItem};
+use baas_client::records::{MobileDetail, MobileDetailRequired, OrderItem, OrderItemRequired};
 use baas_client::transfers::*;
 use baas_client::user::*;
 use baas_client::utility::*;
@@ -28,41 +28,62 @@ async fn every_operation_at_least_once() {
 
     // ---- accounts ----
     let acc = c
-        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000001".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(acc.balance, Some(amount("250000.00")));
     assert_eq!(acc.account_type, Some(AccountType::Current));
     assert_eq!(acc.short_code.as_deref(), Some("A1001"));
     let list = c
-        .query_account_list_by_user_id(&QueryAccountListByUserIdRequest::new("U1001"))
+        .query_account_list_by_user_id(&QueryAccountListByUserIdRequest::new(
+            QueryAccountListByUserIdRequired {
+                user_id: "U1001".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(list.accounts.unwrap_or_default().len(), 3);
     let abnormal = c
-        .get_abnormal_account_list(&GetAbnormalAccountListRequest::new(1, 50))
+        .get_abnormal_account_list(&GetAbnormalAccountListRequest::new(
+            GetAbnormalAccountListRequired {
+                page_no: 1,
+                page_size: 50,
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(abnormal.total, Some(2));
     let sc = c
-        .apply_for_short_code(&ApplyForShortCodeRequest::new("1000000002"))
+        .apply_for_short_code(&ApplyForShortCodeRequest::new(ApplyForShortCodeRequired {
+            account_id: "1000000002".into(),
+        }))
         .await
         .unwrap();
     let short = sc.short_code.unwrap();
     let q = c
-        .query_for_short_code(&QueryForShortCodeRequest::new("1000000002"))
+        .query_for_short_code(&QueryForShortCodeRequest::new(QueryForShortCodeRequired {
+            account_id: "1000000002".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(q.short_code.as_deref(), Some(short.as_str()));
     let q = c
-        .query_account_by_short_code(&QueryAccountByShortCodeRequest::new(short.clone()))
+        .query_account_by_short_code(&QueryAccountByShortCodeRequest::new(
+            QueryAccountByShortCodeRequired {
+                short_code: short.clone().into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(q.account_id.as_deref(), Some("1000000002"));
     assert_eq!(
         code(
-            c.apply_for_short_code(&ApplyForShortCodeRequest::new("1000000002"))
-                .await
+            c.apply_for_short_code(&ApplyForShortCodeRequest::new(ApplyForShortCodeRequired {
+                account_id: "1000000002".into()
+            }))
+            .await
         ),
         "13302"
     );
@@ -70,34 +91,48 @@ async fn every_operation_at_least_once() {
     // Dormant account: activation requested, cancelled, requested again, confirmed.
     assert_eq!(
         code(
-            c.apply_for_transfer(&ApplyForTransferRequest::new(
-                "1000000005",
-                "SBX",
-                "1000000004",
-                Currency::Kes,
-                amount("1")
-            ))
+            c.apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+                payer_account_id: "1000000005".into(),
+                payee_bank_code: "SBX".into(),
+                payee_account_id: "1000000004".into(),
+                currency: Currency::Kes,
+                amount: amount("1")
+            }))
             .await
         ),
         "11000"
     );
-    c.activate_account(&ActivateAccountRequest::new("1000000005"))
-        .await
-        .unwrap();
+    c.activate_account(&ActivateAccountRequest::new(ActivateAccountRequired {
+        account_id: "1000000005".into(),
+    }))
+    .await
+    .unwrap();
     let first = sb
         .requests()
         .last()
         .and_then(|r| r.request_id.clone())
         .unwrap();
-    c.cancel_account_operation(&CancelAccountOperationRequest::new(first.clone()))
-        .await
-        .unwrap();
+    c.cancel_account_operation(&CancelAccountOperationRequest::new(
+        CancelAccountOperationRequired {
+            request_id: first.clone().into(),
+        },
+    ))
+    .await
+    .unwrap();
     assert_eq!(
-        code(c.send_otp(&SendOtpRequest::new(first, OtpType::Sms)).await),
+        code(
+            c.send_otp(&SendOtpRequest::new(SendOtpRequired {
+                business_id: first.into(),
+                otp_type: OtpType::Sms
+            }))
+            .await
+        ),
         "12001"
     );
     let act = c
-        .activate_account(&ActivateAccountRequest::new("1000000005"))
+        .activate_account(&ActivateAccountRequest::new(ActivateAccountRequired {
+            account_id: "1000000005".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(act.account_id.as_deref(), Some("1000000005"));
@@ -108,20 +143,27 @@ async fn every_operation_at_least_once() {
         .unwrap();
     confirm(&c, &sb, &second).await;
     let acc = c
-        .get_account_details(&GetAccountDetailsRequest::new("1000000005"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000005".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(acc.dormant_status, Some(DormantStatus::Normal));
 
     let renamed = c
         .edit_sub_account_name(
-            &EditSubAccountNameRequest::new("2000000002").sub_account_name("Payroll 2"),
+            &EditSubAccountNameRequest::new(EditSubAccountNameRequired {
+                account_id: "2000000002".into(),
+            })
+            .sub_account_name("Payroll 2"),
         )
         .await
         .unwrap();
     assert!(renamed.application_id.is_some());
     let acc = c
-        .get_account_details(&GetAccountDetailsRequest::new("2000000002"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "2000000002".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(
@@ -132,34 +174,37 @@ async fn every_operation_at_least_once() {
     assert_eq!(
         code(
             c.edit_sub_account_name(
-                &EditSubAccountNameRequest::new("2000000002").sub_account_name(too_long)
+                &EditSubAccountNameRequest::new(EditSubAccountNameRequired {
+                    account_id: "2000000002".into()
+                })
+                .sub_account_name(too_long)
             )
             .await
         ),
         "12001"
     );
     let v = c
-        .validate_account(&ValidateAccountRequest::new(
-            "B1002",
-            ValidateAccountType::Internal,
-        ))
+        .validate_account(&ValidateAccountRequest::new(ValidateAccountRequired {
+            account_id: "B1002".into(),
+            account_type: ValidateAccountType::Internal,
+        }))
         .await
         .unwrap();
     assert_eq!(v.account_name.as_deref(), Some("Brian Otieno"));
     let v = c
-        .validate_account(&ValidateAccountRequest::new(
-            "522533",
-            ValidateAccountType::MobileMoneyTill,
-        ))
+        .validate_account(&ValidateAccountRequest::new(ValidateAccountRequired {
+            account_id: "522533".into(),
+            account_type: ValidateAccountType::MobileMoneyTill,
+        }))
         .await
         .unwrap();
     assert_eq!(v.account_name.as_deref(), Some("Sandbox Grocers"));
     assert_eq!(
         code(
-            c.validate_account(&ValidateAccountRequest::new(
-                "999",
-                ValidateAccountType::Internal
-            ))
+            c.validate_account(&ValidateAccountRequest::new(ValidateAccountRequired {
+                account_id: "999".into(),
+                account_type: ValidateAccountType::Internal
+            }))
             .await
         ),
         "13000"
@@ -168,51 +213,62 @@ async fn every_operation_at_least_once() {
     // ---- small transfer, OTP flow, queries, reversal ----
     let tx = c
         .apply_for_transfer(
-            &ApplyForTransferRequest::new(
-                "1000000001",
-                "SBX",
-                "B1002",
-                Currency::Kes,
-                amount("1000.50"),
-            )
+            &ApplyForTransferRequest::new(ApplyForTransferRequired {
+                payer_account_id: "1000000001".into(),
+                payee_bank_code: "SBX".into(),
+                payee_account_id: "B1002".into(),
+                currency: Currency::Kes,
+                amount: amount("1000.50"),
+            })
             .remark("rent"),
         )
         .await
         .unwrap();
     let tx = tx.tx_id.unwrap();
-    c.send_otp(&SendOtpRequest::new(tx.clone(), OtpType::Sms))
-        .await
-        .unwrap();
+    c.send_otp(&SendOtpRequest::new(SendOtpRequired {
+        business_id: tx.clone().into(),
+        otp_type: OtpType::Sms,
+    }))
+    .await
+    .unwrap();
     assert_eq!(
         code(
-            c.confirm_operation(&ConfirmOperationRequest::new(tx.clone(), "999999x"))
-                .await
+            c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+                business_id: tx.clone().into(),
+                otp_code: "999999x".into()
+            }))
+            .await
         ),
         "11203"
     );
-    c.confirm_operation(&ConfirmOperationRequest::new(tx.clone(), sb.otp_for(&tx)))
-        .await
-        .unwrap();
+    c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+        business_id: tx.clone().into(),
+        otp_code: sb.otp_for(&tx).into(),
+    }))
+    .await
+    .unwrap();
     assert_eq!(sb.balance("1000000001"), Some(amount("248999.50")));
     assert_eq!(sb.balance("1000000004"), Some(amount("101000.50")));
     let result = c
-        .get_trans_result(&GetTransResultRequest::new(tx.clone()))
+        .get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
+            tx_id: tx.clone().into(),
+        }))
         .await
         .unwrap();
     let result: serde_json::Value = result.parse().unwrap();
     assert_eq!(result["txStatus"], 8);
     let trans = c
-        .get_trans_list(&GetTransListRequest::new(
-            "U1001",
-            "1000000001",
-            Vec::<String>::new(),
-            vec![TxStatus::Processing, TxStatus::Succeeded],
-            T0,
-            T1,
-            1,
-            10,
-            OrderByDesc::NewestFirst,
-        ))
+        .get_trans_list(&GetTransListRequest::new(GetTransListRequired {
+            user_id: "U1001".into(),
+            account_id: "1000000001".into(),
+            tx_type: Vec::<String>::new().into(),
+            tx_status: vec![TxStatus::Processing, TxStatus::Succeeded].into(),
+            start_time: T0,
+            end_time: T1,
+            page_no: 1,
+            page_size: 10,
+            order_by_desc: OrderByDesc::NewestFirst,
+        }))
         .await
         .unwrap();
     assert_eq!(trans.total_rows, Some(2)); // the seeded old one and this one
@@ -221,47 +277,58 @@ async fn every_operation_at_least_once() {
     assert_eq!(first.amount, Some(amount("1000.50")));
     assert_eq!(
         code(
-            c.get_trans_list(&GetTransListRequest::new(
-                "U1001",
-                "1000000001",
-                vec!["TRANSFER".to_owned()],
-                Vec::<TxStatus>::new(),
-                T1,
-                T0,
-                1,
-                10,
-                OrderByDesc::OldestFirst
-            ))
+            c.get_trans_list(&GetTransListRequest::new(GetTransListRequired {
+                user_id: "U1001".into(),
+                account_id: "1000000001".into(),
+                tx_type: vec!["TRANSFER".to_owned()].into(),
+                tx_status: Vec::<TxStatus>::new().into(),
+                start_time: T1,
+                end_time: T0,
+                page_no: 1,
+                page_size: 10,
+                order_by_desc: OrderByDesc::OldestFirst
+            }))
             .await
         ),
         "15001"
     );
     let rev = c
-        .tx_reversal(&TxReversalRequest::new(tx.clone()).reversal_reason("sent twice"))
+        .tx_reversal(
+            &TxReversalRequest::new(TxReversalRequired {
+                transaction_id: tx.clone().into(),
+            })
+            .reversal_reason("sent twice"),
+        )
         .await
         .unwrap();
     let rev_id = rev.application_id.unwrap();
     let rec = c
-        .query_tx_reversal(&QueryTxReversalRequest::new(rev_id))
+        .query_tx_reversal(&QueryTxReversalRequest::new(QueryTxReversalRequired {
+            application_id: rev_id.into(),
+        }))
         .await
         .unwrap();
     assert_eq!(rec.transaction_id.as_deref(), Some(tx.as_str()));
     assert_eq!(sb.balance("1000000001"), Some(amount("250000.00")));
     assert_eq!(
         code(
-            c.tx_reversal(&TxReversalRequest::new(baas_sandbox::seed::OLD_TX_ID))
-                .await
+            c.tx_reversal(&TxReversalRequest::new(TxReversalRequired {
+                transaction_id: baas_sandbox::seed::OLD_TX_ID.into()
+            }))
+            .await
         ),
         "12001"
     );
     let fee = c
         .fetch_transaction_fee(&FetchTransactionFeeRequest::new(
-            "1000000001",
-            "Jane",
-            FeeBeneficiaryType::Individual,
-            "254700000009",
-            "MMO1",
-            amount("2000"),
+            FetchTransactionFeeRequired {
+                payer_account_id: "1000000001".into(),
+                benificiary_name: "Jane".into(),
+                benificiary_type: FeeBeneficiaryType::Individual,
+                benificiary_account: "254700000009".into(),
+                benificiary_bank_code: "MMO1".into(),
+                amount: amount("2000"),
+            },
         ))
         .await
         .unwrap();
@@ -276,10 +343,12 @@ async fn every_operation_at_least_once() {
     let bt = c
         .apply_for_mobile_money_business_transfer(
             &ApplyForMobileMoneyBusinessTransferRequest::new(
-                "2000000001",
-                "888880",
-                PayType::Paybill,
-                amount("1500"),
+                ApplyForMobileMoneyBusinessTransferRequired {
+                    payer_account_id: "2000000001".into(),
+                    payee_short_code: "888880".into(),
+                    pay_type: PayType::Paybill,
+                    amount: amount("1500"),
+                },
             )
             .payee_reference_number("METER-1"),
         )
@@ -287,62 +356,89 @@ async fn every_operation_at_least_once() {
         .unwrap();
     confirm(&c, &sb, &bt.tx_id.unwrap()).await;
     let air = c
-        .airtime_payment(&AirtimePaymentRequest::new(
-            "1000000001",
-            "254700000001",
-            NetworkProvider::First,
-            amount("100"),
-        ))
+        .airtime_payment(&AirtimePaymentRequest::new(AirtimePaymentRequired {
+            account_id: "1000000001".into(),
+            mobile_number: "254700000001".into(),
+            network_provider: NetworkProvider::First,
+            amount: amount("100"),
+        }))
         .await
         .unwrap();
     let pid = air.payment_id.unwrap();
     confirm(&c, &sb, &pid).await;
     let pq = c
-        .payment_query(&PaymentQueryRequest::new(pid))
+        .payment_query(&PaymentQueryRequest::new(PaymentQueryRequired {
+            payment_id: pid.into(),
+        }))
         .await
         .unwrap();
     assert_eq!(pq.parse::<serde_json::Value>().unwrap()["status"], 8);
     let bulk = c
         .airtime_bulk_payment(&AirtimeBulkPaymentRequest::new(
-            "1000000001",
-            vec![
-                MobileDetail::new("254700000001", NetworkProvider::First, amount("50")),
-                MobileDetail::new("254700000002", NetworkProvider::Third, amount("75.50")),
-            ],
+            AirtimeBulkPaymentRequired {
+                account_id: "1000000001".into(),
+                mobile_details: vec![
+                    MobileDetail::new(MobileDetailRequired {
+                        mobile_number: "254700000001".into(),
+                        network_provider: NetworkProvider::First,
+                        amount: amount("50"),
+                    }),
+                    MobileDetail::new(MobileDetailRequired {
+                        mobile_number: "254700000002".into(),
+                        network_provider: NetworkProvider::Third,
+                        amount: amount("75.50"),
+                    }),
+                ]
+                .into(),
+            },
         ))
         .await
         .unwrap();
     let bulk_id = bulk.bulk_payment_order_id.unwrap();
     confirm(&c, &sb, &bulk_id).await;
     let bq = c
-        .bulk_payment_query(&BulkPaymentQueryRequest::new(bulk_id.clone(), 1, 10))
+        .bulk_payment_query(&BulkPaymentQueryRequest::new(BulkPaymentQueryRequired {
+            bulk_payment_order_id: bulk_id.clone().into(),
+            page_no: 1,
+            page_size: 10,
+        }))
         .await
         .unwrap();
     assert_eq!(bq.parse::<serde_json::Value>().unwrap()["totalRows"], 2);
     // pageSize 51 is refused by the generated validator before anything is sent.
     let seen = sb.requests_seen();
     assert!(matches!(
-        c.bulk_payment_query(&BulkPaymentQueryRequest::new(bulk_id, 1, 51))
-            .await,
+        c.bulk_payment_query(&BulkPaymentQueryRequest::new(BulkPaymentQueryRequired {
+            bulk_payment_order_id: bulk_id.into(),
+            page_no: 1,
+            page_size: 51
+        }))
+        .await,
         Err(baas_client::Error::InvalidRequest(_))
     ));
     assert_eq!(sb.requests_seen(), seen);
     let bill = c
-        .bill_query(&BillQueryRequest::new(BillType::SatelliteTv1, "DSTV-1001"))
+        .bill_query(&BillQueryRequest::new(BillQueryRequired {
+            bill_type: BillType::SatelliteTv1,
+            bill_order_number: "DSTV-1001".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(bill.due_amount, Some(amount("2499.00")));
     let bp = c
-        .bill_payment(&BillPaymentRequest::new(
-            "1000000001",
-            BillType::SatelliteTv1,
-            "DSTV-1001",
-        ))
+        .bill_payment(&BillPaymentRequest::new(BillPaymentRequired {
+            account_id: "1000000001".into(),
+            bill_type: BillType::SatelliteTv1,
+            bill_order_number: "DSTV-1001".into(),
+        }))
         .await
         .unwrap();
     confirm(&c, &sb, &bp.payment_id.unwrap()).await;
     let bill = c
-        .bill_query(&BillQueryRequest::new(BillType::SatelliteTv1, "DSTV-1001"))
+        .bill_query(&BillQueryRequest::new(BillQueryRequired {
+            bill_type: BillType::SatelliteTv1,
+            bill_order_number: "DSTV-1001".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(bill.due_amount, Some(amount("0.00")));
@@ -351,63 +447,84 @@ async fn every_operation_at_least_once() {
     // ---- SWIFT ----
     let tt = c
         .telegraphic_transfer(&TelegraphicTransferRequest::new(
-            "1000000002",
-            "DEUTDEFF",
-            "Deutsche Bank",
-            "Frankfurt",
-            "DE89370400440532013000",
-            "EUR",
-            "Hans Muster",
-            amount("1000"),
-            AmountType::DebitAccountCurrency,
-            PaymentChannel::Swift,
-            "GDDS",
-            "Nairobi",
-            ChargeType::Our,
+            TelegraphicTransferRequired {
+                account_id: "1000000002".into(),
+                beneficiary_swift_bic: "DEUTDEFF".into(),
+                beneficiary_bank_name: "Deutsche Bank".into(),
+                beneficiary_bank_city: "Frankfurt".into(),
+                beneficiary_account_id: "DE89370400440532013000".into(),
+                beneficiary_account_ccy: "EUR".into(),
+                beneficiary_name: "Hans Muster".into(),
+                amount: amount("1000"),
+                amount_type: AmountType::DebitAccountCurrency,
+                payment_channel: PaymentChannel::Swift,
+                payment_purpose_id: "GDDS".into(),
+                sender_address: "Nairobi".into(),
+                charge_type: ChargeType::Our,
+            },
         ))
         .await
         .unwrap();
     let tt = tt.application_id.unwrap();
-    c.send_acc_admin_otp(&SendAccAdminOtpRequest::new(
-        tt.clone(),
-        OtpType::Email,
-        "1000000002",
-        "ID123456",
-        IdType::KenyaNationalId,
-    ))
+    c.send_acc_admin_otp(&SendAccAdminOtpRequest::new(SendAccAdminOtpRequired {
+        business_id: tt.clone().into(),
+        otp_type: OtpType::Email,
+        account_id: "1000000002".into(),
+        acc_manager_id_number: "ID123456".into(),
+        id_type: IdType::KenyaNationalId,
+    }))
     .await
     .unwrap();
-    c.confirm_operation(&ConfirmOperationRequest::new(tt.clone(), sb.otp_for(&tt)))
-        .await
-        .unwrap();
+    c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+        business_id: tt.clone().into(),
+        otp_code: sb.otp_for(&tt).into(),
+    }))
+    .await
+    .unwrap();
     assert_eq!(sb.balance("1000000002"), Some(amount("3995.00")));
     let list = c
         .get_inter_bank_transfer_list(&GetInterBankTransferListRequest::new(
-            "1000000002",
-            T0,
-            T1,
-            1,
-            10,
+            GetInterBankTransferListRequired {
+                account_id: "1000000002".into(),
+                start_time: T0,
+                end_time: T1,
+                page_no: 1,
+                page_size: 10,
+            },
         ))
         .await
         .unwrap();
     assert_eq!(list.parse::<serde_json::Value>().unwrap()["totalRows"], 1);
     let d = c
-        .get_inter_bank_transfer_details(&GetInterBankTransferDetailsRequest::new(tt, "1000000002"))
+        .get_inter_bank_transfer_details(&GetInterBankTransferDetailsRequest::new(
+            GetInterBankTransferDetailsRequired {
+                application_id: tt.into(),
+                account_id: "1000000002".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(d.parse::<serde_json::Value>().unwrap()["status"], 6);
 
     // ---- FX ----
     let rate = c
-        .get_foreign_exchange_rate(&GetForeignExchangeRateRequest::new(CurrencyPair::EurKes))
+        .get_foreign_exchange_rate(&GetForeignExchangeRateRequest::new(
+            GetForeignExchangeRateRequired {
+                currency_pair: CurrencyPair::EurKes,
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(rate.parse::<serde_json::Value>().unwrap()["rate"], "140.25");
     let fx = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new("KES", "EUR", "2000000001", "2000000003")
-                .target_amount(amount("100")),
+            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+                source_currency: "KES".into(),
+                target_currency: "EUR".into(),
+                source_account: "2000000001".into(),
+                target_account: "2000000003".into(),
+            })
+            .target_amount(amount("100")),
         )
         .await
         .unwrap();
@@ -417,39 +534,43 @@ async fn every_operation_at_least_once() {
         .to_owned();
     confirm(&c, &sb, &fx_id).await;
     let st = c
-        .get_fx_request_status(&GetFxRequestStatusRequest::new(fx_id))
+        .get_fx_request_status(&GetFxRequestStatusRequest::new(
+            GetFxRequestStatusRequired {
+                application_id: fx_id.into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(st.parse::<serde_json::Value>().unwrap()["status"], 6);
     assert_eq!(sb.balance("2000000003"), Some(amount("20100.00")));
 
     // ---- CNY Express ----
-    let order = OrderItem::new(
-        "green tea",
-        3,
-        amount("1200.50"),
-        1_750_000_000_000,
-        "shop.example",
-    );
+    let order = OrderItem::new(OrderItemRequired {
+        product_name: "green tea".into(),
+        quantity: 3,
+        amount: amount("1200.50"),
+        order_time: 1_750_000_000_000,
+        platform: "shop.example".into(),
+    });
     let cny = c
         .apply_for_cny_express(
-            &ApplyForCnyExpressRequest::new(
-                "2000000001",
-                BeneficiaryType::Individual,
-                "李雷",
-                "110101199001011234",
-                "ICBC",
-                "Industrial and Commercial Bank of China",
-                "Beijing",
-                "6222020200112233",
-                PaymentPurpose::PurchaseGoods,
-                "aGVsbG8=",
-                CnyDocumentType::Pdf,
-                "aGVsbG8=",
-                CnyDocumentType::Image,
-                CnyDocumentType::Pdf,
-                vec![order],
-            )
+            &ApplyForCnyExpressRequest::new(ApplyForCnyExpressRequired {
+                payer_account_id: "2000000001".into(),
+                beneficiary_type: BeneficiaryType::Individual,
+                beneficiary_name: "李雷".into(),
+                beneficiary_id_number: "110101199001011234".into(),
+                beneficiary_bank_code: "ICBC".into(),
+                beneficiary_bank_name: "Industrial and Commercial Bank of China".into(),
+                beneficiary_bank_address: "Beijing".into(),
+                beneficiary_account_id: "6222020200112233".into(),
+                payment_purpose: PaymentPurpose::PurchaseGoods,
+                support_document_file: "aGVsbG8=".into(),
+                support_document_type: CnyDocumentType::Pdf,
+                company_regis_document_file: "aGVsbG8=".into(),
+                company_regis_document_type: CnyDocumentType::Image,
+                invoice_document_type: CnyDocumentType::Pdf,
+                oder_array: vec![order].into(),
+            })
             .beneficiary_country_code("CN"),
         )
         .await
@@ -457,57 +578,69 @@ async fn every_operation_at_least_once() {
     let cny_id = cny.application_id.unwrap();
     confirm(&c, &sb, &cny_id).await;
     let d = c
-        .get_cny_transfer_details(&GetCnyTransferDetailsRequest::new(cny_id.clone()))
+        .get_cny_transfer_details(&GetCnyTransferDetailsRequest::new(
+            GetCnyTransferDetailsRequired {
+                application_id: cny_id.clone().into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(d.amount, Some(amount("1200.5000")));
     assert_eq!(d.orders.unwrap_or_default().len(), 1);
     let l = c
-        .get_cny_trans_list(&GetCnyTransListRequest::new(
-            "U2001",
-            "2000000001",
-            T0,
-            T1,
-            "1",
-            "10",
-        ))
+        .get_cny_trans_list(&GetCnyTransListRequest::new(GetCnyTransListRequired {
+            user_id: "U2001".into(),
+            account_id: "2000000001".into(),
+            start_time: T0,
+            end_time: T1,
+            page_no: "1".into(),
+            page_size: "10".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(l.total_rows, Some(1));
 
     // ---- group of applications, one OTP ----
     let a = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000004",
-            "SBX",
-            "1000000001",
-            Currency::Kes,
-            amount("10"),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000004".into(),
+            payee_bank_code: "SBX".into(),
+            payee_account_id: "1000000001".into(),
+            currency: Currency::Kes,
+            amount: amount("10"),
+        }))
         .await
         .unwrap()
         .tx_id
         .unwrap();
     let b = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000004",
-            "MMO2",
-            "254711111111",
-            Currency::Kes,
-            amount("20"),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000004".into(),
+            payee_bank_code: "MMO2".into(),
+            payee_account_id: "254711111111".into(),
+            currency: Currency::Kes,
+            amount: amount("20"),
+        }))
         .await
         .unwrap()
         .tx_id
         .unwrap();
     let g = c
-        .group_applications(&GroupApplicationsRequest::new(vec![a.clone(), b]))
+        .group_applications(&GroupApplicationsRequest::new(GroupApplicationsRequired {
+            application_id_list: vec![a.clone(), b].into(),
+        }))
         .await
         .unwrap()
         .application_id
         .unwrap();
     assert_eq!(
-        code(c.send_otp(&SendOtpRequest::new(a, OtpType::Sms)).await),
+        code(
+            c.send_otp(&SendOtpRequest::new(SendOtpRequired {
+                business_id: a.into(),
+                otp_type: OtpType::Sms
+            }))
+            .await
+        ),
         "12001"
     );
     confirm(&c, &sb, &g).await;
@@ -515,7 +648,11 @@ async fn every_operation_at_least_once() {
 
     // ---- closing balance, user email requests ----
     let job = c
-        .query_closing_balance(&QueryClosingBalanceRequest::new("2025-06-30"))
+        .query_closing_balance(&QueryClosingBalanceRequest::new(
+            QueryClosingBalanceRequired {
+                query_date: "2025-06-30".into(),
+            },
+        ))
         .await
         .unwrap();
     assert!(job.job_id.is_some());
@@ -529,9 +666,13 @@ async fn every_operation_at_least_once() {
         .last()
         .and_then(|r| r.request_id.clone())
         .unwrap();
-    c.cancel_account_operation(&CancelAccountOperationRequest::new(rid))
-        .await
-        .unwrap();
+    c.cancel_account_operation(&CancelAccountOperationRequest::new(
+        CancelAccountOperationRequired {
+            request_id: rid.into(),
+        },
+    ))
+    .await
+    .unwrap();
     c.verify_email_address(&VerifyEmailAddressRequest::new(RawJson::empty_object()))
         .await
         .unwrap();
@@ -549,12 +690,16 @@ async fn every_operation_at_least_once() {
         .unwrap();
     assert_eq!(s.account_id.as_deref(), Some("1000000001"));
     let kyc = c
-        .get_user_kyc(&GetUserKycRequest::new("OBR-P-0002"))
+        .get_user_kyc(&GetUserKycRequest::new(GetUserKycRequired {
+            onboarding_request_id: "OBR-P-0002".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(kyc.first_name.as_deref(), Some("Chris"));
     let media = c
-        .get_kyc_media_list(&GetKycMediaListRequest::new("OBR-P-0001"))
+        .get_kyc_media_list(&GetKycMediaListRequest::new(GetKycMediaListRequired {
+            onboarding_request_id: "OBR-P-0001".into(),
+        }))
         .await
         .unwrap();
     assert_eq!(media.media_list.unwrap_or_default().len(), 2);
@@ -571,34 +716,58 @@ async fn every_operation_at_least_once() {
         .unwrap();
     assert_eq!(s.onboarding_status, Some(OnboardingStatus::AccountOpened));
     let r = c
-        .get_business_onboarding_request_id(&GetBusinessOnboardingRequestIdRequest::new("PN-3003"))
+        .get_business_onboarding_request_id(&GetBusinessOnboardingRequestIdRequest::new(
+            GetBusinessOnboardingRequestIdRequired {
+                business_cer_no: "PN-3003".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(r.onboarding_request_id.as_deref(), Some("OBR-B-0003"));
     let i = c
-        .get_store_onboarding_info(&GetStoreOnboardingInfoRequest::new("OBR-B-0001"))
+        .get_store_onboarding_info(&GetStoreOnboardingInfoRequest::new(
+            GetStoreOnboardingInfoRequired {
+                onboarding_request_id: "OBR-B-0001".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(i.owner_full_name.as_deref(), Some("Esther Achieng"));
     let i = c
-        .get_company_onboarding_info(&GetCompanyOnboardingInfoRequest::new("OBR-B-0002"))
+        .get_company_onboarding_info(&GetCompanyOnboardingInfoRequest::new(
+            GetCompanyOnboardingInfoRequired {
+                onboarding_request_id: "OBR-B-0002".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(i.shareholders_member_infos.unwrap_or_default().len(), 2);
     let i = c
-        .get_partnership_onboarding_info(&GetPartnershipOnboardingInfoRequest::new("OBR-B-0003"))
+        .get_partnership_onboarding_info(&GetPartnershipOnboardingInfoRequest::new(
+            GetPartnershipOnboardingInfoRequired {
+                onboarding_request_id: "OBR-B-0003".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(i.sme_name.as_deref(), Some("Kilima Partners"));
     let i = c
-        .get_organisation_onboarding_info(&GetOrganisationOnboardingInfoRequest::new("OBR-B-0004"))
+        .get_organisation_onboarding_info(&GetOrganisationOnboardingInfoRequest::new(
+            GetOrganisationOnboardingInfoRequired {
+                onboarding_request_id: "OBR-B-0004".into(),
+            },
+        ))
         .await
         .unwrap();
     assert_eq!(i.business_type, Some(BusinessType::NgoCbo));
     assert_eq!(
         code(
-            c.get_store_onboarding_info(&GetStoreOnboardingInfoRequest::new("OBR-B-0002"))
-                .await
+            c.get_store_onboarding_info(&GetStoreOnboardingInfoRequest::new(
+                GetStoreOnboardingInfoRequired {
+                    onboarding_request_id: "OBR-B-0002".into()
+                }
+            ))
+            .await
         ),
         "14001"
     );

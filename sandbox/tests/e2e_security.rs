@@ -5,11 +5,14 @@ mod common;
 
 use std::time::Duration;
 
-use baas_client::account::GetAccountDetailsRequest;
-use baas_client::cny::{ApplyForCnyExpressRequest, GetCnyTransListRequest};
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::cny::{
+    ApplyForCnyExpressRequest, ApplyForCnyExpressRequired, GetCnyTransListRequest,
+    GetCnyTransListRequired,
+};
 use baas_client::enums::{BeneficiaryType, CnyDocumentType, Currency, PaymentPurpose};
-use baas_client::records::OrderItem;
-use baas_client::transfers::ApplyForTransferRequest;
+use baas_client::records::{OrderItem, OrderItemRequired};
+use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
 use baas_runtime::transport::{HttpRequest, Transport};
 use baas_runtime::{HttpsTransport, PrivateKey};
 use common::{amount, start};
@@ -32,34 +35,40 @@ async fn invalid_request_never_reaches_the_sandbox() {
     let (sb, c) = start().await;
     let before = sb.requests_seen();
     // Remark over 100 characters and an order of 600,000 CNY over the 500,000 limit.
-    let bad = ApplyForTransferRequest::new(
-        "1000000001",
-        "SBX",
-        "1000000004",
-        Currency::Kes,
-        amount("1"),
-    )
+    let bad = ApplyForTransferRequest::new(ApplyForTransferRequired {
+        payer_account_id: "1000000001".into(),
+        payee_bank_code: "SBX".into(),
+        payee_account_id: "1000000004".into(),
+        currency: Currency::Kes,
+        amount: amount("1"),
+    })
     .remark("r".repeat(101));
     let err = c.apply_for_transfer(&bad).await.unwrap_err();
     assert!(err.to_string().contains("remark"), "{err}");
-    let order = OrderItem::new("tea", 1, amount("600000"), 1, "shop");
-    let cny = ApplyForCnyExpressRequest::new(
-        "2000000001",
-        BeneficiaryType::Individual,
-        "n",
-        "1",
-        "ICBC",
-        "b",
-        "a",
-        "1",
-        PaymentPurpose::PurchaseGoods,
-        "aGk=",
-        CnyDocumentType::Pdf,
-        "aGk=",
-        CnyDocumentType::Pdf,
-        CnyDocumentType::Pdf,
-        vec![order],
-    );
+    let order = OrderItem::new(OrderItemRequired {
+        product_name: "tea".into(),
+        quantity: 1,
+        amount: amount("600000"),
+        order_time: 1,
+        platform: "shop".into(),
+    });
+    let cny = ApplyForCnyExpressRequest::new(ApplyForCnyExpressRequired {
+        payer_account_id: "2000000001".into(),
+        beneficiary_type: BeneficiaryType::Individual,
+        beneficiary_name: "n".into(),
+        beneficiary_id_number: "1".into(),
+        beneficiary_bank_code: "ICBC".into(),
+        beneficiary_bank_name: "b".into(),
+        beneficiary_bank_address: "a".into(),
+        beneficiary_account_id: "1".into(),
+        payment_purpose: PaymentPurpose::PurchaseGoods,
+        support_document_file: "aGk=".into(),
+        support_document_type: CnyDocumentType::Pdf,
+        company_regis_document_file: "aGk=".into(),
+        company_regis_document_type: CnyDocumentType::Pdf,
+        invoice_document_type: CnyDocumentType::Pdf,
+        oder_array: vec![order].into(),
+    });
     let err = c.apply_for_cny_express(&cny).await.unwrap_err();
     let text = err.to_string();
     assert!(
@@ -81,7 +90,9 @@ async fn tampered_response_is_refused() {
     let (sb, c) = start().await;
     sb.tamper_next_response();
     let err = c
-        .get_account_details(&GetAccountDetailsRequest::new("1000000001"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000001".into(),
+        }))
         .await
         .unwrap_err();
     assert!(
@@ -89,9 +100,11 @@ async fn tampered_response_is_refused() {
         "{err:?}"
     );
     // The next response is intact again.
-    c.get_account_details(&GetAccountDetailsRequest::new("1000000001"))
-        .await
-        .unwrap();
+    c.get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        account_id: "1000000001".into(),
+    }))
+    .await
+    .unwrap();
 }
 
 #[tokio::test]
@@ -173,32 +186,34 @@ async fn signature_replay_params_and_transport_rules() {
 async fn business_errors_over_http() {
     let (_sb, c) = start().await;
     let err = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000003",
-            "SBX",
-            "1000000004",
-            Currency::Kes,
-            amount("1500.01"),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000003".into(),
+            payee_bank_code: "SBX".into(),
+            payee_account_id: "1000000004".into(),
+            currency: Currency::Kes,
+            amount: amount("1500.01"),
+        }))
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("14009"));
     let err = c
-        .get_account_details(&GetAccountDetailsRequest::new("42"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "42".into(),
+        }))
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("13000"));
     // getCnyTransList declares pageSize a string: no client range check, the service's
     // own 15002 answers it.
     let err = c
-        .get_cny_trans_list(&GetCnyTransListRequest::new(
-            "U2001",
-            "2000000001",
-            0,
-            4_102_444_800_000,
-            "1",
-            "51",
-        ))
+        .get_cny_trans_list(&GetCnyTransListRequest::new(GetCnyTransListRequired {
+            user_id: "U2001".into(),
+            account_id: "2000000001".into(),
+            start_time: 0,
+            end_time: 4_102_444_800_000,
+            page_no: "1".into(),
+            page_size: "51".into(),
+        }))
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("15002"), "{err}");

@@ -110,14 +110,26 @@ mod behaviour {
     fn unknown_enum_values_are_kept() {
         use value_set::enums::{PaymentPurpose, TxStatus};
         let p: PaymentPurpose = serde_json::from_str("\"NEW_PURPOSE\"").expect("decodes");
-        assert_eq!(p, PaymentPurpose::Unknown("NEW_PURPOSE".to_owned()));
+        assert!(matches!(&p, PaymentPurpose::Unknown(v) if v.as_str() == "NEW_PURPOSE"));
+        // Partners' text is strict: a misspelled name is an error, never `Unknown`.
+        assert!("PURCHASE_GOOD".parse::<PaymentPurpose>().is_err());
+        assert!("PurchaseGoods".parse::<PaymentPurpose>().is_err());
+        assert_eq!("PURCHASE_GOODS".parse(), Ok(PaymentPurpose::PurchaseGoods));
         assert_eq!(
             serde_json::to_string(&p).expect("encodes"),
             "\"NEW_PURPOSE\""
         );
         let s: TxStatus = serde_json::from_str("-1").expect("decodes");
         assert_eq!(s, TxStatus::Timeout);
-        assert_eq!(TxStatus::from_i64(42), TxStatus::Unknown(42));
+        let s: TxStatus = serde_json::from_str("42").expect("decodes");
+        assert!(matches!(s, TxStatus::Unknown(v) if v.get() == 42));
+        // A known value spelled as a string still decodes as its variant.
+        let s: TxStatus = serde_json::from_str("\"8\"").expect("decodes");
+        assert_eq!(s, TxStatus::Succeeded);
+        assert!(TxStatus::try_from(42).is_err());
+        assert_eq!(TxStatus::try_from(-1), Ok(TxStatus::Timeout));
+        assert_eq!("-1".parse(), Ok(TxStatus::Timeout));
+        assert!("42".parse::<TxStatus>().is_err());
         assert_eq!(PaymentPurpose::PurchaseGoods.to_string(), "PURCHASE_GOODS");
     }
 
@@ -133,7 +145,11 @@ mod behaviour {
 
     #[test]
     fn requests_use_exact_wire_names_and_never_send_null() {
-        let req = keyword_field::media::UploadMediaRequest::new("IMAGE", "QUJD");
+        use keyword_field::media::{UploadMediaRequest, UploadMediaRequired};
+        let req = UploadMediaRequest::new(UploadMediaRequired {
+            r#type: "IMAGE".into(),
+            content: "QUJD".into(),
+        });
         let json = serde_json::to_string(&req).expect("encodes");
         assert_eq!(json, r#"{"type":"IMAGE","content":"QUJD"}"#);
         let req = req.match_kind("exact");
@@ -148,9 +164,16 @@ mod behaviour {
 
     #[test]
     fn validation_names_nested_paths_and_constraints() {
-        use nested_records::records::OrderItem;
-        let item = OrderItem::new("p", 0, "80000".parse().expect("amount"));
-        let req = nested_records::trans::ApplyWithOrdersRequest::new(vec![item]);
+        use nested_records::records::{OrderItem, OrderItemRequired};
+        use nested_records::trans::{ApplyWithOrdersRequest, ApplyWithOrdersRequired};
+        let item = OrderItem::new(OrderItemRequired {
+            product_name: "p".into(),
+            quantity: 0,
+            amount: "80000".parse().expect("amount"),
+        });
+        let req = ApplyWithOrdersRequest::new(ApplyWithOrdersRequired {
+            oder_array: vec![item],
+        });
         let errors = req.validate().expect_err("invalid");
         let fields: Vec<&str> = errors
             .violations()
@@ -165,11 +188,12 @@ mod behaviour {
             "wire: number amounts: {json}"
         );
 
+        use conditional_rule::cny::{ApplyForCnyRequest, ApplyForCnyRequired};
         use conditional_rule::enums::BeneficiaryType;
-        let req = conditional_rule::cny::ApplyForCnyRequest::new(
-            BeneficiaryType::Individual,
-            "10.00".parse().expect("amount"),
-        );
+        let req = ApplyForCnyRequest::new(ApplyForCnyRequired {
+            beneficiary_type: BeneficiaryType::Individual,
+            amount: "10.00".parse().expect("amount"),
+        });
         let errors = req.validate().expect_err("invalid");
         let fields: Vec<&str> = errors
             .violations()

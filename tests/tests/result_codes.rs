@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
-use baas_client::account::GetAccountDetailsRequest;
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::Currency;
-use baas_client::transfers::ApplyForTransferRequest;
-use baas_client::{Client, Error, NotificationType, ResultCode};
+use baas_client::enums::{NotificationType, ResultCode};
+use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
+use baas_client::{Client, Error};
 
 fn api_error(code: &str) -> Error {
     Error::Api {
@@ -28,13 +29,13 @@ async fn sandbox_errors_map_to_their_result_codes() {
     // Account 1000000003 holds less than 1500.01 (see sandbox/src/seed.rs): refused at
     // application with 14009, before any OTP.
     let err = client
-        .apply_for_transfer(&ApplyForTransferRequest::new(
-            "1000000003",
-            "SBX",
-            "1000000004",
-            Currency::Kes,
-            "1500.01".parse().expect("amount"),
-        ))
+        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            payer_account_id: "1000000003".into(),
+            payee_bank_code: "SBX".into(),
+            payee_account_id: "1000000004".into(),
+            currency: Currency::Kes,
+            amount: "1500.01".parse().expect("amount"),
+        }))
         .await
         .expect_err("insufficient funds");
     assert_eq!(
@@ -45,7 +46,9 @@ async fn sandbox_errors_map_to_their_result_codes() {
     assert!(!ResultCode::InsufficientBalance.is_retryable());
 
     let err = client
-        .get_account_details(&GetAccountDetailsRequest::new("42"))
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "42".into(),
+        }))
         .await
         .expect_err("no such account");
     assert_eq!(
@@ -63,13 +66,13 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
     // A remark over 100 characters breaks a client-side rule: refused before it is sent.
     let err = client
         .apply_for_transfer(
-            &ApplyForTransferRequest::new(
-                "1000000001",
-                "SBX",
-                "1000000004",
-                Currency::Kes,
-                "1".parse().expect("amount"),
-            )
+            &ApplyForTransferRequest::new(ApplyForTransferRequired {
+                payer_account_id: "1000000001".into(),
+                payee_bank_code: "SBX".into(),
+                payee_account_id: "1000000004".into(),
+                currency: Currency::Kes,
+                amount: "1".parse().expect("amount"),
+            })
             .remark("x".repeat(101)),
         )
         .await
@@ -84,7 +87,7 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
 #[test]
 fn unknown_codes_are_kept() {
     let code = ResultCode::from_error(&api_error("99999")).expect("an API error");
-    assert_eq!(code, ResultCode::Unknown("99999".to_owned()));
+    assert!(matches!(&code, ResultCode::Unknown(v) if v.as_str() == "99999"));
     assert_eq!(code.as_str(), "99999");
     assert!(!code.is_retryable());
 
@@ -93,8 +96,12 @@ fn unknown_codes_are_kept() {
         Some(ResultCode::SystemBusy)
     );
     assert!(ResultCode::SystemBusy.is_retryable());
-    // The wire value decides: a hand-built Unknown of a retryable code counts too.
-    assert!(ResultCode::Unknown("10001".to_owned()).is_retryable());
+    // A known wire value always decodes as its variant, never as `Unknown`.
+    let busy: ResultCode = serde_json::from_str("\"10001\"").expect("decodes");
+    assert_eq!(busy, ResultCode::SystemBusy);
+    // Partners' text is parsed strictly: a value the spec does not list is an error.
+    assert!("1000l".parse::<ResultCode>().is_err());
+    assert!("".parse::<ResultCode>().is_err());
 
     assert_eq!(
         "12005".parse::<ResultCode>(),
@@ -103,15 +110,19 @@ fn unknown_codes_are_kept() {
     assert_eq!(ResultCode::InvalidSignatureAlias.to_string(), "12004");
     let decoded: ResultCode = serde_json::from_str("\"14009\"").expect("decodes");
     assert_eq!(decoded, ResultCode::InsufficientBalance);
+    let unknown: ResultCode = serde_json::from_str("\"77777\"").expect("decodes");
     assert_eq!(
-        serde_json::to_string(&ResultCode::Unknown("77777".into())).expect("encodes"),
+        serde_json::to_string(&unknown).expect("encodes"),
         "\"77777\""
     );
 }
 
 #[test]
 fn notification_types_match_by_wire_value() {
-    let kind = |t: &str| match NotificationType::from(t) {
+    let decode = |t: &str| -> NotificationType {
+        serde_json::from_value(serde_json::Value::from(t)).expect("decodes")
+    };
+    let kind = |t: &str| match decode(t) {
         NotificationType::CnyTransfer => "cny",
         NotificationType::ForeignExchange => "fx",
         NotificationType::FileJob => "file job",
@@ -123,7 +134,9 @@ fn notification_types_match_by_wire_value() {
     assert_eq!(kind("0015"), "file job");
     assert_eq!(kind("0099"), "unknown");
     let t: NotificationType = serde_json::from_str("\"0042\"").expect("decodes");
-    assert_eq!(t, NotificationType::Unknown("0042".to_owned()));
+    assert!(matches!(&t, NotificationType::Unknown(v) if v.as_str() == "0042"));
+    assert!("0042".parse::<NotificationType>().is_err());
+    assert_eq!("0028".parse(), Ok(NotificationType::CnyTransfer));
     assert_eq!(t.to_string(), "0042");
 }
 
@@ -146,11 +159,14 @@ fn enums_hold_exactly_what_the_spec_lists() {
         .collect();
     assert_eq!(codes, expected);
     for c in ResultCode::KNOWN {
-        assert_eq!(&ResultCode::from_wire(c.as_str()), c);
+        assert_eq!(c.as_str().parse::<ResultCode>().as_ref(), Ok(c));
+        let decoded: ResultCode =
+            serde_json::from_value(serde_json::Value::from(c.as_str())).expect("decodes");
+        assert_eq!(&decoded, c, "a known wire value decodes as its variant");
     }
     assert_eq!(
-        ResultCode::from_wire(&api.success_code),
-        ResultCode::Success
+        api.success_code.parse::<ResultCode>(),
+        Ok(ResultCode::Success)
     );
 
     let notes: Vec<(String, String)> = NotificationType::KNOWN

@@ -605,7 +605,7 @@ fn type_text(t: &TypeRef) -> String {
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
         TypeRef::Json => "json".into(),
-        TypeRef::Enum { name } | TypeRef::Record { name } => name.clone(),
+        TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
         TypeRef::Array { item } => format!("array<{}>", type_text(item)),
     }
 }
@@ -1038,7 +1038,7 @@ fn check_notes(
                     if (n * 1_000_000..=n * 1024 * 1024).contains(max))
                 }),
                 LimitUnit::Plain => f.rules.iter().any(
-                    |r| matches!(r, RuleKind::Range { max: Some(m), .. } if *m == n.to_string()),
+                    |r| matches!(r, RuleKind::Range { max: Some(m), .. } if m.to_string() == n.to_string()),
                 ) || server_side_says(n),
             };
         if !ok {
@@ -1063,7 +1063,7 @@ fn check_notes(
         missing("server_side rule".into());
     }
     let names_field = |c: &ConstraintKind| match c {
-        ConstraintKind::RequiredIf { field, .. } => field == &p.name,
+        ConstraintKind::RequiredIf { field, .. } => field.wire_name == p.name,
         ConstraintKind::ServerSide { fields, .. } => fields.contains(&p.name),
         _ => false,
     };
@@ -1088,14 +1088,15 @@ fn check_notes(
                 .take_while(|c| is_ident_char(*c))
                 .collect::<String>()
         });
-        let want = ConstraintKind::RequiredIf {
-            field: p.name.clone(),
-            when: Condition::Equals {
-                field: when_field.clone(),
-                value: value.clone().unwrap_or_default(),
-            },
+        let wanted = |c: &ConstraintKind| {
+            matches!(c, ConstraintKind::RequiredIf {
+                field,
+                when: Condition::Equals { field: cf, value: v },
+            } if field.wire_name == p.name
+                && cf.wire_name == when_field
+                && Some(v) == value.as_ref())
         };
-        if !constraints.contains(&want) {
+        if !constraints.iter().any(wanted) {
             missing(format!(
                 "`required_if: {{ field: {}, when: {{ field: {when_field}, equals: {:?} }} }}`",
                 p.name,
@@ -1106,7 +1107,7 @@ fn check_notes(
     if let (true, Some(n)) = (lc.contains("mandatory when"), number_after(&lc, "exceeds ")) {
         let ok = constraints.iter().any(|c| {
             matches!(c, ConstraintKind::RequiredIf { field, when: Condition::SumGreaterThan { value, .. } }
-                if field == &p.name && value == &n)
+                if field.wire_name == p.name && value.to_string() == n)
         });
         if !ok {
             missing(format!("`required_if` on a sum greater than {n}"));
@@ -1117,7 +1118,7 @@ fn check_notes(
             ident_after(&notes[notes.find("either ").unwrap_or(0)..], " or ").unwrap_or_default();
         let ok = constraints.iter().any(|c| match c {
             ConstraintKind::ExactlyOneOf { fields } | ConstraintKind::AtLeastOneOf { fields } => {
-                fields.contains(&a) && fields.contains(&b)
+                fields.iter().any(|f| f.wire_name == a) && fields.iter().any(|f| f.wire_name == b)
             }
             _ => false,
         });
@@ -1177,7 +1178,11 @@ fn check_at_least_one(
         .collect();
     let ok = constraints.iter().any(|c| match c {
         ConstraintKind::AtLeastOneOf { fields } => {
-            fields.iter().map(String::as_str).collect::<BTreeSet<_>>() == optional
+            fields
+                .iter()
+                .map(|f| f.wire_name.as_str())
+                .collect::<BTreeSet<_>>()
+                == optional
         }
         _ => false,
     });
@@ -2335,7 +2340,7 @@ fn cross_check_reports_rules_records_and_value_sets() {
     let i = op(&mut spec, "applyForCnyExpress");
     spec.ops[i]
         .constraints
-        .retain(|c| !matches!(c, ConstraintKind::RequiredIf { field, .. } if field == "beneficiaryCountryCode"));
+        .retain(|c| !matches!(c, ConstraintKind::RequiredIf { field, .. } if field.wire_name == "beneficiaryCountryCode"));
     expect(
         compare(&src, &spec),
         &["beneficiaryCountryCode", "required_if"],

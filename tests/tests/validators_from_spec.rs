@@ -185,8 +185,8 @@ fn bound(rules: &[baas_codegen::model::Rule]) -> (Option<String>, Option<String>
     let mut hi = None;
     for r in rules {
         if let RuleKind::Range { min, max } = &r.kind {
-            lo = min.clone();
-            hi = max.clone();
+            lo = min.map(|n| n.to_string());
+            hi = max.map(|n| n.to_string());
         }
     }
     (lo, hi)
@@ -240,7 +240,7 @@ fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) ->
                 EnumWireType::Integer => json!(first.parse::<i64>().expect("integer wire")),
             }
         }
-        TypeRef::Record { name } => {
+        TypeRef::Record { name, .. } => {
             let record = api.record(name).expect("record declared");
             minimal_object(api, &record.fields)
         }
@@ -283,13 +283,14 @@ fn base_params(api: &Api, fields: &[Field], constraints: &[ConstraintKind]) -> V
     for c in constraints {
         match c {
             ConstraintKind::RequiredIf { field, .. } => {
-                params[field.as_str()] = valid_value(api, find(field));
+                params[field.wire_name.as_str()] = valid_value(api, find(&field.wire_name));
             }
             ConstraintKind::AtLeastOneOf { fields: names }
             | ConstraintKind::ExactlyOneOf { fields: names } => {
-                let present = names.iter().any(|n| params.get(n).is_some());
+                let present = names.iter().any(|n| params.get(&n.wire_name).is_some());
                 if !present {
-                    params[names[0].as_str()] = valid_value(api, find(&names[0]));
+                    params[names[0].wire_name.as_str()] =
+                        valid_value(api, find(&names[0].wire_name));
                 }
             }
             ConstraintKind::ServerSide { .. } => {}
@@ -330,12 +331,12 @@ fn targets<'a>(
             field: f,
         });
         match &f.ty {
-            TypeRef::Record { name } => {
+            TypeRef::Record { name, .. } => {
                 let r = api.record(name).expect("record");
                 targets(api, &r.fields, &path, &ptr, out);
             }
             TypeRef::Array { item } => {
-                if let TypeRef::Record { name } = item.as_ref() {
+                if let TypeRef::Record { name, .. } = item.as_ref() {
                     let r = api.record(name).expect("record");
                     let mut p = ptr.clone();
                     p.push("0".to_owned());
@@ -361,12 +362,12 @@ fn set(api: &Api, node: &mut Value, scope: &[Field], pointer: &[String], value: 
         .entry(key.clone())
         .or_insert_with(|| valid_value(api, field));
     match &field.ty {
-        TypeRef::Record { name } => {
+        TypeRef::Record { name, .. } => {
             let r = api.record(name).expect("record");
             set(api, child, &r.fields, &pointer[1..], value);
         }
         TypeRef::Array { item } => match item.as_ref() {
-            TypeRef::Record { name } => {
+            TypeRef::Record { name, .. } => {
                 let r = api.record(name).expect("record");
                 set(api, &mut child[0], &r.fields, &pointer[2..], value);
             }
@@ -418,6 +419,8 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
             ]
         }
         RuleKind::Range { min, max } => {
+            let (min, max) = (min.map(|n| n.to_string()), max.map(|n| n.to_string()));
+            let (min, max) = (&min, &max);
             let mut out = Vec::new();
             match element_ty {
                 TypeRef::Int | TypeRef::Long => {
@@ -711,9 +714,11 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
         for kind in &kinds {
             match kind {
                 ConstraintKind::RequiredIf { field, when } => {
+                    let field = &field.wire_name;
                     let mut holds = base.clone();
                     match when {
                         Condition::Equals { field: cf, value } => {
+                            let cf = &cf.wire_name;
                             let cfield = find(cf);
                             let v = match &cfield.ty {
                                 TypeRef::Enum { name }
@@ -730,11 +735,9 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
                             };
                             holds[cf.as_str()] = v;
                         }
-                        Condition::SumGreaterThan {
-                            array,
-                            item_field,
-                            value,
-                        } => {
+                        Condition::SumGreaterThan { array, item, value } => {
+                            let (array, item_field) = (&array.wire_name, &item.wire_name);
+                            let value = &value.to_string();
                             let afield = find(array);
                             let mut element = match &afield.ty {
                                 TypeRef::Array { item } => valid_scalar(api, item, &[]),
@@ -742,7 +745,9 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
                             };
                             let rec = match &afield.ty {
                                 TypeRef::Array { item } => match item.as_ref() {
-                                    TypeRef::Record { name } => api.record(name).expect("record"),
+                                    TypeRef::Record { name, .. } => {
+                                        api.record(name).expect("record")
+                                    }
                                     _ => unreachable!(),
                                 },
                                 _ => unreachable!(),
@@ -789,6 +794,8 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
                     );
                 }
                 ConstraintKind::AtLeastOneOf { fields: names } => {
+                    let names: Vec<String> = names.iter().map(|n| n.wire_name.clone()).collect();
+                    let names = &names;
                     let mut none = base.clone();
                     for n in names {
                         none.as_object_mut().expect("object").remove(n);
@@ -817,6 +824,8 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
                     }
                 }
                 ConstraintKind::ExactlyOneOf { fields: names } => {
+                    let names: Vec<String> = names.iter().map(|n| n.wire_name.clone()).collect();
+                    let names = &names;
                     let mut two = base.clone();
                     for n in names.iter().take(2) {
                         two[n.as_str()] = valid_value(api, find(n));

@@ -95,7 +95,10 @@ mod tests {
         assert_eq!(n("-12.50").as_deref(), Some("-12.5"));
         assert_eq!(n("99999999").as_deref(), Some("99999999"));
         assert_eq!(n("000").as_deref(), Some("0"));
-        assert_eq!(n("9223372036854775807").as_deref(), Some("9223372036854775807"));
+        assert_eq!(
+            n("9223372036854775807").as_deref(),
+            Some("9223372036854775807")
+        );
         assert_eq!(n("99999999999999999999"), None, "beyond i64");
         assert_eq!(n(&format!("0.{}1", "0".repeat(28))), None, "scale above 28");
     }

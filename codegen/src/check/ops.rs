@@ -1287,7 +1287,12 @@ fn shape_names(
         for suffix in ["Request", "Response"] {
             taken
                 .entry(format!("{}{suffix}", op.type_name))
-                .or_insert_with(|| (format!("a type of operation `{}`,", op.name), op.location.clone()));
+                .or_insert_with(|| {
+                    (
+                        format!("a type of operation `{}`,", op.name),
+                        op.location.clone(),
+                    )
+                });
         }
     }
     let mut claim = |ck: &mut Checker, name: String, what: String, loc: &Location| {
@@ -1299,27 +1304,45 @@ fn shape_names(
                 Some(format!("rename one of them (the other is at {prev})")),
             );
         } else {
-            taken.insert(name, (format!("the type generated for {what},"), loc.clone()));
+            taken.insert(
+                name,
+                (format!("the type generated for {what},"), loc.clone()),
+            );
         }
     };
     let mut received: BTreeMap<String, String> = BTreeMap::new();
     for r in records.iter_mut() {
         r.received_name = if r.has_two_shapes() {
             let name = format!("{}Received", r.name);
-            claim(ck, name.clone(), format!("the received shape of record `{}`", r.name), &r.location);
+            claim(
+                ck,
+                name.clone(),
+                format!("the received shape of record `{}`", r.name),
+                &r.location,
+            );
             name
         } else {
             r.name.clone()
         };
         received.insert(r.name.clone(), r.received_name.clone());
         if r.used_in_request && r.fields.iter().any(|f| f.required == Requirement::Required) {
-            claim(ck, format!("{}Required", r.name), format!("the required fields of record `{}`", r.name), &r.location);
+            claim(
+                ck,
+                format!("{}Required", r.name),
+                format!("the required fields of record `{}`", r.name),
+                &r.location,
+            );
         }
     }
     for op in groups.iter().flat_map(|g| g.operations.iter()) {
         if let Params::Fields { fields } = &op.params {
             if fields.iter().any(|f| f.required == Requirement::Required) {
-                claim(ck, format!("{}Required", op.type_name), format!("the required parameters of operation `{}`", op.name), &op.location);
+                claim(
+                    ck,
+                    format!("{}Required", op.type_name),
+                    format!("the required parameters of operation `{}`", op.name),
+                    &op.location,
+                );
             }
         }
     }
@@ -1353,7 +1376,10 @@ fn shape_names(
 
 fn settle_received(ty: &mut TypeRef, received: &BTreeMap<String, String>) {
     match ty {
-        TypeRef::Record { name, received_name } => {
+        TypeRef::Record {
+            name,
+            received_name,
+        } => {
             if let Some(r) = received.get(name) {
                 received_name.clone_from(r);
             }
@@ -1414,9 +1440,6 @@ fn record_cycles(ck: &mut Checker, records: &[model::Record]) {
     }
     // Remember field types for `sum` checks.
     for r in records {
-        ck.record_fields.insert(
-            r.name.clone(),
-            r.fields.clone(),
-        );
+        ck.record_fields.insert(r.name.clone(), r.fields.clone());
     }
 }

@@ -20,9 +20,15 @@ pub fn emit_enums(api: &Api) -> Vec<(String, TokenStream)> {
 /// field is private to the generated crate, so a partner can read an unknown value but
 /// never build one (a known wire value always decodes as its variant).
 pub fn unknown_holders(api: &Api, synthetic_strings: bool) -> TokenStream {
-    let strings =
-        synthetic_strings || api.enums.iter().any(|e| e.wire_type == EnumWireType::String);
-    let integers = api.enums.iter().any(|e| e.wire_type == EnumWireType::Integer);
+    let strings = synthetic_strings
+        || api
+            .enums
+            .iter()
+            .any(|e| e.wire_type == EnumWireType::String);
+    let integers = api
+        .enums
+        .iter()
+        .any(|e| e.wire_type == EnumWireType::Integer);
     let mut out = TokenStream::new();
     if strings {
         out.extend(quote! {

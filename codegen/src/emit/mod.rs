@@ -81,7 +81,10 @@ fn modules(api: &Api) -> Vec<Module> {
     let mut enum_items = enums::emit_enums(api);
     enum_items.extend(codes::emit_codes(api));
     enum_items.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut items = enums::unknown_holders(api, !api.result_codes.is_empty() || !api.notifications.is_empty());
+    let mut items = enums::unknown_holders(
+        api,
+        !api.result_codes.is_empty() || !api.notifications.is_empty(),
+    );
     items.extend(enum_items.into_iter().map(|(_, tokens)| tokens));
     out.push(Module {
         name: "enums".to_owned(),
@@ -233,13 +236,24 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
             .to_owned(),
     ];
     lines.extend(call.iter().cloned());
-    lines.push(format!("let response = client.{}(&request).await?;", op.rust_name));
-    lines.extend(["# let _ = response;".to_owned(), "# Ok(())".to_owned(), "# }".to_owned()]);
+    lines.push(format!(
+        "let response = client.{}(&request).await?;",
+        op.rust_name
+    ));
+    lines.extend([
+        "# let _ = response;".to_owned(),
+        "# Ok(())".to_owned(),
+        "# }".to_owned(),
+    ]);
     doc.code("no_run", &lines);
     doc.raw("Leaving out a required field does not compile:");
     let mut missing = vec!["# fn f() -> Result<(), Box<dyn std::error::Error>> {".to_owned()];
     missing.push(format!("let request = {request}::new({required} {{"));
-    missing.extend(values[..values.len() - 1].iter().map(|v| format!("    {v}")));
+    missing.extend(
+        values[..values.len() - 1]
+            .iter()
+            .map(|v| format!("    {v}")),
+    );
     missing.extend(["});".to_owned(), "# Ok(())".to_owned(), "# }".to_owned()]);
     doc.code("compile_fail,E0063", &missing);
 }

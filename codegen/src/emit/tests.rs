@@ -30,7 +30,40 @@ fn field(wire: &str, rust: &str, ty: TypeRef, required: Requirement, rules: Vec<
         rules,
         source: Source::Seed,
         decisions: Vec::new(),
+        deprecated: None,
         location: loc(),
+    }
+}
+
+fn num(mantissa: i64, scale: u32) -> Number {
+    Number { mantissa, scale }
+}
+
+/// A resolved parameter reference.
+fn pref(wire: &str, rust: &str, optional: bool, text: bool) -> ParamRef {
+    ParamRef {
+        wire_name: wire.to_owned(),
+        rust_name: rust.to_owned(),
+        optional,
+        text,
+    }
+}
+
+fn rec(name: &str, received: &str) -> TypeRef {
+    TypeRef::Record {
+        name: name.to_owned(),
+        received_name: received.to_owned(),
+    }
+}
+
+fn value(wire: &str, name: &str, doc: &str, source: Source, integer: Option<i64>) -> EnumValue {
+    EnumValue {
+        wire: wire.into(),
+        name: name.into(),
+        doc: doc.into(),
+        source,
+        integer,
+        deprecated: None,
     }
 }
 
@@ -66,6 +99,7 @@ fn op(
         constraints,
         response,
         decisions: vec!["d1".to_owned()],
+        deprecated: None,
         location: loc(),
     }
 }
@@ -104,14 +138,15 @@ pub(crate) fn sample_api() -> Api {
                 TypeRef::Int,
                 Optional,
                 vec![rule(RuleKind::Range {
-                    min: Some("1".into()),
-                    max: Some("99".into()),
+                    min: Some(num(1, 0)),
+                    max: Some(num(99, 0)),
                 })],
             ),
         ],
         decisions: Vec::new(),
         used_in_request: true,
         used_in_response: true,
+        received_name: "OrderItemReceived".to_owned(),
         location: loc(),
     };
     let detail = Record {
@@ -123,9 +158,7 @@ pub(crate) fn sample_api() -> Api {
                 "orders",
                 "orders",
                 TypeRef::Array {
-                    item: Box::new(TypeRef::Record {
-                        name: "OrderItem".into(),
-                    }),
+                    item: Box::new(rec("OrderItem", "OrderItemReceived")),
                 },
                 Optional,
                 vec![],
@@ -152,6 +185,7 @@ pub(crate) fn sample_api() -> Api {
         decisions: Vec::new(),
         used_in_request: false,
         used_in_response: true,
+        received_name: "Detail".to_owned(),
         location: loc(),
     };
     let apply = op(
@@ -173,9 +207,7 @@ pub(crate) fn sample_api() -> Api {
                     "oderArray",
                     "oder_array",
                     TypeRef::Array {
-                        item: Box::new(TypeRef::Record {
-                            name: "OrderItem".into(),
-                        }),
+                        item: Box::new(rec("OrderItem", "OrderItemReceived")),
                     },
                     Required,
                     vec![
@@ -214,8 +246,8 @@ pub(crate) fn sample_api() -> Api {
                     Optional,
                     vec![
                         rule(RuleKind::Range {
-                            min: Some("0.01".into()),
-                            max: Some("99999999.99".into()),
+                            min: Some(num(1, 2)),
+                            max: Some(num(9_999_999_999, 2)),
                         }),
                         rule(RuleKind::Whole),
                     ],
@@ -227,7 +259,7 @@ pub(crate) fn sample_api() -> Api {
                     Optional,
                     vec![
                         rule(RuleKind::Range {
-                            min: Some("-1".into()),
+                            min: Some(num(-1, 0)),
                             max: None,
                         }),
                         rule(RuleKind::Positive),
@@ -253,25 +285,31 @@ pub(crate) fn sample_api() -> Api {
         },
         vec![
             constraint(ConstraintKind::RequiredIf {
-                field: "countryCode".into(),
+                field: pref("countryCode", "country_code", true, true),
                 when: Condition::Equals {
-                    field: "type".into(),
+                    field: pref("type", "r#type", false, false),
                     value: "1".into(),
                 },
             }),
             constraint(ConstraintKind::RequiredIf {
-                field: "invoice".into(),
+                field: pref("invoice", "invoice", true, true),
                 when: Condition::SumGreaterThan {
-                    array: "oderArray".into(),
-                    item_field: "amount".into(),
-                    value: "70000".into(),
+                    array: pref("oderArray", "oder_array", false, false),
+                    item: pref("amount", "amount", false, false),
+                    value: num(70000, 0),
                 },
             }),
             constraint(ConstraintKind::AtLeastOneOf {
-                fields: vec!["userId".into(), "mobile".into()],
+                fields: vec![
+                    pref("userId", "user_id", true, true),
+                    pref("mobile", "mobile", true, true),
+                ],
             }),
             constraint(ConstraintKind::ExactlyOneOf {
-                fields: vec!["userId".into(), "mobile".into()],
+                fields: vec![
+                    pref("userId", "user_id", true, true),
+                    pref("mobile", "mobile", true, true),
+                ],
             }),
             constraint(ConstraintKind::ServerSide {
                 fields: vec!["mobile".into()],
@@ -280,6 +318,7 @@ pub(crate) fn sample_api() -> Api {
         ],
         Response::Record {
             record: "Detail".into(),
+            received_name: "Detail".into(),
             source: Source::Seed,
         },
     );
@@ -321,9 +360,9 @@ pub(crate) fn sample_api() -> Api {
             )],
         },
         vec![constraint(ConstraintKind::RequiredIf {
-            field: "status".into(),
+            field: pref("status", "status", true, false),
             when: Condition::Equals {
-                field: "status".into(),
+                field: pref("status", "status", true, false),
                 value: "-1".into(),
             },
         })],
@@ -379,18 +418,8 @@ pub(crate) fn sample_api() -> Api {
                 doc: "Kind <x>.".into(),
                 source: Source::Seed,
                 values: vec![
-                    EnumValue {
-                        wire: "1".into(),
-                        name: "Individual".into(),
-                        doc: "A person".into(),
-                        source: Source::Seed,
-                    },
-                    EnumValue {
-                        wire: "2".into(),
-                        name: "Enterprise".into(),
-                        doc: "A company".into(),
-                        source: Source::Seed,
-                    },
+                    value("1", "Individual", "A person", Source::Seed, None),
+                    value("2", "Enterprise", "A company", Source::Seed, None),
                 ],
                 decisions: vec![],
                 location: loc(),
@@ -401,18 +430,8 @@ pub(crate) fn sample_api() -> Api {
                 doc: "Status.".into(),
                 source: Source::Live,
                 values: vec![
-                    EnumValue {
-                        wire: "-1".into(),
-                        name: "Timeout".into(),
-                        doc: "timeout".into(),
-                        source: Source::Live,
-                    },
-                    EnumValue {
-                        wire: "8".into(),
-                        name: "Succeeded".into(),
-                        doc: "done".into(),
-                        source: Source::Live,
-                    },
+                    value("-1", "Timeout", "timeout", Source::Live, Some(-1)),
+                    value("8", "Succeeded", "done", Source::Live, Some(8)),
                 ],
                 decisions: vec![],
                 location: loc(),
@@ -442,6 +461,7 @@ fn whole_crate_emits_and_parses() {
             "src/records.rs",
             "src/trans.rs",
             "src/client.rs",
+            "src/decisions.rs",
             "src/dispatch.rs"
         ]
     );
@@ -459,6 +479,70 @@ fn whole_crate_emits_and_parses() {
     );
     assert!(trans.contains("pub r#type: super::enums::Kind"), "{trans}");
     assert!(trans.contains("deny_unknown_fields"), "{trans}");
+    // Required fields by name, no positional constructor.
+    assert!(
+        trans.contains("pub struct ApplyForThingRequired {"),
+        "{trans}"
+    );
+    assert!(
+        trans.contains("pub fn new(required: ApplyForThingRequired) -> Self"),
+        "{trans}"
+    );
+    // One shape per direction: the sent record is validated with plain required fields,
+    // the received one is all options.
+    let records = &files[3].contents;
+    assert!(records.contains("pub struct OrderItem {"), "{records}");
+    assert!(
+        records.contains("pub struct OrderItemReceived {"),
+        "{records}"
+    );
+    assert!(
+        records.contains("pub struct OrderItemRequired {"),
+        "{records}"
+    );
+    assert!(
+        trans.contains("pub oder_array: Vec<super::records::OrderItem>,"),
+        "{trans}"
+    );
+    // What only a server needs is behind the feature.
+    let lib = &files[1].contents;
+    assert!(
+        lib.contains("#[cfg(feature = \"server\")]\npub mod dispatch;"),
+        "{lib}"
+    );
+    assert!(lib.contains("mod client;") && lib.contains("pub use client::Client;"));
+    assert!(files[0].contents.contains("server = []"));
+}
+
+/// `deprecated:` notes become `#[deprecated]` on the operation's request and method, on
+/// fields (and their setters), and on enum values; the generated crate allows its own
+/// uses of them.
+#[test]
+fn deprecations_are_attributes() {
+    let mut api = sample_api();
+    api.groups[0].operations[0].deprecated = Some("use getThing".into());
+    if let Params::Fields { fields } = &mut api.groups[0].operations[0].params {
+        fields[2].deprecated = Some("use `type`".into());
+    }
+    api.enums[0].values[1].deprecated = Some("no longer offered".into());
+    let text = render_single_file(&api, "x").expect("emits");
+    assert_eq!(
+        text.matches("#[deprecated(note = \"use getThing\")]")
+            .count(),
+        2,
+        "{text}"
+    );
+    // The field and its setter.
+    assert_eq!(
+        text.matches("#[deprecated(note = \"use `type`\")]").count(),
+        2,
+        "{text}"
+    );
+    assert!(
+        text.contains("#[deprecated(note = \"no longer offered\")]\n        Enterprise,"),
+        "{text}"
+    );
+    assert!(text.contains("#![allow(deprecated)]"), "{text}");
 }
 
 #[test]
@@ -469,24 +553,6 @@ fn output_is_deterministic() {
     if let Ok(dir) = std::env::var("BAAS_EMIT_DUMP") {
         std::fs::write(format!("{dir}/sample.rs"), a).expect("dump");
     }
-}
-
-#[test]
-fn incompatible_rule_is_an_error_naming_the_field() {
-    let mut api = sample_api();
-    if let Params::Fields { fields } = &mut api.groups[0].operations[0].params {
-        fields[0].rules.push(rule(RuleKind::MaxChars { max: 1 }));
-    }
-    let err = generate_crate(&api).expect_err("refused");
-    assert!(err.message().contains("`type`"), "{err}");
-}
-
-#[test]
-fn decimal_parts_are_exact() {
-    assert_eq!(names::decimal_parts("99999999.99"), Ok((9_999_999_999, 2)));
-    assert_eq!(names::decimal_parts("-0.5"), Ok((-5, 1)));
-    assert!(names::decimal_parts("1e5").is_err());
-    assert!(names::decimal_parts("99999999999999999999").is_err());
 }
 
 /// `BAAS_EMIT_CRATE_DUMP=<dir>` writes the sample crate there (to compile it by hand).
@@ -515,13 +581,20 @@ fn decisions_are_written_once_and_linked() {
     assert_eq!(text.matches("Because.").count(), 1, "{text}");
     assert!(text.contains("## Decision `d1`"), "{text}");
     assert!(
-        text.matches("[`d1`](super#decision-d1)").count() >= 2,
+        text.matches("[`d1`](super::decisions#decision-d1)").count() >= 2,
         "{text}"
     );
-    let lib = &generate_crate(&sample_api()).expect("emits")[1];
-    assert_eq!(lib.path, "src/lib.rs");
-    assert!(lib.contents.contains("## Decision `d1`"));
-    assert!(lib.contents.contains("Reason: Because."));
+    let files = generate_crate(&sample_api()).expect("emits");
+    let decisions = files
+        .iter()
+        .find(|f| f.path == "src/decisions.rs")
+        .expect("a decisions module");
+    assert!(decisions.contents.contains("## Decision `d1`"));
+    assert!(decisions.contents.contains("Reason: Because."));
+    assert!(
+        !files[1].contents.contains("Because."),
+        "the crate root stays short"
+    );
     assert_eq!(
         docs::decision_anchor("Sme.Status shapes"),
         "decision-smestatus-shapes"
@@ -574,15 +647,23 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
             .expect("a constructor call")
             .to_owned()
     };
-    let (with, without) = (call(ok), call(fail));
+    let block = |from: usize| {
+        let rest = &text[from..];
+        rest[..rest.find("//! ```\n").expect("a closed block")].to_owned()
+    };
+    let (with, without) = (block(ok), block(fail));
     assert!(
-        with.ends_with("GetThingRequest::new(\"...\", 1);"),
+        call(ok).ends_with("GetThingRequest::new(crate::trans::GetThingRequired {")
+            || call(ok).contains("GetThingRequest::new("),
         "{with}"
     );
-    assert_eq!(
-        with.matches(',').count(),
-        without.matches(',').count() + 1,
-        "{with} / {without}"
+    assert!(with.contains("//!     id: \"...\".into(),"), "{with}");
+    assert!(with.contains("//!     page: 1,"), "{with}");
+    assert!(without.contains("id: \"...\".into(),"), "{without}");
+    assert!(!without.contains("page: 1,"), "{without}");
+    assert!(
+        text.contains("//! ```compile_fail,E0063"),
+        "a missing field is E0063"
     );
 }
 
@@ -612,7 +693,7 @@ fn result_codes_and_notifications_are_enums() {
     // What every generated string enum has.
     for name in ["ResultCode", "NotificationType"] {
         at(&format!("impl std::str::FromStr for {name}"));
-        at(&format!("impl From<&str> for {name}"));
+        assert!(!text.contains(&format!("impl From<&str> for {name}")));
         at(&format!("impl serde::Serialize for {name}"));
         at(&format!("impl std::fmt::Display for {name}"));
     }
@@ -625,28 +706,15 @@ fn result_codes_and_notifications_are_enums() {
     at("A thing \\[done\\]");
     at("[`Client::apply_for_thing`](super::client::Client::apply_for_thing)");
 
+    // One public path: the codes live in `enums` only.
     let files = generate_crate(&api).expect("emits");
-    let lib = &files[1].contents;
-    assert!(
-        lib.contains("pub use enums::{NotificationType, ResultCode};"),
-        "{lib}"
-    );
-    assert!(
-        lib.contains("`10001` [`SystemBusy`](ResultCode::SystemBusy) busy"),
-        "{lib}"
-    );
-    assert!(
-        lib.contains("`0028` [`ThingDone`](NotificationType::ThingDone)"),
-        "{lib}"
-    );
+    assert!(!files[1].contents.contains("pub use enums::"));
 
     // Nothing listed, nothing emitted (and nothing re-exported).
     api.result_codes.clear();
     api.notifications.clear();
     let text = render_single_file(&api, "x").expect("emits");
     assert!(!text.contains("ResultCode") && !text.contains("NotificationType"));
-    let files = generate_crate(&api).expect("emits");
-    assert!(!files[1].contents.contains("pub use enums::"));
 }
 
 /// With no retryable code, `is_retryable` still compiles (an empty list) and says so.

@@ -236,7 +236,10 @@ fn present_expr(p: &ParamRef) -> TokenStream {
 
 /// `validate_at` of a record used in requests (its sent shape).
 pub fn record_validate_at(fields: &[Field]) -> TokenStream {
-    let body: TokenStream = fields.iter().map(|f| field_checks(f, Ctx::Record)).collect();
+    let body: TokenStream = fields
+        .iter()
+        .map(|f| field_checks(f, Ctx::Record))
+        .collect();
     let (v, at) = if body.is_empty() {
         (quote!(_v), quote!(_at))
     } else {
@@ -252,7 +255,10 @@ pub fn record_validate_at(fields: &[Field]) -> TokenStream {
 
 /// The body of an operation's `validate`: field rules then constraints.
 pub fn request_validate_body(fields: &[Field], constraints: &[Constraint]) -> TokenStream {
-    let mut body: TokenStream = fields.iter().map(|f| field_checks(f, Ctx::Request)).collect();
+    let mut body: TokenStream = fields
+        .iter()
+        .map(|f| field_checks(f, Ctx::Request))
+        .collect();
     body.extend(constraints.iter().map(constraint_check));
     if body.is_empty() {
         return quote!(Ok(()));

@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use baas_client::enums::OtpType;
-use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
+use baas_client::otp::{
+    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
+};
 use baas_client::{Amount, Client};
 use baas_sandbox::Sandbox;
 
@@ -21,14 +23,17 @@ pub fn amount(text: &str) -> Amount {
 /// sendOtp + confirmOperation with the sandbox's OTP rule.
 pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
     client
-        .send_otp(&SendOtpRequest::new(business_id, OtpType::Sms))
+        .send_otp(&SendOtpRequest::new(SendOtpRequired {
+            business_id: business_id.into(),
+            otp_type: OtpType::Sms,
+        }))
         .await
         .expect("sendOtp");
     client
-        .confirm_operation(&ConfirmOperationRequest::new(
-            business_id,
-            sandbox.otp_for(business_id),
-        ))
+        .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+            business_id: business_id.into(),
+            otp_code: sandbox.otp_for(business_id).into(),
+        }))
         .await
         .expect("confirmOperation");
 }
