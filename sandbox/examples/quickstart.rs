@@ -51,7 +51,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         payee_bank_code: "SBX".into(),
         payee_account_id: "1000000004".into(),
         currency: Currency::Kes,
-        amount: amount,
+        amount,
     })
     .remark("quickstart");
     let tx_id = client
@@ -64,15 +64,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 5. Send and confirm the OTP. In the sandbox the code follows a documented rule.
     client
         .send_otp(&SendOtpRequest::new(SendOtpRequired {
-            business_id: tx_id.clone().into(),
+            business_id: tx_id.clone(),
             otp_type: OtpType::Sms,
         }))
         .await?;
     let otp = sandbox.otp_for(&tx_id);
     client
         .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
-            business_id: tx_id.clone().into(),
-            otp_code: otp.clone().into(),
+            business_id: tx_id.clone(),
+            otp_code: otp.clone(),
         }))
         .await?;
     println!("confirmed with OTP {otp}");
@@ -80,7 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 6. The result.
     let result = client
         .get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
-            tx_id: tx_id.into(),
+            tx_id,
         }))
         .await?;
     println!("transaction: {}", result.get());

@@ -92,7 +92,7 @@ async fn worker(
         };
         in_flight
             .track(client.send_otp(&SendOtpRequest::new(SendOtpRequired {
-                business_id: tx.clone().into(),
+                business_id: tx.clone(),
                 otp_type: OtpType::Sms,
             })))
             .await
@@ -101,8 +101,8 @@ async fn worker(
         match in_flight
             .track(client.confirm_operation(&ConfirmOperationRequest::new(
                 ConfirmOperationRequired {
-                    business_id: tx.clone().into(),
-                    otp_code: otp.into(),
+                    business_id: tx.clone(),
+                    otp_code: otp,
                 },
             )))
             .await

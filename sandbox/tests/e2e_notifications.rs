@@ -155,7 +155,7 @@ async fn notifications_are_signed_retried_and_verified() {
                 company_regis_document_file: "aGk=".into(),
                 company_regis_document_type: CnyDocumentType::Pdf,
                 invoice_document_type: CnyDocumentType::Pdf,
-                oder_array: vec![order].into(),
+                oder_array: vec![order],
             },
         ))
         .await

@@ -72,7 +72,7 @@ async fn every_operation_at_least_once() {
     let q = c
         .query_account_by_short_code(&QueryAccountByShortCodeRequest::new(
             QueryAccountByShortCodeRequired {
-                short_code: short.clone().into(),
+                short_code: short.clone(),
             },
         ))
         .await
@@ -114,7 +114,7 @@ async fn every_operation_at_least_once() {
         .unwrap();
     c.cancel_account_operation(&CancelAccountOperationRequest::new(
         CancelAccountOperationRequired {
-            request_id: first.clone().into(),
+            request_id: first.clone(),
         },
     ))
     .await
@@ -122,7 +122,7 @@ async fn every_operation_at_least_once() {
     assert_eq!(
         code(
             c.send_otp(&SendOtpRequest::new(SendOtpRequired {
-                business_id: first.into(),
+                business_id: first,
                 otp_type: OtpType::Sms
             }))
             .await
@@ -226,7 +226,7 @@ async fn every_operation_at_least_once() {
         .unwrap();
     let tx = tx.tx_id.unwrap();
     c.send_otp(&SendOtpRequest::new(SendOtpRequired {
-        business_id: tx.clone().into(),
+        business_id: tx.clone(),
         otp_type: OtpType::Sms,
     }))
     .await
@@ -234,7 +234,7 @@ async fn every_operation_at_least_once() {
     assert_eq!(
         code(
             c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
-                business_id: tx.clone().into(),
+                business_id: tx.clone(),
                 otp_code: "999999x".into()
             }))
             .await
@@ -242,8 +242,8 @@ async fn every_operation_at_least_once() {
         "11203"
     );
     c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
-        business_id: tx.clone().into(),
-        otp_code: sb.otp_for(&tx).into(),
+        business_id: tx.clone(),
+        otp_code: sb.otp_for(&tx),
     }))
     .await
     .unwrap();
@@ -251,7 +251,7 @@ async fn every_operation_at_least_once() {
     assert_eq!(sb.balance("1000000004"), Some(amount("101000.50")));
     let result = c
         .get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
-            tx_id: tx.clone().into(),
+            tx_id: tx.clone(),
         }))
         .await
         .unwrap();
@@ -261,8 +261,8 @@ async fn every_operation_at_least_once() {
         .get_trans_list(&GetTransListRequest::new(GetTransListRequired {
             user_id: "U1001".into(),
             account_id: "1000000001".into(),
-            tx_type: Vec::<String>::new().into(),
-            tx_status: vec![TxStatus::Processing, TxStatus::Succeeded].into(),
+            tx_type: Vec::<String>::new(),
+            tx_status: vec![TxStatus::Processing, TxStatus::Succeeded],
             start_time: T0,
             end_time: T1,
             page_no: 1,
@@ -280,8 +280,8 @@ async fn every_operation_at_least_once() {
             c.get_trans_list(&GetTransListRequest::new(GetTransListRequired {
                 user_id: "U1001".into(),
                 account_id: "1000000001".into(),
-                tx_type: vec!["TRANSFER".to_owned()].into(),
-                tx_status: Vec::<TxStatus>::new().into(),
+                tx_type: vec!["TRANSFER".to_owned()],
+                tx_status: Vec::<TxStatus>::new(),
                 start_time: T1,
                 end_time: T0,
                 page_no: 1,
@@ -295,7 +295,7 @@ async fn every_operation_at_least_once() {
     let rev = c
         .tx_reversal(
             &TxReversalRequest::new(TxReversalRequired {
-                transaction_id: tx.clone().into(),
+                transaction_id: tx.clone(),
             })
             .reversal_reason("sent twice"),
         )
@@ -304,7 +304,7 @@ async fn every_operation_at_least_once() {
     let rev_id = rev.application_id.unwrap();
     let rec = c
         .query_tx_reversal(&QueryTxReversalRequest::new(QueryTxReversalRequired {
-            application_id: rev_id.into(),
+            application_id: rev_id,
         }))
         .await
         .unwrap();
@@ -368,7 +368,7 @@ async fn every_operation_at_least_once() {
     confirm(&c, &sb, &pid).await;
     let pq = c
         .payment_query(&PaymentQueryRequest::new(PaymentQueryRequired {
-            payment_id: pid.into(),
+            payment_id: pid,
         }))
         .await
         .unwrap();
@@ -388,8 +388,7 @@ async fn every_operation_at_least_once() {
                         network_provider: NetworkProvider::Third,
                         amount: amount("75.50"),
                     }),
-                ]
-                .into(),
+                ],
             },
         ))
         .await
@@ -398,7 +397,7 @@ async fn every_operation_at_least_once() {
     confirm(&c, &sb, &bulk_id).await;
     let bq = c
         .bulk_payment_query(&BulkPaymentQueryRequest::new(BulkPaymentQueryRequired {
-            bulk_payment_order_id: bulk_id.clone().into(),
+            bulk_payment_order_id: bulk_id.clone(),
             page_no: 1,
             page_size: 10,
         }))
@@ -409,7 +408,7 @@ async fn every_operation_at_least_once() {
     let seen = sb.requests_seen();
     assert!(matches!(
         c.bulk_payment_query(&BulkPaymentQueryRequest::new(BulkPaymentQueryRequired {
-            bulk_payment_order_id: bulk_id.into(),
+            bulk_payment_order_id: bulk_id,
             page_no: 1,
             page_size: 51
         }))
@@ -467,7 +466,7 @@ async fn every_operation_at_least_once() {
         .unwrap();
     let tt = tt.application_id.unwrap();
     c.send_acc_admin_otp(&SendAccAdminOtpRequest::new(SendAccAdminOtpRequired {
-        business_id: tt.clone().into(),
+        business_id: tt.clone(),
         otp_type: OtpType::Email,
         account_id: "1000000002".into(),
         acc_manager_id_number: "ID123456".into(),
@@ -476,8 +475,8 @@ async fn every_operation_at_least_once() {
     .await
     .unwrap();
     c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
-        business_id: tt.clone().into(),
-        otp_code: sb.otp_for(&tt).into(),
+        business_id: tt.clone(),
+        otp_code: sb.otp_for(&tt),
     }))
     .await
     .unwrap();
@@ -498,7 +497,7 @@ async fn every_operation_at_least_once() {
     let d = c
         .get_inter_bank_transfer_details(&GetInterBankTransferDetailsRequest::new(
             GetInterBankTransferDetailsRequired {
-                application_id: tt.into(),
+                application_id: tt,
                 account_id: "1000000002".into(),
             },
         ))
@@ -536,7 +535,7 @@ async fn every_operation_at_least_once() {
     let st = c
         .get_fx_request_status(&GetFxRequestStatusRequest::new(
             GetFxRequestStatusRequired {
-                application_id: fx_id.into(),
+                application_id: fx_id,
             },
         ))
         .await
@@ -569,7 +568,7 @@ async fn every_operation_at_least_once() {
                 company_regis_document_file: "aGVsbG8=".into(),
                 company_regis_document_type: CnyDocumentType::Image,
                 invoice_document_type: CnyDocumentType::Pdf,
-                oder_array: vec![order].into(),
+                oder_array: vec![order],
             })
             .beneficiary_country_code("CN"),
         )
@@ -580,7 +579,7 @@ async fn every_operation_at_least_once() {
     let d = c
         .get_cny_transfer_details(&GetCnyTransferDetailsRequest::new(
             GetCnyTransferDetailsRequired {
-                application_id: cny_id.clone().into(),
+                application_id: cny_id.clone(),
             },
         ))
         .await
@@ -627,7 +626,7 @@ async fn every_operation_at_least_once() {
         .unwrap();
     let g = c
         .group_applications(&GroupApplicationsRequest::new(GroupApplicationsRequired {
-            application_id_list: vec![a.clone(), b].into(),
+            application_id_list: vec![a.clone(), b],
         }))
         .await
         .unwrap()
@@ -636,7 +635,7 @@ async fn every_operation_at_least_once() {
     assert_eq!(
         code(
             c.send_otp(&SendOtpRequest::new(SendOtpRequired {
-                business_id: a.into(),
+                business_id: a,
                 otp_type: OtpType::Sms
             }))
             .await
@@ -667,9 +666,7 @@ async fn every_operation_at_least_once() {
         .and_then(|r| r.request_id.clone())
         .unwrap();
     c.cancel_account_operation(&CancelAccountOperationRequest::new(
-        CancelAccountOperationRequired {
-            request_id: rid.into(),
-        },
+        CancelAccountOperationRequired { request_id: rid },
     ))
     .await
     .unwrap();

@@ -67,7 +67,7 @@ async fn invalid_request_never_reaches_the_sandbox() {
         company_regis_document_file: "aGk=".into(),
         company_regis_document_type: CnyDocumentType::Pdf,
         invoice_document_type: CnyDocumentType::Pdf,
-        oder_array: vec![order].into(),
+        oder_array: vec![order],
     });
     let err = c.apply_for_cny_express(&cny).await.unwrap_err();
     let text = err.to_string();

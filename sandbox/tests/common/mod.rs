@@ -32,7 +32,7 @@ pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
     client
         .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
             business_id: business_id.into(),
-            otp_code: sandbox.otp_for(business_id).into(),
+            otp_code: sandbox.otp_for(business_id),
         }))
         .await
         .expect("confirmOperation");
