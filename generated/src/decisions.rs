@@ -5,6 +5,16 @@
 //!
 //! Where the source document is ambiguous, the spec records what was decided and why. Items link here.
 //!
+//! ## Decision `account-currency-set`
+//!
+//! About Account currency, AccountListItem currency.
+//!
+//! Source text: "Account: currency | string; accounts: array of accountId, accountName, currency, ..."
+//!
+//! Decision: Both are the value set Currency (the currencies of applyForTransfer). A currency outside it decodes as Currency::Unknown and is kept.
+//!
+//! Reason: An account's currency is the currency its transfers are made in, and partners compare it with Currency when they build a transfer; a response never fails over a new code, because Unknown keeps it. Team decision.
+//!
 //! ## Decision `business-transfer-reference-number`
 //!
 //! About /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
@@ -154,6 +164,16 @@
 //! Decision: Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\].
 //!
 //! Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
+//!
+//! ## Decision `fx-currency-set`
+//!
+//! About /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
+//!
+//! Source text: "sourceCurrency | string | mandatory; targetCurrency | string | mandatory; getForeignExchangeRate currencyPair one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY"
+//!
+//! Decision: Both are the value set FxCurrency: the eight currencies that appear in the quoted pairs (USD, KES, EUR, GBP, TZS, UGX, RWF, CNY).
+//!
+//! Reason: The document gives the conversion currencies no list of their own, but a conversion needs a rate, and the rate call quotes only these pairs; a typed set refuses a misspelled code before money is applied for. CNY is in it (USD/CNY), which the transfer currency set lacks, so the two sets stay apart. Team decision.
 //!
 //! ## Decision `fx-status-record-v2`
 //!

@@ -1369,6 +1369,132 @@ impl<'de> serde::Deserialize<'de> for FreezeStatus {
             .map(FreezeStatus::from_i64)
     }
 }
+/// A currency of a foreign exchange: the currencies of the pairs that /query/v2/getForeignExchangeRate quotes, in order of first appearance.
+///
+/// Wire values:
+///
+/// - `USD`: [`Usd`](FxCurrency::Usd)
+/// - `KES`: [`Kes`](FxCurrency::Kes)
+/// - `EUR`: [`Eur`](FxCurrency::Eur)
+/// - `GBP`: [`Gbp`](FxCurrency::Gbp)
+/// - `TZS`: [`Tzs`](FxCurrency::Tzs)
+/// - `UGX`: [`Ugx`](FxCurrency::Ugx)
+/// - `RWF`: [`Rwf`](FxCurrency::Rwf)
+/// - `CNY`: [`Cny`](FxCurrency::Cny)
+///
+/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
+///
+/// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FxCurrency {
+    /// US dollar
+    ///
+    /// Wire value: `USD`.
+    Usd,
+    /// Kenyan shilling
+    ///
+    /// Wire value: `KES`.
+    Kes,
+    /// Euro
+    ///
+    /// Wire value: `EUR`.
+    Eur,
+    /// Pound sterling
+    ///
+    /// Wire value: `GBP`.
+    Gbp,
+    /// Tanzanian shilling
+    ///
+    /// Wire value: `TZS`.
+    Tzs,
+    /// Ugandan shilling
+    ///
+    /// Wire value: `UGX`.
+    Ugx,
+    /// Rwandan franc
+    ///
+    /// Wire value: `RWF`.
+    Rwf,
+    /// Chinese yuan
+    ///
+    /// Wire value: `CNY`.
+    Cny,
+    /// A wire value this version of the client does not know, kept as received.
+    Unknown(UnknownValue),
+}
+impl FxCurrency {
+    /// Every value the spec lists, in spec order.
+    pub const KNOWN: &'static [FxCurrency] = &[
+        FxCurrency::Usd,
+        FxCurrency::Kes,
+        FxCurrency::Eur,
+        FxCurrency::Gbp,
+        FxCurrency::Tzs,
+        FxCurrency::Ugx,
+        FxCurrency::Rwf,
+        FxCurrency::Cny,
+    ];
+    /// The wire value.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            FxCurrency::Usd => "USD",
+            FxCurrency::Kes => "KES",
+            FxCurrency::Eur => "EUR",
+            FxCurrency::Gbp => "GBP",
+            FxCurrency::Tzs => "TZS",
+            FxCurrency::Ugx => "UGX",
+            FxCurrency::Rwf => "RWF",
+            FxCurrency::Cny => "CNY",
+            FxCurrency::Unknown(value) => value.as_str(),
+        }
+    }
+    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    pub(crate) fn from_wire(wire: &str) -> FxCurrency {
+        match wire {
+            "USD" => FxCurrency::Usd,
+            "KES" => FxCurrency::Kes,
+            "EUR" => FxCurrency::Eur,
+            "GBP" => FxCurrency::Gbp,
+            "TZS" => FxCurrency::Tzs,
+            "UGX" => FxCurrency::Ugx,
+            "RWF" => FxCurrency::Rwf,
+            "CNY" => FxCurrency::Cny,
+            other => FxCurrency::Unknown(UnknownValue(other.to_owned())),
+        }
+    }
+}
+impl std::fmt::Display for FxCurrency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl std::str::FromStr for FxCurrency {
+    type Err = baas_runtime::wire_enum::ParseEnumError;
+    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match FxCurrency::from_wire(s) {
+            FxCurrency::Unknown(_) => {
+                Err(baas_runtime::wire_enum::ParseEnumError::new(s))
+            }
+            known => Ok(known),
+        }
+    }
+}
+impl serde::Serialize for FxCurrency {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FxCurrency {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
+        Ok(FxCurrency::from_wire(&wire))
+    }
+}
 /// FX request status, from public-facts.md \[docs\] (documented for /query/getFxRequestStatus, the path without v2). Not attached to a field: the v2 status response stays not shown (decision fx-status-record-v2); provided to interpret raw responses.
 ///
 /// Wire values:

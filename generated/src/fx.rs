@@ -88,16 +88,20 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForFcExchangeRequest {
-    /// Mandatory. Currency code (the document lists no value set for this field).
+    /// The currency converted from.
     ///
-    /// Wire name: `sourceCurrency` (string). Required.
+    /// Wire name: `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    ///
+    /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "sourceCurrency")]
-    pub source_currency: String,
-    /// Mandatory. Currency code (the document lists no value set for this field).
+    pub source_currency: super::enums::FxCurrency,
+    /// The currency converted to.
     ///
-    /// Wire name: `targetCurrency` (string). Required.
+    /// Wire name: `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    ///
+    /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "targetCurrency")]
-    pub target_currency: String,
+    pub target_currency: super::enums::FxCurrency,
     /// Mandatory.
     ///
     /// Wire name: `sourceAccount` (string). Required.
@@ -132,14 +136,14 @@ pub struct ApplyForFcExchangeRequest {
 /// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForFcExchangeRequired {
-    /// Mandatory. Currency code (the document lists no value set for this field).
+    /// The currency converted from.
     ///
-    /// Wire name `sourceCurrency` (string); see [`ApplyForFcExchangeRequest::source_currency`].
-    pub source_currency: String,
-    /// Mandatory. Currency code (the document lists no value set for this field).
+    /// Wire name `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)); see [`ApplyForFcExchangeRequest::source_currency`].
+    pub source_currency: super::enums::FxCurrency,
+    /// The currency converted to.
     ///
-    /// Wire name `targetCurrency` (string); see [`ApplyForFcExchangeRequest::target_currency`].
-    pub target_currency: String,
+    /// Wire name `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)); see [`ApplyForFcExchangeRequest::target_currency`].
+    pub target_currency: super::enums::FxCurrency,
     /// Mandatory.
     ///
     /// Wire name `sourceAccount` (string); see [`ApplyForFcExchangeRequest::source_account`].
@@ -200,8 +204,6 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
-        v.required(at.field("sourceCurrency"), !self.source_currency.is_empty());
-        v.required(at.field("targetCurrency"), !self.target_currency.is_empty());
         v.required(at.field("sourceAccount"), !self.source_account.is_empty());
         v.required(at.field("targetAccount"), !self.target_account.is_empty());
         v.exactly_one_of(

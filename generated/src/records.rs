@@ -57,13 +57,11 @@ pub struct Account {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    ///
+    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit
     ///
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
@@ -147,13 +145,11 @@ pub struct AccountListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    ///
+    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,

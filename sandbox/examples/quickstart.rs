@@ -41,7 +41,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         account.account_id.unwrap_or_default(),
         account.account_name.unwrap_or_default(),
         account.balance.map(|b| b.to_string()).unwrap_or_default(),
-        account.currency.unwrap_or_default(),
+        account.currency.map(|c| c.to_string()).unwrap_or_default(),
     );
 
     // 4. Apply for an internal transfer: nothing moves until the OTP confirms it.
@@ -92,7 +92,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "new balance {} {}",
         account.balance.map(|b| b.to_string()).unwrap_or_default(),
-        account.currency.unwrap_or_default()
+        account.currency.map(|c| c.to_string()).unwrap_or_default()
     );
     Ok(())
 }

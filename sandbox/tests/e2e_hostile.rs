@@ -7,7 +7,9 @@ mod common;
 use std::time::Duration;
 
 use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
-use baas_client::enums::{AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel};
+use baas_client::enums::{
+    AmountType, ChargeType, Currency, FeeBeneficiaryType, FxCurrency, PaymentChannel,
+};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::other::{FetchTransactionFeeRequest, FetchTransactionFeeRequired};
 use baas_client::transfers::{
@@ -82,8 +84,8 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_fc_exchange(
             &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: "EUR".into(),
-                target_currency: "KES".into(),
+                source_currency: FxCurrency::Eur,
+                target_currency: FxCurrency::Kes,
                 source_account: "2000000003".into(),
                 target_account: "2000000001".into(),
             })
@@ -94,8 +96,8 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_fc_exchange(
             &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: "EUR".into(),
-                target_currency: "KES".into(),
+                source_currency: FxCurrency::Eur,
+                target_currency: FxCurrency::Kes,
                 source_account: "2000000003".into(),
                 target_account: "2000000001".into(),
             })

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use baas_client::cny::{ApplyForCnyExpressRequest, ApplyForCnyExpressRequired};
 use baas_client::enums::NotificationType;
-use baas_client::enums::{BeneficiaryType, CnyDocumentType, PaymentPurpose};
+use baas_client::enums::{BeneficiaryType, CnyDocumentType, FxCurrency, PaymentPurpose};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::other::{QueryClosingBalanceRequest, QueryClosingBalanceRequired};
 use baas_client::records::{OrderItem, OrderItemRequired};
@@ -117,8 +117,8 @@ async fn notifications_are_signed_retried_and_verified() {
     let fx = c
         .apply_for_fc_exchange(
             &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: "KES".into(),
-                target_currency: "EUR".into(),
+                source_currency: FxCurrency::Kes,
+                target_currency: FxCurrency::Eur,
                 source_account: "2000000001".into(),
                 target_account: "2000000003".into(),
             })

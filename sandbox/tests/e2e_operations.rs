@@ -518,8 +518,8 @@ async fn every_operation_at_least_once() {
     let fx = c
         .apply_for_fc_exchange(
             &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: "KES".into(),
-                target_currency: "EUR".into(),
+                source_currency: FxCurrency::Kes,
+                target_currency: FxCurrency::Eur,
                 source_account: "2000000001".into(),
                 target_account: "2000000003".into(),
             })

@@ -1759,6 +1759,9 @@ enum Doc {
     Seed,
     /// `public-facts.md`.
     Facts,
+    /// The source document, as the currencies of a list of `A/B` pairs (in order of
+    /// first appearance).
+    PairCurrencies,
 }
 
 /// Every value set of the checklist and of the spec: the enum, its wire type,
@@ -1924,6 +1927,12 @@ const VALUE_SETS: &[(&str, &str, Doc, &str)] = &[
         "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY",
     ),
     (
+        "FxCurrency",
+        "string",
+        Doc::PairCurrencies,
+        "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY",
+    ),
+    (
         "FxRequestStatus",
         "integer",
         Doc::Facts,
@@ -1992,6 +2001,7 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
         let text = match doc {
             Doc::Seed => &seed,
             Doc::Facts => &facts,
+            Doc::PairCurrencies => &seed,
         };
         if !text.contains(list) {
             out.push(format!(
@@ -2006,7 +2016,18 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
                     ));
                 }
                 let got: Vec<&str> = values.iter().map(|(v, _)| v.as_str()).collect();
-                let want = values_of(list);
+                let want = match doc {
+                    Doc::PairCurrencies => {
+                        let mut seen: Vec<String> = Vec::new();
+                        for c in list.split(", ").flat_map(|pair| pair.split('/')) {
+                            if !seen.iter().any(|s| s == c) {
+                                seen.push(c.to_owned());
+                            }
+                        }
+                        seen
+                    }
+                    _ => values_of(list),
+                };
                 if got != want {
                     out.push(format!(
                         "enum {name}: wire values {got:?}, the source lists {want:?} (in this order)"
@@ -2015,6 +2036,7 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
                 let want_source = |s: &Source| match doc {
                     Doc::Seed => *s == Source::Seed,
                     Doc::Facts => *s != Source::Seed,
+                    Doc::PairCurrencies => *s == Source::Seed,
                 };
                 for (v, s) in values {
                     if !want_source(s) {
