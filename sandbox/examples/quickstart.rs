@@ -40,7 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 4. Apply for an internal transfer: nothing moves until the OTP confirms it.
     let amount: Amount = "1500.50".parse()?;
     let transfer =
-        ApplyForTransferRequest::new("1000000001", "SBX", "1000000004", Currency::Kes, amount)
+        ApplyForTransferRequest::new("1000000001", "46", "1000000004", Currency::Kes, amount)
             .remark("quickstart");
     let tx_id = client
         .apply_for_transfer(&transfer)

@@ -34,7 +34,7 @@
 //!   bill) or `bulkPaymentOrderId`, the `applicationId` (SWIFT, CNY, FX, group), and
 //!   the requestId of the `/account/activateAccount` call (also what
 //!   `/account/cancelAccountOperation` takes).
-//! * Fees: none to the sandbox's own bank (`payeeBankCode` `SBX`), 0.5% otherwise and
+//! * Fees: none to the sandbox's own bank (`payeeBankCode` `46`), 0.5% otherwise and
 //!   for SWIFT with `OUR`/`SHA`. Rates: a fixed table ([`ops::kes_per_unit`]).
 //! * Seed data: see [`seed`]. Statuses: transactions 1 submitted, 8 succeeded, 4 failed;
 //!   SWIFT 1 then 6 (in transit); FX 1 then 6 (successful); CNY 1 then 8; payments

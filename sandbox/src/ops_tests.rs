@@ -51,7 +51,7 @@ impl T {
 }
 
 fn transfer(payer: &str, payee: &str, amount: &str) -> Value {
-    json!({"payerAccountId": payer, "payeeBankCode": "SBX", "payeeAccountId": payee,
+    json!({"payerAccountId": payer, "payeeBankCode": "46", "payeeAccountId": payee,
            "currency": "KES", "amount": amount})
 }
 
@@ -105,7 +105,7 @@ fn transfer_moves_money_only_after_the_otp() {
         "startTime": 0, "endTime": NOW, "pageNo": 1, "pageSize": 10, "orderByDesc": 1}),
     );
     assert_eq!(list["totalRows"], 1);
-    assert_eq!(list["result"][0]["txType"], "TRANSFER_IN");
+    assert_eq!(list["result"][0]["txType"], "TTID0003"); // transfer in
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn insufficient_funds_and_external_fees() {
     );
     let totals = t.bank.totals();
     let tx = t.ok("applyForTransfer", json!({"payerAccountId": "1000000003",
-        "payeeBankCode": "MMO1", "payeeAccountId": "254700000009", "currency": "KES", "amount": "1000"}));
+        "payeeBankCode": "M-PESA", "payeeAccountId": "254700000009", "currency": "KES", "amount": "1000"}));
     let tx = tx["txId"].as_str().unwrap().to_owned();
     // Spend the money elsewhere before confirming: the confirmation is then refused.
     let other = t.ok(
@@ -141,7 +141,7 @@ fn insufficient_funds_and_external_fees() {
         "fetchTransactionFee",
         json!({"payerAccountId": "1000000001",
         "benificiaryName": "X", "benificiaryType": "0", "benificiaryAccount": "1",
-        "benificiaryBankCode": "MMO1", "amount": "1000"}),
+        "benificiaryBankCode": "M-PESA", "amount": "1000"}),
     );
     assert_eq!(fee["feeAmount"], "5.00");
     assert_eq!(t.bank.totals(), totals);

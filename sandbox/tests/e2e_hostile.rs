@@ -52,7 +52,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000004",
-            "SBX",
+            "46",
             "1000000001",
             Currency::Kes,
             amount(HUGE),
@@ -64,7 +64,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000001",
-            "MMO1",
+            "M-PESA",
             "0700000000",
             Currency::Kes,
             amount(HUGE),
@@ -96,7 +96,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
             "Jane",
             FeeBeneficiaryType::Individual,
             "254700000009",
-            "MMO1",
+            "M-PESA",
             amount(HUGE),
         ))
         .await

@@ -72,7 +72,7 @@ async fn every_operation_at_least_once() {
         code(
             c.apply_for_transfer(&ApplyForTransferRequest::new(
                 "1000000005",
-                "SBX",
+                "46",
                 "1000000004",
                 Currency::Kes,
                 amount("1")
@@ -170,7 +170,7 @@ async fn every_operation_at_least_once() {
         .apply_for_transfer(
             &ApplyForTransferRequest::new(
                 "1000000001",
-                "SBX",
+                "46",
                 "B1002",
                 Currency::Kes,
                 amount("1000.50"),
@@ -224,7 +224,7 @@ async fn every_operation_at_least_once() {
             c.get_trans_list(&GetTransListRequest::new(
                 "U1001",
                 "1000000001",
-                vec!["TRANSFER".to_owned()],
+                vec!["TTID0002".to_owned()],
                 Vec::<TxStatus>::new(),
                 T1,
                 T0,
@@ -260,7 +260,7 @@ async fn every_operation_at_least_once() {
             "Jane",
             FeeBeneficiaryType::Individual,
             "254700000009",
-            "MMO1",
+            "M-PESA",
             amount("2000"),
         ))
         .await
@@ -270,7 +270,7 @@ async fn every_operation_at_least_once() {
         .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
         .await
         .unwrap();
-    assert!(codes.get().contains("SBX"));
+    assert!(codes.get().contains("46"));
 
     // ---- business transfer, airtime, bills ----
     let bt = c
@@ -479,7 +479,7 @@ async fn every_operation_at_least_once() {
     let a = c
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000004",
-            "SBX",
+            "46",
             "1000000001",
             Currency::Kes,
             amount("10"),
@@ -491,7 +491,7 @@ async fn every_operation_at_least_once() {
     let b = c
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000004",
-            "MMO2",
+            "M-PESA",
             "254711111111",
             Currency::Kes,
             amount("20"),

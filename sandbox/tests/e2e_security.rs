@@ -32,14 +32,9 @@ async fn invalid_request_never_reaches_the_sandbox() {
     let (sb, c) = start().await;
     let before = sb.requests_seen();
     // Remark over 100 characters and an order of 600,000 CNY over the 500,000 limit.
-    let bad = ApplyForTransferRequest::new(
-        "1000000001",
-        "SBX",
-        "1000000004",
-        Currency::Kes,
-        amount("1"),
-    )
-    .remark("r".repeat(101));
+    let bad =
+        ApplyForTransferRequest::new("1000000001", "46", "1000000004", Currency::Kes, amount("1"))
+            .remark("r".repeat(101));
     let err = c.apply_for_transfer(&bad).await.unwrap_err();
     assert!(err.to_string().contains("remark"), "{err}");
     let order = OrderItem::new("tea", 1, amount("600000"), 1, "shop");
@@ -175,7 +170,7 @@ async fn business_errors_over_http() {
     let err = c
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000003",
-            "SBX",
+            "46",
             "1000000004",
             Currency::Kes,
             amount("1500.01"),
