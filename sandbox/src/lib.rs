@@ -102,6 +102,11 @@ pub struct SandboxConfig {
     pub retry_backoff: Duration,
     /// Callback URL for notifications, if known at start.
     pub callback_url: Option<String>,
+    /// Time a client has to send a request's headers; a slower one is disconnected.
+    pub header_read_timeout: Duration,
+    /// Time a client has to send a request's body once its headers arrived; a slower
+    /// one gets `12001` and the connection is closed.
+    pub body_read_timeout: Duration,
 }
 
 impl Default for SandboxConfig {
@@ -112,6 +117,8 @@ impl Default for SandboxConfig {
             key: DEFAULT_KEY.to_owned(),
             retry_backoff: Duration::from_millis(50),
             callback_url: None,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(20),
         }
     }
 }
@@ -169,6 +176,7 @@ impl Sandbox {
             partners,
             SERVICE_SENDER.to_owned(),
             config.retry_backoff,
+            (config.header_read_timeout, config.body_read_timeout),
         ));
         let (shutdown, rx) = tokio::sync::watch::channel(false);
         let sandbox = Sandbox {

@@ -197,6 +197,45 @@ fn minor_unit(field: &str, value: Decimal) -> Result<Decimal, ApiError> {
     Ok(value)
 }
 
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date that exists in the (proleptic
+/// Gregorian) calendar: `2026-13-45` and `2026-02-30` do not.
+pub(crate) fn calendar_day(date: &str) -> Option<i64> {
+    let b = date.as_bytes();
+    let shape_ok = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    if !shape_ok {
+        return None;
+    }
+    let year: i64 = date[0..4].parse().ok()?;
+    let month: i64 = date[5..7].parse().ok()?;
+    let day: i64 = date[8..10].parse().ok()?;
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if !(1..=days_in_month).contains(&day) {
+        return None;
+    }
+    // Days from civil (H. Hinnant's algorithm), March-based years.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
 fn paginate<T: Clone>(items: &[T], (no, size): (usize, usize)) -> Vec<T> {
     items
         .iter()
@@ -1411,19 +1450,17 @@ impl Bank {
 
     fn closing_balance(&mut self, p: &P, now_ms: i64) -> Result<Value, ApiError> {
         let date = p.text("queryDate")?;
-        let b = date.as_bytes();
-        let shape_ok = b.len() == 10
-            && b.iter().enumerate().all(|(i, c)| {
-                if i == 4 || i == 7 {
-                    *c == b'-'
-                } else {
-                    c.is_ascii_digit()
-                }
-            });
-        if !shape_ok {
-            return Err(ApiError::invalid(
+        let day = calendar_day(date).ok_or_else(|| {
+            ApiError::invalid(
                 "queryDate",
-                format!("`{date}` is not a UTC date YYYY-MM-DD"),
+                format!("`{date}` is not a UTC date YYYY-MM-DD of the calendar"),
+            )
+        })?;
+        let today = now_ms.div_euclid(DAY_MS);
+        if day >= today {
+            return Err(ApiError::new(
+                codes::TIME_RANGE,
+                format!("queryDate: {date} has not ended yet (UTC); a closing balance exists once its day is over"),
             ));
         }
         let job = self.next_id("JOB");
@@ -1717,10 +1754,19 @@ impl Bank {
     fn send_otp(&mut self, p: &P, _account: Option<&str>) -> Result<Value, ApiError> {
         let id = p.text("businessId")?;
         let channel = p.text("otpType")?;
+        // The document writes `sms or email`. Peers sending `SMS` do not show that
+        // the service accepts it, and `whatsapp` is one peer's report: both refused,
+        // so a partner sends what the document defines (decision otp-type-values).
         if channel != "sms" && channel != "email" {
+            let hint =
+                if channel.eq_ignore_ascii_case("sms") || channel.eq_ignore_ascii_case("email") {
+                    " (lower case, as the document writes it)"
+                } else {
+                    ""
+                };
             return Err(ApiError::invalid(
                 "otpType",
-                format!("{channel} is not sms or email"),
+                format!("`{channel}` is not one of sms, email{hint}"),
             ));
         }
         self.pending(id)?;

@@ -483,3 +483,23 @@ fn a_request_id_shaped_like_a_sandbox_id_does_not_collide() {
         .count();
     assert_eq!(submitted, 0, "{rows}");
 }
+
+#[test]
+fn calendar_days() {
+    use crate::ops::calendar_day as day;
+    assert_eq!(day("1970-01-01"), Some(0));
+    assert_eq!(day("2000-03-01"), Some(11_017));
+    assert_eq!(day("2024-02-29"), Some(19_782));
+    for bad in [
+        "2026-13-45",
+        "2026-02-30",
+        "2025-02-29",
+        "2100-02-29",
+        "2026-00-10",
+        "2026-1-01",
+        "26-01-01x",
+    ] {
+        assert_eq!(day(bad), None, "{bad}");
+    }
+    assert_eq!(day("2000-02-29"), Some(11_016));
+}
