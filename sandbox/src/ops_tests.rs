@@ -377,7 +377,12 @@ fn fx_cny_and_closing_balance_notify() {
     let d = t.ok("getCnyTransferDetails", json!({"applicationId": cid}));
     assert_eq!(d["amount"], "1000.5000");
     assert_eq!(d["status"], 8);
-    t.ok("queryClosingBalance", json!({"queryDate": "2025-06-30"}));
+    // NOW is 2025-06-15 (UTC): the day before has ended, NOW's own day has not.
+    t.ok("queryClosingBalance", json!({"queryDate": "2025-06-14"}));
+    assert_eq!(
+        t.code("queryClosingBalance", json!({"queryDate": "2025-06-15"})),
+        codes::TIME_RANGE
+    );
     assert_eq!(
         t.code("queryClosingBalance", json!({"queryDate": "30/06/2025"})),
         codes::INVALID_PARAMETER

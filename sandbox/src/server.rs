@@ -532,10 +532,12 @@ pub(crate) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> 
     }
     match message.get("params") {
         Some(Json::Object(_)) => {}
-        Some(other) => return Err(format!(
+        Some(other) => {
+            return Err(format!(
             "params: must be a JSON object, not `{}` (an operation without parameters sends {{}})",
             other.to_json_string()
-        )),
+        ))
+        }
         None => return Err("params: is required (an object; {} when there are none)".into()),
     }
     if message.get("senderKey").is_some() {
