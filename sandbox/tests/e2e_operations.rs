@@ -202,17 +202,19 @@ async fn every_operation_at_least_once() {
     let result: serde_json::Value = result.parse().unwrap();
     assert_eq!(result["txStatus"], 8);
     let trans = c
-        .get_trans_list(&GetTransListRequest::new(
-            "U1001",
-            "1000000001",
-            Vec::<String>::new(),
-            vec![TxStatus::Processing, TxStatus::Succeeded],
-            T0,
-            T1,
-            1,
-            10,
-            OrderByDesc::NewestFirst,
-        ))
+        .get_trans_list(
+            &GetTransListRequest::new(
+                "1000000001",
+                Vec::<String>::new(),
+                vec![TxStatus::Processing, TxStatus::Succeeded],
+                T0,
+                T1,
+                1,
+                10,
+                OrderByDesc::NewestFirst,
+            )
+            .user_id("U1001"),
+        )
         .await
         .unwrap();
     assert_eq!(trans.total_rows, Some(2)); // the seeded old one and this one
@@ -222,7 +224,6 @@ async fn every_operation_at_least_once() {
     assert_eq!(
         code(
             c.get_trans_list(&GetTransListRequest::new(
-                "U1001",
                 "1000000001",
                 vec!["TTID0002".to_owned()],
                 Vec::<TxStatus>::new(),
@@ -270,7 +271,11 @@ async fn every_operation_at_least_once() {
         .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
         .await
         .unwrap();
-    assert!(codes.get().contains("46"));
+    let list = codes.bank_code_list.unwrap_or_default();
+    assert!(
+        list.iter().any(|b| b.get().contains(r#""bankCode":"46""#)),
+        "{list:?}"
+    );
 
     // ---- business transfer, airtime, bills ----
     let bt = c
