@@ -15,8 +15,14 @@
 //!
 //! * Every request: POST only (a GET answers code `12000`), a known path (else HTTP
 //!   500), a known sender (`12003`), a signature that holds (`12005 Invalid signature`),
-//!   a requestId never used before (`12002`), and params that decode as the generated
-//!   request type and pass its generated validators (`12001` with every violation).
+//!   a requestId never used before (`12002`), an envelope as the document defines it
+//!   (`timestamp` epoch ms, `locale` `en_KE`-like, `salt`, `params` an object: `12001`),
+//!   and params that decode as the generated request type and pass its generated
+//!   validators (`12001` with every violation; a `pageSize` over 50 answers `15002`
+//!   first, as the live service does).
+//! * Amounts finer than 0.01 are refused (`12001`), so the ledger is exact; a frozen
+//!   payee is refused (`11000`), a dormant one credited. The README's "Sandbox rules"
+//!   table says, for each rule, whether it is the document's or live behaviour.
 //! * Every response is signed with the partner's key (as the service does), with the
 //!   runtime's response builder; a sandbox can be told to tamper its next response.
 //! * Accounts, short codes, dormancy and OTP-confirmed activation, SME sub-account
