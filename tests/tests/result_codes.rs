@@ -30,7 +30,7 @@ async fn sandbox_errors_map_to_their_result_codes() {
     let err = client
         .apply_for_transfer(&ApplyForTransferRequest::new(
             "1000000003",
-            "SBX",
+            "46", // this bank (sandbox rules)
             "1000000004",
             Currency::Kes,
             "1500.01".parse().expect("amount"),
@@ -65,7 +65,7 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
         .apply_for_transfer(
             &ApplyForTransferRequest::new(
                 "1000000001",
-                "SBX",
+                "46", // this bank (sandbox rules)
                 "1000000004",
                 Currency::Kes,
                 "1".parse().expect("amount"),
