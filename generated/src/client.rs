@@ -715,13 +715,11 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
-    /// Referenced as the source of bank codes; its request and response: not shown.
+    /// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
     ///
     /// Wire path: `POST /staticData/getBankCodes` (operation `getBankCodes`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetBankCodesResponse`](super::transfers::GetBankCodesResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// # Errors
     ///

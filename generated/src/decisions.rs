@@ -185,6 +185,16 @@
 //!
 //! Reason: A public fact may fill a "not shown" only for the same path, and the documented path is /query/getFxRequestStatus, not /query/v2/getFxRequestStatus. A v2 path exists precisely because something changed; typing the v2 response after the v1 record could fail decoding or drop fields, while raw JSON loses nothing.
 //!
+//! ## Decision `get-bank-codes-response`
+//!
+//! About /staticData/getBankCodes.
+//!
+//! Source text: "/staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. public-facts.md (Added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\]."
+//!
+//! Decision: The response is `fields` with bankCodeList: array\<json\> (source: one\_peer); the request stays unspecified.
+//!
+//! Reason: The fact is about this exact path and fills its "not shown" response; the items' fields are not public, so each item is raw JSON rather than invented names.
+//!
 //! ## Decision `get-trans-list-response`
 //!
 //! About /query/getTransList.
@@ -211,9 +221,9 @@
 //!
 //! Source text: "userId | string | TRUE in one definition, FALSE in another | user id in the partner's system"
 //!
-//! Decision: `required: true`.
+//! Decision: `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does.
 //!
-//! Reason: A request that carries userId is valid under both definitions, one without it is valid under one only. The sibling list call /query/getCnyTransList also requires userId. Making it required costs the caller one known value and never produces a request the stricter definition rejects.
+//! Reason: The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. public-facts.md (Added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
 //!
 //! ## Decision `money-declared-string`
 //!
@@ -274,6 +284,16 @@
 //! Decision: otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false.
 //!
 //! Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
+//!
+//! ## Decision `otp-type-values`
+//!
+//! About /common/sendOtp otpType; /common/sendAccAdminOtp otpType.
+//!
+//! Source text: "otpType (string, TRUE: sms or email). public-facts.md (Added 2026-11): two integrations send SMS in upper case; whether the service accepts it is not confirmed. One integration reports whatsapp as a third channel for applyForTransfer and the mobile money business transfer \[one peer\]."
+//!
+//! Decision: The client sends `sms` or `email` exactly as the document writes them (OtpType); the sandbox accepts those two only and answers SMS, Email or whatsapp with 12001 and a hint.
+//!
+//! Reason: The document decides where public-facts.md does not show what the service does: that it accepts SMS is unconfirmed, and whatsapp is one peer's report. The documented spelling works under every reading; a sandbox that took SMS could send a partner to production with a value the service may refuse.
 //!
 //! ## Decision `page-size-limit`
 //!
@@ -404,6 +424,16 @@
 //! Decision: Client rule max\_chars: 100; the alphanumeric-only, at most 64 characters rule is server\_side.
 //!
 //! Reason: The stricter rule applies to one mobile money operator only, and which operator (and its bank code) is not shown. Applying it to every transfer would reject valid remarks (spaces, punctuation) for banks and other operators.
+//!
+//! ## Decision `tx-type-codes`
+//!
+//! About /query/getTransList txType (filter and result rows).
+//!
+//! Source text: "Value sets of transaction type ... are referenced by name: not shown. public-facts.md (Added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open."
+//!
+//! Decision: txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows.
+//!
+//! Reason: The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
 //!
 //! ## Decision `untyped-response-fields`
 //!

@@ -2462,7 +2462,7 @@ impl<'de> serde::Deserialize<'de> for OrderByDesc {
         baas_runtime::wire_enum::deserialize_int(deserializer).map(OrderByDesc::from_i64)
     }
 }
-/// otpType of /common/sendOtp and /common/sendAccAdminOtp: sms or email.
+/// otpType of /common/sendOtp and /common/sendAccAdminOtp: sms or email, in lower case as the document writes them (SMS and whatsapp are peers' reports, not confirmed).
 ///
 /// Wire values:
 ///
@@ -2470,6 +2470,8 @@ impl<'de> serde::Deserialize<'de> for OrderByDesc {
 /// - `email`: [`Email`](OtpType::Email)
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
+///
+/// Decision [`otp-type-values`](super::decisions#decision-otp-type-values): about /common/sendOtp otpType; /common/sendAccAdminOtp otpType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OtpType {

@@ -2445,13 +2445,15 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// Transaction type; its value set is referenced by name, not shown.
+    /// Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open.
     ///
     /// Wire name: `txType` (string).
     ///
     /// Source: `public-facts.md` \[live\].
     ///
     /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
     #[serde(
         rename = "txType",
         default,
@@ -2493,4 +2495,35 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub complete_time: Option<i64>,
+    /// Name of the other side of the transaction.
+    ///
+    /// Wire name: `oppoAccountName` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "oppoAccountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_name: Option<String>,
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// An object (e.g. transactionNarrative); its members are not public.
+    ///
+    /// Wire name: `extInfo` (JSON, shape not given by the spec).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    ///
+    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
+    pub ext_info: Option<baas_runtime::RawJson>,
 }

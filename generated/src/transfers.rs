@@ -413,21 +413,23 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetTransListRequest {
-    /// User id in the partner's system. TRUE in one definition, FALSE in another.
+    /// User id in the partner's system. TRUE in one definition, FALSE in another; a production integration omits it and gets answers \[one peer, live\]. Send it when known.
     ///
-    /// Wire name: `userId` (string). Required.
+    /// Wire name: `userId` (string). Optional.
     ///
     /// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
-    #[serde(rename = "userId")]
-    pub user_id: String,
+    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The transaction type value set is referenced by name, not shown.
+    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public-facts.md gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027 \[one peer\]); the list is open.
     ///
     /// Wire name: `txType` (array of string). Required.
     ///
     /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
     #[serde(rename = "txType")]
     pub tx_type: Vec<String>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
@@ -470,13 +472,9 @@ pub struct GetTransListRequest {
 /// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTransListRequired {
-    /// User id in the partner's system. TRUE in one definition, FALSE in another.
-    ///
-    /// Wire name `userId` (string); see [`GetTransListRequest::user_id`].
-    pub user_id: String,
     /// Wire name `accountId` (string); see [`GetTransListRequest::account_id`].
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The transaction type value set is referenced by name, not shown.
+    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public-facts.md gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027 \[one peer\]); the list is open.
     ///
     /// Wire name `txType` (array of string); see [`GetTransListRequest::tx_type`].
     pub tx_type: Vec<String>,
@@ -507,11 +505,10 @@ impl From<GetTransListRequired> for GetTransListRequest {
     }
 }
 impl GetTransListRequest {
-    /// Creates the value from its required fields (`userId`, `accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`), given by name; optional fields have setters.
+    /// Creates the value from its required fields (`accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetTransListRequired) -> Self {
         let GetTransListRequired {
-            user_id,
             account_id,
             tx_type,
             tx_status,
@@ -522,7 +519,7 @@ impl GetTransListRequest {
             order_by_desc,
         } = required;
         Self {
-            user_id,
+            user_id: None,
             account_id,
             tx_type,
             tx_status,
@@ -532,6 +529,12 @@ impl GetTransListRequest {
             page_size,
             order_by_desc,
         }
+    }
+    /// Sets `userId` (see the field's documentation).
+    #[must_use]
+    pub fn user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
     }
 }
 /// Response `data` of `getTransList` (/query/getTransList).
@@ -567,7 +570,6 @@ impl baas_runtime::Operation for GetTransListRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
-        v.required(at.field("userId"), !self.user_id.is_empty());
         v.required(at.field("accountId"), !self.account_id.is_empty());
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
@@ -1143,7 +1145,7 @@ impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
         v.finish()
     }
 }
-/// Referenced as the source of bank codes; its request and response: not shown.
+/// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
 ///
 /// Request of `getBankCodes`.
 ///
@@ -1152,6 +1154,8 @@ impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///
 /// Request of /staticData/getBankCodes: not shown.
+///
+/// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
@@ -1169,10 +1173,23 @@ impl GetBankCodesRequest {
 }
 /// Response `data` of `getBankCodes` (/staticData/getBankCodes).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /staticData/getBankCodes: not shown.
-pub type GetBankCodesResponse = baas_runtime::RawJson;
+/// Source: `public-facts.md` \[one peer\].
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct GetBankCodesResponse {
+    /// The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) \[one peer, live\]; other entries seen: M-PESA, 68, 01 \[one peer\].
+    ///
+    /// Wire name: `bankCodeList` (array of JSON, shape not given by the spec).
+    ///
+    /// Source: `public-facts.md` \[one peer\].
+    ///
+    /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
+    #[serde(rename = "bankCodeList", default, skip_serializing_if = "Option::is_none")]
+    pub bank_code_list: Option<Vec<baas_runtime::RawJson>>,
+}
 impl baas_runtime::Operation for GetBankCodesRequest {
     type Response = GetBankCodesResponse;
     const NAME: &'static str = "getBankCodes";

@@ -48,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let amount: Amount = "1500.50".parse()?;
     let transfer = ApplyForTransferRequest::new(ApplyForTransferRequired {
         payer_account_id: "1000000001".into(),
-        payee_bank_code: "SBX".into(),
+        payee_bank_code: "46".into(),
         payee_account_id: "1000000004".into(),
         currency: Currency::Kes,
         amount,

@@ -12,8 +12,9 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{codes, ApiError};
 
-/// The bank code of the sandbox's own bank: a transfer to it is an internal transfer.
-pub const INTERNAL_BANK_CODE: &str = "SBX";
+/// This bank's own code (public-facts.md **\[one peer, live\]**): a transfer to it is
+/// an internal transfer.
+pub const INTERNAL_BANK_CODE: &str = "46";
 
 /// Transaction statuses (public-facts.md, **\[live\]**).
 pub mod tx_status {
@@ -35,6 +36,11 @@ pub const REVERSAL_DAYS: i64 = 31;
 pub const MAX_OTP_ATTEMPTS: u32 = 5;
 /// Largest page size (public-facts.md: above 50 the service answers 15002).
 pub const MAX_PAGE_SIZE: i64 = 50;
+/// Decimal places of the minor unit of every currency the sandbox holds. The document
+/// shows every balance "with 2 decimal places", so an amount finer than 0.01 could not
+/// be shown exactly: requests with one are refused (`12001`) and the ledger only ever
+/// holds whole minor units.
+pub const MINOR_UNIT_PLACES: u32 = 2;
 /// Milliseconds in a day.
 pub const DAY_MS: i64 = 86_400_000;
 
@@ -105,6 +111,44 @@ pub struct Posting {
     pub amount: Decimal,
 }
 
+/// Transaction type codes (`txType`), the service's vocabulary (public-facts.md,
+/// "Added 2026-11"; the list is open).
+pub mod tx_type {
+    /// Withdraw to mobile money **\[docs\]**.
+    pub const MOBILE_MONEY_OUT: &str = "TTID0001";
+    /// Transfer out **\[docs\]** (also the debit leg of an FX conversion: no public
+    /// code names conversions).
+    pub const TRANSFER_OUT: &str = "TTID0002";
+    /// Transfer in **\[docs\]** (also the credit leg of an FX conversion).
+    pub const TRANSFER_IN: &str = "TTID0003";
+    /// Paybill / till payment **\[one peer\]**.
+    pub const PAYBILL_TILL: &str = "TTID0005";
+    /// Utility payment (bills and airtime) **\[one peer\]**.
+    pub const UTILITY: &str = "TTID0006";
+    /// Foreign-currency transfer out (SWIFT) **\[one peer\]**.
+    pub const FOREIGN_TRANSFER_OUT: &str = "TTID0009";
+    /// Reversal **\[docs\]**.
+    pub const REVERSAL: &str = "TTID0011";
+    /// CNY transfer **\[one peer\]**.
+    pub const CNY_TRANSFER: &str = "TTID0027";
+}
+
+/// The other side of a transaction.
+#[derive(Clone, Debug, Default)]
+pub struct Oppo {
+    /// Account, short code, mobile number or bill number.
+    pub account_id: String,
+    /// Name, when known (`oppoAccountName`).
+    pub name: String,
+    /// Bank code (`oppoBankCode`), when known.
+    pub bank_code: String,
+    /// `paymentChannel` where the value is known (`INTERNAL_TRANSFER` **\[live\]**,
+    /// `SWIFT` from the document); absent otherwise.
+    pub channel: Option<&'static str>,
+    /// The money leaves the bank: the row carries an `externalTxId`.
+    pub external: bool,
+}
+
 /// A transaction record (what getTransList and getTransResult return).
 #[derive(Clone, Debug)]
 pub struct Tx {
@@ -112,10 +156,10 @@ pub struct Tx {
     pub id: String,
     /// Account the record belongs to.
     pub account_id: String,
-    /// Type (TRANSFER, BUSINESS_TRANSFER, AIRTIME, BILL, SWIFT, CNY, FX, REVERSAL, ...).
-    pub tx_type: String,
-    /// DEBIT or CREDIT.
-    pub direction: &'static str,
+    /// Type code (see [`tx_type`]).
+    pub tx_type: &'static str,
+    /// Money came in (transfer in, reversal) rather than went out.
+    pub credit: bool,
     /// Amount (without fee).
     pub amount: Decimal,
     /// Fee charged with it.
@@ -128,8 +172,10 @@ pub struct Tx {
     pub create_time: i64,
     /// Epoch ms, once completed.
     pub complete_time: Option<i64>,
-    /// Counterparty (account, short code, mobile number, bill, ...).
-    pub counterparty: String,
+    /// The other side.
+    pub oppo: Oppo,
+    /// What happened, in words (`extInfo.transactionNarrative`).
+    pub narrative: String,
     /// Remark.
     pub remark: String,
     /// Account that received the money (for reversals): internal payee or outside world.
@@ -441,6 +487,35 @@ impl Bank {
             return Err(ApiError::new(
                 codes::NO_PERMISSION,
                 format!("account {id} is not in Normal status"),
+            ));
+        }
+        Ok(a)
+    }
+
+    /// A customer account that may be credited (the payee of an internal transfer,
+    /// the target of an FX conversion), `field` naming it in errors.
+    ///
+    /// The document has `/account/validateAccount` report `freezeStatus` (and
+    /// `restrictStatus`) "before a transfer", so that a payer checks the payee: a
+    /// frozen payee is refused (`11000`, as for a frozen payer), at application. A
+    /// dormant payee is accepted: validateAccount does not report dormancy, dormancy
+    /// only means "no transactions for 6 consecutive months", and the document's only
+    /// way out of it is `/account/activateAccount` (so the account stays dormant after
+    /// the credit). A closed account (`accountStatus` 2) takes nothing.
+    pub fn credit_account(&self, id: &str, field: &str) -> Result<&Account, ApiError> {
+        let a = self.account(id)?;
+        if a.frozen {
+            return Err(ApiError::new(
+                codes::NO_PERMISSION,
+                format!(
+                    "{field}: account {id} is frozen (freezeStatus 1) and cannot receive money; check a payee with /account/validateAccount first"
+                ),
+            ));
+        }
+        if a.status == 2 {
+            return Err(ApiError::new(
+                codes::NO_PERMISSION,
+                format!("{field}: account {id} is closed"),
             ));
         }
         Ok(a)

@@ -15,8 +15,14 @@
 //!
 //! * Every request: POST only (a GET answers code `12000`), a known path (else HTTP
 //!   500), a known sender (`12003`), a signature that holds (`12005 Invalid signature`),
-//!   a requestId never used before (`12002`), and params that decode as the generated
-//!   request type and pass its generated validators (`12001` with every violation).
+//!   a requestId never used before (`12002`), an envelope as the document defines it
+//!   (`timestamp` epoch ms, `locale` `en_KE`-like, `salt`, `params` an object: `12001`),
+//!   and params that decode as the generated request type and pass its generated
+//!   validators (`12001` with every violation; a `pageSize` over 50 answers `15002`
+//!   first, as the live service does).
+//! * Amounts finer than 0.01 are refused (`12001`), so the ledger is exact; a frozen
+//!   payee is refused (`11000`), a dormant one credited. The README's "Sandbox rules"
+//!   table says, for each rule, whether it is the document's or live behaviour.
 //! * Every response is signed with the partner's key (as the service does), with the
 //!   runtime's response builder; a sandbox can be told to tamper its next response.
 //! * Accounts, short codes, dormancy and OTP-confirmed activation, SME sub-account
@@ -34,7 +40,7 @@
 //!   bill) or `bulkPaymentOrderId`, the `applicationId` (SWIFT, CNY, FX, group), and
 //!   the requestId of the `/account/activateAccount` call (also what
 //!   `/account/cancelAccountOperation` takes).
-//! * Fees: none to the sandbox's own bank (`payeeBankCode` `SBX`), 0.5% otherwise and
+//! * Fees: none to the sandbox's own bank (`payeeBankCode` `46`), 0.5% otherwise and
 //!   for SWIFT with `OUR`/`SHA`. Rates: a fixed table ([`ops::kes_per_unit`]).
 //! * Seed data: see [`seed`]. Statuses: transactions 1 submitted, 8 succeeded, 4 failed;
 //!   SWIFT 1 then 6 (in transit); FX 1 then 6 (successful); CNY 1 then 8; payments
@@ -102,6 +108,11 @@ pub struct SandboxConfig {
     pub retry_backoff: Duration,
     /// Callback URL for notifications, if known at start.
     pub callback_url: Option<String>,
+    /// Time a client has to send a request's headers; a slower one is disconnected.
+    pub header_read_timeout: Duration,
+    /// Time a client has to send a request's body once its headers arrived; a slower
+    /// one gets `12001` and the connection is closed.
+    pub body_read_timeout: Duration,
 }
 
 impl Default for SandboxConfig {
@@ -112,6 +123,8 @@ impl Default for SandboxConfig {
             key: DEFAULT_KEY.to_owned(),
             retry_backoff: Duration::from_millis(50),
             callback_url: None,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(20),
         }
     }
 }
@@ -169,6 +182,7 @@ impl Sandbox {
             partners,
             SERVICE_SENDER.to_owned(),
             config.retry_backoff,
+            (config.header_read_timeout, config.body_read_timeout),
         ));
         let (shutdown, rx) = tokio::sync::watch::channel(false);
         let sandbox = Sandbox {

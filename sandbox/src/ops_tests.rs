@@ -51,7 +51,7 @@ impl T {
 }
 
 fn transfer(payer: &str, payee: &str, amount: &str) -> Value {
-    json!({"payerAccountId": payer, "payeeBankCode": "SBX", "payeeAccountId": payee,
+    json!({"payerAccountId": payer, "payeeBankCode": "46", "payeeAccountId": payee,
            "currency": "KES", "amount": amount})
 }
 
@@ -105,7 +105,7 @@ fn transfer_moves_money_only_after_the_otp() {
         "startTime": 0, "endTime": NOW, "pageNo": 1, "pageSize": 10, "orderByDesc": 1}),
     );
     assert_eq!(list["totalRows"], 1);
-    assert_eq!(list["result"][0]["txType"], "TRANSFER_IN");
+    assert_eq!(list["result"][0]["txType"], "TTID0003"); // transfer in
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn insufficient_funds_and_external_fees() {
     );
     let totals = t.bank.totals();
     let tx = t.ok("applyForTransfer", json!({"payerAccountId": "1000000003",
-        "payeeBankCode": "MMO1", "payeeAccountId": "254700000009", "currency": "KES", "amount": "1000"}));
+        "payeeBankCode": "M-PESA", "payeeAccountId": "254700000009", "currency": "KES", "amount": "1000"}));
     let tx = tx["txId"].as_str().unwrap().to_owned();
     // Spend the money elsewhere before confirming: the confirmation is then refused.
     let other = t.ok(
@@ -141,7 +141,7 @@ fn insufficient_funds_and_external_fees() {
         "fetchTransactionFee",
         json!({"payerAccountId": "1000000001",
         "benificiaryName": "X", "benificiaryType": "0", "benificiaryAccount": "1",
-        "benificiaryBankCode": "MMO1", "amount": "1000"}),
+        "benificiaryBankCode": "M-PESA", "amount": "1000"}),
     );
     assert_eq!(fee["feeAmount"], "5.00");
     assert_eq!(t.bank.totals(), totals);
@@ -377,7 +377,12 @@ fn fx_cny_and_closing_balance_notify() {
     let d = t.ok("getCnyTransferDetails", json!({"applicationId": cid}));
     assert_eq!(d["amount"], "1000.5000");
     assert_eq!(d["status"], 8);
-    t.ok("queryClosingBalance", json!({"queryDate": "2025-06-30"}));
+    // NOW is 2025-06-15 (UTC): the day before has ended, NOW's own day has not.
+    t.ok("queryClosingBalance", json!({"queryDate": "2025-06-14"}));
+    assert_eq!(
+        t.code("queryClosingBalance", json!({"queryDate": "2025-06-15"})),
+        codes::TIME_RANGE
+    );
     assert_eq!(
         t.code("queryClosingBalance", json!({"queryDate": "30/06/2025"})),
         codes::INVALID_PARAMETER
@@ -482,4 +487,24 @@ fn a_request_id_shaped_like_a_sandbox_id_does_not_collide() {
         .filter(|r| r["txStatus"] == 1)
         .count();
     assert_eq!(submitted, 0, "{rows}");
+}
+
+#[test]
+fn calendar_days() {
+    use crate::ops::calendar_day as day;
+    assert_eq!(day("1970-01-01"), Some(0));
+    assert_eq!(day("2000-03-01"), Some(11_017));
+    assert_eq!(day("2024-02-29"), Some(19_782));
+    for bad in [
+        "2026-13-45",
+        "2026-02-30",
+        "2025-02-29",
+        "2100-02-29",
+        "2026-00-10",
+        "2026-1-01",
+        "26-01-01x",
+    ] {
+        assert_eq!(day(bad), None, "{bad}");
+    }
+    assert_eq!(day("2000-02-29"), Some(11_016));
 }

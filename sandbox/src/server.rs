@@ -33,6 +33,19 @@ pub const LOG_LIMIT: usize = 10_000;
 pub const MAX_DELIVERIES: u32 = 5;
 /// Time limit of one delivery attempt.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(2);
+/// Largest difference between a request's `timestamp` and the wall clock. The
+/// document leaves the allowed clock difference "not shown"; a day is generous to
+/// any real clock and still refuses epoch seconds (or microseconds) sent as
+/// milliseconds.
+pub const TIMESTAMP_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+/// Operations whose `pageSize` the service limits to 50 (answering `15002` above it).
+const PAGED: [&str; 5] = [
+    "getTransList",
+    "getAbnormalAccountList",
+    "getInterBankTransferList",
+    "bulkPaymentQuery",
+    "getCnyTransList",
+];
 
 /// Locks a mutex, recovering the data if a holder panicked (nothing here leaves state
 /// half-written across a panic point).
@@ -88,6 +101,11 @@ pub(crate) struct Shared {
     /// Added to the wall clock (tests move time forward for dormancy and windows).
     pub(crate) clock_offset_ms: AtomicI64,
     notification_counter: AtomicU64,
+    /// Prefix of notification requestIds, different in every run (see [`run_id`]).
+    notification_prefix: String,
+    /// Time limits of reading a request's headers and its body.
+    pub(crate) header_read_timeout: Duration,
+    pub(crate) body_read_timeout: Duration,
     /// Notifications whose delivery has not finished yet (see
     /// [`crate::Sandbox::deliveries_settled`]).
     pub(crate) pending_deliveries: tokio::sync::watch::Sender<usize>,
@@ -99,6 +117,7 @@ impl Shared {
         partners: BTreeMap<String, PrivateKey>,
         service_sender: String,
         retry_backoff: Duration,
+        (header_read_timeout, body_read_timeout): (Duration, Duration),
     ) -> Shared {
         Shared {
             bank: Mutex::new(bank),
@@ -113,6 +132,9 @@ impl Shared {
             retry_backoff,
             clock_offset_ms: AtomicI64::new(0),
             notification_counter: AtomicU64::new(0),
+            notification_prefix: format!("NTF{}", run_id()),
+            header_read_timeout,
+            body_read_timeout,
             pending_deliveries: tokio::sync::watch::Sender::new(0),
         }
     }
@@ -154,6 +176,23 @@ impl Shared {
     }
 }
 
+/// 16 hex digits that differ between runs (and between sandboxes of one process): the
+/// wall clock in nanoseconds, the process id and a per-process counter, hashed. A
+/// receiver deduplicates notifications on (requestId, notificationType), so ids that
+/// restarted from the same counter in every process made it drop new notifications
+/// after a sandbox restart.
+fn run_id() -> String {
+    static STARTED: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let nth = STARTED.fetch_add(1, Ordering::SeqCst);
+    let seed = format!("{nanos}:{}:{nth}", std::process::id());
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(seed.as_bytes());
+    hex::encode(&digest[..8])
+}
+
 /// Accepts connections until `shutdown` fires.
 pub(crate) async fn serve(
     listener: TcpListener,
@@ -169,13 +208,17 @@ pub(crate) async fn serve(
                     continue;
                 };
                 let shared = shared.clone();
+                let header_timeout = shared.header_read_timeout;
                 let mut stop = shutdown.clone();
                 tokio::spawn(async move {
                     let service = hyper::service::service_fn(move |req| {
                         let shared = shared.clone();
                         async move { Ok::<_, Infallible>(handle(shared, req).await) }
                     });
+                    // A client that sends its headers too slowly is disconnected.
                     let conn = hyper::server::conn::http1::Builder::new()
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(header_timeout)
                         .serve_connection(TokioIo::new(stream), service);
                     tokio::select! {
                         _ = conn => {}
@@ -245,12 +288,26 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
             unsigned(codes::SYSTEM, &format!("no such path: {path}")),
         );
     }
-    let body = match Limited::new(req.into_body(), MAX_BODY_BYTES)
-        .collect()
-        .await
-    {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) => {
+    let read = Limited::new(req.into_body(), MAX_BODY_BYTES).collect();
+    let body = match tokio::time::timeout(shared.body_read_timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        // A body that stops arriving: answer, and close the connection (the rest of
+        // the body is never read).
+        Err(_) => {
+            shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
+            let msg = format!(
+                "the body did not arrive within {} ms",
+                shared.body_read_timeout.as_millis()
+            );
+            let mut response =
+                json_response(StatusCode::OK, unsigned(codes::INVALID_PARAMETER, &msg));
+            response.headers_mut().insert(
+                hyper::header::CONNECTION,
+                hyper::header::HeaderValue::from_static("close"),
+            );
+            return response;
+        }
+        Ok(Err(e)) => {
             shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
             return json_response(
                 StatusCode::OK,
@@ -332,14 +389,20 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
     if !signing::verify(&message, &key_text) {
         return reply(None, codes::INVALID_SIGNATURE, "Invalid signature", None);
     }
-    let Some(rid) = request_id.clone() else {
+    let Some(rid) = request_id
+        .clone()
+        .filter(|_| matches!(message.get("requestId"), Some(Json::String(_))))
+    else {
         return reply(
             None,
             codes::INVALID_REQUEST_ID,
-            "requestId: is required",
+            "requestId: is required, as a non-empty JSON string",
             None,
         );
     };
+    if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
+        return reply(None, codes::INVALID_PARAMETER, &msg, None);
+    }
     if !shared.first_use(&rid) {
         return reply(
             None,
@@ -348,10 +411,17 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
             None,
         );
     }
-    let params = message
+    let mut params = message
         .get("params")
         .cloned()
         .unwrap_or_else(|| Json::Object(BTreeMap::new()));
+    if let Some(size) = page_size_over_limit(candidates, &params) {
+        let msg = format!("pageSize: {size} is over the maximum of 50");
+        return reply(None, codes::PAGE_SIZE, &msg, None);
+    }
+    if candidates.contains(&"getTransList") {
+        tolerate_missing_filters(&mut params);
+    }
     let params_text = params.to_json_string();
     let mut problems = Vec::new();
     let mut accepted = None;
@@ -400,6 +470,115 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
             Some(data),
         ),
         Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
+    }
+}
+
+/// The envelope rules of the document ("Message envelope", "Signing a request")
+/// beyond the signature and the requestId: `timestamp` a JSON integer of epoch
+/// milliseconds (within [`TIMESTAMP_WINDOW_MS`] of `now_ms`), `locale` a string
+/// `<language>_<COUNTRY>`, `salt` a non-empty string, `params` an object, and no
+/// `senderKey` (step 7: it is never sent). A partner sending seconds or a string
+/// learns it here, not in production.
+pub(crate) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> {
+    match message.get("timestamp") {
+        None => return Err("timestamp: is required (epoch milliseconds)".into()),
+        Some(Json::Number(n)) => {
+            let digits = n.strip_prefix('-').unwrap_or(n);
+            let ms = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                n.parse::<i64>().ok()
+            } else {
+                None
+            };
+            let Some(ms) = ms else {
+                return Err(format!(
+                    "timestamp: `{n}` is not an integer of epoch milliseconds (a JSON integer, type long)"
+                ));
+            };
+            if ms.abs_diff(now_ms) > TIMESTAMP_WINDOW_MS.unsigned_abs() {
+                let hint = if (ms.saturating_mul(1000)).abs_diff(now_ms)
+                    <= TIMESTAMP_WINDOW_MS.unsigned_abs()
+                {
+                    " (it looks like epoch seconds)"
+                } else {
+                    ""
+                };
+                return Err(format!(
+                    "timestamp: {ms} is not the current time in epoch milliseconds{hint}; the sandbox accepts {} hours either side of its clock ({now_ms})",
+                    TIMESTAMP_WINDOW_MS / 3_600_000
+                ));
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "timestamp: `{}` is not a JSON integer of epoch milliseconds (type long)",
+                other.to_json_string()
+            ))
+        }
+    }
+    match message.get("locale") {
+        Some(Json::String(l)) if is_locale(l) => {}
+        Some(other) => {
+            return Err(format!(
+                "locale: `{}` is not a locale tag <language>_<COUNTRY> such as en_KE",
+                other.to_json_string()
+            ))
+        }
+        None => return Err("locale: is required (a tag such as en_KE)".into()),
+    }
+    match message.get("salt") {
+        Some(Json::String(s)) if !s.is_empty() => {}
+        Some(_) => return Err("salt: must be a non-empty string, new per message".into()),
+        None => return Err("salt: is required (a random string, new per message)".into()),
+    }
+    match message.get("params") {
+        Some(Json::Object(_)) => {}
+        Some(other) => {
+            return Err(format!(
+            "params: must be a JSON object, not `{}` (an operation without parameters sends {{}})",
+            other.to_json_string()
+        ))
+        }
+        None => return Err("params: is required (an object; {} when there are none)".into()),
+    }
+    if message.get("senderKey").is_some() {
+        return Err(
+            "senderKey: is never sent; it is only added to the string that is hashed".into(),
+        );
+    }
+    Ok(())
+}
+
+/// `<language>_<COUNTRY>`: 2 or 3 lower-case letters, `_`, 2 upper-case letters.
+fn is_locale(text: &str) -> bool {
+    let Some((language, country)) = text.split_once('_') else {
+        return false;
+    };
+    (2..=3).contains(&language.len())
+        && language.bytes().all(|b| b.is_ascii_lowercase())
+        && country.len() == 2
+        && country.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// The `pageSize` of a paged operation when it is over 50: the live service answers
+/// it with `15002` (public-facts.md **\[live\]**), before any other parameter check,
+/// although the generated client refuses it before sending.
+fn page_size_over_limit(candidates: &[&'static str], params: &Json) -> Option<i64> {
+    if !candidates.iter().any(|c| PAGED.contains(c)) {
+        return None;
+    }
+    let size: i64 = params.get("pageSize")?.as_text()?.trim().parse().ok()?;
+    (size > 50).then_some(size)
+}
+
+/// getTransList without `txType` or `txStatus` is answered as with `[]` (all types,
+/// all statuses): integrations omit them and the service's sandbox tolerates it
+/// (public-facts.md **\[live\]**), although the document marks both required.
+fn tolerate_missing_filters(params: &mut Json) {
+    if let Json::Object(map) = params {
+        for filter in ["txType", "txStatus"] {
+            map.entry(filter.to_owned())
+                .or_insert_with(|| Json::Array(Vec::new()));
+        }
     }
 }
 
@@ -454,7 +633,10 @@ fn tamper(body: Vec<u8>) -> Vec<u8> {
 /// Starts the background delivery of one notification.
 fn deliver(shared: Arc<Shared>, n: Outgoing) {
     let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
-    let request_id = format!("NTF{:010}{}", seq, n.notification_type);
+    let request_id = format!(
+        "{}{:08}{}",
+        shared.notification_prefix, seq, n.notification_type
+    );
     // Counted before the response that produced the notification is sent, so a caller
     // that saw the response and then awaits `deliveries_settled` cannot miss it.
     shared.pending_deliveries.send_modify(|n| *n += 1);

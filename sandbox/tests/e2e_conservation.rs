@@ -18,7 +18,7 @@ use baas_client::{Amount, Client};
 use common::{amount, start};
 
 const KES_ACCOUNTS: [&str; 4] = ["1000000001", "1000000003", "1000000004", "2000000002"];
-const BANKS: [&str; 3] = ["SBX", "SBX", "MMO1"];
+const BANKS: [&str; 3] = ["46", "46", "M-PESA"];
 
 /// xorshift64*: a deterministic pseudo-random sequence per worker.
 struct Rng(u64);
@@ -67,7 +67,7 @@ async fn worker(
         let payer = rng.pick(&KES_ACCOUNTS);
         let payee = rng.pick(&KES_ACCOUNTS);
         let bank = rng.pick(&BANKS);
-        if payer == payee && bank == "SBX" {
+        if payer == payee && bank == "46" {
             continue;
         }
         // 0.01 .. 2000.00, sometimes more than the small accounts hold.

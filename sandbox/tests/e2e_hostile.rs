@@ -59,7 +59,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: "1000000004".into(),
-            payee_bank_code: "SBX".into(),
+            payee_bank_code: "46".into(),
             payee_account_id: "1000000001".into(),
             currency: Currency::Kes,
             amount: amount(HUGE),
@@ -71,7 +71,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: "1000000001".into(),
-            payee_bank_code: "MMO1".into(),
+            payee_bank_code: "M-PESA".into(),
             payee_account_id: "0700000000".into(),
             currency: Currency::Kes,
             amount: amount(HUGE),
@@ -114,7 +114,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
                 benificiary_name: "Jane".into(),
                 benificiary_type: FeeBeneficiaryType::Individual,
                 benificiary_account: "254700000009".into(),
-                benificiary_bank_code: "MMO1".into(),
+                benificiary_bank_code: "M-PESA".into(),
                 amount: amount(HUGE),
             },
         ))

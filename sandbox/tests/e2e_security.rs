@@ -37,7 +37,7 @@ async fn invalid_request_never_reaches_the_sandbox() {
     // Remark over 100 characters and an order of 600,000 CNY over the 500,000 limit.
     let bad = ApplyForTransferRequest::new(ApplyForTransferRequired {
         payer_account_id: "1000000001".into(),
-        payee_bank_code: "SBX".into(),
+        payee_bank_code: "46".into(),
         payee_account_id: "1000000004".into(),
         currency: Currency::Kes,
         amount: amount("1"),
@@ -152,7 +152,9 @@ async fn signature_replay_params_and_transport_rules() {
         s.body,
     )
     .await;
-    assert_eq!(body["code"], "12001");
+    // pageSize over 50 answers 15002, as the live service does (the generated client
+    // refuses it before sending).
+    assert_eq!(body["code"], "15002");
     assert!(body["msg"].as_str().unwrap().contains("pageSize"), "{body}");
 
     // Unknown sender: 12003.
@@ -188,7 +190,7 @@ async fn business_errors_over_http() {
     let err = c
         .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: "1000000003".into(),
-            payee_bank_code: "SBX".into(),
+            payee_bank_code: "46".into(),
             payee_account_id: "1000000004".into(),
             currency: Currency::Kes,
             amount: amount("1500.01"),

@@ -31,7 +31,7 @@ async fn sandbox_errors_map_to_their_result_codes() {
     let err = client
         .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: "1000000003".into(),
-            payee_bank_code: "SBX".into(),
+            payee_bank_code: "46".into(),
             payee_account_id: "1000000004".into(),
             currency: Currency::Kes,
             amount: "1500.01".parse().expect("amount"),
@@ -68,7 +68,7 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
         .apply_for_transfer(
             &ApplyForTransferRequest::new(ApplyForTransferRequired {
                 payer_account_id: "1000000001".into(),
-                payee_bank_code: "SBX".into(),
+                payee_bank_code: "46".into(),
                 payee_account_id: "1000000004".into(),
                 currency: Currency::Kes,
                 amount: "1".parse().expect("amount"),

@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod raw;
+
 use baas_client::enums::OtpType;
 use baas_client::otp::{
     ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
