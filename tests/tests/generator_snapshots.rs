@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 const FIXTURES: &[&str] = &[
     "conditional_rule",
+    "evolution_v1",
+    "evolution_v2",
     "keyword_field",
     "nested_records",
     "result_codes",
@@ -99,6 +101,16 @@ fn keyword_field() {
 #[test]
 fn result_codes() {
     check_fixture("result_codes");
+}
+
+#[test]
+fn evolution_v1() {
+    check_fixture("evolution_v1");
+}
+
+#[test]
+fn evolution_v2() {
+    check_fixture("evolution_v2");
 }
 
 /// The rendered fixtures behave as documented (they are compiled into the library).
