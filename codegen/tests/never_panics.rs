@@ -1,4 +1,5 @@
-//! Whatever the YAML, the front end answers with a model or diagnostics: never a panic.
+//! Whatever the YAML, the front end answers with a model or diagnostics: never a panic;
+//! and every spec that `check` accepts generates (emitting a checked model cannot fail).
 //!
 //! Three generators: arbitrary text, text assembled from YAML and spec-format tokens (to
 //! reach the decoder and the checks), and small edits of a valid spec (to reach the deep
@@ -32,11 +33,12 @@ decisions:
 enums:
   - name: Kind
     wire_type: integer
-    values: [{ wire: 1, name: One }, { wire: -1, name: Minus }]
+    values: [{ wire: 1, name: One }, { wire: -1, name: Minus, deprecated: "gone" }]
 records:
   - name: Item
     fields:
-      - { name: amount, type: decimal, wire: string, rules: [{ positive: true }] }
+      - { name: amount, type: decimal, wire: string, rules: [{ positive: true }, { range: { min: "0.01", max: "99999999.99" } }] }
+      - { name: count, type: int, deprecated: "use amount", rules: [{ range: { max: "2147483647" } }] }
 group: g
 operations:
   - name: doIt
@@ -45,7 +47,8 @@ operations:
     params:
       - { name: kind, type: Kind, required: conditional }
       - { name: items, type: "array<Item>", rules: [{ max_items: 3 }] }
-      - { name: name, type: string, rules: [{ max_chars: 5 }, { rule: { min_chars: 1 }, source: live }] }
+      - { name: name, type: string, required: true, rules: [{ max_chars: 5 }, { rule: { min_chars: 1 }, source: live }] }
+      - { name: total, type: decimal, wire: number, rules: [{ range: { max: "70000" } }] }
     constraints:
       - required_if: { field: kind, when: { sum: "items[].amount", greater_than: "10" } }
     response: { fields: [{ name: x, type: "array<string>" }] }
@@ -125,6 +128,17 @@ const TOKENS: &[&str] = &[
     "\t",
     "\u{feff}",
     "\r\n",
+    "99999999999999999999",
+    "9223372036854775808",
+    "0.00000000000000000000000000001",
+    "deprecated: ",
+    "deprecated: \"\"",
+    "{ range: { max: \"99999999999999999999\" } }",
+    "required: true",
+    "used_in_request",
+    "Received",
+    "ItemRequired",
+    "wire: number",
 ];
 
 fn run(files: Vec<(String, String)>) {
@@ -135,6 +149,13 @@ fn run(files: Vec<(String, String)>) {
                 let _ = w.to_string();
             }
             let _ = serde_json::to_string(&c.api);
+            // What check accepts, emit writes: formatting fails only on a generator bug.
+            if let Err(e) = baas_codegen::emit::generate_crate(&c.api) {
+                panic!("a checked spec did not generate: {e}");
+            }
+            if let Err(e) = baas_codegen::emit::render_single_file(&c.api, "x") {
+                panic!("a checked spec did not render: {e}");
+            }
         }
         Err(d) => {
             assert!(!d.is_empty());
@@ -177,6 +198,39 @@ fn the_valid_base_checks_clean() {
     let checked = check_sources("spec", &[("spec/a.yaml".into(), VALID.into())])
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(checked.api.operations().count(), 1);
+    let files = baas_codegen::emit::generate_crate(&checked.api).expect("generates");
+    let all: String = files.iter().map(|f| f.contents.as_str()).collect();
+    assert!(
+        all.contains("#[deprecated(note = \"use amount\")]"),
+        "{all}"
+    );
+    assert!(all.contains("pub struct DoItRequired"), "{all}");
+}
+
+/// A bound the generated code cannot represent is refused by `check`, with its place,
+/// instead of passing and then failing to generate.
+#[test]
+fn bounds_beyond_the_generated_types_are_located_errors() {
+    let text = VALID.replace(r#"max: "99999999.99""#, r#"max: "99999999999999999999""#);
+    let err = check_sources("spec", &[("spec/a.yaml".into(), text)]).expect_err("refused");
+    let message = err.to_string();
+    assert!(message.starts_with("spec/a.yaml:"), "{message}");
+    assert!(message.contains("99999999999999999999"), "{message}");
+    assert!(
+        message.contains("more digits than the client can represent"),
+        "{message}"
+    );
+}
+
+/// A recorded deprecation needs its note.
+#[test]
+fn deprecation_needs_a_note() {
+    let text = VALID.replace(r#"deprecated: "use amount""#, r#"deprecated: " ""#);
+    let err = check_sources("spec", &[("spec/a.yaml".into(), text)]).expect_err("refused");
+    assert!(
+        err.to_string().contains("`deprecated:` of field `count`"),
+        "{err}"
+    );
 }
 
 #[test]
