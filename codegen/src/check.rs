@@ -104,6 +104,33 @@ impl Checker {
         out
     }
 
+    /// Warns when the doc of a field typed by an enum lists that enum's values again: the
+    /// enum documents them, and two copies drift apart.
+    fn value_list_in_doc(&mut self, spec: &FieldSpec, ty: &TypeRef, what: &str, loc: &Location) {
+        let name = match ty {
+            TypeRef::Enum { name } => name,
+            TypeRef::Array { item } => match item.as_ref() {
+                TypeRef::Enum { name } => name,
+                _ => return,
+            },
+            _ => return,
+        };
+        let (Some(doc), Some(info)) = (spec.doc.as_deref(), self.enums.get(name)) else {
+            return;
+        };
+        let words: Vec<&str> = doc
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if info.wires.len() >= 2 && info.wires.iter().all(|w| words.contains(&w.as_str())) {
+            self.warn(
+                loc,
+                format!("the doc of {what} lists the values of enum `{name}` again"),
+                "the enum documents its values; keep the field's doc to what is particular to the field",
+            );
+        }
+    }
+
     /// A `deprecated:` note: its text, refused when empty (a deprecation says what to
     /// use instead).
     pub(crate) fn deprecation(
@@ -490,6 +517,7 @@ impl Checker {
         } else {
             Vec::new()
         };
+        self.value_list_in_doc(spec, &ty, &what, &f.loc);
         let decisions = self.decisions_of(&spec.decisions, &what);
         let deprecated = self.deprecation(spec.deprecated.as_ref(), &what);
         Field {

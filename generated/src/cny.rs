@@ -40,8 +40,6 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `payerAccountId` (string). Required.
     #[serde(rename = "payerAccountId")]
     pub payer_account_id: String,
-    /// 1 = Individual, 2 = Enterprise
-    ///
     /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)). Required.
     #[serde(rename = "beneficiaryType")]
     pub beneficiary_type: super::enums::BeneficiaryType,
@@ -100,8 +98,6 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `beneficiaryAccountId` (string). Required.
     #[serde(rename = "beneficiaryAccountId")]
     pub beneficiary_account_id: String,
-    /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
-    ///
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)). Required.
     #[serde(rename = "paymentPurpose")]
     pub payment_purpose: super::enums::PaymentPurpose,
@@ -126,8 +122,6 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `supportDocumentFile` (string). Required.
     #[serde(rename = "supportDocumentFile")]
     pub support_document_file: String,
-    /// image or pdf
-    ///
     /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
@@ -138,8 +132,6 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `companyRegisDocumentFile` (string). Required.
     #[serde(rename = "companyRegisDocumentFile")]
     pub company_regis_document_file: String,
-    /// image or pdf
-    ///
     /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
@@ -158,8 +150,6 @@ pub struct ApplyForCnyExpressRequest {
     /// Decision [`cny-invoice-size`](super::decisions#decision-cny-invoice-size): about /trans/applyForCnyExpress invoice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice: Option<String>,
-    /// image or pdf
-    ///
     /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision [`cny-invoice-document-type-required`](super::decisions#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
@@ -186,8 +176,6 @@ pub struct ApplyForCnyExpressRequired {
     ///
     /// Wire name `payerAccountId` (string); see [`ApplyForCnyExpressRequest::payer_account_id`].
     pub payer_account_id: String,
-    /// 1 = Individual, 2 = Enterprise
-    ///
     /// Wire name `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)); see [`ApplyForCnyExpressRequest::beneficiary_type`].
     pub beneficiary_type: super::enums::BeneficiaryType,
     /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
@@ -210,28 +198,20 @@ pub struct ApplyForCnyExpressRequired {
     pub beneficiary_bank_address: String,
     /// Wire name `beneficiaryAccountId` (string); see [`ApplyForCnyExpressRequest::beneficiary_account_id`].
     pub beneficiary_account_id: String,
-    /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
-    ///
     /// Wire name `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)); see [`ApplyForCnyExpressRequest::payment_purpose`].
     pub payment_purpose: super::enums::PaymentPurpose,
     /// Base64. Size limit: not shown.
     ///
     /// Wire name `supportDocumentFile` (string); see [`ApplyForCnyExpressRequest::support_document_file`].
     pub support_document_file: String,
-    /// image or pdf
-    ///
     /// Wire name `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::support_document_type`].
     pub support_document_type: super::enums::CnyDocumentType,
     /// Base64. Size limit: not shown.
     ///
     /// Wire name `companyRegisDocumentFile` (string); see [`ApplyForCnyExpressRequest::company_regis_document_file`].
     pub company_regis_document_file: String,
-    /// image or pdf
-    ///
     /// Wire name `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::company_regis_document_type`].
     pub company_regis_document_type: super::enums::CnyDocumentType,
-    /// image or pdf
-    ///
     /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::invoice_document_type`].
     pub invoice_document_type: super::enums::CnyDocumentType,
     /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.

@@ -63,8 +63,6 @@ pub struct TxReversalRequest {
     /// Wire name: `voucherBase64` (string). Optional.
     #[serde(rename = "voucherBase64", default, skip_serializing_if = "Option::is_none")]
     pub voucher_base64: Option<String>,
-    /// image
-    ///
     /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
     ///
     /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
@@ -232,8 +230,6 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct FetchTransactionFeeRequest {
-    /// 0 = Paybill, 1 = Till/BuyGoods
-    ///
     /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Optional.
     #[serde(rename = "payType", default, skip_serializing_if = "Option::is_none")]
     pub pay_type: Option<super::enums::PayType>,
@@ -247,8 +243,6 @@ pub struct FetchTransactionFeeRequest {
     /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryName")]
     pub benificiary_name: String,
-    /// 0 = Individual, 1 = Business
-    ///
     /// Wire name: `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
     ///
     /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
@@ -303,8 +297,6 @@ pub struct FetchTransactionFeeRequired {
     pub payer_account_id: String,
     /// Wire name `benificiaryName` (string); see [`FetchTransactionFeeRequest::benificiary_name`].
     pub benificiary_name: String,
-    /// 0 = Individual, 1 = Business
-    ///
     /// Wire name `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)); see [`FetchTransactionFeeRequest::benificiary_type`].
     pub benificiary_type: super::enums::FeeBeneficiaryType,
     /// Account number or shortcode.
@@ -400,8 +392,6 @@ pub struct ValidateAccountRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods
-    ///
     /// Wire name: `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)). Required.
     ///
     /// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
@@ -417,8 +407,6 @@ pub struct ValidateAccountRequired {
     ///
     /// Wire name `accountId` (string); see [`ValidateAccountRequest::account_id`].
     pub account_id: String,
-    /// 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods
-    ///
     /// Wire name `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)); see [`ValidateAccountRequest::account_type`].
     pub account_type: super::enums::ValidateAccountType,
 }

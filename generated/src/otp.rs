@@ -26,8 +26,6 @@ pub struct SendOtpRequest {
     /// Wire name: `businessId` (string). Required.
     #[serde(rename = "businessId")]
     pub business_id: String,
-    /// sms or email
-    ///
     /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
@@ -41,8 +39,6 @@ pub struct SendOtpRequired {
     ///
     /// Wire name `businessId` (string); see [`SendOtpRequest::business_id`].
     pub business_id: String,
-    /// sms or email
-    ///
     /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendOtpRequest::otp_type`].
     pub otp_type: super::enums::OtpType,
 }
@@ -163,8 +159,6 @@ pub struct SendAccAdminOtpRequest {
     /// Wire name: `businessId` (string). Required.
     #[serde(rename = "businessId")]
     pub business_id: String,
-    /// sms or email
-    ///
     /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
@@ -174,8 +168,6 @@ pub struct SendAccAdminOtpRequest {
     /// Wire name: `accManagerIdNumber` (string). Required.
     #[serde(rename = "accManagerIdNumber")]
     pub acc_manager_id_number: String,
-    /// 101, 102 or 103 as in the KYC id types.
-    ///
     /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)). Required.
     #[serde(rename = "idType")]
     pub id_type: super::enums::IdType,
@@ -187,16 +179,12 @@ pub struct SendAccAdminOtpRequest {
 pub struct SendAccAdminOtpRequired {
     /// Wire name `businessId` (string); see [`SendAccAdminOtpRequest::business_id`].
     pub business_id: String,
-    /// sms or email
-    ///
     /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendAccAdminOtpRequest::otp_type`].
     pub otp_type: super::enums::OtpType,
     /// Wire name `accountId` (string); see [`SendAccAdminOtpRequest::account_id`].
     pub account_id: String,
     /// Wire name `accManagerIdNumber` (string); see [`SendAccAdminOtpRequest::acc_manager_id_number`].
     pub acc_manager_id_number: String,
-    /// 101, 102 or 103 as in the KYC id types.
-    ///
     /// Wire name `idType` (value set [`enums::IdType`](super::enums::IdType)); see [`SendAccAdminOtpRequest::id_type`].
     pub id_type: super::enums::IdType,
 }

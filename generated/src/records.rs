@@ -28,7 +28,7 @@ pub struct AbnormalAccount {
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
-    /// Array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen.
+    /// Every abnormal code that applies to the account.
     ///
     /// Wire name: `status` (array of value set [`enums::AbnormalStatus`](super::enums::AbnormalStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,8 +62,6 @@ pub struct Account {
     /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<super::enums::Currency>,
-    /// C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit
-    ///
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
@@ -77,8 +75,6 @@ pub struct Account {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub short_code: Option<String>,
-    /// int: 0 Normal, 1 Locked, 2 Closed
-    ///
     /// Wire name: `accountStatus` (value set [`enums::AccountStatus`](super::enums::AccountStatus)).
     #[serde(rename = "accountStatus", default, skip_serializing_if = "Option::is_none")]
     pub account_status: Option<super::enums::AccountStatus>,
@@ -107,8 +103,6 @@ pub struct Account {
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
-    /// 0 Normal, 1 Dormant
-    ///
     /// Wire name: `dormantStatus` (value set [`enums::DormantStatus`](super::enums::DormantStatus)).
     ///
     /// Rules:
@@ -116,8 +110,6 @@ pub struct Account {
     /// - checked by the service only: an account becomes Dormant automatically after 6 consecutive months without transactions, and then appears in the abnormal account list
     #[serde(rename = "dormantStatus", default, skip_serializing_if = "Option::is_none")]
     pub dormant_status: Option<super::enums::DormantStatus>,
-    /// 0 Normal, 1 Frozen
-    ///
     /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
@@ -153,13 +145,9 @@ pub struct AccountListItem {
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
-    /// 0 Normal, 1 Dormant
-    ///
     /// Wire name: `dormantStatus` (value set [`enums::DormantStatus`](super::enums::DormantStatus)).
     #[serde(rename = "dormantStatus", default, skip_serializing_if = "Option::is_none")]
     pub dormant_status: Option<super::enums::DormantStatus>,
-    /// 0 Normal, 1 Frozen
-    ///
     /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
@@ -363,8 +351,6 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub payer_account_id: Option<String>,
-    /// 1 = Individual, 2 = Enterprise
-    ///
     /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)).
     #[serde(
         rename = "beneficiaryType",
@@ -430,8 +416,6 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_account_id: Option<String>,
-    /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
-    ///
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
@@ -554,8 +538,6 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub payer_account_id: Option<String>,
-    /// 1 = Individual, 2 = Enterprise
-    ///
     /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)).
     #[serde(
         rename = "beneficiaryType",
@@ -621,8 +603,6 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_account_id: Option<String>,
-    /// PURCHASE\_GOODS or RELATED\_PARTY\_PAYMENT
-    ///
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
@@ -717,8 +697,6 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub sme_name: Option<String>,
-    /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
-    ///
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
@@ -945,8 +923,6 @@ pub struct MobileDetail {
     /// Wire name: `mobileNumber` (string). Required.
     #[serde(rename = "mobileNumber")]
     pub mobile_number: String,
-    /// 0 = first provider, 1 = second provider, 2 = third provider
-    ///
     /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)). Required.
     #[serde(rename = "networkProvider")]
     pub network_provider: super::enums::NetworkProvider,
@@ -962,8 +938,6 @@ pub struct MobileDetail {
 pub struct MobileDetailRequired {
     /// Wire name `mobileNumber` (string); see [`MobileDetail::mobile_number`].
     pub mobile_number: String,
-    /// 0 = first provider, 1 = second provider, 2 = third provider
-    ///
     /// Wire name `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)); see [`MobileDetail::network_provider`].
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name `amount` (decimal, sent as a JSON string); see [`MobileDetail::amount`].
@@ -1203,8 +1177,6 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub sme_name: Option<String>,
-    /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
-    ///
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
@@ -1400,8 +1372,6 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub sme_name: Option<String>,
-    /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
-    ///
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
@@ -1625,8 +1595,6 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub last_name: Option<String>,
-    /// '0' Female, '1' Male
-    ///
     /// Wire name: `gender` (value set [`enums::Gender`](super::enums::Gender)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gender: Option<super::enums::Gender>,
@@ -1637,8 +1605,6 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub nationality: Option<String>,
-    /// 101 Kenya National ID, 102 Kenya Alien ID, 103 Passport
-    ///
     /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
@@ -1731,8 +1697,6 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub specify_industry: Option<String>,
-    /// 0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing
-    ///
     /// Wire name: `profileCheck` (value set [`enums::ProfileCheck`](super::enums::ProfileCheck)).
     #[serde(rename = "profileCheck", default, skip_serializing_if = "Option::is_none")]
     pub profile_check: Option<super::enums::ProfileCheck>,
@@ -1775,8 +1739,6 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub update_time: Option<i64>,
-    /// 1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing
-    ///
     /// Wire name: `status` (value set [`enums::KycStatus`](super::enums::KycStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::KycStatus>,
@@ -2210,8 +2172,6 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub sme_name: Option<String>,
-    /// 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO
-    ///
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,

@@ -58,8 +58,6 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub payee_reference_number: Option<String>,
-    /// 0 = Paybill, 1 = Till/BuyGoods
-    ///
     /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Required.
     #[serde(rename = "payType")]
     pub pay_type: super::enums::PayType,
@@ -103,8 +101,6 @@ pub struct ApplyForMobileMoneyBusinessTransferRequired {
     ///
     /// Wire name `payeeShortCode` (string); see [`ApplyForMobileMoneyBusinessTransferRequest::payee_short_code`].
     pub payee_short_code: String,
-    /// 0 = Paybill, 1 = Till/BuyGoods
-    ///
     /// Wire name `payType` (value set [`enums::PayType`](super::enums::PayType)); see [`ApplyForMobileMoneyBusinessTransferRequest::pay_type`].
     pub pay_type: super::enums::PayType,
     /// Whole number.
@@ -252,8 +248,6 @@ pub struct ApplyForTransferRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub payee_account_name: Option<String>,
-    /// KES, USD, GBP, EUR, TZS, UGX or RWF
-    ///
     /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Required.
     pub currency: super::enums::Currency,
     /// Interbank instant transfer purpose code (values not shown).
@@ -302,8 +296,6 @@ pub struct ApplyForTransferRequired {
     pub payee_bank_code: String,
     /// Wire name `payeeAccountId` (string); see [`ApplyForTransferRequest::payee_account_id`].
     pub payee_account_id: String,
-    /// KES, USD, GBP, EUR, TZS, UGX or RWF
-    ///
     /// Wire name `currency` (value set [`enums::Currency`](super::enums::Currency)); see [`ApplyForTransferRequest::currency`].
     pub currency: super::enums::Currency,
     /// Wire name `amount` (decimal, sent as a JSON string); see [`ApplyForTransferRequest::amount`].
@@ -461,8 +453,6 @@ pub struct GetTransListRequest {
     /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
-    /// 1 = newest first, 0 = oldest first by transaction date.
-    ///
     /// Wire name: `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)). Required.
     #[serde(rename = "orderByDesc")]
     pub order_by_desc: super::enums::OrderByDesc,
@@ -494,8 +484,6 @@ pub struct GetTransListRequired {
     pub page_no: i32,
     /// Wire name `pageSize` (int); see [`GetTransListRequest::page_size`].
     pub page_size: i32,
-    /// 1 = newest first, 0 = oldest first by transaction date.
-    ///
     /// Wire name `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)); see [`GetTransListRequest::order_by_desc`].
     pub order_by_desc: super::enums::OrderByDesc,
 }
@@ -714,8 +702,6 @@ pub struct TelegraphicTransferRequest {
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     pub amount: baas_runtime::Amount,
-    /// 0 = in debit account currency, 1 = in credit account currency
-    ///
     /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)). Required.
     #[serde(rename = "amountType")]
     pub amount_type: super::enums::AmountType,
@@ -767,8 +753,6 @@ pub struct TelegraphicTransferRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub support_document: Option<String>,
-    /// PDF or Image
-    ///
     /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
     ///
     /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
@@ -778,8 +762,6 @@ pub struct TelegraphicTransferRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub support_document_type: Option<super::enums::SwiftDocumentType>,
-    /// OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees
-    ///
     /// Wire name: `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)). Required.
     #[serde(rename = "chargeType")]
     pub charge_type: super::enums::ChargeType,
@@ -807,8 +789,6 @@ pub struct TelegraphicTransferRequired {
     pub beneficiary_name: String,
     /// Wire name `amount` (decimal, sent as a JSON string); see [`TelegraphicTransferRequest::amount`].
     pub amount: baas_runtime::Amount,
-    /// 0 = in debit account currency, 1 = in credit account currency
-    ///
     /// Wire name `amountType` (value set [`enums::AmountType`](super::enums::AmountType)); see [`TelegraphicTransferRequest::amount_type`].
     pub amount_type: super::enums::AmountType,
     /// Value SWIFT.
@@ -821,8 +801,6 @@ pub struct TelegraphicTransferRequired {
     pub payment_purpose_id: String,
     /// Wire name `senderAddress` (string); see [`TelegraphicTransferRequest::sender_address`].
     pub sender_address: String,
-    /// OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees
-    ///
     /// Wire name `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)); see [`TelegraphicTransferRequest::charge_type`].
     pub charge_type: super::enums::ChargeType,
 }

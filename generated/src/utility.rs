@@ -37,8 +37,6 @@ pub struct AirtimePaymentRequest {
     /// Wire name: `mobileNumber` (string). Required.
     #[serde(rename = "mobileNumber")]
     pub mobile_number: String,
-    /// 0 = first provider, 1 = second provider, 2 = third provider
-    ///
     /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)). Required.
     #[serde(rename = "networkProvider")]
     pub network_provider: super::enums::NetworkProvider,
@@ -56,8 +54,6 @@ pub struct AirtimePaymentRequired {
     pub account_id: String,
     /// Wire name `mobileNumber` (string); see [`AirtimePaymentRequest::mobile_number`].
     pub mobile_number: String,
-    /// 0 = first provider, 1 = second provider, 2 = third provider
-    ///
     /// Wire name `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)); see [`AirtimePaymentRequest::network_provider`].
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name `amount` (decimal, sent as a JSON string); see [`AirtimePaymentRequest::amount`].
@@ -232,8 +228,6 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct BillQueryRequest {
-    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
-    ///
     /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)). Required.
     #[serde(rename = "billType")]
     pub bill_type: super::enums::BillType,
@@ -251,8 +245,6 @@ pub struct BillQueryRequest {
 /// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BillQueryRequired {
-    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
-    ///
     /// Wire name `billType` (value set [`enums::BillType`](super::enums::BillType)); see [`BillQueryRequest::bill_type`].
     pub bill_type: super::enums::BillType,
     /// Wire name `billOrderNumber` (string); see [`BillQueryRequest::bill_order_number`].
@@ -353,8 +345,6 @@ pub struct BillPaymentRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
-    ///
     /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)). Required.
     #[serde(rename = "billType")]
     pub bill_type: super::enums::BillType,
@@ -376,8 +366,6 @@ pub struct BillPaymentRequest {
 pub struct BillPaymentRequired {
     /// Wire name `accountId` (string); see [`BillPaymentRequest::account_id`].
     pub account_id: String,
-    /// 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water
-    ///
     /// Wire name `billType` (value set [`enums::BillType`](super::enums::BillType)); see [`BillPaymentRequest::bill_type`].
     pub bill_type: super::enums::BillType,
     /// Wire name `billOrderNumber` (string); see [`BillPaymentRequest::bill_order_number`].

@@ -113,6 +113,17 @@ fn fragile_sort_warning() {
     insta::assert_snapshot!("fragile_sort_warning", text.join("\n"));
 }
 
+/// A field's doc that repeats its enum's values is a warning (the fact is stated twice
+/// and the copies drift); a doc about the field itself is not.
+#[test]
+fn value_list_in_doc() {
+    let checked = check_sources("value_list_in_doc", &case_files("value_list_in_doc"))
+        .unwrap_or_else(|e| panic!("a repeated value list is a warning, not an error:\n{e}"));
+    let text: Vec<String> = checked.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(text.len(), 1, "{text:?}");
+    insta::assert_snapshot!("value_list_in_doc", text.join("\n"));
+}
+
 #[test]
 fn field_set_unused() {
     let checked = check_sources("field_set_unused", &case_files("field_set_unused"))
