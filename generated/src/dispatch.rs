@@ -370,6 +370,641 @@ pub const OPERATIONS: &[OperationInfo] = &[
         otp: false,
     },
 ];
+/// Decoded requests of the `account` group.
+pub mod account {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `getAccountDetails` (`POST /query/getAccountDetails`).
+        GetAccountDetails(super::super::account::GetAccountDetailsRequest),
+        /// `queryAccountListByUserId` (`POST /account/queryAccountListByUserId`).
+        QueryAccountListByUserId(super::super::account::QueryAccountListByUserIdRequest),
+        /// `getAbnormalAccountList` (`POST /query/getAbnormalAccountList`).
+        GetAbnormalAccountList(super::super::account::GetAbnormalAccountListRequest),
+        /// `applyForShortCode` (`POST /account/applyForShortCode`).
+        ApplyForShortCode(super::super::account::ApplyForShortCodeRequest),
+        /// `queryForShortCode` (`POST /account/queryForShortCode`).
+        QueryForShortCode(super::super::account::QueryForShortCodeRequest),
+        /// `queryAccountByShortCode` (`POST /account/queryAccountByShortCode`).
+        QueryAccountByShortCode(super::super::account::QueryAccountByShortCodeRequest),
+        /// `activateAccount` (`POST /account/activateAccount`).
+        ActivateAccount(super::super::account::ActivateAccountRequest),
+        /// `editSubAccountName` (`POST /account/editSubAccountName`).
+        EditSubAccountName(super::super::account::EditSubAccountNameRequest),
+        /// `cancelAccountOperation` (`POST /account/cancelAccountOperation`).
+        CancelAccountOperation(super::super::account::CancelAccountOperationRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::GetAccountDetails(_) => "getAccountDetails",
+                Request::QueryAccountListByUserId(_) => "queryAccountListByUserId",
+                Request::GetAbnormalAccountList(_) => "getAbnormalAccountList",
+                Request::ApplyForShortCode(_) => "applyForShortCode",
+                Request::QueryForShortCode(_) => "queryForShortCode",
+                Request::QueryAccountByShortCode(_) => "queryAccountByShortCode",
+                Request::ActivateAccount(_) => "activateAccount",
+                Request::EditSubAccountName(_) => "editSubAccountName",
+                Request::CancelAccountOperation(_) => "cancelAccountOperation",
+            }
+        }
+    }
+}
+/// Decoded requests of the `cny` group.
+pub mod cny {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `applyForCnyExpress` (`POST /trans/applyForCnyExpress`).
+        ApplyForCnyExpress(super::super::cny::ApplyForCnyExpressRequest),
+        /// `getCnyTransList` (`POST /query/getCnyTransList`).
+        GetCnyTransList(super::super::cny::GetCnyTransListRequest),
+        /// `getCnyTransferDetails` (`POST /query/getCnyTransferDetails`).
+        GetCnyTransferDetails(super::super::cny::GetCnyTransferDetailsRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::ApplyForCnyExpress(_) => "applyForCnyExpress",
+                Request::GetCnyTransList(_) => "getCnyTransList",
+                Request::GetCnyTransferDetails(_) => "getCnyTransferDetails",
+            }
+        }
+    }
+}
+/// Decoded requests of the `fx` group.
+pub mod fx {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `getForeignExchangeRate` (`POST /query/v2/getForeignExchangeRate`).
+        GetForeignExchangeRate(super::super::fx::GetForeignExchangeRateRequest),
+        /// `applyForFcExchange` (`POST /trans/v2/applyForFcExchange`).
+        ApplyForFcExchange(super::super::fx::ApplyForFcExchangeRequest),
+        /// `getFxRequestStatus` (`POST /query/v2/getFxRequestStatus`).
+        GetFxRequestStatus(super::super::fx::GetFxRequestStatusRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::GetForeignExchangeRate(_) => "getForeignExchangeRate",
+                Request::ApplyForFcExchange(_) => "applyForFcExchange",
+                Request::GetFxRequestStatus(_) => "getFxRequestStatus",
+            }
+        }
+    }
+}
+/// Decoded requests of the `onboarding` group.
+pub mod onboarding {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `getOnboardingStatus` (`POST /onboarding/getOnboardingStatus`).
+        GetOnboardingStatus(super::super::onboarding::GetOnboardingStatusRequest),
+        /// `getUserKyc` (`POST /onboarding/getUserKyc`).
+        GetUserKyc(super::super::onboarding::GetUserKycRequest),
+        /// `getKycMediaList` (`POST /onboarding/personal/getKycMediaList`).
+        GetKycMediaList(super::super::onboarding::GetKycMediaListRequest),
+        /// `getOnboardingRequestId` (`POST /onboarding/getOnboardingRequestId`).
+        GetOnboardingRequestId(super::super::onboarding::GetOnboardingRequestIdRequest),
+        /// `getBusinessOnboardingStatus` (`POST /onboarding/business/getBusinessOnboardingStatus`).
+        GetBusinessOnboardingStatus(
+            super::super::onboarding::GetBusinessOnboardingStatusRequest,
+        ),
+        /// `getBusinessOnboardingRequestId` (`POST /onboarding/business/getOnboardingRequestId`).
+        GetBusinessOnboardingRequestId(
+            super::super::onboarding::GetBusinessOnboardingRequestIdRequest,
+        ),
+        /// `getStoreOnboardingInfo` (`POST /onboarding/business/getStoreOnboardingInfo`).
+        GetStoreOnboardingInfo(super::super::onboarding::GetStoreOnboardingInfoRequest),
+        /// `getCompanyOnboardingInfo` (`POST /onboarding/business/getCompanyOnboardingInfo`).
+        GetCompanyOnboardingInfo(
+            super::super::onboarding::GetCompanyOnboardingInfoRequest,
+        ),
+        /// `getOrganisationOnboardingInfo` (`POST /onboarding/business/getOrganisationOnboardingInfo`).
+        GetOrganisationOnboardingInfo(
+            super::super::onboarding::GetOrganisationOnboardingInfoRequest,
+        ),
+        /// `getPartnershipOnboardingInfo` (`POST /onboarding/business/getPartnershipOnboardingInfo`).
+        GetPartnershipOnboardingInfo(
+            super::super::onboarding::GetPartnershipOnboardingInfoRequest,
+        ),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::GetOnboardingStatus(_) => "getOnboardingStatus",
+                Request::GetUserKyc(_) => "getUserKyc",
+                Request::GetKycMediaList(_) => "getKycMediaList",
+                Request::GetOnboardingRequestId(_) => "getOnboardingRequestId",
+                Request::GetBusinessOnboardingStatus(_) => "getBusinessOnboardingStatus",
+                Request::GetBusinessOnboardingRequestId(_) => {
+                    "getBusinessOnboardingRequestId"
+                }
+                Request::GetStoreOnboardingInfo(_) => "getStoreOnboardingInfo",
+                Request::GetCompanyOnboardingInfo(_) => "getCompanyOnboardingInfo",
+                Request::GetOrganisationOnboardingInfo(_) => {
+                    "getOrganisationOnboardingInfo"
+                }
+                Request::GetPartnershipOnboardingInfo(_) => {
+                    "getPartnershipOnboardingInfo"
+                }
+            }
+        }
+    }
+}
+/// Decoded requests of the `other` group.
+pub mod other {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `txReversal` (`POST /trans/txReversal`).
+        TxReversal(super::super::other::TxReversalRequest),
+        /// `queryTxReversal` (`POST /trans/queryTxReversal`).
+        QueryTxReversal(super::super::other::QueryTxReversalRequest),
+        /// `fetchTransactionFee` (`POST /trans/txReversal`).
+        FetchTransactionFee(super::super::other::FetchTransactionFeeRequest),
+        /// `validateAccount` (`POST /account/validateAccount`).
+        ValidateAccount(super::super::other::ValidateAccountRequest),
+        /// `queryClosingBalance` (`POST /report/queryClosingBalance`).
+        QueryClosingBalance(super::super::other::QueryClosingBalanceRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::TxReversal(_) => "txReversal",
+                Request::QueryTxReversal(_) => "queryTxReversal",
+                Request::FetchTransactionFee(_) => "fetchTransactionFee",
+                Request::ValidateAccount(_) => "validateAccount",
+                Request::QueryClosingBalance(_) => "queryClosingBalance",
+            }
+        }
+    }
+}
+/// Decoded requests of the `otp` group.
+pub mod otp {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `sendOtp` (`POST /common/sendOtp`).
+        SendOtp(super::super::otp::SendOtpRequest),
+        /// `confirmOperation` (`POST /common/confirmOperation`).
+        ConfirmOperation(super::super::otp::ConfirmOperationRequest),
+        /// `sendAccAdminOtp` (`POST /common/sendAccAdminOtp`).
+        SendAccAdminOtp(super::super::otp::SendAccAdminOtpRequest),
+        /// `groupApplications` (`POST /common/groupApplications`).
+        GroupApplications(super::super::otp::GroupApplicationsRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::SendOtp(_) => "sendOtp",
+                Request::ConfirmOperation(_) => "confirmOperation",
+                Request::SendAccAdminOtp(_) => "sendAccAdminOtp",
+                Request::GroupApplications(_) => "groupApplications",
+            }
+        }
+    }
+}
+/// Decoded requests of the `transfers` group.
+pub mod transfers {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `applyForMobileMoneyBusinessTransfer` (`POST /trans/v2/applyForMobileMoneyBusinessTransfer`).
+        ApplyForMobileMoneyBusinessTransfer(
+            super::super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
+        ),
+        /// `applyForTransfer` (`POST /trans/v2/applyForTransfer`).
+        ApplyForTransfer(super::super::transfers::ApplyForTransferRequest),
+        /// `getTransList` (`POST /query/getTransList`).
+        GetTransList(super::super::transfers::GetTransListRequest),
+        /// `getTransResult` (`POST /query/getTransResult`).
+        GetTransResult(super::super::transfers::GetTransResultRequest),
+        /// `telegraphicTransfer` (`POST /trans/telegraphicTransfer`).
+        TelegraphicTransfer(super::super::transfers::TelegraphicTransferRequest),
+        /// `getInterBankTransferList` (`POST /trans/getInterBankTransferList`).
+        GetInterBankTransferList(
+            super::super::transfers::GetInterBankTransferListRequest,
+        ),
+        /// `getInterBankTransferDetails` (`POST /trans/getInterBankTransferDetails`).
+        GetInterBankTransferDetails(
+            super::super::transfers::GetInterBankTransferDetailsRequest,
+        ),
+        /// `getBankCodes` (`POST /staticData/getBankCodes`).
+        GetBankCodes(super::super::transfers::GetBankCodesRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::ApplyForMobileMoneyBusinessTransfer(_) => {
+                    "applyForMobileMoneyBusinessTransfer"
+                }
+                Request::ApplyForTransfer(_) => "applyForTransfer",
+                Request::GetTransList(_) => "getTransList",
+                Request::GetTransResult(_) => "getTransResult",
+                Request::TelegraphicTransfer(_) => "telegraphicTransfer",
+                Request::GetInterBankTransferList(_) => "getInterBankTransferList",
+                Request::GetInterBankTransferDetails(_) => "getInterBankTransferDetails",
+                Request::GetBankCodes(_) => "getBankCodes",
+            }
+        }
+    }
+}
+/// Decoded requests of the `user` group.
+pub mod user {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `addEmail` (`POST /user/addEmail`).
+        AddEmail(super::super::user::AddEmailRequest),
+        /// `verifyEmailAddress` (`POST /user/verifyEmailAddress`).
+        VerifyEmailAddress(super::super::user::VerifyEmailAddressRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::AddEmail(_) => "addEmail",
+                Request::VerifyEmailAddress(_) => "verifyEmailAddress",
+            }
+        }
+    }
+}
+/// Decoded requests of the `utility` group.
+pub mod utility {
+    /// A decoded, validated request of one operation of the group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `airtimePayment` (`POST /utilityPayment/v2/airtimePayment`).
+        AirtimePayment(super::super::utility::AirtimePaymentRequest),
+        /// `airtimeBulkPayment` (`POST /utilityPayment/v2/airtimeBulkPayment`).
+        AirtimeBulkPayment(super::super::utility::AirtimeBulkPaymentRequest),
+        /// `billQuery` (`POST /utilityPayment/billQuery`).
+        BillQuery(super::super::utility::BillQueryRequest),
+        /// `billPayment` (`POST /utilityPayment/v2/billPayment`).
+        BillPayment(super::super::utility::BillPaymentRequest),
+        /// `paymentQuery` (`POST /utilityPayment/paymentQuery`).
+        PaymentQuery(super::super::utility::PaymentQueryRequest),
+        /// `bulkPaymentQuery` (`POST /utilityPayment/bulkPaymentQuery`).
+        BulkPaymentQuery(super::super::utility::BulkPaymentQueryRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::AirtimePayment(_) => "airtimePayment",
+                Request::AirtimeBulkPayment(_) => "airtimeBulkPayment",
+                Request::BillQuery(_) => "billQuery",
+                Request::BillPayment(_) => "billPayment",
+                Request::PaymentQuery(_) => "paymentQuery",
+                Request::BulkPaymentQuery(_) => "bulkPaymentQuery",
+            }
+        }
+    }
+}
+/// A decoded, validated request of any operation, by group. Not `non_exhaustive`:
+/// a server's `match` stops compiling when the spec adds an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// A request of the `account` group.
+    Account(account::Request),
+    /// A request of the `cny` group.
+    Cny(cny::Request),
+    /// A request of the `fx` group.
+    Fx(fx::Request),
+    /// A request of the `onboarding` group.
+    Onboarding(onboarding::Request),
+    /// A request of the `other` group.
+    Other(other::Request),
+    /// A request of the `otp` group.
+    Otp(otp::Request),
+    /// A request of the `transfers` group.
+    Transfers(transfers::Request),
+    /// A request of the `user` group.
+    User(user::Request),
+    /// A request of the `utility` group.
+    Utility(utility::Request),
+}
+impl Request {
+    /// The spec name of the operation.
+    #[must_use]
+    pub fn operation(&self) -> &'static str {
+        match self {
+            Request::Account(r) => r.operation(),
+            Request::Cny(r) => r.operation(),
+            Request::Fx(r) => r.operation(),
+            Request::Onboarding(r) => r.operation(),
+            Request::Other(r) => r.operation(),
+            Request::Otp(r) => r.operation(),
+            Request::Transfers(r) => r.operation(),
+            Request::User(r) => r.operation(),
+            Request::Utility(r) => r.operation(),
+        }
+    }
+}
+/// Why params could not be decoded as an operation's request.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The params decode but violate rules: every violation with its field path.
+    Invalid(baas_runtime::ValidationErrors),
+    /// The params do not decode as the operation's request (wrong type, missing
+    /// required field, unknown field, not JSON): the decoder's message.
+    Malformed(String),
+    /// No operation has this name.
+    UnknownOperation(String),
+}
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Invalid(errors) => write!(f, "invalid: {errors}"),
+            DecodeError::Malformed(message) => write!(f, "malformed params: {message}"),
+            DecodeError::UnknownOperation(name) => {
+                write!(f, "unknown operation `{name}`")
+            }
+        }
+    }
+}
+impl std::error::Error for DecodeError {}
+/// Decodes `params_json` as the request of `operation` (spec name) and validates it.
+///
+/// # Errors
+///
+/// [`DecodeError`] saying why the params are not a valid request of the operation.
+pub fn decode(operation: &str, params_json: &str) -> Result<Request, DecodeError> {
+    match operation {
+        "getAccountDetails" => {
+            decode_as::<super::account::GetAccountDetailsRequest>(params_json)
+                .map(|r| Request::Account(account::Request::GetAccountDetails(r)))
+        }
+        "queryAccountListByUserId" => {
+            decode_as::<super::account::QueryAccountListByUserIdRequest>(params_json)
+                .map(|r| Request::Account(account::Request::QueryAccountListByUserId(r)))
+        }
+        "getAbnormalAccountList" => {
+            decode_as::<super::account::GetAbnormalAccountListRequest>(params_json)
+                .map(|r| Request::Account(account::Request::GetAbnormalAccountList(r)))
+        }
+        "applyForShortCode" => {
+            decode_as::<super::account::ApplyForShortCodeRequest>(params_json)
+                .map(|r| Request::Account(account::Request::ApplyForShortCode(r)))
+        }
+        "queryForShortCode" => {
+            decode_as::<super::account::QueryForShortCodeRequest>(params_json)
+                .map(|r| Request::Account(account::Request::QueryForShortCode(r)))
+        }
+        "queryAccountByShortCode" => {
+            decode_as::<super::account::QueryAccountByShortCodeRequest>(params_json)
+                .map(|r| Request::Account(account::Request::QueryAccountByShortCode(r)))
+        }
+        "activateAccount" => {
+            decode_as::<super::account::ActivateAccountRequest>(params_json)
+                .map(|r| Request::Account(account::Request::ActivateAccount(r)))
+        }
+        "editSubAccountName" => {
+            decode_as::<super::account::EditSubAccountNameRequest>(params_json)
+                .map(|r| Request::Account(account::Request::EditSubAccountName(r)))
+        }
+        "cancelAccountOperation" => {
+            decode_as::<super::account::CancelAccountOperationRequest>(params_json)
+                .map(|r| Request::Account(account::Request::CancelAccountOperation(r)))
+        }
+        "applyForCnyExpress" => {
+            decode_as::<super::cny::ApplyForCnyExpressRequest>(params_json)
+                .map(|r| Request::Cny(cny::Request::ApplyForCnyExpress(r)))
+        }
+        "getCnyTransList" => {
+            decode_as::<super::cny::GetCnyTransListRequest>(params_json)
+                .map(|r| Request::Cny(cny::Request::GetCnyTransList(r)))
+        }
+        "getCnyTransferDetails" => {
+            decode_as::<super::cny::GetCnyTransferDetailsRequest>(params_json)
+                .map(|r| Request::Cny(cny::Request::GetCnyTransferDetails(r)))
+        }
+        "getForeignExchangeRate" => {
+            decode_as::<super::fx::GetForeignExchangeRateRequest>(params_json)
+                .map(|r| Request::Fx(fx::Request::GetForeignExchangeRate(r)))
+        }
+        "applyForFcExchange" => {
+            decode_as::<super::fx::ApplyForFcExchangeRequest>(params_json)
+                .map(|r| Request::Fx(fx::Request::ApplyForFcExchange(r)))
+        }
+        "getFxRequestStatus" => {
+            decode_as::<super::fx::GetFxRequestStatusRequest>(params_json)
+                .map(|r| Request::Fx(fx::Request::GetFxRequestStatus(r)))
+        }
+        "getOnboardingStatus" => {
+            decode_as::<super::onboarding::GetOnboardingStatusRequest>(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetOnboardingStatus(r),
+                ))
+        }
+        "getUserKyc" => {
+            decode_as::<super::onboarding::GetUserKycRequest>(params_json)
+                .map(|r| Request::Onboarding(onboarding::Request::GetUserKyc(r)))
+        }
+        "getKycMediaList" => {
+            decode_as::<super::onboarding::GetKycMediaListRequest>(params_json)
+                .map(|r| Request::Onboarding(onboarding::Request::GetKycMediaList(r)))
+        }
+        "getOnboardingRequestId" => {
+            decode_as::<super::onboarding::GetOnboardingRequestIdRequest>(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetOnboardingRequestId(r),
+                ))
+        }
+        "getBusinessOnboardingStatus" => {
+            decode_as::<
+                super::onboarding::GetBusinessOnboardingStatusRequest,
+            >(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetBusinessOnboardingStatus(r),
+                ))
+        }
+        "getBusinessOnboardingRequestId" => {
+            decode_as::<
+                super::onboarding::GetBusinessOnboardingRequestIdRequest,
+            >(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetBusinessOnboardingRequestId(r),
+                ))
+        }
+        "getStoreOnboardingInfo" => {
+            decode_as::<super::onboarding::GetStoreOnboardingInfoRequest>(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetStoreOnboardingInfo(r),
+                ))
+        }
+        "getCompanyOnboardingInfo" => {
+            decode_as::<super::onboarding::GetCompanyOnboardingInfoRequest>(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetCompanyOnboardingInfo(r),
+                ))
+        }
+        "getOrganisationOnboardingInfo" => {
+            decode_as::<
+                super::onboarding::GetOrganisationOnboardingInfoRequest,
+            >(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetOrganisationOnboardingInfo(r),
+                ))
+        }
+        "getPartnershipOnboardingInfo" => {
+            decode_as::<
+                super::onboarding::GetPartnershipOnboardingInfoRequest,
+            >(params_json)
+                .map(|r| Request::Onboarding(
+                    onboarding::Request::GetPartnershipOnboardingInfo(r),
+                ))
+        }
+        "txReversal" => {
+            decode_as::<super::other::TxReversalRequest>(params_json)
+                .map(|r| Request::Other(other::Request::TxReversal(r)))
+        }
+        "queryTxReversal" => {
+            decode_as::<super::other::QueryTxReversalRequest>(params_json)
+                .map(|r| Request::Other(other::Request::QueryTxReversal(r)))
+        }
+        "fetchTransactionFee" => {
+            decode_as::<super::other::FetchTransactionFeeRequest>(params_json)
+                .map(|r| Request::Other(other::Request::FetchTransactionFee(r)))
+        }
+        "validateAccount" => {
+            decode_as::<super::other::ValidateAccountRequest>(params_json)
+                .map(|r| Request::Other(other::Request::ValidateAccount(r)))
+        }
+        "queryClosingBalance" => {
+            decode_as::<super::other::QueryClosingBalanceRequest>(params_json)
+                .map(|r| Request::Other(other::Request::QueryClosingBalance(r)))
+        }
+        "sendOtp" => {
+            decode_as::<super::otp::SendOtpRequest>(params_json)
+                .map(|r| Request::Otp(otp::Request::SendOtp(r)))
+        }
+        "confirmOperation" => {
+            decode_as::<super::otp::ConfirmOperationRequest>(params_json)
+                .map(|r| Request::Otp(otp::Request::ConfirmOperation(r)))
+        }
+        "sendAccAdminOtp" => {
+            decode_as::<super::otp::SendAccAdminOtpRequest>(params_json)
+                .map(|r| Request::Otp(otp::Request::SendAccAdminOtp(r)))
+        }
+        "groupApplications" => {
+            decode_as::<super::otp::GroupApplicationsRequest>(params_json)
+                .map(|r| Request::Otp(otp::Request::GroupApplications(r)))
+        }
+        "applyForMobileMoneyBusinessTransfer" => {
+            decode_as::<
+                super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
+            >(params_json)
+                .map(|r| Request::Transfers(
+                    transfers::Request::ApplyForMobileMoneyBusinessTransfer(r),
+                ))
+        }
+        "applyForTransfer" => {
+            decode_as::<super::transfers::ApplyForTransferRequest>(params_json)
+                .map(|r| Request::Transfers(transfers::Request::ApplyForTransfer(r)))
+        }
+        "getTransList" => {
+            decode_as::<super::transfers::GetTransListRequest>(params_json)
+                .map(|r| Request::Transfers(transfers::Request::GetTransList(r)))
+        }
+        "getTransResult" => {
+            decode_as::<super::transfers::GetTransResultRequest>(params_json)
+                .map(|r| Request::Transfers(transfers::Request::GetTransResult(r)))
+        }
+        "telegraphicTransfer" => {
+            decode_as::<super::transfers::TelegraphicTransferRequest>(params_json)
+                .map(|r| Request::Transfers(transfers::Request::TelegraphicTransfer(r)))
+        }
+        "getInterBankTransferList" => {
+            decode_as::<super::transfers::GetInterBankTransferListRequest>(params_json)
+                .map(|r| Request::Transfers(
+                    transfers::Request::GetInterBankTransferList(r),
+                ))
+        }
+        "getInterBankTransferDetails" => {
+            decode_as::<
+                super::transfers::GetInterBankTransferDetailsRequest,
+            >(params_json)
+                .map(|r| Request::Transfers(
+                    transfers::Request::GetInterBankTransferDetails(r),
+                ))
+        }
+        "getBankCodes" => {
+            decode_as::<super::transfers::GetBankCodesRequest>(params_json)
+                .map(|r| Request::Transfers(transfers::Request::GetBankCodes(r)))
+        }
+        "addEmail" => {
+            decode_as::<super::user::AddEmailRequest>(params_json)
+                .map(|r| Request::User(user::Request::AddEmail(r)))
+        }
+        "verifyEmailAddress" => {
+            decode_as::<super::user::VerifyEmailAddressRequest>(params_json)
+                .map(|r| Request::User(user::Request::VerifyEmailAddress(r)))
+        }
+        "airtimePayment" => {
+            decode_as::<super::utility::AirtimePaymentRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::AirtimePayment(r)))
+        }
+        "airtimeBulkPayment" => {
+            decode_as::<super::utility::AirtimeBulkPaymentRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::AirtimeBulkPayment(r)))
+        }
+        "billQuery" => {
+            decode_as::<super::utility::BillQueryRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::BillQuery(r)))
+        }
+        "billPayment" => {
+            decode_as::<super::utility::BillPaymentRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::BillPayment(r)))
+        }
+        "paymentQuery" => {
+            decode_as::<super::utility::PaymentQueryRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::PaymentQuery(r)))
+        }
+        "bulkPaymentQuery" => {
+            decode_as::<super::utility::BulkPaymentQueryRequest>(params_json)
+                .map(|r| Request::Utility(utility::Request::BulkPaymentQuery(r)))
+        }
+        other => Err(DecodeError::UnknownOperation(other.to_owned())),
+    }
+}
+fn decode_as<O>(params_json: &str) -> Result<O, DecodeError>
+where
+    O: baas_runtime::Operation + serde::de::DeserializeOwned,
+{
+    let request = baas_runtime::serde_json::from_str::<O>(params_json)
+        .map_err(|error| DecodeError::Malformed(error.to_string()))?;
+    request.validate().map_err(DecodeError::Invalid)?;
+    Ok(request)
+}
 /// The outcome of [`validate_params`].
 #[non_exhaustive]
 pub enum ParamsCheck {
@@ -393,142 +1028,14 @@ impl std::fmt::Display for ParamsCheck {
         }
     }
 }
-/// Decodes `params_json` as the request of `operation` (spec name) and validates it.
+/// Decodes `params_json` as the request of `operation` (spec name) and validates
+/// it, keeping only the verdict (see [`decode`] for the request itself).
 #[must_use]
 pub fn validate_params(operation: &str, params_json: &str) -> ParamsCheck {
-    match operation {
-        "getAccountDetails" => {
-            check::<super::account::GetAccountDetailsRequest>(params_json)
-        }
-        "queryAccountListByUserId" => {
-            check::<super::account::QueryAccountListByUserIdRequest>(params_json)
-        }
-        "getAbnormalAccountList" => {
-            check::<super::account::GetAbnormalAccountListRequest>(params_json)
-        }
-        "applyForShortCode" => {
-            check::<super::account::ApplyForShortCodeRequest>(params_json)
-        }
-        "queryForShortCode" => {
-            check::<super::account::QueryForShortCodeRequest>(params_json)
-        }
-        "queryAccountByShortCode" => {
-            check::<super::account::QueryAccountByShortCodeRequest>(params_json)
-        }
-        "activateAccount" => check::<super::account::ActivateAccountRequest>(params_json),
-        "editSubAccountName" => {
-            check::<super::account::EditSubAccountNameRequest>(params_json)
-        }
-        "cancelAccountOperation" => {
-            check::<super::account::CancelAccountOperationRequest>(params_json)
-        }
-        "applyForCnyExpress" => {
-            check::<super::cny::ApplyForCnyExpressRequest>(params_json)
-        }
-        "getCnyTransList" => check::<super::cny::GetCnyTransListRequest>(params_json),
-        "getCnyTransferDetails" => {
-            check::<super::cny::GetCnyTransferDetailsRequest>(params_json)
-        }
-        "getForeignExchangeRate" => {
-            check::<super::fx::GetForeignExchangeRateRequest>(params_json)
-        }
-        "applyForFcExchange" => {
-            check::<super::fx::ApplyForFcExchangeRequest>(params_json)
-        }
-        "getFxRequestStatus" => {
-            check::<super::fx::GetFxRequestStatusRequest>(params_json)
-        }
-        "getOnboardingStatus" => {
-            check::<super::onboarding::GetOnboardingStatusRequest>(params_json)
-        }
-        "getUserKyc" => check::<super::onboarding::GetUserKycRequest>(params_json),
-        "getKycMediaList" => {
-            check::<super::onboarding::GetKycMediaListRequest>(params_json)
-        }
-        "getOnboardingRequestId" => {
-            check::<super::onboarding::GetOnboardingRequestIdRequest>(params_json)
-        }
-        "getBusinessOnboardingStatus" => {
-            check::<super::onboarding::GetBusinessOnboardingStatusRequest>(params_json)
-        }
-        "getBusinessOnboardingRequestId" => {
-            check::<
-                super::onboarding::GetBusinessOnboardingRequestIdRequest,
-            >(params_json)
-        }
-        "getStoreOnboardingInfo" => {
-            check::<super::onboarding::GetStoreOnboardingInfoRequest>(params_json)
-        }
-        "getCompanyOnboardingInfo" => {
-            check::<super::onboarding::GetCompanyOnboardingInfoRequest>(params_json)
-        }
-        "getOrganisationOnboardingInfo" => {
-            check::<super::onboarding::GetOrganisationOnboardingInfoRequest>(params_json)
-        }
-        "getPartnershipOnboardingInfo" => {
-            check::<super::onboarding::GetPartnershipOnboardingInfoRequest>(params_json)
-        }
-        "txReversal" => check::<super::other::TxReversalRequest>(params_json),
-        "queryTxReversal" => check::<super::other::QueryTxReversalRequest>(params_json),
-        "fetchTransactionFee" => {
-            check::<super::other::FetchTransactionFeeRequest>(params_json)
-        }
-        "validateAccount" => check::<super::other::ValidateAccountRequest>(params_json),
-        "queryClosingBalance" => {
-            check::<super::other::QueryClosingBalanceRequest>(params_json)
-        }
-        "sendOtp" => check::<super::otp::SendOtpRequest>(params_json),
-        "confirmOperation" => check::<super::otp::ConfirmOperationRequest>(params_json),
-        "sendAccAdminOtp" => check::<super::otp::SendAccAdminOtpRequest>(params_json),
-        "groupApplications" => check::<super::otp::GroupApplicationsRequest>(params_json),
-        "applyForMobileMoneyBusinessTransfer" => {
-            check::<
-                super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
-            >(params_json)
-        }
-        "applyForTransfer" => {
-            check::<super::transfers::ApplyForTransferRequest>(params_json)
-        }
-        "getTransList" => check::<super::transfers::GetTransListRequest>(params_json),
-        "getTransResult" => check::<super::transfers::GetTransResultRequest>(params_json),
-        "telegraphicTransfer" => {
-            check::<super::transfers::TelegraphicTransferRequest>(params_json)
-        }
-        "getInterBankTransferList" => {
-            check::<super::transfers::GetInterBankTransferListRequest>(params_json)
-        }
-        "getInterBankTransferDetails" => {
-            check::<super::transfers::GetInterBankTransferDetailsRequest>(params_json)
-        }
-        "getBankCodes" => check::<super::transfers::GetBankCodesRequest>(params_json),
-        "addEmail" => check::<super::user::AddEmailRequest>(params_json),
-        "verifyEmailAddress" => {
-            check::<super::user::VerifyEmailAddressRequest>(params_json)
-        }
-        "airtimePayment" => check::<super::utility::AirtimePaymentRequest>(params_json),
-        "airtimeBulkPayment" => {
-            check::<super::utility::AirtimeBulkPaymentRequest>(params_json)
-        }
-        "billQuery" => check::<super::utility::BillQueryRequest>(params_json),
-        "billPayment" => check::<super::utility::BillPaymentRequest>(params_json),
-        "paymentQuery" => check::<super::utility::PaymentQueryRequest>(params_json),
-        "bulkPaymentQuery" => {
-            check::<super::utility::BulkPaymentQueryRequest>(params_json)
-        }
-        _ => ParamsCheck::UnknownOperation,
-    }
-}
-fn check<O>(params_json: &str) -> ParamsCheck
-where
-    O: baas_runtime::Operation + serde::de::DeserializeOwned,
-{
-    match baas_runtime::serde_json::from_str::<O>(params_json) {
-        Ok(request) => {
-            match request.validate() {
-                Ok(()) => ParamsCheck::Valid,
-                Err(errors) => ParamsCheck::Invalid(errors),
-            }
-        }
-        Err(error) => ParamsCheck::Malformed(error.to_string()),
+    match decode(operation, params_json) {
+        Ok(_) => ParamsCheck::Valid,
+        Err(DecodeError::Invalid(errors)) => ParamsCheck::Invalid(errors),
+        Err(DecodeError::Malformed(message)) => ParamsCheck::Malformed(message),
+        Err(DecodeError::UnknownOperation(_)) => ParamsCheck::UnknownOperation,
     }
 }

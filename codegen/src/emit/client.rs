@@ -1,6 +1,7 @@
 //! The `Client` wrapper (one async method per operation) and the dispatch table
 //! (operation name → decode and validate its params).
 
+use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -109,50 +110,102 @@ pub fn emit_client(api: &Api) -> TokenStream {
     }
 }
 
-/// Emits the dispatch module's items: operation table and `validate_params`.
+/// Emits the dispatch module's items: the operation table, one typed request enum per
+/// group (`dispatch::<group>::Request`) gathered in `dispatch::Request`, `decode` and
+/// `validate_params`. A server matches on the enums, so an operation or a field that the
+/// spec adds, renames or removes is a compile error in its handlers.
 pub fn emit_dispatch(api: &Api) -> TokenStream {
     let mut infos = Vec::new();
+    let mut group_mods = Vec::new();
+    let mut top_variants = Vec::new();
+    let mut top_names = Vec::new();
     let mut arms = Vec::new();
     for group in &api.groups {
         let module = ident(&group.name);
         let gname = &group.name;
+        let gvariant = ident(&group.name.to_upper_camel_case());
+        let mut variants = Vec::new();
+        let mut name_arms = Vec::new();
         for op in &group.operations {
             let req = ident(&request_name(op));
+            let variant = ident(&op.type_name);
             let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
             infos.push(quote! {
                 OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
             });
-            arms.push(quote!(#name => check::<super::#module::#req>(params_json),));
+            let vdoc = format!(" `{name}` (`POST {path}`).");
+            variants.push(quote! {
+                #[doc = #vdoc]
+                #variant(super::super::#module::#req),
+            });
+            name_arms.push(quote!(Request::#variant(_) => #name,));
+            arms.push(quote! {
+                #name => decode_as::<super::#module::#req>(params_json)
+                    .map(|r| Request::#gvariant(#module::Request::#variant(r))),
+            });
         }
+        let gdoc = format!(" Decoded requests of the `{gname}` group.");
+        let name_body = if name_arms.is_empty() {
+            quote!(match *self {})
+        } else {
+            quote!(match self { #(#name_arms)* })
+        };
+        group_mods.push(quote! {
+            #[doc = #gdoc]
+            pub mod #module {
+                /// A decoded, validated request of one operation of the group.
+                #[derive(Debug, Clone, PartialEq)]
+                #[allow(clippy::large_enum_variant)]
+                pub enum Request {
+                    #(#variants)*
+                }
+
+                impl Request {
+                    /// The spec name of the operation.
+                    #[must_use]
+                    pub fn operation(&self) -> &'static str {
+                        #name_body
+                    }
+                }
+            }
+        });
+        let tdoc = format!(" A request of the `{gname}` group.");
+        top_variants.push(quote! {
+            #[doc = #tdoc]
+            #gvariant(#module::Request),
+        });
+        top_names.push(quote!(Request::#gvariant(r) => r.operation(),));
     }
-    let dispatch = if arms.is_empty() {
+    let top_name_body = if top_names.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(match self { #(#top_names)* })
+    };
+    let decode_body = if arms.is_empty() {
         quote! {
-            let _ = (operation, params_json);
-            ParamsCheck::UnknownOperation
+            let _ = params_json;
+            Err(DecodeError::UnknownOperation(operation.to_owned()))
         }
     } else {
         quote! {
             match operation {
                 #(#arms)*
-                _ => ParamsCheck::UnknownOperation,
+                other => Err(DecodeError::UnknownOperation(other.to_owned())),
             }
         }
     };
-    let check_fn = if arms.is_empty() {
+    let decode_as = if arms.is_empty() {
         quote!()
     } else {
         quote! {
-            fn check<O>(params_json: &str) -> ParamsCheck
+            fn decode_as<O>(params_json: &str) -> Result<O, DecodeError>
             where
                 O: baas_runtime::Operation + serde::de::DeserializeOwned,
             {
-                match baas_runtime::serde_json::from_str::<O>(params_json) {
-                    Ok(request) => match request.validate() {
-                        Ok(()) => ParamsCheck::Valid,
-                        Err(errors) => ParamsCheck::Invalid(errors),
-                    },
-                    Err(error) => ParamsCheck::Malformed(error.to_string()),
-                }
+                let request = baas_runtime::serde_json::from_str::<O>(params_json)
+                    .map_err(|error| DecodeError::Malformed(error.to_string()))?;
+                request.validate().map_err(DecodeError::Invalid)?;
+                Ok(request)
             }
         }
     };
@@ -175,6 +228,59 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
 
         /// Every operation, in spec order.
         pub const OPERATIONS: &[OperationInfo] = &[#(#infos),*];
+
+        #(#group_mods)*
+
+        /// A decoded, validated request of any operation, by group. Not `non_exhaustive`:
+        /// a server's `match` stops compiling when the spec adds an operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Request {
+            #(#top_variants)*
+        }
+
+        impl Request {
+            /// The spec name of the operation.
+            #[must_use]
+            pub fn operation(&self) -> &'static str {
+                #top_name_body
+            }
+        }
+
+        /// Why params could not be decoded as an operation's request.
+        #[derive(Debug)]
+        #[non_exhaustive]
+        pub enum DecodeError {
+            /// The params decode but violate rules: every violation with its field path.
+            Invalid(baas_runtime::ValidationErrors),
+            /// The params do not decode as the operation's request (wrong type, missing
+            /// required field, unknown field, not JSON): the decoder's message.
+            Malformed(String),
+            /// No operation has this name.
+            UnknownOperation(String),
+        }
+
+        impl std::fmt::Display for DecodeError {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    DecodeError::Invalid(errors) => write!(f, "invalid: {errors}"),
+                    DecodeError::Malformed(message) => write!(f, "malformed params: {message}"),
+                    DecodeError::UnknownOperation(name) => write!(f, "unknown operation `{name}`"),
+                }
+            }
+        }
+
+        impl std::error::Error for DecodeError {}
+
+        /// Decodes `params_json` as the request of `operation` (spec name) and validates it.
+        ///
+        /// # Errors
+        ///
+        /// [`DecodeError`] saying why the params are not a valid request of the operation.
+        pub fn decode(operation: &str, params_json: &str) -> Result<Request, DecodeError> {
+            #decode_body
+        }
+
+        #decode_as
 
         /// The outcome of [`validate_params`].
         #[non_exhaustive]
@@ -201,12 +307,16 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
             }
         }
 
-        /// Decodes `params_json` as the request of `operation` (spec name) and validates it.
+        /// Decodes `params_json` as the request of `operation` (spec name) and validates
+        /// it, keeping only the verdict (see [`decode`] for the request itself).
         #[must_use]
         pub fn validate_params(operation: &str, params_json: &str) -> ParamsCheck {
-            #dispatch
+            match decode(operation, params_json) {
+                Ok(_) => ParamsCheck::Valid,
+                Err(DecodeError::Invalid(errors)) => ParamsCheck::Invalid(errors),
+                Err(DecodeError::Malformed(message)) => ParamsCheck::Malformed(message),
+                Err(DecodeError::UnknownOperation(_)) => ParamsCheck::UnknownOperation,
+            }
         }
-
-        #check_fn
     }
 }
