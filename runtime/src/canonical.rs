@@ -11,8 +11,13 @@
 //! (strings unescaped to raw UTF-8, numbers kept as their literal text, so `100.50`
 //! stays `100.50`), the pairs are sorted as slices and hashed incrementally.
 //!
-//! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object and
-//! nesting deeper than [`MAX_DEPTH`] are refused with a [`CanonicalError`].
+//! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object,
+//! nesting deeper than [`MAX_DEPTH`] and pairs much longer than the body (see
+//! [`MAX_EXPANSION`]) are refused with a [`CanonicalError`].
+//!
+//! Bodies are parsed before their signature can be checked, so any sender chooses
+//! them: the work is linear in the body whatever its shape (duplicate keys are found
+//! by sorting each object's keys, never by comparing every key with every other).
 
 use std::fmt;
 
@@ -22,6 +27,21 @@ use crate::secret::{wipe, PrivateKey, REDACTED};
 
 /// Deepest nesting of objects and arrays accepted (the top-level object is depth 1).
 pub const MAX_DEPTH: usize = 64;
+
+/// The pairs of a body (their `path=value` text) may be at most this many times as
+/// long as the body, plus [`EXPANSION_ALLOWANCE`] bytes; at every point of the body,
+/// not only at its end, so a body is refused as soon as it goes over.
+///
+/// Every pair repeats the whole path of its value, so one long key above many short
+/// values gives pairs quadratically longer than the body (a 4 KiB key over 2 MiB of
+/// `1,` would be 4 GiB of pairs to write, sort and hash). Messages of the API have
+/// short keys: their pairs are a few times their size (an array of one-digit numbers
+/// under `data.list`, the densest there is, about 13 times).
+pub const MAX_EXPANSION: usize = 32;
+
+/// Bytes of pairs allowed on top of [`MAX_EXPANSION`] times the body (for small bodies
+/// nested deep).
+pub const EXPANSION_ALLOWANCE: usize = 64 * 1024;
 
 /// The name of the pair that carries the key in the canonical string.
 pub const SENDER_KEY: &str = "senderKey";
@@ -54,6 +74,13 @@ pub enum CanonicalError {
         /// The limit.
         max: usize,
     },
+    /// The pairs of the body up to this byte offset are longer than
+    /// [`MAX_EXPANSION`] times those bytes plus [`EXPANSION_ALLOWANCE`] (long keys
+    /// above many values).
+    TooLarge {
+        /// Byte offset.
+        offset: usize,
+    },
     /// The top-level `signature` is present but not a string.
     SignatureNotString,
     /// The body already has a top-level `signature` (even `null`) and is to be signed:
@@ -75,6 +102,12 @@ impl fmt::Display for CanonicalError {
             CanonicalError::TooDeep { max } => {
                 write!(f, "JSON nested deeper than {max} levels")
             }
+            CanonicalError::TooLarge { offset } => write!(
+                f,
+                "the flattened pairs are more than {MAX_EXPANSION} times as long as the body \
+                 at byte {offset} (each value repeats its whole path: long keys above many \
+                 values)"
+            ),
             CanonicalError::SignatureNotString => f.write_str("`signature` is not a string"),
             CanonicalError::AlreadySigned => {
                 f.write_str("the body already has a `signature` (sign it without one)")
@@ -139,7 +172,6 @@ impl Flattened {
             arena: Vec::with_capacity(body.len() + 64),
             pairs: Vec::with_capacity(body.len() / 16 + 8),
             keys: Vec::with_capacity(32),
-            key_hashes: Vec::with_capacity(32),
             key_buf: Vec::new(),
             signature: None,
             has_signature_key: false,
@@ -333,30 +365,6 @@ fn prefix(s: &[u8]) -> u64 {
     u64::from_be_bytes(word)
 }
 
-/// A fingerprint of an object key for duplicate detection: equal keys have equal
-/// hashes (different keys may too, and are then compared).
-fn key_hash(key: &[u8]) -> u64 {
-    // The first and last eight bytes (or four, or three single bytes) and the length.
-    let (first, last) = match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
-        (Some(f), Some(l)) => (u64::from_le_bytes(*f), u64::from_le_bytes(*l)),
-        _ => match (key.first_chunk::<4>(), key.last_chunk::<4>()) {
-            (Some(f), Some(l)) => (
-                u64::from(u32::from_le_bytes(*f)),
-                u64::from(u32::from_le_bytes(*l)),
-            ),
-            _ => {
-                let byte = |i: usize| u64::from(key.get(i).copied().unwrap_or_default());
-                (
-                    byte(0) | byte(key.len() / 2) << 8,
-                    byte(key.len().wrapping_sub(1)),
-                )
-            }
-        },
-    };
-    (first ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ last.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-}
-
 /// A pair whose path is the top-level `senderKey`.
 fn is_sender_key_pair(pair: &str) -> bool {
     pair.strip_prefix(SENDER_KEY)
@@ -385,10 +393,9 @@ struct Parser<'a> {
     path: Vec<u8>,
     arena: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    /// Keys of the objects being read, for duplicate detection: ranges (see
-    /// [`key_text`]) and, at the same indexes, [`key_hash`]es.
-    keys: Vec<(usize, usize)>,
-    key_hashes: Vec<u64>,
+    /// Keys of the objects being read, for duplicate detection (one frame per open
+    /// object, sorted when the object ends).
+    keys: Vec<KeyRef>,
     /// Unescaped text of the keys being read that have escapes.
     key_buf: Vec<u8>,
     signature: Option<String>,
@@ -396,7 +403,18 @@ struct Parser<'a> {
     first_null: Option<String>,
 }
 
-/// The text of a key range of [`Parser::keys`]: a range of `input` (keys without
+/// One key of an object being read.
+#[derive(Clone, Copy)]
+struct KeyRef {
+    /// [`prefix`] of the key's text.
+    prefix: u64,
+    /// Where the text is (see [`key_text`]).
+    range: (usize, usize),
+    /// Byte offset of the key in the body: the order of the keys in the document.
+    at: usize,
+}
+
+/// The text of a key range of [`KeyRef`]: a range of `input` (keys without
 /// escapes), or, shifted by `input.len()`, of `key_buf`.
 fn key_text<'k>(input: &'k [u8], key_buf: &'k [u8], (start, end): (usize, usize)) -> &'k [u8] {
     match start.checked_sub(input.len()) {
@@ -433,11 +451,20 @@ impl Parser<'_> {
     }
 
     /// Starts a pair `path=` in the arena and returns its start.
-    fn begin_pair(&mut self) -> usize {
+    fn begin_pair(&mut self) -> Result<usize, CanonicalError> {
         let start = self.arena.len();
+        // Checked against the bytes read so far: a body that goes over is refused there,
+        // after pairs as long as those bytes allow, not as long as the whole body allows.
+        let allowed = self
+            .pos
+            .saturating_mul(MAX_EXPANSION)
+            .saturating_add(EXPANSION_ALLOWANCE);
+        if start.saturating_add(self.path.len()) >= allowed {
+            return Err(CanonicalError::TooLarge { offset: self.pos });
+        }
         self.arena.extend_from_slice(&self.path);
         self.arena.push(b'=');
-        start
+        Ok(start)
     }
 
     fn end_pair(&mut self, start: usize) {
@@ -449,7 +476,7 @@ impl Parser<'_> {
             Some(b'{') => self.object(depth + 1, false),
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
-                let start = self.begin_pair();
+                let start = self.begin_pair()?;
                 string(self.input, &mut self.pos, &mut self.arena)?;
                 self.end_pair(start);
                 Ok(())
@@ -467,7 +494,7 @@ impl Parser<'_> {
                 let begin = self.pos;
                 self.number()?;
                 let text = self.input.get(begin..self.pos).unwrap_or_default();
-                let start = self.begin_pair();
+                let start = self.begin_pair()?;
                 self.arena.extend_from_slice(text);
                 self.end_pair(start);
                 Ok(())
@@ -487,7 +514,7 @@ impl Parser<'_> {
 
     fn literal(&mut self, word: &'static [u8]) -> Result<(), CanonicalError> {
         self.keyword(word)?;
-        let start = self.begin_pair();
+        let start = self.begin_pair()?;
         self.arena.extend_from_slice(word);
         self.end_pair(start);
         Ok(())
@@ -539,7 +566,7 @@ impl Parser<'_> {
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            let start = self.begin_pair();
+            let start = self.begin_pair()?;
             self.arena.extend_from_slice(b"[]");
             self.end_pair(start);
             return Ok(());
@@ -575,7 +602,7 @@ impl Parser<'_> {
         if self.peek() == Some(b'}') {
             self.pos += 1;
             if !top {
-                let start = self.begin_pair();
+                let start = self.begin_pair()?;
                 self.arena.extend_from_slice(b"{}");
                 self.end_pair(start);
             }
@@ -608,8 +635,11 @@ impl Parser<'_> {
                     self.input.len() + self.key_buf.len(),
                 )
             };
-            self.key_hashes.push(key_hash(key));
-            self.keys.push(range);
+            self.keys.push(KeyRef {
+                prefix: prefix(key),
+                range,
+                at: quote,
+            });
             let is_signature = top && key == b"signature";
             self.skip_ws();
             self.expect(b':', "`:`")?;
@@ -631,40 +661,38 @@ impl Parser<'_> {
                 _ => return Err(self.syntax("`,` or `}`")),
             }
         }
-        // Duplicate keys: equal keys have equal hashes, so sort this object's hashes
-        // (integers, few branches) and compare the keys of any hashes that repeat.
-        if let Some(hashes) = self.key_hashes.get_mut(key_frame..) {
-            hashes.sort_unstable();
-            let repeated = hashes.windows(2).filter_map(|w| match w {
-                [a, b] if a == b => Some(*a),
+        // Duplicate keys: sort this object's keys by their text (most comparisons on
+        // the eight-byte prefix alone, see [`prefix`]), so equal keys are neighbours.
+        // O(k log k) comparisons for k keys, each at most as long as the shorter key:
+        // no input makes it quadratic (a hash of part of the key could be made to
+        // collide, and a keyed hash would make the reported key random).
+        let (input, key_buf) = (self.input, &self.key_buf);
+        let frame = self.keys.get_mut(key_frame..).unwrap_or_default();
+        let text = |k: &KeyRef| key_text(input, key_buf, k.range);
+        frame.sort_unstable_by(|a, b| {
+            a.prefix
+                .cmp(&b.prefix)
+                .then_with(|| text(a).cmp(text(b)))
+                .then(a.at.cmp(&b.at))
+        });
+        // Of the keys that repeat an earlier one, the first in the document.
+        let repeat = frame
+            .windows(2)
+            .filter_map(|w| match w {
+                [a, b] if a.prefix == b.prefix && text(a) == text(b) => Some(*b),
                 _ => None,
-            });
-            let (input, key_buf) = (self.input, &self.key_buf);
-            let frame = self.keys.get(key_frame..).unwrap_or_default();
-            for hash in repeated {
-                let same: Vec<&[u8]> = frame
-                    .iter()
-                    .map(|&r| key_text(input, key_buf, r))
-                    .filter(|k| key_hash(k) == hash)
-                    .collect();
-                let twice = same
-                    .iter()
-                    .enumerate()
-                    .find(|&(i, k)| same.get(..i).unwrap_or_default().contains(k));
-                if let Some((_, key)) = twice {
-                    let mut path =
-                        String::from_utf8_lossy(self.path.get(..base).unwrap_or_default())
-                            .into_owned();
-                    if !top {
-                        path.push('.');
-                    }
-                    path.push_str(&String::from_utf8_lossy(key));
-                    return Err(CanonicalError::DuplicateKey { path });
-                }
+            })
+            .min_by_key(|k| k.at);
+        if let Some(key) = repeat {
+            let mut path =
+                String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
+            if !top {
+                path.push('.');
             }
+            path.push_str(&String::from_utf8_lossy(text(&key)));
+            return Err(CanonicalError::DuplicateKey { path });
         }
         self.keys.truncate(key_frame);
-        self.key_hashes.truncate(key_frame);
         self.key_buf.truncate(key_buf_base);
         Ok(())
     }
@@ -1040,9 +1068,9 @@ mod tests {
 
     #[test]
     fn duplicate_keys_of_every_length_and_spelling() {
-        // Keys of lengths 0 to 19 (each hashed from single bytes, four-byte or
-        // eight-byte words), differing in the first, middle or last byte, written raw
-        // or with escapes: every two equal ones are refused, no two different ones.
+        // Keys of lengths 0 to 19 (shorter and longer than the eight-byte sort prefix),
+        // differing in the first, middle or last byte, written raw or with escapes:
+        // every two equal ones are refused, no two different ones.
         let mut keys: Vec<String> = Vec::new();
         for len in 0..20usize {
             let base: String = (0..len).map(|i| char::from(b'a' + (i % 7) as u8)).collect();
@@ -1076,6 +1104,75 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn keys_that_differ_only_in_the_middle_are_distinct() {
+        // Same first and last eight bytes and length: once keys a weak hash mixed up.
+        let keys: Vec<String> = (0..2000)
+            .map(|i| format!("\"aaaaaaaa{i:08}zzzzzzzz\":1"))
+            .collect();
+        let body = format!("{{{}}}", keys.join(","));
+        assert_eq!(Flattened::parse(body.as_bytes()).unwrap().len(), 2000);
+        let repeated = format!("{{{},\"aaaaaaaa00001234zzzzzzzz\":2}}", keys.join(","));
+        assert_eq!(
+            Flattened::parse(repeated.as_bytes()).unwrap_err(),
+            CanonicalError::DuplicateKey {
+                path: "aaaaaaaa00001234zzzzzzzz".into()
+            }
+        );
+    }
+
+    #[test]
+    fn the_first_repeat_in_the_document_is_reported() {
+        let err = |s: &str| Flattened::parse(s.as_bytes()).unwrap_err();
+        // `b` repeats before `a` does, although `a` sorts first.
+        assert_eq!(
+            err(r#"{"x":{"b":1,"a":1,"b":2,"a":2}}"#),
+            CanonicalError::DuplicateKey { path: "x.b".into() }
+        );
+        assert_eq!(
+            err(r#"{"a":1,"b":1,"c":1,"b":2,"a":2,"b":3}"#),
+            CanonicalError::DuplicateKey { path: "b".into() }
+        );
+        // Inner objects are checked before the object around them ends.
+        assert_eq!(
+            err(r#"{"a":1,"a":{"c":1,"c":1}}"#),
+            CanonicalError::DuplicateKey { path: "a.c".into() }
+        );
+        // The same key in sibling objects is no repeat.
+        assert!(Flattened::parse(br#"{"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":1}]}"#).is_ok());
+    }
+
+    #[test]
+    fn pairs_much_longer_than_the_body_are_refused() {
+        let body = |key_len: usize, elements: usize| {
+            format!(
+                "{{\"{}\":[{}]}}",
+                "k".repeat(key_len),
+                vec!["1"; elements].join(",")
+            )
+        };
+        // 64 KiB of elements under a 1 KiB key: 32 MiB of pairs. Refused where the
+        // pairs outgrow the bytes read, after about 100 elements, not at the end.
+        let long = body(1024, 32 * 1024);
+        match Flattened::parse(long.as_bytes()) {
+            Err(CanonicalError::TooLarge { offset }) => {
+                assert!((1024..1024 + 2 * 200).contains(&offset), "{offset}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Short keys above as many elements, and a long key above few, are fine.
+        assert!(Flattened::parse(body(8, 32 * 1024).as_bytes()).is_ok());
+        assert!(Flattened::parse(body(1024, 16).as_bytes()).is_ok());
+        // Values nested as deep as allowed, side by side, stay well under the limit.
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH - 2),
+            "]".repeat(MAX_DEPTH - 2)
+        );
+        let wide = format!("{{\"a\":[{}]}}", vec![deep; 1000].join(","));
+        assert!(Flattened::parse(wide.as_bytes()).is_ok());
     }
 
     #[test]
