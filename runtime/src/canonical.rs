@@ -16,8 +16,10 @@
 //! [`MAX_EXPANSION`]) are refused with a [`CanonicalError`].
 //!
 //! Bodies are parsed before their signature can be checked, so any sender chooses
-//! them: the work is linear in the body whatever its shape (duplicate keys are found
-//! by sorting each object's keys, never by comparing every key with every other).
+//! them: the work grows with the body's length whatever its shape, linearly but for
+//! the log factor of sorting (duplicate keys are found by sorting, never by comparing
+//! every key with every other; pairs cannot outgrow the body by more than
+//! [`MAX_EXPANSION`] times).
 
 use std::fmt;
 
@@ -172,6 +174,7 @@ impl Flattened {
             arena: Vec::with_capacity(body.len() + 64),
             pairs: Vec::with_capacity(body.len() / 16 + 8),
             keys: Vec::with_capacity(32),
+            key_hashes: Vec::with_capacity(32),
             key_buf: Vec::new(),
             signature: None,
             has_signature_key: false,
@@ -365,6 +368,32 @@ fn prefix(s: &[u8]) -> u64 {
     u64::from_be_bytes(word)
 }
 
+/// A fingerprint of an object key for duplicate detection: equal keys have equal
+/// hashes. Different keys may too (keys of 17 bytes or more that differ only in their
+/// middle always do), and the object's keys are then sorted by text: see
+/// [`first_repeat`].
+fn key_hash(key: &[u8]) -> u64 {
+    // The first and last eight bytes (or four, or three single bytes) and the length.
+    let (first, last) = match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+        (Some(f), Some(l)) => (u64::from_le_bytes(*f), u64::from_le_bytes(*l)),
+        _ => match (key.first_chunk::<4>(), key.last_chunk::<4>()) {
+            (Some(f), Some(l)) => (
+                u64::from(u32::from_le_bytes(*f)),
+                u64::from(u32::from_le_bytes(*l)),
+            ),
+            _ => {
+                let byte = |i: usize| u64::from(key.get(i).copied().unwrap_or_default());
+                (
+                    byte(0) | byte(key.len() / 2) << 8,
+                    byte(key.len().wrapping_sub(1)),
+                )
+            }
+        },
+    };
+    (first ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ last.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+}
+
 /// A pair whose path is the top-level `senderKey`.
 fn is_sender_key_pair(pair: &str) -> bool {
     pair.strip_prefix(SENDER_KEY)
@@ -393,9 +422,10 @@ struct Parser<'a> {
     path: Vec<u8>,
     arena: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    /// Keys of the objects being read, for duplicate detection (one frame per open
-    /// object, sorted when the object ends).
-    keys: Vec<KeyRef>,
+    /// Keys of the objects being read, for duplicate detection, in document order:
+    /// ranges (see [`key_text`]) and, at the same indexes, [`key_hash`]es.
+    keys: Vec<(usize, usize)>,
+    key_hashes: Vec<u64>,
     /// Unescaped text of the keys being read that have escapes.
     key_buf: Vec<u8>,
     signature: Option<String>,
@@ -403,18 +433,7 @@ struct Parser<'a> {
     first_null: Option<String>,
 }
 
-/// One key of an object being read.
-#[derive(Clone, Copy)]
-struct KeyRef {
-    /// [`prefix`] of the key's text.
-    prefix: u64,
-    /// Where the text is (see [`key_text`]).
-    range: (usize, usize),
-    /// Byte offset of the key in the body: the order of the keys in the document.
-    at: usize,
-}
-
-/// The text of a key range of [`KeyRef`]: a range of `input` (keys without
+/// The text of a key range of [`Parser::keys`]: a range of `input` (keys without
 /// escapes), or, shifted by `input.len()`, of `key_buf`.
 fn key_text<'k>(input: &'k [u8], key_buf: &'k [u8], (start, end): (usize, usize)) -> &'k [u8] {
     match start.checked_sub(input.len()) {
@@ -451,20 +470,34 @@ impl Parser<'_> {
     }
 
     /// Starts a pair `path=` in the arena and returns its start.
-    fn begin_pair(&mut self) -> Result<usize, CanonicalError> {
+    fn begin_pair(&mut self) -> usize {
         let start = self.arena.len();
-        // Checked against the bytes read so far: a body that goes over is refused there,
-        // after pairs as long as those bytes allow, not as long as the whole body allows.
+        self.arena.extend_from_slice(&self.path);
+        self.arena.push(b'=');
+        start
+    }
+
+    /// Refuses a body whose pairs have grown past [`MAX_EXPANSION`] times the bytes
+    /// read so far (plus [`EXPANSION_ALLOWANCE`]): checked after every element of every
+    /// object and array, so such a body is refused where it goes over, after pairs as
+    /// long as those bytes allow, not as long as the whole body would allow. (The one
+    /// pair written past the limit is no longer than the bytes read: its path is made
+    /// of keys read.)
+    fn within_budget(&self) -> Result<(), CanonicalError> {
         let allowed = self
             .pos
             .saturating_mul(MAX_EXPANSION)
             .saturating_add(EXPANSION_ALLOWANCE);
-        if start.saturating_add(self.path.len()) >= allowed {
-            return Err(CanonicalError::TooLarge { offset: self.pos });
+        if self.arena.len() > allowed {
+            return Err(self.too_large());
         }
-        self.arena.extend_from_slice(&self.path);
-        self.arena.push(b'=');
-        Ok(start)
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_large(&self) -> CanonicalError {
+        CanonicalError::TooLarge { offset: self.pos }
     }
 
     fn end_pair(&mut self, start: usize) {
@@ -476,7 +509,7 @@ impl Parser<'_> {
             Some(b'{') => self.object(depth + 1, false),
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
-                let start = self.begin_pair()?;
+                let start = self.begin_pair();
                 string(self.input, &mut self.pos, &mut self.arena)?;
                 self.end_pair(start);
                 Ok(())
@@ -494,7 +527,7 @@ impl Parser<'_> {
                 let begin = self.pos;
                 self.number()?;
                 let text = self.input.get(begin..self.pos).unwrap_or_default();
-                let start = self.begin_pair()?;
+                let start = self.begin_pair();
                 self.arena.extend_from_slice(text);
                 self.end_pair(start);
                 Ok(())
@@ -514,7 +547,7 @@ impl Parser<'_> {
 
     fn literal(&mut self, word: &'static [u8]) -> Result<(), CanonicalError> {
         self.keyword(word)?;
-        let start = self.begin_pair()?;
+        let start = self.begin_pair();
         self.arena.extend_from_slice(word);
         self.end_pair(start);
         Ok(())
@@ -566,7 +599,7 @@ impl Parser<'_> {
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            let start = self.begin_pair()?;
+            let start = self.begin_pair();
             self.arena.extend_from_slice(b"[]");
             self.end_pair(start);
             return Ok(());
@@ -579,6 +612,7 @@ impl Parser<'_> {
             self.path.push(b']');
             self.skip_ws();
             self.value(depth)?;
+            self.within_budget()?;
             self.path.truncate(base);
             index += 1;
             self.skip_ws();
@@ -602,7 +636,7 @@ impl Parser<'_> {
         if self.peek() == Some(b'}') {
             self.pos += 1;
             if !top {
-                let start = self.begin_pair()?;
+                let start = self.begin_pair();
                 self.arena.extend_from_slice(b"{}");
                 self.end_pair(start);
             }
@@ -635,11 +669,8 @@ impl Parser<'_> {
                     self.input.len() + self.key_buf.len(),
                 )
             };
-            self.keys.push(KeyRef {
-                prefix: prefix(key),
-                range,
-                at: quote,
-            });
+            self.key_hashes.push(key_hash(key));
+            self.keys.push(range);
             let is_signature = top && key == b"signature";
             self.skip_ws();
             self.expect(b':', "`:`")?;
@@ -650,6 +681,7 @@ impl Parser<'_> {
             } else {
                 self.value(depth)?;
             }
+            self.within_budget()?;
             self.path.truncate(base);
             self.skip_ws();
             match self.peek() {
@@ -661,38 +693,33 @@ impl Parser<'_> {
                 _ => return Err(self.syntax("`,` or `}`")),
             }
         }
-        // Duplicate keys: sort this object's keys by their text (most comparisons on
-        // the eight-byte prefix alone, see [`prefix`]), so equal keys are neighbours.
-        // O(k log k) comparisons for k keys, each at most as long as the shorter key:
-        // no input makes it quadratic (a hash of part of the key could be made to
-        // collide, and a keyed hash would make the reported key random).
-        let (input, key_buf) = (self.input, &self.key_buf);
-        let frame = self.keys.get_mut(key_frame..).unwrap_or_default();
-        let text = |k: &KeyRef| key_text(input, key_buf, k.range);
-        frame.sort_unstable_by(|a, b| {
-            a.prefix
-                .cmp(&b.prefix)
-                .then_with(|| text(a).cmp(text(b)))
-                .then(a.at.cmp(&b.at))
-        });
-        // Of the keys that repeat an earlier one, the first in the document.
-        let repeat = frame
-            .windows(2)
-            .filter_map(|w| match w {
-                [a, b] if a.prefix == b.prefix && text(a) == text(b) => Some(*b),
-                _ => None,
-            })
-            .min_by_key(|k| k.at);
+        // Duplicate keys. Equal keys have equal hashes: sort this object's hashes
+        // (integers) and look for two equal neighbours. Most objects have none and are
+        // done. Otherwise (equal keys, or keys made to collide) sort the keys themselves
+        // by text and compare neighbours: O(k log k) comparisons of at most one key's
+        // length for k keys, whatever the keys are.
+        let hashes = self.key_hashes.get_mut(key_frame..).unwrap_or_default();
+        hashes.sort_unstable();
+        let repeat = if hashes.windows(2).any(|w| w.first() == w.last()) {
+            first_repeat(
+                self.input,
+                &self.key_buf,
+                self.keys.get(key_frame..).unwrap_or_default(),
+            )
+        } else {
+            None
+        };
         if let Some(key) = repeat {
             let mut path =
                 String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
             if !top {
                 path.push('.');
             }
-            path.push_str(&String::from_utf8_lossy(text(&key)));
+            path.push_str(&String::from_utf8_lossy(key));
             return Err(CanonicalError::DuplicateKey { path });
         }
         self.keys.truncate(key_frame);
+        self.key_hashes.truncate(key_frame);
         self.key_buf.truncate(key_buf_base);
         Ok(())
     }
@@ -721,6 +748,30 @@ impl Parser<'_> {
         self.arena.truncate(arena_before);
         Ok(())
     }
+}
+
+/// Of the keys (ranges in document order, see [`key_text`]) that repeat an earlier
+/// one, the first in the document: sorted by (text, position), a repeated key is the
+/// later of two neighbours with the same text.
+fn first_repeat<'k>(
+    input: &'k [u8],
+    key_buf: &'k [u8],
+    keys: &[(usize, usize)],
+) -> Option<&'k [u8]> {
+    let mut sorted: Vec<(&[u8], usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &range)| (key_text(input, key_buf, range), i))
+        .collect();
+    sorted.sort_unstable();
+    sorted
+        .windows(2)
+        .filter_map(|w| match w {
+            [(a, _), (b, at)] if a == b => Some((*at, *b)),
+            _ => None,
+        })
+        .min()
+        .map(|(_, key)| key)
 }
 
 fn push_decimal(out: &mut Vec<u8>, mut n: usize) {

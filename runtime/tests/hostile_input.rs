@@ -123,6 +123,16 @@ fn colliding_keys(size: usize) -> String {
     })
 }
 
+/// Many small objects, each with two keys that collide as above.
+fn colliding_keys_in_many_objects(size: usize) -> String {
+    repeated(size, "[", ",", "]", |i| {
+        format!(
+            r#"{{"aaaaaaaa{i:08}zzzzzzzz":1,"aaaaaaaa{:08}zzzzzzzz":1}}"#,
+            i + 1
+        )
+    })
+}
+
 /// Many short distinct keys in one object.
 fn many_keys(size: usize) -> String {
     repeated(size, "{", ",", "}", |i| format!(r#""{i}":{i}"#))
@@ -191,6 +201,12 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "colliding keys",
         params: colliding_keys,
+        parses: true,
+        limit: HOSTILE_LIMIT,
+    },
+    Shape {
+        name: "colliding keys, many objects",
+        params: colliding_keys_in_many_objects,
         parses: true,
         limit: HOSTILE_LIMIT,
     },
