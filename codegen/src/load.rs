@@ -13,6 +13,7 @@
 
 mod de;
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -251,6 +252,9 @@ enum Frame {
         at: (usize, usize),
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
+        /// The keys of `entries` and `key`, to find a repeated key in constant time
+        /// (a scan of `entries` for every key made a mapping quadratic).
+        seen: HashSet<String>,
     },
 }
 
@@ -333,6 +337,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     at: p,
                     entries: Vec::new(),
                     key: None,
+                    seen: HashSet::new(),
                 });
                 continue;
             }
@@ -349,6 +354,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                     at: start,
                     entries,
                     key,
+                    ..
                 }) => {
                     if let Some(k) = key {
                         return Err(at((k.line, k.column), "mapping key without value".into())
@@ -372,7 +378,9 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                 root = Some(node);
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries, key, seen, ..
+            }) => match key.take() {
                 None => {
                     let text = match &node.kind {
                         NodeKind::Scalar { text, .. } => text.clone(),
@@ -391,16 +399,14 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Option<Node>, Diagnostic> 
                         )
                         .with_help("write the keys out where they apply"));
                     }
-                    if entries
-                        .iter()
-                        .any(|(k, _)| k.scalar() == Some(text.as_str()))
-                    {
+                    if seen.contains(&text) {
                         return Err(at(
                             (node.line, node.column),
                             format!("key `{text}` appears twice in this mapping"),
                         )
                         .with_help("remove or merge one of the two entries"));
                     }
+                    seen.insert(text);
                     *key = Some(node);
                 }
                 Some(k) => entries.push((k, node)),
@@ -618,6 +624,65 @@ mod tests {
             assert!(err.message.contains(what), "{text}: {}", err.message);
             assert!(err.location.line >= 1, "{text}");
         }
+    }
+
+    #[test]
+    fn the_same_key_in_two_mappings_is_no_repeat() {
+        assert!(parse("t.yaml", "a:\n  k: 1\nb:\n  k: 1\nc: [{k: 1}, {k: 1}]\n").is_ok());
+        let err = parse("t.yaml", "a:\n  k: 1\n  j: 2\n  k: 3\n").expect_err("repeat");
+        assert!(
+            err.message.contains("key `k` appears twice"),
+            "{}",
+            err.message
+        );
+        assert_eq!((err.location.line, err.location.column), (4, 3));
+    }
+
+    /// Parse time of `text`: the fastest of three runs.
+    fn parse_time(text: &str) -> std::time::Duration {
+        (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                assert!(parse("t.yaml", text).is_ok());
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_large_mapping_costs_linear_time() {
+        // Keys that share their first 11 bytes, and a sequence of as many scalars of
+        // about the same length: four times the keys must take about four times as
+        // long (a scan of the keys for every key took 16 times as long), and not much
+        // longer than the sequence. Ratios of the fastest of three runs; a busy machine
+        // gets three attempts.
+        let mapping = |n: usize| {
+            (0..n)
+                .map(|i| format!("key{i:08}: 1\n"))
+                .collect::<String>()
+        };
+        let sequence = |n: usize| (0..n).map(|i| format!("- val{i:08}\n")).collect::<String>();
+        let n = 2_000;
+        let mut figures = (0.0, 0.0);
+        for _ in 0..3 {
+            let small = parse_time(&mapping(n));
+            let large = parse_time(&mapping(4 * n));
+            let flat = parse_time(&sequence(4 * n));
+            figures = (
+                large.as_secs_f64() / small.as_secs_f64().max(1e-9),
+                large.as_secs_f64() / flat.as_secs_f64().max(1e-9),
+            );
+            if figures.0 <= 9.0 && figures.1 <= 4.0 {
+                break;
+            }
+        }
+        assert!(
+            figures.0 <= 9.0 && figures.1 <= 4.0,
+            "x4 keys took x{:.2} the time, x{:.2} a sequence as long",
+            figures.0,
+            figures.1
+        );
     }
 
     #[test]

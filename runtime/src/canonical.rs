@@ -11,8 +11,15 @@
 //! (strings unescaped to raw UTF-8, numbers kept as their literal text, so `100.50`
 //! stays `100.50`), the pairs are sorted as slices and hashed incrementally.
 //!
-//! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object and
-//! nesting deeper than [`MAX_DEPTH`] are refused with a [`CanonicalError`].
+//! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object,
+//! nesting deeper than [`MAX_DEPTH`] and pairs much longer than the body (see
+//! [`MAX_EXPANSION`]) are refused with a [`CanonicalError`].
+//!
+//! Bodies are parsed before their signature can be checked, so any sender chooses
+//! them: the work grows with the body's length whatever its shape, linearly but for
+//! the log factor of sorting (duplicate keys are found by sorting, never by comparing
+//! every key with every other; pairs cannot outgrow the body by more than
+//! [`MAX_EXPANSION`] times).
 
 use std::fmt;
 
@@ -22,6 +29,21 @@ use crate::secret::{wipe, PrivateKey, REDACTED};
 
 /// Deepest nesting of objects and arrays accepted (the top-level object is depth 1).
 pub const MAX_DEPTH: usize = 64;
+
+/// The pairs of a body (their `path=value` text) may be at most this many times as
+/// long as the body, plus [`EXPANSION_ALLOWANCE`] bytes; at every point of the body,
+/// not only at its end, so a body is refused as soon as it goes over.
+///
+/// Every pair repeats the whole path of its value, so one long key above many short
+/// values gives pairs quadratically longer than the body (a 4 KiB key over 2 MiB of
+/// `1,` would be 4 GiB of pairs to write, sort and hash). Messages of the API have
+/// short keys: their pairs are a few times their size (an array of one-digit numbers
+/// under `data.list`, the densest there is, about 13 times).
+pub const MAX_EXPANSION: usize = 32;
+
+/// Bytes of pairs allowed on top of [`MAX_EXPANSION`] times the body (for small bodies
+/// nested deep).
+pub const EXPANSION_ALLOWANCE: usize = 64 * 1024;
 
 /// The name of the pair that carries the key in the canonical string.
 pub const SENDER_KEY: &str = "senderKey";
@@ -54,6 +76,13 @@ pub enum CanonicalError {
         /// The limit.
         max: usize,
     },
+    /// The pairs of the body up to this byte offset are longer than
+    /// [`MAX_EXPANSION`] times those bytes plus [`EXPANSION_ALLOWANCE`] (long keys
+    /// above many values).
+    TooLarge {
+        /// Byte offset.
+        offset: usize,
+    },
     /// The top-level `signature` is present but not a string.
     SignatureNotString,
     /// The body already has a top-level `signature` (even `null`) and is to be signed:
@@ -75,6 +104,12 @@ impl fmt::Display for CanonicalError {
             CanonicalError::TooDeep { max } => {
                 write!(f, "JSON nested deeper than {max} levels")
             }
+            CanonicalError::TooLarge { offset } => write!(
+                f,
+                "the flattened pairs are more than {MAX_EXPANSION} times as long as the body \
+                 at byte {offset} (each value repeats its whole path: long keys above many \
+                 values)"
+            ),
             CanonicalError::SignatureNotString => f.write_str("`signature` is not a string"),
             CanonicalError::AlreadySigned => {
                 f.write_str("the body already has a `signature` (sign it without one)")
@@ -334,7 +369,9 @@ fn prefix(s: &[u8]) -> u64 {
 }
 
 /// A fingerprint of an object key for duplicate detection: equal keys have equal
-/// hashes (different keys may too, and are then compared).
+/// hashes. Different keys may too (keys of 17 bytes or more that differ only in their
+/// middle always do), and the object's keys are then sorted by text: see
+/// [`first_repeat`].
 fn key_hash(key: &[u8]) -> u64 {
     // The first and last eight bytes (or four, or three single bytes) and the length.
     let (first, last) = match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
@@ -385,8 +422,8 @@ struct Parser<'a> {
     path: Vec<u8>,
     arena: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    /// Keys of the objects being read, for duplicate detection: ranges (see
-    /// [`key_text`]) and, at the same indexes, [`key_hash`]es.
+    /// Keys of the objects being read, for duplicate detection, in document order:
+    /// ranges (see [`key_text`]) and, at the same indexes, [`key_hash`]es.
     keys: Vec<(usize, usize)>,
     key_hashes: Vec<u64>,
     /// Unescaped text of the keys being read that have escapes.
@@ -438,6 +475,29 @@ impl Parser<'_> {
         self.arena.extend_from_slice(&self.path);
         self.arena.push(b'=');
         start
+    }
+
+    /// Refuses a body whose pairs have grown past [`MAX_EXPANSION`] times the bytes
+    /// read so far (plus [`EXPANSION_ALLOWANCE`]): checked after every element of every
+    /// object and array, so such a body is refused where it goes over, after pairs as
+    /// long as those bytes allow, not as long as the whole body would allow. (The one
+    /// pair written past the limit is no longer than the bytes read: its path is made
+    /// of keys read.)
+    fn within_budget(&self) -> Result<(), CanonicalError> {
+        let allowed = self
+            .pos
+            .saturating_mul(MAX_EXPANSION)
+            .saturating_add(EXPANSION_ALLOWANCE);
+        if self.arena.len() > allowed {
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_large(&self) -> CanonicalError {
+        CanonicalError::TooLarge { offset: self.pos }
     }
 
     fn end_pair(&mut self, start: usize) {
@@ -552,6 +612,7 @@ impl Parser<'_> {
             self.path.push(b']');
             self.skip_ws();
             self.value(depth)?;
+            self.within_budget()?;
             self.path.truncate(base);
             index += 1;
             self.skip_ws();
@@ -620,6 +681,7 @@ impl Parser<'_> {
             } else {
                 self.value(depth)?;
             }
+            self.within_budget()?;
             self.path.truncate(base);
             self.skip_ws();
             match self.peek() {
@@ -631,37 +693,30 @@ impl Parser<'_> {
                 _ => return Err(self.syntax("`,` or `}`")),
             }
         }
-        // Duplicate keys: equal keys have equal hashes, so sort this object's hashes
-        // (integers, few branches) and compare the keys of any hashes that repeat.
-        if let Some(hashes) = self.key_hashes.get_mut(key_frame..) {
-            hashes.sort_unstable();
-            let repeated = hashes.windows(2).filter_map(|w| match w {
-                [a, b] if a == b => Some(*a),
-                _ => None,
-            });
-            let (input, key_buf) = (self.input, &self.key_buf);
-            let frame = self.keys.get(key_frame..).unwrap_or_default();
-            for hash in repeated {
-                let same: Vec<&[u8]> = frame
-                    .iter()
-                    .map(|&r| key_text(input, key_buf, r))
-                    .filter(|k| key_hash(k) == hash)
-                    .collect();
-                let twice = same
-                    .iter()
-                    .enumerate()
-                    .find(|&(i, k)| same.get(..i).unwrap_or_default().contains(k));
-                if let Some((_, key)) = twice {
-                    let mut path =
-                        String::from_utf8_lossy(self.path.get(..base).unwrap_or_default())
-                            .into_owned();
-                    if !top {
-                        path.push('.');
-                    }
-                    path.push_str(&String::from_utf8_lossy(key));
-                    return Err(CanonicalError::DuplicateKey { path });
-                }
+        // Duplicate keys. Equal keys have equal hashes: sort this object's hashes
+        // (integers) and look for two equal neighbours. Most objects have none and are
+        // done. Otherwise (equal keys, or keys made to collide) sort the keys themselves
+        // by text and compare neighbours: O(k log k) comparisons of at most one key's
+        // length for k keys, whatever the keys are.
+        let hashes = self.key_hashes.get_mut(key_frame..).unwrap_or_default();
+        hashes.sort_unstable();
+        let repeat = if hashes.windows(2).any(|w| w.first() == w.last()) {
+            first_repeat(
+                self.input,
+                &self.key_buf,
+                self.keys.get(key_frame..).unwrap_or_default(),
+            )
+        } else {
+            None
+        };
+        if let Some(key) = repeat {
+            let mut path =
+                String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
+            if !top {
+                path.push('.');
             }
+            path.push_str(&String::from_utf8_lossy(key));
+            return Err(CanonicalError::DuplicateKey { path });
         }
         self.keys.truncate(key_frame);
         self.key_hashes.truncate(key_frame);
@@ -693,6 +748,30 @@ impl Parser<'_> {
         self.arena.truncate(arena_before);
         Ok(())
     }
+}
+
+/// Of the keys (ranges in document order, see [`key_text`]) that repeat an earlier
+/// one, the first in the document: sorted by (text, position), a repeated key is the
+/// later of two neighbours with the same text.
+fn first_repeat<'k>(
+    input: &'k [u8],
+    key_buf: &'k [u8],
+    keys: &[(usize, usize)],
+) -> Option<&'k [u8]> {
+    let mut sorted: Vec<(&[u8], usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &range)| (key_text(input, key_buf, range), i))
+        .collect();
+    sorted.sort_unstable();
+    sorted
+        .windows(2)
+        .filter_map(|w| match w {
+            [(a, _), (b, at)] if a == b => Some((*at, *b)),
+            _ => None,
+        })
+        .min()
+        .map(|(_, key)| key)
 }
 
 fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
@@ -1040,9 +1119,9 @@ mod tests {
 
     #[test]
     fn duplicate_keys_of_every_length_and_spelling() {
-        // Keys of lengths 0 to 19 (each hashed from single bytes, four-byte or
-        // eight-byte words), differing in the first, middle or last byte, written raw
-        // or with escapes: every two equal ones are refused, no two different ones.
+        // Keys of lengths 0 to 19 (shorter and longer than the eight-byte sort prefix),
+        // differing in the first, middle or last byte, written raw or with escapes:
+        // every two equal ones are refused, no two different ones.
         let mut keys: Vec<String> = Vec::new();
         for len in 0..20usize {
             let base: String = (0..len).map(|i| char::from(b'a' + (i % 7) as u8)).collect();
@@ -1076,6 +1155,75 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn keys_that_differ_only_in_the_middle_are_distinct() {
+        // Same first and last eight bytes and length: once keys a weak hash mixed up.
+        let keys: Vec<String> = (0..2000)
+            .map(|i| format!("\"aaaaaaaa{i:08}zzzzzzzz\":1"))
+            .collect();
+        let body = format!("{{{}}}", keys.join(","));
+        assert_eq!(Flattened::parse(body.as_bytes()).unwrap().len(), 2000);
+        let repeated = format!("{{{},\"aaaaaaaa00001234zzzzzzzz\":2}}", keys.join(","));
+        assert_eq!(
+            Flattened::parse(repeated.as_bytes()).unwrap_err(),
+            CanonicalError::DuplicateKey {
+                path: "aaaaaaaa00001234zzzzzzzz".into()
+            }
+        );
+    }
+
+    #[test]
+    fn the_first_repeat_in_the_document_is_reported() {
+        let err = |s: &str| Flattened::parse(s.as_bytes()).unwrap_err();
+        // `b` repeats before `a` does, although `a` sorts first.
+        assert_eq!(
+            err(r#"{"x":{"b":1,"a":1,"b":2,"a":2}}"#),
+            CanonicalError::DuplicateKey { path: "x.b".into() }
+        );
+        assert_eq!(
+            err(r#"{"a":1,"b":1,"c":1,"b":2,"a":2,"b":3}"#),
+            CanonicalError::DuplicateKey { path: "b".into() }
+        );
+        // Inner objects are checked before the object around them ends.
+        assert_eq!(
+            err(r#"{"a":1,"a":{"c":1,"c":1}}"#),
+            CanonicalError::DuplicateKey { path: "a.c".into() }
+        );
+        // The same key in sibling objects is no repeat.
+        assert!(Flattened::parse(br#"{"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":1}]}"#).is_ok());
+    }
+
+    #[test]
+    fn pairs_much_longer_than_the_body_are_refused() {
+        let body = |key_len: usize, elements: usize| {
+            format!(
+                "{{\"{}\":[{}]}}",
+                "k".repeat(key_len),
+                vec!["1"; elements].join(",")
+            )
+        };
+        // 64 KiB of elements under a 1 KiB key: 32 MiB of pairs. Refused where the
+        // pairs outgrow the bytes read, after about 100 elements, not at the end.
+        let long = body(1024, 32 * 1024);
+        match Flattened::parse(long.as_bytes()) {
+            Err(CanonicalError::TooLarge { offset }) => {
+                assert!((1024..1024 + 2 * 200).contains(&offset), "{offset}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Short keys above as many elements, and a long key above few, are fine.
+        assert!(Flattened::parse(body(8, 32 * 1024).as_bytes()).is_ok());
+        assert!(Flattened::parse(body(1024, 16).as_bytes()).is_ok());
+        // Values nested as deep as allowed, side by side, stay well under the limit.
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH - 2),
+            "]".repeat(MAX_DEPTH - 2)
+        );
+        let wide = format!("{{\"a\":[{}]}}", vec![deep; 1000].join(","));
+        assert!(Flattened::parse(wide.as_bytes()).is_ok());
     }
 
     #[test]

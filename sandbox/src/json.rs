@@ -40,47 +40,20 @@ const MAX_DEPTH: usize = 64;
 
 impl Json {
     /// Parses JSON text, keeping number literals.
+    ///
+    /// One pass of `serde_json` checks the syntax (its error messages are the ones a
+    /// peer sees), then one pass of [`Reader`] builds the tree: every byte is read twice
+    /// in all, however deep it is nested (reading each member's `RawValue` again at
+    /// every level cost up to [`MAX_DEPTH`] passes over the innermost bytes).
     pub fn parse(text: &str) -> Result<Json, JsonError> {
-        let raw: &RawValue = serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
-        Self::from_raw(raw, 0)
-    }
-
-    fn from_raw(raw: &RawValue, depth: usize) -> Result<Json, JsonError> {
-        if depth > MAX_DEPTH {
-            return Err(JsonError(format!("nesting deeper than {MAX_DEPTH}")));
-        }
-        let text = raw.get().trim();
-        match text.as_bytes().first() {
-            Some(b'{') => {
-                let Members(members) =
-                    serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
-                let mut out = BTreeMap::new();
-                for (k, v) in members {
-                    let value = Self::from_raw(v, depth + 1)?;
-                    if out.contains_key(&k) {
-                        return Err(JsonError(format!("duplicate key `{k}`")));
-                    }
-                    out.insert(k, value);
-                }
-                Ok(Json::Object(out))
-            }
-            Some(b'[') => {
-                let items: Vec<&RawValue> =
-                    serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
-                items
-                    .into_iter()
-                    .map(|v| Self::from_raw(v, depth + 1))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map(Json::Array)
-            }
-            Some(b'"') => serde_json::from_str::<String>(text)
-                .map(Json::String)
-                .map_err(|e| JsonError(e.to_string())),
-            Some(b't') => Ok(Json::Bool(true)),
-            Some(b'f') => Ok(Json::Bool(false)),
-            Some(b'n') => Ok(Json::Null),
-            Some(_) => Ok(Json::Number(text.to_owned())),
-            None => Err(JsonError("empty value".into())),
+        let _: &RawValue = serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
+        let mut reader = Reader { text, pos: 0 };
+        let value = reader.value(0)?;
+        reader.skip_ws();
+        if reader.rest().is_empty() {
+            Ok(value)
+        } else {
+            Err(reader.unexpected())
         }
     }
 
@@ -181,30 +154,147 @@ impl Json {
     }
 }
 
-/// The members of one object in order, duplicates kept (a `BTreeMap` would keep only
-/// the last value of a repeated key, silently).
-struct Members<'a>(Vec<(String, &'a RawValue)>);
+/// Builds a [`Json`] from text that `serde_json` found to be one valid JSON value. It
+/// still checks what it relies on and reports an error rather than panic.
+struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
 
-impl<'de> serde::Deserialize<'de> for Members<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Members<'de>, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(member);
+impl Reader<'_> {
+    fn rest(&self) -> &str {
+        self.text.get(self.pos..).unwrap_or_default()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn unexpected(&self) -> JsonError {
+        JsonError(format!("unexpected input at byte {}", self.pos))
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), JsonError> {
+        self.skip_ws();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    /// The value at the cursor, `depth` levels below the top-level value.
+    fn value(&mut self, depth: usize) -> Result<Json, JsonError> {
+        if depth > MAX_DEPTH {
+            return Err(JsonError(format!("nesting deeper than {MAX_DEPTH}")));
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') => {
+                self.pos += 1;
+                let mut out = BTreeMap::new();
+                self.skip_ws();
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                    return Ok(Json::Object(out));
                 }
-                Ok(Members(members))
+                loop {
+                    self.skip_ws();
+                    let key = self.string()?;
+                    self.expect(b':')?;
+                    let value = self.value(depth + 1)?;
+                    if out.contains_key(&key) {
+                        return Err(JsonError(format!("duplicate key `{key}`")));
+                    }
+                    out.insert(key, value);
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b'}') => {
+                            self.pos += 1;
+                            return Ok(Json::Object(out));
+                        }
+                        _ => return Err(self.unexpected()),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                loop {
+                    items.push(self.value(depth + 1)?);
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            return Ok(Json::Array(items));
+                        }
+                        _ => return Err(self.unexpected()),
+                    }
+                }
+            }
+            Some(b'"') => self.string().map(Json::String),
+            Some(b't') => self.word("true", Json::Bool(true)),
+            Some(b'f') => self.word("false", Json::Bool(false)),
+            Some(b'n') => self.word("null", Json::Null),
+            Some(b'-' | b'0'..=b'9') => {
+                let rest = self.rest();
+                let len = rest
+                    .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+                    .unwrap_or(rest.len());
+                let literal = rest.get(..len).unwrap_or_default().to_owned();
+                self.pos += len;
+                Ok(Json::Number(literal))
+            }
+            _ => Err(self.unexpected()),
+        }
+    }
+
+    fn word(&mut self, word: &str, value: Json) -> Result<Json, JsonError> {
+        if self.rest().starts_with(word) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    /// The string at the cursor, unescaped (by `serde_json`, over the string's text
+    /// only).
+    fn string(&mut self) -> Result<String, JsonError> {
+        let bytes = self.text.as_bytes();
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected());
+        }
+        let mut end = self.pos + 1;
+        loop {
+            match bytes.get(end) {
+                Some(b'"') => break,
+                Some(b'\\') => end += 2,
+                Some(_) => end += 1,
+                None => return Err(self.unexpected()),
             }
         }
-        d.deserialize_map(Visit)
+        let literal = self
+            .text
+            .get(self.pos..=end)
+            .ok_or_else(|| self.unexpected())?;
+        let value = serde_json::from_str(literal).map_err(|e| JsonError(e.to_string()))?;
+        self.pos = end + 1;
+        Ok(value)
     }
 }
 
@@ -242,6 +332,44 @@ mod tests {
         ] {
             let err = Json::parse(body).unwrap_err().to_string();
             assert!(err.contains("duplicate key"), "{body}: {err}");
+        }
+    }
+
+    #[test]
+    fn reads_what_serde_json_reads() {
+        // Integers only, so `from_value` keeps the same text.
+        for text in [
+            r#" { "a" : [ 1 , -2 , { } , [ ] , null , true , false ] , "b" : { "c" : "d" } } "#,
+            r#"{"s":"quote \" backslash \\ slash \/ \b\f\n\r\t \u00e9 \ud83d\ude00 上海"}"#,
+            r#"{"ends with a backslash\\":"\\","":""}"#,
+            r#"[[[[[]]]],{"x":[{"y":{"z":[0]}}]}]"#,
+            r#""a string alone""#,
+            "-7",
+            "\t\n 7 \r",
+        ] {
+            let expected = Json::from_value(&serde_json::from_str(text).unwrap());
+            assert_eq!(Json::parse(text).unwrap(), expected, "{text}");
+        }
+        for (text, literal) in [
+            ("100.50", "100.50"),
+            ("[-0.0]", "-0.0"),
+            ("{\"n\":1E+2}", "1E+2"),
+        ] {
+            let parsed = Json::parse(text).unwrap().to_json_string();
+            assert!(parsed.contains(literal), "{text}: {parsed}");
+        }
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            r#"{"a":1,}"#,
+            "01",
+            r#"{"a" 1}"#,
+            "[1] 2",
+            "nul",
+            r#""\x""#,
+        ] {
+            assert!(Json::parse(bad).is_err(), "{bad}");
         }
     }
 

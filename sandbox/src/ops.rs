@@ -2,6 +2,8 @@
 //! decoded and validated by the generated request types (see `server`); the checks here
 //! are the ones only the service can make (existence, balances, lists, windows).
 
+use std::collections::HashSet;
+
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
@@ -1305,12 +1307,13 @@ impl Bank {
         self.account(account)?;
         let (start, end) = p.time_range()?;
         let page = p.page()?;
-        let types: Vec<&str> =
+        // Sets: the lists come from the request and are looked up once per transaction.
+        let types: HashSet<&str> =
             p.0.array("txType")
                 .iter()
                 .filter_map(Json::as_text)
                 .collect();
-        let statuses: Vec<i64> =
+        let statuses: HashSet<i64> =
             p.0.array("txStatus")
                 .iter()
                 .filter_map(|s| s.as_text().and_then(|t| t.parse().ok()))
@@ -1790,8 +1793,9 @@ impl Bank {
         }
         let mut postings = Vec::new();
         let mut effects = Vec::new();
+        let mut listed = HashSet::new();
         for (i, id) in ids.iter().enumerate() {
-            if ids.iter().take(i).any(|x| x == id) {
+            if !listed.insert(id.as_str()) {
                 return Err(ApiError::invalid(
                     &format!("applicationIdList[{i}]"),
                     format!("{id} is listed twice"),

@@ -386,6 +386,14 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
             body: sign_response(shared, key, &rid, &locale, code, msg, data),
         }
     };
+    if !signing::within_expansion_limit(&message, body.len()) {
+        let msg = format!(
+            "the message's canonical string would be more than {} times as long as the \
+             body (long keys above many values)",
+            signing::MAX_EXPANSION
+        );
+        return reply(None, codes::INVALID_PARAMETER, &msg, None);
+    }
     if !signing::verify(&message, &key_text) {
         return reply(None, codes::INVALID_SIGNATURE, "Invalid signature", None);
     }

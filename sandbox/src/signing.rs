@@ -53,6 +53,67 @@ fn flatten(path: &str, value: &Json, out: &mut Vec<String>) {
     }
 }
 
+/// The canonical string of a message may be at most this many times as long as the
+/// body it was read from, plus [`EXPANSION_ALLOWANCE`] bytes (the runtime's signer
+/// refuses the same: `baas_runtime::canonical::MAX_EXPANSION`).
+///
+/// Every pair repeats the whole path of its value, so a long key above many short
+/// values would make the string quadratically longer than the body (a 4 KiB key over
+/// 2 MiB of `1,` is 4 GiB); [`canonical_len`] tells before anything is built.
+pub const MAX_EXPANSION: usize = 32;
+
+/// Bytes allowed on top of [`MAX_EXPANSION`] times the body.
+pub const EXPANSION_ALLOWANCE: usize = 64 * 1024;
+
+/// The length of [`canonical_string`] without its `senderKey` pair and separators,
+/// computed without building it: the sum over the pairs of path, `=` and value.
+pub fn canonical_len(message: &Json) -> usize {
+    fn walk(path_len: usize, value: &Json) -> usize {
+        match value {
+            Json::Null => 0,
+            Json::Bool(b) => path_len + 1 + if *b { 4 } else { 5 },
+            Json::Number(text) | Json::String(text) => path_len + 1 + text.len(),
+            Json::Array(items) if items.is_empty() => path_len + 3,
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| walk(path_len + 2 + decimal_len(i), item))
+                .fold(0, usize::saturating_add),
+            Json::Object(map) if map.is_empty() => path_len + 3,
+            Json::Object(map) => map
+                .iter()
+                .map(|(k, v)| walk(path_len + 1 + k.len(), v))
+                .fold(0, usize::saturating_add),
+        }
+    }
+    let Json::Object(map) = message else {
+        return 0;
+    };
+    map.iter()
+        .filter(|(k, _)| k.as_str() != "signature")
+        .map(|(k, v)| walk(k.len(), v))
+        .fold(0, usize::saturating_add)
+}
+
+/// Digits of `n` in decimal.
+fn decimal_len(mut n: usize) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// True when the canonical string of `message`, read from `body_len` bytes, is within
+/// [`MAX_EXPANSION`] (the sandbox refuses the message otherwise, before building it).
+pub fn within_expansion_limit(message: &Json, body_len: usize) -> bool {
+    canonical_len(message)
+        <= body_len
+            .saturating_mul(MAX_EXPANSION)
+            .saturating_add(EXPANSION_ALLOWANCE)
+}
+
 /// Lowercase hex SHA-256 of the canonical string of `message` under `key`.
 pub fn sign(message: &Json, key: &str) -> String {
     hex::encode(Sha256::digest(canonical_string(message, key).as_bytes()))
@@ -157,6 +218,34 @@ mod tests {
             let runtime = baas_runtime::sign::sign(body.as_bytes(), &key).unwrap();
             assert_eq!(sign(&msg, "k"), runtime, "{body}");
         }
+    }
+
+    #[test]
+    fn canonical_len_is_the_length_of_the_pairs() {
+        for body in [
+            r#"{"a":{"b":[{"c":1},{"d":[]}],"e":{}},"n":null,"t":true,"f":false}"#,
+            r#"{"list":[0,1,2,3,4,5,6,7,8,9,10,11,"x",{"y":"z"}],"signature":"ff"}"#,
+            r#"{"s":"a\"b\\c\u00e9","empty":{},"arr":[[],[[1]]]}"#,
+            "{}",
+        ] {
+            let msg = Json::parse(body).unwrap();
+            let text = canonical_string(&msg, "");
+            // Without `senderKey=` and the `&` separators.
+            let pairs = text.split('&').filter(|p| *p != "senderKey=").count();
+            let expected = text.len() - "senderKey=".len() - pairs;
+            assert_eq!(canonical_len(&msg), expected, "{body}");
+        }
+        let long = format!(
+            r#"{{"{}":[{}]}}"#,
+            "k".repeat(1024),
+            vec!["1"; 4096].join(",")
+        );
+        let msg = Json::parse(&long).unwrap();
+        assert!(!within_expansion_limit(&msg, long.len()));
+        assert!(within_expansion_limit(
+            &Json::parse(r#"{"a":[1,2]}"#).unwrap(),
+            11
+        ));
     }
 
     #[test]
