@@ -35,7 +35,7 @@
 //!
 //! # Errors
 //!
-//! Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`). A timeout of a call that moves money is never retried automatically: look the outcome up before trying again.
+//! Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`Error::OutcomeUnknown`] (with its requestId), which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.
 //!
 //! # Money
 //!
@@ -62,8 +62,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
-    notification, transport, Amount, Config, Error, Operation, PrivateKey, RawJson,
-    RuleKind, ValidationErrors, Violation,
+    notification, transport, Amount, Config, Error, Operation, Outcome, PrivateKey,
+    RawJson, RuleKind, ValidationErrors, Violation,
 };
 pub use client::Client;
 pub mod enums;

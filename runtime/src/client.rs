@@ -35,6 +35,7 @@ pub trait Operation: serde::Serialize + Send + Sync {
 pub struct Client {
     config: Config,
     transport: Arc<dyn Transport>,
+    retryable_codes: &'static [&'static str],
 }
 
 impl std::fmt::Debug for Client {
@@ -56,13 +57,31 @@ impl Client {
         Ok(Client {
             config,
             transport: Arc::new(transport),
+            retryable_codes: &[],
         })
     }
 
     /// A client on another transport. Fails when the configuration is unusable.
     pub fn with_transport(config: Config, transport: Arc<dyn Transport>) -> Result<Client, Error> {
         config.check()?;
-        Ok(Client { config, transport })
+        Ok(Client {
+            config,
+            transport,
+            retryable_codes: &[],
+        })
+    }
+
+    /// The result codes after which a call may be tried again, as the spec lists them
+    /// (the generated client passes its `ResultCode::RETRYABLE_CODES`); none by default.
+    #[must_use]
+    pub fn with_retryable_codes(mut self, codes: &'static [&'static str]) -> Client {
+        self.retryable_codes = codes;
+        self
+    }
+
+    /// The result codes after which a call may be tried again.
+    pub fn retryable_codes(&self) -> &'static [&'static str] {
+        self.retryable_codes
     }
 
     /// The configuration.
@@ -78,6 +97,9 @@ impl Client {
     /// A retryable failure is tried again (new requestId, salt and timestamp) up to
     /// [`Config::max_retries`] times with doubling backoff, except that an operation
     /// that moves money is re-sent only when the failed attempt provably never left.
+    ///
+    /// A call that moves money and fails without a verified answer after its bytes may
+    /// have left ends in [`Error::OutcomeUnknown`], which no retry layer repeats.
     pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
         // The configuration was checked when the client was built and cannot change since.
         operation.validate()?;
@@ -85,10 +107,16 @@ impl Client {
         loop {
             match self.attempt(operation).await {
                 Ok(response) => return Ok(response),
-                Err(error) => {
+                Err((request_id, mut error)) => {
+                    if let Error::Api {
+                        code, retryable, ..
+                    } = &mut error
+                    {
+                        *retryable = self.retryable_codes.contains(&code.as_str());
+                    }
                     let may_resend = !O::MOVES_MONEY || !error.may_have_reached_service();
                     if attempt >= self.config.max_retries || !error.is_retryable() || !may_resend {
-                        return Err(error);
+                        return Err(Self::outcome::<O>(error, request_id, attempt + 1));
                     }
                     let factor = 2u32.saturating_pow(attempt.min(16));
                     let wait = self
@@ -103,14 +131,49 @@ impl Client {
         }
     }
 
-    async fn attempt<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
+    /// The final error of a call: an unknown outcome of a call that moves money is said
+    /// as such (with the requestId the service may have seen), whatever the failure.
+    fn outcome<O: Operation>(error: Error, request_id: Option<String>, attempts: u32) -> Error {
+        match (O::MOVES_MONEY, request_id) {
+            (true, Some(request_id))
+                if error.may_have_reached_service() && !matches!(error, Error::Api { .. }) =>
+            {
+                Error::OutcomeUnknown {
+                    operation: O::NAME,
+                    request_id,
+                    attempts,
+                    source: Box::new(error),
+                }
+            }
+            _ => error,
+        }
+    }
+
+    /// One attempt; on failure, the requestId it was sent with (none when nothing was
+    /// signed).
+    async fn attempt<O: Operation>(
+        &self,
+        operation: &O,
+    ) -> Result<O::Response, (Option<String>, Error)> {
         let config = &self.config;
         let signed = envelope::sign_request(
             operation,
             &config.sender,
             &config.locale,
             &config.private_key,
-        )?;
+        )
+        .map_err(|e| (None, e))?;
+        let request_id = signed.request_id.clone();
+        self.send::<O>(signed)
+            .await
+            .map_err(|e| (Some(request_id), e))
+    }
+
+    async fn send<O: Operation>(
+        &self,
+        signed: envelope::SignedRequest,
+    ) -> Result<O::Response, Error> {
+        let config = &self.config;
         let timeout = config.request_timeout;
         let request = HttpRequest::new(
             config.url(O::PATH),

@@ -319,6 +319,8 @@ pub fn open_response<R: DeserializeOwned>(
             msg: fields.msg.unwrap_or_default(),
             request_id: fields.request_id,
             verified,
+            // The client marks the codes its spec calls retryable.
+            retryable: false,
         });
     }
     let data: Cow<'_, str> = match fields.data {

@@ -69,6 +69,24 @@ pub enum Error {
         /// authenticated. A `12005` that is not verified usually means the configured
         /// private key is wrong (check it with `baas-sign`).
         verified: bool,
+        /// Whether the spec marks this code retryable (set by [`crate::Client`] from the
+        /// codes it was given, see [`crate::Client::with_retryable_codes`]; the runtime
+        /// keeps no list of its own).
+        retryable: bool,
+    },
+    /// A call that may move money failed after its bytes may have reached the service
+    /// (a timeout, a broken connection, an unreadable answer): the application may or
+    /// may not exist now. Never retryable as such: look it up first (its requestId, or
+    /// the operation's query call), then decide. `source` is the failure itself.
+    OutcomeUnknown {
+        /// Spec name of the operation (`confirmOperation`).
+        operation: &'static str,
+        /// The requestId of the last attempt (what the service would have seen).
+        request_id: String,
+        /// How many attempts were sent (1 when the call was not re-sent).
+        attempts: u32,
+        /// What went wrong.
+        source: Box<Error>,
     },
     /// The response, or a notification given to [`crate::notification::verify`], carries
     /// no signature (and unsigned successes are not accepted, see
@@ -140,14 +158,15 @@ impl Error {
         }
     }
 
-    /// True when trying again may succeed: transport failures, timeouts, the codes
-    /// `10001` (system busy) and `10002` (request timeout), and gateway statuses
-    /// 502/503/504. The client still never re-sends a call that moves money once
-    /// [`Error::may_have_reached_service`] holds.
+    /// True when trying again may succeed: transport failures and timeouts of calls
+    /// that move no money, result codes the spec marks retryable, and gateway statuses
+    /// 502/503/504. Never for [`Error::OutcomeUnknown`]: a call that may move money and
+    /// may have reached the service is looked up, not repeated.
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Transport { .. } | Error::Timeout { .. } => true,
-            Error::Api { code, .. } => code == "10001" || code == "10002",
+            Error::Api { retryable, .. } => *retryable,
+            Error::OutcomeUnknown { .. } => false,
             Error::Decode {
                 status: Some(502..=504),
                 ..
@@ -182,6 +201,31 @@ impl Error {
             _ => None,
         }
     }
+
+    /// What is known of the call's effect.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Error::Api { .. } => Outcome::Refused,
+            Error::OutcomeUnknown { .. } => Outcome::Unknown,
+            e if e.may_have_reached_service() => Outcome::Unknown,
+            _ => Outcome::NotSent,
+        }
+    }
+}
+
+/// What is known of a failed call's effect (see [`Error::outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Nothing was sent (invalid request, configuration, encoding, or the connection
+    /// provably never opened): safe to fix and send again.
+    NotSent,
+    /// The service answered with a result code other than success ([`Error::Api`]; see
+    /// its `verified`).
+    Refused,
+    /// The bytes may have reached the service and no verified answer came back: the
+    /// call may have taken effect.
+    Unknown,
 }
 
 /// At most [`SNIPPET_MAX_BYTES`] bytes of text from the start of a body (invalid UTF-8
@@ -255,6 +299,7 @@ impl fmt::Display for Error {
                 msg,
                 request_id,
                 verified,
+                ..
             } => {
                 write!(f, "API error {code}: {msg}")?;
                 if let Some(id) = request_id {
@@ -295,6 +340,16 @@ impl fmt::Display for Error {
                 None => write!(f, "response has no requestId (expected `{expected}`)"),
             },
             Error::Random { message } => write!(f, "random generator failed: {message}"),
+            Error::OutcomeUnknown {
+                operation,
+                request_id,
+                attempts,
+                source,
+            } => write!(
+                f,
+                "{operation} (requestId {request_id}, {attempts} attempt(s)) may have taken effect: {source}; \
+                 look the application up before sending it again"
+            ),
         }
     }
 }
@@ -308,6 +363,7 @@ impl std::error::Error for Error {
             | Error::Decode { source, .. } => source
                 .as_ref()
                 .map(|s| &**s as &(dyn std::error::Error + 'static)),
+            Error::OutcomeUnknown { source, .. } => Some(&**source),
             _ => None,
         }
     }
@@ -368,15 +424,39 @@ mod tests {
         assert!(Error::transport("refused", false, None).is_retryable());
         assert!(!Error::transport("refused", false, None).may_have_reached_service());
         assert!(Error::timeout(Duration::from_secs(1), true).may_have_reached_service());
-        let api = |code: &str| Error::Api {
+        // Whether a code is retryable is the spec's word, carried by the error.
+        let api = |code: &str, retryable: bool| Error::Api {
             code: code.into(),
             msg: String::new(),
             request_id: None,
             verified: true,
+            retryable,
         };
-        assert!(api("10001").is_retryable());
-        assert!(!api("12005").is_retryable());
-        assert!(api("10001").may_have_reached_service());
+        assert!(api("10001", true).is_retryable());
+        assert!(!api("10001", false).is_retryable());
+        assert!(!api("12005", false).is_retryable());
+        assert!(api("10001", true).may_have_reached_service());
+        assert_eq!(api("12005", false).outcome(), Outcome::Refused);
+        let unknown = Error::OutcomeUnknown {
+            operation: "confirmOperation",
+            request_id: "client1abc".into(),
+            attempts: 1,
+            source: Box::new(Error::timeout(Duration::from_secs(1), true)),
+        };
+        assert!(
+            !unknown.is_retryable(),
+            "an unknown outcome of a money call is never retried"
+        );
+        assert!(unknown.may_have_reached_service());
+        assert_eq!(unknown.outcome(), Outcome::Unknown);
+        assert!(unknown
+            .to_string()
+            .contains("confirmOperation (requestId client1abc"));
+        assert!(std::error::Error::source(&unknown).is_some());
+        assert_eq!(
+            Error::transport("refused", false, None).outcome(),
+            Outcome::NotSent
+        );
         assert!(!Error::SignatureInvalid.is_retryable());
         assert!(Error::decode(Some(503), "x", b"", None).is_retryable());
         assert!(!Error::decode(Some(500), "x", b"", None).is_retryable());

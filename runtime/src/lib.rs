@@ -63,7 +63,7 @@ pub use config::{
     Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
-pub use error::{BoxError, Error, SNIPPET_MAX_BYTES, SUCCESS_CODE};
+pub use error::{BoxError, Error, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use raw_json::RawJson;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};

@@ -379,6 +379,7 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
             msg,
             request_id,
             verified,
+            ..
         } => {
             assert_eq!(
                 (code.as_str(), msg.as_str(), *verified),
@@ -393,8 +394,20 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
     assert_eq!(server.hits.load(Ordering::SeqCst), 1);
 
     let busy = serve(|req| json_ok(&respond(&req, "10001", None))).await;
-    let client = Client::new(config(&busy)).unwrap();
+    // Without the spec's retry policy no code is retried: the runtime keeps no list.
+    let err = Client::new(config(&busy))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(!err.is_retryable());
+    assert_eq!(busy.hits.load(Ordering::SeqCst), 1);
+    busy.hits.store(0, Ordering::SeqCst);
+    let client = Client::new(config(&busy))
+        .unwrap()
+        .with_retryable_codes(&["10001"]);
     let err = client.execute(&account()).await.unwrap_err();
+    assert!(err.is_retryable());
     assert_eq!(err.api_code(), Some("10001"));
     assert_eq!(
         busy.hits.load(Ordering::SeqCst),
@@ -513,17 +526,34 @@ async fn timeout_is_retried_only_for_safe_calls() {
     cfg.max_retries = 1;
     let client = Client::new(cfg).unwrap();
     let err = client.execute(&transfer()).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Timeout {
-                may_have_reached_service: true,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    assert!(err.is_retryable());
+    // A money call that timed out after sending: the outcome is unknown, said as such
+    // with the requestId the service may have seen, and never retryable (a generic
+    // retry layer would move the money twice).
+    match &err {
+        Error::OutcomeUnknown {
+            operation,
+            request_id,
+            attempts,
+            source,
+        } => {
+            assert_eq!(*operation, "applyForTransfer");
+            assert!(request_id.starts_with("client1"), "{request_id}");
+            assert_eq!(*attempts, 1);
+            assert!(
+                matches!(
+                    **source,
+                    Error::Timeout {
+                        may_have_reached_service: true,
+                        ..
+                    }
+                ),
+                "{source:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!err.is_retryable());
+    assert_eq!(err.outcome(), baas_runtime::Outcome::Unknown);
     assert_eq!(
         server.hits.load(Ordering::SeqCst),
         1,
@@ -532,6 +562,10 @@ async fn timeout_is_retried_only_for_safe_calls() {
     server.hits.store(0, Ordering::SeqCst);
     let err = client.execute(&account()).await.unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(
+        err.is_retryable(),
+        "a call that moves no money may be repeated"
+    );
     assert_eq!(
         server.hits.load(Ordering::SeqCst),
         2,
@@ -547,15 +581,18 @@ async fn connection_closed_after_sending_may_have_reached() {
         .execute(&transfer())
         .await
         .unwrap_err();
+    let Error::OutcomeUnknown { source, .. } = &err else {
+        panic!("{err:?}");
+    };
     assert!(
         matches!(
-            err,
+            **source,
             Error::Transport {
                 may_have_reached_service: true,
                 ..
             }
         ),
-        "{err:?}"
+        "{source:?}"
     );
     assert_eq!(server.hits.load(Ordering::SeqCst), 1);
 }

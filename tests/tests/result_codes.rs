@@ -16,6 +16,7 @@ fn api_error(code: &str) -> Error {
         msg: "from the test".to_owned(),
         request_id: None,
         verified: true,
+        retryable: false,
     }
 }
 
@@ -179,4 +180,37 @@ fn enums_hold_exactly_what_the_spec_lists() {
         .map(|n| (n.notification_type.clone(), n.name.clone()))
         .collect();
     assert_eq!(notes, expected);
+}
+
+/// The retry policy is the spec's: the generated client gives the runtime exactly the
+/// codes `spec/` marks retryable, and the runtime keeps no list of its own.
+#[test]
+fn the_client_retries_the_codes_the_spec_marks_retryable() {
+    let api = baas_codegen::check_spec(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../spec"
+    )))
+    .expect("spec checks")
+    .api;
+    let from_spec: Vec<&str> = api
+        .result_codes
+        .iter()
+        .filter(|c| c.retryable)
+        .map(|c| c.code.as_str())
+        .collect();
+    assert_eq!(ResultCode::RETRYABLE_CODES, from_spec.as_slice());
+    let key = baas_client::PrivateKey::new("k");
+    let client =
+        Client::new(baas_client::Config::new("http://127.0.0.1:9", "s", key)).expect("client");
+    assert_eq!(
+        client.runtime().retryable_codes(),
+        ResultCode::RETRYABLE_CODES
+    );
+    let bare = baas_runtime::Client::new(baas_client::Config::new(
+        "http://127.0.0.1:9",
+        "s",
+        baas_client::PrivateKey::new("k"),
+    ))
+    .expect("client");
+    assert!(bare.retryable_codes().is_empty());
 }

@@ -69,6 +69,13 @@ pub fn emit_client(api: &Api) -> TokenStream {
             });
         }
     }
+    // The spec's retry policy, given to the runtime (which keeps no list of its own).
+    let retryable = if api.result_codes.is_empty() {
+        quote!(&[])
+    } else {
+        let rc = ident(super::codes::RESULT_CODE);
+        quote!(super::enums::#rc::RETRYABLE_CODES)
+    };
     let title = docs::escape_markdown(&docs::collapse(&api.title));
     let mut doc = Doc::new();
     doc.raw(&format!(
@@ -90,13 +97,25 @@ pub fn emit_client(api: &Api) -> TokenStream {
             ///
             /// The runtime's error when the configuration cannot be used.
             pub fn new(config: baas_runtime::Config) -> Result<Client, baas_runtime::Error> {
-                Ok(Client { inner: baas_runtime::Client::new(config)? })
+                Ok(Client::from_runtime(baas_runtime::Client::new(config)?))
             }
 
-            /// Wraps an already built runtime client.
+            /// A client for `config` on another transport (a test double, a proxy).
+            ///
+            /// # Errors
+            ///
+            /// The runtime's error when the configuration cannot be used.
+            pub fn with_transport(
+                config: baas_runtime::Config,
+                transport: std::sync::Arc<dyn baas_runtime::Transport>,
+            ) -> Result<Client, baas_runtime::Error> {
+                Ok(Client::from_runtime(baas_runtime::Client::with_transport(config, transport)?))
+            }
+
+            /// Wraps an already built runtime client, giving it the spec's retryable result codes.
             #[must_use]
             pub fn from_runtime(inner: baas_runtime::Client) -> Client {
-                Client { inner }
+                Client { inner: inner.with_retryable_codes(#retryable) }
             }
 
             /// The runtime client underneath.

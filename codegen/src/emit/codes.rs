@@ -107,6 +107,9 @@ fn result_code(api: &Api) -> TokenStream {
         #enum_tokens
 
         impl ResultCode {
+            /// The wire values of the codes the spec marks retryable: the policy the generated [`Client`](super::Client) gives the runtime, which keeps no list of its own.
+            pub const RETRYABLE_CODES: &'static [&'static str] = &[#(#retryable),*];
+
             #[doc = #from_error_doc]
             pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode> {
                 error.api_code().map(ResultCode::from_wire)
@@ -116,8 +119,7 @@ fn result_code(api: &Api) -> TokenStream {
             #[doc = ""]
             #[doc = #after_doc]
             pub fn is_retryable(&self) -> bool {
-                const RETRYABLE: &[&str] = &[#(#retryable),*];
-                RETRYABLE.contains(&self.as_str())
+                ResultCode::RETRYABLE_CODES.contains(&self.as_str())
             }
         }
     }

@@ -161,7 +161,7 @@ fn crate_doc(api: &Api) -> Doc {
     ));
     add_first_call(&mut doc, api);
     doc.raw("# Errors");
-    doc.raw("Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`). A timeout of a call that moves money is never retried automatically: look the outcome up before trying again.");
+    doc.raw("Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`Error::OutcomeUnknown`] (with its requestId), which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.");
     doc.raw("# Money");
     doc.raw("Amounts are [`Amount`], an exact decimal that never passes through a float, sent as the text the spec gives.");
     doc.raw("# Forward compatibility");
@@ -276,8 +276,8 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            notification, transport, Amount, Config, Error, Operation, PrivateKey, RawJson,
-            RuleKind, ValidationErrors, Violation,
+            notification, transport, Amount, Config, Error, Operation, Outcome, PrivateKey,
+            RawJson, RuleKind, ValidationErrors, Violation,
         };
         pub use client::Client;
 

@@ -699,7 +699,7 @@ fn result_codes_and_notifications_are_enums() {
     }
     at("\"10001\" => ResultCode::SystemBusy,");
     at("pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode>");
-    at("const RETRYABLE: &[&str] = &[\"10001\"];");
+    at("pub const RETRYABLE_CODES: &'static [&'static str] = &[\"10001\"];");
     // Variant docs: provenance, retryability, the related client method (spec text escaped).
     at("/// busy");
     at("May be retried.");
@@ -725,7 +725,10 @@ fn no_retryable_code_means_never_retryable() {
         c.retryable = false;
     }
     let text = render_single_file(&api, "x").expect("emits");
-    assert!(text.contains("const RETRYABLE: &[&str] = &[];"), "{text}");
+    assert!(
+        text.contains("pub const RETRYABLE_CODES: &'static [&'static str] = &[];"),
+        "{text}"
+    );
     assert!(
         text.contains("No result code of the spec is retryable"),
         "{text}"
