@@ -103,7 +103,43 @@ pub struct Operation {
     pub decisions: Vec<String>,
     /// `Some(note)` when the operation is deprecated: what to use instead.
     pub deprecated: Option<String>,
+    /// How the operation pages its results, when it does.
+    pub paging: Option<Paging>,
     pub location: Location,
+}
+
+/// How a paged operation pages (resolved against its parameters and response).
+#[derive(Debug, Clone, Serialize)]
+pub struct Paging {
+    /// The page-number parameter (required, int, long or string).
+    pub page: PagingField,
+    /// The page-size parameter (required, int, long or string).
+    pub size: PagingField,
+    /// The number of the first page.
+    pub first_page: i64,
+    /// The response field holding the items, when the response is shown: the client
+    /// then has a paginator.
+    pub items: Option<PagingItems>,
+    /// The response field holding the total number of items (int or long).
+    pub total: Option<PagingField>,
+}
+
+/// A parameter or response field named by `paging:`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PagingField {
+    pub wire_name: String,
+    pub rust_name: String,
+    /// Its type: `int`, `long` or `string`.
+    pub ty: TypeRef,
+}
+
+/// The response field holding a page's items.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PagingItems {
+    pub wire_name: String,
+    pub rust_name: String,
+    /// The type of one item.
+    pub item: TypeRef,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -468,4 +468,23 @@ pub(crate) struct OperationSpec {
     pub decisions: Option<Vec<Spanned<String>>>,
     /// What to use instead: the operation is deprecated.
     pub deprecated: Option<Spanned<String>>,
+    /// How the operation pages its results.
+    pub paging: Option<Spanned<PagingSpec>>,
+}
+
+/// `paging:` of an operation: which parameters number and size the pages, and which
+/// response fields hold the items and their total.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PagingSpec {
+    /// The page-number parameter (`pageNo`).
+    pub page: Spanned<String>,
+    /// The page-size parameter (`pageSize`).
+    pub size: Spanned<String>,
+    /// The number of the first page (default 1).
+    pub first_page: Option<Spanned<u64>>,
+    /// The response field holding the page's items (absent when the response is not shown).
+    pub items: Option<Spanned<String>>,
+    /// The response field holding the total number of items.
+    pub total: Option<Spanned<String>>,
 }

@@ -144,6 +144,12 @@ impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
 #[non_exhaustive]
 pub struct GetAbnormalAccountListRequest {
     /// Wire name: `pageNo` (int). Required.
+    ///
+    /// Rules:
+    ///
+    /// - at least 1
+    ///
+    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -201,6 +207,25 @@ pub struct GetAbnormalAccountListResponse {
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub result_array: Option<Vec<super::records::AbnormalAccount>>,
 }
+impl baas_runtime::Paged for GetAbnormalAccountListRequest {
+    type Item = super::records::AbnormalAccount;
+    const FIRST_PAGE: i64 = 1;
+    fn page(&self) -> i64 {
+        i64::from(self.page_no)
+    }
+    fn set_page(&mut self, page: i64) {
+        self.page_no = i32::try_from(page).unwrap_or(i32::MAX);
+    }
+    fn page_size(&self) -> Option<i64> {
+        Some(i64::from(self.page_size))
+    }
+    fn split(
+        response: GetAbnormalAccountListResponse,
+    ) -> (Vec<Self::Item>, Option<i64>) {
+        let total = response.total.map(i64::from);
+        (response.result_array.unwrap_or_default(), total)
+    }
+}
 impl baas_runtime::Operation for GetAbnormalAccountListRequest {
     type Response = GetAbnormalAccountListResponse;
     const NAME: &'static str = "getAbnormalAccountList";
@@ -209,6 +234,7 @@ impl baas_runtime::Operation for GetAbnormalAccountListRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.range_int(at.field("pageNo"), i64::from(self.page_no), Some(1), None);
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }

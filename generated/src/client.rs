@@ -90,6 +90,13 @@ impl Client {
     ) -> Result<super::account::GetAbnormalAccountListResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Every page of `getAbnormalAccountList`, from the request's `pageNo` on (the first page is 1): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `total`, a page shorter than `pageSize`, or an empty one; an error ends it. Each page is one call of [`Client::get_abnormal_account_list`].
+    pub fn get_abnormal_account_list_pages(
+        &self,
+        request: super::account::GetAbnormalAccountListRequest,
+    ) -> baas_runtime::Pages<super::account::GetAbnormalAccountListRequest> {
+        self.inner.pages(request)
+    }
     /// Applies for a short code (short alias of accountId).
     ///
     /// Wire path: `POST /account/applyForShortCode` (operation `applyForShortCode`).
@@ -217,6 +224,13 @@ impl Client {
         request: &super::cny::GetCnyTransListRequest,
     ) -> Result<super::cny::GetCnyTransListResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Every page of `getCnyTransList`, from the request's `pageNo` on (the first page is 1): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `totalRows`, a page shorter than `pageSize`, or an empty one; an error ends it. Each page is one call of [`Client::get_cny_trans_list`].
+    pub fn get_cny_trans_list_pages(
+        &self,
+        request: super::cny::GetCnyTransListRequest,
+    ) -> baas_runtime::Pages<super::cny::GetCnyTransListRequest> {
+        self.inner.pages(request)
     }
     /// Returns the CNY transfer detail record.
     ///
@@ -653,6 +667,13 @@ impl Client {
         request: &super::transfers::GetTransListRequest,
     ) -> Result<super::transfers::GetTransListResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Every page of `getTransList`, from the request's `pageNo` on (the first page is 1): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `totalRows`, a page shorter than `pageSize`, or an empty one; an error ends it. Each page is one call of [`Client::get_trans_list`].
+    pub fn get_trans_list_pages(
+        &self,
+        request: super::transfers::GetTransListRequest,
+    ) -> baas_runtime::Pages<super::transfers::GetTransListRequest> {
+        self.inner.pages(request)
     }
     /// Queries the result of one transaction.
     ///

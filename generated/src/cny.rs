@@ -509,6 +509,23 @@ pub struct GetCnyTransListResponse {
     )]
     pub total_rows: Option<i32>,
 }
+impl baas_runtime::Paged for GetCnyTransListRequest {
+    type Item = super::records::CnyTransferSummary;
+    const FIRST_PAGE: i64 = 1;
+    fn page(&self) -> i64 {
+        self.page_no.trim().parse::<i64>().unwrap_or(Self::FIRST_PAGE)
+    }
+    fn set_page(&mut self, page: i64) {
+        self.page_no = page.to_string();
+    }
+    fn page_size(&self) -> Option<i64> {
+        self.page_size.trim().parse::<i64>().ok()
+    }
+    fn split(response: GetCnyTransListResponse) -> (Vec<Self::Item>, Option<i64>) {
+        let total = response.total_rows.map(i64::from);
+        (response.result.unwrap_or_default(), total)
+    }
+}
 impl baas_runtime::Operation for GetCnyTransListRequest {
     type Response = GetCnyTransListResponse;
     const NAME: &'static str = "getCnyTransList";

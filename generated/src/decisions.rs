@@ -305,6 +305,16 @@
 //!
 //! Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
 //!
+//! ## Decision `paging-first-page`
+//!
+//! About pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
+//!
+//! Source text: "pageNo | int | TRUE | page to return; pageNo (string, TRUE) page to return (getCnyTransList)"
+//!
+//! Decision: Pages are numbered from 1: the client refuses pageNo below 1 (int pageNo), and the paginators start at the request's page and count up. A paginator stops after the page that reaches the total, a page shorter than pageSize, or an empty page. getInterBankTransferList and bulkPaymentQuery record their paging parameters but have no paginator while their responses are not shown.
+//!
+//! Reason: The document names the page to return without a base; every integration seen and the service's own 15001/15002 answers treat pages as counted from 1, and a 0 would ask for a page that does not exist. Team decision.
+//!
 //! ## Decision `public-response-shapes`
 //!
 //! About /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.

@@ -442,6 +442,12 @@ pub struct GetTransListRequest {
     #[serde(rename = "endTime")]
     pub end_time: i64,
     /// Wire name: `pageNo` (int). Required.
+    ///
+    /// Rules:
+    ///
+    /// - at least 1
+    ///
+    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -550,6 +556,23 @@ pub struct GetTransListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::TransactionListItem>>,
 }
+impl baas_runtime::Paged for GetTransListRequest {
+    type Item = super::records::TransactionListItem;
+    const FIRST_PAGE: i64 = 1;
+    fn page(&self) -> i64 {
+        i64::from(self.page_no)
+    }
+    fn set_page(&mut self, page: i64) {
+        self.page_no = i32::try_from(page).unwrap_or(i32::MAX);
+    }
+    fn page_size(&self) -> Option<i64> {
+        Some(i64::from(self.page_size))
+    }
+    fn split(response: GetTransListResponse) -> (Vec<Self::Item>, Option<i64>) {
+        let total = response.total_rows.map(i64::from);
+        (response.result.unwrap_or_default(), total)
+    }
+}
 impl baas_runtime::Operation for GetTransListRequest {
     type Response = GetTransListResponse;
     const NAME: &'static str = "getTransList";
@@ -559,6 +582,7 @@ impl baas_runtime::Operation for GetTransListRequest {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.range_int(at.field("pageNo"), i64::from(self.page_no), Some(1), None);
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }
@@ -986,6 +1010,12 @@ pub struct GetInterBankTransferListRequest {
     #[serde(rename = "endTime")]
     pub end_time: i64,
     /// Wire name: `pageNo` (int). Required.
+    ///
+    /// Rules:
+    ///
+    /// - at least 1
+    ///
+    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -1056,6 +1086,7 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("accountId"), !self.account_id.is_empty());
+        v.range_int(at.field("pageNo"), i64::from(self.page_no), Some(1), None);
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }

@@ -515,6 +515,12 @@ pub struct BulkPaymentQueryRequest {
     #[serde(rename = "bulkPaymentOrderId")]
     pub bulk_payment_order_id: String,
     /// Wire name: `pageNo` (int). Required.
+    ///
+    /// Rules:
+    ///
+    /// - at least 1
+    ///
+    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -576,6 +582,7 @@ impl baas_runtime::Operation for BulkPaymentQueryRequest {
             at.field("bulkPaymentOrderId"),
             !self.bulk_payment_order_id.is_empty(),
         );
+        v.range_int(at.field("pageNo"), i64::from(self.page_no), Some(1), None);
         v.range_int(at.field("pageSize"), i64::from(self.page_size), None, Some(50));
         v.finish()
     }

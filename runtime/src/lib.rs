@@ -50,6 +50,7 @@ pub mod envelope;
 mod error;
 pub mod lenient;
 pub mod notification;
+pub mod paging;
 mod raw_json;
 mod secret;
 pub mod sign;
@@ -64,6 +65,7 @@ pub use config::{
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
 pub use error::{BoxError, Error, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
+pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};

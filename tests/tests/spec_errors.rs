@@ -99,6 +99,7 @@ bad_spec!(
     field_set_unknown,
     field_set_duplicate_field,
     field_set_includes,
+    paging_mismatch,
 );
 
 #[test]

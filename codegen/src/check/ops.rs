@@ -649,8 +649,13 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
     };
     let decisions = ck.decisions_of(&s.decisions, &owner.to_string());
     let deprecated = ck.deprecation(s.deprecated.as_ref(), &owner.to_string());
+    let paging = s
+        .paging
+        .as_ref()
+        .and_then(|p| paging(ck, p, &params, &response, &owner));
     model::Operation {
         deprecated,
+        paging,
         name,
         rust_name,
         type_name,
@@ -1097,6 +1102,138 @@ fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<Field> {
     ck.record_fields
         .get(rec)
         .and_then(|fs| fs.iter().find(|f| f.wire_name == field).cloned())
+}
+
+/// Resolves `paging:` against the operation's parameters and response.
+fn paging(
+    ck: &mut Checker,
+    p: &Spanned<crate::spec_file::PagingSpec>,
+    params: &Params,
+    response: &Response,
+    owner: &Owner,
+) -> Option<model::Paging> {
+    let spec = &p.value;
+    let number_param = |ck: &mut Checker, name: &Spanned<String>, role: &str| {
+        let f = param(ck, params, name, owner, &format!("`paging: {{ {role} }}`"))?;
+        let fits = matches!(f.ty, TypeRef::Int | TypeRef::Long | TypeRef::String);
+        if !fits || f.required != Requirement::Required {
+            ck.error(
+                &name.loc,
+                format!(
+                    "`paging: {{ {role}: {} }}` of {owner} names a parameter that is not a required int, long or string",
+                    name.value
+                ),
+                Some("the page number and size are required integer (or digit string) parameters".into()),
+            );
+            return None;
+        }
+        Some(model::PagingField {
+            wire_name: f.wire_name.clone(),
+            rust_name: f.rust_name.clone(),
+            ty: f.ty.clone(),
+        })
+    };
+    let page = number_param(ck, &spec.page, "page");
+    let size = number_param(ck, &spec.size, "size");
+    let fields = match response {
+        Response::Fields { fields, .. } => Some(fields),
+        _ => None,
+    };
+    let response_field = |ck: &mut Checker, name: &Spanned<String>, role: &str| {
+        let Some(fields) = fields else {
+            ck.error(
+                &name.loc,
+                format!("`paging: {{ {role} }}` of {owner} names a response field, but the response has no listed fields"),
+                Some("leave `items` and `total` out while the response is not shown".into()),
+            );
+            return None;
+        };
+        let found = fields.iter().find(|f| f.wire_name == name.value);
+        if found.is_none() {
+            let help =
+                match names::did_you_mean(&name.value, fields.iter().map(|f| f.wire_name.as_str()))
+                {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => "name a field of the response".into(),
+                };
+            ck.error(
+                &name.loc,
+                format!(
+                    "`paging: {{ {role}: {} }}` of {owner} is not a response field",
+                    name.value
+                ),
+                Some(help),
+            );
+        }
+        found
+    };
+    let items = match &spec.items {
+        None => None,
+        Some(name) => {
+            let f = response_field(ck, name, "items")?;
+            match &f.ty {
+                TypeRef::Array { item } => Some(model::PagingItems {
+                    wire_name: f.wire_name.clone(),
+                    rust_name: f.rust_name.clone(),
+                    item: (**item).clone(),
+                }),
+                _ => {
+                    ck.error(
+                        &name.loc,
+                        format!(
+                            "`paging: {{ items: {} }}` of {owner} is not an array field",
+                            name.value
+                        ),
+                        Some("`items` names the response array that holds a page".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+    };
+    let total = match &spec.total {
+        None => None,
+        Some(name) => {
+            let f = response_field(ck, name, "total")?;
+            if !matches!(f.ty, TypeRef::Int | TypeRef::Long) {
+                ck.error(
+                    &name.loc,
+                    format!(
+                        "`paging: {{ total: {} }}` of {owner} is not an int or long field",
+                        name.value
+                    ),
+                    Some("`total` names the response field counting every item".into()),
+                );
+                return None;
+            }
+            Some(model::PagingField {
+                wire_name: f.wire_name.clone(),
+                rust_name: f.rust_name.clone(),
+                ty: f.ty.clone(),
+            })
+        }
+    };
+    let first_page = match &spec.first_page {
+        None => 1,
+        Some(n) => match i64::try_from(n.value) {
+            Ok(v) => v,
+            Err(_) => {
+                ck.error(
+                    &n.loc,
+                    format!("`first_page` of {owner} is too large"),
+                    Some("pages are numbered from 0 or 1".into()),
+                );
+                return None;
+            }
+        },
+    };
+    Some(model::Paging {
+        page: page?,
+        size: size?,
+        first_page,
+        items,
+        total,
+    })
 }
 
 fn conditional_backed(

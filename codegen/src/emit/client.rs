@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::ident;
-use super::operations::{call_notes, request_name, response_name, wire_path_line};
+use super::operations::{call_notes, pages_method, request_name, response_name, wire_path_line};
 use crate::model::{Api, Response};
 
 /// Emits the `Client` struct and its methods.
@@ -67,6 +67,30 @@ pub fn emit_client(api: &Api) -> TokenStream {
                     self.inner.execute(request).await
                 }
             });
+            if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
+                if let Some(items) = &paging.items {
+                    let pages = ident(&pages_method(op));
+                    let pdoc = format!(
+                        " Every page of `{}`, from the request's `{}` on (the first page is {}): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `{}`, a page shorter than `{}`, or an empty one; an error ends it. Each page is one call of [`Client::{}`].",
+                        op.name,
+                        paging.page.wire_name,
+                        paging.first_page,
+                        paging.total.as_ref().map_or(items.wire_name.as_str(), |t| t.wire_name.as_str()),
+                        paging.size.wire_name,
+                        op.rust_name.trim_start_matches("r#"),
+                    );
+                    methods.push(quote! {
+                        #[doc = #pdoc]
+                        #deprecated
+                        pub fn #pages(
+                            &self,
+                            request: super::#module::#req,
+                        ) -> baas_runtime::Pages<super::#module::#req> {
+                            self.inner.pages(request)
+                        }
+                    });
+                }
+            }
         }
     }
     // The spec's retry policy, given to the runtime (which keeps no list of its own).

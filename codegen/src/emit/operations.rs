@@ -5,10 +5,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
-use super::names::{ident, Direction};
+use super::names::{self, ident, rust_type, Direction};
 use super::records::{emit_struct, StructSpec};
 use super::validate;
-use crate::model::{Api, Group, Operation, Params, Response};
+use crate::model::{Api, Group, Operation, Params, Response, TypeRef};
 
 /// Name of the request type of an operation.
 pub fn request_name(op: &Operation) -> String {
@@ -184,6 +184,9 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
         }
     }
 
+    if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
+        out.extend(paged_impl(paging, &req, &resp));
+    }
     let name = &op.name;
     let path = &op.path;
     let moves_money = op.moves_money;
@@ -200,6 +203,76 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
         }
     });
     out
+}
+
+/// The method name of an operation's paginator (`get_trans_list_pages`).
+pub fn pages_method(op: &Operation) -> String {
+    format!("{}_pages", op.rust_name.trim_start_matches("r#"))
+}
+
+/// `baas_runtime::Paged` for a paged operation whose response lists its items.
+fn paged_impl(
+    paging: &crate::model::Paging,
+    req: &proc_macro2::Ident,
+    resp: &proc_macro2::Ident,
+) -> TokenStream {
+    let Some(items) = &paging.items else {
+        return TokenStream::new();
+    };
+    let item_ty = rust_type(&items.item, Direction::Received);
+    let items_id = ident(&items.rust_name);
+    let page_id = ident(&paging.page.rust_name);
+    let size_id = ident(&paging.size.rust_name);
+    let first = names::int_lit(paging.first_page);
+    // Numbers as the parameter's type (int, long or a digit string).
+    let page_read = match paging.page.ty {
+        TypeRef::Int => quote!(i64::from(self.#page_id)),
+        TypeRef::Long => quote!(self.#page_id),
+        _ => quote!(self.#page_id.trim().parse::<i64>().unwrap_or(Self::FIRST_PAGE)),
+    };
+    let size_read = match paging.size.ty {
+        TypeRef::Int => quote!(Some(i64::from(self.#size_id))),
+        TypeRef::Long => quote!(Some(self.#size_id)),
+        _ => quote!(self.#size_id.trim().parse::<i64>().ok()),
+    };
+    let page_write = match paging.page.ty {
+        TypeRef::Int => quote!(self.#page_id = i32::try_from(page).unwrap_or(i32::MAX);),
+        TypeRef::Long => quote!(self.#page_id = page;),
+        _ => quote!(self.#page_id = page.to_string();),
+    };
+    let total = match &paging.total {
+        Some(t) => {
+            let id = ident(&t.rust_name);
+            match t.ty {
+                TypeRef::Int => quote!(response.#id.map(i64::from)),
+                _ => quote!(response.#id),
+            }
+        }
+        None => quote!(None),
+    };
+    quote! {
+        impl baas_runtime::Paged for #req {
+            type Item = #item_ty;
+            const FIRST_PAGE: i64 = #first;
+
+            fn page(&self) -> i64 {
+                #page_read
+            }
+
+            fn set_page(&mut self, page: i64) {
+                #page_write
+            }
+
+            fn page_size(&self) -> Option<i64> {
+                #size_read
+            }
+
+            fn split(response: #resp) -> (Vec<Self::Item>, Option<i64>) {
+                let total = #total;
+                (response.#items_id.unwrap_or_default(), total)
+            }
+        }
+    }
 }
 
 fn empty_response(name: &proc_macro2::Ident, doc: &Doc) -> TokenStream {

@@ -100,6 +100,7 @@ fn op(
         response,
         decisions: vec!["d1".to_owned()],
         deprecated: None,
+        paging: None,
         location: loc(),
     }
 }
