@@ -4,8 +4,18 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
 use crate::bank::{otp_for, Bank, DAY_MS};
-use crate::error::codes;
+use crate::error::{codes, ApiError};
 use crate::json::Json;
+
+/// The typed request of `operation` that `params` make, as the server decodes it.
+fn typed(operation: &str, params: &Value) -> Result<baas_client::dispatch::Request, ApiError> {
+    let name = baas_client::dispatch::OPERATIONS
+        .iter()
+        .find(|o| o.name == operation)
+        .map(|o| o.name)
+        .unwrap_or_else(|| panic!("no operation {operation}"));
+    crate::server::decode_request(&[name], Json::from_value(params))
+}
 
 const NOW: i64 = 1_750_000_000_000;
 
@@ -21,19 +31,21 @@ impl T {
             n: 0,
         }
     }
-    fn call(&mut self, path: &str, params: Value) -> Result<Value, crate::error::ApiError> {
+    /// Calls `operation` with `params` as the server does: decoded into the typed request
+    /// first (a refusal of the decoders is returned as the server answers it).
+    fn call(&mut self, operation: &str, params: Value) -> Result<Value, ApiError> {
         self.n += 1;
-        let p = Json::from_value(&params);
-        self.bank.handle(path, &p, &format!("REQ{}", self.n), NOW)
+        let request = typed(operation, &params)?;
+        self.bank.handle(request, &format!("REQ{}", self.n), NOW)
     }
-    fn ok(&mut self, path: &str, params: Value) -> Value {
-        match self.call(path, params) {
+    fn ok(&mut self, operation: &str, params: Value) -> Value {
+        match self.call(operation, params) {
             Ok(v) => v,
-            Err(e) => panic!("{path}: {e}"),
+            Err(e) => panic!("{operation}: {e}"),
         }
     }
-    fn code(&mut self, path: &str, params: Value) -> &'static str {
-        match self.call(path, params) {
+    fn code(&mut self, operation: &str, params: Value) -> &'static str {
+        match self.call(operation, params) {
             Ok(_) => codes::OK,
             Err(e) => e.code,
         }
@@ -460,7 +472,7 @@ fn a_request_id_shaped_like_a_sandbox_id_does_not_collide() {
     let rid = format!("TX{:010}", t.bank.counter + 1);
     let r = t
         .bank
-        .handle("addEmail", &Json::from_value(&json!({})), &rid, NOW)
+        .handle(typed("addEmail", &json!({})).unwrap(), &rid, NOW)
         .unwrap();
     assert_eq!(r["businessId"], rid.as_str());
     let tx = t.ok(
