@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use baas_client::dispatch::{validate_params, ParamsCheck, OPERATIONS};
+use baas_client::dispatch::{decode, DecodeError, OPERATIONS};
 use baas_runtime::{PrivateKey, RawJson};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
@@ -419,45 +419,22 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
             None,
         );
     }
-    let mut params = message
+    let params = message
         .get("params")
         .cloned()
         .unwrap_or_else(|| Json::Object(BTreeMap::new()));
-    if let Some(size) = page_size_over_limit(candidates, &params) {
-        let msg = format!("pageSize: {size} is over the maximum of 50");
-        return reply(None, codes::PAGE_SIZE, &msg, None);
-    }
-    if candidates.contains(&"getTransList") {
-        tolerate_missing_filters(&mut params);
-    }
-    let params_text = params.to_json_string();
-    let mut problems = Vec::new();
-    let mut accepted = None;
-    // Two operations may share a path (the fee call and the reversal request): the one
-    // whose request type decodes the params is meant.
-    for name in candidates {
-        match validate_params(name, &params_text) {
-            ParamsCheck::Valid => {
-                accepted = Some(*name);
-                break;
-            }
-            ParamsCheck::Invalid(errors) => problems.push(errors.to_string()),
-            ParamsCheck::Malformed(m) => problems.push(format!("malformed params: {m}")),
-            _ => problems.push(format!(
-                "operation {name} is unknown to the generated decoders"
-            )),
-        }
-    }
-    let Some(operation) = accepted else {
-        return reply(None, codes::INVALID_PARAMETER, &problems.join("; "), None);
+    let request = match decode_request(candidates, params) {
+        Ok(request) => request,
+        Err(ApiError { code, msg }) => return reply(None, code, &msg, None),
     };
+    let operation = request.operation();
     let now = shared.now_ms();
     let (result, outbox) = {
         let mut bank = lock(&shared.bank);
         // Backstop: a defect of the sandbox answers a signed 10000 instead of dropping
         // the connection (which would leave a client unsure whether money moved).
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            bank.handle(operation, &params, &rid, now)
+            bank.handle(request, &rid, now)
         }))
         .unwrap_or_else(|_| {
             Err(ApiError::new(
@@ -479,6 +456,39 @@ fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Ans
         ),
         Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
     }
+}
+
+/// The typed request that `params` of a call to a path with operations `candidates`
+/// make, through the generated decoders and validators. Before decoding, as the live
+/// service does: a `pageSize` over 50 answers `15002` ([`page_size_over_limit`]) and
+/// getTransList tolerates missing filters ([`tolerate_missing_filters`]). Two
+/// operations may share a path (the fee call and the reversal request): the one whose
+/// request type decodes the params is meant. Params no candidate accepts answer
+/// `12001` with every candidate's problems.
+pub(crate) fn decode_request(
+    candidates: &[&'static str],
+    mut params: Json,
+) -> Result<baas_client::dispatch::Request, ApiError> {
+    if let Some(size) = page_size_over_limit(candidates, &params) {
+        let msg = format!("pageSize: {size} is over the maximum of 50");
+        return Err(ApiError::new(codes::PAGE_SIZE, msg));
+    }
+    if candidates.contains(&"getTransList") {
+        tolerate_missing_filters(&mut params);
+    }
+    let params_text = params.to_json_string();
+    let mut problems = Vec::new();
+    for name in candidates {
+        match decode(name, &params_text) {
+            Ok(request) => return Ok(request),
+            Err(DecodeError::Invalid(errors)) => problems.push(errors.to_string()),
+            Err(DecodeError::Malformed(m)) => problems.push(format!("malformed params: {m}")),
+            Err(_) => problems.push(format!(
+                "operation {name} is unknown to the generated decoders"
+            )),
+        }
+    }
+    Err(ApiError::new(codes::INVALID_PARAMETER, problems.join("; ")))
 }
 
 /// The envelope rules of the document ("Message envelope", "Signing a request")

@@ -1,0 +1,143 @@
+//! Handlers of the `fx` group.
+
+use baas_client::dispatch::fx::Request;
+use baas_client::enums::CurrencyPair;
+use baas_client::fx::{
+    ApplyForFcExchangeRequest, GetForeignExchangeRateRequest, GetFxRequestStatusRequest,
+};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+use super::{checked_mul, m2, not_served, opt_money, rate};
+use crate::bank::{fx_account, Bank, Effect, Fx, Posting};
+use crate::error::ApiError;
+
+impl Bank {
+    pub(super) fn handle_fx(&mut self, request: Request, now_ms: i64) -> Result<Value, ApiError> {
+        match request {
+            Request::GetForeignExchangeRate(r) => self.fx_rate(&r, now_ms),
+            Request::ApplyForFcExchange(r) => self.apply_fx(&r),
+            Request::GetFxRequestStatus(r) => self.fx_status(&r),
+        }
+    }
+
+    fn apply_fx(&mut self, req: &ApplyForFcExchangeRequest) -> Result<Value, ApiError> {
+        // An unlisted currency is compared as its wire text: no account holds it.
+        let src_ccy = req.source_currency.as_str();
+        let tgt_ccy = req.target_currency.as_str();
+        let src = req.source_account.as_str();
+        let tgt = req.target_account.as_str();
+        let sa = self.debit_account(src)?;
+        if sa.currency != src_ccy {
+            return Err(ApiError::invalid(
+                "sourceCurrency",
+                format!("account {src} holds {}", sa.currency),
+            ));
+        }
+        let ta = self.credit_account(tgt, "targetAccount")?;
+        if ta.currency != tgt_ccy {
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                format!("account {tgt} holds {}", ta.currency),
+            ));
+        }
+        if src_ccy == tgt_ccy {
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                "must differ from sourceCurrency",
+            ));
+        }
+        let r = rate(src_ccy, tgt_ccy)
+            .ok_or_else(|| ApiError::invalid("sourceCurrency", "unsupported currency pair"))?;
+        let (source_amount, target_amount) = match (
+            opt_money("sourceAmount", req.source_amount.as_ref())?,
+            opt_money("targetAmount", req.target_amount.as_ref())?,
+        ) {
+            (Some(s), None) => (s, checked_mul(s, r, "sourceAmount")?.round_dp(2)),
+            (None, Some(t)) => (
+                t.checked_div(r)
+                    .map(|v| v.round_dp(2))
+                    .ok_or_else(|| ApiError::invalid("targetAmount", "cannot be converted"))?,
+                t,
+            ),
+            _ => {
+                return Err(ApiError::invalid(
+                    "sourceAmount",
+                    "exactly one of sourceAmount and targetAmount must be given",
+                ))
+            }
+        };
+        if source_amount <= Decimal::ZERO || target_amount <= Decimal::ZERO {
+            return Err(ApiError::invalid(
+                "sourceAmount",
+                "the converted amounts must be greater than 0",
+            ));
+        }
+        let postings = vec![
+            Posting {
+                from: src.to_owned(),
+                to: fx_account(src_ccy),
+                amount: source_amount,
+            },
+            Posting {
+                from: fx_account(tgt_ccy),
+                to: tgt.to_owned(),
+                amount: target_amount,
+            },
+        ];
+        self.check_postings(&postings)?;
+        let id = self.next_id("FX");
+        self.fxs.insert(
+            id.clone(),
+            Fx {
+                id: id.clone(),
+                source_account: src.into(),
+                target_account: tgt.into(),
+                source_currency: src_ccy.into(),
+                target_currency: tgt_ccy.into(),
+                source_amount,
+                target_amount,
+                rate: r,
+                status: 1,
+                out_tx: None,
+                in_tx: None,
+            },
+        );
+        self.new_application(
+            id.clone(),
+            "applyForFcExchange",
+            postings,
+            vec![Effect::Fx(id.clone())],
+        )?;
+        Ok(
+            json!({ "applicationId": id, "sourceAmount": m2(source_amount), "targetAmount": m2(target_amount), "fxRate": r.to_string() }),
+        )
+    }
+
+    fn fx_rate(&self, r: &GetForeignExchangeRateRequest, now_ms: i64) -> Result<Value, ApiError> {
+        let pair = &r.currency_pair;
+        if let CurrencyPair::Unknown(_) = pair {
+            return Err(not_served("currencyPair", pair, CurrencyPair::KNOWN));
+        }
+        let pair = pair.as_str();
+        let (base, quote) = pair
+            .split_once('/')
+            .ok_or_else(|| ApiError::invalid("currencyPair", "must be BASE/QUOTE"))?;
+        let quote_rate = rate(base, quote)
+            .ok_or_else(|| ApiError::invalid("currencyPair", "unsupported currency"))?;
+        Ok(json!({ "currencyPair": pair, "rate": quote_rate.to_string(), "quoteTime": now_ms }))
+    }
+
+    fn fx_status(&self, r: &GetFxRequestStatusRequest) -> Result<Value, ApiError> {
+        let id = r.application_id.as_str();
+        let f = self
+            .fxs
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("FX request {id}")))?;
+        Ok(json!({
+            "applicationId": f.id, "outTxId": f.out_tx, "inTxId": f.in_tx, "status": f.status,
+            "currency": f.target_currency, "amount": m2(f.target_amount), "fxRate": f.rate.to_string(),
+            "errorCode": Value::Null, "errorMsg": Value::Null,
+        }))
+    }
+}
