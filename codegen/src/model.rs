@@ -52,6 +52,8 @@ pub struct Api {
     pub notifications: Vec<Notification>,
     /// Sorted by id.
     pub decisions: Vec<Decision>,
+    /// The OTP flow, when the spec marks its steps.
+    pub otp_flow: Option<OtpFlow>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -105,7 +107,40 @@ pub struct Operation {
     pub deprecated: Option<String>,
     /// How the operation pages its results, when it does.
     pub paging: Option<Paging>,
+    /// Rust name of the (string) response field that is the OTP business id of the
+    /// application (`otp` operations whose response shows it).
+    pub business_id: Option<String>,
     pub location: Location,
+}
+
+/// The OTP flow: which operations send and confirm an OTP and group applications, and
+/// their fields (resolved by the checker; every other parameter of them is optional).
+#[derive(Debug, Clone, Serialize)]
+pub struct OtpFlow {
+    pub send: OtpStep,
+    pub confirm: OtpStep,
+    pub group: Option<OtpStep>,
+}
+
+/// One step of the OTP flow.
+#[derive(Debug, Clone, Serialize)]
+pub struct OtpStep {
+    /// Operation name.
+    pub operation: String,
+    /// Its client method.
+    pub rust_name: String,
+    /// Its group (module).
+    pub group: String,
+    /// Stem of its types.
+    pub type_name: String,
+    /// Rust name of the parameter holding the business id (send, confirm) or the ids
+    /// (group, an array of strings).
+    pub business_id: String,
+    /// Rust name of the second parameter: the channel (send) or the code (confirm); for
+    /// the group step, the response field holding the new application id.
+    pub other: String,
+    /// Type of `other` (the channel's value set for send).
+    pub other_ty: TypeRef,
 }
 
 /// How a paged operation pages (resolved against its parameters and response).

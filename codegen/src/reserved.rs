@@ -17,6 +17,7 @@ pub(crate) const MODULES: &[&str] = &[
     "lib",
     "main",
     "notification",
+    "pending",
     "records",
     "transport",
 ];

@@ -470,6 +470,46 @@ pub(crate) struct OperationSpec {
     pub deprecated: Option<Spanned<String>>,
     /// How the operation pages its results.
     pub paging: Option<Spanned<PagingSpec>>,
+    /// The response field that is the application's OTP business id (`otp: true` calls).
+    pub business_id: Option<Spanned<String>>,
+    /// The step of the OTP flow this operation is.
+    pub otp_step: Option<Spanned<OtpStepSpec>>,
+}
+
+/// `otp_step:` of an operation: exactly one of the three steps, naming its fields.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OtpStepSpec {
+    /// Sends the OTP of an application.
+    pub send: Option<OtpSendSpec>,
+    /// Confirms an application with its OTP.
+    pub confirm: Option<OtpConfirmSpec>,
+    /// Groups applications under one, confirmed with one OTP.
+    pub group: Option<OtpGroupSpec>,
+}
+
+/// `otp_step: { send: .. }`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OtpSendSpec {
+    pub business_id: Spanned<String>,
+    pub channel: Spanned<String>,
+}
+
+/// `otp_step: { confirm: .. }`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OtpConfirmSpec {
+    pub business_id: Spanned<String>,
+    pub code: Spanned<String>,
+}
+
+/// `otp_step: { group: .. }`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OtpGroupSpec {
+    pub ids: Spanned<String>,
+    pub result: Spanned<String>,
 }
 
 /// `paging:` of an operation: which parameters number and size the pages, and which

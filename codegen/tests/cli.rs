@@ -84,6 +84,7 @@ fn model_prints_the_documented_json() {
         "enums",
         "notifications",
         "decisions",
+        "otp_flow",
     ];
     want.sort();
     let mut got = keys.clone();

@@ -210,6 +210,31 @@ impl Client {
     ) -> Result<super::cny::ApplyForCnyExpressResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::apply_for_cny_express`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `applicationId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::apply_for_cny_express`]; a response without `applicationId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn apply_for_cny_express_pending(
+        &self,
+        request: &super::cny::ApplyForCnyExpressRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::cny::ApplyForCnyExpressResponse>,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .application_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `applicationId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+    }
     /// Lists CNY Express transfers of an account.
     ///
     /// Wire path: `POST /query/getCnyTransList` (operation `getCnyTransList`).
@@ -634,6 +659,33 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::apply_for_mobile_money_business_transfer`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `txId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::apply_for_mobile_money_business_transfer`]; a response without `txId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn apply_for_mobile_money_business_transfer_pending(
+        &self,
+        request: &super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
+    ) -> Result<
+        super::pending::PendingApplication<
+            super::transfers::ApplyForMobileMoneyBusinessTransferResponse,
+        >,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .tx_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `txId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+    }
     /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
     ///
     /// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
@@ -652,6 +704,31 @@ impl Client {
         request: &super::transfers::ApplyForTransferRequest,
     ) -> Result<super::transfers::ApplyForTransferResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Calls [`Client::apply_for_transfer`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `txId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::apply_for_transfer`]; a response without `txId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn apply_for_transfer_pending(
+        &self,
+        request: &super::transfers::ApplyForTransferRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::transfers::ApplyForTransferResponse>,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .tx_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `txId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
     }
     /// Returns transaction records page by page.
     ///
@@ -710,6 +787,33 @@ impl Client {
         request: &super::transfers::TelegraphicTransferRequest,
     ) -> Result<super::transfers::TelegraphicTransferResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Calls [`Client::telegraphic_transfer`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `applicationId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::telegraphic_transfer`]; a response without `applicationId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn telegraphic_transfer_pending(
+        &self,
+        request: &super::transfers::TelegraphicTransferRequest,
+    ) -> Result<
+        super::pending::PendingApplication<
+            super::transfers::TelegraphicTransferResponse,
+        >,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .application_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `applicationId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
     }
     /// Lists RTGS/EFT/SWIFT transfer applications.
     ///
@@ -842,6 +946,31 @@ impl Client {
     ) -> Result<super::utility::AirtimeBulkPaymentResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::airtime_bulk_payment`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `bulkPaymentOrderId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::airtime_bulk_payment`]; a response without `bulkPaymentOrderId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn airtime_bulk_payment_pending(
+        &self,
+        request: &super::utility::AirtimeBulkPaymentRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::utility::AirtimeBulkPaymentResponse>,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .bulk_payment_order_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `bulkPaymentOrderId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+    }
     /// Queries the due day and due amount of a bill.
     ///
     /// Wire path: `POST /utilityPayment/billQuery` (operation `billQuery`).
@@ -875,6 +1004,31 @@ impl Client {
         request: &super::utility::BillPaymentRequest,
     ) -> Result<super::utility::BillPaymentResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Calls [`Client::bill_payment`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `paymentId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::bill_payment`]; a response without `paymentId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    pub async fn bill_payment_pending(
+        &self,
+        request: &super::utility::BillPaymentRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::utility::BillPaymentResponse>,
+        baas_runtime::Error,
+    > {
+        let response = self.inner.execute(request).await?;
+        let business_id = response
+            .payment_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| baas_runtime::Error::decode(
+                None,
+                "the response carries no `paymentId`, the application's business id",
+                b"",
+                None,
+            ))?;
+        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
     }
     /// Queries a utility payment or airtime purchase.
     ///

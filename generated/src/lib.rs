@@ -78,6 +78,7 @@ pub mod transfers;
 pub mod user;
 pub mod utility;
 mod client;
+pub mod pending;
 pub mod decisions;
 #[cfg(feature = "server")]
 pub mod dispatch;

@@ -7,9 +7,6 @@
 
 use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::{Currency, OtpType};
-use baas_client::otp::{
-    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
-};
 use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequest,
     GetTransResultRequired,
@@ -54,27 +51,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         amount,
     })
     .remark("quickstart");
-    let tx_id = client
-        .apply_for_transfer(&transfer)
-        .await?
-        .tx_id
-        .ok_or("the service returned no txId")?;
+    // The pending application knows its business id (a transfer's txId).
+    let pending = client.apply_for_transfer_pending(&transfer).await?;
+    let tx_id = pending.business_id().to_owned();
     println!("transfer applied: txId {tx_id} (waiting for the OTP)");
 
     // 5. Send and confirm the OTP. In the sandbox the code follows a documented rule.
-    client
-        .send_otp(&SendOtpRequest::new(SendOtpRequired {
-            business_id: tx_id.clone(),
-            otp_type: OtpType::Sms,
-        }))
-        .await?;
+    pending.send_otp(OtpType::Sms).await?;
     let otp = sandbox.otp_for(&tx_id);
-    client
-        .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
-            business_id: tx_id.clone(),
-            otp_code: otp.clone(),
-        }))
-        .await?;
+    pending.confirm(otp.clone()).await?;
     println!("confirmed with OTP {otp}");
 
     // 6. The result.

@@ -100,6 +100,7 @@ bad_spec!(
     field_set_duplicate_field,
     field_set_includes,
     paging_mismatch,
+    otp_flow_mismatch,
 );
 
 #[test]

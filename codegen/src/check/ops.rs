@@ -294,6 +294,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
 
     // Groups and operations.
     let mut groups: Vec<model::Group> = Vec::new();
+    let mut otp_steps = Vec::new();
     let mut group_locs: BTreeMap<String, Location> = BTreeMap::new();
     for f in files {
         if let (Some(doc), None) = (&f.group_doc, &f.group) {
@@ -372,6 +373,9 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         group_locs.insert(gname.value.clone(), gname.loc.clone());
         let mut ops = Vec::new();
         for op in f.operations.iter().flat_map(|o| o.value.iter()) {
+            if let Some(step) = &op.value.otp_step {
+                otp_steps.push((step, op.value.name.value.clone()));
+            }
             ops.push(operation(ck, op, &gname.value));
         }
         groups.push(model::Group {
@@ -389,6 +393,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     shared_paths(ck, &all_ops, &decision_list);
     usage(ck, &mut record_defs, &all_ops);
     shape_names(ck, &mut record_defs, &mut groups, &type_locs);
+    let otp_flow = otp_flow(ck, &otp_steps, &groups);
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
 
     // Result codes.
@@ -549,6 +554,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         enums: enum_defs,
         notifications: notes,
         decisions: decision_list,
+        otp_flow,
     })
 }
 
@@ -653,9 +659,38 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
         .paging
         .as_ref()
         .and_then(|p| paging(ck, p, &params, &response, &owner));
+    let business_id = s.business_id.as_ref().and_then(|b| {
+        let field = match &response {
+            Response::Fields { fields, .. } => fields
+                .iter()
+                .find(|f| f.wire_name == b.value && f.ty == TypeRef::String),
+            _ => None,
+        };
+        if field.is_none() {
+            ck.error(
+                &b.loc,
+                format!(
+                    "`business_id: {}` of {owner} is not a string field of its response",
+                    b.value
+                ),
+                Some(
+                    "name the response field that sendOtp and confirmOperation take as businessId"
+                        .into(),
+                ),
+            );
+        } else if s.otp != Some(true) {
+            ck.error(
+                &b.loc,
+                format!("{owner} has a `business_id` but is not `otp: true`"),
+                Some("a business id is what an OTP confirms; add `otp: true` or remove it".into()),
+            );
+        }
+        field.map(|f| f.rust_name.clone())
+    });
     model::Operation {
         deprecated,
         paging,
+        business_id,
         name,
         rust_name,
         type_name,
@@ -1234,6 +1269,168 @@ fn paging(
         items,
         total,
     })
+}
+
+/// Resolves the `otp_step:` marks into the OTP flow: one `send` and one `confirm` step
+/// (and at most one `group`), each naming its parameters, with no other required
+/// parameter (the client fills them in itself).
+fn otp_flow(
+    ck: &mut Checker,
+    steps: &[(&Spanned<crate::spec_file::OtpStepSpec>, String)],
+    groups: &[model::Group],
+) -> Option<model::OtpFlow> {
+    let mut send = None;
+    let mut confirm = None;
+    let mut group = None;
+    for (spec, op_name) in steps {
+        let Some(op) = groups
+            .iter()
+            .flat_map(|g| g.operations.iter())
+            .find(|o| &o.name == op_name)
+        else {
+            continue;
+        };
+        let owner = Owner::Operation(op.name.clone());
+        let s = &spec.value;
+        let count = [s.send.is_some(), s.confirm.is_some(), s.group.is_some()]
+            .iter()
+            .filter(|b| **b)
+            .count();
+        if count != 1 {
+            ck.error(
+                &spec.loc,
+                format!("`otp_step` of {owner} must be exactly one of `send`, `confirm`, `group`"),
+                Some(
+                    "e.g. `otp_step: { send: { business_id: businessId, channel: otpType } }`"
+                        .into(),
+                ),
+            );
+            continue;
+        }
+        let fields: &[Field] = match &op.params {
+            Params::Fields { fields } => fields,
+            Params::Unspecified { .. } => &[],
+        };
+        let named = |ck: &mut Checker,
+                     n: &Spanned<String>,
+                     want: &dyn Fn(&TypeRef) -> bool,
+                     what: &str| {
+            match fields.iter().find(|f| f.wire_name == n.value) {
+                Some(f) if f.required == Requirement::Required && want(&f.ty) => Some(f.clone()),
+                _ => {
+                    ck.error(
+                        &n.loc,
+                        format!("`otp_step` of {owner} names `{}`, which is not a required {what} parameter", n.value),
+                        Some(format!("name the {what} parameter that carries it")),
+                    );
+                    None
+                }
+            }
+        };
+        let step = |business_id: &Field, other: String, other_ty: TypeRef| model::OtpStep {
+            operation: op.name.clone(),
+            rust_name: op.rust_name.clone(),
+            group: op.group.clone(),
+            type_name: op.type_name.clone(),
+            business_id: business_id.rust_name.clone(),
+            other,
+            other_ty,
+        };
+        let is_string = |t: &TypeRef| *t == TypeRef::String;
+        let (slot, built, used): (
+            &mut Option<model::OtpStep>,
+            Option<model::OtpStep>,
+            Vec<String>,
+        ) = if let Some(x) = &s.send {
+            let b = named(ck, &x.business_id, &is_string, "string");
+            let c = named(ck, &x.channel, &|_| true, "channel");
+            let used = vec![x.business_id.value.clone(), x.channel.value.clone()];
+            let built = match (b, c) {
+                (Some(b), Some(c)) => Some(step(&b, c.rust_name.clone(), c.ty.clone())),
+                _ => None,
+            };
+            (&mut send, built, used)
+        } else if let Some(x) = &s.confirm {
+            let b = named(ck, &x.business_id, &is_string, "string");
+            let c = named(ck, &x.code, &is_string, "string");
+            let used = vec![x.business_id.value.clone(), x.code.value.clone()];
+            let built = match (b, c) {
+                (Some(b), Some(c)) => Some(step(&b, c.rust_name.clone(), c.ty.clone())),
+                _ => None,
+            };
+            (&mut confirm, built, used)
+        } else if let Some(x) = &s.group {
+            let ids = named(
+                ck,
+                &x.ids,
+                &|t| matches!(t, TypeRef::Array { item } if **item == TypeRef::String),
+                "array<string>",
+            );
+            let result = match &op.response {
+                Response::Fields { fields, .. } => fields
+                    .iter()
+                    .find(|f| f.wire_name == x.result.value && f.ty == TypeRef::String)
+                    .cloned(),
+                _ => None,
+            };
+            if result.is_none() {
+                ck.error(
+                        &x.result.loc,
+                        format!("`otp_step` of {owner} names `{}`, which is not a string field of its response", x.result.value),
+                        Some("name the response field holding the new application id".into()),
+                    );
+            }
+            let used = vec![x.ids.value.clone()];
+            let built = match (ids, result) {
+                (Some(i), Some(r)) => Some(step(&i, r.rust_name.clone(), r.ty.clone())),
+                _ => None,
+            };
+            (&mut group, built, used)
+        } else {
+            continue;
+        };
+        for f in fields {
+            if f.required == Requirement::Required && !used.contains(&f.wire_name) {
+                ck.error(
+                    &f.location,
+                    format!("{owner} is an `otp_step` but also requires `{}`", f.wire_name),
+                    Some("the client calls an OTP step with only the fields `otp_step` names; make the others optional".into()),
+                );
+            }
+        }
+        if slot.is_some() {
+            ck.error(
+                &spec.loc,
+                format!("a second `otp_step` of the same kind, on {owner}"),
+                Some("each step of the OTP flow is one operation".into()),
+            );
+        } else {
+            *slot = built;
+        }
+    }
+    let any_business_id = groups
+        .iter()
+        .flat_map(|g| g.operations.iter())
+        .find(|o| o.business_id.is_some());
+    match (send, confirm) {
+        (Some(send), Some(confirm)) => Some(model::OtpFlow {
+            send,
+            confirm,
+            group,
+        }),
+        (send, confirm) => {
+            if let Some(op) = any_business_id {
+                if send.is_none() || confirm.is_none() {
+                    ck.error(
+                        &op.location,
+                        format!("operation `{}` has a `business_id`, but no operation is `otp_step: {{ send }}` and `{{ confirm }}`", op.name),
+                        Some("mark the operations that send and confirm an OTP with `otp_step:`".into()),
+                    );
+                }
+            }
+            None
+        }
+    }
 }
 
 fn conditional_backed(

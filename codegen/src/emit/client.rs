@@ -67,6 +67,44 @@ pub fn emit_client(api: &Api) -> TokenStream {
                     self.inner.execute(request).await
                 }
             });
+            if let (Some(field), Some(_)) = (&op.business_id, &api.otp_flow) {
+                let pending = ident(&format!(
+                    "{}_pending",
+                    op.rust_name.trim_start_matches("r#")
+                ));
+                let field_id = ident(field);
+                let wire = match &op.response {
+                    Response::Fields { fields, .. } => fields
+                        .iter()
+                        .find(|f| &f.rust_name == field)
+                        .map_or(field.as_str(), |f| f.wire_name.as_str()),
+                    _ => field.as_str(),
+                };
+                let method_name = op.rust_name.trim_start_matches("r#");
+                let mut pdoc = Doc::new();
+                pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire}`: send its OTP and confirm it from there."));
+                pdoc.raw("# Errors");
+                pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`Error::Decode`](baas_runtime::Error::Decode)."));
+                let pdoc = pdoc.outer();
+                let missing =
+                    format!("the response carries no `{wire}`, the application's business id");
+                methods.push(quote! {
+                    #pdoc
+                    #deprecated
+                    pub async fn #pending(
+                        &self,
+                        request: &super::#module::#req,
+                    ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
+                        let response = self.inner.execute(request).await?;
+                        let business_id = response
+                            .#field_id
+                            .clone()
+                            .filter(|id| !id.is_empty())
+                            .ok_or_else(|| baas_runtime::Error::decode(None, #missing, b"", None))?;
+                        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+                    }
+                });
+            }
             if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
                 if let Some(items) = &paging.items {
                     let pages = ident(&pages_method(op));

@@ -8,6 +8,7 @@ mod docs;
 mod enums;
 mod names;
 mod operations;
+mod pending;
 mod records;
 mod validate;
 
@@ -127,6 +128,17 @@ fn modules(api: &Api) -> Vec<Module> {
         visibility: Visibility::Private,
         items: client::emit_client(api),
     });
+
+    if api.otp_flow.is_some() {
+        let mut doc = Doc::new();
+        doc.raw("The OTP flow as a handle: [`PendingApplication`] holds an application's business id and sends and confirms its OTP, so the id of each operation is not a thing to look up.");
+        out.push(Module {
+            name: "pending".to_owned(),
+            doc,
+            visibility: Visibility::Public,
+            items: pending::emit_pending(api),
+        });
+    }
 
     let mut doc = Doc::new();
     doc.raw("Recorded decisions: where the source document is ambiguous or silent, what the spec decided and why. Items link here; each decision is written once.");

@@ -101,6 +101,7 @@ fn op(
         decisions: vec!["d1".to_owned()],
         deprecated: None,
         paging: None,
+        business_id: None,
         location: loc(),
     }
 }
@@ -446,6 +447,7 @@ pub(crate) fn sample_api() -> Api {
             decision: "Do y.".into(),
             reason: "Because.".into(),
         }],
+        otp_flow: None,
     }
 }
 

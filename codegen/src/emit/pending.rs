@@ -1,0 +1,143 @@
+//! The OTP flow as a handle: an application waiting for its OTP, and its steps.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::docs::Doc;
+use super::names::{ident, rust_type, Direction};
+use crate::model::{Api, OtpStep};
+
+fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
+    let module = ident(&step.group);
+    let req = ident(&format!("{}Request", step.type_name));
+    let required = ident(&format!("{}Required", step.type_name));
+    (
+        quote!(super::#module::#req),
+        quote!(super::#module::#required),
+        ident(&step.rust_name),
+    )
+}
+
+/// The `pending` module's items (empty when the spec marks no OTP flow).
+pub fn emit_pending(api: &Api) -> TokenStream {
+    let Some(flow) = &api.otp_flow else {
+        return TokenStream::new();
+    };
+    let (send_req, send_required, send_method) = request(&flow.send);
+    let send_id = ident(&flow.send.business_id);
+    let channel = ident(&flow.send.other);
+    let channel_ty = rust_type(&flow.send.other_ty, Direction::Sent);
+    let (confirm_req, confirm_required, confirm_method) = request(&flow.confirm);
+    let confirm_id = ident(&flow.confirm.business_id);
+    let code = ident(&flow.confirm.other);
+    let errors = "The client's [`Error`](baas_runtime::Error).";
+    let doc = |lines: &[&str]| {
+        let mut d = Doc::new();
+        for l in lines {
+            d.raw(l);
+        }
+        d.outer()
+    };
+    let send_doc = doc(&[
+        &format!(
+            "Sends the application's OTP (`{}`) by `channel`.",
+            flow.send.operation
+        ),
+        "# Errors",
+        errors,
+    ]);
+    let confirm_doc = doc(&[
+        &format!("Confirms the application with the OTP its owner received (`{}`): this is what releases the money. A confirmation whose outcome is unknown is [`Error::OutcomeUnknown`](baas_runtime::Error::OutcomeUnknown): look the application up before confirming again.", flow.confirm.operation),
+        "# Errors",
+        errors,
+    ]);
+    let group = flow.group.as_ref().map(|g| {
+        let (req, required, method) = request(g);
+        let ids = ident(&g.business_id);
+        let result = ident(&g.other);
+        let resp = {
+            let module = ident(&g.group);
+            let r = ident(&format!("{}Response", g.type_name));
+            quote!(super::#module::#r)
+        };
+        let doc = doc(&[
+            &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
+            "# Errors",
+            "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`Error::Decode`](baas_runtime::Error::Decode).",
+        ]);
+        let missing = format!("the response carries no `{}`", g.other);
+        quote! {
+            impl super::Client {
+                #doc
+                pub async fn group_pending(
+                    &self,
+                    business_ids: &[&str],
+                ) -> Result<PendingApplication<#resp>, baas_runtime::Error> {
+                    let request = #req::new(#required {
+                        #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
+                    });
+                    let response = self.#method(&request).await?;
+                    let business_id = response
+                        .#result
+                        .clone()
+                        .filter(|id| !id.is_empty())
+                        .ok_or_else(|| baas_runtime::Error::decode(None, #missing, b"", None))?;
+                    Ok(PendingApplication::new(self.clone(), business_id, response))
+                }
+            }
+        }
+    });
+    quote! {
+        /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods.
+        #[derive(Debug, Clone)]
+        pub struct PendingApplication<R> {
+            client: super::Client,
+            business_id: String,
+            response: R,
+        }
+
+        impl<R> PendingApplication<R> {
+            pub(crate) fn new(client: super::Client, business_id: String, response: R) -> Self {
+                PendingApplication { client, business_id, response }
+            }
+
+            /// The business id that the OTP steps name (also what a status query or a cancellation takes).
+            #[must_use]
+            pub fn business_id(&self) -> &str {
+                &self.business_id
+            }
+
+            /// The response of the call that made the application.
+            #[must_use]
+            pub fn response(&self) -> &R {
+                &self.response
+            }
+
+            /// The response, giving up the handle.
+            #[must_use]
+            pub fn into_response(self) -> R {
+                self.response
+            }
+
+            #send_doc
+            pub async fn send_otp(&self, channel: #channel_ty) -> Result<(), baas_runtime::Error> {
+                let request = #send_req::new(#send_required {
+                    #send_id: self.business_id.clone(),
+                    #channel: channel,
+                });
+                self.client.#send_method(&request).await.map(|_| ())
+            }
+
+            #confirm_doc
+            pub async fn confirm(&self, otp: impl Into<String>) -> Result<(), baas_runtime::Error> {
+                let request = #confirm_req::new(#confirm_required {
+                    #confirm_id: self.business_id.clone(),
+                    #code: otp.into(),
+                });
+                self.client.#confirm_method(&request).await.map(|_| ())
+            }
+        }
+
+        #group
+    }
+}

@@ -1,0 +1,96 @@
+//! The OTP flow through `PendingApplication` against the sandbox: the partner never
+//! looks up which field of which response is the business id.
+
+mod common;
+
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::enums::{Currency, OtpType};
+use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
+use baas_client::Client;
+use common::{amount, start};
+
+fn transfer(value: &str) -> ApplyForTransferRequest {
+    ApplyForTransferRequest::new(ApplyForTransferRequired {
+        payer_account_id: "1000000001".into(),
+        payee_bank_code: "46".into(),
+        payee_account_id: "1000000004".into(),
+        currency: Currency::Kes,
+        amount: amount(value),
+    })
+}
+
+async fn balance(client: &Client, account: &str) -> String {
+    client
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: account.into(),
+        }))
+        .await
+        .expect("account")
+        .balance
+        .expect("balance")
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_send_and_confirm_through_the_handle() {
+    let (sandbox, client) = start().await;
+    let before = balance(&client, "1000000001").await;
+    let pending = client
+        .apply_for_transfer_pending(&transfer("100.00"))
+        .await
+        .expect("applied");
+    assert_eq!(
+        Some(pending.business_id()),
+        pending.response().tx_id.as_deref(),
+        "a transfer's business id is its txId"
+    );
+    assert_eq!(
+        balance(&client, "1000000001").await,
+        before,
+        "nothing moves yet"
+    );
+    pending.send_otp(OtpType::Sms).await.expect("OTP sent");
+    // A wrong code is refused and moves nothing.
+    let wrong = pending.confirm("000000").await.expect_err("wrong code");
+    assert!(wrong.api_code().is_some(), "{wrong}");
+    pending
+        .confirm(sandbox.otp_for(pending.business_id()))
+        .await
+        .expect("confirmed");
+    assert_ne!(
+        balance(&client, "1000000001").await,
+        before,
+        "the money moved"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grouped_applications_are_confirmed_with_one_otp() {
+    let (sandbox, client) = start().await;
+    let before = balance(&client, "1000000004").await;
+    let a = client
+        .apply_for_transfer_pending(&transfer("1.00"))
+        .await
+        .expect("a");
+    let b = client
+        .apply_for_transfer_pending(&transfer("2.00"))
+        .await
+        .expect("b");
+    let group = client
+        .group_pending(&[a.business_id(), b.business_id()])
+        .await
+        .expect("grouped");
+    assert_ne!(group.business_id(), a.business_id());
+    group.send_otp(OtpType::Sms).await.expect("OTP sent");
+    group
+        .confirm(sandbox.otp_for(group.business_id()))
+        .await
+        .expect("confirmed");
+    let after: rust_decimal::Decimal = balance(&client, "1000000004").await.parse().unwrap();
+    let before: rust_decimal::Decimal = before.parse().unwrap();
+    assert_eq!(
+        after - before,
+        rust_decimal::Decimal::new(300, 2),
+        "both moved"
+    );
+}
