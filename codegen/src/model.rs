@@ -110,7 +110,21 @@ pub struct Operation {
     /// Rust name of the (string) response field that is the OTP business id of the
     /// application (`otp` operations whose response shows it).
     pub business_id: Option<String>,
+    /// For a status query: where the state is read and which values are final.
+    pub final_states: Option<FinalStates>,
     pub location: Location,
+}
+
+/// The final states of a status query.
+#[derive(Debug, Clone, Serialize)]
+pub struct FinalStates {
+    /// Wire name of the response field holding the state.
+    pub wire_name: String,
+    /// Rust name of that field in the response type, or `None` when the response is
+    /// raw JSON (the state is then read as the member's text).
+    pub rust_name: Option<String>,
+    /// The final values, as wire text.
+    pub values: Vec<String>,
 }
 
 /// The OTP flow: which operations send and confirm an OTP and group applications, and

@@ -474,6 +474,18 @@ pub(crate) struct OperationSpec {
     pub business_id: Option<Spanned<String>>,
     /// The step of the OTP flow this operation is.
     pub otp_step: Option<Spanned<OtpStepSpec>>,
+    /// For a status query: the response field holding the state, and its final values.
+    pub final_states: Option<Spanned<FinalStatesSpec>>,
+}
+
+/// `final_states:` of a status query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FinalStatesSpec {
+    /// Wire name of the response field holding the state.
+    pub field: Spanned<String>,
+    /// Its final values, as wire text.
+    pub values: Vec<Spanned<String>>,
 }
 
 /// `otp_step:` of an operation: exactly one of the three steps, naming its fields.

@@ -769,6 +769,27 @@ impl Client {
     ) -> Result<super::transfers::GetTransResultResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Sends `request` until the response's `txStatus` is final (`-1`, `4`, `8`), waiting between queries as `policy` says, and returns that response.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WaitDeadline`](baas_runtime::Error::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::get_trans_result`] (a retryable failure of one query is polled past).
+    pub async fn get_trans_result_until_final(
+        &self,
+        request: &super::transfers::GetTransResultRequest,
+        policy: &baas_runtime::WaitPolicy,
+    ) -> Result<super::transfers::GetTransResultResponse, baas_runtime::Error> {
+        self.inner
+            .wait_until(
+                request,
+                |response: &super::transfers::GetTransResultResponse| {
+                    response.member_text("txStatus")
+                },
+                &["-1", "4", "8"],
+                policy,
+            )
+            .await
+    }
     /// Applies for a SWIFT cross-border transfer.
     ///
     /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).

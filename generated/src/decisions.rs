@@ -415,6 +415,16 @@
 //!
 //! Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
 //!
+//! ## Decision `transaction-final-states`
+//!
+//! About /query/getTransResult txStatus.
+//!
+//! Source text: "public-facts.md: Transaction txStatus: -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]; getTransResult returns at least txId, txStatus, ... \[live\]"
+//!
+//! Decision: getTransResult reports a transfer's state in txStatus; -1, 4 and 8 are final (the client's get\_trans\_result\_until\_final polls until one of them). 1 and 2 are not: a transfer that waits for its OTP, or is processed, still changes.
+//!
+//! Reason: The flow is submitted, OTP confirmed, processing, result \[live\]; timeout, failed and succeeded end it. The FX, SWIFT and CNY status queries get no waiter yet: their status fields are not shown for the paths used (decision fx-status-record-v2) or their values are not public. Team decision.
+//!
 //! ## Decision `transfer-payee-account-name`
 //!
 //! About /trans/v2/applyForTransfer payeeAccountName.

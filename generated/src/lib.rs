@@ -62,8 +62,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
-    notification, transport, Amount, Config, Error, Operation, Outcome, PrivateKey,
-    RawJson, RuleKind, ValidationErrors, Violation,
+    notification, transport, Amount, Config, Error, Operation, Outcome, Page, PrivateKey,
+    RawJson, RuleKind, ValidationErrors, Violation, WaitPolicy,
 };
 pub use client::Client;
 pub mod enums;

@@ -594,6 +594,8 @@ impl baas_runtime::Operation for GetTransListRequest {
 /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
 ///
 /// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
+///
+/// Decision [`transaction-final-states`](super::decisions#decision-transaction-final-states): about /query/getTransResult txStatus.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

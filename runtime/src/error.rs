@@ -74,6 +74,16 @@ pub enum Error {
         /// keeps no list of its own).
         retryable: bool,
     },
+    /// A status query did not report a final state before the deadline (see
+    /// [`crate::Client::wait_until`]). The operation it follows may still complete.
+    WaitDeadline {
+        /// Spec name of the status query.
+        operation: &'static str,
+        /// The last state it reported, if any.
+        last_state: Option<String>,
+        /// How long it waited.
+        after: Duration,
+    },
     /// A call that may move money failed after its bytes may have reached the service
     /// (a timeout, a broken connection, an unreadable answer): the application may or
     /// may not exist now. Never retryable as such: look it up first (its requestId, or
@@ -340,6 +350,16 @@ impl fmt::Display for Error {
                 None => write!(f, "response has no requestId (expected `{expected}`)"),
             },
             Error::Random { message } => write!(f, "random generator failed: {message}"),
+            Error::WaitDeadline {
+                operation,
+                last_state,
+                after,
+            } => write!(
+                f,
+                "{operation} reported no final state within {} s (last state: {})",
+                after.as_secs(),
+                last_state.as_deref().unwrap_or("none")
+            ),
             Error::OutcomeUnknown {
                 operation,
                 request_id,

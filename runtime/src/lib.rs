@@ -56,6 +56,7 @@ mod secret;
 pub mod sign;
 pub mod transport;
 mod validate;
+pub mod wait;
 pub mod wire_enum;
 
 pub use amount::{Amount, AmountError};
@@ -70,6 +71,7 @@ pub use raw_json::RawJson;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};
 pub use validate::{FieldPath, RuleKind, ValidationErrors, Validator, Violation};
+pub use wait::WaitPolicy;
 
 pub use serde;
 pub use serde_json;

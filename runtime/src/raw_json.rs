@@ -45,6 +45,19 @@ impl RawJson {
         self.0.get()
     }
 
+    /// The text of a top-level member of this object: a string's value, or a number's
+    /// (or boolean's) literal text; `None` when absent, null, nested or not an object.
+    pub fn member_text(&self, name: &str) -> Option<String> {
+        let members: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> =
+            serde_json::from_str(self.get()).ok()?;
+        let raw = members.get(name)?.get().trim();
+        match raw.as_bytes().first()? {
+            b'"' => serde_json::from_str::<String>(raw).ok(),
+            b'{' | b'[' | b'n' => None,
+            _ => Some(raw.to_owned()),
+        }
+    }
+
     /// Decodes the text into a type.
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
         serde_json::from_str(self.get()).map_err(|e| {
@@ -93,6 +106,28 @@ impl<'de> Deserialize<'de> for RawJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn member_text_reads_scalars_as_their_text() {
+        let raw = RawJson::from_string(
+            r#"{"txStatus":8,"neg":-1,"s":"x\u0041","n":null,"o":{"a":1},"amount":100.50}"#
+                .to_owned(),
+        )
+        .expect("json");
+        assert_eq!(raw.member_text("txStatus").as_deref(), Some("8"));
+        assert_eq!(raw.member_text("neg").as_deref(), Some("-1"));
+        assert_eq!(raw.member_text("s").as_deref(), Some("xA"));
+        assert_eq!(raw.member_text("amount").as_deref(), Some("100.50"));
+        assert_eq!(raw.member_text("n"), None);
+        assert_eq!(raw.member_text("o"), None);
+        assert_eq!(raw.member_text("absent"), None);
+        assert_eq!(
+            RawJson::from_string("[1]".to_owned())
+                .expect("json")
+                .member_text("a"),
+            None
+        );
+    }
 
     #[test]
     fn verbatim() {

@@ -94,3 +94,57 @@ async fn grouped_applications_are_confirmed_with_one_otp() {
         "both moved"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_ends_at_a_final_state_or_the_deadline() {
+    use baas_client::transfers::{GetTransResultRequest, GetTransResultRequired};
+    use baas_client::{Error, WaitPolicy};
+    use std::time::Duration;
+
+    let (sandbox, client) = start().await;
+    let policy = WaitPolicy::new(
+        Duration::from_millis(10),
+        Duration::from_millis(40),
+        Duration::from_millis(300),
+    );
+    // Not confirmed: the state stays 1 (waiting for the OTP) and the deadline ends it.
+    let waiting = client
+        .apply_for_transfer_pending(&transfer("5.00"))
+        .await
+        .expect("applied");
+    let query = GetTransResultRequest::new(GetTransResultRequired {
+        tx_id: waiting.business_id().into(),
+    });
+    let seen = sandbox.requests_seen();
+    match client.get_trans_result_until_final(&query, &policy).await {
+        Err(Error::WaitDeadline {
+            operation,
+            last_state,
+            ..
+        }) => {
+            assert_eq!(operation, "getTransResult");
+            assert_eq!(last_state.as_deref(), Some("1"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let polls = sandbox.requests_seen() - seen;
+    assert!((2..=12).contains(&polls), "polled with backoff: {polls}");
+
+    // Confirmed: the first final state ends the wait with its response.
+    let done = client
+        .apply_for_transfer_pending(&transfer("6.00"))
+        .await
+        .expect("applied");
+    done.send_otp(OtpType::Sms).await.expect("OTP");
+    done.confirm(sandbox.otp_for(done.business_id()))
+        .await
+        .expect("confirmed");
+    let query = GetTransResultRequest::new(GetTransResultRequired {
+        tx_id: done.business_id().into(),
+    });
+    let result = client
+        .get_trans_result_until_final(&query, &policy)
+        .await
+        .expect("final");
+    assert_eq!(result.member_text("txStatus").as_deref(), Some("8"));
+}

@@ -687,10 +687,15 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
         }
         field.map(|f| f.rust_name.clone())
     });
+    let final_states = s
+        .final_states
+        .as_ref()
+        .and_then(|f| final_states(ck, f, &response, &owner));
     model::Operation {
         deprecated,
         paging,
         business_id,
+        final_states,
         name,
         rust_name,
         type_name,
@@ -1137,6 +1142,86 @@ fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<Field> {
     ck.record_fields
         .get(rec)
         .and_then(|fs| fs.iter().find(|f| f.wire_name == field).cloned())
+}
+
+/// Resolves `final_states:` against the response: a listed field (or one of the
+/// response record), or a member of a raw JSON response.
+fn final_states(
+    ck: &mut Checker,
+    f: &Spanned<crate::spec_file::FinalStatesSpec>,
+    response: &Response,
+    owner: &Owner,
+) -> Option<model::FinalStates> {
+    let spec = &f.value;
+    let name = &spec.field;
+    if spec.values.is_empty() {
+        ck.error(
+            &f.loc,
+            format!("`final_states` of {owner} lists no value"),
+            Some("list the wire values after which the state no longer changes".into()),
+        );
+        return None;
+    }
+    let field = match response {
+        Response::Fields { fields, .. } => {
+            fields.iter().find(|x| x.wire_name == name.value).cloned()
+        }
+        Response::Record { record, .. } => ck_record_field(ck, record, &name.value),
+        Response::Unspecified { .. } => {
+            return Some(model::FinalStates {
+                wire_name: name.value.clone(),
+                rust_name: None,
+                values: spec.values.iter().map(|v| v.value.clone()).collect(),
+            })
+        }
+        Response::Empty { .. } => None,
+    };
+    let Some(field) = field else {
+        ck.error(
+            &name.loc,
+            format!(
+                "`final_states: {{ field: {} }}` of {owner} is not a field of its response",
+                name.value
+            ),
+            Some("name the response field that holds the state".into()),
+        );
+        return None;
+    };
+    let fits = match &field.ty {
+        TypeRef::String | TypeRef::Int | TypeRef::Long => true,
+        TypeRef::Enum { name: e } => {
+            if let Some(info) = ck.enums.get(e) {
+                let wires = info.wires.clone();
+                for v in &spec.values {
+                    if !wires.contains(&v.value) {
+                        ck.error(
+                            &v.loc,
+                            format!(
+                                "final state `{}` of {owner} is not a value of enum `{e}`",
+                                v.value
+                            ),
+                            Some(format!("use one of its wire values: {}", wires.join(", "))),
+                        );
+                    }
+                }
+            }
+            true
+        }
+        _ => false,
+    };
+    if !fits {
+        ck.error(
+            &name.loc,
+            format!("`final_states: {{ field: {} }}` of {owner} is not a string, int, long or enum field", name.value),
+            Some("the state is compared by its wire text".into()),
+        );
+        return None;
+    }
+    Some(model::FinalStates {
+        wire_name: field.wire_name.clone(),
+        rust_name: Some(field.rust_name.clone()),
+        values: spec.values.iter().map(|v| v.value.clone()).collect(),
+    })
 }
 
 /// Resolves `paging:` against the operation's parameters and response.

@@ -105,6 +105,43 @@ pub fn emit_client(api: &Api) -> TokenStream {
                     }
                 });
             }
+            if let Some(states) = &op.final_states {
+                let until = ident(&format!(
+                    "{}_until_final",
+                    op.rust_name.trim_start_matches("r#")
+                ));
+                let wire = &states.wire_name;
+                let read = match &states.rust_name {
+                    Some(field) => {
+                        let id = ident(field);
+                        quote!(|response: &super::#module::#resp| response.#id.as_ref().map(ToString::to_string))
+                    }
+                    None => quote!(|response: &super::#module::#resp| response.member_text(#wire)),
+                };
+                let values = &states.values;
+                let listed = values
+                    .iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let method_name = op.rust_name.trim_start_matches("r#");
+                let mut udoc = Doc::new();
+                udoc.raw(&format!("Sends `request` until the response's `{wire}` is final ({listed}), waiting between queries as `policy` says, and returns that response."));
+                udoc.raw("# Errors");
+                udoc.raw(&format!("[`Error::WaitDeadline`](baas_runtime::Error::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
+                let udoc = udoc.outer();
+                methods.push(quote! {
+                    #udoc
+                    #deprecated
+                    pub async fn #until(
+                        &self,
+                        request: &super::#module::#req,
+                        policy: &baas_runtime::WaitPolicy,
+                    ) -> Result<super::#module::#resp, baas_runtime::Error> {
+                        self.inner.wait_until(request, #read, &[#(#values),*], policy).await
+                    }
+                });
+            }
             if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
                 if let Some(items) = &paging.items {
                     let pages = ident(&pages_method(op));

@@ -102,6 +102,7 @@ fn op(
         deprecated: None,
         paging: None,
         business_id: None,
+        final_states: None,
         location: loc(),
     }
 }

@@ -1,0 +1,92 @@
+//! Waiting for a final state: poll a status query with backoff until the state it
+//! reports is one the spec calls final, or a deadline passes.
+
+use std::time::{Duration, Instant};
+
+use crate::client::{Client, Operation};
+use crate::error::Error;
+
+/// How to poll: the first wait, the longest wait (each wait doubles up to it) and the
+/// deadline after which [`Error::WaitDeadline`] is returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WaitPolicy {
+    /// Wait before the second query (the first is sent at once).
+    pub first_delay: Duration,
+    /// Longest wait between two queries.
+    pub max_delay: Duration,
+    /// Time after which waiting stops.
+    pub deadline: Duration,
+}
+
+impl Default for WaitPolicy {
+    /// 1 s, doubling to 30 s, for at most 10 minutes.
+    fn default() -> WaitPolicy {
+        WaitPolicy {
+            first_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(30),
+            deadline: Duration::from_secs(600),
+        }
+    }
+}
+
+impl WaitPolicy {
+    /// A policy with these delays and deadline.
+    pub fn new(first_delay: Duration, max_delay: Duration, deadline: Duration) -> WaitPolicy {
+        WaitPolicy {
+            first_delay,
+            max_delay,
+            deadline,
+        }
+    }
+}
+
+impl Client {
+    /// Sends `query` until `state` reads, from its response, one of `finals`, and returns
+    /// that response. Between queries it waits as `policy` says. A retryable failure of
+    /// one query (the service busy, a timeout: queries move no money) is polled past;
+    /// any other error is returned.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WaitDeadline`] (with the last state seen) when the deadline passes first;
+    /// the query's error when it is not retryable.
+    pub async fn wait_until<O, F>(
+        &self,
+        query: &O,
+        state: F,
+        finals: &[&str],
+        policy: &WaitPolicy,
+    ) -> Result<O::Response, Error>
+    where
+        O: Operation,
+        F: Fn(&O::Response) -> Option<String>,
+    {
+        let started = Instant::now();
+        let mut delay = policy.first_delay;
+        let mut last_state = None;
+        loop {
+            match self.execute(query).await {
+                Ok(response) => {
+                    let now = state(&response);
+                    if now.as_deref().is_some_and(|s| finals.contains(&s)) {
+                        return Ok(response);
+                    }
+                    last_state = now;
+                }
+                Err(error) if error.is_retryable() && !O::MOVES_MONEY => {}
+                Err(error) => return Err(error),
+            }
+            let elapsed = started.elapsed();
+            if elapsed + delay > policy.deadline {
+                return Err(Error::WaitDeadline {
+                    operation: O::NAME,
+                    last_state,
+                    after: elapsed,
+                });
+            }
+            tokio::time::sleep(delay).await;
+            delay = delay.saturating_mul(2).min(policy.max_delay);
+        }
+    }
+}
