@@ -325,6 +325,16 @@
 //!
 //! Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
 //!
+//! ## Decision `request-amounts`
+//!
+//! About amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
+//!
+//! Source text: "amount | decimal | TRUE (...); Account: balance | string with 2 decimal places; public-facts.md: 12001 invalid parameter \[live\]"
+//!
+//! Decision: A request amount is positive and is written with at most 2 decimal places (the business transfer's is a whole number): the client refuses -500, 0, 0.001 and 0.500 (write 0.50) before sending, where the sandbox answers 12001.
+//!
+//! Reason: Every balance and amount the document shows has 2 decimal places, so a finer amount cannot be booked, and a negative or zero transfer is no transfer; refusing them before sending turns a 'may have reached the service' failure into 'not sent'. UGX and RWF have no minor unit in ISO 4217, but no account of this API holds them and the document writes 2 places throughout. Team decision.
+//!
 //! ## Decision `result-codes-public`
 //!
 //! About result codes.

@@ -116,18 +116,32 @@ pub struct ApplyForFcExchangeRequest {
     ///
     /// Wire name: `sourceAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     ///
     /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
     pub source_amount: Option<baas_runtime::Amount>,
     /// Conditional: either sourceAmount or targetAmount is mandatory.
     ///
     /// Wire name: `targetAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     ///
     /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
 }
@@ -206,6 +220,14 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("sourceAccount"), !self.source_account.is_empty());
         v.required(at.field("targetAccount"), !self.target_account.is_empty());
+        if let Some(value) = &self.source_amount {
+            v.positive_amount(at.field("sourceAmount"), value);
+            v.decimal_places(at.field("sourceAmount"), value, 2);
+        }
+        if let Some(value) = &self.target_amount {
+            v.positive_amount(at.field("targetAmount"), value);
+            v.decimal_places(at.field("targetAmount"), value, 2);
+        }
         v.exactly_one_of(
             at,
             &[

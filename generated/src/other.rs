@@ -281,9 +281,16 @@ pub struct FetchTransactionFeeRequest {
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
 }
 /// The required fields of [`FetchTransactionFeeRequest`], by name: build it with a struct literal and pass it to [`FetchTransactionFeeRequest::new`].
@@ -372,6 +379,8 @@ impl baas_runtime::Operation for FetchTransactionFeeRequest {
             at.field("benificiaryBankCode"),
             !self.benificiary_bank_code.is_empty(),
         );
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
         v.finish()
     }
 }

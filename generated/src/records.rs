@@ -928,7 +928,14 @@ pub struct MobileDetail {
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
 }
 /// The required fields of [`MobileDetail`], by name: build it with a struct literal and pass it to [`MobileDetail::new`].
@@ -966,6 +973,8 @@ impl MobileDetail {
         at: baas_runtime::FieldPath<'_>,
     ) {
         v.required(at.field("mobileNumber"), !self.mobile_number.is_empty());
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
     }
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
@@ -995,10 +1004,14 @@ pub struct OrderItem {
     /// Rules:
     ///
     /// - at most 500000
+    /// - greater than zero
+    /// - at most 2 decimal places
     ///
     /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
     /// Numeric timestamp.
     ///
@@ -1076,6 +1089,8 @@ impl OrderItem {
             None,
             Some(baas_runtime::Amount::new(500000, 0)),
         );
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
         v.required(at.field("platform"), !self.platform.is_empty());
         v.max_chars(at.field("platform"), &self.platform, 128);
     }
@@ -1116,10 +1131,14 @@ pub struct OrderItemReceived {
     /// Rules:
     ///
     /// - at most 500000
+    /// - greater than zero
+    /// - at most 2 decimal places
     ///
     /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Numeric timestamp.

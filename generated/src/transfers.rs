@@ -68,8 +68,11 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     /// Rules:
     ///
     /// - a whole number (no fractional part)
+    /// - greater than zero
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
     /// Max 100 characters.
     ///
@@ -182,6 +185,7 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
         v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
         v.required(at.field("payeeShortCode"), !self.payee_short_code.is_empty());
         v.whole(at.field("amount"), &self.amount);
+        v.positive_amount(at.field("amount"), &self.amount);
         if let Some(value) = &self.description {
             v.max_chars(at.field("description"), value, 100);
         }
@@ -259,7 +263,14 @@ pub struct ApplyForTransferRequest {
     pub payment_purpose: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
     /// Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters.
     ///
@@ -381,6 +392,8 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
         v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
         v.required(at.field("payeeBankCode"), !self.payee_bank_code.is_empty());
         v.required(at.field("payeeAccountId"), !self.payee_account_id.is_empty());
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
         if let Some(value) = &self.remark {
             v.max_chars(at.field("remark"), value, 100);
         }
@@ -726,7 +739,14 @@ pub struct TelegraphicTransferRequest {
     pub beneficiary_email: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
     /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)). Required.
     #[serde(rename = "amountType")]
@@ -973,6 +993,8 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
             !self.beneficiary_account_ccy.is_empty(),
         );
         v.required(at.field("beneficiaryName"), !self.beneficiary_name.is_empty());
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }

@@ -42,7 +42,14 @@ pub struct AirtimePaymentRequest {
     pub network_provider: super::enums::NetworkProvider,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
 }
 /// The required fields of [`AirtimePaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimePaymentRequest::new`].
@@ -118,6 +125,8 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("accountId"), !self.account_id.is_empty());
         v.required(at.field("mobileNumber"), !self.mobile_number.is_empty());
+        v.positive_amount(at.field("amount"), &self.amount);
+        v.decimal_places(at.field("amount"), &self.amount, 2);
         v.finish()
     }
 }
@@ -355,7 +364,14 @@ pub struct BillPaymentRequest {
     ///
     /// Wire name: `amount` (decimal, sent as a JSON string). Optional.
     ///
+    /// Rules:
+    ///
+    /// - greater than zero
+    /// - at most 2 decimal places
+    ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    ///
+    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
 }
@@ -435,6 +451,10 @@ impl baas_runtime::Operation for BillPaymentRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("accountId"), !self.account_id.is_empty());
         v.required(at.field("billOrderNumber"), !self.bill_order_number.is_empty());
+        if let Some(value) = &self.amount {
+            v.positive_amount(at.field("amount"), value);
+            v.decimal_places(at.field("amount"), value, 2);
+        }
         v.finish()
     }
 }

@@ -148,3 +148,22 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
         .expect("final");
     assert_eq!(result.member_text("txStatus").as_deref(), Some("8"));
 }
+
+/// Amounts the service would refuse never leave: finer than the minor unit, zero or
+/// negative (decision request-amounts), so their outcome is "not sent", not "unknown".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn amounts_the_service_refuses_are_not_sent() {
+    let (sandbox, client) = start().await;
+    for bad in ["0.001", "-500", "0", "0.00"] {
+        let err = client
+            .apply_for_transfer(&transfer(bad))
+            .await
+            .expect_err(bad);
+        assert!(
+            matches!(err, baas_client::Error::InvalidRequest(_)),
+            "{bad}: {err}"
+        );
+        assert_eq!(err.outcome(), baas_client::Outcome::NotSent, "{bad}");
+    }
+    assert_eq!(sandbox.requests_seen(), 0);
+}

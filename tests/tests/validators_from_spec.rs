@@ -477,6 +477,10 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
         }
         RuleKind::Positive => match element_ty {
             TypeRef::Int | TypeRef::Long => vec![(wrap(json!(1)), wrap(json!(0)))],
+            // The smallest positive value the field's other rules allow.
+            _ if field.rules.iter().any(|r| r.kind == RuleKind::Whole) => {
+                vec![(wrap(decimal("1", wire)), wrap(decimal("0", wire)))]
+            }
             _ => vec![(wrap(decimal("0.01", wire)), wrap(decimal("0", wire)))],
         },
         RuleKind::Whole => vec![(wrap(decimal("5", wire)), wrap(decimal("5.5", wire)))],
@@ -623,6 +627,27 @@ fn rule_cases(api: &Api, dispatch: Dispatch, covered: &mut BTreeSet<&'static str
                     format!("{}[0]", target.path)
                 } else {
                     target.path.clone()
+                };
+                // A field of an `exactly_one_of` is tried alone: the others leave.
+                let top = target.path.split(['.', '[']).next().unwrap_or_default();
+                let exclusive: Vec<String> = kinds
+                    .iter()
+                    .filter_map(|k| match k {
+                        ConstraintKind::ExactlyOneOf { fields } => Some(fields),
+                        _ => None,
+                    })
+                    .filter(|fs| fs.iter().any(|f| f.wire_name == top))
+                    .flat_map(|fs| fs.iter().map(|f| f.wire_name.clone()))
+                    .filter(|n| n != top)
+                    .collect();
+                let base = {
+                    let mut b = base.clone();
+                    if let Some(map) = b.as_object_mut() {
+                        for n in &exclusive {
+                            map.remove(n);
+                        }
+                    }
+                    b
                 };
                 for (at, past) in rule_cases {
                     let mut ok = base.clone();
