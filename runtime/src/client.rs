@@ -3,6 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tracing::Instrument;
+
 use crate::config::Config;
 use crate::envelope::{self, Expect};
 use crate::error::Error;
@@ -100,12 +102,71 @@ impl Client {
     ///
     /// A call that moves money and fails without a verified answer after its bytes may
     /// have left ends in [`Error::OutcomeUnknown`], which no retry layer repeats.
+    ///
+    /// Each call is a `tracing` span `baas.call` (`rpc.system`, `rpc.method`,
+    /// `url.path`, `baas.moves_money`, then `baas.outcome`, `baas.code`,
+    /// `baas.attempts`, `baas.request_id`, `duration_ms`), each attempt a span
+    /// `baas.attempt` (`http.request.resend_count`, `baas.request_id`). The private key is
+    /// never recorded; the parameters only when [`Config::trace_params`] is on.
     pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
+        let span = tracing::info_span!(
+            "baas.call",
+            rpc.system = "baas",
+            rpc.method = O::NAME,
+            url.path = O::PATH,
+            baas.moves_money = O::MOVES_MONEY,
+            baas.params = tracing::field::Empty,
+            baas.outcome = tracing::field::Empty,
+            baas.code = tracing::field::Empty,
+            baas.attempts = tracing::field::Empty,
+            baas.request_id = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        if self.config.trace_params && !span.is_disabled() {
+            if let Ok(params) = serde_json::to_string(operation) {
+                span.record("baas.params", params.as_str());
+            }
+        }
+        let started = std::time::Instant::now();
+        let result = self
+            .execute_traced(operation, &span)
+            .instrument(span.clone())
+            .await;
+        let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        span.record("duration_ms", millis);
+        match &result {
+            Ok(_) => {
+                span.record("baas.outcome", "success");
+            }
+            Err(error) => {
+                let outcome = match error.outcome() {
+                    crate::error::Outcome::NotSent => "not_sent",
+                    crate::error::Outcome::Refused => "refused",
+                    _ => "unknown",
+                };
+                span.record("baas.outcome", outcome);
+                if let Some(code) = error.api_code() {
+                    span.record("baas.code", code);
+                }
+                if let Error::OutcomeUnknown { request_id, .. } = error {
+                    span.record("baas.request_id", request_id.as_str());
+                }
+            }
+        }
+        result
+    }
+
+    async fn execute_traced<O: Operation>(
+        &self,
+        operation: &O,
+        span: &tracing::Span,
+    ) -> Result<O::Response, Error> {
         // The configuration was checked when the client was built and cannot change since.
         operation.validate()?;
         let mut attempt: u32 = 0;
         loop {
-            match self.attempt(operation).await {
+            span.record("baas.attempts", attempt + 1);
+            match self.attempt(operation, attempt, span).await {
                 Ok(response) => return Ok(response),
                 Err((request_id, mut error)) => {
                     if let Error::Api {
@@ -154,6 +215,8 @@ impl Client {
     async fn attempt<O: Operation>(
         &self,
         operation: &O,
+        resend_count: u32,
+        call: &tracing::Span,
     ) -> Result<O::Response, (Option<String>, Error)> {
         let config = &self.config;
         let signed = envelope::sign_request(
@@ -164,7 +227,15 @@ impl Client {
         )
         .map_err(|e| (None, e))?;
         let request_id = signed.request_id.clone();
+        call.record("baas.request_id", request_id.as_str());
+        let span = tracing::debug_span!(
+            parent: call,
+            "baas.attempt",
+            http.request.resend_count = resend_count,
+            baas.request_id = request_id.as_str(),
+        );
         self.send::<O>(signed)
+            .instrument(span)
             .await
             .map_err(|e| (Some(request_id), e))
     }

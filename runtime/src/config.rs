@@ -58,6 +58,9 @@ pub struct Config {
     /// account numbers would cross the network in clear text. `http://` to `localhost`,
     /// `127.x.x.x` or `[::1]` (a local sandbox) is always allowed.
     pub allow_insecure_http: bool,
+    /// Record each call's parameters (as JSON) in its `tracing` span. Off by default:
+    /// parameters carry account numbers and names. The private key is never recorded.
+    pub trace_params: bool,
 }
 
 impl Config {
@@ -79,6 +82,7 @@ impl Config {
             retry_backoff: DEFAULT_RETRY_BACKOFF,
             accept_unsigned_success: false,
             allow_insecure_http: false,
+            trace_params: false,
         }
     }
 

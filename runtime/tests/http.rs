@@ -688,3 +688,118 @@ async fn config_errors_and_secret_never_printed() {
         assert!(!text.contains(KEY), "{text}");
     }
 }
+
+/// A `tracing` subscriber that keeps every span's name and recorded fields as text.
+mod capture {
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    /// A span's name and its recorded `(field, value)` pairs.
+    type SpanRecord = (String, Vec<(String, String)>);
+
+    #[derive(Default, Clone)]
+    pub struct Capture(pub Arc<Mutex<Vec<SpanRecord>>>);
+
+    struct Fields<'a>(&'a mut Vec<(String, String)>);
+
+    impl Visit for Fields<'_> {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            self.0.push((field.name().to_owned(), format!("{value:?}")));
+        }
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.push((field.name().to_owned(), value.to_owned()));
+        }
+    }
+
+    impl Capture {
+        /// Every recorded value of `field` in spans named `span`.
+        pub fn values(&self, span: &str, field: &str) -> Vec<String> {
+            let spans = self.0.lock().unwrap();
+            spans
+                .iter()
+                .filter(|(name, _)| name == span)
+                .flat_map(|(_, fields)| fields.iter().filter(|(f, _)| f == field))
+                .map(|(_, v)| v.clone())
+                .collect()
+        }
+
+        /// Everything recorded, as one text.
+        pub fn all_text(&self) -> String {
+            format!("{:?}", self.0.lock().unwrap())
+        }
+    }
+
+    impl Subscriber for Capture {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, attrs: &Attributes<'_>) -> Id {
+            let mut spans = self.0.lock().unwrap();
+            let mut fields = Vec::new();
+            attrs.record(&mut Fields(&mut fields));
+            spans.push((attrs.metadata().name().to_owned(), fields));
+            Id::from_u64(spans.len() as u64)
+        }
+        fn record(&self, span: &Id, values: &Record<'_>) {
+            let mut spans = self.0.lock().unwrap();
+            if let Some((_, fields)) = spans.get_mut(span.into_u64() as usize - 1) {
+                values.record(&mut Fields(fields));
+            }
+        }
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, _: &Event<'_>) {}
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+}
+
+#[tokio::test]
+async fn calls_and_attempts_are_traced_without_the_key() {
+    let capture = capture::Capture::default();
+    let _guard = tracing::dispatcher::set_default(&tracing::Dispatch::new(capture.clone()));
+
+    let busy = serve(|req| json_ok(&respond(&req, "10001", None))).await;
+    let client = Client::new(config(&busy))
+        .unwrap()
+        .with_retryable_codes(&["10001"]);
+    let _ = client.execute(&account()).await.unwrap_err();
+    assert_eq!(
+        capture.values("baas.call", "rpc.method"),
+        ["getAccountDetails"]
+    );
+    assert_eq!(capture.values("baas.call", "baas.outcome"), ["refused"]);
+    assert_eq!(capture.values("baas.call", "baas.code"), ["10001"]);
+    assert_eq!(
+        capture
+            .values("baas.call", "baas.attempts")
+            .last()
+            .map(String::as_str),
+        Some("3")
+    );
+    assert_eq!(
+        capture.values("baas.attempt", "http.request.resend_count"),
+        ["0", "1", "2"],
+        "one span per attempt"
+    );
+    let ids = capture.values("baas.attempt", "baas.request_id");
+    assert_eq!(ids.len(), 3);
+    assert!(ids.iter().all(|id| id.starts_with("client1")), "{ids:?}");
+    assert!(!capture.values("baas.call", "duration_ms").is_empty());
+    // Neither the key nor, by default, the parameters are recorded.
+    let text = capture.all_text();
+    assert!(!text.contains(KEY), "the key leaked into a span");
+    assert!(capture.values("baas.call", "baas.params").is_empty());
+
+    // Parameters only when the partner opts in.
+    let mut cfg = config(&busy);
+    cfg.trace_params = true;
+    let _ = Client::new(cfg).unwrap().execute(&account()).await;
+    assert_eq!(
+        capture.values("baas.call", "baas.params"),
+        [r#"{"accountId":"A1"}"#]
+    );
+    assert!(!capture.all_text().contains(KEY));
+}
