@@ -283,7 +283,7 @@
 //!
 //! Decision: otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false.
 //!
-//! Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses have no OTP step), so no OTP is claimed; the flag only documents the flow and is easy to change.
+//! Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed have no OTP step \[docs\]), so no OTP is claimed; the sandbox books an FX conversion at once, so the client, its docs and the sandbox agree.
 //!
 //! ## Decision `otp-type-values`
 //!

@@ -130,7 +130,7 @@ async fn notifications_are_signed_retried_and_verified() {
         .as_str()
         .unwrap()
         .to_owned();
-    confirm(&c, &sb, &fx_id).await;
+    // No OTP for FX: booked (and notified) at once.
     let order = OrderItem::new(OrderItemRequired {
         product_name: "tea".into(),
         quantity: 1,

@@ -536,7 +536,7 @@ async fn every_operation_at_least_once() {
         .as_str()
         .unwrap()
         .to_owned();
-    confirm(&c, &sb, &fx_id).await;
+    // No OTP: the conversion is booked at once (decision otp-scope).
     let st = c
         .get_fx_request_status(&GetFxRequestStatusRequest::new(
             GetFxRequestStatusRequired {

@@ -16,12 +16,16 @@ impl Bank {
     pub(super) fn handle_fx(&mut self, request: Request, now_ms: i64) -> Result<Value, ApiError> {
         match request {
             Request::GetForeignExchangeRate(r) => self.fx_rate(&r, now_ms),
-            Request::ApplyForFcExchange(r) => self.apply_fx(&r),
+            Request::ApplyForFcExchange(r) => self.apply_fx(&r, now_ms),
             Request::GetFxRequestStatus(r) => self.fx_status(&r),
         }
     }
 
-    fn apply_fx(&mut self, req: &ApplyForFcExchangeRequest) -> Result<Value, ApiError> {
+    fn apply_fx(
+        &mut self,
+        req: &ApplyForFcExchangeRequest,
+        now_ms: i64,
+    ) -> Result<Value, ApiError> {
         // An unlisted currency is compared as its wire text: no account holds it.
         let src_ccy = req.source_currency.as_str();
         let tgt_ccy = req.target_currency.as_str();
@@ -103,12 +107,15 @@ impl Bank {
                 in_tx: None,
             },
         );
-        self.new_application(
-            id.clone(),
-            "applyForFcExchange",
-            postings,
-            vec![Effect::Fx(id.clone())],
-        )?;
+        // No OTP (decision otp-scope: the FX statuses, 1 submitted ... 6 successful,
+        // have no OTP step [docs]; the client says so too): the conversion is booked at
+        // once, status 6 and notification 0026, or 7 when the postings fail.
+        let effects = [Effect::Fx(id.clone())];
+        if let Err(e) = self.apply_postings(&postings, now_ms) {
+            self.fail_effects(&effects, now_ms);
+            return Err(e);
+        }
+        self.complete_effects(&effects, now_ms);
         Ok(
             json!({ "applicationId": id, "sourceAmount": m2(source_amount), "targetAmount": m2(target_amount), "fxRate": r.to_string() }),
         )

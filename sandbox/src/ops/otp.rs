@@ -167,7 +167,7 @@ impl Bank {
         Ok(Value::Null)
     }
 
-    fn fail_effects(&mut self, effects: &[Effect], now_ms: i64) {
+    pub(super) fn fail_effects(&mut self, effects: &[Effect], now_ms: i64) {
         for e in effects {
             match e {
                 Effect::Tx(t) => {
@@ -201,7 +201,7 @@ impl Bank {
         }
     }
 
-    fn complete_effects(&mut self, effects: &[Effect], now_ms: i64) {
+    pub(super) fn complete_effects(&mut self, effects: &[Effect], now_ms: i64) {
         for e in effects {
             match e {
                 Effect::Tx(t) => {
