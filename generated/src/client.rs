@@ -4,7 +4,7 @@
 #![allow(deprecated)]
 /// Typed client of the Banking-as-a-Service partner API: one async method per operation.
 ///
-/// Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key.
+/// Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key. For per-call options (a requestId of yours, a timeout) and the success's requestId and raw `data`, call `client.runtime().execute_with(&request, &CallOptions::new().request_id(..))` with any request type.
 #[derive(Clone, Debug)]
 pub struct Client {
     inner: baas_runtime::Client,

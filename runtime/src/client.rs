@@ -8,6 +8,7 @@ use tracing::Instrument;
 use crate::config::Config;
 use crate::envelope::{self, Expect};
 use crate::error::Error;
+use crate::raw_json::RawJson;
 use crate::transport::{HttpRequest, HttpsTransport, Transport};
 use crate::validate::ValidationErrors;
 
@@ -46,6 +47,52 @@ impl std::fmt::Debug for Client {
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
+}
+
+/// Options of one call (see [`Client::execute_with`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// The requestId to send (to store it before sending, to reconcile, or to cancel an
+    /// application by it); a new one by default.
+    pub request_id: Option<String>,
+    /// The time limit of this call instead of [`Config::request_timeout`].
+    pub timeout: Option<Duration>,
+}
+
+impl CallOptions {
+    /// No option: a new requestId and the configured timeout.
+    pub fn new() -> CallOptions {
+        CallOptions::default()
+    }
+
+    /// Sends this requestId.
+    #[must_use]
+    pub fn request_id(mut self, request_id: impl Into<String>) -> CallOptions {
+        self.request_id = Some(request_id.into());
+        self
+    }
+
+    /// Uses this time limit.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> CallOptions {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+/// A successful call with what its envelope said (see [`Client::execute_with`]).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Success<T> {
+    /// The decoded `data`.
+    pub data: T,
+    /// The requestId that was sent and echoed (verified).
+    pub request_id: String,
+    /// The result code (`00000`).
+    pub code: String,
+    /// `data` exactly as received (`{}` when absent).
+    pub raw_data: RawJson,
 }
 
 /// Longest wait between two attempts.
@@ -109,6 +156,40 @@ impl Client {
     /// `baas.attempt` (`http.request.resend_count`, `baas.request_id`). The private key is
     /// never recorded; the parameters only when [`Config::trace_params`] is on.
     pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
+        self.call::<O, O::Response>(operation, &CallOptions::default())
+            .await
+            .map(|(_, response)| response)
+    }
+
+    /// [`Client::execute`] with per-call options (a requestId of the caller's, a
+    /// timeout), returning the success with its requestId, code and raw `data`.
+    ///
+    /// With a requestId of the caller's, a failed attempt is tried again only when it
+    /// provably never left (the service never saw that id).
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::execute`].
+    pub async fn execute_with<O: Operation>(
+        &self,
+        operation: &O,
+        options: &CallOptions,
+    ) -> Result<Success<O::Response>, Error> {
+        let (request_id, raw) = self.call::<O, RawJson>(operation, options).await?;
+        let data = raw.parse::<O::Response>()?;
+        Ok(Success {
+            data,
+            request_id,
+            code: crate::error::SUCCESS_CODE.to_owned(),
+            raw_data: raw,
+        })
+    }
+
+    async fn call<O, R>(&self, operation: &O, options: &CallOptions) -> Result<(String, R), Error>
+    where
+        O: Operation,
+        R: serde::de::DeserializeOwned + Send,
+    {
         let span = tracing::info_span!(
             "baas.call",
             rpc.system = "baas",
@@ -129,7 +210,7 @@ impl Client {
         }
         let started = std::time::Instant::now();
         let result = self
-            .execute_traced(operation, &span)
+            .execute_traced::<O, R>(operation, &span, options)
             .instrument(span.clone())
             .await;
         let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -156,18 +237,26 @@ impl Client {
         result
     }
 
-    async fn execute_traced<O: Operation>(
+    async fn execute_traced<O, R>(
         &self,
         operation: &O,
         span: &tracing::Span,
-    ) -> Result<O::Response, Error> {
+        options: &CallOptions,
+    ) -> Result<(String, R), Error>
+    where
+        O: Operation,
+        R: serde::de::DeserializeOwned + Send,
+    {
         // The configuration was checked when the client was built and cannot change since.
         operation.validate()?;
         let mut attempt: u32 = 0;
         loop {
             span.record("baas.attempts", attempt + 1);
-            match self.attempt(operation, attempt, span).await {
-                Ok(response) => return Ok(response),
+            match self
+                .attempt::<O, R>(operation, attempt, span, options)
+                .await
+            {
+                Ok(success) => return Ok(success),
                 Err((request_id, mut error)) => {
                     if let Error::Api {
                         code, retryable, ..
@@ -175,7 +264,11 @@ impl Client {
                     {
                         *retryable = self.retryable_codes.contains(&code.as_str());
                     }
-                    let may_resend = !O::MOVES_MONEY || !error.may_have_reached_service();
+                    // A money call, or one whose requestId the caller fixed, is re-sent
+                    // only when the failed attempt provably never left.
+                    let fixed_id = options.request_id.is_some();
+                    let may_resend =
+                        !(O::MOVES_MONEY || fixed_id) || !error.may_have_reached_service();
                     if attempt >= self.config.max_retries || !error.is_retryable() || !may_resend {
                         return Err(Self::outcome::<O>(error, request_id, attempt + 1));
                     }
@@ -212,19 +305,33 @@ impl Client {
 
     /// One attempt; on failure, the requestId it was sent with (none when nothing was
     /// signed).
-    async fn attempt<O: Operation>(
+    async fn attempt<O, R>(
         &self,
         operation: &O,
         resend_count: u32,
         call: &tracing::Span,
-    ) -> Result<O::Response, (Option<String>, Error)> {
+        options: &CallOptions,
+    ) -> Result<(String, R), (Option<String>, Error)>
+    where
+        O: Operation,
+        R: serde::de::DeserializeOwned + Send,
+    {
         let config = &self.config;
-        let signed = envelope::sign_request(
-            operation,
-            &config.sender,
-            &config.locale,
-            &config.private_key,
-        )
+        let signed = match &options.request_id {
+            Some(id) => envelope::sign_request_with_id(
+                operation,
+                id.clone(),
+                &config.sender,
+                &config.locale,
+                &config.private_key,
+            ),
+            None => envelope::sign_request(
+                operation,
+                &config.sender,
+                &config.locale,
+                &config.private_key,
+            ),
+        }
         .map_err(|e| (None, e))?;
         let request_id = signed.request_id.clone();
         call.record("baas.request_id", request_id.as_str());
@@ -234,18 +341,23 @@ impl Client {
             http.request.resend_count = resend_count,
             baas.request_id = request_id.as_str(),
         );
-        self.send::<O>(signed)
-            .instrument(span)
-            .await
-            .map_err(|e| (Some(request_id), e))
+        let timeout = options.timeout.unwrap_or(config.request_timeout);
+        match self.send::<O, R>(signed, timeout).instrument(span).await {
+            Ok(response) => Ok((request_id, response)),
+            Err(e) => Err((Some(request_id), e)),
+        }
     }
 
-    async fn send<O: Operation>(
+    async fn send<O, R>(
         &self,
         signed: envelope::SignedRequest,
-    ) -> Result<O::Response, Error> {
+        timeout: Duration,
+    ) -> Result<R, Error>
+    where
+        O: Operation,
+        R: serde::de::DeserializeOwned + Send,
+    {
         let config = &self.config;
-        let timeout = config.request_timeout;
         let request = HttpRequest::new(
             config.url(O::PATH),
             signed.body,

@@ -75,6 +75,26 @@ pub fn sign_request<P: Serialize + ?Sized>(
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
     let request_id = new_request_id(sender)?;
+    sign_request_with_id(params, request_id, sender, locale, key)
+}
+
+/// [`sign_request`] with a requestId the caller chose (to store it before sending, to
+/// reconcile or cancel by it). Refused when empty or not printable ASCII.
+pub fn sign_request_with_id<P: Serialize + ?Sized>(
+    params: &P,
+    request_id: String,
+    sender: &str,
+    locale: &str,
+    key: &PrivateKey,
+) -> Result<SignedRequest, Error> {
+    if request_id.is_empty() || !request_id.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(Error::Encode {
+            message: format!(
+                "requestId {request_id:?} must be non-empty printable ASCII without spaces"
+            ),
+            source: None,
+        });
+    }
     let salt = new_salt()?;
     let envelope = RequestEnvelope {
         request_id: &request_id,

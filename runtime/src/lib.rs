@@ -60,7 +60,7 @@ pub mod wait;
 pub mod wire_enum;
 
 pub use amount::{Amount, AmountError};
-pub use client::{Client, Operation};
+pub use client::{CallOptions, Client, Operation, Success};
 pub use config::{
     Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,

@@ -688,3 +688,51 @@ async fn config_errors_and_secret_never_printed() {
         assert!(!text.contains(KEY), "{text}");
     }
 }
+
+#[tokio::test]
+async fn per_call_options_and_the_success_envelope() {
+    use baas_runtime::CallOptions;
+    let server =
+        serve(|req| json_ok(&respond(&req, "00000", Some(r#"{"balance":"12.30"}"#)))).await;
+    let client = Client::new(config(&server)).unwrap();
+    // A requestId of the caller's is sent, echoed, verified and reported.
+    let ok = client
+        .execute_with(
+            &account(),
+            &CallOptions::new().request_id("partner-ref-0001"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ok.request_id, "partner-ref-0001");
+    assert_eq!(ok.code, "00000");
+    assert_eq!(ok.raw_data.get(), r#"{"balance":"12.30"}"#);
+    assert_eq!(ok.data.balance, Some(Amount::new(1230, 2)));
+    // A requestId that cannot be sent is refused before anything leaves.
+    let err = client
+        .execute_with(&account(), &CallOptions::new().request_id("has space"))
+        .await
+        .unwrap_err();
+    assert!(!err.may_have_reached_service(), "{err}");
+
+    // A per-call timeout instead of the configured one; with a fixed requestId nothing
+    // is re-sent once it may have arrived.
+    let hang = serve(|_| Reply::Hang).await;
+    let client = Client::new(config(&hang)).unwrap();
+    let started = std::time::Instant::now();
+    let err = client
+        .execute_with(
+            &account(),
+            &CallOptions::new()
+                .timeout(Duration::from_millis(50))
+                .request_id("partner-ref-0002"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(started.elapsed() < Duration::from_millis(400));
+    assert_eq!(
+        hang.hits.load(Ordering::SeqCst),
+        1,
+        "a fixed requestId is not re-sent"
+    );
+}
