@@ -63,6 +63,10 @@ pub trait Transport: Send + Sync {
     fn post_json(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, Error>>;
 }
 
+/// The `reqwest` this runtime is built on, to build a client for
+/// [`HttpsTransport::from_client`] with the same version.
+pub use reqwest;
+
 /// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off.
 #[derive(Debug, Clone)]
 pub struct HttpsTransport {
@@ -82,6 +86,17 @@ impl HttpsTransport {
                 message: format!("cannot build the HTTP client: {e}"),
             })?;
         Ok(HttpsTransport { client })
+    }
+
+    /// A transport on a `reqwest::Client` built by the caller: a proxy, extra root
+    /// certificates, a client certificate, a custom user agent. Build it with
+    /// `.redirect(reqwest::redirect::Policy::none())`: a followed redirect could send a
+    /// signed request twice. Failures are classified as with [`HttpsTransport::new`]: a
+    /// connection that never opened (to the proxy too) is "not sent", anything after it
+    /// "may have reached the service"; a proxy's own error page (502, 503, 504) is not a
+    /// signed answer and counts as "may have reached".
+    pub fn from_client(client: reqwest::Client) -> HttpsTransport {
+        HttpsTransport { client }
     }
 }
 

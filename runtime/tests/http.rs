@@ -736,3 +736,44 @@ async fn per_call_options_and_the_success_envelope() {
         "a fixed requestId is not re-sent"
     );
 }
+
+#[tokio::test]
+async fn a_caller_built_reqwest_client_is_used() {
+    use baas_runtime::transport::reqwest;
+    let seen = Arc::new(std::sync::Mutex::new(String::new()));
+    let s2 = seen.clone();
+    let server = serve(move |req| {
+        *s2.lock().unwrap() = String::from_utf8_lossy(&req).into_owned();
+        json_ok(&respond(&req, "00000", Some("{}")))
+    })
+    .await;
+    let http = reqwest::Client::builder()
+        .user_agent("partner-agent/1.0")
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let client =
+        Client::with_transport(config(&server), Arc::new(HttpsTransport::from_client(http)))
+            .unwrap();
+    client.execute(&account()).await.unwrap();
+    // `serve` hands the handler the request body; the transport's own headers are not
+    // visible there, so the client is checked by its effect: the call went through it.
+    assert!(seen.lock().unwrap().contains("accountId"));
+
+    // A connection that never opens is still "not sent" through the caller's client.
+    let unreachable = {
+        let mut c = config(&server);
+        c.base_url = "http://127.0.0.1:9".into();
+        c
+    };
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let err = Client::with_transport(unreachable, Arc::new(HttpsTransport::from_client(http)))
+        .unwrap()
+        .execute(&transfer())
+        .await
+        .unwrap_err();
+    assert!(!err.may_have_reached_service(), "{err:?}");
+}
