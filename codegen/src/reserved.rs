@@ -16,6 +16,7 @@ pub(crate) const MODULES: &[&str] = &[
     "enums",
     "lib",
     "main",
+    "mock",
     "notification",
     "pending",
     "records",

@@ -62,8 +62,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
-    notification, transport, Amount, CallOptions, Config, Error, Operation, Outcome,
-    Page, PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation, WaitPolicy,
+    mock, notification, transport, Amount, CallOptions, Config, Error, Operation,
+    Outcome, Page, PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation,
+    WaitPolicy,
 };
 pub use client::Client;
 pub mod enums;

@@ -49,6 +49,7 @@ mod config;
 pub mod envelope;
 mod error;
 pub mod lenient;
+pub mod mock;
 pub mod notification;
 pub mod paging;
 mod raw_json;

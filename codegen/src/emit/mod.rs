@@ -288,7 +288,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            notification, transport, Amount, CallOptions, Config, Error, Operation, Outcome, Page,
+            mock, notification, transport, Amount, CallOptions, Config, Error, Operation, Outcome, Page,
             PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation, WaitPolicy,
         };
         pub use client::Client;
@@ -361,6 +361,9 @@ publish.workspace = true
 # What only a server needs (the sandbox, tests): the `dispatch` module, decoding of
 # requests and encoding of responses. Partners' builds leave it out.
 server = []
+# Unit tests with baas_runtime::mock::MockTransport: the derives it needs (decoding the
+# requests it records, encoding the responses it is given).
+mock = [\"server\"]
 
 [dependencies]
 baas-runtime = {{ path = \"../runtime\" }}

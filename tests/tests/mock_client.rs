@@ -1,0 +1,122 @@
+//! A partner's unit test with the shipped mock: typed stubs per operation, recorded
+//! requests, and the real client path (validation, signing, verification, decoding)
+//! without a network or a sandbox.
+
+use std::sync::Arc;
+
+use baas_client::account::{
+    GetAccountDetailsRequest, GetAccountDetailsRequired, GetAccountDetailsResponse,
+};
+use baas_client::enums::{Currency, ResultCode};
+use baas_client::mock::{Failure, MockTransport, Refusal};
+use baas_client::records::Account;
+use baas_client::transfers::{
+    ApplyForTransferRequest, ApplyForTransferRequired, ApplyForTransferResponse,
+};
+use baas_client::{Client, Config, Error, Outcome, PrivateKey};
+
+fn mocked() -> (Arc<MockTransport>, Client) {
+    let key = PrivateKey::new("unit-test-key");
+    let mock = Arc::new(MockTransport::new(key.clone()));
+    let client = Client::with_transport(
+        Config::new("https://mock.invalid", "partner", key),
+        mock.clone(),
+    )
+    .expect("client");
+    (mock, client)
+}
+
+fn transfer(amount: &str) -> ApplyForTransferRequest {
+    ApplyForTransferRequest::new(ApplyForTransferRequired {
+        payer_account_id: "1000000001".into(),
+        payee_bank_code: "46".into(),
+        payee_account_id: "1000000004".into(),
+        currency: Currency::Kes,
+        amount: amount.parse().expect("amount"),
+    })
+}
+
+#[tokio::test]
+async fn stubs_answer_typed_and_requests_are_recorded() {
+    let (mock, client) = mocked();
+    mock.on::<GetAccountDetailsRequest, _>(|req| {
+        let mut account = Account::default();
+        account.account_id = Some(req.account_id.clone());
+        account.balance = Some("12.30".parse().expect("amount"));
+        Ok::<GetAccountDetailsResponse, Refusal>(account)
+    });
+    let account = client
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1000000001".into(),
+        }))
+        .await
+        .expect("answered");
+    assert_eq!(account.account_id.as_deref(), Some("1000000001"));
+    assert_eq!(
+        account.balance.map(|b| b.to_string()).as_deref(),
+        Some("12.30")
+    );
+    let seen = mock.requests_of::<GetAccountDetailsRequest>();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].account_id, "1000000001");
+}
+
+#[tokio::test]
+async fn refusals_and_failures_are_the_real_errors() {
+    let (mock, client) = mocked();
+    mock.on::<ApplyForTransferRequest, _>(|req| {
+        if req.amount.to_string() == "999999.00" {
+            Err(Refusal::new("14009", "insufficient balance"))
+        } else {
+            let mut r = ApplyForTransferResponse::default();
+            r.tx_id = Some("TX1".into());
+            Ok(r)
+        }
+    });
+    let err = client
+        .apply_for_transfer(&transfer("999999.00"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        ResultCode::from_error(&err),
+        Some(ResultCode::InsufficientBalance)
+    );
+    assert!(
+        matches!(err, Error::Api { verified: true, .. }),
+        "signed by the mock"
+    );
+    let ok = client
+        .apply_for_transfer(&transfer("10.00"))
+        .await
+        .expect("applied");
+    assert_eq!(ok.tx_id.as_deref(), Some("TX1"));
+
+    // Invalid input never reaches the mock.
+    let before = mock.requests().len();
+    let err = client
+        .apply_for_transfer(&transfer("0.001"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.outcome(), Outcome::NotSent);
+    assert_eq!(mock.requests().len(), before);
+
+    // A money call whose answer never came: an unknown outcome, not retried.
+    mock.fail::<ApplyForTransferRequest>(Failure::NoAnswer);
+    let before = mock.requests().len();
+    let err = client
+        .apply_for_transfer(&transfer("10.00"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::OutcomeUnknown { .. }), "{err:?}");
+    assert!(!err.is_retryable());
+    assert_eq!(mock.requests().len(), before + 1, "sent once");
+
+    // An operation without a stub is "not sent", with the reason.
+    let err = client
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: "1".into(),
+        }))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("no stub"), "{err}");
+}
