@@ -1,0 +1,52 @@
+//! A partner's unit test with the shipped mock (no sandbox, no network): stub what the
+//! service answers, run the code under test, check what it sent.
+//!
+//! ```sh
+//! cargo run -p baas-sandbox --example mock_unit_test
+//! ```
+//! (In a partner's crate this is a `#[tokio::test]` with `baas-client`'s `mock` feature.)
+
+use std::sync::Arc;
+
+use baas_client::account::{
+    GetAccountDetailsRequest, GetAccountDetailsRequired, GetAccountDetailsResponse,
+};
+use baas_client::mock::{MockTransport, Refusal};
+use baas_client::records::Account;
+use baas_client::{Client, Config, PrivateKey};
+
+/// The partner's code under test: is the account's balance enough?
+async fn can_pay(client: &Client, account: &str, amount: &str) -> Result<bool, baas_client::Error> {
+    let details = client
+        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+            account_id: account.into(),
+        }))
+        .await?;
+    let needed: baas_client::Amount = amount.parse().expect("an amount");
+    Ok(details
+        .balance
+        .is_some_and(|b| b.as_decimal() >= needed.as_decimal()))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let key = PrivateKey::new("unit-test-key");
+    let mock = Arc::new(MockTransport::new(key.clone()));
+    mock.on::<GetAccountDetailsRequest, _>(|req| {
+        let mut account = Account::default();
+        account.account_id = Some(req.account_id.clone());
+        account.balance = Some("100.00".parse().expect("amount"));
+        Ok::<GetAccountDetailsResponse, Refusal>(account)
+    });
+    let client =
+        Client::with_transport(Config::new("https://mock.invalid", "me", key), mock.clone())?;
+    assert!(can_pay(&client, "1000000001", "99.99").await?);
+    assert!(!can_pay(&client, "1000000001", "100.01").await?);
+    let asked = mock.requests_of::<GetAccountDetailsRequest>();
+    assert_eq!(asked.len(), 2);
+    println!(
+        "unit test passed: {} requests, each signed and verified",
+        asked.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! A webhook receiver: the sandbox POSTs signed notifications (here `0026`, after an FX
+//! conversion) to a local URL; the receiver verifies each, processes it once, answers
+//! `ok`.
+//!
+//! ```sh
+//! cargo run -p baas-sandbox --example webhook
+//! ```
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use baas_client::enums::{FxCurrency, NotificationType};
+use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
+use baas_client::notification::{self, DeliveryId};
+use baas_client::Client;
+use baas_sandbox::Sandbox;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let sandbox = Sandbox::start().await?;
+    let key = sandbox.private_key();
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    sandbox.set_callback_url(&format!("http://{}/callbacks", listener.local_addr()?))?;
+
+    let client = Client::new(sandbox.client_config())?;
+    client
+        .apply_for_fc_exchange(
+            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+                source_currency: FxCurrency::Kes,
+                target_currency: FxCurrency::Eur,
+                source_account: "2000000001".into(),
+                target_account: "2000000003".into(),
+            })
+            .target_amount("10.00".parse::<baas_client::Amount>()?),
+        )
+        .await?;
+
+    // A minimal HTTP receiver: one request per connection.
+    let mut done: HashSet<DeliveryId> = HashSet::new();
+    let (mut socket, _) =
+        tokio::time::timeout(Duration::from_secs(10), listener.accept()).await??;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let body = loop {
+        let n = socket.read(&mut chunk).await?;
+        if n == 0 {
+            break None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..at]).to_ascii_lowercase();
+            let len: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            if buf.len() >= at + 4 + len {
+                break Some(buf[at + 4..at + 4 + len].to_vec());
+            }
+        }
+    };
+    let body = body.ok_or("the connection closed before a notification arrived")?;
+    let verified = notification::verify(&body, &key)?; // refuses an unsigned or altered body
+    if done.insert(verified.delivery_id()) {
+        match NotificationType::from_notification(&verified) {
+            NotificationType::ForeignExchange => println!("FX done: {}", verified.params),
+            other => println!("notification {other}: {}", verified.params),
+        }
+    }
+    let ack = verified.ack();
+    let reply = format!(
+        "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{ack}",
+        ack.len()
+    );
+    socket.write_all(reply.as_bytes()).await?;
+    Ok(())
+}
