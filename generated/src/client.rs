@@ -758,8 +758,6 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetTransResultResponse`](super::transfers::GetTransResultResponse).
     ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
-    ///
     /// # Errors
     ///
     /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
@@ -783,7 +781,7 @@ impl Client {
             .wait_until(
                 request,
                 |response: &super::transfers::GetTransResultResponse| {
-                    response.member_text("txStatus")
+                    response.tx_status.as_ref().map(ToString::to_string)
                 },
                 &["-1", "4", "8"],
                 policy,

@@ -425,6 +425,16 @@
 //!
 //! Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
 //!
+//! ## Decision `trans-result-live-fields`
+//!
+//! About /query/getTransResult response.
+//!
+//! Source text: "Response of /query/getTransResult: not shown. public-facts.md: /query/getTransResult returns the transaction's detail with at least txId, txStatus, externalTxId, extInfo (an object, e.g. transactionNarrative), paymentChannel (e.g. INTERNAL\_TRANSFER) and oppoBankCode \[live\]; the full record is not public."
+//!
+//! Decision: The response is typed with these six fields (source live); anything else the service sends is ignored by the typed response and stays readable through execute\_with's raw data.
+//!
+//! Reason: Partners read txStatus after every transfer; a typed TxStatus replaces reading it out of raw JSON by name. Fields beyond the six are not public, and responses ignore unknown fields, so more fields cost nothing. Team decision.
+//!
 //! ## Decision `transaction-final-states`
 //!
 //! About /query/getTransResult txStatus.

@@ -609,6 +609,8 @@ impl baas_runtime::Operation for GetTransListRequest {
 /// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
 /// Decision [`transaction-final-states`](super::decisions#decision-transaction-final-states): about /query/getTransResult txStatus.
+///
+/// Decision [`trans-result-live-fields`](super::decisions#decision-trans-result-live-fields): about /query/getTransResult response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -641,10 +643,70 @@ impl GetTransResultRequest {
 }
 /// Response `data` of `getTransResult` (/query/getTransResult).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /query/getTransResult: not shown (fields of the transaction record, detail: not shown).
-pub type GetTransResultResponse = baas_runtime::RawJson;
+/// Source: `public-facts.md` \[live\].
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct GetTransResultResponse {
+    /// Wire name: `txId` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    ///
+    /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
+    #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
+    pub tx_status: Option<super::enums::TxStatus>,
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// An object, e.g. transactionNarrative.
+    ///
+    /// Wire name: `extInfo` (JSON, shape not given by the spec).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
+    pub ext_info: Option<baas_runtime::RawJson>,
+    /// e.g. INTERNAL\_TRANSFER.
+    ///
+    /// Wire name: `paymentChannel` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "paymentChannel",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_channel: Option<String>,
+    /// Wire name: `oppoBankCode` (string).
+    ///
+    /// Source: `public-facts.md` \[live\].
+    #[serde(
+        rename = "oppoBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_bank_code: Option<String>,
+}
 impl baas_runtime::Operation for GetTransResultRequest {
     type Response = GetTransResultResponse;
     const NAME: &'static str = "getTransResult";

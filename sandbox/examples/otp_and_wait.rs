@@ -43,6 +43,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Duration::from_secs(30),
     );
     let result = client.get_trans_result_until_final(&query, &policy).await?;
-    println!("final txStatus: {:?}", result.member_text("txStatus"));
+    println!("final txStatus: {:?}", result.tx_status);
     Ok(())
 }

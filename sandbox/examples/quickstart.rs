@@ -68,7 +68,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tx_id,
         }))
         .await?;
-    println!("transaction: {}", result.get());
+    println!(
+        "transaction {}: txStatus {:?} via {}",
+        result.tx_id.unwrap_or_default(),
+        result.tx_status,
+        result.payment_channel.unwrap_or_default()
+    );
     let account = client
         .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
             account_id: "1000000001".into(),

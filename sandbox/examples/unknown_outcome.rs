@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use baas_client::enums::{Currency, OtpType};
+use baas_client::enums::{Currency, OtpType, TxStatus};
 use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequest,
     GetTransResultRequired,
@@ -77,8 +77,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 tx_id: pending.business_id().into(),
             });
             let now = client.get_trans_result(&query).await?;
-            match now.member_text("txStatus").as_deref() {
-                Some("1") => println!("still waiting for the OTP: confirming again is safe"),
+            match now.tx_status {
+                Some(TxStatus::Submitted) => {
+                    println!("still waiting for the OTP: confirming again is safe")
+                }
                 Some(state) => {
                     let policy = WaitPolicy::new(
                         Duration::from_millis(100),
@@ -88,7 +90,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     let done = client.get_trans_result_until_final(&query, &policy).await?;
                     println!(
                         "the confirmation had arrived (state {state}, final {:?}): not confirming again",
-                        done.member_text("txStatus")
+                        done.tx_status
                     );
                 }
                 None => println!("no state reported: ask the bank before acting"),

@@ -255,8 +255,9 @@ async fn every_operation_at_least_once() {
         }))
         .await
         .unwrap();
-    let result: serde_json::Value = result.parse().unwrap();
-    assert_eq!(result["txStatus"], 8);
+    assert_eq!(result.tx_status, Some(TxStatus::Succeeded));
+    assert_eq!(result.tx_id.as_deref(), Some(tx.as_str()));
+    assert_eq!(result.payment_channel.as_deref(), Some("INTERNAL_TRANSFER"));
     let trans = c
         .get_trans_list(
             &GetTransListRequest::new(GetTransListRequired {

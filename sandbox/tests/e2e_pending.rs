@@ -146,7 +146,10 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
         .get_trans_result_until_final(&query, &policy)
         .await
         .expect("final");
-    assert_eq!(result.member_text("txStatus").as_deref(), Some("8"));
+    assert_eq!(
+        result.tx_status,
+        Some(baas_client::enums::TxStatus::Succeeded)
+    );
 }
 
 /// Amounts the service would refuse never leave: finer than the minor unit, zero or
