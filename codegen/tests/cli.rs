@@ -77,6 +77,8 @@ fn model_prints_the_documented_json() {
         "title",
         "source_document",
         "success_code",
+        "version",
+        "client_version",
         "envelope",
         "result_codes",
         "groups",
@@ -89,6 +91,8 @@ fn model_prints_the_documented_json() {
     let mut got = keys.clone();
     got.sort();
     assert_eq!(got, want);
+    assert_eq!(v["version"], "");
+    assert_eq!(v["client_version"], "0.1.0");
     let op = &v["groups"][0]["operations"][0];
     assert_eq!(op["path"], "/trans/applyForTransfer");
     assert_eq!(op["params"]["kind"], "fields");
