@@ -8,41 +8,58 @@
 //! cargo run -p baas-codegen -- --spec DIR --out DIR  # generate another spec elsewhere
 //! ```
 //!
-//! Exit codes: 0 success; 1 spec errors (or stale output); 2 usage or I/O errors.
-//! Default paths are relative to the workspace root, so any working directory works.
+//! Exit codes: 0 success; 1 spec errors or stale output; 2 usage or I/O
+//! errors. Default paths are relative to the workspace root, so any working directory
+//! works.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use baas_codegen::model::{Api, Field, Params, Response, RuleKind};
 use baas_codegen::{check_spec, Checked};
+use clap::{Args, Parser, Subcommand};
 
-const USAGE: &str = "usage: baas-codegen [--check] [--spec DIR --out DIR]
-       baas-codegen check [--spec DIR]
-       baas-codegen model [--spec DIR]
+/// Checks the YAML spec of the BaaS API and generates the `baas-client` crate from it.
+///
+/// Without a subcommand: regenerate generated/ from spec/ and list the files that changed.
+#[derive(Parser)]
+#[command(name = "baas-codegen", args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    #[command(flatten)]
+    generate: GenerateArgs,
+}
 
-  (none)    regenerate generated/ from the spec and list the files that changed
-  --check   change nothing; exit 1 if generated/ is not what the spec generates
-  check     check the spec and print a summary (exit 1 on spec errors)
-  model     print the checked model as JSON (shape: codegen/MODEL.md)
-  --spec    spec folder (default: spec/ of the workspace)
-  --out     output crate folder (default: generated/ of the workspace; required
-            with --spec when generating, so another spec never overwrites the client)";
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check the spec and print a summary (exit 1 on spec errors).
+    Check(SpecArg),
+    /// Print the checked model as JSON (shape: codegen/MODEL.md).
+    Model(SpecArg),
+    /// Regenerate generated/ (the same as no subcommand).
+    Generate(GenerateArgs),
+}
 
-/// What the command line asks for.
-enum Command {
-    /// Check the spec and print a summary.
-    Check { spec: PathBuf },
-    /// Print the checked model as JSON.
-    Model { spec: PathBuf },
-    /// Regenerate `generated/` (or only compare, with `check_only`).
-    Generate {
-        spec: PathBuf,
-        out: PathBuf,
-        check_only: bool,
-    },
-    /// Print usage.
-    Help,
+#[derive(Args)]
+struct SpecArg {
+    /// Spec folder [default: spec/ of the workspace].
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// Change nothing; exit 1 if generated/ is not what the spec generates.
+    #[arg(long)]
+    check: bool,
+    /// Spec folder [default: spec/ of the workspace].
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    /// Output crate folder [default: generated/ of the workspace; required with --spec,
+    /// so another spec never overwrites the client].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 }
 
 fn workspace_root() -> PathBuf {
@@ -52,73 +69,32 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut sub: Option<&str> = None;
-    let mut spec: Option<PathBuf> = None;
-    let mut out: Option<PathBuf> = None;
-    let mut check_only = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" | "help" => return Ok(Command::Help),
-            "--spec" => match it.next() {
-                Some(dir) => spec = Some(PathBuf::from(dir)),
-                None => return Err("`--spec` needs a folder".into()),
-            },
-            "--out" => match it.next() {
-                Some(dir) => out = Some(PathBuf::from(dir)),
-                None => return Err("`--out` needs a folder".into()),
-            },
-            "--check" => check_only = true,
-            "check" | "model" if sub.is_none() => sub = Some(a.as_str()),
-            other => return Err(format!("unexpected argument `{other}`")),
-        }
-    }
-    if sub.is_some() && out.is_some() {
-        return Err("`--out` goes without a subcommand".into());
-    }
-    let out = match (&spec, out) {
-        (_, Some(out)) => out,
-        (None, None) => workspace_root().join("generated"),
-        (Some(_), None) if sub.is_none() => {
-            return Err(
-                "`--spec` with generation needs `--out DIR` (it would overwrite generated/)".into(),
-            )
-        }
-        (Some(_), None) => PathBuf::new(),
-    };
-    let spec = spec.unwrap_or_else(|| workspace_root().join("spec"));
-    match (sub, check_only) {
-        (Some("check"), false) => Ok(Command::Check { spec }),
-        (Some("model"), false) => Ok(Command::Model { spec }),
-        (None, _) => Ok(Command::Generate {
-            spec,
-            out,
-            check_only,
-        }),
-        _ => Err("`--check` goes without a subcommand".into()),
-    }
+fn default_spec(spec: Option<PathBuf>) -> PathBuf {
+    spec.unwrap_or_else(|| workspace_root().join("spec"))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&args) {
-        Ok(Command::Help) => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Ok(Command::Check { spec }) => run_check(&spec),
-        Ok(Command::Model { spec }) => run_model(&spec),
-        Ok(Command::Generate {
-            spec,
-            out,
-            check_only,
-        }) => run_generate(&spec, &out, check_only),
-        Err(e) => {
-            eprintln!("baas-codegen: {e}\n{USAGE}");
-            ExitCode::from(2)
-        }
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Cmd::Check(a)) => run_check(&default_spec(a.spec)),
+        Some(Cmd::Model(a)) => run_model(&default_spec(a.spec)),
+        Some(Cmd::Generate(g)) => generate(g),
+        None => generate(cli.generate),
     }
+}
+
+fn generate(g: GenerateArgs) -> ExitCode {
+    let out = match (&g.spec, g.out) {
+        (_, Some(out)) => out,
+        (None, None) => workspace_root().join("generated"),
+        (Some(_), None) => {
+            eprintln!(
+                "baas-codegen: `--spec` with generation needs `--out DIR` (it would overwrite generated/)"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    run_generate(&default_spec(g.spec), &out, g.check)
 }
 
 /// Loads and checks the spec, printing diagnostics to stderr; `Err` holds the exit code.
