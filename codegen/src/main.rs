@@ -1,4 +1,5 @@
-//! `baas-codegen`: check the spec, print the model, or regenerate `generated/`.
+//! `baas-codegen`: check the spec, print the model, regenerate `generated/`, or compare
+//! two versions of the spec.
 //!
 //! ```text
 //! cargo run -p baas-codegen -- check [--spec DIR]   # check spec/, print a summary
@@ -6,18 +7,20 @@
 //! cargo run -p baas-codegen                         # regenerate generated/
 //! cargo run -p baas-codegen -- --check              # exit 1 if generated/ is stale
 //! cargo run -p baas-codegen -- --spec DIR --out DIR  # generate another spec elsewhere
+//! cargo run -p baas-codegen -- diff HEAD~1 spec/    # classify every change (codegen/DIFF.md)
 //! ```
 //!
-//! Exit codes: 0 success; 1 spec errors or stale output; 2 usage or I/O
+//! Exit codes: 0 success; 1 spec errors, stale output or a failed gate; 2 usage or I/O
 //! errors. Default paths are relative to the workspace root, so any working directory
 //! works.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use baas_codegen::diff::{self, gate, render, source};
 use baas_codegen::model::{Api, Field, Params, Response, RuleKind};
 use baas_codegen::{check_spec, Checked};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Checks the YAML spec of the BaaS API and generates the `baas-client` crate from it.
 ///
@@ -39,6 +42,9 @@ enum Cmd {
     Model(SpecArg),
     /// Regenerate generated/ (the same as no subcommand).
     Generate(GenerateArgs),
+    /// Compare two specs and classify every change for Rust and on the wire
+    /// (codegen/DIFF.md).
+    Diff(DiffArgs),
 }
 
 #[derive(Args)]
@@ -62,6 +68,36 @@ struct GenerateArgs {
     out: Option<PathBuf>,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// A changelog entry: grouped by operation, breaking lines marked.
+    Markdown,
+    /// For tools: `{ "bump": ..., "changes": [...] }`.
+    Json,
+}
+
+#[derive(Args)]
+struct DiffArgs {
+    /// The old spec: a folder, a git revision of this repository (its spec/), or REV:PATH.
+    old: String,
+    /// The new spec, likewise (usually `spec/`, the working tree).
+    new: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    format: Format,
+    /// Exit 1 unless NEW's client_version is bumped at least as much as the changes need
+    /// and the changelog has an entry for it.
+    #[arg(long)]
+    gate: bool,
+    /// Insert the Markdown entry, as a draft to edit, into the changelog (refused when the
+    /// version is not bumped enough or already has an entry).
+    #[arg(long)]
+    write_changelog: bool,
+    /// The changelog [default: generated/CHANGELOG.md of the workspace].
+    #[arg(long, value_name = "FILE")]
+    changelog: Option<PathBuf>,
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -79,6 +115,7 @@ fn main() -> ExitCode {
         Some(Cmd::Check(a)) => run_check(&default_spec(a.spec)),
         Some(Cmd::Model(a)) => run_model(&default_spec(a.spec)),
         Some(Cmd::Generate(g)) => generate(g),
+        Some(Cmd::Diff(d)) => run_diff(d),
         None => generate(cli.generate),
     }
 }
@@ -187,6 +224,98 @@ fn run_generate(spec: &Path, out: &Path, check_only: bool) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+// ---- diff ----
+
+fn run_diff(d: DiffArgs) -> ExitCode {
+    let root = workspace_root();
+    let mut sides = Vec::new();
+    for arg in [&d.old, &d.new] {
+        match source::load(arg, &root) {
+            Ok(checked) => sides.push(checked.api),
+            Err(e @ source::SideError::NotFound(_)) => {
+                eprintln!("baas-codegen: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("baas-codegen: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let report = diff::compare(&sides[0], &sides[1]);
+    match d.format {
+        Format::Markdown => print!("{}", render::markdown(&report)),
+        Format::Json => print!("{}", render::json(&report)),
+    }
+    let changelog_path = d
+        .changelog
+        .unwrap_or_else(|| root.join("generated/CHANGELOG.md"));
+    let changelog = std::fs::read_to_string(&changelog_path).ok();
+    if d.write_changelog {
+        if let Err(e) = write_changelog(&report, &changelog_path, changelog.as_deref()) {
+            eprintln!("baas-codegen: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "baas-codegen: draft entry `{}` written to {}: edit it before committing",
+            render::entry_heading(&report),
+            changelog_path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    if d.gate {
+        let changelog = std::fs::read_to_string(&changelog_path).ok();
+        let problems = gate::check(&report, changelog.as_deref());
+        if !problems.is_empty() {
+            for p in &problems {
+                eprintln!("baas-codegen: gate: {p}");
+            }
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "baas-codegen: gate: ok ({} bump needed; client_version {} → {}; changelog has its entry)",
+            report.bump, report.old.client_version, report.new.client_version
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Inserts the report's entry above the newest one (the first `## ` heading).
+fn write_changelog(
+    report: &diff::Report,
+    path: &Path,
+    existing: Option<&str>,
+) -> Result<(), String> {
+    let version = &report.new.client_version;
+    let problems = gate::check(report, Some(""));
+    if let Some(p) = problems.iter().find(|p| !p.contains("CHANGELOG")) {
+        return Err(format!("not writing the changelog: {p}"));
+    }
+    let existing = existing.unwrap_or("# Changelog of baas-client\n");
+    if gate::has_entry(existing, version) {
+        return Err(format!(
+            "{} already has an entry for {version}: edit it by hand",
+            path.display()
+        ));
+    }
+    let entry = render::markdown(report);
+    let at = existing
+        .match_indices("\n## ")
+        .next()
+        .map(|(i, _)| i + 1)
+        .unwrap_or(existing.len());
+    let (head, tail) = existing.split_at(at);
+    let mut text = head.trim_end().to_owned();
+    text.push_str("\n\n");
+    text.push_str(entry.trim_end());
+    text.push('\n');
+    if !tail.is_empty() {
+        text.push('\n');
+        text.push_str(tail);
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 // ---- summary of `check` ----
