@@ -4,6 +4,7 @@
 //! against `spec/SCHEMA.md` and gives the checked [`model::Api`] with its warnings, or
 //! every problem found as located [`Diagnostics`].
 
+pub mod diff;
 pub mod emit;
 pub mod format;
 pub mod model;

@@ -1,4 +1,5 @@
-//! `baas-codegen`: check the spec, print the model, or regenerate `generated/`.
+//! `baas-codegen`: check the spec, print the model, regenerate `generated/`, or compare
+//! two versions of the spec.
 //!
 //! ```text
 //! cargo run -p baas-codegen -- check [--spec DIR]   # check spec/, print a summary
@@ -6,43 +7,95 @@
 //! cargo run -p baas-codegen                         # regenerate generated/
 //! cargo run -p baas-codegen -- --check              # exit 1 if generated/ is stale
 //! cargo run -p baas-codegen -- --spec DIR --out DIR  # generate another spec elsewhere
+//! cargo run -p baas-codegen -- diff HEAD~1 spec/    # classify every change (codegen/DIFF.md)
 //! ```
 //!
-//! Exit codes: 0 success; 1 spec errors (or stale output); 2 usage or I/O errors.
-//! Default paths are relative to the workspace root, so any working directory works.
+//! Exit codes: 0 success; 1 spec errors, stale output or a failed gate; 2 usage or I/O
+//! errors. Default paths are relative to the workspace root, so any working directory
+//! works.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use baas_codegen::diff::{self, gate, render, source};
 use baas_codegen::model::{Api, Field, Params, Response, RuleKind};
 use baas_codegen::{check_spec, Checked};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
-const USAGE: &str = "usage: baas-codegen [--check] [--spec DIR --out DIR]
-       baas-codegen check [--spec DIR]
-       baas-codegen model [--spec DIR]
+/// Checks the YAML spec of the BaaS API and generates the `baas-client` crate from it.
+///
+/// Without a subcommand: regenerate generated/ from spec/ and list the files that changed.
+#[derive(Parser)]
+#[command(name = "baas-codegen", args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    #[command(flatten)]
+    generate: GenerateArgs,
+}
 
-  (none)    regenerate generated/ from the spec and list the files that changed
-  --check   change nothing; exit 1 if generated/ is not what the spec generates
-  check     check the spec and print a summary (exit 1 on spec errors)
-  model     print the checked model as JSON (shape: codegen/MODEL.md)
-  --spec    spec folder (default: spec/ of the workspace)
-  --out     output crate folder (default: generated/ of the workspace; required
-            with --spec when generating, so another spec never overwrites the client)";
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check the spec and print a summary (exit 1 on spec errors).
+    Check(SpecArg),
+    /// Print the checked model as JSON (shape: codegen/MODEL.md).
+    Model(SpecArg),
+    /// Regenerate generated/ (the same as no subcommand).
+    Generate(GenerateArgs),
+    /// Compare two specs and classify every change for Rust and on the wire
+    /// (codegen/DIFF.md).
+    Diff(DiffArgs),
+}
 
-/// What the command line asks for.
-enum Command {
-    /// Check the spec and print a summary.
-    Check { spec: PathBuf },
-    /// Print the checked model as JSON.
-    Model { spec: PathBuf },
-    /// Regenerate `generated/` (or only compare, with `check_only`).
-    Generate {
-        spec: PathBuf,
-        out: PathBuf,
-        check_only: bool,
-    },
-    /// Print usage.
-    Help,
+#[derive(Args)]
+struct SpecArg {
+    /// Spec folder [default: spec/ of the workspace].
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// Change nothing; exit 1 if generated/ is not what the spec generates.
+    #[arg(long)]
+    check: bool,
+    /// Spec folder [default: spec/ of the workspace].
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    /// Output crate folder [default: generated/ of the workspace; required with --spec,
+    /// so another spec never overwrites the client].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// A changelog entry: grouped by operation, breaking lines marked.
+    Markdown,
+    /// For tools: `{ "bump": ..., "changes": [...] }`.
+    Json,
+}
+
+#[derive(Args)]
+struct DiffArgs {
+    /// The old spec: a folder, a git revision of this repository (its spec/), or REV:PATH.
+    old: String,
+    /// The new spec, likewise (usually `spec/`, the working tree).
+    new: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    format: Format,
+    /// Exit 1 unless NEW's client_version is bumped at least as much as the changes need
+    /// and the changelog has an entry for it.
+    #[arg(long)]
+    gate: bool,
+    /// Insert the Markdown entry, as a draft to edit, into the changelog (refused when the
+    /// version is not bumped enough or already has an entry).
+    #[arg(long)]
+    write_changelog: bool,
+    /// The changelog [default: generated/CHANGELOG.md of the workspace].
+    #[arg(long, value_name = "FILE")]
+    changelog: Option<PathBuf>,
 }
 
 fn workspace_root() -> PathBuf {
@@ -52,73 +105,33 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut sub: Option<&str> = None;
-    let mut spec: Option<PathBuf> = None;
-    let mut out: Option<PathBuf> = None;
-    let mut check_only = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" | "help" => return Ok(Command::Help),
-            "--spec" => match it.next() {
-                Some(dir) => spec = Some(PathBuf::from(dir)),
-                None => return Err("`--spec` needs a folder".into()),
-            },
-            "--out" => match it.next() {
-                Some(dir) => out = Some(PathBuf::from(dir)),
-                None => return Err("`--out` needs a folder".into()),
-            },
-            "--check" => check_only = true,
-            "check" | "model" if sub.is_none() => sub = Some(a.as_str()),
-            other => return Err(format!("unexpected argument `{other}`")),
-        }
-    }
-    if sub.is_some() && out.is_some() {
-        return Err("`--out` goes without a subcommand".into());
-    }
-    let out = match (&spec, out) {
-        (_, Some(out)) => out,
-        (None, None) => workspace_root().join("generated"),
-        (Some(_), None) if sub.is_none() => {
-            return Err(
-                "`--spec` with generation needs `--out DIR` (it would overwrite generated/)".into(),
-            )
-        }
-        (Some(_), None) => PathBuf::new(),
-    };
-    let spec = spec.unwrap_or_else(|| workspace_root().join("spec"));
-    match (sub, check_only) {
-        (Some("check"), false) => Ok(Command::Check { spec }),
-        (Some("model"), false) => Ok(Command::Model { spec }),
-        (None, _) => Ok(Command::Generate {
-            spec,
-            out,
-            check_only,
-        }),
-        _ => Err("`--check` goes without a subcommand".into()),
-    }
+fn default_spec(spec: Option<PathBuf>) -> PathBuf {
+    spec.unwrap_or_else(|| workspace_root().join("spec"))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&args) {
-        Ok(Command::Help) => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Ok(Command::Check { spec }) => run_check(&spec),
-        Ok(Command::Model { spec }) => run_model(&spec),
-        Ok(Command::Generate {
-            spec,
-            out,
-            check_only,
-        }) => run_generate(&spec, &out, check_only),
-        Err(e) => {
-            eprintln!("baas-codegen: {e}\n{USAGE}");
-            ExitCode::from(2)
-        }
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Cmd::Check(a)) => run_check(&default_spec(a.spec)),
+        Some(Cmd::Model(a)) => run_model(&default_spec(a.spec)),
+        Some(Cmd::Generate(g)) => generate(g),
+        Some(Cmd::Diff(d)) => run_diff(d),
+        None => generate(cli.generate),
     }
+}
+
+fn generate(g: GenerateArgs) -> ExitCode {
+    let out = match (&g.spec, g.out) {
+        (_, Some(out)) => out,
+        (None, None) => workspace_root().join("generated"),
+        (Some(_), None) => {
+            eprintln!(
+                "baas-codegen: `--spec` with generation needs `--out DIR` (it would overwrite generated/)"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    run_generate(&default_spec(g.spec), &out, g.check)
 }
 
 /// Loads and checks the spec, printing diagnostics to stderr; `Err` holds the exit code.
@@ -211,6 +224,98 @@ fn run_generate(spec: &Path, out: &Path, check_only: bool) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+// ---- diff ----
+
+fn run_diff(d: DiffArgs) -> ExitCode {
+    let root = workspace_root();
+    let mut sides = Vec::new();
+    for arg in [&d.old, &d.new] {
+        match source::load(arg, &root) {
+            Ok(checked) => sides.push(checked.api),
+            Err(e @ source::SideError::NotFound(_)) => {
+                eprintln!("baas-codegen: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("baas-codegen: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let report = diff::compare(&sides[0], &sides[1]);
+    match d.format {
+        Format::Markdown => print!("{}", render::markdown(&report)),
+        Format::Json => print!("{}", render::json(&report)),
+    }
+    let changelog_path = d
+        .changelog
+        .unwrap_or_else(|| root.join("generated/CHANGELOG.md"));
+    let changelog = std::fs::read_to_string(&changelog_path).ok();
+    if d.write_changelog {
+        if let Err(e) = write_changelog(&report, &changelog_path, changelog.as_deref()) {
+            eprintln!("baas-codegen: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "baas-codegen: draft entry `{}` written to {}: edit it before committing",
+            render::entry_heading(&report),
+            changelog_path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    if d.gate {
+        let changelog = std::fs::read_to_string(&changelog_path).ok();
+        let problems = gate::check(&report, changelog.as_deref());
+        if !problems.is_empty() {
+            for p in &problems {
+                eprintln!("baas-codegen: gate: {p}");
+            }
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "baas-codegen: gate: ok ({} bump needed; client_version {} → {}; changelog has its entry)",
+            report.bump, report.old.client_version, report.new.client_version
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Inserts the report's entry above the newest one (the first `## ` heading).
+fn write_changelog(
+    report: &diff::Report,
+    path: &Path,
+    existing: Option<&str>,
+) -> Result<(), String> {
+    let version = &report.new.client_version;
+    let problems = gate::check(report, Some(""));
+    if let Some(p) = problems.iter().find(|p| !p.contains("CHANGELOG")) {
+        return Err(format!("not writing the changelog: {p}"));
+    }
+    let existing = existing.unwrap_or("# Changelog of baas-client\n");
+    if gate::has_entry(existing, version) {
+        return Err(format!(
+            "{} already has an entry for {version}: edit it by hand",
+            path.display()
+        ));
+    }
+    let entry = render::markdown(report);
+    let at = existing
+        .match_indices("\n## ")
+        .next()
+        .map(|(i, _)| i + 1)
+        .unwrap_or(existing.len());
+    let (head, tail) = existing.split_at(at);
+    let mut text = head.trim_end().to_owned();
+    text.push_str("\n\n");
+    text.push_str(entry.trim_end());
+    text.push('\n');
+    if !tail.is_empty() {
+        text.push('\n');
+        text.push_str(tail);
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 // ---- summary of `check` ----

@@ -35,12 +35,53 @@ pub enum Source {
     OnePeer,
 }
 
+/// The crate version of a spec whose `api:` gives no `client_version`.
+pub const DEFAULT_CLIENT_VERSION: &str = "0.1.0";
+
+/// A `MAJOR.MINOR.PATCH` version (no pre-release or build part).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Semver {
+    pub major: u64,
+    pub minor: u64,
+    pub patch: u64,
+}
+
+impl Semver {
+    /// Parses `1.4.0`; `None` for anything else (`1.4`, `v1.4.0`, `1.4.0-rc1`, `01.2.3`).
+    pub fn parse(text: &str) -> Option<Semver> {
+        let mut parts = text.split('.').map(|p| {
+            let ok = !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (p == "0" || !p.starts_with('0'));
+            ok.then(|| p.parse::<u64>().ok()).flatten()
+        });
+        let v = Semver {
+            major: parts.next()??,
+            minor: parts.next()??,
+            patch: parts.next()??,
+        };
+        parts.next().is_none().then_some(v)
+    }
+}
+
+impl std::fmt::Display for Semver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
 /// The whole API.
 #[derive(Debug, Clone, Serialize)]
 pub struct Api {
     pub title: String,
     pub source_document: String,
     pub success_code: String,
+    /// `api.version`: the revision of the bank's API this spec describes (`""` when not
+    /// given).
+    pub version: String,
+    /// `api.client_version`: the generated crate's version, `MAJOR.MINOR.PATCH`
+    /// ([`DEFAULT_CLIENT_VERSION`] when not given).
+    pub client_version: String,
     pub envelope: Envelope,
     pub result_codes: Vec<ResultCode>,
     /// Groups in spec order; each holds its operations in spec order.

@@ -122,6 +122,10 @@ pub(crate) struct ApiSpec {
     pub content_type: Option<Spanned<String>>,
     pub method: Option<Spanned<String>>,
     pub success_code: Spanned<String>,
+    /// The revision of the bank's API this spec describes (free text).
+    pub version: Option<Spanned<String>>,
+    /// The version of the generated `baas-client` crate: `MAJOR.MINOR.PATCH`.
+    pub client_version: Option<Spanned<String>>,
 }
 
 /// `envelope:`

@@ -54,6 +54,12 @@ fn check_on_a_bad_spec_exits_1_with_located_errors() {
 #[test]
 fn usage_and_io_errors_exit_2() {
     assert_eq!(run(&["chek"]).status.code(), Some(2));
+    // `check` (the spec) and `--check` (generated/ is fresh) are different questions:
+    // together they are a usage error, not the last one winning.
+    let both = run(&["check", "--check"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(text(&both.stderr).contains("unexpected argument '--check'"));
+    assert_eq!(run(&["--check", "model"]).status.code(), Some(2));
     assert_eq!(run(&["check", "--spec"]).status.code(), Some(2));
     assert_eq!(
         run(&["check", "--spec", "/nonexistent/spec"]).status.code(),
@@ -77,6 +83,8 @@ fn model_prints_the_documented_json() {
         "title",
         "source_document",
         "success_code",
+        "version",
+        "client_version",
         "envelope",
         "result_codes",
         "groups",
@@ -90,6 +98,8 @@ fn model_prints_the_documented_json() {
     let mut got = keys.clone();
     got.sort();
     assert_eq!(got, want);
+    assert_eq!(v["version"], "");
+    assert_eq!(v["client_version"], "0.1.0");
     let op = &v["groups"][0]["operations"][0];
     assert_eq!(op["path"], "/trans/applyForTransfer");
     assert_eq!(op["params"]["kind"], "fields");

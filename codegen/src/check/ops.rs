@@ -525,6 +525,21 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     ck.non_empty(&a.title, "api title");
     ck.non_empty(&a.source_document, "api source_document");
     ck.non_empty(&a.success_code, "api success_code");
+    if let Some(v) = &a.version {
+        ck.non_empty(v, "api version");
+    }
+    if let Some(v) = &a.client_version {
+        if model::Semver::parse(&v.value).is_none() {
+            ck.error(
+                &v.loc,
+                format!("client_version `{}` is not MAJOR.MINOR.PATCH", v.value),
+                Some(
+                    "write three numbers, e.g. `client_version: \"1.4.0\"` (see spec/SCHEMA.md)"
+                        .into(),
+                ),
+            );
+        }
+    }
     if let Some(m) = &a.method {
         if m.value != "POST" {
             ck.error(
@@ -547,6 +562,16 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         title: a.title.value.clone(),
         source_document: a.source_document.value.clone(),
         success_code: a.success_code.value.clone(),
+        version: a
+            .version
+            .as_ref()
+            .map(|v| v.value.clone())
+            .unwrap_or_default(),
+        client_version: a
+            .client_version
+            .as_ref()
+            .map(|v| v.value.clone())
+            .unwrap_or_else(|| model::DEFAULT_CLIENT_VERSION.to_owned()),
         envelope: envelope_model?,
         result_codes: codes,
         groups,

@@ -276,11 +276,12 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
     let modules = modules(api);
     let mut files = vec![GeneratedFile {
         path: "Cargo.toml".to_owned(),
-        contents: cargo_toml(),
+        contents: cargo_toml(api),
     }];
 
     let crate_doc = crate_doc(api).inner();
     let decls = modules.iter().map(|m| m.declaration(None));
+    let versions = version_constants(api);
     let lib = quote! {
         #crate_doc
         #![cfg_attr(rustfmt, rustfmt::skip)]
@@ -292,6 +293,8 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
             PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation, WaitPolicy,
         };
         pub use client::Client;
+
+        #versions
 
         #(#decls)*
     };
@@ -345,12 +348,32 @@ pub fn render_single_file(api: &Api, origin: &str) -> Result<String, FormatError
     })
 }
 
-fn cargo_toml() -> String {
+/// `VERSION` (the crate's, as in its `Cargo.toml`) and `API_VERSION`, from `api:`.
+fn version_constants(api: &Api) -> TokenStream {
+    let crate_version = &api.client_version;
+    let api_version = &api.version;
+    let mut doc = Doc::new();
+    doc.raw(&format!(
+        "This crate's version (`{crate_version}`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed."
+    ));
+    let crate_doc = doc.outer();
+    let mut doc = Doc::new();
+    doc.raw("The revision of the bank's API this crate was generated from: `api.version` of the spec (empty when the spec gives none).");
+    let api_doc = doc.outer();
+    quote! {
+        #crate_doc
+        pub const VERSION: &str = #crate_version;
+        #api_doc
+        pub const API_VERSION: &str = #api_version;
+    }
+}
+
+fn cargo_toml(api: &Api) -> String {
     format!(
         "{}\
 [package]
 name = \"baas-client\"
-version = \"0.1.0\"
+version = \"{}\"
 description = \"Typed async client for the BaaS partner API (generated; do not edit)\"
 edition.workspace = true
 rust-version.workspace = true
@@ -369,7 +392,8 @@ mock = [\"server\"]
 baas-runtime = {{ path = \"../runtime\" }}
 serde.workspace = true
 ",
-        GENERATED_HEADER.replace("//", "#")
+        GENERATED_HEADER.replace("//", "#"),
+        api.client_version
     )
 }
 

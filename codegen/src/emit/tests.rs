@@ -388,6 +388,8 @@ pub(crate) fn sample_api() -> Api {
         title: "Test API".to_owned(),
         source_document: "test.md".to_owned(),
         success_code: "00000".to_owned(),
+        version: String::new(),
+        client_version: "0.1.0".to_owned(),
         envelope: Envelope {
             request: vec![],
             response: vec![],
