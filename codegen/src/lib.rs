@@ -7,6 +7,7 @@
 pub mod emit;
 pub mod format;
 pub mod model;
+pub mod openapi;
 pub mod write;
 
 mod check;
