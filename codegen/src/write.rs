@@ -173,5 +173,6 @@ pub fn regenerate(
     let mut files = crate::emit::generate_crate(api).map_err(RegenerateError::Format)?;
     // Artifacts for other tools, under the same staleness check (issue 12).
     files.extend(crate::openapi::files(api));
+    files.extend(crate::spec_schema::files());
     sync(out_dir, &files, mode).map_err(RegenerateError::Write)
 }
