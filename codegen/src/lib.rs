@@ -8,6 +8,7 @@ pub mod emit;
 pub mod format;
 pub mod model;
 pub mod openapi;
+pub mod postman;
 pub mod spec_schema;
 pub mod write;
 

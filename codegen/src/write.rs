@@ -174,5 +174,6 @@ pub fn regenerate(
     // Artifacts for other tools, under the same staleness check (issue 12).
     files.extend(crate::openapi::files(api));
     files.extend(crate::spec_schema::files());
+    files.extend(crate::postman::files(api));
     sync(out_dir, &files, mode).map_err(RegenerateError::Write)
 }
