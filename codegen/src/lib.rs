@@ -8,6 +8,9 @@ pub mod diff;
 pub mod emit;
 pub mod format;
 pub mod model;
+pub mod openapi;
+pub mod postman;
+pub mod spec_schema;
 pub mod write;
 
 mod check;

@@ -170,6 +170,10 @@ pub fn regenerate(
     out_dir: &Path,
     mode: Mode,
 ) -> Result<Vec<Change>, RegenerateError> {
-    let files = crate::emit::generate_crate(api).map_err(RegenerateError::Format)?;
+    let mut files = crate::emit::generate_crate(api).map_err(RegenerateError::Format)?;
+    // Artifacts for other tools, under the same staleness check (issue 12).
+    files.extend(crate::openapi::files(api));
+    files.extend(crate::spec_schema::files());
+    files.extend(crate::postman::files(api));
     sync(out_dir, &files, mode).map_err(RegenerateError::Write)
 }

@@ -1,0 +1,419 @@
+//! A Postman collection (v2.1) of the whole API, generated from the checked [`Api`]:
+//! `generated/postman/baas.postman_collection.json`.
+//!
+//! One folder per group, one request per operation (the two calls on
+//! `/trans/txReversal` are two requests on that path), each with an example body that
+//! passes the client's validation: required fields, values within the rules, and the
+//! fields the constraints then require. The envelope's `requestId`, `timestamp`,
+//! `salt` and `signature` are variables that the collection-level pre-request script
+//! fills, signing exactly as `x-baas-signing` of the OpenAPI document says: it
+//! flattens the very text that is sent (numbers as their literal text), so no value
+//! passes through a float. The collection-level test script verifies each answer's
+//! signature the same way, checks the requestId echo, and (for the requests named in
+//! the `happyPath` variable) the success code.
+
+use serde_json::{json, Map, Value};
+
+use crate::emit::GeneratedFile;
+use crate::model::{
+    Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Number, Operation, Params,
+    Requirement, RuleKind, TypeRef,
+};
+
+/// Path of the collection below the output root (`generated/`).
+pub const POSTMAN_PATH: &str = "postman/baas.postman_collection.json";
+
+/// The generated files: the collection.
+pub fn files(api: &Api) -> Vec<GeneratedFile> {
+    vec![GeneratedFile {
+        path: POSTMAN_PATH.to_owned(),
+        contents: crate::openapi::to_text(&collection(api)),
+    }]
+}
+
+/// Flattening, signing and verification, written from the document's Authentication
+/// section (shared by the pre-request and the test script).
+const SIGNING_JS: &str = r#"// Signing as the OpenAPI document's x-baas-signing says: flatten the JSON *text*
+// (numbers keep their literal text), skip the top-level signature and nulls,
+// `a.b`, `a[i]`, `a={}`, `a=[]`, add senderKey=<key>, sort the whole pair
+// strings by their UTF-8 bytes, join with '&', lowercase hex SHA-256.
+var CryptoJS = require('crypto-js');
+function baasPairs(text) {
+    var i = 0, pairs = [];
+    function ws() { while (i < text.length && ' \t\n\r'.indexOf(text[i]) >= 0) { i++; } }
+    function str() {
+        var start = i; i++;
+        while (text[i] !== '"') { if (text[i] === '\\') { i++; } i++; }
+        i++;
+        return JSON.parse(text.slice(start, i));
+    }
+    function value(path, out) {
+        ws();
+        var c = text[i];
+        if (c === '{') {
+            i++; ws();
+            if (text[i] === '}') { i++; if (path !== null) { out.push(path + '={}'); } return; }
+            for (;;) {
+                ws();
+                var k = str(); ws(); i++;
+                var p = path === null ? k : path + '.' + k;
+                value(p, (path === null && k === 'signature') ? [] : out);
+                ws();
+                if (text[i] === ',') { i++; continue; }
+                i++; return;
+            }
+        }
+        if (c === '[') {
+            i++; ws();
+            if (text[i] === ']') { i++; out.push(path + '=[]'); return; }
+            for (var n = 0; ; n++) {
+                value(path + '[' + n + ']', out);
+                ws();
+                if (text[i] === ',') { i++; continue; }
+                i++; return;
+            }
+        }
+        if (c === '"') { out.push(path + '=' + str()); return; }
+        var m = /^(-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?|true|false|null)/.exec(text.slice(i, i + 400));
+        if (!m) { throw new Error('not JSON at ' + i); }
+        i += m[0].length;
+        if (m[0] !== 'null') { out.push(path + '=' + m[0]); }
+    }
+    value(null, pairs);
+    return pairs;
+}
+function baasUtf8(s) { return unescape(encodeURIComponent(s)); }
+function baasSign(text, key) {
+    var pairs = baasPairs(text);
+    pairs.push('senderKey=' + key);
+    pairs.sort(function (a, b) { var x = baasUtf8(a), y = baasUtf8(b); return x < y ? -1 : (x > y ? 1 : 0); });
+    return CryptoJS.SHA256(CryptoJS.enc.Utf8.parse(pairs.join('&'))).toString(CryptoJS.enc.Hex);
+}"#;
+
+const PRE_REQUEST_JS: &str = r#"// Fresh envelope values, then the signature over the body as it will be sent.
+var hex = function (n) { return CryptoJS.lib.WordArray.random(n).toString(CryptoJS.enc.Hex); };
+pm.variables.set('requestId', pm.variables.get('sender') + hex(16));
+pm.variables.set('timestamp', String(Date.now()));
+pm.variables.set('salt', hex(8));
+var baasBody = pm.variables.replaceIn(pm.request.body.raw);
+pm.variables.set('signature', baasSign(baasBody, pm.variables.get('senderKey')));"#;
+
+fn test_js(success_code: &str) -> String {
+    format!(
+        r#"// Every answer: signed with the partner's key, verified over the received text.
+var baasText = pm.response.text();
+var baasAnswer = JSON.parse(baasText);
+pm.test('the answer is signed and its signature verifies', function () {{
+    pm.expect(baasAnswer.signature, 'signature').to.be.a('string');
+    pm.expect(baasSign(baasText, pm.variables.get('senderKey'))).to.eql(baasAnswer.signature);
+}});
+pm.test('the answer echoes the requestId', function () {{
+    pm.expect(baasAnswer.requestId).to.eql(pm.variables.get('requestId'));
+}});
+pm.test('the envelope was accepted: signature, sender, requestId (not 12002-12005)', function () {{
+    pm.expect(['12002', '12003', '12004', '12005']).to.not.include(baasAnswer.code, baasAnswer.msg);
+}});
+var baasHappy = (pm.variables.get('happyPath') || '').split(',');
+if (baasHappy.indexOf(pm.info.requestName) >= 0) {{
+    pm.test('happy path: answered {success_code}', function () {{
+        pm.expect(baasAnswer.code, baasAnswer.msg).to.eql('{success_code}');
+    }});
+}}"#
+    )
+}
+
+fn script(listen: &str, text: &str) -> Value {
+    json!({
+        "listen": listen,
+        "script": { "type": "text/javascript", "exec": text.lines().collect::<Vec<_>>() }
+    })
+}
+
+/// A value of `n` (exact text) as the example: `n` itself.
+fn number_text(n: &Number) -> String {
+    n.to_string()
+}
+
+fn rules_of(field: &Field) -> impl Iterator<Item = &RuleKind> {
+    field.rules.iter().map(|r| &r.kind)
+}
+
+/// An example value of one (non-array) type, within the field's rules.
+fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
+    match ty {
+        TypeRef::String => {
+            let mut max = u64::MAX;
+            let mut min = 0;
+            let mut base64 = false;
+            for rule in rules_of(field) {
+                match rule {
+                    RuleKind::MaxChars { max: m } => max = max.min(*m),
+                    RuleKind::MinChars { min: m } => min = *m,
+                    RuleKind::Base64MaxBytes { .. } => base64 = true,
+                    _ => {}
+                }
+            }
+            if base64 {
+                return json!("ZXhhbXBsZQ==");
+            }
+            let mut text = String::from("example");
+            while (text.chars().count() as u64) < min {
+                text.push('x');
+            }
+            let text: String = text
+                .chars()
+                .take(usize::try_from(max).unwrap_or(usize::MAX))
+                .collect();
+            json!(text)
+        }
+        TypeRef::Int | TypeRef::Long => {
+            let mut value: i64 = 1;
+            for rule in rules_of(field) {
+                if let RuleKind::Range { min, max } = rule {
+                    if let Some(min) = min.filter(|m| m.scale == 0) {
+                        value = value.max(min.mantissa);
+                    }
+                    if let Some(max) = max.filter(|m| m.scale == 0) {
+                        value = value.min(max.mantissa);
+                    }
+                }
+            }
+            json!(value)
+        }
+        TypeRef::Decimal { wire } => {
+            let mut text = "1".to_owned();
+            for rule in rules_of(field) {
+                if let RuleKind::Range { min: Some(min), .. } = rule {
+                    if min.mantissa > 0 {
+                        text = number_text(min);
+                    }
+                }
+            }
+            match wire {
+                DecimalWire::String => json!(text),
+                // The literal text is written as is (see `raw_body`).
+                DecimalWire::Number => Value::String(format!("\u{0}number:{text}")),
+            }
+        }
+        TypeRef::Bool => json!(true),
+        TypeRef::Json => json!({}),
+        TypeRef::Enum { name } => match api.enum_def(name) {
+            Some(e) => {
+                let v = e
+                    .values
+                    .iter()
+                    .find(|v| v.deprecated.is_none())
+                    .or_else(|| e.values.first());
+                match (v, e.wire_type) {
+                    (Some(v), EnumWireType::Integer) => v.integer.map_or(json!(0), |i| json!(i)),
+                    (Some(v), EnumWireType::String) => json!(v.wire),
+                    (None, _) => Value::Null,
+                }
+            }
+            None => Value::Null,
+        },
+        TypeRef::Record { name, .. } => match api.record(name) {
+            Some(r) => example_object(api, &r.fields, &[]),
+            None => json!({}),
+        },
+        TypeRef::Array { item } => example_value(api, item, field),
+    }
+}
+
+fn example_field(api: &Api, field: &Field) -> Value {
+    match &field.ty {
+        TypeRef::Array { item } => {
+            let count = rules_of(field)
+                .find_map(|r| match r {
+                    RuleKind::MinItems { min } => Some(*min),
+                    _ => None,
+                })
+                .unwrap_or(1)
+                .max(1);
+            let one = example_value(api, item, field);
+            Value::Array((0..count).map(|_| one.clone()).collect())
+        }
+        ty => example_value(api, ty, field),
+    }
+}
+
+/// The required fields, then those the constraints require given the others.
+fn example_object(api: &Api, fields: &[Field], constraints: &[&ConstraintKind]) -> Value {
+    let mut map = Map::new();
+    let mut wanted: Vec<&str> = fields
+        .iter()
+        .filter(|f| f.required == Requirement::Required)
+        .map(|f| f.wire_name.as_str())
+        .collect();
+    for c in constraints {
+        match c {
+            ConstraintKind::AtLeastOneOf { fields } | ConstraintKind::ExactlyOneOf { fields } => {
+                if !fields
+                    .iter()
+                    .any(|f| wanted.contains(&f.wire_name.as_str()))
+                {
+                    if let Some(first) = fields.first() {
+                        wanted.push(&first.wire_name);
+                    }
+                }
+            }
+            ConstraintKind::RequiredIf { .. } | ConstraintKind::ServerSide { .. } => {}
+        }
+    }
+    for f in fields
+        .iter()
+        .filter(|f| wanted.contains(&f.wire_name.as_str()))
+    {
+        map.insert(f.wire_name.clone(), example_field(api, f));
+    }
+    // A `required_if` whose condition the example meets: add its field too.
+    for c in constraints {
+        if let ConstraintKind::RequiredIf {
+            field,
+            when: Condition::Equals { field: when, value },
+        } = c
+        {
+            let holds = map.get(&when.wire_name).is_some_and(|v| match v {
+                Value::String(s) => s == value,
+                other => serde_json::from_str::<Value>(value).is_ok_and(|v| &v == other),
+            });
+            if holds && !map.contains_key(&field.wire_name) {
+                if let Some(f) = fields.iter().find(|f| f.wire_name == field.wire_name) {
+                    map.insert(f.wire_name.clone(), example_field(api, f));
+                }
+            }
+        }
+    }
+    Value::Object(map)
+}
+
+/// The example `params` of an operation.
+pub fn example_params(api: &Api, op: &Operation) -> Value {
+    match &op.params {
+        Params::Fields { fields } => {
+            let constraints: Vec<&ConstraintKind> =
+                op.constraints.iter().map(|c| &c.kind).collect();
+            example_object(api, fields, &constraints)
+        }
+        Params::Unspecified { .. } => json!({}),
+    }
+}
+
+/// The example `params` of an operation as JSON text (decimals sent as numbers written
+/// as their literal text): what the requests of the collection carry.
+pub fn example_params_text(api: &Api, op: &Operation) -> String {
+    unquote_numbers(&serde_json::to_string(&example_params(api, op)).unwrap_or_default())
+}
+
+/// The body text: the envelope with variables, `params` the example; a decimal sent as
+/// a JSON number is written as its literal text.
+fn raw_body(params: &Value) -> String {
+    let params = serde_json::to_string_pretty(params).unwrap_or_default();
+    let params = unquote_numbers(&params).replace('\n', "\n  ");
+    format!(
+        "{{\n  \"requestId\": \"{{{{requestId}}}}\",\n  \"sender\": \"{{{{sender}}}}\",\n  \"locale\": \"{{{{locale}}}}\",\n  \"timestamp\": {{{{timestamp}}}},\n  \"salt\": \"{{{{salt}}}}\",\n  \"params\": {params},\n  \"signature\": \"{{{{signature}}}}\"\n}}"
+    )
+}
+
+/// `"\u0000number:1.50"` → `1.50`.
+fn unquote_numbers(text: &str) -> String {
+    let marker = "\"\\u0000number:";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(marker) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let end = after.find('"').unwrap_or(after.len());
+        out.push_str(&after[..end]);
+        rest = after.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+fn request_item(api: &Api, op: &Operation) -> Value {
+    let segments: Vec<&str> = op.path.trim_start_matches('/').split('/').collect();
+    let mut doc = op.doc.clone();
+    if let Some(note) = &op.deprecated {
+        doc.push_str(&format!("\n\nDeprecated: {note}"));
+    }
+    if op.moves_money {
+        doc.push_str(
+            "\n\nMoves money: never re-send it automatically; look the application up first.",
+        );
+    }
+    if op.otp {
+        doc.push_str("\n\nNeeds an OTP: sendOtp, then confirmOperation with the application's id.");
+    }
+    json!({
+        "name": op.name,
+        "request": {
+            "method": "POST",
+            "header": [{ "key": "Content-Type", "value": "application/json" }],
+            "url": {
+                "raw": format!("{{{{baseUrl}}}}{}", op.path),
+                "host": ["{{baseUrl}}"],
+                "path": segments
+            },
+            "body": {
+                "mode": "raw",
+                "raw": raw_body(&example_params(api, op)),
+                "options": { "raw": { "language": "json" } }
+            },
+            "description": doc
+        }
+    })
+}
+
+/// The whole collection.
+pub fn collection(api: &Api) -> Value {
+    let folders: Vec<Value> = api
+        .groups
+        .iter()
+        .map(|g| {
+            json!({
+                "name": g.name,
+                "description": g.doc,
+                "item": g.operations.iter().map(|op| request_item(api, op)).collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let pre = format!("{SIGNING_JS}\n{PRE_REQUEST_JS}");
+    let test = format!("{SIGNING_JS}\n{}", test_js(&api.success_code));
+    json!({
+        "info": {
+            "name": api.title,
+            "description": format!(
+                "Generated by `baas-codegen` from `spec/` (a rendering of `{}`): do not edit.\n\n\
+                 Set `baseUrl`, `sender` and `senderKey` (the sandbox's are the defaults). The collection's \
+                 pre-request script fills requestId, timestamp (epoch ms) and salt and signs the body; its test \
+                 script verifies every answer's signature. Change only `params` in a body: the script signs the \
+                 text as sent, so numbers keep their literal text.",
+                api.source_document
+            ),
+            "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
+        },
+        "variable": [
+            { "key": "baseUrl", "value": "http://127.0.0.1:8080" },
+            { "key": "sender", "value": "sandbox-partner" },
+            { "key": "senderKey", "value": "sandbox-test-key-not-a-secret" },
+            { "key": "locale", "value": "en_KE" },
+            { "key": "happyPath", "value": "" }
+        ],
+        "event": [script("prerequest", &pre), script("test", &test)],
+        "item": folders
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_numbers_keep_their_text() {
+        let params = json!({ "amount": "\u{0}number:100.50", "x": "a" });
+        let body = raw_body(&params);
+        assert!(body.contains("\"amount\": 100.50"), "{body}");
+        assert!(body.contains("\"timestamp\": {{timestamp}}"), "{body}");
+    }
+}
