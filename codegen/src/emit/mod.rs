@@ -380,6 +380,11 @@ rust-version.workspace = true
 license.workspace = true
 publish.workspace = true
 
+[lib]
+# Named explicitly, so the workspace still loads (and `cargo run -p baas-codegen`
+# regenerates) when src/ has been deleted.
+path = \"src/lib.rs\"
+
 [features]
 # What only a server needs (the sandbox, tests): the `dispatch` module, decoding of
 # requests and encoding of responses. Partners' builds leave it out.

@@ -518,6 +518,10 @@ fn whole_crate_emits_and_parses() {
     );
     assert!(lib.contains("mod client;") && lib.contains("pub use client::Client;"));
     assert!(files[0].contents.contains("server = []"));
+    // The library path is explicit: the workspace loads even with src/ deleted, so the
+    // regenerate command still runs.
+    assert!(files[0].contents.contains("[lib]"), "{}", files[0].contents);
+    assert!(files[0].contents.contains("path = \"src/lib.rs\""));
 }
 
 /// `deprecated:` notes become `#[deprecated]` on the operation's request and method, on
