@@ -20,13 +20,21 @@ use baas_runtime::PrivateKey;
 
 const KEY_VARIABLE: &str = "BAAS_PRIVATE_KEY";
 
-const USAGE: &str = "\
-usage: baas-sign [--verify | --attach]
-  Reads a JSON message (request, response or notification envelope) on stdin and takes
-  the private key from the environment variable BAAS_PRIVATE_KEY.
-  default   print the canonical string (key redacted), then the signature as last line
-  --verify  check the message's own `signature`; exit 0 when it holds, 1 otherwise
-  --attach  print the message with its signature added, exactly as it is to be sent";
+/// Compute or check the signature of a BaaS message.
+///
+/// Reads a JSON message (request, response or notification envelope) on stdin and takes
+/// the private key from the environment variable BAAS_PRIVATE_KEY. By default prints the
+/// canonical string (key redacted), then the signature as the last line.
+#[derive(clap::Parser)]
+#[command(name = "baas-sign", version)]
+struct Args {
+    /// Check the message's own `signature`: exit 0 when it holds, 1 otherwise.
+    #[arg(long, conflicts_with = "attach")]
+    verify: bool,
+    /// Print the message with its signature added, exactly as it is to be sent.
+    #[arg(long)]
+    attach: bool,
+}
 
 enum Mode {
     Sign,
@@ -35,21 +43,13 @@ enum Mode {
 }
 
 fn main() -> ExitCode {
-    let mut mode = Mode::Sign;
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--verify" => mode = Mode::Verify,
-            "--attach" => mode = Mode::Attach,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("baas-sign: unknown argument `{other}`\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
-    }
+    // clap exits with 2 on a usage error (`--verify --attach` included) and 0 on --help.
+    let args = <Args as clap::Parser>::parse();
+    let mode = match (args.verify, args.attach) {
+        (true, _) => Mode::Verify,
+        (_, true) => Mode::Attach,
+        _ => Mode::Sign,
+    };
     let Some(key) = PrivateKey::from_env(KEY_VARIABLE) else {
         eprintln!("baas-sign: set the private key in the environment variable {KEY_VARIABLE}");
         return ExitCode::from(2);

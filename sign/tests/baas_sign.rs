@@ -132,3 +132,17 @@ fn attach_prints_the_body_to_send_which_then_verifies() {
         "{out}{err}"
     );
 }
+
+#[test]
+fn verify_and_attach_together_are_a_usage_error() {
+    // Before clap the last flag won silently; now the conflict is refused.
+    let (code, _, err) = run(&["--verify", "--attach"], Some("k"), EXAMPLE);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    let (code, out, _) = run(&["--help"], None, "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("--verify") && out.contains("--attach"),
+        "{out}"
+    );
+}
