@@ -5,45 +5,29 @@ use std::process::ExitCode;
 
 use baas_sandbox::{Sandbox, SandboxConfig, DEFAULT_KEY, DEFAULT_SENDER};
 
-const USAGE: &str = "usage: baas-sandbox [--port N] [--callback http://127.0.0.1:PORT/path]
+/// Runs the in-memory BaaS sandbox on 127.0.0.1 until Ctrl-C.
+#[derive(clap::Parser, Debug)]
+#[command(name = "baas-sandbox", version)]
+struct Args {
+    /// Port on 127.0.0.1 (0 = any free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Where notifications are POSTed (e.g. http://127.0.0.1:9000/callbacks).
+    #[arg(long)]
+    callback: Option<String>,
+}
 
-Runs the in-memory BaaS sandbox on 127.0.0.1 (port 0 = any free port) until Ctrl-C.";
-
-fn parse(args: &[String]) -> Result<SandboxConfig, String> {
+fn config(args: Args) -> SandboxConfig {
     let mut config = SandboxConfig::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--port" => {
-                let v = it.next().ok_or("--port needs a value")?;
-                config.port = v
-                    .parse()
-                    .map_err(|_| format!("--port: `{v}` is not a port number (0-65535)"))?;
-            }
-            "--callback" => {
-                config.callback_url = Some(it.next().ok_or("--callback needs a URL")?.clone());
-            }
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(config)
+    config.port = args.port;
+    config.callback_url = args.callback;
+    config
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let config = match parse(&args) {
-        Ok(c) => c,
-        Err(e) if e.is_empty() => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("baas-sandbox: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    // clap exits with 2 on a usage error and 0 on --help / --version.
+    let config = config(<Args as clap::Parser>::parse());
     let sandbox = match Sandbox::start_with(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -70,17 +54,28 @@ async fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     #[test]
     fn parses_port_and_callback() {
-        let args: Vec<String> = ["--port", "8080", "--callback", "http://127.0.0.1:9/cb"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let c = parse(&args).unwrap();
+        let c = config(
+            Args::try_parse_from([
+                "baas-sandbox",
+                "--port",
+                "8080",
+                "--callback",
+                "http://127.0.0.1:9/cb",
+            ])
+            .unwrap(),
+        );
         assert_eq!(c.port, 8080);
         assert_eq!(c.callback_url.as_deref(), Some("http://127.0.0.1:9/cb"));
-        assert!(parse(&["--port".to_string(), "x".to_string()]).is_err());
-        assert!(parse(&["--bogus".to_string()]).is_err());
+        assert_eq!(
+            config(Args::try_parse_from(["baas-sandbox"]).unwrap()).port,
+            0
+        );
+        assert!(Args::try_parse_from(["baas-sandbox", "--port", "x"]).is_err());
+        assert!(Args::try_parse_from(["baas-sandbox", "--port", "70000"]).is_err());
+        assert!(Args::try_parse_from(["baas-sandbox", "--bogus"]).is_err());
     }
 }
