@@ -194,6 +194,8 @@ pub struct OtpStep {
     /// Rust name of the second parameter: the channel (send) or the code (confirm); for
     /// the group step, the response field holding the new application id.
     pub other: String,
+    /// Wire name of `other`.
+    pub other_wire: String,
     /// Type of `other` (the channel's value set for send).
     pub other_ty: TypeRef,
 }

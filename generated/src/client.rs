@@ -223,17 +223,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .application_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `applicationId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.application_id.as_deref(),
+            "applicationId",
+        )
     }
     /// Lists CNY Express transfers of an account.
     ///
@@ -674,17 +669,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .tx_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `txId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.tx_id.as_deref(),
+            "txId",
+        )
     }
     /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
     ///
@@ -718,17 +708,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .tx_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `txId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.tx_id.as_deref(),
+            "txId",
+        )
     }
     /// Returns transaction records page by page.
     ///
@@ -822,17 +807,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .application_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `applicationId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.application_id.as_deref(),
+            "applicationId",
+        )
     }
     /// Lists RTGS/EFT/SWIFT transfer applications.
     ///
@@ -978,17 +958,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .bulk_payment_order_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `bulkPaymentOrderId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.bulk_payment_order_id.as_deref(),
+            "bulkPaymentOrderId",
+        )
     }
     /// Queries the due day and due amount of a bill.
     ///
@@ -1037,17 +1012,12 @@ impl Client {
         baas_runtime::Error,
     > {
         let response = self.inner.execute(request).await?;
-        let business_id = response
-            .payment_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `paymentId`, the application's business id",
-                b"",
-                None,
-            ))?;
-        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+        super::pending::PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.payment_id.as_deref(),
+            "paymentId",
+        )
     }
     /// Queries a utility payment or airtime purchase.
     ///

@@ -10,11 +10,33 @@ pub struct PendingApplication<R> {
     response: R,
 }
 impl<R> PendingApplication<R> {
-    pub(crate) fn new(client: super::Client, business_id: String, response: R) -> Self {
-        PendingApplication {
-            client,
-            business_id,
-            response,
+    /// The handle of the application `response` describes; `business_id` reads its id from the response field `field`.
+    pub(crate) fn from_response(
+        client: super::Client,
+        response: R,
+        business_id: impl Fn(&R) -> Option<&str>,
+        field: &str,
+    ) -> Result<Self, baas_runtime::Error> {
+        match business_id(&response).filter(|id| !id.is_empty()) {
+            Some(id) => {
+                Ok(PendingApplication {
+                    client,
+                    business_id: id.to_owned(),
+                    response,
+                })
+            }
+            None => {
+                Err(
+                    baas_runtime::Error::decode(
+                        None,
+                        format!(
+                            "the response carries no `{field}`, the application's business id"
+                        ),
+                        b"",
+                        None,
+                    ),
+                )
+            }
         }
     }
     /// The business id that the OTP steps name (also what a status query or a cancellation takes).
@@ -80,16 +102,11 @@ impl super::Client {
             application_id_list: business_ids.iter().map(|id| (*id).to_owned()).collect(),
         });
         let response = self.group_applications(&request).await?;
-        let business_id = response
-            .application_id
-            .clone()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| baas_runtime::Error::decode(
-                None,
-                "the response carries no `application_id`",
-                b"",
-                None,
-            ))?;
-        Ok(PendingApplication::new(self.clone(), business_id, response))
+        PendingApplication::from_response(
+            self.clone(),
+            response,
+            |r| r.application_id.as_deref(),
+            "applicationId",
+        )
     }
 }

@@ -1437,14 +1437,15 @@ fn otp_flow(
                 }
             }
         };
-        let step = |business_id: &Field, other: String, other_ty: TypeRef| model::OtpStep {
+        let step = |business_id: &Field, other: &Field| model::OtpStep {
             operation: op.name.clone(),
             rust_name: op.rust_name.clone(),
             group: op.group.clone(),
             type_name: op.type_name.clone(),
             business_id: business_id.rust_name.clone(),
-            other,
-            other_ty,
+            other: other.rust_name.clone(),
+            other_wire: other.wire_name.clone(),
+            other_ty: other.ty.clone(),
         };
         let is_string = |t: &TypeRef| *t == TypeRef::String;
         let (slot, built, used): (
@@ -1456,7 +1457,7 @@ fn otp_flow(
             let c = named(ck, &x.channel, &|_| true, "channel");
             let used = vec![x.business_id.value.clone(), x.channel.value.clone()];
             let built = match (b, c) {
-                (Some(b), Some(c)) => Some(step(&b, c.rust_name.clone(), c.ty.clone())),
+                (Some(b), Some(c)) => Some(step(&b, &c)),
                 _ => None,
             };
             (&mut send, built, used)
@@ -1465,7 +1466,7 @@ fn otp_flow(
             let c = named(ck, &x.code, &is_string, "string");
             let used = vec![x.business_id.value.clone(), x.code.value.clone()];
             let built = match (b, c) {
-                (Some(b), Some(c)) => Some(step(&b, c.rust_name.clone(), c.ty.clone())),
+                (Some(b), Some(c)) => Some(step(&b, &c)),
                 _ => None,
             };
             (&mut confirm, built, used)
@@ -1492,7 +1493,7 @@ fn otp_flow(
             }
             let used = vec![x.ids.value.clone()];
             let built = match (ids, result) {
-                (Some(i), Some(r)) => Some(step(&i, r.rust_name.clone(), r.ty.clone())),
+                (Some(i), Some(r)) => Some(step(&i, &r)),
                 _ => None,
             };
             (&mut group, built, used)

@@ -86,8 +86,6 @@ pub fn emit_client(api: &Api) -> TokenStream {
                 pdoc.raw("# Errors");
                 pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`Error::Decode`](baas_runtime::Error::Decode)."));
                 let pdoc = pdoc.outer();
-                let missing =
-                    format!("the response carries no `{wire}`, the application's business id");
                 methods.push(quote! {
                     #pdoc
                     #deprecated
@@ -96,12 +94,12 @@ pub fn emit_client(api: &Api) -> TokenStream {
                         request: &super::#module::#req,
                     ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
                         let response = self.inner.execute(request).await?;
-                        let business_id = response
-                            .#field_id
-                            .clone()
-                            .filter(|id| !id.is_empty())
-                            .ok_or_else(|| baas_runtime::Error::decode(None, #missing, b"", None))?;
-                        Ok(super::pending::PendingApplication::new(self.clone(), business_id, response))
+                        super::pending::PendingApplication::from_response(
+                            self.clone(),
+                            response,
+                            |r| r.#field_id.as_deref(),
+                            #wire,
+                        )
                     }
                 });
             }

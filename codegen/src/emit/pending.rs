@@ -65,7 +65,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
             "# Errors",
             "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`Error::Decode`](baas_runtime::Error::Decode).",
         ]);
-        let missing = format!("the response carries no `{}`", g.other);
+        let wire = g.other_wire.clone();
         quote! {
             impl super::Client {
                 #doc
@@ -77,12 +77,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
                         #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
                     });
                     let response = self.#method(&request).await?;
-                    let business_id = response
-                        .#result
-                        .clone()
-                        .filter(|id| !id.is_empty())
-                        .ok_or_else(|| baas_runtime::Error::decode(None, #missing, b"", None))?;
-                    Ok(PendingApplication::new(self.clone(), business_id, response))
+                    PendingApplication::from_response(self.clone(), response, |r| r.#result.as_deref(), #wire)
                 }
             }
         }
@@ -97,8 +92,22 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         }
 
         impl<R> PendingApplication<R> {
-            pub(crate) fn new(client: super::Client, business_id: String, response: R) -> Self {
-                PendingApplication { client, business_id, response }
+            /// The handle of the application `response` describes; `business_id` reads its id from the response field `field`.
+            pub(crate) fn from_response(
+                client: super::Client,
+                response: R,
+                business_id: impl Fn(&R) -> Option<&str>,
+                field: &str,
+            ) -> Result<Self, baas_runtime::Error> {
+                match business_id(&response).filter(|id| !id.is_empty()) {
+                    Some(id) => Ok(PendingApplication { client, business_id: id.to_owned(), response }),
+                    None => Err(baas_runtime::Error::decode(
+                        None,
+                        format!("the response carries no `{field}`, the application's business id"),
+                        b"",
+                        None,
+                    )),
+                }
             }
 
             /// The business id that the OTP steps name (also what a status query or a cancellation takes).
