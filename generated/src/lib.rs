@@ -37,6 +37,10 @@
 //!
 //! Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`Error::OutcomeUnknown`] (with its requestId), which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.
 //!
+//! # Beyond one call
+//!
+//! Where the spec says how: paged operations have `*_pages` (a `Stream` of pages, or of items with `.items()`), operations confirmed by OTP have `*_pending` (a `PendingApplication` that sends and confirms its OTP), status queries have `*_until_final` (polling with a [`WaitPolicy`]). Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network; `client.runtime().execute_with` takes [`CallOptions`] and returns the [`Success`] envelope.
+//!
 //! # Money
 //!
 //! Amounts are [`Amount`], an exact decimal that never passes through a float, sent as the text the spec gives.
