@@ -231,6 +231,7 @@ pub fn compare(old: &Api, new: &Api) -> Report {
     notifications(&mut out, old, new);
     envelope(&mut out, old, new);
     decisions(&mut out, old, new);
+    otp_flow(&mut out, old, new);
     api_header(&mut out, old, new);
     let bump = out
         .changes
@@ -379,6 +380,7 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
             )
         });
     }
+    helpers(&mut items, o, n);
     // Parameters.
     match (&o.params, &n.params) {
         (Params::Fields { fields: of }, Params::Fields { fields: nf }) => {
@@ -432,6 +434,96 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
     // Response.
     response(old, new, &o.response, &n.response, &mut items);
     items
+}
+
+/// The client methods an operation's spec keys generate: a paginator (`paging` with
+/// `items`), a pending-application method (`business_id`), a waiter (`final_states`).
+/// Adding one adds a method (minor); removing or changing one removes a method or
+/// changes what it does (major). None of them changes what is sent.
+fn helpers(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
+    let pages = |op: &Operation| {
+        op.paging
+            .as_ref()
+            .filter(|p| p.items.is_some())
+            .map(|p| serde_json::to_string(p).unwrap_or_default())
+    };
+    let pending = |op: &Operation| op.business_id.clone();
+    let until = |op: &Operation| {
+        op.final_states
+            .as_ref()
+            .map(|f| serde_json::to_string(f).unwrap_or_default())
+    };
+    let method = n.rust_name.trim_start_matches("r#");
+    for (what, name, before, after) in [
+        ("paginator", format!("{method}_pages"), pages(o), pages(n)),
+        (
+            "pending-application method",
+            format!("{method}_pending"),
+            pending(o),
+            pending(n),
+        ),
+        (
+            "waiter",
+            format!("{method}_until_final"),
+            until(o),
+            until(n),
+        ),
+    ] {
+        let item = match (before, after) {
+            (None, Some(_)) => Item::new(
+                "",
+                format!("{what} `{name}` added"),
+                Level::Minor,
+                Wire::Compatible,
+            ),
+            (Some(_), None) => Item::new(
+                "",
+                format!("{what} `{name}` removed"),
+                Level::Major,
+                Wire::Compatible,
+            ),
+            (Some(a), Some(b)) if a != b => Item::new(
+                "",
+                format!("{what} `{name}` changed (what it reads or when it stops)"),
+                Level::Major,
+                Wire::Compatible,
+            ),
+            _ => continue,
+        };
+        items.push(item);
+    }
+}
+
+/// The OTP flow (`otp_step:` marks): the `PendingApplication` handle and `group_pending`
+/// exist only with it.
+fn otp_flow(out: &mut Out, old: &Api, new: &Api) {
+    let key = |api: &Api| {
+        api.otp_flow
+            .as_ref()
+            .map(|f| serde_json::to_string(f).unwrap_or_default())
+    };
+    let item = match (key(old), key(new)) {
+        (None, Some(_)) => Item::new(
+            "otp_step",
+            "OTP flow added: `PendingApplication` (and `group_pending` with a group step)",
+            Level::Minor,
+            Wire::Compatible,
+        ),
+        (Some(_), None) => Item::new(
+            "otp_step",
+            "OTP flow removed: `PendingApplication`, every `*_pending` and `group_pending` go",
+            Level::Major,
+            Wire::Compatible,
+        ),
+        (Some(a), Some(b)) if a != b => Item::new(
+            "otp_step",
+            "OTP flow changed: the operations or fields `PendingApplication` uses",
+            Level::Major,
+            Wire::Compatible,
+        ),
+        _ => return,
+    };
+    out.push(Scope::Api, "", &[], vec![item]);
 }
 
 /// A parameter that left the top level for a record reachable from the params (or came
