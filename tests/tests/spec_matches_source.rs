@@ -1531,11 +1531,11 @@ fn parse_resources(doc: &str) -> Result<BTreeMap<String, Vec<SrcResField>>, Vec<
     }
     // A label that failed to parse is an error only if a record needs it.
     let mut errors = Vec::new();
-    for (_, labels) in RESOURCE_RECORDS {
-        for l in *labels {
-            if let Some(e) = failures.get(*l) {
+    for r in &tables().resource_records {
+        for l in &r.lists {
+            if let Some(e) = failures.get(l.as_str()) {
                 errors.push(format!("`{l}`: {e}"));
-            } else if !out.contains_key(*l) {
+            } else if !out.contains_key(l.as_str()) {
                 errors.push(format!("`{l}`: no such list in the Resources section"));
             }
         }
@@ -1547,99 +1547,62 @@ fn parse_resources(doc: &str) -> Result<BTreeMap<String, Vec<SrcResField>>, Vec<
     }
 }
 
-/// Which lists of the "Resources" section make up each record of the spec: the record
-/// must have exactly the fields of these lists. The field names come from the document.
-const RESOURCE_RECORDS: &[(&str, &[&str])] = &[
-    (
-        "CnyTransferSummary",
-        &["table:CNY transfer record (list item and detail)"],
-    ),
-    (
-        "CnyTransferDetail",
-        &[
-            "table:CNY transfer record (list item and detail)",
-            "Detail only",
-        ],
-    ),
-    ("OrderItem", &["Order item"]),
-    (
-        "PersonalOnboardingStatus",
-        &["para:Personal onboarding status"],
-    ),
-    ("PersonalKyc", &["para:Personal KYC record"]),
-    ("KycMediaItem", &["KYC media list item"]),
-    (
-        "StoreOnboardingInfo",
-        &[
-            "Common fields for all four SME types",
-            "Sole proprietorship adds",
-        ],
-    ),
-    (
-        "CompanyOnboardingInfo",
-        &[
-            "Common fields for all four SME types",
-            "LLC, NGO/CBO and partnership add",
-        ],
-    ),
-    (
-        "OrganisationOnboardingInfo",
-        &[
-            "Common fields for all four SME types",
-            "LLC, NGO/CBO and partnership add",
-        ],
-    ),
-    (
-        "PartnershipOnboardingInfo",
-        &[
-            "Common fields for all four SME types",
-            "LLC, NGO/CBO and partnership add",
-        ],
-    ),
-    ("SmeMediaInfo", &["onboardingMediaInfos"]),
-    ("ShareholderMemberInfo", &["shareholdersMemberInfos"]),
-    ("ShareholderCompanyInfo", &["shareholdersCompanyInfos"]),
-    ("Account", &["table:Account"]),
-    ("AbnormalAccount", &["Abnormal account list item"]),
-    ("ReversalRequest", &["para:Reversal request"]),
-    ("FeeResult", &["Fee result"]),
-    ("AccountValidationResult", &["Account validation result"]),
-    ("ClosingBalanceJob", &["Closing-balance job"]),
-];
+/// The tables of `tests/data/source_tables.yaml` (see its header): which lists of the
+/// "Resources" section make up each record of the spec (the record must have exactly
+/// the fields of these lists, which come from the document, plus its `live_only`
+/// fields), which records are not resources, and the value sets of the enums.
+#[derive(serde::Deserialize)]
+struct Tables {
+    resource_records: Vec<ResourceRecord>,
+    non_resource_records: Vec<NonResource>,
+    value_sets: Vec<ValueSet>,
+}
 
-/// Records of the spec that are not resources of the "Resources" section, and where
-/// they come from (checked elsewhere or by their decision).
-const NON_RESOURCE_RECORDS: &[(&str, &str)] = &[
-    (
-        "MobileDetail",
-        "item of a request array: checked with the parameters of airtimeBulkPayment",
-    ),
-    (
-        "AccountListItem",
-        "the `accounts: array of ...` response of /account/queryAccountListByUserId",
-    ),
-    (
-        "BusinessOnboardingStatus",
-        "the two response shapes of getBusinessOnboardingStatus (decision sme-status-shapes)",
-    ),
-    (
-        "TransactionListItem",
-        "public-facts.md, getTransList response (decision get-trans-list-response)",
-    ),
-];
+#[derive(serde::Deserialize)]
+struct ResourceRecord {
+    record: String,
+    lists: Vec<String>,
+    #[serde(default)]
+    live_only: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct NonResource {
+    record: String,
+    #[allow(dead_code)]
+    why: String,
+}
+
+#[derive(serde::Deserialize)]
+struct ValueSet {
+    name: String,
+    wire_type: String,
+    doc: Doc,
+    list: String,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/source_tables.yaml");
+        let text = std::fs::read_to_string(&path).expect("tests/data/source_tables.yaml");
+        serde_yaml::from_str(&text).expect("tests/data/source_tables.yaml parses")
+    })
+}
 
 /// Compares each record with its lists in the "Resources" section: same field names,
 /// and a stated type only where it matches (or a decision about the field explains it).
 fn compare_records(spec: &Spec, res: &BTreeMap<String, Vec<SrcResField>>) -> Vec<String> {
     let mut out = Vec::new();
-    for (record, labels) in RESOURCE_RECORDS {
-        let Some(fields) = spec.records.get(*record) else {
+    for r in &tables().resource_records {
+        let (record, labels) = (&r.record, &r.lists);
+        let Some(fields) = spec.records.get(record.as_str()) else {
             out.push(format!("record {record}: missing from the spec"));
             continue;
         };
         let src: Vec<&SrcResField> = labels
             .iter()
-            .flat_map(|l| res.get(*l).into_iter().flatten())
+            .flat_map(|l| res.get(l.as_str()).into_iter().flatten())
             .collect();
         let by_name: BTreeMap<&str, &SpecField> =
             fields.iter().map(|f| (f.name.as_str(), f)).collect();
@@ -1663,7 +1626,10 @@ fn compare_records(spec: &Spec, res: &BTreeMap<String, Vec<SrcResField>>) -> Vec
         }
         let src_names: BTreeSet<&str> = src.iter().map(|s| s.name.as_str()).collect();
         for f in fields {
-            if !src_names.contains(f.name.as_str()) {
+            // A field seen only live may stand beside the document's when the table
+            // names it.
+            let live = r.live_only.contains(&f.name);
+            if !src_names.contains(f.name.as_str()) && !live {
                 out.push(format!(
                     "record {record}: the spec has field `{}`, which the source ({labels:?}) does not list",
                     f.name
@@ -1671,15 +1637,21 @@ fn compare_records(spec: &Spec, res: &BTreeMap<String, Vec<SrcResField>>) -> Vec
             }
         }
     }
-    let known: BTreeSet<&str> = RESOURCE_RECORDS
+    let known: BTreeSet<&str> = tables()
+        .resource_records
         .iter()
-        .map(|(r, _)| *r)
-        .chain(NON_RESOURCE_RECORDS.iter().map(|(r, _)| *r))
+        .map(|r| r.record.as_str())
+        .chain(
+            tables()
+                .non_resource_records
+                .iter()
+                .map(|r| r.record.as_str()),
+        )
         .collect();
     for r in spec.records.keys() {
         if !known.contains(r.as_str()) {
             out.push(format!(
-                "record {r}: not mapped to a list of the Resources section (RESOURCE_RECORDS) nor explained (NON_RESOURCE_RECORDS)"
+                "record {r}: not mapped to a list of the Resources section nor explained (resource_records / non_resource_records of tests/data/source_tables.yaml)"
             ));
         }
     }
@@ -1753,7 +1725,8 @@ fn compare_envelope(spec: &Spec, doc: &str) -> Vec<String> {
 // ============================================================================ value sets
 
 /// Where a value set is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Doc {
     /// The source document.
     Seed,
@@ -1763,195 +1736,6 @@ enum Doc {
     /// first appearance).
     PairCurrencies,
 }
-
-/// Every value set of the checklist and of the spec: the enum, its wire type,
-/// and the list exactly as the document (or public-facts.md) writes it. The values are
-/// read from that text, not listed here.
-const VALUE_SETS: &[(&str, &str, Doc, &str)] = &[
-    (
-        "BeneficiaryType",
-        "string",
-        Doc::Seed,
-        "1 = Individual, 2 = Enterprise",
-    ),
-    (
-        "PaymentPurpose",
-        "string",
-        Doc::Seed,
-        "PURCHASE_GOODS or RELATED_PARTY_PAYMENT",
-    ),
-    (
-        "CnyDocumentType",
-        "string",
-        Doc::Seed,
-        "| TRUE | image or pdf |",
-    ),
-    ("Gender", "string", Doc::Seed, "'0' Female, '1' Male"),
-    (
-        "IdType",
-        "string",
-        Doc::Seed,
-        "101 Kenya National ID, 102 Kenya Alien ID, 103 Passport",
-    ),
-    (
-        "KycStatus",
-        "integer",
-        Doc::Seed,
-        "1 Submitted, 2 Processing, 3 Passed, 4 Rejected, 5 Account Closed, 9 Manual Reviewing",
-    ),
-    (
-        "ProfileCheck",
-        "integer",
-        Doc::Seed,
-        "0 Not Checked, 1 Submitted, 2 Validated, 3 Declined, 4 Processing",
-    ),
-    (
-        "OnboardingStatus",
-        "integer",
-        Doc::Facts,
-        "0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review",
-    ),
-    (
-        "BusinessType",
-        "integer",
-        Doc::Seed,
-        "1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO",
-    ),
-    (
-        "AccountType",
-        "string",
-        Doc::Seed,
-        "C001 Current, C002 Wallet, C004 Loan, C006 Fixed Deposit, B001 SME, B005 Business Loan, B006 Business Fixed Deposit",
-    ),
-    (
-        "AccountStatus",
-        "integer",
-        Doc::Seed,
-        "0 Normal, 1 Locked, 2 Closed",
-    ),
-    (
-        "DormantStatus",
-        "integer",
-        Doc::Seed,
-        "| dormantStatus | 0 Normal, 1 Dormant |",
-    ),
-    (
-        "FreezeStatus",
-        "integer",
-        Doc::Seed,
-        "| freezeStatus | 0 Normal, 1 Frozen |",
-    ),
-    (
-        "AbnormalStatus",
-        "integer",
-        Doc::Seed,
-        "1 Dormant, 2 Restricted, 3 Frozen",
-    ),
-    (
-        "ValidateAccountType",
-        "integer",
-        Doc::Seed,
-        "0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods",
-    ),
-    (
-        "NetworkProvider",
-        "integer",
-        Doc::Seed,
-        "0 = first provider, 1 = second provider, 2 = third provider",
-    ),
-    (
-        "BillType",
-        "integer",
-        Doc::Seed,
-        "0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water",
-    ),
-    (
-        "PayType",
-        "string",
-        Doc::Seed,
-        "0 = Paybill, 1 = Till/BuyGoods",
-    ),
-    (
-        "Currency",
-        "string",
-        Doc::Seed,
-        "KES, USD, GBP, EUR, TZS, UGX or RWF",
-    ),
-    (
-        "AmountType",
-        "integer",
-        Doc::Seed,
-        "0 = in debit account currency, 1 = in credit account currency",
-    ),
-    (
-        "PaymentChannel",
-        "string",
-        Doc::Seed,
-        "| TRUE | value SWIFT |",
-    ),
-    (
-        "ChargeType",
-        "string",
-        Doc::Seed,
-        "OUR = remitter pays all charges; BEN = beneficiary pays all; SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees",
-    ),
-    ("SwiftDocumentType", "string", Doc::Seed, "PDF or Image"),
-    (
-        "TxStatus",
-        "integer",
-        Doc::Facts,
-        "-1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded",
-    ),
-    (
-        "OrderByDesc",
-        "integer",
-        Doc::Seed,
-        "1 = newest first, 0 = oldest first by transaction date",
-    ),
-    (
-        "InterBankApplicationStatus",
-        "integer",
-        Doc::Facts,
-        "1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit",
-    ),
-    (
-        "UtilityPaymentStatus",
-        "integer",
-        Doc::Facts,
-        "1 waiting for OTP, 2 processing",
-    ),
-    (
-        "CurrencyPair",
-        "string",
-        Doc::Seed,
-        "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY",
-    ),
-    (
-        "FxCurrency",
-        "string",
-        Doc::PairCurrencies,
-        "USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY",
-    ),
-    (
-        "FxRequestStatus",
-        "integer",
-        Doc::Facts,
-        "1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed",
-    ),
-    (
-        "VoucherType",
-        "string",
-        Doc::Seed,
-        "| voucherType | string | FALSE | image |",
-    ),
-    (
-        "FeeBeneficiaryType",
-        "string",
-        Doc::Seed,
-        "0 = Individual, 1 = Business",
-    ),
-    ("OtpType", "string", Doc::Seed, "sms or email"),
-];
 
 /// The wire values of a list as written: the items separated by `;` (or `,` when there
 /// is no `;`) and ` or `, each item's first word (quotes dropped, `(...)` ignored; in a
@@ -1997,7 +1781,13 @@ fn normalize(text: &str) -> String {
 fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
     let (seed, facts) = (normalize(seed), normalize(facts));
     let mut out = Vec::new();
-    for (name, wire_type, doc, list) in VALUE_SETS {
+    for ValueSet {
+        name,
+        wire_type,
+        doc,
+        list,
+    } in &tables().value_sets
+    {
         let text = match doc {
             Doc::Seed => &seed,
             Doc::Facts => &facts,
@@ -2008,7 +1798,7 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
                 "value set {name}: `{list}` is not written in {doc:?}"
             ));
         }
-        match (spec.enums.get(*name), spec.enum_values.get(*name)) {
+        match (spec.enums.get(name), spec.enum_values.get(name)) {
             (Some(w), Some(values)) => {
                 if w != wire_type {
                     out.push(format!(
@@ -2050,11 +1840,15 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
             _ => out.push(format!("enum {name}: missing from the spec")),
         }
     }
-    let listed: BTreeSet<&str> = VALUE_SETS.iter().map(|(n, ..)| *n).collect();
+    let listed: BTreeSet<&str> = tables()
+        .value_sets
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
     for name in spec.enums.keys() {
         if !listed.contains(name.as_str()) {
             out.push(format!(
-                "enum {name}: not tied to a value set of the documents (add it to VALUE_SETS)"
+                "enum {name}: not tied to a value set of the documents (add it to value_sets of tests/data/source_tables.yaml)"
             ));
         }
     }
@@ -2458,7 +2252,7 @@ fn cross_check_reports_rules_records_and_value_sets() {
     spec.enums.insert("Invented".into(), "string".into());
     expect(
         compare_value_sets(&spec, &seed, &facts),
-        &["Invented", "VALUE_SETS"],
+        &["Invented", "source_tables.yaml"],
     );
 
     // Responses: a dropped field, a wrong declared type, an invented field, a
