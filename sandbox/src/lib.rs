@@ -92,6 +92,9 @@ pub enum SandboxError {
     /// The callback URL is not a loopback `http://127.0.0.1:PORT/path`.
     #[error("callback URL: {0}")]
     CallbackUrl(String),
+    /// The runtime of an [`Offline`] sandbox could not be built.
+    #[error("cannot build a runtime: {0}")]
+    Runtime(std::io::Error),
 }
 
 /// How to start a sandbox.
@@ -154,6 +157,42 @@ impl std::fmt::Debug for Sandbox {
             .field("addr", &self.addr)
             .field("sender", &self.sender)
             .finish_non_exhaustive()
+    }
+}
+
+/// The seeded sandbox without a socket: [`Offline::answer`] runs one POST body through the
+/// same checks and handlers as the server, bytes in, answer out. For fuzzing and tests.
+#[doc(hidden)]
+pub struct Offline {
+    shared: Arc<server::Shared>,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Offline {
+    /// The seeded sandbox with the default partner.
+    pub fn new() -> Result<Offline, SandboxError> {
+        let config = SandboxConfig::default();
+        let mut partners = BTreeMap::new();
+        partners.insert(config.sender.clone(), PrivateKey::new(config.key.clone()));
+        let shared = Arc::new(server::Shared::new(
+            bank::Bank::seeded(baas_runtime::envelope::now_millis()),
+            partners,
+            SERVICE_SENDER.to_owned(),
+            config.retry_backoff,
+            (config.header_read_timeout, config.body_read_timeout),
+        ));
+        // Notifications are handed to tasks: a runtime to hand them to (never driven).
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(SandboxError::Runtime)?;
+        Ok(Offline { shared, runtime })
+    }
+
+    /// The answer body to a POST of `body` on `path`.
+    pub fn answer(&self, path: &str, body: &[u8]) -> Vec<u8> {
+        let _entered = self.runtime.enter();
+        server::answer_path(&self.shared, path, body)
     }
 }
 

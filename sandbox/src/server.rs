@@ -323,6 +323,23 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     json_response(StatusCode::OK, answer.body)
 }
 
+/// The answer body to one POST of `body` on `path`: the same checks and handlers as a
+/// request over HTTP, without a socket (for fuzzing and tests).
+pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {
+    let candidates: Vec<&'static str> = OPERATIONS
+        .iter()
+        .filter(|o| o.path == path)
+        .map(|o| o.name)
+        .collect();
+    if candidates.is_empty() {
+        return unsigned(codes::SYSTEM, &format!("no such path: {path}"));
+    }
+    if body.len() > MAX_BODY_BYTES {
+        return unsigned(codes::INVALID_PARAMETER, "the body is too large");
+    }
+    answer(shared, &candidates, body).body
+}
+
 /// What the sandbox answered to one POST.
 struct Answer {
     request_id: Option<String>,

@@ -5,6 +5,7 @@
 //! them with a fresh render *and* the compiler checks that they build.
 
 pub mod fixtures;
+pub mod fuzz_bodies;
 
 /// The Rust examples of the root `README.md`, compiled (and the sandbox one run) by
 /// `cargo test`, so the partner's first call cannot drift from the generated API.

@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| baas_tests::fuzz_bodies::notification_verify(data));
