@@ -276,11 +276,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
             unsigned(codes::GET_NOT_SUPPORTED, "only POST is supported"),
         );
     }
-    let candidates: Vec<&'static str> = OPERATIONS
-        .iter()
-        .filter(|o| o.path == path)
-        .map(|o| o.name)
-        .collect();
+    let candidates = operations_on(&path);
     if candidates.is_empty() {
         shared.remember(&method, &path, &Answer::bare("HTTP 500"));
         return json_response(
@@ -323,14 +319,20 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     json_response(StatusCode::OK, answer.body)
 }
 
-/// The answer body to one POST of `body` on `path`: the same checks and handlers as a
-/// request over HTTP, without a socket (for fuzzing and tests).
-pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {
-    let candidates: Vec<&'static str> = OPERATIONS
+/// The operations served on `path` (more than one where the spec gives two operations
+/// one path: the body tells them apart).
+fn operations_on(path: &str) -> Vec<&'static str> {
+    OPERATIONS
         .iter()
         .filter(|o| o.path == path)
         .map(|o| o.name)
-        .collect();
+        .collect()
+}
+
+/// The answer body to one POST of `body` on `path`: the same checks and handlers as a
+/// request over HTTP, without a socket (for fuzzing and tests).
+pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {
+    let candidates = operations_on(path);
     if candidates.is_empty() {
         return unsigned(codes::SYSTEM, &format!("no such path: {path}"));
     }

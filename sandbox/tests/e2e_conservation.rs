@@ -15,24 +15,10 @@ use baas_client::otp::{
 };
 use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
 use baas_client::{Amount, Client};
-use common::{amount, start};
+use common::{amount, start, Rng};
 
 const KES_ACCOUNTS: [&str; 4] = ["1000000001", "1000000003", "1000000004", "2000000002"];
 const BANKS: [&str; 3] = ["46", "46", "M-PESA"];
-
-/// xorshift64*: a deterministic pseudo-random sequence per worker.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-}
 
 /// Calls in flight now, and the most seen at once.
 #[derive(Default)]
@@ -71,10 +57,7 @@ async fn worker(
             continue;
         }
         // 0.01 .. 2000.00, sometimes more than the small accounts hold.
-        let cents = 1 + rng.next() % 200_000;
-        let value: Amount = format!("{}.{:02}", cents / 100, cents % 100)
-            .parse()
-            .unwrap();
+        let value = amount(&rng.cents(200_000));
         let request = ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: payer.into(),
             payee_bank_code: bank.into(),

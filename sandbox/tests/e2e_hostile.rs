@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::{
     AmountType, ChargeType, Currency, FeeBeneficiaryType, FxCurrency, PaymentChannel,
@@ -16,28 +14,12 @@ use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, TelegraphicTransferRequest,
     TelegraphicTransferRequired,
 };
-use baas_runtime::transport::{HttpRequest, Transport};
-use baas_runtime::HttpsTransport;
-use common::{amount, start};
+use common::{amount, raw, start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The largest value of the decimal type (28 digits): every product or sum with it
 /// overflows.
 const HUGE: &str = "79228162514264337593543950335";
-
-async fn post(url: &str, body: Vec<u8>) -> serde_json::Value {
-    let t = HttpsTransport::new(Duration::from_secs(10)).unwrap();
-    let r = t
-        .post_json(HttpRequest::new(
-            url,
-            body,
-            Duration::from_secs(10),
-            1 << 20,
-        ))
-        .await
-        .expect("the sandbox answers (the connection is not dropped)");
-    serde_json::from_slice(&r.body).expect("a JSON answer")
-}
 
 /// The sandbox still serves a normal call.
 async fn still_serving(c: &baas_client::Client) {
@@ -151,7 +133,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
 #[tokio::test]
 async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
     let (sb, c) = start().await;
-    let url = format!("{}/query/getAccountDetails", sb.base_url());
+    let path = "/query/getAccountDetails";
 
     // 100,000 nested arrays: refused before any recursion into them.
     let deep = format!(
@@ -159,15 +141,18 @@ async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
         "[".repeat(100_000),
         "]".repeat(100_000)
     );
-    assert_eq!(post(&url, deep.into_bytes()).await["code"], "12001");
+    assert_eq!(
+        raw::post(&sb, path, deep.into_bytes()).await.1["code"],
+        "12001"
+    );
 
     // Not UTF-8.
     let body = b"{\"requestId\":\"\xff\xfe\"}".to_vec();
-    assert_eq!(post(&url, body).await["code"], "12001");
+    assert_eq!(raw::post(&sb, path, body).await.1["code"], "12001");
 
     // A repeated key (which copy would the signature cover?).
     let body = br#"{"sender":"sandbox-partner","params":{"accountId":"1","accountId":"2"}}"#;
-    let answer = post(&url, body.to_vec()).await;
+    let answer = raw::post(&sb, path, body.to_vec()).await.1;
     assert_eq!(answer["code"], "12001");
     assert!(
         answer["msg"].as_str().unwrap().contains("duplicate key"),
@@ -175,8 +160,11 @@ async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
     );
 
     // Not an object; empty.
-    assert_eq!(post(&url, b"[1,2]".to_vec()).await["code"], "12001");
-    assert_eq!(post(&url, Vec::new()).await["code"], "12001");
+    assert_eq!(
+        raw::post(&sb, path, b"[1,2]".to_vec()).await.1["code"],
+        "12001"
+    );
+    assert_eq!(raw::post(&sb, path, Vec::new()).await.1["code"], "12001");
 
     // A body over the limit: the sandbox stops reading and answers.
     let limit = 48 * 1024 * 1024;

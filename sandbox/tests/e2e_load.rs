@@ -3,6 +3,8 @@
 //! signed business answer, money is conserved, no requestId is accepted twice, and
 //! memory stays flat between the two halves of the run. Prints throughput and p99.
 
+mod common;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -11,6 +13,7 @@ use std::time::{Duration, Instant};
 use baas_runtime::transport::{HttpRequest, Transport};
 use baas_runtime::HttpsTransport;
 use baas_sandbox::Sandbox;
+use common::Rng;
 use serde_json::{json, Value};
 
 /// Concurrent partners.
@@ -28,24 +31,6 @@ const KES: [&str; 5] = [
     "2000000002",
 ];
 const BANKS: [&str; 4] = ["46", "46", "M-PESA", "68"];
-
-/// xorshift64*: a deterministic pseudo-random sequence per partner.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-    fn cents(&mut self, max: u64) -> String {
-        let c = 1 + self.next() % max;
-        format!("{}.{:02}", c / 100, c % 100)
-    }
-}
 
 #[derive(Default)]
 struct Stats {

@@ -50,3 +50,24 @@ pub fn code<T: std::fmt::Debug>(result: Result<T, baas_client::Error>) -> String
             .unwrap_or_else(|| format!("not an API error: {e}")),
     }
 }
+
+/// xorshift64*: a deterministic pseudo-random sequence (one per worker or partner of
+/// the load tests).
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// One of `items`.
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+    /// An amount of 0.01 to `max` hundredths, as text.
+    pub fn cents(&mut self, max: u64) -> String {
+        let c = 1 + self.next() % max;
+        format!("{}.{:02}", c / 100, c % 100)
+    }
+}
