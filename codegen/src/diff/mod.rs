@@ -848,72 +848,113 @@ fn shapes(r: &Record) -> BTreeSet<(String, &'static str)> {
     s
 }
 
-fn records(out: &mut Out, old: &Api, new: &Api) {
-    for n in &new.records {
-        let users = used_by(old, new, &n.name);
-        let Some(o) = old.record(&n.name) else {
-            out.push(
-                Scope::Record,
-                &n.name,
-                &users,
-                vec![Item::new(
-                    "",
-                    "record added",
-                    Level::Minor,
-                    Wire::Compatible,
-                )],
-            );
-            continue;
-        };
-        let mut items = Vec::new();
-        let (os, ns) = (shapes(o), shapes(n));
-        if os != ns {
-            let words = |s: &BTreeSet<(String, &str)>| {
-                s.iter()
-                    .map(|(t, d)| format!("`{t}` ({d})"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let lost = os.difference(&ns).count() > 0;
-            items.push(Item::new(
+/// Records and value sets: definitions of which each side has one per name, each
+/// reported with the operations that use it.
+trait Definition {
+    /// The scope of its changes.
+    const SCOPE: Scope;
+    /// What it is called in a change (`record added`).
+    const WHAT: &'static str;
+    fn name(&self) -> &str;
+}
+
+impl Definition for Record {
+    const SCOPE: Scope = Scope::Record;
+    const WHAT: &'static str = "record";
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Definition for EnumDef {
+    const SCOPE: Scope = Scope::Enum;
+    const WHAT: &'static str = "value set";
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Pairs the definitions of both sides by name. One added is minor and one removed
+/// major, wire-compatible both (only operations put them on the wire, and they report
+/// their own changes); `compare` lists the changes of one on both sides.
+fn definitions<T: Definition>(
+    out: &mut Out,
+    old: &Api,
+    new: &Api,
+    olds: &[T],
+    news: &[T],
+    mut compare: impl FnMut(&T, &T) -> Vec<Item>,
+) {
+    for n in news {
+        let items = match olds.iter().find(|o| o.name() == n.name()) {
+            Some(o) => compare(o, n),
+            None => vec![Item::new(
                 "",
-                format!(
-                    "generated shapes changed from {} to {}",
-                    words(&os),
-                    words(&ns)
-                ),
-                if lost { Level::Major } else { Level::Minor },
+                format!("{} added", T::WHAT),
+                Level::Minor,
                 Wire::Compatible,
-            ));
-        }
-        if o.doc != n.doc || o.source != n.source || o.decisions != n.decisions {
-            items.push(docs_item(""));
-        }
-        let dirs = fields::Dirs {
-            sent: o.used_in_request || n.used_in_request,
-            received: o.used_in_response
-                || n.used_in_response
-                || !(o.used_in_request || n.used_in_request),
+            )],
         };
-        items.extend(fields::diff(old, new, &o.fields, &n.fields, dirs, "field"));
-        out.push(Scope::Record, &n.name, &users, items);
+        out.push(T::SCOPE, n.name(), &used_by(old, new, n.name()), items);
     }
-    for o in &old.records {
-        if new.record(&o.name).is_none() {
-            let users = used_by(old, new, &o.name);
-            out.push(
-                Scope::Record,
-                &o.name,
-                &users,
-                vec![Item::new(
-                    "",
-                    "record removed",
-                    Level::Major,
-                    Wire::Compatible,
-                )],
-            );
-        }
+    for o in olds
+        .iter()
+        .filter(|o| !news.iter().any(|n| n.name() == o.name()))
+    {
+        let removed = Item::new(
+            "",
+            format!("{} removed", T::WHAT),
+            Level::Major,
+            Wire::Compatible,
+        );
+        out.push(
+            T::SCOPE,
+            o.name(),
+            &used_by(old, new, o.name()),
+            vec![removed],
+        );
     }
+}
+
+fn records(out: &mut Out, old: &Api, new: &Api) {
+    definitions(out, old, new, &old.records, &new.records, |o, n| {
+        record(old, new, o, n)
+    });
+}
+
+fn record(old: &Api, new: &Api, o: &Record, n: &Record) -> Vec<Item> {
+    let mut items = Vec::new();
+    let (os, ns) = (shapes(o), shapes(n));
+    if os != ns {
+        let words = |s: &BTreeSet<(String, &str)>| {
+            s.iter()
+                .map(|(t, d)| format!("`{t}` ({d})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let lost = os.difference(&ns).count() > 0;
+        items.push(Item::new(
+            "",
+            format!(
+                "generated shapes changed from {} to {}",
+                words(&os),
+                words(&ns)
+            ),
+            if lost { Level::Major } else { Level::Minor },
+            Wire::Compatible,
+        ));
+    }
+    if o.doc != n.doc || o.source != n.source || o.decisions != n.decisions {
+        items.push(docs_item(""));
+    }
+    let dirs = fields::Dirs {
+        sent: o.used_in_request || n.used_in_request,
+        received: o.used_in_response
+            || n.used_in_response
+            || !(o.used_in_request || n.used_in_request),
+    };
+    items.extend(fields::diff(old, new, &o.fields, &n.fields, dirs, "field"));
+    items
 }
 
 // ---- enums ----
@@ -937,41 +978,9 @@ fn enum_in_requests(api: &Api, name: &str) -> bool {
 }
 
 fn enums(out: &mut Out, old: &Api, new: &Api) {
-    for n in &new.enums {
-        let users = used_by(old, new, &n.name);
-        let Some(o) = old.enum_def(&n.name) else {
-            out.push(
-                Scope::Enum,
-                &n.name,
-                &users,
-                vec![Item::new(
-                    "",
-                    "value set added",
-                    Level::Minor,
-                    Wire::Compatible,
-                )],
-            );
-            continue;
-        };
-        let items = enum_values(old, o, n);
-        out.push(Scope::Enum, &n.name, &users, items);
-    }
-    for o in &old.enums {
-        if new.enum_def(&o.name).is_none() {
-            let users = used_by(old, new, &o.name);
-            out.push(
-                Scope::Enum,
-                &o.name,
-                &users,
-                vec![Item::new(
-                    "",
-                    "value set removed",
-                    Level::Major,
-                    Wire::Compatible,
-                )],
-            );
-        }
-    }
+    definitions(out, old, new, &old.enums, &new.enums, |o, n| {
+        enum_values(old, o, n)
+    });
 }
 
 fn enum_values(old: &Api, o: &EnumDef, n: &EnumDef) -> Vec<Item> {
