@@ -53,7 +53,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_account_details(
         &self,
         request: &super::account::GetAccountDetailsRequest,
@@ -68,7 +68,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn query_account_list_by_user_id(
         &self,
         request: &super::account::QueryAccountListByUserIdRequest,
@@ -83,7 +83,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_abnormal_account_list(
         &self,
         request: &super::account::GetAbnormalAccountListRequest,
@@ -105,7 +105,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn apply_for_short_code(
         &self,
         request: &super::account::ApplyForShortCodeRequest,
@@ -120,7 +120,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn query_for_short_code(
         &self,
         request: &super::account::QueryForShortCodeRequest,
@@ -135,7 +135,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn query_account_by_short_code(
         &self,
         request: &super::account::QueryAccountByShortCodeRequest,
@@ -152,7 +152,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn activate_account(
         &self,
         request: &super::account::ActivateAccountRequest,
@@ -167,7 +167,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn edit_sub_account_name(
         &self,
         request: &super::account::EditSubAccountNameRequest,
@@ -184,7 +184,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn cancel_account_operation(
         &self,
         request: &super::account::CancelAccountOperationRequest,
@@ -203,7 +203,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn apply_for_cny_express(
         &self,
         request: &super::cny::ApplyForCnyExpressRequest,
@@ -214,7 +214,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::apply_for_cny_express`]; a response without `applicationId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::apply_for_cny_express`]; a response without `applicationId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn apply_for_cny_express_pending(
         &self,
         request: &super::cny::ApplyForCnyExpressRequest,
@@ -222,13 +222,13 @@ impl Client {
         super::pending::PendingApplication<super::cny::ApplyForCnyExpressResponse>,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.application_id.as_deref(),
-            "applicationId",
-        )
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::cny::ApplyForCnyExpressRequest,
+        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
     }
     /// Lists CNY Express transfers of an account.
     ///
@@ -238,7 +238,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_cny_trans_list(
         &self,
         request: &super::cny::GetCnyTransListRequest,
@@ -260,7 +260,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_cny_transfer_details(
         &self,
         request: &super::cny::GetCnyTransferDetailsRequest,
@@ -277,7 +277,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_foreign_exchange_rate(
         &self,
         request: &super::fx::GetForeignExchangeRateRequest,
@@ -296,7 +296,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn apply_for_fc_exchange(
         &self,
         request: &super::fx::ApplyForFcExchangeRequest,
@@ -313,7 +313,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_fx_request_status(
         &self,
         request: &super::fx::GetFxRequestStatusRequest,
@@ -328,7 +328,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_onboarding_status(
         &self,
         request: &super::onboarding::GetOnboardingStatusRequest,
@@ -343,7 +343,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_user_kyc(
         &self,
         request: &super::onboarding::GetUserKycRequest,
@@ -358,7 +358,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_kyc_media_list(
         &self,
         request: &super::onboarding::GetKycMediaListRequest,
@@ -373,7 +373,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_onboarding_request_id(
         &self,
         request: &super::onboarding::GetOnboardingRequestIdRequest,
@@ -388,7 +388,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_business_onboarding_status(
         &self,
         request: &super::onboarding::GetBusinessOnboardingStatusRequest,
@@ -406,7 +406,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_business_onboarding_request_id(
         &self,
         request: &super::onboarding::GetBusinessOnboardingRequestIdRequest,
@@ -424,7 +424,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_store_onboarding_info(
         &self,
         request: &super::onboarding::GetStoreOnboardingInfoRequest,
@@ -439,7 +439,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_company_onboarding_info(
         &self,
         request: &super::onboarding::GetCompanyOnboardingInfoRequest,
@@ -457,7 +457,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_organisation_onboarding_info(
         &self,
         request: &super::onboarding::GetOrganisationOnboardingInfoRequest,
@@ -475,7 +475,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_partnership_onboarding_info(
         &self,
         request: &super::onboarding::GetPartnershipOnboardingInfoRequest,
@@ -495,7 +495,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn tx_reversal(
         &self,
         request: &super::other::TxReversalRequest,
@@ -510,7 +510,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn query_tx_reversal(
         &self,
         request: &super::other::QueryTxReversalRequest,
@@ -527,7 +527,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn fetch_transaction_fee(
         &self,
         request: &super::other::FetchTransactionFeeRequest,
@@ -542,7 +542,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn validate_account(
         &self,
         request: &super::other::ValidateAccountRequest,
@@ -557,7 +557,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn query_closing_balance(
         &self,
         request: &super::other::QueryClosingBalanceRequest,
@@ -574,7 +574,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn send_otp(
         &self,
         request: &super::otp::SendOtpRequest,
@@ -593,7 +593,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn confirm_operation(
         &self,
         request: &super::otp::ConfirmOperationRequest,
@@ -610,7 +610,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn send_acc_admin_otp(
         &self,
         request: &super::otp::SendAccAdminOtpRequest,
@@ -625,7 +625,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn group_applications(
         &self,
         request: &super::otp::GroupApplicationsRequest,
@@ -644,7 +644,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn apply_for_mobile_money_business_transfer(
         &self,
         request: &super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
@@ -658,7 +658,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::apply_for_mobile_money_business_transfer`]; a response without `txId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::apply_for_mobile_money_business_transfer`]; a response without `txId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn apply_for_mobile_money_business_transfer_pending(
         &self,
         request: &super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
@@ -668,13 +668,13 @@ impl Client {
         >,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.tx_id.as_deref(),
-            "txId",
-        )
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
+        >(self.clone(), success, |r| r.tx_id.as_deref(), "txId")
     }
     /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
     ///
@@ -688,7 +688,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn apply_for_transfer(
         &self,
         request: &super::transfers::ApplyForTransferRequest,
@@ -699,7 +699,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::apply_for_transfer`]; a response without `txId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::apply_for_transfer`]; a response without `txId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn apply_for_transfer_pending(
         &self,
         request: &super::transfers::ApplyForTransferRequest,
@@ -707,13 +707,13 @@ impl Client {
         super::pending::PendingApplication<super::transfers::ApplyForTransferResponse>,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.tx_id.as_deref(),
-            "txId",
-        )
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::transfers::ApplyForTransferRequest,
+        >(self.clone(), success, |r| r.tx_id.as_deref(), "txId")
     }
     /// Returns transaction records page by page.
     ///
@@ -723,7 +723,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_trans_list(
         &self,
         request: &super::transfers::GetTransListRequest,
@@ -745,7 +745,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_trans_result(
         &self,
         request: &super::transfers::GetTransResultRequest,
@@ -756,7 +756,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::WaitDeadline`](baas_runtime::Error::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::get_trans_result`] (a retryable failure of one query is polled past).
+    /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::get_trans_result`] (a retryable failure of one query is polled past).
     pub async fn get_trans_result_until_final(
         &self,
         request: &super::transfers::GetTransResultRequest,
@@ -785,7 +785,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn telegraphic_transfer(
         &self,
         request: &super::transfers::TelegraphicTransferRequest,
@@ -796,7 +796,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::telegraphic_transfer`]; a response without `applicationId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::telegraphic_transfer`]; a response without `applicationId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn telegraphic_transfer_pending(
         &self,
         request: &super::transfers::TelegraphicTransferRequest,
@@ -806,13 +806,13 @@ impl Client {
         >,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.application_id.as_deref(),
-            "applicationId",
-        )
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::transfers::TelegraphicTransferRequest,
+        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
     }
     /// Lists RTGS/EFT/SWIFT transfer applications.
     ///
@@ -824,7 +824,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_inter_bank_transfer_list(
         &self,
         request: &super::transfers::GetInterBankTransferListRequest,
@@ -844,7 +844,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_inter_bank_transfer_details(
         &self,
         request: &super::transfers::GetInterBankTransferDetailsRequest,
@@ -862,7 +862,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn get_bank_codes(
         &self,
         request: &super::transfers::GetBankCodesRequest,
@@ -881,7 +881,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn add_email(
         &self,
         request: &super::user::AddEmailRequest,
@@ -900,7 +900,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn verify_email_address(
         &self,
         request: &super::user::VerifyEmailAddressRequest,
@@ -919,7 +919,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn airtime_payment(
         &self,
         request: &super::utility::AirtimePaymentRequest,
@@ -938,7 +938,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn airtime_bulk_payment(
         &self,
         request: &super::utility::AirtimeBulkPaymentRequest,
@@ -949,7 +949,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::airtime_bulk_payment`]; a response without `bulkPaymentOrderId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::airtime_bulk_payment`]; a response without `bulkPaymentOrderId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn airtime_bulk_payment_pending(
         &self,
         request: &super::utility::AirtimeBulkPaymentRequest,
@@ -957,10 +957,15 @@ impl Client {
         super::pending::PendingApplication<super::utility::AirtimeBulkPaymentResponse>,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::utility::AirtimeBulkPaymentRequest,
+        >(
             self.clone(),
-            response,
+            success,
             |r| r.bulk_payment_order_id.as_deref(),
             "bulkPaymentOrderId",
         )
@@ -973,7 +978,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn bill_query(
         &self,
         request: &super::utility::BillQueryRequest,
@@ -992,7 +997,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn bill_payment(
         &self,
         request: &super::utility::BillPaymentRequest,
@@ -1003,7 +1008,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`Client::bill_payment`]; a response without `paymentId` is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// As [`Client::bill_payment`]; a response without `paymentId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn bill_payment_pending(
         &self,
         request: &super::utility::BillPaymentRequest,
@@ -1011,13 +1016,13 @@ impl Client {
         super::pending::PendingApplication<super::utility::BillPaymentResponse>,
         baas_runtime::Error,
     > {
-        let response = self.inner.execute(request).await?;
-        super::pending::PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.payment_id.as_deref(),
-            "paymentId",
-        )
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::utility::BillPaymentRequest,
+        >(self.clone(), success, |r| r.payment_id.as_deref(), "paymentId")
     }
     /// Queries a utility payment or airtime purchase.
     ///
@@ -1029,7 +1034,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn payment_query(
         &self,
         request: &super::utility::PaymentQueryRequest,
@@ -1046,7 +1051,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).
+    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
     pub async fn bulk_payment_query(
         &self,
         request: &super::utility::BulkPaymentQueryRequest,

@@ -3142,7 +3142,7 @@ impl<'de> serde::Deserialize<'de> for ResultCode {
 impl ResultCode {
     /// The wire values of the codes the spec marks retryable: the policy the generated [`Client`](super::Client) gives the runtime, which keeps no list of its own.
     pub const RETRYABLE_CODES: &'static [&'static str] = &["10001", "10002"];
-    /// The result code of an [`Error::Api`](baas_runtime::Error::Api) (the service answered with a code other than `00000`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.
+    /// The result code of an [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) (the service answered with a code other than `00000`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.
     pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode> {
         error.api_code().map(ResultCode::from_wire)
     }

@@ -35,7 +35,7 @@
 //!
 //! # Errors
 //!
-//! Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`Error::OutcomeUnknown`] (with its requestId), which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.
+//! Every method returns [`Error`]: [`Error::kind`] says what went wrong, and [`Error::operation`], [`Error::request_id`] and [`Error::attempts`] which call it concerns (the requestId of its last attempt, to look up, cancel or reconcile). [`ErrorKind::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`ErrorKind::OutcomeUnknown`], which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.
 //!
 //! # Beyond one call
 //!
@@ -66,9 +66,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
-    mock, notification, transport, Amount, CallOptions, Config, Error, Operation,
-    Outcome, Page, PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation,
-    WaitPolicy,
+    mock, notification, transport, Amount, CallOptions, Config, Error, ErrorKind,
+    Operation, Outcome, Page, PrivateKey, RawJson, RuleKind, Success, ValidationErrors,
+    Violation, WaitPolicy,
 };
 pub use client::Client;
 /// This crate's version (`0.2.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.

@@ -10,31 +10,35 @@ pub struct PendingApplication<R> {
     response: R,
 }
 impl<R> PendingApplication<R> {
-    /// The handle of the application `response` describes; `business_id` reads its id from the response field `field`.
-    pub(crate) fn from_response(
+    /// The handle of the application a successful call made; `business_id` reads its id from the response field `field`. A response without it is an error of that call.
+    pub(crate) fn from_success<O: baas_runtime::Operation<Response = R>>(
         client: super::Client,
-        response: R,
+        success: baas_runtime::Success<R>,
         business_id: impl Fn(&R) -> Option<&str>,
         field: &str,
     ) -> Result<Self, baas_runtime::Error> {
-        match business_id(&response).filter(|id| !id.is_empty()) {
-            Some(id) => {
+        let id = business_id(&success.data)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned);
+        match id {
+            Some(business_id) => {
                 Ok(PendingApplication {
                     client,
-                    business_id: id.to_owned(),
-                    response,
+                    business_id,
+                    response: success.data,
                 })
             }
             None => {
                 Err(
                     baas_runtime::Error::decode(
-                        None,
-                        format!(
-                            "the response carries no `{field}`, the application's business id"
-                        ),
-                        b"",
-                        None,
-                    ),
+                            None,
+                            format!(
+                                "the response carries no `{field}`, the application's business id"
+                            ),
+                            success.raw_data.get().as_bytes(),
+                            None,
+                        )
+                        .in_call(O::NAME, Some(success.request_id), success.attempts),
                 )
             }
         }
@@ -69,7 +73,7 @@ impl<R> PendingApplication<R> {
         });
         self.client.send_otp(&request).await.map(|_| ())
     }
-    /// Confirms the application with the OTP its owner received (`confirmOperation`): this is what releases the money. A confirmation whose outcome is unknown is [`Error::OutcomeUnknown`](baas_runtime::Error::OutcomeUnknown): look the application up before confirming again.
+    /// Confirms the application with the OTP its owner received (`confirmOperation`): this is what releases the money. A confirmation whose outcome is unknown is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown): look the application up before confirming again.
     ///
     /// # Errors
     ///
@@ -90,7 +94,7 @@ impl super::Client {
     ///
     /// # Errors
     ///
-    /// The client's [`Error`](baas_runtime::Error); a response without the new application id is [`Error::Decode`](baas_runtime::Error::Decode).
+    /// The client's [`Error`](baas_runtime::Error); a response without the new application id is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
     pub async fn group_pending(
         &self,
         business_ids: &[&str],
@@ -101,12 +105,12 @@ impl super::Client {
         let request = super::otp::GroupApplicationsRequest::new(super::otp::GroupApplicationsRequired {
             application_id_list: business_ids.iter().map(|id| (*id).to_owned()).collect(),
         });
-        let response = self.group_applications(&request).await?;
-        PendingApplication::from_response(
-            self.clone(),
-            response,
-            |r| r.application_id.as_deref(),
-            "applicationId",
-        )
+        let success = self
+            .runtime()
+            .execute_with(&request, &baas_runtime::CallOptions::new())
+            .await?;
+        PendingApplication::from_success::<
+            super::otp::GroupApplicationsRequest,
+        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
     }
 }

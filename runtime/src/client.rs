@@ -7,7 +7,7 @@ use tracing::Instrument;
 
 use crate::config::Config;
 use crate::envelope::{self, Expect};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::raw_json::RawJson;
 use crate::transport::{HttpRequest, HttpsTransport, Transport};
 use crate::validate::ValidationErrors;
@@ -93,6 +93,17 @@ pub struct Success<T> {
     pub code: String,
     /// `data` exactly as received (`{}` when absent).
     pub raw_data: RawJson,
+    /// Attempts the call made, the answered one included (1 when it was not tried again).
+    pub attempts: u32,
+}
+
+/// A verified success of a call, before the `Success` a partner sees.
+struct Answered<R> {
+    /// The requestId of the attempt answered.
+    request_id: String,
+    /// Attempts made, the answered one included.
+    attempts: u32,
+    data: R,
 }
 
 /// Longest wait between two attempts.
@@ -141,14 +152,18 @@ impl Client {
     /// Validates, builds the envelope (new requestId, timestamp, salt), signs the exact
     /// bytes, posts them with the configured timeout, reads a size-limited body,
     /// verifies its signature and requestId echo, maps `code != 00000` to
-    /// [`Error::Api`] and decodes `data`.
+    /// [`ErrorKind::Api`] and decodes `data`.
     ///
     /// A retryable failure is tried again (new requestId, salt and timestamp) up to
     /// [`Config::max_retries`] times with doubling backoff, except that an operation
     /// that moves money is re-sent only when the failed attempt provably never left.
     ///
     /// A call that moves money and fails without a verified answer after its bytes may
-    /// have left ends in [`Error::OutcomeUnknown`], which no retry layer repeats.
+    /// have left ends in [`ErrorKind::OutcomeUnknown`],
+    /// which no retry layer repeats.
+    ///
+    /// Every error returned says the call: [`Error::operation`], [`Error::request_id`]
+    /// (of the last attempt) and [`Error::attempts`].
     ///
     /// Each call is a `tracing` span `baas.call` (`rpc.system`, `rpc.method`,
     /// `url.path`, `baas.moves_money`, then `baas.outcome`, `baas.code`,
@@ -158,7 +173,7 @@ impl Client {
     pub async fn execute<O: Operation>(&self, operation: &O) -> Result<O::Response, Error> {
         self.call::<O, O::Response>(operation, &CallOptions::default())
             .await
-            .map(|(_, response)| response)
+            .map(|answered| answered.data)
     }
 
     /// [`Client::execute`] with per-call options (a requestId of the caller's, a
@@ -175,17 +190,24 @@ impl Client {
         operation: &O,
         options: &CallOptions,
     ) -> Result<Success<O::Response>, Error> {
-        let (request_id, raw) = self.call::<O, RawJson>(operation, options).await?;
-        let data = raw.parse::<O::Response>()?;
+        let Answered {
+            request_id,
+            attempts,
+            data: raw,
+        } = self.call::<O, RawJson>(operation, options).await?;
+        let data = raw
+            .parse::<O::Response>()
+            .map_err(|e| e.in_call(O::NAME, Some(request_id.clone()), attempts))?;
         Ok(Success {
             data,
             request_id,
             code: crate::error::SUCCESS_CODE.to_owned(),
             raw_data: raw,
+            attempts,
         })
     }
 
-    async fn call<O, R>(&self, operation: &O, options: &CallOptions) -> Result<(String, R), Error>
+    async fn call<O, R>(&self, operation: &O, options: &CallOptions) -> Result<Answered<R>, Error>
     where
         O: Operation,
         R: serde::de::DeserializeOwned + Send,
@@ -229,8 +251,8 @@ impl Client {
                 if let Some(code) = error.api_code() {
                     span.record("baas.code", code);
                 }
-                if let Error::OutcomeUnknown { request_id, .. } = error {
-                    span.record("baas.request_id", request_id.as_str());
+                if let Some(request_id) = error.request_id() {
+                    span.record("baas.request_id", request_id);
                 }
             }
         }
@@ -242,13 +264,16 @@ impl Client {
         operation: &O,
         span: &tracing::Span,
         options: &CallOptions,
-    ) -> Result<(String, R), Error>
+    ) -> Result<Answered<R>, Error>
     where
         O: Operation,
         R: serde::de::DeserializeOwned + Send,
     {
         // The configuration was checked when the client was built and cannot change since.
-        operation.validate()?;
+        if let Err(invalid) = operation.validate() {
+            let request_id = options.request_id.clone();
+            return Err(Error::from(invalid).in_call(O::NAME, request_id, 0));
+        }
         let mut attempt: u32 = 0;
         loop {
             span.record("baas.attempts", attempt + 1);
@@ -256,14 +281,15 @@ impl Client {
                 .attempt::<O, R>(operation, attempt, span, options)
                 .await
             {
-                Ok(success) => return Ok(success),
+                Ok((request_id, data)) => {
+                    return Ok(Answered {
+                        request_id,
+                        attempts: attempt + 1,
+                        data,
+                    })
+                }
                 Err((request_id, mut error)) => {
-                    if let Error::Api {
-                        code, retryable, ..
-                    } = &mut error
-                    {
-                        *retryable = self.retryable_codes.contains(&code.as_str());
-                    }
+                    error.mark_retryable(self.retryable_codes);
                     // A money call, or one whose requestId the caller fixed, is re-sent
                     // only when the failed attempt provably never left.
                     let fixed_id = options.request_id.is_some();
@@ -285,22 +311,22 @@ impl Client {
         }
     }
 
-    /// The final error of a call: an unknown outcome of a call that moves money is said
-    /// as such (with the requestId the service may have seen), whatever the failure.
+    /// The final error of a call, said of the call (operation, the requestId of the last
+    /// attempt, attempts): an unknown outcome of a call that moves money is said as such,
+    /// whatever the failure.
     fn outcome<O: Operation>(error: Error, request_id: Option<String>, attempts: u32) -> Error {
-        match (O::MOVES_MONEY, request_id) {
-            (true, Some(request_id))
-                if error.may_have_reached_service() && !matches!(error, Error::Api { .. }) =>
-            {
-                Error::OutcomeUnknown {
-                    operation: O::NAME,
-                    request_id,
-                    attempts,
-                    source: Box::new(error),
-                }
-            }
-            _ => error,
-        }
+        let unknown = O::MOVES_MONEY
+            && request_id.is_some()
+            && error.may_have_reached_service()
+            && !matches!(error.kind(), ErrorKind::Api { .. });
+        let error = if unknown {
+            Error::from(ErrorKind::OutcomeUnknown {
+                source: Box::new(error),
+            })
+        } else {
+            error
+        };
+        error.in_call(O::NAME, request_id, attempts)
     }
 
     /// One attempt; on failure, the requestId it was sent with (none when nothing was
@@ -370,9 +396,10 @@ impl Client {
             Err(_) => return Err(Error::timeout(timeout, true)),
         };
         if response.body.len() > config.max_response_bytes {
-            return Err(Error::ResponseTooLarge {
+            return Err(ErrorKind::ResponseTooLarge {
                 limit: config.max_response_bytes,
-            });
+            }
+            .into());
         }
         envelope::open_response(
             Some(response.status),

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::secret::PrivateKey;
 
 /// Default locale (`<language>_<COUNTRY>`, signed exactly as written).
@@ -49,7 +49,7 @@ pub struct Config {
     /// Wait before the first retry, doubled for each next one (default 200 ms).
     pub retry_backoff: Duration,
     /// Accept a success response (`code` `00000`) that carries no signature. Off by
-    /// default: such a response is refused with [`Error::SignatureMissing`]. Turn on
+    /// default: such a response is refused with [`ErrorKind::SignatureMissing`]. Turn on
     /// only if the service is known to omit signatures; the data is then not
     /// authenticated.
     pub accept_unsigned_success: bool,
@@ -89,10 +89,11 @@ impl Config {
     /// Checks every setting; the error names the first unusable one.
     pub fn check(&self) -> Result<(), Error> {
         let bad = |field, message: &str| {
-            Err(Error::Config {
+            Err(ErrorKind::Config {
                 field,
                 message: message.to_owned(),
-            })
+            }
+            .into())
         };
         let url = self.base_url.as_str();
         let rest = url
@@ -195,8 +196,8 @@ mod tests {
         let shown = format!("{ok:?}");
         assert!(!shown.contains("s3cr3t"), "{shown}");
         assert!(shown.contains("[redacted]"));
-        let field = |c: Config| match c.check() {
-            Err(Error::Config { field, .. }) => field,
+        let field = |c: Config| match c.check().map_err(Error::into_kind) {
+            Err(ErrorKind::Config { field, .. }) => field,
             other => panic!("{other:?}"),
         };
         assert_eq!(

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::canonical::Flattened;
-use crate::error::{Error, SUCCESS_CODE};
+use crate::error::{Error, ErrorKind, SUCCESS_CODE};
 use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
 use crate::sign;
@@ -20,7 +20,7 @@ use crate::sign;
 /// Fills a buffer from the operating system's CSPRNG.
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf).map_err(|e| Error::Random {
+    getrandom::fill(&mut buf).map_err(|e| ErrorKind::Random {
         message: e.to_string(),
     })?;
     Ok(buf)
@@ -88,12 +88,13 @@ pub fn sign_request_with_id<P: Serialize + ?Sized>(
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
     if request_id.is_empty() || !request_id.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(Error::Encode {
+        return Err(ErrorKind::Encode {
             message: format!(
                 "requestId {request_id:?} must be non-empty printable ASCII without spaces"
             ),
             source: None,
-        });
+        }
+        .into());
     }
     let salt = new_salt()?;
     let envelope = RequestEnvelope {
@@ -111,8 +112,9 @@ pub fn sign_request_with_id<P: Serialize + ?Sized>(
 /// Serializes an envelope without `signature`, signs the bytes and splices the
 /// signature in.
 fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Result<Vec<u8>, Error> {
-    let encode =
-        |message: String, source: Option<crate::error::BoxError>| Error::Encode { message, source };
+    let encode = |message: String, source: Option<crate::error::BoxError>| {
+        ErrorKind::Encode { message, source }.into()
+    };
     let bytes =
         serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
     let flat = Flattened::parse(&bytes).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
@@ -160,8 +162,8 @@ struct RequestFields {
 }
 
 /// Tool for test servers: verifies a received request's signature and returns its
-/// envelope. Errors: [`Error::Decode`] for a malformed body or envelope,
-/// [`Error::SignatureMissing`], [`Error::SignatureInvalid`].
+/// envelope. Errors: [`ErrorKind::Decode`] for a malformed body or envelope,
+/// [`ErrorKind::SignatureMissing`], [`ErrorKind::SignatureInvalid`].
 pub fn verify_request(body: &[u8], key: &PrivateKey) -> Result<ReceivedRequest, Error> {
     let flat = flatten_received(None, body)?;
     check_signature(&flat, key)?;
@@ -276,8 +278,8 @@ fn decode_json<'a, T: Deserialize<'a>>(
 fn check_signature(flat: &Flattened, key: &PrivateKey) -> Result<(), Error> {
     match sign::verify_flattened(flat, key) {
         Ok(()) => Ok(()),
-        Err(sign::VerifyError::Missing) => Err(Error::SignatureMissing),
-        Err(_) => Err(Error::SignatureInvalid),
+        Err(sign::VerifyError::Missing) => Err(ErrorKind::SignatureMissing.into()),
+        Err(_) => Err(ErrorKind::SignatureInvalid.into()),
     }
 }
 
@@ -291,15 +293,15 @@ pub struct Expect<'a> {
 }
 
 /// Opens a response body: checks it is a JSON object, verifies its signature, checks
-/// the echoed requestId, maps `code != 00000` to [`Error::Api`] and decodes `data`
+/// the echoed requestId, maps `code != 00000` to [`ErrorKind::Api`] and decodes `data`
 /// (absent or null `data` decodes from `{}`).
 ///
 /// A failure that is unsigned (only code and msg, as the document allows) or whose
-/// signature does not verify becomes an [`Error::Api`] with `verified: false`, so the
+/// signature does not verify becomes an [`ErrorKind::Api`] with `verified: false`, so the
 /// service's code is not hidden (a `12005` answered to a wrong key cannot verify under
 /// that key). A success must verify: unsigned it is refused with
-/// [`Error::SignatureMissing`] unless `expect.accept_unsigned_success`; tampered, with
-/// [`Error::SignatureInvalid`].
+/// [`ErrorKind::SignatureMissing`] unless `expect.accept_unsigned_success`; tampered, with
+/// [`ErrorKind::SignatureInvalid`].
 pub fn open_response<R: DeserializeOwned>(
     status: Option<u16>,
     body: &[u8],
@@ -320,28 +322,30 @@ pub fn open_response<R: DeserializeOwned>(
         // unverified. A success is refused unless its signature holds.
         Err(_) if !success => false,
         Err(sign::VerifyError::Missing) if expect.accept_unsigned_success => false,
-        Err(sign::VerifyError::Missing) => return Err(Error::SignatureMissing),
-        Err(_) => return Err(Error::SignatureInvalid),
+        Err(sign::VerifyError::Missing) => return Err(ErrorKind::SignatureMissing.into()),
+        Err(_) => return Err(ErrorKind::SignatureInvalid.into()),
     };
     match fields.request_id.as_deref() {
         Some(id) if id == expect.request_id => {}
         None if !verified && !success => {}
         received => {
-            return Err(Error::RequestIdMismatch {
+            return Err(ErrorKind::RequestIdMismatch {
                 expected: expect.request_id.to_owned(),
                 received: received.map(str::to_owned),
-            })
+            }
+            .into())
         }
     }
     if !success {
-        return Err(Error::Api {
+        return Err(ErrorKind::Api {
             code,
             msg: fields.msg.unwrap_or_default(),
             request_id: fields.request_id,
             verified,
             // The client marks the codes its spec calls retryable.
             retryable: false,
-        });
+        }
+        .into());
     }
     let data: Cow<'_, str> = match fields.data {
         Some(raw) => Cow::Borrowed(raw.get()),
@@ -390,13 +394,13 @@ mod tests {
             r#"{"list":[1,{"a":"x&y=z"}],"name":"Tester"}"#
         );
         assert!(matches!(
-            verify_request(&signed.body, &PrivateKey::new("other")),
-            Err(Error::SignatureInvalid)
+            verify_request(&signed.body, &PrivateKey::new("other")).map_err(Error::into_kind),
+            Err(ErrorKind::SignatureInvalid)
         ));
         let null = serde_json::json!({"a": null});
         assert!(matches!(
-            sign_request(&null, "c", "en_KE", &key()),
-            Err(Error::Encode { .. })
+            sign_request(&null, "c", "en_KE", &key()).map_err(Error::into_kind),
+            Err(ErrorKind::Encode { .. })
         ));
         assert!(sign_request(&[1, 2], "c", "en_KE", &key()).is_ok());
     }
@@ -427,20 +431,20 @@ mod tests {
             ..expect
         };
         assert!(matches!(
-            open_response::<D>(Some(200), &ok, &key(), other),
-            Err(Error::RequestIdMismatch { .. })
+            open_response::<D>(Some(200), &ok, &key(), other).map_err(Error::into_kind),
+            Err(ErrorKind::RequestIdMismatch { .. })
         ));
         let fail =
             signed_response_body("r1", "svc", "en_KE", "14009", "insufficient", None, &key())
                 .unwrap();
         assert!(matches!(
-            open_response::<D>(Some(200), &fail, &key(), expect),
-            Err(Error::Api { verified: true, ref code, .. }) if code == "14009"
+            open_response::<D>(Some(200), &fail, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::Api { verified: true, ref code, .. }) if code == "14009"
         ));
         let unsigned_fail = br#"{"code":"12005","msg":"Invalid signature"}"#;
         assert!(matches!(
-            open_response::<D>(Some(200), unsigned_fail, &key(), expect),
-            Err(Error::Api {
+            open_response::<D>(Some(200), unsigned_fail, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::Api {
                 verified: false,
                 request_id: None,
                 ..
@@ -448,8 +452,8 @@ mod tests {
         ));
         let unsigned_ok = br#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":"1"}}"#;
         assert!(matches!(
-            open_response::<D>(Some(200), unsigned_ok, &key(), expect),
-            Err(Error::SignatureMissing)
+            open_response::<D>(Some(200), unsigned_ok, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::SignatureMissing)
         ));
         let relaxed = Expect {
             accept_unsigned_success: true,
@@ -467,13 +471,13 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(
-            open_response::<D>(Some(200), &bad_data, &key(), expect),
-            Err(Error::Decode { .. })
+            open_response::<D>(Some(200), &bad_data, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::Decode { .. })
         ));
         let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();
         assert!(matches!(
-            open_response::<D>(Some(200), &no_code, &key(), expect),
-            Err(Error::Decode { .. })
+            open_response::<D>(Some(200), &no_code, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::Decode { .. })
         ));
     }
 }

@@ -11,13 +11,35 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// Result code of a successful call.
 pub const SUCCESS_CODE: &str = "00000";
 
-/// Longest body excerpt kept in [`Error::Decode`], in bytes.
+/// Longest body excerpt kept in [`ErrorKind::Decode`], in bytes.
 pub const SNIPPET_MAX_BYTES: usize = 256;
 
-/// Everything that can go wrong with a call. Never contains the private key.
+/// An error of the SDK: what went wrong ([`Error::kind`]) and, for an error a
+/// [`crate::Client`] call returns, which call it concerns ([`Error::operation`],
+/// [`Error::request_id`], [`Error::attempts`]). Never contains the private key.
+///
+/// Errors made outside a call (by [`crate::notification::verify`], by a
+/// [`crate::Transport`], by a decoder) carry no call until the client attaches it.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+    /// Boxed: most errors of a program are `Ok` paths never taken, and a small `Error`
+    /// keeps every `Result` small.
+    call: Option<Box<Call>>,
+}
+
+/// The call an [`Error`] concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Call {
+    operation: &'static str,
+    request_id: Option<String>,
+    attempts: u32,
+}
+
+/// What went wrong (see [`Error::kind`]).
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ErrorKind {
     /// The request breaks rules of the specification; nothing was signed or sent.
     InvalidRequest(ValidationErrors),
     /// The configuration cannot be used (`field` names the setting).
@@ -62,7 +84,8 @@ pub enum Error {
         code: String,
         /// Result text.
         msg: String,
-        /// The echoed requestId, when the response carries one.
+        /// The requestId the response echoes, when it carries one (the requestId that
+        /// was sent is [`Error::request_id`]).
         request_id: Option<String>,
         /// False when the response was unsigned (the document allows failure responses
         /// with only code and msg) or its signature did not verify: its content is not
@@ -76,9 +99,9 @@ pub enum Error {
     },
     /// A status query did not report a final state before the deadline (see
     /// [`crate::Client::wait_until`]). The operation it follows may still complete.
+    /// [`Error::operation`] is the status query, [`Error::attempts`] the number of
+    /// queries and [`Error::request_id`] that of the last one answered.
     WaitDeadline {
-        /// Spec name of the status query.
-        operation: &'static str,
         /// The last state it reported, if any.
         last_state: Option<String>,
         /// How long it waited.
@@ -86,16 +109,11 @@ pub enum Error {
     },
     /// A call that may move money failed after its bytes may have reached the service
     /// (a timeout, a broken connection, an unreadable answer): the application may or
-    /// may not exist now. Never retryable as such: look it up first (its requestId, or
-    /// the operation's query call), then decide. `source` is the failure itself.
+    /// may not exist now. Never retryable as such: look it up first (by
+    /// [`Error::request_id`], the requestId of the last attempt, or with the operation's
+    /// query call), then decide.
     OutcomeUnknown {
-        /// Spec name of the operation (`confirmOperation`).
-        operation: &'static str,
-        /// The requestId of the last attempt (what the service would have seen).
-        request_id: String,
-        /// How many attempts were sent (1 when the call was not re-sent).
-        attempts: u32,
-        /// What went wrong.
+        /// The failure of the last attempt.
         source: Box<Error>,
     },
     /// The response, or a notification given to [`crate::notification::verify`], carries
@@ -132,25 +150,75 @@ pub enum Error {
 }
 
 impl Error {
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// What went wrong, by value (the call it concerns is dropped).
+    pub fn into_kind(self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Spec name of the operation the call was for (`confirmOperation`); `None` for an
+    /// error made outside a [`crate::Client`] call.
+    pub fn operation(&self) -> Option<&'static str> {
+        self.call.as_ref().map(|c| c.operation)
+    }
+
+    /// The requestId of the call's last attempt (the caller's own when one was given in
+    /// [`crate::CallOptions`]): what the service saw, if anything reached it, and what to
+    /// look up or cancel. `None` when nothing was signed, or outside a call.
+    pub fn request_id(&self) -> Option<&str> {
+        self.call.as_ref().and_then(|c| c.request_id.as_deref())
+    }
+
+    /// How many attempts the call made: 0 when the request was refused before any (an
+    /// invalid request), 1 when it was not tried again; for [`ErrorKind::WaitDeadline`],
+    /// the number of status queries. 0 outside a call.
+    pub fn attempts(&self) -> u32 {
+        self.call.as_ref().map_or(0, |c| c.attempts)
+    }
+
+    /// This error, said of a call: `operation` (its spec name), the requestId of its last
+    /// attempt, and how many attempts it made. The client does this for every error it
+    /// returns; a helper built on the client (a status waiter, a pending application)
+    /// does it for the errors it makes itself.
+    pub fn in_call(
+        mut self,
+        operation: &'static str,
+        request_id: Option<String>,
+        attempts: u32,
+    ) -> Error {
+        self.call = Some(Box::new(Call {
+            operation,
+            request_id,
+            attempts,
+        }));
+        self
+    }
+
     /// A transport failure (for [`crate::Transport`] implementations).
     pub fn transport(
         message: impl Into<String>,
         may_have_reached_service: bool,
         source: Option<BoxError>,
     ) -> Error {
-        Error::Transport {
+        ErrorKind::Transport {
             message: message.into(),
             may_have_reached_service,
             source,
         }
+        .into()
     }
 
     /// A timeout (for [`crate::Transport`] implementations).
     pub fn timeout(after: Duration, may_have_reached_service: bool) -> Error {
-        Error::Timeout {
+        ErrorKind::Timeout {
             after,
             may_have_reached_service,
         }
+        .into()
     }
 
     /// A decode failure with a bounded snippet of `body`.
@@ -160,24 +228,25 @@ impl Error {
         body: &[u8],
         source: Option<BoxError>,
     ) -> Error {
-        Error::Decode {
+        ErrorKind::Decode {
             status,
             message: message.into(),
             snippet: snippet(body),
             source,
         }
+        .into()
     }
 
     /// True when trying again may succeed: transport failures and timeouts of calls
     /// that move no money, result codes the spec marks retryable, and gateway statuses
-    /// 502/503/504. Never for [`Error::OutcomeUnknown`]: a call that may move money and
-    /// may have reached the service is looked up, not repeated.
+    /// 502/503/504. Never for [`ErrorKind::OutcomeUnknown`]: a call that may move money
+    /// and may have reached the service is looked up, not repeated.
     pub fn is_retryable(&self) -> bool {
-        match self {
-            Error::Transport { .. } | Error::Timeout { .. } => true,
-            Error::Api { retryable, .. } => *retryable,
-            Error::OutcomeUnknown { .. } => false,
-            Error::Decode {
+        match &self.kind {
+            ErrorKind::Transport { .. } | ErrorKind::Timeout { .. } => true,
+            ErrorKind::Api { retryable, .. } => *retryable,
+            ErrorKind::OutcomeUnknown { .. } => false,
+            ErrorKind::Decode {
                 status: Some(502..=504),
                 ..
             } => true,
@@ -187,16 +256,16 @@ impl Error {
 
     /// False only when the request bytes provably never reached the service.
     pub fn may_have_reached_service(&self) -> bool {
-        match self {
-            Error::InvalidRequest(_)
-            | Error::Config { .. }
-            | Error::Encode { .. }
-            | Error::Random { .. } => false,
-            Error::Transport {
+        match &self.kind {
+            ErrorKind::InvalidRequest(_)
+            | ErrorKind::Config { .. }
+            | ErrorKind::Encode { .. }
+            | ErrorKind::Random { .. } => false,
+            ErrorKind::Transport {
                 may_have_reached_service,
                 ..
             }
-            | Error::Timeout {
+            | ErrorKind::Timeout {
                 may_have_reached_service,
                 ..
             } => *may_have_reached_service,
@@ -204,21 +273,31 @@ impl Error {
         }
     }
 
-    /// The API result code, for [`Error::Api`].
+    /// The API result code, for [`ErrorKind::Api`].
     pub fn api_code(&self) -> Option<&str> {
-        match self {
-            Error::Api { code, .. } => Some(code),
+        match &self.kind {
+            ErrorKind::Api { code, .. } => Some(code),
             _ => None,
         }
     }
 
     /// What is known of the call's effect.
     pub fn outcome(&self) -> Outcome {
-        match self {
-            Error::Api { .. } => Outcome::Refused,
-            Error::OutcomeUnknown { .. } => Outcome::Unknown,
-            e if e.may_have_reached_service() => Outcome::Unknown,
+        match &self.kind {
+            ErrorKind::Api { .. } => Outcome::Refused,
+            ErrorKind::OutcomeUnknown { .. } => Outcome::Unknown,
+            _ if self.may_have_reached_service() => Outcome::Unknown,
             _ => Outcome::NotSent,
+        }
+    }
+
+    /// Sets whether an [`ErrorKind::Api`] is retryable, from the spec's codes.
+    pub(crate) fn mark_retryable(&mut self, codes: &[&str]) {
+        if let ErrorKind::Api {
+            code, retryable, ..
+        } = &mut self.kind
+        {
+            *retryable = codes.contains(&code.as_str());
         }
     }
 }
@@ -230,7 +309,7 @@ pub enum Outcome {
     /// Nothing was sent (invalid request, configuration, encoding, or the connection
     /// provably never opened): safe to fix and send again.
     NotSent,
-    /// The service answered with a result code other than success ([`Error::Api`]; see
+    /// The service answered with a result code other than success ([`ErrorKind::Api`]; see
     /// its `verified`).
     Refused,
     /// The bytes may have reached the service and no verified answer came back: the
@@ -270,15 +349,15 @@ pub(crate) fn snippet(body: &[u8]) -> String {
     text
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidRequest(e) => write!(f, "invalid request: {e}"),
-            Error::Config { field, message } => {
+            ErrorKind::InvalidRequest(e) => write!(f, "invalid request: {e}"),
+            ErrorKind::Config { field, message } => {
                 write!(f, "invalid configuration `{field}`: {message}")
             }
-            Error::Encode { message, .. } => write!(f, "cannot encode the request: {message}"),
-            Error::Transport {
+            ErrorKind::Encode { message, .. } => write!(f, "cannot encode the request: {message}"),
+            ErrorKind::Transport {
                 message,
                 may_have_reached_service,
                 ..
@@ -290,7 +369,7 @@ impl fmt::Display for Error {
                 };
                 write!(f, "transport error: {message} ({reached})")
             }
-            Error::Timeout {
+            ErrorKind::Timeout {
                 after,
                 may_have_reached_service,
             } => {
@@ -301,10 +380,10 @@ impl fmt::Display for Error {
                 };
                 write!(f, "no response within {} ms ({reached})", after.as_millis())
             }
-            Error::ResponseTooLarge { limit } => {
+            ErrorKind::ResponseTooLarge { limit } => {
                 write!(f, "response body larger than the limit of {limit} bytes")
             }
-            Error::Api {
+            ErrorKind::Api {
                 code,
                 msg,
                 request_id,
@@ -323,17 +402,17 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::SignatureMissing => f.write_str(
+            ErrorKind::SignatureMissing => f.write_str(
                 "the received response or notification carries no signature, so it is refused \
                  (a success response without one is accepted only with \
                  Config::accept_unsigned_success)",
             ),
-            Error::SignatureInvalid => f.write_str(
+            ErrorKind::SignatureInvalid => f.write_str(
                 "the signature of the received response or notification does not verify: \
                  check that the configured private key is the one the service signs with, \
                  and compare the received body with `baas-sign --verify`",
             ),
-            Error::Decode {
+            ErrorKind::Decode {
                 status,
                 message,
                 snippet,
@@ -345,53 +424,68 @@ impl fmt::Display for Error {
                 }
                 write!(f, ": {message}; body starts {snippet:?}")
             }
-            Error::RequestIdMismatch { expected, received } => match received {
+            ErrorKind::RequestIdMismatch { expected, received } => match received {
                 Some(r) => write!(f, "response requestId `{r}` does not echo `{expected}`"),
                 None => write!(f, "response has no requestId (expected `{expected}`)"),
             },
-            Error::Random { message } => write!(f, "random generator failed: {message}"),
-            Error::WaitDeadline {
-                operation,
-                last_state,
-                after,
-            } => write!(
+            ErrorKind::Random { message } => write!(f, "random generator failed: {message}"),
+            ErrorKind::WaitDeadline { last_state, after } => write!(
                 f,
-                "{operation} reported no final state within {} s (last state: {})",
+                "no final state reported within {} s (last state: {})",
                 after.as_secs(),
                 last_state.as_deref().unwrap_or("none")
             ),
-            Error::OutcomeUnknown {
-                operation,
-                request_id,
-                attempts,
-                source,
-            } => write!(
+            ErrorKind::OutcomeUnknown { source } => write!(
                 f,
-                "{operation} (requestId {request_id}, {attempts} attempt(s)) may have taken effect: {source}; \
-                 look the application up before sending it again"
+                "may have taken effect: {source}; look the application up before sending it again"
             ),
         }
+    }
+}
+
+impl fmt::Display for Error {
+    /// The call, when there is one, then what went wrong:
+    /// `confirmOperation (requestId client1…, 1 attempt): no response within …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(call) = &self.call {
+            f.write_str(call.operation)?;
+            let attempts = match call.attempts {
+                1 => "1 attempt".to_owned(),
+                n => format!("{n} attempts"),
+            };
+            match &call.request_id {
+                Some(id) => write!(f, " (requestId {id}, {attempts}): ")?,
+                None => write!(f, " ({attempts}): ")?,
+            }
+        }
+        self.kind.fmt(f)
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::InvalidRequest(e) => Some(e),
-            Error::Encode { source, .. }
-            | Error::Transport { source, .. }
-            | Error::Decode { source, .. } => source
+        match &self.kind {
+            ErrorKind::InvalidRequest(e) => Some(e),
+            ErrorKind::Encode { source, .. }
+            | ErrorKind::Transport { source, .. }
+            | ErrorKind::Decode { source, .. } => source
                 .as_ref()
                 .map(|s| &**s as &(dyn std::error::Error + 'static)),
-            Error::OutcomeUnknown { source, .. } => Some(&**source),
+            ErrorKind::OutcomeUnknown { source, .. } => Some(&**source),
             _ => None,
         }
     }
 }
 
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error { kind, call: None }
+    }
+}
+
 impl From<ValidationErrors> for Error {
     fn from(e: ValidationErrors) -> Error {
-        Error::InvalidRequest(e)
+        ErrorKind::InvalidRequest(e).into()
     }
 }
 
@@ -402,10 +496,10 @@ mod tests {
     #[test]
     fn signature_errors_say_what_to_check() {
         // Also returned by notification::verify: the text must not claim a response.
-        let missing = Error::SignatureMissing.to_string();
+        let missing = Error::from(ErrorKind::SignatureMissing).to_string();
         assert!(missing.contains("response or notification"), "{missing}");
         assert!(missing.contains("accept_unsigned_success"), "{missing}");
-        let invalid = Error::SignatureInvalid.to_string();
+        let invalid = Error::from(ErrorKind::SignatureInvalid).to_string();
         assert!(invalid.contains("response or notification"), "{invalid}");
         assert!(invalid.contains("private key"), "{invalid}");
         assert!(invalid.contains("baas-sign --verify"), "{invalid}");
@@ -445,40 +539,77 @@ mod tests {
         assert!(!Error::transport("refused", false, None).may_have_reached_service());
         assert!(Error::timeout(Duration::from_secs(1), true).may_have_reached_service());
         // Whether a code is retryable is the spec's word, carried by the error.
-        let api = |code: &str, retryable: bool| Error::Api {
-            code: code.into(),
-            msg: String::new(),
-            request_id: None,
-            verified: true,
-            retryable,
+        let api = |code: &str, retryable: bool| {
+            Error::from(ErrorKind::Api {
+                code: code.into(),
+                msg: String::new(),
+                request_id: None,
+                verified: true,
+                retryable,
+            })
         };
         assert!(api("10001", true).is_retryable());
         assert!(!api("10001", false).is_retryable());
         assert!(!api("12005", false).is_retryable());
         assert!(api("10001", true).may_have_reached_service());
         assert_eq!(api("12005", false).outcome(), Outcome::Refused);
-        let unknown = Error::OutcomeUnknown {
-            operation: "confirmOperation",
-            request_id: "client1abc".into(),
-            attempts: 1,
+        let unknown = Error::from(ErrorKind::OutcomeUnknown {
             source: Box::new(Error::timeout(Duration::from_secs(1), true)),
-        };
+        })
+        .in_call("confirmOperation", Some("client1abc".into()), 1);
         assert!(
             !unknown.is_retryable(),
             "an unknown outcome of a money call is never retried"
         );
         assert!(unknown.may_have_reached_service());
         assert_eq!(unknown.outcome(), Outcome::Unknown);
-        assert!(unknown
-            .to_string()
-            .contains("confirmOperation (requestId client1abc"));
+        assert!(unknown.to_string().starts_with(
+            "confirmOperation (requestId client1abc, 1 attempt): may have taken effect"
+        ));
         assert!(std::error::Error::source(&unknown).is_some());
         assert_eq!(
             Error::transport("refused", false, None).outcome(),
             Outcome::NotSent
         );
-        assert!(!Error::SignatureInvalid.is_retryable());
+        assert!(!Error::from(ErrorKind::SignatureInvalid).is_retryable());
         assert!(Error::decode(Some(503), "x", b"", None).is_retryable());
         assert!(!Error::decode(Some(500), "x", b"", None).is_retryable());
+    }
+}
+
+#[cfg(test)]
+mod call_tests {
+    use super::*;
+
+    #[test]
+    fn an_error_says_its_call_and_keeps_its_kind() {
+        let bare = Error::timeout(Duration::from_secs(2), true);
+        assert_eq!(bare.operation(), None);
+        assert_eq!(bare.request_id(), None);
+        assert_eq!(bare.attempts(), 0);
+        assert_eq!(bare.to_string(), bare.kind().to_string());
+        let said = bare.in_call("getTransList", Some("client1r".into()), 3);
+        assert_eq!(said.operation(), Some("getTransList"));
+        assert_eq!(said.request_id(), Some("client1r"));
+        assert_eq!(said.attempts(), 3);
+        assert!(matches!(said.kind(), ErrorKind::Timeout { after, .. } if after.as_secs() == 2));
+        assert_eq!(
+            said.to_string(),
+            "getTransList (requestId client1r, 3 attempts): no response within 2000 ms (the request may have reached the service)"
+        );
+        let mut v = crate::Validator::new();
+        v.positive_int(crate::FieldPath::ROOT.field("pageNo"), 0);
+        let invalid = v.finish().expect_err("pageNo 0 is refused");
+        let unsent = Error::from(invalid).in_call("getTransList", None, 0);
+        assert!(unsent
+            .to_string()
+            .starts_with("getTransList (0 attempts): invalid request"));
+        assert_eq!(unsent.outcome(), Outcome::NotSent);
+        // Small, so that every Result of the API stays small.
+        assert!(
+            std::mem::size_of::<Error>() <= 128,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
     }
 }

@@ -66,7 +66,7 @@ pub use config::{
     Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
-pub use error::{BoxError, Error, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
+pub use error::{BoxError, Error, ErrorKind, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;
 pub use secret::{PrivateKey, REDACTED};

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::envelope::{new_salt, now_millis};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
 
@@ -77,9 +77,9 @@ fn type_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error>
 }
 
 /// Verifies a received notification body with the signing algorithm (numbers as their
-/// literal text) and returns its content. Errors: [`Error::Decode`] for a malformed body,
-/// [`Error::SignatureMissing`] (an unsigned notification is never accepted),
-/// [`Error::SignatureInvalid`].
+/// literal text) and returns its content. Errors: [`ErrorKind::Decode`] for a malformed body,
+/// [`ErrorKind::SignatureMissing`] (an unsigned notification is never accepted),
+/// [`ErrorKind::SignatureInvalid`].
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     let flat = crate::canonical::Flattened::parse(body).map_err(|e| {
         Error::decode(
@@ -91,8 +91,8 @@ pub fn verify(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     })?;
     match crate::sign::verify_flattened(&flat, key) {
         Ok(()) => {}
-        Err(crate::sign::VerifyError::Missing) => return Err(Error::SignatureMissing),
-        Err(_) => return Err(Error::SignatureInvalid),
+        Err(crate::sign::VerifyError::Missing) => return Err(ErrorKind::SignatureMissing.into()),
+        Err(_) => return Err(ErrorKind::SignatureInvalid.into()),
     }
     let text = std::str::from_utf8(body)
         .map_err(|e| Error::decode(None, format!("notification is not UTF-8: {e}"), body, None))?;
@@ -145,13 +145,16 @@ pub fn signed_body(
         salt: &salt,
         params,
     };
-    let bytes = serde_json::to_vec(&outgoing).map_err(|e| Error::Encode {
+    let bytes = serde_json::to_vec(&outgoing).map_err(|e| ErrorKind::Encode {
         message: e.to_string(),
         source: Some(Box::new(e)),
     })?;
-    crate::sign::sign_and_attach(bytes, key).map_err(|e| Error::Encode {
-        message: e.to_string(),
-        source: Some(Box::new(e)),
+    crate::sign::sign_and_attach(bytes, key).map_err(|e| {
+        ErrorKind::Encode {
+            message: e.to_string(),
+            source: Some(Box::new(e)),
+        }
+        .into()
     })
 }
 
@@ -179,14 +182,18 @@ mod tests {
         assert_ne!(other.delivery_id(), n.delivery_id());
         let tampered = String::from_utf8(body).unwrap().replace("100.50", "100.5");
         assert!(matches!(
-            verify(tampered.as_bytes(), &key),
-            Err(Error::SignatureInvalid)
+            verify(tampered.as_bytes(), &key).map_err(Error::into_kind),
+            Err(ErrorKind::SignatureInvalid)
         ));
         assert!(matches!(
-            verify(br#"{"requestId":"x","notificationType":"0028"}"#, &key),
-            Err(Error::SignatureMissing)
+            verify(br#"{"requestId":"x","notificationType":"0028"}"#, &key)
+                .map_err(Error::into_kind),
+            Err(ErrorKind::SignatureMissing)
         ));
-        assert!(matches!(verify(b"ok", &key), Err(Error::Decode { .. })));
+        assert!(matches!(
+            verify(b"ok", &key).map_err(Error::into_kind),
+            Err(ErrorKind::Decode { .. })
+        ));
         // A numeric notificationType is kept as text.
         let numeric = crate::sign::sign_and_attach(
             br#"{"requestId":"x","notificationType":15}"#.to_vec(),

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// Raw JSON kept as its exact text (for shapes the spec does not give). Serializes and
 /// deserializes verbatim, so numbers keep their literal text.
@@ -21,12 +21,13 @@ impl RawJson {
     pub fn from_string(json: String) -> Result<RawJson, Error> {
         match RawValue::from_string(json) {
             Ok(raw) => Ok(RawJson(raw)),
-            Err(e) => Err(Error::Decode {
+            Err(e) => Err(ErrorKind::Decode {
                 status: None,
                 message: format!("not a JSON value: {e}"),
                 snippet: String::new(),
                 source: Some(Box::new(e)),
-            }),
+            }
+            .into()),
         }
     }
 
@@ -34,9 +35,12 @@ impl RawJson {
     pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> Result<RawJson, Error> {
         serde_json::value::to_raw_value(value)
             .map(RawJson)
-            .map_err(|e| Error::Encode {
-                message: e.to_string(),
-                source: Some(Box::new(e)),
+            .map_err(|e| {
+                ErrorKind::Encode {
+                    message: e.to_string(),
+                    source: Some(Box::new(e)),
+                }
+                .into()
             })
     }
 
@@ -149,6 +153,9 @@ mod tests {
                 .a,
             "x"
         );
-        assert!(matches!(r.parse::<A>(), Err(Error::Decode { .. })));
+        assert!(matches!(
+            r.parse::<A>().map_err(Error::into_kind),
+            Err(ErrorKind::Decode { .. })
+        ));
     }
 }

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// A boxed `Send` future, the return type of [`Transport::post_json`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -24,7 +24,7 @@ pub struct HttpRequest {
     pub body: Vec<u8>,
     /// Time limit for the whole exchange.
     pub timeout: Duration,
-    /// Largest response body to accept; beyond it answer [`Error::ResponseTooLarge`].
+    /// Largest response body to accept; beyond it answer [`ErrorKind::ResponseTooLarge`].
     pub max_response_bytes: usize,
 }
 
@@ -55,7 +55,7 @@ pub struct HttpResponse {
 }
 
 /// Sends JSON POST requests. Implementations report failures as
-/// [`Error::Transport`], [`Error::Timeout`] or [`Error::ResponseTooLarge`], and must say
+/// [`ErrorKind::Transport`], [`ErrorKind::Timeout`] or [`ErrorKind::ResponseTooLarge`], and must say
 /// truthfully whether the request may have reached the service: the client re-sends a
 /// call that moves money only when it provably did not.
 pub trait Transport: Send + Sync {
@@ -81,7 +81,7 @@ impl HttpsTransport {
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| Error::Config {
+            .map_err(|e| ErrorKind::Config {
                 field: "transport",
                 message: format!("cannot build the HTTP client: {e}"),
             })?;
@@ -136,7 +136,7 @@ impl Transport for HttpsTransport {
             let status = response.status().as_u16();
             let limit = max_response_bytes;
             if response.content_length().is_some_and(|n| n > limit as u64) {
-                return Err(Error::ResponseTooLarge { limit });
+                return Err(ErrorKind::ResponseTooLarge { limit }.into());
             }
             let mut body = Vec::new();
             while let Some(chunk) = response
@@ -145,7 +145,7 @@ impl Transport for HttpsTransport {
                 .map_err(|e| map_reqwest(e, timeout, true))?
             {
                 if body.len() + chunk.len() > limit {
-                    return Err(Error::ResponseTooLarge { limit });
+                    return Err(ErrorKind::ResponseTooLarge { limit }.into());
                 }
                 body.extend_from_slice(&chunk);
             }

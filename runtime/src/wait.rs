@@ -3,11 +3,12 @@
 
 use std::time::{Duration, Instant};
 
+use crate::client::CallOptions;
 use crate::client::{Client, Operation};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// How to poll: the first wait, the longest wait (each wait doubles up to it) and the
-/// deadline after which [`Error::WaitDeadline`] is returned.
+/// deadline after which [`ErrorKind::WaitDeadline`] is returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct WaitPolicy {
@@ -49,8 +50,9 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::WaitDeadline`] (with the last state seen) when the deadline passes first;
-    /// the query's error when it is not retryable.
+    /// [`ErrorKind::WaitDeadline`] (with the last state seen; the error names the query,
+    /// the number of queries sent and the requestId of the last one answered) when the
+    /// deadline passes first; the query's error when it is not retryable.
     pub async fn wait_until<O, F>(
         &self,
         query: &O,
@@ -65,25 +67,29 @@ impl Client {
         let started = Instant::now();
         let mut delay = policy.first_delay;
         let mut last_state = None;
+        let mut last_request_id = None;
+        let mut queries: u32 = 0;
         loop {
-            match self.execute(query).await {
-                Ok(response) => {
-                    let now = state(&response);
+            queries = queries.saturating_add(1);
+            match self.execute_with(query, &CallOptions::default()).await {
+                Ok(success) => {
+                    let now = state(&success.data);
                     if now.as_deref().is_some_and(|s| finals.contains(&s)) {
-                        return Ok(response);
+                        return Ok(success.data);
                     }
                     last_state = now;
+                    last_request_id = Some(success.request_id);
                 }
                 Err(error) if error.is_retryable() && !O::MOVES_MONEY => {}
                 Err(error) => return Err(error),
             }
             let elapsed = started.elapsed();
             if elapsed + delay > policy.deadline {
-                return Err(Error::WaitDeadline {
-                    operation: O::NAME,
+                return Err(Error::from(ErrorKind::WaitDeadline {
                     last_state,
                     after: elapsed,
-                });
+                })
+                .in_call(O::NAME, last_request_id, queries));
             }
             tokio::time::sleep(delay).await;
             delay = delay.saturating_mul(2).min(policy.max_delay);

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use baas_runtime::envelope::{signed_response_body, verify_request};
 use baas_runtime::{
-    Amount, Client, Config, Error, FieldPath, HttpRequest, HttpResponse, HttpsTransport, Operation,
-    PrivateKey, RawJson, RuleKind, Transport, ValidationErrors, Validator,
+    Amount, Client, Config, Error, ErrorKind, FieldPath, HttpRequest, HttpResponse, HttpsTransport,
+    Operation, PrivateKey, RawJson, RuleKind, Transport, ValidationErrors, Validator,
 };
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -234,7 +234,7 @@ async fn tampered_body_is_signature_invalid() {
         .execute(&account())
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::SignatureInvalid), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::SignatureInvalid), "{err:?}");
     assert!(!err.is_retryable());
 }
 
@@ -256,7 +256,7 @@ async fn missing_signature() {
         .execute(&account())
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::SignatureMissing), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::SignatureMissing), "{err:?}");
     // The documented setting relaxes it.
     cfg.accept_unsigned_success = true;
     let ok = Client::new(cfg).unwrap().execute(&account()).await.unwrap();
@@ -268,15 +268,15 @@ async fn missing_signature() {
         .execute(&account())
         .await
         .unwrap_err();
-    match err {
-        Error::Api {
-            ref code,
-            ref msg,
+    match err.kind() {
+        ErrorKind::Api {
+            code,
+            msg,
             verified,
             ..
         } => {
             assert_eq!(
-                (code.as_str(), msg.as_str(), verified),
+                (code.as_str(), msg.as_str(), *verified),
                 ("12005", "Invalid signature", false)
             );
             assert!(err.to_string().contains("not verified"));
@@ -310,8 +310,8 @@ async fn failure_that_does_not_verify_is_an_unverified_api_error() {
         .execute(&account())
         .await
         .unwrap_err();
-    match &err {
-        Error::Api { code, verified, .. } => {
+    match err.kind() {
+        ErrorKind::Api { code, verified, .. } => {
             assert_eq!((code.as_str(), *verified), ("12005", false));
             assert!(err.to_string().contains("baas-sign"), "{err}");
         }
@@ -339,7 +339,7 @@ async fn failure_that_does_not_verify_is_an_unverified_api_error() {
         .execute(&account())
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::SignatureInvalid), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::SignatureInvalid), "{err:?}");
 }
 
 #[tokio::test]
@@ -356,8 +356,8 @@ async fn wrong_request_id() {
         .execute(&account())
         .await
         .unwrap_err();
-    match err {
-        Error::RequestIdMismatch { expected, received } => {
+    match err.into_kind() {
+        ErrorKind::RequestIdMismatch { expected, received } => {
             assert!(expected.starts_with("client1"));
             assert_eq!(received.as_deref(), Some("someone-else"));
         }
@@ -373,8 +373,8 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
         .execute(&account())
         .await
         .unwrap_err();
-    match &err {
-        Error::Api {
+    match err.kind() {
+        ErrorKind::Api {
             code,
             msg,
             request_id,
@@ -388,6 +388,16 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
             assert!(request_id
                 .as_deref()
                 .is_some_and(|id| id.starts_with("client1")));
+            // The error says its call: the operation, the requestId sent, the attempts.
+            assert_eq!(err.operation(), Some("getAccountDetails"));
+            assert_eq!(err.request_id(), request_id.as_deref());
+            assert_eq!(err.attempts(), 1);
+            let text = err.to_string();
+            assert!(
+                text.starts_with("getAccountDetails (requestId client1")
+                    && text.contains(", 1 attempt): API error 14009: msg"),
+                "{text}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -409,6 +419,7 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
     let err = client.execute(&account()).await.unwrap_err();
     assert!(err.is_retryable());
     assert_eq!(err.api_code(), Some("10001"));
+    assert_eq!(err.attempts(), 3, "{err}");
     assert_eq!(
         busy.hits.load(Ordering::SeqCst),
         3,
@@ -417,6 +428,10 @@ async fn api_error_is_typed_and_busy_is_retried_only_when_safe() {
     busy.hits.store(0, Ordering::SeqCst);
     let err = client.execute(&transfer()).await.unwrap_err();
     assert_eq!(err.api_code(), Some("10001"));
+    assert_eq!(
+        (err.operation(), err.attempts()),
+        (Some("applyForTransfer"), 1)
+    );
     assert_eq!(
         busy.hits.load(Ordering::SeqCst),
         1,
@@ -443,8 +458,8 @@ async fn html_500_is_decode_with_snippet() {
         .execute(&account())
         .await
         .unwrap_err();
-    match &err {
-        Error::Decode {
+    match err.kind() {
+        ErrorKind::Decode {
             status, snippet, ..
         } => {
             assert_eq!(*status, Some(500));
@@ -471,8 +486,8 @@ async fn truncated_json_is_decode() {
         .unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Decode {
+            err.kind(),
+            ErrorKind::Decode {
                 status: Some(200),
                 ..
             }
@@ -493,7 +508,7 @@ async fn oversized_body_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, Error::ResponseTooLarge { limit: 4096 }),
+        matches!(err.kind(), ErrorKind::ResponseTooLarge { limit: 4096 }),
         "{err:?}"
     );
     // Without Content-Length (body ends at close): the limit holds while reading.
@@ -513,7 +528,7 @@ async fn oversized_body_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, Error::ResponseTooLarge { limit: 4096 }),
+        matches!(err.kind(), ErrorKind::ResponseTooLarge { limit: 4096 }),
         "{err:?}"
     );
 }
@@ -529,20 +544,16 @@ async fn timeout_is_retried_only_for_safe_calls() {
     // A money call that timed out after sending: the outcome is unknown, said as such
     // with the requestId the service may have seen, and never retryable (a generic
     // retry layer would move the money twice).
-    match &err {
-        Error::OutcomeUnknown {
-            operation,
-            request_id,
-            attempts,
-            source,
-        } => {
-            assert_eq!(*operation, "applyForTransfer");
+    match err.kind() {
+        ErrorKind::OutcomeUnknown { source } => {
+            assert_eq!(err.operation(), Some("applyForTransfer"));
+            let request_id = err.request_id().unwrap_or_default();
             assert!(request_id.starts_with("client1"), "{request_id}");
-            assert_eq!(*attempts, 1);
+            assert_eq!(err.attempts(), 1);
             assert!(
                 matches!(
-                    **source,
-                    Error::Timeout {
+                    source.kind(),
+                    ErrorKind::Timeout {
                         may_have_reached_service: true,
                         ..
                     }
@@ -561,11 +572,16 @@ async fn timeout_is_retried_only_for_safe_calls() {
     );
     server.hits.store(0, Ordering::SeqCst);
     let err = client.execute(&account()).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::Timeout { .. }), "{err:?}");
     assert!(
         err.is_retryable(),
         "a call that moves no money may be repeated"
     );
+    assert_eq!(
+        (err.operation(), err.attempts()),
+        (Some("getAccountDetails"), 2)
+    );
+    assert!(err.request_id().is_some_and(|id| id.starts_with("client1")));
     assert_eq!(
         server.hits.load(Ordering::SeqCst),
         2,
@@ -581,13 +597,13 @@ async fn connection_closed_after_sending_may_have_reached() {
         .execute(&transfer())
         .await
         .unwrap_err();
-    let Error::OutcomeUnknown { source, .. } = &err else {
+    let ErrorKind::OutcomeUnknown { source } = err.kind() else {
         panic!("{err:?}");
     };
     assert!(
         matches!(
-            **source,
-            Error::Transport {
+            source.kind(),
+            ErrorKind::Transport {
                 may_have_reached_service: true,
                 ..
             }
@@ -628,8 +644,8 @@ async fn connection_refused_never_left_so_even_money_is_retried() {
     let err = client.execute(&transfer()).await.unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Transport {
+            err.kind(),
+            ErrorKind::Transport {
                 may_have_reached_service: false,
                 ..
             }
@@ -638,6 +654,11 @@ async fn connection_refused_never_left_so_even_money_is_retried() {
     );
     assert!(err.is_retryable() && !err.may_have_reached_service());
     assert_eq!(counting.calls.load(Ordering::SeqCst), 3);
+    assert_eq!(
+        (err.operation(), err.attempts()),
+        (Some("applyForTransfer"), 3)
+    );
+    assert!(err.request_id().is_some(), "the last attempt's requestId");
 }
 
 #[tokio::test]
@@ -650,19 +671,28 @@ async fn invalid_request_and_encode_errors_send_nothing() {
         })
         .await
         .unwrap_err();
-    match &err {
-        Error::InvalidRequest(errors) => {
+    match err.kind() {
+        ErrorKind::InvalidRequest(errors) => {
             assert_eq!(errors.violations()[0].field, "accountId");
             assert_eq!(errors.violations()[0].rule, RuleKind::Required);
         }
         other => panic!("{other:?}"),
     }
+    // Refused before any attempt: no requestId, no attempt.
+    assert_eq!(
+        (err.operation(), err.request_id(), err.attempts()),
+        (Some("getAccountDetails"), None, 0)
+    );
     let mut null = transfer();
     null.nullable = None;
     let err = client.execute(&null).await.unwrap_err();
     assert!(
-        matches!(err, Error::Encode { ref message, .. } if message.contains("params.nullable")),
+        matches!(err.kind(), ErrorKind::Encode { message, .. } if message.contains("params.nullable")),
         "{err:?}"
+    );
+    assert_eq!(
+        (err.operation(), err.request_id()),
+        (Some("applyForTransfer"), None)
     );
     assert_eq!(server.hits.load(Ordering::SeqCst), 0);
 }
@@ -672,8 +702,8 @@ async fn config_errors_and_secret_never_printed() {
     let err = Client::new(Config::new("localhost:80", "client1", key())).unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Config {
+            err.kind(),
+            ErrorKind::Config {
                 field: "base_url",
                 ..
             }
@@ -728,7 +758,7 @@ async fn per_call_options_and_the_success_envelope() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::Timeout { .. }), "{err:?}");
     assert!(started.elapsed() < Duration::from_millis(400));
     assert_eq!(
         hang.hits.load(Ordering::SeqCst),

@@ -418,8 +418,9 @@ async fn every_operation_at_least_once() {
             page_no: 1,
             page_size: 51
         }))
-        .await,
-        Err(baas_client::Error::InvalidRequest(_))
+        .await
+        .map_err(baas_client::Error::into_kind),
+        Err(baas_client::ErrorKind::InvalidRequest(_))
     ));
     assert_eq!(sb.requests_seen(), seen);
     let bill = c

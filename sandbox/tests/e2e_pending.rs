@@ -98,7 +98,7 @@ async fn grouped_applications_are_confirmed_with_one_otp() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waiting_ends_at_a_final_state_or_the_deadline() {
     use baas_client::transfers::{GetTransResultRequest, GetTransResultRequired};
-    use baas_client::{Error, WaitPolicy};
+    use baas_client::{ErrorKind, WaitPolicy};
     use std::time::Duration;
 
     let (sandbox, client) = start().await;
@@ -116,19 +116,25 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
         tx_id: waiting.business_id().into(),
     });
     let seen = sandbox.requests_seen();
-    match client.get_trans_result_until_final(&query, &policy).await {
-        Err(Error::WaitDeadline {
-            operation,
-            last_state,
-            ..
-        }) => {
-            assert_eq!(operation, "getTransResult");
+    let err = client
+        .get_trans_result_until_final(&query, &policy)
+        .await
+        .expect_err("never final");
+    match err.kind() {
+        ErrorKind::WaitDeadline { last_state, .. } => {
+            assert_eq!(err.operation(), Some("getTransResult"));
             assert_eq!(last_state.as_deref(), Some("1"));
+            assert!(err.request_id().is_some(), "the last query's requestId");
         }
         other => panic!("{other:?}"),
     }
     let polls = sandbox.requests_seen() - seen;
     assert!((2..=12).contains(&polls), "polled with backoff: {polls}");
+    assert_eq!(
+        u64::from(err.attempts()),
+        polls,
+        "attempts counts the queries"
+    );
 
     // Confirmed: the first final state ends the wait with its response.
     let done = client
@@ -163,7 +169,7 @@ async fn amounts_the_service_refuses_are_not_sent() {
             .await
             .expect_err(bad);
         assert!(
-            matches!(err, baas_client::Error::InvalidRequest(_)),
+            matches!(err.kind(), baas_client::ErrorKind::InvalidRequest(_)),
             "{bad}: {err}"
         );
         assert_eq!(err.outcome(), baas_client::Outcome::NotSent, "{bad}");

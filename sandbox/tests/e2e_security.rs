@@ -96,7 +96,7 @@ async fn tampered_response_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, baas_client::Error::SignatureInvalid),
+        matches!(err.kind(), baas_client::ErrorKind::SignatureInvalid),
         "{err:?}"
     );
     // The next response is intact again.

@@ -13,7 +13,7 @@ use baas_client::records::Account;
 use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, ApplyForTransferResponse,
 };
-use baas_client::{Client, Config, Error, Outcome, PrivateKey};
+use baas_client::{Client, Config, ErrorKind, Outcome, PrivateKey};
 
 fn mocked() -> (Arc<MockTransport>, Client) {
     let key = PrivateKey::new("unit-test-key");
@@ -82,7 +82,7 @@ async fn refusals_and_failures_are_the_real_errors() {
         Some(ResultCode::InsufficientBalance)
     );
     assert!(
-        matches!(err, Error::Api { verified: true, .. }),
+        matches!(err.kind(), ErrorKind::Api { verified: true, .. }),
         "signed by the mock"
     );
     let ok = client
@@ -107,7 +107,10 @@ async fn refusals_and_failures_are_the_real_errors() {
         .apply_for_transfer(&transfer("10.00"))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::OutcomeUnknown { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::OutcomeUnknown { .. }),
+        "{err:?}"
+    );
     assert!(!err.is_retryable());
     assert_eq!(mock.requests().len(), before + 1, "sent once");
 

@@ -8,16 +8,16 @@ use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::Currency;
 use baas_client::enums::{NotificationType, ResultCode};
 use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
-use baas_client::{Client, Error};
+use baas_client::{Client, Error, ErrorKind};
 
 fn api_error(code: &str) -> Error {
-    Error::Api {
+    Error::from(ErrorKind::Api {
         code: code.to_owned(),
         msg: "from the test".to_owned(),
         request_id: None,
         verified: true,
         retryable: false,
-    }
+    })
 }
 
 #[tokio::test]
@@ -78,11 +78,14 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
         )
         .await
         .expect_err("an over-long remark is refused by the client");
-    assert!(matches!(err, Error::InvalidRequest(_)), "{err}");
+    assert!(matches!(err.kind(), ErrorKind::InvalidRequest(_)), "{err}");
     assert_eq!(ResultCode::from_error(&err), None);
     assert_eq!(sandbox.requests_seen(), 0);
 
-    assert_eq!(ResultCode::from_error(&Error::SignatureMissing), None);
+    assert_eq!(
+        ResultCode::from_error(&Error::from(ErrorKind::SignatureMissing)),
+        None
+    );
 }
 
 #[test]

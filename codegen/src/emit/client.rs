@@ -22,7 +22,7 @@ pub fn emit_client(api: &Api) -> TokenStream {
         )
     };
     let errors_doc = format!(
-        "[`Error::InvalidRequest`](baas_runtime::Error::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`Error::Api`](baas_runtime::Error::Api) when the service answers with a result code other than `{}`{typed_code}; otherwise a transport, timeout, signature or decoding [`Error`](baas_runtime::Error).",
+        "[`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `{}`{typed_code}; otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.",
         api.success_code
     );
     let mut methods = Vec::new();
@@ -84,7 +84,7 @@ pub fn emit_client(api: &Api) -> TokenStream {
                 let mut pdoc = Doc::new();
                 pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire}`: send its OTP and confirm it from there."));
                 pdoc.raw("# Errors");
-                pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`Error::Decode`](baas_runtime::Error::Decode)."));
+                pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
                 let pdoc = pdoc.outer();
                 methods.push(quote! {
                     #pdoc
@@ -93,10 +93,13 @@ pub fn emit_client(api: &Api) -> TokenStream {
                         &self,
                         request: &super::#module::#req,
                     ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
-                        let response = self.inner.execute(request).await?;
-                        super::pending::PendingApplication::from_response(
+                        let success = self
+                            .inner
+                            .execute_with(request, &baas_runtime::CallOptions::new())
+                            .await?;
+                        super::pending::PendingApplication::from_success::<super::#module::#req>(
                             self.clone(),
-                            response,
+                            success,
                             |r| r.#field_id.as_deref(),
                             #wire,
                         )
@@ -126,7 +129,7 @@ pub fn emit_client(api: &Api) -> TokenStream {
                 let mut udoc = Doc::new();
                 udoc.raw(&format!("Sends `request` until the response's `{wire}` is final ({listed}), waiting between queries as `policy` says, and returns that response."));
                 udoc.raw("# Errors");
-                udoc.raw(&format!("[`Error::WaitDeadline`](baas_runtime::Error::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
+                udoc.raw(&format!("[`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
                 let udoc = udoc.outer();
                 methods.push(quote! {
                     #udoc

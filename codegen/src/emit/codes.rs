@@ -99,7 +99,7 @@ fn result_code(api: &Api) -> TokenStream {
         )
     };
     let from_error_doc = format!(
-        " The result code of an [`Error::Api`](baas_runtime::Error::Api) (the service answered with a code other than `{}`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.",
+        " The result code of an [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) (the service answered with a code other than `{}`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.",
         api.success_code
     );
     let after_doc = " Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.";

@@ -173,7 +173,7 @@ fn crate_doc(api: &Api) -> Doc {
     ));
     add_first_call(&mut doc, api);
     doc.raw("# Errors");
-    doc.raw("Every method returns [`Error`]. [`Error::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`Error::OutcomeUnknown`] (with its requestId), which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.");
+    doc.raw("Every method returns [`Error`]: [`Error::kind`] says what went wrong, and [`Error::operation`], [`Error::request_id`] and [`Error::attempts`] which call it concerns (the requestId of its last attempt, to look up, cancel or reconcile). [`ErrorKind::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`ErrorKind::OutcomeUnknown`], which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.");
     doc.raw("# Beyond one call");
     doc.raw("Where the spec says how: paged operations have `*_pages` (a `Stream` of pages, or of items with `.items()`), operations confirmed by OTP have `*_pending` (a `PendingApplication` that sends and confirms its OTP), status queries have `*_until_final` (polling with a [`WaitPolicy`]). Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network; `client.runtime().execute_with` takes [`CallOptions`] and returns the [`Success`] envelope.");
     doc.raw("# Money");
@@ -291,7 +291,7 @@ pub fn generate_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            mock, notification, transport, Amount, CallOptions, Config, Error, Operation, Outcome, Page,
+            mock, notification, transport, Amount, CallOptions, Config, Error, ErrorKind, Operation, Outcome, Page,
             PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation, WaitPolicy,
         };
         pub use client::Client;

@@ -47,12 +47,12 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         errors,
     ]);
     let confirm_doc = doc(&[
-        &format!("Confirms the application with the OTP its owner received (`{}`): this is what releases the money. A confirmation whose outcome is unknown is [`Error::OutcomeUnknown`](baas_runtime::Error::OutcomeUnknown): look the application up before confirming again.", flow.confirm.operation),
+        &format!("Confirms the application with the OTP its owner received (`{}`): this is what releases the money. A confirmation whose outcome is unknown is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown): look the application up before confirming again.", flow.confirm.operation),
         "# Errors",
         errors,
     ]);
     let group = flow.group.as_ref().map(|g| {
-        let (req, required, method) = request(g);
+        let (req, required, _) = request(g);
         let ids = ident(&g.business_id);
         let result = ident(&g.other);
         let resp = {
@@ -63,7 +63,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         let doc = doc(&[
             &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
             "# Errors",
-            "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`Error::Decode`](baas_runtime::Error::Decode).",
+            "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).",
         ]);
         let wire = g.other_wire.clone();
         quote! {
@@ -76,8 +76,8 @@ pub fn emit_pending(api: &Api) -> TokenStream {
                     let request = #req::new(#required {
                         #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
                     });
-                    let response = self.#method(&request).await?;
-                    PendingApplication::from_response(self.clone(), response, |r| r.#result.as_deref(), #wire)
+                    let success = self.runtime().execute_with(&request, &baas_runtime::CallOptions::new()).await?;
+                    PendingApplication::from_success::<#req>(self.clone(), success, |r| r.#result.as_deref(), #wire)
                 }
             }
         }
@@ -92,21 +92,23 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         }
 
         impl<R> PendingApplication<R> {
-            /// The handle of the application `response` describes; `business_id` reads its id from the response field `field`.
-            pub(crate) fn from_response(
+            /// The handle of the application a successful call made; `business_id` reads its id from the response field `field`. A response without it is an error of that call.
+            pub(crate) fn from_success<O: baas_runtime::Operation<Response = R>>(
                 client: super::Client,
-                response: R,
+                success: baas_runtime::Success<R>,
                 business_id: impl Fn(&R) -> Option<&str>,
                 field: &str,
             ) -> Result<Self, baas_runtime::Error> {
-                match business_id(&response).filter(|id| !id.is_empty()) {
-                    Some(id) => Ok(PendingApplication { client, business_id: id.to_owned(), response }),
+                let id = business_id(&success.data).filter(|id| !id.is_empty()).map(str::to_owned);
+                match id {
+                    Some(business_id) => Ok(PendingApplication { client, business_id, response: success.data }),
                     None => Err(baas_runtime::Error::decode(
                         None,
                         format!("the response carries no `{field}`, the application's business id"),
-                        b"",
+                        success.raw_data.get().as_bytes(),
                         None,
-                    )),
+                    )
+                    .in_call(O::NAME, Some(success.request_id), success.attempts)),
                 }
             }
 
