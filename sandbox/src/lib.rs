@@ -92,9 +92,6 @@ pub enum SandboxError {
     /// The callback URL is not a loopback `http://127.0.0.1:PORT/path`.
     #[error("callback URL: {0}")]
     CallbackUrl(String),
-    /// The runtime of an [`Offline`] sandbox could not be built.
-    #[error("cannot build a runtime: {0}")]
-    Runtime(std::io::Error),
 }
 
 /// How to start a sandbox.
@@ -162,15 +159,24 @@ impl std::fmt::Debug for Sandbox {
 
 /// The seeded sandbox without a socket: [`Offline::answer`] runs one POST body through the
 /// same checks and handlers as the server, bytes in, answer out. For fuzzing and tests.
+///
+/// No callback URL can be set, so every notification is recorded as undeliverable when
+/// it is produced ([`Offline::deliveries`]) and nothing runs in the background: no tokio
+/// runtime is needed, and a new `Offline` per input is cheap.
 #[doc(hidden)]
 pub struct Offline {
     shared: Arc<server::Shared>,
-    runtime: tokio::runtime::Runtime,
+}
+
+impl Default for Offline {
+    fn default() -> Offline {
+        Offline::new()
+    }
 }
 
 impl Offline {
     /// The seeded sandbox with the default partner.
-    pub fn new() -> Result<Offline, SandboxError> {
+    pub fn new() -> Offline {
         let config = SandboxConfig::default();
         let mut partners = BTreeMap::new();
         partners.insert(config.sender.clone(), PrivateKey::new(config.key.clone()));
@@ -181,18 +187,17 @@ impl Offline {
             config.retry_backoff,
             (config.header_read_timeout, config.body_read_timeout),
         ));
-        // Notifications are handed to tasks: a runtime to hand them to (never driven).
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(SandboxError::Runtime)?;
-        Ok(Offline { shared, runtime })
+        Offline { shared }
     }
 
     /// The answer body to a POST of `body` on `path`.
     pub fn answer(&self, path: &str, body: &[u8]) -> Vec<u8> {
-        let _entered = self.runtime.enter();
         server::answer_path(&self.shared, path, body)
+    }
+
+    /// The notifications produced so far, each recorded once as not deliverable.
+    pub fn deliveries(&self) -> Vec<DeliveryAttempt> {
+        server::lock(&self.shared.deliveries).clone()
     }
 }
 

@@ -33,6 +33,8 @@ pub const LOG_LIMIT: usize = 10_000;
 pub const MAX_DELIVERIES: u32 = 5;
 /// Time limit of one delivery attempt.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(2);
+/// The outcome recorded for a notification produced while no callback URL is set.
+const NO_CALLBACK_URL: &str = "no callback URL configured";
 /// Largest difference between a request's `timestamp` and the wall clock. The
 /// document leaves the allowed clock difference "not shown"; a day is generous to
 /// any real clock and still refuses epoch seconds (or microseconds) sent as
@@ -667,28 +669,35 @@ fn tamper(body: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// Starts the background delivery of one notification.
+/// Starts the background delivery of one notification (or, without a callback URL,
+/// records it as undeliverable).
 fn deliver(shared: Arc<Shared>, n: Outgoing) {
     let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
     let request_id = format!(
         "{}{:08}{}",
         shared.notification_prefix, seq, n.notification_type
     );
+    // Without a callback URL there is nothing to send: the notification is recorded as
+    // undeliverable here, when it is produced, not by a task. Whether it is delivered
+    // then depends only on the configuration when it was produced (a task reading the
+    // URL later saw one set after the response, or not, as the scheduler ran it), the
+    // record is there as soon as the response is, and the request path spawns nothing,
+    // so it also runs where no tokio runtime is (`crate::Offline`).
+    let Some((addr, path)) = lock(&shared.callback_url).clone() else {
+        lock(&shared.deliveries).push(DeliveryAttempt {
+            notification_type: n.notification_type.into(),
+            request_id,
+            attempt: 0,
+            acknowledged: false,
+            outcome: NO_CALLBACK_URL.into(),
+        });
+        return;
+    };
     // Counted before the response that produced the notification is sent, so a caller
     // that saw the response and then awaits `deliveries_settled` cannot miss it.
     shared.pending_deliveries.send_modify(|n| *n += 1);
     tokio::spawn(async move {
         let _settled = Settled(shared.clone());
-        let Some((addr, path)) = lock(&shared.callback_url).clone() else {
-            lock(&shared.deliveries).push(DeliveryAttempt {
-                notification_type: n.notification_type.into(),
-                request_id,
-                attempt: 0,
-                acknowledged: false,
-                outcome: "no callback URL configured".into(),
-            });
-            return;
-        };
         let Some((_, key)) = shared.partners.iter().next() else {
             return;
         };
