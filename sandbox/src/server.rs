@@ -331,6 +331,15 @@ fn operations_on(path: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// Sum of every balance per currency (see [`crate::Sandbox::totals`]).
+pub(crate) fn totals(shared: &Shared) -> BTreeMap<String, baas_runtime::Amount> {
+    lock(&shared.bank)
+        .totals()
+        .into_iter()
+        .filter_map(|(c, v)| v.to_string().parse().ok().map(|a| (c, a)))
+        .collect()
+}
+
 /// The answer body to one POST of `body` on `path`: the same checks and handlers as a
 /// request over HTTP, without a socket (for fuzzing and tests).
 pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {

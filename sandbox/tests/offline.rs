@@ -12,8 +12,13 @@ fn code_of(body: &[u8]) -> String {
 }
 
 fn signed(params: serde_json::Value) -> baas_runtime::envelope::SignedRequest {
-    sign_request(&params, DEFAULT_SENDER, "en_KE", &PrivateKey::new(DEFAULT_KEY))
-        .expect("signed")
+    sign_request(
+        &params,
+        DEFAULT_SENDER,
+        "en_KE",
+        &PrivateKey::new(DEFAULT_KEY),
+    )
+    .expect("signed")
 }
 
 #[test]
@@ -48,7 +53,12 @@ fn a_notification_without_a_callback_url_is_recorded_when_produced() {
     let sandbox = Offline::new();
     let request = signed(serde_json::json!({ "queryDate": "2025-06-30" }));
     let body = sandbox.answer("/report/queryClosingBalance", &request.body);
-    assert_eq!(code_of(&body), "00000", "{}", String::from_utf8_lossy(&body));
+    assert_eq!(
+        code_of(&body),
+        "00000",
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
     let log = sandbox.deliveries();
     assert_eq!(log.len(), 1, "{log:?}");
     assert_eq!(log[0].notification_type, "0015");
