@@ -409,6 +409,31 @@ fn fx_cny_and_closing_balance_notify() {
     assert_eq!(t.bank.totals(), totals);
 }
 
+/// The document gives `getOnboardingRequestId` two optional parameters and no rule
+/// that one of them be given (it gives one for `getOnboardingStatus`): a request with
+/// neither passes the generated validators and is a lookup that finds nothing (14001),
+/// never a refusal for a missing parameter (12001, the sandbox's answer before).
+#[test]
+fn get_onboarding_request_id_requires_neither_user_id_nor_mobile() {
+    let mut t = T::new();
+    for params in [json!({}), json!({"userId": ""}), json!({"mobile": ""})] {
+        assert_eq!(
+            t.code("getOnboardingRequestId", params.clone()),
+            codes::NOT_FOUND,
+            "{params}"
+        );
+    }
+    assert_eq!(
+        t.ok("getOnboardingRequestId", json!({"mobile": "254700000004"}))["onboardingRequestId"],
+        "OBR-P-0003"
+    );
+    // getOnboardingStatus keeps the document's rule.
+    assert_eq!(
+        t.code("getOnboardingStatus", json!({})),
+        codes::INVALID_PARAMETER
+    );
+}
+
 #[test]
 fn onboarding_and_bills() {
     let mut t = T::new();

@@ -93,12 +93,15 @@ impl Bank {
         ]}))
     }
 
+    /// The document makes both `userId` and `mobile` optional and, unlike for
+    /// `getOnboardingStatus`, asks for neither: a request without them is valid, and
+    /// identifies no onboarding request, so it is answered as a lookup that finds
+    /// none (`14001`), not refused as a missing parameter (README, "Sandbox rules").
     fn personal_request_id(&self, r: &GetOnboardingRequestIdRequest) -> Result<Value, ApiError> {
         let (user, mobile) = (given(&r.user_id), given(&r.mobile));
         if user.is_none() && mobile.is_none() {
-            return Err(ApiError::invalid(
-                "userId",
-                "one of userId, mobile must be given",
+            return Err(ApiError::not_found(
+                "personal onboarding request (neither userId nor mobile was given)",
             ));
         }
         let matches: Vec<_> = self
