@@ -88,6 +88,75 @@ pub enum CanonicalError {
     /// The body already has a top-level `signature` (even `null`) and is to be signed:
     /// adding another would give duplicate keys.
     AlreadySigned,
+    /// The body breaks one of the re-cut rules of [`Flattened::parse_unambiguous`]: its
+    /// canonical string could stand for a different body, so it is neither signed nor
+    /// accepted.
+    Ambiguous {
+        /// Flattened path of the key, value or `null` that breaks the rule (the key's
+        /// text as written, unescaped).
+        path: String,
+        /// Which rule.
+        rule: Ambiguity,
+    },
+}
+
+/// The rule of [`Flattened::parse_unambiguous`] that a body breaks.
+///
+/// The canonical string joins `path=value` pairs with `&` and escapes nothing. A body
+/// that keeps these rules has exactly one reading of its canonical string (up to the
+/// order of members and the JSON spelling of scalars): a path is keys without
+/// `&`, `=`, `.`, `[`, `]` joined by `.` and `[digits]`, so the first `=` of a pair ends
+/// its path, and no value holds `&` followed by text that reads as `path=`, so the
+/// next such `&` ends the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Ambiguity {
+    /// R1: an object key (at any depth) is empty or contains `&`, `=`, `.`, `[` or `]`.
+    Key,
+    /// R2: a `null` member or array element (nulls are left out of the canonical
+    /// string).
+    Null,
+    /// R3: a string value contains `&` followed by text that reads as a pair: a key
+    /// (characters other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or
+    /// `[digits]`, then `=`.
+    ValueReadsAsPair,
+    /// R4: a top-level `senderKey` member (the signer and verifier add that pair).
+    SenderKey,
+}
+
+impl Ambiguity {
+    /// The rule's short name, `R1` to `R4`, as in `tests/data/signing-vectors.json`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Ambiguity::Key => "R1",
+            Ambiguity::Null => "R2",
+            Ambiguity::ValueReadsAsPair => "R3",
+            Ambiguity::SenderKey => "R4",
+        }
+    }
+}
+
+impl fmt::Display for Ambiguity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ambiguity::Key => {
+                "an object key is empty or contains `&`, `=`, `.`, `[` or `]`, so the signed \
+                 text could be read as other keys or array elements"
+            }
+            Ambiguity::Null => {
+                "a `null` is left out of the signed text, so it could be added or removed \
+                 without changing the signature; leave the member out instead"
+            }
+            Ambiguity::ValueReadsAsPair => {
+                "a text value contains `&` followed by something that reads as `name=`, so \
+                 the signed text could be read as members that were never sent"
+            }
+            Ambiguity::SenderKey => {
+                "a top-level `senderKey` member is refused: the signer adds the `senderKey` \
+                 pair (the private key) itself, and the two would be confused"
+            }
+        })
+    }
 }
 
 impl fmt::Display for CanonicalError {
@@ -113,6 +182,9 @@ impl fmt::Display for CanonicalError {
             CanonicalError::SignatureNotString => f.write_str("`signature` is not a string"),
             CanonicalError::AlreadySigned => {
                 f.write_str("the body already has a `signature` (sign it without one)")
+            }
+            CanonicalError::Ambiguous { path, rule } => {
+                write!(f, "refused by rule {} at `{path}`: {rule}", rule.id())
             }
         }
     }
@@ -153,8 +225,37 @@ fn slice(buf: &[u8], (start, end): (usize, usize)) -> &[u8] {
 impl Flattened {
     /// Flattens a JSON object body. The top-level `signature` is kept apart (see
     /// [`Flattened::signature`]) and is not one of the pairs.
+    ///
+    /// This reads any JSON object, including bodies whose canonical string could stand
+    /// for another body: use it to diagnose input. What is signed or verified is read
+    /// with [`Flattened::parse_unambiguous`].
     pub fn parse(body: &[u8]) -> Result<Flattened, CanonicalError> {
-        Self::parse_valid_utf8(body).map_err(|e| match std::str::from_utf8(body) {
+        Self::parse_with(body, false)
+    }
+
+    /// [`Flattened::parse`], refusing with [`CanonicalError::Ambiguous`] a body whose
+    /// canonical string could be re-cut into another body (see [`Ambiguity`]):
+    ///
+    /// * R1: an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[`
+    ///   or `]` (path: the parent's path and the key);
+    /// * R2: a `null` member or array element (path of the null);
+    /// * R3: a string value containing `&` followed by a key (one or more characters
+    ///   other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or `[digits]`, and
+    ///   `=`: `x&data.result[1].amount=9` and `a&b=c` are refused, `Tom & Jerry`,
+    ///   `a&b`, `a=b&c` and `&=x` are not;
+    /// * R4: a top-level `senderKey` member.
+    ///
+    /// The top-level `signature` is not part of the canonical string: the rules do not
+    /// apply to it, and `"signature":null` counts as no signature. The first breach in
+    /// the document is reported (before a repeated key of an enclosing object).
+    ///
+    /// Every signer and verifier of the runtime reads bodies this way.
+    pub fn parse_unambiguous(body: &[u8]) -> Result<Flattened, CanonicalError> {
+        Self::parse_with(body, true)
+    }
+
+    fn parse_with(body: &[u8], unambiguous: bool) -> Result<Flattened, CanonicalError> {
+        Self::parse_valid_utf8(body, unambiguous).map_err(|e| match std::str::from_utf8(body) {
             // Invalid UTF-8 is reported as such wherever it is, before any other error.
             Err(bad) => CanonicalError::InvalidUtf8 {
                 offset: bad.valid_up_to(),
@@ -166,8 +267,9 @@ impl Flattened {
     /// [`Flattened::parse`] with UTF-8 checked inside strings only (every byte outside
     /// strings that the grammar accepts is ASCII, and escapes are ASCII): a body that
     /// parses is valid UTF-8. The errors of an invalid body are sorted out by the caller.
-    fn parse_valid_utf8(body: &[u8]) -> Result<Flattened, CanonicalError> {
+    fn parse_valid_utf8(body: &[u8], unambiguous: bool) -> Result<Flattened, CanonicalError> {
         let mut parser = Parser {
+            unambiguous,
             input: body,
             pos: 0,
             path: Vec::with_capacity(64),
@@ -394,6 +496,58 @@ fn key_hash(key: &[u8]) -> u64 {
         ^ last.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
 }
 
+/// A byte that may be part of an object key under rule R1 (and of a key in a value
+/// under rule R3): anything but `&`, `=`, `.`, `[` and `]`.
+fn is_key_byte(b: u8) -> bool {
+    !matches!(b, b'&' | b'=' | b'.' | b'[' | b']')
+}
+
+/// Rule R3: `value` holds `&` followed by a key (one or more [`is_key_byte`]s), any
+/// number of `.key` or `[digits]`, and `=`.
+///
+/// Linear: no byte after an `&` that the scan from it reads is `&`, so each scan stops
+/// at the next `&` at the latest.
+fn reads_as_pair_after_ampersand(value: &[u8]) -> bool {
+    let mut rest = value;
+    while let Some(at) = rest.iter().position(|&b| b == b'&') {
+        rest = rest.get(at + 1..).unwrap_or_default();
+        if reads_as_path_then_equals(rest) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `s` starts with `key(.key|[digits])*=` (see [`reads_as_pair_after_ampersand`]).
+fn reads_as_path_then_equals(s: &[u8]) -> bool {
+    let key_len = |s: &[u8]| s.iter().take_while(|&&b| is_key_byte(b)).count();
+    let mut i = key_len(s);
+    if i == 0 {
+        return false;
+    }
+    loop {
+        match s.get(i) {
+            Some(b'=') => return true,
+            Some(b'.') => {
+                let n = key_len(s.get(i + 1..).unwrap_or_default());
+                if n == 0 {
+                    return false;
+                }
+                i += 1 + n;
+            }
+            Some(b'[') => {
+                let digits = s.get(i + 1..).unwrap_or_default();
+                let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+                if n == 0 || digits.get(n) != Some(&b']') {
+                    return false;
+                }
+                i += 2 + n;
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// A pair whose path is the top-level `senderKey`.
 fn is_sender_key_pair(pair: &str) -> bool {
     pair.strip_prefix(SENDER_KEY)
@@ -416,6 +570,8 @@ fn push_redacted(out: &mut Vec<u8>, piece: &[u8], secret: &[u8]) {
 }
 
 struct Parser<'a> {
+    /// Apply the rules of [`Flattened::parse_unambiguous`].
+    unambiguous: bool,
     input: &'a [u8],
     pos: usize,
     /// Path of the value being read.
@@ -494,6 +650,16 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// The breach of `rule` at the current path.
+    #[cold]
+    #[inline(never)]
+    fn ambiguous(&self, rule: Ambiguity) -> CanonicalError {
+        CanonicalError::Ambiguous {
+            path: String::from_utf8_lossy(&self.path).into_owned(),
+            rule,
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn too_large(&self) -> CanonicalError {
@@ -510,7 +676,15 @@ impl Parser<'_> {
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
                 let start = self.begin_pair();
+                let value_start = self.arena.len();
                 string(self.input, &mut self.pos, &mut self.arena)?;
+                if self.unambiguous
+                    && reads_as_pair_after_ampersand(
+                        self.arena.get(value_start..).unwrap_or_default(),
+                    )
+                {
+                    return Err(self.ambiguous(Ambiguity::ValueReadsAsPair));
+                }
                 self.end_pair(start);
                 Ok(())
             }
@@ -518,6 +692,9 @@ impl Parser<'_> {
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => {
                 self.keyword(b"null")?;
+                if self.unambiguous {
+                    return Err(self.ambiguous(Ambiguity::Null));
+                }
                 if self.first_null.is_none() {
                     self.first_null = Some(String::from_utf8_lossy(&self.path).into_owned());
                 }
@@ -657,6 +834,15 @@ impl Parser<'_> {
             let quote = self.pos;
             string(self.input, &mut self.pos, &mut self.path)?;
             let key = self.path.get(key_start..).unwrap_or_default();
+            if self.unambiguous {
+                if key.is_empty() || key.iter().any(|&b| !is_key_byte(b)) {
+                    return Err(self.ambiguous(Ambiguity::Key));
+                }
+                if top && key == SENDER_KEY.as_bytes() {
+                    return Err(self.ambiguous(Ambiguity::SenderKey));
+                }
+            }
+            let key = self.path.get(key_start..).unwrap_or_default();
             // Escapes always shorten the text, so a key as long as its body between
             // the quotes is that body: refer to the input instead of copying it.
             let range = if key.len() + 2 == self.pos - quote {
@@ -727,25 +913,18 @@ impl Parser<'_> {
     /// The top-level `signature`: read like any value, then taken out of the pairs.
     fn signature_value(&mut self, depth: usize) -> Result<(), CanonicalError> {
         let is_string = self.peek() == Some(b'"');
-        let is_null = self.peek() == Some(b'n');
-        let pairs_before = self.pairs.len();
-        let arena_before = self.arena.len();
-        let null_before = self.first_null.is_some();
-        self.value(depth)?;
-        if is_null {
-            if !null_before {
-                self.first_null = None;
-            }
-            return Ok(());
+        if self.peek() == Some(b'n') {
+            // `null`: no signature (not a pair of the canonical string).
+            return self.keyword(b"null");
         }
         if !is_string {
+            // Read it all first so that a syntax error is reported as such.
+            self.value(depth)?;
             return Err(CanonicalError::SignatureNotString);
         }
-        let value_start = arena_before + self.path.len() + 1;
-        let text = self.arena.get(value_start..).unwrap_or_default();
-        self.signature = Some(String::from_utf8_lossy(text).into_owned());
-        self.pairs.truncate(pairs_before);
-        self.arena.truncate(arena_before);
+        let mut text = Vec::new();
+        string(self.input, &mut self.pos, &mut text)?;
+        self.signature = Some(String::from_utf8_lossy(&text).into_owned());
         Ok(())
     }
 }
@@ -1224,6 +1403,105 @@ mod tests {
         );
         let wide = format!("{{\"a\":[{}]}}", vec![deep; 1000].join(","));
         assert!(Flattened::parse(wide.as_bytes()).is_ok());
+    }
+
+    fn refused_by(json: &str) -> Option<(String, Ambiguity)> {
+        match Flattened::parse_unambiguous(json.as_bytes()) {
+            Ok(_) => None,
+            Err(CanonicalError::Ambiguous { path, rule }) => Some((path, rule)),
+            Err(other) => panic!("{json}: {other}"),
+        }
+    }
+
+    #[test]
+    fn recut_rules() {
+        let r = |path: &str, rule| Some((path.to_owned(), rule));
+        // R1, at every depth, with the key as written (escapes unescaped).
+        for bad in ["a&b", "a=b", "a.b", "a[0]", "a]", "[", ""] {
+            let body = format!(r#"{{"x":[{{"{bad}":1}}]}}"#);
+            assert_eq!(
+                refused_by(&body),
+                r(&format!("x[0].{bad}"), Ambiguity::Key),
+                "{body}"
+            );
+            assert_eq!(
+                refused_by(&format!(r#"{{"{bad}":{{}}}}"#)),
+                r(bad, Ambiguity::Key)
+            );
+        }
+        assert_eq!(
+            refused_by(r#"{"data\u002ex":1}"#),
+            r("data.x", Ambiguity::Key)
+        );
+        // R2.
+        assert_eq!(refused_by(r#"{"a":null}"#), r("a", Ambiguity::Null));
+        assert_eq!(
+            refused_by(r#"{"a":{"b":[1,null]}}"#),
+            r("a.b[1]", Ambiguity::Null)
+        );
+        // R3.
+        for bad in [
+            "x&data.result[1].amount=9",
+            "a&b=c",
+            "Tom & Jerry = x",
+            "&b=",
+            "a&&b=",
+            "&a[0][12].b=",
+            "&\u{e9}=",
+        ] {
+            let body = serde_json::json!({ "p": { "v": bad } }).to_string();
+            assert_eq!(
+                refused_by(&body),
+                r("p.v", Ambiguity::ValueReadsAsPair),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            refused_by(r#"{"v":"a\u0026b\u003dc"}"#),
+            r("v", Ambiguity::ValueReadsAsPair)
+        );
+        for fine in [
+            "Tom & Jerry",
+            "a&b",
+            "a=b&c",
+            "&=x",
+            "&a.=",
+            "&a..b=",
+            "&a[]=",
+            "&a[1]b=",
+            "&a[x]=",
+            "&.a=",
+            "&[0]=",
+            "a&b&c",
+            "&",
+        ] {
+            let body = serde_json::json!({ "v": fine, "w": [fine] }).to_string();
+            assert_eq!(refused_by(&body), None, "{fine}");
+        }
+        // R4 at the top only.
+        assert_eq!(
+            refused_by(r#"{"senderKey":"k"}"#),
+            r("senderKey", Ambiguity::SenderKey)
+        );
+        assert_eq!(refused_by(r#"{"a":{"senderKey":"k"}}"#), None);
+        // The first breach in the document; the signature is not a pair.
+        assert_eq!(refused_by(r#"{"a":null,"b&":1}"#), r("a", Ambiguity::Null));
+        assert_eq!(
+            refused_by(r#"{"a":{"x":1,"x":2,"y":null}}"#),
+            r("a.y", Ambiguity::Null)
+        );
+        assert_eq!(refused_by(r#"{"signature":"a&b=c","v":1}"#), None);
+        let f = Flattened::parse_unambiguous(br#"{"signature":null,"v":1}"#).unwrap();
+        assert!(f.has_signature_key() && f.signature().is_none());
+        // `parse` keeps reading all of them.
+        for body in [r#"{"a.b":null,"senderKey":"x&y=z"}"#, r#"{"":[null]}"#] {
+            assert!(Flattened::parse(body.as_bytes()).is_ok());
+        }
+        let e = Flattened::parse_unambiguous(br#"{"a":{"b":null}}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("refused by rule R2 at `a.b`: {}", Ambiguity::Null)
+        );
     }
 
     #[test]

@@ -12,16 +12,21 @@ use crate::canonical::{CanonicalError, Flattened};
 use crate::secret::PrivateKey;
 
 /// Lowercase hex signature of a JSON object body (its top-level `signature`, if any,
-/// is left out of the canonical string).
+/// is left out of the canonical string). A body whose canonical string could stand for
+/// another body is refused with [`CanonicalError::Ambiguous`] (see
+/// [`Flattened::parse_unambiguous`]): nothing is signed that a verifier would refuse.
 pub fn sign(body: &[u8], key: &PrivateKey) -> Result<String, CanonicalError> {
-    Ok(Flattened::parse(body)?.signature_hex(key))
+    Ok(Flattened::parse_unambiguous(body)?.signature_hex(key))
 }
 
 /// Why a body does not verify.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum VerifyError {
-    /// The body has no canonical string (not a JSON object, duplicate keys, ...).
+    /// The body has no canonical string (not a JSON object, duplicate keys, ...), or
+    /// its canonical string could stand for another body:
+    /// `Malformed(CanonicalError::Ambiguous { path, rule })` (see
+    /// [`Flattened::parse_unambiguous`]). Such a body is refused whatever its signature.
     Malformed(CanonicalError),
     /// The body has no `signature`.
     Missing,
@@ -48,13 +53,17 @@ impl std::error::Error for VerifyError {
     }
 }
 
-/// Verifies the top-level `signature` of a received JSON object body.
+/// Verifies the top-level `signature` of a received JSON object body. A body that
+/// breaks a re-cut rule is refused with
+/// `VerifyError::Malformed(CanonicalError::Ambiguous { .. })` before its signature is
+/// looked at (see [`Flattened::parse_unambiguous`]).
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
-    let flat = Flattened::parse(body).map_err(VerifyError::Malformed)?;
+    let flat = Flattened::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
     verify_flattened(&flat, key)
 }
 
-/// Verifies an already flattened body.
+/// Verifies an already flattened body. Flatten it with
+/// [`Flattened::parse_unambiguous`]: this does not apply the re-cut rules itself.
 pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), VerifyError> {
     let received = flat.signature().ok_or(VerifyError::Missing)?;
     let expected = hex::encode(flat.digest(key));
@@ -84,9 +93,10 @@ impl Check {
 }
 
 /// Computes the expected signature of a body and reports the one it carries (for
-/// debugging tools such as `baas-sign --verify`).
+/// debugging tools such as `baas-sign --verify`). A body that breaks a re-cut rule is
+/// refused with [`CanonicalError::Ambiguous`], as [`verify`] refuses it.
 pub fn check(body: &[u8], key: &PrivateKey) -> Result<Check, CanonicalError> {
-    let flat = Flattened::parse(body)?;
+    let flat = Flattened::parse_unambiguous(body)?;
     Ok(Check {
         expected: flat.signature_hex(key),
         received: flat.signature().map(str::to_owned),
@@ -126,9 +136,10 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 
 /// Signs a serialized JSON object and returns the text to send. A body that already
 /// has a top-level `signature` (even `null`) is refused with
-/// [`CanonicalError::AlreadySigned`].
+/// [`CanonicalError::AlreadySigned`], one that breaks a re-cut rule with
+/// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]).
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
-    let flat = Flattened::parse(&body)?;
+    let flat = Flattened::parse_unambiguous(&body)?;
     if flat.has_signature_key() {
         return Err(CanonicalError::AlreadySigned);
     }

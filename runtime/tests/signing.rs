@@ -1,7 +1,8 @@
-//! Golden cases for every flattening rule, the worked example of public-facts.md and
-//! property tests of sign/verify.
+//! Golden cases for every flattening rule, the worked example of public-facts.md,
+//! property tests of sign/verify, and the shared vectors of
+//! `tests/data/signing-vectors.json`.
 
-use baas_runtime::canonical::Flattened;
+use baas_runtime::canonical::{Ambiguity, CanonicalError, Flattened};
 use baas_runtime::sign::{self, VerifyError};
 use baas_runtime::PrivateKey;
 use proptest::prelude::*;
@@ -10,7 +11,9 @@ use sha2::{Digest, Sha256};
 const KEY: &str = "yourkey";
 
 /// Checks both the canonical string (key redacted) and the signature, which must be the
-/// SHA-256 of the expected string with the real key, computed here independently.
+/// SHA-256 of the expected string with the real key, computed here independently. A
+/// body that breaks a re-cut rule still has a canonical string (`Flattened::parse`),
+/// but `sign::sign` refuses it.
 fn golden(body: &str, expected_with_key_marker: &str) {
     let key = PrivateKey::new(KEY);
     let flat = Flattened::parse(body.as_bytes()).unwrap();
@@ -23,11 +26,23 @@ fn golden(body: &str, expected_with_key_marker: &str) {
     let real = expected_with_key_marker.replace("<KEY>", KEY);
     assert_eq!(flat.canonical_bytes_exposing_key(&key), real.as_bytes());
     let expected_sig = hex::encode(Sha256::digest(real.as_bytes()));
-    assert_eq!(
-        sign::sign(body.as_bytes(), &key).unwrap(),
-        expected_sig,
-        "body {body}"
-    );
+    assert_eq!(flat.signature_hex(&key), expected_sig, "body {body}");
+    match Flattened::parse_unambiguous(body.as_bytes()) {
+        Ok(_) => assert_eq!(
+            sign::sign(body.as_bytes(), &key).unwrap(),
+            expected_sig,
+            "body {body}"
+        ),
+        Err(e) => assert_eq!(sign::sign(body.as_bytes(), &key), Err(e), "body {body}"),
+    }
+}
+
+/// The rule by which the signer refuses `body`.
+fn refused_rule(body: &str) -> Option<Ambiguity> {
+    match sign::sign(body.as_bytes(), &PrivateKey::new(KEY)) {
+        Err(CanonicalError::Ambiguous { rule, .. }) => Some(rule),
+        _ => None,
+    }
 }
 
 #[test]
@@ -75,6 +90,8 @@ fn empty_containers_and_nulls() {
         "a[1]=1&senderKey=<KEY>&x=[]&y.z={}",
     );
     golden("{}", "senderKey=<KEY>");
+    // Nulls are skipped, so they are not signed: never signed, never accepted.
+    assert_eq!(refused_rule(r#"{"x":[],"n":null}"#), Some(Ambiguity::Null));
 }
 
 #[test]
@@ -90,6 +107,16 @@ fn values_with_ampersand_and_equals() {
     golden(
         r#"{"a":"x&b=y","b":"=","c":"&"}"#,
         "a=x&b=y&b==&c=&&senderKey=<KEY>",
+    );
+    // That string is also the one of `{"a":"x","b":"y","b":"="...}`: refused (rule R3).
+    assert_eq!(
+        refused_rule(r#"{"a":"x&b=y","b":"=","c":"&"}"#),
+        Some(Ambiguity::ValueReadsAsPair)
+    );
+    // `&` and `=` that cannot be read as a pair are signed.
+    golden(
+        r#"{"a":"Tom & Jerry","b":"=","c":"&","d":"a=b&c"}"#,
+        "a=Tom & Jerry&b==&c=&&d=a=b&c&senderKey=<KEY>",
     );
 }
 
@@ -182,20 +209,37 @@ fn json_leaf(nulls: bool) -> impl Strategy<Value = serde_json::Value> {
     ]
 }
 
+/// Object keys: with `any_key`, any of those that may break rule R1.
+fn object_key(any_key: bool) -> &'static str {
+    if any_key {
+        "[a-zA-Z0-9_&=.\\[\\] é]{0,8}"
+    } else {
+        "[a-zA-Z0-9_ é]{1,8}"
+    }
+}
+
 fn json_value(nulls: bool) -> impl Strategy<Value = serde_json::Value> {
-    json_leaf(nulls).prop_recursive(4, 48, 6, |inner| {
+    json_leaf(nulls).prop_recursive(4, 48, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
-            prop::collection::btree_map("[a-zA-Z0-9_&=.\\[\\] é]{0,8}", inner, 0..6)
+            prop::collection::btree_map(object_key(nulls), inner, 0..6)
                 .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     })
 }
 
-fn json_object(nulls: bool) -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::btree_map("[a-zA-Z0-9_&=.]{1,8}", json_value(nulls), 0..6).prop_map(|m| {
+/// An object body. Without `anything`, one that keeps the re-cut rules but for rule R3
+/// (values may hold `&` and `=`, rarely as a pair).
+fn json_object(anything: bool) -> impl Strategy<Value = Vec<u8>> {
+    let top_key = if anything {
+        "[a-zA-Z0-9_&=.]{1,8}"
+    } else {
+        "[a-zA-Z0-9_]{1,8}"
+    };
+    prop::collection::btree_map(top_key, json_value(anything), 0..6).prop_map(|m| {
         let mut m: serde_json::Map<String, serde_json::Value> = m.into_iter().collect();
         m.remove("signature");
+        m.remove("senderKey");
         serde_json::to_vec(&serde_json::Value::Object(m)).unwrap_or_default()
     })
 }
@@ -203,17 +247,41 @@ fn json_object(nulls: bool) -> impl Strategy<Value = Vec<u8>> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
+    /// What the signer signs verifies; what it refuses, it refuses for a re-cut rule, and
+    /// the verifier refuses it too, signed or not.
     #[test]
     fn sign_then_verify_holds(body in json_object(true), key in "[ -~]{1,32}") {
         let key = PrivateKey::new(key);
-        let signed = sign::sign_and_attach(body, &key).unwrap();
-        prop_assert_eq!(sign::verify(&signed, &key), Ok(()));
+        match sign::sign_and_attach(body.clone(), &key) {
+            Ok(signed) => prop_assert_eq!(sign::verify(&signed, &key), Ok(())),
+            Err(e) => {
+                prop_assert!(matches!(e, CanonicalError::Ambiguous { .. }), "{}", e);
+                let flat = Flattened::parse(&body).unwrap();
+                let signature = flat.signature_hex(&key);
+                let signed = sign::attach_signature(body, &signature).unwrap();
+                prop_assert_eq!(sign::verify(&signed, &key), Err(VerifyError::Malformed(e)));
+            }
+        }
+    }
+
+    #[test]
+    fn bodies_that_keep_the_rules_are_signed(body in json_object(false), key in "[ -~]{1,32}") {
+        let key = PrivateKey::new(key);
+        match sign::sign_and_attach(body.clone(), &key) {
+            Ok(signed) => prop_assert_eq!(sign::verify(&signed, &key), Ok(())),
+            Err(e) => prop_assert!(
+                matches!(e, CanonicalError::Ambiguous { rule: Ambiguity::ValueReadsAsPair, .. }),
+                "{} {}", e, String::from_utf8_lossy(&body)
+            ),
+        }
     }
 
     #[test]
     fn any_one_byte_change_fails(body in json_object(false), at in any::<prop::sample::Index>(), new in any::<u8>()) {
         let key = PrivateKey::new("k3y");
-        let mut signed = sign::sign_and_attach(body, &key).unwrap();
+        let Ok(mut signed) = sign::sign_and_attach(body, &key) else {
+            return Ok(());
+        };
         let i = at.index(signed.len());
         prop_assume!(signed[i] != new);
         signed[i] = new;
