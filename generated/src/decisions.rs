@@ -255,6 +255,16 @@
 //!
 //! Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
 //!
+//! ## Decision `notification-authenticity`
+//!
+//! About Notifications: which signed bodies a receiver accepts.
+//!
+//! Source text: "The service POSTs a JSON envelope ... requestId, sender, notificationType, locale, timestamp, salt, signature, params, signed like a request with the partner's key; it re-delivers until it receives ok, at most 5 times. public-facts.md: the service's sender appears as apigw.baas.choice and as choice.baas: treat it as opaque; a receiver that cannot verify must refuse, never accept silently."
+//!
+//! Decision: A notification is accepted only when its signature holds over the received bytes, it is unambiguous (signing-unambiguous-bodies), it has requestId, notificationType, timestamp and salt and none of code, msg, data, its sender equals the service sender the receiver configured, and its timestamp is at most 24 hours old and at most 5 minutes ahead (both configurable). Receivers keep the processed (requestId, notificationType) pairs at least as long as the window, across restarts.
+//!
+//! Reason: The same key signs requests, answers and notifications, so without these checks any signed answer (or a notification meant for another service sender) passes for a notification, and an old one can be replayed forever. The re-delivery schedule is not public and a re-delivery may keep its first timestamp, so the window is wide; with the ids kept as long as the window, a notification is processed once whether it is replayed inside the window (known id) or after it (stale).
+//!
 //! ## Decision `onboarding-request-id-names`
 //!
 //! About /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
@@ -354,6 +364,16 @@
 //! Decision: The locale is signed exactly as sent (e.g. en\_KE); no field of the envelope is case-folded before signing.
 //!
 //! Reason: Every working integration signs the value as given \[live\]; the lower-case worked example was typed by hand (its key differs from its JSON too), and the reference code keeps the value.
+//!
+//! ## Decision `signing-unambiguous-bodies`
+//!
+//! About Authentication: bodies whose canonical string could stand for another body.
+//!
+//! Source text: "The canonical string joins path=value pairs with & after sorting; the document escapes nothing, so a value holding `&path=` text, a key holding `.`, `[`, `]`, `=` or `&`, or a null member (skipped) gives a body whose canonical string is also that of another body."
+//!
+//! Decision: Every signer and verifier the project ships refuses such a body: an object key that is empty or holds `&`, `=`, `.`, `[` or `]`; a `null` member or array element; a string value holding `&` followed by text that reads as a pair (a key, then `.key` or `[digits]` segments, then `=`); a top-level `senderKey`. Answers are also refused when they carry `notificationType` or `params`, notifications when they carry `code`, `msg` or `data`. The client refuses to send a request that breaks the rule (nothing is sent, the field is named); the sandbox refuses such params with 12001 and answers a request that did not verify unsigned, echoing nothing.
+//!
+//! Reason: Otherwise one signed message can be re-cut into another that verifies: a remark `x&data.result[1].amount=900000.00&...` inside a signed getTransList answer becomes an extra row, and a signed answer echoing a crafted locale becomes a 0028 notification (issue 17). Refusing the ambiguous forms on both sides means no body we sign can be re-cut and no re-cut body that merges pairs into a value is accepted. A re-cut that splits a value the service itself signed into real pairs cannot be told apart by any receiver: only the signer can prevent it, which is why the client never sends, and the sandbox never stores, such a value. Messages of the API have identifier keys and no nulls, so nothing legitimate is refused except text values holding `&name=` (a URL query string in a free-text field).
 //!
 //! ## Decision `sme-info-records`
 //!

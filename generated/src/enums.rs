@@ -2121,7 +2121,7 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
             .map(NetworkProvider::from_i64)
     }
 }
-/// The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification::verify`], [`NotificationType::from_notification`] tells which it is.
+/// The `notificationType` of a notification (callback) the service sends: after verifying one with a [`baas_runtime::notification::Verifier`], [`NotificationType::from_notification`] tells which it is.
 ///
 /// Wire values:
 ///

@@ -314,11 +314,16 @@ impl Client {
     /// The final error of a call, said of the call (operation, the requestId of the last
     /// attempt, attempts): an unknown outcome of a call that moves money is said as such,
     /// whatever the failure.
+    ///
+    /// Only a verified answer tells what happened: an unsigned or wrongly signed refusal,
+    /// a body that is not JSON, an HTTP error page, or an answer refused as untrusted
+    /// may stand in place of the service's real answer (the HTTP status proves nothing
+    /// either), so after such a failure a call that moves money may have taken effect.
     fn outcome<O: Operation>(error: Error, request_id: Option<String>, attempts: u32) -> Error {
         let unknown = O::MOVES_MONEY
             && request_id.is_some()
             && error.may_have_reached_service()
-            && !matches!(error.kind(), ErrorKind::Api { .. });
+            && !matches!(error.kind(), ErrorKind::Api { verified: true, .. });
         let error = if unknown {
             Error::from(ErrorKind::OutcomeUnknown {
                 source: Box::new(error),

@@ -117,13 +117,22 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     };
     let bytes =
         serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
-    let flat = Flattened::parse(&bytes).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
-    if let Some(path) = flat.first_null_path() {
-        return Err(encode(
-            format!("`{path}` is null; a null is never sent (leave the field out)"),
-            None,
-        ));
+    if let Ok(flat) = Flattened::parse(&bytes) {
+        if let Some(path) = flat.first_null_path() {
+            return Err(encode(
+                format!("`{path}` is null; a null is never sent (leave the field out)"),
+                None,
+            ));
+        }
     }
+    // Nothing is signed that could be re-cut into another message with the same
+    // canonical string (a value holding `&path=`, a key holding `&`, `=`, `.`, `[`, `]`).
+    let flat = Flattened::parse_unambiguous(&bytes).map_err(|e| {
+        encode(
+            format!("{e}; such a message is never signed"),
+            Some(Box::new(e)),
+        )
+    })?;
     if flat.has_signature_key() {
         let e = crate::canonical::CanonicalError::AlreadySigned;
         return Err(encode(e.to_string(), Some(Box::new(e))));
@@ -226,6 +235,9 @@ struct ResponseFields<'a> {
     msg: Option<String>,
     #[serde(borrow)]
     data: Option<&'a RawValue>,
+    /// Members of a notification or a request, never of an answer.
+    notification_type: Option<serde::de::IgnoredAny>,
+    params: Option<serde::de::IgnoredAny>,
 }
 
 fn opt_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -241,8 +253,16 @@ impl<'de> Deserialize<'de> for CodeText {
     }
 }
 
+/// Flattens a received body, refusing one that could be re-cut into another message
+/// with the same canonical string ([`Flattened::parse_unambiguous`]).
 fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Flattened, Error> {
-    Flattened::parse(body).map_err(|e| {
+    Flattened::parse_unambiguous(body).map_err(|e| {
+        if matches!(e, crate::canonical::CanonicalError::Ambiguous { .. }) {
+            return ErrorKind::Untrusted {
+                reason: format!("it could be re-cut into another message: {e}"),
+            }
+            .into();
+        }
         Error::decode(
             status,
             format!("body is not a usable JSON object: {e}"),
@@ -310,6 +330,18 @@ pub fn open_response<R: DeserializeOwned>(
 ) -> Result<R, Error> {
     let flat = flatten_received(status, body)?;
     let fields: ResponseFields<'_> = decode_json(status, body, "response envelope")?;
+    // A notification or a request is never an answer, signed or not.
+    for (name, present) in [
+        ("notificationType", fields.notification_type.is_some()),
+        ("params", fields.params.is_some()),
+    ] {
+        if present {
+            return Err(ErrorKind::Untrusted {
+                reason: format!("the answer carries `{name}`, a member of another kind of message"),
+            }
+            .into());
+        }
+    }
     let code = fields
         .code
         .ok_or_else(|| Error::decode(status, "the response has no `code`", body, None))?;
@@ -383,7 +415,7 @@ mod tests {
 
     #[test]
     fn request_round_trip() {
-        let params = serde_json::json!({"name": "Tester", "list": [1, {"a": "x&y=z"}]});
+        let params = serde_json::json!({"name": "Tester", "list": [1, {"a": "x & y"}]});
         let signed = sign_request(&params, "client1", "en_KE", &key()).unwrap();
         assert!(signed.body.ends_with(b"\"}"));
         let received = verify_request(&signed.body, &key()).unwrap();
@@ -391,7 +423,7 @@ mod tests {
         assert_eq!(received.locale, "en_KE");
         assert_eq!(
             received.params.get(),
-            r#"{"list":[1,{"a":"x&y=z"}],"name":"Tester"}"#
+            r#"{"list":[1,{"a":"x & y"}],"name":"Tester"}"#
         );
         assert!(matches!(
             verify_request(&signed.body, &PrivateKey::new("other")).map_err(Error::into_kind),
@@ -403,6 +435,14 @@ mod tests {
             Err(ErrorKind::Encode { .. })
         ));
         assert!(sign_request(&[1, 2], "c", "en_KE", &key()).is_ok());
+        // A value that reads as more pairs is never signed: the message could be re-cut.
+        let recut = serde_json::json!({"remark": "x&params.amount=9"});
+        match sign_request(&recut, "c", "en_KE", &key()).map_err(Error::into_kind) {
+            Err(ErrorKind::Encode { message, .. }) => {
+                assert!(message.contains("params.remark"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -474,6 +514,34 @@ mod tests {
             open_response::<D>(Some(200), &bad_data, &key(), expect).map_err(Error::into_kind),
             Err(ErrorKind::Decode { .. })
         ));
+        // A notification, or a request, passed off as an answer.
+        for member in [r#""notificationType":"0028""#, r#""params":{}"#] {
+            let text = format!(r#"{{"requestId":"r1","code":"00000","msg":"ok",{member}}}"#);
+            let body = sign::sign_and_attach(text.into_bytes(), &key()).unwrap();
+            assert!(matches!(
+                open_response::<D>(Some(200), &body, &key(), expect).map_err(Error::into_kind),
+                Err(ErrorKind::Untrusted { .. })
+            ));
+        }
+        // A signed answer that could be re-cut (a null member; a dotted key) is refused
+        // before its signature is looked at.
+        for text in [
+            r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":null}}"#,
+            r#"{"requestId":"r1","code":"00000","msg":"ok","data.x":"1"}"#,
+            r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":"1&data.y=2"}}"#,
+        ] {
+            let flat = Flattened::parse(text.as_bytes()).unwrap();
+            let body = format!(
+                "{},\"signature\":\"{}\"}}",
+                text.trim_end_matches('}'),
+                flat.signature_hex(&key())
+            );
+            assert!(matches!(
+                open_response::<D>(Some(200), body.as_bytes(), &key(), expect)
+                    .map_err(Error::into_kind),
+                Err(ErrorKind::Untrusted { .. })
+            ));
+        }
         let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();
         assert!(matches!(
             open_response::<D>(Some(200), &no_code, &key(), expect).map_err(Error::into_kind),

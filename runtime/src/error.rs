@@ -147,6 +147,15 @@ pub enum ErrorKind {
         /// What failed.
         message: String,
     },
+    /// A received body (answer or notification) was refused although it may carry a
+    /// valid signature: it could be re-cut into another message with the same canonical
+    /// string, carries members of another kind of message, comes from another sender, or
+    /// is outside the notification window. Treat it as unsigned: for a call, nothing
+    /// verified came back.
+    Untrusted {
+        /// Why it was refused.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -284,7 +293,7 @@ impl Error {
     /// What is known of the call's effect.
     pub fn outcome(&self) -> Outcome {
         match &self.kind {
-            ErrorKind::Api { .. } => Outcome::Refused,
+            ErrorKind::Api { verified: true, .. } => Outcome::Refused,
             ErrorKind::OutcomeUnknown { .. } => Outcome::Unknown,
             _ if self.may_have_reached_service() => Outcome::Unknown,
             _ => Outcome::NotSent,
@@ -309,8 +318,11 @@ pub enum Outcome {
     /// Nothing was sent (invalid request, configuration, encoding, or the connection
     /// provably never opened): safe to fix and send again.
     NotSent,
-    /// The service answered with a result code other than success ([`ErrorKind::Api`]; see
-    /// its `verified`).
+    /// The service answered with a result code other than success, in an answer whose
+    /// signature holds ([`ErrorKind::Api`] with `verified`). An unsigned or wrongly
+    /// signed refusal proves nothing (anyone on the path can write one): its outcome is
+    /// [`Outcome::Unknown`], and for a call that moves money the error is
+    /// [`ErrorKind::OutcomeUnknown`].
     Refused,
     /// The bytes may have reached the service and no verified answer came back: the
     /// call may have taken effect.
@@ -429,6 +441,7 @@ impl fmt::Display for ErrorKind {
                 None => write!(f, "response has no requestId (expected `{expected}`)"),
             },
             ErrorKind::Random { message } => write!(f, "random generator failed: {message}"),
+            ErrorKind::Untrusted { reason } => write!(f, "received body refused: {reason}"),
             ErrorKind::WaitDeadline { last_state, after } => write!(
                 f,
                 "no final state reported within {} s (last state: {})",

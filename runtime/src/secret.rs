@@ -23,6 +23,13 @@ impl PrivateKey {
     }
 
     /// Reads the key from an environment variable; `None` when unset, empty or not UTF-8.
+    ///
+    /// The variable is left in this process's environment: every child process started
+    /// afterwards inherits it unless told otherwise (`Command::env_remove(variable)`),
+    /// and it can be read in `/proc/<pid>/environ` by the same user. Removing it here
+    /// would race with any thread reading the environment, so it is the program's
+    /// choice: start children without it, or read the key from a file readable by this
+    /// user only ([`PrivateKey::from_file`]).
     pub fn from_env(variable: &str) -> Option<PrivateKey> {
         let value = std::env::var(variable).ok()?;
         if value.is_empty() {
@@ -30,6 +37,23 @@ impl PrivateKey {
         } else {
             Some(PrivateKey::new(value))
         }
+    }
+
+    /// Reads the key from a file (the whole file, without a final line break); `None`
+    /// when the file cannot be read, is empty or is not UTF-8. Nothing of the key stays
+    /// in the environment, and the bytes read are wiped when not used.
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Option<PrivateKey> {
+        let mut bytes = std::fs::read(path).ok()?;
+        let end = bytes
+            .iter()
+            .rposition(|b| *b != b'\n' && *b != b'\r')
+            .map_or(0, |i| i + 1);
+        let key = match std::str::from_utf8(bytes.get(..end).unwrap_or_default()) {
+            Ok(text) if !text.is_empty() => Some(PrivateKey::new(text)),
+            _ => None,
+        };
+        wipe(&mut bytes);
+        key
     }
 
     /// The key's bytes, for the signer only. Never log or print them.
@@ -87,6 +111,20 @@ mod tests {
         assert_ne!(PrivateKey::new("k1"), PrivateKey::new("k2"));
         assert_ne!(PrivateKey::new("k1"), PrivateKey::new("k10"));
         assert_ne!(PrivateKey::new(""), PrivateKey::new("k"));
+    }
+
+    #[test]
+    fn from_file_drops_the_line_break() {
+        let path = std::env::temp_dir().join(format!("baas-key-{}", std::process::id()));
+        std::fs::write(&path, "file-key\r\n").unwrap();
+        assert_eq!(
+            PrivateKey::from_file(&path),
+            Some(PrivateKey::new("file-key"))
+        );
+        std::fs::write(&path, "\n").unwrap();
+        assert_eq!(PrivateKey::from_file(&path), None);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(PrivateKey::from_file(&path), None);
     }
 
     #[test]

@@ -67,24 +67,43 @@ pub trait Transport: Send + Sync {
 /// [`HttpsTransport::from_client`] with the same version.
 pub use reqwest;
 
-/// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off.
+/// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off, and
+/// no proxy from the environment.
+///
+/// `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` are ignored unless asked for
+/// ([`HttpsTransport::with_env_proxy`]): a variable set for other programs would
+/// otherwise route signed bodies, in clear when the URL is plain-http loopback (a
+/// sandbox), through a proxy the caller never chose.
 #[derive(Debug, Clone)]
 pub struct HttpsTransport {
     client: reqwest::Client,
 }
 
 impl HttpsTransport {
-    /// A transport with this connect timeout.
+    /// A transport with this connect timeout, connecting directly (no proxy).
     pub fn new(connect_timeout: Duration) -> Result<HttpsTransport, Error> {
-        let client = reqwest::Client::builder()
+        Self::build(connect_timeout, false)
+    }
+
+    /// A transport that uses the proxy the environment names (`HTTPS_PROXY`,
+    /// `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`), for networks where the service is only
+    /// reachable through one.
+    pub fn with_env_proxy(connect_timeout: Duration) -> Result<HttpsTransport, Error> {
+        Self::build(connect_timeout, true)
+    }
+
+    fn build(connect_timeout: Duration, env_proxy: bool) -> Result<HttpsTransport, Error> {
+        let mut builder = reqwest::Client::builder()
             .connect_timeout(connect_timeout)
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ErrorKind::Config {
-                field: "transport",
-                message: format!("cannot build the HTTP client: {e}"),
-            })?;
+            .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")));
+        if !env_proxy {
+            builder = builder.no_proxy();
+        }
+        let client = builder.build().map_err(|e| ErrorKind::Config {
+            field: "transport",
+            message: format!("cannot build the HTTP client: {e}"),
+        })?;
         Ok(HttpsTransport { client })
     }
 

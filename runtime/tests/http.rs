@@ -807,3 +807,99 @@ async fn a_caller_built_reqwest_client_is_used() {
         .unwrap_err();
     assert!(!err.may_have_reached_service(), "{err:?}");
 }
+
+/// Issue 17: an answer that does not verify proves nothing about a call that moves
+/// money, whatever its code or HTTP status: anyone on the path can write
+/// `{"code":"14009"}` after the service executed the transfer.
+#[tokio::test]
+async fn unverified_failures_of_money_calls_are_unknown_outcomes() {
+    let wrongly_signed = |req: Vec<u8>| {
+        let id = verify_request(&req, &key()).unwrap().request_id;
+        signed_response_body(
+            &id,
+            "baas",
+            "en_KE",
+            "14009",
+            "insufficient",
+            None,
+            &PrivateKey::new("not-the-partner-key"),
+        )
+        .unwrap()
+    };
+    type Handler = Box<dyn Fn(Vec<u8>) -> Reply + Send + Sync>;
+    let replies: Vec<(&str, Handler)> = vec![
+        (
+            "unsigned",
+            Box::new(|_| json_ok(br#"{"code":"14009","msg":"insufficient"}"#)),
+        ),
+        (
+            "wrongly signed",
+            Box::new(move |req| json_ok(&wrongly_signed(req))),
+        ),
+        ("not JSON", Box::new(|_| json_ok(b"14009 insufficient"))),
+        (
+            "an HTTP error page",
+            Box::new(|_| http("502 Bad Gateway", "text/html", b"<html>bad gateway</html>")),
+        ),
+        (
+            "unsigned under HTTP 400",
+            Box::new(|_| {
+                http(
+                    "400 Bad Request",
+                    "application/json",
+                    br#"{"code":"14009","msg":"insufficient"}"#,
+                )
+            }),
+        ),
+    ];
+    for (what, reply) in replies {
+        let server = serve(reply).await;
+        let err = Client::new(config(&server))
+            .unwrap()
+            .execute(&transfer())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::OutcomeUnknown { .. }),
+            "{what}: {err:?}"
+        );
+        assert_eq!(err.outcome(), baas_runtime::Outcome::Unknown, "{what}");
+        assert!(!err.is_retryable(), "{what}");
+        assert_eq!(
+            server.hits.load(Ordering::SeqCst),
+            1,
+            "{what}: never re-sent"
+        );
+        assert_eq!(err.attempts(), 1, "{what}");
+    }
+    // A refusal whose signature holds is the service's word: Refused.
+    let server = serve(|req| json_ok(&respond(&req, "14009", None))).await;
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&transfer())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::Api { verified: true, .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.outcome(), baas_runtime::Outcome::Refused);
+    // A query's unsigned refusal keeps its code visible but proves nothing either.
+    let server = serve(|_| json_ok(br#"{"code":"12005","msg":"Invalid signature"}"#)).await;
+    let err = Client::new(config(&server))
+        .unwrap()
+        .execute(&account())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Api {
+                verified: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.outcome(), baas_runtime::Outcome::Unknown);
+}

@@ -167,7 +167,7 @@ fn notification_type(api: &Api) -> TokenStream {
     }
     let extras = Extras {
         doc: vec![
-            format!("The `notificationType` of a notification (callback) the service sends: after verifying one with [`baas_runtime::notification::verify`], [`{NOTIFICATION_TYPE}::from_notification`] tells which it is."),
+            format!("The `notificationType` of a notification (callback) the service sends: after verifying one with a [`baas_runtime::notification::Verifier`], [`{NOTIFICATION_TYPE}::from_notification`] tells which it is."),
         ],
         value_docs,
     };
