@@ -7,19 +7,75 @@ every response.
              strings unescaped, numbers as their literal JSON text, booleans true/false
     add `senderKey=<key>`; sort the whole pair strings by bytes; join with `&`;
     lowercase hex SHA-256 (plain, not HMAC); the top-level `signature` is left out.
+
+The canonical string escapes nothing, so some bodies share it with another body (a value
+holding `&path=` reads as more pairs). Such bodies are refused by every signer and
+verifier we ship, by the rules `check_unambiguous` applies (the same as the Rust
+runtime's `Flattened::parse_unambiguous`, written here again from their statement):
+
+    R1  an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[` or `]`
+    R2  a `null` member or array element
+    R3  a string value holding `&`, then a key (one or more characters other than
+        `& = . [ ]`), any number of `.key` or `[digits]`, then `=`
+    R4  a top-level `senderKey` member
+
+The top-level `signature` is not part of the canonical string: the rules leave it alone.
+
+Run with no arguments, it checks itself against the shared vectors in
+`tests/data/signing-vectors.json` (every signing vector signs to its signature and
+verifies; every refusal vector is refused by its rule) and exits non-zero on a failure.
 """
 
 import hashlib
 import json
+import re
+import sys
+from pathlib import Path
+
+VECTORS = Path(__file__).resolve().parent.parent / "tests" / "data" / "signing-vectors.json"
+
+_SPECIAL = "&=.[]"
+_KEY = r"[^&=.\[\]]+"
+# R3: `&`, a key, any number of `.key` or `[digits]`, `=`.
+_READS_AS_PAIR = re.compile("&" + _KEY + r"(?:\." + _KEY + r"|\[[0-9]+\])*=")
 
 
 class Literal(str):
     """A JSON number kept as the text it had in the received bytes."""
 
 
+class DuplicateKey(ValueError):
+    """The same key twice in one object: no canonical string."""
+
+
+class Ambiguous(ValueError):
+    """A body whose canonical string could stand for another body."""
+
+    def __init__(self, rule, path):
+        super().__init__(f"refused by rule {rule} at `{path}`")
+        self.rule = rule
+        self.path = path
+
+
+def _no_duplicates(pairs):
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise DuplicateKey(f"duplicate key `{key}`")
+        result[key] = value
+    return result
+
+
 def loads_literal(text):
-    """Parses received JSON keeping every number's literal text (`100.50` stays)."""
-    return json.loads(text, parse_int=Literal, parse_float=Literal, parse_constant=Literal)
+    """Parses received JSON keeping every number's literal text (`100.50` stays);
+    refuses duplicate keys (DuplicateKey, a ValueError)."""
+    return json.loads(
+        text,
+        parse_int=Literal,
+        parse_float=Literal,
+        parse_constant=Literal,
+        object_pairs_hook=_no_duplicates,
+    )
 
 
 def _value_text(value):
@@ -61,14 +117,68 @@ def canonical_string(message, key):
 
 
 def signature(message, key):
+    """The algorithm's signature of any message (rules not applied: use `sign` to sign
+    what is to be sent)."""
     return hashlib.sha256(canonical_string(message, key).encode("utf-8")).hexdigest()
 
 
+def _check(value, path):
+    """The first breach of R1-R3 in `value` at `path`, in document order."""
+    if value is None:
+        raise Ambiguous("R2", path)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            item_path = f"{path}.{key}" if path else key
+            if not key or any(c in _SPECIAL for c in key):
+                raise Ambiguous("R1", item_path)
+            _check(item, item_path)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check(item, f"{path}[{i}]")
+    elif isinstance(value, str) and not isinstance(value, Literal):
+        if _READS_AS_PAIR.search(value):
+            raise Ambiguous("R3", path)
+
+
+def check_unambiguous(message):
+    """Raises Ambiguous(rule, path) when the message breaks R1-R4 (see the module's
+    doc); the top-level `signature` is left alone."""
+    if not isinstance(message, dict):
+        raise ValueError("the message is not a JSON object")
+    for key, item in message.items():
+        if key == "signature":
+            continue
+        if not key or any(c in _SPECIAL for c in key):
+            raise Ambiguous("R1", key)
+        if key == "senderKey":
+            raise Ambiguous("R4", key)
+        _check(item, key)
+
+
+def sign(message, key):
+    """The signature of a message that keeps the rules (Ambiguous otherwise)."""
+    check_unambiguous(message)
+    return signature(message, key)
+
+
 def verifies(message, key):
+    """True when the message keeps the rules and carries its signature."""
+    try:
+        check_unambiguous(message)
+    except Ambiguous:
+        return False
     return isinstance(message.get("signature"), str) and message["signature"] == signature(message, key)
 
 
-if __name__ == "__main__":
+def self_test():
+    """The document's example, a few shapes, then every vector of VECTORS. Returns the
+    failures (empty when all hold)."""
+    failures = []
+
+    def expect(condition, what):
+        if not condition:
+            failures.append(what)
+
     # The worked example of the document (public-facts.md).
     example = {
         "requestId": "APPREQ00990320fed02000",
@@ -79,7 +189,69 @@ if __name__ == "__main__":
         "params": {"name": "Tester"},
     }
     expected = "ce4f419f667b7d5621892337c23905b894472e6b186f06a0e237528b011ab2f2"
-    assert signature(example, "yourkey") == expected, signature(example, "yourkey")
-    assert canonical_string({"a": [], "b": {}, "c": None, "d": [1, {"e": True}]}, "k") == "a=[]&b={}&d[0]=1&d[1].e=true&senderKey=k"
-    assert canonical_string(loads_literal('{"x": 100.50}'), "k") == "senderKey=k&x=100.50"
-    print("signing.py: the document's example verifies")
+    expect(sign(example, "yourkey") == expected, "the document's example")
+    expect(
+        canonical_string({"a": [], "b": {}, "c": None, "d": [1, {"e": True}]}, "k")
+        == "a=[]&b={}&d[0]=1&d[1].e=true&senderKey=k",
+        "empty containers, nulls skipped",
+    )
+    expect(canonical_string(loads_literal('{"x": 100.50}'), "k") == "senderKey=k&x=100.50", "literal numbers")
+    for fine in ["Tom & Jerry", "a&b", "a=b&c", "&=x", "&a..b=", "&a[]=", "&a[1]b="]:
+        expect(_READS_AS_PAIR.search(fine) is None, f"R3 accepts {fine!r}")
+    for bad in ["x&data.result[1].amount=9", "a&b=c", "Tom & Jerry = x", "&a[0][12].b="]:
+        expect(_READS_AS_PAIR.search(bad) is not None, f"R3 refuses {bad!r}")
+    try:
+        loads_literal('{"a":1,"a":2}')
+        failures.append("a duplicate key is refused")
+    except DuplicateKey:
+        pass
+
+    vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
+    for v in vectors["signing"]:
+        name = v["name"]
+        message = loads_literal(v["body"])
+        try:
+            check_unambiguous(message)
+        except Ambiguous as e:
+            failures.append(f"signing vector {name!r} refused: {e}")
+            continue
+        expect(canonical_string(message, v["key"]) == v["canonical"], f"signing vector {name!r}: canonical string")
+        expect(sign(message, v["key"]) == v["signature"], f"signing vector {name!r}: signature")
+        message["signature"] = v["signature"]
+        expect(verifies(message, v["key"]), f"signing vector {name!r}: verifies")
+    for v in vectors["refusals"]:
+        name = v["name"]
+        message = loads_literal(v["body"])
+        # Signed with the vector's key: only the rule refuses it.
+        expect(message.get("signature") == signature(message, v["key"]), f"refusal vector {name!r} is signed")
+        expect(not verifies(message, v["key"]), f"refusal vector {name!r} is refused")
+        try:
+            check_unambiguous(message)
+            failures.append(f"refusal vector {name!r} passes the rules")
+        except Ambiguous as e:
+            expect((e.rule, e.path) == (v["rule"], v["path"]), f"refusal vector {name!r}: {e}, not {v['rule']} at {v['path']}")
+        unsigned = loads_literal(v["unsigned"])
+        try:
+            sign(unsigned, v["key"])
+            failures.append(f"refusal vector {name!r} is signed by `sign`")
+        except Ambiguous:
+            pass
+        if "recut" in v:
+            recut = loads_literal(v["recut"])
+            expect(
+                canonical_string(recut, v["key"]) == canonical_string(message, v["key"]),
+                f"refusal vector {name!r}: the re-cut body has the same canonical string",
+            )
+    return failures, len(vectors["signing"]), len(vectors["refusals"])
+
+
+if __name__ == "__main__":
+    failures, signing_count, refusal_count = self_test()
+    for failure in failures:
+        print(f"signing.py: FAILED: {failure}", file=sys.stderr)
+    if failures:
+        sys.exit(1)
+    print(
+        f"signing.py: the document's example verifies; {signing_count} signing vectors sign and "
+        f"verify, {refusal_count} refusal vectors are refused by their rule"
+    )
