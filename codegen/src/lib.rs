@@ -11,6 +11,7 @@ pub mod model;
 pub mod openapi;
 pub mod postman;
 pub mod spec_schema;
+pub mod workspace;
 pub mod write;
 
 mod check;

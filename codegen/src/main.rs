@@ -11,8 +11,9 @@
 //! ```
 //!
 //! Exit codes: 0 success; 1 spec errors, stale output or a failed gate; 2 usage or I/O
-//! errors. Default paths are relative to the workspace root, so any working directory
-//! works.
+//! errors. Default paths are relative to the repository: the nearest folder at or above
+//! the current directory holding `spec/` and `Cargo.toml` (or `--repo DIR`), so the
+//! command works from any folder inside a clone and always on the clone it runs in.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,8 +27,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 ///
 /// Without a subcommand: regenerate generated/ from spec/ and list the files that changed.
 #[derive(Parser)]
-#[command(name = "baas-codegen", args_conflicts_with_subcommands = true)]
+#[command(name = "baas-codegen")]
 struct Cli {
+    /// The repository [default: the nearest folder at or above the current directory
+    /// holding `spec/` and `Cargo.toml`].
+    #[arg(long, global = true, value_name = "DIR")]
+    repo: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Cmd>,
     #[command(flatten)]
@@ -98,32 +103,42 @@ struct DiffArgs {
     changelog: Option<PathBuf>,
 }
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
-fn default_spec(spec: Option<PathBuf>) -> PathBuf {
-    spec.unwrap_or_else(|| workspace_root().join("spec"))
+fn default_spec(root: &Path, spec: Option<PathBuf>) -> PathBuf {
+    spec.unwrap_or_else(|| root.join("spec"))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let generate_args =
+        cli.generate.check || cli.generate.spec.is_some() || cli.generate.out.is_some();
+    if cli.command.is_some() && generate_args {
+        // `check` (the spec) and `--check` (generated/ is fresh) are different questions.
+        eprintln!(
+            "baas-codegen: `--check`, `--spec` and `--out` before a subcommand belong to \
+             generation; give them after the subcommand (e.g. `check --spec DIR`)"
+        );
+        return ExitCode::from(2);
+    }
+    let root = match baas_codegen::workspace::resolve(cli.repo.as_deref()) {
+        Ok(root) => root,
+        Err(e) => {
+            eprintln!("baas-codegen: {e}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
-        Some(Cmd::Check(a)) => run_check(&default_spec(a.spec)),
-        Some(Cmd::Model(a)) => run_model(&default_spec(a.spec)),
-        Some(Cmd::Generate(g)) => generate(g),
-        Some(Cmd::Diff(d)) => run_diff(d),
-        None => generate(cli.generate),
+        Some(Cmd::Check(a)) => run_check(&default_spec(&root, a.spec)),
+        Some(Cmd::Model(a)) => run_model(&default_spec(&root, a.spec)),
+        Some(Cmd::Generate(g)) => generate(&root, g),
+        Some(Cmd::Diff(d)) => run_diff(&root, d),
+        None => generate(&root, cli.generate),
     }
 }
 
-fn generate(g: GenerateArgs) -> ExitCode {
+fn generate(root: &Path, g: GenerateArgs) -> ExitCode {
     let out = match (&g.spec, g.out) {
         (_, Some(out)) => out,
-        (None, None) => workspace_root().join("generated"),
+        (None, None) => root.join("generated"),
         (Some(_), None) => {
             eprintln!(
                 "baas-codegen: `--spec` with generation needs `--out DIR` (it would overwrite generated/)"
@@ -131,7 +146,7 @@ fn generate(g: GenerateArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    run_generate(&default_spec(g.spec), &out, g.check)
+    run_generate(root, &default_spec(root, g.spec), &out, g.check)
 }
 
 /// Loads and checks the spec, printing diagnostics to stderr; `Err` holds the exit code.
@@ -188,14 +203,14 @@ fn run_model(spec: &Path) -> ExitCode {
 
 // ---- generate / --check: the emitter's arm (codegen/src/emit, format.rs, write.rs) ----
 
-fn run_generate(spec: &Path, out: &Path, check_only: bool) -> ExitCode {
+fn run_generate(root: &Path, spec: &Path, out: &Path, check_only: bool) -> ExitCode {
     use baas_codegen::write::{regenerate, Mode};
     let checked = match load(spec) {
         Ok(c) => c,
         Err(code) => return code,
     };
     let mode = if check_only { Mode::Check } else { Mode::Write };
-    let label = if out == workspace_root().join("generated") {
+    let label = if out == root.join("generated") {
         "generated/".to_owned()
     } else {
         out.display().to_string()
@@ -228,11 +243,10 @@ fn run_generate(spec: &Path, out: &Path, check_only: bool) -> ExitCode {
 
 // ---- diff ----
 
-fn run_diff(d: DiffArgs) -> ExitCode {
-    let root = workspace_root();
+fn run_diff(root: &Path, d: DiffArgs) -> ExitCode {
     let mut sides = Vec::new();
     for arg in [&d.old, &d.new] {
-        match source::load(arg, &root) {
+        match source::load(arg, root) {
             Ok(checked) => sides.push(checked.api),
             Err(e @ source::SideError::NotFound(_)) => {
                 eprintln!("baas-codegen: {e}");

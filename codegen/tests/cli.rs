@@ -153,3 +153,95 @@ fn generating_another_spec_needs_an_explicit_out_folder() {
     assert!(text(&again.stdout).contains("is up to date"));
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+// ---- the repository is where the command runs (issue 18) ----
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout).trim().to_owned()
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_baas-codegen"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run baas-codegen")
+}
+
+/// The binary built here, run in another clone, diffs and regenerates that clone: a
+/// scratch repository with a copy of the spec and one commit that adds a decision.
+#[test]
+fn the_command_works_on_the_clone_it_runs_in() {
+    let scratch = std::env::temp_dir().join(format!("baas-clone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    copy_dir(&here.join("spec"), &scratch.join("spec"));
+    std::fs::write(scratch.join("Cargo.toml"), "[workspace]\nmembers = []\n").expect("write");
+    git(&scratch, &["init", "-q"]);
+    git(&scratch, &["add", "."]);
+    git(&scratch, &["commit", "-q", "-m", "first"]);
+    let first = git(&scratch, &["rev-parse", "HEAD"]);
+    let decisions = scratch.join("spec/decisions.yaml");
+    let mut text_now = std::fs::read_to_string(&decisions).expect("read");
+    text_now.push_str(
+        "\n  - id: scratch-only-decision\n    about: \"a test\"\n    source_text: \"none\"\n    decision: \"none\"\n    reason: \"a test of the command line\"\n",
+    );
+    std::fs::write(&decisions, text_now).expect("write");
+    git(&scratch, &["commit", "-q", "-am", "second"]);
+    let second = git(&scratch, &["rev-parse", "HEAD"]);
+    assert_ne!(first, second);
+
+    for (old, new) in [(first.as_str(), second.as_str()), ("HEAD~1", "HEAD")] {
+        let out = run_in(&scratch.join("spec"), &["diff", old, new]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("scratch-only-decision"),
+            "diff {old} {new} in the scratch clone:\n{}",
+            text(&out.stdout)
+        );
+    }
+    // Regeneration writes the scratch clone's generated/, and --check there agrees.
+    let out = run_in(&scratch, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let decisions_rs = std::fs::read_to_string(scratch.join("generated/src/decisions.rs"))
+        .expect("the scratch clone's generated/ was written");
+    assert!(decisions_rs.contains("scratch-only-decision"));
+    let out = run_in(&scratch, &["--check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // --repo points elsewhere explicitly; a folder that is no repository is refused.
+    let out = run(&["--repo", scratch.to_str().expect("utf-8"), "check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&[
+        "--repo",
+        scratch.join("spec").to_str().expect("utf-8"),
+        "check",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--repo"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&scratch).expect("clean up");
+}
