@@ -146,3 +146,123 @@ fn verify_and_attach_together_are_a_usage_error() {
         "{out}"
     );
 }
+
+/// `tests/data/signing-vectors.json`, shared with the runtime's tests and
+/// `interop/signing.py`.
+fn vectors() -> baas_runtime::serde_json::Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/signing-vectors.json"
+    );
+    baas_runtime::serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn field<'v>(v: &'v baas_runtime::serde_json::Value, name: &str) -> &'v str {
+    v[name].as_str().unwrap()
+}
+
+#[test]
+fn every_signing_vector_signs_attaches_and_verifies() {
+    let all = vectors();
+    for v in all["signing"].as_array().unwrap() {
+        let (name, key, body) = (field(v, "name"), field(v, "key"), field(v, "body"));
+        let signature = field(v, "signature");
+        let (code, out, err) = run(&[], Some(key), body);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(out.lines().last(), Some(signature), "{name}");
+        let (code, attached, err) = run(&["--attach"], Some(key), body);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(
+            attached.contains(&format!("\"signature\":\"{signature}\"")),
+            "{name}"
+        );
+        let (code, out, err) = run(&["--verify"], Some(key), attached.trim_end());
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(
+            out.trim_end(),
+            format!("signature OK: {signature}"),
+            "{name}"
+        );
+    }
+}
+
+/// Every refusal vector carries a signature that holds over its canonical string, yet
+/// `--verify` refuses it (exit 1) naming the rule and the path; `--attach` and the
+/// default mode refuse to sign it unsigned (exit 2), naming the rule too.
+#[test]
+fn every_refusal_vector_is_refused_with_its_rule() {
+    let all = vectors();
+    for v in all["refusals"].as_array().unwrap() {
+        let (name, key) = (field(v, "name"), field(v, "key"));
+        let rule = format!("rule {} at `{}`", field(v, "rule"), field(v, "path"));
+        let (code, out, err) = run(&["--verify"], Some(key), field(v, "body"));
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        assert!(
+            err.contains("REFUSED") && err.contains(&rule),
+            "{name}: {err}"
+        );
+        assert!(!out.contains("OK"), "{name}: {out}");
+        for args in [&["--attach"][..], &[][..]] {
+            let (code, out, err) = run(args, Some(key), field(v, "unsigned"));
+            assert_eq!(code, 2, "{name} {args:?}: {out}{err}");
+            assert!(out.is_empty(), "{name} {args:?}: {out}");
+            // A pasted senderKey holding the key is refused as carrying the key first.
+            assert!(
+                err.contains(&rule) || err.contains("contains the private key"),
+                "{name} {args:?}: {err}"
+            );
+        }
+        for text in [out, err] {
+            assert!(!text.contains(key), "{name}: the key is printed: {text}");
+        }
+    }
+}
+
+#[test]
+fn attach_finds_the_key_written_with_json_escapes() {
+    for body in [
+        // In a value, escaped in part or in whole.
+        r#"{"params":{"name":"your\u006bey"}}"#,
+        r#"{"params":{"name":"\u0079\u006f\u0075\u0072\u006b\u0065\u0079"}}"#,
+        // Inside a longer value, with a `\/` escape around it.
+        r#"{"params":{"note":"key:\/your\u006bey\/"}}"#,
+        // As a key.
+        r#"{"params":{"your\u006bey":"1"}}"#,
+        // Plain, as before.
+        r#"{"params":{"name":"yourkey"}}"#,
+    ] {
+        let (code, out, err) = run(&["--attach"], Some("yourkey"), body);
+        assert_eq!(code, 2, "{body}: {out}");
+        assert!(err.contains("contains the private key"), "{body}: {err}");
+        assert!(out.is_empty(), "{body}: {out}");
+        assert!(!err.contains("yourkey"), "{body}: {err}");
+    }
+}
+
+/// No message shows the key: not the canonical string, not a parse error quoting a
+/// repeated key's path, not a rule's path.
+#[test]
+fn no_message_shows_the_key() {
+    let cases: &[(&[&str], &str, i32)] = &[
+        (&[], r#"{"yourkey":1,"yourkey":2}"#, 2),
+        (&["--verify"], r#"{"a":{"your\u006bey":1,"yourkey":2}}"#, 2),
+        (&["--attach"], r#"{"yourkey":{"x":1,"x":2}}"#, 2),
+        (
+            &["--verify"],
+            r#"{"a":{"yourkey.x":1},"signature":"00"}"#,
+            1,
+        ),
+        (&[], r#"{"a":{"yourkey":null}}"#, 2),
+        (&["--verify"], r#"{"m":"yourkey&a=b","signature":"00"}"#, 1),
+        (&["--verify"], r#"{"m":"yourkey","signature":"00"}"#, 1),
+    ];
+    for &(args, body, expected) in cases {
+        let (code, out, err) = run(args, Some("yourkey"), body);
+        assert_eq!(code, expected, "{args:?} {body}: {out}{err}");
+        assert!(
+            !out.contains("yourkey") && !err.contains("yourkey"),
+            "{args:?} {body}: {out}{err}"
+        );
+        assert!(err.contains("[redacted]"), "{args:?} {body}: {err}");
+    }
+}
