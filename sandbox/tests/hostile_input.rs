@@ -1,6 +1,6 @@
 //! Hostile bodies cost the sandbox time linear in their size before it knows whether
 //! their signature holds: reading the JSON, the expansion limit and the signature
-//! check, in the order of `server::answer`.
+//! check, in the order of `answer` in `sandbox/src/server/request.rs`.
 //!
 //! The shapes and the way they are timed are those of the runtime's verifiers, in
 //! `runtime/tests/support/hostile_bodies.rs`, included here by path.

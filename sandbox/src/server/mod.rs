@@ -1,0 +1,193 @@
+//! The HTTP side: hyper 1 on `127.0.0.1`, the envelope checks (method, path, sender,
+//! signature, replayed requestId, params through the generated decoders and
+//! validators), the signed response, and delivery of signed notifications.
+//!
+//! One module per responsibility: [`http`] (the accept loop, reading a request,
+//! writing the answer), [`request`] (the checks of one POST in order, then the
+//! operation), [`envelope`] (the rules of the envelope and decoding the params),
+//! [`replay`] (the requestIds already used), [`respond`] (signed and unsigned answers)
+//! and [`notify`] (delivering notifications, the loopback HTTP client).
+
+mod envelope;
+mod http;
+mod notify;
+mod replay;
+mod request;
+mod respond;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use baas_client::dispatch::OPERATIONS;
+use baas_runtime::PrivateKey;
+use hyper::Method;
+
+use crate::bank::Bank;
+
+#[cfg(test)]
+pub(crate) use envelope::decode_request;
+pub(crate) use http::serve;
+pub(crate) use notify::parse_callback;
+pub use notify::MAX_DELIVERIES;
+pub(crate) use request::answer_path;
+
+/// Largest request body accepted: a 30 MB invoice in Base64 plus the rest.
+pub const MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
+/// Requests kept in the log returned by `Sandbox::requests`.
+pub const LOG_LIMIT: usize = 10_000;
+
+/// Locks a mutex, recovering the data if a holder panicked (nothing here leaves state
+/// half-written across a panic point).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One request as the sandbox saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SeenRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path.
+    pub path: String,
+    /// requestId, when the body had one.
+    pub request_id: Option<String>,
+    /// Operation name, once the params decoded as one of the path's operations.
+    pub operation: Option<String>,
+    /// Result code answered (`"HTTP 500"` for an unknown path).
+    pub code: String,
+}
+
+/// One delivery attempt of a notification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeliveryAttempt {
+    /// Notification number (`0015`, `0026`, `0028`).
+    pub notification_type: String,
+    /// The notification's requestId (the same on every attempt).
+    pub request_id: String,
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// True when the receiver answered `ok`.
+    pub acknowledged: bool,
+    /// What happened (`ok`, the body received, or the connection error).
+    pub outcome: String,
+}
+
+/// State shared by the listener, the connection tasks and the [`crate::Sandbox`] handle.
+pub(crate) struct Shared {
+    pub(crate) bank: Mutex<Bank>,
+    /// sender name → key.
+    pub(crate) partners: BTreeMap<String, PrivateKey>,
+    pub(crate) service_sender: String,
+    replay: replay::Replay,
+    pub(crate) requests_seen: AtomicU64,
+    pub(crate) log: Mutex<VecDeque<SeenRequest>>,
+    pub(crate) tamper_next: AtomicBool,
+    pub(crate) callback_url: Mutex<Option<(SocketAddr, String)>>,
+    pub(crate) deliveries: Mutex<Vec<DeliveryAttempt>>,
+    pub(crate) retry_backoff: Duration,
+    /// Added to the wall clock (tests move time forward for dormancy and windows).
+    pub(crate) clock_offset_ms: AtomicI64,
+    notification_counter: AtomicU64,
+    /// Prefix of notification requestIds, different in every run (see [`run_id`]).
+    notification_prefix: String,
+    /// Time limits of reading a request's headers and its body.
+    pub(crate) header_read_timeout: Duration,
+    pub(crate) body_read_timeout: Duration,
+    /// Notifications whose delivery has not finished yet (see
+    /// [`crate::Sandbox::deliveries_settled`]).
+    pub(crate) pending_deliveries: tokio::sync::watch::Sender<usize>,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        bank: Bank,
+        partners: BTreeMap<String, PrivateKey>,
+        service_sender: String,
+        retry_backoff: Duration,
+        (header_read_timeout, body_read_timeout): (Duration, Duration),
+    ) -> Shared {
+        Shared {
+            bank: Mutex::new(bank),
+            partners,
+            service_sender,
+            replay: replay::Replay::default(),
+            requests_seen: AtomicU64::new(0),
+            log: Mutex::new(VecDeque::new()),
+            tamper_next: AtomicBool::new(false),
+            callback_url: Mutex::new(None),
+            deliveries: Mutex::new(Vec::new()),
+            retry_backoff,
+            clock_offset_ms: AtomicI64::new(0),
+            notification_counter: AtomicU64::new(0),
+            notification_prefix: format!("NTF{}", run_id()),
+            header_read_timeout,
+            body_read_timeout,
+            pending_deliveries: tokio::sync::watch::Sender::new(0),
+        }
+    }
+
+    pub(crate) fn now_ms(&self) -> i64 {
+        baas_runtime::envelope::now_millis()
+            .saturating_add(self.clock_offset_ms.load(Ordering::SeqCst))
+    }
+
+    fn remember(&self, method: &Method, path: &str, answer: &request::Answer) {
+        let mut log = lock(&self.log);
+        if log.len() >= LOG_LIMIT {
+            log.pop_front();
+        }
+        log.push_back(SeenRequest {
+            method: method.to_string(),
+            path: path.to_owned(),
+            request_id: answer.request_id.clone(),
+            operation: answer.operation.map(str::to_owned),
+            code: answer.code.clone(),
+        });
+    }
+
+    /// True when `id` was not seen before (and remembers it).
+    fn first_use(&self, id: &str) -> bool {
+        self.replay.first_use(id)
+    }
+}
+
+/// 16 hex digits that differ between runs (and between sandboxes of one process): the
+/// wall clock in nanoseconds, the process id and a per-process counter, hashed. A
+/// receiver deduplicates notifications on (requestId, notificationType), so ids that
+/// restarted from the same counter in every process made it drop new notifications
+/// after a sandbox restart.
+fn run_id() -> String {
+    static STARTED: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let nth = STARTED.fetch_add(1, Ordering::SeqCst);
+    let seed = format!("{nanos}:{}:{nth}", std::process::id());
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(seed.as_bytes());
+    hex::encode(&digest[..8])
+}
+
+/// The operations served on `path` (more than one where the spec gives two operations
+/// one path: the body tells them apart).
+fn operations_on(path: &str) -> Vec<&'static str> {
+    OPERATIONS
+        .iter()
+        .filter(|o| o.path == path)
+        .map(|o| o.name)
+        .collect()
+}
+
+/// Sum of every balance per currency (see [`crate::Sandbox::totals`]).
+pub(crate) fn totals(shared: &Shared) -> BTreeMap<String, baas_runtime::Amount> {
+    lock(&shared.bank)
+        .totals()
+        .into_iter()
+        .filter_map(|(c, v)| v.to_string().parse().ok().map(|a| (c, a)))
+        .collect()
+}
