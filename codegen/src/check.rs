@@ -13,8 +13,9 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::model::{
     self, DecimalWire, EnumWireType, Field, Location, Requirement, Rule, RuleKind, TypeRef,
 };
+use crate::rules::{Arg, RuleKey, BOUND_PAIRS};
 use crate::spec_file::{
-    DecimalWireSpec, EnumWireTypeSpec, FieldSpec, RequiredSpec, RuleBody, RuleSpec, Spanned,
+    DecimalWireSpec, EnumWireTypeSpec, FieldSpec, RawArg, RequiredSpec, RuleSpec, Spanned,
     SpecFile, TopLevel,
 };
 use decimal::Dec;
@@ -538,11 +539,9 @@ impl Checker {
         let mut out: Vec<Rule> = Vec::new();
         for r in list {
             let spec = &r.value;
-            let inline = spec.inline();
-            let inline_keys = rule_items(&inline);
             let items = match &spec.rule {
                 Some(body) => {
-                    if !inline_keys.is_empty() {
+                    if !spec.inline.rules.is_empty() {
                         self.error(
                             &r.loc,
                             format!("rule of {what} mixes `rule:` with a rule key"),
@@ -550,22 +549,28 @@ impl Checker {
                         );
                         continue;
                     }
-                    rule_items(&body.value)
+                    &body.value.rules
                 }
                 None => {
                     if spec.source.is_some() || spec.doc.is_some() {
+                        let example = format!("{}: 100", RuleKey::MaxChars.spec_key());
                         self.error(
                             &r.loc,
                             format!("rule of {what} has `source:`/`doc:` without `rule:`"),
-                            Some("write the long form: `- rule: { max_chars: 100 }` then `source:`/`doc:`".into()),
+                            Some(format!(
+                                "write the long form: `- rule: {{ {example} }}` then `source:`/`doc:`"
+                            )),
                         );
                         continue;
                     }
-                    inline_keys
+                    &spec.inline.rules
                 }
             };
-            let [item] = items.as_slice() else {
-                let keys: Vec<String> = items.iter().map(|i| format!("`{}`", i.0)).collect();
+            let [(key, raw)] = items.as_slice() else {
+                let keys: Vec<String> = items
+                    .iter()
+                    .map(|(k, _)| format!("`{}`", k.spec_key()))
+                    .collect();
                 self.error(
                     &r.loc,
                     if keys.is_empty() {
@@ -576,22 +581,24 @@ impl Checker {
                             keys.join(", ")
                         )
                     },
-                    Some("write each rule as its own list item, e.g. `- max_chars: 100`".into()),
+                    Some(format!(
+                        "write each rule as its own list item, e.g. `- {}: 100`",
+                        RuleKey::MaxChars.spec_key()
+                    )),
                 );
                 continue;
             };
-            let (key, loc, raw) = item;
-            let Some(kind) = self.rule_kind(key, loc, raw, ty, what) else {
+            let Some(kind) = self.rule_kind(*key, &raw.loc, &raw.value, ty, what) else {
                 continue;
             };
-            if let Some(prev) = out.iter().find(|p| {
-                std::mem::discriminant(&p.kind) == std::mem::discriminant(&kind)
-                    && !matches!(kind, RuleKind::ServerSide { .. })
-            }) {
+            if let Some(prev) = out
+                .iter()
+                .find(|p| p.kind.key() == *key && !key.repeatable())
+            {
                 let first = prev.location.clone();
                 self.error(
-                    loc,
-                    format!("rule `{key}` appears twice on {what}"),
+                    &raw.loc,
+                    format!("rule `{}` appears twice on {what}", key.spec_key()),
                     Some(format!(
                         "keep one (the other is at {}:{}:{})",
                         first.file, first.line, first.column
@@ -610,42 +617,18 @@ impl Checker {
         out
     }
 
-    /// Contradictory pairs: `min_chars` above `max_chars`, `min_items` above `max_items`.
+    /// Contradictory pairs ([`BOUND_PAIRS`]): `min_chars` above `max_chars`, ...
     fn rule_bounds(&mut self, rules: &[Rule], what: &str) {
-        let find = |f: &dyn Fn(&RuleKind) -> Option<u64>| {
+        let find = |key: RuleKey| {
             rules
                 .iter()
-                .find_map(|r| f(&r.kind).map(|v| (v, r.location.clone())))
+                .filter(|r| r.kind.key() == key)
+                .find_map(|r| r.kind.count().map(|v| (v, r.location.clone())))
         };
-        let pairs = [
-            (
-                find(&|k| match k {
-                    RuleKind::MinChars { min } => Some(*min),
-                    _ => None,
-                }),
-                find(&|k| match k {
-                    RuleKind::MaxChars { max } => Some(*max),
-                    _ => None,
-                }),
-                "min_chars",
-                "max_chars",
-            ),
-            (
-                find(&|k| match k {
-                    RuleKind::MinItems { min } => Some(*min),
-                    _ => None,
-                }),
-                find(&|k| match k {
-                    RuleKind::MaxItems { max } => Some(*max),
-                    _ => None,
-                }),
-                "min_items",
-                "max_items",
-            ),
-        ];
-        for (min, max, lo, hi) in pairs {
-            if let (Some((min, loc)), Some((max, _))) = (min, max) {
+        for (lo, hi) in BOUND_PAIRS {
+            if let (Some((min, loc)), Some((max, _))) = (find(lo), find(hi)) {
                 if min > max {
+                    let (lo, hi) = (lo.spec_key(), hi.spec_key());
                     self.error(
                         &loc,
                         format!("`{lo}: {min}` is above `{hi}: {max}` on {what}"),
@@ -658,9 +641,9 @@ impl Checker {
 
     fn rule_kind(
         &mut self,
-        key: &'static str,
+        key: RuleKey,
         loc: &Location,
-        raw: &RawRule,
+        raw: &RawArg,
         ty: &TypeRef,
         what: &str,
     ) -> Option<RuleKind> {
@@ -668,102 +651,83 @@ impl Checker {
             TypeRef::Array { item } => item.as_ref(),
             other => other,
         };
-        let is_array = matches!(ty, TypeRef::Array { .. });
-        let numeric = matches!(elem, TypeRef::Int | TypeRef::Long | TypeRef::Decimal { .. });
-        let (fits, applies_to) = match key {
-            "max_chars" | "min_chars" | "alphanumeric" | "base64_max_bytes" => (
-                matches!(elem, TypeRef::String),
-                "strings (or arrays of strings)",
-            ),
-            "range" | "positive" => (numeric, "int, long and decimal (or arrays of them)"),
-            "whole" | "decimal_places" => (
-                matches!(elem, TypeRef::Decimal { .. }),
-                "decimals (or arrays of decimals)",
-            ),
-            "max_items" | "min_items" => (is_array, "arrays"),
-            _ => (true, "any type"),
-        };
-        if !fits {
+        let name = key.spec_key();
+        let applies_to = key.applies_to();
+        if !applies_to.fits(ty) {
             self.error(
                 loc,
                 format!(
-                    "rule `{key}` does not apply to {what}, of type `{}`",
+                    "rule `{name}` does not apply to {what}, of type `{}`",
                     type_text(ty)
                 ),
                 Some(format!(
-                    "`{key}` applies to {applies_to}; remove it or fix the type"
+                    "`{name}` applies to {}; remove it or fix the type",
+                    applies_to.words()
                 )),
             );
             return None;
         }
-        let flag = |ck: &mut Checker, on: bool, kind: RuleKind| {
-            if on {
-                Some(kind)
-            } else {
-                ck.error(
+        let arg = match raw {
+            RawArg::Count(n) => Arg::Count(*n),
+            RawArg::Places(n) => Arg::Places(*n),
+            RawArg::Flag(true) => Arg::Flag,
+            RawArg::Flag(false) => {
+                self.error(
                     loc,
-                    format!("`{key}: false` on {what} states no rule"),
-                    Some(format!("remove the rule, or write `{key}: true`")),
+                    format!("`{name}: false` on {what} states no rule"),
+                    Some(format!("remove the rule, or write `{name}: true`")),
                 );
-                None
+                return None;
             }
-        };
-        Some(match raw {
-            RawRule::Count(n) => match key {
-                "max_chars" => RuleKind::MaxChars { max: *n },
-                "min_chars" => RuleKind::MinChars { min: *n },
-                "base64_max_bytes" => RuleKind::Base64MaxBytes { max: *n },
-                "max_items" => RuleKind::MaxItems { max: *n },
-                _ => RuleKind::MinItems { min: *n },
-            },
-            RawRule::Places(n) => RuleKind::DecimalPlaces { places: *n },
-            RawRule::Flag(on) => match key {
-                "positive" => flag(self, *on, RuleKind::Positive)?,
-                "whole" => flag(self, *on, RuleKind::Whole)?,
-                _ => flag(self, *on, RuleKind::Alphanumeric)?,
-            },
-            RawRule::Text(text) => {
+            RawArg::Text(text) => {
                 if text.trim().is_empty() {
                     self.error(
                         loc,
-                        format!("`server_side:` rule of {what} has no text"),
+                        format!("`{name}:` rule of {what} has no text"),
                         Some("say what the service checks".into()),
                     );
                     return None;
                 }
-                RuleKind::ServerSide { text: text.clone() }
+                Arg::Text(text.clone())
             }
-            RawRule::Range(min, max) => {
-                let min = self.bound(min.as_ref(), elem, what);
-                let max = self.bound(max.as_ref(), elem, what);
-                if let (Some(Some((lo, lo_dec, _))), Some(Some((hi, hi_dec, _)))) = (&min, &max) {
-                    if lo_dec > hi_dec {
-                        self.error(
-                            loc,
-                            format!("range of {what} has min `{lo}` above max `{hi}`"),
-                            Some("swap or fix the bounds".into()),
-                        );
-                        return None;
-                    }
-                }
-                match (min, max) {
-                    (Some(min), Some(max)) => {
-                        if min.is_none() && max.is_none() {
-                            self.error(
-                                loc,
-                                format!("range of {what} has neither `min` nor `max`"),
-                                Some("give at least one bound, or remove the rule".into()),
-                            );
-                            return None;
-                        }
-                        RuleKind::Range {
-                            min: min.map(|m| m.2),
-                            max: max.map(|m| m.2),
-                        }
-                    }
-                    _ => return None,
-                }
+            RawArg::Range(range) => self.range_arg(range, loc, elem, what)?,
+        };
+        // The argument was decoded in the key's own shape, so this always builds.
+        key.with(arg)
+    }
+
+    /// The bounds of a `range:` rule, exact, with min not above max.
+    fn range_arg(
+        &mut self,
+        range: &crate::spec_file::RangeSpec,
+        loc: &Location,
+        elem: &TypeRef,
+        what: &str,
+    ) -> Option<Arg> {
+        let min = self.bound(range.min.as_ref(), elem, what);
+        let max = self.bound(range.max.as_ref(), elem, what);
+        if let (Some(Some((lo, lo_dec, _))), Some(Some((hi, hi_dec, _)))) = (&min, &max) {
+            if lo_dec > hi_dec {
+                self.error(
+                    loc,
+                    format!("range of {what} has min `{lo}` above max `{hi}`"),
+                    Some("swap or fix the bounds".into()),
+                );
+                return None;
             }
+        }
+        let (min, max) = (min?, max?);
+        if min.is_none() && max.is_none() {
+            self.error(
+                loc,
+                format!("range of {what} has neither `min` nor `max`"),
+                Some("give at least one bound, or remove the rule".into()),
+            );
+            return None;
+        }
+        Some(Arg::Range {
+            min: min.map(|m| m.2),
+            max: max.map(|m| m.2),
         })
     }
 
@@ -813,52 +777,6 @@ impl Checker {
         };
         Some(Some((text.to_owned(), dec, number)))
     }
-}
-
-/// A rule value before its type check.
-enum RawRule {
-    Count(u64),
-    Places(u32),
-    Flag(bool),
-    Text(String),
-    Range(Option<Spanned<String>>, Option<Spanned<String>>),
-}
-
-/// The rule keys present in a body, with their places.
-fn rule_items(b: &RuleBody) -> Vec<(&'static str, Location, RawRule)> {
-    let mut v = Vec::new();
-    let count = |v: &mut Vec<_>, k, s: &Option<Spanned<u64>>| {
-        if let Some(s) = s {
-            v.push((k, s.loc.clone(), RawRule::Count(s.value)));
-        }
-    };
-    let flag = |v: &mut Vec<_>, k, s: &Option<Spanned<bool>>| {
-        if let Some(s) = s {
-            v.push((k, s.loc.clone(), RawRule::Flag(s.value)));
-        }
-    };
-    count(&mut v, "max_chars", &b.max_chars);
-    count(&mut v, "min_chars", &b.min_chars);
-    if let Some(r) = &b.range {
-        v.push((
-            "range",
-            r.loc.clone(),
-            RawRule::Range(r.value.min.clone(), r.value.max.clone()),
-        ));
-    }
-    flag(&mut v, "positive", &b.positive);
-    flag(&mut v, "whole", &b.whole);
-    if let Some(p) = &b.decimal_places {
-        v.push(("decimal_places", p.loc.clone(), RawRule::Places(p.value)));
-    }
-    flag(&mut v, "alphanumeric", &b.alphanumeric);
-    count(&mut v, "base64_max_bytes", &b.base64_max_bytes);
-    count(&mut v, "max_items", &b.max_items);
-    count(&mut v, "min_items", &b.min_items);
-    if let Some(s) = &b.server_side {
-        v.push(("server_side", s.loc.clone(), RawRule::Text(s.value.clone())));
-    }
-    v
 }
 
 impl Checker {

@@ -10,6 +10,7 @@ pub mod format;
 pub mod model;
 pub mod openapi;
 pub mod postman;
+pub mod rules;
 pub mod spec_schema;
 pub mod workspace;
 pub mod write;

@@ -353,6 +353,46 @@ impl std::fmt::Display for Number {
     }
 }
 
+impl Number {
+    /// Compares the values exactly (`1` equals `1.00`), whatever the scales: the
+    /// digits are compared as text, so no scaling can overflow.
+    pub fn cmp_value(&self, other: &Number) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        let sign = |n: &Number| n.mantissa.signum();
+        match sign(self).cmp(&sign(other)) {
+            Ordering::Equal if self.mantissa == 0 => Ordering::Equal,
+            Ordering::Equal => {
+                let magnitude = Self::cmp_magnitude(self, other);
+                if self.mantissa < 0 {
+                    magnitude.reverse()
+                } else {
+                    magnitude
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Compares `|a|` and `|b|`: integer digits by length then text, then fractions.
+    fn cmp_magnitude(a: &Number, b: &Number) -> std::cmp::Ordering {
+        let parts = |n: &Number| {
+            let digits = n.mantissa.unsigned_abs().to_string();
+            let scale = n.scale as usize;
+            let padded = format!("{digits:0>width$}", width = scale + 1);
+            let (int, frac) = padded.split_at(padded.len() - scale);
+            (
+                int.trim_start_matches('0').to_owned(),
+                frac.trim_end_matches('0').to_owned(),
+            )
+        };
+        let ((ai, af), (bi, bf)) = (parts(a), parts(b));
+        ai.len()
+            .cmp(&bi.len())
+            .then_with(|| ai.cmp(&bi))
+            .then_with(|| af.cmp(&bf))
+    }
+}
+
 impl Serialize for Number {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -380,43 +420,9 @@ pub struct Rule {
     pub location: Location,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "rule")]
-pub enum RuleKind {
-    /// Length in characters (Unicode scalar values).
-    MaxChars {
-        max: u64,
-    },
-    MinChars {
-        min: u64,
-    },
-    /// Inclusive bounds, exact (scale 0 on integer fields).
-    Range {
-        min: Option<Number>,
-        max: Option<Number>,
-    },
-    Positive,
-    Whole,
-    DecimalPlaces {
-        places: u32,
-    },
-    /// ASCII letters and digits only.
-    Alphanumeric,
-    /// Valid Base64 whose decoded size is at most `max` bytes.
-    Base64MaxBytes {
-        max: u64,
-    },
-    MaxItems {
-        max: u64,
-    },
-    MinItems {
-        min: u64,
-    },
-    /// Only the service can check this; documented, never checked by the client.
-    ServerSide {
-        text: String,
-    },
-}
+/// A rule with its argument: defined in the rule registry, with everything the
+/// generator does with it.
+pub use crate::rules::RuleKind;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Constraint {

@@ -24,9 +24,10 @@ use serde_json::{json, Map, Value};
 
 use crate::emit::GeneratedFile;
 use crate::model::{
-    Api, Condition, Constraint, ConstraintKind, DecimalWire, EnumDef, EnumWireType, Field, Number,
+    Api, Condition, Constraint, ConstraintKind, DecimalWire, EnumDef, EnumWireType, Field,
     Operation, ParamRef, Params, Record, Requirement, Response, RuleKind, Source, TypeRef,
 };
+use crate::rules::{DecimalSyntax, SchemaOut};
 
 /// Path of the document below the output root (`generated/`).
 pub const OPENAPI_PATH: &str = "openapi/openapi.json";
@@ -143,26 +144,13 @@ fn put_doc(map: &mut Map<String, Value>, doc: &str) {
     }
 }
 
-/// A decimal number of the model as a JSON number (for `minimum` / `maximum` of a
-/// number on the wire; the exact text is kept beside it in `x-baas-…`).
-fn json_number(n: &Number) -> Value {
-    if n.scale == 0 {
-        return json!(n.mantissa);
-    }
-    n.to_string()
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(Value::Null, Value::Number)
-}
-
 /// How a decimal sent as a JSON string may be written: the runtime's `Amount` syntax
 /// (`-`, digits, one `.` and digits), narrowed by the rules. At most 16 digits before
 /// the point and 12 after (28 significant digits, what `Amount` holds).
-fn decimal_pattern(negative: bool, places: Option<u32>, whole: bool) -> String {
-    let sign = if negative { "-?" } else { "" };
-    let places = places.unwrap_or(12).min(12);
-    if whole || places == 0 {
+fn decimal_pattern(syntax: DecimalSyntax) -> String {
+    let sign = if syntax.negative { "-?" } else { "" };
+    let places = syntax.places.unwrap_or(12).min(12);
+    if syntax.whole || places == 0 {
         format!("^{sign}[0-9]{{1,16}}$")
     } else {
         format!("^{sign}[0-9]{{1,16}}(\\.[0-9]{{1,{places}}})?$")
@@ -179,7 +167,7 @@ fn value_schema(
 ) -> Map<String, Value> {
     let mut map = Map::new();
     let mut patterns: Vec<String> = Vec::new();
-    let mut server_side: Vec<String> = Vec::new();
+    let server_side: Vec<String> = Vec::new();
     let sent = dir == Direction::Sent;
     match ty {
         TypeRef::String => {
@@ -200,23 +188,13 @@ fn value_schema(
                 DecimalWire::String => {
                     map.insert("type".into(), json!("string"));
                     map.insert("format".into(), json!("decimal"));
-                    let mut negative = true;
-                    let mut places = None;
-                    let mut whole = false;
+                    let mut syntax = DecimalSyntax::default();
                     if sent {
                         for rule in rules {
-                            match rule {
-                                RuleKind::Positive => negative = false,
-                                RuleKind::Range { min: Some(min), .. } if min.mantissa >= 0 => {
-                                    negative = false
-                                }
-                                RuleKind::DecimalPlaces { places: p } => places = Some(*p),
-                                RuleKind::Whole => whole = true,
-                                _ => {}
-                            }
+                            rule.decimal_syntax(&mut syntax);
                         }
                     }
-                    patterns.push(decimal_pattern(negative, places, whole));
+                    patterns.push(decimal_pattern(syntax));
                 }
                 DecimalWire::Number => {
                     map.insert("type".into(), json!("number"));
@@ -257,86 +235,23 @@ fn value_schema(
         }
         TypeRef::Array { item } => return value_schema(api, item, rules, dir),
     }
-    if sent {
-        let string_decimal = matches!(
-            ty,
-            TypeRef::Decimal {
-                wire: DecimalWire::String
-            }
-        );
-        let number_decimal = matches!(
-            ty,
-            TypeRef::Decimal {
-                wire: DecimalWire::Number
-            }
-        );
-        for rule in rules {
-            match rule {
-                RuleKind::MaxChars { max } => {
-                    map.insert("maxLength".into(), json!(max));
-                }
-                RuleKind::MinChars { min } => {
-                    map.insert("minLength".into(), json!(min));
-                }
-                RuleKind::Range { min, max } => {
-                    if string_decimal {
-                        if let Some(min) = min {
-                            map.insert("x-baas-minimum".into(), json!(min.to_string()));
-                        }
-                        if let Some(max) = max {
-                            map.insert("x-baas-maximum".into(), json!(max.to_string()));
-                        }
-                    } else {
-                        if let Some(min) = min {
-                            map.insert("minimum".into(), json_number(min));
-                        }
-                        if let Some(max) = max {
-                            map.insert("maximum".into(), json_number(max));
-                        }
-                        if number_decimal {
-                            if let Some(min) = min {
-                                map.insert("x-baas-minimum".into(), json!(min.to_string()));
-                            }
-                            if let Some(max) = max {
-                                map.insert("x-baas-maximum".into(), json!(max.to_string()));
-                            }
-                        }
-                    }
-                }
-                RuleKind::Positive => {
-                    if string_decimal {
-                        map.insert("x-baas-exclusive-minimum".into(), json!("0"));
-                    } else {
-                        map.insert("exclusiveMinimum".into(), json!(0));
-                    }
-                }
-                RuleKind::Whole => {
-                    if number_decimal {
-                        map.insert("multipleOf".into(), json!(1));
-                    }
-                    map.insert("x-baas-whole".into(), json!(true));
-                }
-                RuleKind::DecimalPlaces { places } => {
-                    map.insert("x-baas-decimal-places".into(), json!(places));
-                }
-                RuleKind::Alphanumeric => patterns.push("^[A-Za-z0-9]*$".to_owned()),
-                RuleKind::Base64MaxBytes { max } => {
-                    map.insert("contentEncoding".into(), json!("base64"));
-                    map.insert("maxLength".into(), json!(max.div_ceil(3) * 4));
-                    map.insert("x-baas-base64-max-bytes".into(), json!(max));
-                    patterns.push("^[A-Za-z0-9+/]*={0,2}$".to_owned());
-                }
-                RuleKind::ServerSide { text } => server_side.push(text.clone()),
-                RuleKind::MaxItems { .. } | RuleKind::MinItems { .. } => {}
-            }
-        }
-    } else {
-        for rule in rules {
-            if let RuleKind::ServerSide { text } = rule {
-                server_side.push(text.clone());
-            }
+    let mut out = SchemaOut {
+        map,
+        patterns,
+        server_side,
+    };
+    for rule in rules {
+        if sent {
+            rule.json_schema(ty, &mut out);
+        } else if let Some(text) = rule.server_side_text() {
+            out.server_side.push(text.to_owned());
         }
     }
+    let SchemaOut {
+        mut map,
+        patterns,
+        server_side,
+    } = out;
     match patterns.len() {
         0 => {}
         1 => {
@@ -359,7 +274,7 @@ fn field_schema(api: &Api, field: &Field, dir: Direction) -> Value {
         .rules
         .iter()
         .map(|r| &r.kind)
-        .filter(|k| !matches!(k, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }))
+        .filter(|k| !k.key().on_the_array())
         .collect();
     let mut map = match &field.ty {
         TypeRef::Array { item } => {
@@ -371,15 +286,7 @@ fn field_schema(api: &Api, field: &Field, dir: Direction) -> Value {
             );
             if dir == Direction::Sent {
                 for rule in &field.rules {
-                    match &rule.kind {
-                        RuleKind::MaxItems { max } => {
-                            array.insert("maxItems".into(), json!(max));
-                        }
-                        RuleKind::MinItems { min } => {
-                            array.insert("minItems".into(), json!(min));
-                        }
-                        _ => {}
-                    }
+                    rule.kind.json_schema_array(&mut array);
                 }
             }
             array
@@ -1042,14 +949,29 @@ mod tests {
     #[test]
     fn decimal_patterns() {
         assert_eq!(
-            decimal_pattern(true, None, false),
+            decimal_pattern(DecimalSyntax {
+                negative: true,
+                places: None,
+                whole: false
+            }),
             "^-?[0-9]{1,16}(\\.[0-9]{1,12})?$"
         );
         assert_eq!(
-            decimal_pattern(false, Some(2), false),
+            decimal_pattern(DecimalSyntax {
+                negative: false,
+                places: Some(2),
+                whole: false
+            }),
             "^[0-9]{1,16}(\\.[0-9]{1,2})?$"
         );
-        assert_eq!(decimal_pattern(false, None, true), "^[0-9]{1,16}$");
+        assert_eq!(
+            decimal_pattern(DecimalSyntax {
+                negative: false,
+                places: None,
+                whole: true
+            }),
+            "^[0-9]{1,16}$"
+        );
     }
 
     #[test]

@@ -17,8 +17,9 @@ use serde_json::{json, Map, Value};
 use crate::emit::GeneratedFile;
 use crate::model::{
     Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Number, Operation, Params,
-    Requirement, RuleKind, TypeRef,
+    Requirement, TypeRef,
 };
+use crate::rules::Example;
 
 /// Path of the collection below the output root (`generated/`).
 pub const POSTMAN_PATH: &str = "postman/baas.postman_collection.json";
@@ -134,61 +135,48 @@ fn number_text(n: &Number) -> String {
     n.to_string()
 }
 
-fn rules_of(field: &Field) -> impl Iterator<Item = &RuleKind> {
-    field.rules.iter().map(|r| &r.kind)
+/// What the field's rules say about an example value.
+fn example_facts(field: &Field) -> Example {
+    let mut example = Example::default();
+    for rule in &field.rules {
+        rule.kind.example(&mut example);
+    }
+    example
 }
 
 /// An example value of one (non-array) type, within the field's rules.
 fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
+    let facts = example_facts(field);
     match ty {
         TypeRef::String => {
-            let mut max = u64::MAX;
-            let mut min = 0;
-            let mut base64 = false;
-            for rule in rules_of(field) {
-                match rule {
-                    RuleKind::MaxChars { max: m } => max = max.min(*m),
-                    RuleKind::MinChars { min: m } => min = *m,
-                    RuleKind::Base64MaxBytes { .. } => base64 = true,
-                    _ => {}
-                }
-            }
-            if base64 {
+            if facts.base64 {
                 return json!("ZXhhbXBsZQ==");
             }
             let mut text = String::from("example");
-            while (text.chars().count() as u64) < min {
+            while (text.chars().count() as u64) < facts.min_chars {
                 text.push('x');
             }
             let text: String = text
                 .chars()
-                .take(usize::try_from(max).unwrap_or(usize::MAX))
+                .take(usize::try_from(facts.max_chars).unwrap_or(usize::MAX))
                 .collect();
             json!(text)
         }
         TypeRef::Int | TypeRef::Long => {
             let mut value: i64 = 1;
-            for rule in rules_of(field) {
-                if let RuleKind::Range { min, max } = rule {
-                    if let Some(min) = min.filter(|m| m.scale == 0) {
-                        value = value.max(min.mantissa);
-                    }
-                    if let Some(max) = max.filter(|m| m.scale == 0) {
-                        value = value.min(max.mantissa);
-                    }
-                }
+            if let Some(min) = facts.int_min {
+                value = value.max(min);
+            }
+            if let Some(max) = facts.int_max {
+                value = value.min(max);
             }
             json!(value)
         }
         TypeRef::Decimal { wire } => {
-            let mut text = "1".to_owned();
-            for rule in rules_of(field) {
-                if let RuleKind::Range { min: Some(min), .. } = rule {
-                    if min.mantissa > 0 {
-                        text = number_text(min);
-                    }
-                }
-            }
+            let text = facts
+                .decimal_min
+                .as_ref()
+                .map_or_else(|| "1".to_owned(), number_text);
             match wire {
                 DecimalWire::String => json!(text),
                 // The literal text is written as is (see `raw_body`).
@@ -223,13 +211,7 @@ fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
 fn example_field(api: &Api, field: &Field) -> Value {
     match &field.ty {
         TypeRef::Array { item } => {
-            let count = rules_of(field)
-                .find_map(|r| match r {
-                    RuleKind::MinItems { min } => Some(*min),
-                    _ => None,
-                })
-                .unwrap_or(1)
-                .max(1);
+            let count = example_facts(field).min_items.unwrap_or(1).max(1);
             let one = example_value(api, item, field);
             Value::Array((0..count).map(|_| one.clone()).collect())
         }

@@ -12,6 +12,8 @@ use serde::Deserialize;
 
 use crate::model::{self, Location};
 
+mod rule_body;
+
 /// Reserved struct name by which the loader recognises a [`Spanned`].
 pub(crate) const SPANNED_NAME: &str = "$__baas_codegen_spanned";
 /// Keys the loader feeds to a [`Spanned`], in order.
@@ -306,61 +308,9 @@ pub(crate) struct RangeSpec {
     pub max: Option<Spanned<String>>,
 }
 
-/// The rule keys, shared by the short and the long form.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RuleBody {
-    pub max_chars: Option<Spanned<u64>>,
-    pub min_chars: Option<Spanned<u64>>,
-    pub range: Option<Spanned<RangeSpec>>,
-    pub positive: Option<Spanned<bool>>,
-    pub whole: Option<Spanned<bool>>,
-    pub decimal_places: Option<Spanned<u32>>,
-    pub alphanumeric: Option<Spanned<bool>>,
-    pub base64_max_bytes: Option<Spanned<u64>>,
-    pub max_items: Option<Spanned<u64>>,
-    pub min_items: Option<Spanned<u64>>,
-    pub server_side: Option<Spanned<String>>,
-}
-
-/// An item of `rules:`: one rule key (short form) or `rule:` + `source:`/`doc:`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RuleSpec {
-    pub max_chars: Option<Spanned<u64>>,
-    pub min_chars: Option<Spanned<u64>>,
-    pub range: Option<Spanned<RangeSpec>>,
-    pub positive: Option<Spanned<bool>>,
-    pub whole: Option<Spanned<bool>>,
-    pub decimal_places: Option<Spanned<u32>>,
-    pub alphanumeric: Option<Spanned<bool>>,
-    pub base64_max_bytes: Option<Spanned<u64>>,
-    pub max_items: Option<Spanned<u64>>,
-    pub min_items: Option<Spanned<u64>>,
-    pub server_side: Option<Spanned<String>>,
-    pub rule: Option<Spanned<RuleBody>>,
-    pub source: Option<SourceSpec>,
-    pub doc: Option<String>,
-}
-
-impl RuleSpec {
-    /// The inline rule keys as a [`RuleBody`].
-    pub fn inline(&self) -> RuleBody {
-        RuleBody {
-            max_chars: self.max_chars.clone(),
-            min_chars: self.min_chars.clone(),
-            range: self.range.clone(),
-            positive: self.positive.clone(),
-            whole: self.whole.clone(),
-            decimal_places: self.decimal_places.clone(),
-            alphanumeric: self.alphanumeric.clone(),
-            base64_max_bytes: self.base64_max_bytes.clone(),
-            max_items: self.max_items.clone(),
-            min_items: self.min_items.clone(),
-            server_side: self.server_side.clone(),
-        }
-    }
-}
+#[cfg(test)]
+pub(crate) use rule_body::RuleBody;
+pub(crate) use rule_body::{RawArg, RuleSpec};
 
 /// `params:` of an operation: a field list, or `{ unspecified: "..." }`.
 #[derive(Debug)]

@@ -15,6 +15,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::emit::GeneratedFile;
+use crate::rules::{ArgShape, RuleKey};
 
 /// Path of the schema below the output root (`generated/`).
 pub const SPEC_SCHEMA_PATH: &str = "spec-schema/spec.schema.json";
@@ -48,23 +49,22 @@ fn object(description: &str, required: &[&str], properties: Value) -> Value {
     Value::Object(map)
 }
 
-/// The rule keys (shared by the short and the long form of a rule).
+/// The rule keys (shared by the short and the long form of a rule), from the rule
+/// registry.
 fn rule_keys() -> Map<String, Value> {
-    let Value::Object(map) = json!({
-        "max_chars": { "$ref": "#/definitions/count", "description": "strings: at most this many characters (Unicode scalar values)" },
-        "min_chars": { "$ref": "#/definitions/count", "description": "strings: at least this many characters" },
-        "range": r("range"),
-        "positive": { "type": "boolean", "description": "int/long/decimal: > 0" },
-        "whole": { "type": "boolean", "description": "decimal: no fractional part" },
-        "decimal_places": { "$ref": "#/definitions/count", "description": "decimal: at most this many places" },
-        "alphanumeric": { "type": "boolean", "description": "string: ASCII letters and digits only" },
-        "base64_max_bytes": { "$ref": "#/definitions/count", "description": "string: valid Base64 of at most N decoded bytes" },
-        "max_items": { "$ref": "#/definitions/count", "description": "array: at most N items" },
-        "min_items": { "$ref": "#/definitions/count", "description": "array: at least N items" },
-        "server_side": { "$ref": "#/definitions/text", "description": "documented, never checked by the client" }
-    }) else {
-        unreachable!("a JSON object literal")
-    };
+    let mut map = Map::new();
+    for key in RuleKey::ALL {
+        let mut schema = match key.arg() {
+            ArgShape::Count | ArgShape::Places => r("count"),
+            ArgShape::Range => r("range"),
+            ArgShape::Text => r("text"),
+            ArgShape::Flag => json!({ "type": "boolean" }),
+        };
+        if let (Value::Object(m), Some(summary)) = (&mut schema, key.summary()) {
+            m.insert("description".into(), json!(summary));
+        }
+        map.insert(key.spec_key().to_owned(), schema);
+    }
     map
 }
 

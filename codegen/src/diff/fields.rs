@@ -2,7 +2,7 @@
 //! (the directions the record is used in). One verdict per direction, the larger kept.
 
 use super::{deprecation, docs_item, Item, Level, Wire};
-use crate::model::{Api, Field, Number, Requirement, Rule, RuleKind, TypeRef};
+use crate::model::{Api, Field, Requirement, Rule, TypeRef};
 
 /// The shapes a field list is generated in.
 #[derive(Debug, Clone, Copy)]
@@ -289,114 +289,19 @@ fn type_change(old_api: &Api, new_api: &Api, o: &TypeRef, n: &TypeRef) -> Option
     }
 }
 
-fn rule_key(k: &RuleKind) -> &'static str {
-    match k {
-        RuleKind::MaxChars { .. } => "max_chars",
-        RuleKind::MinChars { .. } => "min_chars",
-        RuleKind::Range { .. } => "range",
-        RuleKind::Positive => "positive",
-        RuleKind::Whole => "whole",
-        RuleKind::DecimalPlaces { .. } => "decimal_places",
-        RuleKind::Alphanumeric => "alphanumeric",
-        RuleKind::Base64MaxBytes { .. } => "base64_max_bytes",
-        RuleKind::MaxItems { .. } => "max_items",
-        RuleKind::MinItems { .. } => "min_items",
-        RuleKind::ServerSide { .. } => "server_side",
-    }
-}
-
-fn rule_words(k: &RuleKind) -> String {
-    let n = |x: &Option<Number>| x.map(|v| v.to_string()).unwrap_or_else(|| "…".into());
-    match k {
-        RuleKind::MaxChars { max } => format!("max_chars {max}"),
-        RuleKind::MinChars { min } => format!("min_chars {min}"),
-        RuleKind::Range { min, max } => format!("range {}..={}", n(min), n(max)),
-        RuleKind::DecimalPlaces { places } => format!("decimal_places {places}"),
-        RuleKind::Base64MaxBytes { max } => format!("base64_max_bytes {max}"),
-        RuleKind::MaxItems { max } => format!("max_items {max}"),
-        RuleKind::MinItems { min } => format!("min_items {min}"),
-        RuleKind::ServerSide { text } => format!("server_side \"{text}\""),
-        other => rule_key(other).to_owned(),
-    }
-}
-
-fn value(n: &Number) -> (i128, u32) {
-    (i128::from(n.mantissa), n.scale)
-}
-
-/// `a <= b` for exact decimals.
-fn le(a: &Number, b: &Number) -> bool {
-    let ((ma, sa), (mb, sb)) = (value(a), value(b));
-    let s = sa.max(sb);
-    ma * 10i128.pow(s - sa) <= mb * 10i128.pow(s - sb)
-}
-
-/// Whether `n` accepts nothing `o` refused... `Some(true)` when the new rule is
-/// stricter somewhere, `Some(false)` when only looser, `None` when neither.
-fn tighter(o: &RuleKind, n: &RuleKind) -> Option<bool> {
-    use std::cmp::Ordering::*;
-    let up = |a: u64, b: u64| match b.cmp(&a) {
-        Less => Some(true),
-        Greater => Some(false),
-        Equal => None,
-    };
-    match (o, n) {
-        (RuleKind::MaxChars { max: a }, RuleKind::MaxChars { max: b })
-        | (RuleKind::Base64MaxBytes { max: a }, RuleKind::Base64MaxBytes { max: b })
-        | (RuleKind::MaxItems { max: a }, RuleKind::MaxItems { max: b }) => up(*a, *b),
-        (RuleKind::DecimalPlaces { places: a }, RuleKind::DecimalPlaces { places: b }) => {
-            up(u64::from(*a), u64::from(*b))
-        }
-        (RuleKind::MinChars { min: a }, RuleKind::MinChars { min: b })
-        | (RuleKind::MinItems { min: a }, RuleKind::MinItems { min: b }) => up(*b, *a),
-        (
-            RuleKind::Range {
-                min: omin,
-                max: omax,
-            },
-            RuleKind::Range {
-                min: nmin,
-                max: nmax,
-            },
-        ) => {
-            // Stricter if the new bound refuses a value the old one took.
-            let min_tighter = match (omin, nmin) {
-                (None, Some(_)) => true,
-                (Some(a), Some(b)) => !le(b, a),
-                _ => false,
-            };
-            let max_tighter = match (omax, nmax) {
-                (None, Some(_)) => true,
-                (Some(a), Some(b)) => !le(a, b),
-                _ => false,
-            };
-            if min_tighter || max_tighter {
-                Some(true)
-            } else if omin != nmin || omax != nmax {
-                Some(false)
-            } else {
-                None
-            }
-        }
-        // Another text: what the service checks changed, in which direction is unknown.
-        (RuleKind::ServerSide { .. }, RuleKind::ServerSide { .. }) if o != n => Some(true),
-        _ => None,
-    }
-}
-
 /// Rule changes of one field: (words, `Some(stricter)` or `None` for docs only).
 fn rules(old: &[Rule], new: &[Rule]) -> Vec<(String, Option<bool>)> {
     let mut out = Vec::new();
     for n in new {
         let same_kind: Vec<&Rule> = old
             .iter()
-            .filter(|o| rule_key(&o.kind) == rule_key(&n.kind))
+            .filter(|o| o.kind.key() == n.kind.key())
             .collect();
         if same_kind.iter().any(|o| o.kind == n.kind) {
             if let Some(o) = same_kind.iter().find(|o| o.kind == n.kind) {
                 if o.doc != n.doc || o.source != n.source {
                     out.push((
-                        format!("rule `{}` documentation changed", rule_words(&n.kind)),
+                        format!("rule `{}` documentation changed", n.kind.spec_text()),
                         None,
                     ));
                 }
@@ -404,8 +309,8 @@ fn rules(old: &[Rule], new: &[Rule]) -> Vec<(String, Option<bool>)> {
             continue;
         }
         match same_kind.first() {
-            Some(o) if rule_key(&n.kind) != "server_side" || same_kind.len() == 1 => {
-                let t = tighter(&o.kind, &n.kind);
+            Some(o) if !n.kind.key().repeatable() || same_kind.len() == 1 => {
+                let t = o.kind.tighter(&n.kind);
                 let how = match t {
                     Some(true) => "tightened",
                     Some(false) => "loosened",
@@ -414,32 +319,24 @@ fn rules(old: &[Rule], new: &[Rule]) -> Vec<(String, Option<bool>)> {
                 out.push((
                     format!(
                         "rule {how}: `{}` → `{}`",
-                        rule_words(&o.kind),
-                        rule_words(&n.kind)
+                        o.kind.spec_text(),
+                        n.kind.spec_text()
                     ),
                     t,
                 ));
             }
-            _ => out.push((format!("rule added: `{}`", rule_words(&n.kind)), Some(true))),
+            _ => out.push((format!("rule added: `{}`", n.kind.spec_text()), Some(true))),
         }
     }
     for o in old {
-        let kept = new.iter().any(|n| rule_key(&n.kind) == rule_key(&o.kind))
-            && (rule_key(&o.kind) != "server_side"
+        let kept = new.iter().any(|n| n.kind.key() == o.kind.key())
+            && (!o.kind.key().repeatable()
                 || new.iter().any(|n| n.kind == o.kind)
-                || new
-                    .iter()
-                    .filter(|n| rule_key(&n.kind) == "server_side")
-                    .count()
-                    == 1
-                    && old
-                        .iter()
-                        .filter(|x| rule_key(&x.kind) == "server_side")
-                        .count()
-                        == 1);
+                || new.iter().filter(|n| n.kind.key().repeatable()).count() == 1
+                    && old.iter().filter(|x| x.kind.key().repeatable()).count() == 1);
         if !kept {
             out.push((
-                format!("rule removed: `{}`", rule_words(&o.kind)),
+                format!("rule removed: `{}`", o.kind.spec_text()),
                 Some(false),
             ));
         }

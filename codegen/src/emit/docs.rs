@@ -190,45 +190,10 @@ pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
     }
 }
 
-/// A rule in words: "at most 100 characters".
+/// A rule in words: "at most 100 characters" (a server-side rule's text escaped for
+/// Markdown).
 pub fn rule_words(kind: &RuleKind) -> String {
-    match kind {
-        RuleKind::MaxChars { max } => format!("at most {max} characters"),
-        RuleKind::MinChars { min } => format!("at least {min} characters"),
-        RuleKind::Range {
-            min: Some(min),
-            max: Some(max),
-        } => {
-            format!("from {min} to {max} (inclusive)")
-        }
-        RuleKind::Range {
-            min: Some(min),
-            max: None,
-        } => format!("at least {min}"),
-        RuleKind::Range {
-            min: None,
-            max: Some(max),
-        } => format!("at most {max}"),
-        RuleKind::Range {
-            min: None,
-            max: None,
-        } => "any value".to_owned(),
-        RuleKind::Positive => "greater than zero".to_owned(),
-        RuleKind::Whole => "a whole number (no fractional part)".to_owned(),
-        RuleKind::DecimalPlaces { places } => format!("at most {places} decimal places"),
-        RuleKind::Alphanumeric => "ASCII letters and digits only".to_owned(),
-        RuleKind::Base64MaxBytes { max } => {
-            format!("valid Base64 whose decoded size is at most {max} bytes")
-        }
-        RuleKind::MaxItems { max } => format!("at most {max} items"),
-        RuleKind::MinItems { min } => format!("at least {min} items"),
-        RuleKind::ServerSide { text } => {
-            format!(
-                "checked by the service only: {}",
-                escape_markdown(&collapse(text))
-            )
-        }
-    }
+    kind.words_with(|text| escape_markdown(&collapse(text)))
 }
 
 /// One rule as a list item, with its doc and provenance.
@@ -316,11 +281,7 @@ pub fn field_doc(api: &Api, field: &Field, sent: bool) -> Doc {
         .iter()
         .map(|r| {
             let item = rule_item(r);
-            let applies_to_elements = is_array
-                && !matches!(
-                    r.kind,
-                    RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }
-                );
+            let applies_to_elements = is_array && !r.kind.key().on_the_array();
             if applies_to_elements {
                 format!("each element: {item}")
             } else {

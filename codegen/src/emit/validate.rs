@@ -8,9 +8,8 @@ use quote::quote;
 
 use super::docs::condition_text;
 use super::names::{amount_expr, ident, int_lit, u64_lit};
-use crate::model::{
-    Condition, Constraint, ConstraintKind, Field, Number, ParamRef, Rule, RuleKind, TypeRef,
-};
+use crate::model::{Condition, Constraint, ConstraintKind, Field, ParamRef, Rule, TypeRef};
+use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 
 /// Where validation code runs: in an operation's `validate`, which owns the validator
 /// (`let mut v`), or in a record's `validate_at`, which borrows it (`v: &mut Validator`).
@@ -65,11 +64,42 @@ impl Place {
     }
 }
 
-fn checked(rules: &[Rule]) -> impl Iterator<Item = &RuleKind> {
+/// The validator calls of the client-checked rules (server-side rules are documented,
+/// never checked) on a value whose (element) type is `elem`, at `level`.
+fn checks<'a>(
+    rules: &'a [Rule],
+    elem: &'a TypeRef,
+    level: CheckLevel,
+) -> impl Iterator<Item = Check> + 'a {
     rules
         .iter()
-        .map(|r| &r.kind)
-        .filter(|k| !matches!(k, RuleKind::ServerSide { .. }))
+        .filter_map(move |r| r.kind.check(elem))
+        .filter(move |c| c.level == level)
+}
+
+/// `v.<method>(path, value, args...)` for one check.
+fn call(check: &Check, path: &TokenStream, value: TokenStream) -> TokenStream {
+    let method = ident(check.method);
+    let args = check.args.iter().map(|a| match a {
+        CheckArg::Count(n) => {
+            let n = u64_lit(*n);
+            quote!(#n)
+        }
+        CheckArg::Places(n) => {
+            let n = proc_macro2::Literal::u32_unsuffixed(*n);
+            quote!(#n)
+        }
+        CheckArg::Integer(Some(n)) => {
+            let n = int_lit(*n);
+            quote!(Some(#n))
+        }
+        CheckArg::Amount(Some(n)) => {
+            let a = amount_expr(*n);
+            quote!(Some(#a))
+        }
+        CheckArg::Integer(None) | CheckArg::Amount(None) => quote!(None),
+    });
+    quote!(v.#method(#path, #value, #(#args),*);)
 }
 
 /// Checks of one value of scalar (non-array) type `ty` at `place`, whose path is the
@@ -81,69 +111,17 @@ fn scalar_checks(
     path: &TokenStream,
     ctx: Ctx,
 ) -> Vec<TokenStream> {
-    let value = place.by_ref();
-    let mut out = Vec::new();
-    for kind in checked(&field.rules) {
-        if matches!(kind, RuleKind::MaxItems { .. } | RuleKind::MinItems { .. }) {
-            continue; // array-level, handled by the caller
-        }
-        let stmt = match (ty, kind) {
-            (TypeRef::String, RuleKind::MaxChars { max }) => {
-                let max = u64_lit(*max);
-                quote!(v.max_chars(#path, #value, #max);)
-            }
-            (TypeRef::String, RuleKind::MinChars { min }) => {
-                let min = u64_lit(*min);
-                quote!(v.min_chars(#path, #value, #min);)
-            }
-            (TypeRef::String, RuleKind::Alphanumeric) => {
-                quote!(v.alphanumeric(#path, #value);)
-            }
-            (TypeRef::String, RuleKind::Base64MaxBytes { max }) => {
-                let max = u64_lit(*max);
-                quote!(v.base64_max_bytes(#path, #value, #max);)
-            }
-            (TypeRef::Int | TypeRef::Long, RuleKind::Range { min, max }) => {
-                // Integer bounds have scale 0 (the checker parsed them as integers).
-                let bound = |b: &Option<Number>| match b {
-                    Some(n) => {
-                        let n = int_lit(n.mantissa);
-                        quote!(Some(#n))
-                    }
-                    None => quote!(None),
-                };
-                let (lo, hi) = (bound(min), bound(max));
-                let val = int_value(ty, place);
-                quote!(v.range_int(#path, #val, #lo, #hi);)
-            }
-            (TypeRef::Int | TypeRef::Long, RuleKind::Positive) => {
-                let val = int_value(ty, place);
-                quote!(v.positive_int(#path, #val);)
-            }
-            (TypeRef::Decimal { .. }, RuleKind::Range { min, max }) => {
-                let bound = |b: &Option<Number>| match b {
-                    Some(n) => {
-                        let a = amount_expr(*n);
-                        quote!(Some(#a))
-                    }
-                    None => quote!(None),
-                };
-                let (lo, hi) = (bound(min), bound(max));
-                quote!(v.range_amount(#path, #value, #lo, #hi);)
-            }
-            (TypeRef::Decimal { .. }, RuleKind::Positive) => {
-                quote!(v.positive_amount(#path, #value);)
-            }
-            (TypeRef::Decimal { .. }, RuleKind::Whole) => quote!(v.whole(#path, #value);),
-            (TypeRef::Decimal { .. }, RuleKind::DecimalPlaces { places }) => {
-                let places = proc_macro2::Literal::u32_unsuffixed(*places);
-                quote!(v.decimal_places(#path, #value, #places);)
-            }
-            // The checker refused rules that do not fit their type.
-            _ => continue,
-        };
-        out.push(stmt);
-    }
+    let mut out: Vec<TokenStream> = checks(&field.rules, ty, CheckLevel::Value)
+        .map(|check| {
+            let value = match check.value {
+                CheckValue::Text | CheckValue::Amount => place.by_ref(),
+                CheckValue::Integer => int_value(ty, place),
+                // Lengths are array-level checks, made by the caller.
+                CheckValue::Length => place.by_ref(),
+            };
+            call(&check, path, value)
+        })
+        .collect();
     if let TypeRef::Record { .. } = ty {
         let receiver = place.receiver();
         let v = ctx.validator_arg();
@@ -177,18 +155,8 @@ fn field_checks(field: &Field, ctx: Ctx) -> TokenStream {
     match &field.ty {
         TypeRef::Array { item } => {
             let array = place.receiver();
-            for kind in checked(&field.rules) {
-                match kind {
-                    RuleKind::MaxItems { max } => {
-                        let max = u64_lit(*max);
-                        stmts.push(quote!(v.max_items(#path, #array.len(), #max);));
-                    }
-                    RuleKind::MinItems { min } => {
-                        let min = u64_lit(*min);
-                        stmts.push(quote!(v.min_items(#path, #array.len(), #min);));
-                    }
-                    _ => {}
-                }
+            for check in checks(&field.rules, &field.ty, CheckLevel::Array) {
+                stmts.push(call(&check, &path, quote!(#array.len())));
             }
             let element_path = quote!(at.field(#wire).index(i));
             let element = scalar_checks(field, item, &Place::Ref(quote!(item)), &element_path, ctx);
