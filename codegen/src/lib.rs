@@ -1,4 +1,5 @@
-//! `baas-codegen`: spec → checked model → emitted tokens → formatted files.
+//! `baas-codegen`: spec → checked model → emitted tokens → formatted files, run by
+//! [`pipeline`].
 //!
 //! The front end reads every `*.yaml` below a spec folder ([`check_spec`]), checks it
 //! against `spec/SCHEMA.md` and gives the checked [`model::Api`] with its warnings, or
@@ -9,6 +10,7 @@ pub mod emit;
 pub mod format;
 pub mod model;
 pub mod openapi;
+pub mod pipeline;
 pub mod postman;
 pub mod rules;
 pub mod spec_schema;

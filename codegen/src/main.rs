@@ -204,7 +204,8 @@ fn run_model(spec: &Path) -> ExitCode {
 // ---- generate / --check: the emitter's arm (codegen/src/emit, format.rs, write.rs) ----
 
 fn run_generate(root: &Path, spec: &Path, out: &Path, check_only: bool) -> ExitCode {
-    use baas_codegen::write::{regenerate, Mode};
+    use baas_codegen::pipeline::regenerate;
+    use baas_codegen::write::Mode;
     let checked = match load(spec) {
         Ok(c) => c,
         Err(code) => return code,

@@ -22,7 +22,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::GeneratedFile;
+use crate::emit::{Content, EmittedFile};
 use crate::model::{
     Api, Condition, Constraint, ConstraintKind, DecimalWire, EnumDef, EnumWireType, Field,
     Operation, ParamRef, Params, Record, Requirement, Response, RuleKind, Source, TypeRef,
@@ -82,10 +82,10 @@ pub fn signing_extension() -> Value {
 }
 
 /// The generated files: the OpenAPI document.
-pub fn files(api: &Api) -> Vec<GeneratedFile> {
-    vec![GeneratedFile {
+pub fn files(api: &Api) -> Vec<EmittedFile> {
+    vec![EmittedFile {
         path: OPENAPI_PATH.to_owned(),
-        contents: to_text(&document(api)),
+        content: Content::Text(to_text(&document(api))),
     }]
 }
 

@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::GeneratedFile;
+use crate::emit::{Content, EmittedFile};
 use crate::model::{
     Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Number, Operation, Params,
     Requirement, TypeRef,
@@ -25,10 +25,10 @@ use crate::rules::Example;
 pub const POSTMAN_PATH: &str = "postman/baas.postman_collection.json";
 
 /// The generated files: the collection.
-pub fn files(api: &Api) -> Vec<GeneratedFile> {
-    vec![GeneratedFile {
+pub fn files(api: &Api) -> Vec<EmittedFile> {
+    vec![EmittedFile {
         path: POSTMAN_PATH.to_owned(),
-        contents: crate::openapi::to_text(&collection(api)),
+        content: Content::Text(crate::openapi::to_text(&collection(api))),
     }]
 }
 

@@ -14,17 +14,17 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::GeneratedFile;
+use crate::emit::{Content, EmittedFile};
 use crate::rules::{ArgShape, RuleKey};
 
 /// Path of the schema below the output root (`generated/`).
 pub const SPEC_SCHEMA_PATH: &str = "spec-schema/spec.schema.json";
 
 /// The generated files: the schema. It does not depend on the model.
-pub fn files() -> Vec<GeneratedFile> {
-    vec![GeneratedFile {
+pub fn files() -> Vec<EmittedFile> {
+    vec![EmittedFile {
         path: SPEC_SCHEMA_PATH.to_owned(),
-        contents: crate::openapi::to_text(&schema()),
+        content: Content::Text(crate::openapi::to_text(&schema())),
     }]
 }
 

@@ -1,5 +1,6 @@
 //! Writes the generated files into `generated/`, or compares them for `--check`,
-//! reporting which files differ.
+//! reporting which files differ. I/O only: what to write comes from
+//! [`crate::pipeline`].
 
 use std::fmt;
 use std::fs;
@@ -141,39 +142,4 @@ fn stale_files(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Writ
     }
     found.sort();
     Ok(found)
-}
-
-/// Why regeneration failed.
-#[derive(Debug)]
-pub enum RegenerateError {
-    /// The emitted tokens did not format (a generator bug: emitting a checked model
-    /// cannot fail).
-    Format(crate::format::FormatError),
-    /// A file could not be read or written.
-    Write(WriteError),
-}
-
-impl fmt::Display for RegenerateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegenerateError::Format(e) => write!(f, "internal error, please report: {e}"),
-            RegenerateError::Write(e) => write!(f, "cannot write: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RegenerateError {}
-
-/// Emits the crate for `api` and syncs (or compares) it with `out_dir`.
-pub fn regenerate(
-    api: &crate::model::Api,
-    out_dir: &Path,
-    mode: Mode,
-) -> Result<Vec<Change>, RegenerateError> {
-    let mut files = crate::emit::generate_crate(api).map_err(RegenerateError::Format)?;
-    // Artifacts for other tools, under the same staleness check (issue 12).
-    files.extend(crate::openapi::files(api));
-    files.extend(crate::spec_schema::files());
-    files.extend(crate::postman::files(api));
-    sync(out_dir, &files, mode).map_err(RegenerateError::Write)
 }

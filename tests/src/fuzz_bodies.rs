@@ -300,7 +300,7 @@ pub fn spec_check(data: &[u8]) {
     };
     match baas_codegen::check_sources("spec", &files) {
         Ok(checked) => {
-            if let Err(e) = baas_codegen::emit::generate_crate(&checked.api) {
+            if let Err(e) = baas_codegen::pipeline::rust_crate(&checked.api) {
                 panic!("a checked spec does not generate: {e}");
             }
         }

@@ -6,12 +6,8 @@ use std::path::Path;
 #[test]
 fn generated_crate_is_fresh() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let checked = match baas_codegen::check_spec(&workspace.join("spec")) {
-        Ok(checked) => checked,
-        Err(diagnostics) => panic!("spec/ does not check:\n{diagnostics}"),
-    };
-    let changes = baas_codegen::write::regenerate(
-        &checked.api,
+    let (_, changes) = baas_codegen::pipeline::run(
+        &workspace.join("spec"),
         &workspace.join("generated"),
         baas_codegen::write::Mode::Check,
     )

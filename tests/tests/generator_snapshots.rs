@@ -29,10 +29,7 @@ fn render(name: &str) -> String {
         Ok(checked) => checked,
         Err(diagnostics) => panic!("fixture {name} does not check:\n{diagnostics}"),
     };
-    match baas_codegen::emit::render_single_file(
-        &checked.api,
-        &format!("tests/fixtures/gen/{name}"),
-    ) {
+    match baas_codegen::pipeline::single_file(&checked.api, &format!("tests/fixtures/gen/{name}")) {
         Ok(text) => text,
         Err(e) => panic!("fixture {name} does not emit: {e}"),
     }

@@ -456,7 +456,7 @@ pub(crate) fn sample_api() -> Api {
 
 #[test]
 fn whole_crate_emits_and_parses() {
-    let files = generate_crate(&sample_api()).expect("emits");
+    let files = crate::pipeline::rust_crate(&sample_api()).expect("emits");
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
@@ -535,7 +535,7 @@ fn deprecations_are_attributes() {
         fields[2].deprecated = Some("use `type`".into());
     }
     api.enums[0].values[1].deprecated = Some("no longer offered".into());
-    let text = render_single_file(&api, "x").expect("emits");
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
     assert_eq!(
         text.matches("#[deprecated(note = \"use getThing\")]")
             .count(),
@@ -557,25 +557,36 @@ fn deprecations_are_attributes() {
 
 #[test]
 fn output_is_deterministic() {
-    let a = render_single_file(&sample_api(), "x").expect("emits");
-    let b = render_single_file(&sample_api(), "x").expect("emits");
+    let a = crate::pipeline::single_file(&sample_api(), "x").expect("emits");
+    let b = crate::pipeline::single_file(&sample_api(), "x").expect("emits");
     assert_eq!(a, b);
     if let Ok(dir) = std::env::var("BAAS_EMIT_DUMP") {
         std::fs::write(format!("{dir}/sample.rs"), a).expect("dump");
     }
 }
 
-/// `BAAS_EMIT_CRATE_DUMP=<dir>` writes the sample crate there (to compile it by hand).
+/// The sample crate written to a folder: every file carries the header, and a second
+/// sync finds nothing to change. `BAAS_EMIT_CRATE_DUMP=<dir>` keeps it there (to compile
+/// it by hand); otherwise a temporary folder is used and removed.
 #[test]
-fn dump_sample_crate_when_asked() {
-    if let Ok(dir) = std::env::var("BAAS_EMIT_CRATE_DUMP") {
-        let files = generate_crate(&sample_api()).expect("emits");
-        crate::write::sync(
-            std::path::Path::new(&dir),
-            &files,
-            crate::write::Mode::Write,
-        )
-        .expect("writes");
+fn the_sample_crate_writes_and_then_is_up_to_date() {
+    let kept = std::env::var("BAAS_EMIT_CRATE_DUMP").ok();
+    let dir = kept.clone().map_or_else(
+        || std::env::temp_dir().join(format!("baas-emit-sample-{}", std::process::id())),
+        std::path::PathBuf::from,
+    );
+    let files = crate::pipeline::rust_crate(&sample_api()).expect("emits");
+    let written = crate::write::sync(&dir, &files, crate::write::Mode::Write).expect("writes");
+    assert_eq!(written.len(), files.len(), "a fresh folder gets every file");
+    for file in &files {
+        let text = std::fs::read_to_string(dir.join(&file.path)).expect("written");
+        assert_eq!(text, file.contents);
+        assert!(text.starts_with("// @generated") || text.starts_with("# @generated"));
+    }
+    let again = crate::write::sync(&dir, &files, crate::write::Mode::Check).expect("reads");
+    assert!(again.is_empty(), "{again:?}");
+    if kept.is_none() {
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }
 
@@ -587,14 +598,14 @@ fn decisions_are_written_once_and_linked() {
     if let Params::Fields { fields } = &mut api.groups[0].operations[0].params {
         fields[0].decisions.push("d1".to_owned());
     }
-    let text = render_single_file(&api, "x").expect("emits");
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
     assert_eq!(text.matches("Because.").count(), 1, "{text}");
     assert!(text.contains("## Decision `d1`"), "{text}");
     assert!(
         text.matches("[`d1`](super::decisions#decision-d1)").count() >= 2,
         "{text}"
     );
-    let files = generate_crate(&sample_api()).expect("emits");
+    let files = crate::pipeline::rust_crate(&sample_api()).expect("emits");
     let decisions = files
         .iter()
         .find(|f| f.path == "src/decisions.rs")
@@ -614,7 +625,7 @@ fn decisions_are_written_once_and_linked() {
 /// Constructor docs read as English whatever the type name ("A `ApplyFor...`" did not).
 #[test]
 fn constructor_docs_have_no_article_before_the_type_name() {
-    let text = render_single_file(&sample_api(), "x").expect("emits");
+    let text = crate::pipeline::single_file(&sample_api(), "x").expect("emits");
     assert!(!text.contains("/// A `"), "{text}");
     assert!(
         text.contains("/// Creates the value from its required fields"),
@@ -643,7 +654,7 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
             note: String::new(),
         },
     ));
-    let lib = &generate_crate(&api).expect("emits")[1];
+    let lib = &crate::pipeline::rust_crate(&api).expect("emits")[1];
     let text = &lib.contents;
     let ok = text.find("//! ```no_run").expect("a first call example");
     let fail = text
@@ -691,7 +702,7 @@ fn result_codes_and_notifications_are_enums() {
         payload_note: "not shown".into(),
         source: Source::Seed,
     });
-    let text = render_single_file(&api, "x").expect("emits");
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
     let at = |needle: &str| {
         text.find(needle)
             .unwrap_or_else(|| panic!("no `{needle}` in:\n{text}"))
@@ -717,13 +728,13 @@ fn result_codes_and_notifications_are_enums() {
     at("[`Client::apply_for_thing`](super::client::Client::apply_for_thing)");
 
     // One public path: the codes live in `enums` only.
-    let files = generate_crate(&api).expect("emits");
+    let files = crate::pipeline::rust_crate(&api).expect("emits");
     assert!(!files[1].contents.contains("pub use enums::"));
 
     // Nothing listed, nothing emitted (and nothing re-exported).
     api.result_codes.clear();
     api.notifications.clear();
-    let text = render_single_file(&api, "x").expect("emits");
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
     assert!(!text.contains("ResultCode") && !text.contains("NotificationType"));
 }
 
@@ -734,7 +745,7 @@ fn no_retryable_code_means_never_retryable() {
     for c in &mut api.result_codes {
         c.retryable = false;
     }
-    let text = render_single_file(&api, "x").expect("emits");
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
     assert!(
         text.contains("pub const RETRYABLE_CODES: &'static [&'static str] = &[];"),
         "{text}"
