@@ -150,10 +150,10 @@ fn run(files: Vec<(String, String)>) {
             }
             let _ = serde_json::to_string(&c.api);
             // What check accepts, emit writes: formatting fails only on a generator bug.
-            if let Err(e) = baas_codegen::emit::generate_crate(&c.api) {
+            if let Err(e) = baas_codegen::pipeline::rust_crate(&c.api) {
                 panic!("a checked spec did not generate: {e}");
             }
-            if let Err(e) = baas_codegen::emit::render_single_file(&c.api, "x") {
+            if let Err(e) = baas_codegen::pipeline::single_file(&c.api, "x") {
                 panic!("a checked spec did not render: {e}");
             }
         }
@@ -198,7 +198,7 @@ fn the_valid_base_checks_clean() {
     let checked = check_sources("spec", &[("spec/a.yaml".into(), VALID.into())])
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(checked.api.operations().count(), 1);
-    let files = baas_codegen::emit::generate_crate(&checked.api).expect("generates");
+    let files = baas_codegen::pipeline::rust_crate(&checked.api).expect("generates");
     let all: String = files.iter().map(|f| f.contents.as_str()).collect();
     assert!(
         all.contains("#[deprecated(note = \"use amount\")]"),
