@@ -191,12 +191,19 @@ async fn every_listed_value_is_served_where_the_spec_puts_it() {
             controls += 1;
         }
     }
+    // Every listed value of every place was tried once.
+    let listed: usize = places
+        .iter()
+        .map(|(_, _, _, set)| api.enum_def(set).map_or(0, |d| d.values.len()))
+        .sum();
+    assert_eq!(tried, listed, "{tried} calls for {listed} listed values");
+    // Where the control shows no refusal, another check of the sandbox answers first
+    // (an unknown bank, an account's currency, a missing application) or the sandbox
+    // takes any value there: a refusal of a listed value would be invisible. On
+    // 2026-11-25, 9 of 27 places show it; fewer means the test lost sight of some.
     assert!(
-        controls >= 5,
-        "only {controls} places refuse an unlisted value"
-    );
-    println!(
-        "{tried} calls over {} places; {controls} places refuse an unlisted value",
+        controls >= 9,
+        "only {controls} of {} places refuse an unlisted value",
         places.len()
     );
 }
