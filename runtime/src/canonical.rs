@@ -6,20 +6,31 @@
 //! left out. The pair `senderKey=<key>` is added, the complete pair strings are sorted
 //! by bytes, joined with `&` and hashed with plain SHA-256.
 //!
-//! This module does that in one pass over the received or serialized bytes, without a
-//! JSON tree: a small tokenizer writes each pair's text once into one arena buffer
-//! (strings unescaped to raw UTF-8, numbers kept as their literal text, so `100.50`
-//! stays `100.50`), the pairs are sorted as slices and hashed incrementally.
+//! This module does that from the received or serialized bytes, without a JSON tree of
+//! owned strings and without writing the pairs out: the parser records one `u32` per
+//! member or element (an offset into the body, or an index), sorts each object's
+//! members by `key + separator` as the object ends, and the canonical string is then
+//! written straight into SHA-256 by walking those words and reading keys and values
+//! again from the body (strings unescaped to raw UTF-8, numbers kept as their literal
+//! text, so `100.50` stays `100.50`). With no key holding `.`, `[` or `=` that walk
+//! is the byte order of the complete pairs (see the comment above `KIND`). Any other
+//! object, which only [`Flattened::parse`] reads (for diagnosis), has its pairs written
+//! out and sorted as slices.
 //!
 //! Input that is not a JSON object, invalid UTF-8, duplicate keys in one object,
-//! nesting deeper than [`MAX_DEPTH`] and pairs much longer than the body (see
-//! [`MAX_EXPANSION`]) are refused with a [`CanonicalError`].
+//! nesting deeper than [`MAX_DEPTH`], a canonical string much longer than the body
+//! (see [`MAX_EXPANSION`]) and bodies over [`MAX_BODY`] bytes are refused with a
+//! [`CanonicalError`]; [`Flattened::parse_unambiguous`] also refuses bodies whose
+//! canonical string could stand for another body ([`Ambiguity`]).
 //!
 //! Bodies are parsed before their signature can be checked, so any sender chooses
-//! them: the work grows with the body's length whatever its shape, linearly but for
+//! them. The work grows with the body's length whatever its shape, linearly but for
 //! the log factor of sorting (duplicate keys are found by sorting, never by comparing
-//! every key with every other; pairs cannot outgrow the body by more than
-//! [`MAX_EXPANSION`] times).
+//! every key with every other; the canonical string cannot outgrow the body by more
+//! than [`MAX_EXPANSION`] times), and so does memory: reading and hashing a body that
+//! [`Flattened::parse_unambiguous`] accepts allocates about twice its size at most
+//! (one `u32` per member or element, each at least two bytes of body), plus the
+//! longest path and the longest string holding `&`.
 
 use std::fmt;
 
@@ -195,31 +206,215 @@ impl std::error::Error for CanonicalError {}
 /// The flattened pairs of one JSON object body (without `senderKey`), plus its
 /// top-level `signature` when present.
 ///
-/// Build it with [`Flattened::parse`]; then [`Flattened::digest`] gives the signature
-/// bytes for a key.
+/// Build it with [`Flattened::parse_unambiguous`] (to sign or verify) or
+/// [`Flattened::parse`] (to diagnose any object); then [`Flattened::digest`] gives the
+/// signature bytes for a key. It keeps a copy of the body, from which the canonical
+/// string is written whenever it is needed: with its words, about three times the
+/// body at most. (The runtime's own `sign::sign`, `sign::verify` and friends read the
+/// body in place, without that copy.)
 #[derive(Clone)]
 pub struct Flattened {
-    /// Every pair's `path=value` text, back to back (valid UTF-8).
-    arena: Vec<u8>,
-    /// `(start, end)` of each pair in `arena`, in document order.
+    /// The body (empty for an [`Repr::Arena`], which holds the pairs' text).
+    input: Box<[u8]>,
+    parsed: Parsed,
+    /// The pairs in document order, written out on the first call of
+    /// [`Flattened::pairs`] (a [`Repr::Tree`] writes no pair text otherwise).
+    document_pairs: std::sync::OnceLock<Arena>,
+}
+
+/// A body read in place, for the signers and verifiers of this crate (which are done
+/// with the body within one call): no copy of the body.
+pub(crate) struct Borrowed<'a> {
+    input: &'a [u8],
+    parsed: Parsed,
+}
+
+impl<'a> Borrowed<'a> {
+    /// [`Flattened::parse_unambiguous`], in place.
+    pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
+        Ok(Borrowed {
+            input: body,
+            parsed: parse_with(body, true)?,
+        })
+    }
+
+    /// See [`Flattened::signature`].
+    pub(crate) fn signature(&self) -> Option<&str> {
+        self.parsed.meta.signature.as_deref()
+    }
+
+    /// See [`Flattened::has_signature_key`].
+    pub(crate) fn has_signature_key(&self) -> bool {
+        self.parsed.meta.has_signature_key
+    }
+
+    /// See [`Flattened::digest`].
+    pub(crate) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        self.parsed.digest(self.input, key)
+    }
+
+    /// See [`Flattened::signature_hex`].
+    pub(crate) fn signature_hex(&self, key: &PrivateKey) -> String {
+        hex_text(self.digest(key))
+    }
+}
+
+/// Lowercase hex of a digest.
+fn hex_text(digest: [u8; 32]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(64);
+    for b in digest {
+        text.push(char::from(HEX[usize::from(b >> 4)]));
+        text.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    text
+}
+
+/// How the canonical string is produced.
+#[derive(Clone)]
+enum Repr {
+    /// Every key keeps clear of `.`, `[` and `=`, and there is no top-level
+    /// `senderKey`: the sorted order of the pairs is a walk of the tree (see
+    /// [`Tree`]), and the pairs are written from the input in that order. Memory: one
+    /// `u32` per member or element, whatever the paths.
+    Tree(Tree),
+    /// Any other object (only [`Flattened::parse`] reads those): every pair's text
+    /// written out once and sorted as slices.
+    Arena(Arena),
+}
+
+/// The text of every pair, back to back (valid UTF-8), and their ranges in document
+/// order.
+#[derive(Clone, Default)]
+struct Arena {
+    text: Vec<u8>,
     pairs: Vec<(usize, usize)>,
-    signature: Option<String>,
-    /// A top-level `signature` key is present (even with a `null` value).
-    has_signature_key: bool,
-    first_null: Option<String>,
 }
 
 impl fmt::Debug for Flattened {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Flattened")
             .field("pairs", &self.pairs().collect::<Vec<_>>())
-            .field("signature", &self.signature)
+            .field("signature", &self.parsed.meta.signature)
             .finish()
     }
 }
 
 fn slice(buf: &[u8], (start, end): (usize, usize)) -> &[u8] {
     buf.get(start..end).unwrap_or_default()
+}
+
+/// Where the pieces of the canonical string go.
+trait Emit: Out {
+    /// The pair written since the previous call (or the start) is complete.
+    fn end_pair(&mut self) {}
+    /// Writes the value of the `senderKey` pair (its `senderKey=` is written already).
+    fn sender_key(&mut self, key: &PrivateKey);
+}
+
+/// Collects the canonical string, with the key itself (tests and benchmarks only).
+struct Exposing(Vec<u8>);
+
+impl Out for Exposing {
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+impl Emit for Exposing {
+    fn sender_key(&mut self, key: &PrivateKey) {
+        self.0.extend_from_slice(key.expose());
+    }
+}
+
+/// Collects the canonical string with the key redacted wherever it shows: the added
+/// `senderKey` pair, and any occurrence of the key's text inside another pair (each
+/// pair is gathered, then copied with [`push_redacted`]).
+struct Redacting<'k> {
+    out: Vec<u8>,
+    pair: Vec<u8>,
+    secret: &'k [u8],
+}
+
+impl Out for Redacting<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.pair.extend_from_slice(bytes);
+    }
+}
+
+impl Emit for Redacting<'_> {
+    fn end_pair(&mut self) {
+        let mut pair = self.pair.as_slice();
+        if let Some(rest) = pair.strip_prefix(b"&") {
+            self.out.push(b'&');
+            pair = rest;
+        }
+        let text = std::str::from_utf8(pair).unwrap_or_default();
+        if is_sender_key_pair(text) {
+            // A `senderKey` of the body itself (only an `Arena` has one).
+            self.out.extend_from_slice(SENDER_KEY.as_bytes());
+            self.out.push(b'=');
+            self.out.extend_from_slice(REDACTED.as_bytes());
+        } else {
+            push_redacted(&mut self.out, pair, self.secret);
+        }
+        self.pair.clear();
+    }
+
+    fn sender_key(&mut self, _key: &PrivateKey) {
+        self.out.extend_from_slice(&self.pair);
+        self.out.extend_from_slice(REDACTED.as_bytes());
+        self.pair.clear();
+    }
+}
+
+/// Hashes the canonical string as it is written, through a small buffer (the pieces
+/// are short: keys, `.`, `=`, values).
+struct Hashing {
+    hasher: Sha256,
+    buf: Vec<u8>,
+}
+
+impl Hashing {
+    const BUFFER: usize = 8 * 1024;
+
+    fn new() -> Hashing {
+        Hashing {
+            hasher: Sha256::new(),
+            buf: Vec::with_capacity(Self::BUFFER),
+        }
+    }
+
+    fn flush(&mut self) {
+        self.hasher.update(&self.buf);
+        self.buf.clear();
+    }
+
+    fn finish(mut self) -> [u8; 32] {
+        self.flush();
+        self.hasher.finalize().into()
+    }
+}
+
+impl Out for Hashing {
+    fn put(&mut self, bytes: &[u8]) {
+        if self.buf.len() + bytes.len() > Self::BUFFER {
+            self.flush();
+            if bytes.len() >= Self::BUFFER {
+                self.hasher.update(bytes);
+                return;
+            }
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+}
+
+impl Emit for Hashing {
+    fn sender_key(&mut self, key: &PrivateKey) {
+        // The key goes to the hasher without a copy in the buffer.
+        self.flush();
+        self.hasher.update(key.expose());
+    }
 }
 
 impl Flattened {
@@ -255,97 +450,121 @@ impl Flattened {
     }
 
     fn parse_with(body: &[u8], unambiguous: bool) -> Result<Flattened, CanonicalError> {
-        Self::parse_valid_utf8(body, unambiguous).map_err(|e| match std::str::from_utf8(body) {
-            // Invalid UTF-8 is reported as such wherever it is, before any other error.
-            Err(bad) => CanonicalError::InvalidUtf8 {
-                offset: bad.valid_up_to(),
-            },
-            Ok(_) => e,
-        })
-    }
-
-    /// [`Flattened::parse`] with UTF-8 checked inside strings only (every byte outside
-    /// strings that the grammar accepts is ASCII, and escapes are ASCII): a body that
-    /// parses is valid UTF-8. The errors of an invalid body are sorted out by the caller.
-    fn parse_valid_utf8(body: &[u8], unambiguous: bool) -> Result<Flattened, CanonicalError> {
-        let mut parser = Parser {
-            unambiguous,
-            input: body,
-            pos: 0,
-            path: Vec::with_capacity(64),
-            arena: Vec::with_capacity(body.len() + 64),
-            pairs: Vec::with_capacity(body.len() / 16 + 8),
-            keys: Vec::with_capacity(32),
-            key_hashes: Vec::with_capacity(32),
-            key_buf: Vec::new(),
-            signature: None,
-            has_signature_key: false,
-            first_null: None,
+        let parsed = parse_with(body, unambiguous)?;
+        let input = match parsed.repr {
+            Repr::Tree(_) => body.into(),
+            Repr::Arena(_) => Box::default(),
         };
-        parser.skip_ws();
-        if parser.peek() != Some(b'{') {
-            return Err(CanonicalError::NotAnObject);
-        }
-        parser.object(1, true)?;
-        parser.skip_ws();
-        if parser.pos != body.len() {
-            return Err(parser.syntax("end of input"));
-        }
         Ok(Flattened {
-            arena: parser.arena,
-            pairs: parser.pairs,
-            signature: parser.signature,
-            has_signature_key: parser.has_signature_key,
-            first_null: parser.first_null,
+            input,
+            parsed,
+            document_pairs: std::sync::OnceLock::new(),
         })
     }
 
     /// The top-level `signature` value, if the body has one (a `null` counts as none).
     pub fn signature(&self) -> Option<&str> {
-        self.signature.as_deref()
+        self.parsed.meta.signature.as_deref()
     }
 
     /// True when the body has a top-level `signature` key, even with a `null` value.
     pub fn has_signature_key(&self) -> bool {
-        self.has_signature_key
+        self.parsed.meta.has_signature_key
     }
 
     /// Path of the first `null` value met (nulls are skipped by the algorithm, and the
-    /// runtime never sends one).
+    /// runtime never sends one; [`Flattened::parse_unambiguous`] refuses them).
     pub fn first_null_path(&self) -> Option<&str> {
-        self.first_null.as_deref()
+        self.parsed.meta.first_null.as_deref()
     }
 
-    /// The `path=value` pairs in document order, without `senderKey`.
+    /// The pairs' text in document order: an [`Arena`] of a tree is written out here,
+    /// once (for diagnostics and tests; signing and verifying never call this).
+    fn arena(&self) -> &Arena {
+        match &self.parsed.repr {
+            Repr::Arena(arena) => arena,
+            Repr::Tree(_) => self.document_pairs.get_or_init(|| {
+                arena_parse(&self.input)
+                    .map(|(arena, _)| arena)
+                    .unwrap_or_default()
+            }),
+        }
+    }
+
+    /// The `path=value` pairs in document order, without `senderKey`. (The text of
+    /// every pair is written out on the first call: a diagnostic, as long as
+    /// [`MAX_EXPANSION`] times the body at most.)
     pub fn pairs(&self) -> impl Iterator<Item = &str> + '_ {
-        self.pairs
+        let arena = self.arena();
+        arena
+            .pairs
             .iter()
-            .map(|r| std::str::from_utf8(slice(&self.arena, *r)).unwrap_or_default())
+            .map(|r| std::str::from_utf8(slice(&arena.text, *r)).unwrap_or_default())
     }
 
     /// Number of pairs, without `senderKey`.
     pub fn len(&self) -> usize {
-        self.pairs.len()
+        self.parsed.meta.pairs
     }
 
     /// True when the body flattens to no pair at all (`{}`).
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
+        self.len() == 0
     }
 
-    /// The `senderKey=<key>` pair (wipe it after use).
-    fn key_pair(key: &PrivateKey) -> Vec<u8> {
-        let mut key_pair = Vec::with_capacity(SENDER_KEY.len() + 1 + key.expose().len());
-        key_pair.extend_from_slice(SENDER_KEY.as_bytes());
-        key_pair.push(b'=');
-        key_pair.extend_from_slice(key.expose());
-        key_pair
+    fn emit(&self, key: &PrivateKey, out: &mut impl Emit) {
+        self.parsed.emit(&self.input, key, out);
     }
 
-    /// The pairs and then `key_pair` (index `self.len()`), and the order of their bytes.
+    /// SHA-256 of the canonical string with `senderKey=<key>` added.
+    pub fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        self.parsed.digest(&self.input, key)
+    }
+
+    /// Lowercase hex SHA-256 of the canonical string: the `signature` value.
+    pub fn signature_hex(&self, key: &PrivateKey) -> String {
+        hex_text(self.digest(key))
+    }
+
+    /// True when the body itself has a top-level `senderKey` (the key is never sent:
+    /// such a body was typically pasted from a signer's intermediate object).
+    pub fn has_sender_key_pair(&self) -> bool {
+        match &self.parsed.repr {
+            // A tree has no top-level `senderKey` member.
+            Repr::Tree(_) => false,
+            Repr::Arena(_) => self.pairs().any(is_sender_key_pair),
+        }
+    }
+
+    /// The canonical string with the key printed as `[redacted]` (for debugging a
+    /// 12005; the order is the one the real key gives). The key is redacted wherever it
+    /// shows: the added `senderKey` pair, a `senderKey` pair of the body itself, and
+    /// any occurrence of the key's text inside another pair.
+    pub fn canonical_string_redacted(&self, key: &PrivateKey) -> String {
+        let mut out = Redacting {
+            out: Vec::new(),
+            pair: Vec::new(),
+            secret: key.expose(),
+        };
+        self.emit(key, &mut out);
+        String::from_utf8_lossy(&out.out).into_owned()
+    }
+
+    /// The exact bytes that are hashed. **They contain the private key**: for tests
+    /// and benchmarks only; wipe or drop them quickly and never log them.
+    pub fn canonical_bytes_exposing_key(&self, key: &PrivateKey) -> Vec<u8> {
+        let mut out = Exposing(Vec::new());
+        self.emit(key, &mut out);
+        out.0
+    }
+}
+
+impl Arena {
+    /// The pairs and then `key_pair` (index `self.pairs.len()`), and the order of their
+    /// bytes.
     fn sorted<'s>(&'s self, key_pair: &'s [u8]) -> (Vec<&'s [u8]>, Vec<usize>) {
         let mut items: Vec<&[u8]> = Vec::with_capacity(self.pairs.len() + 1);
-        items.extend(self.pairs.iter().map(|r| slice(&self.arena, *r)));
+        items.extend(self.pairs.iter().map(|r| slice(&self.text, *r)));
         items.push(key_pair);
         // `(prefix, pair, index)`: most comparisons are on the prefix alone.
         let mut keyed: Vec<(u64, &[u8], usize)> = items
@@ -358,103 +577,1054 @@ impl Flattened {
         (items, order)
     }
 
-    /// Calls `sink` with each piece of the canonical string in order (pairs and `&`
-    /// separators), with `senderKey=<key_text>` sorted in as `key` would be.
-    fn walk_sorted(&self, key: &PrivateKey, key_text: &[u8], mut sink: impl FnMut(&[u8])) {
-        let mut key_pair = Self::key_pair(key);
+    fn emit(&self, key: &PrivateKey, out: &mut impl Emit) {
+        let mut key_pair = Vec::with_capacity(SENDER_KEY.len() + 1 + key.expose().len());
+        key_pair.extend_from_slice(SENDER_KEY.as_bytes());
+        key_pair.push(b'=');
+        key_pair.extend_from_slice(key.expose());
         {
             let (items, order) = self.sorted(&key_pair);
             for (n, &i) in order.iter().enumerate() {
                 if n > 0 {
-                    sink(b"&");
+                    out.put(b"&");
                 }
                 if i == self.pairs.len() {
-                    sink(SENDER_KEY.as_bytes());
-                    sink(b"=");
-                    sink(key_text);
+                    out.put(SENDER_KEY.as_bytes());
+                    out.put(b"=");
+                    out.sender_key(key);
                 } else {
-                    sink(items.get(i).copied().unwrap_or_default());
+                    out.put(items.get(i).copied().unwrap_or_default());
                 }
+                out.end_pair();
             }
         }
         wipe(&mut key_pair);
     }
+}
 
-    /// SHA-256 of the canonical string with `senderKey=<key>` added.
-    pub fn digest(&self, key: &PrivateKey) -> [u8; 32] {
-        let mut key_pair = Self::key_pair(key);
-        // The canonical string without the `senderKey` pair, written out once and
-        // hashed in three pieces around that pair (so the key is never copied here).
-        let mut text = Vec::with_capacity(self.arena.len() + self.pairs.len() + 1);
-        let mut key_at = 0;
-        {
-            let (items, order) = self.sorted(&key_pair);
-            for (n, &i) in order.iter().enumerate() {
-                if n > 0 {
-                    text.push(b'&');
-                }
-                if i == self.pairs.len() {
-                    key_at = text.len();
-                } else {
-                    text.extend_from_slice(items.get(i).copied().unwrap_or_default());
-                }
+/// What a parse found besides the pairs.
+#[derive(Clone, Default)]
+struct Meta {
+    /// Number of pairs.
+    pairs: usize,
+    signature: Option<String>,
+    has_signature_key: bool,
+    first_null: Option<String>,
+}
+
+#[derive(Clone)]
+struct Parsed {
+    repr: Repr,
+    meta: Meta,
+}
+
+impl Parsed {
+    /// Writes the canonical string of `input` (the body this was parsed from) to `out`,
+    /// with `senderKey=` and then `out.sender_key(key)` where the `senderKey` pair
+    /// sorts.
+    fn emit(&self, input: &[u8], key: &PrivateKey, out: &mut impl Emit) {
+        match &self.repr {
+            Repr::Tree(tree) => tree.emit(input, key, out),
+            Repr::Arena(arena) => arena.emit(key, out),
+        }
+    }
+
+    fn digest(&self, input: &[u8], key: &PrivateKey) -> [u8; 32] {
+        let mut hashing = Hashing::new();
+        self.emit(input, key, &mut hashing);
+        hashing.finish()
+    }
+}
+
+/// Reads `body` as a tree, or, for a diagnosis (`unambiguous` false) of a body whose
+/// order is no tree walk, as an arena.
+fn parse_with(body: &[u8], unambiguous: bool) -> Result<Parsed, CanonicalError> {
+    let parsed = match tree_parse(body, unambiguous) {
+        Ok(parsed) => Ok(parsed),
+        Err(Stop::NeedsArena) => arena_parse(body).map(|(arena, meta)| Parsed {
+            repr: Repr::Arena(arena),
+            meta,
+        }),
+        Err(Stop::Error(e)) => Err(e),
+    };
+    parsed.map_err(|e| match std::str::from_utf8(body) {
+        // Invalid UTF-8 is reported as such wherever it is, before any other error.
+        Err(bad) => CanonicalError::InvalidUtf8 {
+            offset: bad.valid_up_to(),
+        },
+        Ok(_) => e,
+    })
+}
+
+/// Why [`tree_parse`] stopped.
+enum Stop {
+    Error(CanonicalError),
+    /// The body is an object whose order is not a tree walk (see [`Repr::Arena`]).
+    NeedsArena,
+}
+
+impl From<CanonicalError> for Stop {
+    fn from(e: CanonicalError) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+// ------------------------------------------------------------------------------------
+// The tree: the canonical order without writing a pair.
+//
+// With no key holding `.`, `[` or `=`, the complete pair strings sort as a walk of the
+// body's tree does when, at each object, the members are taken in the byte order of
+// `key + separator` (`=` for a scalar or an empty `{}`/`[]`, `.` for a non-empty object,
+// `[` for a non-empty array) and, at each array, the elements in the order of
+// `index + "]"` (`[10]` before `[1]`): two pairs first differ inside the first key or
+// index where their paths part, or at the separator right after it, and no byte of a
+// key is a separator. The top-level `senderKey=<key>` is one more member of that walk.
+//
+// So the parser records, for every member and element, one `u32` word (a tagged offset
+// into the input or index into the words), sorts each object's words when it ends, and
+// the canonical string is written later by walking the words and reading keys and
+// values again from the input (strings unescaped on the way): no pair is ever written
+// out, and memory is one word per member or element (at least two bytes of body each),
+// plus the path being walked.
+
+/// The kind of a word (its two high bits).
+const KIND: u32 = 3 << 30;
+/// A scalar (string, number, `true`, `false`, `null`, `{}` or `[]`): the payload is the
+/// offset in the input of its key's opening quote (a member) or of the value itself
+/// (an element).
+const SCALAR: u32 = 0;
+/// A non-empty array: the payload is the index of its slice in the words.
+const ARRAY: u32 = 1 << 30;
+/// A non-empty object: the payload is the index of its slice in the words.
+const OBJECT: u32 = 2 << 30;
+/// The last word of its slice.
+const LAST: u32 = 1 << 29;
+/// The payload's bits: offsets and indexes below 512 MiB.
+const PAYLOAD: u32 = LAST - 1;
+/// Longest body read (offsets fit the payload): longer ones are refused as
+/// [`CanonicalError::TooLarge`].
+pub const MAX_BODY: usize = PAYLOAD as usize;
+
+/// The words of a parsed body.
+///
+/// A non-empty container's slice is its members' or elements' words (the last one
+/// marked [`LAST`]), preceded, when the container is a member's value, by one header
+/// word: the offset of that member's key. An object's words are in canonical order, an
+/// array's in document order.
+#[derive(Clone)]
+struct Tree {
+    words: Vec<u32>,
+    /// Slice of the top-level object (`None` for `{}`).
+    root: Option<usize>,
+    /// Offset of the top-level `signature` key's quote: that member is no pair.
+    signature_at: Option<u32>,
+}
+
+fn payload(word: u32) -> usize {
+    (word & PAYLOAD) as usize
+}
+
+/// The separator that follows a member's key in its pairs.
+fn separator(word: u32) -> u8 {
+    match word & KIND {
+        ARRAY => b'[',
+        OBJECT => b'.',
+        _ => b'=',
+    }
+}
+
+/// Offset of the opening quote of a member's key (`words`: the finished slices, where
+/// a container's header is).
+fn member_key_at(words: &[u32], word: u32) -> usize {
+    if word & KIND == SCALAR {
+        payload(word)
+    } else {
+        words
+            .get(payload(word))
+            .map_or(0, |&header| payload(header))
+    }
+}
+
+/// The unescaped bytes of the key whose opening quote is at `quote`, then `sep` (if
+/// any). The input is valid JSON there (it was parsed).
+struct KeyBytes<'a> {
+    input: &'a [u8],
+    pos: usize,
+    sep: Option<u8>,
+    escaped: [u8; 4],
+    escaped_len: usize,
+    escaped_at: usize,
+}
+
+impl<'a> KeyBytes<'a> {
+    fn new(input: &'a [u8], quote: usize, sep: Option<u8>) -> KeyBytes<'a> {
+        KeyBytes {
+            input,
+            pos: quote + 1,
+            sep,
+            escaped: [0; 4],
+            escaped_len: 0,
+            escaped_at: 0,
+        }
+    }
+}
+
+impl Iterator for KeyBytes<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.escaped_at < self.escaped_len {
+            let b = self.escaped.get(self.escaped_at).copied();
+            self.escaped_at += 1;
+            return b;
+        }
+        match self.input.get(self.pos) {
+            None | Some(b'"') => self.sep.take(),
+            Some(b'\\') => {
+                self.pos += 1;
+                let (bytes, len) = escape(self.input, &mut self.pos).unwrap_or(([0; 4], 0));
+                self.escaped = bytes;
+                self.escaped_len = len;
+                self.escaped_at = 1;
+                bytes.first().copied().filter(|_| len > 0)
+            }
+            Some(&b) => {
+                self.pos += 1;
+                Some(b)
             }
         }
-        wipe(&mut key_pair);
-        let (before, after) = text.split_at(key_at.min(text.len()));
-        let mut hasher = Sha256::new();
-        hasher.update(before);
-        hasher.update(SENDER_KEY.as_bytes());
-        hasher.update(b"=");
-        hasher.update(key.expose());
-        hasher.update(after);
-        hasher.finalize().into()
     }
+}
 
-    /// Lowercase hex SHA-256 of the canonical string: the `signature` value.
-    pub fn signature_hex(&self, key: &PrivateKey) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut text = String::with_capacity(64);
-        for b in self.digest(key) {
-            text.push(char::from(HEX[usize::from(b >> 4)]));
-            text.push(char::from(HEX[usize::from(b & 0xf)]));
+/// Canonical order of two members of one object: `key + separator` by bytes, then
+/// document order (which only equal keys, refused as duplicates, need).
+fn compare_members(input: &[u8], words: &[u32], a: u32, b: u32) -> std::cmp::Ordering {
+    let (ka, kb) = (member_key_at(words, a), member_key_at(words, b));
+    KeyBytes::new(input, ka, Some(separator(a)))
+        .cmp(KeyBytes::new(input, kb, Some(separator(b))))
+        .then(ka.cmp(&kb))
+}
+
+/// `key + separator` of member `a` against the key at `key_at` followed by `sep`.
+fn compare_key_sep(
+    input: &[u8],
+    words: &[u32],
+    a: u32,
+    key_at: usize,
+    sep: u8,
+) -> std::cmp::Ordering {
+    KeyBytes::new(input, member_key_at(words, a), Some(separator(a))).cmp(KeyBytes::new(
+        input,
+        key_at,
+        Some(sep),
+    ))
+}
+
+/// Of the members of one object, sorted by [`compare_members`], the key offset of the
+/// first one in the document that repeats an earlier key, if any.
+///
+/// Equal keys with the same separator are neighbours, by position. The same key with
+/// another separator (`"a":1` and `"a":{..}`) may sort apart: for each run of a
+/// container's key, the runs of that key with the two other separators are found by
+/// binary search. For each key the answer is the second smallest position among its
+/// runs' first two; the first repeat is the smallest of those. O(k log k) comparisons.
+fn first_repeat_sorted(input: &[u8], words: &[u32], members: &[u32]) -> Option<usize> {
+    let key_at = |w: u32| member_key_at(words, w);
+    let mut best: Option<usize> = None;
+    let mut i = 0;
+    while let Some(&first) = members.get(i) {
+        let sep = separator(first);
+        let key = key_at(first);
+        let run = members
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&w| compare_key_sep(input, words, w, key, sep).is_eq())
+            .count();
+        let mut positions: Vec<usize> = members
+            .get(i..i + run.min(2))
+            .unwrap_or_default()
+            .iter()
+            .map(|&w| key_at(w))
+            .collect();
+        if sep != b'=' {
+            for other in [b'=', b'.', b'['] {
+                if other == sep {
+                    continue;
+                }
+                let lo = members
+                    .partition_point(|&w| compare_key_sep(input, words, w, key, other).is_lt());
+                positions.extend(
+                    members
+                        .get(lo..)
+                        .unwrap_or_default()
+                        .iter()
+                        .take(2)
+                        .filter(|&&w| compare_key_sep(input, words, w, key, other).is_eq())
+                        .map(|&w| key_at(w)),
+                );
+            }
         }
-        text
+        positions.sort_unstable();
+        if let Some(&second) = positions.get(1) {
+            best = Some(best.map_or(second, |b| b.min(second)));
+        }
+        i += run.max(1);
     }
+    best
+}
 
-    /// True when the body itself has a top-level `senderKey` (the key is never sent:
-    /// such a body was typically pasted from a signer's intermediate object).
-    pub fn has_sender_key_pair(&self) -> bool {
-        self.pairs().any(is_sender_key_pair)
+/// The indexes `0..n` in the byte order of `index + "]"`: `]` sorts after the digits,
+/// so an index comes after every index that extends it (`[10]`, `[11]`, ... before
+/// `[1]`). That is 0, then the decimal tree under each of 1 to 9 in post-order.
+struct IndexOrder {
+    n: usize,
+    /// `(index, next digit)` from the root (index 0 standing for the root, whose
+    /// children are the digits 1 to 9).
+    stack: [(usize, u8); 24],
+    depth: usize,
+    started: bool,
+}
+
+impl IndexOrder {
+    fn new(n: usize) -> IndexOrder {
+        IndexOrder {
+            n,
+            stack: [(0, 1); 24],
+            depth: 1,
+            started: false,
+        }
     }
+}
 
-    /// The canonical string with the key printed as `[redacted]` (for debugging a
-    /// 12005; the order is the one the real key gives). The key is redacted wherever it
-    /// shows: the added `senderKey` pair, a `senderKey` pair of the body itself, and
-    /// any occurrence of the key's text inside another pair.
-    pub fn canonical_string_redacted(&self, key: &PrivateKey) -> String {
-        let secret = key.expose();
-        let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
-        self.walk_sorted(key, REDACTED.as_bytes(), |piece| {
-            let piece_text = std::str::from_utf8(piece).unwrap_or_default();
-            if is_sender_key_pair(piece_text) {
-                out.extend_from_slice(SENDER_KEY.as_bytes());
-                out.push(b'=');
-                out.extend_from_slice(REDACTED.as_bytes());
+impl Iterator for IndexOrder {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if !self.started {
+            self.started = true;
+            return (self.n > 0).then_some(0);
+        }
+        loop {
+            let top = self.depth.checked_sub(1)?;
+            let (index, digit) = *self.stack.get(top)?;
+            if digit <= 9 {
+                if let Some(entry) = self.stack.get_mut(top) {
+                    entry.1 = digit + 1;
+                }
+                let child = if top == 0 {
+                    usize::from(digit)
+                } else {
+                    index.saturating_mul(10).saturating_add(usize::from(digit))
+                };
+                if child < self.n && self.depth < self.stack.len() {
+                    if let Some(entry) = self.stack.get_mut(self.depth) {
+                        *entry = (child, 0);
+                        self.depth += 1;
+                    }
+                }
             } else {
-                push_redacted(&mut out, piece, secret);
+                self.depth -= 1;
+                if top == 0 {
+                    return None;
+                }
+                return Some(index);
             }
-        });
-        String::from_utf8_lossy(&out).into_owned()
+        }
+    }
+}
+
+/// Words needed for `input` (an upper bound when it is not valid JSON): one per member
+/// (`:`), one per array element (the first of a non-empty array, then one per `,` in an
+/// array) and one header per non-empty container that is a member's value. Counted
+/// first so that the words are allocated once, at their size.
+fn count_words(input: &[u8]) -> usize {
+    let mut in_array: Vec<bool> = Vec::with_capacity(MAX_DEPTH + 1);
+    let mut words = 0usize;
+    let mut after_colon = false;
+    let mut i = 0;
+    while let Some(&b) = input.get(i) {
+        match b {
+            b'"' => {
+                i = skip_string(input, i);
+                after_colon = false;
+                continue;
+            }
+            b'[' | b'{' => {
+                let close = if b == b'[' { b']' } else { b'}' };
+                let next = input
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+                if next != Some(&close) {
+                    words += usize::from(after_colon) + usize::from(b == b'[');
+                }
+                if in_array.len() > MAX_DEPTH {
+                    // The parser refuses the body here.
+                    return words;
+                }
+                in_array.push(b == b'[');
+                after_colon = false;
+            }
+            b']' | b'}' => {
+                in_array.pop();
+                after_colon = false;
+            }
+            b':' => {
+                words += 1;
+                after_colon = true;
+            }
+            b',' => {
+                words += usize::from(in_array.last() == Some(&true));
+                after_colon = false;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => after_colon = false,
+        }
+        i += 1;
+    }
+    words
+}
+
+/// The offset after the string whose opening quote is at `quote` (or the end).
+fn skip_string(input: &[u8], quote: usize) -> usize {
+    let mut i = quote + 1;
+    loop {
+        i += plain_run(input.get(i..).unwrap_or_default());
+        match input.get(i) {
+            None => return input.len(),
+            Some(b'"') => return i + 1,
+            Some(b'\\') => i += 2,
+            // A control character: invalid, left to the parser.
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// Counts the unescaped bytes of a string and whether one is `&`.
+#[derive(Default)]
+struct Measure {
+    len: usize,
+    ampersand: bool,
+}
+
+impl Out for Measure {
+    fn put(&mut self, bytes: &[u8]) {
+        self.len += bytes.len();
+        self.ampersand = self.ampersand || bytes.contains(&b'&');
+    }
+}
+
+fn tree_parse(body: &[u8], unambiguous: bool) -> Result<Parsed, Stop> {
+    if body.len() > MAX_BODY {
+        return Err(CanonicalError::TooLarge { offset: MAX_BODY }.into());
+    }
+    let capacity = count_words(body);
+    let mut parser = TreeParser {
+        input: body,
+        pos: 0,
+        unambiguous,
+        words: vec![0; capacity],
+        front: 0,
+        back: capacity,
+        path: Vec::with_capacity(64),
+        pair_bytes: 0,
+        scratch: Vec::new(),
+        meta: Meta::default(),
+        signature_at: None,
+    };
+    parser.skip_ws();
+    if parser.peek() != Some(b'{') {
+        return Err(CanonicalError::NotAnObject.into());
+    }
+    let root = parser.object(1, None, true)?;
+    parser.skip_ws();
+    if parser.pos != body.len() {
+        return Err(parser.syntax("end of input").into());
+    }
+    Ok(Parsed {
+        repr: Repr::Tree(Tree {
+            words: parser.words,
+            root: (root & KIND == OBJECT).then(|| payload(root)),
+            signature_at: parser.signature_at,
+        }),
+        meta: parser.meta,
+    })
+}
+
+struct TreeParser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// Apply the rules of [`Flattened::parse_unambiguous`].
+    unambiguous: bool,
+    /// `words[..front]`: the slices of the containers that have ended;
+    /// `words[back..]`: the words of the members and elements of the open containers,
+    /// a stack growing down. Every word moves once from the stack to a slice.
+    words: Vec<u32>,
+    front: usize,
+    back: usize,
+    /// Path of the value being read (for the pairs' lengths and the errors).
+    path: Vec<u8>,
+    /// Length of the pairs so far (see [`MAX_EXPANSION`]).
+    pair_bytes: usize,
+    /// Unescaped text of a string holding `&` (for rule R3).
+    scratch: Vec<u8>,
+    meta: Meta,
+    signature_at: Option<u32>,
+}
+
+impl TreeParser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
     }
 
-    /// The exact bytes that are hashed. **They contain the private key**: for tests
-    /// and benchmarks only; wipe or drop them quickly and never log them.
-    pub fn canonical_bytes_exposing_key(&self, key: &PrivateKey) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.arena.len() + self.pairs.len() + 32);
-        self.walk_sorted(key, key.expose(), |piece| out.extend_from_slice(piece));
-        out
+    fn syntax(&self, expected: &'static str) -> CanonicalError {
+        CanonicalError::Syntax {
+            offset: self.pos,
+            expected,
+        }
     }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, expected: &'static str) -> Result<(), CanonicalError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(expected))
+        }
+    }
+
+    fn keyword(&mut self, word: &'static [u8]) -> Result<(), CanonicalError> {
+        if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.syntax("a JSON value"))
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let begin = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        self.pos - begin
+    }
+
+    /// JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    fn number(&mut self) -> Result<(), CanonicalError> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.syntax("a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(self.syntax("a digit after `.`"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.syntax("a digit in the exponent"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The breach of `rule` at the current path.
+    #[cold]
+    #[inline(never)]
+    fn ambiguous(&self, rule: Ambiguity) -> CanonicalError {
+        CanonicalError::Ambiguous {
+            path: String::from_utf8_lossy(&self.path).into_owned(),
+            rule,
+        }
+    }
+
+    /// One more pair: the path, `=` and `value_len` bytes.
+    fn count_pair(&mut self, value_len: usize) {
+        self.pair_bytes += self.path.len() + 1 + value_len;
+        self.meta.pairs += 1;
+    }
+
+    /// Refuses a body whose pairs have grown past [`MAX_EXPANSION`] times the bytes
+    /// read so far (plus [`EXPANSION_ALLOWANCE`]): checked after every element of every
+    /// object and array, so such a body is refused where it goes over. The pairs are
+    /// counted, not written: this bounds the work of hashing them.
+    fn within_budget(&self) -> Result<(), CanonicalError> {
+        let allowed = self
+            .pos
+            .saturating_mul(MAX_EXPANSION)
+            .saturating_add(EXPANSION_ALLOWANCE);
+        if self.pair_bytes > allowed {
+            return Err(CanonicalError::TooLarge { offset: self.pos });
+        }
+        Ok(())
+    }
+
+    /// Words on the stack.
+    fn pending(&self) -> usize {
+        self.words.len() - self.back
+    }
+
+    fn push(&mut self, word: u32) {
+        if self.back <= self.front {
+            self.grow();
+        }
+        self.back -= 1;
+        if let Some(slot) = self.words.get_mut(self.back) {
+            *slot = word;
+        }
+    }
+
+    /// More words, should [`count_words`] have counted too few (it never does for a
+    /// body that parses).
+    #[cold]
+    fn grow(&mut self) {
+        let old = self.words.len();
+        let new = old * 2 + 16;
+        let mut words = vec![0; new];
+        let pending = old - self.back;
+        words
+            .get_mut(..self.front)
+            .unwrap_or_default()
+            .copy_from_slice(self.words.get(..self.front).unwrap_or_default());
+        words
+            .get_mut(new - pending..)
+            .unwrap_or_default()
+            .copy_from_slice(self.words.get(self.back..).unwrap_or_default());
+        self.back = new - pending;
+        self.words = words;
+    }
+
+    /// Moves the words of a container that has ended (those pushed since the stack
+    /// held `mark` words) to a slice after the finished ones, after the header
+    /// `key_at` for a member's value, reversed (they were pushed last first) or not,
+    /// and marks the last. Returns the slice's index.
+    fn finish_slice(&mut self, mark: usize, key_at: Option<u32>, reverse: bool) -> u32 {
+        let header = usize::from(key_at.is_some());
+        if self.front + header > self.back {
+            self.grow();
+        }
+        let count = self.pending() - mark;
+        let start = self.front;
+        let first = start + header;
+        self.words.copy_within(self.back..self.back + count, first);
+        if let (Some(key), Some(slot)) = (key_at, self.words.get_mut(start)) {
+            *slot = key;
+        }
+        let slice = self.words.get_mut(first..first + count).unwrap_or_default();
+        if reverse {
+            slice.reverse();
+        }
+        if let Some(last) = slice.last_mut() {
+            *last |= LAST;
+        }
+        self.front = first + count;
+        self.back += count;
+        start as u32
+    }
+
+    /// Reads a value and returns its word (`key_at`: the offset of its key's quote for
+    /// a member's value, `None` for an array element).
+    fn value(&mut self, depth: usize, key_at: Option<u32>) -> Result<u32, Stop> {
+        let scalar = SCALAR | key_at.unwrap_or(self.pos as u32);
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1, key_at, false),
+            Some(b'[') => self.array(depth + 1, key_at),
+            Some(b'"') => {
+                self.string_value()?;
+                Ok(scalar)
+            }
+            Some(b't') => {
+                self.keyword(b"true")?;
+                self.count_pair(4);
+                Ok(scalar)
+            }
+            Some(b'f') => {
+                self.keyword(b"false")?;
+                self.count_pair(5);
+                Ok(scalar)
+            }
+            Some(b'n') => {
+                self.keyword(b"null")?;
+                if self.unambiguous {
+                    return Err(self.ambiguous(Ambiguity::Null).into());
+                }
+                if self.meta.first_null.is_none() {
+                    self.meta.first_null = Some(String::from_utf8_lossy(&self.path).into_owned());
+                }
+                Ok(scalar)
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let begin = self.pos;
+                self.number()?;
+                self.count_pair(self.pos - begin);
+                Ok(scalar)
+            }
+            _ => Err(self.syntax("a JSON value").into()),
+        }
+    }
+
+    fn string_value(&mut self) -> Result<(), CanonicalError> {
+        let start = self.pos;
+        let mut measure = Measure::default();
+        string(self.input, &mut self.pos, &mut measure)?;
+        if self.unambiguous && measure.ampersand {
+            self.scratch.clear();
+            let mut again = start;
+            string(self.input, &mut again, &mut self.scratch)?;
+            if reads_as_pair_after_ampersand(&self.scratch) {
+                return Err(self.ambiguous(Ambiguity::ValueReadsAsPair));
+            }
+        }
+        self.count_pair(measure.len);
+        Ok(())
+    }
+
+    fn array(&mut self, depth: usize, key_at: Option<u32>) -> Result<u32, Stop> {
+        if depth > MAX_DEPTH {
+            return Err(CanonicalError::TooDeep { max: MAX_DEPTH }.into());
+        }
+        let at = self.pos as u32;
+        self.expect(b'[', "`[`")?;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.count_pair(2);
+            return Ok(SCALAR | key_at.unwrap_or(at));
+        }
+        let base = self.path.len();
+        let mark = self.pending();
+        let mut index = 0usize;
+        loop {
+            self.path.push(b'[');
+            push_decimal(&mut self.path, index);
+            self.path.push(b']');
+            self.skip_ws();
+            let word = self.value(depth, None)?;
+            self.push(word);
+            self.within_budget()?;
+            self.path.truncate(base);
+            index += 1;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(self.syntax("`,` or `]`").into()),
+            }
+        }
+        Ok(ARRAY | self.finish_slice(mark, key_at, true))
+    }
+
+    fn object(&mut self, depth: usize, key_at: Option<u32>, top: bool) -> Result<u32, Stop> {
+        if depth > MAX_DEPTH {
+            return Err(CanonicalError::TooDeep { max: MAX_DEPTH }.into());
+        }
+        let at = self.pos as u32;
+        self.expect(b'{', "`{`")?;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            if !top {
+                self.count_pair(2);
+            }
+            return Ok(SCALAR | key_at.unwrap_or(at));
+        }
+        let base = self.path.len();
+        let mark = self.pending();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.syntax("a key string").into());
+            }
+            if !top {
+                self.path.push(b'.');
+            }
+            let key_start = self.path.len();
+            let quote = self.pos;
+            string(self.input, &mut self.pos, &mut self.path)?;
+            let key = self.path.get(key_start..).unwrap_or_default();
+            let sender_key = top && key == SENDER_KEY.as_bytes();
+            if self.unambiguous {
+                if key.is_empty() || key.iter().any(|&b| !is_key_byte(b)) {
+                    return Err(self.ambiguous(Ambiguity::Key).into());
+                }
+                if sender_key {
+                    return Err(self.ambiguous(Ambiguity::SenderKey).into());
+                }
+            } else if sender_key || key.iter().any(|b| matches!(b, b'.' | b'[' | b'=')) {
+                return Err(Stop::NeedsArena);
+            }
+            let is_signature = top && key == b"signature";
+            let quote = quote as u32;
+            self.skip_ws();
+            self.expect(b':', "`:`")?;
+            self.skip_ws();
+            let word = if is_signature {
+                self.meta.has_signature_key = true;
+                self.signature_at = Some(quote);
+                self.signature_value(depth)?;
+                SCALAR | quote
+            } else {
+                self.value(depth, Some(quote))?
+            };
+            self.push(word);
+            self.within_budget()?;
+            self.path.truncate(base);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(self.syntax("`,` or `}`").into()),
+            }
+        }
+        // Canonical order, then repeated keys (neighbours in that order, or found by
+        // binary search: see `first_repeat_sorted`).
+        let count = self.pending() - mark;
+        let input = self.input;
+        let (done, stack) = self.words.split_at_mut(self.back);
+        let members = stack.get_mut(..count).unwrap_or_default();
+        members.sort_unstable_by(|&a, &b| compare_members(input, done, a, b));
+        if let Some(repeat) = first_repeat_sorted(input, done, members) {
+            let mut path =
+                String::from_utf8_lossy(self.path.get(..base).unwrap_or_default()).into_owned();
+            if !top {
+                path.push('.');
+            }
+            let key: Vec<u8> = KeyBytes::new(input, repeat, None).collect();
+            path.push_str(&String::from_utf8_lossy(&key));
+            return Err(CanonicalError::DuplicateKey { path }.into());
+        }
+        Ok(OBJECT | self.finish_slice(mark, key_at, false))
+    }
+
+    /// The top-level `signature`: a string kept apart, or `null` (none); anything else
+    /// is read (so that its syntax errors are reported) and refused.
+    fn signature_value(&mut self, depth: usize) -> Result<(), Stop> {
+        match self.peek() {
+            Some(b'n') => Ok(self.keyword(b"null")?),
+            Some(b'"') => {
+                let mut text = Vec::new();
+                string(self.input, &mut self.pos, &mut text)?;
+                self.meta.signature = Some(String::from_utf8_lossy(&text).into_owned());
+                Ok(())
+            }
+            _ => {
+                self.value(depth, None)?;
+                Err(CanonicalError::SignatureNotString.into())
+            }
+        }
+    }
+}
+
+impl Tree {
+    /// Writes the canonical string (see the comment above [`KIND`]).
+    fn emit(&self, input: &[u8], key: &PrivateKey, out: &mut impl Emit) {
+        let mut walk = Walk {
+            input,
+            words: &self.words,
+            path: Vec::with_capacity(64),
+            first: true,
+            out,
+        };
+        let mut sender_done = false;
+        let mut i = self.root.unwrap_or(usize::MAX);
+        while let Some(&word) = self.words.get(i) {
+            let key_at = member_key_at(&self.words, word);
+            if Some(key_at as u32) != self.signature_at {
+                if !sender_done
+                    && KeyBytes::new(input, key_at, Some(separator(word)))
+                        .gt(SENDER_KEY.bytes().chain(Some(b'=')))
+                {
+                    walk.sender_key(key);
+                    sender_done = true;
+                }
+                walk.member(word, true);
+            }
+            if word & LAST != 0 {
+                break;
+            }
+            i += 1;
+        }
+        if !sender_done {
+            walk.sender_key(key);
+        }
+    }
+}
+
+/// The walk that writes the canonical string.
+struct Walk<'t, O> {
+    input: &'t [u8],
+    words: &'t [u32],
+    /// Path of the value being written.
+    path: Vec<u8>,
+    /// No pair written yet (no `&` before the next one).
+    first: bool,
+    out: &'t mut O,
+}
+
+impl<O: Emit> Walk<'_, O> {
+    fn begin_pair(&mut self) {
+        if !self.first {
+            self.out.put(b"&");
+        }
+        self.first = false;
+    }
+
+    fn sender_key(&mut self, key: &PrivateKey) {
+        self.begin_pair();
+        self.out.put(SENDER_KEY.as_bytes());
+        self.out.put(b"=");
+        self.out.sender_key(key);
+        self.out.end_pair();
+    }
+
+    /// A member: its key added to the path, then its value.
+    fn member(&mut self, word: u32, top: bool) {
+        let base = self.path.len();
+        if !top {
+            self.path.push(b'.');
+        }
+        let mut pos = member_key_at(self.words, word);
+        let _ = string(self.input, &mut pos, &mut self.path);
+        match word & KIND {
+            SCALAR => {
+                // The value after `:` (the input is valid JSON here).
+                while let Some(b' ' | b'\t' | b'\n' | b'\r' | b':') = self.input.get(pos) {
+                    pos += 1;
+                }
+                self.scalar(pos);
+            }
+            kind => self.container(kind, payload(word) + 1),
+        }
+        self.path.truncate(base);
+    }
+
+    /// The pair of the scalar at `pos` (none for `null`).
+    fn scalar(&mut self, pos: usize) {
+        let Some(&first) = self.input.get(pos) else {
+            return;
+        };
+        if first == b'n' {
+            return;
+        }
+        self.begin_pair();
+        self.out.put(&self.path);
+        self.out.put(b"=");
+        match first {
+            b'"' => {
+                let mut at = pos;
+                let _ = string(self.input, &mut at, self.out);
+            }
+            b'{' => self.out.put(b"{}"),
+            b'[' => self.out.put(b"[]"),
+            b't' => self.out.put(b"true"),
+            b'f' => self.out.put(b"false"),
+            _ => {
+                let rest = self.input.get(pos..).unwrap_or_default();
+                let len = rest
+                    .iter()
+                    .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                    .unwrap_or(rest.len());
+                self.out.put(rest.get(..len).unwrap_or_default());
+            }
+        }
+        self.out.end_pair();
+    }
+
+    /// The members or elements of the slice whose first word is at `start`.
+    fn container(&mut self, kind: u32, start: usize) {
+        let slice = self.words.get(start..).unwrap_or_default();
+        let count = slice
+            .iter()
+            .position(|w| w & LAST != 0)
+            .map_or(slice.len(), |last| last + 1);
+        let slice = slice.get(..count).unwrap_or_default();
+        if kind == OBJECT {
+            for &word in slice {
+                self.member(word, false);
+            }
+            return;
+        }
+        for index in IndexOrder::new(count) {
+            let Some(&word) = slice.get(index) else {
+                continue;
+            };
+            let base = self.path.len();
+            self.path.push(b'[');
+            push_decimal(&mut self.path, index);
+            self.path.push(b']');
+            match word & KIND {
+                SCALAR => self.scalar(payload(word)),
+                // An element's slice has no header.
+                kind => self.container(kind, payload(word)),
+            }
+            self.path.truncate(base);
+        }
+    }
+}
+
+/// Every pair of `body` written out, in document order (see [`Repr::Arena`]).
+fn arena_parse(body: &[u8]) -> Result<(Arena, Meta), CanonicalError> {
+    let mut parser = Parser {
+        input: body,
+        pos: 0,
+        path: Vec::with_capacity(64),
+        arena: Vec::with_capacity(body.len() + 64),
+        pairs: Vec::with_capacity(body.len() / 16 + 8),
+        keys: Vec::with_capacity(32),
+        key_hashes: Vec::with_capacity(32),
+        key_buf: Vec::new(),
+        signature: None,
+        has_signature_key: false,
+        first_null: None,
+    };
+    parser.skip_ws();
+    if parser.peek() != Some(b'{') {
+        return Err(CanonicalError::NotAnObject);
+    }
+    parser.object(1, true)?;
+    parser.skip_ws();
+    if parser.pos != body.len() {
+        return Err(parser.syntax("end of input"));
+    }
+    let meta = Meta {
+        pairs: parser.pairs.len(),
+        signature: parser.signature,
+        has_signature_key: parser.has_signature_key,
+        first_null: parser.first_null,
+    };
+    Ok((
+        Arena {
+            text: parser.arena,
+            pairs: parser.pairs,
+        },
+        meta,
+    ))
 }
 
 /// The first eight bytes of `s` as a big-endian integer, zero-padded: a sort key that
@@ -569,9 +1739,8 @@ fn push_redacted(out: &mut Vec<u8>, piece: &[u8], secret: &[u8]) {
     out.extend_from_slice(rest);
 }
 
+/// The parser of [`Repr::Arena`]: every pair's text written out.
 struct Parser<'a> {
-    /// Apply the rules of [`Flattened::parse_unambiguous`].
-    unambiguous: bool,
     input: &'a [u8],
     pos: usize,
     /// Path of the value being read.
@@ -650,16 +1819,6 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The breach of `rule` at the current path.
-    #[cold]
-    #[inline(never)]
-    fn ambiguous(&self, rule: Ambiguity) -> CanonicalError {
-        CanonicalError::Ambiguous {
-            path: String::from_utf8_lossy(&self.path).into_owned(),
-            rule,
-        }
-    }
-
     #[cold]
     #[inline(never)]
     fn too_large(&self) -> CanonicalError {
@@ -676,15 +1835,7 @@ impl Parser<'_> {
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
                 let start = self.begin_pair();
-                let value_start = self.arena.len();
                 string(self.input, &mut self.pos, &mut self.arena)?;
-                if self.unambiguous
-                    && reads_as_pair_after_ampersand(
-                        self.arena.get(value_start..).unwrap_or_default(),
-                    )
-                {
-                    return Err(self.ambiguous(Ambiguity::ValueReadsAsPair));
-                }
                 self.end_pair(start);
                 Ok(())
             }
@@ -692,9 +1843,6 @@ impl Parser<'_> {
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => {
                 self.keyword(b"null")?;
-                if self.unambiguous {
-                    return Err(self.ambiguous(Ambiguity::Null));
-                }
                 if self.first_null.is_none() {
                     self.first_null = Some(String::from_utf8_lossy(&self.path).into_owned());
                 }
@@ -833,15 +1981,6 @@ impl Parser<'_> {
             let key_start = self.path.len();
             let quote = self.pos;
             string(self.input, &mut self.pos, &mut self.path)?;
-            let key = self.path.get(key_start..).unwrap_or_default();
-            if self.unambiguous {
-                if key.is_empty() || key.iter().any(|&b| !is_key_byte(b)) {
-                    return Err(self.ambiguous(Ambiguity::Key));
-                }
-                if top && key == SENDER_KEY.as_bytes() {
-                    return Err(self.ambiguous(Ambiguity::SenderKey));
-                }
-            }
             let key = self.path.get(key_start..).unwrap_or_default();
             // Escapes always shorten the text, so a key as long as its body between
             // the quotes is that body: refer to the input instead of copying it.
@@ -1031,9 +2170,24 @@ fn plain_run(s: &[u8]) -> usize {
     done + rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len())
 }
 
-/// Reads a JSON string at `*pos` (which must be `"`) and appends its unescaped UTF-8
-/// text to `out`. Runs without escapes are copied in one go.
-fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+/// Where unescaped string text goes.
+trait Out {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Out for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Reads a JSON string at `*pos` (which must be `"`) and writes its unescaped UTF-8
+/// text to `out`. Runs without escapes are written in one go.
+fn string<O: Out + ?Sized>(
+    input: &[u8],
+    pos: &mut usize,
+    out: &mut O,
+) -> Result<(), CanonicalError> {
     let syntax = |offset, expected| CanonicalError::Syntax { offset, expected };
     if input.get(*pos) != Some(&b'"') {
         return Err(syntax(*pos, "`\"`"));
@@ -1051,7 +2205,9 @@ fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), Canoni
                 });
             }
         }
-        out.extend_from_slice(run);
+        if !run.is_empty() {
+            out.put(run);
+        }
         match input.get(*pos) {
             None => return Err(syntax(*pos, "closing `\"`")),
             Some(b'"') => {
@@ -1060,57 +2216,57 @@ fn string(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Result<(), Canoni
             }
             Some(b'\\') => {
                 *pos += 1;
-                let escaped = match input.get(*pos) {
-                    Some(b'"') => b'"',
-                    Some(b'\\') => b'\\',
-                    Some(b'/') => b'/',
-                    Some(b'b') => 0x08,
-                    Some(b'f') => 0x0c,
-                    Some(b'n') => b'\n',
-                    Some(b'r') => b'\r',
-                    Some(b't') => b'\t',
-                    Some(b'u') => {
-                        *pos += 1;
-                        let at = *pos;
-                        let unit = hex4(input, pos)?;
-                        let code = match unit {
-                            0xD800..=0xDBFF => {
-                                if input.get(*pos..*pos + 2) != Some(b"\\u") {
-                                    return Err(syntax(
-                                        *pos,
-                                        "a low surrogate `\\uDC00`-`\\uDFFF`",
-                                    ));
-                                }
-                                *pos += 2;
-                                let low = hex4(input, pos)?;
-                                if !(0xDC00..=0xDFFF).contains(&low) {
-                                    return Err(syntax(
-                                        *pos,
-                                        "a low surrogate `\\uDC00`-`\\uDFFF`",
-                                    ));
-                                }
-                                0x10000
-                                    + ((u32::from(unit) - 0xD800) << 10)
-                                    + (u32::from(low) - 0xDC00)
-                            }
-                            0xDC00..=0xDFFF => {
-                                return Err(syntax(at, "no lone low surrogate"));
-                            }
-                            other => u32::from(other),
-                        };
-                        let c = char::from_u32(code).ok_or(syntax(at, "a Unicode scalar value"))?;
-                        let mut utf8 = [0u8; 4];
-                        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
-                        continue;
-                    }
-                    _ => return Err(syntax(*pos, "a valid escape")),
-                };
-                out.push(escaped);
-                *pos += 1;
+                let (bytes, len) = escape(input, pos)?;
+                out.put(bytes.get(..len).unwrap_or_default());
             }
             Some(_) => return Err(syntax(*pos, "no raw control character in a string")),
         }
     }
+}
+
+/// The UTF-8 bytes (and their number) of the escape after a `\` at `*pos`, which is
+/// moved past it.
+fn escape(input: &[u8], pos: &mut usize) -> Result<([u8; 4], usize), CanonicalError> {
+    let syntax = |offset, expected| CanonicalError::Syntax { offset, expected };
+    let escaped = match input.get(*pos) {
+        Some(b'"') => b'"',
+        Some(b'\\') => b'\\',
+        Some(b'/') => b'/',
+        Some(b'b') => 0x08,
+        Some(b'f') => 0x0c,
+        Some(b'n') => b'\n',
+        Some(b'r') => b'\r',
+        Some(b't') => b'\t',
+        Some(b'u') => {
+            *pos += 1;
+            let at = *pos;
+            let unit = hex4(input, pos)?;
+            let code = match unit {
+                0xD800..=0xDBFF => {
+                    if input.get(*pos..*pos + 2) != Some(b"\\u") {
+                        return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                    }
+                    *pos += 2;
+                    let low = hex4(input, pos)?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return Err(syntax(*pos, "a low surrogate `\\uDC00`-`\\uDFFF`"));
+                    }
+                    0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+                }
+                0xDC00..=0xDFFF => {
+                    return Err(syntax(at, "no lone low surrogate"));
+                }
+                other => u32::from(other),
+            };
+            let c = char::from_u32(code).ok_or(syntax(at, "a Unicode scalar value"))?;
+            let mut utf8 = [0u8; 4];
+            let len = c.encode_utf8(&mut utf8).len();
+            return Ok((utf8, len));
+        }
+        _ => return Err(syntax(*pos, "a valid escape")),
+    };
+    *pos += 1;
+    Ok(([escaped, 0, 0, 0], 1))
 }
 
 #[cfg(test)]
@@ -1502,6 +2658,119 @@ mod tests {
             e.to_string(),
             format!("refused by rule R2 at `a.b`: {}", Ambiguity::Null)
         );
+    }
+
+    /// The tree's walk gives the arena's sorted pairs (the complete pair strings sorted
+    /// by bytes) on every body the tree reads: keys of bytes around the separators
+    /// (`-`, `/`, digits, `:`, `;`, `<`, `>`, `]`, `&`, non-ASCII, escapes, empty),
+    /// arrays long enough for `[10]`, objects and arrays nested, nulls, repeated keys.
+    mod tree_against_arena {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn key() -> impl Strategy<Value = String> {
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "a", "b", "-", "/", "0", "9", ":", ";", "<", ">", "]", "&", "\u{e9}",
+                    "\\u0061", "\\u00e9", "\\/", "Z", "s",
+                ]),
+                0..4,
+            )
+            .prop_map(|parts| parts.concat())
+        }
+
+        fn value() -> impl Strategy<Value = String> {
+            let leaf = prop_oneof![
+                Just("1".to_owned()),
+                Just("-0.50e+3".to_owned()),
+                Just("true".to_owned()),
+                Just("null".to_owned()),
+                Just("{}".to_owned()),
+                Just("[]".to_owned()),
+                Just(r#""x&y=z""#.to_owned()),
+                Just(r#""\u00e9\n""#.to_owned()),
+            ];
+            leaf.prop_recursive(4, 64, 24, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..24)
+                        .prop_map(|items| format!("[{}]", items.join(","))),
+                    prop::collection::vec((key(), inner), 0..6).prop_map(|members| {
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(k, v)| format!("\"{k}\":{v}"))
+                            .collect();
+                        format!("{{{}}}", members.join(","))
+                    }),
+                ]
+            })
+        }
+
+        fn body() -> impl Strategy<Value = String> {
+            prop::collection::vec(
+                (
+                    prop_oneof![
+                        4 => key(),
+                        1 => Just("senderKex".to_owned()),
+                        1 => Just("senderKey0".to_owned()),
+                        1 => Just("sender".to_owned()),
+                        1 => Just("signature".to_owned()),
+                    ],
+                    value(),
+                ),
+                0..6,
+            )
+            .prop_map(|members| {
+                let members: Vec<String> = members
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v = if k == "signature" {
+                            "\"00\"".to_owned()
+                        } else {
+                            v
+                        };
+                        format!("\"{k}\":{v}")
+                    })
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            })
+        }
+
+        fn canonical(parsed: &Parsed, input: &[u8], key: &PrivateKey) -> Vec<u8> {
+            let mut out = Exposing(Vec::new());
+            parsed.emit(input, key, &mut out);
+            out.0
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+
+            #[test]
+            fn same_canonical_string_and_errors(body in body()) {
+                let input = body.as_bytes();
+                let key = PrivateKey::new("k&e=y");
+                let arena = arena_parse(input);
+                match tree_parse(input, false) {
+                    Ok(tree) => {
+                        prop_assert!(matches!(tree.repr, Repr::Tree(_)));
+                        let (arena, meta) = arena.unwrap();
+                        let arena = Parsed { repr: Repr::Arena(arena), meta };
+                        let (ours, theirs) =
+                            (canonical(&tree, input, &key), canonical(&arena, input, &key));
+                        prop_assert_eq!(
+                            String::from_utf8_lossy(&ours),
+                            String::from_utf8_lossy(&theirs),
+                            "{}", body
+                        );
+                        prop_assert_eq!(tree.digest(input, &key), arena.digest(input, &key));
+                        prop_assert_eq!(tree.meta.pairs, arena.meta.pairs);
+                        prop_assert_eq!(&tree.meta.signature, &arena.meta.signature);
+                        prop_assert_eq!(&tree.meta.first_null, &arena.meta.first_null);
+                    }
+                    Err(Stop::Error(e)) => prop_assert_eq!(Err(e), arena.map(|_| ()), "{}", body),
+                    Err(Stop::NeedsArena) => prop_assert!(false, "{}", body),
+                }
+            }
+        }
     }
 
     #[test]

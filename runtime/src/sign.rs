@@ -8,7 +8,7 @@
 
 use subtle::ConstantTimeEq;
 
-use crate::canonical::{CanonicalError, Flattened};
+use crate::canonical::{Borrowed, CanonicalError, Flattened};
 use crate::secret::PrivateKey;
 
 /// Lowercase hex signature of a JSON object body (its top-level `signature`, if any,
@@ -16,7 +16,7 @@ use crate::secret::PrivateKey;
 /// another body is refused with [`CanonicalError::Ambiguous`] (see
 /// [`Flattened::parse_unambiguous`]): nothing is signed that a verifier would refuse.
 pub fn sign(body: &[u8], key: &PrivateKey) -> Result<String, CanonicalError> {
-    Ok(Flattened::parse_unambiguous(body)?.signature_hex(key))
+    Ok(Borrowed::parse_unambiguous(body)?.signature_hex(key))
 }
 
 /// Why a body does not verify.
@@ -58,15 +58,21 @@ impl std::error::Error for VerifyError {
 /// `VerifyError::Malformed(CanonicalError::Ambiguous { .. })` before its signature is
 /// looked at (see [`Flattened::parse_unambiguous`]).
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
-    let flat = Flattened::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
-    verify_flattened(&flat, key)
+    // Read in place: no copy of the body (see `Flattened`).
+    let flat = Borrowed::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
+    compare(flat.signature(), || flat.digest(key))
 }
 
 /// Verifies an already flattened body. Flatten it with
 /// [`Flattened::parse_unambiguous`]: this does not apply the re-cut rules itself.
 pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), VerifyError> {
-    let received = flat.signature().ok_or(VerifyError::Missing)?;
-    let expected = hex::encode(flat.digest(key));
+    compare(flat.signature(), || flat.digest(key))
+}
+
+/// The received signature against the digest (computed only when there is one).
+fn compare(received: Option<&str>, digest: impl FnOnce() -> [u8; 32]) -> Result<(), VerifyError> {
+    let received = received.ok_or(VerifyError::Missing)?;
+    let expected = hex::encode(digest());
     if constant_time_eq(expected.as_bytes(), received.as_bytes()) {
         Ok(())
     } else {
@@ -96,7 +102,7 @@ impl Check {
 /// debugging tools such as `baas-sign --verify`). A body that breaks a re-cut rule is
 /// refused with [`CanonicalError::Ambiguous`], as [`verify`] refuses it.
 pub fn check(body: &[u8], key: &PrivateKey) -> Result<Check, CanonicalError> {
-    let flat = Flattened::parse_unambiguous(body)?;
+    let flat = Borrowed::parse_unambiguous(body)?;
     Ok(Check {
         expected: flat.signature_hex(key),
         received: flat.signature().map(str::to_owned),
@@ -139,11 +145,13 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 /// [`CanonicalError::AlreadySigned`], one that breaks a re-cut rule with
 /// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]).
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
-    let flat = Flattened::parse_unambiguous(&body)?;
-    if flat.has_signature_key() {
-        return Err(CanonicalError::AlreadySigned);
-    }
-    let signature = flat.signature_hex(key);
+    let signature = {
+        let flat = Borrowed::parse_unambiguous(&body)?;
+        if flat.has_signature_key() {
+            return Err(CanonicalError::AlreadySigned);
+        }
+        flat.signature_hex(key)
+    };
     attach_signature(body, &signature)
 }
 
