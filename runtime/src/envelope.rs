@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::canonical::Flattened;
+use crate::canonical::{Ambiguity, CanonicalError, Flattened};
 use crate::error::{Error, ErrorKind, SUCCESS_CODE};
 use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
@@ -117,24 +117,24 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     };
     let bytes =
         serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
-    if let Ok(flat) = Flattened::parse(&bytes) {
-        if let Some(path) = flat.first_null_path() {
-            return Err(encode(
-                format!("`{path}` is null; a null is never sent (leave the field out)"),
-                None,
-            ));
-        }
-    }
     // Nothing is signed that could be re-cut into another message with the same
-    // canonical string (a value holding `&path=`, a key holding `&`, `=`, `.`, `[`, `]`).
-    let flat = Flattened::parse_unambiguous(&bytes).map_err(|e| {
-        encode(
+    // canonical string (a value holding `&path=`, a key holding `&`, `=`, `.`, `[`, `]`,
+    // a null).
+    let flat = Flattened::parse_unambiguous(&bytes).map_err(|e| match &e {
+        CanonicalError::Ambiguous {
+            path,
+            rule: Ambiguity::Null,
+        } => encode(
+            format!("`{path}` is null; a null is never sent (leave the field out)"),
+            Some(Box::new(e)),
+        ),
+        _ => encode(
             format!("{e}; such a message is never signed"),
             Some(Box::new(e)),
-        )
+        ),
     })?;
     if flat.has_signature_key() {
-        let e = crate::canonical::CanonicalError::AlreadySigned;
+        let e = CanonicalError::AlreadySigned;
         return Err(encode(e.to_string(), Some(Box::new(e))));
     }
     let signature = flat.signature_hex(key);
@@ -257,7 +257,7 @@ impl<'de> Deserialize<'de> for CodeText {
 /// with the same canonical string ([`Flattened::parse_unambiguous`]).
 fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Flattened, Error> {
     Flattened::parse_unambiguous(body).map_err(|e| {
-        if matches!(e, crate::canonical::CanonicalError::Ambiguous { .. }) {
+        if matches!(e, CanonicalError::Ambiguous { .. }) {
             return ErrorKind::Untrusted {
                 reason: format!("it could be re-cut into another message: {e}"),
             }
