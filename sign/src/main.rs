@@ -72,14 +72,30 @@ fn main() -> ExitCode {
         say(&format!("cannot read stdin: {e}"));
         return ExitCode::from(2);
     }
-    // Read as any JSON object first, so that the canonical string can be shown for a
-    // body the rules refuse.
-    let flat = match Flattened::parse(&input) {
-        Ok(flat) => flat,
-        Err(e) => {
-            say(&format!("the input is not a usable JSON object: {e}"));
-            return ExitCode::from(2);
+    // Read as the runtime's signers and verifiers read (the re-cut rules applied, in
+    // memory bounded by the input's size); a body the rules refuse is read again as any
+    // JSON object, to show its canonical string.
+    // A signature that holds is checked in place (no copy of the input, memory about
+    // twice its size): only a failure needs the canonical string.
+    if matches!(mode, Mode::Verify) {
+        if let Ok(check) = baas_runtime::sign::check(&input, &key) {
+            if check.holds() {
+                let _ = writeln!(std::io::stdout().lock(), "signature OK: {}", check.expected);
+                return ExitCode::SUCCESS;
+            }
         }
+    }
+    let unusable = |e: CanonicalError| {
+        say(&format!("the input is not a usable JSON object: {e}"));
+        ExitCode::from(2)
+    };
+    let (flat, refusal) = match Flattened::parse_unambiguous(&input) {
+        Ok(flat) => (flat, None),
+        Err(refused @ CanonicalError::Ambiguous { .. }) => match Flattened::parse(&input) {
+            Ok(flat) => (flat, Some(refused)),
+            Err(e) => return unusable(e),
+        },
+        Err(e) => return unusable(e),
     };
     if flat.has_sender_key_pair() {
         say(
@@ -87,27 +103,20 @@ fn main() -> ExitCode {
              (the algorithm adds it), so this body does not sign like the message sent",
         );
     }
-    let canonical = flat.canonical_string_redacted(&key);
-    // What the runtime's signers and verifiers read: the re-cut rules applied.
-    let refusal = match Flattened::parse_unambiguous(&input) {
-        Ok(_) => None,
-        Err(e @ CanonicalError::Ambiguous { .. }) => Some(e),
-        Err(e) => {
-            say(&format!("the input is not a usable JSON object: {e}"));
-            return ExitCode::from(2);
-        }
-    };
+    // Written out only to be printed (it repeats every path: longer than the input).
+    let canonical = || flat.canonical_string_redacted(&key);
     let mut out = std::io::stdout().lock();
     match mode {
         Mode::Sign => {
             if let Some(e) = refusal {
                 say(&format!(
-                    "not signed: {e}\n  canonical string (key redacted):\n{canonical}"
+                    "not signed: {e}\n  canonical string (key redacted):\n{}",
+                    canonical()
                 ));
                 return ExitCode::from(2);
             }
             let expected = flat.signature_hex(&key);
-            if writeln!(out, "{canonical}\n{expected}").is_err() {
+            if writeln!(out, "{}\n{expected}", canonical()).is_err() {
                 return ExitCode::from(2);
             }
             ExitCode::SUCCESS
@@ -146,7 +155,8 @@ fn main() -> ExitCode {
             if let Some(e) = refusal {
                 say(&format!(
                     "REFUSED: {e}\n  (every verifier refuses this body, whatever its \
-                     signature)\n  canonical string (key redacted):\n{canonical}"
+                     signature)\n  canonical string (key redacted):\n{}",
+                    canonical()
                 ));
                 return ExitCode::from(1);
             }
@@ -162,7 +172,8 @@ fn main() -> ExitCode {
                         None => "signature MISSING".to_owned(),
                     };
                     say(&format!(
-                        "{what}\n  expected: {expected}\n  canonical string (key redacted):\n{canonical}"
+                        "{what}\n  expected: {expected}\n  canonical string (key redacted):\n{}",
+                        canonical()
                     ));
                     ExitCode::from(1)
                 }
