@@ -38,6 +38,16 @@ pub struct JsonError(String);
 /// Deepest nesting accepted; deeper documents are refused rather than recursed into.
 const MAX_DEPTH: usize = 64;
 
+/// Values (objects, arrays and scalars, counted one each) that the server reads from
+/// one request before its signature is checked ([`Json::parse_bounded`]).
+///
+/// The tree holds every value in its own allocation (about 64 bytes for an array
+/// element, 150 for an object member, besides the text), so a 48 MB body of `1,`
+/// would be 24 million values and well over a gigabyte. A real request has a few
+/// hundred values (a bulk order of a thousand items, about ten thousand): the cap is
+/// ten times that and bounds the tree to about 15 MB plus the body's text.
+pub const MAX_VALUES: usize = 100_000;
+
 impl Json {
     /// Parses JSON text, keeping number literals.
     ///
@@ -46,8 +56,23 @@ impl Json {
     /// in all, however deep it is nested (reading each member's `RawValue` again at
     /// every level cost up to [`MAX_DEPTH`] passes over the innermost bytes).
     pub fn parse(text: &str) -> Result<Json, JsonError> {
+        Json::parse_bounded(text, usize::MAX)
+    }
+
+    /// [`Json::parse`], refusing a document of more than `max_values` values (see
+    /// [`MAX_VALUES`]) as soon as the tree reaches that many, before it grows further.
+    /// The syntax pass before it allocates nothing.
+    ///
+    /// No error message quotes the text (a key, a value): the sandbox answers these
+    /// before it knows who sent the body, and echoes nothing of it.
+    pub fn parse_bounded(text: &str, max_values: usize) -> Result<Json, JsonError> {
         let _: &RawValue = serde_json::from_str(text).map_err(|e| JsonError(e.to_string()))?;
-        let mut reader = Reader { text, pos: 0 };
+        let mut reader = Reader {
+            text,
+            pos: 0,
+            values_left: max_values,
+            max_values,
+        };
         let value = reader.value(0)?;
         reader.skip_ws();
         if reader.rest().is_empty() {
@@ -159,6 +184,9 @@ impl Json {
 struct Reader<'a> {
     text: &'a str,
     pos: usize,
+    /// Values the tree may still take, of `max_values` (see [`Json::parse_bounded`]).
+    values_left: usize,
+    max_values: usize,
 }
 
 impl Reader<'_> {
@@ -195,6 +223,12 @@ impl Reader<'_> {
         if depth > MAX_DEPTH {
             return Err(JsonError(format!("nesting deeper than {MAX_DEPTH}")));
         }
+        self.values_left = self.values_left.checked_sub(1).ok_or_else(|| {
+            JsonError(format!(
+                "more than {} values (at byte {}): more than the sandbox reads before it checks a signature",
+                self.max_values, self.pos
+            ))
+        })?;
         self.skip_ws();
         match self.peek() {
             Some(b'{') => {
@@ -207,11 +241,12 @@ impl Reader<'_> {
                 }
                 loop {
                     self.skip_ws();
+                    let at = self.pos;
                     let key = self.string()?;
                     self.expect(b':')?;
                     let value = self.value(depth + 1)?;
                     if out.contains_key(&key) {
-                        return Err(JsonError(format!("duplicate key `{key}`")));
+                        return Err(JsonError(format!("duplicate key at byte {at}")));
                     }
                     out.insert(key, value);
                     self.skip_ws();
@@ -371,6 +406,21 @@ mod tests {
         ] {
             assert!(Json::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn values_are_bounded_and_errors_quote_nothing() {
+        let body = r#"{"a":[1,2,3],"b":{"c":"d"}}"#;
+        // The object, `a`, three elements, `b`, `c`: seven values.
+        assert!(Json::parse_bounded(body, 7).is_ok());
+        let err = Json::parse_bounded(body, 6).unwrap_err().to_string();
+        assert!(err.contains("more than 6 values"), "{err}");
+        // A repeated key is located, not quoted (the text may be anything).
+        let err = Json::parse(r#"{"secret&x=1":1,"secret&x=1":2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("duplicate key at byte 16"), "{err}");
+        assert!(!err.contains("secret"), "{err}");
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub mod bank;
 pub mod error;
 pub mod json;
 pub mod ops;
+pub mod recut;
 #[cfg(test)]
 mod ops_tests;
 pub mod seed;
