@@ -23,8 +23,18 @@
 //! * Amounts finer than 0.01 are refused (`12001`), so the ledger is exact; a frozen
 //!   payee is refused (`11000`), a dormant one credited. The README's "Sandbox rules"
 //!   table says, for each rule, whether it is the document's or live behaviour.
-//! * Every response is signed with the partner's key (as the service does), with the
-//!   runtime's response builder; a sandbox can be told to tamper its next response.
+//! * Every answer to a request whose signature held is signed with the partner's key
+//!   (as the service does), with the runtime's response builder; a sandbox can be told
+//!   to tamper its next response. An answer to a request whose sender, body or
+//!   signature did not pass is an unsigned `code`/`msg` that quotes nothing of it (a
+//!   signed one would make the sandbox a signing oracle), and nothing is signed whose
+//!   canonical string could be re-cut ([`recut`]): such values are refused (`12001`)
+//!   before they are stored.
+//! * Before a signature is known to hold, a request costs time linear in its size and
+//!   memory about its size: bodies are capped ([`SandboxConfig::max_body_bytes`]), so
+//!   are connections ([`SandboxConfig::max_connections`]) and the values read
+//!   ([`json::MAX_VALUES`]); a large body is checked on a blocking thread, one at a
+//!   time by default ([`SandboxConfig::large_bodies_at_once`]).
 //! * Accounts, short codes, dormancy and OTP-confirmed activation, SME sub-account
 //!   names, money movement through pending applications confirmed with an OTP,
 //!   airtime and bills, onboarding queries, closing-balance jobs and signed
@@ -53,9 +63,9 @@ pub mod bank;
 pub mod error;
 pub mod json;
 pub mod ops;
-pub mod recut;
 #[cfg(test)]
 mod ops_tests;
+pub mod recut;
 pub mod seed;
 mod server;
 pub mod signing;
@@ -95,6 +105,17 @@ pub enum SandboxError {
     CallbackUrl(String),
 }
 
+/// Largest request body read by default ([`SandboxConfig::max_body_bytes`]): a 30 MB
+/// invoice in Base64 plus the rest of a CNY Express application.
+pub const MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
+/// Connections served at once by default ([`SandboxConfig::max_connections`]).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+/// Bodies larger than this are "large": read only with a permit of
+/// [`SandboxConfig::large_bodies_at_once`] and checked on a blocking thread, not on the
+/// async workers. A normal request is under 2 KiB; this is about 5 ms of checking in a
+/// debug build.
+pub const LARGE_BODY_BYTES: usize = 64 * 1024;
+
 /// How to start a sandbox.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -114,6 +135,24 @@ pub struct SandboxConfig {
     /// Time a client has to send a request's body once its headers arrived; a slower
     /// one gets `12001` and the connection is closed.
     pub body_read_timeout: Duration,
+    /// Largest request body read, in bytes (default [`MAX_BODY_BYTES`]). A larger one
+    /// is answered with an unsigned `12001` and the connection closed before more than
+    /// this is read: at once when its `Content-Length` says so, else as soon as the
+    /// bytes received pass it.
+    pub max_body_bytes: usize,
+    /// Connections served at once (default [`DEFAULT_MAX_CONNECTIONS`]; at least 1).
+    /// Further connections wait, unaccepted, in the listening socket's backlog until one
+    /// closes (an idle keep-alive connection closes after
+    /// [`SandboxConfig::header_read_timeout`]). They wait rather than being refused: a
+    /// client whose connection is reset cannot tell whether a request that moves money
+    /// arrived, and one that waits gets its answer late but sure.
+    pub max_connections: usize,
+    /// Large bodies (over [`LARGE_BODY_BYTES`]) read and checked at once (default 1; at
+    /// least 1). A large body waits for a permit before it is read, is parsed and its
+    /// signature checked on a blocking thread, and gives the permit back when answered:
+    /// so hostile bodies cost at most this many bodies' memory and this many cores,
+    /// while the async workers go on serving normal requests.
+    pub large_bodies_at_once: usize,
 }
 
 impl Default for SandboxConfig {
@@ -126,6 +165,9 @@ impl Default for SandboxConfig {
             callback_url: None,
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(20),
+            max_body_bytes: MAX_BODY_BYTES,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            large_bodies_at_once: 1,
         }
     }
 }
@@ -179,14 +221,10 @@ impl Offline {
     /// The seeded sandbox with the default partner.
     pub fn new() -> Offline {
         let config = SandboxConfig::default();
-        let mut partners = BTreeMap::new();
-        partners.insert(config.sender.clone(), PrivateKey::new(config.key.clone()));
         let shared = Arc::new(server::Shared::new(
             bank::Bank::seeded(baas_runtime::envelope::now_millis()),
-            partners,
             SERVICE_SENDER.to_owned(),
-            config.retry_backoff,
-            (config.header_read_timeout, config.body_read_timeout),
+            &config,
         ));
         Offline { shared }
     }
@@ -225,15 +263,11 @@ impl Sandbox {
             .await
             .map_err(bind_err)?;
         let addr = listener.local_addr().map_err(bind_err)?;
-        let mut partners = BTreeMap::new();
-        partners.insert(config.sender.clone(), PrivateKey::new(config.key.clone()));
         let now = baas_runtime::envelope::now_millis();
         let shared = Arc::new(server::Shared::new(
             bank::Bank::seeded(now),
-            partners,
             SERVICE_SENDER.to_owned(),
-            config.retry_backoff,
-            (config.header_read_timeout, config.body_read_timeout),
+            &config,
         ));
         let (shutdown, rx) = tokio::sync::watch::channel(false);
         let sandbox = Sandbox {
@@ -346,3 +380,4 @@ impl Drop for Sandbox {
         let _ = self.shutdown.send(true);
     }
 }
+

@@ -72,6 +72,14 @@ impl Partner {
         );
         baas_runtime::sign::verify(&r.body, &self.sandbox.private_key())
             .unwrap_or_else(|e| panic!("{path}: unsigned answer ({e:?})"));
+        // Every signed answer passes the sandbox's own re-cut check too.
+        let text = String::from_utf8_lossy(&r.body);
+        let message = baas_sandbox::json::Json::parse(&text).unwrap();
+        assert_eq!(
+            baas_sandbox::recut::first_breach(&message),
+            None,
+            "{path}: {text}"
+        );
         let answer: Value = serde_json::from_slice(&r.body).unwrap();
         assert_eq!(answer["requestId"], request_id, "{path}: {answer}");
         let code = answer["code"].as_str().unwrap().to_owned();

@@ -90,8 +90,8 @@ pub(super) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> 
         }
         Some(other) => {
             return Err(format!(
-                "timestamp: `{}` is not a JSON integer of epoch milliseconds (type long)",
-                other.to_json_string()
+                "timestamp: a JSON {} is not a JSON integer of epoch milliseconds (type long)",
+                type_name(other)
             ))
         }
     }
@@ -99,8 +99,8 @@ pub(super) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> 
         Some(Json::String(l)) if is_locale(l) => {}
         Some(other) => {
             return Err(format!(
-                "locale: `{}` is not a locale tag <language>_<COUNTRY> such as en_KE",
-                other.to_json_string()
+                "locale: this JSON {} is not a locale tag <language>_<COUNTRY> such as en_KE",
+                type_name(other)
             ))
         }
         None => return Err("locale: is required (a tag such as en_KE)".into()),
@@ -114,9 +114,9 @@ pub(super) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> 
         Some(Json::Object(_)) => {}
         Some(other) => {
             return Err(format!(
-            "params: must be a JSON object, not `{}` (an operation without parameters sends {{}})",
-            other.to_json_string()
-        ))
+                "params: must be a JSON object, not a JSON {} (an operation without parameters sends {{}})",
+                type_name(other)
+            ))
         }
         None => return Err("params: is required (an object; {} when there are none)".into()),
     }
@@ -128,8 +128,35 @@ pub(super) fn check_envelope(message: &Json, now_ms: i64) -> Result<(), String> 
     Ok(())
 }
 
+/// What kind of JSON value `value` is, for messages that must not quote it (the
+/// sandbox signs them, and a quoted value could read as more of the message).
+fn type_name(value: &Json) -> &'static str {
+    match value {
+        Json::Null => "null",
+        Json::Bool(_) => "boolean",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+/// Longest requestId accepted (the runtime's are the sender and 32 hex digits).
+pub const MAX_REQUEST_ID_LEN: usize = 128;
+
+/// A requestId the sandbox can echo in a signed answer: 1 to [`MAX_REQUEST_ID_LEN`]
+/// printable ASCII characters other than space, `&` and `=` (the document says only
+/// "a string"; these keep the answer's signed text unambiguous, and a bounded length
+/// keeps the replay memory bounded).
+pub(super) fn is_request_id(text: &str) -> bool {
+    (1..=MAX_REQUEST_ID_LEN).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'&' && b != b'=')
+}
+
 /// `<language>_<COUNTRY>`: 2 or 3 lower-case letters, `_`, 2 upper-case letters.
-fn is_locale(text: &str) -> bool {
+pub(super) fn is_locale(text: &str) -> bool {
     let Some((language, country)) = text.split_once('_') else {
         return false;
     };

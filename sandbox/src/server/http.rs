@@ -1,29 +1,48 @@
 //! The accept loop and one HTTP exchange: method, path, reading the body within its
-//! limits, and the answer as HTTP.
+//! limits, the checks (on a blocking thread for a large body), and the answer as HTTP.
+//!
+//! What an unverified request can cost is bounded here: at most
+//! [`crate::SandboxConfig::max_connections`] connections are served at once (the others
+//! wait in the backlog), no body is read past
+//! [`crate::SandboxConfig::max_body_bytes`], and a body over [`LARGE_BODY_BYTES`] is
+//! only read with one of [`crate::SandboxConfig::large_bodies_at_once`] permits and
+//! checked on a blocking thread, so parsing it never holds an async worker that other
+//! requests need.
 
 use std::convert::Infallible;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::Incoming;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::time::Instant;
 
-use super::request::{answer, Answer};
+use super::request::{answer, too_large, Answer, NO_SUCH_PATH};
 use super::respond::unsigned;
-use super::{operations_on, Shared, MAX_BODY_BYTES};
+use super::{operations_on, Shared};
 use crate::error::codes;
+use crate::LARGE_BODY_BYTES;
 
-/// Accepts connections until `shutdown` fires.
+/// Accepts connections until `shutdown` fires, at most `shared.max_connections` at
+/// once: the next one is accepted when one of them closes.
 pub(crate) async fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
+    let connections = Arc::new(tokio::sync::Semaphore::new(shared.max_connections));
     loop {
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => permit,
+            _ = shutdown.changed() => break,
+        };
+        // The semaphore is never closed.
+        let Ok(permit) = permit else { break };
         tokio::select! {
             accepted = listener.accept() => {
                 let Ok((stream, _)) = accepted else {
@@ -35,11 +54,14 @@ pub(crate) async fn serve(
                 let header_timeout = shared.header_read_timeout;
                 let mut stop = shutdown.clone();
                 tokio::spawn(async move {
+                    let _permit = permit;
                     let service = hyper::service::service_fn(move |req| {
                         let shared = shared.clone();
                         async move { Ok::<_, Infallible>(handle(shared, req).await) }
                     });
-                    // A client that sends its headers too slowly is disconnected.
+                    // A client that sends its headers too slowly is disconnected (so is
+                    // one idle that long between requests: its permit is not held
+                    // forever).
                     let conn = hyper::server::conn::http1::Builder::new()
                         .timer(hyper_util::rt::TokioTimer::new())
                         .header_read_timeout(header_timeout)
@@ -65,6 +87,17 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
     response
 }
 
+/// An unsigned `12001` after which the connection is closed (the rest of the body is
+/// never read).
+fn refuse_and_close(msg: &str) -> Response<Full<Bytes>> {
+    let mut response = json_response(StatusCode::OK, unsigned(codes::INVALID_PARAMETER, msg));
+    response.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
     shared.requests_seen.fetch_add(1, Ordering::SeqCst);
     let method = req.method().clone();
@@ -81,40 +114,116 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
         shared.remember(&method, &path, &Answer::bare("HTTP 500"));
         return json_response(
             StatusCode::INTERNAL_SERVER_ERROR,
-            unsigned(codes::SYSTEM, &format!("no such path: {path}")),
+            unsigned(codes::SYSTEM, NO_SUCH_PATH),
         );
     }
-    let read = Limited::new(req.into_body(), MAX_BODY_BYTES).collect();
-    let body = match tokio::time::timeout(shared.body_read_timeout, read).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        // A body that stops arriving: answer, and close the connection (the rest of
-        // the body is never read).
-        Err(_) => {
+    let body = match read_body(&shared, req.into_body()).await {
+        Ok(read) => read,
+        Err(refusal) => {
             shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
-            let msg = format!(
-                "the body did not arrive within {} ms",
-                shared.body_read_timeout.as_millis()
-            );
-            let mut response =
-                json_response(StatusCode::OK, unsigned(codes::INVALID_PARAMETER, &msg));
-            response.headers_mut().insert(
-                hyper::header::CONNECTION,
-                hyper::header::HeaderValue::from_static("close"),
-            );
-            return response;
-        }
-        Ok(Err(e)) => {
-            shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
-            return json_response(
-                StatusCode::OK,
-                unsigned(
-                    codes::INVALID_PARAMETER,
-                    &format!("cannot read the body: {e}"),
+            return match refusal {
+                Unread::TooLarge => refuse_and_close(&too_large(shared.max_body_bytes)),
+                // A body that stops arriving: answer, and close the connection.
+                Unread::Slow => refuse_and_close(&format!(
+                    "the body did not arrive within {} ms",
+                    shared.body_read_timeout.as_millis()
+                )),
+                Unread::Broken(e) => json_response(
+                    StatusCode::OK,
+                    unsigned(
+                        codes::INVALID_PARAMETER,
+                        &format!("cannot read the body: {e}"),
+                    ),
                 ),
-            );
+            };
         }
     };
-    let answer = answer(&shared, &candidates, &body);
+    let answer = match body.lane {
+        None => answer(&shared, &candidates, &body.bytes),
+        Some(lane) => {
+            let shared = shared.clone();
+            let checked = tokio::task::spawn_blocking(move || {
+                let answer = answer(&shared, &candidates, &body.bytes);
+                drop(lane);
+                answer
+            });
+            checked.await.unwrap_or_else(|_| {
+                Answer::unsigned(
+                    codes::SYSTEM,
+                    "the sandbox failed while checking the request (a sandbox defect)",
+                )
+            })
+        }
+    };
     shared.remember(&method, &path, &answer);
     json_response(StatusCode::OK, answer.body)
+}
+
+/// A body read whole, with the permit it was read under when it is large.
+struct Read {
+    bytes: Vec<u8>,
+    lane: Option<OwnedSemaphorePermit>,
+}
+
+/// Why a body was not read whole.
+enum Unread {
+    /// Over `max_body_bytes` (declared or received).
+    TooLarge,
+    /// Not there within `body_read_timeout`.
+    Slow,
+    /// The connection failed.
+    Broken(hyper::Error),
+}
+
+/// Reads the body, refusing it once its declared or received length passes
+/// `max_body_bytes`. A large body ([`LARGE_BODY_BYTES`]) is read under a permit of
+/// `shared.large_bodies`, taken before its first byte when the `Content-Length` says
+/// so, else when the bytes received pass the mark. The time spent waiting for a permit
+/// does not count against `body_read_timeout`.
+async fn read_body(shared: &Shared, mut body: Incoming) -> Result<Read, Unread> {
+    let max = shared.max_body_bytes;
+    let declared = body.size_hint().exact();
+    let declared = match declared.map(usize::try_from) {
+        Some(Ok(n)) if n <= max => Some(n),
+        Some(_) => return Err(Unread::TooLarge),
+        None => None,
+    };
+    let mut lane = None;
+    if declared.is_some_and(|n| n > LARGE_BODY_BYTES) {
+        lane = Some(large_body_permit(shared).await?);
+    }
+    let mut deadline = Instant::now() + shared.body_read_timeout;
+    let mut bytes = Vec::with_capacity(declared.unwrap_or(0));
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) => return Err(Unread::Slow),
+            Ok(None) => return Ok(Read { bytes, lane }),
+            Ok(Some(Err(e))) => return Err(Unread::Broken(e)),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        // Trailers are not part of the body.
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        let len = bytes.len().saturating_add(data.len());
+        if len > max {
+            return Err(Unread::TooLarge);
+        }
+        if lane.is_none() && len > LARGE_BODY_BYTES {
+            let waiting = Instant::now();
+            lane = Some(large_body_permit(shared).await?);
+            deadline += waiting.elapsed();
+        }
+        bytes.extend_from_slice(&data);
+    }
+}
+
+async fn large_body_permit(shared: &Shared) -> Result<OwnedSemaphorePermit, Unread> {
+    // The semaphore is never closed; were it, the body is refused as too large.
+    shared
+        .large_bodies
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| Unread::TooLarge)
 }

@@ -18,7 +18,7 @@ mod respond;
 use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use baas_client::dispatch::OPERATIONS;
@@ -26,6 +26,7 @@ use baas_runtime::PrivateKey;
 use hyper::Method;
 
 use crate::bank::Bank;
+use crate::SandboxConfig;
 
 #[cfg(test)]
 pub(crate) use envelope::decode_request;
@@ -34,8 +35,6 @@ pub(crate) use notify::parse_callback;
 pub use notify::MAX_DELIVERIES;
 pub(crate) use request::answer_path;
 
-/// Largest request body accepted: a 30 MB invoice in Base64 plus the rest.
-pub const MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
 /// Requests kept in the log returned by `Sandbox::requests`.
 pub const LOG_LIMIT: usize = 10_000;
 
@@ -98,19 +97,24 @@ pub(crate) struct Shared {
     /// Time limits of reading a request's headers and its body.
     pub(crate) header_read_timeout: Duration,
     pub(crate) body_read_timeout: Duration,
+    /// See [`crate::SandboxConfig::max_body_bytes`].
+    pub(crate) max_body_bytes: usize,
+    /// See [`crate::SandboxConfig::max_connections`] (at least 1).
+    pub(crate) max_connections: usize,
+    /// Permits to read and check a large body (see
+    /// [`crate::SandboxConfig::large_bodies_at_once`]).
+    pub(crate) large_bodies: Arc<tokio::sync::Semaphore>,
     /// Notifications whose delivery has not finished yet (see
     /// [`crate::Sandbox::deliveries_settled`]).
     pub(crate) pending_deliveries: tokio::sync::watch::Sender<usize>,
 }
 
 impl Shared {
-    pub(crate) fn new(
-        bank: Bank,
-        partners: BTreeMap<String, PrivateKey>,
-        service_sender: String,
-        retry_backoff: Duration,
-        (header_read_timeout, body_read_timeout): (Duration, Duration),
-    ) -> Shared {
+    /// The state of a sandbox of `bank` started with `config` (whose partner is the
+    /// only one).
+    pub(crate) fn new(bank: Bank, service_sender: String, config: &SandboxConfig) -> Shared {
+        let partners =
+            BTreeMap::from([(config.sender.clone(), PrivateKey::new(config.key.clone()))]);
         Shared {
             bank: Mutex::new(bank),
             partners,
@@ -121,12 +125,17 @@ impl Shared {
             tamper_next: AtomicBool::new(false),
             callback_url: Mutex::new(None),
             deliveries: Mutex::new(Vec::new()),
-            retry_backoff,
+            retry_backoff: config.retry_backoff,
             clock_offset_ms: AtomicI64::new(0),
             notification_counter: AtomicU64::new(0),
             notification_prefix: format!("NTF{}", run_id()),
-            header_read_timeout,
-            body_read_timeout,
+            header_read_timeout: config.header_read_timeout,
+            body_read_timeout: config.body_read_timeout,
+            max_body_bytes: config.max_body_bytes,
+            max_connections: config.max_connections.max(1),
+            large_bodies: Arc::new(tokio::sync::Semaphore::new(
+                config.large_bodies_at_once.max(1),
+            )),
             pending_deliveries: tokio::sync::watch::Sender::new(0),
         }
     }

@@ -6,14 +6,13 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use baas_runtime::RawJson;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::Request;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-use super::respond::strip_nulls;
+use super::respond::sign_notification;
 use super::{lock, DeliveryAttempt, Shared};
 use crate::bank::Outgoing;
 
@@ -56,15 +55,8 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         let Some((_, key)) = shared.partners.iter().next() else {
             return;
         };
-        let params = RawJson::from_string(strip_nulls(n.params).to_string()).unwrap_or_default();
-        let body = match baas_runtime::notification::signed_body(
-            n.notification_type,
-            &request_id,
-            &shared.service_sender,
-            "en_KE",
-            &params,
-            key,
-        ) {
+        let body = match sign_notification(&shared, key, n.notification_type, &request_id, n.params)
+        {
             Ok(b) => b,
             Err(e) => {
                 lock(&shared.deliveries).push(DeliveryAttempt {

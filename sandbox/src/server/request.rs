@@ -1,33 +1,43 @@
 //! One POST's checks, in order, and the operation: the body as JSON, the sender, the
-//! expansion limit, the signature, the requestId, the envelope, a requestId used once,
-//! the params decoded, then the bank.
+//! expansion limit, the keys, the signature (until here every answer is unsigned), the
+//! requestId, the envelope, the values, a requestId used once, the params decoded, then
+//! the bank.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::envelope::{check_envelope, decode_request};
+use super::envelope::{check_envelope, decode_request, MAX_REQUEST_ID_LEN};
 use super::notify::deliver;
-use super::respond::{sign_response, unsigned};
-use super::{lock, operations_on, Shared, MAX_BODY_BYTES};
+use super::respond::{sign_response, unsigned, Verified};
+use super::{lock, operations_on, Shared};
 use crate::error::{codes, ApiError};
-use crate::json::Json;
-use crate::signing;
+use crate::json::{Json, MAX_VALUES};
+use crate::{recut, signing};
 
 /// The answer body to one POST of `body` on `path`: the same checks and handlers as a
 /// request over HTTP, without a socket (for fuzzing and tests).
 pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {
     let candidates = operations_on(path);
     if candidates.is_empty() {
-        return unsigned(codes::SYSTEM, &format!("no such path: {path}"));
+        return unsigned(codes::SYSTEM, NO_SUCH_PATH);
     }
-    if body.len() > MAX_BODY_BYTES {
-        return unsigned(codes::INVALID_PARAMETER, "the body is too large");
+    if body.len() > shared.max_body_bytes {
+        return unsigned(codes::INVALID_PARAMETER, &too_large(shared.max_body_bytes));
     }
     answer(shared, &candidates, body).body
 }
 
+/// The answer to a POST on a path that serves no operation (HTTP 500).
+pub(super) const NO_SUCH_PATH: &str = "no operation is served on this path";
+
+/// The answer to a body over the size limit.
+pub(super) fn too_large(max_body_bytes: usize) -> String {
+    format!("the body is larger than {max_body_bytes} bytes, the most the sandbox reads")
+}
+
 /// What the sandbox answered to one POST.
 pub(super) struct Answer {
+    /// The requestId, once the signature held and the requestId can be echoed.
     pub(super) request_id: Option<String>,
     pub(super) operation: Option<&'static str>,
     pub(super) code: String,
@@ -43,9 +53,10 @@ impl Answer {
             body: Vec::new(),
         }
     }
-    fn unsigned(request_id: Option<String>, code: &str, msg: &str) -> Answer {
+    /// An unsigned answer that quotes nothing of the request.
+    pub(super) fn unsigned(code: &str, msg: &str) -> Answer {
         Answer {
-            request_id,
+            request_id: None,
             operation: None,
             code: code.to_owned(),
             body: unsigned(code, msg),
@@ -54,40 +65,40 @@ impl Answer {
 }
 
 /// The checks and the operation.
+///
+/// Until the signature holds, every answer is unsigned and quotes nothing of the body:
+/// a signed answer to an unverified request would be a signing oracle (issue 17 got a
+/// `12005` answer, signed with the partner's key, that echoed a `locale` of
+/// `en_KE&notificationType=0028&params.amount=50000.00&params.zz=` and so read as a
+/// notification). What is checked before the signature costs time linear in the body
+/// and memory bounded by it: the JSON ([`MAX_VALUES`]), the sender, the expansion
+/// limit, the keys (R1, R4 of [`recut`], which the signature's sort relies on). Once
+/// it holds, the requestId and locale are checked before anything echoes them, and
+/// values that could be re-cut (R2, R3) are refused, so that no stored value can come
+/// back in a signed answer or notification.
 pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Answer {
-    let parsed = std::str::from_utf8(body)
-        .map_err(|e| e.to_string())
-        .and_then(|t| Json::parse(t).map_err(|e| e.to_string()));
-    let message = match parsed {
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => {
+            let msg = format!("the body is not UTF-8 (byte {})", e.valid_up_to());
+            return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
+        }
+    };
+    let mut message = match Json::parse_bounded(text, MAX_VALUES) {
         Ok(m @ Json::Object(_)) => m,
         Ok(_) => {
             let msg = "the body is not a JSON object";
-            return Answer::unsigned(None, codes::INVALID_PARAMETER, msg);
+            return Answer::unsigned(codes::INVALID_PARAMETER, msg);
         }
         Err(e) => {
-            let msg = format!("the body is not JSON: {e}");
-            return Answer::unsigned(None, codes::INVALID_PARAMETER, &msg);
+            let msg = format!("the body is not JSON the sandbox reads: {e}");
+            return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
         }
     };
-    let request_id = message.text("requestId").map(str::to_owned);
-    let locale = message.text("locale").unwrap_or("en_KE").to_owned();
     let sender = message.text("sender").unwrap_or_default();
     let Some(key) = shared.partners.get(sender) else {
-        let msg = format!("invalid sender: `{sender}`");
-        return Answer::unsigned(request_id, codes::INVALID_SENDER, &msg);
-    };
-    let key_text = String::from_utf8_lossy(key.expose()).into_owned();
-    let reply = |operation: Option<&'static str>,
-                 code: &str,
-                 msg: &str,
-                 data: Option<serde_json::Value>| {
-        let rid = request_id.clone().unwrap_or_default();
-        Answer {
-            request_id: request_id.clone(),
-            operation,
-            code: code.to_owned(),
-            body: sign_response(shared, key, &rid, &locale, code, msg, data),
-        }
+        let msg = "invalid sender: not a partner of this sandbox";
+        return Answer::unsigned(codes::INVALID_SENDER, msg);
     };
     if !signing::within_expansion_limit(&message, body.len()) {
         let msg = format!(
@@ -95,23 +106,39 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
              body (long keys above many values)",
             signing::MAX_EXPANSION
         );
-        return reply(None, codes::INVALID_PARAMETER, &msg, None);
+        return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
     }
+    if let Some(breach) = recut::key_breach(&message) {
+        return Answer::unsigned(codes::INVALID_PARAMETER, breach.rule.explain());
+    }
+    let key_text = String::from_utf8_lossy(key.expose()).into_owned();
     if !signing::verify(&message, &key_text) {
-        return reply(None, codes::INVALID_SIGNATURE, "Invalid signature", None);
+        return Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
     }
-    let Some(rid) = request_id
-        .clone()
-        .filter(|_| matches!(message.get("requestId"), Some(Json::String(_))))
-    else {
-        return reply(
-            None,
-            codes::INVALID_REQUEST_ID,
-            "requestId: is required, as a non-empty JSON string",
-            None,
+    // The signature holds: answers may be signed from here on.
+    let Some(to) = Verified::new(key, &message) else {
+        let msg = format!(
+            "requestId: is required, as a JSON string of 1 to {MAX_REQUEST_ID_LEN} printable \
+             ASCII characters other than space, & and ="
         );
+        return Answer::unsigned(codes::INVALID_REQUEST_ID, &msg);
+    };
+    let rid = to.request_id().to_owned();
+    let reply = |operation: Option<&'static str>,
+                 code: &str,
+                 msg: &str,
+                 data: Option<serde_json::Value>| Answer {
+        request_id: Some(rid.clone()),
+        operation,
+        code: code.to_owned(),
+        body: sign_response(shared, &to, code, msg, data),
     };
     if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
+        return reply(None, codes::INVALID_PARAMETER, &msg, None);
+    }
+    if let Some(breach) = recut::value_breach(&message) {
+        let field = breach.path.strip_prefix("params.").unwrap_or(&breach.path);
+        let msg = format!("{field}: {}", breach.rule.explain());
         return reply(None, codes::INVALID_PARAMETER, &msg, None);
     }
     if !shared.first_use(&rid) {
@@ -122,10 +149,12 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
             None,
         );
     }
-    let params = message
-        .get("params")
-        .cloned()
-        .unwrap_or_else(|| Json::Object(BTreeMap::new()));
+    // Taken out of the message, not copied: it may be most of a 48 MB body.
+    let params = match &mut message {
+        Json::Object(map) => map.remove("params"),
+        _ => None,
+    }
+    .unwrap_or_else(|| Json::Object(BTreeMap::new()));
     let request = match decode_request(candidates, params) {
         Ok(request) => request,
         Err(ApiError { code, msg }) => return reply(None, code, &msg, None),

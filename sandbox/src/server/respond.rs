@@ -1,21 +1,26 @@
 //! Answers: unsigned `code`/`msg`, and signed envelopes (with the test hook that
 //! tampers the next one).
 
+use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
 use baas_runtime::{PrivateKey, RawJson};
 
+use super::envelope::{is_locale, is_request_id};
 use super::Shared;
 use crate::error::codes;
 use crate::json::Json;
+use crate::recut;
 
-/// An unsigned code/msg answer, for requests whose sender (hence key) is unknown.
+/// An unsigned code/msg answer: to a request whose sender, body or signature did not
+/// pass (the sandbox signs nothing it has not verified), and for the sandbox's own
+/// defects. `msg` is the sandbox's text and quotes nothing of the request.
 pub(super) fn unsigned(code: &str, msg: &str) -> Vec<u8> {
     serde_json::to_vec(&serde_json::json!({ "code": code, "msg": msg })).unwrap_or_default()
 }
 
 /// Drops `null` members (the runtime never signs a null, and absent reads the same).
-pub(super) fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
+fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
     match v {
         serde_json::Value::Object(m) => serde_json::Value::Object(
             m.into_iter()
@@ -33,36 +38,163 @@ pub(super) fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// Who a signed answer is for: a request whose signature held, with the requestId and
+/// locale the answer echoes, each checked here so that nothing else can be echoed.
+pub(super) struct Verified<'a> {
+    key: &'a PrivateKey,
+    request_id: String,
+    locale: String,
+}
+
+/// The locale of a signed answer when the request's is not a locale tag.
+const DEFAULT_LOCALE: &str = "en_KE";
+
+impl<'a> Verified<'a> {
+    /// For a request verified with `key`: `None` when its requestId cannot be echoed
+    /// ([`is_request_id`]); a locale that is not a tag is answered with `en_KE`.
+    pub(super) fn new(key: &'a PrivateKey, message: &Json) -> Option<Verified<'a>> {
+        let request_id = match message.get("requestId") {
+            Some(Json::String(id)) if is_request_id(id) => id.clone(),
+            _ => return None,
+        };
+        let locale = match message.get("locale") {
+            Some(Json::String(l)) if is_locale(l) => l.clone(),
+            _ => DEFAULT_LOCALE.to_owned(),
+        };
+        Some(Verified {
+            key,
+            request_id,
+            locale,
+        })
+    }
+
+    pub(super) fn request_id(&self) -> &str {
+        &self.request_id
+    }
+}
+
+/// The one place the sandbox signs an answer.
+///
+/// Nothing is signed whose canonical string could be re-cut ([`crate::recut`]): the
+/// requestId and locale were checked by [`Verified::new`]; a `msg` that quotes the
+/// request in a way that reads as a pair has its `&` written `%26` (a message for
+/// people, and the value that holds the `&` was accepted on its own); `data` that
+/// breaks a rule is a defect of the sandbox, answered with an unsigned `10000` rather
+/// than signed (the runtime would refuse to sign it too).
 pub(super) fn sign_response(
     shared: &Shared,
-    key: &PrivateKey,
-    request_id: &str,
-    locale: &str,
+    to: &Verified<'_>,
     code: &str,
     msg: &str,
     data: Option<serde_json::Value>,
 ) -> Vec<u8> {
-    let data = data
-        .map(strip_nulls)
-        .filter(|d| !d.is_null())
-        .and_then(|d| RawJson::from_string(d.to_string()).ok());
+    let data = data.map(strip_nulls).filter(|d| !d.is_null());
+    let msg = if recut::value_reads_as_pair(msg) {
+        msg.replace('&', "%26")
+    } else {
+        msg.to_owned()
+    };
+    let mut unsigned_envelope = BTreeMap::from([
+        ("requestId".to_owned(), Json::String(to.request_id.clone())),
+        (
+            "sender".to_owned(),
+            Json::String(shared.service_sender.clone()),
+        ),
+        ("locale".to_owned(), Json::String(to.locale.clone())),
+        ("code".to_owned(), Json::String(code.to_owned())),
+        ("msg".to_owned(), Json::String(msg.clone())),
+    ]);
+    if let Some(d) = &data {
+        unsigned_envelope.insert("data".to_owned(), Json::from_value(d));
+    }
+    if let Some(breach) = recut::first_breach(&Json::Object(unsigned_envelope)) {
+        return unsigned(
+            codes::SYSTEM,
+            &format!(
+                "the sandbox will not sign this answer: {:?} rule at `{}` (a sandbox defect)",
+                breach.rule, breach.path
+            ),
+        );
+    }
+    let data = data.and_then(|d| RawJson::from_string(d.to_string()).ok());
     let signed = baas_runtime::envelope::signed_response_body(
-        request_id,
+        &to.request_id,
         &shared.service_sender,
-        locale,
+        &to.locale,
         code,
-        msg,
+        &msg,
         data.as_ref(),
-        key,
+        to.key,
     );
     let mut body = match signed {
         Ok(b) => b,
-        Err(e) => unsigned(codes::SYSTEM, &format!("cannot sign the response: {e}")),
+        Err(e) => return unsigned(codes::SYSTEM, &format!("cannot sign the response: {e}")),
     };
+    debug_assert!(
+        signed_body_is_unambiguous(&body),
+        "the sandbox signed an answer that could be re-cut: {}",
+        String::from_utf8_lossy(&body)
+    );
     if shared.tamper_next.swap(false, Ordering::SeqCst) {
         body = tamper(body);
     }
     body
+}
+
+/// The one place the sandbox signs a notification: as [`sign_response`], nothing whose
+/// canonical string could be re-cut (its params come from stored values, each accepted
+/// under the same rules, but are checked again as a whole).
+pub(super) fn sign_notification(
+    shared: &Shared,
+    key: &PrivateKey,
+    notification_type: &str,
+    request_id: &str,
+    params: serde_json::Value,
+) -> Result<Vec<u8>, String> {
+    let params = strip_nulls(params);
+    let unsigned_envelope = BTreeMap::from([
+        ("requestId".to_owned(), Json::String(request_id.to_owned())),
+        (
+            "sender".to_owned(),
+            Json::String(shared.service_sender.clone()),
+        ),
+        (
+            "notificationType".to_owned(),
+            Json::String(notification_type.to_owned()),
+        ),
+        ("locale".to_owned(), Json::String(DEFAULT_LOCALE.to_owned())),
+        ("params".to_owned(), Json::from_value(&params)),
+    ]);
+    if let Some(breach) = recut::first_breach(&Json::Object(unsigned_envelope)) {
+        return Err(format!(
+            "the sandbox will not sign it: {:?} rule at `{}` (a sandbox defect)",
+            breach.rule, breach.path
+        ));
+    }
+    let params = RawJson::from_string(params.to_string()).map_err(|e| e.to_string())?;
+    let body = baas_runtime::notification::signed_body(
+        notification_type,
+        request_id,
+        &shared.service_sender,
+        DEFAULT_LOCALE,
+        &params,
+        key,
+    )
+    .map_err(|e| e.to_string())?;
+    debug_assert!(
+        signed_body_is_unambiguous(&body),
+        "the sandbox signed a notification that could be re-cut: {}",
+        String::from_utf8_lossy(&body)
+    );
+    Ok(body)
+}
+
+/// The signed `body` reads back as an object that breaks no re-cut rule.
+fn signed_body_is_unambiguous(body: &[u8]) -> bool {
+    std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| Json::parse(text).ok())
+        .is_some_and(|message| recut::first_breach(&message).is_none())
 }
 
 /// Changes the signed body after signing: the `msg` text gets a suffix.

@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod heavy;
 pub mod raw;
 
 use baas_client::enums::OtpType;
