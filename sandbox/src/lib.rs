@@ -117,7 +117,10 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 pub const LARGE_BODY_BYTES: usize = 64 * 1024;
 
 /// How to start a sandbox.
-#[derive(Clone, Debug)]
+///
+/// Its `Debug` shows the key as `[redacted]` (a test key here, but configurations get
+/// printed, and one day it holds a real one).
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct SandboxConfig {
     /// Port on 127.0.0.1; 0 picks a free one.
@@ -153,6 +156,23 @@ pub struct SandboxConfig {
     /// so hostile bodies cost at most this many bodies' memory and this many cores,
     /// while the async workers go on serving normal requests.
     pub large_bodies_at_once: usize,
+}
+
+impl std::fmt::Debug for SandboxConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SandboxConfig")
+            .field("port", &self.port)
+            .field("sender", &self.sender)
+            .field("key", &format_args!("{}", baas_runtime::REDACTED))
+            .field("retry_backoff", &self.retry_backoff)
+            .field("callback_url", &self.callback_url)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("body_read_timeout", &self.body_read_timeout)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_connections", &self.max_connections)
+            .field("large_bodies_at_once", &self.large_bodies_at_once)
+            .finish()
+    }
 }
 
 impl Default for SandboxConfig {
@@ -381,3 +401,19 @@ impl Drop for Sandbox {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_never_shows_the_key() {
+        let config = SandboxConfig {
+            key: "a-real-looking-key-4f1c".into(),
+            ..SandboxConfig::default()
+        };
+        let shown = format!("{config:?} {config:#?}");
+        assert!(!shown.contains("a-real-looking-key-4f1c"), "{shown}");
+        assert!(shown.contains(baas_runtime::REDACTED), "{shown}");
+        assert!(shown.contains("sandbox-partner"), "{shown}");
+    }
+}

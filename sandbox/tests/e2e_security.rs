@@ -220,3 +220,13 @@ async fn business_errors_over_http() {
     assert_eq!(err.api_code(), Some("15002"), "{err}");
 }
 
+#[tokio::test]
+async fn a_running_sandbox_never_shows_the_key() {
+    let mut config = baas_sandbox::SandboxConfig::default();
+    config.key = "a-real-looking-key-9b2e".into();
+    let sb = baas_sandbox::Sandbox::start_with(config.clone())
+        .await
+        .unwrap();
+    let shown = format!("{sb:?} {sb:#?} {config:?}");
+    assert!(!shown.contains("a-real-looking-key-9b2e"), "{shown}");
+}
