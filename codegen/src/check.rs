@@ -1,10 +1,14 @@
 //! Checking: merge the decoded files, resolve every name and validate every rule, giving
 //! the checked [`model::Api`] or every problem found, each located and with help.
 
+mod collect;
 mod decimal;
+mod decisions;
 pub(crate) mod names;
 mod ops;
 mod sets;
+#[cfg(test)]
+mod testing;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -15,8 +19,7 @@ use crate::model::{
 };
 use crate::rules::{Arg, RuleKey, BOUND_PAIRS};
 use crate::spec_file::{
-    DecimalWireSpec, EnumWireTypeSpec, FieldSpec, RawArg, RequiredSpec, RuleSpec, Spanned,
-    SpecFile, TopLevel,
+    DecimalWireSpec, EnumWireTypeSpec, FieldSpec, RawArg, RequiredSpec, RuleSpec, Spanned, SpecFile,
 };
 use decimal::Dec;
 
@@ -75,6 +78,23 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
+    /// A checker with no findings, for the spec whose display root is `root`.
+    fn new(root: &str) -> Self {
+        Checker {
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            enums: BTreeMap::new(),
+            records: BTreeSet::new(),
+            record_fields: BTreeMap::new(),
+            decision_refs: Vec::new(),
+            root: Location {
+                file: format!("{root}/"),
+                line: 0,
+                column: 0,
+            },
+        }
+    }
+
     fn error(&mut self, loc: &Location, message: impl Into<String>, help: Option<String>) {
         let d = Diagnostic::error(loc.clone(), message);
         self.errors.push(match help {
@@ -164,20 +184,10 @@ impl Checker {
 
 /// Checks the decoded files (in path order) of the spec whose display root is `root`.
 pub(crate) fn check(files: &[SpecFile], root: &str) -> Result<Outcome, Vec<Diagnostic>> {
-    let mut ck = Checker {
-        errors: Vec::new(),
-        warnings: Vec::new(),
-        enums: BTreeMap::new(),
-        records: BTreeSet::new(),
-        record_fields: BTreeMap::new(),
-        decision_refs: Vec::new(),
-        root: Location {
-            file: format!("{root}/"),
-            line: 0,
-            column: 0,
-        },
-    };
-    let api = ops::build(&mut ck, files);
+    let mut ck = Checker::new(root);
+    let collected = collect::collect(&mut ck, files);
+    let decisions = decisions::decisions(&mut ck, &collected.decisions);
+    let api = ops::build(&mut ck, &collected, decisions);
     diagnostics::sort(&mut ck.warnings);
     if ck.errors.is_empty() {
         if let Some(api) = api {
@@ -195,43 +205,9 @@ pub(crate) fn check(files: &[SpecFile], root: &str) -> Result<Outcome, Vec<Diagn
     Err(errors)
 }
 
-/// Picks the one file defining a top-level key; a second definition is an error.
-fn single<'a, T>(
-    ck: &mut Checker,
-    files: &'a [SpecFile],
-    key: &str,
-    get: impl Fn(&'a SpecFile) -> Option<&'a TopLevel<T>>,
-) -> Option<&'a TopLevel<T>> {
-    single_all(ck, files, key, get).into_iter().next()
-}
-
-/// Every definition of a top-level key, in file order; each one after the first is an error.
-fn single_all<'a, T>(
-    ck: &mut Checker,
-    files: &'a [SpecFile],
-    key: &str,
-    get: impl Fn(&'a SpecFile) -> Option<&'a TopLevel<T>>,
-) -> Vec<&'a TopLevel<T>> {
-    let mut all: Vec<&'a TopLevel<T>> = Vec::new();
-    for f in files {
-        if let Some(t) = get(f) {
-            match all.first() {
-                None => all.push(t),
-                Some(prev) => ck.error(
-                    &t.key,
-                    format!("top-level key `{key}` is defined in two files"),
-                    Some(format!(
-                        "it is first defined at {}:{}:{}; keep all of `{key}` in one file",
-                        prev.key.file, prev.key.line, prev.key.column
-                    )),
-                ),
-            }
-            if all.first().is_some_and(|first| !std::ptr::eq(*first, t)) {
-                all.push(t);
-            }
-        }
-    }
-    all
+/// `file:line:column` of a place, for help texts pointing at another definition.
+pub(crate) fn at(loc: &Location) -> String {
+    format!("{}:{}:{}", loc.file, loc.line, loc.column)
 }
 
 /// `` `a`, `b`, `c` `` for help texts.
@@ -964,31 +940,8 @@ impl Checker {
 
 #[cfg(test)]
 mod tests {
+    use super::testing::{checker, loc, warnings};
     use super::*;
-
-    fn owner() -> Owner {
-        Owner::Record("R".into())
-    }
-
-    fn loc(line: usize) -> Location {
-        Location {
-            file: "t.yaml".into(),
-            line,
-            column: 1,
-        }
-    }
-
-    fn checker() -> Checker {
-        Checker {
-            errors: Vec::new(),
-            warnings: Vec::new(),
-            enums: BTreeMap::new(),
-            records: BTreeSet::new(),
-            record_fields: BTreeMap::new(),
-            decision_refs: Vec::new(),
-            root: loc(0),
-        }
-    }
 
     #[test]
     fn signing_order_warns_only_below_equals() {
@@ -999,9 +952,10 @@ mod tests {
             ("amountX".to_owned(), loc(3)),
             ("amount-fee".to_owned(), loc(4)),
         ];
-        ck.signing_order(&names, &owner());
+        ck.signing_order(&names, &Owner::Record("R".into()));
         let lines: Vec<usize> = ck.warnings.iter().map(|w| w.location.line).collect();
         assert_eq!(lines, [2, 4]);
+        assert_eq!(warnings(&ck).len(), 2);
         assert!(ck.errors.is_empty());
     }
 }

@@ -3,16 +3,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::collect::Collected;
 use super::decimal::Dec;
+use super::decisions::Decisions;
 use super::sets::FieldSets;
-use super::{names, single, single_all, Checker, EnumInfo, Owner};
+use super::{at, names, Checker, EnumInfo, Owner};
 use crate::model::{
     self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, ParamRef, Params,
     Requirement, Response, TypeRef,
 };
-use crate::spec_file::TopLevel;
 use crate::spec_file::{
-    ConstraintBody, ConstraintSpec, OperationSpec, ParamsSpec, RequiredIfSpec, Spanned, SpecFile,
+    ConstraintBody, ConstraintSpec, OperationSpec, ParamsSpec, RequiredIfSpec, Spanned,
 };
 
 /// Envelope fields the runtime relies on.
@@ -36,20 +37,6 @@ const RESPONSE_ENVELOPE: &[&str] = &[
     "msg",
     "data",
 ];
-
-fn at(loc: &Location) -> String {
-    format!("{}:{}:{}", loc.file, loc.line, loc.column)
-}
-
-/// The items of every file defining a list key (a second definition is already reported):
-/// checking all of them shows every real problem instead of a cascade of unknown names.
-fn merged<T>(defs: Vec<&TopLevel<Vec<Spanned<T>>>>) -> Option<TopLevel<Vec<&Spanned<T>>>> {
-    let key = defs.first()?.key.clone();
-    Some(TopLevel {
-        key,
-        value: defs.iter().flat_map(|d| d.value.iter()).collect(),
-    })
-}
 
 /// Checks the `name:` of a result code (the variant of the generated `ResultCode`):
 /// UpperCamelCase, not a keyword, not `Unknown`, unique among the codes checked so far.
@@ -113,58 +100,14 @@ fn result_code_name(
 }
 
 /// Builds the model; `None` when something essential is missing (errors are recorded).
-pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
-    let api = single(ck, files, "api", |f| f.api.as_ref());
-    let envelope = single(ck, files, "envelope", |f| f.envelope.as_ref());
-    let result_codes = merged(single_all(ck, files, "result_codes", |f| {
-        f.result_codes.as_ref()
-    }));
-    let notifications = merged(single_all(ck, files, "notifications", |f| {
-        f.notifications.as_ref()
-    }));
-    let decisions = merged(single_all(ck, files, "decisions", |f| f.decisions.as_ref()));
-    let enums = merged(single_all(ck, files, "enums", |f| f.enums.as_ref()));
-    let records = merged(single_all(ck, files, "records", |f| f.records.as_ref()));
-    let field_sets = merged(single_all(ck, files, "field_sets", |f| {
-        f.field_sets.as_ref()
-    }));
-
-    // Decisions first: everything else refers to them.
-    let mut decision_list: Vec<model::Decision> = Vec::new();
-    let mut decision_locs: BTreeMap<String, Location> = BTreeMap::new();
-    for d in decisions.iter().flat_map(|t| t.value.iter()) {
-        let s = &d.value;
-        let id = s.id.value.as_str();
-        if id.is_empty() || id.chars().any(char::is_whitespace) {
-            ck.error(
-                &s.id.loc,
-                format!("decision id `{id}` is empty or contains spaces"),
-                Some("use a short kebab-case id such as `cny-beneficiary-name-type`".into()),
-            );
-        }
-        if let Some(prev) = decision_locs.get(id) {
-            let prev = at(prev);
-            ck.error(
-                &s.id.loc,
-                format!("decision `{id}` is defined twice"),
-                Some(format!("first defined at {prev}; decision ids are unique")),
-            );
-            continue;
-        }
-        ck.non_empty(&s.about, &format!("`about` of decision `{id}`"));
-        ck.non_empty(&s.source_text, &format!("`source_text` of decision `{id}`"));
-        ck.non_empty(&s.decision, &format!("`decision` of decision `{id}`"));
-        ck.non_empty(&s.reason, &format!("`reason` of decision `{id}`"));
-        decision_locs.insert(id.to_owned(), s.id.loc.clone());
-        decision_list.push(model::Decision {
-            id: id.to_owned(),
-            about: s.about.value.clone(),
-            source_text: s.source_text.value.clone(),
-            decision: s.decision.value.clone(),
-            reason: s.reason.value.clone(),
-        });
-    }
-    decision_list.sort_by(|a, b| a.id.cmp(&b.id));
+pub(super) fn build(
+    ck: &mut Checker,
+    collected: &Collected<'_>,
+    decisions: Decisions,
+) -> Option<model::Api> {
+    let files = collected.files;
+    let api = collected.api;
+    let envelope = collected.envelope;
 
     // Declared type names, so that fields can refer to any of them.
     let mut type_locs: BTreeMap<String, (String, Location)> = BTreeMap::new();
@@ -185,7 +128,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         true
     };
     let mut enum_specs = Vec::new();
-    for e in enums.iter().flat_map(|t| t.value.iter()) {
+    for e in collected.enums.iter().copied() {
         if declare(ck, &e.value.name, "enum") {
             ck.enums.insert(
                 e.value.name.value.clone(),
@@ -198,7 +141,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         }
     }
     let mut record_specs = Vec::new();
-    for r in records.iter().flat_map(|t| t.value.iter()) {
+    for r in collected.records.iter().copied() {
         if declare(ck, &r.value.name, "record") {
             ck.records.insert(r.value.name.value.clone());
             record_specs.push(r);
@@ -217,7 +160,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         enum_defs.push(def);
     }
     enum_defs.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut sets = FieldSets::declare(ck, field_sets.iter().flat_map(|t| t.value.iter().copied()));
+    let mut sets = FieldSets::declare(ck, collected.field_sets.iter().copied());
     let mut record_defs = Vec::new();
     for r in record_specs {
         let spec = &r.value;
@@ -390,7 +333,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     }
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
     operation_names(ck, &all_ops, &type_locs);
-    shared_paths(ck, &all_ops, &decision_list);
+    shared_paths(ck, &all_ops, &decisions.list);
     usage(ck, &mut record_defs, &all_ops);
     shape_names(ck, &mut record_defs, &mut groups, &type_locs);
     let otp_flow = otp_flow(ck, &otp_steps, &groups);
@@ -398,7 +341,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
 
     // Result codes.
     let mut codes: Vec<model::ResultCode> = Vec::new();
-    for c in result_codes.iter().flat_map(|t| t.value.iter()) {
+    for c in collected.result_codes.iter().copied() {
         let s = &c.value;
         ck.non_empty(&s.code, "result code");
         if codes.iter().any(|p| p.code == s.code.value) {
@@ -422,7 +365,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     // Notifications.
     let op_names: Vec<&str> = all_ops.iter().map(|o| o.name.as_str()).collect();
     let mut notes: Vec<model::Notification> = Vec::new();
-    for n in notifications.iter().flat_map(|t| t.value.iter()) {
+    for n in collected.notifications.iter().copied() {
         let s = &n.value;
         ck.non_empty(&s.notification_type, "notification type");
         if notes
@@ -489,24 +432,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
     }
 
     // Decision references, now that every reference is collected.
-    let refs = std::mem::take(&mut ck.decision_refs);
-    for (r, what) in refs {
-        if !decision_locs.contains_key(&r.value) {
-            let help = match names::did_you_mean(&r.value, decision_locs.keys().map(String::as_str))
-            {
-                Some(m) => format!("did you mean `{m}`? or add the decision under `decisions:`"),
-                None => {
-                    "add the decision under `decisions:` (id, about, source_text, decision, reason)"
-                        .into()
-                }
-            };
-            ck.error(
-                &r.loc,
-                format!("unknown decision `{}` on {what}", r.value),
-                Some(help),
-            );
-        }
-    }
+    super::decisions::references(ck, &decisions);
 
     // The api header.
     let Some(api) = api else {
@@ -578,7 +504,7 @@ pub(super) fn build(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> 
         records: record_defs,
         enums: enum_defs,
         notifications: notes,
-        decisions: decision_list,
+        decisions: decisions.list,
         otp_flow,
     })
 }

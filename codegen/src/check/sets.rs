@@ -5,13 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{names, Checker, Owner};
-use crate::model::Location;
+use super::{at, names, Checker, Owner};
 use crate::spec_file::{FieldSetSpec, FieldSpec, Spanned};
-
-fn at(loc: &Location) -> String {
-    format!("{}:{}:{}", loc.file, loc.line, loc.column)
-}
 
 /// The declared field sets, and which of them are included somewhere.
 pub(super) struct FieldSets<'a> {
