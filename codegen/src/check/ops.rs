@@ -6,8 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::collect::Collected;
 use super::decimal::Dec;
 use super::decisions::Decisions;
+use super::declare::{type_name, Declarations, Declared};
+use super::fields::{fields, signing_order};
 use super::sets::FieldSets;
-use super::{at, names, Checker, EnumInfo, Owner};
+use super::types::type_text;
+use super::{at, names, Checker, Owner};
 use crate::model::{
     self, Condition, Constraint, ConstraintKind, EnumWireType, Field, Location, ParamRef, Params,
     Requirement, Response, TypeRef,
@@ -104,62 +107,16 @@ pub(super) fn build(
     ck: &mut Checker,
     collected: &Collected<'_>,
     decisions: Decisions,
+    declarations: Declarations<'_>,
 ) -> Option<model::Api> {
     let files = collected.files;
     let api = collected.api;
     let envelope = collected.envelope;
 
-    // Declared type names, so that fields can refer to any of them.
-    let mut type_locs: BTreeMap<String, (String, Location)> = BTreeMap::new();
-    let mut declare = |ck: &mut Checker, name: &Spanned<String>, kind: &str| -> bool {
-        if !ck.type_name(name, kind) {
-            return false;
-        }
-        if let Some((prev_kind, prev)) = type_locs.get(&name.value) {
-            let msg = format!(
-                "{kind} `{}` has the same name as {prev_kind} `{}`",
-                name.value, name.value
-            );
-            let help = format!("the other is at {}; type names are unique", at(prev));
-            ck.error(&name.loc, msg, Some(help));
-            return false;
-        }
-        type_locs.insert(name.value.clone(), (kind.to_owned(), name.loc.clone()));
-        true
-    };
-    let mut enum_specs = Vec::new();
-    for e in collected.enums.iter().copied() {
-        if declare(ck, &e.value.name, "enum") {
-            ck.enums.insert(
-                e.value.name.value.clone(),
-                EnumInfo {
-                    wire_type: EnumWireType::String,
-                    wires: Vec::new(),
-                },
-            );
-            enum_specs.push(e);
-        }
-    }
-    let mut record_specs = Vec::new();
-    for r in collected.records.iter().copied() {
-        if declare(ck, &r.value.name, "record") {
-            ck.records.insert(r.value.name.value.clone());
-            record_specs.push(r);
-        }
-    }
-    let mut enum_defs = Vec::new();
-    for e in enum_specs {
-        let def = ck.enum_def(e);
-        ck.enums.insert(
-            def.name.clone(),
-            EnumInfo {
-                wire_type: def.wire_type,
-                wires: def.values.iter().map(|v| v.wire.clone()).collect(),
-            },
-        );
-        enum_defs.push(def);
-    }
-    enum_defs.sort_by(|a, b| a.name.cmp(&b.name));
+    let declared = &declarations.declared;
+    let type_locs = &declared.types;
+    let enum_defs = declarations.enums;
+    let record_specs = declarations.records;
     let mut sets = FieldSets::declare(ck, collected.field_sets.iter().copied());
     let mut record_defs = Vec::new();
     for r in record_specs {
@@ -167,7 +124,7 @@ pub(super) fn build(
         let name = spec.name.value.clone();
         let owner = Owner::Record(name.clone());
         let listed = sets.expand(ck, spec.include.as_deref(), &spec.fields, &owner);
-        let fields = ck.fields(listed, &owner);
+        let fields = fields(ck, declared, listed, &owner);
         let decisions = ck.decisions_of(&spec.decisions, &owner.to_string());
         record_defs.push(model::Record {
             name,
@@ -188,8 +145,18 @@ pub(super) fn build(
     // Envelope.
     let envelope_model = match envelope {
         Some(env) => {
-            let request = ck.fields(&env.value.request.value, &Owner::EnvelopeRequest);
-            let response = ck.fields(&env.value.response.value, &Owner::EnvelopeResponse);
+            let request = fields(
+                ck,
+                declared,
+                &env.value.request.value,
+                &Owner::EnvelopeRequest,
+            );
+            let response = fields(
+                ck,
+                declared,
+                &env.value.response.value,
+                &Owner::EnvelopeResponse,
+            );
             for (list, needed, owner, loc) in [
                 (
                     &request,
@@ -223,7 +190,7 @@ pub(super) fn build(
                         .map(|f| (f.wire_name.clone(), f.location.clone()))
                         .collect();
                     sib.push(("senderKey".to_owned(), loc.clone()));
-                    ck.signing_order(&sib, &owner);
+                    signing_order(ck, &sib, &owner);
                 }
             }
             Some(model::Envelope { request, response })
@@ -319,7 +286,7 @@ pub(super) fn build(
             if let Some(step) = &op.value.otp_step {
                 otp_steps.push((step, op.value.name.value.clone()));
             }
-            ops.push(operation(ck, op, &gname.value));
+            ops.push(operation(ck, declared, op, &gname.value));
         }
         groups.push(model::Group {
             name: gname.value.clone(),
@@ -332,10 +299,10 @@ pub(super) fn build(
         });
     }
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
-    operation_names(ck, &all_ops, &type_locs);
+    operation_names(ck, &all_ops, type_locs);
     shared_paths(ck, &all_ops, &decisions.list);
     usage(ck, &mut record_defs, &all_ops);
-    shape_names(ck, &mut record_defs, &mut groups, &type_locs);
+    shape_names(ck, &mut record_defs, &mut groups, type_locs);
     let otp_flow = otp_flow(ck, &otp_steps, &groups);
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
 
@@ -390,7 +357,7 @@ pub(super) fn build(
                 ),
                 Some("the generated `NotificationType` keeps unseen types in `Unknown`; name this notification after what it reports".into()),
             );
-        } else if ck.type_name(&s.name, "notification")
+        } else if type_name(ck, &s.name, "notification")
             && notes.iter().any(|p| p.name == s.name.value)
         {
             ck.error(
@@ -509,7 +476,12 @@ pub(super) fn build(
     })
 }
 
-fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> model::Operation {
+fn operation(
+    ck: &mut Checker,
+    declared: &Declared,
+    op: &Spanned<OperationSpec>,
+    group: &str,
+) -> model::Operation {
     let s = &op.value;
     let name = s.name.value.clone();
     let owner = Owner::Operation(name.clone());
@@ -582,12 +554,18 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
         }
         Some(p) => match &p.value {
             ParamsSpec::Fields(list) => Params::Fields {
-                fields: ck.fields(list, &owner),
+                fields: fields(ck, declared, list, &owner),
             },
             ParamsSpec::Unspecified(note) => Params::Unspecified { note: note.clone() },
         },
     };
-    let constraints = constraints(ck, s.constraints.as_deref().unwrap_or(&[]), &params, &owner);
+    let constraints = constraints(
+        ck,
+        declared,
+        s.constraints.as_deref().unwrap_or(&[]),
+        &params,
+        &owner,
+    );
     if let Params::Fields { fields } = &params {
         conditional_backed(ck, fields, &constraints, &owner);
     }
@@ -602,7 +580,7 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
                 note: String::new(),
             }
         }
-        Some(r) => response(ck, r, &name),
+        Some(r) => response(ck, declared, r, &name),
     };
     let decisions = ck.decisions_of(&s.decisions, &owner.to_string());
     let deprecated = ck.deprecation(s.deprecated.as_ref(), &owner.to_string());
@@ -641,7 +619,7 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
     let final_states = s
         .final_states
         .as_ref()
-        .and_then(|f| final_states(ck, f, &response, &owner));
+        .and_then(|f| final_states(ck, declared, f, &response, &owner));
     model::Operation {
         deprecated,
         paging,
@@ -664,7 +642,12 @@ fn operation(ck: &mut Checker, op: &Spanned<OperationSpec>, group: &str) -> mode
     }
 }
 
-fn response(ck: &mut Checker, r: &Spanned<crate::spec_file::ResponseSpec>, op: &str) -> Response {
+fn response(
+    ck: &mut Checker,
+    declared: &Declared,
+    r: &Spanned<crate::spec_file::ResponseSpec>,
+    op: &str,
+) -> Response {
     let s = &r.value;
     let forms = [
         s.fields.is_some(),
@@ -686,14 +669,16 @@ fn response(ck: &mut Checker, r: &Spanned<crate::spec_file::ResponseSpec>, op: &
     let source = s.source.map_or(model::Source::Seed, Into::into);
     if let Some(f) = &s.fields {
         return Response::Fields {
-            fields: ck.fields(f, &Owner::Response(op.to_owned())),
+            fields: fields(ck, declared, f, &Owner::Response(op.to_owned())),
             source,
         };
     }
     if let Some(rec) = &s.record {
-        if !ck.records.contains(&rec.value) {
-            let help = match names::did_you_mean(&rec.value, ck.records.iter().map(String::as_str))
-            {
+        if !declared.records.contains(&rec.value) {
+            let help = match names::did_you_mean(
+                &rec.value,
+                declared.records.iter().map(String::as_str),
+            ) {
                 Some(m) => format!("did you mean `{m}`?"),
                 None => "name a record declared under `records:`".into(),
             };
@@ -843,6 +828,7 @@ fn param<'f>(
 
 fn constraints(
     ck: &mut Checker,
+    declared: &Declared,
     list: &[Spanned<ConstraintSpec>],
     params: &Params,
     owner: &Owner,
@@ -853,7 +839,7 @@ fn constraints(
             continue;
         };
         let kind = if let Some(ri) = body.required_if {
-            required_if(ck, &ri.value, params, owner)
+            required_if(ck, declared, &ri.value, params, owner)
         } else if let Some(l) = body.at_least_one_of {
             field_set(ck, l, params, owner, "at_least_one_of")
                 .map(|fields| ConstraintKind::AtLeastOneOf { fields })
@@ -950,6 +936,7 @@ fn param_ref(f: &Field) -> ParamRef {
 
 fn required_if(
     ck: &mut Checker,
+    declared: &Declared,
     ri: &RequiredIfSpec,
     params: &Params,
     owner: &Owner,
@@ -963,7 +950,7 @@ fn required_if(
             match &f.ty {
                 TypeRef::String => {}
                 TypeRef::Enum { name } => {
-                    if let Some(info) = ck.enums.get(name) {
+                    if let Some(info) = declared.enums.get(name) {
                         let matched = info.wires.iter().find(|w| {
                             **w == value.value
                                 || (info.wire_type == EnumWireType::Integer
@@ -982,7 +969,7 @@ fn required_if(
                     }
                 }
                 other => {
-                    ck.error(&field.loc, format!("`required_if` compares field `{}` of {owner}, of type `{}`, with `equals`", field.value, super::type_text(other)), Some("`equals` compares a string or enum parameter with a wire value".into()));
+                    ck.error(&field.loc, format!("`required_if` compares field `{}` of {owner}, of type `{}`, with `equals`", field.value, type_text(other)), Some("`equals` compares a string or enum parameter with a wire value".into()));
                     return None;
                 }
             }
@@ -1032,7 +1019,7 @@ fn required_if(
                         &sum.loc,
                         format!(
                             "`sum` adds `{item}` of record `{rec}`, of type `{}`, not decimal",
-                            super::type_text(&other)
+                            type_text(&other)
                         ),
                         Some("`sum` adds a decimal field".into()),
                     );
@@ -1099,6 +1086,7 @@ fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<Field> {
 /// response record), or a member of a raw JSON response.
 fn final_states(
     ck: &mut Checker,
+    declared: &Declared,
     f: &Spanned<crate::spec_file::FinalStatesSpec>,
     response: &Response,
     owner: &Owner,
@@ -1141,7 +1129,7 @@ fn final_states(
     let fits = match &field.ty {
         TypeRef::String | TypeRef::Int | TypeRef::Long => true,
         TypeRef::Enum { name: e } => {
-            if let Some(info) = ck.enums.get(e) {
+            if let Some(info) = declared.enums.get(e) {
                 let wires = info.wires.clone();
                 for v in &spec.values {
                     if !wires.contains(&v.value) {
