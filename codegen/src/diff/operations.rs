@@ -74,6 +74,18 @@ pub(super) fn operations(out: &mut Out, old: &Api, new: &Api) {
 
 fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
     let mut items = Vec::new();
+    identity(&mut items, o, n);
+    behaviour(&mut items, o, n);
+    helpers(&mut items, o, n);
+    params(&mut items, old, new, o, n);
+    constraints(&mut items, o, n);
+    response(old, new, &o.response, &n.response, &mut items);
+    items
+}
+
+/// What names the operation: its name (and so its method and types), path, module,
+/// deprecation and documentation.
+fn identity(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
     if o.name != n.name {
         items.push(Item::new(
             "",
@@ -101,10 +113,15 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
             Wire::Compatible,
         ));
     }
-    deprecation(&mut items, "", "operation", &o.deprecated, &n.deprecated);
+    deprecation(items, "", "operation", &o.deprecated, &n.deprecated);
     if o.doc != n.doc || o.source != n.source || o.decisions != n.decisions {
         items.push(docs_item(""));
     }
+}
+
+/// How a call behaves: whether it may move money (never re-sent) and whether it must be
+/// confirmed with an OTP.
+fn behaviour(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
     if o.moves_money != n.moves_money {
         items.push(Item::new(
             "",
@@ -134,8 +151,10 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
             )
         });
     }
-    helpers(&mut items, o, n);
-    // Parameters.
+}
+
+/// The parameters: field by field (as sent), or documented / no longer documented.
+fn params(items: &mut Vec<Item>, old: &Api, new: &Api, o: &Operation, n: &Operation) {
     match (&o.params, &n.params) {
         (Params::Fields { fields: of }, Params::Fields { fields: nf }) => {
             items.extend(fields::diff(
@@ -146,7 +165,7 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
                 fields::Dirs::SENT,
                 "parameter",
             ));
-            moved_fields(old, new, o, n, &mut items);
+            moved_fields(old, new, o, n, items);
         }
         (Params::Unspecified { note: a }, Params::Unspecified { note: b }) => {
             if a != b {
@@ -166,7 +185,10 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
             Wire::Compatible,
         )),
     }
-    // Constraints.
+}
+
+/// Constraints added (the service refuses more) or removed, compared in words.
+fn constraints(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
     let oc: BTreeSet<String> = o.constraints.iter().map(|c| constraint(&c.kind)).collect();
     let nc: BTreeSet<String> = n.constraints.iter().map(|c| constraint(&c.kind)).collect();
     for c in nc.difference(&oc) {
@@ -185,9 +207,6 @@ fn operation(old: &Api, new: &Api, o: &Operation, n: &Operation) -> Vec<Item> {
             Wire::Compatible,
         ));
     }
-    // Response.
-    response(old, new, &o.response, &n.response, &mut items);
-    items
 }
 
 /// The client methods an operation's spec keys generate: a paginator (`paging` with
@@ -318,9 +337,10 @@ fn moved_fields(old: &Api, new: &Api, o: &Operation, n: &Operation, items: &mut 
     }
 }
 
+/// The response: field by field when its shape stays (inline fields as received, the
+/// record by name), else one change of shape.
 fn response(old: &Api, new: &Api, o: &Response, n: &Response, items: &mut Vec<Item>) {
     use Response as R;
-    let item = "response";
     match (o, n) {
         (
             R::Fields {
@@ -341,7 +361,7 @@ fn response(old: &Api, new: &Api, o: &Response, n: &Response, items: &mut Vec<It
                 "response field",
             ));
             if a != b {
-                items.push(docs_item(item));
+                items.push(docs_item(RESPONSE));
             }
         }
         (
@@ -357,78 +377,86 @@ fn response(old: &Api, new: &Api, o: &Response, n: &Response, items: &mut Vec<It
             },
         ) => {
             if a != b {
-                // Another record: the wire verdict is that of its fields, as received.
-                let of = old.record(a).map(|r| r.fields.as_slice()).unwrap_or(&[]);
-                let nf = new.record(b).map(|r| r.fields.as_slice()).unwrap_or(&[]);
-                let sub = fields::diff(old, new, of, nf, fields::Dirs::RECEIVED, "field");
-                let wire = sub.iter().map(|i| i.wire).max().unwrap_or(Wire::Compatible);
-                items.push(Item::new(
-                    item,
-                    format!("response record changed from `{a}` to `{b}`"),
-                    Level::Major,
-                    wire,
-                ));
+                items.push(record_replaced(old, new, a, b));
             } else if sa != sb {
-                items.push(docs_item(item));
+                items.push(docs_item(RESPONSE));
             }
             // Changes inside the record are reported under the record.
         }
         (R::Unspecified { note: a }, R::Unspecified { note: b })
         | (R::Empty { note: a }, R::Empty { note: b }) => {
             if a != b {
-                items.push(docs_item(item));
+                items.push(docs_item(RESPONSE));
             }
         }
-        (R::Unspecified { .. }, R::Fields { .. } | R::Record { .. }) => items.push(Item::new(
-            item,
+        _ => items.push(shape_changed(old, new, o, n)),
+    }
+}
+
+/// The item every response change is reported under.
+const RESPONSE: &str = "response";
+
+/// The response is another record: the wire verdict is that of its fields, as received.
+fn record_replaced(old: &Api, new: &Api, a: &str, b: &str) -> Item {
+    let of = old.record(a).map(|r| r.fields.as_slice()).unwrap_or(&[]);
+    let nf = new.record(b).map(|r| r.fields.as_slice()).unwrap_or(&[]);
+    let sub = fields::diff(old, new, of, nf, fields::Dirs::RECEIVED, "field");
+    let wire = sub.iter().map(|i| i.wire).max().unwrap_or(Wire::Compatible);
+    Item::new(
+        RESPONSE,
+        format!("response record changed from `{a}` to `{b}`"),
+        Level::Major,
+        wire,
+    )
+}
+
+/// The response changed shape (raw JSON, nothing, inline fields, a record); `response`
+/// handles the pairs of one shape.
+fn shape_changed(old: &Api, new: &Api, o: &Response, n: &Response) -> Item {
+    use Response as R;
+    let (change, wire) = match (o, n) {
+        (R::Unspecified { .. }, R::Fields { .. } | R::Record { .. }) => (
             format!(
                 "response documented: `data` is {} instead of raw JSON",
                 response_words(n)
             ),
-            Level::Major,
             Wire::Compatible,
-        )),
-        (R::Fields { .. } | R::Record { .. }, R::Unspecified { .. }) => items.push(Item::new(
-            item,
+        ),
+        (R::Fields { .. } | R::Record { .. }, R::Unspecified { .. }) => (
             format!(
                 "response no longer documented: `data` is raw JSON instead of {}",
                 response_words(o)
             ),
-            Level::Major,
             Wire::Breaking,
-        )),
-        (R::Empty { .. }, _) => items.push(Item::new(
-            item,
+        ),
+        (R::Empty { .. }, _) => (
             format!("response now carries `data` ({})", response_words(n)),
-            Level::Major,
             Wire::Compatible,
-        )),
-        (_, R::Empty { .. }) => items.push(Item::new(
-            item,
+        ),
+        (_, R::Empty { .. }) => (
             format!(
                 "response no longer carries `data` (was {})",
                 response_words(o)
             ),
-            Level::Major,
             Wire::Breaking,
-        )),
-        (R::Fields { .. }, R::Record { .. }) | (R::Record { .. }, R::Fields { .. }) => {
+        ),
+        // Inline fields to a record or back: the wire verdict is that of the fields.
+        _ => {
             let of = response_fields(old, o);
             let nf = response_fields(new, n);
             let sub = fields::diff(old, new, of, nf, fields::Dirs::RECEIVED, "field");
             let wire = sub.iter().map(|i| i.wire).max().unwrap_or(Wire::Compatible);
-            items.push(Item::new(
-                item,
+            (
                 format!(
                     "response changed from {} to {}",
                     response_words(o),
                     response_words(n)
                 ),
-                Level::Major,
                 wire,
-            ));
+            )
         }
-    }
+    };
+    Item::new(RESPONSE, change, Level::Major, wire)
 }
 
 fn response_fields<'a>(api: &'a Api, r: &'a Response) -> &'a [crate::model::Field] {
