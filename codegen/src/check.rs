@@ -6,16 +6,17 @@ mod decimal;
 mod decisions;
 mod declare;
 mod enums;
+mod envelope;
 mod fields;
 pub(crate) mod names;
 mod ops;
+mod records;
 mod rules;
 mod sets;
 #[cfg(test)]
 mod testing;
 mod types;
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::diagnostics::{self, Diagnostic};
@@ -54,8 +55,6 @@ impl fmt::Display for Owner {
 pub(crate) struct Checker {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
-    /// Wire name and type of each record field, for `sum` conditions.
-    record_fields: BTreeMap<String, Vec<Field>>,
     /// Decision ids referenced somewhere, checked once all decisions are known.
     decision_refs: Vec<(Spanned<String>, String)>,
     /// Where the spec root is, for problems that have no better place.
@@ -68,7 +67,6 @@ impl Checker {
         Checker {
             errors: Vec::new(),
             warnings: Vec::new(),
-            record_fields: BTreeMap::new(),
             decision_refs: Vec::new(),
             root: Location {
                 file: format!("{root}/"),

@@ -7,8 +7,8 @@ use super::collect::Collected;
 use super::decimal::Dec;
 use super::decisions::Decisions;
 use super::declare::{type_name, Declarations, Declared};
-use super::fields::{fields, signing_order};
-use super::sets::FieldSets;
+use super::fields::fields;
+use super::records::Records;
 use super::types::type_text;
 use super::{at, names, Checker, Owner};
 use crate::model::{
@@ -18,28 +18,6 @@ use crate::model::{
 use crate::spec_file::{
     ConstraintBody, ConstraintSpec, OperationSpec, ParamsSpec, RequiredIfSpec, Spanned,
 };
-
-/// Envelope fields the runtime relies on.
-const REQUEST_ENVELOPE: &[&str] = &[
-    "requestId",
-    "sender",
-    "locale",
-    "timestamp",
-    "salt",
-    "signature",
-    "params",
-];
-const RESPONSE_ENVELOPE: &[&str] = &[
-    "requestId",
-    "sender",
-    "locale",
-    "timestamp",
-    "salt",
-    "signature",
-    "code",
-    "msg",
-    "data",
-];
 
 /// Checks the `name:` of a result code (the variant of the generated `ResultCode`):
 /// UpperCamelCase, not a keyword, not `Unknown`, unique among the codes checked so far.
@@ -117,90 +95,8 @@ pub(super) fn build(
     let type_locs = &declared.types;
     let enum_defs = declarations.enums;
     let record_specs = declarations.records;
-    let mut sets = FieldSets::declare(ck, collected.field_sets.iter().copied());
-    let mut record_defs = Vec::new();
-    for r in record_specs {
-        let spec = &r.value;
-        let name = spec.name.value.clone();
-        let owner = Owner::Record(name.clone());
-        let listed = sets.expand(ck, spec.include.as_deref(), &spec.fields, &owner);
-        let fields = fields(ck, declared, listed, &owner);
-        let decisions = ck.decisions_of(&spec.decisions, &owner.to_string());
-        record_defs.push(model::Record {
-            name,
-            doc: spec.doc.clone().unwrap_or_default(),
-            source: spec.source.map_or(model::Source::Seed, Into::into),
-            fields,
-            decisions,
-            used_in_request: false,
-            used_in_response: false,
-            received_name: String::new(),
-            location: r.loc.clone(),
-        });
-    }
-    sets.report_unused(ck);
-    record_defs.sort_by(|a, b| a.name.cmp(&b.name));
-    record_cycles(ck, &record_defs);
-
-    // Envelope.
-    let envelope_model = match envelope {
-        Some(env) => {
-            let request = fields(
-                ck,
-                declared,
-                &env.value.request.value,
-                &Owner::EnvelopeRequest,
-            );
-            let response = fields(
-                ck,
-                declared,
-                &env.value.response.value,
-                &Owner::EnvelopeResponse,
-            );
-            for (list, needed, owner, loc) in [
-                (
-                    &request,
-                    REQUEST_ENVELOPE,
-                    Owner::EnvelopeRequest,
-                    &env.value.request.loc,
-                ),
-                (
-                    &response,
-                    RESPONSE_ENVELOPE,
-                    Owner::EnvelopeResponse,
-                    &env.value.response.loc,
-                ),
-            ] {
-                for n in needed {
-                    if !list.iter().any(|f| f.wire_name == *n) {
-                        ck.error(
-                            loc,
-                            format!("{owner} has no field `{n}`"),
-                            Some(format!(
-                                "the envelope carries {}; add `{n}`",
-                                needed.join(", ")
-                            )),
-                        );
-                    }
-                }
-                // `senderKey` joins the flattened string when signing.
-                if !list.iter().any(|f| f.wire_name == "senderKey") {
-                    let mut sib: Vec<(String, Location)> = list
-                        .iter()
-                        .map(|f| (f.wire_name.clone(), f.location.clone()))
-                        .collect();
-                    sib.push(("senderKey".to_owned(), loc.clone()));
-                    signing_order(ck, &sib, &owner);
-                }
-            }
-            Some(model::Envelope { request, response })
-        }
-        None => {
-            let root = ck.root.clone();
-            ck.error(&root, "no file defines `envelope:`", Some("add `envelope:` with its `request:` and `response:` fields (see spec/SCHEMA.md)".into()));
-            None
-        }
-    };
+    let mut records = super::records::records(ck, declared, &collected.field_sets, &record_specs);
+    let envelope_model = super::envelope::envelope(ck, declared, envelope);
 
     // Groups and operations.
     let mut groups: Vec<model::Group> = Vec::new();
@@ -286,7 +182,7 @@ pub(super) fn build(
             if let Some(step) = &op.value.otp_step {
                 otp_steps.push((step, op.value.name.value.clone()));
             }
-            ops.push(operation(ck, declared, op, &gname.value));
+            ops.push(operation(ck, declared, &records, op, &gname.value));
         }
         groups.push(model::Group {
             name: gname.value.clone(),
@@ -301,8 +197,8 @@ pub(super) fn build(
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
     operation_names(ck, &all_ops, type_locs);
     shared_paths(ck, &all_ops, &decisions.list);
-    usage(ck, &mut record_defs, &all_ops);
-    shape_names(ck, &mut record_defs, &mut groups, type_locs);
+    usage(ck, &mut records.defs, &all_ops);
+    shape_names(ck, &mut records.defs, &mut groups, type_locs);
     let otp_flow = otp_flow(ck, &otp_steps, &groups);
     let all_ops: Vec<&model::Operation> = groups.iter().flat_map(|g| g.operations.iter()).collect();
 
@@ -468,7 +364,7 @@ pub(super) fn build(
         envelope: envelope_model?,
         result_codes: codes,
         groups,
-        records: record_defs,
+        records: records.defs,
         enums: enum_defs,
         notifications: notes,
         decisions: decisions.list,
@@ -479,6 +375,7 @@ pub(super) fn build(
 fn operation(
     ck: &mut Checker,
     declared: &Declared,
+    records: &Records,
     op: &Spanned<OperationSpec>,
     group: &str,
 ) -> model::Operation {
@@ -562,6 +459,7 @@ fn operation(
     let constraints = constraints(
         ck,
         declared,
+        records,
         s.constraints.as_deref().unwrap_or(&[]),
         &params,
         &owner,
@@ -619,7 +517,7 @@ fn operation(
     let final_states = s
         .final_states
         .as_ref()
-        .and_then(|f| final_states(ck, declared, f, &response, &owner));
+        .and_then(|f| final_states(ck, declared, records, f, &response, &owner));
     model::Operation {
         deprecated,
         paging,
@@ -829,6 +727,7 @@ fn param<'f>(
 fn constraints(
     ck: &mut Checker,
     declared: &Declared,
+    records: &Records,
     list: &[Spanned<ConstraintSpec>],
     params: &Params,
     owner: &Owner,
@@ -839,7 +738,7 @@ fn constraints(
             continue;
         };
         let kind = if let Some(ri) = body.required_if {
-            required_if(ck, declared, &ri.value, params, owner)
+            required_if(ck, declared, records, &ri.value, params, owner)
         } else if let Some(l) = body.at_least_one_of {
             field_set(ck, l, params, owner, "at_least_one_of")
                 .map(|fields| ConstraintKind::AtLeastOneOf { fields })
@@ -937,6 +836,7 @@ fn param_ref(f: &Field) -> ParamRef {
 fn required_if(
     ck: &mut Checker,
     declared: &Declared,
+    records: &Records,
     ri: &RequiredIfSpec,
     params: &Params,
     owner: &Owner,
@@ -1009,7 +909,7 @@ fn required_if(
             };
             // Record field types are known from the records list in the spec files; the
             // checker keeps them on the side.
-            let item_ref = match ck_record_field(ck, &rec, item) {
+            let item_ref = match records.field(&rec, item).cloned() {
                 Some(item_field) if matches!(item_field.ty, TypeRef::Decimal { .. }) => {
                     param_ref(&item_field)
                 }
@@ -1075,18 +975,12 @@ fn required_if(
     })
 }
 
-/// Field `field` of record `rec`, from the fields noted while checking.
-fn ck_record_field(ck: &Checker, rec: &str, field: &str) -> Option<Field> {
-    ck.record_fields
-        .get(rec)
-        .and_then(|fs| fs.iter().find(|f| f.wire_name == field).cloned())
-}
-
 /// Resolves `final_states:` against the response: a listed field (or one of the
 /// response record), or a member of a raw JSON response.
 fn final_states(
     ck: &mut Checker,
     declared: &Declared,
+    records: &Records,
     f: &Spanned<crate::spec_file::FinalStatesSpec>,
     response: &Response,
     owner: &Owner,
@@ -1105,7 +999,7 @@ fn final_states(
         Response::Fields { fields, .. } => {
             fields.iter().find(|x| x.wire_name == name.value).cloned()
         }
-        Response::Record { record, .. } => ck_record_field(ck, record, &name.value),
+        Response::Record { record, .. } => records.field(record, &name.value).cloned(),
         Response::Unspecified { .. } => {
             return Some(model::FinalStates {
                 wire_name: name.value.clone(),
@@ -1745,60 +1639,5 @@ fn settle_received(ty: &mut TypeRef, received: &BTreeMap<String, String>) {
         }
         TypeRef::Array { item } => settle_received(item, received),
         _ => {}
-    }
-}
-
-/// A record holding itself through non-array fields cannot be a Rust struct.
-fn record_cycles(ck: &mut Checker, records: &[model::Record]) {
-    let direct = |r: &model::Record| -> Vec<(String, String, Location)> {
-        r.fields
-            .iter()
-            .filter_map(|f| match &f.ty {
-                TypeRef::Record { name, .. } => {
-                    Some((f.wire_name.clone(), name.clone(), f.location.clone()))
-                }
-                _ => None,
-            })
-            .collect()
-    };
-    for start in records {
-        // Depth-first search for a path back to `start`.
-        let mut stack: Vec<(String, Vec<String>)> =
-            vec![(start.name.clone(), vec![start.name.clone()])];
-        let mut seen = BTreeSet::new();
-        let mut found: Option<(Vec<String>, Location)> = None;
-        while let Some((cur, trail)) = stack.pop() {
-            let Some(rec) = records.iter().find(|r| r.name == cur) else {
-                continue;
-            };
-            for (fname, target, loc) in direct(rec) {
-                let mut t = trail.clone();
-                t.push(format!("{fname} → {target}"));
-                if target == start.name {
-                    if found.is_none() && cur == start.name {
-                        found = Some((t.clone(), loc.clone()));
-                    } else if found.is_none() {
-                        found = Some((t.clone(), start.location.clone()));
-                    }
-                } else if seen.insert(target.clone()) {
-                    stack.push((target, t));
-                }
-            }
-        }
-        if let Some((trail, loc)) = found {
-            ck.error(
-                &loc,
-                format!(
-                    "record `{}` contains itself ({})",
-                    start.name,
-                    trail.join(".")
-                ),
-                Some("a struct cannot hold itself; make one of these fields an array".into()),
-            );
-        }
-    }
-    // Remember field types for `sum` checks.
-    for r in records {
-        ck.record_fields.insert(r.name.clone(), r.fields.clone());
     }
 }
