@@ -190,3 +190,68 @@ async fn deep_json_bad_utf8_and_oversized_bodies_get_an_answer() {
 
     still_serving(&c).await;
 }
+
+/// A callback receiver on 127.0.0.1 that answers `ok` to every POST; its URL.
+async fn ok_receiver() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 4096];
+                // Headers, then as many bytes as Content-Length says.
+                loop {
+                    let Ok(n) = stream.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    request.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&request).to_lowercase();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len: usize = text
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse().ok())
+                            .unwrap_or(0);
+                        if request.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                let _ = stream
+                    .write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+                    )
+                    .await;
+            });
+        }
+    });
+    format!("http://{addr}/callbacks")
+}
+
+#[tokio::test]
+async fn a_large_signed_request_is_served_off_the_async_workers() {
+    // Over 64 KiB (a long salt): read under a permit and checked on a blocking thread,
+    // from where the operation runs and its notification is delivered.
+    let (sb, c) = start().await;
+    sb.set_callback_url(&ok_receiver().await).unwrap();
+    let envelope = format!(
+        r#"{{"requestId":"LARGE-1","sender":"{}","locale":"en_KE","timestamp":{},"salt":"{}","params":{{"queryDate":"2025-06-30"}}}}"#,
+        sb.sender(),
+        baas_runtime::envelope::now_millis(),
+        "s".repeat(100 * 1024)
+    );
+    let answer = raw::post_envelope(&sb, "/report/queryClosingBalance", &envelope).await;
+    assert_eq!(answer["code"], "00000", "{}", answer["msg"]);
+    assert_eq!(answer["requestId"], "LARGE-1");
+    sb.deliveries_settled().await;
+    let deliveries = sb.deliveries();
+    assert!(
+        deliveries.len() == 1 && deliveries[0].acknowledged,
+        "{deliveries:?}"
+    );
+    still_serving(&c).await;
+}
