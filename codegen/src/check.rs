@@ -2,14 +2,20 @@
 //! the checked [`model::Api`] or every problem found, each located and with help.
 
 mod collect;
+mod constraints;
 mod decimal;
 mod decisions;
 mod declare;
 mod enums;
 mod envelope;
 mod fields;
+mod final_states;
 pub(crate) mod names;
+mod operation;
+mod operations;
 mod ops;
+mod otp;
+mod paging;
 mod records;
 mod rules;
 mod sets;

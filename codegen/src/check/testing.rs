@@ -1,10 +1,58 @@
 //! Helpers for the passes' unit tests: spec files from YAML text, a fresh checker, and
 //! its findings as `file:line:column: message` lines.
 
+use super::collect::collect;
+use super::declare::declare;
+use super::operations::{operations, Known};
+use super::otp::otp_flow;
+use super::records::records;
 use super::Checker;
 use crate::load::{load_file, Source};
-use crate::model::Location;
+use crate::model::{self, Location};
 use crate::spec_file::SpecFile;
+
+/// Types for the operations of the passes' tests: an integer enum, a string enum, a
+/// record of items with a decimal amount, and a record holding a status.
+pub(super) const TYPES: &str = "enums:
+  - { name: Status, wire_type: integer, values: [{ wire: 1, name: Done }, { wire: -1, name: Failed }] }
+  - { name: Kind, wire_type: string, values: [{ wire: A, name: Alpha }, { wire: B, name: Beta }] }
+records:
+  - { name: Item, fields: [{ name: amount, type: decimal, wire: string }, { name: label, type: string }] }
+  - { name: Detail, fields: [{ name: status, type: Status }, { name: note, type: json }] }
+";
+
+/// The operations of `yaml` (one file, with [`TYPES`] in another) through the operations
+/// pass; the checker holds what every pass found.
+pub(super) fn operations_of(yaml: &str) -> (Vec<model::Group>, Checker) {
+    let (groups, _, ck) = through_operations(yaml, false);
+    (groups, ck)
+}
+
+/// As [`operations_of`], then the OTP flow of its operations.
+pub(super) fn otp_flow_of(yaml: &str) -> (Option<model::OtpFlow>, Checker) {
+    let (_, otp, ck) = through_operations(yaml, true);
+    (otp, ck)
+}
+
+fn through_operations(
+    yaml: &str,
+    otp: bool,
+) -> (Vec<model::Group>, Option<model::OtpFlow>, Checker) {
+    let files = files(&[("s/a.yaml", TYPES), ("s/t.yaml", yaml)]);
+    let mut ck = checker();
+    let c = collect(&mut ck, &files);
+    let d = declare(&mut ck, &c);
+    let r = records(&mut ck, &d.declared, &c.field_sets, &d.records);
+    let known = Known {
+        declared: &d.declared,
+        records: &r,
+    };
+    let ops = operations(&mut ck, known, &c);
+    let flow = otp
+        .then(|| otp_flow(&mut ck, &ops.otp_steps, &ops.groups))
+        .flatten();
+    (ops.groups, flow, ck)
+}
 
 /// Decodes `(display path, YAML)` pairs, in the order given; panics on a decoding error.
 pub(super) fn files(sources: &[(&str, &str)]) -> Vec<SpecFile> {
