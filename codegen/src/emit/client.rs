@@ -2,17 +2,55 @@
 //! (operation name → decode and validate its params).
 
 use heck::ToUpperCamelCase;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::ident;
 use super::operations::{call_notes, pages_method, request_name, response_name, wire_path_line};
-use crate::model::{Api, Response};
+use crate::model::{Api, FinalStates, Group, Operation, Paging, PagingItems, Response};
 
 /// Emits the `Client` struct and its methods.
 pub fn emit_client(api: &Api) -> TokenStream {
-    // Which variant a partner matches on, and how to read the service's code.
+    let errors_doc = errors_doc(api);
+    let mut methods = Vec::new();
+    for group in &api.groups {
+        for op in &group.operations {
+            let call = Call {
+                module: ident(&group.name),
+                req: ident(&request_name(op)),
+                resp: ident(&response_name(op)),
+                deprecated: docs::deprecated_attr(op.deprecated.as_deref()),
+            };
+            methods.push(call_method(group, op, &call, &errors_doc));
+            if let (Some(field), Some(_)) = (&op.business_id, &api.otp_flow) {
+                methods.push(pending_method(op, &call, field));
+            }
+            if let Some(states) = &op.final_states {
+                methods.push(until_final_method(op, &call, states));
+            }
+            if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
+                if let Some(items) = &paging.items {
+                    methods.push(pages_stream_method(op, &call, paging, items));
+                }
+            }
+        }
+    }
+    client_struct(api, &methods)
+}
+
+/// What every method of one operation names: its module, request and response types,
+/// and its `#[deprecated]` attribute.
+struct Call {
+    module: Ident,
+    req: Ident,
+    resp: Ident,
+    deprecated: TokenStream,
+}
+
+/// The `# Errors` paragraph of every operation method: which variant a partner matches
+/// on, and how to read the service's code.
+fn errors_doc(api: &Api) -> String {
     let typed_code = if api.result_codes.is_empty() {
         String::new()
     } else {
@@ -21,154 +59,181 @@ pub fn emit_client(api: &Api) -> TokenStream {
             super::codes::RESULT_CODE
         )
     };
-    let errors_doc = format!(
+    format!(
         "[`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `{}`{typed_code}; otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.",
         api.success_code
-    );
-    let mut methods = Vec::new();
-    for group in &api.groups {
-        let module = ident(&group.name);
-        for op in &group.operations {
-            let method = ident(&op.rust_name);
-            let req = ident(&request_name(op));
-            let resp = ident(&response_name(op));
-            let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
-            let mut doc = Doc::new();
-            doc.text(&op.doc);
-            doc.raw(&wire_path_line(op));
-            doc.raw(&format!(
-                "Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`{}`](super::{}::{}).",
-                response_name(op),
-                group.name,
-                response_name(op)
-            ));
-            match &op.response {
-                Response::Unspecified { .. } => {
-                    doc.raw("The spec does not show the response shape: the `data` object is returned as raw JSON.");
-                }
-                Response::Empty { .. } => {
-                    doc.raw("The service answers with code and msg only.");
-                }
-                _ => {}
-            }
-            call_notes(&mut doc, op);
-            docs::add_provenance(&mut doc, op.source);
-            docs::add_deprecation(&mut doc, op.deprecated.as_deref());
-            doc.raw("# Errors");
-            doc.raw(&errors_doc);
-            let doc = doc.outer();
-            methods.push(quote! {
-                #doc
-                #deprecated
-                pub async fn #method(
-                    &self,
-                    request: &super::#module::#req,
-                ) -> Result<super::#module::#resp, baas_runtime::Error> {
-                    self.inner.execute(request).await
-                }
-            });
-            if let (Some(field), Some(_)) = (&op.business_id, &api.otp_flow) {
-                let pending = ident(&format!(
-                    "{}_pending",
-                    op.rust_name.trim_start_matches("r#")
-                ));
-                let field_id = ident(field);
-                let wire = match &op.response {
-                    Response::Fields { fields, .. } => fields
-                        .iter()
-                        .find(|f| &f.rust_name == field)
-                        .map_or(field.as_str(), |f| f.wire_name.as_str()),
-                    _ => field.as_str(),
-                };
-                let method_name = op.rust_name.trim_start_matches("r#");
-                let mut pdoc = Doc::new();
-                pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire}`: send its OTP and confirm it from there."));
-                pdoc.raw("# Errors");
-                pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
-                let pdoc = pdoc.outer();
-                methods.push(quote! {
-                    #pdoc
-                    #deprecated
-                    pub async fn #pending(
-                        &self,
-                        request: &super::#module::#req,
-                    ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
-                        let success = self
-                            .inner
-                            .execute_with(request, &baas_runtime::CallOptions::new())
-                            .await?;
-                        super::pending::PendingApplication::from_success::<super::#module::#req>(
-                            self.clone(),
-                            success,
-                            |r| r.#field_id.as_deref(),
-                            #wire,
-                        )
-                    }
-                });
-            }
-            if let Some(states) = &op.final_states {
-                let until = ident(&format!(
-                    "{}_until_final",
-                    op.rust_name.trim_start_matches("r#")
-                ));
-                let wire = &states.wire_name;
-                let read = match &states.rust_name {
-                    Some(field) => {
-                        let id = ident(field);
-                        quote!(|response: &super::#module::#resp| response.#id.as_ref().map(ToString::to_string))
-                    }
-                    None => quote!(|response: &super::#module::#resp| response.member_text(#wire)),
-                };
-                let values = &states.values;
-                let listed = values
-                    .iter()
-                    .map(|v| format!("`{v}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let method_name = op.rust_name.trim_start_matches("r#");
-                let mut udoc = Doc::new();
-                udoc.raw(&format!("Sends `request` until the response's `{wire}` is final ({listed}), waiting between queries as `policy` says, and returns that response."));
-                udoc.raw("# Errors");
-                udoc.raw(&format!("[`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
-                let udoc = udoc.outer();
-                methods.push(quote! {
-                    #udoc
-                    #deprecated
-                    pub async fn #until(
-                        &self,
-                        request: &super::#module::#req,
-                        policy: &baas_runtime::WaitPolicy,
-                    ) -> Result<super::#module::#resp, baas_runtime::Error> {
-                        self.inner.wait_until(request, #read, &[#(#values),*], policy).await
-                    }
-                });
-            }
-            if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
-                if let Some(items) = &paging.items {
-                    let pages = ident(&pages_method(op));
-                    let pdoc = format!(
-                        " Every page of `{}`, from the request's `{}` on (the first page is {}): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `{}`, a page shorter than `{}`, or an empty one; an error ends it. Each page is one call of [`Client::{}`].",
-                        op.name,
-                        paging.page.wire_name,
-                        paging.first_page,
-                        paging.total.as_ref().map_or(items.wire_name.as_str(), |t| t.wire_name.as_str()),
-                        paging.size.wire_name,
-                        op.rust_name.trim_start_matches("r#"),
-                    );
-                    methods.push(quote! {
-                        #[doc = #pdoc]
-                        #deprecated
-                        pub fn #pages(
-                            &self,
-                            request: super::#module::#req,
-                        ) -> baas_runtime::Pages<super::#module::#req> {
-                            self.inner.pages(request)
-                        }
-                    });
-                }
-            }
+    )
+}
+
+/// The operation's method: validate, sign, send, verify, decode.
+fn call_method(group: &Group, op: &Operation, call: &Call, errors_doc: &str) -> TokenStream {
+    let Call {
+        module,
+        req,
+        resp,
+        deprecated,
+    } = call;
+    let method = ident(&op.rust_name);
+    let mut doc = Doc::new();
+    doc.text(&op.doc);
+    doc.raw(&wire_path_line(op));
+    doc.raw(&format!(
+        "Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`{}`](super::{}::{}).",
+        response_name(op),
+        group.name,
+        response_name(op)
+    ));
+    match &op.response {
+        Response::Unspecified { .. } => {
+            doc.raw("The spec does not show the response shape: the `data` object is returned as raw JSON.");
+        }
+        Response::Empty { .. } => {
+            doc.raw("The service answers with code and msg only.");
+        }
+        _ => {}
+    }
+    call_notes(&mut doc, op);
+    docs::add_provenance(&mut doc, op.source);
+    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    doc.raw("# Errors");
+    doc.raw(errors_doc);
+    let doc = doc.outer();
+    quote! {
+        #doc
+        #deprecated
+        pub async fn #method(
+            &self,
+            request: &super::#module::#req,
+        ) -> Result<super::#module::#resp, baas_runtime::Error> {
+            self.inner.execute(request).await
         }
     }
+}
+
+/// `<method>_pending`: the call, returning the application as a `PendingApplication`
+/// whose business id is the response field `field`.
+fn pending_method(op: &Operation, call: &Call, field: &str) -> TokenStream {
+    let Call {
+        module,
+        req,
+        resp,
+        deprecated,
+    } = call;
+    let method_name = op.rust_name.trim_start_matches("r#");
+    let pending = ident(&format!("{method_name}_pending"));
+    let field_id = ident(field);
+    let wire = match &op.response {
+        Response::Fields { fields, .. } => fields
+            .iter()
+            .find(|f| f.rust_name == field)
+            .map_or(field, |f| f.wire_name.as_str()),
+        _ => field,
+    };
+    let mut pdoc = Doc::new();
+    pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire}`: send its OTP and confirm it from there."));
+    pdoc.raw("# Errors");
+    pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
+    let pdoc = pdoc.outer();
+    quote! {
+        #pdoc
+        #deprecated
+        pub async fn #pending(
+            &self,
+            request: &super::#module::#req,
+        ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
+            let success = self
+                .inner
+                .execute_with(request, &baas_runtime::CallOptions::new())
+                .await?;
+            super::pending::PendingApplication::from_success::<super::#module::#req>(
+                self.clone(),
+                success,
+                |r| r.#field_id.as_deref(),
+                #wire,
+            )
+        }
+    }
+}
+
+/// `<method>_until_final`: the call repeated until the response's state is final.
+fn until_final_method(op: &Operation, call: &Call, states: &FinalStates) -> TokenStream {
+    let Call {
+        module,
+        req,
+        resp,
+        deprecated,
+    } = call;
+    let method_name = op.rust_name.trim_start_matches("r#");
+    let until = ident(&format!("{method_name}_until_final"));
+    let wire = &states.wire_name;
+    let read = match &states.rust_name {
+        Some(field) => {
+            let id = ident(field);
+            quote!(|response: &super::#module::#resp| response.#id.as_ref().map(ToString::to_string))
+        }
+        None => quote!(|response: &super::#module::#resp| response.member_text(#wire)),
+    };
+    let values = &states.values;
+    let listed = values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut udoc = Doc::new();
+    udoc.raw(&format!("Sends `request` until the response's `{wire}` is final ({listed}), waiting between queries as `policy` says, and returns that response."));
+    udoc.raw("# Errors");
+    udoc.raw(&format!("[`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
+    let udoc = udoc.outer();
+    quote! {
+        #udoc
+        #deprecated
+        pub async fn #until(
+            &self,
+            request: &super::#module::#req,
+            policy: &baas_runtime::WaitPolicy,
+        ) -> Result<super::#module::#resp, baas_runtime::Error> {
+            self.inner.wait_until(request, #read, &[#(#values),*], policy).await
+        }
+    }
+}
+
+/// `<method>_pages`: every page of a paged operation as a stream.
+fn pages_stream_method(
+    op: &Operation,
+    call: &Call,
+    paging: &Paging,
+    items: &PagingItems,
+) -> TokenStream {
+    let Call {
+        module,
+        req,
+        deprecated,
+        ..
+    } = call;
+    let pages = ident(&pages_method(op));
+    let pdoc = format!(
+        " Every page of `{}`, from the request's `{}` on (the first page is {}): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `{}`, a page shorter than `{}`, or an empty one; an error ends it. Each page is one call of [`Client::{}`].",
+        op.name,
+        paging.page.wire_name,
+        paging.first_page,
+        paging.total.as_ref().map_or(items.wire_name.as_str(), |t| t.wire_name.as_str()),
+        paging.size.wire_name,
+        op.rust_name.trim_start_matches("r#"),
+    );
+    quote! {
+        #[doc = #pdoc]
+        #deprecated
+        pub fn #pages(
+            &self,
+            request: super::#module::#req,
+        ) -> baas_runtime::Pages<super::#module::#req> {
+            self.inner.pages(request)
+        }
+    }
+}
+
+/// The `Client` struct, its constructors and `methods`.
+fn client_struct(api: &Api, methods: &[TokenStream]) -> TokenStream {
     // The spec's retry policy, given to the runtime (which keeps no list of its own).
     let retryable = if api.result_codes.is_empty() {
         quote!(&[])
@@ -241,65 +306,142 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
     let mut arms = Vec::new();
     for group in &api.groups {
         let module = ident(&group.name);
-        let gname = &group.name;
         let gvariant = ident(&group.name.to_upper_camel_case());
-        let mut variants = Vec::new();
-        let mut name_arms = Vec::new();
         for op in &group.operations {
+            infos.push(operation_info(group, op));
             let req = ident(&request_name(op));
             let variant = ident(&op.type_name);
-            let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
-            infos.push(quote! {
-                OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
-            });
-            let vdoc = format!(" `{name}` (`POST {path}`).");
-            variants.push(quote! {
-                #[doc = #vdoc]
-                #variant(super::super::#module::#req),
-            });
-            name_arms.push(quote!(Request::#variant(_) => #name,));
+            let name = &op.name;
             arms.push(quote! {
                 #name => decode_as::<super::#module::#req>(params_json)
                     .map(|r| Request::#gvariant(#module::Request::#variant(r))),
             });
         }
-        let gdoc = format!(" Decoded requests of the `{gname}` group.");
-        let name_body = if name_arms.is_empty() {
-            quote!(match *self {})
-        } else {
-            quote!(match self { #(#name_arms)* })
-        };
-        group_mods.push(quote! {
-            #[doc = #gdoc]
-            pub mod #module {
-                /// A decoded, validated request of one operation of the group.
-                #[derive(Debug, Clone, PartialEq)]
-                #[allow(clippy::large_enum_variant)]
-                pub enum Request {
-                    #(#variants)*
-                }
-
-                impl Request {
-                    /// The spec name of the operation.
-                    #[must_use]
-                    pub fn operation(&self) -> &'static str {
-                        #name_body
-                    }
-                }
-            }
-        });
-        let tdoc = format!(" A request of the `{gname}` group.");
+        group_mods.push(group_request_module(group));
+        let tdoc = format!(" A request of the `{}` group.", group.name);
         top_variants.push(quote! {
             #[doc = #tdoc]
             #gvariant(#module::Request),
         });
         top_names.push(quote!(Request::#gvariant(r) => r.operation(),));
     }
+    let table = operation_table(&infos);
+    let request = request_enum(&top_variants, &top_names);
+    let decode = decode_items(&arms);
+    let params_check = params_check_items();
+    quote! {
+        #table
+        #(#group_mods)*
+        #request
+        #decode
+        #params_check
+    }
+}
+
+/// One operation's entry of `OPERATIONS`.
+fn operation_info(group: &Group, op: &Operation) -> TokenStream {
+    let gname = &group.name;
+    let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
+    quote! {
+        OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
+    }
+}
+
+/// `OperationInfo` and `OPERATIONS`, the table of every operation.
+fn operation_table(infos: &[TokenStream]) -> TokenStream {
+    quote! {
+        /// Static facts about one operation.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub struct OperationInfo {
+            /// Spec operation name (`applyForTransfer`).
+            pub name: &'static str,
+            /// Wire path.
+            pub path: &'static str,
+            /// Group (module) name.
+            pub group: &'static str,
+            /// Whether the call may move money.
+            pub moves_money: bool,
+            /// Whether the application must be confirmed with an OTP.
+            pub otp: bool,
+        }
+
+        /// Every operation, in spec order.
+        pub const OPERATIONS: &[OperationInfo] = &[#(#infos),*];
+    }
+}
+
+/// `dispatch::<group>`: the group's `Request` enum, one variant per operation.
+fn group_request_module(group: &Group) -> TokenStream {
+    let module = ident(&group.name);
+    let mut variants = Vec::new();
+    let mut name_arms = Vec::new();
+    for op in &group.operations {
+        let req = ident(&request_name(op));
+        let variant = ident(&op.type_name);
+        let (name, path) = (&op.name, &op.path);
+        let vdoc = format!(" `{name}` (`POST {path}`).");
+        variants.push(quote! {
+            #[doc = #vdoc]
+            #variant(super::super::#module::#req),
+        });
+        name_arms.push(quote!(Request::#variant(_) => #name,));
+    }
+    let gdoc = format!(" Decoded requests of the `{}` group.", group.name);
+    let name_body = if name_arms.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(match self { #(#name_arms)* })
+    };
+    quote! {
+        #[doc = #gdoc]
+        pub mod #module {
+            /// A decoded, validated request of one operation of the group.
+            #[derive(Debug, Clone, PartialEq)]
+            #[allow(clippy::large_enum_variant)]
+            pub enum Request {
+                #(#variants)*
+            }
+
+            impl Request {
+                /// The spec name of the operation.
+                #[must_use]
+                pub fn operation(&self) -> &'static str {
+                    #name_body
+                }
+            }
+        }
+    }
+}
+
+/// `dispatch::Request`: a request of any operation, by group.
+fn request_enum(top_variants: &[TokenStream], top_names: &[TokenStream]) -> TokenStream {
     let top_name_body = if top_names.is_empty() {
         quote!(match *self {})
     } else {
         quote!(match self { #(#top_names)* })
     };
+    quote! {
+        /// A decoded, validated request of any operation, by group. Not `non_exhaustive`:
+        /// a server's `match` stops compiling when the spec adds an operation.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Request {
+            #(#top_variants)*
+        }
+
+        impl Request {
+            /// The spec name of the operation.
+            #[must_use]
+            pub fn operation(&self) -> &'static str {
+                #top_name_body
+            }
+        }
+    }
+}
+
+/// `DecodeError` and `decode` (with its helper `decode_as` when there are operations),
+/// given `decode`'s match arm per operation.
+fn decode_items(arms: &[TokenStream]) -> TokenStream {
     let decode_body = if arms.is_empty() {
         quote! {
             let _ = params_json;
@@ -329,42 +471,6 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
         }
     };
     quote! {
-        /// Static facts about one operation.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        #[non_exhaustive]
-        pub struct OperationInfo {
-            /// Spec operation name (`applyForTransfer`).
-            pub name: &'static str,
-            /// Wire path.
-            pub path: &'static str,
-            /// Group (module) name.
-            pub group: &'static str,
-            /// Whether the call may move money.
-            pub moves_money: bool,
-            /// Whether the application must be confirmed with an OTP.
-            pub otp: bool,
-        }
-
-        /// Every operation, in spec order.
-        pub const OPERATIONS: &[OperationInfo] = &[#(#infos),*];
-
-        #(#group_mods)*
-
-        /// A decoded, validated request of any operation, by group. Not `non_exhaustive`:
-        /// a server's `match` stops compiling when the spec adds an operation.
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum Request {
-            #(#top_variants)*
-        }
-
-        impl Request {
-            /// The spec name of the operation.
-            #[must_use]
-            pub fn operation(&self) -> &'static str {
-                #top_name_body
-            }
-        }
-
         /// Why params could not be decoded as an operation's request.
         #[derive(Debug)]
         #[non_exhaustive]
@@ -400,7 +506,12 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
         }
 
         #decode_as
+    }
+}
 
+/// `ParamsCheck` and `validate_params`: `decode`'s verdict without the request.
+fn params_check_items() -> TokenStream {
+    quote! {
         /// The outcome of [`validate_params`].
         #[non_exhaustive]
         pub enum ParamsCheck {
