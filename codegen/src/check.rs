@@ -1,8 +1,33 @@
 //! Checking: merge the decoded files, resolve every name and validate every rule, giving
 //! the checked [`model::Api`] or every problem found, each located and with help.
+//!
+//! The checker runs as passes, each a module whose output type says what the later
+//! passes may rely on; every pass records its findings in the one [`Checker`] and goes
+//! on, so one run reports every problem:
+//!
+//! 1. [`collect`]: the top-level items of every file ([`collect::Collected`]);
+//! 2. [`decisions`]: the recorded decisions ([`decisions::Decisions`]);
+//! 3. [`declare`]: the names of enums and records, and each enum's values
+//!    ([`declare::Declarations`], whose [`declare::Declared`] the later passes read);
+//! 4. [`records`]: each record's fields, with its field sets ([`records::Records`]);
+//!    a field list is checked by [`fields`] (types by [`types`], rules by [`rules`]);
+//! 5. [`envelope`]: the envelope's fields ([`model::Envelope`]);
+//! 6. [`operations`]: groups and operations ([`operations::Operations`]; one operation
+//!    in [`operation`], with [`constraints`], [`paging`], [`final_states`]);
+//! 7. cross-checks over every operation ([`cross`]), then [`shapes`]: record directions
+//!    and the names of generated shapes ([`shapes::Shaped`]), the OTP flow ([`otp`]),
+//!    result codes and notifications ([`codes`]), decision references
+//!    ([`decisions::references`]);
+//! 8. [`api`]: the `api:` header, and the [`model::Api`] put together.
+//!
+//! The order is also the order problems are found in, which breaks ties between
+//! problems at the same place once they are sorted by place.
 
+mod api;
+mod codes;
 mod collect;
 mod constraints;
+mod cross;
 mod decimal;
 mod decisions;
 mod declare;
@@ -13,12 +38,12 @@ mod final_states;
 pub(crate) mod names;
 mod operation;
 mod operations;
-mod ops;
 mod otp;
 mod paging;
 mod records;
 mod rules;
 mod sets;
+mod shapes;
 #[cfg(test)]
 mod testing;
 mod types;
@@ -26,7 +51,7 @@ mod types;
 use std::fmt;
 
 use crate::diagnostics::{self, Diagnostic};
-use crate::model::{self, Field, Location, Requirement};
+use crate::model::{self, Location};
 use crate::spec_file::{Spanned, SpecFile};
 
 /// The outcome of a successful check.
@@ -145,10 +170,7 @@ impl Checker {
 /// Checks the decoded files (in path order) of the spec whose display root is `root`.
 pub(crate) fn check(files: &[SpecFile], root: &str) -> Result<Outcome, Vec<Diagnostic>> {
     let mut ck = Checker::new(root);
-    let collected = collect::collect(&mut ck, files);
-    let decisions = decisions::decisions(&mut ck, &collected.decisions);
-    let declarations = declare::declare(&mut ck, &collected);
-    let api = ops::build(&mut ck, &collected, decisions, declarations);
+    let api = passes(&mut ck, files);
     diagnostics::sort(&mut ck.warnings);
     if ck.errors.is_empty() {
         if let Some(api) = api {
@@ -166,6 +188,50 @@ pub(crate) fn check(files: &[SpecFile], root: &str) -> Result<Outcome, Vec<Diagn
     Err(errors)
 }
 
+/// Runs every pass in order; `None` when something essential is missing (reported).
+fn passes(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
+    let collected = collect::collect(ck, files);
+    let decisions = decisions::decisions(ck, &collected.decisions);
+    let declarations = declare::declare(ck, &collected);
+    let declared = &declarations.declared;
+    let records = records::records(ck, declared, &collected.field_sets, &declarations.records);
+    let envelope = envelope::envelope(ck, declared, collected.envelope);
+    let known = operations::Known {
+        declared,
+        records: &records,
+    };
+    let operations = operations::operations(ck, known, &collected);
+    let all_ops: Vec<&model::Operation> = operations
+        .groups
+        .iter()
+        .flat_map(|g| g.operations.iter())
+        .collect();
+    cross::operation_names(ck, &all_ops, &declared.types);
+    cross::shared_paths(ck, &all_ops, &decisions.list);
+    let shaped = shapes::shapes(ck, records, operations.groups, &declared.types);
+    let otp_flow = otp::otp_flow(ck, &operations.otp_steps, &shaped.groups);
+    let result_codes = codes::result_codes(ck, &collected.result_codes);
+    let op_names: Vec<&str> = shaped
+        .groups
+        .iter()
+        .flat_map(|g| g.operations.iter())
+        .map(|o| o.name.as_str())
+        .collect();
+    let notifications = codes::notifications(ck, &collected.notifications, &op_names);
+    decisions::references(ck, &decisions);
+    let parts = api::Parts {
+        envelope,
+        result_codes,
+        groups: shaped.groups,
+        records: shaped.records,
+        enums: declarations.enums,
+        notifications,
+        decisions: decisions.list,
+        otp_flow,
+    };
+    api::api(ck, collected.api, parts)
+}
+
 /// `file:line:column` of a place, for help texts pointing at another definition.
 pub(crate) fn at(loc: &Location) -> String {
     format!("{}:{}:{}", loc.file, loc.line, loc.column)
@@ -178,22 +244,4 @@ pub(crate) fn code_list(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-impl Checker {
-    /// Checks a declared field list against usage rules that need the whole API.
-    fn conditional_outside_operation(&mut self, fields: &[Field], owner: &Owner) {
-        for f in fields {
-            if f.required == Requirement::Conditional {
-                self.error(
-                    &f.location,
-                    format!(
-                        "field `{}` of {owner} is `required: conditional`, but only operation parameters have constraints",
-                        f.wire_name
-                    ),
-                    Some("make it `required: false` and describe the condition in `doc:`".into()),
-                );
-            }
-        }
-    }
 }

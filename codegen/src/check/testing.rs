@@ -2,10 +2,10 @@
 //! its findings as `file:line:column: message` lines.
 
 use super::collect::collect;
-use super::declare::declare;
+use super::declare::{declare, Declared};
 use super::operations::{operations, Known};
 use super::otp::otp_flow;
-use super::records::records;
+use super::records::{records, Records};
 use super::Checker;
 use crate::load::{load_file, Source};
 use crate::model::{self, Location};
@@ -17,41 +17,56 @@ pub(super) const TYPES: &str = "enums:
   - { name: Status, wire_type: integer, values: [{ wire: 1, name: Done }, { wire: -1, name: Failed }] }
   - { name: Kind, wire_type: string, values: [{ wire: A, name: Alpha }, { wire: B, name: Beta }] }
 records:
-  - { name: Item, fields: [{ name: amount, type: decimal, wire: string }, { name: label, type: string }] }
+  - { name: Item, fields: [{ name: amount, type: decimal, wire: string, required: true }, { name: label, type: string }] }
   - { name: Detail, fields: [{ name: status, type: Status }, { name: note, type: json }] }
 ";
 
-/// The operations of `yaml` (one file, with [`TYPES`] in another) through the operations
-/// pass; the checker holds what every pass found.
-pub(super) fn operations_of(yaml: &str) -> (Vec<model::Group>, Checker) {
-    let (groups, _, ck) = through_operations(yaml, false);
-    (groups, ck)
+/// The passes through the operations pass run on `yaml` (one file, with [`TYPES`] in
+/// another).
+pub(super) struct Ran {
+    /// What every pass found.
+    pub ck: Checker,
+    pub declared: Declared,
+    pub records: Records,
+    pub groups: Vec<model::Group>,
+    /// The OTP flow, when asked for.
+    pub otp: Option<model::OtpFlow>,
 }
 
-/// As [`operations_of`], then the OTP flow of its operations.
-pub(super) fn otp_flow_of(yaml: &str) -> (Option<model::OtpFlow>, Checker) {
-    let (_, otp, ck) = through_operations(yaml, true);
-    (otp, ck)
-}
-
-fn through_operations(
-    yaml: &str,
-    otp: bool,
-) -> (Vec<model::Group>, Option<model::OtpFlow>, Checker) {
+/// Runs the passes through the operations pass on `yaml`, and the OTP flow if `otp`.
+pub(super) fn run(yaml: &str, otp: bool) -> Ran {
     let files = files(&[("s/a.yaml", TYPES), ("s/t.yaml", yaml)]);
     let mut ck = checker();
     let c = collect(&mut ck, &files);
     let d = declare(&mut ck, &c);
-    let r = records(&mut ck, &d.declared, &c.field_sets, &d.records);
+    let records = records(&mut ck, &d.declared, &c.field_sets, &d.records);
     let known = Known {
         declared: &d.declared,
-        records: &r,
+        records: &records,
     };
     let ops = operations(&mut ck, known, &c);
     let flow = otp
         .then(|| otp_flow(&mut ck, &ops.otp_steps, &ops.groups))
         .flatten();
-    (ops.groups, flow, ck)
+    Ran {
+        ck,
+        declared: d.declared,
+        records,
+        groups: ops.groups,
+        otp: flow,
+    }
+}
+
+/// The operations of `yaml` through the operations pass, and the checker.
+pub(super) fn operations_of(yaml: &str) -> (Vec<model::Group>, Checker) {
+    let ran = run(yaml, false);
+    (ran.groups, ran.ck)
+}
+
+/// As [`operations_of`], then the OTP flow of its operations.
+pub(super) fn otp_flow_of(yaml: &str) -> (Option<model::OtpFlow>, Checker) {
+    let ran = run(yaml, true);
+    (ran.otp, ran.ck)
 }
 
 /// Decodes `(display path, YAML)` pairs, in the order given; panics on a decoding error.
