@@ -1,7 +1,7 @@
 //! Value sets: one forward-compatible enum each, with an `Unknown` variant whose content
 //! only decoding can build.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::docs::{self, Doc};
@@ -93,7 +93,34 @@ pub struct Extras {
 /// One forward-compatible enum: the spec's value sets, and the generator's own ones
 /// (through `extras`), share this emitter so they behave alike.
 pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
-    let name = ident(&def.name);
+    let parts = Parts {
+        name: ident(&def.name),
+        doc: enum_doc(api, def, extras),
+        variants: variants(def, extras),
+        idents: def.values.iter().map(|v| ident(&v.name)).collect(),
+        parse_error: quote!(baas_runtime::wire_enum::ParseEnumError),
+    };
+    match def.wire_type {
+        EnumWireType::String => string_enum(def, &parts),
+        EnumWireType::Integer => integer_enum(def, &parts),
+    }
+}
+
+/// What the string and the integer form of an enum share.
+struct Parts {
+    name: Ident,
+    /// The type's doc attributes.
+    doc: TokenStream,
+    /// Each listed value's variant with its doc and attributes.
+    variants: Vec<TokenStream>,
+    /// Each listed value's variant name.
+    idents: Vec<Ident>,
+    parse_error: TokenStream,
+}
+
+/// The type's doc: the spec's text, the generator's, the wire values, provenance and
+/// decisions.
+fn enum_doc(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
     let mut doc = Doc::new();
     doc.text(&def.doc);
     for line in &extras.doc {
@@ -108,10 +135,12 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
     doc.raw("A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.");
     docs::add_provenance(&mut doc, def.source);
     docs::add_decisions(&mut doc, api, &def.decisions);
-    let doc = doc.outer();
+    doc.outer()
+}
 
+/// One variant per listed value, with its doc and `#[deprecated]`.
+fn variants(def: &EnumDef, extras: &Extras) -> Vec<TokenStream> {
     let mut variants = Vec::new();
-    let mut idents = Vec::new();
     for (i, value) in def.values.iter().enumerate() {
         let id = ident(&value.name);
         let mut vdoc = Doc::new();
@@ -124,13 +153,22 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
         let deprecated = docs::deprecated_attr(value.deprecated.as_deref());
         let vdoc = vdoc.outer();
         variants.push(quote!(#vdoc #deprecated #id,));
-        idents.push(id);
     }
-    let wires: Vec<&str> = def.values.iter().map(|v| v.wire.as_str()).collect();
-    let parse_error = quote!(baas_runtime::wire_enum::ParseEnumError);
+    variants
+}
 
-    match def.wire_type {
-        EnumWireType::String => quote! {
+/// An enum of string wire values: the type, its wire text both ways, `Display`,
+/// `FromStr` and serde.
+fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
+    let Parts {
+        name,
+        doc,
+        variants,
+        idents,
+        parse_error,
+    } = parts;
+    let wires: Vec<&str> = def.values.iter().map(|v| v.wire.as_str()).collect();
+    quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, Eq, Hash)]
             #[non_exhaustive]
@@ -192,84 +230,93 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
                     Ok(#name::from_wire(&wire))
                 }
             }
-        },
-        EnumWireType::Integer => {
-            let nums: Vec<TokenStream> = def
-                .values
-                .iter()
-                .map(|v| int_lit(v.integer.unwrap_or_default()))
-                .collect();
-            quote! {
-                #doc
-                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-                #[non_exhaustive]
-                pub enum #name {
-                    #(#variants)*
-                    /// A wire value this version of the client does not know, kept as received.
-                    Unknown(UnknownInteger),
+    }
+}
+
+/// An enum of integer wire values: the type, its wire integer both ways, `TryFrom<i64>`,
+/// `Display`, `FromStr` and serde.
+fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
+    let Parts {
+        name,
+        doc,
+        variants,
+        idents,
+        parse_error,
+    } = parts;
+    let nums: Vec<TokenStream> = def
+        .values
+        .iter()
+        .map(|v| int_lit(v.integer.unwrap_or_default()))
+        .collect();
+    quote! {
+        #doc
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// A wire value this version of the client does not know, kept as received.
+            Unknown(UnknownInteger),
+        }
+
+        impl #name {
+            /// Every value the spec lists, in spec order.
+            pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
+
+            /// The wire value.
+            #[must_use]
+            pub fn as_i64(&self) -> i64 {
+                match self {
+                    #(#name::#idents => #nums,)*
+                    #name::Unknown(value) => value.get(),
                 }
+            }
 
-                impl #name {
-                    /// Every value the spec lists, in spec order.
-                    pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
-
-                    /// The wire value.
-                    #[must_use]
-                    pub fn as_i64(&self) -> i64 {
-                        match self {
-                            #(#name::#idents => #nums,)*
-                            #name::Unknown(value) => value.get(),
-                        }
-                    }
-
-                    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
-                    pub(crate) fn from_i64(wire: i64) -> #name {
-                        match wire {
-                            #(#nums => #name::#idents,)*
-                            other => #name::Unknown(UnknownInteger(other)),
-                        }
-                    }
+            /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+            pub(crate) fn from_i64(wire: i64) -> #name {
+                match wire {
+                    #(#nums => #name::#idents,)*
+                    other => #name::Unknown(UnknownInteger(other)),
                 }
+            }
+        }
 
-                impl TryFrom<i64> for #name {
-                    type Error = #parse_error;
+        impl TryFrom<i64> for #name {
+            type Error = #parse_error;
 
-                    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
-                    fn try_from(wire: i64) -> Result<Self, Self::Error> {
-                        match #name::from_i64(wire) {
-                            #name::Unknown(_) => Err(#parse_error::new(&wire.to_string())),
-                            known => Ok(known),
-                        }
-                    }
+            /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+            fn try_from(wire: i64) -> Result<Self, Self::Error> {
+                match #name::from_i64(wire) {
+                    #name::Unknown(_) => Err(#parse_error::new(&wire.to_string())),
+                    known => Ok(known),
                 }
+            }
+        }
 
-                impl std::fmt::Display for #name {
-                    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        write!(f, "{}", self.as_i64())
-                    }
-                }
+        impl std::fmt::Display for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.as_i64())
+            }
+        }
 
-                impl std::str::FromStr for #name {
-                    type Err = #parse_error;
+        impl std::str::FromStr for #name {
+            type Err = #parse_error;
 
-                    /// The variant of a listed wire integer written as text; any other text is an error.
-                    fn from_str(s: &str) -> Result<Self, Self::Err> {
-                        let wire = baas_runtime::wire_enum::parse_int(s)?;
-                        #name::try_from(wire).map_err(|_| #parse_error::new(s))
-                    }
-                }
+            /// The variant of a listed wire integer written as text; any other text is an error.
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let wire = baas_runtime::wire_enum::parse_int(s)?;
+                #name::try_from(wire).map_err(|_| #parse_error::new(s))
+            }
+        }
 
-                impl serde::Serialize for #name {
-                    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                        baas_runtime::wire_enum::serialize_int(self.as_i64(), serializer)
-                    }
-                }
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                baas_runtime::wire_enum::serialize_int(self.as_i64(), serializer)
+            }
+        }
 
-                impl<'de> serde::Deserialize<'de> for #name {
-                    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                        baas_runtime::wire_enum::deserialize_int(deserializer).map(#name::from_i64)
-                    }
-                }
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                baas_runtime::wire_enum::deserialize_int(deserializer).map(#name::from_i64)
             }
         }
     }
