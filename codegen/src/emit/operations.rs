@@ -1,7 +1,7 @@
 //! One module per group: for every operation a request struct implementing
 //! `baas_runtime::Operation` and a response type.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::docs::{self, Doc};
@@ -50,12 +50,37 @@ pub fn emit_group(api: &Api, group: &Group) -> TokenStream {
 }
 
 fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
-    let req_name = request_name(op);
-    let req = ident(&req_name);
-    let resp_name = response_name(op);
-    let resp = ident(&resp_name);
-    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
+    let req = ident(&request_name(op));
+    let resp = ident(&response_name(op));
+    let (mut out, validate_body) = match &op.params {
+        Params::Fields { fields } => (
+            emit_struct(
+                api,
+                &StructSpec {
+                    name: &request_name(op),
+                    required_name: required_name(op),
+                    attrs: docs::deprecated_attr(op.deprecated.as_deref()),
+                    doc: request_doc(api, op),
+                    fields,
+                    direction: Direction::Sent,
+                    validate_at: false,
+                },
+            ),
+            validate::request_validate_body(fields, &op.constraints),
+        ),
+        Params::Unspecified { note } => (raw_request(api, op, note), quote!(Ok(()))),
+    };
+    out.extend(response_type(api, op, &resp));
+    if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
+        out.extend(paged_impl(paging, &req, &resp));
+    }
+    out.extend(operation_impl(op, &req, &resp, &validate_body));
+    out
+}
 
+/// The doc of a request struct: the operation, its wire path, call notes, constraints,
+/// provenance, deprecation and decisions (the operation's and its constraints').
+fn request_doc(api: &Api, op: &Operation) -> Doc {
     let mut doc = Doc::new();
     doc.text(&op.doc);
     doc.raw(&format!("Request of `{}`.", op.name));
@@ -75,70 +100,60 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
         }
     }
     docs::add_decisions(&mut doc, api, &decision_ids);
+    doc
+}
 
-    let mut out = TokenStream::new();
-    let validate_body = match &op.params {
-        Params::Fields { fields } => {
-            out.extend(emit_struct(
-                api,
-                &StructSpec {
-                    name: &req_name,
-                    required_name: required_name(op),
-                    attrs: deprecated.clone(),
-                    doc,
-                    fields,
-                    direction: Direction::Sent,
-                    validate_at: false,
-                },
-            ));
-            validate::request_validate_body(fields, &op.constraints)
+/// The request of an operation whose parameters the spec does not show: a JSON object
+/// sent verbatim.
+fn raw_request(api: &Api, op: &Operation, note: &str) -> TokenStream {
+    let req = ident(&request_name(op));
+    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
+    let mut doc = Doc::new();
+    doc.text(&op.doc);
+    doc.raw(&format!("Request of `{}`.", op.name));
+    doc.raw(&wire_path_line(op));
+    call_notes(&mut doc, op);
+    doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
+    doc.text(note);
+    docs::add_provenance(&mut doc, op.source);
+    docs::add_decisions(&mut doc, api, &op.decisions);
+    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    let doc = doc.outer();
+    quote! {
+        #doc
+        #deprecated
+        #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+        #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+        #[serde(transparent)]
+        #[non_exhaustive]
+        pub struct #req {
+            /// The parameters object, sent verbatim.
+            pub params: baas_runtime::RawJson,
         }
-        Params::Unspecified { note } => {
-            let mut doc = Doc::new();
-            doc.text(&op.doc);
-            doc.raw(&format!("Request of `{}`.", op.name));
-            doc.raw(&wire_path_line(op));
-            call_notes(&mut doc, op);
-            doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
-            doc.text(note);
-            docs::add_provenance(&mut doc, op.source);
-            docs::add_decisions(&mut doc, api, &op.decisions);
-            docs::add_deprecation(&mut doc, op.deprecated.as_deref());
-            let doc = doc.outer();
-            out.extend(quote! {
-                #doc
-                #deprecated
-                #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-                #[cfg_attr(feature = "server", derive(serde::Deserialize))]
-                #[serde(transparent)]
-                #[non_exhaustive]
-                pub struct #req {
-                    /// The parameters object, sent verbatim.
-                    pub params: baas_runtime::RawJson,
-                }
 
-                impl #req {
-                    /// A request sending `params` (a JSON object) verbatim.
-                    #[must_use]
-                    pub fn new(params: baas_runtime::RawJson) -> Self {
-                        Self { params }
-                    }
-                }
-            });
-            quote!(Ok(()))
+        impl #req {
+            /// A request sending `params` (a JSON object) verbatim.
+            #[must_use]
+            pub fn new(params: baas_runtime::RawJson) -> Self {
+                Self { params }
+            }
         }
-    };
+    }
+}
 
+/// The response type: a struct of received fields, an empty struct, an alias of a
+/// record's received shape, or raw JSON.
+fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
     let mut rdoc = Doc::new();
     rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
     match &op.response {
         Response::Fields { fields, source } if !fields.is_empty() => {
             rdoc.raw("Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`).");
             docs::add_provenance(&mut rdoc, *source);
-            out.extend(emit_struct(
+            emit_struct(
                 api,
                 &StructSpec {
-                    name: &resp_name,
+                    name: &response_name(op),
                     required_name: String::new(),
                     attrs: TokenStream::new(),
                     doc: rdoc,
@@ -146,11 +161,11 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
                     direction: Direction::Received,
                     validate_at: false,
                 },
-            ));
+            )
         }
         Response::Fields { source, .. } => {
             docs::add_provenance(&mut rdoc, *source);
-            out.extend(empty_response(&resp, &rdoc));
+            empty_response(resp, &rdoc)
         }
         Response::Record {
             received_name,
@@ -163,34 +178,40 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
             ));
             docs::add_provenance(&mut rdoc, *source);
             let rdoc = rdoc.outer();
-            out.extend(quote! {
+            quote! {
                 #rdoc
                 pub type #resp = super::records::#rec;
-            });
+            }
         }
         Response::Unspecified { note } => {
             rdoc.raw("Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).");
             rdoc.text(note);
             let rdoc = rdoc.outer();
-            out.extend(quote! {
+            quote! {
                 #rdoc
                 pub type #resp = baas_runtime::RawJson;
-            });
+            }
         }
         Response::Empty { note } => {
             rdoc.raw("The service answers with code and msg only: there is no `data`.");
             rdoc.text(note);
-            out.extend(empty_response(&resp, &rdoc));
+            empty_response(resp, &rdoc)
         }
     }
+}
 
-    if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
-        out.extend(paged_impl(paging, &req, &resp));
-    }
+/// `baas_runtime::Operation` for the request: its name, path, whether it moves money,
+/// its response type and `validate`.
+fn operation_impl(
+    op: &Operation,
+    req: &Ident,
+    resp: &Ident,
+    validate_body: &TokenStream,
+) -> TokenStream {
     let name = &op.name;
     let path = &op.path;
     let moves_money = op.moves_money;
-    out.extend(quote! {
+    quote! {
         impl baas_runtime::Operation for #req {
             type Response = #resp;
             const NAME: &'static str = #name;
@@ -201,8 +222,7 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
                 #validate_body
             }
         }
-    });
-    out
+    }
 }
 
 /// The method name of an operation's paginator (`get_trans_list_pages`).
@@ -211,11 +231,7 @@ pub fn pages_method(op: &Operation) -> String {
 }
 
 /// `baas_runtime::Paged` for a paged operation whose response lists its items.
-fn paged_impl(
-    paging: &crate::model::Paging,
-    req: &proc_macro2::Ident,
-    resp: &proc_macro2::Ident,
-) -> TokenStream {
+fn paged_impl(paging: &crate::model::Paging, req: &Ident, resp: &Ident) -> TokenStream {
     let Some(items) = &paging.items else {
         return TokenStream::new();
     };
@@ -275,7 +291,7 @@ fn paged_impl(
     }
 }
 
-fn empty_response(name: &proc_macro2::Ident, doc: &Doc) -> TokenStream {
+fn empty_response(name: &Ident, doc: &Doc) -> TokenStream {
     let doc = doc.outer();
     quote! {
         #doc
