@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::model::{Api, OtpStep};
+use crate::model::{Api, OtpFlow, OtpStep};
 
 fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
@@ -18,11 +18,17 @@ fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     )
 }
 
-/// The `pending` module's items (empty when the spec marks no OTP flow).
-pub fn emit_pending(api: &Api) -> TokenStream {
-    let Some(flow) = &api.otp_flow else {
-        return TokenStream::new();
-    };
+/// A doc attribute of lines written by the generator (already Markdown).
+fn lines_doc(lines: &[&str]) -> TokenStream {
+    let mut d = Doc::new();
+    for l in lines {
+        d.raw(l);
+    }
+    d.outer()
+}
+
+/// The handle's `send_otp` and `confirm`, the flow's two steps.
+fn step_methods(flow: &OtpFlow) -> TokenStream {
     let (send_req, send_required, send_method) = request(&flow.send);
     let send_id = ident(&flow.send.business_id);
     let channel = ident(&flow.send.other);
@@ -31,14 +37,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
     let confirm_id = ident(&flow.confirm.business_id);
     let code = ident(&flow.confirm.other);
     let errors = "The client's [`Error`](baas_runtime::Error).";
-    let doc = |lines: &[&str]| {
-        let mut d = Doc::new();
-        for l in lines {
-            d.raw(l);
-        }
-        d.outer()
-    };
-    let send_doc = doc(&[
+    let send_doc = lines_doc(&[
         &format!(
             "Sends the application's OTP (`{}`) by `channel`.",
             flow.send.operation
@@ -46,42 +45,73 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         "# Errors",
         errors,
     ]);
-    let confirm_doc = doc(&[
+    let confirm_doc = lines_doc(&[
         &format!("Confirms the application with the OTP its owner received (`{}`): this is what releases the money. A confirmation whose outcome is unknown is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown): look the application up before confirming again.", flow.confirm.operation),
         "# Errors",
         errors,
     ]);
-    let group = flow.group.as_ref().map(|g| {
-        let (req, required, _) = request(g);
-        let ids = ident(&g.business_id);
-        let result = ident(&g.other);
-        let resp = {
-            let module = ident(&g.group);
-            let r = ident(&format!("{}Response", g.type_name));
-            quote!(super::#module::#r)
-        };
-        let doc = doc(&[
-            &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
-            "# Errors",
-            "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).",
-        ]);
-        let wire = g.other_wire.clone();
-        quote! {
-            impl super::Client {
-                #doc
-                pub async fn group_pending(
-                    &self,
-                    business_ids: &[&str],
-                ) -> Result<PendingApplication<#resp>, baas_runtime::Error> {
-                    let request = #req::new(#required {
-                        #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
-                    });
-                    let success = self.runtime().execute_with(&request, &baas_runtime::CallOptions::new()).await?;
-                    PendingApplication::from_success::<#req>(self.clone(), success, |r| r.#result.as_deref(), #wire)
-                }
+    quote! {
+        #send_doc
+        pub async fn send_otp(&self, channel: #channel_ty) -> Result<(), baas_runtime::Error> {
+            let request = #send_req::new(#send_required {
+                #send_id: self.business_id.clone(),
+                #channel: channel,
+            });
+            self.client.#send_method(&request).await.map(|_| ())
+        }
+
+        #confirm_doc
+        pub async fn confirm(&self, otp: impl Into<String>) -> Result<(), baas_runtime::Error> {
+            let request = #confirm_req::new(#confirm_required {
+                #confirm_id: self.business_id.clone(),
+                #code: otp.into(),
+            });
+            self.client.#confirm_method(&request).await.map(|_| ())
+        }
+    }
+}
+
+/// `Client::group_pending`: pending applications grouped under one, confirmed with one
+/// OTP.
+fn group_pending(g: &OtpStep) -> TokenStream {
+    let (req, required, _) = request(g);
+    let ids = ident(&g.business_id);
+    let result = ident(&g.other);
+    let resp = {
+        let module = ident(&g.group);
+        let r = ident(&format!("{}Response", g.type_name));
+        quote!(super::#module::#r)
+    };
+    let doc = lines_doc(&[
+        &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
+        "# Errors",
+        "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).",
+    ]);
+    let wire = g.other_wire.clone();
+    quote! {
+        impl super::Client {
+            #doc
+            pub async fn group_pending(
+                &self,
+                business_ids: &[&str],
+            ) -> Result<PendingApplication<#resp>, baas_runtime::Error> {
+                let request = #req::new(#required {
+                    #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
+                });
+                let success = self.runtime().execute_with(&request, &baas_runtime::CallOptions::new()).await?;
+                PendingApplication::from_success::<#req>(self.clone(), success, |r| r.#result.as_deref(), #wire)
             }
         }
-    });
+    }
+}
+
+/// The `pending` module's items (empty when the spec marks no OTP flow).
+pub fn emit_pending(api: &Api) -> TokenStream {
+    let Some(flow) = &api.otp_flow else {
+        return TokenStream::new();
+    };
+    let steps = step_methods(flow);
+    let group = flow.group.as_ref().map(group_pending);
     quote! {
         /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods.
         #[derive(Debug, Clone)]
@@ -130,23 +160,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
                 self.response
             }
 
-            #send_doc
-            pub async fn send_otp(&self, channel: #channel_ty) -> Result<(), baas_runtime::Error> {
-                let request = #send_req::new(#send_required {
-                    #send_id: self.business_id.clone(),
-                    #channel: channel,
-                });
-                self.client.#send_method(&request).await.map(|_| ())
-            }
-
-            #confirm_doc
-            pub async fn confirm(&self, otp: impl Into<String>) -> Result<(), baas_runtime::Error> {
-                let request = #confirm_req::new(#confirm_required {
-                    #confirm_id: self.business_id.clone(),
-                    #code: otp.into(),
-                });
-                self.client.#confirm_method(&request).await.map(|_| ())
-            }
+            #steps
         }
 
         #group
