@@ -70,226 +70,30 @@ fn rule_keys() -> Map<String, Value> {
 
 /// The constraint keys (shared by the short and the long form of a constraint).
 fn constraint_keys() -> Map<String, Value> {
-    let Value::Object(map) = json!({
+    members(json!({
         "required_if": r("requiredIf"),
         "at_least_one_of": { "$ref": "#/definitions/names", "description": "at least one of these parameters is present" },
         "exactly_one_of": { "$ref": "#/definitions/names", "description": "exactly one of these parameters is present" },
         "server_side": r("serverSideConstraint")
-    }) else {
+    }))
+}
+
+/// The members of a JSON object literal.
+fn members(literal: Value) -> Map<String, Value> {
+    let Value::Object(map) = literal else {
         unreachable!("a JSON object literal")
     };
     map
 }
 
-/// The whole schema.
+/// The whole schema: the file's top-level keys, and every definition.
 pub fn schema() -> Value {
-    let mut rule = rule_keys();
-    rule.insert(
-        "rule".into(),
-        json!({ "$ref": "#/definitions/ruleBody", "description": "long form: the rule, with source and doc beside it" }),
-    );
-    rule.insert("source".into(), r("source"));
-    rule.insert("doc".into(), r("text"));
-    let mut constraint = constraint_keys();
-    constraint.insert(
-        "constraint".into(),
-        json!({ "$ref": "#/definitions/constraintBody", "description": "long form: the constraint, with source, doc and decisions beside it" }),
-    );
-    constraint.insert("source".into(), r("source"));
-    constraint.insert("doc".into(), r("text"));
-    constraint.insert("decisions".into(), r("names"));
-
-    let definitions: Map<String, Value> = [
-        ("text", json!({
-            "description": "Text: any non-null YAML scalar (the loader reads it as written).",
-            "type": ["string", "number", "boolean"]
-        })),
-        ("names", json!({ "type": "array", "items": r("text") })),
-        ("count", json!({ "type": "integer", "minimum": 0 })),
-        ("source", json!({
-            "description": "Provenance: seed (the source document, the default), docs, live or one_peer (public-facts.md).",
-            "enum": ["seed", "docs", "live", "one_peer"]
-        })),
-        ("type", json!({
-            "description": "string | int | long | decimal | bool | json | an enum or record name | array<T>",
-            "type": ["string", "number", "boolean"],
-            "examples": ["string", "int", "long", "decimal", "bool", "json", "array<string>"]
-        })),
-        ("api", object("The API as a whole.", &["title", "source_document", "success_code"], json!({
-            "title": r("text"),
-            "source_document": r("text"),
-            "content_type": r("text"),
-            "method": r("text"),
-            "success_code": r("text"),
-            "version": { "$ref": "#/definitions/text", "description": "the API's version (free text)" },
-            "client_version": { "$ref": "#/definitions/text", "description": "the generated crate's semver version" }
-        }))),
-        ("envelope", object("The signed message envelope.", &["request", "response"], json!({
-            "request": list_of("field"),
-            "response": list_of("field")
-        }))),
-        ("resultCode", object("A result code: its variant of the generated ResultCode enum.", &["code", "name", "text"], json!({
-            "code": r("text"),
-            "name": r("text"),
-            "text": r("text"),
-            "source": r("source"),
-            "retryable": { "type": "boolean", "description": "set only where a fact says a retry is allowed (default false)" }
-        }))),
-        ("notification", object("A notification the service sends.", &["type", "name"], json!({
-            "type": { "$ref": "#/definitions/text", "description": "wire text, e.g. \"0028\"" },
-            "name": r("text"),
-            "doc": r("text"),
-            "relates_to": { "$ref": "#/definitions/names", "description": "operation names" },
-            "payload": r("payload"),
-            "source": r("source")
-        }))),
-        ("payload", object("A notification's payload (only \"not shown\" is expressible).", &["unspecified"], json!({
-            "unspecified": r("text")
-        }))),
-        ("decision", object("A recorded ambiguity of the source document and what the spec decided.", &["id", "about", "source_text", "decision", "reason"], json!({
-            "id": r("text"),
-            "about": r("text"),
-            "source_text": r("text"),
-            "decision": r("text"),
-            "reason": r("text")
-        }))),
-        ("enum", object("A value set.", &["name", "wire_type", "values"], json!({
-            "name": r("text"),
-            "wire_type": { "enum": ["string", "integer"] },
-            "doc": r("text"),
-            "source": r("source"),
-            "values": list_of("enumValue"),
-            "decisions": r("names")
-        }))),
-        ("enumValue", object("A value of a value set.", &["wire", "name"], json!({
-            "wire": r("text"),
-            "name": r("text"),
-            "doc": r("text"),
-            "source": r("source"),
-            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" }
-        }))),
-        ("fieldSet", object("Fields written once and included by records.", &["name", "doc", "fields"], json!({
-            "name": r("text"),
-            "doc": r("text"),
-            "fields": list_of("field"),
-            "include": { "$ref": "#/definitions/names", "description": "never allowed on a field set (the checker says why)" }
-        }))),
-        ("record", object("A record (a JSON object type).", &["name", "fields"], json!({
-            "name": r("text"),
-            "doc": r("text"),
-            "source": r("source"),
-            "include": { "$ref": "#/definitions/names", "description": "field sets whose fields come first" },
-            "fields": list_of("field"),
-            "decisions": r("names")
-        }))),
-        ("field", object("A parameter, record field, response field or envelope field.", &["name", "type"], json!({
-            "name": { "$ref": "#/definitions/text", "description": "wire name, exact" },
-            "type": r("type"),
-            "required": { "enum": [true, false, "conditional"], "description": "default false; conditional needs a constraint" },
-            "doc": r("text"),
-            "rules": list_of("rule"),
-            "source": r("source"),
-            "decisions": r("names"),
-            "rust_name": r("text"),
-            "wire": { "enum": ["string", "number"], "description": "decimals only: how the amount is written in JSON" },
-            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" }
-        }))),
-        ("range", object("Inclusive bounds as decimal text.", &[], json!({
-            "min": r("text"),
-            "max": r("text")
-        }))),
-        ("ruleBody", object("One rule key.", &[], Value::Object(rule_keys()))),
-        ("rule", json!({
-            "type": "object",
-            "description": "One rule key (short form), or `rule:` with `source:` / `doc:` (long form).",
-            "properties": Value::Object(rule),
-            "minProperties": 1,
-            "additionalProperties": false
-        })),
-        ("unspecifiedParams", object("Params the document does not show.", &["unspecified"], json!({
-            "unspecified": r("text")
-        }))),
-        ("when", object("The condition of required_if: `field` + `equals`, or `sum` + `greater_than`.", &[], json!({
-            "field": r("text"),
-            "equals": r("text"),
-            "sum": { "$ref": "#/definitions/text", "description": "array[].field" },
-            "greater_than": r("text")
-        }))),
-        ("requiredIf", object("`field` must be present when `when` holds.", &["field", "when"], json!({
-            "field": r("text"),
-            "when": r("when")
-        }))),
-        ("serverSideConstraint", object("A rule across fields that only the service checks.", &["fields", "text"], json!({
-            "fields": r("names"),
-            "text": r("text")
-        }))),
-        ("constraintBody", object("One constraint key.", &[], Value::Object(constraint_keys()))),
-        ("constraint", json!({
-            "type": "object",
-            "description": "One constraint key (short form), or `constraint:` with `source:` / `doc:` / `decisions:` (long form).",
-            "properties": Value::Object(constraint),
-            "minProperties": 1,
-            "additionalProperties": false
-        })),
-        ("response", object("Exactly one of fields, record, unspecified, empty.", &[], json!({
-            "fields": list_of("field"),
-            "record": r("text"),
-            "unspecified": r("text"),
-            "empty": r("text"),
-            "source": r("source")
-        }))),
-        ("paging", object("How the operation pages its results.", &["page", "size"], json!({
-            "page": r("text"),
-            "size": r("text"),
-            "first_page": r("count"),
-            "items": r("text"),
-            "total": r("text")
-        }))),
-        ("finalStates", object("For a status query: the response field holding the state and its final values.", &["field", "values"], json!({
-            "field": r("text"),
-            "values": { "type": "array", "items": { "type": ["string", "integer"] } }
-        }))),
-        ("otpStep", object("The step of the OTP flow this operation is (exactly one key).", &[], json!({
-            "send": r("otpSend"),
-            "confirm": r("otpConfirm"),
-            "group": r("otpGroup")
-        }))),
-        ("otpSend", object("Sends the OTP of an application.", &["business_id", "channel"], json!({
-            "business_id": r("text"),
-            "channel": r("text")
-        }))),
-        ("otpConfirm", object("Confirms an application with its OTP.", &["business_id", "code"], json!({
-            "business_id": r("text"),
-            "code": r("text")
-        }))),
-        ("otpGroup", object("Groups applications under one, confirmed with one OTP.", &["ids", "result"], json!({
-            "ids": r("text"),
-            "result": r("text")
-        }))),
-        ("operation", object("An operation: one POST path.", &["name", "path"], json!({
-            "name": r("text"),
-            "path": r("text"),
-            "doc": r("text"),
-            "source": r("source"),
-            "moves_money": { "type": "boolean" },
-            "otp": { "type": "boolean" },
-            "params": {
-                "description": "a list of fields (`[]` for none), or `{ unspecified: \"...\" }`",
-                "oneOf": [list_of("field"), r("unspecifiedParams")]
-            },
-            "constraints": list_of("constraint"),
-            "response": r("response"),
-            "decisions": r("names"),
-            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" },
-            "paging": r("paging"),
-            "business_id": r("text"),
-            "otp_step": r("otpStep"),
-            "final_states": r("finalStates")
-        }))),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
+    let mut definitions = scalars();
+    definitions.extend(api_wide());
+    definitions.extend(types());
+    definitions.extend(rules());
+    definitions.extend(constraints());
+    definitions.extend(operations());
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://baas-sdk.invalid/spec.schema.json",
@@ -317,6 +121,244 @@ pub fn schema() -> Value {
         "additionalProperties": false,
         "definitions": definitions
     })
+}
+
+/// The scalars every other definition uses: text, names, counts, provenance, types.
+fn scalars() -> Map<String, Value> {
+    members(json!({
+        "text": {
+            "description": "Text: any non-null YAML scalar (the loader reads it as written).",
+            "type": ["string", "number", "boolean"]
+        },
+        "names": { "type": "array", "items": r("text") },
+        "count": { "type": "integer", "minimum": 0 },
+        "source": {
+            "description": "Provenance: seed (the source document, the default), docs, live or one_peer (public-facts.md).",
+            "enum": ["seed", "docs", "live", "one_peer"]
+        },
+        "type": {
+            "description": "string | int | long | decimal | bool | json | an enum or record name | array<T>",
+            "type": ["string", "number", "boolean"],
+            "examples": ["string", "int", "long", "decimal", "bool", "json", "array<string>"]
+        }
+    }))
+}
+
+/// What describes the API as a whole: the API, the envelope, result codes,
+/// notifications and recorded decisions.
+fn api_wide() -> Map<String, Value> {
+    members(json!({
+        "api": object("The API as a whole.", &["title", "source_document", "success_code"], json!({
+            "title": r("text"),
+            "source_document": r("text"),
+            "content_type": r("text"),
+            "method": r("text"),
+            "success_code": r("text"),
+            "version": { "$ref": "#/definitions/text", "description": "the API's version (free text)" },
+            "client_version": { "$ref": "#/definitions/text", "description": "the generated crate's semver version" }
+        })),
+        "envelope": object("The signed message envelope.", &["request", "response"], json!({
+            "request": list_of("field"),
+            "response": list_of("field")
+        })),
+        "resultCode": object("A result code: its variant of the generated ResultCode enum.", &["code", "name", "text"], json!({
+            "code": r("text"),
+            "name": r("text"),
+            "text": r("text"),
+            "source": r("source"),
+            "retryable": { "type": "boolean", "description": "set only where a fact says a retry is allowed (default false)" }
+        })),
+        "notification": object("A notification the service sends.", &["type", "name"], json!({
+            "type": { "$ref": "#/definitions/text", "description": "wire text, e.g. \"0028\"" },
+            "name": r("text"),
+            "doc": r("text"),
+            "relates_to": { "$ref": "#/definitions/names", "description": "operation names" },
+            "payload": r("payload"),
+            "source": r("source")
+        })),
+        "payload": object("A notification's payload (only \"not shown\" is expressible).", &["unspecified"], json!({
+            "unspecified": r("text")
+        })),
+        "decision": object("A recorded ambiguity of the source document and what the spec decided.", &["id", "about", "source_text", "decision", "reason"], json!({
+            "id": r("text"),
+            "about": r("text"),
+            "source_text": r("text"),
+            "decision": r("text"),
+            "reason": r("text")
+        }))
+    }))
+}
+
+/// The types a spec declares: value sets, field sets, records and their fields.
+fn types() -> Map<String, Value> {
+    members(json!({
+        "enum": object("A value set.", &["name", "wire_type", "values"], json!({
+            "name": r("text"),
+            "wire_type": { "enum": ["string", "integer"] },
+            "doc": r("text"),
+            "source": r("source"),
+            "values": list_of("enumValue"),
+            "decisions": r("names")
+        })),
+        "enumValue": object("A value of a value set.", &["wire", "name"], json!({
+            "wire": r("text"),
+            "name": r("text"),
+            "doc": r("text"),
+            "source": r("source"),
+            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" }
+        })),
+        "fieldSet": object("Fields written once and included by records.", &["name", "doc", "fields"], json!({
+            "name": r("text"),
+            "doc": r("text"),
+            "fields": list_of("field"),
+            "include": { "$ref": "#/definitions/names", "description": "never allowed on a field set (the checker says why)" }
+        })),
+        "record": object("A record (a JSON object type).", &["name", "fields"], json!({
+            "name": r("text"),
+            "doc": r("text"),
+            "source": r("source"),
+            "include": { "$ref": "#/definitions/names", "description": "field sets whose fields come first" },
+            "fields": list_of("field"),
+            "decisions": r("names")
+        })),
+        "field": object("A parameter, record field, response field or envelope field.", &["name", "type"], json!({
+            "name": { "$ref": "#/definitions/text", "description": "wire name, exact" },
+            "type": r("type"),
+            "required": { "enum": [true, false, "conditional"], "description": "default false; conditional needs a constraint" },
+            "doc": r("text"),
+            "rules": list_of("rule"),
+            "source": r("source"),
+            "decisions": r("names"),
+            "rust_name": r("text"),
+            "wire": { "enum": ["string", "number"], "description": "decimals only: how the amount is written in JSON" },
+            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" }
+        }))
+    }))
+}
+
+/// Rules on a field, in the short and the long form.
+fn rules() -> Map<String, Value> {
+    let mut rule = rule_keys();
+    rule.insert(
+        "rule".into(),
+        json!({ "$ref": "#/definitions/ruleBody", "description": "long form: the rule, with source and doc beside it" }),
+    );
+    rule.insert("source".into(), r("source"));
+    rule.insert("doc".into(), r("text"));
+    members(json!({
+        "range": object("Inclusive bounds as decimal text.", &[], json!({
+            "min": r("text"),
+            "max": r("text")
+        })),
+        "ruleBody": object("One rule key.", &[], Value::Object(rule_keys())),
+        "rule": {
+            "type": "object",
+            "description": "One rule key (short form), or `rule:` with `source:` / `doc:` (long form).",
+            "properties": Value::Object(rule),
+            "minProperties": 1,
+            "additionalProperties": false
+        }
+    }))
+}
+
+/// Constraints across an operation's parameters, in the short and the long form.
+fn constraints() -> Map<String, Value> {
+    let mut constraint = constraint_keys();
+    constraint.insert(
+        "constraint".into(),
+        json!({ "$ref": "#/definitions/constraintBody", "description": "long form: the constraint, with source, doc and decisions beside it" }),
+    );
+    constraint.insert("source".into(), r("source"));
+    constraint.insert("doc".into(), r("text"));
+    constraint.insert("decisions".into(), r("names"));
+    members(json!({
+        "when": object("The condition of required_if: `field` + `equals`, or `sum` + `greater_than`.", &[], json!({
+            "field": r("text"),
+            "equals": r("text"),
+            "sum": { "$ref": "#/definitions/text", "description": "array[].field" },
+            "greater_than": r("text")
+        })),
+        "requiredIf": object("`field` must be present when `when` holds.", &["field", "when"], json!({
+            "field": r("text"),
+            "when": r("when")
+        })),
+        "serverSideConstraint": object("A rule across fields that only the service checks.", &["fields", "text"], json!({
+            "fields": r("names"),
+            "text": r("text")
+        })),
+        "constraintBody": object("One constraint key.", &[], Value::Object(constraint_keys())),
+        "constraint": {
+            "type": "object",
+            "description": "One constraint key (short form), or `constraint:` with `source:` / `doc:` / `decisions:` (long form).",
+            "properties": Value::Object(constraint),
+            "minProperties": 1,
+            "additionalProperties": false
+        }
+    }))
+}
+
+/// An operation and its parts: params, response, paging, final states, OTP steps.
+fn operations() -> Map<String, Value> {
+    members(json!({
+        "unspecifiedParams": object("Params the document does not show.", &["unspecified"], json!({
+            "unspecified": r("text")
+        })),
+        "response": object("Exactly one of fields, record, unspecified, empty.", &[], json!({
+            "fields": list_of("field"),
+            "record": r("text"),
+            "unspecified": r("text"),
+            "empty": r("text"),
+            "source": r("source")
+        })),
+        "paging": object("How the operation pages its results.", &["page", "size"], json!({
+            "page": r("text"),
+            "size": r("text"),
+            "first_page": r("count"),
+            "items": r("text"),
+            "total": r("text")
+        })),
+        "finalStates": object("For a status query: the response field holding the state and its final values.", &["field", "values"], json!({
+            "field": r("text"),
+            "values": { "type": "array", "items": { "type": ["string", "integer"] } }
+        })),
+        "otpStep": object("The step of the OTP flow this operation is (exactly one key).", &[], json!({
+            "send": r("otpSend"),
+            "confirm": r("otpConfirm"),
+            "group": r("otpGroup")
+        })),
+        "otpSend": object("Sends the OTP of an application.", &["business_id", "channel"], json!({
+            "business_id": r("text"),
+            "channel": r("text")
+        })),
+        "otpConfirm": object("Confirms an application with its OTP.", &["business_id", "code"], json!({
+            "business_id": r("text"),
+            "code": r("text")
+        })),
+        "otpGroup": object("Groups applications under one, confirmed with one OTP.", &["ids", "result"], json!({
+            "ids": r("text"),
+            "result": r("text")
+        })),
+        "operation": object("An operation: one POST path.", &["name", "path"], json!({
+            "name": r("text"),
+            "path": r("text"),
+            "doc": r("text"),
+            "source": r("source"),
+            "moves_money": { "type": "boolean" },
+            "otp": { "type": "boolean" },
+            "params": {
+                "description": "a list of fields (`[]` for none), or `{ unspecified: \"...\" }`",
+                "oneOf": [list_of("field"), r("unspecifiedParams")]
+            },
+            "constraints": list_of("constraint"),
+            "response": r("response"),
+            "decisions": r("names"),
+            "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" },
+            "paging": r("paging"),
+            "business_id": r("text"),
+            "otp_step": r("otpStep"),
+            "final_states": r("finalStates")
+        }))
+    }))
 }
 
 #[cfg(test)]
