@@ -194,3 +194,39 @@ fn push<'a>(
     };
     ck.error(&f.value.name.loc, message, Some(help));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::collect::collect;
+    use crate::check::testing::{checker, errors, file};
+
+    #[test]
+    fn a_field_defined_by_a_set_and_again_is_kept_once() {
+        let f = file(
+            "field_sets:\n  - name: Common\n    doc: shared\n    fields: [{ name: id, type: string }, { name: at, type: long }]\n  - name: bad_name\n    doc: \"\"\n    fields: []\n    include: [Common]\nrecords:\n  - { name: R, include: [Common, Common, Missing], fields: [{ name: id, type: int }, { name: own, type: int }] }\n",
+        );
+        let mut ck = checker();
+        let c = collect(&mut ck, std::slice::from_ref(&f));
+        let mut sets = FieldSets::declare(&mut ck, c.field_sets.iter().copied());
+        let r = &c.records[0].value;
+        let owner = Owner::Record("R".into());
+        let listed = sets.expand(&mut ck, r.include.as_deref(), &r.fields, &owner);
+        let wires: Vec<&str> = listed.iter().map(|f| f.value.name.value.as_str()).collect();
+        assert_eq!(wires, ["id", "at", "own"]);
+        sets.report_unused(&mut ck);
+        assert_eq!(
+            errors(&ck),
+            [
+                "s/t.yaml:5:11: field set name `bad_name` is not UpperCamelCase",
+                "s/t.yaml:6:10: `doc` of field set `bad_name` is empty",
+                "s/t.yaml:8:14: field set `bad_name` has an `include:`, but a field set cannot include field sets",
+                "s/t.yaml:7:13: field set `bad_name` has no fields",
+                "s/t.yaml:10:34: field set `Common` is included twice by record `R`",
+                "s/t.yaml:10:42: unknown field set `Missing` in `include:` of record `R`",
+                "s/t.yaml:10:69: field `id` of record `R` is defined twice: here and in the included field set `Common`",
+            ]
+        );
+        assert_eq!(ck.warnings.len(), 1, "bad_name is included by no record");
+    }
+}
