@@ -1,11 +1,13 @@
 //! Signing a CNY Express request with three order items, against a bare SHA-256 of the
-//! same canonical bytes and a naive signer (JSON tree to owned strings, sort, join, hash).
+//! same canonical bytes and a naive signer (JSON tree to owned strings, sort, join, hash);
+//! and verifying large bodies (1 MiB of order items, of one-digit numbers, of one-letter
+//! keys), where the flattener's memory and passes over the body show.
 
 use std::hint::black_box;
 
 use baas_runtime::canonical::Flattened;
 use baas_runtime::{sign, PrivateKey};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sha2::{Digest, Sha256};
 
 fn cny_express_request() -> Vec<u8> {
@@ -77,6 +79,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("runtime_sign", |b| {
         b.iter(|| sign::sign(black_box(&body), &key))
     });
+    group.bench_function("parse_unambiguous", |b| {
+        b.iter(|| Flattened::parse_unambiguous(black_box(&body)).map(|f| f.len()))
+    });
+    let flat = Flattened::parse_unambiguous(&body).unwrap();
+    group.bench_function("digest_of_parsed", |b| b.iter(|| flat.digest(&key)));
     group.bench_function("bare_sha256_of_canonical", |b| {
         b.iter(|| hex::encode(Sha256::digest(black_box(&canonical))))
     });
@@ -86,5 +93,39 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// An answer around `data` of about `size` bytes: `item` repeated in an array.
+fn large_answer(size: usize, item: &str) -> Vec<u8> {
+    let count = size / (item.len() + 1);
+    let data = vec![item; count].join(",");
+    format!(
+        r#"{{"requestId":"r1","code":"00000","msg":"success","sender":"svc","salt":"s","timestamp":1650533105687,"data":{{"list":[{data}]}}}}"#
+    )
+    .into_bytes()
+}
+
+fn bench_large(c: &mut Criterion) {
+    let key = PrivateKey::new("partner-secret-key");
+    let one_letter: String = {
+        let members: Vec<String> = (b'a'..=b'z')
+            .map(|c| format!("\"{}\":1", char::from(c)))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    };
+    let order = r#"{"productName":"Product 7 电子元件","quantity":70,"amount":"72500.50","orderTime":1650533105687,"platform":"https://shop.example.cn/item/7"}"#;
+    let mut group = c.benchmark_group("verify_1MiB");
+    group.sample_size(20);
+    for (name, item) in [
+        ("order_items", order),
+        ("one_digit_numbers", "1"),
+        ("one_letter_keys", one_letter.as_str()),
+    ] {
+        let body = sign::sign_and_attach(large_answer(1 << 20, item), &key).unwrap_or_default();
+        assert!(sign::verify(&body, &key).is_ok(), "{name}");
+        group.throughput(Throughput::Bytes(body.len() as u64));
+        group.bench_function(name, |b| b.iter(|| sign::verify(black_box(&body), &key)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_large);
 criterion_main!(benches);

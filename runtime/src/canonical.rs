@@ -46,10 +46,11 @@ pub const MAX_DEPTH: usize = 64;
 /// not only at its end, so a body is refused as soon as it goes over.
 ///
 /// Every pair repeats the whole path of its value, so one long key above many short
-/// values gives pairs quadratically longer than the body (a 4 KiB key over 2 MiB of
-/// `1,` would be 4 GiB of pairs to write, sort and hash). Messages of the API have
-/// short keys: their pairs are a few times their size (an array of one-digit numbers
-/// under `data.list`, the densest there is, about 13 times).
+/// values gives a canonical string quadratically longer than the body (a 4 KiB key
+/// over 2 MiB of `1,` would be 4 GiB to hash). The pairs are counted, not written (see
+/// the module's doc): this bounds the work of hashing them, not memory. Messages of
+/// the API have short keys: their pairs are a few times their size (an array of
+/// one-digit numbers under `data.list`, the densest there is, about 13 times).
 pub const MAX_EXPANSION: usize = 32;
 
 /// Bytes of pairs allowed on top of [`MAX_EXPANSION`] times the body (for small bodies
@@ -89,7 +90,8 @@ pub enum CanonicalError {
     },
     /// The pairs of the body up to this byte offset are longer than
     /// [`MAX_EXPANSION`] times those bytes plus [`EXPANSION_ALLOWANCE`] (long keys
-    /// above many values).
+    /// above many values), or, with `offset` [`MAX_BODY`], the body is longer than
+    /// that.
     TooLarge {
         /// Byte offset.
         offset: usize,
@@ -183,6 +185,9 @@ impl fmt::Display for CanonicalError {
             CanonicalError::DuplicateKey { path } => write!(f, "duplicate key `{path}`"),
             CanonicalError::TooDeep { max } => {
                 write!(f, "JSON nested deeper than {max} levels")
+            }
+            CanonicalError::TooLarge { offset } if *offset >= MAX_BODY => {
+                write!(f, "the body is longer than {MAX_BODY} bytes")
             }
             CanonicalError::TooLarge { offset } => write!(
                 f,
@@ -368,52 +373,28 @@ impl Emit for Redacting<'_> {
     }
 }
 
-/// Hashes the canonical string as it is written, through a small buffer (the pieces
-/// are short: keys, `.`, `=`, values).
-struct Hashing {
-    hasher: Sha256,
-    buf: Vec<u8>,
-}
+/// Hashes the canonical string as it is written (SHA-256 keeps the partial block).
+struct Hashing(Sha256);
 
 impl Hashing {
-    const BUFFER: usize = 8 * 1024;
-
     fn new() -> Hashing {
-        Hashing {
-            hasher: Sha256::new(),
-            buf: Vec::with_capacity(Self::BUFFER),
-        }
+        Hashing(Sha256::new())
     }
 
-    fn flush(&mut self) {
-        self.hasher.update(&self.buf);
-        self.buf.clear();
-    }
-
-    fn finish(mut self) -> [u8; 32] {
-        self.flush();
-        self.hasher.finalize().into()
+    fn finish(self) -> [u8; 32] {
+        self.0.finalize().into()
     }
 }
 
 impl Out for Hashing {
     fn put(&mut self, bytes: &[u8]) {
-        if self.buf.len() + bytes.len() > Self::BUFFER {
-            self.flush();
-            if bytes.len() >= Self::BUFFER {
-                self.hasher.update(bytes);
-                return;
-            }
-        }
-        self.buf.extend_from_slice(bytes);
+        self.0.update(bytes);
     }
 }
 
 impl Emit for Hashing {
     fn sender_key(&mut self, key: &PrivateKey) {
-        // The key goes to the hasher without a copy in the buffer.
-        self.flush();
-        self.hasher.update(key.expose());
+        self.0.update(key.expose());
     }
 }
 
@@ -796,13 +777,74 @@ impl Iterator for KeyBytes<'_> {
     }
 }
 
+/// The text of the key whose opening quote is at `quote`, when it has no escape (most
+/// keys): its bytes are then the key's.
+fn raw_key(input: &[u8], quote: usize) -> Option<&[u8]> {
+    let text = input.get(quote + 1..)?;
+    let len = plain_run(text);
+    (text.get(len) == Some(&b'"')).then(|| text.get(..len).unwrap_or_default())
+}
+
+/// `key_a + sep_a` against `key_b + sep_b`, by bytes.
+fn compare_with_separators(key_a: &[u8], sep_a: u8, key_b: &[u8], sep_b: u8) -> std::cmp::Ordering {
+    let common = key_a.len().min(key_b.len());
+    let (head_a, head_b) = (
+        key_a.get(..common).unwrap_or_default(),
+        key_b.get(..common).unwrap_or_default(),
+    );
+    head_a.cmp(head_b).then_with(|| {
+        // One key is the other's prefix: the next byte is a key byte or a separator.
+        let next_a = key_a.get(common).copied().unwrap_or(sep_a);
+        let next_b = key_b.get(common).copied().unwrap_or(sep_b);
+        // Equal, the one whose key ended is the shorter (a key byte equal to a
+        // separator happens only outside a tree).
+        next_a
+            .cmp(&next_b)
+            .then_with(|| key_a.len().cmp(&key_b.len()))
+    })
+}
+
+/// The key at `key_a` followed by `sep_a` against the key at `key_b` followed by
+/// `sep_b`, by bytes (unescaped). One loop over the raw bytes while neither key has an
+/// escape (keys mostly differ in their first bytes); [`KeyBytes`] otherwise.
+fn compare_keys(
+    input: &[u8],
+    key_a: usize,
+    sep_a: u8,
+    key_b: usize,
+    sep_b: u8,
+) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut i, mut j) = (key_a + 1, key_b + 1);
+    loop {
+        let x = input.get(i).copied().unwrap_or(b'"');
+        let y = input.get(j).copied().unwrap_or(b'"');
+        if x == b'\\' || y == b'\\' {
+            return KeyBytes::new(input, key_a, Some(sep_a)).cmp(KeyBytes::new(
+                input,
+                key_b,
+                Some(sep_b),
+            ));
+        }
+        match (x == b'"', y == b'"') {
+            (false, false) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (false, false) => return x.cmp(&y),
+            (true, true) => return sep_a.cmp(&sep_b),
+            // `a` goes on with its separator and ends; `b` with a key byte.
+            (true, false) => return sep_a.cmp(&y).then(Ordering::Less),
+            (false, true) => return x.cmp(&sep_b).then(Ordering::Greater),
+        }
+    }
+}
+
 /// Canonical order of two members of one object: `key + separator` by bytes, then
 /// document order (which only equal keys, refused as duplicates, need).
 fn compare_members(input: &[u8], words: &[u32], a: u32, b: u32) -> std::cmp::Ordering {
     let (ka, kb) = (member_key_at(words, a), member_key_at(words, b));
-    KeyBytes::new(input, ka, Some(separator(a)))
-        .cmp(KeyBytes::new(input, kb, Some(separator(b))))
-        .then(ka.cmp(&kb))
+    compare_keys(input, ka, separator(a), kb, separator(b)).then(ka.cmp(&kb))
 }
 
 /// `key + separator` of member `a` against the key at `key_at` followed by `sep`.
@@ -813,11 +855,7 @@ fn compare_key_sep(
     key_at: usize,
     sep: u8,
 ) -> std::cmp::Ordering {
-    KeyBytes::new(input, member_key_at(words, a), Some(separator(a))).cmp(KeyBytes::new(
-        input,
-        key_at,
-        Some(sep),
-    ))
+    compare_keys(input, member_key_at(words, a), separator(a), key_at, sep)
 }
 
 /// Of the members of one object, sorted by [`compare_members`], the key offset of the
@@ -835,18 +873,21 @@ fn first_repeat_sorted(input: &[u8], words: &[u32], members: &[u32]) -> Option<u
     while let Some(&first) = members.get(i) {
         let sep = separator(first);
         let key = key_at(first);
-        let run = members
-            .get(i..)
+        let run = 1 + members
+            .get(i + 1..)
             .unwrap_or_default()
             .iter()
             .take_while(|&&w| compare_key_sep(input, words, w, key, sep).is_eq())
             .count();
-        let mut positions: Vec<usize> = members
-            .get(i..i + run.min(2))
-            .unwrap_or_default()
-            .iter()
-            .map(|&w| key_at(w))
-            .collect();
+        // At most two positions from each of three runs.
+        let mut positions = [usize::MAX; 6];
+        let mut found = 0;
+        for &w in members.get(i..i + run.min(2)).unwrap_or_default() {
+            if let Some(slot) = positions.get_mut(found) {
+                *slot = key_at(w);
+                found += 1;
+            }
+        }
         if sep != b'=' {
             for other in [b'=', b'.', b'['] {
                 if other == sep {
@@ -854,22 +895,21 @@ fn first_repeat_sorted(input: &[u8], words: &[u32], members: &[u32]) -> Option<u
                 }
                 let lo = members
                     .partition_point(|&w| compare_key_sep(input, words, w, key, other).is_lt());
-                positions.extend(
-                    members
-                        .get(lo..)
-                        .unwrap_or_default()
-                        .iter()
-                        .take(2)
-                        .filter(|&&w| compare_key_sep(input, words, w, key, other).is_eq())
-                        .map(|&w| key_at(w)),
-                );
+                for &w in members.get(lo..).unwrap_or_default().iter().take(2) {
+                    if compare_key_sep(input, words, w, key, other).is_eq() {
+                        if let Some(slot) = positions.get_mut(found) {
+                            *slot = key_at(w);
+                            found += 1;
+                        }
+                    }
+                }
             }
         }
         positions.sort_unstable();
-        if let Some(&second) = positions.get(1) {
+        if let Some(&second) = positions.get(1).filter(|&&p| p != usize::MAX) {
             best = Some(best.map_or(second, |b| b.min(second)));
         }
-        i += run.max(1);
+        i += run;
     }
     best
 }
@@ -1017,10 +1057,15 @@ impl Out for Measure {
 }
 
 fn tree_parse(body: &[u8], unambiguous: bool) -> Result<Parsed, Stop> {
+    tree_parse_sized(body, unambiguous, count_words(body))
+}
+
+/// [`tree_parse`] with `capacity` words to start with (more are made should it be too
+/// few: tests start with none).
+fn tree_parse_sized(body: &[u8], unambiguous: bool, capacity: usize) -> Result<Parsed, Stop> {
     if body.len() > MAX_BODY {
         return Err(CanonicalError::TooLarge { offset: MAX_BODY }.into());
     }
-    let capacity = count_words(body);
     let mut parser = TreeParser {
         input: body,
         pos: 0,
@@ -1456,10 +1501,7 @@ impl Tree {
         while let Some(&word) = self.words.get(i) {
             let key_at = member_key_at(&self.words, word);
             if Some(key_at as u32) != self.signature_at {
-                if !sender_done
-                    && KeyBytes::new(input, key_at, Some(separator(word)))
-                        .gt(SENDER_KEY.bytes().chain(Some(b'=')))
-                {
+                if !sender_done && sorts_after_sender_key(input, key_at, separator(word)) {
                     walk.sender_key(key);
                     sender_done = true;
                 }
@@ -1472,6 +1514,18 @@ impl Tree {
         }
         if !sender_done {
             walk.sender_key(key);
+        }
+    }
+}
+
+/// The key at `key_at` followed by `sep` sorts after `senderKey=`.
+fn sorts_after_sender_key(input: &[u8], key_at: usize, sep: u8) -> bool {
+    let sender = SENDER_KEY.as_bytes();
+    match raw_key(input, key_at) {
+        Some(raw) => compare_with_separators(raw, sep, sender, b'=').is_gt(),
+        None => {
+            let key: Vec<u8> = KeyBytes::new(input, key_at, None).collect();
+            compare_with_separators(&key, sep, sender, b'=').is_gt()
         }
     }
 }
@@ -1510,7 +1564,7 @@ impl<O: Emit> Walk<'_, O> {
             self.path.push(b'.');
         }
         let mut pos = member_key_at(self.words, word);
-        let _ = string(self.input, &mut pos, &mut self.path);
+        unescape(self.input, &mut pos, &mut self.path);
         match word & KIND {
             SCALAR => {
                 // The value after `:` (the input is valid JSON here).
@@ -1538,7 +1592,7 @@ impl<O: Emit> Walk<'_, O> {
         match first {
             b'"' => {
                 let mut at = pos;
-                let _ = string(self.input, &mut at, self.out);
+                unescape(self.input, &mut at, self.out);
             }
             b'{' => self.out.put(b"{}"),
             b'[' => self.out.put(b"[]"),
@@ -2188,6 +2242,20 @@ fn string<O: Out + ?Sized>(
     pos: &mut usize,
     out: &mut O,
 ) -> Result<(), CanonicalError> {
+    string_checked::<true, O>(input, pos, out)
+}
+
+/// [`string`] of a body that parsed (its UTF-8 was checked then): the canonical
+/// string is written without checking it again.
+fn unescape<O: Out + ?Sized>(input: &[u8], pos: &mut usize, out: &mut O) {
+    let _ = string_checked::<false, O>(input, pos, out);
+}
+
+fn string_checked<const CHECK_UTF8: bool, O: Out + ?Sized>(
+    input: &[u8],
+    pos: &mut usize,
+    out: &mut O,
+) -> Result<(), CanonicalError> {
     let syntax = |offset, expected| CanonicalError::Syntax { offset, expected };
     if input.get(*pos) != Some(&b'"') {
         return Err(syntax(*pos, "`\"`"));
@@ -2198,7 +2266,7 @@ fn string<O: Out + ?Sized>(
         *pos += plain_run(input.get(run_start..).unwrap_or_default());
         let run = input.get(run_start..*pos).unwrap_or_default();
         // A run ends at an ASCII byte, so it never splits a UTF-8 sequence.
-        if !run.is_ascii() {
+        if CHECK_UTF8 && !run.is_ascii() {
             if let Err(e) = std::str::from_utf8(run) {
                 return Err(CanonicalError::InvalidUtf8 {
                     offset: run_start + e.valid_up_to(),
@@ -2277,6 +2345,33 @@ mod tests {
         Flattened::parse(json.as_bytes())
             .map(|f| f.pairs().map(str::to_owned).collect())
             .unwrap_or_else(|e| vec![format!("error: {e}")])
+    }
+
+    #[test]
+    fn index_order_is_the_byte_order_of_index_and_bracket() {
+        for n in [0, 1, 2, 9, 10, 11, 99, 100, 101, 1234] {
+            let mut expected: Vec<usize> = (0..n).collect();
+            expected.sort_by_key(|i| format!("{i}]"));
+            assert_eq!(IndexOrder::new(n).collect::<Vec<_>>(), expected, "{n}");
+        }
+    }
+
+    #[test]
+    fn words_counted_first_are_enough() {
+        for body in [
+            r#"{"a":[1,[2,3],{"b":[],"c":{}},[[[]]],{"d":[4]}],"e":{"f":{"g":1}}}"#,
+            r#"{"s":"[{:,\"]}","t":[ "x" , "y" ],"u":{ }}"#,
+        ] {
+            let counted = count_words(body.as_bytes());
+            let Ok(Parsed {
+                repr: Repr::Tree(tree),
+                ..
+            }) = tree_parse(body.as_bytes(), false)
+            else {
+                panic!("{body}");
+            };
+            assert_eq!(tree.words.len(), counted, "{body}");
+        }
     }
 
     #[test]
@@ -2765,6 +2860,14 @@ mod tests {
                         prop_assert_eq!(tree.meta.pairs, arena.meta.pairs);
                         prop_assert_eq!(&tree.meta.signature, &arena.meta.signature);
                         prop_assert_eq!(&tree.meta.first_null, &arena.meta.first_null);
+                        // The words grown from none give the same string.
+                        for capacity in [0, 1] {
+                            let Ok(small) = tree_parse_sized(input, false, capacity) else {
+                                prop_assert!(false, "{}", body);
+                                continue;
+                            };
+                            prop_assert_eq!(&canonical(&small, input, &key), &ours);
+                        }
                     }
                     Err(Stop::Error(e)) => prop_assert_eq!(Err(e), arena.map(|_| ()), "{}", body),
                     Err(Stop::NeedsArena) => prop_assert!(false, "{}", body),
