@@ -82,7 +82,9 @@ impl fmt::Display for Owner {
     }
 }
 
-/// The checker's state: findings so far and the declared names.
+/// What every pass writes to: the findings so far, and the decision references to check
+/// once every decision is known. What the passes learn about the spec is in their
+/// outputs, not here.
 pub(crate) struct Checker {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
