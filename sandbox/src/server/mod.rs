@@ -52,7 +52,8 @@ pub struct SeenRequest {
     pub method: String,
     /// Path.
     pub path: String,
-    /// requestId, when the body had one.
+    /// requestId, once the signature held and the requestId is one the sandbox echoes
+    /// (never the unverified text of a refused request).
     pub request_id: Option<String>,
     /// Operation name, once the params decoded as one of the path's operations.
     pub operation: Option<String>,

@@ -212,3 +212,85 @@ fn tamper(body: Vec<u8>) -> Vec<u8> {
         _ => body,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bank::Bank;
+    use crate::SandboxConfig;
+
+    fn shared() -> Shared {
+        Shared::new(
+            Bank::seeded(baas_runtime::envelope::now_millis()),
+            "baas-sandbox".into(),
+            &SandboxConfig::default(),
+        )
+    }
+
+    fn answer_of(body: &[u8]) -> serde_json::Value {
+        serde_json::from_slice(body).unwrap()
+    }
+
+    #[test]
+    fn nothing_that_could_be_re_cut_is_signed() {
+        let shared = shared();
+        let key = PrivateKey::new("k");
+        let request = Json::parse(r#"{"requestId":"R1","locale":"en_KE"}"#).unwrap();
+        let to = Verified::new(&key, &request).unwrap();
+
+        // Data holding a value that reads as a pair: a defect, answered unsigned.
+        let data = serde_json::json!({"result": [{"remark": "x&data.result[1].amount=9"}]});
+        let body = sign_response(&shared, &to, "00000", "ok", Some(data));
+        let answer = answer_of(&body);
+        assert_eq!(answer["code"], "10000", "{answer}");
+        assert!(answer.get("signature").is_none(), "{answer}");
+
+        // A message quoting text that now reads as a pair: its `&` is written `%26`.
+        let body = sign_response(&shared, &to, "12001", "x: `a&b` is not. c=d", None);
+        assert_eq!(baas_runtime::sign::verify(&body, &key), Ok(()));
+        assert_eq!(answer_of(&body)["msg"], "x: `a%26b` is not. c=d");
+        // One that does not keeps its `&`.
+        let body = sign_response(&shared, &to, "12001", "x: `Tom & Jerry`", None);
+        assert_eq!(answer_of(&body)["msg"], "x: `Tom & Jerry`");
+
+        // Notifications: the same check before signing.
+        let refused = sign_notification(
+            &shared,
+            &key,
+            "0028",
+            "N1",
+            serde_json::json!({"applicationId": "A&amount=1"}),
+        );
+        assert!(refused.is_err(), "{refused:?}");
+        let signed = sign_notification(
+            &shared,
+            &key,
+            "0028",
+            "N1",
+            serde_json::json!({"applicationId": "A1", "note": null}),
+        )
+        .unwrap();
+        assert_eq!(baas_runtime::sign::verify(&signed, &key), Ok(()));
+    }
+
+    #[test]
+    fn only_a_checked_request_id_and_locale_are_echoed() {
+        let key = PrivateKey::new("k");
+        for (request, echoed) in [
+            (
+                r#"{"requestId":"R-1_a:b/c","locale":"sw_TZ"}"#,
+                Some("sw_TZ"),
+            ),
+            (r#"{"requestId":"R1","locale":"en_KE&x=1"}"#, Some("en_KE")),
+            (r#"{"requestId":"R1"}"#, Some("en_KE")),
+            (r#"{"requestId":"R1&x=1","locale":"en_KE"}"#, None),
+            (r#"{"requestId":"R 1","locale":"en_KE"}"#, None),
+            (r#"{"requestId":1,"locale":"en_KE"}"#, None),
+            (r#"{"locale":"en_KE"}"#, None),
+        ] {
+            let message = Json::parse(request).unwrap();
+            let to = Verified::new(&key, &message);
+            assert_eq!(to.map(|t| t.locale), echoed.map(str::to_owned), "{request}");
+        }
+    }
+}
