@@ -6,7 +6,8 @@
 //! node that caused them. [`Spanned`](crate::spec_file::Spanned) values are recognised by
 //! a reserved struct name and receive the file, line and column of their node.
 
-use std::fmt;
+mod error;
+mod plain;
 
 use serde::de::{
     self, value::StrDeserializer, value::U64Deserializer, DeserializeSeed, IntoDeserializer,
@@ -14,179 +15,9 @@ use serde::de::{
 };
 
 use super::{Node, NodeKind};
-use crate::diagnostics::Diagnostic;
-use crate::model::Location;
 use crate::spec_file::{SPANNED_FIELDS, SPANNED_NAME};
-
-/// A decoding error, located once a node claims it.
-#[derive(Debug)]
-pub(crate) struct DeError {
-    message: String,
-    help: Option<String>,
-    at: Option<(usize, usize)>,
-}
-
-impl DeError {
-    fn at(mut self, node: &Node) -> Self {
-        if self.at.is_none() {
-            self.at = Some((node.line, node.column));
-        }
-        self
-    }
-
-    /// The error as a diagnostic; `fallback` gives the place when no node claimed it.
-    pub(crate) fn into_diagnostic(self, file: &str, fallback: &Node) -> Diagnostic {
-        let (line, column) = self.at.unwrap_or((fallback.line, fallback.column));
-        let d = Diagnostic::error(
-            Location {
-                file: file.to_owned(),
-                line,
-                column,
-            },
-            self.message,
-        );
-        match self.help {
-            Some(h) => d.with_help(h),
-            None => d,
-        }
-    }
-}
-
-impl fmt::Display for DeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for DeError {}
-
-fn one_of(expected: &[&str]) -> String {
-    expected
-        .iter()
-        .map(|e| format!("`{e}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl de::Error for DeError {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError {
-            message: msg.to_string(),
-            help: Some("see spec/SCHEMA.md for the shape of this value".to_owned()),
-            at: None,
-        }
-    }
-
-    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        let help = match crate::check::names::did_you_mean(field, expected.iter().copied()) {
-            Some(s) => format!("did you mean `{s}`? expected one of {}", one_of(expected)),
-            None => format!("expected one of {}", one_of(expected)),
-        };
-        DeError {
-            message: format!("unknown key `{field}`"),
-            help: Some(help),
-            at: None,
-        }
-    }
-
-    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
-        let help = match crate::check::names::did_you_mean(variant, expected.iter().copied()) {
-            Some(s) => format!("did you mean `{s}`? expected one of {}", one_of(expected)),
-            None => format!("expected one of {}", one_of(expected)),
-        };
-        DeError {
-            message: format!("unknown value `{variant}`"),
-            help: Some(help),
-            at: None,
-        }
-    }
-
-    fn missing_field(field: &'static str) -> Self {
-        DeError {
-            message: format!("missing key `{field}`"),
-            help: Some(format!("add `{field}:` (see spec/SCHEMA.md)")),
-            at: None,
-        }
-    }
-
-    fn duplicate_field(field: &'static str) -> Self {
-        DeError {
-            message: format!("key `{field}` appears twice"),
-            help: Some("remove one of the two entries".to_owned()),
-            at: None,
-        }
-    }
-}
-
-/// What a plain scalar means under the YAML 1.2 core schema.
-enum Plain {
-    Null,
-    Bool(bool),
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-    Str,
-}
-
-fn resolve(text: &str) -> Plain {
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
-        "true" | "True" | "TRUE" => return Plain::Bool(true),
-        "false" | "False" | "FALSE" => return Plain::Bool(false),
-        _ => {}
-    }
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(i) = text.parse::<i64>() {
-            return Plain::Int(i);
-        }
-        if let Ok(u) = text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
-            return Plain::UInt(u);
-        }
-        return Plain::Str;
-    }
-    if let Some(hex) = text.strip_prefix("0x") {
-        if let Ok(u) = u64::from_str_radix(hex, 16) {
-            return Plain::UInt(u);
-        }
-    }
-    if let Some(oct) = text.strip_prefix("0o") {
-        if let Ok(u) = u64::from_str_radix(oct, 8) {
-            return Plain::UInt(u);
-        }
-    }
-    let looks_float = {
-        let (mantissa, exp) = match digits.find(['e', 'E']) {
-            Some(i) => (digits.get(..i).unwrap_or(""), digits.get(i + 1..)),
-            None => (digits, None),
-        };
-        let exp_ok = exp.is_none_or(|e| {
-            let e = e.strip_prefix(['-', '+']).unwrap_or(e);
-            !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
-        });
-        let mut parts = mantissa.splitn(2, '.');
-        let int = parts.next().unwrap_or("");
-        let frac = parts.next();
-        let int_ok = int.bytes().all(|b| b.is_ascii_digit());
-        let frac_ok = frac.is_none_or(|f| f.bytes().all(|b| b.is_ascii_digit()));
-        let some_digit = !int.is_empty() || frac.is_some_and(|f| !f.is_empty());
-        exp_ok && int_ok && frac_ok && some_digit && (frac.is_some() || exp.is_some())
-    };
-    if looks_float {
-        if let Ok(f) = text.parse::<f64>() {
-            return Plain::Float(f);
-        }
-    }
-    match digits {
-        ".inf" | ".Inf" | ".INF" => Plain::Float(if text.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        }),
-        _ if matches!(text, ".nan" | ".NaN" | ".NAN") => Plain::Float(f64::NAN),
-        _ => Plain::Str,
-    }
-}
+pub(crate) use error::DeError;
+use plain::{resolve, Plain};
 
 /// Deserializer for one node of one file.
 pub(crate) struct NodeDe<'a> {
@@ -572,6 +403,7 @@ impl<'de, 'a> MapAccess<'de> for SpannedAccess<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::Diagnostic;
     use crate::load::parse;
     use serde::Deserialize;
 
@@ -621,18 +453,5 @@ mod tests {
     fn negative_count_is_refused() {
         let e = de::<T>("name: x\nn: -1\n").expect_err("negative");
         assert_eq!(e.location.line, 2);
-    }
-
-    #[test]
-    fn core_schema_resolution() {
-        assert!(matches!(resolve("~"), Plain::Null));
-        assert!(matches!(resolve("-12"), Plain::Int(-12)));
-        assert!(matches!(resolve("18446744073709551615"), Plain::UInt(_)));
-        assert!(matches!(resolve("1.5e3"), Plain::Float(_)));
-        assert!(matches!(resolve(".5"), Plain::Float(_)));
-        assert!(matches!(resolve("1.2.3"), Plain::Str));
-        assert!(matches!(resolve("e3"), Plain::Str));
-        assert!(matches!(resolve("-"), Plain::Str));
-        assert!(matches!(resolve("99999999999999999999999"), Plain::Str));
     }
 }
