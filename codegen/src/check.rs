@@ -28,7 +28,6 @@ mod codes;
 mod collect;
 mod constraints;
 mod cross;
-mod decimal;
 mod decisions;
 mod declare;
 mod enums;

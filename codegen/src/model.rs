@@ -353,7 +353,55 @@ impl std::fmt::Display for Number {
     }
 }
 
+/// Why decimal text is not a [`Number`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberError {
+    /// Not `-?[0-9]+(\.[0-9]+)?` (exponents, `+`, spaces and commas are refused).
+    NotDecimal,
+    /// A decimal, but its mantissa does not fit an `i64` or its scale exceeds 28 (what
+    /// the generated `Amount::new` takes).
+    TooPrecise,
+}
+
 impl Number {
+    /// Parses decimal text exactly: optional `-`, digits, optional `.` and digits.
+    /// Leading zeros of the integer part and trailing zeros of the fraction are dropped
+    /// (`01.50` is `1.5`), and `-0` is `0`. The generator's one decimal parser.
+    ///
+    /// # Errors
+    /// [`NumberError`] says whether the text is no decimal or one too precise.
+    pub fn parse(text: &str) -> Result<Number, NumberError> {
+        let (negative, rest) = match text.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, text),
+        };
+        let (int, frac) = match rest.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (rest, None),
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(int) || frac.is_some_and(|f| !digits(f)) {
+            return Err(NumberError::NotDecimal);
+        }
+        let int = int.trim_start_matches('0');
+        let frac = frac.unwrap_or("").trim_end_matches('0');
+        let scale = u32::try_from(frac.len())
+            .ok()
+            .filter(|s| *s <= 28)
+            .ok_or(NumberError::TooPrecise)?;
+        let mut mantissa: i64 = 0;
+        for b in int.bytes().chain(frac.bytes()) {
+            mantissa = mantissa
+                .checked_mul(10)
+                .and_then(|m| m.checked_add(i64::from(b - b'0')))
+                .ok_or(NumberError::TooPrecise)?;
+        }
+        Ok(Number {
+            mantissa: if negative { -mantissa } else { mantissa },
+            scale,
+        })
+    }
+
     /// Compares the values exactly (`1` equals `1.00`), whatever the scales: the
     /// digits are compared as text, so no scaling can overflow.
     pub fn cmp_value(&self, other: &Number) -> std::cmp::Ordering {
@@ -560,5 +608,59 @@ impl Api {
 
     pub fn decision(&self, id: &str) -> Option<&Decision> {
         self.decisions.iter().find(|d| d.id == id)
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::{Number, NumberError};
+    use std::cmp::Ordering;
+
+    fn n(text: &str) -> Number {
+        Number::parse(text).expect(text)
+    }
+
+    #[test]
+    fn numbers_are_exact_or_refused() {
+        let text = |s: &str| Number::parse(s).map(|n| n.to_string());
+        assert_eq!(text("0.01").as_deref(), Ok("0.01"));
+        assert_eq!(text("-12.50").as_deref(), Ok("-12.5"));
+        assert_eq!(text("99999999").as_deref(), Ok("99999999"));
+        assert_eq!(text("000").as_deref(), Ok("0"));
+        assert_eq!(text("-0.00").as_deref(), Ok("0"));
+        assert_eq!(
+            text("9223372036854775807").as_deref(),
+            Ok("9223372036854775807")
+        );
+        assert_eq!(text("99999999999999999999"), Err(NumberError::TooPrecise));
+        let fine = format!("0.{}1", "0".repeat(28));
+        assert_eq!(text(&fine), Err(NumberError::TooPrecise), "scale above 28");
+        for bad in ["", "-", "1.", ".5", "1e3", "+1", " 1", "1,5", "abc"] {
+            assert_eq!(Number::parse(bad), Err(NumberError::NotDecimal), "{bad}");
+        }
+    }
+
+    #[test]
+    fn values_compare_exactly_whatever_the_scale() {
+        assert_eq!(n("1").cmp_value(&n("99999999")), Ordering::Less);
+        assert_eq!(n("0.5").cmp_value(&n("1")), Ordering::Less);
+        assert_eq!(n("-2").cmp_value(&n("-1.5")), Ordering::Less);
+        assert_eq!(n("1.50").cmp_value(&n("01.5")), Ordering::Equal);
+        assert_eq!(n("100.01").cmp_value(&n("100.001")), Ordering::Greater);
+        let big = Number {
+            mantissa: i64::MAX,
+            scale: 0,
+        };
+        let tiny = Number {
+            mantissa: i64::MAX,
+            scale: 28,
+        };
+        assert_eq!(big.cmp_value(&tiny), Ordering::Greater);
+        assert_eq!(tiny.cmp_value(&big), Ordering::Less);
+        let same = Number {
+            mantissa: 100,
+            scale: 2,
+        };
+        assert_eq!(same.cmp_value(&n("1")), Ordering::Equal);
     }
 }

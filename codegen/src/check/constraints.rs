@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use super::decimal::Dec;
 use super::operations::Known;
 use super::types::type_text;
 use super::{names, Checker, Owner};
@@ -403,7 +402,7 @@ fn sum_greater_than(
             return None;
         }
     };
-    let Some(threshold) = Dec::parse(&gt.value).and_then(|d| d.number()) else {
+    let Ok(threshold) = crate::model::Number::parse(&gt.value) else {
         ck.error(
             &gt.loc,
             format!(

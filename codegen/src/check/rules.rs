@@ -3,7 +3,6 @@
 //! and in order), no rule appears twice unless repeatable, and no pair of bounds
 //! contradicts ([`BOUND_PAIRS`]). Rules are never matched by their spec key here.
 
-use super::decimal::Dec;
 use super::types::type_text;
 use super::Checker;
 use crate::model::{self, Location, Rule, RuleKind, TypeRef};
@@ -201,8 +200,8 @@ fn range_arg(
 ) -> Option<Arg> {
     let min = bound(ck, range.min.as_ref(), elem, what);
     let max = bound(ck, range.max.as_ref(), elem, what);
-    if let (Some(Some((lo, lo_dec, _))), Some(Some((hi, hi_dec, _)))) = (&min, &max) {
-        if lo_dec > hi_dec {
+    if let (Some(Some((lo, lo_n))), Some(Some((hi, hi_n)))) = (&min, &max) {
+        if lo_n.cmp_value(hi_n) == std::cmp::Ordering::Greater {
             ck.error(
                 loc,
                 format!("range of {what} has min `{lo}` above max `{hi}`"),
@@ -221,8 +220,8 @@ fn range_arg(
         return None;
     }
     Some(Arg::Range {
-        min: min.map(|m| m.2),
-        max: max.map(|m| m.2),
+        min: min.map(|m| m.1),
+        max: max.map(|m| m.1),
     })
 }
 
@@ -232,17 +231,18 @@ fn bound(
     b: Option<&Spanned<String>>,
     elem: &TypeRef,
     what: &str,
-) -> Option<Option<(String, Dec, model::Number)>> {
+) -> Option<Option<(String, model::Number)>> {
     let Some(b) = b else { return Some(None) };
     let text = b.value.as_str();
-    let Some(dec) = Dec::parse(text) else {
+    let parsed = model::Number::parse(text);
+    if parsed == Err(model::NumberError::NotDecimal) {
         ck.error(
             &b.loc,
             format!("range bound `{text}` of {what} is not a decimal number"),
             Some("write digits with an optional `-` and `.`, e.g. \"0.01\" or \"99999999\"".into()),
         );
         return None;
-    };
+    }
     let fits = match elem {
         TypeRef::Int => text.parse::<i32>().is_ok(),
         TypeRef::Long => text.parse::<i64>().is_ok(),
@@ -259,7 +259,7 @@ fn bound(
         );
         return None;
     }
-    let Some(number) = dec.number() else {
+    let Ok(number) = parsed else {
         ck.error(
             &b.loc,
             format!("range bound `{text}` of {what} has more digits than the client can represent"),
@@ -267,7 +267,7 @@ fn bound(
         );
         return None;
     };
-    Some(Some((text.to_owned(), dec, number)))
+    Some(Some((text.to_owned(), number)))
 }
 
 #[cfg(test)]
