@@ -12,6 +12,7 @@ pub mod model;
 pub mod openapi;
 pub mod pipeline;
 pub mod postman;
+pub mod python;
 pub mod rules;
 pub mod spec_schema;
 pub mod workspace;

@@ -24,15 +24,18 @@ pub enum Artifact {
     SpecSchema,
     /// The Postman collection that signs (`postman/…`).
     Postman,
+    /// The Python SDK (`python/`, package `baas_client`).
+    PythonSdk,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 4] = [
+    pub const ALL: [Artifact; 5] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
         Artifact::Postman,
+        Artifact::PythonSdk,
     ];
 
     /// The artifact's files, unformatted.
@@ -42,6 +45,7 @@ impl Artifact {
             Artifact::OpenApi => crate::openapi::files(api),
             Artifact::SpecSchema => crate::spec_schema::files(),
             Artifact::Postman => crate::postman::files(api),
+            Artifact::PythonSdk => crate::python::files(api),
         }
     }
 }

@@ -114,10 +114,34 @@ pub fn sync(root: &Path, files: &[GeneratedFile], mode: Mode) -> Result<Vec<Chan
     Ok(changes)
 }
 
-/// `.rs` files under `root/src` that carry the generated header but are not emitted.
+/// Where generated files of each language live: the folder below the output root, the
+/// file name ending, and the header every generated file of it starts with.
+const GENERATED_TREES: [(&str, &str, &str); 2] = [
+    ("src", ".rs", GENERATED_HEADER),
+    (crate::python::ROOT, ".py", crate::python::HEADER),
+];
+
+/// Files under each of [`GENERATED_TREES`] that carry its generated header but are not
+/// emitted.
 fn stale_files(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, WriteError> {
     let mut found = Vec::new();
-    let mut dirs = vec![(root.join("src"), "src".to_owned())];
+    for (folder, ending, header) in GENERATED_TREES {
+        stale_in(root, folder, ending, header, files, &mut found)?;
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// [`stale_files`] of one tree.
+fn stale_in(
+    root: &Path,
+    folder: &str,
+    ending: &str,
+    header: &str,
+    files: &[GeneratedFile],
+    found: &mut Vec<String>,
+) -> Result<(), WriteError> {
+    let mut dirs = vec![(root.join(folder), folder.to_owned())];
     while let Some((dir, rel)) = dirs.pop() {
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
@@ -132,14 +156,13 @@ fn stale_files(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Writ
             let file_type = entry.file_type().map_err(at(&path))?;
             if file_type.is_dir() {
                 dirs.push((path, rel_path));
-            } else if name.ends_with(".rs") && !files.iter().any(|f| f.path == rel_path) {
+            } else if name.ends_with(ending) && !files.iter().any(|f| f.path == rel_path) {
                 let text = fs::read_to_string(&path).map_err(at(&path))?;
-                if text.starts_with(GENERATED_HEADER) {
+                if text.starts_with(header) {
                     found.push(rel_path);
                 }
             }
         }
     }
-    found.sort();
-    Ok(found)
+    Ok(())
 }

@@ -117,6 +117,17 @@ class Validator:
             self._push(at, RuleKind.TYPE, f"must be {words}, not {_type_name(value)}")
         return ok
 
+    def is_int(self, at: FieldPath, value: object, bits: int) -> bool:
+        """True when ``value`` is an ``int`` (not a ``bool``) within ``bits`` signed bits."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            self._push(at, RuleKind.TYPE, f"must be an int, not {_type_name(value)}")
+            return False
+        limit = 1 << (bits - 1)
+        if not -limit <= value < limit:
+            self._push(at, RuleKind.TYPE, f"is {value}, outside the {bits}-bit integers the wire takes")
+            return False
+        return True
+
     def is_list(self, at: FieldPath, value: object) -> bool:
         """True when ``value`` is a list or tuple."""
         if isinstance(value, (list, tuple)):

@@ -280,3 +280,66 @@ def list_of(item: Callable[[JsonValue, str], T | None], value: JsonValue, at: st
             raise WireShapeError(f"{at}[{i}]", "a value", element)
         out.append(read)
     return out
+
+
+#: Reads one received value at a path (``None`` when absent).
+Reader = Callable[[JsonValue, str], Union[T, None]]
+
+
+def int32_of(value: JsonValue, at: str) -> int | None:
+    """:func:`int_of` within 32 bits."""
+    return int_of(value, at, 32)
+
+
+def enum_reader(cls: type[E]) -> Callable[[JsonValue, str], E | Unknown | None]:
+    """A reader of a generated enum's values (:func:`enum_of`)."""
+    return lambda value, at: enum_of(cls, value, at)
+
+
+def record_reader(read: Callable[[JsonValue, str], T]) -> Callable[[JsonValue, str], T | None]:
+    """A reader of a record (``None`` when absent)."""
+    return lambda value, at: None if value is None else read(value, at)
+
+
+def list_reader(item: Callable[[JsonValue, str], T | None]) -> Callable[[JsonValue, str], list[T] | None]:
+    """A reader of an array whose items ``item`` reads."""
+    return lambda value, at: list_of(item, value, at)
+
+
+def member_text(value: JsonValue, name: str) -> str | None:
+    """The text of a member of a raw JSON object (a state read from an unshaped answer)."""
+    if isinstance(value, dict):
+        member = value.get(name)
+        if isinstance(member, str):
+            return str(member)
+        if isinstance(member, bool):
+            return "true" if member else "false"
+    return None
+
+
+def json_list_of(value: JsonValue, at: str) -> list[JsonValue] | None:
+    """An array of any JSON values, as received."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise WireShapeError(at, "an array", value)
+    return value
+
+
+def enum_list_reader(cls: type[E]) -> Callable[[JsonValue, str], list[E | Unknown] | None]:
+    """A reader of an array of a generated enum's values."""
+
+    def read(value: JsonValue, at: str) -> list[E | Unknown] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise WireShapeError(at, "an array", value)
+        out: list[E | Unknown] = []
+        for i, element in enumerate(value):
+            member = enum_of(cls, element, f"{at}[{i}]")
+            if member is None:
+                raise WireShapeError(f"{at}[{i}]", "a value", element)
+            out.append(member)
+        return out
+
+    return read

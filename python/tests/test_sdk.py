@@ -1,0 +1,159 @@
+"""The generated SDK (generated/python/baas_client) as a partner uses it: against the
+mock service, and against the sandbox binary."""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+
+import pytest
+
+from baas_client import (
+    AsyncClient,
+    Client,
+    Config,
+    DecodeError,
+    InvalidRequest,
+    MockService,
+    Outcome,
+    OutcomeUnknown,
+    PrivateKey,
+    Refusal,
+    ResultCode,
+    Unknown,
+    WaitPolicy,
+)
+from baas_client.enums import Currency, OrderByDesc, OtpType, TxStatus
+from baas_client.transfers import ApplyForTransferRequest, GetTransResultRequest
+from baas_client.account import GetAccountDetailsRequest
+from baas_runtime.mock import Failure
+from conftest import SANDBOX_KEY, SANDBOX_SENDER, sandbox_otp
+
+KEY = PrivateKey("unit-test-key")
+
+
+def mock_client(mock: MockService) -> Client:
+    return Client(Config("https://mock.invalid", "me", KEY, retry_backoff=0.0), transport=mock.transport())
+
+
+def test_rules_are_checked_before_sending_naming_field_and_rule() -> None:
+    mock = MockService(KEY)
+    client = mock_client(mock)
+    with pytest.raises(InvalidRequest) as refused:
+        client.apply_for_transfer(
+            payer_account_id="",
+            payee_bank_code="46",
+            payee_account_id="1000000004",
+            currency=Currency.KES,
+            amount=Decimal("10.005"),
+            remark="x" * 101,
+        )
+    got = [(v.field, v.rule.value) for v in refused.value.violations]
+    assert got == [
+        ("payerAccountId", "required"),
+        ("amount", "decimal_places"),
+        ("remark", "max_chars"),
+    ]
+    assert refused.value.outcome is Outcome.NOT_SENT and refused.value.operation == "applyForTransfer"
+    assert not mock.requests
+
+
+def test_answers_never_fail_on_added_fields_or_values_and_money_is_text() -> None:
+    mock = MockService(KEY)
+    mock.on(
+        GetAccountDetailsRequest,
+        lambda p: {"accountId": str(p["accountId"]), "balance": "100.50", "newField": {"x": 1}, "currency": "XAU"},
+    )
+    account = mock_client(mock).get_account_details(account_id="1000000001")
+    assert account.balance == Decimal("100.50") and str(account.balance) == "100.50"
+    assert account.currency == Unknown("XAU")
+    mock.on(
+        ApplyForTransferRequest,
+        lambda p: {"txId": "T1"} if p["amount"] == "1500.50" and p["currency"] == "KES" else Refusal("12001", "bad"),
+    )
+    applied = mock_client(mock).apply_for_transfer(
+        payer_account_id="1", payee_bank_code="46", payee_account_id="2", currency=Currency.KES, amount=Decimal("1500.50")
+    )
+    assert applied.tx_id == "T1"
+
+
+def test_result_codes_are_typed_and_lost_money_answers_unknown() -> None:
+    mock = MockService(KEY)
+    mock.on(ApplyForTransferRequest, lambda p: Refusal("14009", "insufficient balance"))
+    client = mock_client(mock)
+    args = dict(payer_account_id="1", payee_bank_code="46", payee_account_id="2", currency=Currency.KES, amount=Decimal("1"))
+    with pytest.raises(Exception) as refused:
+        client.apply_for_transfer(**args)  # type: ignore[arg-type]
+    assert ResultCode.from_error(refused.value) is ResultCode.INSUFFICIENT_BALANCE
+    mock.on(ApplyForTransferRequest, lambda p: Failure.NO_ANSWER)
+    with pytest.raises(OutcomeUnknown):
+        client.apply_for_transfer(**args)  # type: ignore[arg-type]
+    mock.on(ApplyForTransferRequest, lambda p: {"noTxId": 1})
+    with pytest.raises(DecodeError):
+        client.apply_for_transfer_pending(**args)  # type: ignore[arg-type]
+
+
+def sandbox_client(url: str) -> Client:
+    return Client(Config(url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY)))
+
+
+def test_sandbox_first_call(sandbox_url: str) -> None:
+    with sandbox_client(sandbox_url) as client:
+        account = client.get_account_details(account_id="1000000001")
+        assert account.balance is not None and account.balance >= 0
+        assert account.account_id == "1000000001"
+
+
+def test_sandbox_otp_transfer_waited_to_a_final_state(sandbox_url: str) -> None:
+    with sandbox_client(sandbox_url) as client:
+        pending = client.apply_for_transfer_pending(
+            payer_account_id="1000000001",
+            payee_bank_code="46",
+            payee_account_id="1000000004",
+            currency=Currency.KES,
+            amount=Decimal("250.00"),
+            remark="python sdk",
+        )
+        pending.send_otp(OtpType.SMS)
+        pending.confirm(sandbox_otp(pending.business_id))
+        result = client.get_trans_result_until_final(
+            tx_id=pending.business_id, policy=WaitPolicy(first_delay=0.05, max_delay=0.5, deadline=20)
+        )
+        assert result.tx_status in (TxStatus.SUCCEEDED, TxStatus.FAILED, TxStatus.TIMEOUT)
+        rows = list(
+            client.get_trans_list_pages(
+                account_id="1000000001",
+                tx_type=[],
+                tx_status=[],
+                start_time=0,
+                end_time=4_102_444_800_000,
+                page_no=1,
+                page_size=2,
+                order_by_desc=OrderByDesc.NEWEST_FIRST,
+            ).items()
+        )
+        assert any(r.tx_id == pending.business_id for r in rows)
+        assert len({r.tx_id for r in rows}) == len(rows)
+
+
+def test_sandbox_wrong_key_is_an_unverified_refusal(sandbox_url: str) -> None:
+    client = Client(Config(sandbox_url, SANDBOX_SENDER, PrivateKey("not-the-key"), max_retries=0))
+    with pytest.raises(Exception) as refused:
+        client.get_account_details(account_id="1000000001")
+    assert ResultCode.from_error(refused.value) is ResultCode.INVALID_SIGNATURE
+    assert refused.value.outcome is Outcome.UNKNOWN  # type: ignore[attr-defined]
+
+
+def test_sandbox_async(sandbox_url: str) -> None:
+    async def run() -> None:
+        async with AsyncClient(Config(sandbox_url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY))) as client:
+            accounts = await asyncio.gather(
+                *(client.get_account_details(account_id=f"100000000{i}") for i in range(1, 4))
+            )
+            assert [a.account_id for a in accounts] == ["1000000001", "1000000002", "1000000003"]
+            query = GetTransResultRequest(tx_id="NO-SUCH-TX")
+            with pytest.raises(Exception) as missing:
+                await client.execute(query)
+            assert missing.value.outcome is Outcome.REFUSED  # type: ignore[attr-defined]
+
+    asyncio.run(run())
