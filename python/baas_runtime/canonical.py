@@ -45,6 +45,7 @@ __all__ = [
     "CanonicalError",
     "Flattened",
     "parse",
+    "parse_for_signing",
     "reads_as_pair",
 ]
 
@@ -58,9 +59,10 @@ EXPANSION_ALLOWANCE = 64 * 1024
 MAX_BODY = (1 << 29) - 1
 #: The name of the pair that carries the key.
 SENDER_KEY = "senderKey"
-#: Whether a received body (answer, notification) may carry a ``null`` object member,
-#: read as absent (``tests/data/signing-vectors.json`` decides; a request never has one).
-RECEIVED_NULL_MEMBERS = False
+#: A received body (answer, notification) may carry a ``null`` object member, read as
+#: absent (the service's document gives some answer fields as ``null``); a ``null`` array
+#: element is refused (R2), and a signer refuses any ``null`` (:func:`parse_for_signing`).
+RECEIVED_NULL_MEMBERS = True
 
 
 class JsonNumber(str):
@@ -81,7 +83,8 @@ class Ambiguity(enum.Enum):
 
     #: R1: an object key (at any depth) is empty or holds ``&``, ``=``, ``.``, ``[`` or ``]``.
     KEY = "R1"
-    #: R2: a ``null`` (nulls are left out of the canonical string).
+    #: R2: a ``null`` array element (nulls are left out of the canonical string, so one at
+    #: the end of an array could be added); for a signer, any ``null``.
     NULL = "R2"
     #: R3: a string value holds ``&`` then text that reads as a pair (``path=``).
     VALUE_READS_AS_PAIR = "R3"
@@ -423,7 +426,7 @@ class Flattened:
         return self.digest(key).hex()
 
 
-def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = False) -> Flattened:
+def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = RECEIVED_NULL_MEMBERS) -> Flattened:
     """Reads a JSON object body.
 
     With ``unambiguous`` (to sign or verify) a body that breaks a re-cut rule is refused
@@ -454,3 +457,13 @@ def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = False) 
         has_sender_key_pair=parser.has_sender_key_pair,
         first_null_path=parser.first_null,
     )
+
+
+def parse_for_signing(body: bytes) -> Flattened:
+    """:func:`parse` for a signer: the re-cut rules, and a ``null`` anywhere refused (R2,
+    at the first null; a message we send never holds one), as the Rust runtime's
+    ``sign::sign``."""
+    flat = parse(body, null_members=True)
+    if flat.first_null_path is not None:
+        raise CanonicalError.ambiguous(Ambiguity.NULL, flat.first_null_path)
+    return flat

@@ -83,10 +83,9 @@ def main(
     except OSError as e:
         say(f"cannot read stdin: {e}")
         return 2
-    null_members = RECEIVED_NULL_MEMBERS if args.verify else False
     if args.verify:
         try:
-            holding = check(body, key, null_members=null_members)
+            holding = check(body, key, null_members=RECEIVED_NULL_MEMBERS)
             if holding.holds():
                 print(f"signature OK: {holding.expected}", file=out)
                 return 0
@@ -94,7 +93,8 @@ def main(
             pass
     refusal: CanonicalError | None = None
     try:
-        flat = canonical.parse(body, null_members=null_members)
+        # Verifying reads a body as received; signing refuses any null (R2).
+        flat = canonical.parse(body) if args.verify else canonical.parse_for_signing(body)
     except CanonicalError as e:
         if e.kind != "ambiguous":
             say(f"the input is not a usable JSON object: {e}")

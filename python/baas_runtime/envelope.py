@@ -78,7 +78,7 @@ def sign_envelope(envelope: WireObject, key: PrivateKey) -> bytes:
     except ValueError as e:
         raise EncodeError(str(e)) from None
     try:
-        flat = canonical.parse(body)
+        flat = canonical.parse_for_signing(body)
     except CanonicalError as e:
         if e.kind == "ambiguous" and e.rule is Ambiguity.NULL:
             raise EncodeError(f"`{e.path}` is null; a null is never sent (leave the field out)") from None

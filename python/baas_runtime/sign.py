@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 
-from .canonical import RECEIVED_NULL_MEMBERS, CanonicalError, Flattened, parse
+from .canonical import RECEIVED_NULL_MEMBERS, CanonicalError, Flattened, parse, parse_for_signing
 from .secret import PrivateKey
 
 __all__ = [
@@ -37,7 +37,7 @@ def sign(body: bytes, key: PrivateKey) -> str:
     """Lowercase hex signature of a JSON object body (its top-level ``signature`` left
     out). A body that breaks a re-cut rule is refused (:class:`CanonicalError`, kind
     ``ambiguous``): nothing is signed that a verifier would refuse."""
-    return parse(body).signature_hex(key)
+    return parse_for_signing(body).signature_hex(key)
 
 
 class VerifyError(ValueError):
@@ -112,7 +112,7 @@ def sign_and_attach(body: bytes, key: PrivateKey) -> bytes:
     """Signs a serialized JSON object and returns the text to send. A body that already
     has a top-level ``signature`` (even ``null``) is refused (kind ``already_signed``),
     one that breaks a re-cut rule too (kind ``ambiguous``)."""
-    flat = parse(body)
+    flat = parse_for_signing(body)
     if flat.has_signature_key:
         raise CanonicalError(
             "already_signed", "the body already has a `signature` (sign it without one)"

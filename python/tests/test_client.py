@@ -286,3 +286,19 @@ def test_async_client() -> None:
                 await client.execute(Pay(amount=Decimal("2.00")))
 
     asyncio.run(run())
+
+
+def test_null_members_of_answers_read_as_absent_null_elements_refused() -> None:
+    from baas_runtime.transport import HttpxTransport
+    from baas_runtime.canonical import parse
+    from baas_runtime.sign import attach_signature
+
+    def answer(data: bytes) -> bytes:
+        text = b'{"requestId":"R","code":"00000","msg":"ok","data":' + data + b"}"
+        return attach_signature(text, parse(text, unambiguous=False).signature_hex(KEY))
+
+    ok = RuntimeClient(config(), HttpxTransport(raw_transport(answer(b'{"balance":"1.00","currency":null}'))))
+    assert ok.execute(GetBalance(account_id="1"), CallOptions(request_id="R")) == Balance(Decimal("1.00"), None)
+    bad = RuntimeClient(config(), HttpxTransport(raw_transport(answer(b'{"balance":"1.00","list":[1,null]}'))))
+    with pytest.raises(Untrusted):
+        bad.execute(GetBalance(account_id="1"), CallOptions(request_id="R"))
