@@ -14,7 +14,7 @@ verifier we ship, by the rules `check_unambiguous` applies (the same as the Rust
 runtime's `Flattened::parse_unambiguous`, written here again from their statement):
 
     R1  an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[` or `]`
-    R2  a `null` member or array element
+    R2  a `null` array element (received; a null member reads as absent), any `null` (signed)
     R3  a string value holding `&`, then a key (one or more characters other than
         `& = . [ ]`), any number of `.key` or `[digits]`, then `=`
     R4  a top-level `senderKey` member
@@ -122,27 +122,34 @@ def signature(message, key):
     return hashlib.sha256(canonical_string(message, key).encode("utf-8")).hexdigest()
 
 
-def _check(value, path):
-    """The first breach of R1-R3 in `value` at `path`, in document order."""
+def _check(value, path, nulls):
+    """The first breach of R1-R3 in `value` at `path`, in document order. A null
+    member is a breach only when `nulls` is false (signing: a message we send never
+    holds one); a received one reads as absent. A null array element always is."""
     if value is None:
-        raise Ambiguous("R2", path)
+        if not nulls:
+            raise Ambiguous("R2", path)
+        return
     if isinstance(value, dict):
         for key, item in value.items():
             item_path = f"{path}.{key}" if path else key
             if not key or any(c in _SPECIAL for c in key):
                 raise Ambiguous("R1", item_path)
-            _check(item, item_path)
+            _check(item, item_path, nulls)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _check(item, f"{path}[{i}]")
+            if item is None:
+                raise Ambiguous("R2", f"{path}[{i}]")
+            _check(item, f"{path}[{i}]", nulls)
     elif isinstance(value, str) and not isinstance(value, Literal):
         if _READS_AS_PAIR.search(value):
             raise Ambiguous("R3", path)
 
 
-def check_unambiguous(message):
+def check_unambiguous(message, received=True):
     """Raises Ambiguous(rule, path) when the message breaks R1-R4 (see the module's
-    doc); the top-level `signature` is left alone."""
+    doc); the top-level `signature` is left alone. A received message may hold null
+    members (read as absent); one to be signed (`received=False`) holds no null."""
     if not isinstance(message, dict):
         raise ValueError("the message is not a JSON object")
     for key, item in message.items():
@@ -152,12 +159,12 @@ def check_unambiguous(message):
             raise Ambiguous("R1", key)
         if key == "senderKey":
             raise Ambiguous("R4", key)
-        _check(item, key)
+        _check(item, key, received)
 
 
 def sign(message, key):
     """The signature of a message that keeps the rules (Ambiguous otherwise)."""
-    check_unambiguous(message)
+    check_unambiguous(message, received=False)
     return signature(message, key)
 
 
@@ -242,6 +249,15 @@ def self_test():
                 canonical_string(recut, v["key"]) == canonical_string(message, v["key"]),
                 f"refusal vector {name!r}: the re-cut body has the same canonical string",
             )
+    for v in vectors["received_nulls"]:
+        name = v["name"]
+        message = loads_literal(v["body"])
+        expect(verifies(message, v["key"]), f"received null vector {name!r} verifies")
+        try:
+            sign(loads_literal(v["unsigned"]), v["key"])
+            failures.append(f"received null vector {name!r} is signed by `sign`")
+        except Ambiguous as e:
+            expect((e.rule, e.path) == ("R2", v["path"]), f"received null vector {name!r}: {e}")
     return failures, len(vectors["signing"]), len(vectors["refusals"])
 
 

@@ -126,8 +126,10 @@ pub enum CanonicalError {
 pub enum Ambiguity {
     /// R1: an object key (at any depth) is empty or contains `&`, `=`, `.`, `[` or `]`.
     Key,
-    /// R2: a `null` member or array element (nulls are left out of the canonical
-    /// string).
+    /// R2: a `null` array element (nulls are left out of the canonical string, so one
+    /// at the end of an array could be added). A `null` member is read as absent by
+    /// every decoder and is accepted in received bodies; signers refuse any `null`
+    /// (a message we send never holds one).
     Null,
     /// R3: a string value contains `&` followed by text that reads as a pair: a key
     /// (characters other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or
@@ -158,7 +160,8 @@ impl fmt::Display for Ambiguity {
             }
             Ambiguity::Null => {
                 "a `null` is left out of the signed text, so it could be added or removed \
-                 without changing the signature; leave the member out instead"
+                 without changing the signature (a null array element, received; any null, \
+                 signed): leave the member out instead"
             }
             Ambiguity::ValueReadsAsPair => {
                 "a text value contains `&` followed by something that reads as `name=`, so \
@@ -246,6 +249,23 @@ impl<'a> Borrowed<'a> {
     /// See [`Flattened::signature`].
     pub(crate) fn signature(&self) -> Option<&str> {
         self.parsed.meta.signature.as_deref()
+    }
+
+    /// See [`Flattened::first_null_path`].
+    pub(crate) fn first_null_path(&self) -> Option<&str> {
+        self.parsed.meta.first_null.as_deref()
+    }
+
+    /// For signers: the body, refused when it holds a `null` anywhere (a message we
+    /// send never holds one; R2 for signing).
+    pub(crate) fn without_nulls(self) -> Result<Borrowed<'a>, CanonicalError> {
+        match self.first_null_path() {
+            Some(path) => Err(CanonicalError::Ambiguous {
+                path: path.to_owned(),
+                rule: Ambiguity::Null,
+            }),
+            None => Ok(self),
+        }
     }
 
     /// See [`Flattened::has_signature_key`].
@@ -414,7 +434,10 @@ impl Flattened {
     ///
     /// * R1: an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[`
     ///   or `]` (path: the parent's path and the key);
-    /// * R2: a `null` member or array element (path of the null);
+    /// * R2: a `null` array element (path of the null). A `null` member is accepted
+    ///   here (the service's document gives some answer fields as `null`, and every
+    ///   decoder reads one as absent); the signers of this crate refuse any `null`,
+    ///   found with [`Flattened::first_null_path`];
     /// * R3: a string value containing `&` followed by a key (one or more characters
     ///   other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or `[digits]`, and
     ///   `=`: `x&data.result[1].amount=9` and `a&b=c` are refused, `Tom & Jerry`,
@@ -1310,7 +1333,10 @@ impl TreeParser<'_> {
             }
             Some(b'n') => {
                 self.keyword(b"null")?;
-                if self.unambiguous {
+                // A null member reads as absent to every decoder, so adding one changes
+                // nothing; a null element moves the indexes after it. Signers refuse
+                // both (see `first_null_path`).
+                if self.unambiguous && key_at.is_none() {
                     return Err(self.ambiguous(Ambiguity::Null).into());
                 }
                 if self.meta.first_null.is_none() {
@@ -2684,8 +2710,16 @@ mod tests {
             refused_by(r#"{"data\u002ex":1}"#),
             r("data.x", Ambiguity::Key)
         );
-        // R2.
-        assert_eq!(refused_by(r#"{"a":null}"#), r("a", Ambiguity::Null));
+        // R2: a null element; a null member reads as absent and is accepted here (the
+        // signers refuse it: see `sign::sign`).
+        assert_eq!(refused_by(r#"{"a":null}"#), None);
+        assert_eq!(
+            Flattened::parse_unambiguous(br#"{"a":{"b":null}}"#)
+                .ok()
+                .and_then(|f| f.first_null_path().map(str::to_owned))
+                .as_deref(),
+            Some("a.b")
+        );
         assert_eq!(
             refused_by(r#"{"a":{"b":[1,null]}}"#),
             r("a.b[1]", Ambiguity::Null)
@@ -2736,10 +2770,13 @@ mod tests {
         );
         assert_eq!(refused_by(r#"{"a":{"senderKey":"k"}}"#), None);
         // The first breach in the document; the signature is not a pair.
-        assert_eq!(refused_by(r#"{"a":null,"b&":1}"#), r("a", Ambiguity::Null));
         assert_eq!(
-            refused_by(r#"{"a":{"x":1,"x":2,"y":null}}"#),
-            r("a.y", Ambiguity::Null)
+            refused_by(r#"{"a":[null],"b&":1}"#),
+            r("a[0]", Ambiguity::Null)
+        );
+        assert_eq!(
+            refused_by(r#"{"a":{"x":1,"x":2,"y":[null]}}"#),
+            r("a.y[0]", Ambiguity::Null)
         );
         assert_eq!(refused_by(r#"{"signature":"a&b=c","v":1}"#), None);
         let f = Flattened::parse_unambiguous(br#"{"signature":null,"v":1}"#).unwrap();
@@ -2748,10 +2785,10 @@ mod tests {
         for body in [r#"{"a.b":null,"senderKey":"x&y=z"}"#, r#"{"":[null]}"#] {
             assert!(Flattened::parse(body.as_bytes()).is_ok());
         }
-        let e = Flattened::parse_unambiguous(br#"{"a":{"b":null}}"#).unwrap_err();
+        let e = Flattened::parse_unambiguous(br#"{"a":{"b":[null]}}"#).unwrap_err();
         assert_eq!(
             e.to_string(),
-            format!("refused by rule R2 at `a.b`: {}", Ambiguity::Null)
+            format!("refused by rule R2 at `a.b[0]`: {}", Ambiguity::Null)
         );
     }
 

@@ -120,19 +120,27 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     // Nothing is signed that could be re-cut into another message with the same
     // canonical string (a value holding `&path=`, a key holding `&`, `=`, `.`, `[`, `]`,
     // a null).
-    let flat = Flattened::parse_unambiguous(&bytes).map_err(|e| match &e {
-        CanonicalError::Ambiguous {
-            path,
-            rule: Ambiguity::Null,
-        } => encode(
-            format!("`{path}` is null; a null is never sent (leave the field out)"),
-            Some(Box::new(e)),
-        ),
-        _ => encode(
-            format!("{e}; such a message is never signed"),
-            Some(Box::new(e)),
-        ),
-    })?;
+    let flat = Flattened::parse_unambiguous(&bytes)
+        .and_then(|flat| match flat.first_null_path() {
+            Some(path) => Err(CanonicalError::Ambiguous {
+                path: path.to_owned(),
+                rule: Ambiguity::Null,
+            }),
+            None => Ok(flat),
+        })
+        .map_err(|e| match &e {
+            CanonicalError::Ambiguous {
+                path,
+                rule: Ambiguity::Null,
+            } => encode(
+                format!("`{path}` is null; a null is never sent (leave the field out)"),
+                Some(Box::new(e)),
+            ),
+            _ => encode(
+                format!("{e}; such a message is never signed"),
+                Some(Box::new(e)),
+            ),
+        })?;
     if flat.has_signature_key() {
         let e = CanonicalError::AlreadySigned;
         return Err(encode(e.to_string(), Some(Box::new(e))));
@@ -523,17 +531,17 @@ mod tests {
                 Err(ErrorKind::Untrusted { .. })
             ));
         }
-        // A signed answer that could be re-cut (a null member; a dotted key) is refused
-        // before its signature is looked at.
+        // A signed answer that could be re-cut (a null element; a dotted key; a value
+        // reading as a pair) is refused before its signature is looked at.
         for text in [
-            r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":null}}"#,
+            r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":[1,null]}}"#,
             r#"{"requestId":"r1","code":"00000","msg":"ok","data.x":"1"}"#,
             r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":"1&data.y=2"}}"#,
         ] {
             let flat = Flattened::parse(text.as_bytes()).unwrap();
             let body = format!(
                 "{},\"signature\":\"{}\"}}",
-                text.trim_end_matches('}'),
+                text.strip_suffix('}').unwrap_or(text),
                 flat.signature_hex(&key())
             );
             assert!(matches!(
@@ -542,6 +550,19 @@ mod tests {
                 Err(ErrorKind::Untrusted { .. })
             ));
         }
+        // A null member reads as absent (the service's document gives answer fields
+        // as null): accepted, and decoded as if it were not there.
+        let text = r#"{"requestId":"r1","code":"00000","msg":"ok","data":{"x":null}}"#;
+        let flat = Flattened::parse(text.as_bytes()).unwrap();
+        let with_null = format!(
+            "{},\"signature\":\"{}\"}}",
+            text.strip_suffix('}').unwrap_or(text),
+            flat.signature_hex(&key())
+        );
+        assert_eq!(
+            open_response::<D>(Some(200), with_null.as_bytes(), &key(), expect).unwrap(),
+            D { x: None }
+        );
         let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();
         assert!(matches!(
             open_response::<D>(Some(200), &no_code, &key(), expect).map_err(Error::into_kind),

@@ -14,9 +14,12 @@ use crate::secret::PrivateKey;
 /// Lowercase hex signature of a JSON object body (its top-level `signature`, if any,
 /// is left out of the canonical string). A body whose canonical string could stand for
 /// another body is refused with [`CanonicalError::Ambiguous`] (see
-/// [`Flattened::parse_unambiguous`]): nothing is signed that a verifier would refuse.
+/// [`Flattened::parse_unambiguous`]), and so is one holding a `null` anywhere (a
+/// message we send never holds one): nothing is signed that a verifier would refuse.
 pub fn sign(body: &[u8], key: &PrivateKey) -> Result<String, CanonicalError> {
-    Ok(Borrowed::parse_unambiguous(body)?.signature_hex(key))
+    Ok(Borrowed::parse_unambiguous(body)?
+        .without_nulls()?
+        .signature_hex(key))
 }
 
 /// Why a body does not verify.
@@ -143,10 +146,11 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 /// Signs a serialized JSON object and returns the text to send. A body that already
 /// has a top-level `signature` (even `null`) is refused with
 /// [`CanonicalError::AlreadySigned`], one that breaks a re-cut rule with
-/// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]).
+/// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]; a `null`
+/// anywhere is refused too).
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
     let signature = {
-        let flat = Borrowed::parse_unambiguous(&body)?;
+        let flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }

@@ -662,6 +662,34 @@ mod vectors {
         );
     }
 
+    /// A null member of a received body reads as absent: it verifies. Signers refuse it
+    /// (a message we send never holds a null), naming R2 at its path.
+    #[test]
+    fn received_null_members_verify_and_are_never_signed() {
+        let all = load();
+        let vectors = list(&all, "received_nulls");
+        assert!(!vectors.is_empty());
+        for v in vectors {
+            let (name, body, unsigned) = (text(v, "name"), text(v, "body"), text(v, "unsigned"));
+            let key = PrivateKey::new(text(v, "key"));
+            assert_eq!(sign::verify(body.as_bytes(), &key), Ok(()), "{name}");
+            let expected = CanonicalError::Ambiguous {
+                path: text(v, "path").to_owned(),
+                rule: baas_runtime::canonical::Ambiguity::Null,
+            };
+            assert_eq!(
+                sign::sign(unsigned.as_bytes(), &key),
+                Err(expected.clone()),
+                "{name}"
+            );
+            assert_eq!(
+                sign::sign_and_attach(unsigned.as_bytes().to_vec(), &key),
+                Err(expected),
+                "{name}"
+            );
+        }
+    }
+
     /// The re-cut bodies have the canonical string of the body they were cut from, so its
     /// signature holds over them. Where the re-cut keeps every rule, a receiver cannot
     /// tell it from a genuine message: the defence is that the original is never signed

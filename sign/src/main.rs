@@ -90,7 +90,18 @@ fn main() -> ExitCode {
         ExitCode::from(2)
     };
     let (flat, refusal) = match Flattened::parse_unambiguous(&input) {
-        Ok(flat) => (flat, None),
+        // A null member verifies (a received one reads as absent), but nothing holding
+        // a null is signed: a message we send never holds one.
+        Ok(flat) => match (flat.first_null_path(), &mode) {
+            (Some(path), Mode::Sign | Mode::Attach) => {
+                let refused = CanonicalError::Ambiguous {
+                    path: path.to_owned(),
+                    rule: baas_runtime::canonical::Ambiguity::Null,
+                };
+                (flat, Some(refused))
+            }
+            _ => (flat, None),
+        },
         Err(refused @ CanonicalError::Ambiguous { .. }) => match Flattened::parse(&input) {
             Ok(flat) => (flat, Some(refused)),
             Err(e) => return unusable(e),

@@ -266,3 +266,23 @@ fn no_message_shows_the_key() {
         assert!(err.contains("[redacted]"), "{args:?} {body}: {err}");
     }
 }
+
+/// A received null member verifies (it reads as absent), but nothing holding a null is
+/// signed: the default mode and `--attach` refuse it naming R2 at its path.
+#[test]
+fn a_received_null_member_verifies_and_is_never_signed() {
+    let all = vectors();
+    let list = all["received_nulls"].as_array().unwrap();
+    assert!(!list.is_empty());
+    for v in list {
+        let (name, key) = (field(v, "name"), field(v, "key"));
+        let (code, out, err) = run(&["--verify"], Some(key), field(v, "body"));
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        let rule = format!("rule R2 at `{}`", field(v, "path"));
+        for args in [&[][..], &["--attach"][..]] {
+            let (code, out, err) = run(args, Some(key), field(v, "unsigned"));
+            assert_eq!(code, 2, "{name} {args:?}: {out}{err}");
+            assert!(err.contains(&rule), "{name} {args:?}: {err}");
+        }
+    }
+}
