@@ -1,17 +1,17 @@
 //! A webhook receiver: the sandbox POSTs signed notifications (here `0026`, after an FX
-//! conversion) to a local URL; the receiver verifies each, processes it once, answers
-//! `ok`.
+//! conversion) to a local URL; the receiver verifies each (signature, re-cut rules,
+//! sender, freshness), processes it once (the processed ids kept in a file, so a restart
+//! does not process a re-delivery again), answers `ok`.
 //!
 //! ```sh
 //! cargo run -p baas-sandbox --example webhook
 //! ```
 
-use std::collections::HashSet;
 use std::time::Duration;
 
 use baas_client::enums::{FxCurrency, NotificationType};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
-use baas_client::notification::{self, DeliveryId};
+use baas_client::notification::SeenFile;
 use baas_client::Client;
 use baas_sandbox::Sandbox;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -20,7 +20,9 @@ use tokio::net::TcpListener;
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sandbox = Sandbox::start().await?;
-    let key = sandbox.private_key();
+    // The service's sender is the sandbox's here; with the bank, use the name it gives.
+    let verifier = sandbox.notification_verifier();
+    let seen_path = std::env::temp_dir().join(format!("baas-webhook-seen-{}", std::process::id()));
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     sandbox.set_callback_url(&format!("http://{}/callbacks", listener.local_addr()?))?;
 
@@ -38,7 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
 
     // A minimal HTTP receiver: one request per connection.
-    let mut done: HashSet<DeliveryId> = HashSet::new();
+    let mut seen = SeenFile::open(&seen_path, verifier.window())?;
     let (mut socket, _) =
         tokio::time::timeout(Duration::from_secs(10), listener.accept()).await??;
     let mut buf = Vec::new();
@@ -62,12 +64,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let body = body.ok_or("the connection closed before a notification arrived")?;
-    let verified = notification::verify(&body, &key)?; // refuses an unsigned or altered body
-    if done.insert(verified.delivery_id()) {
+    // Refuses an unsigned, altered, stale or re-cut body, and one from another sender.
+    let verified = verifier.verify(&body)?;
+    if seen.is_new(&verified.delivery_id()) {
         match NotificationType::from_notification(&verified) {
             NotificationType::ForeignExchange => println!("FX done: {}", verified.params),
             other => println!("notification {other}: {}", verified.params),
         }
+        seen.record(&verified)?; // on disk before answering
     }
     let ack = verified.ack();
     let reply = format!(
@@ -75,5 +79,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ack.len()
     );
     socket.write_all(reply.as_bytes()).await?;
+    drop(seen);
+    std::fs::remove_file(&seen_path)?;
     Ok(())
 }

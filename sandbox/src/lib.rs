@@ -324,6 +324,12 @@ impl Sandbox {
         PrivateKey::new(self.key.clone())
     }
 
+    /// A verifier of the notifications this sandbox sends: the partner's key and the
+    /// sandbox's service sender ([`SERVICE_SENDER`]), with the default window.
+    pub fn notification_verifier(&self) -> baas_runtime::notification::Verifier {
+        baas_runtime::notification::Verifier::new(self.private_key(), SERVICE_SENDER)
+    }
+
     /// A client configuration for this sandbox (base URL, sender, key).
     pub fn client_config(&self) -> Config {
         Config::new(self.base_url(), self.sender.clone(), self.private_key())

@@ -14,8 +14,7 @@ use baas_client::enums::{BeneficiaryType, CnyDocumentType, FxCurrency, PaymentPu
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::other::{QueryClosingBalanceRequest, QueryClosingBalanceRequired};
 use baas_client::records::{OrderItem, OrderItemRequired};
-use baas_runtime::notification::{self, DeliveryId, Notification};
-use baas_runtime::PrivateKey;
+use baas_runtime::notification::{self, DeliveryId, Notification, Verifier};
 use bytes::Bytes;
 use common::{amount, confirm, start};
 use http_body_util::{BodyExt, Full};
@@ -32,7 +31,7 @@ struct Receiver {
 }
 
 /// A callback receiver on 127.0.0.1; returns its URL.
-async fn receiver(key: PrivateKey, state: Arc<Mutex<Receiver>>) -> String {
+async fn receiver(key: Verifier, state: Arc<Mutex<Receiver>>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let key = Arc::new(key);
@@ -50,7 +49,7 @@ async fn receiver(key: PrivateKey, state: Arc<Mutex<Receiver>>) -> String {
                                 .await
                                 .map(|b| b.to_bytes())
                                 .unwrap_or_default();
-                            let answer = match notification::verify(&body, &key) {
+                            let answer = match key.verify(&body) {
                                 Err(_) => {
                                     state.lock().unwrap().rejected_signatures += 1;
                                     "bad signature"
@@ -101,7 +100,7 @@ async fn notifications_are_signed_retried_and_verified() {
         refuse_first: 2,
         ..Receiver::default()
     }));
-    sb.set_callback_url(&receiver(sb.private_key(), state.clone()).await)
+    sb.set_callback_url(&receiver(sb.notification_verifier(), state.clone()).await)
         .unwrap();
 
     let job = c
@@ -203,8 +202,8 @@ async fn notifications_are_signed_retried_and_verified() {
             NotificationType::CnyTransfer
         ]
     );
-    let _: fn(&[u8], &PrivateKey) -> Result<Notification, baas_client::Error> =
-        baas_client::notification::verify;
+    let _: fn(&Verifier, &[u8]) -> Result<Notification, baas_client::Error> =
+        baas_client::notification::Verifier::verify;
     // Each was delivered three times (two refusals, then ok) with the same requestId.
     assert_eq!(s.attempts.len(), 9);
     drop(s);
@@ -224,7 +223,7 @@ async fn delivery_stops_after_five_attempts() {
         ..Receiver::default()
     }));
     // The receiver answers "busy" to every delivery.
-    sb.set_callback_url(&receiver(sb.private_key(), state.clone()).await)
+    sb.set_callback_url(&receiver(sb.notification_verifier(), state.clone()).await)
         .unwrap();
     c.query_closing_balance(&QueryClosingBalanceRequest::new(
         QueryClosingBalanceRequired {
