@@ -28,6 +28,9 @@ use super::{operations_on, Shared};
 use crate::error::codes;
 use crate::LARGE_BODY_BYTES;
 
+/// How long a stopping sandbox lets each connection finish the request in flight.
+pub(crate) const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Accepts connections until `shutdown` fires, at most `shared.max_connections` at
 /// once: the next one is accepted when one of them closes.
 pub(crate) async fn serve(
@@ -66,9 +69,16 @@ pub(crate) async fn serve(
                         .timer(hyper_util::rt::TokioTimer::new())
                         .header_read_timeout(header_timeout)
                         .serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(conn);
                     tokio::select! {
-                        _ = conn => {}
-                        _ = stop.changed() => {}
+                        _ = conn.as_mut() => {}
+                        _ = stop.changed() => {
+                            // Stopping finishes the request in flight (its answer is
+                            // sent, so a money call stopped mid-way has a known outcome)
+                            // and takes no new one on this connection; bounded in time.
+                            conn.as_mut().graceful_shutdown();
+                            let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn).await;
+                        }
                     }
                 });
             }

@@ -16,7 +16,6 @@ mod request;
 mod respond;
 
 use std::collections::{BTreeMap, VecDeque};
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -87,7 +86,9 @@ pub(crate) struct Shared {
     pub(crate) requests_seen: AtomicU64,
     pub(crate) log: Mutex<VecDeque<SeenRequest>>,
     pub(crate) tamper_next: AtomicBool,
-    pub(crate) callback_url: Mutex<Option<(SocketAddr, String)>>,
+    pub(crate) callback_url: Mutex<Option<baas_runtime::transport::reqwest::Url>>,
+    /// Posts the notifications.
+    pub(crate) delivery_client: baas_runtime::transport::reqwest::Client,
     pub(crate) deliveries: Mutex<Vec<DeliveryAttempt>>,
     pub(crate) retry_backoff: Duration,
     /// Added to the wall clock (tests move time forward for dormancy and windows).
@@ -125,6 +126,7 @@ impl Shared {
             log: Mutex::new(VecDeque::new()),
             tamper_next: AtomicBool::new(false),
             callback_url: Mutex::new(None),
+            delivery_client: notify::delivery_client(),
             deliveries: Mutex::new(Vec::new()),
             retry_backoff: config.retry_backoff,
             clock_offset_ms: AtomicI64::new(0),

@@ -1,16 +1,11 @@
-//! Delivery of signed notifications to the callback URL, retried with backoff, and the
-//! loopback HTTP client that posts them.
+//! Delivery of signed notifications to the callback URL, retried with backoff, posted
+//! with reqwest (the runtime's HTTP client) to a loopback URL parsed by `url`.
 
-use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::Request;
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
+use baas_runtime::transport::reqwest::{self, Url};
 
 use super::respond::sign_notification;
 use super::{lock, DeliveryAttempt, Shared};
@@ -37,7 +32,7 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
     // URL later saw one set after the response, or not, as the scheduler ran it), the
     // record is there as soon as the response is, and the request path spawns nothing,
     // so it also runs where no tokio runtime is (`crate::Offline`).
-    let Some((addr, path)) = lock(&shared.callback_url).clone() else {
+    let Some(url) = lock(&shared.callback_url).clone() else {
         lock(&shared.deliveries).push(DeliveryAttempt {
             notification_type: n.notification_type.into(),
             request_id,
@@ -71,13 +66,16 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         };
         let mut backoff = shared.retry_backoff;
         for attempt in 1..=MAX_DELIVERIES {
-            let outcome =
-                match tokio::time::timeout(DELIVERY_TIMEOUT, post(addr, &path, body.clone())).await
-                {
-                    Ok(Ok(answer)) => answer,
-                    Ok(Err(e)) => format!("error: {e}"),
-                    Err(_) => "error: timed out".to_owned(),
-                };
+            let outcome = match tokio::time::timeout(
+                DELIVERY_TIMEOUT,
+                post(&shared.delivery_client, &url, body.clone()),
+            )
+            .await
+            {
+                Ok(Ok(answer)) => answer,
+                Ok(Err(e)) => format!("error: {e}"),
+                Err(_) => "error: timed out".to_owned(),
+            };
             let acknowledged = outcome.trim() == baas_runtime::notification::ACK;
             lock(&shared.deliveries).push(DeliveryAttempt {
                 notification_type: n.notification_type.into(),
@@ -108,29 +106,39 @@ impl Drop for Settled {
     }
 }
 
-/// One HTTP/1.1 POST on loopback; returns the response body as text.
-async fn post(addr: SocketAddr, path: &str, body: Vec<u8>) -> Result<String, String> {
-    let stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|e| e.to_string())?;
-    let driver = tokio::spawn(conn);
-    let request = Request::post(path)
-        .header(hyper::header::HOST, addr.to_string())
-        .header(hyper::header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(body)))
-        .map_err(|e| e.to_string())?;
-    let response = sender
-        .send_request(request)
+/// The client that posts notifications: reqwest (the runtime's transport), no proxy from
+/// the environment (the callback is on loopback), no redirects, one attempt's timeout.
+pub(crate) fn delivery_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(DELIVERY_TIMEOUT)
+        .build()
+        .unwrap_or_default()
+}
+
+/// Answers over this many bytes are cut: the receiver's answer is `ok`.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// One POST of a signed notification; returns the answer's body as text (with the
+/// status when it is not a success).
+async fn post(client: &reqwest::Client, url: &Url, body: Vec<u8>) -> Result<String, String> {
+    let mut response = client
+        .post(url.clone())
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(body)
+        .send()
         .await
         .map_err(|e| e.to_string())?;
     let status = response.status();
-    let bytes = Limited::new(response.into_body(), 64 * 1024)
-        .collect()
-        .await
-        .map_err(|e| e.to_string())?
-        .to_bytes();
-    driver.abort();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
+        let room = MAX_ANSWER_BYTES.saturating_sub(bytes.len());
+        bytes.extend_from_slice(chunk.get(..room.min(chunk.len())).unwrap_or_default());
+        if bytes.len() >= MAX_ANSWER_BYTES {
+            break;
+        }
+    }
     let text = String::from_utf8_lossy(&bytes).into_owned();
     if status.is_success() {
         Ok(text)
@@ -140,30 +148,39 @@ async fn post(addr: SocketAddr, path: &str, body: Vec<u8>) -> Result<String, Str
 }
 
 /// Parses a loopback callback URL `http://127.0.0.1:PORT/path` (or `localhost`).
-pub(crate) fn parse_callback(url: &str) -> Result<(SocketAddr, String), String> {
-    let rest = url
-        .strip_prefix("http://")
-        .ok_or_else(|| format!("callback URL `{url}` must start with http://"))?;
-    let (authority, path) = match rest.find('/') {
-        Some(i) => {
-            let (authority, path) = rest.split_at(i);
-            (authority, path.to_owned())
+pub(crate) fn parse_callback(url: &str) -> Result<Url, String> {
+    let parsed = Url::parse(url).map_err(|e| format!("callback URL `{url}`: {e}"))?;
+    if parsed.scheme() != "http" {
+        return Err(format!("callback URL `{url}` must start with http://"));
+    }
+    if parsed.port().is_none() {
+        return Err(format!("callback URL `{url}` needs a port"));
+    }
+    match parsed.host_str() {
+        Some("127.0.0.1" | "localhost") => Ok(parsed),
+        _ => Err(format!(
+            "callback URL `{url}` must be on 127.0.0.1 (loopback only)"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_callback;
+
+    #[test]
+    fn only_loopback_http_with_a_port() {
+        let ok = parse_callback("http://127.0.0.1:9/cb").unwrap();
+        assert_eq!((ok.port(), ok.path()), (Some(9), "/cb"));
+        assert_eq!(parse_callback("http://localhost:8080").unwrap().path(), "/");
+        for bad in [
+            "https://127.0.0.1:9/cb",
+            "http://10.0.0.1:80/x",
+            "http://127.0.0.1/cb",
+            "http://example.com:80/",
+            "not a url",
+        ] {
+            assert!(parse_callback(bad).is_err(), "{bad}");
         }
-        None => (rest, "/".to_owned()),
-    };
-    let (host, port) = authority
-        .rsplit_once(':')
-        .ok_or_else(|| format!("callback URL `{url}` needs a port"))?;
-    let port: u16 = port
-        .parse()
-        .map_err(|_| format!("callback URL `{url}` has an invalid port"))?;
-    let ip = match host {
-        "127.0.0.1" | "localhost" => std::net::Ipv4Addr::LOCALHOST,
-        _ => {
-            return Err(format!(
-                "callback URL `{url}` must be on 127.0.0.1 (loopback only)"
-            ))
-        }
-    };
-    Ok((SocketAddr::from((ip, port)), path))
+    }
 }
