@@ -1,0 +1,321 @@
+"""The conformance suite (``tests/conformance/scenarios/*.json``, described in
+``tests/conformance/README.md``) run by the generated Python SDK against the sandbox
+binary, one fresh sandbox per scenario. The Rust client runs the same files
+(``tests/tests/conformance.rs``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import os
+import re
+import subprocess
+import time
+import types
+import typing
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import baas_client.account
+import baas_client.otp
+import baas_client.transfers
+from baas_client import (
+    ApiError,
+    BaasError,
+    Client,
+    Config,
+    InvalidRequest,
+    OutcomeUnknown,
+    PrivateKey,
+    ResultCode,
+    SignatureInvalid,
+    SignatureMissing,
+    Unknown,
+    Untrusted,
+    WaitPolicy,
+)
+from baas_runtime.notification import SeenFile, Verifier, signed_body
+from baas_runtime.transport import HttpRequest, HttpResponse, HttpxTransport
+from baas_runtime.errors import TransportError
+from conftest import REPO, SANDBOX_KEY, SANDBOX_SENDER, sandbox_binary, sandbox_otp
+
+SCENARIOS = sorted((REPO / "tests" / "conformance" / "scenarios").glob("*.json"))
+
+#: Request classes by operation name, from the generated modules the suite uses.
+REQUESTS: dict[str, type[Any]] = {
+    getattr(cls, "OPERATION"): cls
+    for module in (baas_client.account, baas_client.otp, baas_client.transfers)
+    for cls in vars(module).values()
+    if isinstance(cls, type) and isinstance(getattr(cls, "OPERATION", None), str)
+}
+
+
+class Probe:
+    """The client's transport: counts the requests that leave the client and applies a
+    scenario's fault to the next one."""
+
+    def __init__(self) -> None:
+        self.inner = HttpxTransport()
+        self.sent = 0
+        self.fault: str | None = None
+
+    def post_json(self, request: HttpRequest) -> HttpResponse:
+        self.sent += 1
+        fault, self.fault = self.fault, None
+        answer = self.inner.post_json(request)
+        if fault == "drop_answer":
+            raise TransportError("conformance: answer dropped after sending", may_have_reached_service=True)
+        if fault == "tamper_answer":
+            # As the sandbox's own hook does: the msg changes after the answer is signed.
+            return HttpResponse(answer.status, answer.body.replace(b'"msg":"', b'"msg":"(tampered) ', 1))
+        if fault == "strip_signature":
+            body = re.sub(rb',"signature":"[^"]*"|"signature":"[^"]*",?', b"", answer.body, count=1)
+            return HttpResponse(answer.status, body)
+        if fault is not None:
+            raise AssertionError(f"unknown fault {fault}")
+        return answer
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def start_sandbox() -> tuple[subprocess.Popen[str], str]:
+    binary = sandbox_binary()
+    if binary is None:
+        if os.environ.get("BAAS_REQUIRE_SANDBOX") == "1":
+            pytest.fail("the sandbox binary is not built (cargo build -p baas-sandbox --bin baas-sandbox)")
+        pytest.skip("the sandbox binary is not built")
+    process = subprocess.Popen([str(binary), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if line.startswith("baas-sandbox listening on "):
+            return process, line.split("listening on ", 1)[1].strip()
+        if not line and process.poll() is not None:
+            break
+    process.terminate()
+    pytest.fail("the sandbox did not start")
+
+
+@pytest.fixture
+def fresh_sandbox() -> Iterator[str]:
+    process, url = start_sandbox()
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def snake(name: str) -> str:
+    """``payerAccountId`` → ``payer_account_id``."""
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def convert(tp: Any, value: Any) -> Any:
+    """A scenario's wire value as the generated model's Python type."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return convert(next(a for a in typing.get_args(tp) if a is not type(None)), value)
+    if origin in (list, Sequence):
+        (item,) = typing.get_args(tp)
+        return [convert(item, v) for v in value]
+    if tp is Decimal:
+        return Decimal(str(value))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(value)
+    return value
+
+
+def keyword_args(op: str, params: dict[str, Any]) -> dict[str, Any]:
+    cls = REQUESTS[op]
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    out: dict[str, Any] = {}
+    for wire, value in params.items():
+        name = snake(wire)
+        assert name in names, f"{op} has no field {wire}"
+        out[name] = convert(hints[name], value)
+    return out
+
+
+def text(value: Any) -> str | None:
+    """A value as the text a scenario compares (strings as they are, numbers as JSON)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return text(value.value)
+    if isinstance(value, Unknown):
+        return value.wire
+    return str(value)
+
+
+def field(data: Any, name: str) -> Any:
+    if isinstance(data, dict):
+        return data.get(name)
+    return getattr(data, snake(name), None)
+
+
+def error_name(error: BaseException) -> str:
+    for cls, name in (
+        (InvalidRequest, "invalid_request"),
+        (ApiError, "api"),
+        (OutcomeUnknown, "outcome_unknown"),
+        (SignatureMissing, "signature_missing"),
+        (SignatureInvalid, "signature_invalid"),
+        (Untrusted, "untrusted"),
+    ):
+        if isinstance(error, cls):
+            return name
+    return type(error).__name__
+
+
+class Run:
+    def __init__(self, name: str, url: str, tmp: Path) -> None:
+        self.name = name
+        self.probe = Probe()
+        self.client = Client(Config(url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY)), transport=self.probe)
+        self.vars: dict[str, str] = {}
+        self.tmp = tmp
+
+    def substitute(self, value: Any) -> Any:
+        """``${name}`` is a saved value, ``${otp:name}`` the sandbox's OTP of one."""
+        if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+            inner = value[2:-1]
+            if inner.startswith("otp:"):
+                return sandbox_otp(self.vars[inner[4:]])
+            return self.vars[inner]
+        if isinstance(value, list):
+            return [self.substitute(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.substitute(v) for k, v in value.items()}
+        return value
+
+    def call(self, op: str, mode: str, params: dict[str, Any]) -> Any:
+        kwargs = keyword_args(op, params)
+        if mode == "call":
+            return self.client.execute(REQUESTS[op](**kwargs))
+        if mode == "until_final":
+            policy = WaitPolicy(first_delay=0.02, max_delay=0.2, deadline=20)
+            return getattr(self.client, snake(op) + "_until_final")(policy=policy, **kwargs)
+        if mode == "pages":
+            return list(getattr(self.client, snake(op) + "_pages")(**kwargs).items())
+        raise AssertionError(f"{self.name}: no mode {mode}")
+
+
+def check_fields(at: str, data: Any, fields: dict[str, Any]) -> None:
+    for name, want in fields.items():
+        assert text(field(data, name)) == text(want), f"{at}: field {name} of {data!r}"
+
+
+def check_error(at: str, error: BaseException, expect: dict[str, Any]) -> None:
+    if "error" in expect:
+        assert error_name(error) == expect["error"], f"{at}: error kind of {error!r}"
+    assert isinstance(error, BaasError), f"{at}: {error!r}"
+    if "code" in expect:
+        assert error.api_code == expect["code"], f"{at}: code of {error}"
+    if "result_code" in expect:
+        typed = ResultCode.from_error(error)
+        assert isinstance(typed, ResultCode) and typed.name.lower() == expect["result_code"], f"{at}: {typed}"
+    if "retryable" in expect:
+        assert error.is_retryable == expect["retryable"], f"{at}: retryable of {error}"
+    if "violations" in expect:
+        assert isinstance(error, InvalidRequest), f"{at}: {error!r}"
+        got = [[str(v.field), v.rule.value] for v in error.violations]
+        assert got == expect["violations"], f"{at}: violations"
+
+
+def check_items(at: str, items: list[Any], expect: dict[str, Any]) -> None:
+    if "count" in expect:
+        assert str(len(items)) == text(expect["count"]), f"{at}: item count"
+    if "min_count" in expect:
+        assert len(items) >= expect["min_count"], f"{at}: {len(items)} items"
+    if "unique" in expect:
+        keys = [text(field(i, expect["unique"])) for i in items]
+        assert len(set(keys)) == len(keys), f"{at}: an item twice"
+    if "contains" in expect:
+        wanted: dict[str, Any] = expect["contains"]
+        assert any(all(text(field(i, k)) == text(v) for k, v in wanted.items()) for i in items), f"{at}: {wanted}"
+
+
+def run_notification(run: Run, at: str, step: dict[str, Any], verifier: Verifier, seen: SeenFile) -> None:
+    n = run.substitute(step["notification"])
+    expect: dict[str, Any] = step.get("expect", {})
+    request_id: str = n["requestId"]
+    body = signed_body(
+        n["type"],
+        request_id,
+        n["sender"],
+        "en_KE",
+        n["params"],
+        PrivateKey(SANDBOX_KEY),
+        timestamp_ms=int(time.time() * 1000) - int(n.get("age_seconds", 0)) * 1000,
+    )
+    if n.get("tamper"):
+        body = body.replace(f'"{request_id}"'.encode(), f'"{request_id}X"'.encode(), 1)
+    try:
+        got = verifier.verify(body)
+    except BaasError as error:
+        assert expect.get("outcome") == "refused", f"{at}: refused: {error}"
+        check_error(at, error, expect)
+        return
+    assert expect.get("outcome", "ok") == "ok", f"{at}: accepted {got}"
+    check_fields(at, {"notificationType": got.notification_type, "requestId": got.request_id}, expect.get("fields", {}))
+    new = seen.is_new(got.delivery_id)
+    if "new" in expect:
+        assert new == expect["new"], f"{at}: is new"
+    if new:
+        seen.record(got)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path: Path, fresh_sandbox: str, tmp_path: Path) -> None:
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    run = Run(path.name, fresh_sandbox, tmp_path)
+    verifier = Verifier(PrivateKey(SANDBOX_KEY), scenario.get("service_sender", "baas-sandbox"))
+    seen = SeenFile(tmp_path / "seen", verifier.window)
+    try:
+        for i, step in enumerate(scenario["steps"], 1):
+            at = f"{path.name} step {i}"
+            if "notification" in step:
+                run_notification(run, at, step, verifier, seen)
+                continue
+            expect: dict[str, Any] = step.get("expect", {})
+            want = expect.get("outcome", "ok")
+            run.probe.fault = step.get("fault")
+            before = run.probe.sent
+            try:
+                got = run.call(step["call"], step.get("mode", "call"), run.substitute(step["params"]))
+            except BaasError as error:
+                assert error.outcome.value == want, f"{at}: outcome of {error!r}"
+                check_error(at, error, expect)
+                got = None
+            else:
+                assert want == "ok", f"{at}: succeeded with {got!r}"
+            if "sent" in expect:
+                assert run.probe.sent - before == expect["sent"], f"{at}: requests sent by the client"
+            if got is None:
+                continue
+            if isinstance(got, list):
+                check_items(at, got, run.substitute(expect.get("items", {})))
+                continue
+            check_fields(at, got, run.substitute(expect.get("fields", {})))
+            for var, name in step.get("save", {}).items():
+                value = text(field(got, name))
+                assert value is not None, f"{at}: no {name} to save"
+                run.vars[var] = value
+    finally:
+        run.client.close()
+
+
+def test_every_scenario_is_found() -> None:
+    assert len(SCENARIOS) >= 8
+    assert set(REQUESTS) >= {"getAccountDetails", "applyForTransfer", "sendOtp", "confirmOperation", "getTransList"}
