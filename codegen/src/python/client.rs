@@ -4,7 +4,7 @@
 use super::models::{docstring, request_name, response_fields, response_name};
 use super::names::{ident, py_type, string, Direction};
 use super::Out;
-use crate::model::{Api, Field, Operation, Params, TypeRef};
+use crate::model::{Api, Field, FinalStates, Operation, OtpStep, PagingItems, Params, TypeRef};
 
 /// Sync or async.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,17 +157,32 @@ fn wire_of(api: &Api, op: &Operation, rust: &str) -> String {
         .map_or_else(|| rust.to_owned(), |f| f.wire_name.clone())
 }
 
+/// An operation's methods: the call, and `_pages`, `_pending` and `_until_final` where
+/// the spec pages it, confirms it with an OTP, or names its final states.
 fn operation_methods(out: &mut Out, api: &Api, op: &Operation, flavour: Flavour) {
     let (sig, build) = signature(op);
-    let resp = response_name(op);
+    call_method(out, op, flavour, &sig, &build);
+    if let Some(items) = op.paging.as_ref().and_then(|p| p.items.as_ref()) {
+        pages_method(out, op, flavour, items, &sig, &build);
+    }
+    if let (true, Some(business)) = (op.otp, &op.business_id) {
+        pending_method(out, api, op, flavour, business, &sig, &build);
+    }
+    if let Some(finals) = &op.final_states {
+        until_final_method(out, op, flavour, finals, &sig, &build);
+    }
+}
+
+/// The method that calls an operation: its request built from the keyword arguments.
+fn call_method(out: &mut Out, op: &Operation, flavour: Flavour, sig: &[String], build: &str) {
     out.blank();
     def_line(
         out,
         flavour,
         &ident(&op.rust_name),
-        &sig,
+        sig,
         &["options: CallOptions | None = None"],
-        &resp,
+        &response_name(op),
     );
     out.indent();
     docstring(out, &method_doc(op));
@@ -176,145 +191,191 @@ fn operation_methods(out: &mut Out, api: &Api, op: &Operation, flavour: Flavour)
         flavour.call()
     ));
     out.dedent();
-
-    if let Some(items) = op.paging.as_ref().and_then(|p| p.items.as_ref()) {
-        let p = op
-            .paging
-            .as_ref()
-            .map(|p| (p.page.wire_name.clone(), p.first_page));
-        let (page, first) = p.unwrap_or_default();
-        let item = py_type(&items.item, Direction::Received);
-        out.blank();
-        def_line(
-            out,
-            Flavour::Sync,
-            &format!("{}_pages", ident(&op.rust_name)),
-            &sig,
-            &[],
-            &format!("{}[{resp}, {item}]", flavour.pages()),
-        );
-        out.indent();
-        let iteration = match flavour {
-            Flavour::Sync => "for",
-            Flavour::Async => "async for",
-        };
-        docstring(
-            out,
-            &format!(
-                "Every page of `{}`, from `{page}` on (the first page is {first}): {iteration} \
-                 the pages, or over `.items()` for every `{}` of every page. It stops after \
-                 the page that reaches the total, a page shorter than the page size, or an \
-                 empty one; an error ends it, raised. Each page is one call.",
-                op.name, item
-            ),
-        );
-        out.line(&format!("return self._runtime.pages({build})"));
-        out.dedent();
-    }
-
-    if let (true, Some(business)) = (op.otp, &op.business_id) {
-        let pending = flavour.pending();
-        out.blank();
-        def_line(
-            out,
-            flavour,
-            &format!("{}_pending", ident(&op.rust_name)),
-            &sig,
-            &["options: CallOptions | None = None"],
-            &format!("{pending}[{resp}]"),
-        );
-        out.indent();
-        let wire = wire_of(api, op, business);
-        docstring(
-            out,
-            &format!(
-                "Calls `{}` and returns the application waiting for its OTP, whose business id \
-                 is the answer's `{wire}`: send its OTP and confirm it from there. An answer \
-                 without `{wire}` raises `DecodeError`.",
-                op.name
-            ),
-        );
-        out.line(&format!(
-            "success = {}self._runtime.execute_with({build}, options)",
-            flavour.call()
-        ));
-        out.line(&format!(
-            "return {pending}._from_success(self, success, success.data.{}, {}, {})",
-            ident(business),
-            string(&wire),
-            string(&op.name)
-        ));
-        out.dedent();
-    }
-
-    if let Some(finals) = &op.final_states {
-        out.blank();
-        def_line(
-            out,
-            flavour,
-            &format!("{}_until_final", ident(&op.rust_name)),
-            &sig,
-            &["policy: WaitPolicy | None = None"],
-            &resp,
-        );
-        out.indent();
-        let values: Vec<String> = finals.values.iter().map(|v| string(v)).collect();
-        docstring(
-            out,
-            &format!(
-                "Sends `{}` until the answer's `{}` is final ({}), waiting between queries as \
-                 `policy` says (doubling delays, a deadline), and returns that answer. Raises \
-                 `WaitDeadline` with the last state when the deadline passes first; a \
-                 retryable failure of one query is polled past.",
-                op.name,
-                finals.wire_name,
-                finals
-                    .values
-                    .iter()
-                    .map(|v| format!("`{v}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-        let state = match &finals.rust_name {
-            Some(rust) => format!("lambda r: _w.wire_text(r.{})", ident(rust)),
-            None => format!("lambda r: _w.member_text(r, {})", string(&finals.wire_name)),
-        };
-        out.line(&format!(
-            "return {}self._runtime.wait_until({build}, {state}, ({},), policy)",
-            flavour.call(),
-            values.join(", ")
-        ));
-        out.dedent();
-    }
 }
 
+/// `<operation>_pages`: every page of a paged operation (not itself awaited).
+fn pages_method(
+    out: &mut Out,
+    op: &Operation,
+    flavour: Flavour,
+    items: &PagingItems,
+    sig: &[String],
+    build: &str,
+) {
+    let resp = response_name(op);
+    let p = op
+        .paging
+        .as_ref()
+        .map(|p| (p.page.wire_name.clone(), p.first_page));
+    let (page, first) = p.unwrap_or_default();
+    let item = py_type(&items.item, Direction::Received);
+    out.blank();
+    def_line(
+        out,
+        Flavour::Sync,
+        &format!("{}_pages", ident(&op.rust_name)),
+        sig,
+        &[],
+        &format!("{}[{resp}, {item}]", flavour.pages()),
+    );
+    out.indent();
+    let iteration = match flavour {
+        Flavour::Sync => "for",
+        Flavour::Async => "async for",
+    };
+    docstring(
+        out,
+        &format!(
+            "Every page of `{}`, from `{page}` on (the first page is {first}): {iteration} \
+             the pages, or over `.items()` for every `{}` of every page. It stops after \
+             the page that reaches the total, a page shorter than the page size, or an \
+             empty one; an error ends it, raised. Each page is one call.",
+            op.name, item
+        ),
+    );
+    out.line(&format!("return self._runtime.pages({build})"));
+    out.dedent();
+}
+
+/// `<operation>_pending`: the call, answered by the application waiting for its OTP.
+fn pending_method(
+    out: &mut Out,
+    api: &Api,
+    op: &Operation,
+    flavour: Flavour,
+    business: &str,
+    sig: &[String],
+    build: &str,
+) {
+    let pending = flavour.pending();
+    out.blank();
+    def_line(
+        out,
+        flavour,
+        &format!("{}_pending", ident(&op.rust_name)),
+        sig,
+        &["options: CallOptions | None = None"],
+        &format!("{pending}[{}]", response_name(op)),
+    );
+    out.indent();
+    let wire = wire_of(api, op, business);
+    docstring(
+        out,
+        &format!(
+            "Calls `{}` and returns the application waiting for its OTP, whose business id \
+             is the answer's `{wire}`: send its OTP and confirm it from there. An answer \
+             without `{wire}` raises `DecodeError`.",
+            op.name
+        ),
+    );
+    out.line(&format!(
+        "success = {}self._runtime.execute_with({build}, options)",
+        flavour.call()
+    ));
+    out.line(&format!(
+        "return {pending}._from_success(self, success, success.data.{}, {}, {})",
+        ident(business),
+        string(&wire),
+        string(&op.name)
+    ));
+    out.dedent();
+}
+
+/// `<operation>_until_final`: the query sent until its answer's state is final.
+fn until_final_method(
+    out: &mut Out,
+    op: &Operation,
+    flavour: Flavour,
+    finals: &FinalStates,
+    sig: &[String],
+    build: &str,
+) {
+    out.blank();
+    def_line(
+        out,
+        flavour,
+        &format!("{}_until_final", ident(&op.rust_name)),
+        sig,
+        &["policy: WaitPolicy | None = None"],
+        &response_name(op),
+    );
+    out.indent();
+    let values: Vec<String> = finals.values.iter().map(|v| string(v)).collect();
+    docstring(
+        out,
+        &format!(
+            "Sends `{}` until the answer's `{}` is final ({}), waiting between queries as \
+             `policy` says (doubling delays, a deadline), and returns that answer. Raises \
+             `WaitDeadline` with the last state when the deadline passes first; a \
+             retryable failure of one query is polled past.",
+            op.name,
+            finals.wire_name,
+            finals
+                .values
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    let state = match &finals.rust_name {
+        Some(rust) => format!("lambda r: _w.wire_text(r.{})", ident(rust)),
+        None => format!("lambda r: _w.member_text(r, {})", string(&finals.wire_name)),
+    };
+    out.line(&format!(
+        "return {}self._runtime.wait_until({build}, {state}, ({},), policy)",
+        flavour.call(),
+        values.join(", ")
+    ));
+    out.dedent();
+}
+
+/// `Client` or `AsyncClient`: its docstring, construction and closing, `execute`, a
+/// method per operation, and `group_pending` where the OTP flow groups applications.
 fn client_class(out: &mut Out, api: &Api, flavour: Flavour) {
     let name = flavour.client();
     out.blank();
     out.blank();
     out.line(&format!("class {name}:"));
     out.indent();
+    docstring(out, &client_doc(api, flavour));
+    out.blank();
+    constructor(out, flavour);
+    out.blank();
+    lifecycle(out, flavour);
+    out.blank();
+    execute_method(out, flavour);
+    for op in api.operations() {
+        operation_methods(out, api, op, flavour);
+    }
+    if let Some(group) = api.otp_flow.as_ref().and_then(|f| f.group.as_ref()) {
+        group_pending_method(out, flavour, group);
+    }
+    out.dedent();
+}
+
+/// The docstring of a client class.
+fn client_doc(api: &Api, flavour: Flavour) -> String {
     let what = match flavour {
         Flavour::Sync => "blocking",
         Flavour::Async => "asyncio (every call is awaited)",
     };
-    docstring(
-        out,
-        &format!(
-            "The {} client of {}: a method per operation.\n\nEvery call validates its \
-             parameters, signs the exact bytes it sends, verifies the answer's signature and \
-             requestId echo, and retries the spec's retryable codes only where that is \
-             safe. Use it as a context manager, or call `{}` when done.",
-            what,
-            api.title,
-            match flavour {
-                Flavour::Sync => "close()",
-                Flavour::Async => "await aclose()",
-            }
-        ),
-    );
-    out.blank();
+    format!(
+        "The {} client of {}: a method per operation.\n\nEvery call validates its \
+         parameters, signs the exact bytes it sends, verifies the answer's signature and \
+         requestId echo, and retries the spec's retryable codes only where that is \
+         safe. Use it as a context manager, or call `{}` when done.",
+        what,
+        api.title,
+        match flavour {
+            Flavour::Sync => "close()",
+            Flavour::Async => "await aclose()",
+        }
+    )
+}
+
+/// A client's `__init__` and its `runtime` property.
+fn constructor(out: &mut Out, flavour: Flavour) {
     let transport = match flavour {
         Flavour::Sync => "Transport",
         Flavour::Async => "AsyncTransport",
@@ -340,7 +401,10 @@ fn client_class(out: &mut Out, api: &Api, flavour: Flavour) {
         "    \"\"\"The runtime client (`execute`, `execute_with`, `pages`, `wait_until`).\"\"\"",
     );
     out.line("    return self._runtime");
-    out.blank();
+}
+
+/// A client's closing, and its use as a (sync or async) context manager.
+fn lifecycle(out: &mut Out, flavour: Flavour) {
     match flavour {
         Flavour::Sync => {
             out.line("def close(self) -> None:");
@@ -363,7 +427,10 @@ fn client_class(out: &mut Out, api: &Api, flavour: Flavour) {
             out.line("    await self.aclose()");
         }
     }
-    out.blank();
+}
+
+/// A client's `execute`: a request object of any operation.
+fn execute_method(out: &mut Out, flavour: Flavour) {
     out.line(&format!(
         "{} execute(self, request: Request[R], options: CallOptions | None = None) -> R:",
         flavour.def()
@@ -373,46 +440,44 @@ fn client_class(out: &mut Out, api: &Api, flavour: Flavour) {
         "    return {}self._runtime.execute(request, options)",
         flavour.call()
     ));
-    for op in api.operations() {
-        operation_methods(out, api, op, flavour);
-    }
-    if let Some(group) = api.otp_flow.as_ref().and_then(|f| f.group.as_ref()) {
-        out.blank();
-        def_line(
-            out,
-            flavour,
-            "group_pending",
-            &["business_ids: Sequence[str]".to_owned()],
-            &["options: CallOptions | None = None"],
-            &format!("{}[{}Response]", flavour.pending(), group.type_name),
-        );
-        out.indent();
-        docstring(
-            out,
-            &format!(
-                "Groups pending applications under one (`{}`), confirmed with one OTP: send and \
-                 confirm the returned handle's OTP instead of each one's.",
-                group.operation
-            ),
-        );
-        out.line(&format!(
-            "request = {}Request({}=list(business_ids))",
-            group.type_name,
-            ident(&group.business_id)
-        ));
-        out.line(&format!(
-            "success = {}self._runtime.execute_with(request, options)",
-            flavour.call()
-        ));
-        out.line(&format!(
-            "return {}._from_success(self, success, success.data.{}, {}, {})",
-            flavour.pending(),
-            ident(&group.other),
-            string(&group.other_wire),
-            string(&group.operation)
-        ));
-        out.dedent();
-    }
+}
+
+/// `group_pending`: pending applications grouped under one, confirmed with one OTP.
+fn group_pending_method(out: &mut Out, flavour: Flavour, group: &OtpStep) {
+    out.blank();
+    def_line(
+        out,
+        flavour,
+        "group_pending",
+        &["business_ids: Sequence[str]".to_owned()],
+        &["options: CallOptions | None = None"],
+        &format!("{}[{}Response]", flavour.pending(), group.type_name),
+    );
+    out.indent();
+    docstring(
+        out,
+        &format!(
+            "Groups pending applications under one (`{}`), confirmed with one OTP: send and \
+             confirm the returned handle's OTP instead of each one's.",
+            group.operation
+        ),
+    );
+    out.line(&format!(
+        "request = {}Request({}=list(business_ids))",
+        group.type_name,
+        ident(&group.business_id)
+    ));
+    out.line(&format!(
+        "success = {}self._runtime.execute_with(request, options)",
+        flavour.call()
+    ));
+    out.line(&format!(
+        "return {}._from_success(self, success, success.data.{}, {}, {})",
+        flavour.pending(),
+        ident(&group.other),
+        string(&group.other_wire),
+        string(&group.operation)
+    ));
     out.dedent();
 }
 

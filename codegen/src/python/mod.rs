@@ -126,7 +126,7 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     for group in &api.groups {
         files.push(file(
             &format!("baas_client/{}.py", names::ident(&group.name)),
-            models::group_module(api, group).finish(),
+            models::group_module(group).finish(),
         ));
     }
     files.push(file(

@@ -6,7 +6,7 @@ use super::super::Out;
 use super::docstring;
 use super::records::{received_class, sent_class};
 use super::validation::constraint_words;
-use crate::model::{Api, Field, Group, Operation, Params, Response, TypeRef};
+use crate::model::{Api, Field, Group, Operation, Paging, PagingItems, Params, Response, TypeRef};
 
 /// The response's Python type name for an operation.
 pub fn response_name(op: &Operation) -> String {
@@ -28,7 +28,7 @@ pub fn response_fields<'a>(api: &'a Api, op: &'a Operation) -> Option<&'a [Field
 }
 
 /// A group's module: each operation's response and request.
-pub fn group_module(api: &Api, group: &Group) -> Out {
+pub fn group_module(group: &Group) -> Out {
     let doc = if group.doc.trim().is_empty() {
         format!("The operations of the group `{}`.", group.name)
     } else {
@@ -86,7 +86,7 @@ pub fn group_module(api: &Api, group: &Group) -> Out {
     out.line("]");
     for op in &group.operations {
         response(&mut out, op);
-        request(&mut out, api, op);
+        request(&mut out, op);
     }
     out.line_raw("");
     out
@@ -131,7 +131,13 @@ fn response(out: &mut Out, op: &Operation) {
     }
 }
 
-fn request(out: &mut Out, api: &Api, op: &Operation) {
+/// The paging of an operation whose answer holds the items: its parameters and items.
+type Paged<'a> = Option<(&'a Paging, &'a PagingItems)>;
+
+/// An operation's request class: its docstring and class variables, its fields (checked
+/// and written as a sent shape) or its free `params`, the decoding of its answer, and
+/// the paging methods of a paged operation.
+fn request(out: &mut Out, op: &Operation) {
     let name = request_name(op);
     let resp = response_name(op);
     let paged = op
@@ -147,6 +153,29 @@ fn request(out: &mut Out, api: &Api, op: &Operation) {
         ),
         None => format!("Request[{resp}]"),
     };
+    let doc = request_doc(op);
+    let class_line = format!("class {name}({base}):");
+    let class_vars = class_vars(op, paged);
+    match &op.params {
+        Params::Fields { fields } => {
+            sent_class(out, &class_line, &doc, fields, &op.constraints, &class_vars);
+        }
+        Params::Unspecified { note } => {
+            free_params_class(out, &class_line, &doc, note, &class_vars);
+        }
+    }
+    out.indent();
+    out.blank();
+    decode_response(out, op, &resp);
+    if let Some((p, items)) = paged {
+        paging_methods(out, &name, &resp, p, items);
+    }
+    out.dedent();
+}
+
+/// A request's docstring: the operation's doc, its call, what it does to money, its
+/// constraints and its deprecation.
+fn request_doc(op: &Operation) -> String {
     let mut doc = if op.doc.trim().is_empty() {
         format!("The request of `{}`.", op.name)
     } else {
@@ -167,7 +196,12 @@ fn request(out: &mut Out, api: &Api, op: &Operation) {
     if let Some(note) = &op.deprecated {
         doc.push_str(&format!("\n\nDeprecated: {note}"));
     }
-    let class_line = format!("class {name}({base}):");
+    doc
+}
+
+/// A request's class variables: `OPERATION`, `PATH`, `MOVES_MONEY`, and `FIRST_PAGE`
+/// when paged.
+fn class_vars(op: &Operation, paged: Paged) -> Vec<String> {
     let mut class_vars = vec![
         format!("OPERATION: ClassVar[str] = {}", string(&op.name)),
         format!("PATH: ClassVar[str] = {}", string(&op.path)),
@@ -179,37 +213,44 @@ fn request(out: &mut Out, api: &Api, op: &Operation) {
     if let Some((p, _)) = paged {
         class_vars.push(format!("FIRST_PAGE: ClassVar[int] = {}", p.first_page));
     }
-    match &op.params {
-        Params::Fields { fields } => {
-            sent_class(out, &class_line, &doc, fields, &op.constraints, &class_vars);
-        }
-        Params::Unspecified { note } => {
-            out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
-            out.line(&class_line);
-            out.indent();
-            docstring(
-                out,
-                &format!(
-                    "{doc}\n\nThe spec does not show the parameters: `params` is sent as given. {}",
-                    note.trim()
-                ),
-            );
-            for v in &class_vars {
-                out.line(v);
-            }
-            out.line("params: Mapping[str, WireValue] = field(default_factory=dict)");
-            docstring(
-                out,
-                "The `params` object, sent as given (no null, no float).",
-            );
-            out.blank();
-            out.line("def _to_wire(self) -> dict[str, WireValue]:");
-            out.line("    return dict(self.params)");
-            out.dedent();
-        }
-    }
+    class_vars
+}
+
+/// The request class of an operation whose parameters the spec does not show: a
+/// `params` mapping sent as given.
+fn free_params_class(
+    out: &mut Out,
+    class_line: &str,
+    doc: &str,
+    note: &str,
+    class_vars: &[String],
+) {
+    out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
+    out.line(class_line);
     out.indent();
+    docstring(
+        out,
+        &format!(
+            "{doc}\n\nThe spec does not show the parameters: `params` is sent as given. {}",
+            note.trim()
+        ),
+    );
+    for v in class_vars {
+        out.line(v);
+    }
+    out.line("params: Mapping[str, WireValue] = field(default_factory=dict)");
+    docstring(
+        out,
+        "The `params` object, sent as given (no null, no float).",
+    );
     out.blank();
+    out.line("def _to_wire(self) -> dict[str, WireValue]:");
+    out.line("    return dict(self.params)");
+    out.dedent();
+}
+
+/// `_decode_response`: the answer's `data` as the response type.
+fn decode_response(out: &mut Out, op: &Operation, resp: &str) {
     out.line(&format!(
         "def _decode_response(self, data: JsonValue) -> {resp}:"
     ));
@@ -219,51 +260,51 @@ fn request(out: &mut Out, api: &Api, op: &Operation) {
         _ => out.line(&format!("return {resp}._from_wire(data, \"data\")")),
     }
     out.dedent();
-    if let Some((p, items)) = paged {
-        let page = ident(&p.page.rust_name);
-        let size = ident(&p.size.rust_name);
-        out.blank();
-        out.line("def _page(self) -> int:");
-        out.line(&format!(
-            "    return {}",
-            as_int(
-                &p.page.ty,
-                &format!("self.{page}"),
-                &p.first_page.to_string()
-            )
-        ));
-        out.blank();
-        out.line(&format!("def _with_page(self, page: int) -> {name}:"));
-        let value = if p.page.ty == TypeRef::String {
-            "str(page)"
-        } else {
-            "page"
-        };
-        out.line(&format!(
-            "    return dataclasses.replace(self, {page}={value})"
-        ));
-        out.blank();
-        out.line("def _page_size(self) -> int | None:");
-        out.line(&format!(
-            "    return {}",
-            as_int(&p.size.ty, &format!("self.{size}"), "None")
-        ));
-        out.blank();
-        let item = py_type(&items.item, Direction::Received);
-        out.line(&format!(
-            "def _split(self, response: {resp}) -> tuple[list[{item}], int | None]:"
-        ));
-        let total = match &p.total {
-            Some(t) => format!("response.{}", ident(&t.rust_name)),
-            None => "None".to_owned(),
-        };
-        out.line(&format!(
-            "    return (response.{} or [], {total})",
-            ident(&items.rust_name)
-        ));
-    }
-    out.dedent();
-    let _ = api;
+}
+
+/// A paged request's `_page`, `_with_page`, `_page_size` and `_split`.
+fn paging_methods(out: &mut Out, name: &str, resp: &str, p: &Paging, items: &PagingItems) {
+    let page = ident(&p.page.rust_name);
+    let size = ident(&p.size.rust_name);
+    out.blank();
+    out.line("def _page(self) -> int:");
+    out.line(&format!(
+        "    return {}",
+        as_int(
+            &p.page.ty,
+            &format!("self.{page}"),
+            &p.first_page.to_string()
+        )
+    ));
+    out.blank();
+    out.line(&format!("def _with_page(self, page: int) -> {name}:"));
+    let value = if p.page.ty == TypeRef::String {
+        "str(page)"
+    } else {
+        "page"
+    };
+    out.line(&format!(
+        "    return dataclasses.replace(self, {page}={value})"
+    ));
+    out.blank();
+    out.line("def _page_size(self) -> int | None:");
+    out.line(&format!(
+        "    return {}",
+        as_int(&p.size.ty, &format!("self.{size}"), "None")
+    ));
+    out.blank();
+    let item = py_type(&items.item, Direction::Received);
+    out.line(&format!(
+        "def _split(self, response: {resp}) -> tuple[list[{item}], int | None]:"
+    ));
+    let total = match &p.total {
+        Some(t) => format!("response.{}", ident(&t.rust_name)),
+        None => "None".to_owned(),
+    };
+    out.line(&format!(
+        "    return (response.{} or [], {total})",
+        ident(&items.rust_name)
+    ));
 }
 
 fn as_int(ty: &TypeRef, value: &str, fallback: &str) -> String {
