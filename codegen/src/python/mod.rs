@@ -19,6 +19,7 @@
 mod client;
 mod models;
 mod names;
+mod package;
 
 use crate::emit::{Content, EmittedFile};
 use crate::model::Api;
@@ -113,9 +114,9 @@ fn file(path: &str, text: String) -> EmittedFile {
 /// Every file of the Python SDK, in a fixed order.
 pub fn files(api: &Api) -> Vec<EmittedFile> {
     let mut files = vec![
-        file("pyproject.toml", pyproject(api)),
-        file("baas_client/__init__.py", init(api)),
-        file("baas_client/__main__.py", main_module()),
+        file("pyproject.toml", package::pyproject(api)),
+        file("baas_client/__init__.py", package::init(api)),
+        file("baas_client/__main__.py", package::main_module()),
         file("baas_client/py.typed", String::new()),
         file("baas_client/enums.py", models::enums_module(api).finish()),
         file(
@@ -134,161 +135,4 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
         client::client_module(api).finish(),
     ));
     files
-}
-
-fn pyproject(api: &Api) -> String {
-    let header = HEADER;
-    format!(
-        r#"{header}[build-system]
-requires = ["flit_core>=3.9,<5"]
-build-backend = "flit_core.buildapi"
-
-[project]
-name = "baas-client"
-version = "{version}"
-description = "Typed Python client of the {title}: signs every request, verifies every answer, never lets money become a float."
-requires-python = ">=3.10"
-dependencies = ["baas-runtime=={runtime}"]
-license = {{ text = "Proprietary" }}
-
-[tool.flit.module]
-name = "baas_client"
-"#,
-        version = api.client_version,
-        title = api.title,
-        runtime = RUNTIME_VERSION,
-    )
-}
-
-fn init(api: &Api) -> String {
-    let mut out = Out::module(&format!(
-        "The Python SDK of the {}.\n\nA partner's first call:\n\n    from baas_client import Client, Config, PrivateKey\n\n    key = PrivateKey.from_env(\"BAAS_PRIVATE_KEY\")\n    with Client(Config(\"https://baas.example.com\", \"your-sender\", key)) as client:\n        account = client.get_account_details(account_id=\"1000000001\")\n        print(account.balance)  # a Decimal, never a float\n\nEvery request is checked against the spec's rules before it is sent, signed over the \
-         exact bytes sent; every answer is verified over the exact bytes received. Errors \
-         are `BaasError`s whose `outcome` says whether the call was not sent, refused, or \
-         may have taken effect.",
-        api.title
-    ));
-    let runtime = [
-        "ApiError",
-        "BaasError",
-        "CallOptions",
-        "CallTimeout",
-        "Config",
-        "ConfigError",
-        "DecodeError",
-        "EncodeError",
-        "InvalidRequest",
-        "JsonNumber",
-        "JsonValue",
-        "Outcome",
-        "OutcomeUnknown",
-        "Page",
-        "PrivateKey",
-        "RequestIdMismatch",
-        "ResponseTooLarge",
-        "RuleKind",
-        "SignatureInvalid",
-        "SignatureMissing",
-        "Success",
-        "TransportError",
-        "Unknown",
-        "Untrusted",
-        "Violation",
-        "WaitDeadline",
-        "WaitPolicy",
-    ];
-    out.line("from baas_runtime import (");
-    for n in runtime {
-        out.line(&format!("    {n},"));
-    }
-    out.line(")");
-    out.line("from baas_runtime.mock import Failure, MockService, Refusal");
-    out.line(
-        "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
-    );
-    out.blank();
-    out.line("from . import enums, records");
-    let mut local = vec!["AsyncClient", "Client"];
-    if api.otp_flow.is_some() {
-        local.extend(["AsyncPendingApplication", "PendingApplication"]);
-    }
-    out.line(&format!("from ._client import {}", local.join(", ")));
-    out.line("from .enums import NotificationType, ResultCode");
-    let groups: Vec<String> = api.groups.iter().map(|g| names::ident(&g.name)).collect();
-    out.line(&format!("from . import {}", groups.join(", ")));
-    out.blank();
-    out.line(&format!(
-        "__version__ = {}",
-        names::string(&api.client_version)
-    ));
-    docstring_line(
-        &mut out,
-        "The package's version: `api.client_version` of the spec.",
-    );
-    out.line(&format!("API_VERSION = {}", names::string(&api.version)));
-    docstring_line(
-        &mut out,
-        "The revision of the bank's API the spec describes.",
-    );
-    out.blank();
-    let mut all: Vec<String> = runtime.iter().map(|s| (*s).to_owned()).collect();
-    all.extend(
-        [
-            "Failure",
-            "MockService",
-            "Refusal",
-            "ACK",
-            "DeliveryId",
-            "Notification",
-            "SeenFile",
-            "Verifier",
-        ]
-        .map(str::to_owned),
-    );
-    all.extend(local.iter().map(|s| (*s).to_owned()));
-    all.extend(
-        [
-            "NotificationType",
-            "ResultCode",
-            "enums",
-            "records",
-            "API_VERSION",
-        ]
-        .map(str::to_owned),
-    );
-    all.extend(groups);
-    all.sort();
-    out.line("__all__ = [");
-    for n in all {
-        out.line(&format!("    {},", names::string(&n)));
-    }
-    out.line("]");
-    out.finish()
-}
-
-fn docstring_line(out: &mut Out, text: &str) {
-    models::docstring(out, text);
-}
-
-fn main_module() -> String {
-    let mut out = Out::module(
-        "`python -m baas_client sign [--verify | --attach]`: compute or check a message's \
-         signature as the SDK does (the key from `BAAS_PRIVATE_KEY`, never printed; the \
-         signature as the last line). The same behaviour and exit codes as `baas-sign`.",
-    );
-    out.line("import sys");
-    out.blank();
-    out.line("from baas_runtime.cli import main");
-    out.blank();
-    out.line("USAGE = \"usage: python -m baas_client sign [--verify | --attach] < message.json\"");
-    out.blank();
-    out.line("if __name__ == \"__main__\":");
-    out.indent();
-    out.line("args = sys.argv[1:]");
-    out.line("if not args or args[0] != \"sign\":");
-    out.line("    print(USAGE, file=sys.stderr)");
-    out.line("    sys.exit(2)");
-    out.line("sys.exit(main(args[1:]))");
-    out.dedent();
-    out.finish()
 }

@@ -1,0 +1,180 @@
+//! The package around the modules: `pyproject.toml`, `__init__.py` (what a partner
+//! imports) and `__main__.py` (`python -m baas_client sign`).
+
+use super::{models, names, Out, HEADER, RUNTIME_VERSION};
+use crate::model::Api;
+
+/// `pyproject.toml`: the package, at `api.client_version`, on the runtime it needs.
+pub fn pyproject(api: &Api) -> String {
+    let header = HEADER;
+    format!(
+        r#"{header}[build-system]
+requires = ["flit_core>=3.9,<5"]
+build-backend = "flit_core.buildapi"
+
+[project]
+name = "baas-client"
+version = "{version}"
+description = "Typed Python client of the {title}: signs every request, verifies every answer, never lets money become a float."
+requires-python = ">=3.10"
+dependencies = ["baas-runtime=={runtime}"]
+license = {{ text = "Proprietary" }}
+
+[tool.flit.module]
+name = "baas_client"
+"#,
+        version = api.client_version,
+        title = api.title,
+        runtime = RUNTIME_VERSION,
+    )
+}
+
+/// What `baas_client` re-exports from `baas_runtime`.
+const RUNTIME_NAMES: [&str; 27] = [
+    "ApiError",
+    "BaasError",
+    "CallOptions",
+    "CallTimeout",
+    "Config",
+    "ConfigError",
+    "DecodeError",
+    "EncodeError",
+    "InvalidRequest",
+    "JsonNumber",
+    "JsonValue",
+    "Outcome",
+    "OutcomeUnknown",
+    "Page",
+    "PrivateKey",
+    "RequestIdMismatch",
+    "ResponseTooLarge",
+    "RuleKind",
+    "SignatureInvalid",
+    "SignatureMissing",
+    "Success",
+    "TransportError",
+    "Unknown",
+    "Untrusted",
+    "Violation",
+    "WaitDeadline",
+    "WaitPolicy",
+];
+
+/// What `baas_client` re-exports from `baas_runtime.mock` and `baas_runtime.notification`.
+const MOCK_AND_NOTIFICATION_NAMES: [&str; 8] = [
+    "Failure",
+    "MockService",
+    "Refusal",
+    "ACK",
+    "DeliveryId",
+    "Notification",
+    "SeenFile",
+    "Verifier",
+];
+
+/// `__init__.py`: its docstring, its imports, the versions, and `__all__`.
+pub fn init(api: &Api) -> String {
+    let mut out = Out::module(&init_doc(api));
+    let mut local = vec!["AsyncClient", "Client"];
+    if api.otp_flow.is_some() {
+        local.extend(["AsyncPendingApplication", "PendingApplication"]);
+    }
+    let groups: Vec<String> = api.groups.iter().map(|g| names::ident(&g.name)).collect();
+    init_imports(&mut out, &local, &groups);
+    out.blank();
+    versions(&mut out, api);
+    out.blank();
+    init_all(&mut out, &local, groups);
+    out.finish()
+}
+
+/// The package's docstring: a partner's first call, and what every call does.
+fn init_doc(api: &Api) -> String {
+    format!(
+        "The Python SDK of the {}.\n\nA partner's first call:\n\n    from baas_client import Client, Config, PrivateKey\n\n    key = PrivateKey.from_env(\"BAAS_PRIVATE_KEY\")\n    with Client(Config(\"https://baas.example.com\", \"your-sender\", key)) as client:\n        account = client.get_account_details(account_id=\"1000000001\")\n        print(account.balance)  # a Decimal, never a float\n\nEvery request is checked against the spec's rules before it is sent, signed over the \
+         exact bytes sent; every answer is verified over the exact bytes received. Errors \
+         are `BaasError`s whose `outcome` says whether the call was not sent, refused, or \
+         may have taken effect.",
+        api.title
+    )
+}
+
+/// The runtime's names, the clients, the enums and records, and the group modules.
+fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
+    out.line("from baas_runtime import (");
+    for n in RUNTIME_NAMES {
+        out.line(&format!("    {n},"));
+    }
+    out.line(")");
+    out.line("from baas_runtime.mock import Failure, MockService, Refusal");
+    out.line(
+        "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
+    );
+    out.blank();
+    out.line("from . import enums, records");
+    out.line(&format!("from ._client import {}", local.join(", ")));
+    out.line("from .enums import NotificationType, ResultCode");
+    out.line(&format!("from . import {}", groups.join(", ")));
+}
+
+/// `__version__` and `API_VERSION`, each with its docstring.
+fn versions(out: &mut Out, api: &Api) {
+    out.line(&format!(
+        "__version__ = {}",
+        names::string(&api.client_version)
+    ));
+    models::docstring(
+        out,
+        "The package's version: `api.client_version` of the spec.",
+    );
+    out.line(&format!("API_VERSION = {}", names::string(&api.version)));
+    models::docstring(out, "The revision of the bank's API the spec describes.");
+}
+
+/// `__all__`: every name the package exports, sorted.
+fn init_all(out: &mut Out, local: &[&str], groups: Vec<String>) {
+    let mut all: Vec<String> = RUNTIME_NAMES.iter().map(|s| (*s).to_owned()).collect();
+    all.extend(MOCK_AND_NOTIFICATION_NAMES.map(str::to_owned));
+    all.extend(local.iter().map(|s| (*s).to_owned()));
+    all.extend(
+        [
+            "NotificationType",
+            "ResultCode",
+            "enums",
+            "records",
+            "API_VERSION",
+        ]
+        .map(str::to_owned),
+    );
+    all.extend(groups);
+    all.sort();
+    out.line("__all__ = [");
+    for n in all {
+        out.line(&format!("    {},", names::string(&n)));
+    }
+    out.line("]");
+}
+
+/// `__main__.py`: `python -m baas_client sign [--verify | --attach]`.
+pub fn main_module() -> String {
+    let mut out = Out::module(
+        "`python -m baas_client sign [--verify | --attach]`: compute or check a message's \
+         signature as the SDK does (the key from `BAAS_PRIVATE_KEY`, never printed; the \
+         signature as the last line). The same behaviour and exit codes as `baas-sign`.",
+    );
+    out.line("import sys");
+    out.blank();
+    out.line("from baas_runtime.cli import main");
+    out.blank();
+    out.line("USAGE = \"usage: python -m baas_client sign [--verify | --attach] < message.json\"");
+    out.blank();
+    out.line("if __name__ == \"__main__\":");
+    out.indent();
+    out.line("args = sys.argv[1:]");
+    out.line("if not args or args[0] != \"sign\":");
+    out.line("    print(USAGE, file=sys.stderr)");
+    out.line("    sys.exit(2)");
+    out.line("sys.exit(main(args[1:]))");
+    out.dedent();
+    out.finish()
+}
