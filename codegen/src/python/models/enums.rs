@@ -3,7 +3,7 @@
 use super::super::names::{member, string};
 use super::super::Out;
 use super::docstring;
-use crate::model::{Api, EnumWireType};
+use crate::model::{Api, EnumDef, EnumWireType};
 
 /// `enums.py`: every value set, the result codes and the notification types.
 pub fn enums_module(api: &Api) -> Out {
@@ -16,39 +16,47 @@ pub fn enums_module(api: &Api) -> Out {
     out.line("from baas_runtime import BaasError, Unknown");
     out.line("from baas_runtime.notification import Notification");
     for e in &api.enums {
-        out.blank();
-        out.blank();
-        out.line(&format!("class {}(enum.Enum):", e.name));
-        out.indent();
-        let mut doc = e.doc.trim().to_owned();
-        if doc.is_empty() {
-            doc = format!("The value set `{}`.", e.name);
-        }
-        docstring(&mut out, &doc);
-        out.blank();
-        let mut used: Vec<String> = Vec::new();
-        for v in &e.values {
-            let name = unique(member(&v.name), &mut used);
-            let value = match (e.wire_type, v.integer) {
-                (EnumWireType::Integer, Some(n)) => n.to_string(),
-                _ => string(&v.wire),
-            };
-            out.line(&format!("{name} = {value}"));
-            let mut text = v.doc.trim().to_owned();
-            if let Some(note) = &v.deprecated {
-                text = format!("{text} Deprecated: {note}").trim().to_owned();
-            }
-            if text.is_empty() {
-                text = format!("Wire value `{}`.", v.wire);
-            }
-            docstring(&mut out, &text);
-        }
-        out.dedent();
+        enum_class(&mut out, e);
     }
-    codes(&mut out, api);
+    result_code_class(&mut out, api);
+    retryable_codes(&mut out, api);
+    notification_type_class(&mut out, api);
     out
 }
 
+/// The class of one value set: a member per value, each with its docstring.
+fn enum_class(out: &mut Out, e: &EnumDef) {
+    out.blank();
+    out.blank();
+    out.line(&format!("class {}(enum.Enum):", e.name));
+    out.indent();
+    let mut doc = e.doc.trim().to_owned();
+    if doc.is_empty() {
+        doc = format!("The value set `{}`.", e.name);
+    }
+    docstring(out, &doc);
+    out.blank();
+    let mut used: Vec<String> = Vec::new();
+    for v in &e.values {
+        let name = unique(member(&v.name), &mut used);
+        let value = match (e.wire_type, v.integer) {
+            (EnumWireType::Integer, Some(n)) => n.to_string(),
+            _ => string(&v.wire),
+        };
+        out.line(&format!("{name} = {value}"));
+        let mut text = v.doc.trim().to_owned();
+        if let Some(note) = &v.deprecated {
+            text = format!("{text} Deprecated: {note}").trim().to_owned();
+        }
+        if text.is_empty() {
+            text = format!("Wire value `{}`.", v.wire);
+        }
+        docstring(out, &text);
+    }
+    out.dedent();
+}
+
+/// `name`, or `name_2`, `name_3`, ... when `used` has it already.
 fn unique(name: String, used: &mut Vec<String>) -> String {
     let mut candidate = name.clone();
     let mut n = 2;
@@ -60,7 +68,8 @@ fn unique(name: String, used: &mut Vec<String>) -> String {
     candidate
 }
 
-fn codes(out: &mut Out, api: &Api) {
+/// `ResultCode`: the service's result codes, and `from_error`.
+fn result_code_class(out: &mut Out, api: &Api) {
     out.blank();
     out.blank();
     out.line("class ResultCode(enum.Enum):");
@@ -95,6 +104,10 @@ fn codes(out: &mut Out, api: &Api) {
     out.line("return Unknown(code)");
     out.dedent();
     out.dedent();
+}
+
+/// `RETRYABLE_CODES`: the result codes after which a call may be tried again.
+fn retryable_codes(out: &mut Out, api: &Api) {
     out.blank();
     out.blank();
     let retryable: Vec<String> = api
@@ -111,6 +124,10 @@ fn codes(out: &mut Out, api: &Api) {
         out,
         "The result codes after which the spec says a call may be tried again.",
     );
+}
+
+/// `NotificationType`: the notifications the service sends, and `of`.
+fn notification_type_class(out: &mut Out, api: &Api) {
     out.blank();
     out.blank();
     out.line("class NotificationType(enum.Enum):");
