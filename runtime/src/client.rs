@@ -364,7 +364,7 @@ impl Client {
             ),
         }
         .map_err(|e| (None, e))?;
-        let request_id = signed.request_id.clone();
+        let envelope::SignedRequest { request_id, body } = signed;
         call.record("baas.request_id", request_id.as_str());
         let span = tracing::debug_span!(
             parent: call,
@@ -373,7 +373,11 @@ impl Client {
             baas.request_id = request_id.as_str(),
         );
         let timeout = options.timeout.unwrap_or(config.request_timeout);
-        match self.send::<O, R>(signed, timeout).instrument(span).await {
+        match self
+            .send::<O, R>(body, &request_id, timeout)
+            .instrument(span)
+            .await
+        {
             Ok(response) => Ok((request_id, response)),
             Err(e) => Err((Some(request_id), e)),
         }
@@ -381,7 +385,8 @@ impl Client {
 
     async fn send<O, R>(
         &self,
-        signed: envelope::SignedRequest,
+        body: Vec<u8>,
+        request_id: &str,
         timeout: Duration,
     ) -> Result<R, Error>
     where
@@ -391,7 +396,7 @@ impl Client {
         let config = &self.config;
         let request = HttpRequest::new(
             config.url(O::PATH),
-            signed.body,
+            body,
             timeout,
             config.max_response_bytes,
         );
@@ -411,7 +416,7 @@ impl Client {
             &response.body,
             &config.private_key,
             Expect {
-                request_id: &signed.request_id,
+                request_id,
                 accept_unsigned_success: config.accept_unsigned_success,
             },
         )

@@ -11,7 +11,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::canonical::{Ambiguity, CanonicalError, Flattened};
+#[cfg(test)]
+use crate::canonical::Flattened;
+use crate::canonical::{Ambiguity, Borrowed, CanonicalError};
 use crate::error::{Error, ErrorKind, SUCCESS_CODE};
 use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
@@ -26,15 +28,39 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     Ok(buf)
 }
 
+/// Appends the lowercase hex digits of `bytes` to `out`.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+}
+
+/// The requestId of `random` (the sender and 32 hex digits).
+fn request_id_of(sender: &str, random: &[u8]) -> String {
+    let mut id = String::with_capacity(sender.len() + 2 * random.len());
+    id.push_str(sender);
+    push_hex(&mut id, random);
+    id
+}
+
+/// The salt of `random` (24 hex digits).
+fn salt_of(random: &[u8]) -> String {
+    let mut salt = String::with_capacity(2 * random.len());
+    push_hex(&mut salt, random);
+    salt
+}
+
 /// A new requestId: the sender followed by 32 random hex digits (a format that works
 /// live), unique per call.
 pub fn new_request_id(sender: &str) -> Result<String, Error> {
-    Ok(format!("{sender}{}", hex::encode(random_bytes::<16>()?)))
+    Ok(request_id_of(sender, &random_bytes::<16>()?))
 }
 
 /// A new salt: 24 random hex digits from the CSPRNG.
 pub fn new_salt() -> Result<String, Error> {
-    Ok(hex::encode(random_bytes::<12>()?))
+    Ok(salt_of(&random_bytes::<12>()?))
 }
 
 /// Now, in epoch milliseconds (0 if the clock is before 1970).
@@ -74,8 +100,17 @@ pub fn sign_request<P: Serialize + ?Sized>(
     locale: &str,
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
-    let request_id = new_request_id(sender)?;
-    sign_request_with_id(params, request_id, sender, locale, key)
+    // One draw from the OS for both the requestId and the salt (one system call).
+    let random = random_bytes::<28>()?;
+    let (id, salt) = random.split_at(16);
+    sign_checked(
+        params,
+        request_id_of(sender, id),
+        salt_of(salt),
+        sender,
+        locale,
+        key,
+    )
 }
 
 /// [`sign_request`] with a requestId the caller chose (to store it before sending, to
@@ -96,7 +131,18 @@ pub fn sign_request_with_id<P: Serialize + ?Sized>(
         }
         .into());
     }
-    let salt = new_salt()?;
+    sign_checked(params, request_id, new_salt()?, sender, locale, key)
+}
+
+/// Signs the envelope of a checked requestId and a salt.
+fn sign_checked<P: Serialize + ?Sized>(
+    params: &P,
+    request_id: String,
+    salt: String,
+    sender: &str,
+    locale: &str,
+    key: &PrivateKey,
+) -> Result<SignedRequest, Error> {
     let envelope = RequestEnvelope {
         request_id: &request_id,
         sender,
@@ -115,37 +161,43 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     let encode = |message: String, source: Option<crate::error::BoxError>| {
         ErrorKind::Encode { message, source }.into()
     };
-    let bytes =
-        serde_json::to_vec(envelope).map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
+    // Sized for a typical envelope, so serializing rarely grows the buffer, with room
+    // for the signature spliced in afterwards.
+    let mut bytes = Vec::with_capacity(512);
+    serde_json::to_writer(&mut bytes, envelope)
+        .map_err(|e| encode(e.to_string(), Some(Box::new(e))))?;
     // Nothing is signed that could be re-cut into another message with the same
     // canonical string (a value holding `&path=`, a key holding `&`, `=`, `.`, `[`, `]`,
     // a null).
-    let flat = Flattened::parse_unambiguous(&bytes)
-        .and_then(|flat| match flat.first_null_path() {
-            Some(path) => Err(CanonicalError::Ambiguous {
-                path: path.to_owned(),
-                rule: Ambiguity::Null,
-            }),
-            None => Ok(flat),
-        })
-        .map_err(|e| match &e {
-            CanonicalError::Ambiguous {
-                path,
-                rule: Ambiguity::Null,
-            } => encode(
-                format!("`{path}` is null; a null is never sent (leave the field out)"),
-                Some(Box::new(e)),
-            ),
-            _ => encode(
-                format!("{e}; such a message is never signed"),
-                Some(Box::new(e)),
-            ),
-        })?;
-    if flat.has_signature_key() {
-        let e = CanonicalError::AlreadySigned;
-        return Err(encode(e.to_string(), Some(Box::new(e))));
-    }
-    let signature = flat.signature_hex(key);
+    // The bytes just serialized are flattened in place (no copy of them).
+    let signature = {
+        let flat = Borrowed::parse_unambiguous(&bytes)
+            .and_then(|flat| match flat.first_null_path() {
+                Some(path) => Err(CanonicalError::Ambiguous {
+                    path: path.to_owned(),
+                    rule: Ambiguity::Null,
+                }),
+                None => Ok(flat),
+            })
+            .map_err(|e| match &e {
+                CanonicalError::Ambiguous {
+                    path,
+                    rule: Ambiguity::Null,
+                } => encode(
+                    format!("`{path}` is null; a null is never sent (leave the field out)"),
+                    Some(Box::new(e)),
+                ),
+                _ => encode(
+                    format!("{e}; such a message is never signed"),
+                    Some(Box::new(e)),
+                ),
+            })?;
+        if flat.has_signature_key() {
+            let e = CanonicalError::AlreadySigned;
+            return Err(encode(e.to_string(), Some(Box::new(e))));
+        }
+        flat.signature_hex(key)
+    };
     sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
 }
 
@@ -262,9 +314,10 @@ impl<'de> Deserialize<'de> for CodeText {
 }
 
 /// Flattens a received body, refusing one that could be re-cut into another message
-/// with the same canonical string ([`Flattened::parse_unambiguous`]).
-fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Flattened, Error> {
-    Flattened::parse_unambiguous(body).map_err(|e| {
+/// with the same canonical string ([`crate::canonical::Flattened::parse_unambiguous`]).
+/// Read in place: no copy of the body.
+fn flatten_received(status: Option<u16>, body: &[u8]) -> Result<Borrowed<'_>, Error> {
+    Borrowed::parse_unambiguous(body).map_err(|e| {
         if matches!(e, CanonicalError::Ambiguous { .. }) {
             return ErrorKind::Untrusted {
                 reason: format!("it could be re-cut into another message: {e}"),
@@ -303,8 +356,8 @@ fn decode_json<'a, T: Deserialize<'a>>(
     })
 }
 
-fn check_signature(flat: &Flattened, key: &PrivateKey) -> Result<(), Error> {
-    match sign::verify_flattened(flat, key) {
+fn check_signature(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), Error> {
+    match sign::verify_borrowed(flat, key) {
         Ok(()) => Ok(()),
         Err(sign::VerifyError::Missing) => Err(ErrorKind::SignatureMissing.into()),
         Err(_) => Err(ErrorKind::SignatureInvalid.into()),
@@ -354,7 +407,7 @@ pub fn open_response<R: DeserializeOwned>(
         .code
         .ok_or_else(|| Error::decode(status, "the response has no `code`", body, None))?;
     let success = code == SUCCESS_CODE;
-    let verified = match sign::verify_flattened(&flat, key) {
+    let verified = match sign::verify_borrowed(&flat, key) {
         Ok(()) => true,
         // A failure carries no data to trust. The document allows it unsigned, and one
         // whose signature does not verify is no less trustworthy than that, so both

@@ -66,6 +66,11 @@ pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
     compare(flat.signature(), || flat.digest(key))
 }
 
+/// [`verify_flattened`] of a body read in place (the envelope's opener).
+pub(crate) fn verify_borrowed(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), VerifyError> {
+    compare(flat.signature(), || flat.digest(key))
+}
+
 /// Verifies an already flattened body. Flatten it with
 /// [`Flattened::parse_unambiguous`]: this does not apply the re-cut rules itself.
 pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), VerifyError> {
@@ -75,8 +80,10 @@ pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), Verify
 /// The received signature against the digest (computed only when there is one).
 fn compare(received: Option<&str>, digest: impl FnOnce() -> [u8; 32]) -> Result<(), VerifyError> {
     let received = received.ok_or(VerifyError::Missing)?;
-    let expected = hex::encode(digest());
-    if constant_time_eq(expected.as_bytes(), received.as_bytes()) {
+    // The expected hex on the stack: no allocation per verification.
+    let mut expected = [0u8; 64];
+    hex::encode_to_slice(digest(), &mut expected).map_err(|_| VerifyError::Mismatch)?;
+    if constant_time_eq(&expected, received.as_bytes()) {
         Ok(())
     } else {
         Err(VerifyError::Mismatch)

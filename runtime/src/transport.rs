@@ -154,10 +154,14 @@ impl Transport for HttpsTransport {
                 .map_err(|e| map_reqwest(e, timeout, false))?;
             let status = response.status().as_u16();
             let limit = max_response_bytes;
-            if response.content_length().is_some_and(|n| n > limit as u64) {
+            let announced = response.content_length();
+            if announced.is_some_and(|n| n > limit as u64) {
                 return Err(ErrorKind::ResponseTooLarge { limit }.into());
             }
-            let mut body = Vec::new();
+            // The announced length (within the limit) is reserved once; the body is
+            // still counted as it comes, whatever was announced.
+            let reserve = announced.and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
+            let mut body = Vec::with_capacity(reserve);
             while let Some(chunk) = response
                 .chunk()
                 .await
