@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use baas_runtime::canonical::Flattened;
 use baas_runtime::envelope::{self, signed_response_body};
 use baas_runtime::{
-    sign, Client, Config, FieldPath, Operation, PrivateKey, RawJson, ValidationErrors, Validator,
+    sign, Client, Config, FieldPath, HttpRequest, HttpsTransport, Operation, PrivateKey, RawJson,
+    Transport, ValidationErrors, Validator,
 };
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -251,6 +252,29 @@ impl Bench {
         response.bytes().await.unwrap().len()
     }
 
+    /// The runtime's transport alone posting the pre-signed bytes (no signing, no
+    /// verification): splits the client's cost into the HTTP layer and the rest.
+    async fn transport_call(&self, transport: &HttpsTransport) -> usize {
+        let request = HttpRequest::new(
+            self.url.clone(),
+            self.presigned.to_vec(),
+            Duration::from_secs(30),
+            1 << 20,
+        );
+        transport.post_json(request).await.unwrap().body.len()
+    }
+
+    /// [`Bench::transport_call`] `total` times, one at a time; the elapsed time.
+    fn run_transport(&self, transport: &HttpsTransport, total: u64) -> Duration {
+        self.runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..total {
+                black_box(self.transport_call(transport).await);
+            }
+            started.elapsed()
+        })
+    }
+
     /// Runs `total` calls with `in_flight` of them at a time; the elapsed time.
     fn run(&self, raw: bool, in_flight: usize, total: u64) -> Duration {
         let next = AtomicUsize::new(0);
@@ -397,11 +421,53 @@ fn report() {
              {raw:7.1} µs/call, raw/client = {ratio:.3} (target >= 0.95)"
         );
     }
+    let transport = HttpsTransport::new(Duration::from_secs(5)).unwrap();
+    let mut transport_ratios = Vec::new();
+    for _ in 0..15 {
+        let t = bench.run_transport(&transport, 400);
+        let r = bench.run(true, 1, 400);
+        transport_ratios.push(r.as_secs_f64() / t.as_secs_f64());
+    }
+    println!(
+        "transport alone (HttpsTransport::post_json of the pre-signed bytes), 1 in flight: \
+         raw/transport = {:.3}",
+        median(transport_ratios)
+    );
+    let k = key();
+    let small_answer = signed_response_body(
+        "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+        "svc",
+        "en_KE",
+        "00000",
+        "success",
+        Some(&answer_data()),
+        &k,
+    )
+    .unwrap();
+    let envelope_ns = nanos_per_call(|| envelope::sign_request(&operation(), SENDER, "en_KE", &k));
+    let open_ns = nanos_per_call(|| {
+        envelope::open_response::<AccountDetails>(
+            Some(200),
+            &small_answer,
+            &k,
+            envelope::Expect {
+                request_id: "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                accept_unsigned_success: false,
+            },
+        )
+        .unwrap()
+    });
+    println!(
+        "the call's own work, without the network: envelope and signature {:.2} µs, \
+         verifying and decoding the answer ({} bytes) {:.2} µs",
+        envelope_ns / 1e3,
+        small_answer.len(),
+        open_ns / 1e3
+    );
     let request = cny_express_request();
     let answer = cny_express_answer();
     let (request_canonical, answer_canonical) =
         (canonical_bytes(&request), canonical_bytes(&answer));
-    let k = key();
     let sign_ns = nanos_per_call(|| sign::sign(&request, &k));
     let sha_request_ns = nanos_per_call(|| Sha256::digest(black_box(&request_canonical)));
     let verify_ns = nanos_per_call(|| sign::verify(&answer, &k));
