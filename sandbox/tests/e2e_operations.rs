@@ -16,17 +16,15 @@ use baas_client::records::{MobileDetail, MobileDetailRequired, OrderItem, OrderI
 use baas_client::transfers::*;
 use baas_client::user::*;
 use baas_client::utility::*;
-use baas_client::RawJson;
+use baas_client::{Client, RawJson};
+use baas_sandbox::Sandbox;
 use common::{amount, code, confirm, start};
 
 const T0: i64 = 0;
 const T1: i64 = 4_102_444_800_000; // 2100-01-01
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_operation_at_least_once() {
-    let (sb, c) = start().await;
-
-    // ---- accounts ----
+/// Accounts.
+async fn accounts(sb: &Sandbox, c: &Client) {
     let acc = c
         .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
             account_id: "1000000001".into(),
@@ -141,7 +139,7 @@ async fn every_operation_at_least_once() {
         .last()
         .and_then(|r| r.request_id.clone())
         .unwrap();
-    confirm(&c, &sb, &second).await;
+    confirm(c, sb, &second).await;
     let acc = c
         .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
             account_id: "1000000005".into(),
@@ -209,8 +207,10 @@ async fn every_operation_at_least_once() {
         ),
         "13000"
     );
+}
 
-    // ---- small transfer, OTP flow, queries, reversal ----
+/// Small transfer, OTP flow, queries, reversal.
+async fn small_transfer_otp_flow_queries_reversal(sb: &Sandbox, c: &Client) {
     let tx = c
         .apply_for_transfer(
             &ApplyForTransferRequest::new(ApplyForTransferRequired {
@@ -344,8 +344,10 @@ async fn every_operation_at_least_once() {
         list.iter().any(|b| b.get().contains(r#""bankCode":"46""#)),
         "{list:?}"
     );
+}
 
-    // ---- business transfer, airtime, bills ----
+/// Business transfer, airtime, bills.
+async fn business_transfer_airtime_bills(sb: &Sandbox, c: &Client) {
     let bt = c
         .apply_for_mobile_money_business_transfer(
             &ApplyForMobileMoneyBusinessTransferRequest::new(
@@ -360,7 +362,7 @@ async fn every_operation_at_least_once() {
         )
         .await
         .unwrap();
-    confirm(&c, &sb, &bt.tx_id.unwrap()).await;
+    confirm(c, sb, &bt.tx_id.unwrap()).await;
     let air = c
         .airtime_payment(&AirtimePaymentRequest::new(AirtimePaymentRequired {
             account_id: "1000000001".into(),
@@ -371,7 +373,7 @@ async fn every_operation_at_least_once() {
         .await
         .unwrap();
     let pid = air.payment_id.unwrap();
-    confirm(&c, &sb, &pid).await;
+    confirm(c, sb, &pid).await;
     let pq = c
         .payment_query(&PaymentQueryRequest::new(PaymentQueryRequired {
             payment_id: pid,
@@ -400,7 +402,7 @@ async fn every_operation_at_least_once() {
         .await
         .unwrap();
     let bulk_id = bulk.bulk_payment_order_id.unwrap();
-    confirm(&c, &sb, &bulk_id).await;
+    confirm(c, sb, &bulk_id).await;
     let bq = c
         .bulk_payment_query(&BulkPaymentQueryRequest::new(BulkPaymentQueryRequired {
             bulk_payment_order_id: bulk_id.clone(),
@@ -439,7 +441,7 @@ async fn every_operation_at_least_once() {
         }))
         .await
         .unwrap();
-    confirm(&c, &sb, &bp.payment_id.unwrap()).await;
+    confirm(c, sb, &bp.payment_id.unwrap()).await;
     let bill = c
         .bill_query(&BillQueryRequest::new(BillQueryRequired {
             bill_type: BillType::SatelliteTv1,
@@ -449,8 +451,10 @@ async fn every_operation_at_least_once() {
         .unwrap();
     assert_eq!(bill.due_amount, Some(amount("0.00")));
     assert_eq!(sb.balance("1000000001"), Some(amount("247275.50")));
+}
 
-    // ---- SWIFT ----
+/// SWIFT.
+async fn swift(sb: &Sandbox, c: &Client) {
     let tt = c
         .telegraphic_transfer(&TelegraphicTransferRequest::new(
             TelegraphicTransferRequired {
@@ -511,8 +515,10 @@ async fn every_operation_at_least_once() {
         .await
         .unwrap();
     assert_eq!(d.parse::<serde_json::Value>().unwrap()["status"], 6);
+}
 
-    // ---- FX ----
+/// FX.
+async fn fx(sb: &Sandbox, c: &Client) {
     let rate = c
         .get_foreign_exchange_rate(&GetForeignExchangeRateRequest::new(
             GetForeignExchangeRateRequired {
@@ -549,8 +555,10 @@ async fn every_operation_at_least_once() {
         .unwrap();
     assert_eq!(st.parse::<serde_json::Value>().unwrap()["status"], 6);
     assert_eq!(sb.balance("2000000003"), Some(amount("20100.00")));
+}
 
-    // ---- CNY Express ----
+/// CNY Express.
+async fn cny_express(sb: &Sandbox, c: &Client) {
     let order = OrderItem::new(OrderItemRequired {
         product_name: "green tea".into(),
         quantity: 3,
@@ -582,7 +590,7 @@ async fn every_operation_at_least_once() {
         .await
         .unwrap();
     let cny_id = cny.application_id.unwrap();
-    confirm(&c, &sb, &cny_id).await;
+    confirm(c, sb, &cny_id).await;
     let d = c
         .get_cny_transfer_details(&GetCnyTransferDetailsRequest::new(
             GetCnyTransferDetailsRequired {
@@ -605,8 +613,10 @@ async fn every_operation_at_least_once() {
         .await
         .unwrap();
     assert_eq!(l.total_rows, Some(1));
+}
 
-    // ---- group of applications, one OTP ----
+/// Group of applications, one OTP.
+async fn group_of_applications_one_otp(sb: &Sandbox, c: &Client) {
     let a = c
         .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
             payer_account_id: "1000000004".into(),
@@ -649,10 +659,12 @@ async fn every_operation_at_least_once() {
         ),
         "12001"
     );
-    confirm(&c, &sb, &g).await;
+    confirm(c, sb, &g).await;
     assert_eq!(sb.balance("1000000004"), Some(amount("99969.90")));
+}
 
-    // ---- closing balance, user email requests ----
+/// Closing balance, user email requests.
+async fn closing_balance_user_email_requests(sb: &Sandbox, c: &Client) {
     let job = c
         .query_closing_balance(&QueryClosingBalanceRequest::new(
             QueryClosingBalanceRequired {
@@ -685,9 +697,11 @@ async fn every_operation_at_least_once() {
         .last()
         .and_then(|r| r.request_id.clone())
         .unwrap();
-    confirm(&c, &sb, &rid).await;
+    confirm(c, sb, &rid).await;
+}
 
-    // ---- onboarding ----
+/// Onboarding.
+async fn onboarding(_sb: &Sandbox, c: &Client) {
     let s = c
         .get_onboarding_status(&GetOnboardingStatusRequest::new().user_id("U1001"))
         .await
@@ -775,6 +789,76 @@ async fn every_operation_at_least_once() {
         ),
         "14001"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    accounts(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_transfer_otp_flow_queries_reversal_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    small_transfer_otp_flow_queries_reversal(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn business_transfer_airtime_bills_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    business_transfer_airtime_bills(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn swift_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    swift(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fx_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    fx(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cny_express_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    cny_express(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn group_of_applications_one_otp_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    group_of_applications_one_otp(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_balance_user_email_requests_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    closing_balance_user_email_requests(&sb, &c).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn onboarding_on_a_fresh_sandbox() {
+    let (sb, c) = start().await;
+    onboarding(&sb, &c).await;
+}
+
+/// Every group in turn on one sandbox, then: every operation of the generated client
+/// succeeded at least once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_at_least_once() {
+    let (sb, c) = start().await;
+    accounts(&sb, &c).await;
+    small_transfer_otp_flow_queries_reversal(&sb, &c).await;
+    business_transfer_airtime_bills(&sb, &c).await;
+    swift(&sb, &c).await;
+    fx(&sb, &c).await;
+    cny_express(&sb, &c).await;
+    group_of_applications_one_otp(&sb, &c).await;
+    closing_balance_user_email_requests(&sb, &c).await;
+    onboarding(&sb, &c).await;
 
     // Every operation of the generated client succeeded at least once.
     let succeeded: BTreeSet<String> = sb
