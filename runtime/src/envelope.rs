@@ -172,13 +172,7 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     // The bytes just serialized are flattened in place (no copy of them).
     let signature = {
         let flat = Borrowed::parse_unambiguous(&bytes)
-            .and_then(|flat| match flat.first_null_path() {
-                Some(path) => Err(CanonicalError::Ambiguous {
-                    path: path.to_owned(),
-                    rule: Ambiguity::Null,
-                }),
-                None => Ok(flat),
-            })
+            .and_then(Borrowed::without_nulls)
             .map_err(|e| match &e {
                 CanonicalError::Ambiguous {
                     path,
