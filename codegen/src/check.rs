@@ -91,6 +91,19 @@ pub(crate) struct Checker {
     decision_refs: Vec<(Spanned<String>, String)>,
     /// Where the spec root is, for problems that have no better place.
     root: Location,
+    /// Whether completeness findings (an OTP operation without a business id, a paged
+    /// operation without a pager) are errors, or warnings for a spec written before the
+    /// rule (an earlier revision read by the diff).
+    completeness: Completeness,
+}
+
+/// How the checker treats what a spec lacks for the client's helpers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completeness {
+    /// Errors: the spec being built must be complete.
+    Enforced,
+    /// Warnings: an earlier revision, compared with the current one, may predate a rule.
+    Reported,
 }
 
 impl Checker {
@@ -105,6 +118,16 @@ impl Checker {
                 line: 0,
                 column: 0,
             },
+            completeness: Completeness::Enforced,
+        }
+    }
+
+    /// Something the client's helpers need and the spec lacks: an error, or a warning
+    /// under [`Completeness::Reported`].
+    fn incomplete(&mut self, loc: &Location, message: impl Into<String>, help: String) {
+        match self.completeness {
+            Completeness::Enforced => self.error(loc, message, Some(help)),
+            Completeness::Reported => self.warn(loc, message, help),
         }
     }
 
@@ -169,8 +192,13 @@ impl Checker {
 }
 
 /// Checks the decoded files (in path order) of the spec whose display root is `root`.
-pub(crate) fn check(files: &[SpecFile], root: &str) -> Result<Outcome, Vec<Diagnostic>> {
+pub(crate) fn check(
+    files: &[SpecFile],
+    root: &str,
+    completeness: Completeness,
+) -> Result<Outcome, Vec<Diagnostic>> {
     let mut ck = Checker::new(root);
+    ck.completeness = completeness;
     let api = passes(&mut ck, files);
     diagnostics::sort(&mut ck.warnings);
     if ck.errors.is_empty() {
@@ -209,16 +237,18 @@ fn passes(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
         .collect();
     cross::operation_names(ck, &all_ops, &declared.types);
     cross::shared_paths(ck, &all_ops, &decisions.list);
-    let shaped = shapes::shapes(ck, records, operations.groups, &declared.types);
+    let op_names: Vec<&str> = all_ops.iter().map(|o| o.name.as_str()).collect();
+    let notifications =
+        codes::notifications(ck, &collected.notifications, &op_names, &declared.records);
+    let shaped = shapes::shapes(
+        ck,
+        records,
+        operations.groups,
+        notifications,
+        &declared.types,
+    );
     let otp_flow = otp::otp_flow(ck, &operations.otp_steps, &shaped.groups);
     let result_codes = codes::result_codes(ck, &collected.result_codes);
-    let op_names: Vec<&str> = shaped
-        .groups
-        .iter()
-        .flat_map(|g| g.operations.iter())
-        .map(|o| o.name.as_str())
-        .collect();
-    let notifications = codes::notifications(ck, &collected.notifications, &op_names);
     decisions::references(ck, &decisions);
     let parts = api::Parts {
         envelope,
@@ -226,7 +256,7 @@ fn passes(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
         groups: shaped.groups,
         records: shaped.records,
         enums: declarations.enums,
-        notifications,
+        notifications: shaped.notifications,
         decisions: decisions.list,
         otp_flow,
     };

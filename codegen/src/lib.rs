@@ -26,6 +26,7 @@ mod spec_file;
 
 use std::path::Path;
 
+pub use check::Completeness;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 
 /// A spec that passed every check.
@@ -52,7 +53,7 @@ pub fn check_spec(dir: &Path) -> Result<Checked, Diagnostics> {
         .and_then(|s| s.name.split('/').next())
         .unwrap_or("spec")
         .to_owned();
-    check_loaded(&root, &sources)
+    check_loaded(&root, &sources, Completeness::Enforced)
 }
 
 /// Checks a spec given as in-memory files: `(display path, text)` pairs, e.g.
@@ -62,6 +63,20 @@ pub fn check_spec(dir: &Path) -> Result<Checked, Diagnostics> {
 /// # Errors
 /// As [`check_spec`].
 pub fn check_sources(root: &str, files: &[(String, String)]) -> Result<Checked, Diagnostics> {
+    check_sources_as(root, files, Completeness::Enforced)
+}
+
+/// As [`check_sources`], for a spec read as `completeness` says: an earlier revision
+/// (compared by the diff) is read with [`Completeness::Reported`], so a rule added since
+/// does not make it unreadable.
+///
+/// # Errors
+/// As [`check_spec`].
+pub fn check_sources_as(
+    root: &str,
+    files: &[(String, String)],
+    completeness: Completeness,
+) -> Result<Checked, Diagnostics> {
     let mut sources: Vec<load::Source> = files
         .iter()
         .map(|(name, text)| load::Source {
@@ -70,10 +85,14 @@ pub fn check_sources(root: &str, files: &[(String, String)]) -> Result<Checked, 
         })
         .collect();
     sources.sort_by(|a, b| a.name.cmp(&b.name));
-    check_loaded(root, &sources)
+    check_loaded(root, &sources, completeness)
 }
 
-fn check_loaded(root: &str, sources: &[load::Source]) -> Result<Checked, Diagnostics> {
+fn check_loaded(
+    root: &str,
+    sources: &[load::Source],
+    completeness: Completeness,
+) -> Result<Checked, Diagnostics> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for s in sources {
@@ -86,7 +105,7 @@ fn check_loaded(root: &str, sources: &[load::Source]) -> Result<Checked, Diagnos
         diagnostics::sort(&mut errors);
         return Err(Diagnostics(errors));
     }
-    check::check(&files, root)
+    check::check(&files, root, completeness)
         .map(|o| Checked {
             api: o.api,
             warnings: o.warnings,

@@ -37,6 +37,39 @@ pub enum Source {
     Live,
     /// `public-facts.md`, seen in one integration only.
     OnePeer,
+    /// Not public: the sandbox's own choice, which the client and the sandbox share.
+    Sandbox,
+}
+
+impl Source {
+    /// Where the fact comes from, in a partner's words (for generated docs in every
+    /// language); `None` for the bank's API document itself.
+    pub fn partner_words(self) -> Option<&'static str> {
+        Some(match self {
+            Source::Seed => return None,
+            Source::Docs => "From the bank's public documentation, not from its API document.",
+            Source::Live => {
+                "Seen on the live service by integrations; not in the bank's API document."
+            }
+            Source::OnePeer => {
+                "Seen on the live service in one integration; not confirmed by the bank."
+            }
+            Source::Sandbox => {
+                "Not public: this is the sandbox's choice, and the live service may differ."
+            }
+        })
+    }
+
+    /// The spec's word for the source (`seed`, `docs`, `live`, `one_peer`, `sandbox`).
+    pub fn spec_word(self) -> &'static str {
+        match self {
+            Source::Seed => "seed",
+            Source::Docs => "docs",
+            Source::Live => "live",
+            Source::OnePeer => "one_peer",
+            Source::Sandbox => "sandbox",
+        }
+    }
 }
 
 /// The crate version of a spec whose `api:` gives no `client_version`.
@@ -152,12 +185,25 @@ pub struct Operation {
     pub deprecated: Option<String>,
     /// How the operation pages its results, when it does.
     pub paging: Option<Paging>,
-    /// Rust name of the (string) response field that is the OTP business id of the
-    /// application (`otp` operations whose response shows it).
-    pub business_id: Option<String>,
+    /// Where the OTP business id of the application comes from (every `otp` operation
+    /// has one).
+    pub business_id: Option<BusinessId>,
     /// For a status query: where the state is read and which values are final.
     pub final_states: Option<FinalStates>,
     pub location: Location,
+}
+
+/// Where an OTP application's business id comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum BusinessId {
+    /// A string field of the response.
+    ResponseField {
+        wire_name: String,
+        rust_name: String,
+    },
+    /// The requestId the call was sent with.
+    RequestId,
 }
 
 /// The final states of a status query.
@@ -170,6 +216,9 @@ pub struct FinalStates {
     pub rust_name: Option<String>,
     /// The final values, as wire text.
     pub values: Vec<String>,
+    /// The value set of the field, when it has one: the final values are then compared
+    /// as its variants (`values` are all listed values of it).
+    pub enum_name: Option<String>,
 }
 
 /// The OTP flow: which operations send and confirm an OTP and group applications, and
@@ -319,6 +368,9 @@ pub enum TypeRef {
         wire: DecimalWire,
     },
     Bool,
+    /// A received scalar whose JSON type is not shown: its text, readable as a string
+    /// or a number (responses only).
+    Scalar,
     Json,
     Enum {
         name: String,
@@ -468,7 +520,18 @@ pub struct Notification {
     pub relates_to: Vec<String>,
     /// Payload note when not shown.
     pub payload_note: String,
+    /// The record `params` holds, when the payload is shown (its received shape).
+    pub payload: Option<PayloadRecord>,
     pub source: Source,
+}
+
+/// The record a notification's `params` holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PayloadRecord {
+    /// The record's name.
+    pub record: String,
+    /// The name of its received shape.
+    pub received_name: String,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -184,6 +184,7 @@ fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
             }
         }
         TypeRef::Bool => json!(true),
+        TypeRef::Scalar => json!("example"),
         TypeRef::Json => json!({}),
         TypeRef::Enum { name } => match api.enum_def(name) {
             Some(e) => {

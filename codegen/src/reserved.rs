@@ -18,6 +18,7 @@ pub(crate) const MODULES: &[&str] = &[
     "main",
     "mock",
     "notification",
+    "notifications",
     "pending",
     "records",
     "transport",

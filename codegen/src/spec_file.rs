@@ -102,6 +102,7 @@ pub(crate) enum SourceSpec {
     Docs,
     Live,
     OnePeer,
+    Sandbox,
 }
 
 impl From<SourceSpec> for model::Source {
@@ -111,6 +112,7 @@ impl From<SourceSpec> for model::Source {
             SourceSpec::Docs => model::Source::Docs,
             SourceSpec::Live => model::Source::Live,
             SourceSpec::OnePeer => model::Source::OnePeer,
+            SourceSpec::Sandbox => model::Source::Sandbox,
         }
     }
 }
@@ -163,11 +165,13 @@ pub(crate) struct NotificationSpec {
     pub source: Option<SourceSpec>,
 }
 
-/// `payload:` of a notification (only "not shown" is expressible).
+/// `payload:` of a notification: exactly one of a record (the shape of `params`) or
+/// "not shown".
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PayloadSpec {
-    pub unspecified: String,
+    pub record: Option<Spanned<String>>,
+    pub unspecified: Option<String>,
 }
 
 /// An item of `decisions:`.
@@ -426,6 +430,9 @@ pub(crate) struct OperationSpec {
     pub paging: Option<Spanned<PagingSpec>>,
     /// The response field that is the application's OTP business id (`otp: true` calls).
     pub business_id: Option<Spanned<String>>,
+    /// The request's own requestId is the application's OTP business id (`otp: true`
+    /// calls whose answer carries no id).
+    pub business_id_is_request_id: Option<Spanned<bool>>,
     /// The step of the OTP flow this operation is.
     pub otp_step: Option<Spanned<OtpStepSpec>>,
     /// For a status query: the response field holding the state, and its final values.

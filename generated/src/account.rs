@@ -156,7 +156,7 @@ pub struct GetAbnormalAccountListRequest {
     ///
     /// Rules:
     ///
-    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
+    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
@@ -471,6 +471,8 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 /// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 ///
 /// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+///
+/// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

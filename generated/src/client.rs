@@ -159,6 +159,26 @@ impl Client {
     ) -> Result<super::account::ActivateAccountResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::activate_account`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the requestId the call was sent with: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::activate_account`].
+    pub async fn activate_account_pending(
+        &self,
+        request: &super::account::ActivateAccountRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::account::ActivateAccountResponse>,
+        baas_runtime::Error,
+    > {
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::account::ActivateAccountRequest,
+        >(self.clone(), success)
+    }
     /// Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
     ///
     /// Wire path: `POST /account/editSubAccountName` (operation `editSubAccountName`).
@@ -228,7 +248,7 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::cny::ApplyForCnyExpressRequest,
-        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
+        >(self.clone(), success)
     }
     /// Lists CNY Express transfers of an account.
     ///
@@ -273,8 +293,6 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetForeignExchangeRateResponse`](super::fx::GetForeignExchangeRateResponse).
     ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
-    ///
     /// # Errors
     ///
     /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
@@ -289,8 +307,6 @@ impl Client {
     /// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
     ///
@@ -309,8 +325,6 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetFxRequestStatusResponse`](super::fx::GetFxRequestStatusResponse).
     ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
-    ///
     /// # Errors
     ///
     /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
@@ -319,6 +333,38 @@ impl Client {
         request: &super::fx::GetFxRequestStatusRequest,
     ) -> Result<super::fx::GetFxRequestStatusResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Sends `request` until the response's `status` is final (`4`, `6`, `7`), waiting between queries as `policy` says, and returns that response.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::get_fx_request_status`] (a retryable failure of one query is polled past).
+    pub async fn get_fx_request_status_until_final(
+        &self,
+        request: &super::fx::GetFxRequestStatusRequest,
+        policy: &baas_runtime::WaitPolicy,
+    ) -> Result<super::fx::GetFxRequestStatusResponse, baas_runtime::Error> {
+        self.inner
+            .wait_for(
+                request,
+                |response: &super::fx::GetFxRequestStatusResponse| {
+                    response
+                        .status
+                        .as_ref()
+                        .map(|state| {
+                            (
+                                state.to_string(),
+                                matches!(
+                                    state, super::enums::FxRequestStatus::Rejected |
+                                    super::enums::FxRequestStatus::Successful |
+                                    super::enums::FxRequestStatus::Failed
+                                ),
+                            )
+                        })
+                },
+                policy,
+            )
+            .await
     }
     /// Queries the onboarding status of a personal user.
     ///
@@ -674,7 +720,7 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
-        >(self.clone(), success, |r| r.tx_id.as_deref(), "txId")
+        >(self.clone(), success)
     }
     /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
     ///
@@ -713,7 +759,7 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::transfers::ApplyForTransferRequest,
-        >(self.clone(), success, |r| r.tx_id.as_deref(), "txId")
+        >(self.clone(), success)
     }
     /// Returns transaction records page by page.
     ///
@@ -763,12 +809,23 @@ impl Client {
         policy: &baas_runtime::WaitPolicy,
     ) -> Result<super::transfers::GetTransResultResponse, baas_runtime::Error> {
         self.inner
-            .wait_until(
+            .wait_for(
                 request,
                 |response: &super::transfers::GetTransResultResponse| {
-                    response.tx_status.as_ref().map(ToString::to_string)
+                    response
+                        .tx_status
+                        .as_ref()
+                        .map(|state| {
+                            (
+                                state.to_string(),
+                                matches!(
+                                    state, super::enums::TxStatus::Timeout |
+                                    super::enums::TxStatus::Failed |
+                                    super::enums::TxStatus::Succeeded
+                                ),
+                            )
+                        })
                 },
-                &["-1", "4", "8"],
                 policy,
             )
             .await
@@ -812,15 +869,13 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::transfers::TelegraphicTransferRequest,
-        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
+        >(self.clone(), success)
     }
     /// Lists RTGS/EFT/SWIFT transfer applications.
     ///
     /// Wire path: `POST /trans/getInterBankTransferList` (operation `getInterBankTransferList`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetInterBankTransferListResponse`](super::transfers::GetInterBankTransferListResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// # Errors
     ///
@@ -834,13 +889,18 @@ impl Client {
     > {
         self.inner.execute(request).await
     }
+    /// Every page of `getInterBankTransferList`, from the request's `pageNo` on (the first page is 1): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `totalRows`, a page shorter than `pageSize`, or an empty one; an error ends it. Each page is one call of [`Client::get_inter_bank_transfer_list`].
+    pub fn get_inter_bank_transfer_list_pages(
+        &self,
+        request: super::transfers::GetInterBankTransferListRequest,
+    ) -> baas_runtime::Pages<super::transfers::GetInterBankTransferListRequest> {
+        self.inner.pages(request)
+    }
     /// Queries the details of one RTGS/EFT/SWIFT transfer application.
     ///
     /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetInterBankTransferDetailsResponse`](super::transfers::GetInterBankTransferDetailsResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// # Errors
     ///
@@ -853,6 +913,40 @@ impl Client {
         baas_runtime::Error,
     > {
         self.inner.execute(request).await
+    }
+    /// Sends `request` until the response's `status` is final (`4`, `6`), waiting between queries as `policy` says, and returns that response.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::get_inter_bank_transfer_details`] (a retryable failure of one query is polled past).
+    pub async fn get_inter_bank_transfer_details_until_final(
+        &self,
+        request: &super::transfers::GetInterBankTransferDetailsRequest,
+        policy: &baas_runtime::WaitPolicy,
+    ) -> Result<
+        super::transfers::GetInterBankTransferDetailsResponse,
+        baas_runtime::Error,
+    > {
+        self.inner
+            .wait_for(
+                request,
+                |response: &super::transfers::GetInterBankTransferDetailsResponse| {
+                    response
+                        .status
+                        .as_ref()
+                        .map(|state| {
+                            (
+                                state.to_string(),
+                                matches!(
+                                    state, super::enums::InterBankApplicationStatus::Rejected |
+                                    super::enums::InterBankApplicationStatus::InTransit
+                                ),
+                            )
+                        })
+                },
+                policy,
+            )
+            .await
     }
     /// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
     ///
@@ -888,6 +982,26 @@ impl Client {
     ) -> Result<super::user::AddEmailResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::add_email`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the requestId the call was sent with: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::add_email`].
+    pub async fn add_email_pending(
+        &self,
+        request: &super::user::AddEmailRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::user::AddEmailResponse>,
+        baas_runtime::Error,
+    > {
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::user::AddEmailRequest,
+        >(self.clone(), success)
+    }
     /// Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
     ///
     /// Wire path: `POST /user/verifyEmailAddress` (operation `verifyEmailAddress`).
@@ -907,6 +1021,26 @@ impl Client {
     ) -> Result<super::user::VerifyEmailAddressResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Calls [`Client::verify_email_address`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the requestId the call was sent with: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::verify_email_address`].
+    pub async fn verify_email_address_pending(
+        &self,
+        request: &super::user::VerifyEmailAddressRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::user::VerifyEmailAddressResponse>,
+        baas_runtime::Error,
+    > {
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::user::VerifyEmailAddressRequest,
+        >(self.clone(), success)
+    }
     /// Purchases airtime for one mobile number.
     ///
     /// Wire path: `POST /utilityPayment/v2/airtimePayment` (operation `airtimePayment`).
@@ -925,6 +1059,26 @@ impl Client {
         request: &super::utility::AirtimePaymentRequest,
     ) -> Result<super::utility::AirtimePaymentResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Calls [`Client::airtime_payment`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `paymentId`: send its OTP and confirm it from there.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::airtime_payment`]; a response without `paymentId` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).
+    pub async fn airtime_payment_pending(
+        &self,
+        request: &super::utility::AirtimePaymentRequest,
+    ) -> Result<
+        super::pending::PendingApplication<super::utility::AirtimePaymentResponse>,
+        baas_runtime::Error,
+    > {
+        let success = self
+            .inner
+            .execute_with(request, &baas_runtime::CallOptions::new())
+            .await?;
+        super::pending::PendingApplication::from_success::<
+            super::utility::AirtimePaymentRequest,
+        >(self.clone(), success)
     }
     /// Purchases airtime for several mobile numbers in one batch.
     ///
@@ -963,12 +1117,7 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::utility::AirtimeBulkPaymentRequest,
-        >(
-            self.clone(),
-            success,
-            |r| r.bulk_payment_order_id.as_deref(),
-            "bulkPaymentOrderId",
-        )
+        >(self.clone(), success)
     }
     /// Queries the due day and due amount of a bill.
     ///
@@ -1022,15 +1171,13 @@ impl Client {
             .await?;
         super::pending::PendingApplication::from_success::<
             super::utility::BillPaymentRequest,
-        >(self.clone(), success, |r| r.payment_id.as_deref(), "paymentId")
+        >(self.clone(), success)
     }
     /// Queries a utility payment or airtime purchase.
     ///
     /// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`PaymentQueryResponse`](super::utility::PaymentQueryResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// # Errors
     ///
@@ -1041,13 +1188,42 @@ impl Client {
     ) -> Result<super::utility::PaymentQueryResponse, baas_runtime::Error> {
         self.inner.execute(request).await
     }
+    /// Sends `request` until the response's `status` is final (`4`, `8`), waiting between queries as `policy` says, and returns that response.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::payment_query`] (a retryable failure of one query is polled past).
+    pub async fn payment_query_until_final(
+        &self,
+        request: &super::utility::PaymentQueryRequest,
+        policy: &baas_runtime::WaitPolicy,
+    ) -> Result<super::utility::PaymentQueryResponse, baas_runtime::Error> {
+        self.inner
+            .wait_for(
+                request,
+                |response: &super::utility::PaymentQueryResponse| {
+                    response
+                        .status
+                        .as_ref()
+                        .map(|state| {
+                            (
+                                state.to_string(),
+                                matches!(
+                                    state, super::enums::UtilityPaymentStatus::Failed |
+                                    super::enums::UtilityPaymentStatus::Succeeded
+                                ),
+                            )
+                        })
+                },
+                policy,
+            )
+            .await
+    }
     /// Queries a bulk airtime payment, page by page.
     ///
     /// Wire path: `POST /utilityPayment/bulkPaymentQuery` (operation `bulkPaymentQuery`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`BulkPaymentQueryResponse`](super::utility::BulkPaymentQueryResponse).
-    ///
-    /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// # Errors
     ///
@@ -1057,5 +1233,12 @@ impl Client {
         request: &super::utility::BulkPaymentQueryRequest,
     ) -> Result<super::utility::BulkPaymentQueryResponse, baas_runtime::Error> {
         self.inner.execute(request).await
+    }
+    /// Every page of `bulkPaymentQuery`, from the request's `pageNo` on (the first page is 1): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `totalRows`, a page shorter than `pageSize`, or an empty one; an error ends it. Each page is one call of [`Client::bulk_payment_query`].
+    pub fn bulk_payment_query_pages(
+        &self,
+        request: super::utility::BulkPaymentQueryRequest,
+    ) -> baas_runtime::Pages<super::utility::BulkPaymentQueryRequest> {
+        self.inner.pages(request)
     }
 }

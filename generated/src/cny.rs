@@ -423,7 +423,7 @@ pub struct GetCnyTransListRequest {
     ///
     /// Rules:
     ///
-    /// - checked by the service only: at most 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
+    /// - checked by the service only: at most 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     ///

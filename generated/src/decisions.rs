@@ -125,6 +125,16 @@
 //!
 //! Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
 //!
+//! ## Decision `email-shapes-opaque`
+//!
+//! About /user/addEmail; /user/verifyEmailAddress.
+//!
+//! Source text: "Referenced by the document (cancellable by /account/cancelAccountOperation while not confirmed by OTP); request and response: not shown. public-facts.md: nothing."
+//!
+//! Decision: Request and response stay unspecified (raw JSON both ways); both are OTP operations whose business id is the request's requestId.
+//!
+//! Reason: No public evidence shapes either call, and unlike the other not-shown answers the sandbox has nothing of its own to show (it answers only the business id): inventing parameters would send fields the service may refuse.
+//!
 //! ## Decision `enum-wire-types`
 //!
 //! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
@@ -134,6 +144,16 @@
 //! Decision: Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums.
 //!
 //! Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
+//!
+//! ## Decision `evidence-graded-shapes`
+//!
+//! About every answer, record and notification payload a partner reads.
+//!
+//! Source text: "Response: not shown (getForeignExchangeRate, applyForFcExchange, getFxRequestStatus, getInterBankTransferList, getInterBankTransferDetails, paymentQuery, bulkPaymentQuery); Events: 0015, 0026, 0028, payloads not shown. public-facts.md 2026-11-25: callback types 0001-0014, 0019 and their payloads \[one peer\]; 0015, 0026 and 0028 payloads still not public."
+//!
+//! Decision: Every answer, record and notification payload gets the best shape public evidence gives, each field graded by its source (seed, docs, live, one\_peer). Where nothing public shows a shape, the sandbox's own shape is the spec's, graded `sandbox`: the client decodes it, the sandbox answers through the same generated types, and the OpenAPI document shows it. Only /user/addEmail and /user/verifyEmailAddress stay raw JSON (decision email-shapes-opaque).
+//!
+//! Reason: Answers never fail to decode (every received field optional, unknown members ignored, lenient scalars), so a field seen in one integration costs nothing when the service omits it, while raw JSON made partners guess field names from the sandbox's source. One spec drives the client, the sandbox and every export, and the grade tells a partner how far to trust each field.
 //!
 //! ## Decision `fee-call-path`
 //!
@@ -181,9 +201,9 @@
 //!
 //! Source text: "\#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]"
 //!
-//! Decision: Not applied: the v2 response stays `unspecified` (raw JSON), its note names the documented fields; the FX status values are the enum FxRequestStatus, attached to no field.
+//! Decision: The v2 response is the record FxRequest with the members documented for the path without v2, graded `sandbox` (the sandbox answers them for v2; the live v2 answer is not public). Its status is FxRequestStatus, and 4, 6 and 7 are final (getFxRequestStatus\_until\_final).
 //!
-//! Reason: A public fact may fill a "not shown" only for the same path, and the documented path is /query/getFxRequestStatus, not /query/v2/getFxRequestStatus. A v2 path exists precisely because something changed; typing the v2 response after the v1 record could fail decoding or drop fields, while raw JSON loses nothing.
+//! Reason: A public fact fills a "not shown" only for its own path, so the members are not claimed for v2 as `docs`; but answers never fail to decode (every field optional, unknown members ignored), so the documented members cost nothing if v2 differs, and partners get a typed status and a waiter instead of raw JSON. The grade says where the shape comes from.
 //!
 //! ## Decision `get-bank-codes-response`
 //!
@@ -191,9 +211,9 @@
 //!
 //! Source text: "/staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. public-facts.md (Added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\]."
 //!
-//! Decision: The response is `fields` with bankCodeList: array\<json\> (source: one\_peer); the request stays unspecified.
+//! Decision: The response is `fields` with bankCodeList: array\<BankCode\> (source: one\_peer for the list); BankCode's members bankCode and bankName are the sandbox's (source: sandbox); the request stays unspecified.
 //!
-//! Reason: The fact is about this exact path and fills its "not shown" response; the items' fields are not public, so each item is raw JSON rather than invented names.
+//! Reason: The fact is about this exact path and fills its "not shown" response; the items' members are not public, and a record the sandbox answers with, graded `sandbox`, is more use to a partner than raw JSON while costing nothing if the live items differ.
 //!
 //! ## Decision `get-trans-list-response`
 //!
@@ -224,6 +244,16 @@
 //! Decision: `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does.
 //!
 //! Reason: The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. public-facts.md (Added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
+//!
+//! ## Decision `misspelt-wire-names`
+//!
+//! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress).
+//!
+//! Source text: "public-facts.md: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray."
+//!
+//! Decision: Wire names stay exactly as the service spells them; the Rust names of the benificiary\* members are corrected (beneficiary\_name, ...). oderArray keeps its Rust name oder\_array: renaming a request field partners already use is a breaking change left to the next surface revision.
+//!
+//! Reason: The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
 //!
 //! ## Decision `money-declared-string`
 //!
@@ -284,6 +314,16 @@
 //! Decision: Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live).
 //!
 //! Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
+//!
+//! ## Decision `otp-business-id-request-id`
+//!
+//! About /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
+//!
+//! Source text: "Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /account/cancelAccountOperation takes the requestId of the request to cancel."
+//!
+//! Decision: business\_id\_is\_request\_id: the OTP business id of these applications is the requestId they were sent with, so each has \*\_pending like every other OTP operation.
+//!
+//! Reason: Their answers carry no application id, and the cancellation names them by requestId: the request's own id is the only id the document gives them.
 //!
 //! ## Decision `otp-scope`
 //!
@@ -411,9 +451,9 @@
 //!
 //! Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
 //!
-//! Decision: Declared as integer enums (source: docs) but attached to no field.
+//! Decision: Declared as integer enums and carried by the records the sandbox answers: InterBankApplicationStatus by InterBankTransfer.status (final 4 rejected, 6 in transit), UtilityPaymentStatus by UtilityPayment.status (with 4 failed and 8 succeeded, graded `sandbox`), FxRequestStatus by FxRequest.status.
 //!
-//! Reason: The records that would carry them (inter-bank transfer, utility payment, FX request) are not shown for these paths, so no field may be invented for them; the responses stay raw JSON. The enums let a caller interpret a status read from that JSON with the public meanings.
+//! Reason: The status values are public \[docs\]; the records that carry them are the sandbox's choice (decision evidence-graded-shapes), so a partner compares statuses as enum values and waits with \*\_until\_final rather than reading raw JSON.
 //!
 //! ## Decision `sub-account-name-length`
 //!
@@ -501,9 +541,9 @@
 //!
 //! Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
 //!
-//! Decision: A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code enum; idType: IdType; createTime and other \*Time fields: long, as the CNY record declares createTime long epoch ms); a value set the document gives for it (gender, profileCheck, status of the KYC record, ...); its evident text content (names, addresses, messages, URLs, industries, ids returned by the service such as jobId, which the document types as string everywhere it types an id). Fields whose JSON type could be a number or a string and nothing decides (rejectionReasonId, status without a value set, restrictStatus, mediaType, fileTypeId, fileId, memberId, companyId, \*FileType, birthday and other dates of unknown format, channel) are `json`. Counts (total) are int.
+//! Decision: A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code set); public evidence; otherwise `scalar`: the value's JSON text, readable as text or a number. An object whose members are known in part (extInfo) is a record of the known members.
 //!
-//! Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; raw JSON never fails and invents nothing, while typing the evident cases keeps the generated API useful.
+//! Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; a scalar never fails on a string or a number and invents nothing, while sparing every partner the same decoding of raw JSON.
 //!
 //! ## Decision `validate-account-type`
 //!

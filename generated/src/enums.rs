@@ -1495,7 +1495,7 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
         Ok(FxCurrency::from_wire(&wire))
     }
 }
-/// FX request status, from public-facts.md \[docs\] (documented for /query/getFxRequestStatus, the path without v2). Not attached to a field: the v2 status response stays not shown (decision fx-status-record-v2); provided to interpret raw responses.
+/// FX request status, from public-facts.md \[docs\] (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2).
 ///
 /// Wire values:
 ///
@@ -1508,7 +1508,7 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 ///
@@ -1520,37 +1520,37 @@ pub enum FxRequestStatus {
     ///
     /// Wire value: `1`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Submitted,
     /// 2 quoted
     ///
     /// Wire value: `2`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Quoted,
     /// 4 rejected
     ///
     /// Wire value: `4`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Rejected,
     /// 5 approved
     ///
     /// Wire value: `5`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Approved,
     /// 6 successful
     ///
     /// Wire value: `6`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Successful,
     /// 7 failed
     ///
     /// Wire value: `7`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Failed,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1787,7 +1787,7 @@ impl<'de> serde::Deserialize<'de> for IdType {
         Ok(IdType::from_wire(&wire))
     }
 }
-/// SWIFT / inter-bank transfer application status, from public-facts.md \[docs\]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. No field of the document carries it (the inter-bank transfer record is not shown); provided to interpret raw responses of /trans/getInterBankTransferList and /trans/getInterBankTransferDetails.
+/// SWIFT / inter-bank transfer application status, from public-facts.md \[docs\]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's).
 ///
 /// Wire values:
 ///
@@ -1799,7 +1799,7 @@ impl<'de> serde::Deserialize<'de> for IdType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`status-sets-without-field`](super::decisions#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1809,31 +1809,31 @@ pub enum InterBankApplicationStatus {
     ///
     /// Wire value: `1`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Submitted,
     /// 2 validating (after OTP)
     ///
     /// Wire value: `2`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Validating,
     /// 3 approved
     ///
     /// Wire value: `3`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Approved,
     /// 4 rejected
     ///
     /// Wire value: `4`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Rejected,
     /// 6 in transit
     ///
     /// Wire value: `6`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     InTransit,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2127,36 +2127,169 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
 ///
 /// - `0028`: [`CnyTransfer`](NotificationType::CnyTransfer)
 /// - `0026`: [`ForeignExchange`](NotificationType::ForeignExchange)
-/// - `0015`: [`FileJob`](NotificationType::FileJob)
+/// - `0015`: [`ClosingBalances`](NotificationType::ClosingBalances)
+/// - `0001`: [`PersonalOnboarding`](NotificationType::PersonalOnboarding)
+/// - `0002`: [`TransactionResult`](NotificationType::TransactionResult)
+/// - `0003`: [`BalanceChange`](NotificationType::BalanceChange)
+/// - `0004`: [`InternalBatch`](NotificationType::InternalBatch)
+/// - `0005`: [`WalletUpgrade`](NotificationType::WalletUpgrade)
+/// - `0006`: [`SmeAccountOpening`](NotificationType::SmeAccountOpening)
+/// - `0007`: [`UtilityPayment`](NotificationType::UtilityPayment)
+/// - `0008`: [`SmeBulkPayment`](NotificationType::SmeBulkPayment)
+/// - `0009`: [`StatementReport`](NotificationType::StatementReport)
+/// - `0010`: [`FcDeposit`](NotificationType::FcDeposit)
+/// - `0011`: [`FcOutbound`](NotificationType::FcOutbound)
+/// - `0012`: [`MultipleAccountOpening`](NotificationType::MultipleAccountOpening)
+/// - `0013`: [`FxExchange`](NotificationType::FxExchange)
+/// - `0014`: [`BulkUtilityPayment`](NotificationType::BulkUtilityPayment)
+/// - `0019`: [`AccountClosure`](NotificationType::AccountClosure)
+/// - `0021`: [`StatusChange`](NotificationType::StatusChange)
+/// - `0022`: [`Balance`](NotificationType::Balance)
+/// - `0023`: [`InterBankTransfer`](NotificationType::InterBankTransfer)
+/// - `0027`: [`MobileMoneyImt`](NotificationType::MobileMoneyImt)
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NotificationType {
-    /// CNY transfer (relates to /trans/applyForCnyExpress transfers).
+    /// CNY transfer result (relates to /trans/applyForCnyExpress transfers).
     ///
     /// Wire value: `0028`.
     ///
     /// Relates to [`Client::apply_for_cny_express`](super::client::Client::apply_for_cny_express).
-    ///
-    /// Payload of notification 0028: not shown (not public either).
     CnyTransfer,
-    /// Foreign exchange (relates to /trans/v2/applyForFcExchange requests).
+    /// Foreign exchange result (relates to /trans/v2/applyForFcExchange requests).
     ///
     /// Wire value: `0026`.
     ///
     /// Relates to [`Client::apply_for_fc_exchange`](super::client::Client::apply_for_fc_exchange).
-    ///
-    /// Payload of notification 0026: not shown (not public either).
     ForeignExchange,
-    /// File job (result of /report/queryClosingBalance, carrying the jobId's outcome).
+    /// Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId).
     ///
     /// Wire value: `0015`.
     ///
     /// Relates to [`Client::query_closing_balance`](super::client::Client::query_closing_balance).
+    ClosingBalances,
+    /// Personal onboarding result.
     ///
-    /// Payload of notification 0015: not shown (not public either); it carries the outcome of the closing-balance job named by jobId.
-    FileJob,
+    /// Wire value: `0001`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    PersonalOnboarding,
+    /// Transaction result.
+    ///
+    /// Wire value: `0002`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    TransactionResult,
+    /// Balance change of an account.
+    ///
+    /// Wire value: `0003`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    BalanceChange,
+    /// Internal batch (merchant bulk) result.
+    ///
+    /// Wire value: `0004`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    InternalBatch,
+    /// Wallet account upgrade result.
+    ///
+    /// Wire value: `0005`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    WalletUpgrade,
+    /// SME account opening result.
+    ///
+    /// Wire value: `0006`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    SmeAccountOpening,
+    /// Utility payment result.
+    ///
+    /// Wire value: `0007`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    UtilityPayment,
+    /// SME bulk payment result.
+    ///
+    /// Wire value: `0008`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    SmeBulkPayment,
+    /// Account statement report.
+    ///
+    /// Wire value: `0009`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    StatementReport,
+    /// Foreign-currency deposit.
+    ///
+    /// Wire value: `0010`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    FcDeposit,
+    /// Foreign-currency outbound (cross-border) result.
+    ///
+    /// Wire value: `0011`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    FcOutbound,
+    /// Multiple account opening.
+    ///
+    /// Wire value: `0012`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    MultipleAccountOpening,
+    /// Foreign-currency exchange result of the request without v2.
+    ///
+    /// Wire value: `0013`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    FxExchange,
+    /// Bulk utility payment result.
+    ///
+    /// Wire value: `0014`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    BulkUtilityPayment,
+    /// Account closure.
+    ///
+    /// Wire value: `0019`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    AccountClosure,
+    /// Status change (name only).
+    ///
+    /// Wire value: `0021`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Payload of notification 0021: not public.
+    StatusChange,
+    /// Balance (reported to carry the balance-change payload).
+    ///
+    /// Wire value: `0022`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    Balance,
+    /// Inter-bank transfer (name only).
+    ///
+    /// Wire value: `0023`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Payload of notification 0023: not public.
+    InterBankTransfer,
+    /// Mobile money IMT (name only).
+    ///
+    /// Wire value: `0027`.
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Payload of notification 0027: not public.
+    MobileMoneyImt,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
@@ -2165,7 +2298,26 @@ impl NotificationType {
     pub const KNOWN: &'static [NotificationType] = &[
         NotificationType::CnyTransfer,
         NotificationType::ForeignExchange,
-        NotificationType::FileJob,
+        NotificationType::ClosingBalances,
+        NotificationType::PersonalOnboarding,
+        NotificationType::TransactionResult,
+        NotificationType::BalanceChange,
+        NotificationType::InternalBatch,
+        NotificationType::WalletUpgrade,
+        NotificationType::SmeAccountOpening,
+        NotificationType::UtilityPayment,
+        NotificationType::SmeBulkPayment,
+        NotificationType::StatementReport,
+        NotificationType::FcDeposit,
+        NotificationType::FcOutbound,
+        NotificationType::MultipleAccountOpening,
+        NotificationType::FxExchange,
+        NotificationType::BulkUtilityPayment,
+        NotificationType::AccountClosure,
+        NotificationType::StatusChange,
+        NotificationType::Balance,
+        NotificationType::InterBankTransfer,
+        NotificationType::MobileMoneyImt,
     ];
     /// The wire value.
     #[must_use]
@@ -2173,7 +2325,26 @@ impl NotificationType {
         match self {
             NotificationType::CnyTransfer => "0028",
             NotificationType::ForeignExchange => "0026",
-            NotificationType::FileJob => "0015",
+            NotificationType::ClosingBalances => "0015",
+            NotificationType::PersonalOnboarding => "0001",
+            NotificationType::TransactionResult => "0002",
+            NotificationType::BalanceChange => "0003",
+            NotificationType::InternalBatch => "0004",
+            NotificationType::WalletUpgrade => "0005",
+            NotificationType::SmeAccountOpening => "0006",
+            NotificationType::UtilityPayment => "0007",
+            NotificationType::SmeBulkPayment => "0008",
+            NotificationType::StatementReport => "0009",
+            NotificationType::FcDeposit => "0010",
+            NotificationType::FcOutbound => "0011",
+            NotificationType::MultipleAccountOpening => "0012",
+            NotificationType::FxExchange => "0013",
+            NotificationType::BulkUtilityPayment => "0014",
+            NotificationType::AccountClosure => "0019",
+            NotificationType::StatusChange => "0021",
+            NotificationType::Balance => "0022",
+            NotificationType::InterBankTransfer => "0023",
+            NotificationType::MobileMoneyImt => "0027",
             NotificationType::Unknown(value) => value.as_str(),
         }
     }
@@ -2182,7 +2353,26 @@ impl NotificationType {
         match wire {
             "0028" => NotificationType::CnyTransfer,
             "0026" => NotificationType::ForeignExchange,
-            "0015" => NotificationType::FileJob,
+            "0015" => NotificationType::ClosingBalances,
+            "0001" => NotificationType::PersonalOnboarding,
+            "0002" => NotificationType::TransactionResult,
+            "0003" => NotificationType::BalanceChange,
+            "0004" => NotificationType::InternalBatch,
+            "0005" => NotificationType::WalletUpgrade,
+            "0006" => NotificationType::SmeAccountOpening,
+            "0007" => NotificationType::UtilityPayment,
+            "0008" => NotificationType::SmeBulkPayment,
+            "0009" => NotificationType::StatementReport,
+            "0010" => NotificationType::FcDeposit,
+            "0011" => NotificationType::FcOutbound,
+            "0012" => NotificationType::MultipleAccountOpening,
+            "0013" => NotificationType::FxExchange,
+            "0014" => NotificationType::BulkUtilityPayment,
+            "0019" => NotificationType::AccountClosure,
+            "0021" => NotificationType::StatusChange,
+            "0022" => NotificationType::Balance,
+            "0023" => NotificationType::InterBankTransfer,
+            "0027" => NotificationType::MobileMoneyImt,
             other => NotificationType::Unknown(UnknownValue(other.to_owned())),
         }
     }
@@ -2240,7 +2430,7 @@ impl NotificationType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 ///
-/// Source: `public-facts.md` \[live\].
+/// Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`onboarding-status-types`](super::decisions#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -2250,49 +2440,49 @@ pub enum OnboardingStatus {
     ///
     /// Wire value: `0`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     NotSubmitted,
     /// 1 submitted
     ///
     /// Wire value: `1`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Submitted,
     /// 2 processing
     ///
     /// Wire value: `2`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Processing,
     /// 3 passed
     ///
     /// Wire value: `3`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Passed,
     /// 4 rejected
     ///
     /// Wire value: `4`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Rejected,
     /// 5 account closed
     ///
     /// Wire value: `5`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     AccountClosed,
     /// 7 account opened
     ///
     /// Wire value: `7`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     AccountOpened,
     /// 9 manual review
     ///
     /// Wire value: `9`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ManualReview,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2902,13 +3092,13 @@ pub enum ResultCode {
     ///
     /// Wire value: `10000`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     SystemError,
     /// system busy, retry later
     ///
     /// Wire value: `10001`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     SystemBusy,
@@ -2916,7 +3106,7 @@ pub enum ResultCode {
     ///
     /// Wire value: `10002`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     RequestTimeout,
@@ -2924,103 +3114,103 @@ pub enum ResultCode {
     ///
     /// Wire value: `11000`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     NoPermission,
     /// SMS daily limit
     ///
     /// Wire value: `11200`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     SmsDailyLimit,
     /// SMS too frequent
     ///
     /// Wire value: `11201`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     SmsTooFrequent,
     /// SMS code locked
     ///
     /// Wire value: `11202`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     SmsCodeLocked,
     /// wrong SMS code
     ///
     /// Wire value: `11203`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     WrongSmsCode,
     /// GET not supported
     ///
     /// Wire value: `12000`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     GetNotSupported,
     /// invalid or missing parameter
     ///
     /// Wire value: `12001`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     InvalidParameter,
     /// invalid request id
     ///
     /// Wire value: `12002`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     InvalidRequestId,
     /// invalid sender
     ///
     /// Wire value: `12003`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     InvalidSender,
     /// invalid signature
     ///
     /// Wire value: `12004`.
     ///
-    /// Source: `public-facts.md` \[one peer\].
+    /// Seen on the live service in one integration; not confirmed by the bank.
     InvalidSignatureAlias,
     /// account does not exist
     ///
     /// Wire value: `13000`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     AccountNotFound,
     /// short code already exists
     ///
     /// Wire value: `13302`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ShortCodeExists,
     /// transaction not found
     ///
     /// Wire value: `14001`.
     ///
-    /// Source: `public-facts.md` \[one peer\].
+    /// Seen on the live service in one integration; not confirmed by the bank.
     TransactionNotFound,
     /// insufficient balance
     ///
     /// Wire value: `14009`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     InsufficientBalance,
     /// bank code does not exist
     ///
     /// Wire value: `14012`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     BankCodeNotFound,
     /// query time range error
     ///
     /// Wire value: `15001`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     QueryTimeRangeError,
     /// page size over 50
     ///
     /// Wire value: `15002`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     PageSizeTooLarge,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -3243,7 +3433,7 @@ impl<'de> serde::Deserialize<'de> for SwiftDocumentType {
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 ///
-/// Source: `public-facts.md` \[live\].
+/// Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3253,31 +3443,31 @@ pub enum TxStatus {
     ///
     /// Wire value: `-1`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Timeout,
     /// 1 submitted (waiting for OTP)
     ///
     /// Wire value: `1`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Submitted,
     /// 2 processing
     ///
     /// Wire value: `2`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Processing,
     /// 4 failed
     ///
     /// Wire value: `4`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Failed,
     /// 8 succeeded
     ///
     /// Wire value: `8`.
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     Succeeded,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -3353,16 +3543,18 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
         baas_runtime::wire_enum::deserialize_int(deserializer).map(TxStatus::from_i64)
     }
 }
-/// Utility and airtime payment status, from public-facts.md \[docs\]: 1 waiting for OTP, 2 processing (other values not public). No field of the document carries it (the utility payment record is not shown); provided to interpret raw responses of /utilityPayment/paymentQuery and /utilityPayment/bulkPaymentQuery.
+/// Utility and airtime payment status, from public-facts.md \[docs\]: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values.
 ///
 /// Wire values:
 ///
 /// - `1`: [`WaitingForOtp`](UtilityPaymentStatus::WaitingForOtp)
 /// - `2`: [`Processing`](UtilityPaymentStatus::Processing)
+/// - `4`: [`Failed`](UtilityPaymentStatus::Failed)
+/// - `8`: [`Succeeded`](UtilityPaymentStatus::Succeeded)
 ///
 /// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`status-sets-without-field`](super::decisions#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -3372,14 +3564,26 @@ pub enum UtilityPaymentStatus {
     ///
     /// Wire value: `1`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     WaitingForOtp,
     /// 2 processing
     ///
     /// Wire value: `2`.
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     Processing,
+    /// 4 failed (the transaction status's value; the sandbox's choice)
+    ///
+    /// Wire value: `4`.
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    Failed,
+    /// 8 succeeded (the transaction status's value; the sandbox's choice)
+    ///
+    /// Wire value: `8`.
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    Succeeded,
     /// A wire value this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
@@ -3388,6 +3592,8 @@ impl UtilityPaymentStatus {
     pub const KNOWN: &'static [UtilityPaymentStatus] = &[
         UtilityPaymentStatus::WaitingForOtp,
         UtilityPaymentStatus::Processing,
+        UtilityPaymentStatus::Failed,
+        UtilityPaymentStatus::Succeeded,
     ];
     /// The wire value.
     #[must_use]
@@ -3395,6 +3601,8 @@ impl UtilityPaymentStatus {
         match self {
             UtilityPaymentStatus::WaitingForOtp => 1,
             UtilityPaymentStatus::Processing => 2,
+            UtilityPaymentStatus::Failed => 4,
+            UtilityPaymentStatus::Succeeded => 8,
             UtilityPaymentStatus::Unknown(value) => value.get(),
         }
     }
@@ -3403,6 +3611,8 @@ impl UtilityPaymentStatus {
         match wire {
             1 => UtilityPaymentStatus::WaitingForOtp,
             2 => UtilityPaymentStatus::Processing,
+            4 => UtilityPaymentStatus::Failed,
+            8 => UtilityPaymentStatus::Succeeded,
             other => UtilityPaymentStatus::Unknown(UnknownInteger(other)),
         }
     }

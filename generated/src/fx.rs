@@ -51,10 +51,40 @@ impl GetForeignExchangeRateRequest {
 }
 /// Response `data` of `getForeignExchangeRate` (/query/v2/getForeignExchangeRate).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /query/v2/getForeignExchangeRate: not shown (fields of the FX rate record: not shown).
-pub type GetForeignExchangeRateResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct GetForeignExchangeRateResponse {
+    /// Wire name: `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "currencyPair", default, skip_serializing_if = "Option::is_none")]
+    pub currency_pair: Option<super::enums::CurrencyPair>,
+    /// Units of the quote currency for one unit of the base currency.
+    ///
+    /// Wire name: `rate` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<baas_runtime::Amount>,
+    /// When the rate was quoted, epoch ms.
+    ///
+    /// Wire name: `quoteTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "quoteTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub quote_time: Option<i64>,
+}
 impl baas_runtime::Operation for GetForeignExchangeRateRequest {
     type Response = GetForeignExchangeRateResponse;
     const NAME: &'static str = "getForeignExchangeRate";
@@ -206,10 +236,51 @@ impl ApplyForFcExchangeRequest {
 }
 /// Response `data` of `applyForFcExchange` (/trans/v2/applyForFcExchange).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /trans/v2/applyForFcExchange: not shown (fields of the FX request record: not shown).
-pub type ApplyForFcExchangeResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ApplyForFcExchangeResponse {
+    /// The FX request: query it with /query/v2/getFxRequestStatus.
+    ///
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Debited from the source account.
+    ///
+    /// Wire name: `sourceAmount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
+    pub source_amount: Option<baas_runtime::Amount>,
+    /// Credited to the target account.
+    ///
+    /// Wire name: `targetAmount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
+    pub target_amount: Option<baas_runtime::Amount>,
+    /// Wire name: `fxRate` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
+    pub fx_rate: Option<baas_runtime::Amount>,
+}
 impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     type Response = ApplyForFcExchangeResponse;
     const NAME: &'static str = "applyForFcExchange";
@@ -283,10 +354,10 @@ impl GetFxRequestStatusRequest {
 }
 /// Response `data` of `getFxRequestStatus` (/query/v2/getFxRequestStatus).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// The `data` object is a [`FxRequest`](super::records::FxRequest).
 ///
-/// Response of /query/v2/getFxRequestStatus: not shown. public-facts.md \[docs\] documents a status record (applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg) for the path without v2 only; not applied here (decision fx-status-record-v2). Status values: see FxRequestStatus \[docs\].
-pub type GetFxRequestStatusResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+pub type GetFxRequestStatusResponse = super::records::FxRequest;
 impl baas_runtime::Operation for GetFxRequestStatusRequest {
     type Response = GetFxRequestStatusResponse;
     const NAME: &'static str = "getFxRequestStatus";

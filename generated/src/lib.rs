@@ -71,8 +71,8 @@ pub use baas_runtime::{
     Violation, WaitPolicy,
 };
 pub use client::Client;
-/// This crate's version (`0.3.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
-pub const VERSION: &str = "0.3.0";
+/// This crate's version (`0.4.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
+pub const VERSION: &str = "0.4.0";
 /// The revision of the bank's API this crate was generated from: `api.version` of the spec (empty when the spec gives none).
 pub const API_VERSION: &str = "1";
 pub mod enums;
@@ -88,6 +88,7 @@ pub mod user;
 pub mod utility;
 mod client;
 pub mod pending;
+pub mod notifications;
 pub mod decisions;
 #[cfg(feature = "server")]
 pub mod dispatch;

@@ -2,7 +2,80 @@
 //! The OTP flow as a handle: [`PendingApplication`] holds an application's business id and sends and confirms its OTP, so the id of each operation is not a thing to look up.
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(deprecated)]
-/// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods.
+/// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request, so a call made with options of your own (`client.runtime().execute_with(..)`, a requestId of yours) still becomes a [`PendingApplication`] with [`PendingApplication::from_success`].
+pub trait OtpApplication: baas_runtime::Operation {
+    /// Where the business id is read, in words (for errors).
+    const BUSINESS_ID: &'static str;
+    /// The application's business id in a successful call's answer, if it carries one.
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str>;
+}
+impl OtpApplication for super::account::ActivateAccountRequest {
+    const BUSINESS_ID: &'static str = "the requestId the call was sent with";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        Some(success.request_id.as_str())
+    }
+}
+impl OtpApplication for super::cny::ApplyForCnyExpressRequest {
+    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.application_id.as_deref()
+    }
+}
+impl OtpApplication for super::transfers::ApplyForMobileMoneyBusinessTransferRequest {
+    const BUSINESS_ID: &'static str = "the response's `txId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.tx_id.as_deref()
+    }
+}
+impl OtpApplication for super::transfers::ApplyForTransferRequest {
+    const BUSINESS_ID: &'static str = "the response's `txId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.tx_id.as_deref()
+    }
+}
+impl OtpApplication for super::transfers::TelegraphicTransferRequest {
+    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.application_id.as_deref()
+    }
+}
+impl OtpApplication for super::user::AddEmailRequest {
+    const BUSINESS_ID: &'static str = "the requestId the call was sent with";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        Some(success.request_id.as_str())
+    }
+}
+impl OtpApplication for super::user::VerifyEmailAddressRequest {
+    const BUSINESS_ID: &'static str = "the requestId the call was sent with";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        Some(success.request_id.as_str())
+    }
+}
+impl OtpApplication for super::utility::AirtimePaymentRequest {
+    const BUSINESS_ID: &'static str = "the response's `paymentId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.payment_id.as_deref()
+    }
+}
+impl OtpApplication for super::utility::AirtimeBulkPaymentRequest {
+    const BUSINESS_ID: &'static str = "the response's `bulkPaymentOrderId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.bulk_payment_order_id.as_deref()
+    }
+}
+impl OtpApplication for super::utility::BillPaymentRequest {
+    const BUSINESS_ID: &'static str = "the response's `paymentId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.payment_id.as_deref()
+    }
+}
+impl OtpApplication for super::otp::GroupApplicationsRequest {
+    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+        success.data.application_id.as_deref()
+    }
+}
+/// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods, or from a call of your own with [`PendingApplication::from_success`].
 #[derive(Debug, Clone)]
 pub struct PendingApplication<R> {
     client: super::Client,
@@ -10,16 +83,16 @@ pub struct PendingApplication<R> {
     response: R,
 }
 impl<R> PendingApplication<R> {
-    /// The handle of the application a successful call made; `business_id` reads its id from the response field `field`. A response without it is an error of that call.
-    pub(crate) fn from_success<O: baas_runtime::Operation<Response = R>>(
+    /// The handle of the application that a successful call of `O` made (for example one sent with `client.runtime().execute_with(&request, &options)`).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode), in that call, when the answer carries no business id.
+    pub fn from_success<O: OtpApplication<Response = R>>(
         client: super::Client,
         success: baas_runtime::Success<R>,
-        business_id: impl Fn(&R) -> Option<&str>,
-        field: &str,
     ) -> Result<Self, baas_runtime::Error> {
-        let id = business_id(&success.data)
-            .filter(|id| !id.is_empty())
-            .map(str::to_owned);
+        let id = O::business_id(&success).filter(|id| !id.is_empty()).map(str::to_owned);
         match id {
             Some(business_id) => {
                 Ok(PendingApplication {
@@ -33,7 +106,7 @@ impl<R> PendingApplication<R> {
                     baas_runtime::Error::decode(
                             None,
                             format!(
-                                "the response carries no `{field}`, the application's business id"
+                                "the answer carries no business id ({})", O::BUSINESS_ID
                             ),
                             success.raw_data.get().as_bytes(),
                             None,
@@ -111,6 +184,6 @@ impl super::Client {
             .await?;
         PendingApplication::from_success::<
             super::otp::GroupApplicationsRequest,
-        >(self.clone(), success, |r| r.application_id.as_deref(), "applicationId")
+        >(self.clone(), success)
     }
 }

@@ -114,13 +114,91 @@ pub struct Account {
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
+/// Payload of notification 0019 (account closure).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AccountClosureResult {
+    /// The closure request.
+    ///
+    /// Wire name: `requestId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "requestId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub request_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `completeTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub complete_time: Option<i64>,
+    /// 1 account closed, 2 request rejected.
+    ///
+    /// Wire name: `status` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub status: Option<i32>,
+    /// Wire name: `rejectionReason` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "rejectionReason",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub rejection_reason: Option<String>,
+}
 /// Item of accounts of /account/queryAccountListByUserId.
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AccountListItem {
+    /// Balance with 2 decimal places, as in the account record.
+    ///
+    /// Wire name: `balance` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<baas_runtime::Amount>,
     /// Wire name: `accountId` (string).
     #[serde(
         rename = "accountId",
@@ -152,6 +230,76 @@ pub struct AccountListItem {
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
+/// Payload of notification 0012 (multiple account opening).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AccountOpeningResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `accountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_name: Option<String>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `status` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub status: Option<i32>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+}
 /// Account validation result (/account/validateAccount).
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
@@ -181,11 +329,11 @@ pub struct AccountValidationResult {
     pub account_name: Option<String>,
     /// Type not shown: it may echo the request's 0/1/2 or be an account type code.
     ///
-    /// Wire name: `accountType` (JSON, shape not given by the spec).
+    /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
-    pub account_type: Option<baas_runtime::RawJson>,
+    pub account_type: Option<baas_runtime::Scalar>,
     /// Returned for internal accounts.
     ///
     /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
@@ -193,11 +341,311 @@ pub struct AccountValidationResult {
     pub freeze_status: Option<super::enums::FreezeStatus>,
     /// Returned for internal accounts; type and values not shown.
     ///
-    /// Wire name: `restrictStatus` (JSON, shape not given by the spec).
+    /// Wire name: `restrictStatus` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "restrictStatus", default, skip_serializing_if = "Option::is_none")]
-    pub restrict_status: Option<baas_runtime::RawJson>,
+    pub restrict_status: Option<baas_runtime::Scalar>,
+}
+/// Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BalanceChange {
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// Wire name: `userId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "userId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub user_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `accountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_name: Option<String>,
+    /// Transaction type code (TTID...); the list is open.
+    ///
+    /// Wire name: `txType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    #[serde(
+        rename = "txType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_type: Option<String>,
+    /// Wire name: `oppoBankCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_bank_code: Option<String>,
+    /// Wire name: `oppoAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_id: Option<String>,
+    /// Wire name: `oppoAccountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoAccountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_name: Option<String>,
+    /// Wire name: `oppoSubAccount` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoSubAccount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_sub_account: Option<String>,
+    /// Wire name: `thirdPartyTxType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "thirdPartyTxType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub third_party_tx_type: Option<String>,
+    /// Wire name: `mpesaBusinessPayType` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "mpesaBusinessPayType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub mpesa_business_pay_type: Option<i32>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `feeAmount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
+    pub fee_amount: Option<baas_runtime::Amount>,
+    /// The account's balance after the change.
+    ///
+    /// Wire name: `balance` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<baas_runtime::Amount>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `completeTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub complete_time: Option<i64>,
+    /// Wire name: `extInfo` (record [`records::BalanceChangeExtInfo`](super::records::BalanceChangeExtInfo)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
+    pub ext_info: Option<super::records::BalanceChangeExtInfo>,
+}
+/// extInfo of notification 0003.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BalanceChangeExtInfo {
+    /// Wire name: `transactionNarrative` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "transactionNarrative",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub transaction_narrative: Option<String>,
+    /// Wire name: `oppoPhoneNumber` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoPhoneNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_phone_number: Option<String>,
+}
+/// Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+///
+/// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BankCode {
+    /// The code to send as a payee bank code (this bank's own is 46).
+    ///
+    /// Wire name: `bankCode` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "bankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bank_code: Option<String>,
+    /// Wire name: `bankName` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "bankName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bank_name: Option<String>,
+}
+/// Payload of notification 0014 (bulk utility payment result).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BulkUtilityPaymentResult {
+    /// Wire name: `bulkPaymentOrderId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "bulkPaymentOrderId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bulk_payment_order_id: Option<String>,
+    /// Wire name: `payerAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payerAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payer_account_id: Option<String>,
+    /// Wire name: `txCount` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txCount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub tx_count: Option<i32>,
+    /// Wire name: `resultArray` (array of record [`records::UtilityPaymentResult`](super::records::UtilityPaymentResult)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<super::records::UtilityPaymentResult>>,
 }
 /// SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
 ///
@@ -231,7 +679,7 @@ pub struct BusinessOnboardingStatus {
     pub onboarding_status: Option<super::enums::OnboardingStatus>,
     /// First shape. Type and values not shown.
     ///
-    /// Wire name: `rejectionReasonId` (JSON, shape not given by the spec).
+    /// Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
@@ -241,7 +689,7 @@ pub struct BusinessOnboardingStatus {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub rejection_reason_id: Option<baas_runtime::RawJson>,
+    pub rejection_reason_id: Option<baas_runtime::Scalar>,
     /// First shape.
     ///
     /// Wire name: `rejectionReasonMsg` (string).
@@ -269,7 +717,7 @@ pub struct BusinessOnboardingStatus {
     pub account_type: Option<super::enums::AccountType>,
     /// Second shape (array).
     ///
-    /// Wire name: `rejectionReasonIds` (array of JSON, shape not given by the spec).
+    /// Wire name: `rejectionReasonIds` (array of a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
     ///
@@ -279,7 +727,7 @@ pub struct BusinessOnboardingStatus {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub rejection_reason_ids: Option<Vec<baas_runtime::RawJson>>,
+    pub rejection_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Second shape (array); wire name as written.
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
@@ -308,6 +756,46 @@ pub struct BusinessOnboardingStatus {
     )]
     pub audit_time: Option<i64>,
 }
+/// One account's closing balance in notification 0015. Not public: the sandbox's shape.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ClosingBalance {
+    /// Wire name: `accountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// What the ledger held at the end of the day.
+    ///
+    /// Wire name: `closingBalance` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "closingBalance", default, skip_serializing_if = "Option::is_none")]
+    pub closing_balance: Option<baas_runtime::Amount>,
+}
 /// Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
@@ -325,6 +813,68 @@ pub struct ClosingBalanceJob {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub job_id: Option<String>,
+}
+/// Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ClosingBalanceReport {
+    /// Wire name: `jobId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "jobId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub job_id: Option<String>,
+    /// The day (YYYY-MM-DD) whose closing balances these are.
+    ///
+    /// Wire name: `queryDate` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "queryDate",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub query_date: Option<String>,
+    /// SUCCESS when the job computed the balances.
+    ///
+    /// Wire name: `status` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub status: Option<String>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `generatedTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "generatedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub generated_time: Option<i64>,
+    /// Wire name: `balances` (array of record [`records::ClosingBalance`](super::records::ClosingBalance)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balances: Option<Vec<super::records::ClosingBalance>>,
 }
 /// CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
 ///
@@ -512,6 +1062,67 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub invoice: Option<String>,
+}
+/// Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct CnyTransferResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// CNY transfer status (the sandbox: 8 succeeded, 4 failed).
+    ///
+    /// Wire name: `status` (int).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub status: Option<i32>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `completedTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "completedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub completed_time: Option<i64>,
 }
 /// CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
 ///
@@ -743,11 +1354,11 @@ pub struct CompanyOnboardingInfo {
     pub business_certificate_number: Option<String>,
     /// Type not shown.
     ///
-    /// Wire name: `channel` (JSON, shape not given by the spec).
+    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channel: Option<baas_runtime::RawJson>,
+    pub channel: Option<baas_runtime::Scalar>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
@@ -771,14 +1382,14 @@ pub struct CompanyOnboardingInfo {
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
     /// Status of the SME onboarding; type and values not shown.
     ///
-    /// Wire name: `status` (JSON, shape not given by the spec).
+    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<baas_runtime::RawJson>,
+    pub status: Option<baas_runtime::Scalar>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
-    /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
+    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -786,7 +1397,7 @@ pub struct CompanyOnboardingInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub reject_reason_ids: Option<Vec<baas_runtime::RawJson>>,
+    pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Rejection reason messages (array); wire name as written.
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
@@ -861,6 +1472,220 @@ pub struct CompanyOnboardingInfo {
     )]
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
+/// Payload of notification 0010 (foreign-currency deposit).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FcDepositResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `status` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub status: Option<i32>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+}
+/// Payload of notification 0011 (foreign-currency outbound, cross-border, result).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FcOutboundResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `refundTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "refundTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub refund_tx_id: Option<String>,
+    /// Wire name: `operationBankCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "operationBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub operation_bank_code: Option<String>,
+    /// Wire name: `operationBankAccount` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "operationBankAccount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub operation_bank_account: Option<String>,
+    /// Wire name: `externalId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "externalId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_id: Option<String>,
+    /// Wire name: `status` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub status: Option<i32>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+}
 /// Fee result of the fetch-transaction-fee call.
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
@@ -880,6 +1705,667 @@ pub struct FeeResult {
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
 }
+/// Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FxConversionResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::FxRequestStatus>,
+    /// Wire name: `outTxId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "outTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub out_tx_id: Option<String>,
+    /// Wire name: `inTxId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "inTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub in_tx_id: Option<String>,
+    /// The target currency.
+    ///
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// The target amount.
+    ///
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `fxRate` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
+    pub fx_rate: Option<baas_runtime::Amount>,
+}
+/// Payload of notification 0013 (foreign-currency exchange result of the request without v2).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FxExchangeResult {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// Wire name: `kesAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "kesAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub kes_account_id: Option<String>,
+    /// Wire name: `fcAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "fcAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub fc_account_id: Option<String>,
+    /// Wire name: `outTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "outTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub out_tx_id: Option<String>,
+    /// Wire name: `inTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "inTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub in_tx_id: Option<String>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::FxRequestStatus>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `fxRate` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
+    pub fx_rate: Option<baas_runtime::Amount>,
+    /// Wire name: `operation` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub operation: Option<String>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+}
+/// An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+///
+/// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FxRequest {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// The transaction that took the source currency.
+    ///
+    /// Wire name: `outTxId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "outTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub out_tx_id: Option<String>,
+    /// The transaction that paid the target currency.
+    ///
+    /// Wire name: `inTxId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "inTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub in_tx_id: Option<String>,
+    /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::FxRequestStatus>,
+    /// The target currency.
+    ///
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// The target amount.
+    ///
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Units of the target currency for one unit of the source currency.
+    ///
+    /// Wire name: `fxRate` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
+    pub fx_rate: Option<baas_runtime::Amount>,
+    /// Why the request failed, when it did.
+    ///
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+}
+/// A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct InterBankTransfer {
+    /// Wire name: `applicationId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "applicationId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub application_id: Option<String>,
+    /// The debit transaction.
+    ///
+    /// Wire name: `txId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `status` (value set [`enums::InterBankApplicationStatus`](super::enums::InterBankApplicationStatus)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::InterBankApplicationStatus>,
+    /// What the account was debited, the fee included.
+    ///
+    /// Wire name: `debitAmount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "debitAmount", default, skip_serializing_if = "Option::is_none")]
+    pub debit_amount: Option<baas_runtime::Amount>,
+    /// Wire name: `fee` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<baas_runtime::Amount>,
+    /// Currency of the debited account.
+    ///
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `createTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub create_time: Option<i64>,
+    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code).
+    ///
+    /// Wire name: `beneficiarySwiftBic` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiarySwiftBic",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bic: Option<String>,
+    /// Wire name: `beneficiaryBankName` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryBankName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bank_name: Option<String>,
+    /// Wire name: `beneficiaryBankCountry` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryBankCountry",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bank_country: Option<String>,
+    /// Wire name: `beneficiaryBankCity` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryBankCity",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bank_city: Option<String>,
+    /// Wire name: `beneficiaryBankAddress` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryBankAddress",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bank_address: Option<String>,
+    /// Wire name: `beneficiaryAccountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_account_id: Option<String>,
+    /// Wire name: `beneficiaryAccountCcy` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryAccountCcy",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_account_currency: Option<String>,
+    /// Wire name: `beneficiaryName` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_name: Option<String>,
+    /// Wire name: `beneficiaryEmail` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "beneficiaryEmail",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_email: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "amountType", default, skip_serializing_if = "Option::is_none")]
+    pub amount_type: Option<super::enums::AmountType>,
+    /// Wire name: `messageToBeneficiary` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "messageToBeneficiary",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub message_to_beneficiary: Option<String>,
+    /// Wire name: `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "paymentChannel", default, skip_serializing_if = "Option::is_none")]
+    pub payment_channel: Option<super::enums::PaymentChannel>,
+    /// Wire name: `paymentPurposeId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "paymentPurposeId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_purpose_id: Option<String>,
+    /// Wire name: `paymentPurpose` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "paymentPurpose",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_purpose: Option<String>,
+    /// Wire name: `senderAddress` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "senderAddress",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub sender_address: Option<String>,
+    /// Wire name: `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "chargeType", default, skip_serializing_if = "Option::is_none")]
+    pub charge_type: Option<super::enums::ChargeType>,
+}
+/// One payment of notification 0004.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct InternalBatchItem {
+    /// Wire name: `payeeAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payeeAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payee_account_id: Option<String>,
+    /// Wire name: `payeeAccountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payeeAccountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payee_account_name: Option<String>,
+    /// Wire name: `payeeType` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payeeType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub payee_type: Option<i32>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
+    pub tx_status: Option<super::enums::TxStatus>,
+    /// Wire name: `failedReason` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "failedReason",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub failed_reason: Option<String>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `completedTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "completedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub completed_time: Option<i64>,
+}
+/// Payload of notification 0004 (internal batch, merchant bulk, result).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct InternalBatchResult {
+    /// Wire name: `orderId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "orderId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub order_id: Option<String>,
+    /// Wire name: `resultArray` (array of record [`records::InternalBatchItem`](super::records::InternalBatchItem)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<super::records::InternalBatchItem>>,
+}
 /// KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
@@ -891,18 +2377,18 @@ pub struct FeeResult {
 pub struct KycMediaItem {
     /// Type and values not shown.
     ///
-    /// Wire name: `mediaType` (JSON, shape not given by the spec).
+    /// Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
-    pub media_type: Option<baas_runtime::RawJson>,
+    pub media_type: Option<baas_runtime::Scalar>,
     /// Type and values not shown.
     ///
-    /// Wire name: `fileTypeId` (JSON, shape not given by the spec).
+    /// Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
-    pub file_type_id: Option<baas_runtime::RawJson>,
+    pub file_type_id: Option<baas_runtime::Scalar>,
     /// Wire name: `mediaUrl` (string).
     #[serde(
         rename = "mediaUrl",
@@ -976,6 +2462,88 @@ impl MobileDetail {
         v.positive_amount(at.field("amount"), &self.amount);
         v.decimal_places(at.field("amount"), &self.amount, 2);
     }
+}
+/// Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct OnboardingResult {
+    /// Wire name: `onboardingRequestId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "onboardingRequestId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub onboarding_request_id: Option<String>,
+    /// Wire name: `userId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "userId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub user_id: Option<String>,
+    /// Wire name: `status` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::OnboardingStatus>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
+    pub account_type: Option<baas_runtime::Scalar>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `completeTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub complete_time: Option<i64>,
+    /// Wire name: `rejectionReasonIds` (array of a string or number whose type is not shown; read it either way).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "rejectionReasonIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rejection_reason_ids: Option<Vec<baas_runtime::Scalar>>,
+    /// Wire name: `rejectionReasonMsgs` (array of string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "rejectionReasonMsgs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rejection_reason_msgs: Option<Vec<String>>,
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///
@@ -1242,11 +2810,11 @@ pub struct OrganisationOnboardingInfo {
     pub business_certificate_number: Option<String>,
     /// Type not shown.
     ///
-    /// Wire name: `channel` (JSON, shape not given by the spec).
+    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channel: Option<baas_runtime::RawJson>,
+    pub channel: Option<baas_runtime::Scalar>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
@@ -1270,14 +2838,14 @@ pub struct OrganisationOnboardingInfo {
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
     /// Status of the SME onboarding; type and values not shown.
     ///
-    /// Wire name: `status` (JSON, shape not given by the spec).
+    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<baas_runtime::RawJson>,
+    pub status: Option<baas_runtime::Scalar>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
-    /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
+    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -1285,7 +2853,7 @@ pub struct OrganisationOnboardingInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub reject_reason_ids: Option<Vec<baas_runtime::RawJson>>,
+    pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Rejection reason messages (array); wire name as written.
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
@@ -1437,11 +3005,11 @@ pub struct PartnershipOnboardingInfo {
     pub business_certificate_number: Option<String>,
     /// Type not shown.
     ///
-    /// Wire name: `channel` (JSON, shape not given by the spec).
+    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channel: Option<baas_runtime::RawJson>,
+    pub channel: Option<baas_runtime::Scalar>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
@@ -1465,14 +3033,14 @@ pub struct PartnershipOnboardingInfo {
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
     /// Status of the SME onboarding; type and values not shown.
     ///
-    /// Wire name: `status` (JSON, shape not given by the spec).
+    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<baas_runtime::RawJson>,
+    pub status: Option<baas_runtime::Scalar>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
-    /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
+    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -1480,7 +3048,7 @@ pub struct PartnershipOnboardingInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub reject_reason_ids: Option<Vec<baas_runtime::RawJson>>,
+    pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Rejection reason messages (array); wire name as written.
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
@@ -1637,11 +3205,11 @@ pub struct PersonalKyc {
     pub id_number: Option<String>,
     /// Format not shown.
     ///
-    /// Wire name: `birthday` (JSON, shape not given by the spec).
+    /// Wire name: `birthday` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub birthday: Option<baas_runtime::RawJson>,
+    pub birthday: Option<baas_runtime::Scalar>,
     /// Wire name: `address` (string).
     #[serde(
         default,
@@ -1721,7 +3289,7 @@ pub struct PersonalKyc {
     pub profile_check: Option<super::enums::ProfileCheck>,
     /// Type and values not shown.
     ///
-    /// Wire name: `profileCheckResultCode` (JSON, shape not given by the spec).
+    /// Wire name: `profileCheckResultCode` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -1729,7 +3297,7 @@ pub struct PersonalKyc {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub profile_check_result_code: Option<baas_runtime::RawJson>,
+    pub profile_check_result_code: Option<baas_runtime::Scalar>,
     /// Wire name: `profileCheckResultText` (string).
     #[serde(
         rename = "profileCheckResultText",
@@ -1793,7 +3361,7 @@ pub struct PersonalOnboardingStatus {
     pub onboarding_status: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `rejectionReasonId` (JSON, shape not given by the spec).
+    /// Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -1801,7 +3369,7 @@ pub struct PersonalOnboardingStatus {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub rejection_reason_id: Option<baas_runtime::RawJson>,
+    pub rejection_reason_id: Option<baas_runtime::Scalar>,
     /// Values not shown.
     ///
     /// Wire name: `rejectionReasonMsg` (string).
@@ -1888,11 +3456,11 @@ pub struct ReversalRequest {
     pub voucher: Option<String>,
     /// Status values and transitions of reversal requests: not shown.
     ///
-    /// Wire name: `status` (JSON, shape not given by the spec).
+    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<baas_runtime::RawJson>,
+    pub status: Option<baas_runtime::Scalar>,
     /// Wire name: `reversalTxId` (string).
     #[serde(
         rename = "reversalTxId",
@@ -1913,11 +3481,11 @@ pub struct ReversalRequest {
 pub struct ShareholderCompanyInfo {
     /// Type not shown.
     ///
-    /// Wire name: `companyId` (JSON, shape not given by the spec).
+    /// Wire name: `companyId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "companyId", default, skip_serializing_if = "Option::is_none")]
-    pub company_id: Option<baas_runtime::RawJson>,
+    pub company_id: Option<baas_runtime::Scalar>,
     /// Wire name: `companyName` (string).
     #[serde(
         rename = "companyName",
@@ -1944,7 +3512,7 @@ pub struct ShareholderCompanyInfo {
     pub registration_file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `registrationFileType` (JSON, shape not given by the spec).
+    /// Wire name: `registrationFileType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -1952,7 +3520,7 @@ pub struct ShareholderCompanyInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub registration_file_type: Option<baas_runtime::RawJson>,
+    pub registration_file_type: Option<baas_runtime::Scalar>,
 }
 /// Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
 ///
@@ -1965,11 +3533,11 @@ pub struct ShareholderCompanyInfo {
 pub struct ShareholderMemberInfo {
     /// Type not shown.
     ///
-    /// Wire name: `memberId` (JSON, shape not given by the spec).
+    /// Wire name: `memberId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "memberId", default, skip_serializing_if = "Option::is_none")]
-    pub member_id: Option<baas_runtime::RawJson>,
+    pub member_id: Option<baas_runtime::Scalar>,
     /// Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
@@ -2050,7 +3618,7 @@ pub struct ShareholderMemberInfo {
     pub id_front_file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `idFrontFileType` (JSON, shape not given by the spec).
+    /// Wire name: `idFrontFileType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -2058,7 +3626,7 @@ pub struct ShareholderMemberInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub id_front_file_type: Option<baas_runtime::RawJson>,
+    pub id_front_file_type: Option<baas_runtime::Scalar>,
     /// Wire name: `selfieFileUrl` (string).
     #[serde(
         rename = "selfieFileUrl",
@@ -2069,11 +3637,11 @@ pub struct ShareholderMemberInfo {
     pub selfie_file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `selfieFileType` (JSON, shape not given by the spec).
+    /// Wire name: `selfieFileType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "selfieFileType", default, skip_serializing_if = "Option::is_none")]
-    pub selfie_file_type: Option<baas_runtime::RawJson>,
+    pub selfie_file_type: Option<baas_runtime::Scalar>,
     /// Wire name: `idBackFileUrl` (string).
     #[serde(
         rename = "idBackFileUrl",
@@ -2084,11 +3652,11 @@ pub struct ShareholderMemberInfo {
     pub id_back_file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `idBackFileType` (JSON, shape not given by the spec).
+    /// Wire name: `idBackFileType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "idBackFileType", default, skip_serializing_if = "Option::is_none")]
-    pub id_back_file_type: Option<baas_runtime::RawJson>,
+    pub id_back_file_type: Option<baas_runtime::Scalar>,
     /// Wire name: `kraPinFileUrl` (string).
     #[serde(
         rename = "kraPinFileUrl",
@@ -2099,11 +3667,204 @@ pub struct ShareholderMemberInfo {
     pub kra_pin_file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `kraPinFileType` (JSON, shape not given by the spec).
+    /// Wire name: `kraPinFileType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "kraPinFileType", default, skip_serializing_if = "Option::is_none")]
-    pub kra_pin_file_type: Option<baas_runtime::RawJson>,
+    pub kra_pin_file_type: Option<baas_runtime::Scalar>,
+}
+/// One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+///
+/// Decision [`misspelt-wire-names`](super::decisions#decision-misspelt-wire-names): about benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress).
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct SmeBulkPaymentItem {
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `benificiaryName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "benificiaryName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_name: Option<String>,
+    /// Wire name: `benificiaryAccount` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "benificiaryAccount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_account: Option<String>,
+    /// Wire name: `benificiarySubAccount` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "benificiarySubAccount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_sub_account: Option<String>,
+    /// Wire name: `benificiaryBankCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "benificiaryBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub beneficiary_bank_code: Option<String>,
+    /// Wire name: `paymentChannel` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "paymentChannel",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_channel: Option<String>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `feeAmount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
+    pub fee_amount: Option<baas_runtime::Amount>,
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
+    pub tx_status: Option<super::enums::TxStatus>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+    /// A string in this payload.
+    ///
+    /// Wire name: `completedTime` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "completedTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub completed_time: Option<String>,
+}
+/// Payload of notification 0008 (SME bulk payment result).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct SmeBulkPaymentResult {
+    /// Wire name: `bulkPaymentOrderId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "bulkPaymentOrderId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bulk_payment_order_id: Option<String>,
+    /// Wire name: `payerAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payerAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payer_account_id: Option<String>,
+    /// Wire name: `txType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    #[serde(
+        rename = "txType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_type: Option<String>,
+    /// Wire name: `resultArray` (array of record [`records::SmeBulkPaymentItem`](super::records::SmeBulkPaymentItem)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<super::records::SmeBulkPaymentItem>>,
 }
 /// Item of onboardingMediaInfos of the SME onboarding info.
 ///
@@ -2124,11 +3885,11 @@ pub struct SmeMediaInfo {
     pub file_url: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `mediaType` (JSON, shape not given by the spec).
+    /// Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
-    pub media_type: Option<baas_runtime::RawJson>,
+    pub media_type: Option<baas_runtime::Scalar>,
     /// Wire name: `contentType` (string).
     #[serde(
         rename = "contentType",
@@ -2139,11 +3900,11 @@ pub struct SmeMediaInfo {
     pub content_type: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `fileTypeId` (JSON, shape not given by the spec).
+    /// Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
-    pub file_type_id: Option<baas_runtime::RawJson>,
+    pub file_type_id: Option<baas_runtime::Scalar>,
     /// Wire name: `fileKey` (string).
     #[serde(
         rename = "fileKey",
@@ -2154,11 +3915,43 @@ pub struct SmeMediaInfo {
     pub file_key: Option<String>,
     /// Type not shown.
     ///
-    /// Wire name: `fileId` (JSON, shape not given by the spec).
+    /// Wire name: `fileId` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
-    pub file_id: Option<baas_runtime::RawJson>,
+    pub file_id: Option<baas_runtime::Scalar>,
+}
+/// Payload of notification 0009 (account statement report).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct StatementReport {
+    /// Wire name: `jobId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "jobId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub job_id: Option<String>,
+    /// Wire name: `statementUrl` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "statementUrl",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub statement_url: Option<String>,
 }
 /// SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
 ///
@@ -2237,11 +4030,11 @@ pub struct StoreOnboardingInfo {
     pub business_certificate_number: Option<String>,
     /// Type not shown.
     ///
-    /// Wire name: `channel` (JSON, shape not given by the spec).
+    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channel: Option<baas_runtime::RawJson>,
+    pub channel: Option<baas_runtime::Scalar>,
     /// User id in the partner's system.
     ///
     /// Wire name: `channelUserId` (string).
@@ -2265,14 +4058,14 @@ pub struct StoreOnboardingInfo {
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
     /// Status of the SME onboarding; type and values not shown.
     ///
-    /// Wire name: `status` (JSON, shape not given by the spec).
+    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<baas_runtime::RawJson>,
+    pub status: Option<baas_runtime::Scalar>,
     /// Rejection reason ids (array); type of the elements and their values not shown.
     ///
-    /// Wire name: `rejectReasonIds` (array of JSON, shape not given by the spec).
+    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
@@ -2280,7 +4073,7 @@ pub struct StoreOnboardingInfo {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub reject_reason_ids: Option<Vec<baas_runtime::RawJson>>,
+    pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Rejection reason messages (array); wire name as written.
     ///
     /// Wire name: `rejectReasonMsgs` (array of string).
@@ -2354,18 +4147,18 @@ pub struct StoreOnboardingInfo {
     pub owner_id_number: Option<String>,
     /// Type and values not shown.
     ///
-    /// Wire name: `ownerIdType` (JSON, shape not given by the spec).
+    /// Wire name: `ownerIdType` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "ownerIdType", default, skip_serializing_if = "Option::is_none")]
-    pub owner_id_type: Option<baas_runtime::RawJson>,
+    pub owner_id_type: Option<baas_runtime::Scalar>,
     /// Format not shown.
     ///
-    /// Wire name: `ownerBirthDay` (JSON, shape not given by the spec).
+    /// Wire name: `ownerBirthDay` (a string or number whose type is not shown; read it either way).
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "ownerBirthDay", default, skip_serializing_if = "Option::is_none")]
-    pub owner_birth_day: Option<baas_runtime::RawJson>,
+    pub owner_birth_day: Option<baas_runtime::Scalar>,
     /// Next of kin.
     ///
     /// Wire name: `kinFullName` (string).
@@ -2401,11 +4194,67 @@ pub struct StoreOnboardingInfo {
     )]
     pub kin_relationship: Option<String>,
 }
+/// extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service by integrations; not in the bank's API document.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TransactionExtInfo {
+    /// The narrative shown for the transaction.
+    ///
+    /// Wire name: `transactionNarrative` (string).
+    ///
+    /// Seen on the live service by integrations; not in the bank's API document.
+    #[serde(
+        rename = "transactionNarrative",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub transaction_narrative: Option<String>,
+    /// Fee charged for the transaction.
+    ///
+    /// Wire name: `fee` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<baas_runtime::Amount>,
+    /// Account of the other side.
+    ///
+    /// Wire name: `oppoAccountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "oppoAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_id: Option<String>,
+    /// The remark sent with the transfer.
+    ///
+    /// Wire name: `remark` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub remark: Option<String>,
+}
 /// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md \[live\] ("at least" these; others decode into nothing).
 ///
 /// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[live\].
+/// Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`get-trans-list-response`](super::decisions#decision-get-trans-list-response): about /query/getTransList.
 ///
@@ -2416,7 +4265,7 @@ pub struct StoreOnboardingInfo {
 pub struct TransactionListItem {
     /// Wire name: `txId` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "txId",
         default,
@@ -2428,7 +4277,7 @@ pub struct TransactionListItem {
     ///
     /// Wire name: `txType` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     ///
@@ -2442,21 +4291,21 @@ pub struct TransactionListItem {
     pub tx_type: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `createTime` (long).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "createTime",
         default,
@@ -2466,7 +4315,7 @@ pub struct TransactionListItem {
     pub create_time: Option<i64>,
     /// Wire name: `completeTime` (long).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "completeTime",
         default,
@@ -2478,7 +4327,7 @@ pub struct TransactionListItem {
     ///
     /// Wire name: `oppoAccountName` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "oppoAccountName",
         default,
@@ -2488,7 +4337,7 @@ pub struct TransactionListItem {
     pub oppo_account_name: Option<String>,
     /// Wire name: `externalTxId` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "externalTxId",
         default,
@@ -2496,13 +4345,608 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub external_tx_id: Option<String>,
-    /// An object (e.g. transactionNarrative); its members are not public.
+    /// An object (e.g. transactionNarrative); its other members are not public.
     ///
-    /// Wire name: `extInfo` (JSON, shape not given by the spec).
+    /// Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
-    pub ext_info: Option<baas_runtime::RawJson>,
+    pub ext_info: Option<super::records::TransactionExtInfo>,
+    /// The account the row belongs to.
+    ///
+    /// Wire name: `accountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
+    /// How the money moved, e.g. INTERNAL\_TRANSFER (seen live on /query/getTransResult).
+    ///
+    /// Wire name: `paymentChannel` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "paymentChannel",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_channel: Option<String>,
+    /// Bank code of the other side (seen live on /query/getTransResult).
+    ///
+    /// Wire name: `oppoBankCode` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "oppoBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_bank_code: Option<String>,
+}
+/// Payload of notification 0002 (transaction result).
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TransactionResult {
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Transaction type code (TTID...); the list is open.
+    ///
+    /// Wire name: `txType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    #[serde(
+        rename = "txType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_type: Option<String>,
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `accountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "accountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_name: Option<String>,
+    /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
+    pub account_type: Option<baas_runtime::Scalar>,
+    /// Wire name: `oppoChannelId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoChannelId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_channel_id: Option<String>,
+    /// Wire name: `oppoSubAccount` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoSubAccount",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_sub_account: Option<String>,
+    /// Wire name: `oppoBankCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoBankCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_bank_code: Option<String>,
+    /// Wire name: `mpesaBusinessPayType` (int).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "mpesaBusinessPayType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub mpesa_business_pay_type: Option<i32>,
+    /// Wire name: `oppoAccountId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoAccountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_id: Option<String>,
+    /// Wire name: `oppoAccountName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoAccountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_name: Option<String>,
+    /// Wire name: `thirdPartyTxType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "thirdPartyTxType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub third_party_tx_type: Option<String>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `feeAmount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
+    pub fee_amount: Option<baas_runtime::Amount>,
+    /// The account's balance after the transaction.
+    ///
+    /// Wire name: `balance` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<baas_runtime::Amount>,
+    /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
+    pub tx_status: Option<super::enums::TxStatus>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `createTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub create_time: Option<i64>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `updateTime` (long).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "updateTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub update_time: Option<i64>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
+    /// Wire name: `extInfo` (record [`records::TransactionResultExtInfo`](super::records::TransactionResultExtInfo)).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
+    pub ext_info: Option<super::records::TransactionResultExtInfo>,
+}
+/// extInfo of notification 0002.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TransactionResultExtInfo {
+    /// Wire name: `externalTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "externalTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub external_tx_id: Option<String>,
+    /// Wire name: `oppoPhoneNumber` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "oppoPhoneNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_phone_number: Option<String>,
+    /// Wire name: `counterpartyName` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "counterpartyName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub counterparty_name: Option<String>,
+    /// Wire name: `thirdPartyTxType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "thirdPartyTxType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub third_party_tx_type: Option<String>,
+    /// Wire name: `transactionNarrative` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "transactionNarrative",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub transaction_narrative: Option<String>,
+}
+/// A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Not public: this is the sandbox's choice, and the live service may differ.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct UtilityPayment {
+    /// Wire name: `paymentId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "paymentId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_id: Option<String>,
+    /// Wire name: `txId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// AIRTIME or BILL.
+    ///
+    /// Wire name: `paymentType` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "paymentType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_type: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `currency` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub currency: Option<String>,
+    /// Wire name: `status` (value set [`enums::UtilityPaymentStatus`](super::enums::UtilityPaymentStatus)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::UtilityPaymentStatus>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `createTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub create_time: Option<i64>,
+    /// Epoch ms, once final.
+    ///
+    /// Wire name: `completeTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub complete_time: Option<i64>,
+    /// Airtime only.
+    ///
+    /// Wire name: `mobileNumber` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "mobileNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub mobile_number: Option<String>,
+    /// Airtime only.
+    ///
+    /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "networkProvider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub network_provider: Option<super::enums::NetworkProvider>,
+    /// Bills only.
+    ///
+    /// Wire name: `billOrderNumber` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "billOrderNumber",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bill_order_number: Option<String>,
+    /// Bills only.
+    ///
+    /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "billType", default, skip_serializing_if = "Option::is_none")]
+    pub bill_type: Option<super::enums::BillType>,
+    /// The batch, for an airtime purchase of a bulk payment.
+    ///
+    /// Wire name: `bulkPaymentOrderId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "bulkPaymentOrderId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bulk_payment_order_id: Option<String>,
+}
+/// Payload of notification 0007 (utility payment result); also the items of notification 0014.
+///
+/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+///
+/// Seen on the live service in one integration; not confirmed by the bank.
+///
+/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct UtilityPaymentResult {
+    /// Wire name: `paymentId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "paymentId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub payment_id: Option<String>,
+    /// Wire name: `payServiceCategory` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "payServiceCategory",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub pay_service_category: Option<String>,
+    /// Wire name: `subType` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "subType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub sub_type: Option<String>,
+    /// Wire name: `orderNo` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "orderNo",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub order_no: Option<String>,
+    /// Wire name: `txId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "txId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_id: Option<String>,
+    /// Wire name: `refundTxId` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "refundTxId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub refund_tx_id: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// A string in this payload; values not public.
+    ///
+    /// Wire name: `status` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub status: Option<String>,
+    /// Wire name: `errorCode` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorCode",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_code: Option<String>,
+    /// Wire name: `errorMsg` (string).
+    ///
+    /// Seen on the live service in one integration; not confirmed by the bank.
+    #[serde(
+        rename = "errorMsg",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub error_msg: Option<String>,
 }

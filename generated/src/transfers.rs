@@ -467,7 +467,7 @@ pub struct GetTransListRequest {
     ///
     /// Rules:
     ///
-    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
+    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
@@ -548,14 +548,14 @@ impl GetTransListRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[live\].
+/// Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetTransListResponse {
     /// Wire name: `totalRows` (int).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "totalRows",
         default,
@@ -565,7 +565,7 @@ pub struct GetTransListResponse {
     pub total_rows: Option<i32>,
     /// Wire name: `result` (array of record [`records::TransactionListItem`](super::records::TransactionListItem)).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::TransactionListItem>>,
 }
@@ -645,14 +645,14 @@ impl GetTransResultRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[live\].
+/// Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetTransResultResponse {
     /// Wire name: `txId` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "txId",
         default,
@@ -662,14 +662,14 @@ pub struct GetTransResultResponse {
     pub tx_id: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     ///
     /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `externalTxId` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "externalTxId",
         default,
@@ -679,16 +679,16 @@ pub struct GetTransResultResponse {
     pub external_tx_id: Option<String>,
     /// An object, e.g. transactionNarrative.
     ///
-    /// Wire name: `extInfo` (JSON, shape not given by the spec).
+    /// Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
-    pub ext_info: Option<baas_runtime::RawJson>,
+    pub ext_info: Option<super::records::TransactionExtInfo>,
     /// e.g. INTERNAL\_TRANSFER.
     ///
     /// Wire name: `paymentChannel` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "paymentChannel",
         default,
@@ -698,7 +698,7 @@ pub struct GetTransResultResponse {
     pub payment_channel: Option<String>,
     /// Wire name: `oppoBankCode` (string).
     ///
-    /// Source: `public-facts.md` \[live\].
+    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "oppoBankCode",
         default,
@@ -706,6 +706,80 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_bank_code: Option<String>,
+    /// Wire name: `accountId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "accountId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub account_id: Option<String>,
+    /// Transaction type code (TTID...); the list is open.
+    ///
+    /// Wire name: `txType` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    #[serde(
+        rename = "txType",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub tx_type: Option<String>,
+    /// Wire name: `amount` (decimal, sent as a JSON string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<baas_runtime::Amount>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    ///
+    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
+    /// Epoch ms.
+    ///
+    /// Wire name: `createTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "createTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub create_time: Option<i64>,
+    /// Epoch ms, once final.
+    ///
+    /// Wire name: `completeTime` (long).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "completeTime",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i64"
+    )]
+    pub complete_time: Option<i64>,
+    /// Name of the other side.
+    ///
+    /// Wire name: `oppoAccountName` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "oppoAccountName",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub oppo_account_name: Option<String>,
 }
 impl baas_runtime::Operation for GetTransResultRequest {
     type Response = GetTransResultResponse;
@@ -1009,14 +1083,14 @@ impl TelegraphicTransferRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TelegraphicTransferResponse {
     /// Wire name: `applicationId` (string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     #[serde(
         rename = "applicationId",
         default,
@@ -1108,7 +1182,7 @@ pub struct GetInterBankTransferListRequest {
     ///
     /// Rules:
     ///
-    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
+    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
@@ -1159,10 +1233,48 @@ impl GetInterBankTransferListRequest {
 }
 /// Response `data` of `getInterBankTransferList` (/trans/getInterBankTransferList).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /trans/getInterBankTransferList: not shown (fields of the inter-bank transfer record: not shown). Application status values: see InterBankApplicationStatus \[docs\].
-pub type GetInterBankTransferListResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct GetInterBankTransferListResponse {
+    /// Wire name: `totalRows` (int).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "totalRows",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub total_rows: Option<i32>,
+    /// Wire name: `result` (array of record [`records::InterBankTransfer`](super::records::InterBankTransfer)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Vec<super::records::InterBankTransfer>>,
+}
+impl baas_runtime::Paged for GetInterBankTransferListRequest {
+    type Item = super::records::InterBankTransfer;
+    const FIRST_PAGE: i64 = 1;
+    fn page(&self) -> i64 {
+        i64::from(self.page_no)
+    }
+    fn set_page(&mut self, page: i64) {
+        self.page_no = i32::try_from(page).unwrap_or(i32::MAX);
+    }
+    fn page_size(&self) -> Option<i64> {
+        Some(i64::from(self.page_size))
+    }
+    fn split(
+        response: GetInterBankTransferListResponse,
+    ) -> (Vec<Self::Item>, Option<i64>) {
+        let total = response.total_rows.map(i64::from);
+        (response.result.unwrap_or_default(), total)
+    }
+}
 impl baas_runtime::Operation for GetInterBankTransferListRequest {
     type Response = GetInterBankTransferListResponse;
     const NAME: &'static str = "getInterBankTransferList";
@@ -1223,10 +1335,10 @@ impl GetInterBankTransferDetailsRequest {
 }
 /// Response `data` of `getInterBankTransferDetails` (/trans/getInterBankTransferDetails).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// The `data` object is a [`InterBankTransfer`](super::records::InterBankTransfer).
 ///
-/// Response of /trans/getInterBankTransferDetails: not shown (fields of the inter-bank transfer record: not shown). Application status values: see InterBankApplicationStatus \[docs\].
-pub type GetInterBankTransferDetailsResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+pub type GetInterBankTransferDetailsResponse = super::records::InterBankTransfer;
 impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
     type Response = GetInterBankTransferDetailsResponse;
     const NAME: &'static str = "getInterBankTransferDetails";
@@ -1270,20 +1382,20 @@ impl GetBankCodesRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[one peer\].
+/// Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetBankCodesResponse {
     /// The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) \[one peer, live\]; other entries seen: M-PESA, 68, 01 \[one peer\].
     ///
-    /// Wire name: `bankCodeList` (array of JSON, shape not given by the spec).
+    /// Wire name: `bankCodeList` (array of record [`records::BankCode`](super::records::BankCode)).
     ///
-    /// Source: `public-facts.md` \[one peer\].
+    /// Seen on the live service in one integration; not confirmed by the bank.
     ///
     /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
     #[serde(rename = "bankCodeList", default, skip_serializing_if = "Option::is_none")]
-    pub bank_code_list: Option<Vec<baas_runtime::RawJson>>,
+    pub bank_code_list: Option<Vec<super::records::BankCode>>,
 }
 impl baas_runtime::Operation for GetBankCodesRequest {
     type Response = GetBankCodesResponse;

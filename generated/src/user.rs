@@ -20,6 +20,8 @@
 /// Request of /user/addEmail: not shown.
 ///
 /// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+///
+/// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
@@ -63,6 +65,8 @@ impl baas_runtime::Operation for AddEmailRequest {
 /// Request of /user/verifyEmailAddress: not shown.
 ///
 /// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
+///
+/// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]

@@ -190,7 +190,7 @@ impl AirtimeBulkPaymentRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -199,7 +199,7 @@ pub struct AirtimeBulkPaymentResponse {
     ///
     /// Wire name: `bulkPaymentOrderId` (string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     #[serde(
         rename = "bulkPaymentOrderId",
         default,
@@ -286,30 +286,30 @@ impl BillQueryRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillQueryResponse {
     /// Format not shown.
     ///
-    /// Wire name: `dueDate` (JSON, shape not given by the spec).
+    /// Wire name: `dueDate` (a string or number whose type is not shown; read it either way).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     ///
     /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "dueDate", default, skip_serializing_if = "Option::is_none")]
-    pub due_date: Option<baas_runtime::RawJson>,
+    pub due_date: Option<baas_runtime::Scalar>,
     /// Wire name: `dueAmount` (decimal, sent as a JSON string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     ///
     /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "dueAmount", default, skip_serializing_if = "Option::is_none")]
     pub due_amount: Option<baas_runtime::Amount>,
     /// Wire name: `currency` (string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -415,14 +415,14 @@ impl BillPaymentRequest {
 ///
 /// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Source: `public-facts.md` \[docs\].
+/// From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillPaymentResponse {
     /// Wire name: `txId` (string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     #[serde(
         rename = "txId",
         default,
@@ -432,7 +432,7 @@ pub struct BillPaymentResponse {
     pub tx_id: Option<String>,
     /// Wire name: `paymentId` (string).
     ///
-    /// Source: `public-facts.md` \[docs\].
+    /// From the bank's public documentation, not from its API document.
     #[serde(
         rename = "paymentId",
         default,
@@ -501,10 +501,10 @@ impl PaymentQueryRequest {
 }
 /// Response `data` of `paymentQuery` (/utilityPayment/paymentQuery).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// The `data` object is a [`UtilityPayment`](super::records::UtilityPayment).
 ///
-/// Response of /utilityPayment/paymentQuery: not shown (fields of the utility payment record: not shown).
-pub type PaymentQueryResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+pub type PaymentQueryResponse = super::records::UtilityPayment;
 impl baas_runtime::Operation for PaymentQueryRequest {
     type Response = PaymentQueryResponse;
     const NAME: &'static str = "paymentQuery";
@@ -547,7 +547,7 @@ pub struct BulkPaymentQueryRequest {
     ///
     /// Rules:
     ///
-    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Source: `public-facts.md` \[live\])
+    /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
@@ -586,10 +586,63 @@ impl BulkPaymentQueryRequest {
 }
 /// Response `data` of `bulkPaymentQuery` (/utilityPayment/bulkPaymentQuery).
 ///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
+/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 ///
-/// Response of /utilityPayment/bulkPaymentQuery: not shown (fields of the bulk payment record: not shown).
-pub type BulkPaymentQueryResponse = baas_runtime::RawJson;
+/// Not public: this is the sandbox's choice, and the live service may differ.
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "server", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BulkPaymentQueryResponse {
+    /// Wire name: `bulkPaymentOrderId` (string).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "bulkPaymentOrderId",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_string"
+    )]
+    pub bulk_payment_order_id: Option<String>,
+    /// Status of the batch.
+    ///
+    /// Wire name: `status` (value set [`enums::UtilityPaymentStatus`](super::enums::UtilityPaymentStatus)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::enums::UtilityPaymentStatus>,
+    /// Wire name: `totalRows` (int).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(
+        rename = "totalRows",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "baas_runtime::lenient::option_i32"
+    )]
+    pub total_rows: Option<i32>,
+    /// Wire name: `result` (array of record [`records::UtilityPayment`](super::records::UtilityPayment)).
+    ///
+    /// Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Vec<super::records::UtilityPayment>>,
+}
+impl baas_runtime::Paged for BulkPaymentQueryRequest {
+    type Item = super::records::UtilityPayment;
+    const FIRST_PAGE: i64 = 1;
+    fn page(&self) -> i64 {
+        i64::from(self.page_no)
+    }
+    fn set_page(&mut self, page: i64) {
+        self.page_no = i32::try_from(page).unwrap_or(i32::MAX);
+    }
+    fn page_size(&self) -> Option<i64> {
+        Some(i64::from(self.page_size))
+    }
+    fn split(response: BulkPaymentQueryResponse) -> (Vec<Self::Item>, Option<i64>) {
+        let total = response.total_rows.map(i64::from);
+        (response.result.unwrap_or_default(), total)
+    }
+}
 impl baas_runtime::Operation for BulkPaymentQueryRequest {
     type Response = BulkPaymentQueryResponse;
     const NAME: &'static str = "bulkPaymentQuery";

@@ -38,6 +38,8 @@ __all__ = [
     "decimal_of",
     "bool_of",
     "json_of",
+    "Scalar",
+    "scalar_of",
     "enum_of",
     "list_of",
     "wire_text",
@@ -241,6 +243,50 @@ def bool_of(value: JsonValue, at: str) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
     raise WireShapeError(at, "a boolean", value)
+
+
+class Scalar(str):
+    """A received string, number or boolean whose JSON type is not shown, kept as its
+    text (a number's literal text, never through a float): read it with ``str()``,
+    :meth:`as_int` or :meth:`as_decimal`."""
+
+    __slots__ = ("is_number",)
+
+    is_number: bool
+
+    def __new__(cls, text: str, is_number: bool = False) -> "Scalar":
+        made = super().__new__(cls, text)
+        made.is_number = is_number
+        return made
+
+    def as_int(self) -> int | None:
+        """The value as an integer when its text is one (``12``, ``"12"``), else None."""
+        return int(self) if _INT.fullmatch(self) else None
+
+    def as_decimal(self) -> Decimal | None:
+        """The value as an exact decimal when its text is one, else None."""
+        if _DECIMAL.fullmatch(self):
+            try:
+                return Decimal(str(self))
+            except InvalidOperation:
+                return None
+        return None
+
+    def __repr__(self) -> str:
+        return f"Scalar({str.__repr__(self)})"
+
+
+def scalar_of(value: JsonValue, at: str) -> Scalar | None:
+    """A string, number or boolean as its text; an object or an array is another shape."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return Scalar("true" if value else "false")
+    if isinstance(value, JsonNumber):
+        return Scalar(str(value), is_number=True)
+    if isinstance(value, str):
+        return Scalar(value)
+    raise WireShapeError(at, "a string, number or boolean", value)
 
 
 def json_of(value: JsonValue, at: str) -> JsonValue:

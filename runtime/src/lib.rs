@@ -53,6 +53,7 @@ pub mod mock;
 pub mod notification;
 pub mod paging;
 mod raw_json;
+mod scalar;
 mod secret;
 pub mod sign;
 pub mod transport;
@@ -69,6 +70,7 @@ pub use config::{
 pub use error::{BoxError, Error, ErrorKind, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;
+pub use scalar::Scalar;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};
 pub use validate::{FieldPath, RuleKind, ValidationErrors, Validator, Violation};

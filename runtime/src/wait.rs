@@ -64,6 +64,38 @@ impl Client {
         O: Operation,
         F: Fn(&O::Response) -> Option<String>,
     {
+        self.wait_for(
+            query,
+            |response| {
+                state(response).map(|s| {
+                    let is_final = finals.contains(&s.as_str());
+                    (s, is_final)
+                })
+            },
+            policy,
+        )
+        .await
+    }
+
+    /// Sends `query` until `state` says, from its response, that the state is final, and
+    /// returns that response. `state` gives the state's wire text (for the deadline's
+    /// error) and whether it is final: generated clients compare a value set's variants
+    /// here, so a final state the spec renames is a compile error, not a silent miss.
+    /// Otherwise as [`Client::wait_until`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::wait_until`].
+    pub async fn wait_for<O, F>(
+        &self,
+        query: &O,
+        state: F,
+        policy: &WaitPolicy,
+    ) -> Result<O::Response, Error>
+    where
+        O: Operation,
+        F: Fn(&O::Response) -> Option<(String, bool)>,
+    {
         let started = Instant::now();
         let mut delay = policy.first_delay;
         let mut last_state = None;
@@ -73,11 +105,10 @@ impl Client {
             queries = queries.saturating_add(1);
             match self.execute_with(query, &CallOptions::default()).await {
                 Ok(success) => {
-                    let now = state(&success.data);
-                    if now.as_deref().is_some_and(|s| finals.contains(&s)) {
-                        return Ok(success.data);
+                    match state(&success.data) {
+                        Some((_, true)) => return Ok(success.data),
+                        now => last_state = now.map(|(text, _)| text),
                     }
-                    last_state = now;
                     last_request_id = Some(success.request_id);
                 }
                 Err(error) if error.is_retryable() && !O::MOVES_MONEY => {}

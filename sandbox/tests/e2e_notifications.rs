@@ -125,10 +125,7 @@ async fn notifications_are_signed_retried_and_verified() {
         )
         .await
         .unwrap();
-    let fx_id = fx.parse::<serde_json::Value>().unwrap()["applicationId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fx_id = fx.application_id.clone().expect("an FX request id");
     // No OTP for FX: booked (and notified) at once.
     let order = OrderItem::new(OrderItemRequired {
         product_name: "tea".into(),
@@ -197,7 +194,7 @@ async fn notifications_are_signed_retried_and_verified() {
     assert_eq!(
         typed,
         [
-            NotificationType::FileJob,
+            NotificationType::ClosingBalances,
             NotificationType::ForeignExchange,
             NotificationType::CnyTransfer
         ]

@@ -129,14 +129,15 @@ fn notification_types_match_by_wire_value() {
     let kind = |t: &str| match decode(t) {
         NotificationType::CnyTransfer => "cny",
         NotificationType::ForeignExchange => "fx",
-        NotificationType::FileJob => "file job",
+        NotificationType::ClosingBalances => "closing balances",
         NotificationType::Unknown(_) => "unknown",
         _ => "another known type",
     };
     assert_eq!(kind("0028"), "cny");
     assert_eq!(kind("0026"), "fx");
-    assert_eq!(kind("0015"), "file job");
+    assert_eq!(kind("0015"), "closing balances");
     assert_eq!(kind("0099"), "unknown");
+    assert_eq!(kind("0003"), "another known type");
     let t: NotificationType = serde_json::from_str("\"0042\"").expect("decodes");
     assert!(matches!(&t, NotificationType::Unknown(v) if v.as_str() == "0042"));
     assert!("0042".parse::<NotificationType>().is_err());

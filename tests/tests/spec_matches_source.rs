@@ -604,6 +604,7 @@ fn type_text(t: &TypeRef) -> String {
         TypeRef::Long => "long".into(),
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
+        TypeRef::Scalar => "scalar".into(),
         TypeRef::Json => "json".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
         TypeRef::Array { item } => format!("array<{}>", type_text(item)),
@@ -629,13 +630,7 @@ fn spec_fields(fields: &[Field]) -> Vec<SpecField> {
 }
 
 fn source_text(s: Source) -> String {
-    match s {
-        Source::Seed => "seed",
-        Source::Docs => "docs",
-        Source::Live => "live",
-        Source::OnePeer => "one_peer",
-    }
-    .into()
+    s.spec_word().into()
 }
 
 /// The checked model of `spec/` (`baas_codegen::check_spec`), reduced to what the

@@ -231,7 +231,7 @@ fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) ->
             decimal(&text, *wire)
         }
         TypeRef::Bool => json!(true),
-        TypeRef::Json => json!({}),
+        TypeRef::Json | TypeRef::Scalar => json!({}),
         TypeRef::Enum { name } => {
             let def = api.enum_def(name).expect("enum declared");
             let first = &def.values[0].wire;

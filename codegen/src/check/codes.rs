@@ -1,6 +1,8 @@
 //! Cross-check, the service's code sets: `result_codes:` (the generated `ResultCode`)
 //! and `notifications:` (the generated `NotificationType`), whose operations must exist.
 
+use std::collections::BTreeSet;
+
 use super::declare::type_name;
 use super::{names, Checker};
 use crate::model;
@@ -102,6 +104,7 @@ pub(super) fn notifications(
     ck: &mut Checker,
     specs: &[&Spanned<NotificationSpec>],
     op_names: &[&str],
+    records: &BTreeSet<String>,
 ) -> Vec<model::Notification> {
     let mut notes: Vec<model::Notification> = Vec::new();
     for n in specs {
@@ -156,20 +159,66 @@ pub(super) fn notifications(
             }
             relates.push(r.value.clone());
         }
+        let (payload, payload_note) = payload(ck, s, records);
         notes.push(model::Notification {
             notification_type: s.notification_type.value.clone(),
             name: s.name.value.clone(),
             doc: s.doc.clone().unwrap_or_default(),
             relates_to: relates,
-            payload_note: s
-                .payload
-                .as_ref()
-                .map(|p| p.unspecified.clone())
-                .unwrap_or_default(),
+            payload_note,
+            payload,
             source: s.source.map_or(model::Source::Seed, Into::into),
         });
     }
     notes
+}
+
+/// A notification's payload: a declared record, or a note saying it is not shown (the
+/// received shape's name is settled by the shapes pass).
+fn payload(
+    ck: &mut Checker,
+    s: &NotificationSpec,
+    records: &BTreeSet<String>,
+) -> (Option<model::PayloadRecord>, String) {
+    let Some(p) = &s.payload else {
+        return (None, String::new());
+    };
+    match (&p.record, &p.unspecified) {
+        (Some(r), None) => {
+            if !records.contains(&r.value) {
+                let help = match names::did_you_mean(&r.value, records.iter().map(String::as_str)) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => "name a record declared under `records:`".into(),
+                };
+                ck.error(
+                    &r.loc,
+                    format!(
+                        "the payload of notification `{}` is the unknown record `{}`",
+                        s.name.value, r.value
+                    ),
+                    Some(help),
+                );
+                return (None, String::new());
+            }
+            let record = model::PayloadRecord {
+                record: r.value.clone(),
+                received_name: r.value.clone(),
+            };
+            (Some(record), String::new())
+        }
+        (None, Some(note)) => (None, note.clone()),
+        _ => {
+            ck.error(
+                &s.name.loc,
+                format!(
+                    "the payload of notification `{}` must be exactly one of `record` and `unspecified`",
+                    s.name.value
+                ),
+                Some("`payload: { record: Name }` or `payload: { unspecified: \"why\" }`".into()),
+            );
+            (None, String::new())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -207,7 +256,7 @@ mod tests {
         );
         let mut ck = checker();
         let c = collect(&mut ck, std::slice::from_ref(&f));
-        let notes = notifications(&mut ck, &c.notifications, &["pay"]);
+        let notes = notifications(&mut ck, &c.notifications, &["pay"], &BTreeSet::new());
         assert_eq!(notes.len(), 3);
         assert_eq!(notes[0].relates_to, ["pay", "pya"]);
         assert_eq!(

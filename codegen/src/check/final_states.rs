@@ -30,14 +30,7 @@ pub(super) fn final_states(
             fields.iter().find(|x| x.wire_name == name.value).cloned()
         }
         Response::Record { record, .. } => known.records.field(record, &name.value).cloned(),
-        Response::Unspecified { .. } => {
-            return Some(model::FinalStates {
-                wire_name: name.value.clone(),
-                rust_name: None,
-                values: spec.values.iter().map(|v| v.value.clone()).collect(),
-            })
-        }
-        Response::Empty { .. } => None,
+        Response::Unspecified { .. } | Response::Empty { .. } => None,
     };
     let Some(field) = field else {
         ck.error(
@@ -80,10 +73,15 @@ pub(super) fn final_states(
         );
         return None;
     }
+    let enum_name = match &field.ty {
+        TypeRef::Enum { name } => Some(name.clone()),
+        _ => None,
+    };
     Some(model::FinalStates {
         wire_name: field.wire_name.clone(),
         rust_name: Some(field.rust_name.clone()),
         values: spec.values.iter().map(|v| v.value.clone()).collect(),
+        enum_name,
     })
 }
 
@@ -101,7 +99,7 @@ mod tests {
     }
 
     #[test]
-    fn a_field_of_the_response_record_or_of_raw_json() {
+    fn a_field_of_the_response_record_never_of_raw_json() {
         let (f, errors) = check(
             "{ record: Detail }",
             "{ field: status, values: [\"1\", \"-1\"] }",
@@ -110,9 +108,13 @@ mod tests {
         let f = f.expect("final states");
         assert_eq!(f.rust_name.as_deref(), Some("status"));
         assert_eq!(f.values, ["1", "-1"]);
-        let (f, _) = check("{ unspecified: u }", "{ field: state, values: [DONE] }");
-        let f = f.expect("final states");
-        assert_eq!((f.wire_name.as_str(), f.rust_name), ("state", None));
+        assert_eq!(f.enum_name.as_deref(), Some("Status"));
+        let (f, errors) = check("{ unspecified: u }", "{ field: state, values: [DONE] }");
+        assert!(f.is_none(), "a state is read from a typed field only");
+        assert_eq!(
+            errors,
+            ["s/t.yaml:7:28: `final_states: { field: state }` of operation `get` is not a field of its response"]
+        );
     }
 
     #[test]

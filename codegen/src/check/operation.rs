@@ -53,10 +53,7 @@ pub(super) fn operation(
         .paging
         .as_ref()
         .and_then(|p| paging(ck, p, &params, &response, &owner));
-    let business_id = s
-        .business_id
-        .as_ref()
-        .and_then(|b| business_id(ck, b, s, &response, &owner));
+    let business_id = business_id(ck, op, &response, &owner);
     let final_states = s
         .final_states
         .as_ref()
@@ -178,41 +175,90 @@ fn params(
     }
 }
 
-/// `business_id:`: a string field of the response of an `otp: true` operation; its Rust
-/// name.
+/// Where the OTP business id of an `otp: true` operation comes from: `business_id:` (a
+/// string field of its response) or `business_id_is_request_id: true` (the requestId it
+/// was sent with). Every `otp: true` operation needs exactly one, so every one has its
+/// `*_pending`; any other operation has none.
 fn business_id(
     ck: &mut Checker,
-    b: &Spanned<String>,
-    s: &OperationSpec,
+    op: &Spanned<OperationSpec>,
     response: &Response,
     owner: &Owner,
-) -> Option<String> {
-    let field = match response {
-        Response::Fields { fields, .. } => fields
-            .iter()
-            .find(|f| f.wire_name == b.value && f.ty == TypeRef::String),
-        _ => None,
-    };
-    if field.is_none() {
-        ck.error(
-            &b.loc,
-            format!(
-                "`business_id: {}` of {owner} is not a string field of its response",
-                b.value
-            ),
-            Some(
-                "name the response field that sendOtp and confirmOperation take as businessId"
-                    .into(),
-            ),
-        );
-    } else if s.otp != Some(true) {
-        ck.error(
-            &b.loc,
-            format!("{owner} has a `business_id` but is not `otp: true`"),
-            Some("a business id is what an OTP confirms; add `otp: true` or remove it".into()),
-        );
+) -> Option<model::BusinessId> {
+    let s = &op.value;
+    let by_request = s.business_id_is_request_id.as_ref().filter(|b| b.value);
+    let otp = s.otp == Some(true);
+    match (&s.business_id, by_request) {
+        (Some(_), Some(r)) => {
+            ck.error(
+                &r.loc,
+                format!("{owner} has both `business_id` and `business_id_is_request_id`"),
+                Some("keep the one that names where the OTP's businessId comes from".into()),
+            );
+            None
+        }
+        (None, None) => {
+            if otp {
+                ck.incomplete(
+                    &op.loc,
+                    format!("{owner} is `otp: true` but does not say where its OTP business id comes from"),
+                    "add `business_id: <string response field>`, or `business_id_is_request_id: true` when the application is named by the requestId it was sent with".into(),
+                );
+            }
+            None
+        }
+        (None, Some(r)) => {
+            if !otp {
+                ck.error(
+                    &r.loc,
+                    format!("{owner} has `business_id_is_request_id` but is not `otp: true`"),
+                    Some(
+                        "a business id is what an OTP confirms; add `otp: true` or remove it"
+                            .into(),
+                    ),
+                );
+                return None;
+            }
+            Some(model::BusinessId::RequestId)
+        }
+        (Some(b), None) => {
+            let field = match response {
+                Response::Fields { fields, .. } => fields
+                    .iter()
+                    .find(|f| f.wire_name == b.value && f.ty == TypeRef::String),
+                _ => None,
+            };
+            let Some(field) = field else {
+                ck.error(
+                    &b.loc,
+                    format!(
+                        "`business_id: {}` of {owner} is not a string field of its response",
+                        b.value
+                    ),
+                    Some(
+                        "name the response field that sendOtp and confirmOperation take as businessId"
+                            .into(),
+                    ),
+                );
+                return None;
+            };
+            if !otp {
+                ck.error(
+                    &b.loc,
+                    format!("{owner} has a `business_id` but is not `otp: true`"),
+                    Some(
+                        "a business id is what an OTP confirms; add `otp: true` or remove it"
+                            .into(),
+                    ),
+                );
+                return None;
+            }
+            Some(model::BusinessId::ResponseField {
+                wire_name: field.wire_name.clone(),
+                rust_name: field.rust_name.clone(),
+            })
+        }
     }
-    field.map(|f| f.rust_name.clone())
 }
 
 fn response(ck: &mut Checker, known: Known<'_>, r: &Spanned<ResponseSpec>, op: &str) -> Response {
@@ -328,10 +374,44 @@ mod tests {
         let (op, errors) = one(
             "{ name: pay, path: /pay, params: [], response: { fields: [{ name: txId, type: string }, { name: other, type: Kind }] }, business_id: txId }",
         );
-        assert_eq!(op.business_id.as_deref(), Some("tx_id"));
+        assert_eq!(op.business_id, None);
         assert_eq!(
             errors,
             ["s/t.yaml:3:138: operation `pay` has a `business_id` but is not `otp: true`"]
+        );
+        let (op, errors) = one(
+            "{ name: pay, path: /pay, otp: true, params: [], response: { fields: [{ name: txId, type: string }] }, business_id: txId }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            op.business_id,
+            Some(model::BusinessId::ResponseField {
+                wire_name: "txId".into(),
+                rust_name: "tx_id".into()
+            })
+        );
+    }
+
+    #[test]
+    fn every_otp_operation_says_where_its_business_id_comes_from() {
+        let (op, errors) =
+            one("{ name: pay, path: /pay, otp: true, params: [], response: { empty: e } }");
+        assert_eq!(op.business_id, None);
+        assert_eq!(
+            errors,
+            ["s/t.yaml:3:5: operation `pay` is `otp: true` but does not say where its OTP business id comes from"]
+        );
+        let (op, errors) = one(
+            "{ name: pay, path: /pay, otp: true, business_id_is_request_id: true, params: [], response: { empty: e } }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(op.business_id, Some(model::BusinessId::RequestId));
+        let (_, errors) = one(
+            "{ name: pay, path: /pay, business_id_is_request_id: true, params: [], response: { empty: e } }",
+        );
+        assert_eq!(
+            errors,
+            ["s/t.yaml:3:52: operation `pay` has `business_id_is_request_id` but is not `otp: true`"]
         );
         let (_, errors) = one("{ name: pay, path: /pay, params: [], response: { record: Nope } }");
         assert_eq!(

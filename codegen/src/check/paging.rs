@@ -23,7 +23,14 @@ pub(super) fn paging(
         _ => None,
     };
     let items = match &spec.items {
-        None => None,
+        None => {
+            ck.incomplete(
+                &p.loc,
+                format!("`paging` of {owner} names no `items`, so its client would have no pager"),
+                "show the response (`fields:`) and name the array field that holds a page with `items:`".into(),
+            );
+            None
+        }
         Some(name) => Some(items(ck, fields, name, owner)?),
     };
     let total = match &spec.total {

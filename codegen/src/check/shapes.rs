@@ -16,6 +16,7 @@ use crate::model::{self, Field, Location, Params, Requirement, Response, TypeRef
 pub(super) struct Shaped {
     pub records: Vec<model::Record>,
     pub groups: Vec<model::Group>,
+    pub notifications: Vec<model::Notification>,
 }
 
 /// Settles the shapes of `records` as the operations of `groups` use them; `types` are
@@ -24,13 +25,25 @@ pub(super) fn shapes(
     ck: &mut Checker,
     records: Records,
     mut groups: Vec<model::Group>,
+    mut notifications: Vec<model::Notification>,
     types: &BTreeMap<String, (String, Location)>,
 ) -> Shaped {
     let mut records = records.defs;
-    usage(ck, &mut records, &groups);
+    usage(ck, &mut records, &groups, &notifications);
     let received = shape_names(ck, &mut records, &groups, types);
     settle(&mut records, &mut groups, &received);
-    Shaped { records, groups }
+    for n in &mut notifications {
+        if let Some(p) = &mut n.payload {
+            if let Some(r) = received.get(p.record.as_str()) {
+                p.received_name.clone_from(r);
+            }
+        }
+    }
+    Shaped {
+        records,
+        groups,
+        notifications,
+    }
 }
 
 fn record_refs(t: &TypeRef, out: &mut Vec<String>) {
@@ -41,14 +54,24 @@ fn record_refs(t: &TypeRef, out: &mut Vec<String>) {
     }
 }
 
-/// Marks records used by requests and responses (transitively); request records may not
-/// hold `required: conditional` fields.
-fn usage(ck: &mut Checker, records: &mut [model::Record], groups: &[model::Group]) {
+/// Marks records used by requests and responses (transitively; a notification's payload
+/// is received like a response); request records may not hold `required: conditional`
+/// fields, and nothing sent may be a `scalar` (a type for what is received).
+fn usage(
+    ck: &mut Checker,
+    records: &mut [model::Record],
+    groups: &[model::Group],
+    notifications: &[model::Notification],
+) {
     let mut req = Vec::new();
-    let mut resp = Vec::new();
+    let mut resp: Vec<String> = notifications
+        .iter()
+        .filter_map(|n| n.payload.as_ref().map(|p| p.record.clone()))
+        .collect();
     for op in groups.iter().flat_map(|g| g.operations.iter()) {
         if let Params::Fields { fields } = &op.params {
             fields.iter().for_each(|f| record_refs(&f.ty, &mut req));
+            no_scalar_sent(ck, fields, &Owner::Operation(op.name.clone()));
         }
         match &op.response {
             Response::Fields { fields, .. } => {
@@ -76,6 +99,29 @@ fn usage(ck: &mut Checker, records: &mut [model::Record], groups: &[model::Group
         r.used_in_response = resp.contains(&r.name);
         if r.used_in_request {
             conditional_outside_operation(ck, &r.fields, &Owner::Record(r.name.clone()));
+            no_scalar_sent(ck, &r.fields, &Owner::Record(r.name.clone()));
+        }
+    }
+}
+
+/// A `scalar` is a received value whose JSON type is not shown; what the client sends has
+/// a type.
+fn no_scalar_sent(ck: &mut Checker, fields: &[Field], owner: &Owner) {
+    for f in fields {
+        let scalar = match &f.ty {
+            TypeRef::Scalar => true,
+            TypeRef::Array { item } => **item == TypeRef::Scalar,
+            _ => false,
+        };
+        if scalar {
+            ck.error(
+                &f.location,
+                format!(
+                    "field `{}` of {owner} is sent, but `scalar` is for received values only",
+                    f.wire_name
+                ),
+                Some("give a sent field its type (`string`, `int`, `decimal`, ...)".into()),
+            );
         }
     }
 }
@@ -225,7 +271,13 @@ mod tests {
     fn check(ops_yaml: &str) -> (Shaped, Vec<String>) {
         let mut ran = run(&format!("group: g\noperations:\n{ops_yaml}"), false);
         let before = ran.ck.errors.len();
-        let shaped = shapes(&mut ran.ck, ran.records, ran.groups, &ran.declared.types);
+        let shaped = shapes(
+            &mut ran.ck,
+            ran.records,
+            ran.groups,
+            Vec::new(),
+            &ran.declared.types,
+        );
         (shaped, errors(&ran.ck).split_off(before))
     }
 

@@ -242,6 +242,7 @@ fn type_words(t: &TypeRef) -> String {
         TypeRef::Long => "`long`".into(),
         TypeRef::Decimal { wire } => format!("`decimal` ({wire:?} on the wire)").to_lowercase(),
         TypeRef::Bool => "`bool`".into(),
+        TypeRef::Scalar => "`scalar`".into(),
         TypeRef::Json => "`json`".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => format!("`{name}`"),
         TypeRef::Array { item } => format!("array of {}", type_words(item)),

@@ -220,7 +220,11 @@ fn helpers(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
             .filter(|p| p.items.is_some())
             .map(|p| serde_json::to_string(p).unwrap_or_default())
     };
-    let pending = |op: &Operation| op.business_id.clone();
+    let pending = |op: &Operation| {
+        op.business_id
+            .as_ref()
+            .map(|b| serde_json::to_string(b).unwrap_or_default())
+    };
     let until = |op: &Operation| {
         op.final_states
             .as_ref()

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::{check_sources, check_spec, Checked};
+use crate::check::Completeness;
+use crate::{check_sources_as, check_spec, Checked};
 
 /// Why a side could not be loaded.
 #[derive(Debug)]
@@ -41,7 +42,8 @@ pub fn load(arg: &str, repo: &Path) -> Result<Checked, SideError> {
     };
     let files = git_files(repo, rev, path)?;
     let root = path.rsplit('/').next().unwrap_or("spec").to_owned();
-    check_sources(&root, &files).map_err(|d| SideError::Invalid(arg.to_owned(), d))
+    check_sources_as(&root, &files, Completeness::Reported)
+        .map_err(|d| SideError::Invalid(arg.to_owned(), d))
 }
 
 fn git(repo: &Path, args: &[&str]) -> Result<Vec<u8>, String> {

@@ -8,7 +8,7 @@ use quote::quote;
 use super::docs::{self, Doc};
 use super::names::ident;
 use super::operations::{call_notes, pages_method, request_name, response_name, wire_path_line};
-use crate::model::{Api, FinalStates, Group, Operation, Paging, PagingItems, Response};
+use crate::model::{Api, BusinessId, FinalStates, Group, Operation, Paging, PagingItems, Response};
 
 /// Emits the `Client` struct and its methods.
 pub fn emit_client(api: &Api) -> TokenStream {
@@ -23,11 +23,11 @@ pub fn emit_client(api: &Api) -> TokenStream {
                 deprecated: docs::deprecated_attr(op.deprecated.as_deref()),
             };
             methods.push(call_method(group, op, &call, &errors_doc));
-            if let (Some(field), Some(_)) = (&op.business_id, &api.otp_flow) {
-                methods.push(pending_method(op, &call, field));
+            if let (Some(business), Some(_)) = (&op.business_id, &api.otp_flow) {
+                methods.push(pending_method(op, &call, business));
             }
             if let Some(states) = &op.final_states {
-                methods.push(until_final_method(op, &call, states));
+                methods.push(until_final_method(api, op, &call, states));
             }
             if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
                 if let Some(items) = &paging.items {
@@ -111,8 +111,8 @@ fn call_method(group: &Group, op: &Operation, call: &Call, errors_doc: &str) -> 
 }
 
 /// `<method>_pending`: the call, returning the application as a `PendingApplication`
-/// whose business id is the response field `field`.
-fn pending_method(op: &Operation, call: &Call, field: &str) -> TokenStream {
+/// (its business id read as the request's `OtpApplication` impl says).
+fn pending_method(op: &Operation, call: &Call, business: &BusinessId) -> TokenStream {
     let Call {
         module,
         req,
@@ -121,18 +121,19 @@ fn pending_method(op: &Operation, call: &Call, field: &str) -> TokenStream {
     } = call;
     let method_name = op.rust_name.trim_start_matches("r#");
     let pending = ident(&format!("{method_name}_pending"));
-    let field_id = ident(field);
-    let wire = match &op.response {
-        Response::Fields { fields, .. } => fields
-            .iter()
-            .find(|f| f.rust_name == field)
-            .map_or(field, |f| f.wire_name.as_str()),
-        _ => field,
-    };
     let mut pdoc = Doc::new();
-    pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire}`: send its OTP and confirm it from there."));
-    pdoc.raw("# Errors");
-    pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
+    match business {
+        BusinessId::ResponseField { wire_name, .. } => {
+            pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire_name}`: send its OTP and confirm it from there."));
+            pdoc.raw("# Errors");
+            pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire_name}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
+        }
+        BusinessId::RequestId => {
+            pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the requestId the call was sent with: send its OTP and confirm it from there."));
+            pdoc.raw("# Errors");
+            pdoc.raw(&format!("As [`Client::{method_name}`]."));
+        }
+    }
     let pdoc = pdoc.outer();
     quote! {
         #pdoc
@@ -145,18 +146,13 @@ fn pending_method(op: &Operation, call: &Call, field: &str) -> TokenStream {
                 .inner
                 .execute_with(request, &baas_runtime::CallOptions::new())
                 .await?;
-            super::pending::PendingApplication::from_success::<super::#module::#req>(
-                self.clone(),
-                success,
-                |r| r.#field_id.as_deref(),
-                #wire,
-            )
+            super::pending::PendingApplication::from_success::<super::#module::#req>(self.clone(), success)
         }
     }
 }
 
 /// `<method>_until_final`: the call repeated until the response's state is final.
-fn until_final_method(op: &Operation, call: &Call, states: &FinalStates) -> TokenStream {
+fn until_final_method(api: &Api, op: &Operation, call: &Call, states: &FinalStates) -> TokenStream {
     let Call {
         module,
         req,
@@ -166,14 +162,37 @@ fn until_final_method(op: &Operation, call: &Call, states: &FinalStates) -> Toke
     let method_name = op.rust_name.trim_start_matches("r#");
     let until = ident(&format!("{method_name}_until_final"));
     let wire = &states.wire_name;
-    let read = match &states.rust_name {
-        Some(field) => {
-            let id = ident(field);
-            quote!(|response: &super::#module::#resp| response.#id.as_ref().map(ToString::to_string))
-        }
-        None => quote!(|response: &super::#module::#resp| response.member_text(#wire)),
-    };
     let values = &states.values;
+    let field = ident(states.rust_name.as_deref().unwrap_or(wire));
+    // A value set's final states are compared as its variants (a final state the spec
+    // renames stops this compiling); other fields by their wire text.
+    let wait = match &states.enum_name {
+        Some(e) => {
+            let ty = ident(e);
+            let variants: Vec<TokenStream> = api
+                .enum_def(e)
+                .into_iter()
+                .flat_map(|d| d.values.iter())
+                .filter(|v| values.contains(&v.wire))
+                .map(|v| {
+                    let v = ident(&v.name);
+                    quote!(super::enums::#ty::#v)
+                })
+                .collect();
+            quote! {
+                self.inner.wait_for(request, |response: &super::#module::#resp| {
+                    response.#field.as_ref().map(|state| {
+                        (state.to_string(), matches!(state, #(#variants)|*))
+                    })
+                }, policy).await
+            }
+        }
+        None => quote! {
+            self.inner.wait_until(request, |response: &super::#module::#resp| {
+                response.#field.as_ref().map(ToString::to_string)
+            }, &[#(#values),*], policy).await
+        },
+    };
     let listed = values
         .iter()
         .map(|v| format!("`{v}`"))
@@ -192,7 +211,7 @@ fn until_final_method(op: &Operation, call: &Call, states: &FinalStates) -> Toke
             request: &super::#module::#req,
             policy: &baas_runtime::WaitPolicy,
         ) -> Result<super::#module::#resp, baas_runtime::Error> {
-            self.inner.wait_until(request, #read, &[#(#values),*], policy).await
+            #wait
         }
     }
 }

@@ -107,15 +107,9 @@ pub fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// `Source: public-facts.md [live]`, or `None` for the source document.
+/// Where a fact comes from in a partner's words, or `None` for the bank's API document.
 pub fn provenance(source: Source) -> Option<String> {
-    let mark = match source {
-        Source::Seed => return None,
-        Source::Docs => "docs",
-        Source::Live => "live",
-        Source::OnePeer => "one peer",
-    };
-    Some(format!("Source: `public-facts.md` \\[{mark}\\]."))
+    source.partner_words().map(str::to_owned)
 }
 
 /// Adds provenance (when not `seed`) to a doc.
@@ -234,6 +228,9 @@ pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
             crate::model::DecimalWire::Number => "decimal, sent as a JSON number".to_owned(),
         },
         TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Scalar => {
+            "a string or number whose type is not shown; read it either way".to_owned()
+        }
         TypeRef::Json => "JSON, shape not given by the spec".to_owned(),
         TypeRef::Enum { name } => format!("value set [`enums::{name}`](super::enums::{name})"),
         TypeRef::Record {

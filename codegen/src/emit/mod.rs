@@ -7,6 +7,7 @@ mod codes;
 mod docs;
 mod enums;
 mod names;
+mod notifications;
 mod operations;
 mod pending;
 mod records;
@@ -137,6 +138,17 @@ fn modules(api: &Api) -> Vec<Module> {
             doc,
             visibility: Visibility::Public,
             items: pending::emit_pending(api),
+        });
+    }
+
+    if !api.notifications.is_empty() {
+        let mut doc = Doc::new();
+        doc.raw("Notifications (callbacks) the service sends: after a [`baas_runtime::notification::Verifier`] has verified one, [`Payload::from_notification`] gives its `params` as the record of its type.");
+        out.push(Module {
+            name: "notifications".to_owned(),
+            doc,
+            visibility: Visibility::Public,
+            items: notifications::emit_notifications(api),
         });
     }
 

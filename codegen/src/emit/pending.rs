@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::model::{Api, OtpFlow, OtpStep};
+use crate::model::{Api, BusinessId, OtpFlow, OtpStep};
 
 fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
@@ -76,7 +76,6 @@ fn step_methods(flow: &OtpFlow) -> TokenStream {
 fn group_pending(g: &OtpStep) -> TokenStream {
     let (req, required, _) = request(g);
     let ids = ident(&g.business_id);
-    let result = ident(&g.other);
     let resp = {
         let module = ident(&g.group);
         let r = ident(&format!("{}Response", g.type_name));
@@ -87,7 +86,6 @@ fn group_pending(g: &OtpStep) -> TokenStream {
         "# Errors",
         "The client's [`Error`](baas_runtime::Error); a response without the new application id is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode).",
     ]);
-    let wire = g.other_wire.clone();
     quote! {
         impl super::Client {
             #doc
@@ -99,7 +97,38 @@ fn group_pending(g: &OtpStep) -> TokenStream {
                     #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
                 });
                 let success = self.runtime().execute_with(&request, &baas_runtime::CallOptions::new()).await?;
-                PendingApplication::from_success::<#req>(self.clone(), success, |r| r.#result.as_deref(), #wire)
+                PendingApplication::from_success::<#req>(self.clone(), success)
+            }
+        }
+    }
+}
+
+/// `impl OtpApplication` for one request: where its application's business id is read.
+fn otp_application(module: &str, type_name: &str, business: &BusinessId) -> TokenStream {
+    let m = ident(module);
+    let req = ident(&format!("{type_name}Request"));
+    let (read, what) = match business {
+        BusinessId::ResponseField {
+            wire_name,
+            rust_name,
+        } => {
+            let f = ident(rust_name);
+            (
+                quote!(success.data.#f.as_deref()),
+                format!("the response's `{wire_name}`"),
+            )
+        }
+        BusinessId::RequestId => (
+            quote!(Some(success.request_id.as_str())),
+            "the requestId the call was sent with".to_owned(),
+        ),
+    };
+    quote! {
+        impl OtpApplication for super::#m::#req {
+            const BUSINESS_ID: &'static str = #what;
+
+            fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
+                #read
             }
         }
     }
@@ -112,8 +141,33 @@ pub fn emit_pending(api: &Api) -> TokenStream {
     };
     let steps = step_methods(flow);
     let group = flow.group.as_ref().map(group_pending);
+    let mut impls: Vec<TokenStream> = api
+        .operations()
+        .filter_map(|op| {
+            let b = op.business_id.as_ref()?;
+            Some(otp_application(&op.group, &op.type_name, b))
+        })
+        .collect();
+    if let Some(g) = &flow.group {
+        let business = BusinessId::ResponseField {
+            wire_name: g.other_wire.clone(),
+            rust_name: g.other.clone(),
+        };
+        impls.push(otp_application(&g.group, &g.type_name, &business));
+    }
     quote! {
-        /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods.
+        /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request, so a call made with options of your own (`client.runtime().execute_with(..)`, a requestId of yours) still becomes a [`PendingApplication`] with [`PendingApplication::from_success`].
+        pub trait OtpApplication: baas_runtime::Operation {
+            /// Where the business id is read, in words (for errors).
+            const BUSINESS_ID: &'static str;
+
+            /// The application's business id in a successful call's answer, if it carries one.
+            fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str>;
+        }
+
+        #(#impls)*
+
+        /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods, or from a call of your own with [`PendingApplication::from_success`].
         #[derive(Debug, Clone)]
         pub struct PendingApplication<R> {
             client: super::Client,
@@ -122,19 +176,21 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         }
 
         impl<R> PendingApplication<R> {
-            /// The handle of the application a successful call made; `business_id` reads its id from the response field `field`. A response without it is an error of that call.
-            pub(crate) fn from_success<O: baas_runtime::Operation<Response = R>>(
+            /// The handle of the application that a successful call of `O` made (for example one sent with `client.runtime().execute_with(&request, &options)`).
+            ///
+            /// # Errors
+            ///
+            /// [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode), in that call, when the answer carries no business id.
+            pub fn from_success<O: OtpApplication<Response = R>>(
                 client: super::Client,
                 success: baas_runtime::Success<R>,
-                business_id: impl Fn(&R) -> Option<&str>,
-                field: &str,
             ) -> Result<Self, baas_runtime::Error> {
-                let id = business_id(&success.data).filter(|id| !id.is_empty()).map(str::to_owned);
+                let id = O::business_id(&success).filter(|id| !id.is_empty()).map(str::to_owned);
                 match id {
                     Some(business_id) => Ok(PendingApplication { client, business_id, response: success.data }),
                     None => Err(baas_runtime::Error::decode(
                         None,
-                        format!("the response carries no `{field}`, the application's business id"),
+                        format!("the answer carries no business id ({})", O::BUSINESS_ID),
                         success.raw_data.get().as_bytes(),
                         None,
                     )

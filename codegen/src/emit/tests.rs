@@ -700,6 +700,7 @@ fn result_codes_and_notifications_are_enums() {
         doc: "A thing [done]".into(),
         relates_to: vec!["applyForThing".into()],
         payload_note: "not shown".into(),
+        payload: None,
         source: Source::Seed,
     });
     let text = crate::pipeline::single_file(&api, "x").expect("emits");

@@ -6,12 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::model::Source;
 
 pub(super) fn source_text(source: Source) -> &'static str {
-    match source {
-        Source::Seed => "seed",
-        Source::Docs => "docs",
-        Source::Live => "live",
-        Source::OnePeer => "one_peer",
-    }
+    source.spec_word()
 }
 
 /// Adds `x-baas-source` unless the fact is the source document's own.

@@ -6,7 +6,9 @@ use serde_json::{json, Map, Value};
 use super::annotate::{put_decisions, put_deprecated, put_doc, put_source, source_text};
 use super::constraints::{constraint_extension, constraint_schema};
 use super::schemas::{field_schema, object_schema, schema_ref, Direction};
-use crate::model::{Api, Field, Notification, Operation, Params, Requirement, Response, Source};
+use crate::model::{
+    Api, BusinessId, Field, Notification, Operation, Params, Requirement, Response, Source,
+};
 
 pub(super) fn params_schema(api: &Api, op: &Operation) -> Value {
     match &op.params {
@@ -133,8 +135,17 @@ fn operation_extensions(op: &Operation, map: &mut Map<String, Value>) {
     map.insert("x-baas-operation".into(), json!(op.name));
     map.insert("x-baas-moves-money".into(), json!(op.moves_money));
     map.insert("x-baas-otp".into(), json!(op.otp));
-    if let Some(id) = &op.business_id {
-        map.insert("x-baas-business-id".into(), json!(id));
+    match &op.business_id {
+        Some(BusinessId::ResponseField { wire_name, .. }) => {
+            map.insert(
+                "x-baas-business-id".into(),
+                json!({ "response_field": wire_name }),
+            );
+        }
+        Some(BusinessId::RequestId) => {
+            map.insert("x-baas-business-id".into(), json!({ "request_id": true }));
+        }
+        None => {}
     }
     if let Some(paging) = &op.paging {
         map.insert(
@@ -312,10 +323,11 @@ pub(super) fn notification_webhook(api: &Api, n: &Notification) -> Value {
         "notificationType".into(),
         json!({ "type": "string", "const": n.notification_type }),
     );
-    properties.insert(
-        "params".into(),
-        json!({ "description": n.payload_note, "x-baas-unspecified": n.payload_note }),
-    );
+    let params = match &n.payload {
+        Some(p) => schema_ref(&p.received_name),
+        None => json!({ "description": n.payload_note, "x-baas-unspecified": n.payload_note }),
+    };
+    properties.insert("params".into(), params);
     let mut post = Map::new();
     post.insert(
         "operationId".into(),

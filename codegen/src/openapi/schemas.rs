@@ -106,6 +106,13 @@ fn type_keywords(
         TypeRef::Bool => {
             map.insert("type".into(), json!("boolean"));
         }
+        TypeRef::Scalar => {
+            map.insert("type".into(), json!(["string", "number", "boolean"]));
+            map.insert(
+                "x-baas-scalar".into(),
+                json!("a string, number or boolean whose type is not shown; read as its text"),
+            );
+        }
         TypeRef::Json => {
             map.insert(
                 "x-baas-json".into(),

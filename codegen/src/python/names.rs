@@ -98,6 +98,7 @@ pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
         TypeRef::Int | TypeRef::Long => "int".to_owned(),
         TypeRef::Decimal { .. } => "Decimal".to_owned(),
         TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Scalar => "Scalar".to_owned(),
         TypeRef::Json => match dir {
             Direction::Sent => "WireValue".to_owned(),
             Direction::Received => "JsonValue".to_owned(),
@@ -137,6 +138,7 @@ pub fn named(ty: &TypeRef, dir: Direction, enums: &mut Vec<String>, records: &mu
         | TypeRef::Long
         | TypeRef::Decimal { .. }
         | TypeRef::Bool
+        | TypeRef::Scalar
         | TypeRef::Json => {}
     }
 }
@@ -152,6 +154,8 @@ pub fn to_wire(ty: &TypeRef, value: &str, wire_name: &str) -> String {
             wire: DecimalWire::Number,
         } => format!("_w.decimal_number({value})"),
         TypeRef::Json => format!("_w.json_wire({value}, {})", string(wire_name)),
+        // Never sent (the checker refuses a sent scalar); written as its text.
+        TypeRef::Scalar => format!("str({value})"),
         TypeRef::Enum { .. } => format!("_w.enum_wire({value})"),
         TypeRef::Record { .. } => format!("{value}._to_wire()"),
         TypeRef::Array { item } => {
@@ -168,6 +172,7 @@ pub fn reader(ty: &TypeRef) -> String {
         TypeRef::Long => "_w.int_of".to_owned(),
         TypeRef::Decimal { .. } => "_w.decimal_of".to_owned(),
         TypeRef::Bool => "_w.bool_of".to_owned(),
+        TypeRef::Scalar => "_w.scalar_of".to_owned(),
         TypeRef::Json => "_w.json_of".to_owned(),
         TypeRef::Enum { name } => format!("_w.enum_reader({name})"),
         TypeRef::Record { received_name, .. } => {

@@ -52,7 +52,7 @@ from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplic
 from .enums import NotificationType, ResultCode
 from . import account, cny, fx, onboarding, other, otp, transfers, user, utility
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 """The package's version: `api.client_version` of the spec."""
 API_VERSION = "1"
 """The revision of the bank's API the spec describes."""

@@ -288,6 +288,16 @@ class Client:
         """
         return self._runtime.execute(ActivateAccountRequest(account_id=account_id), options)
 
+    def activate_account_pending(
+        self,
+        *,
+        account_id: str,
+        options: CallOptions | None = None,
+    ) -> PendingApplication[ActivateAccountResponse]:
+        """Calls `activateAccount` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = self._runtime.execute_with(ActivateAccountRequest(account_id=account_id), options)
+        return PendingApplication._from_success(self, success, success.request_id, "requestId", "activateAccount")
+
     def edit_sub_account_name(
         self,
         *,
@@ -475,6 +485,15 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(GetFxRequestStatusRequest(application_id=application_id), options)
+
+    def get_fx_request_status_until_final(
+        self,
+        *,
+        application_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> GetFxRequestStatusResponse:
+        """Sends `getFxRequestStatus` until the answer's `status` is final (`4`, `6`, `7`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return self._runtime.wait_until(GetFxRequestStatusRequest(application_id=application_id), lambda r: _w.wire_text(r.status), ("4", "6", "7",), policy)
 
     def get_onboarding_status(
         self,
@@ -1000,6 +1019,18 @@ class Client:
         """
         return self._runtime.execute(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
+    def get_inter_bank_transfer_list_pages(
+        self,
+        *,
+        account_id: str,
+        start_time: int,
+        end_time: int,
+        page_no: int,
+        page_size: int,
+    ) -> Pages[GetInterBankTransferListResponse, InterBankTransfer]:
+        """Every page of `getInterBankTransferList`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `InterBankTransfer` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        return self._runtime.pages(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
+
     def get_inter_bank_transfer_details(
         self,
         *,
@@ -1014,6 +1045,16 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), options)
+
+    def get_inter_bank_transfer_details_until_final(
+        self,
+        *,
+        application_id: str,
+        account_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> GetInterBankTransferDetailsResponse:
+        """Sends `getInterBankTransferDetails` until the answer's `status` is final (`4`, `6`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return self._runtime.wait_until(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), lambda r: _w.wire_text(r.status), ("4", "6",), policy)
 
     def get_bank_codes(
         self,
@@ -1045,6 +1086,16 @@ class Client:
         """
         return self._runtime.execute(AddEmailRequest(params=dict(params or {})), options)
 
+    def add_email_pending(
+        self,
+        *,
+        params: Mapping[str, WireValue] | None = None,
+        options: CallOptions | None = None,
+    ) -> PendingApplication[AddEmailResponse]:
+        """Calls `addEmail` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = self._runtime.execute_with(AddEmailRequest(params=dict(params or {})), options)
+        return PendingApplication._from_success(self, success, success.request_id, "requestId", "addEmail")
+
     def verify_email_address(
         self,
         *,
@@ -1060,6 +1111,16 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(VerifyEmailAddressRequest(params=dict(params or {})), options)
+
+    def verify_email_address_pending(
+        self,
+        *,
+        params: Mapping[str, WireValue] | None = None,
+        options: CallOptions | None = None,
+    ) -> PendingApplication[VerifyEmailAddressResponse]:
+        """Calls `verifyEmailAddress` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = self._runtime.execute_with(VerifyEmailAddressRequest(params=dict(params or {})), options)
+        return PendingApplication._from_success(self, success, success.request_id, "requestId", "verifyEmailAddress")
 
     def airtime_payment(
         self,
@@ -1081,6 +1142,19 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
+
+    def airtime_payment_pending(
+        self,
+        *,
+        account_id: str,
+        mobile_number: str,
+        network_provider: NetworkProvider,
+        amount: Decimal,
+        options: CallOptions | None = None,
+    ) -> PendingApplication[AirtimePaymentResponse]:
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        success = self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
+        return PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
 
     def airtime_bulk_payment(
         self,
@@ -1176,6 +1250,15 @@ class Client:
         """
         return self._runtime.execute(PaymentQueryRequest(payment_id=payment_id), options)
 
+    def payment_query_until_final(
+        self,
+        *,
+        payment_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> PaymentQueryResponse:
+        """Sends `paymentQuery` until the answer's `status` is final (`4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return self._runtime.wait_until(PaymentQueryRequest(payment_id=payment_id), lambda r: _w.wire_text(r.status), ("4", "8",), policy)
+
     def bulk_payment_query(
         self,
         *,
@@ -1191,6 +1274,16 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size), options)
+
+    def bulk_payment_query_pages(
+        self,
+        *,
+        bulk_payment_order_id: str,
+        page_no: int,
+        page_size: int,
+    ) -> Pages[BulkPaymentQueryResponse, UtilityPayment]:
+        """Every page of `bulkPaymentQuery`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `UtilityPayment` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        return self._runtime.pages(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size))
 
     def group_pending(
         self,
@@ -1341,6 +1434,16 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(ActivateAccountRequest(account_id=account_id), options)
+
+    async def activate_account_pending(
+        self,
+        *,
+        account_id: str,
+        options: CallOptions | None = None,
+    ) -> AsyncPendingApplication[ActivateAccountResponse]:
+        """Calls `activateAccount` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = await self._runtime.execute_with(ActivateAccountRequest(account_id=account_id), options)
+        return AsyncPendingApplication._from_success(self, success, success.request_id, "requestId", "activateAccount")
 
     async def edit_sub_account_name(
         self,
@@ -1529,6 +1632,15 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(GetFxRequestStatusRequest(application_id=application_id), options)
+
+    async def get_fx_request_status_until_final(
+        self,
+        *,
+        application_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> GetFxRequestStatusResponse:
+        """Sends `getFxRequestStatus` until the answer's `status` is final (`4`, `6`, `7`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return await self._runtime.wait_until(GetFxRequestStatusRequest(application_id=application_id), lambda r: _w.wire_text(r.status), ("4", "6", "7",), policy)
 
     async def get_onboarding_status(
         self,
@@ -2054,6 +2166,18 @@ class AsyncClient:
         """
         return await self._runtime.execute(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
+    def get_inter_bank_transfer_list_pages(
+        self,
+        *,
+        account_id: str,
+        start_time: int,
+        end_time: int,
+        page_no: int,
+        page_size: int,
+    ) -> AsyncPages[GetInterBankTransferListResponse, InterBankTransfer]:
+        """Every page of `getInterBankTransferList`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `InterBankTransfer` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        return self._runtime.pages(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
+
     async def get_inter_bank_transfer_details(
         self,
         *,
@@ -2068,6 +2192,16 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), options)
+
+    async def get_inter_bank_transfer_details_until_final(
+        self,
+        *,
+        application_id: str,
+        account_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> GetInterBankTransferDetailsResponse:
+        """Sends `getInterBankTransferDetails` until the answer's `status` is final (`4`, `6`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return await self._runtime.wait_until(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), lambda r: _w.wire_text(r.status), ("4", "6",), policy)
 
     async def get_bank_codes(
         self,
@@ -2099,6 +2233,16 @@ class AsyncClient:
         """
         return await self._runtime.execute(AddEmailRequest(params=dict(params or {})), options)
 
+    async def add_email_pending(
+        self,
+        *,
+        params: Mapping[str, WireValue] | None = None,
+        options: CallOptions | None = None,
+    ) -> AsyncPendingApplication[AddEmailResponse]:
+        """Calls `addEmail` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = await self._runtime.execute_with(AddEmailRequest(params=dict(params or {})), options)
+        return AsyncPendingApplication._from_success(self, success, success.request_id, "requestId", "addEmail")
+
     async def verify_email_address(
         self,
         *,
@@ -2114,6 +2258,16 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(VerifyEmailAddressRequest(params=dict(params or {})), options)
+
+    async def verify_email_address_pending(
+        self,
+        *,
+        params: Mapping[str, WireValue] | None = None,
+        options: CallOptions | None = None,
+    ) -> AsyncPendingApplication[VerifyEmailAddressResponse]:
+        """Calls `verifyEmailAddress` and returns the application waiting for its OTP, whose business id is the requestId the call was sent with: send its OTP and confirm it from there."""
+        success = await self._runtime.execute_with(VerifyEmailAddressRequest(params=dict(params or {})), options)
+        return AsyncPendingApplication._from_success(self, success, success.request_id, "requestId", "verifyEmailAddress")
 
     async def airtime_payment(
         self,
@@ -2135,6 +2289,19 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
+
+    async def airtime_payment_pending(
+        self,
+        *,
+        account_id: str,
+        mobile_number: str,
+        network_provider: NetworkProvider,
+        amount: Decimal,
+        options: CallOptions | None = None,
+    ) -> AsyncPendingApplication[AirtimePaymentResponse]:
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        success = await self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
+        return AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
 
     async def airtime_bulk_payment(
         self,
@@ -2230,6 +2397,15 @@ class AsyncClient:
         """
         return await self._runtime.execute(PaymentQueryRequest(payment_id=payment_id), options)
 
+    async def payment_query_until_final(
+        self,
+        *,
+        payment_id: str,
+        policy: WaitPolicy | None = None,
+    ) -> PaymentQueryResponse:
+        """Sends `paymentQuery` until the answer's `status` is final (`4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        return await self._runtime.wait_until(PaymentQueryRequest(payment_id=payment_id), lambda r: _w.wire_text(r.status), ("4", "8",), policy)
+
     async def bulk_payment_query(
         self,
         *,
@@ -2245,6 +2421,16 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size), options)
+
+    def bulk_payment_query_pages(
+        self,
+        *,
+        bulk_payment_order_id: str,
+        page_no: int,
+        page_size: int,
+    ) -> AsyncPages[BulkPaymentQueryResponse, UtilityPayment]:
+        """Every page of `bulkPaymentQuery`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `UtilityPayment` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        return self._runtime.pages(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size))
 
     async def group_pending(
         self,

@@ -207,7 +207,7 @@ class FxCurrency(enum.Enum):
 
 
 class FxRequestStatus(enum.Enum):
-    """FX request status, from public-facts.md [docs] (documented for /query/getFxRequestStatus, the path without v2). Not attached to a field: the v2 status response stays not shown (decision fx-status-record-v2); provided to interpret raw responses."""
+    """FX request status, from public-facts.md [docs] (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2)."""
 
     SUBMITTED = 1
     """1 submitted"""
@@ -244,7 +244,7 @@ class IdType(enum.Enum):
 
 
 class InterBankApplicationStatus(enum.Enum):
-    """SWIFT / inter-bank transfer application status, from public-facts.md [docs]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. No field of the document carries it (the inter-bank transfer record is not shown); provided to interpret raw responses of /trans/getInterBankTransferList and /trans/getInterBankTransferDetails."""
+    """SWIFT / inter-bank transfer application status, from public-facts.md [docs]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's)."""
 
     SUBMITTED = 1
     """1 submitted"""
@@ -390,12 +390,16 @@ class TxStatus(enum.Enum):
 
 
 class UtilityPaymentStatus(enum.Enum):
-    """Utility and airtime payment status, from public-facts.md [docs]: 1 waiting for OTP, 2 processing (other values not public). No field of the document carries it (the utility payment record is not shown); provided to interpret raw responses of /utilityPayment/paymentQuery and /utilityPayment/bulkPaymentQuery."""
+    """Utility and airtime payment status, from public-facts.md [docs]: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values."""
 
     WAITING_FOR_OTP = 1
     """1 waiting for OTP"""
     PROCESSING = 2
     """2 processing"""
+    FAILED = 4
+    """4 failed (the transaction status's value; the sandbox's choice)"""
+    SUCCEEDED = 8
+    """8 succeeded (the transaction status's value; the sandbox's choice)"""
 
 
 class ValidateAccountType(enum.Enum):
@@ -484,11 +488,49 @@ class NotificationType(enum.Enum):
     """The notifications the service POSTs to the partner's callback URL."""
 
     CNY_TRANSFER = "0028"
-    """CNY transfer (relates to /trans/applyForCnyExpress transfers). Payload of notification 0028: not shown (not public either)."""
+    """CNY transfer result (relates to /trans/applyForCnyExpress transfers)."""
     FOREIGN_EXCHANGE = "0026"
-    """Foreign exchange (relates to /trans/v2/applyForFcExchange requests). Payload of notification 0026: not shown (not public either)."""
-    FILE_JOB = "0015"
-    """File job (result of /report/queryClosingBalance, carrying the jobId's outcome). Payload of notification 0015: not shown (not public either); it carries the outcome of the closing-balance job named by jobId."""
+    """Foreign exchange result (relates to /trans/v2/applyForFcExchange requests)."""
+    CLOSING_BALANCES = "0015"
+    """Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId)."""
+    PERSONAL_ONBOARDING = "0001"
+    """Personal onboarding result."""
+    TRANSACTION_RESULT = "0002"
+    """Transaction result."""
+    BALANCE_CHANGE = "0003"
+    """Balance change of an account."""
+    INTERNAL_BATCH = "0004"
+    """Internal batch (merchant bulk) result."""
+    WALLET_UPGRADE = "0005"
+    """Wallet account upgrade result."""
+    SME_ACCOUNT_OPENING = "0006"
+    """SME account opening result."""
+    UTILITY_PAYMENT = "0007"
+    """Utility payment result."""
+    SME_BULK_PAYMENT = "0008"
+    """SME bulk payment result."""
+    STATEMENT_REPORT = "0009"
+    """Account statement report."""
+    FC_DEPOSIT = "0010"
+    """Foreign-currency deposit."""
+    FC_OUTBOUND = "0011"
+    """Foreign-currency outbound (cross-border) result."""
+    MULTIPLE_ACCOUNT_OPENING = "0012"
+    """Multiple account opening."""
+    FX_EXCHANGE = "0013"
+    """Foreign-currency exchange result of the request without v2."""
+    BULK_UTILITY_PAYMENT = "0014"
+    """Bulk utility payment result."""
+    ACCOUNT_CLOSURE = "0019"
+    """Account closure."""
+    STATUS_CHANGE = "0021"
+    """Status change (name only). Payload of notification 0021: not public."""
+    BALANCE = "0022"
+    """Balance (reported to carry the balance-change payload)."""
+    INTER_BANK_TRANSFER = "0023"
+    """Inter-bank transfer (name only). Payload of notification 0023: not public."""
+    MOBILE_MONEY_IMT = "0027"
+    """Mobile money IMT (name only). Payload of notification 0027: not public."""
 
     @classmethod
     def of(cls, notification: Notification) -> "NotificationType | Unknown":

@@ -12,6 +12,7 @@ import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Unknown, Validator
 from baas_runtime.wire import WireValue
 from .enums import CurrencyPair, FxCurrency
+from .records import FxRequest
 
 __all__ = [
     "GetForeignExchangeRateRequest",
@@ -23,8 +24,25 @@ __all__ = [
 ]
 
 
-GetForeignExchangeRateResponse = JsonValue
-"""The `data` of a `getForeignExchangeRate` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /query/v2/getForeignExchangeRate: not shown (fields of the FX rate record: not shown)."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GetForeignExchangeRateResponse:
+    """The `data` of a `getForeignExchangeRate` answer."""
+    currency_pair: CurrencyPair | Unknown | None = None
+    """Wire name `currencyPair`."""
+    rate: Decimal | None = None
+    """Units of the quote currency for one unit of the base currency. Wire name `rate`."""
+    quote_time: int | None = None
+    """When the rate was quoted, epoch ms. Wire name `quoteTime`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> GetForeignExchangeRateResponse:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            currency_pair=_w.enum_reader(CurrencyPair)(o.get("currencyPair"), at + ".currencyPair"),
+            rate=_w.decimal_of(o.get("rate"), at + ".rate"),
+            quote_time=_w.int_of(o.get("quoteTime"), at + ".quoteTime"),
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,11 +67,31 @@ class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
         return out
 
     def _decode_response(self, data: JsonValue) -> GetForeignExchangeRateResponse:
-        return data
+        return GetForeignExchangeRateResponse._from_wire(data, "data")
 
 
-ApplyForFcExchangeResponse = JsonValue
-"""The `data` of a `applyForFcExchange` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /trans/v2/applyForFcExchange: not shown (fields of the FX request record: not shown)."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ApplyForFcExchangeResponse:
+    """The `data` of a `applyForFcExchange` answer."""
+    application_id: str | None = None
+    """The FX request: query it with /query/v2/getFxRequestStatus. Wire name `applicationId`."""
+    source_amount: Decimal | None = None
+    """Debited from the source account. Wire name `sourceAmount`."""
+    target_amount: Decimal | None = None
+    """Credited to the target account. Wire name `targetAmount`."""
+    fx_rate: Decimal | None = None
+    """Wire name `fxRate`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> ApplyForFcExchangeResponse:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            source_amount=_w.decimal_of(o.get("sourceAmount"), at + ".sourceAmount"),
+            target_amount=_w.decimal_of(o.get("targetAmount"), at + ".targetAmount"),
+            fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -116,11 +154,11 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
         return out
 
     def _decode_response(self, data: JsonValue) -> ApplyForFcExchangeResponse:
-        return data
+        return ApplyForFcExchangeResponse._from_wire(data, "data")
 
 
-GetFxRequestStatusResponse = JsonValue
-"""The `data` of a `getFxRequestStatus` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /query/v2/getFxRequestStatus: not shown. public-facts.md [docs] documents a status record (applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg) for the path without v2 only; not applied here (decision fx-status-record-v2). Status values: see FxRequestStatus [docs]."""
+GetFxRequestStatusResponse = FxRequest
+"""The `data` of a `getFxRequestStatus` answer: a `FxRequest`."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -146,4 +184,4 @@ class GetFxRequestStatusRequest(Request[GetFxRequestStatusResponse]):
         return out
 
     def _decode_response(self, data: JsonValue) -> GetFxRequestStatusResponse:
-        return data
+        return GetFxRequestStatusResponse._from_wire(data, "data")

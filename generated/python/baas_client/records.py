@@ -10,7 +10,7 @@ from typing import Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import AbnormalStatus, AccountStatus, AccountType, BeneficiaryType, BusinessType, Currency, DormantStatus, FreezeStatus, Gender, IdType, KycStatus, NetworkProvider, OnboardingStatus, PaymentPurpose, ProfileCheck, TxStatus
+from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, BeneficiaryType, BillType, BusinessType, ChargeType, Currency, DormantStatus, FreezeStatus, FxRequestStatus, Gender, IdType, InterBankApplicationStatus, KycStatus, NetworkProvider, OnboardingStatus, PaymentChannel, PaymentPurpose, ProfileCheck, TxStatus, UtilityPaymentStatus
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -80,8 +80,37 @@ class Account:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class AccountClosureResult:
+    """Payload of notification 0019 (account closure)."""
+    request_id: str | None = None
+    """The closure request. Wire name `requestId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    complete_time: int | None = None
+    """Epoch ms. Wire name `completeTime`."""
+    status: int | None = None
+    """1 account closed, 2 request rejected. Wire name `status`."""
+    rejection_reason: str | None = None
+    """Wire name `rejectionReason`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> AccountClosureResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            request_id=_w.str_of(o.get("requestId"), at + ".requestId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
+            status=_w.int32_of(o.get("status"), at + ".status"),
+            rejection_reason=_w.str_of(o.get("rejectionReason"), at + ".rejectionReason"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class AccountListItem:
     """Item of accounts of /account/queryAccountListByUserId."""
+    balance: Decimal | None = None
+    """Balance with 2 decimal places, as in the account record. Wire name `balance`."""
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -100,6 +129,7 @@ class AccountListItem:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
+            balance=_w.decimal_of(o.get("balance"), at + ".balance"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
             currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
@@ -110,17 +140,47 @@ class AccountListItem:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class AccountOpeningResult:
+    """Payload of notification 0012 (multiple account opening)."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    account_name: str | None = None
+    """Wire name `accountName`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    status: int | None = None
+    """Wire name `status`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> AccountOpeningResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            status=_w.int32_of(o.get("status"), at + ".status"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class AccountValidationResult:
     """Account validation result (/account/validateAccount)."""
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
     """Wire name `accountName`."""
-    account_type: JsonValue | None = None
+    account_type: Scalar | None = None
     """Type not shown: it may echo the request's 0/1/2 or be an account type code. Wire name `accountType`."""
     freeze_status: FreezeStatus | Unknown | None = None
     """Returned for internal accounts. Wire name `freezeStatus`."""
-    restrict_status: JsonValue | None = None
+    restrict_status: Scalar | None = None
     """Returned for internal accounts; type and values not shown. Wire name `restrictStatus`."""
 
     @classmethod
@@ -130,9 +190,135 @@ class AccountValidationResult:
         return cls(
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
-            account_type=_w.json_of(o.get("accountType"), at + ".accountType"),
+            account_type=_w.scalar_of(o.get("accountType"), at + ".accountType"),
             freeze_status=_w.enum_reader(FreezeStatus)(o.get("freezeStatus"), at + ".freezeStatus"),
-            restrict_status=_w.json_of(o.get("restrictStatus"), at + ".restrictStatus"),
+            restrict_status=_w.scalar_of(o.get("restrictStatus"), at + ".restrictStatus"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BalanceChange:
+    """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    external_tx_id: str | None = None
+    """Wire name `externalTxId`."""
+    user_id: str | None = None
+    """Wire name `userId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    account_name: str | None = None
+    """Wire name `accountName`."""
+    tx_type: str | None = None
+    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    oppo_bank_code: str | None = None
+    """Wire name `oppoBankCode`."""
+    oppo_account_id: str | None = None
+    """Wire name `oppoAccountId`."""
+    oppo_account_name: str | None = None
+    """Wire name `oppoAccountName`."""
+    oppo_sub_account: str | None = None
+    """Wire name `oppoSubAccount`."""
+    third_party_tx_type: str | None = None
+    """Wire name `thirdPartyTxType`."""
+    mpesa_business_pay_type: int | None = None
+    """Wire name `mpesaBusinessPayType`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    fee_amount: Decimal | None = None
+    """Wire name `feeAmount`."""
+    balance: Decimal | None = None
+    """The account's balance after the change. Wire name `balance`."""
+    complete_time: int | None = None
+    """Epoch ms. Wire name `completeTime`."""
+    ext_info: BalanceChangeExtInfo | None = None
+    """Wire name `extInfo`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> BalanceChange:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
+            user_id=_w.str_of(o.get("userId"), at + ".userId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
+            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
+            oppo_account_id=_w.str_of(o.get("oppoAccountId"), at + ".oppoAccountId"),
+            oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
+            oppo_sub_account=_w.str_of(o.get("oppoSubAccount"), at + ".oppoSubAccount"),
+            third_party_tx_type=_w.str_of(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
+            mpesa_business_pay_type=_w.int32_of(o.get("mpesaBusinessPayType"), at + ".mpesaBusinessPayType"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
+            balance=_w.decimal_of(o.get("balance"), at + ".balance"),
+            complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
+            ext_info=_w.record_reader(BalanceChangeExtInfo._from_wire)(o.get("extInfo"), at + ".extInfo"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BalanceChangeExtInfo:
+    """extInfo of notification 0003."""
+    transaction_narrative: str | None = None
+    """Wire name `transactionNarrative`."""
+    oppo_phone_number: str | None = None
+    """Wire name `oppoPhoneNumber`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> BalanceChangeExtInfo:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            transaction_narrative=_w.str_of(o.get("transactionNarrative"), at + ".transactionNarrative"),
+            oppo_phone_number=_w.str_of(o.get("oppoPhoneNumber"), at + ".oppoPhoneNumber"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BankCode:
+    """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's."""
+    bank_code: str | None = None
+    """The code to send as a payee bank code (this bank's own is 46). Wire name `bankCode`."""
+    bank_name: str | None = None
+    """Wire name `bankName`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> BankCode:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            bank_code=_w.str_of(o.get("bankCode"), at + ".bankCode"),
+            bank_name=_w.str_of(o.get("bankName"), at + ".bankName"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BulkUtilityPaymentResult:
+    """Payload of notification 0014 (bulk utility payment result)."""
+    bulk_payment_order_id: str | None = None
+    """Wire name `bulkPaymentOrderId`."""
+    payer_account_id: str | None = None
+    """Wire name `payerAccountId`."""
+    tx_count: int | None = None
+    """Wire name `txCount`."""
+    results: list[UtilityPaymentResult] | None = None
+    """Wire name `resultArray`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> BulkUtilityPaymentResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            bulk_payment_order_id=_w.str_of(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
+            payer_account_id=_w.str_of(o.get("payerAccountId"), at + ".payerAccountId"),
+            tx_count=_w.int32_of(o.get("txCount"), at + ".txCount"),
+            results=_w.list_reader(_w.record_reader(UtilityPaymentResult._from_wire))(o.get("resultArray"), at + ".resultArray"),
         )
 
 
@@ -143,7 +329,7 @@ class BusinessOnboardingStatus:
     """Wire name `onboardingRequestId`."""
     onboarding_status: OnboardingStatus | Unknown | None = None
     """Integer; values from public-facts.md [live]. Wire name `onboardingStatus`."""
-    rejection_reason_id: JsonValue | None = None
+    rejection_reason_id: Scalar | None = None
     """First shape. Type and values not shown. Wire name `rejectionReasonId`."""
     rejection_reason_msg: str | None = None
     """First shape. Wire name `rejectionReasonMsg`."""
@@ -151,7 +337,7 @@ class BusinessOnboardingStatus:
     """Wire name `accountId`."""
     account_type: AccountType | Unknown | None = None
     """Wire name `accountType`."""
-    rejection_reason_ids: list[JsonValue] | None = None
+    rejection_reason_ids: list[Scalar] | None = None
     """Second shape (array). Wire name `rejectionReasonIds`."""
     reject_reason_msgs: list[str] | None = None
     """Second shape (array); wire name as written. Wire name `rejectReasonMsgs`."""
@@ -165,13 +351,34 @@ class BusinessOnboardingStatus:
         return cls(
             onboarding_request_id=_w.str_of(o.get("onboardingRequestId"), at + ".onboardingRequestId"),
             onboarding_status=_w.enum_reader(OnboardingStatus)(o.get("onboardingStatus"), at + ".onboardingStatus"),
-            rejection_reason_id=_w.json_of(o.get("rejectionReasonId"), at + ".rejectionReasonId"),
+            rejection_reason_id=_w.scalar_of(o.get("rejectionReasonId"), at + ".rejectionReasonId"),
             rejection_reason_msg=_w.str_of(o.get("rejectionReasonMsg"), at + ".rejectionReasonMsg"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_type=_w.enum_reader(AccountType)(o.get("accountType"), at + ".accountType"),
-            rejection_reason_ids=_w.json_list_of(o.get("rejectionReasonIds"), at + ".rejectionReasonIds"),
+            rejection_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectionReasonIds"), at + ".rejectionReasonIds"),
             reject_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectReasonMsgs"), at + ".rejectReasonMsgs"),
             audit_time=_w.int_of(o.get("auditTime"), at + ".auditTime"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ClosingBalance:
+    """One account's closing balance in notification 0015. Not public: the sandbox's shape."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    closing_balance: Decimal | None = None
+    """What the ledger held at the end of the day. Wire name `closingBalance`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalance:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            closing_balance=_w.decimal_of(o.get("closingBalance"), at + ".closingBalance"),
         )
 
 
@@ -187,6 +394,33 @@ class ClosingBalanceJob:
         o = _w.object_of(value, at)
         return cls(
             job_id=_w.str_of(o.get("jobId"), at + ".jobId"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ClosingBalanceReport:
+    """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape."""
+    job_id: str | None = None
+    """Wire name `jobId`."""
+    query_date: str | None = None
+    """The day (YYYY-MM-DD) whose closing balances these are. Wire name `queryDate`."""
+    status: str | None = None
+    """SUCCESS when the job computed the balances. Wire name `status`."""
+    generated_time: int | None = None
+    """Epoch ms. Wire name `generatedTime`."""
+    balances: list[ClosingBalance] | None = None
+    """Wire name `balances`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalanceReport:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            job_id=_w.str_of(o.get("jobId"), at + ".jobId"),
+            query_date=_w.str_of(o.get("queryDate"), at + ".queryDate"),
+            status=_w.str_of(o.get("status"), at + ".status"),
+            generated_time=_w.int_of(o.get("generatedTime"), at + ".generatedTime"),
+            balances=_w.list_reader(_w.record_reader(ClosingBalance._from_wire))(o.get("balances"), at + ".balances"),
         )
 
 
@@ -262,6 +496,33 @@ class CnyTransferDetail:
             support_document_file=_w.str_of(o.get("supportDocumentFile"), at + ".supportDocumentFile"),
             company_regis_document_file=_w.str_of(o.get("companyRegisDocumentFile"), at + ".companyRegisDocumentFile"),
             invoice=_w.str_of(o.get("invoice"), at + ".invoice"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CnyTransferResult:
+    """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    status: int | None = None
+    """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name `status`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    completed_time: int | None = None
+    """Epoch ms. Wire name `completedTime`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            status=_w.int32_of(o.get("status"), at + ".status"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            completed_time=_w.int_of(o.get("completedTime"), at + ".completedTime"),
         )
 
 
@@ -347,15 +608,15 @@ class CompanyOnboardingInfo:
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
     business_certificate_number: str | None = None
     """Wire name `businessCertificateNumber`."""
-    channel: JsonValue | None = None
+    channel: Scalar | None = None
     """Type not shown. Wire name `channel`."""
     channel_user_id: str | None = None
     """User id in the partner's system. Wire name `channelUserId`."""
     onboarding_media_infos: list[SmeMediaInfo] | None = None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: JsonValue | None = None
+    status: Scalar | None = None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[JsonValue] | None = None
+    reject_reason_ids: list[Scalar] | None = None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
     reject_reason_msgs: list[str] | None = None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
@@ -387,11 +648,11 @@ class CompanyOnboardingInfo:
             email=_w.str_of(o.get("email"), at + ".email"),
             krapin=_w.str_of(o.get("krapin"), at + ".krapin"),
             business_certificate_number=_w.str_of(o.get("businessCertificateNumber"), at + ".businessCertificateNumber"),
-            channel=_w.json_of(o.get("channel"), at + ".channel"),
+            channel=_w.scalar_of(o.get("channel"), at + ".channel"),
             channel_user_id=_w.str_of(o.get("channelUserId"), at + ".channelUserId"),
             onboarding_media_infos=_w.list_reader(_w.record_reader(SmeMediaInfo._from_wire))(o.get("onboardingMediaInfos"), at + ".onboardingMediaInfos"),
-            status=_w.json_of(o.get("status"), at + ".status"),
-            reject_reason_ids=_w.json_list_of(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
+            status=_w.scalar_of(o.get("status"), at + ".status"),
+            reject_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
             reject_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectReasonMsgs"), at + ".rejectReasonMsgs"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             audit_time=_w.int_of(o.get("auditTime"), at + ".auditTime"),
@@ -400,6 +661,90 @@ class CompanyOnboardingInfo:
             business_address=_w.str_of(o.get("businessAddress"), at + ".businessAddress"),
             shareholders_member_infos=_w.list_reader(_w.record_reader(ShareholderMemberInfo._from_wire))(o.get("shareholdersMemberInfos"), at + ".shareholdersMemberInfos"),
             shareholders_company_infos=_w.list_reader(_w.record_reader(ShareholderCompanyInfo._from_wire))(o.get("shareholdersCompanyInfos"), at + ".shareholdersCompanyInfos"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FcDepositResult:
+    """Payload of notification 0010 (foreign-currency deposit)."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    status: int | None = None
+    """Wire name `status`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> FcDepositResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            status=_w.int32_of(o.get("status"), at + ".status"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FcOutboundResult:
+    """Payload of notification 0011 (foreign-currency outbound, cross-border, result)."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    refund_tx_id: str | None = None
+    """Wire name `refundTxId`."""
+    operation_bank_code: str | None = None
+    """Wire name `operationBankCode`."""
+    operation_bank_account: str | None = None
+    """Wire name `operationBankAccount`."""
+    external_id: str | None = None
+    """Wire name `externalId`."""
+    status: int | None = None
+    """Wire name `status`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> FcOutboundResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            refund_tx_id=_w.str_of(o.get("refundTxId"), at + ".refundTxId"),
+            operation_bank_code=_w.str_of(o.get("operationBankCode"), at + ".operationBankCode"),
+            operation_bank_account=_w.str_of(o.get("operationBankAccount"), at + ".operationBankAccount"),
+            external_id=_w.str_of(o.get("externalId"), at + ".externalId"),
+            status=_w.int32_of(o.get("status"), at + ".status"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
         )
 
 
@@ -419,11 +764,275 @@ class FeeResult:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class FxConversionResult:
+    """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    status: FxRequestStatus | Unknown | None = None
+    """Wire name `status`."""
+    out_tx_id: str | None = None
+    """Wire name `outTxId`."""
+    in_tx_id: str | None = None
+    """Wire name `inTxId`."""
+    currency: str | None = None
+    """The target currency. Wire name `currency`."""
+    amount: Decimal | None = None
+    """The target amount. Wire name `amount`."""
+    fx_rate: Decimal | None = None
+    """Wire name `fxRate`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> FxConversionResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
+            out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
+            in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FxExchangeResult:
+    """Payload of notification 0013 (foreign-currency exchange result of the request without v2)."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    kes_account_id: str | None = None
+    """Wire name `kesAccountId`."""
+    fc_account_id: str | None = None
+    """Wire name `fcAccountId`."""
+    out_tx_id: str | None = None
+    """Wire name `outTxId`."""
+    in_tx_id: str | None = None
+    """Wire name `inTxId`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    status: FxRequestStatus | Unknown | None = None
+    """Wire name `status`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    fx_rate: Decimal | None = None
+    """Wire name `fxRate`."""
+    operation: str | None = None
+    """Wire name `operation`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> FxExchangeResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            kes_account_id=_w.str_of(o.get("kesAccountId"), at + ".kesAccountId"),
+            fc_account_id=_w.str_of(o.get("fcAccountId"), at + ".fcAccountId"),
+            out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
+            in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
+            operation=_w.str_of(o.get("operation"), at + ".operation"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FxRequest:
+    """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    out_tx_id: str | None = None
+    """The transaction that took the source currency. Wire name `outTxId`."""
+    in_tx_id: str | None = None
+    """The transaction that paid the target currency. Wire name `inTxId`."""
+    status: FxRequestStatus | Unknown | None = None
+    """Wire name `status`."""
+    currency: str | None = None
+    """The target currency. Wire name `currency`."""
+    amount: Decimal | None = None
+    """The target amount. Wire name `amount`."""
+    fx_rate: Decimal | None = None
+    """Units of the target currency for one unit of the source currency. Wire name `fxRate`."""
+    error_code: str | None = None
+    """Why the request failed, when it did. Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> FxRequest:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
+            in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
+            status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InterBankTransfer:
+    """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds."""
+    application_id: str | None = None
+    """Wire name `applicationId`."""
+    tx_id: str | None = None
+    """The debit transaction. Wire name `txId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    status: InterBankApplicationStatus | Unknown | None = None
+    """Wire name `status`."""
+    debit_amount: Decimal | None = None
+    """What the account was debited, the fee included. Wire name `debitAmount`."""
+    fee: Decimal | None = None
+    """Wire name `fee`."""
+    currency: str | None = None
+    """Currency of the debited account. Wire name `currency`."""
+    create_time: int | None = None
+    """Epoch ms. Wire name `createTime`."""
+    beneficiary_bic: str | None = None
+    """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Wire name `beneficiarySwiftBic`."""
+    beneficiary_bank_name: str | None = None
+    """Wire name `beneficiaryBankName`."""
+    beneficiary_bank_country: str | None = None
+    """Wire name `beneficiaryBankCountry`."""
+    beneficiary_bank_city: str | None = None
+    """Wire name `beneficiaryBankCity`."""
+    beneficiary_bank_address: str | None = None
+    """Wire name `beneficiaryBankAddress`."""
+    beneficiary_account_id: str | None = None
+    """Wire name `beneficiaryAccountId`."""
+    beneficiary_account_currency: str | None = None
+    """Wire name `beneficiaryAccountCcy`."""
+    beneficiary_name: str | None = None
+    """Wire name `beneficiaryName`."""
+    beneficiary_email: str | None = None
+    """Wire name `beneficiaryEmail`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    amount_type: AmountType | Unknown | None = None
+    """Wire name `amountType`."""
+    message_to_beneficiary: str | None = None
+    """Wire name `messageToBeneficiary`."""
+    payment_channel: PaymentChannel | Unknown | None = None
+    """Wire name `paymentChannel`."""
+    payment_purpose_id: str | None = None
+    """Wire name `paymentPurposeId`."""
+    payment_purpose: str | None = None
+    """Wire name `paymentPurpose`."""
+    sender_address: str | None = None
+    """Wire name `senderAddress`."""
+    charge_type: ChargeType | Unknown | None = None
+    """Wire name `chargeType`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> InterBankTransfer:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            status=_w.enum_reader(InterBankApplicationStatus)(o.get("status"), at + ".status"),
+            debit_amount=_w.decimal_of(o.get("debitAmount"), at + ".debitAmount"),
+            fee=_w.decimal_of(o.get("fee"), at + ".fee"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
+            beneficiary_bic=_w.str_of(o.get("beneficiarySwiftBic"), at + ".beneficiarySwiftBic"),
+            beneficiary_bank_name=_w.str_of(o.get("beneficiaryBankName"), at + ".beneficiaryBankName"),
+            beneficiary_bank_country=_w.str_of(o.get("beneficiaryBankCountry"), at + ".beneficiaryBankCountry"),
+            beneficiary_bank_city=_w.str_of(o.get("beneficiaryBankCity"), at + ".beneficiaryBankCity"),
+            beneficiary_bank_address=_w.str_of(o.get("beneficiaryBankAddress"), at + ".beneficiaryBankAddress"),
+            beneficiary_account_id=_w.str_of(o.get("beneficiaryAccountId"), at + ".beneficiaryAccountId"),
+            beneficiary_account_currency=_w.str_of(o.get("beneficiaryAccountCcy"), at + ".beneficiaryAccountCcy"),
+            beneficiary_name=_w.str_of(o.get("beneficiaryName"), at + ".beneficiaryName"),
+            beneficiary_email=_w.str_of(o.get("beneficiaryEmail"), at + ".beneficiaryEmail"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            amount_type=_w.enum_reader(AmountType)(o.get("amountType"), at + ".amountType"),
+            message_to_beneficiary=_w.str_of(o.get("messageToBeneficiary"), at + ".messageToBeneficiary"),
+            payment_channel=_w.enum_reader(PaymentChannel)(o.get("paymentChannel"), at + ".paymentChannel"),
+            payment_purpose_id=_w.str_of(o.get("paymentPurposeId"), at + ".paymentPurposeId"),
+            payment_purpose=_w.str_of(o.get("paymentPurpose"), at + ".paymentPurpose"),
+            sender_address=_w.str_of(o.get("senderAddress"), at + ".senderAddress"),
+            charge_type=_w.enum_reader(ChargeType)(o.get("chargeType"), at + ".chargeType"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InternalBatchItem:
+    """One payment of notification 0004."""
+    payee_account_id: str | None = None
+    """Wire name `payeeAccountId`."""
+    payee_account_name: str | None = None
+    """Wire name `payeeAccountName`."""
+    payee_type: int | None = None
+    """Wire name `payeeType`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    tx_status: TxStatus | Unknown | None = None
+    """Wire name `txStatus`."""
+    failed_reason: str | None = None
+    """Wire name `failedReason`."""
+    completed_time: int | None = None
+    """Epoch ms. Wire name `completedTime`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchItem:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            payee_account_id=_w.str_of(o.get("payeeAccountId"), at + ".payeeAccountId"),
+            payee_account_name=_w.str_of(o.get("payeeAccountName"), at + ".payeeAccountName"),
+            payee_type=_w.int32_of(o.get("payeeType"), at + ".payeeType"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
+            failed_reason=_w.str_of(o.get("failedReason"), at + ".failedReason"),
+            completed_time=_w.int_of(o.get("completedTime"), at + ".completedTime"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InternalBatchResult:
+    """Payload of notification 0004 (internal batch, merchant bulk, result)."""
+    order_id: str | None = None
+    """Wire name `orderId`."""
+    results: list[InternalBatchItem] | None = None
+    """Wire name `resultArray`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            order_id=_w.str_of(o.get("orderId"), at + ".orderId"),
+            results=_w.list_reader(_w.record_reader(InternalBatchItem._from_wire))(o.get("resultArray"), at + ".resultArray"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KycMediaItem:
     """KYC media list item (mediaList of /onboarding/personal/getKycMediaList)."""
-    media_type: JsonValue | None = None
+    media_type: Scalar | None = None
     """Type and values not shown. Wire name `mediaType`."""
-    file_type_id: JsonValue | None = None
+    file_type_id: Scalar | None = None
     """Type and values not shown. Wire name `fileTypeId`."""
     media_url: str | None = None
     """Wire name `mediaUrl`."""
@@ -433,8 +1042,8 @@ class KycMediaItem:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
-            media_type=_w.json_of(o.get("mediaType"), at + ".mediaType"),
-            file_type_id=_w.json_of(o.get("fileTypeId"), at + ".fileTypeId"),
+            media_type=_w.scalar_of(o.get("mediaType"), at + ".mediaType"),
+            file_type_id=_w.scalar_of(o.get("fileTypeId"), at + ".fileTypeId"),
             media_url=_w.str_of(o.get("mediaUrl"), at + ".mediaUrl"),
         )
 
@@ -466,6 +1075,42 @@ class MobileDetail:
         out["networkProvider"] = _w.enum_wire(self.network_provider)
         out["amount"] = _w.decimal_text(self.amount)
         return out
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OnboardingResult:
+    """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening)."""
+    onboarding_request_id: str | None = None
+    """Wire name `onboardingRequestId`."""
+    user_id: str | None = None
+    """Wire name `userId`."""
+    status: OnboardingStatus | Unknown | None = None
+    """Wire name `status`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    account_type: Scalar | None = None
+    """Wire name `accountType`."""
+    complete_time: int | None = None
+    """Epoch ms. Wire name `completeTime`."""
+    rejection_reason_ids: list[Scalar] | None = None
+    """Wire name `rejectionReasonIds`."""
+    rejection_reason_msgs: list[str] | None = None
+    """Wire name `rejectionReasonMsgs`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> OnboardingResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            onboarding_request_id=_w.str_of(o.get("onboardingRequestId"), at + ".onboardingRequestId"),
+            user_id=_w.str_of(o.get("userId"), at + ".userId"),
+            status=_w.enum_reader(OnboardingStatus)(o.get("status"), at + ".status"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            account_type=_w.scalar_of(o.get("accountType"), at + ".accountType"),
+            complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
+            rejection_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectionReasonIds"), at + ".rejectionReasonIds"),
+            rejection_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectionReasonMsgs"), at + ".rejectionReasonMsgs"),
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -564,15 +1209,15 @@ class OrganisationOnboardingInfo:
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
     business_certificate_number: str | None = None
     """Wire name `businessCertificateNumber`."""
-    channel: JsonValue | None = None
+    channel: Scalar | None = None
     """Type not shown. Wire name `channel`."""
     channel_user_id: str | None = None
     """User id in the partner's system. Wire name `channelUserId`."""
     onboarding_media_infos: list[SmeMediaInfo] | None = None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: JsonValue | None = None
+    status: Scalar | None = None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[JsonValue] | None = None
+    reject_reason_ids: list[Scalar] | None = None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
     reject_reason_msgs: list[str] | None = None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
@@ -604,11 +1249,11 @@ class OrganisationOnboardingInfo:
             email=_w.str_of(o.get("email"), at + ".email"),
             krapin=_w.str_of(o.get("krapin"), at + ".krapin"),
             business_certificate_number=_w.str_of(o.get("businessCertificateNumber"), at + ".businessCertificateNumber"),
-            channel=_w.json_of(o.get("channel"), at + ".channel"),
+            channel=_w.scalar_of(o.get("channel"), at + ".channel"),
             channel_user_id=_w.str_of(o.get("channelUserId"), at + ".channelUserId"),
             onboarding_media_infos=_w.list_reader(_w.record_reader(SmeMediaInfo._from_wire))(o.get("onboardingMediaInfos"), at + ".onboardingMediaInfos"),
-            status=_w.json_of(o.get("status"), at + ".status"),
-            reject_reason_ids=_w.json_list_of(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
+            status=_w.scalar_of(o.get("status"), at + ".status"),
+            reject_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
             reject_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectReasonMsgs"), at + ".rejectReasonMsgs"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             audit_time=_w.int_of(o.get("auditTime"), at + ".auditTime"),
@@ -639,15 +1284,15 @@ class PartnershipOnboardingInfo:
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
     business_certificate_number: str | None = None
     """Wire name `businessCertificateNumber`."""
-    channel: JsonValue | None = None
+    channel: Scalar | None = None
     """Type not shown. Wire name `channel`."""
     channel_user_id: str | None = None
     """User id in the partner's system. Wire name `channelUserId`."""
     onboarding_media_infos: list[SmeMediaInfo] | None = None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: JsonValue | None = None
+    status: Scalar | None = None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[JsonValue] | None = None
+    reject_reason_ids: list[Scalar] | None = None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
     reject_reason_msgs: list[str] | None = None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
@@ -679,11 +1324,11 @@ class PartnershipOnboardingInfo:
             email=_w.str_of(o.get("email"), at + ".email"),
             krapin=_w.str_of(o.get("krapin"), at + ".krapin"),
             business_certificate_number=_w.str_of(o.get("businessCertificateNumber"), at + ".businessCertificateNumber"),
-            channel=_w.json_of(o.get("channel"), at + ".channel"),
+            channel=_w.scalar_of(o.get("channel"), at + ".channel"),
             channel_user_id=_w.str_of(o.get("channelUserId"), at + ".channelUserId"),
             onboarding_media_infos=_w.list_reader(_w.record_reader(SmeMediaInfo._from_wire))(o.get("onboardingMediaInfos"), at + ".onboardingMediaInfos"),
-            status=_w.json_of(o.get("status"), at + ".status"),
-            reject_reason_ids=_w.json_list_of(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
+            status=_w.scalar_of(o.get("status"), at + ".status"),
+            reject_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
             reject_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectReasonMsgs"), at + ".rejectReasonMsgs"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             audit_time=_w.int_of(o.get("auditTime"), at + ".auditTime"),
@@ -718,7 +1363,7 @@ class PersonalKyc:
     """Wire name `idType`."""
     id_number: str | None = None
     """Wire name `idNumber`."""
-    birthday: JsonValue | None = None
+    birthday: Scalar | None = None
     """Format not shown. Wire name `birthday`."""
     address: str | None = None
     """Wire name `address`."""
@@ -738,7 +1383,7 @@ class PersonalKyc:
     """Wire name `specifyIndustry`."""
     profile_check: ProfileCheck | Unknown | None = None
     """Wire name `profileCheck`."""
-    profile_check_result_code: JsonValue | None = None
+    profile_check_result_code: Scalar | None = None
     """Type and values not shown. Wire name `profileCheckResultCode`."""
     profile_check_result_text: str | None = None
     """Wire name `profileCheckResultText`."""
@@ -764,7 +1409,7 @@ class PersonalKyc:
             nationality=_w.str_of(o.get("nationality"), at + ".nationality"),
             id_type=_w.enum_reader(IdType)(o.get("idType"), at + ".idType"),
             id_number=_w.str_of(o.get("idNumber"), at + ".idNumber"),
-            birthday=_w.json_of(o.get("birthday"), at + ".birthday"),
+            birthday=_w.scalar_of(o.get("birthday"), at + ".birthday"),
             address=_w.str_of(o.get("address"), at + ".address"),
             country_code=_w.str_of(o.get("countryCode"), at + ".countryCode"),
             mobile=_w.str_of(o.get("mobile"), at + ".mobile"),
@@ -774,7 +1419,7 @@ class PersonalKyc:
             business_industry=_w.str_of(o.get("businessIndustry"), at + ".businessIndustry"),
             specify_industry=_w.str_of(o.get("specifyIndustry"), at + ".specifyIndustry"),
             profile_check=_w.enum_reader(ProfileCheck)(o.get("profileCheck"), at + ".profileCheck"),
-            profile_check_result_code=_w.json_of(o.get("profileCheckResultCode"), at + ".profileCheckResultCode"),
+            profile_check_result_code=_w.scalar_of(o.get("profileCheckResultCode"), at + ".profileCheckResultCode"),
             profile_check_result_text=_w.str_of(o.get("profileCheckResultText"), at + ".profileCheckResultText"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             update_time=_w.int_of(o.get("updateTime"), at + ".updateTime"),
@@ -789,7 +1434,7 @@ class PersonalOnboardingStatus:
     """Wire name `onboardingRequestId`."""
     onboarding_status: str | None = None
     """Text; its values: not shown. Wire name `onboardingStatus`."""
-    rejection_reason_id: JsonValue | None = None
+    rejection_reason_id: Scalar | None = None
     """Type and values not shown. Wire name `rejectionReasonId`."""
     rejection_reason_msg: str | None = None
     """Values not shown. Wire name `rejectionReasonMsg`."""
@@ -805,7 +1450,7 @@ class PersonalOnboardingStatus:
         return cls(
             onboarding_request_id=_w.str_of(o.get("onboardingRequestId"), at + ".onboardingRequestId"),
             onboarding_status=_w.str_of(o.get("onboardingStatus"), at + ".onboardingStatus"),
-            rejection_reason_id=_w.json_of(o.get("rejectionReasonId"), at + ".rejectionReasonId"),
+            rejection_reason_id=_w.scalar_of(o.get("rejectionReasonId"), at + ".rejectionReasonId"),
             rejection_reason_msg=_w.str_of(o.get("rejectionReasonMsg"), at + ".rejectionReasonMsg"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_type=_w.enum_reader(AccountType)(o.get("accountType"), at + ".accountType"),
@@ -827,7 +1472,7 @@ class ReversalRequest:
     """Wire name `reversalReason`."""
     voucher: str | None = None
     """Wire name `voucher`."""
-    status: JsonValue | None = None
+    status: Scalar | None = None
     """Status values and transitions of reversal requests: not shown. Wire name `status`."""
     reversal_tx_id: str | None = None
     """Wire name `reversalTxId`."""
@@ -843,7 +1488,7 @@ class ReversalRequest:
             reversed_time=_w.str_of(o.get("reversedTime"), at + ".reversedTime"),
             reversal_reason=_w.str_of(o.get("reversalReason"), at + ".reversalReason"),
             voucher=_w.str_of(o.get("voucher"), at + ".voucher"),
-            status=_w.json_of(o.get("status"), at + ".status"),
+            status=_w.scalar_of(o.get("status"), at + ".status"),
             reversal_tx_id=_w.str_of(o.get("reversalTxId"), at + ".reversalTxId"),
         )
 
@@ -851,7 +1496,7 @@ class ReversalRequest:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderCompanyInfo:
     """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
-    company_id: JsonValue | None = None
+    company_id: Scalar | None = None
     """Type not shown. Wire name `companyId`."""
     company_name: str | None = None
     """Wire name `companyName`."""
@@ -859,7 +1504,7 @@ class ShareholderCompanyInfo:
     """Wire name `registrationFileKey`."""
     registration_file_url: str | None = None
     """Wire name `registrationFileUrl`."""
-    registration_file_type: JsonValue | None = None
+    registration_file_type: Scalar | None = None
     """Type and values not shown. Wire name `registrationFileType`."""
 
     @classmethod
@@ -867,18 +1512,18 @@ class ShareholderCompanyInfo:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
-            company_id=_w.json_of(o.get("companyId"), at + ".companyId"),
+            company_id=_w.scalar_of(o.get("companyId"), at + ".companyId"),
             company_name=_w.str_of(o.get("companyName"), at + ".companyName"),
             registration_file_key=_w.str_of(o.get("registrationFileKey"), at + ".registrationFileKey"),
             registration_file_url=_w.str_of(o.get("registrationFileUrl"), at + ".registrationFileUrl"),
-            registration_file_type=_w.json_of(o.get("registrationFileType"), at + ".registrationFileType"),
+            registration_file_type=_w.scalar_of(o.get("registrationFileType"), at + ".registrationFileType"),
         )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderMemberInfo:
     """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
-    member_id: JsonValue | None = None
+    member_id: Scalar | None = None
     """Type not shown. Wire name `memberId`."""
     country_code: str | None = None
     """Wire name `countryCode`."""
@@ -900,19 +1545,19 @@ class ShareholderMemberInfo:
     """Wire name `kraPin`."""
     id_front_file_url: str | None = None
     """Wire name `idFrontFileUrl`."""
-    id_front_file_type: JsonValue | None = None
+    id_front_file_type: Scalar | None = None
     """Type and values not shown. Wire name `idFrontFileType`."""
     selfie_file_url: str | None = None
     """Wire name `selfieFileUrl`."""
-    selfie_file_type: JsonValue | None = None
+    selfie_file_type: Scalar | None = None
     """Type and values not shown. Wire name `selfieFileType`."""
     id_back_file_url: str | None = None
     """Wire name `idBackFileUrl`."""
-    id_back_file_type: JsonValue | None = None
+    id_back_file_type: Scalar | None = None
     """Type and values not shown. Wire name `idBackFileType`."""
     kra_pin_file_url: str | None = None
     """Wire name `kraPinFileUrl`."""
-    kra_pin_file_type: JsonValue | None = None
+    kra_pin_file_type: Scalar | None = None
     """Type and values not shown. Wire name `kraPinFileType`."""
 
     @classmethod
@@ -920,7 +1565,7 @@ class ShareholderMemberInfo:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
-            member_id=_w.json_of(o.get("memberId"), at + ".memberId"),
+            member_id=_w.scalar_of(o.get("memberId"), at + ".memberId"),
             country_code=_w.str_of(o.get("countryCode"), at + ".countryCode"),
             mobile=_w.str_of(o.get("mobile"), at + ".mobile"),
             id_type=_w.enum_reader(IdType)(o.get("idType"), at + ".idType"),
@@ -931,13 +1576,91 @@ class ShareholderMemberInfo:
             full_name=_w.str_of(o.get("fullName"), at + ".fullName"),
             kra_pin=_w.str_of(o.get("kraPin"), at + ".kraPin"),
             id_front_file_url=_w.str_of(o.get("idFrontFileUrl"), at + ".idFrontFileUrl"),
-            id_front_file_type=_w.json_of(o.get("idFrontFileType"), at + ".idFrontFileType"),
+            id_front_file_type=_w.scalar_of(o.get("idFrontFileType"), at + ".idFrontFileType"),
             selfie_file_url=_w.str_of(o.get("selfieFileUrl"), at + ".selfieFileUrl"),
-            selfie_file_type=_w.json_of(o.get("selfieFileType"), at + ".selfieFileType"),
+            selfie_file_type=_w.scalar_of(o.get("selfieFileType"), at + ".selfieFileType"),
             id_back_file_url=_w.str_of(o.get("idBackFileUrl"), at + ".idBackFileUrl"),
-            id_back_file_type=_w.json_of(o.get("idBackFileType"), at + ".idBackFileType"),
+            id_back_file_type=_w.scalar_of(o.get("idBackFileType"), at + ".idBackFileType"),
             kra_pin_file_url=_w.str_of(o.get("kraPinFileUrl"), at + ".kraPinFileUrl"),
-            kra_pin_file_type=_w.json_of(o.get("kraPinFileType"), at + ".kraPinFileType"),
+            kra_pin_file_type=_w.scalar_of(o.get("kraPinFileType"), at + ".kraPinFileType"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SmeBulkPaymentItem:
+    """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    beneficiary_name: str | None = None
+    """Wire name `benificiaryName`."""
+    beneficiary_account: str | None = None
+    """Wire name `benificiaryAccount`."""
+    beneficiary_sub_account: str | None = None
+    """Wire name `benificiarySubAccount`."""
+    beneficiary_bank_code: str | None = None
+    """Wire name `benificiaryBankCode`."""
+    payment_channel: str | None = None
+    """Wire name `paymentChannel`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    fee_amount: Decimal | None = None
+    """Wire name `feeAmount`."""
+    external_tx_id: str | None = None
+    """Wire name `externalTxId`."""
+    tx_status: TxStatus | Unknown | None = None
+    """Wire name `txStatus`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+    completed_time: str | None = None
+    """A string in this payload. Wire name `completedTime`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentItem:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            beneficiary_name=_w.str_of(o.get("benificiaryName"), at + ".benificiaryName"),
+            beneficiary_account=_w.str_of(o.get("benificiaryAccount"), at + ".benificiaryAccount"),
+            beneficiary_sub_account=_w.str_of(o.get("benificiarySubAccount"), at + ".benificiarySubAccount"),
+            beneficiary_bank_code=_w.str_of(o.get("benificiaryBankCode"), at + ".benificiaryBankCode"),
+            payment_channel=_w.str_of(o.get("paymentChannel"), at + ".paymentChannel"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
+            external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
+            tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
+            completed_time=_w.str_of(o.get("completedTime"), at + ".completedTime"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SmeBulkPaymentResult:
+    """Payload of notification 0008 (SME bulk payment result)."""
+    bulk_payment_order_id: str | None = None
+    """Wire name `bulkPaymentOrderId`."""
+    payer_account_id: str | None = None
+    """Wire name `payerAccountId`."""
+    tx_type: str | None = None
+    """Wire name `txType`."""
+    results: list[SmeBulkPaymentItem] | None = None
+    """Wire name `resultArray`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            bulk_payment_order_id=_w.str_of(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
+            payer_account_id=_w.str_of(o.get("payerAccountId"), at + ".payerAccountId"),
+            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            results=_w.list_reader(_w.record_reader(SmeBulkPaymentItem._from_wire))(o.get("resultArray"), at + ".resultArray"),
         )
 
 
@@ -946,15 +1669,15 @@ class SmeMediaInfo:
     """Item of onboardingMediaInfos of the SME onboarding info."""
     file_url: str | None = None
     """Wire name `fileUrl`."""
-    media_type: JsonValue | None = None
+    media_type: Scalar | None = None
     """Type and values not shown. Wire name `mediaType`."""
     content_type: str | None = None
     """Wire name `contentType`."""
-    file_type_id: JsonValue | None = None
+    file_type_id: Scalar | None = None
     """Type and values not shown. Wire name `fileTypeId`."""
     file_key: str | None = None
     """Wire name `fileKey`."""
-    file_id: JsonValue | None = None
+    file_id: Scalar | None = None
     """Type not shown. Wire name `fileId`."""
 
     @classmethod
@@ -963,11 +1686,29 @@ class SmeMediaInfo:
         o = _w.object_of(value, at)
         return cls(
             file_url=_w.str_of(o.get("fileUrl"), at + ".fileUrl"),
-            media_type=_w.json_of(o.get("mediaType"), at + ".mediaType"),
+            media_type=_w.scalar_of(o.get("mediaType"), at + ".mediaType"),
             content_type=_w.str_of(o.get("contentType"), at + ".contentType"),
-            file_type_id=_w.json_of(o.get("fileTypeId"), at + ".fileTypeId"),
+            file_type_id=_w.scalar_of(o.get("fileTypeId"), at + ".fileTypeId"),
             file_key=_w.str_of(o.get("fileKey"), at + ".fileKey"),
-            file_id=_w.json_of(o.get("fileId"), at + ".fileId"),
+            file_id=_w.scalar_of(o.get("fileId"), at + ".fileId"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StatementReport:
+    """Payload of notification 0009 (account statement report)."""
+    job_id: str | None = None
+    """Wire name `jobId`."""
+    statement_url: str | None = None
+    """Wire name `statementUrl`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> StatementReport:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            job_id=_w.str_of(o.get("jobId"), at + ".jobId"),
+            statement_url=_w.str_of(o.get("statementUrl"), at + ".statementUrl"),
         )
 
 
@@ -990,15 +1731,15 @@ class StoreOnboardingInfo:
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
     business_certificate_number: str | None = None
     """Wire name `businessCertificateNumber`."""
-    channel: JsonValue | None = None
+    channel: Scalar | None = None
     """Type not shown. Wire name `channel`."""
     channel_user_id: str | None = None
     """User id in the partner's system. Wire name `channelUserId`."""
     onboarding_media_infos: list[SmeMediaInfo] | None = None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: JsonValue | None = None
+    status: Scalar | None = None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[JsonValue] | None = None
+    reject_reason_ids: list[Scalar] | None = None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
     reject_reason_msgs: list[str] | None = None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
@@ -1016,9 +1757,9 @@ class StoreOnboardingInfo:
     """Wire name `ownerFullName`."""
     owner_id_number: str | None = None
     """Wire name `ownerIdNumber`."""
-    owner_id_type: JsonValue | None = None
+    owner_id_type: Scalar | None = None
     """Type and values not shown. Wire name `ownerIdType`."""
-    owner_birth_day: JsonValue | None = None
+    owner_birth_day: Scalar | None = None
     """Format not shown. Wire name `ownerBirthDay`."""
     kin_full_name: str | None = None
     """Next of kin. Wire name `kinFullName`."""
@@ -1042,11 +1783,11 @@ class StoreOnboardingInfo:
             email=_w.str_of(o.get("email"), at + ".email"),
             krapin=_w.str_of(o.get("krapin"), at + ".krapin"),
             business_certificate_number=_w.str_of(o.get("businessCertificateNumber"), at + ".businessCertificateNumber"),
-            channel=_w.json_of(o.get("channel"), at + ".channel"),
+            channel=_w.scalar_of(o.get("channel"), at + ".channel"),
             channel_user_id=_w.str_of(o.get("channelUserId"), at + ".channelUserId"),
             onboarding_media_infos=_w.list_reader(_w.record_reader(SmeMediaInfo._from_wire))(o.get("onboardingMediaInfos"), at + ".onboardingMediaInfos"),
-            status=_w.json_of(o.get("status"), at + ".status"),
-            reject_reason_ids=_w.json_list_of(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
+            status=_w.scalar_of(o.get("status"), at + ".status"),
+            reject_reason_ids=_w.list_reader(_w.scalar_of)(o.get("rejectReasonIds"), at + ".rejectReasonIds"),
             reject_reason_msgs=_w.list_reader(_w.str_of)(o.get("rejectReasonMsgs"), at + ".rejectReasonMsgs"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             audit_time=_w.int_of(o.get("auditTime"), at + ".auditTime"),
@@ -1055,12 +1796,36 @@ class StoreOnboardingInfo:
             business_address=_w.str_of(o.get("businessAddress"), at + ".businessAddress"),
             owner_full_name=_w.str_of(o.get("ownerFullName"), at + ".ownerFullName"),
             owner_id_number=_w.str_of(o.get("ownerIdNumber"), at + ".ownerIdNumber"),
-            owner_id_type=_w.json_of(o.get("ownerIdType"), at + ".ownerIdType"),
-            owner_birth_day=_w.json_of(o.get("ownerBirthDay"), at + ".ownerBirthDay"),
+            owner_id_type=_w.scalar_of(o.get("ownerIdType"), at + ".ownerIdType"),
+            owner_birth_day=_w.scalar_of(o.get("ownerBirthDay"), at + ".ownerBirthDay"),
             kin_full_name=_w.str_of(o.get("kinFullName"), at + ".kinFullName"),
             kin_country_code=_w.str_of(o.get("kinCountryCode"), at + ".kinCountryCode"),
             kin_mobile=_w.str_of(o.get("kinMobile"), at + ".kinMobile"),
             kin_relationship=_w.str_of(o.get("kinRelationship"), at + ".kinRelationship"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TransactionExtInfo:
+    """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends."""
+    transaction_narrative: str | None = None
+    """The narrative shown for the transaction. Wire name `transactionNarrative`."""
+    fee: Decimal | None = None
+    """Fee charged for the transaction. Wire name `fee`."""
+    oppo_account_id: str | None = None
+    """Account of the other side. Wire name `oppoAccountId`."""
+    remark: str | None = None
+    """The remark sent with the transfer. Wire name `remark`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> TransactionExtInfo:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            transaction_narrative=_w.str_of(o.get("transactionNarrative"), at + ".transactionNarrative"),
+            fee=_w.decimal_of(o.get("fee"), at + ".fee"),
+            oppo_account_id=_w.str_of(o.get("oppoAccountId"), at + ".oppoAccountId"),
+            remark=_w.str_of(o.get("remark"), at + ".remark"),
         )
 
 
@@ -1083,8 +1848,16 @@ class TransactionListItem:
     """Name of the other side of the transaction. Wire name `oppoAccountName`."""
     external_tx_id: str | None = None
     """Wire name `externalTxId`."""
-    ext_info: JsonValue | None = None
-    """An object (e.g. transactionNarrative); its members are not public. Wire name `extInfo`."""
+    ext_info: TransactionExtInfo | None = None
+    """An object (e.g. transactionNarrative); its other members are not public. Wire name `extInfo`."""
+    account_id: str | None = None
+    """The account the row belongs to. Wire name `accountId`."""
+    currency: Currency | Unknown | None = None
+    """Wire name `currency`."""
+    payment_channel: str | None = None
+    """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Wire name `paymentChannel`."""
+    oppo_bank_code: str | None = None
+    """Bank code of the other side (seen live on /query/getTransResult). Wire name `oppoBankCode`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionListItem:
@@ -1099,5 +1872,213 @@ class TransactionListItem:
             complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
             oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
             external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
-            ext_info=_w.json_of(o.get("extInfo"), at + ".extInfo"),
+            ext_info=_w.record_reader(TransactionExtInfo._from_wire)(o.get("extInfo"), at + ".extInfo"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
+            payment_channel=_w.str_of(o.get("paymentChannel"), at + ".paymentChannel"),
+            oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TransactionResult:
+    """Payload of notification 0002 (transaction result)."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    tx_type: str | None = None
+    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    external_tx_id: str | None = None
+    """Wire name `externalTxId`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    account_name: str | None = None
+    """Wire name `accountName`."""
+    account_type: Scalar | None = None
+    """Wire name `accountType`."""
+    oppo_channel_id: str | None = None
+    """Wire name `oppoChannelId`."""
+    oppo_sub_account: str | None = None
+    """Wire name `oppoSubAccount`."""
+    oppo_bank_code: str | None = None
+    """Wire name `oppoBankCode`."""
+    mpesa_business_pay_type: int | None = None
+    """Wire name `mpesaBusinessPayType`."""
+    oppo_account_id: str | None = None
+    """Wire name `oppoAccountId`."""
+    oppo_account_name: str | None = None
+    """Wire name `oppoAccountName`."""
+    third_party_tx_type: str | None = None
+    """Wire name `thirdPartyTxType`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    fee_amount: Decimal | None = None
+    """Wire name `feeAmount`."""
+    balance: Decimal | None = None
+    """The account's balance after the transaction. Wire name `balance`."""
+    tx_status: TxStatus | Unknown | None = None
+    """Wire name `txStatus`."""
+    create_time: int | None = None
+    """Epoch ms. Wire name `createTime`."""
+    update_time: int | None = None
+    """Epoch ms. Wire name `updateTime`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+    ext_info: TransactionResultExtInfo | None = None
+    """Wire name `extInfo`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> TransactionResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
+            account_type=_w.scalar_of(o.get("accountType"), at + ".accountType"),
+            oppo_channel_id=_w.str_of(o.get("oppoChannelId"), at + ".oppoChannelId"),
+            oppo_sub_account=_w.str_of(o.get("oppoSubAccount"), at + ".oppoSubAccount"),
+            oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
+            mpesa_business_pay_type=_w.int32_of(o.get("mpesaBusinessPayType"), at + ".mpesaBusinessPayType"),
+            oppo_account_id=_w.str_of(o.get("oppoAccountId"), at + ".oppoAccountId"),
+            oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
+            third_party_tx_type=_w.str_of(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
+            balance=_w.decimal_of(o.get("balance"), at + ".balance"),
+            tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
+            create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
+            update_time=_w.int_of(o.get("updateTime"), at + ".updateTime"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
+            ext_info=_w.record_reader(TransactionResultExtInfo._from_wire)(o.get("extInfo"), at + ".extInfo"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TransactionResultExtInfo:
+    """extInfo of notification 0002."""
+    external_tx_id: str | None = None
+    """Wire name `externalTxId`."""
+    oppo_phone_number: str | None = None
+    """Wire name `oppoPhoneNumber`."""
+    counterparty_name: str | None = None
+    """Wire name `counterpartyName`."""
+    third_party_tx_type: str | None = None
+    """Wire name `thirdPartyTxType`."""
+    transaction_narrative: str | None = None
+    """Wire name `transactionNarrative`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> TransactionResultExtInfo:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
+            oppo_phone_number=_w.str_of(o.get("oppoPhoneNumber"), at + ".oppoPhoneNumber"),
+            counterparty_name=_w.str_of(o.get("counterpartyName"), at + ".counterpartyName"),
+            third_party_tx_type=_w.str_of(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
+            transaction_narrative=_w.str_of(o.get("transactionNarrative"), at + ".transactionNarrative"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UtilityPayment:
+    """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's."""
+    payment_id: str | None = None
+    """Wire name `paymentId`."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    payment_type: str | None = None
+    """AIRTIME or BILL. Wire name `paymentType`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    currency: str | None = None
+    """Wire name `currency`."""
+    status: UtilityPaymentStatus | Unknown | None = None
+    """Wire name `status`."""
+    create_time: int | None = None
+    """Epoch ms. Wire name `createTime`."""
+    complete_time: int | None = None
+    """Epoch ms, once final. Wire name `completeTime`."""
+    mobile_number: str | None = None
+    """Airtime only. Wire name `mobileNumber`."""
+    network_provider: NetworkProvider | Unknown | None = None
+    """Airtime only. Wire name `networkProvider`."""
+    bill_order_number: str | None = None
+    """Bills only. Wire name `billOrderNumber`."""
+    bill_type: BillType | Unknown | None = None
+    """Bills only. Wire name `billType`."""
+    bulk_payment_order_id: str | None = None
+    """The batch, for an airtime purchase of a bulk payment. Wire name `bulkPaymentOrderId`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> UtilityPayment:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            payment_id=_w.str_of(o.get("paymentId"), at + ".paymentId"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            payment_type=_w.str_of(o.get("paymentType"), at + ".paymentType"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            status=_w.enum_reader(UtilityPaymentStatus)(o.get("status"), at + ".status"),
+            create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
+            complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
+            mobile_number=_w.str_of(o.get("mobileNumber"), at + ".mobileNumber"),
+            network_provider=_w.enum_reader(NetworkProvider)(o.get("networkProvider"), at + ".networkProvider"),
+            bill_order_number=_w.str_of(o.get("billOrderNumber"), at + ".billOrderNumber"),
+            bill_type=_w.enum_reader(BillType)(o.get("billType"), at + ".billType"),
+            bulk_payment_order_id=_w.str_of(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UtilityPaymentResult:
+    """Payload of notification 0007 (utility payment result); also the items of notification 0014."""
+    payment_id: str | None = None
+    """Wire name `paymentId`."""
+    pay_service_category: str | None = None
+    """Wire name `payServiceCategory`."""
+    sub_type: str | None = None
+    """Wire name `subType`."""
+    order_no: str | None = None
+    """Wire name `orderNo`."""
+    tx_id: str | None = None
+    """Wire name `txId`."""
+    refund_tx_id: str | None = None
+    """Wire name `refundTxId`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    status: str | None = None
+    """A string in this payload; values not public. Wire name `status`."""
+    error_code: str | None = None
+    """Wire name `errorCode`."""
+    error_msg: str | None = None
+    """Wire name `errorMsg`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> UtilityPaymentResult:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            payment_id=_w.str_of(o.get("paymentId"), at + ".paymentId"),
+            pay_service_category=_w.str_of(o.get("payServiceCategory"), at + ".payServiceCategory"),
+            sub_type=_w.str_of(o.get("subType"), at + ".subType"),
+            order_no=_w.str_of(o.get("orderNo"), at + ".orderNo"),
+            tx_id=_w.str_of(o.get("txId"), at + ".txId"),
+            refund_tx_id=_w.str_of(o.get("refundTxId"), at + ".refundTxId"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            status=_w.str_of(o.get("status"), at + ".status"),
+            error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
+            error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
         )

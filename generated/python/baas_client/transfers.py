@@ -12,7 +12,7 @@ import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Unknown, Validator
 from baas_runtime.wire import WireValue
 from .enums import AmountType, ChargeType, Currency, OrderByDesc, PayType, PaymentChannel, SwiftDocumentType, TxStatus
-from .records import TransactionListItem
+from .records import BankCode, InterBankTransfer, TransactionExtInfo, TransactionListItem
 
 __all__ = [
     "ApplyForMobileMoneyBusinessTransferRequest",
@@ -330,12 +330,26 @@ class GetTransResultResponse:
     """Wire name `txStatus`."""
     external_tx_id: str | None = None
     """Wire name `externalTxId`."""
-    ext_info: JsonValue | None = None
+    ext_info: TransactionExtInfo | None = None
     """An object, e.g. transactionNarrative. Wire name `extInfo`."""
     payment_channel: str | None = None
     """e.g. INTERNAL_TRANSFER. Wire name `paymentChannel`."""
     oppo_bank_code: str | None = None
     """Wire name `oppoBankCode`."""
+    account_id: str | None = None
+    """Wire name `accountId`."""
+    tx_type: str | None = None
+    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    amount: Decimal | None = None
+    """Wire name `amount`."""
+    currency: Currency | Unknown | None = None
+    """Wire name `currency`."""
+    create_time: int | None = None
+    """Epoch ms. Wire name `createTime`."""
+    complete_time: int | None = None
+    """Epoch ms, once final. Wire name `completeTime`."""
+    oppo_account_name: str | None = None
+    """Name of the other side. Wire name `oppoAccountName`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetTransResultResponse:
@@ -345,9 +359,16 @@ class GetTransResultResponse:
             tx_id=_w.str_of(o.get("txId"), at + ".txId"),
             tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
             external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
-            ext_info=_w.json_of(o.get("extInfo"), at + ".extInfo"),
+            ext_info=_w.record_reader(TransactionExtInfo._from_wire)(o.get("extInfo"), at + ".extInfo"),
             payment_channel=_w.str_of(o.get("paymentChannel"), at + ".paymentChannel"),
             oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
+            account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
+            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            amount=_w.decimal_of(o.get("amount"), at + ".amount"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
+            create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
+            complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),
+            oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
         )
 
 
@@ -542,12 +563,26 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
         return TelegraphicTransferResponse._from_wire(data, "data")
 
 
-GetInterBankTransferListResponse = JsonValue
-"""The `data` of a `getInterBankTransferList` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /trans/getInterBankTransferList: not shown (fields of the inter-bank transfer record: not shown). Application status values: see InterBankApplicationStatus [docs]."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GetInterBankTransferListResponse:
+    """The `data` of a `getInterBankTransferList` answer."""
+    total_rows: int | None = None
+    """Wire name `totalRows`."""
+    result: list[InterBankTransfer] | None = None
+    """Wire name `result`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> GetInterBankTransferListResponse:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            total_rows=_w.int32_of(o.get("totalRows"), at + ".totalRows"),
+            result=_w.list_reader(_w.record_reader(InterBankTransfer._from_wire))(o.get("result"), at + ".result"),
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GetInterBankTransferListRequest(Request[GetInterBankTransferListResponse]):
+class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListResponse, InterBankTransfer]):
     """Lists RTGS/EFT/SWIFT transfer applications.
 
     Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
@@ -555,6 +590,7 @@ class GetInterBankTransferListRequest(Request[GetInterBankTransferListResponse])
     OPERATION: ClassVar[str] = "getInterBankTransferList"
     PATH: ClassVar[str] = "/trans/getInterBankTransferList"
     MOVES_MONEY: ClassVar[bool] = False
+    FIRST_PAGE: ClassVar[int] = 1
     account_id: str
     """Wire name `accountId`."""
     start_time: int
@@ -591,11 +627,23 @@ class GetInterBankTransferListRequest(Request[GetInterBankTransferListResponse])
         return out
 
     def _decode_response(self, data: JsonValue) -> GetInterBankTransferListResponse:
-        return data
+        return GetInterBankTransferListResponse._from_wire(data, "data")
+
+    def _page(self) -> int:
+        return self.page_no
+
+    def _with_page(self, page: int) -> GetInterBankTransferListRequest:
+        return dataclasses.replace(self, page_no=page)
+
+    def _page_size(self) -> int | None:
+        return self.page_size
+
+    def _split(self, response: GetInterBankTransferListResponse) -> tuple[list[InterBankTransfer], int | None]:
+        return (response.result or [], response.total_rows)
 
 
-GetInterBankTransferDetailsResponse = JsonValue
-"""The `data` of a `getInterBankTransferDetails` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /trans/getInterBankTransferDetails: not shown (fields of the inter-bank transfer record: not shown). Application status values: see InterBankApplicationStatus [docs]."""
+GetInterBankTransferDetailsResponse = InterBankTransfer
+"""The `data` of a `getInterBankTransferDetails` answer: a `InterBankTransfer`."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -627,13 +675,13 @@ class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResp
         return out
 
     def _decode_response(self, data: JsonValue) -> GetInterBankTransferDetailsResponse:
-        return data
+        return GetInterBankTransferDetailsResponse._from_wire(data, "data")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBankCodesResponse:
     """The `data` of a `getBankCodes` answer."""
-    bank_code_list: list[JsonValue] | None = None
+    bank_code_list: list[BankCode] | None = None
     """The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live]; other entries seen: M-PESA, 68, 01 [one peer]. Wire name `bankCodeList`."""
 
     @classmethod
@@ -641,7 +689,7 @@ class GetBankCodesResponse:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
-            bank_code_list=_w.json_list_of(o.get("bankCodeList"), at + ".bankCodeList"),
+            bank_code_list=_w.list_reader(_w.record_reader(BankCode._from_wire))(o.get("bankCodeList"), at + ".bankCodeList"),
         )
 
 

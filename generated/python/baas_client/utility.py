@@ -11,8 +11,8 @@ from typing import ClassVar, Mapping, Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import BillType, NetworkProvider
-from .records import MobileDetail
+from .enums import BillType, NetworkProvider, UtilityPaymentStatus
+from .records import MobileDetail, UtilityPayment
 
 __all__ = [
     "AirtimePaymentRequest",
@@ -145,7 +145,7 @@ class AirtimeBulkPaymentRequest(Request[AirtimeBulkPaymentResponse]):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BillQueryResponse:
     """The `data` of a `billQuery` answer."""
-    due_date: JsonValue | None = None
+    due_date: Scalar | None = None
     """Format not shown. Wire name `dueDate`."""
     due_amount: Decimal | None = None
     """Wire name `dueAmount`."""
@@ -157,7 +157,7 @@ class BillQueryResponse:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(
-            due_date=_w.json_of(o.get("dueDate"), at + ".dueDate"),
+            due_date=_w.scalar_of(o.get("dueDate"), at + ".dueDate"),
             due_amount=_w.decimal_of(o.get("dueAmount"), at + ".dueAmount"),
             currency=_w.str_of(o.get("currency"), at + ".currency"),
         )
@@ -265,8 +265,8 @@ class BillPaymentRequest(Request[BillPaymentResponse]):
         return BillPaymentResponse._from_wire(data, "data")
 
 
-PaymentQueryResponse = JsonValue
-"""The `data` of a `paymentQuery` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /utilityPayment/paymentQuery: not shown (fields of the utility payment record: not shown)."""
+PaymentQueryResponse = UtilityPayment
+"""The `data` of a `paymentQuery` answer: a `UtilityPayment`."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -292,15 +292,35 @@ class PaymentQueryRequest(Request[PaymentQueryResponse]):
         return out
 
     def _decode_response(self, data: JsonValue) -> PaymentQueryResponse:
-        return data
-
-
-BulkPaymentQueryResponse = JsonValue
-"""The `data` of a `bulkPaymentQuery` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /utilityPayment/bulkPaymentQuery: not shown (fields of the bulk payment record: not shown)."""
+        return PaymentQueryResponse._from_wire(data, "data")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BulkPaymentQueryRequest(Request[BulkPaymentQueryResponse]):
+class BulkPaymentQueryResponse:
+    """The `data` of a `bulkPaymentQuery` answer."""
+    bulk_payment_order_id: str | None = None
+    """Wire name `bulkPaymentOrderId`."""
+    status: UtilityPaymentStatus | Unknown | None = None
+    """Status of the batch. Wire name `status`."""
+    total_rows: int | None = None
+    """Wire name `totalRows`."""
+    result: list[UtilityPayment] | None = None
+    """Wire name `result`."""
+
+    @classmethod
+    def _from_wire(cls, value: JsonValue, at: str) -> BulkPaymentQueryResponse:
+        """Reads the received value at `at`; members it does not know are ignored."""
+        o = _w.object_of(value, at)
+        return cls(
+            bulk_payment_order_id=_w.str_of(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
+            status=_w.enum_reader(UtilityPaymentStatus)(o.get("status"), at + ".status"),
+            total_rows=_w.int32_of(o.get("totalRows"), at + ".totalRows"),
+            result=_w.list_reader(_w.record_reader(UtilityPayment._from_wire))(o.get("result"), at + ".result"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BulkPaymentQueryRequest(PagedRequest[BulkPaymentQueryResponse, UtilityPayment]):
     """Queries a bulk airtime payment, page by page.
 
     Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
@@ -308,6 +328,7 @@ class BulkPaymentQueryRequest(Request[BulkPaymentQueryResponse]):
     OPERATION: ClassVar[str] = "bulkPaymentQuery"
     PATH: ClassVar[str] = "/utilityPayment/bulkPaymentQuery"
     MOVES_MONEY: ClassVar[bool] = False
+    FIRST_PAGE: ClassVar[int] = 1
     bulk_payment_order_id: str
     """Identifies a batch. Wire name `bulkPaymentOrderId`."""
     page_no: int
@@ -334,4 +355,16 @@ class BulkPaymentQueryRequest(Request[BulkPaymentQueryResponse]):
         return out
 
     def _decode_response(self, data: JsonValue) -> BulkPaymentQueryResponse:
-        return data
+        return BulkPaymentQueryResponse._from_wire(data, "data")
+
+    def _page(self) -> int:
+        return self.page_no
+
+    def _with_page(self, page: int) -> BulkPaymentQueryRequest:
+        return dataclasses.replace(self, page_no=page)
+
+    def _page_size(self) -> int | None:
+        return self.page_size
+
+    def _split(self, response: BulkPaymentQueryResponse) -> tuple[list[UtilityPayment], int | None]:
+        return (response.result or [], response.total_rows)

@@ -6,7 +6,7 @@ use super::super::models::{docstring, request_name, response_fields, response_na
 use super::super::names::{ident, py_type, string, Direction};
 use super::super::Out;
 use super::{def_line, Flavour};
-use crate::model::{Api, Field, FinalStates, Operation, PagingItems, Params};
+use crate::model::{Api, BusinessId, Field, FinalStates, Operation, PagingItems, Params};
 
 fn params(op: &Operation) -> Vec<&Field> {
     match &op.params {
@@ -97,7 +97,7 @@ pub(super) fn operation_methods(out: &mut Out, api: &Api, op: &Operation, flavou
     if let Some(items) = op.paging.as_ref().and_then(|p| p.items.as_ref()) {
         pages_method(out, op, flavour, items, &sig, &build);
     }
-    if let (true, Some(business)) = (op.otp, &op.business_id) {
+    if let Some(business) = &op.business_id {
         pending_method(out, api, op, flavour, business, &sig, &build);
     }
     if let Some(finals) = &op.final_states {
@@ -175,11 +175,18 @@ fn pending_method(
     api: &Api,
     op: &Operation,
     flavour: Flavour,
-    business: &str,
+    business: &BusinessId,
     sig: &[String],
     build: &str,
 ) {
     let pending = flavour.pending();
+    let (wire, read) = match business {
+        BusinessId::ResponseField { rust_name, .. } => (
+            wire_of(api, op, rust_name),
+            format!("success.data.{}", ident(rust_name)),
+        ),
+        BusinessId::RequestId => ("requestId".to_owned(), "success.request_id".to_owned()),
+    };
     out.blank();
     def_line(
         out,
@@ -190,13 +197,19 @@ fn pending_method(
         &format!("{pending}[{}]", response_name(op)),
     );
     out.indent();
-    let wire = wire_of(api, op, business);
+    let about = match business {
+        BusinessId::ResponseField { .. } => format!(
+            "whose business id is the answer's `{wire}`: send its OTP and confirm it from \
+             there. An answer without `{wire}` raises `DecodeError`."
+        ),
+        BusinessId::RequestId => "whose business id is the requestId the call was sent \
+             with: send its OTP and confirm it from there."
+            .to_owned(),
+    };
     docstring(
         out,
         &format!(
-            "Calls `{}` and returns the application waiting for its OTP, whose business id \
-             is the answer's `{wire}`: send its OTP and confirm it from there. An answer \
-             without `{wire}` raises `DecodeError`.",
+            "Calls `{}` and returns the application waiting for its OTP, {about}",
             op.name
         ),
     );
@@ -205,8 +218,7 @@ fn pending_method(
         flavour.call()
     ));
     out.line(&format!(
-        "return {pending}._from_success(self, success, success.data.{}, {}, {})",
-        ident(business),
+        "return {pending}._from_success(self, success, {read}, {}, {})",
         string(&wire),
         string(&op.name)
     ));

@@ -15,7 +15,7 @@ fn type_check(ty: &TypeRef, value: &str, path: &str) -> Option<String> {
         TypeRef::Long => format!("v.is_int({path}, {value}, 64)"),
         TypeRef::Decimal { .. } => format!("v.is_decimal({path}, {value})"),
         TypeRef::Bool => format!("v.is_type({path}, {value}, bool, \"a bool\")"),
-        TypeRef::Json => return None,
+        TypeRef::Json | TypeRef::Scalar => return None,
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => {
             format!("v.is_type({path}, {value}, {name}, \"a {name}\")")
         }
