@@ -341,7 +341,7 @@ async fn small_transfer_otp_flow_queries_reversal(sb: &Sandbox, c: &Client) {
         .unwrap();
     let list = codes.bank_code_list.unwrap_or_default();
     assert!(
-        list.iter().any(|b| b.get().contains(r#""bankCode":"46""#)),
+        list.iter().any(|b| b.bank_code.as_deref() == Some("46")),
         "{list:?}"
     );
 }
@@ -380,7 +380,7 @@ async fn business_transfer_airtime_bills(sb: &Sandbox, c: &Client) {
         }))
         .await
         .unwrap();
-    assert_eq!(pq.parse::<serde_json::Value>().unwrap()["status"], 8);
+    assert_eq!(pq.status, Some(UtilityPaymentStatus::Succeeded));
     let bulk = c
         .airtime_bulk_payment(&AirtimeBulkPaymentRequest::new(
             AirtimeBulkPaymentRequired {
@@ -411,7 +411,8 @@ async fn business_transfer_airtime_bills(sb: &Sandbox, c: &Client) {
         }))
         .await
         .unwrap();
-    assert_eq!(bq.parse::<serde_json::Value>().unwrap()["totalRows"], 2);
+    assert_eq!(bq.total_rows, Some(2));
+    assert_eq!(bq.status, Some(UtilityPaymentStatus::Succeeded));
     // pageSize 51 is refused by the generated validator before anything is sent.
     let seen = sb.requests_seen();
     assert!(matches!(
@@ -504,7 +505,7 @@ async fn swift(sb: &Sandbox, c: &Client) {
         ))
         .await
         .unwrap();
-    assert_eq!(list.parse::<serde_json::Value>().unwrap()["totalRows"], 1);
+    assert_eq!(list.total_rows, Some(1));
     let d = c
         .get_inter_bank_transfer_details(&GetInterBankTransferDetailsRequest::new(
             GetInterBankTransferDetailsRequired {
@@ -514,7 +515,7 @@ async fn swift(sb: &Sandbox, c: &Client) {
         ))
         .await
         .unwrap();
-    assert_eq!(d.parse::<serde_json::Value>().unwrap()["status"], 6);
+    assert_eq!(d.status, Some(InterBankApplicationStatus::InTransit));
 }
 
 /// FX.
@@ -527,7 +528,7 @@ async fn fx(sb: &Sandbox, c: &Client) {
         ))
         .await
         .unwrap();
-    assert_eq!(rate.parse::<serde_json::Value>().unwrap()["rate"], "140.25");
+    assert_eq!(rate.rate, Some(amount("140.25")));
     let fx = c
         .apply_for_fc_exchange(
             &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
@@ -540,10 +541,7 @@ async fn fx(sb: &Sandbox, c: &Client) {
         )
         .await
         .unwrap();
-    let fx_id = fx.parse::<serde_json::Value>().unwrap()["applicationId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fx_id = fx.application_id.unwrap();
     // No OTP: the conversion is booked at once (decision otp-scope).
     let st = c
         .get_fx_request_status(&GetFxRequestStatusRequest::new(
@@ -553,7 +551,7 @@ async fn fx(sb: &Sandbox, c: &Client) {
         ))
         .await
         .unwrap();
-    assert_eq!(st.parse::<serde_json::Value>().unwrap()["status"], 6);
+    assert_eq!(st.status, Some(FxRequestStatus::Successful));
     assert_eq!(sb.balance("2000000003"), Some(amount("20100.00")));
 }
 
