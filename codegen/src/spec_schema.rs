@@ -133,13 +133,13 @@ fn scalars() -> Map<String, Value> {
         "names": { "type": "array", "items": r("text") },
         "count": { "type": "integer", "minimum": 0 },
         "source": {
-            "description": "Provenance: seed (the source document, the default), docs, live or one_peer (public-facts.md).",
-            "enum": ["seed", "docs", "live", "one_peer"]
+            "description": "Provenance: seed (the source document, the default), docs, live or one_peer (public-facts.md), or sandbox (not public: the sandbox's choice).",
+            "enum": ["seed", "docs", "live", "one_peer", "sandbox"]
         },
         "type": {
             "description": "string | int | long | decimal | bool | json | an enum or record name | array<T>",
             "type": ["string", "number", "boolean"],
-            "examples": ["string", "int", "long", "decimal", "bool", "json", "array<string>"]
+            "examples": ["string", "int", "long", "decimal", "bool", "scalar", "json", "array<string>"]
         }
     }))
 }
@@ -176,7 +176,8 @@ fn api_wide() -> Map<String, Value> {
             "payload": r("payload"),
             "source": r("source")
         })),
-        "payload": object("A notification's payload (only \"not shown\" is expressible).", &["unspecified"], json!({
+        "payload": object("A notification's payload: exactly one of record (the record `params` holds) and unspecified (a note saying it is not shown).", &[], json!({
+            "record": r("text"),
             "unspecified": r("text")
         })),
         "decision": object("A recorded ambiguity of the source document and what the spec decided.", &["id", "about", "source_text", "decision", "reason"], json!({
@@ -355,6 +356,7 @@ fn operations() -> Map<String, Value> {
             "deprecated": { "$ref": "#/definitions/text", "description": "what to use instead" },
             "paging": r("paging"),
             "business_id": r("text"),
+            "business_id_is_request_id": { "type": "boolean", "description": "the OTP business id is the requestId the call was sent with" },
             "otp_step": r("otpStep"),
             "final_states": r("finalStates")
         }))

@@ -99,7 +99,7 @@ impl Payload {
             notification,
         );
         #[allow(clippy::match_single_binding)]
-        let decoded = match notification_type {
+        let decoded: Result<Payload, baas_runtime::Error> = match notification_type {
             super::enums::NotificationType::CnyTransfer => {
                 notification.params.parse().map(Payload::CnyTransfer)
             }

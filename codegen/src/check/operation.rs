@@ -177,8 +177,8 @@ fn params(
 
 /// Where the OTP business id of an `otp: true` operation comes from: `business_id:` (a
 /// string field of its response) or `business_id_is_request_id: true` (the requestId it
-/// was sent with). Every `otp: true` operation needs exactly one, so every one has its
-/// `*_pending`; any other operation has none.
+/// was sent with); any other operation has none. (That every `otp: true` operation has
+/// one when the spec marks an OTP flow is checked by the OTP pass.)
 fn business_id(
     ck: &mut Checker,
     op: &Spanned<OperationSpec>,
@@ -197,16 +197,9 @@ fn business_id(
             );
             None
         }
-        (None, None) => {
-            if otp {
-                ck.incomplete(
-                    &op.loc,
-                    format!("{owner} is `otp: true` but does not say where its OTP business id comes from"),
-                    "add `business_id: <string response field>`, or `business_id_is_request_id: true` when the application is named by the requestId it was sent with".into(),
-                );
-            }
-            None
-        }
+        // Whether an `otp: true` operation needs one depends on the spec marking an OTP
+        // flow: the OTP pass reports it.
+        (None, None) => None,
         (None, Some(r)) => {
             if !otp {
                 ck.error(
@@ -393,14 +386,7 @@ mod tests {
     }
 
     #[test]
-    fn every_otp_operation_says_where_its_business_id_comes_from() {
-        let (op, errors) =
-            one("{ name: pay, path: /pay, otp: true, params: [], response: { empty: e } }");
-        assert_eq!(op.business_id, None);
-        assert_eq!(
-            errors,
-            ["s/t.yaml:3:5: operation `pay` is `otp: true` but does not say where its OTP business id comes from"]
-        );
+    fn a_business_id_may_be_the_request_id() {
         let (op, errors) = one(
             "{ name: pay, path: /pay, otp: true, business_id_is_request_id: true, params: [], response: { empty: e } }",
         );
@@ -411,7 +397,7 @@ mod tests {
         );
         assert_eq!(
             errors,
-            ["s/t.yaml:3:52: operation `pay` has `business_id_is_request_id` but is not `otp: true`"]
+            ["s/t.yaml:3:57: operation `pay` has `business_id_is_request_id` but is not `otp: true`"]
         );
         let (_, errors) = one("{ name: pay, path: /pay, params: [], response: { record: Nope } }");
         assert_eq!(

@@ -38,11 +38,14 @@ pub(super) fn otp_flow(
         .flat_map(|g| g.operations.iter())
         .find(|o| o.business_id.is_some());
     match (found.send, found.confirm) {
-        (Some(send), Some(confirm)) => Some(model::OtpFlow {
-            send,
-            confirm,
-            group: found.group,
-        }),
+        (Some(send), Some(confirm)) => {
+            every_otp_operation_has_a_business_id(ck, groups);
+            Some(model::OtpFlow {
+                send,
+                confirm,
+                group: found.group,
+            })
+        }
         (send, confirm) => {
             if let Some(op) = any_business_id {
                 if send.is_none() || confirm.is_none() {
@@ -54,6 +57,23 @@ pub(super) fn otp_flow(
                 }
             }
             None
+        }
+    }
+}
+
+/// With an OTP flow, every `otp: true` operation says where its business id comes from,
+/// so every one has its `*_pending`.
+fn every_otp_operation_has_a_business_id(ck: &mut Checker, groups: &[model::Group]) {
+    for op in groups.iter().flat_map(|g| g.operations.iter()) {
+        if op.otp && op.business_id.is_none() {
+            ck.incomplete(
+                &op.location,
+                format!(
+                    "operation `{}` is `otp: true` but does not say where its OTP business id comes from",
+                    op.name
+                ),
+                "add `business_id: <string response field>`, or `business_id_is_request_id: true` when the application is named by the requestId it was sent with".into(),
+            );
         }
     }
 }
@@ -237,6 +257,20 @@ mod tests {
                 "s/t.yaml:17:174: a second `otp_step` of the same kind, on operation `pay`",
                 "s/t.yaml:17:5: operation `pay` has a `business_id`, but no operation is `otp_step: { send }` and `{ confirm }`",
             ]
+        );
+    }
+
+    #[test]
+    fn with_a_flow_every_otp_operation_has_a_business_id() {
+        let pay = "  - { name: pay, path: /pay, otp: true, params: [], response: { empty: e } }\n";
+        let cancel = "  - { name: undo, path: /undo, otp: true, business_id_is_request_id: true, params: [], response: { empty: e } }\n";
+        let (flow, ck) = otp_flow_of(&format!(
+            "group: otp\noperations:\n{SEND}{CONFIRM}{pay}{cancel}"
+        ));
+        assert!(flow.is_some());
+        assert_eq!(
+            errors(&ck),
+            ["s/t.yaml:17:5: operation `pay` is `otp: true` but does not say where its OTP business id comes from"]
         );
     }
 }

@@ -230,7 +230,10 @@ mod tests {
         assert!(p.is_none());
         assert_eq!(
             errors,
-            ["s/t.yaml:10:52: `paging: { total: totl }` of operation `list` is not a response field"]
+            [
+                "s/t.yaml:10:13: `paging` of operation `list` names no `items`, so its client would have no pager",
+                "s/t.yaml:10:52: `paging: { total: totl }` of operation `list` is not a response field",
+            ]
         );
     }
 }

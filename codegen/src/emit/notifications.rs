@@ -84,7 +84,7 @@ pub fn emit_notifications(api: &Api) -> TokenStream {
             ) -> Result<Payload, baas_runtime::Error> {
                 let notification_type = super::enums::#nt::from_notification(notification);
                 #[allow(clippy::match_single_binding)]
-                let decoded = match notification_type {
+                let decoded: Result<Payload, baas_runtime::Error> = match notification_type {
                     #(#decode_arms)*
                     notification_type => Ok(Payload::Other {
                         notification_type,
