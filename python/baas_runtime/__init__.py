@@ -40,7 +40,7 @@ from .operation import PagedRequest, Request
 from .secret import REDACTED, PrivateKey
 from .transport import AsyncHttpxTransport, AsyncTransport, HttpxTransport, Transport
 from .validate import FieldPath, RuleKind, Validator, Violation
-from .wire import Unknown
+from .wire import Scalar, Unknown
 
 __version__ = "0.1.0"
 
@@ -64,6 +64,7 @@ __all__ = [
     "InvalidRequest",
     "JsonNumber",
     "JsonValue",
+    "Scalar",
     "Outcome",
     "OutcomeUnknown",
     "Page",

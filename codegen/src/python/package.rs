@@ -30,7 +30,7 @@ name = "baas_client"
 }
 
 /// What `baas_client` re-exports from `baas_runtime`.
-const RUNTIME_NAMES: [&str; 27] = [
+const RUNTIME_NAMES: [&str; 28] = [
     "ApiError",
     "BaasError",
     "CallOptions",
@@ -42,6 +42,7 @@ const RUNTIME_NAMES: [&str; 27] = [
     "InvalidRequest",
     "JsonNumber",
     "JsonValue",
+    "Scalar",
     "Outcome",
     "OutcomeUnknown",
     "Page",

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
-from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Unknown, Validator
+from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
 from .enums import IdType, OtpType
 

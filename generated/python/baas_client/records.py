@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Sequence
 
 import baas_runtime.wire as _w
-from baas_runtime import FieldPath, JsonValue, Unknown, Validator
+from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
 from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, BeneficiaryType, BillType, BusinessType, ChargeType, Currency, DormantStatus, FreezeStatus, FxRequestStatus, Gender, IdType, InterBankApplicationStatus, KycStatus, NetworkProvider, OnboardingStatus, PaymentChannel, PaymentPurpose, ProfileCheck, TxStatus, UtilityPaymentStatus
 

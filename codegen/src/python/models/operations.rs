@@ -42,7 +42,7 @@ pub fn group_module(group: &Group) -> Out {
     out.blank();
     out.line("import baas_runtime.wire as _w");
     out.line(
-        "from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Unknown, Validator",
+        "from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator",
     );
     out.line("from baas_runtime.wire import WireValue");
     let mut fields = Vec::new();

@@ -55,7 +55,7 @@ pub fn records_module(api: &Api) -> Out {
     out.line("from typing import Sequence");
     out.blank();
     out.line("import baas_runtime.wire as _w");
-    out.line("from baas_runtime import FieldPath, JsonValue, Unknown, Validator");
+    out.line("from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator");
     out.line("from baas_runtime.wire import WireValue");
     let mut fields = Vec::new();
     for r in &api.records {
