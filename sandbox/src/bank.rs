@@ -7,6 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use baas_client::notifications::Payload;
+use baas_client::records::{CnyTransferDetail, InterBankTransfer, ReversalRequest};
+use baas_runtime::Amount;
 use rust_decimal::{Decimal, RoundingStrategy};
 use sha2::{Digest, Sha256};
 
@@ -57,11 +60,17 @@ pub fn otp_for(business_id: &str) -> String {
     format!("{:06}", u64::from_be_bytes(first) % 1_000_000)
 }
 
-/// Text of an amount with exactly `places` decimals (rounded half away from zero).
-pub fn money_text(value: Decimal, places: u32) -> String {
+/// An amount with exactly `places` decimals (rounded half away from zero), as the
+/// document shows money: `12.3` is written `"12.30"` with 2 places.
+pub fn money(value: Decimal, places: u32) -> Amount {
     let mut v = value.round_dp_with_strategy(places, RoundingStrategy::MidpointAwayFromZero);
     v.rescale(places);
-    v.to_string()
+    Amount::from(v)
+}
+
+/// Text of an amount with exactly `places` decimals (see [`money`]).
+pub fn money_text(value: Decimal, places: u32) -> String {
+    money(value, places).to_string()
 }
 
 /// A bank account (customer or system).
@@ -286,8 +295,9 @@ pub struct Swift {
     pub id: String,
     /// Its transaction.
     pub tx_id: String,
-    /// Request parameters as received (echoed by the detail query).
-    pub params: serde_json::Value,
+    /// What the application was sent with (echoed by the list and detail queries);
+    /// the status, amounts and times below are added when it is answered.
+    pub record: InterBankTransfer,
     /// Debited amount (account currency).
     pub debit_amount: Decimal,
     /// Fee.
@@ -311,10 +321,10 @@ pub struct Cny {
     pub tx_id: String,
     /// User in the partner's system (owner of the payer account).
     pub user_id: String,
-    /// The record fields (list form), wire names.
-    pub record: serde_json::Map<String, serde_json::Value>,
-    /// Order items as received.
-    pub orders: Vec<serde_json::Value>,
+    /// The paying account.
+    pub payer_account_id: String,
+    /// The record as the detail query answers it, without the status and times below.
+    pub record: CnyTransferDetail,
     /// Status: 1 submitted, 8 completed, 4 failed (sandbox values).
     pub status: i64,
     /// Epoch ms.
@@ -353,17 +363,24 @@ pub struct Fx {
 /// A reversal request.
 #[derive(Clone, Debug)]
 pub struct Reversal {
-    /// Record, wire names.
-    pub record: serde_json::Value,
+    /// The record `/trans/queryTxReversal` answers.
+    pub record: ReversalRequest,
 }
 
-/// A notification waiting to be delivered by the server.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A notification waiting to be delivered by the server: its payload record (the
+/// generated `Payload` of its type: `0015`, `0026` or `0028`), written as `params`
+/// when it is signed.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outgoing {
-    /// `0015`, `0026` or `0028`.
-    pub notification_type: &'static str,
-    /// Payload (`params`).
-    pub params: serde_json::Value,
+    /// The typed payload; its variant gives the notification type.
+    pub payload: Payload,
+}
+
+impl Outgoing {
+    /// The notification type (`0028`).
+    pub fn notification_type(&self) -> String {
+        self.payload.notification_type().as_str().to_owned()
+    }
 }
 
 /// A seeded personal onboarding applicant.
@@ -417,6 +434,20 @@ pub struct Bank {
     pub(crate) tills: BTreeMap<String, String>,
     pub(crate) outbox: Vec<Outgoing>,
     pub(crate) counter: u64,
+    /// Every balance change since the seed, in the order applied: a figure reported
+    /// for a past moment (a day's closing balance) is read back from it.
+    pub(crate) journal: Vec<Change>,
+}
+
+/// One balance change of the ledger.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// When it was applied, epoch ms.
+    pub at_ms: i64,
+    /// The account.
+    pub account_id: String,
+    /// The change of its balance (negative for a debit).
+    pub amount: Decimal,
 }
 
 /// Where fees go, per currency.
@@ -616,11 +647,27 @@ impl Bank {
     pub fn apply_postings(&mut self, postings: &[Posting], now_ms: i64) -> Result<(), ApiError> {
         for (id, balance) in self.balances_after(postings)? {
             if let Some(a) = self.accounts.get_mut(&id) {
+                let amount = balance - a.balance;
                 a.balance = balance;
                 a.last_activity_ms = now_ms;
+                self.journal.push(Change {
+                    at_ms: now_ms,
+                    account_id: id,
+                    amount,
+                });
             }
         }
         Ok(())
+    }
+
+    /// What account `id` held just before `at_ms` (epoch ms): its balance without the
+    /// changes applied since. A seeded balance was held since the account was created.
+    pub fn balance_at(&self, id: &str, at_ms: i64) -> Decimal {
+        let now = self.accounts.get(id).map_or(Decimal::ZERO, |a| a.balance);
+        self.journal
+            .iter()
+            .filter(|c| c.account_id == id && c.at_ms >= at_ms)
+            .fold(now, |held, c| held - c.amount)
     }
 
     /// Marks accounts dormant after [`DORMANCY_DAYS`] without a transaction (the

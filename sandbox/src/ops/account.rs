@@ -1,15 +1,21 @@
 //! Handlers of the `account` group.
 
 use baas_client::account::{
-    ActivateAccountRequest, ApplyForShortCodeRequest, CancelAccountOperationRequest,
-    EditSubAccountNameRequest, GetAbnormalAccountListRequest, GetAccountDetailsRequest,
-    QueryAccountByShortCodeRequest, QueryAccountListByUserIdRequest, QueryForShortCodeRequest,
+    ActivateAccountRequest, ActivateAccountResponse, ApplyForShortCodeRequest,
+    ApplyForShortCodeResponse, CancelAccountOperationRequest, CancelAccountOperationResponse,
+    EditSubAccountNameRequest, EditSubAccountNameResponse, GetAbnormalAccountListRequest,
+    GetAbnormalAccountListResponse, GetAccountDetailsRequest, GetAccountDetailsResponse,
+    QueryAccountByShortCodeRequest, QueryAccountByShortCodeResponse,
+    QueryAccountListByUserIdRequest, QueryAccountListByUserIdResponse, QueryForShortCodeRequest,
+    QueryForShortCodeResponse,
 };
 use baas_client::dispatch::account::Request;
-use baas_client::enums::AbnormalStatus;
-use serde_json::{json, Value};
+use baas_client::enums::{AbnormalStatus, DormantStatus, FreezeStatus};
+use baas_client::records::{AbnormalAccount, AccountListItem};
+use serde_json::Value;
 
-use super::{given, m2, page, paginate};
+use super::wire::{answer, code_and_msg, m2, wire};
+use super::{count, given, page, paginate};
 use crate::bank::{AppState, Application, Bank, Effect};
 use crate::error::{codes, ApiError};
 
@@ -34,52 +40,72 @@ impl Bank {
 
     fn account_details(&self, r: &GetAccountDetailsRequest) -> Result<Value, ApiError> {
         let a = self.account(&r.account_id)?;
-        Ok(json!({
-            "accountId": a.id, "accountName": a.name, "currency": a.currency,
-            "accountType": a.account_type, "shortCode": a.short_code,
-            "accountStatus": a.status, "createTime": a.create_time, "balance": m2(a.balance),
-            "dormantStatus": i64::from(a.dormant), "freezeStatus": i64::from(a.frozen),
-        }))
+        let mut d = GetAccountDetailsResponse::default();
+        d.account_id = Some(a.id.clone());
+        d.account_name = Some(a.name.clone());
+        d.currency = wire(a.currency.as_str());
+        d.account_type = wire(a.account_type.as_str());
+        d.short_code = a.short_code.clone();
+        d.account_status = wire(a.status);
+        d.create_time = Some(a.create_time);
+        d.balance = Some(m2(a.balance));
+        d.dormant_status = Some(dormant_status(a.dormant));
+        d.freeze_status = Some(freeze_status(a.frozen));
+        answer(&d)
     }
 
     fn accounts_of_user(&self, r: &QueryAccountListByUserIdRequest) -> Result<Value, ApiError> {
         let user = &r.user_id;
-        let accounts: Vec<Value> = self
+        let accounts = self
             .accounts
             .values()
             .filter(|a| !a.system && a.user_id == *user)
             .map(|a| {
-                json!({
-                    "accountId": a.id, "accountName": a.name, "currency": a.currency,
-                    "accountType": a.account_type, "dormantStatus": i64::from(a.dormant),
-                    "freezeStatus": i64::from(a.frozen),
-                })
+                let mut item = AccountListItem::default();
+                item.balance = Some(m2(a.balance));
+                item.account_id = Some(a.id.clone());
+                item.account_name = Some(a.name.clone());
+                item.currency = wire(a.currency.as_str());
+                item.account_type = wire(a.account_type.as_str());
+                item.dormant_status = Some(dormant_status(a.dormant));
+                item.freeze_status = Some(freeze_status(a.frozen));
+                item
             })
             .collect();
-        Ok(json!({ "accounts": accounts }))
+        let mut d = QueryAccountListByUserIdResponse::default();
+        d.accounts = Some(accounts);
+        answer(&d)
     }
 
     fn abnormal_accounts(&self, r: &GetAbnormalAccountListRequest) -> Result<Value, ApiError> {
         let page = page(r.page_no.into(), r.page_size.into())?;
-        let all: Vec<Value> = self
+        let all: Vec<AbnormalAccount> = self
             .accounts
             .values()
             .filter(|a| !a.system && (a.dormant || a.frozen || a.restricted))
             .map(|a| {
                 let mut status = Vec::new();
                 if a.dormant {
-                    status.push(AbnormalStatus::Dormant.as_i64());
+                    status.push(AbnormalStatus::Dormant);
                 }
                 if a.restricted {
-                    status.push(AbnormalStatus::Restricted.as_i64());
+                    status.push(AbnormalStatus::Restricted);
                 }
                 if a.frozen {
-                    status.push(AbnormalStatus::Frozen.as_i64());
+                    status.push(AbnormalStatus::Frozen);
                 }
-                json!({"userId": a.user_id, "accountId": a.id, "accountType": a.account_type, "status": status})
+                let mut item = AbnormalAccount::default();
+                item.user_id = Some(a.user_id.clone());
+                item.account_id = Some(a.id.clone());
+                item.account_type = wire(a.account_type.as_str());
+                item.status = Some(status);
+                item
             })
             .collect();
-        Ok(json!({ "total": all.len(), "resultArray": paginate(&all, page) }))
+        let mut d = GetAbnormalAccountListResponse::default();
+        d.total = Some(count(all.len()));
+        d.result_array = Some(paginate(&all, page));
+        answer(&d)
     }
 
     fn apply_short_code(&mut self, r: &ApplyForShortCodeRequest) -> Result<Value, ApiError> {
@@ -91,7 +117,10 @@ impl Bank {
             ));
         }
         let code = self.assign_short_code(&id);
-        Ok(json!({ "accountId": id, "shortCode": code }))
+        let mut d = ApplyForShortCodeResponse::default();
+        d.account_id = Some(id);
+        d.short_code = Some(code);
+        answer(&d)
     }
 
     fn assign_short_code(&mut self, id: &str) -> String {
@@ -109,7 +138,12 @@ impl Bank {
     fn query_short_code(&self, r: &QueryForShortCodeRequest) -> Result<Value, ApiError> {
         let a = self.account(&r.account_id)?;
         match &a.short_code {
-            Some(code) => Ok(json!({ "accountId": a.id, "shortCode": code })),
+            Some(code) => {
+                let mut d = QueryForShortCodeResponse::default();
+                d.account_id = Some(a.id.clone());
+                d.short_code = Some(code.clone());
+                answer(&d)
+            }
             None => Err(ApiError::not_found(format!(
                 "account {} has no short code (apply with /account/applyForShortCode)",
                 a.id
@@ -120,7 +154,12 @@ impl Bank {
     fn account_by_short_code(&self, r: &QueryAccountByShortCodeRequest) -> Result<Value, ApiError> {
         let code = r.short_code.as_str();
         match self.short_codes.get(code) {
-            Some(id) => Ok(json!({ "accountId": id, "shortCode": code })),
+            Some(id) => {
+                let mut d = QueryAccountByShortCodeResponse::default();
+                d.account_id = Some(id.clone());
+                d.short_code = Some(code.to_owned());
+                answer(&d)
+            }
             None => Err(ApiError::new(
                 codes::NO_ACCOUNT,
                 format!("account does not exist for short code {code}"),
@@ -151,7 +190,10 @@ impl Bank {
             vec![],
             vec![Effect::Activate(id.clone())],
         )?;
-        Ok(json!({ "accountId": id, "shortCode": code }))
+        let mut d = ActivateAccountResponse::default();
+        d.account_id = Some(id);
+        d.short_code = Some(code);
+        answer(&d)
     }
 
     fn edit_sub_account_name(&mut self, r: &EditSubAccountNameRequest) -> Result<Value, ApiError> {
@@ -192,7 +234,11 @@ impl Bank {
                 operation: "editSubAccountName",
             },
         );
-        Ok(json!({ "applicationId": app, "accountName": name }))
+        // The new name is read back with getAccountDetails: the answer has the
+        // application only.
+        let mut d = EditSubAccountNameResponse::default();
+        d.application_id = Some(app);
+        answer(&d)
     }
 
     fn cancel_operation(&mut self, r: &CancelAccountOperationRequest) -> Result<Value, ApiError> {
@@ -225,6 +271,22 @@ impl Bank {
             ));
         }
         app.state = AppState::Cancelled;
-        Ok(Value::Null)
+        code_and_msg::<CancelAccountOperationResponse>()
+    }
+}
+
+fn dormant_status(dormant: bool) -> DormantStatus {
+    if dormant {
+        DormantStatus::Dormant
+    } else {
+        DormantStatus::Normal
+    }
+}
+
+fn freeze_status(frozen: bool) -> FreezeStatus {
+    if frozen {
+        FreezeStatus::Frozen
+    } else {
+        FreezeStatus::Normal
     }
 }

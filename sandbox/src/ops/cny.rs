@@ -1,18 +1,21 @@
 //! Handlers of the `cny` group: CNY Express transfers and their queries.
 
-use baas_client::cny::{ApplyForCnyExpressRequest, GetCnyTransListRequest};
+use baas_client::cny::{
+    ApplyForCnyExpressRequest, ApplyForCnyExpressResponse, GetCnyTransListRequest,
+    GetCnyTransListResponse,
+};
 use baas_client::dispatch::cny::Request;
 use baas_client::enums::BeneficiaryType;
+use baas_client::records::{CnyTransferDetail, CnyTransferSummary, OrderItemReceived};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::wire::{answer, money};
 use super::{
-    checked_mul, given, int_text, minor_unit, page, paginate, rate, time_range, CNY_BANKS,
+    checked_mul, count, given, int_text, minor_unit, page, paginate, rate, time_range, CNY_BANKS,
     CNY_NATIONALITIES,
 };
-use crate::bank::{
-    fx_account, money_text, outside_account, tx_type, Bank, Cny, Effect, Oppo, Posting,
-};
+use crate::bank::{fx_account, outside_account, tx_type, Bank, Cny, Effect, Oppo, Posting};
 use crate::error::{codes, ApiError};
 
 impl Bank {
@@ -69,11 +72,13 @@ impl Bank {
                     "the order amounts add up to more than the sandbox can hold",
                 )
             })?;
-            orders.push(json!({
-                "productName": item.product_name, "quantity": item.quantity,
-                "amount": money_text(amount, 4), "orderTime": item.order_time,
-                "platform": item.platform,
-            }));
+            let mut order = OrderItemReceived::default();
+            order.product_name = Some(item.product_name.clone());
+            order.quantity = Some(item.quantity);
+            order.amount = Some(money(amount, 4));
+            order.order_time = Some(item.order_time);
+            order.platform = Some(item.platform.clone());
+            orders.push(order);
         }
         if total <= Decimal::ZERO {
             return Err(ApiError::invalid(
@@ -135,63 +140,34 @@ impl Bank {
         );
         let id = self.next_id("CNY");
         let link = |what: &str| format!("sandbox://files/{id}/{what}");
-        let mut record = serde_json::Map::new();
-        for (f, v) in [
-            ("payerAccountId", Some(payer)),
-            ("beneficiaryType", Some(req.beneficiary_type.as_str())),
-            ("beneficiaryName", Some(req.beneficiary_name.as_str())),
-            (
-                "beneficiaryCountryCode",
-                given(&req.beneficiary_country_code),
-            ),
-            ("beneficiaryBankCode", Some(bank_code)),
-            ("beneficiaryBankName", Some(bank_name)),
-            (
-                "beneficiaryBankAddress",
-                Some(req.beneficiary_bank_address.as_str()),
-            ),
-            (
-                "beneficiaryIdNumber",
-                Some(req.beneficiary_id_number.as_str()),
-            ),
-            (
-                "beneficiaryAccountId",
-                Some(req.beneficiary_account_id.as_str()),
-            ),
-            ("paymentPurpose", Some(req.payment_purpose.as_str())),
-            ("messageToBeneficiary", given(&req.message_to_beneficiary)),
-            ("remark", given(&req.remark)),
-        ] {
-            if let Some(v) = v.filter(|v| !v.is_empty()) {
-                record.insert(f.into(), json!(v));
-            }
-        }
-        record.insert("applicationId".into(), json!(id));
-        record.insert("amount".into(), json!(money_text(total, 4)));
-        record.insert(
-            "supportDocumentFile".into(),
-            json!(link("support-document")),
-        );
-        record.insert(
-            "companyRegisDocumentFile".into(),
-            json!(link("company-registration")),
-        );
-        record.insert(
-            "invoice".into(),
-            if given(&req.invoice).is_some() {
-                json!(link("invoice"))
-            } else {
-                Value::Null
-            },
-        );
+        let text = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+        let mut record = CnyTransferDetail::default();
+        record.application_id = Some(id.clone());
+        record.payer_account_id = text(payer);
+        record.beneficiary_type = Some(req.beneficiary_type.clone());
+        record.beneficiary_name = text(&req.beneficiary_name);
+        record.beneficiary_country_code = given(&req.beneficiary_country_code).and_then(text);
+        record.beneficiary_bank_code = text(bank_code);
+        record.beneficiary_bank_name = text(bank_name);
+        record.beneficiary_bank_address = text(&req.beneficiary_bank_address);
+        record.beneficiary_id_number = text(&req.beneficiary_id_number);
+        record.beneficiary_account_id = text(&req.beneficiary_account_id);
+        record.payment_purpose = Some(req.payment_purpose.clone());
+        record.message_to_beneficiary = given(&req.message_to_beneficiary).and_then(text);
+        record.remark = given(&req.remark).and_then(text);
+        record.amount = Some(money(total, 4));
+        record.orders = Some(orders);
+        record.support_document_file = Some(link("support-document"));
+        record.company_regis_document_file = Some(link("company-registration"));
+        record.invoice = given(&req.invoice).map(|_| link("invoice"));
         self.cnys.insert(
             id.clone(),
             Cny {
                 id: id.clone(),
                 tx_id: tx.clone(),
                 user_id: user,
+                payer_account_id: payer.to_owned(),
                 record,
-                orders,
                 status: 1,
                 create_time: now_ms,
                 completed_time: None,
@@ -203,22 +179,9 @@ impl Bank {
             postings,
             vec![Effect::Tx(tx), Effect::Cny(id.clone())],
         )?;
-        Ok(json!({ "applicationId": id }))
-    }
-
-    fn cny_json(c: &Cny, detail: bool) -> Value {
-        let mut m = c.record.clone();
-        m.insert("status".into(), json!(c.status));
-        m.insert("createTime".into(), json!(c.create_time));
-        m.insert("completedTime".into(), json!(c.completed_time));
-        if detail {
-            m.insert("orders".into(), Value::Array(c.orders.clone()));
-        } else {
-            for f in ["supportDocumentFile", "companyRegisDocumentFile", "invoice"] {
-                m.remove(f);
-            }
-        }
-        Value::Object(m)
+        let mut d = ApplyForCnyExpressResponse::default();
+        d.application_id = Some(id);
+        answer(&d)
     }
 
     fn cny_list(&self, req: &GetCnyTransListRequest) -> Result<Value, ApiError> {
@@ -231,22 +194,59 @@ impl Bank {
             int_text("pageNo", &req.page_no)?,
             int_text("pageSize", &req.page_size)?,
         )?;
-        let all: Vec<Value> = self
+        let all: Vec<CnyTransferSummary> = self
             .cnys
             .values()
-            .filter(|c| {
-                c.user_id == user && c.record.get("payerAccountId") == Some(&json!(account))
-            })
+            .filter(|c| c.user_id == user && c.payer_account_id == account)
             .filter(|c| c.create_time >= start && c.create_time <= end)
-            .map(|c| Self::cny_json(c, false))
+            .map(summary)
             .collect();
-        Ok(json!({ "totalRows": all.len(), "result": paginate(&all, page) }))
+        let mut d = GetCnyTransListResponse::default();
+        d.total_rows = Some(count(all.len()));
+        d.result = Some(paginate(&all, page));
+        answer(&d)
     }
 
     fn cny_details(&self, id: &str) -> Result<Value, ApiError> {
-        self.cnys
+        let c = self
+            .cnys
             .get(id)
-            .map(|c| Self::cny_json(c, true))
-            .ok_or_else(|| ApiError::not_found(format!("CNY transfer {id}")))
+            .ok_or_else(|| ApiError::not_found(format!("CNY transfer {id}")))?;
+        answer(&detail(c))
     }
+}
+
+/// The record as `/query/getCnyTransferDetails` answers it: the stored detail with the
+/// transfer's status and times.
+fn detail(c: &Cny) -> CnyTransferDetail {
+    let mut d = c.record.clone();
+    d.status = i32::try_from(c.status).ok();
+    d.create_time = Some(c.create_time);
+    d.completed_time = c.completed_time;
+    d
+}
+
+/// The record as a row of `/query/getCnyTransList`: the detail without the orders and
+/// the document links.
+fn summary(c: &Cny) -> CnyTransferSummary {
+    let d = detail(c);
+    let mut s = CnyTransferSummary::default();
+    s.application_id = d.application_id;
+    s.payer_account_id = d.payer_account_id;
+    s.beneficiary_type = d.beneficiary_type;
+    s.beneficiary_name = d.beneficiary_name;
+    s.beneficiary_country_code = d.beneficiary_country_code;
+    s.beneficiary_bank_code = d.beneficiary_bank_code;
+    s.beneficiary_bank_name = d.beneficiary_bank_name;
+    s.beneficiary_bank_address = d.beneficiary_bank_address;
+    s.beneficiary_id_number = d.beneficiary_id_number;
+    s.beneficiary_account_id = d.beneficiary_account_id;
+    s.payment_purpose = d.payment_purpose;
+    s.message_to_beneficiary = d.message_to_beneficiary;
+    s.remark = d.remark;
+    s.amount = d.amount;
+    s.status = d.status;
+    s.create_time = d.create_time;
+    s.completed_time = d.completed_time;
+    s
 }

@@ -3,12 +3,14 @@
 use baas_client::dispatch::fx::Request;
 use baas_client::enums::CurrencyPair;
 use baas_client::fx::{
-    ApplyForFcExchangeRequest, GetForeignExchangeRateRequest, GetFxRequestStatusRequest,
+    ApplyForFcExchangeRequest, ApplyForFcExchangeResponse, GetForeignExchangeRateRequest,
+    GetForeignExchangeRateResponse, GetFxRequestStatusRequest, GetFxRequestStatusResponse,
 };
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::{checked_mul, m2, not_served, opt_money, rate};
+use super::wire::{answer, m2, wire};
+use super::{checked_mul, not_served, opt_money, rate};
 use crate::bank::{fx_account, Bank, Effect, Fx, Posting};
 use crate::error::ApiError;
 
@@ -116,9 +118,12 @@ impl Bank {
             return Err(e);
         }
         self.complete_effects(&effects, now_ms);
-        Ok(
-            json!({ "applicationId": id, "sourceAmount": m2(source_amount), "targetAmount": m2(target_amount), "fxRate": r.to_string() }),
-        )
+        let mut d = ApplyForFcExchangeResponse::default();
+        d.application_id = Some(id);
+        d.source_amount = Some(m2(source_amount));
+        d.target_amount = Some(m2(target_amount));
+        d.fx_rate = Some(r.into());
+        answer(&d)
     }
 
     fn fx_rate(&self, r: &GetForeignExchangeRateRequest, now_ms: i64) -> Result<Value, ApiError> {
@@ -126,13 +131,17 @@ impl Bank {
         if let CurrencyPair::Unknown(_) = pair {
             return Err(not_served("currencyPair", pair, CurrencyPair::KNOWN));
         }
-        let pair = pair.as_str();
         let (base, quote) = pair
+            .as_str()
             .split_once('/')
             .ok_or_else(|| ApiError::invalid("currencyPair", "must be BASE/QUOTE"))?;
         let quote_rate = rate(base, quote)
             .ok_or_else(|| ApiError::invalid("currencyPair", "unsupported currency"))?;
-        Ok(json!({ "currencyPair": pair, "rate": quote_rate.to_string(), "quoteTime": now_ms }))
+        let mut d = GetForeignExchangeRateResponse::default();
+        d.currency_pair = Some(pair.clone());
+        d.rate = Some(quote_rate.into());
+        d.quote_time = Some(now_ms);
+        answer(&d)
     }
 
     fn fx_status(&self, r: &GetFxRequestStatusRequest) -> Result<Value, ApiError> {
@@ -141,10 +150,16 @@ impl Bank {
             .fxs
             .get(id)
             .ok_or_else(|| ApiError::not_found(format!("FX request {id}")))?;
-        Ok(json!({
-            "applicationId": f.id, "outTxId": f.out_tx, "inTxId": f.in_tx, "status": f.status,
-            "currency": f.target_currency, "amount": m2(f.target_amount), "fxRate": f.rate.to_string(),
-            "errorCode": Value::Null, "errorMsg": Value::Null,
-        }))
+        // errorCode and errorMsg are left out: the sandbox keeps no reason with a
+        // failed conversion (the call that failed was answered with its code).
+        let mut d = GetFxRequestStatusResponse::default();
+        d.application_id = Some(f.id.clone());
+        d.out_tx_id = f.out_tx.clone();
+        d.in_tx_id = f.in_tx.clone();
+        d.status = wire(f.status);
+        d.currency = Some(f.target_currency.clone());
+        d.amount = Some(m2(f.target_amount));
+        d.fx_rate = Some(f.rate.into());
+        answer(&d)
     }
 }

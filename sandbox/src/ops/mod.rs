@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::bank::{
-    fees_account, money_text, tx_status, AppState, Application, Bank, Effect, Oppo, Posting, Tx,
+    fees_account, tx_status, AppState, Application, Bank, Effect, Oppo, Posting, Tx,
     INTERNAL_BANK_CODE, MAX_PAGE_SIZE, MINOR_UNIT_PLACES,
 };
 use crate::error::{codes, ApiError};
@@ -23,6 +23,7 @@ mod otp;
 mod transfers;
 mod user;
 mod utility;
+mod wire;
 
 /// What a bank code reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,8 +255,9 @@ fn checked_mul(a: Decimal, b: Decimal, field: &str) -> Result<Decimal, ApiError>
         .ok_or_else(|| ApiError::invalid(field, "is larger than any amount the sandbox can hold"))
 }
 
-fn m2(v: Decimal) -> String {
-    money_text(v, 2)
+/// A count of rows as the spec's `int` (`totalRows`, `total`).
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
 }
 
 impl Bank {

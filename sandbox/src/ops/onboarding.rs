@@ -4,11 +4,18 @@
 use baas_client::dispatch::onboarding::Request;
 use baas_client::enums::BusinessType;
 use baas_client::onboarding::{
-    GetBusinessOnboardingStatusRequest, GetOnboardingRequestIdRequest, GetOnboardingStatusRequest,
+    GetBusinessOnboardingRequestIdResponse, GetBusinessOnboardingStatusRequest,
+    GetBusinessOnboardingStatusResponse, GetCompanyOnboardingInfoResponse, GetKycMediaListResponse,
+    GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse, GetOnboardingStatusRequest,
+    GetOnboardingStatusResponse, GetOrganisationOnboardingInfoResponse,
+    GetPartnershipOnboardingInfoResponse, GetStoreOnboardingInfoResponse, GetUserKycResponse,
 };
-use serde_json::{json, Value};
+use baas_client::records::KycMediaItem;
+use baas_runtime::Scalar;
+use serde_json::Value;
 
 use super::given;
+use super::wire::{answer, record, wire};
 use crate::bank::{Bank, PersonalApplicant, SmeApplicant};
 use crate::error::ApiError;
 
@@ -16,27 +23,36 @@ impl Bank {
     pub(super) fn handle_onboarding(&self, request: Request) -> Result<Value, ApiError> {
         match request {
             Request::GetOnboardingStatus(r) => self.personal_status(&r),
-            Request::GetUserKyc(r) => self
-                .personal_by_request(&r.onboarding_request_id)
-                .map(|a| a.kyc.clone()),
+            Request::GetUserKyc(r) => {
+                let a = self.personal_by_request(&r.onboarding_request_id)?;
+                answer(&record::<GetUserKycResponse>(&a.kyc)?)
+            }
             Request::GetKycMediaList(r) => self.kyc_media(&r.onboarding_request_id),
             Request::GetOnboardingRequestId(r) => self.personal_request_id(&r),
             Request::GetBusinessOnboardingStatus(r) => self.sme_status(&r),
             Request::GetBusinessOnboardingRequestId(r) => {
                 let a = self.sme_find(None, Some(&r.business_cer_no))?;
-                Ok(json!({ "onboardingRequestId": a.info.get("onboardingRequestId") }))
+                let mut d = GetBusinessOnboardingRequestIdResponse::default();
+                d.onboarding_request_id = text(&a.info, "onboardingRequestId");
+                answer(&d)
             }
+            // Each business type has its operation and its record.
             Request::GetStoreOnboardingInfo(r) => {
-                self.sme_info(&r.onboarding_request_id, BusinessType::SoleProprietorship)
+                let info =
+                    self.sme_info(&r.onboarding_request_id, BusinessType::SoleProprietorship)?;
+                answer(&record::<GetStoreOnboardingInfoResponse>(info)?)
             }
             Request::GetCompanyOnboardingInfo(r) => {
-                self.sme_info(&r.onboarding_request_id, BusinessType::Llc)
+                let info = self.sme_info(&r.onboarding_request_id, BusinessType::Llc)?;
+                answer(&record::<GetCompanyOnboardingInfoResponse>(info)?)
             }
             Request::GetPartnershipOnboardingInfo(r) => {
-                self.sme_info(&r.onboarding_request_id, BusinessType::Partnership)
+                let info = self.sme_info(&r.onboarding_request_id, BusinessType::Partnership)?;
+                answer(&record::<GetPartnershipOnboardingInfoResponse>(info)?)
             }
             Request::GetOrganisationOnboardingInfo(r) => {
-                self.sme_info(&r.onboarding_request_id, BusinessType::NgoCbo)
+                let info = self.sme_info(&r.onboarding_request_id, BusinessType::NgoCbo)?;
+                answer(&record::<GetOrganisationOnboardingInfoResponse>(info)?)
             }
         }
     }
@@ -53,9 +69,7 @@ impl Bank {
                 "at least one of userId, onboardingRequestId, mobile must be given",
             ));
         }
-        let field = |a: &PersonalApplicant, k: &str| {
-            a.kyc.get(k).and_then(Value::as_str).map(str::to_owned)
-        };
+        let field = |a: &PersonalApplicant, k: &str| text(&a.kyc, k);
         let a = self
             .personal
             .iter()
@@ -65,32 +79,39 @@ impl Bank {
                     && mobile.is_none_or(|m| field(a, "mobile").as_deref() == Some(m))
             })
             .ok_or_else(|| ApiError::not_found("personal onboarding request"))?;
-        Ok(json!({
-            "onboardingRequestId": field(a, "onboardingRequestId"), "onboardingStatus": a.status_text,
-            "rejectionReasonId": a.rejection_id, "rejectionReasonMsg": a.rejection_msg,
-            "accountId": a.account_id, "accountType": a.account_type,
-        }))
+        let mut d = GetOnboardingStatusResponse::default();
+        d.onboarding_request_id = field(a, "onboardingRequestId");
+        d.onboarding_status = Some(a.status_text.to_owned());
+        d.rejection_reason_id = a.rejection_id.map(Scalar::string);
+        d.rejection_reason_msg = a.rejection_msg.map(str::to_owned);
+        d.account_id = a.account_id.map(str::to_owned);
+        d.account_type = a.account_type.and_then(wire);
+        answer(&d)
     }
 
     fn personal_by_request(&self, id: &str) -> Result<&PersonalApplicant, ApiError> {
         self.personal
             .iter()
-            .find(|a| a.kyc.get("onboardingRequestId").and_then(Value::as_str) == Some(id))
+            .find(|a| text(&a.kyc, "onboardingRequestId").as_deref() == Some(id))
             .ok_or_else(|| ApiError::not_found(format!("onboarding request {id}")))
     }
 
     fn kyc_media(&self, onboarding_request_id: &str) -> Result<Value, ApiError> {
         let a = self.personal_by_request(onboarding_request_id)?;
-        let id = a
-            .kyc
-            .get("onboardingRequestId")
-            .cloned()
-            .unwrap_or(Value::Null);
-        let id = id.as_str().unwrap_or_default();
-        Ok(json!({ "mediaList": [
-            { "mediaType": "ID_FRONT", "fileTypeId": "1", "mediaUrl": format!("sandbox://files/{id}/id-front") },
-            { "mediaType": "SELFIE", "fileTypeId": "3", "mediaUrl": format!("sandbox://files/{id}/selfie") },
-        ]}))
+        let id = text(&a.kyc, "onboardingRequestId").unwrap_or_default();
+        let media = |media_type: &str, file_type_id: &str, file: &str| {
+            let mut m = KycMediaItem::default();
+            m.media_type = Some(Scalar::string(media_type));
+            m.file_type_id = Some(Scalar::string(file_type_id));
+            m.media_url = Some(format!("sandbox://files/{id}/{file}"));
+            m
+        };
+        let mut d = GetKycMediaListResponse::default();
+        d.media_list = Some(vec![
+            media("ID_FRONT", "1", "id-front"),
+            media("SELFIE", "3", "selfie"),
+        ]);
+        answer(&d)
     }
 
     /// The document makes both `userId` and `mobile` optional and, unlike for
@@ -108,12 +129,16 @@ impl Bank {
             .personal
             .iter()
             .filter(|a| {
-                user.is_none_or(|u| a.kyc.get("userId").and_then(Value::as_str) == Some(u))
-                    && mobile.is_none_or(|m| a.kyc.get("mobile").and_then(Value::as_str) == Some(m))
+                user.is_none_or(|u| text(&a.kyc, "userId").as_deref() == Some(u))
+                    && mobile.is_none_or(|m| text(&a.kyc, "mobile").as_deref() == Some(m))
             })
             .collect();
         match matches.as_slice() {
-            [one] => Ok(json!({ "onboardingRequestId": one.kyc.get("onboardingRequestId") })),
+            [one] => {
+                let mut d = GetOnboardingRequestIdResponse::default();
+                d.onboarding_request_id = text(&one.kyc, "onboardingRequestId");
+                answer(&d)
+            }
             [] => Err(ApiError::not_found("personal onboarding request")),
             _ => Err(ApiError::invalid(
                 "userId",
@@ -129,8 +154,7 @@ impl Bank {
                 "at least one of onboardingRequestId, businessCerNo must be given",
             ));
         }
-        let get =
-            |a: &SmeApplicant, k: &str| a.info.get(k).and_then(Value::as_str).map(str::to_owned);
+        let get = |a: &SmeApplicant, k: &str| text(&a.info, k);
         self.sme
             .iter()
             .find(|a| {
@@ -147,18 +171,24 @@ impl Bank {
             a.info
                 .get(k)
                 .and_then(Value::as_array)
-                .and_then(|v| v.first().cloned())
+                .and_then(|v| v.first())
+                .and_then(Value::as_str)
+                .map(str::to_owned)
         };
-        Ok(json!({
-            "onboardingRequestId": a.info.get("onboardingRequestId"), "onboardingStatus": a.info.get("status"),
-            "rejectionReasonId": first("rejectReasonIds"), "rejectionReasonMsg": first("rejectReasonMsgs"),
-            "accountId": a.account_id, "accountType": a.account_type,
-        }))
+        // The first of the document's two shapes: one reason id and message.
+        let mut d = GetBusinessOnboardingStatusResponse::default();
+        d.onboarding_request_id = text(&a.info, "onboardingRequestId");
+        d.onboarding_status = a.info.get("status").cloned().and_then(wire);
+        d.rejection_reason_id = first("rejectReasonIds").map(Scalar::string);
+        d.rejection_reason_msg = first("rejectReasonMsgs");
+        d.account_id = a.account_id.map(str::to_owned);
+        d.account_type = a.account_type.and_then(wire);
+        answer(&d)
     }
 
     /// The info record of SME onboarding `id`, which must be of `business_type` (each
     /// business type has its operation).
-    fn sme_info(&self, id: &str, business_type: BusinessType) -> Result<Value, ApiError> {
+    fn sme_info(&self, id: &str, business_type: BusinessType) -> Result<&Value, ApiError> {
         let a = self.sme_find(Some(id), None)?;
         if a.business_type != business_type.as_i64() {
             let name = |t: i64| match BusinessType::try_from(t) {
@@ -173,6 +203,11 @@ impl Bank {
                 name(business_type.as_i64())
             )));
         }
-        Ok(a.info.clone())
+        Ok(&a.info)
     }
+}
+
+/// The text of string member `k` of a seeded record.
+fn text(seeded: &Value, k: &str) -> Option<String> {
+    seeded.get(k).and_then(Value::as_str).map(str::to_owned)
 }

@@ -2,15 +2,20 @@
 //! validation, closing balances.
 
 use baas_client::dispatch::other::Request;
-use baas_client::enums::ValidateAccountType;
+use baas_client::enums::{FreezeStatus, ValidateAccountType};
+use baas_client::notifications::Payload;
 use baas_client::other::{
-    FetchTransactionFeeRequest, QueryClosingBalanceRequest, QueryTxReversalRequest,
-    TxReversalRequest, ValidateAccountRequest,
+    FetchTransactionFeeRequest, FetchTransactionFeeResponse, QueryClosingBalanceRequest,
+    QueryClosingBalanceResponse, QueryTxReversalRequest, TxReversalRequest, TxReversalResponse,
+    ValidateAccountRequest, ValidateAccountResponse,
 };
+use baas_client::records::{ClosingBalance, ClosingBalanceReport, ReversalRequest};
+use baas_runtime::Scalar;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::{bank_kind, calendar_day, given, m2, not_served, positive, transfer_fee};
+use super::wire::{answer, m2};
+use super::{bank_kind, calendar_day, given, not_served, positive, transfer_fee};
 use crate::bank::{
     tx_status, tx_type, Bank, Oppo, Outgoing, Posting, Reversal, Tx, DAY_MS, REVERSAL_DAYS,
 };
@@ -33,7 +38,9 @@ impl Bank {
 
     fn validate_account(&self, r: &ValidateAccountRequest) -> Result<Value, ApiError> {
         let id = r.account_id.as_str();
-        let kind = r.account_type.as_i64();
+        // The answer's accountType echoes the request's (its type is not shown).
+        let mut d = ValidateAccountResponse::default();
+        d.account_type = Some(Scalar::integer(r.account_type.as_i64()));
         match r.account_type {
             ValidateAccountType::Internal => {
                 let a = match self.account(id) {
@@ -43,10 +50,15 @@ impl Bank {
                         None => return Err(e),
                     },
                 };
-                Ok(json!({
-                    "accountId": a.id, "accountName": a.name, "accountType": kind,
-                    "freezeStatus": i64::from(a.frozen), "restrictStatus": i64::from(a.restricted),
-                }))
+                d.account_id = Some(a.id.clone());
+                d.account_name = Some(a.name.clone());
+                d.freeze_status = Some(if a.frozen {
+                    FreezeStatus::Frozen
+                } else {
+                    FreezeStatus::Normal
+                });
+                d.restrict_status = Some(Scalar::integer(i64::from(a.restricted)));
+                answer(&d)
             }
             ValidateAccountType::MobileMoneyPaybill | ValidateAccountType::MobileMoneyTill => {
                 let list = if r.account_type == ValidateAccountType::MobileMoneyPaybill {
@@ -55,7 +67,9 @@ impl Bank {
                     &self.tills
                 };
                 let name = list.get(id).ok_or_else(|| ApiError::no_account(id))?;
-                Ok(json!({ "accountId": id, "accountName": name, "accountType": kind }))
+                d.account_id = Some(id.to_owned());
+                d.account_name = Some(name.clone());
+                answer(&d)
             }
             ref other => Err(not_served(
                 "accountType",
@@ -136,21 +150,29 @@ impl Bank {
         if let Some(t) = self.txs.get_mut(tx_id) {
             t.reversed_by = Some(app.clone());
         }
-        let voucher = given(&r.voucher_base64).map(|_| format!("sandbox://files/{app}/voucher"));
-        self.reversals.insert(app.clone(), Reversal { record: json!({
-            "applicationId": app, "transactionId": tx_id, "reversalReceiptNo": given(&r.reversal_receipt_no),
-            "reversedTime": given(&r.reversed_time), "reversalReason": given(&r.reversal_reason),
-            "voucher": voucher, "status": 3, "reversalTxId": rev_tx,
-        })});
-        Ok(json!({ "applicationId": app }))
+        let mut record = ReversalRequest::default();
+        record.application_id = Some(app.clone());
+        record.transaction_id = Some(tx_id.to_owned());
+        record.reversal_receipt_no = given(&r.reversal_receipt_no).map(str::to_owned);
+        record.reversed_time = given(&r.reversed_time).map(str::to_owned);
+        record.reversal_reason = given(&r.reversal_reason).map(str::to_owned);
+        record.voucher = given(&r.voucher_base64).map(|_| format!("sandbox://files/{app}/voucher"));
+        // The sandbox's value: 3, the reversal is done (the values are not shown).
+        record.status = Some(Scalar::integer(3));
+        record.reversal_tx_id = Some(rev_tx);
+        self.reversals.insert(app.clone(), Reversal { record });
+        let mut d = TxReversalResponse::default();
+        d.application_id = Some(app);
+        answer(&d)
     }
 
     fn query_reversal(&self, r: &QueryTxReversalRequest) -> Result<Value, ApiError> {
         let id = r.application_id.as_str();
-        self.reversals
+        let rev = self
+            .reversals
             .get(id)
-            .map(|rev| rev.record.clone())
-            .ok_or_else(|| ApiError::not_found(format!("reversal {id}")))
+            .ok_or_else(|| ApiError::not_found(format!("reversal {id}")))?;
+        answer(&rev.record)
     }
 
     fn fee(&self, r: &FetchTransactionFeeRequest) -> Result<Value, ApiError> {
@@ -158,7 +180,9 @@ impl Bank {
         let code = r.benificiary_bank_code.as_str();
         bank_kind("benificiaryBankCode", code)?;
         let amount = positive("amount", &r.amount)?;
-        Ok(json!({ "feeAmount": m2(transfer_fee(code, amount)) }))
+        let mut d = FetchTransactionFeeResponse::default();
+        d.fee_amount = Some(m2(transfer_fee(code, amount)));
+        answer(&d)
     }
 
     fn closing_balance(
@@ -182,19 +206,31 @@ impl Bank {
         }
         let job = self.next_id("JOB");
         self.jobs.insert(job.clone());
-        let balances: Vec<Value> = self
+        // What the ledger held when the day ended, for the accounts open by then.
+        let day_end = (day + 1).saturating_mul(DAY_MS);
+        let balances = self
             .accounts
             .values()
-            .filter(|a| !a.system)
+            .filter(|a| !a.system && a.create_time.saturating_mul(1000) < day_end)
             .map(|a| {
-                json!({
-                    "accountId": a.id, "currency": a.currency, "closingBalance": m2(a.balance),
-                })
+                let mut b = ClosingBalance::default();
+                b.account_id = Some(a.id.clone());
+                b.currency = Some(a.currency.clone());
+                b.closing_balance = Some(m2(self.balance_at(&a.id, day_end)));
+                b
             })
             .collect();
-        self.outbox.push(Outgoing { notification_type: "0015", params: json!({
-            "jobId": job, "queryDate": date, "status": "SUCCESS", "generatedTime": now_ms, "balances": balances,
-        })});
-        Ok(json!({ "jobId": job }))
+        let mut report = ClosingBalanceReport::default();
+        report.job_id = Some(job.clone());
+        report.query_date = Some(date.to_owned());
+        report.status = Some("SUCCESS".to_owned());
+        report.generated_time = Some(now_ms);
+        report.balances = Some(balances);
+        self.outbox.push(Outgoing {
+            payload: Payload::ClosingBalances(report),
+        });
+        let mut d = QueryClosingBalanceResponse::default();
+        d.job_id = Some(job);
+        answer(&d)
     }
 }

@@ -4,12 +4,17 @@
 use std::collections::HashSet;
 
 use baas_client::dispatch::otp::Request;
-use baas_client::enums::OtpType;
-use baas_client::otp::ConfirmOperationRequest;
+use baas_client::enums::{FxRequestStatus, OtpType};
+use baas_client::notifications::Payload;
+use baas_client::otp::{
+    ConfirmOperationRequest, ConfirmOperationResponse, GroupApplicationsResponse,
+    SendAccAdminOtpResponse, SendOtpResponse,
+};
+use baas_client::records::{CnyTransferResult, FxConversionResult};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::m2;
+use super::wire::{answer, code_and_msg, m2};
 use crate::bank::{
     otp_for, tx_status, tx_type, AppState, Application, Bank, Effect, Oppo, Outgoing, Tx,
     INTERNAL_BANK_CODE, MAX_OTP_ATTEMPTS,
@@ -19,12 +24,16 @@ use crate::error::{codes, ApiError};
 impl Bank {
     pub(super) fn handle_otp(&mut self, request: Request, now_ms: i64) -> Result<Value, ApiError> {
         match request {
-            Request::SendOtp(r) => self.send_otp(&r.business_id, &r.otp_type),
+            Request::SendOtp(r) => {
+                self.send_otp(&r.business_id, &r.otp_type)?;
+                code_and_msg::<SendOtpResponse>()
+            }
             Request::SendAccAdminOtp(r) => {
                 // accManagerIdNumber and idType name the account's administrator; the
                 // sandbox does not model administrators.
                 self.account(&r.account_id)?;
-                self.send_otp(&r.business_id, &r.otp_type)
+                self.send_otp(&r.business_id, &r.otp_type)?;
+                code_and_msg::<SendAccAdminOtpResponse>()
             }
             Request::ConfirmOperation(r) => self.confirm(&r, now_ms),
             Request::GroupApplications(r) => self.group(r.application_id_list),
@@ -54,7 +63,7 @@ impl Bank {
         Ok(app)
     }
 
-    fn send_otp(&mut self, id: &str, otp_type: &OtpType) -> Result<Value, ApiError> {
+    fn send_otp(&mut self, id: &str, otp_type: &OtpType) -> Result<(), ApiError> {
         // The document writes `sms or email`. Peers sending `SMS` do not show that
         // the service accepts it, and `whatsapp` is one peer's report: both refused,
         // so a partner sends what the document defines (decision otp-type-values).
@@ -82,7 +91,7 @@ impl Bank {
         if let Some(app) = self.applications.get_mut(id) {
             app.otp_sent = true;
         }
-        Ok(Value::Null)
+        Ok(())
     }
 
     fn group(&mut self, ids: Vec<String>) -> Result<Value, ApiError> {
@@ -119,7 +128,9 @@ impl Bank {
         if let Some(g) = self.applications.get_mut(&gid) {
             g.members = ids;
         }
-        Ok(json!({ "applicationId": gid }))
+        let mut d = GroupApplicationsResponse::default();
+        d.application_id = Some(gid);
+        answer(&d)
     }
 
     fn confirm(&mut self, r: &ConfirmOperationRequest, now_ms: i64) -> Result<Value, ApiError> {
@@ -164,7 +175,7 @@ impl Bank {
             }
         }
         self.complete_effects(&app.effects, now_ms);
-        Ok(Value::Null)
+        code_and_msg::<ConfirmOperationResponse>()
     }
 
     pub(super) fn fail_effects(&mut self, effects: &[Effect], now_ms: i64) {
@@ -269,10 +280,15 @@ impl Bank {
                     if let Some(x) = self.cnys.get_mut(id) {
                         x.status = tx_status::SUCCEEDED;
                         x.completed_time = Some(now_ms);
-                        let amount = x.record.get("amount").cloned().unwrap_or(Value::Null);
-                        self.outbox.push(Outgoing { notification_type: "0028", params: json!({
-                            "applicationId": id, "status": x.status, "amount": amount, "currency": "CNY", "completedTime": now_ms,
-                        })});
+                        let mut p = CnyTransferResult::default();
+                        p.application_id = Some(id.clone());
+                        p.status = i32::try_from(x.status).ok();
+                        p.amount = x.record.amount;
+                        p.currency = Some("CNY".to_owned());
+                        p.completed_time = Some(now_ms);
+                        self.outbox.push(Outgoing {
+                            payload: Payload::CnyTransfer(p),
+                        });
                     }
                 }
                 Effect::Fx(id) => {
@@ -345,10 +361,17 @@ impl Bank {
                         x.out_tx = Some(out.clone());
                         x.in_tx = Some(inn.clone());
                     }
-                    self.outbox.push(Outgoing { notification_type: "0026", params: json!({
-                        "applicationId": id, "status": 6, "outTxId": out, "inTxId": inn,
-                        "currency": f.target_currency, "amount": m2(f.target_amount), "fxRate": f.rate.to_string(),
-                    })});
+                    let mut p = FxConversionResult::default();
+                    p.application_id = Some(id.clone());
+                    p.status = Some(FxRequestStatus::Successful);
+                    p.out_tx_id = Some(out);
+                    p.in_tx_id = Some(inn);
+                    p.currency = Some(f.target_currency.clone());
+                    p.amount = Some(m2(f.target_amount));
+                    p.fx_rate = Some(f.rate.into());
+                    self.outbox.push(Outgoing {
+                        payload: Payload::ForeignExchange(p),
+                    });
                 }
                 Effect::Activate(acct) => {
                     if let Some(a) = self.accounts.get_mut(acct) {

@@ -5,41 +5,62 @@ use std::collections::HashSet;
 
 use baas_client::dispatch::transfers::Request;
 use baas_client::enums::{AmountType, ChargeType, OrderByDesc, PayType, PaymentChannel, TxStatus};
+use baas_client::records::{BankCode, InterBankTransfer, TransactionExtInfo, TransactionListItem};
 use baas_client::transfers::{
-    ApplyForMobileMoneyBusinessTransferRequest, ApplyForTransferRequest,
-    GetInterBankTransferDetailsRequest, GetInterBankTransferListRequest, GetTransListRequest,
-    TelegraphicTransferRequest,
+    ApplyForMobileMoneyBusinessTransferRequest, ApplyForMobileMoneyBusinessTransferResponse,
+    ApplyForTransferRequest, ApplyForTransferResponse, GetBankCodesResponse,
+    GetInterBankTransferDetailsRequest, GetInterBankTransferListRequest,
+    GetInterBankTransferListResponse, GetTransListRequest, GetTransListResponse,
+    GetTransResultResponse, TelegraphicTransferRequest, TelegraphicTransferResponse,
 };
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::wire::{answer, m2, wire};
 use super::{
-    bank_kind, checked_mul, given, m2, not_served, page, paginate, positive, rate, time_range,
+    bank_kind, checked_mul, count, given, not_served, page, paginate, positive, rate, time_range,
     transfer_fee, BankKind, BANK_CODES,
 };
 use crate::bank::{outside_account, tx_type, Bank, Effect, Oppo, Swift, Tx};
 use crate::error::ApiError;
 
-/// A transaction row in the service's vocabulary (public-facts.md, "Added 2026-11"):
-/// `txType` codes, `oppoAccountName`, `externalTxId`, `extInfo` (an object),
-/// `paymentChannel`, `oppoBankCode`. What the sandbox adds of its own (the fee, the
-/// counterparty's account, the remark) is inside `extInfo`, the open object.
-fn tx_json(t: &Tx) -> Value {
-    let digits = t.id.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    json!({
-        "txId": t.id, "accountId": t.account_id, "txType": t.tx_type, "txStatus": t.status,
-        "amount": m2(t.amount), "currency": t.currency, "createTime": t.create_time,
-        "completeTime": t.complete_time,
-        "oppoAccountName": Some(&t.oppo.name).filter(|n| !n.is_empty()),
-        "oppoBankCode": Some(&t.oppo.bank_code).filter(|n| !n.is_empty()),
-        "paymentChannel": t.oppo.channel,
-        "externalTxId": t.oppo.external.then(|| format!("EXT{digits}")),
-        "extInfo": {
-            "transactionNarrative": t.narrative, "fee": m2(t.fee),
-            "oppoAccountId": t.oppo.account_id,
-            "remark": Some(&t.remark).filter(|r| !r.is_empty()),
-        },
-    })
+/// Fills the members of transaction `t` into `$row`, a list row
+/// ([`TransactionListItem`]) or the answer of getTransResult (the same members): the
+/// service's vocabulary (public-facts.md, "Added 2026-11": `txType` codes,
+/// `oppoAccountName`, `externalTxId`, `extInfo`, `paymentChannel`, `oppoBankCode`).
+/// What the sandbox adds of its own (the fee, the counterparty's account, the remark)
+/// is inside `extInfo`.
+macro_rules! fill_tx {
+    ($row:ident, $t:expr) => {{
+        let t: &Tx = $t;
+        let digits = t.id.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let text = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+        let mut ext = TransactionExtInfo::default();
+        ext.transaction_narrative = Some(t.narrative.clone());
+        ext.fee = Some(m2(t.fee));
+        ext.oppo_account_id = Some(t.oppo.account_id.clone());
+        ext.remark = text(&t.remark);
+        $row.tx_id = Some(t.id.clone());
+        $row.account_id = Some(t.account_id.clone());
+        $row.tx_type = Some(t.tx_type.to_owned());
+        $row.tx_status = wire(t.status);
+        $row.amount = Some(m2(t.amount));
+        $row.currency = wire(t.currency.as_str());
+        $row.create_time = Some(t.create_time);
+        $row.complete_time = t.complete_time;
+        $row.oppo_account_name = text(&t.oppo.name);
+        $row.oppo_bank_code = text(&t.oppo.bank_code);
+        $row.payment_channel = t.oppo.channel.map(str::to_owned);
+        $row.external_tx_id = t.oppo.external.then(|| format!("EXT{digits}"));
+        $row.ext_info = Some(ext);
+    }};
+}
+
+/// A row of getTransList.
+fn tx_row(t: &Tx) -> TransactionListItem {
+    let mut row = TransactionListItem::default();
+    fill_tx!(row, t);
+    row
 }
 
 impl Bank {
@@ -59,9 +80,20 @@ impl Bank {
             Request::GetInterBankTransferList(r) => self.swift_list(&r),
             Request::GetInterBankTransferDetails(r) => self.swift_details(&r),
             // Its params are an open object the sandbox does not read.
-            Request::GetBankCodes(_) => Ok(json!({
-                "bankCodeList": BANK_CODES.iter().map(|(c, n, _)| json!({"bankCode": c, "bankName": n})).collect::<Vec<_>>()
-            })),
+            Request::GetBankCodes(_) => {
+                let list = BANK_CODES
+                    .iter()
+                    .map(|(code, name, _)| {
+                        let mut b = BankCode::default();
+                        b.bank_code = Some((*code).to_owned());
+                        b.bank_name = Some((*name).to_owned());
+                        b
+                    })
+                    .collect();
+                let mut d = GetBankCodesResponse::default();
+                d.bank_code_list = Some(list);
+                answer(&d)
+            }
         }
     }
 
@@ -149,7 +181,9 @@ impl Bank {
             effects.push(Effect::IncomingTx(tx.clone()));
         }
         self.new_application(tx.clone(), "applyForTransfer", postings, effects)?;
-        Ok(json!({ "txId": tx }))
+        let mut d = ApplyForTransferResponse::default();
+        d.tx_id = Some(tx);
+        answer(&d)
     }
 
     fn apply_business_transfer(
@@ -212,7 +246,9 @@ impl Bank {
             postings,
             vec![Effect::Tx(tx.clone())],
         )?;
-        Ok(json!({ "txId": tx }))
+        let mut d = ApplyForMobileMoneyBusinessTransferResponse::default();
+        d.tx_id = Some(tx);
+        answer(&d)
     }
 
     fn apply_swift(
@@ -285,17 +321,32 @@ impl Bank {
             now_ms,
         );
         let id = self.next_id("TT");
-        // The details echo the request (its wire form, from the typed request).
-        let mut params = serde_json::to_value(req).unwrap_or(Value::Null);
-        if let Value::Object(m) = &mut params {
-            m.remove("supportDocument");
-        }
+        // The list and the details echo what the application was sent with (not its
+        // support document).
+        let mut record = InterBankTransfer::default();
+        record.beneficiary_bic = Some(req.beneficiary_swift_bic.clone());
+        record.beneficiary_bank_name = Some(req.beneficiary_bank_name.clone());
+        record.beneficiary_bank_country = req.beneficiary_bank_country.clone();
+        record.beneficiary_bank_city = Some(req.beneficiary_bank_city.clone());
+        record.beneficiary_bank_address = req.beneficiary_bank_address.clone();
+        record.beneficiary_account_id = Some(req.beneficiary_account_id.clone());
+        record.beneficiary_account_currency = Some(req.beneficiary_account_ccy.clone());
+        record.beneficiary_name = Some(req.beneficiary_name.clone());
+        record.beneficiary_email = req.beneficiary_email.clone();
+        record.amount = Some(m2(amount));
+        record.amount_type = Some(req.amount_type);
+        record.message_to_beneficiary = req.message_to_beneficiary.clone();
+        record.payment_channel = Some(req.payment_channel.clone());
+        record.payment_purpose_id = Some(req.payment_purpose_id.clone());
+        record.payment_purpose = req.payment_purpose.clone();
+        record.sender_address = Some(req.sender_address.clone());
+        record.charge_type = Some(req.charge_type.clone());
         self.swifts.insert(
             id.clone(),
             Swift {
                 id: id.clone(),
                 tx_id: tx.clone(),
-                params,
+                record,
                 debit_amount: debit,
                 fee,
                 account_id: account.to_owned(),
@@ -310,7 +361,9 @@ impl Bank {
             postings,
             vec![Effect::Tx(tx), Effect::Swift(id.clone())],
         )?;
-        Ok(json!({ "applicationId": id }))
+        let mut d = TelegraphicTransferResponse::default();
+        d.application_id = Some(id);
+        answer(&d)
     }
 
     fn trans_list(&self, req: &GetTransListRequest) -> Result<Value, ApiError> {
@@ -335,29 +388,21 @@ impl Bank {
         if req.order_by_desc == OrderByDesc::NewestFirst {
             rows.reverse();
         }
-        let all: Vec<Value> = rows.into_iter().map(tx_json).collect();
-        Ok(json!({ "totalRows": all.len(), "result": paginate(&all, page) }))
+        let all: Vec<TransactionListItem> = rows.into_iter().map(tx_row).collect();
+        let mut d = GetTransListResponse::default();
+        d.total_rows = Some(count(all.len()));
+        d.result = Some(paginate(&all, page));
+        answer(&d)
     }
 
     fn trans_result(&self, id: &str) -> Result<Value, ApiError> {
-        self.txs
+        let t = self
+            .txs
             .get(id)
-            .map(tx_json)
-            .ok_or_else(|| ApiError::not_found(format!("transaction {id}")))
-    }
-
-    fn swift_json(&self, s: &Swift) -> Value {
-        let mut v = s.params.clone();
-        if let Value::Object(m) = &mut v {
-            m.insert("applicationId".into(), json!(s.id));
-            m.insert("txId".into(), json!(s.tx_id));
-            m.insert("status".into(), json!(s.status));
-            m.insert("debitAmount".into(), json!(m2(s.debit_amount)));
-            m.insert("fee".into(), json!(m2(s.fee)));
-            m.insert("currency".into(), json!(s.currency));
-            m.insert("createTime".into(), json!(s.create_time));
-        }
-        v
+            .ok_or_else(|| ApiError::not_found(format!("transaction {id}")))?;
+        let mut d = GetTransResultResponse::default();
+        fill_tx!(d, t);
+        answer(&d)
     }
 
     fn swift_list(&self, req: &GetInterBankTransferListRequest) -> Result<Value, ApiError> {
@@ -365,23 +410,41 @@ impl Bank {
         self.account(account)?;
         let (start, end) = time_range(req.start_time, req.end_time)?;
         let page = page(req.page_no.into(), req.page_size.into())?;
-        let all: Vec<Value> = self
+        let all: Vec<InterBankTransfer> = self
             .swifts
             .values()
             .filter(|s| s.account_id == account && s.create_time >= start && s.create_time <= end)
-            .map(|s| self.swift_json(s))
+            .map(swift_record)
             .collect();
-        Ok(json!({ "totalRows": all.len(), "result": paginate(&all, page) }))
+        let mut d = GetInterBankTransferListResponse::default();
+        d.total_rows = Some(count(all.len()));
+        d.result = Some(paginate(&all, page));
+        answer(&d)
     }
 
     fn swift_details(&self, req: &GetInterBankTransferDetailsRequest) -> Result<Value, ApiError> {
         let id = req.application_id.as_str();
         let account = req.account_id.as_str();
         match self.swifts.get(id) {
-            Some(s) if s.account_id == account => Ok(self.swift_json(s)),
+            Some(s) if s.account_id == account => answer(&swift_record(s)),
             _ => Err(ApiError::not_found(format!(
                 "inter-bank transfer {id} of account {account}"
             ))),
         }
     }
+}
+
+/// A SWIFT application as the list and the details answer it: what it was sent with,
+/// and its status, amounts and time.
+fn swift_record(s: &Swift) -> InterBankTransfer {
+    let mut r = s.record.clone();
+    r.application_id = Some(s.id.clone());
+    r.tx_id = Some(s.tx_id.clone());
+    r.account_id = Some(s.account_id.clone());
+    r.status = wire(s.status);
+    r.debit_amount = Some(m2(s.debit_amount));
+    r.fee = Some(m2(s.fee));
+    r.currency = Some(s.currency.clone());
+    r.create_time = Some(s.create_time);
+    r
 }

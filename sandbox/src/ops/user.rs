@@ -3,10 +3,21 @@
 //! requestId.
 
 use baas_client::dispatch::user::Request;
-use serde_json::{json, Value};
+use baas_client::user::AddEmailResponse;
+use serde::Serialize;
+use serde_json::Value;
 
+use super::wire::answer;
 use crate::bank::Bank;
-use crate::error::ApiError;
+use crate::error::{codes, ApiError};
+
+/// The sandbox's answer to both (decision: no evidence shapes these answers, so the
+/// spec keeps them opaque JSON): the businessId to confirm with the OTP.
+#[derive(Serialize)]
+struct BusinessId<'a> {
+    #[serde(rename = "businessId")]
+    business_id: &'a str,
+}
 
 impl Bank {
     pub(super) fn handle_user(
@@ -20,6 +31,11 @@ impl Bank {
             Request::VerifyEmailAddress(_) => "verifyEmailAddress",
         };
         self.new_application(request_id.to_owned(), operation, vec![], vec![])?;
-        Ok(json!({ "businessId": request_id }))
+        let data = baas_runtime::RawJson::from_serialize(&BusinessId {
+            business_id: request_id,
+        })
+        .map_err(|e| ApiError::new(codes::SYSTEM, e.to_string()))?;
+        // `AddEmailResponse` and `VerifyEmailAddressResponse` are both this opaque JSON.
+        answer::<AddEmailResponse>(&data)
     }
 }

@@ -2,14 +2,18 @@
 
 use baas_client::dispatch::utility::Request;
 use baas_client::enums::NetworkProvider;
-use baas_client::records::MobileDetail;
+use baas_client::records::{MobileDetail, UtilityPayment};
 use baas_client::utility::{
-    AirtimePaymentRequest, BillPaymentRequest, BillQueryRequest, BulkPaymentQueryRequest,
+    AirtimeBulkPaymentResponse, AirtimePaymentRequest, AirtimePaymentResponse, BillPaymentRequest,
+    BillPaymentResponse, BillQueryRequest, BillQueryResponse, BulkPaymentQueryRequest,
+    BulkPaymentQueryResponse, PaymentQueryResponse,
 };
+use baas_runtime::Scalar;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::{given, m2, minor_unit, not_served, opt_money, page, paginate, positive};
+use super::wire::{answer, m2, wire};
+use super::{count, given, minor_unit, not_served, opt_money, page, paginate, positive};
 use crate::bank::{outside_account, tx_status, tx_type, AppState, Bank, Effect, Oppo, Payment};
 use crate::error::ApiError;
 
@@ -31,25 +35,26 @@ fn network_provider(field: &str, provider: NetworkProvider) -> Result<i64, ApiEr
     }
 }
 
-fn payment_json(p: &Payment) -> Value {
-    let mut v = json!({
-        "paymentId": p.id, "txId": p.tx_id, "paymentType": p.kind, "accountId": p.account_id,
-        "amount": m2(p.amount), "currency": p.currency, "status": p.status,
-        "createTime": p.create_time, "completeTime": p.complete_time,
-    });
-    if let Value::Object(m) = &mut v {
-        if p.kind == "AIRTIME" {
-            m.insert("mobileNumber".into(), json!(p.target));
-            m.insert("networkProvider".into(), json!(p.provider));
-        } else {
-            m.insert("billOrderNumber".into(), json!(p.target));
-            m.insert("billType".into(), json!(p.provider));
-        }
-        if let Some(b) = &p.bulk_id {
-            m.insert("bulkPaymentOrderId".into(), json!(b));
-        }
+fn payment_record(p: &Payment) -> UtilityPayment {
+    let mut r = UtilityPayment::default();
+    r.payment_id = Some(p.id.clone());
+    r.tx_id = Some(p.tx_id.clone());
+    r.payment_type = Some(p.kind.to_owned());
+    r.account_id = Some(p.account_id.clone());
+    r.amount = Some(m2(p.amount));
+    r.currency = Some(p.currency.clone());
+    r.status = wire(p.status);
+    r.create_time = Some(p.create_time);
+    r.complete_time = p.complete_time;
+    if p.kind == "AIRTIME" {
+        r.mobile_number = Some(p.target.clone());
+        r.network_provider = wire(p.provider);
+    } else {
+        r.bill_order_number = Some(p.target.clone());
+        r.bill_type = wire(p.provider);
     }
-    v
+    r.bulk_payment_order_id = p.bulk_id.clone();
+    r
 }
 
 impl Bank {
@@ -142,7 +147,10 @@ impl Bank {
             postings,
             vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())],
         )?;
-        Ok(json!({ "txId": tx, "paymentId": pid }))
+        let mut d = AirtimePaymentResponse::default();
+        d.tx_id = Some(tx);
+        d.payment_id = Some(pid);
+        answer(&d)
     }
 
     fn airtime_bulk(
@@ -204,7 +212,9 @@ impl Bank {
         }
         self.bulks.insert(bulk.clone(), ids);
         self.new_application(bulk.clone(), "airtimeBulkPayment", postings, effects)?;
-        Ok(json!({ "bulkPaymentOrderId": bulk }))
+        let mut d = AirtimeBulkPaymentResponse::default();
+        d.bulk_payment_order_id = Some(bulk);
+        answer(&d)
     }
 
     fn bill_query(&self, r: &BillQueryRequest) -> Result<Value, ApiError> {
@@ -223,7 +233,12 @@ impl Bank {
                 ));
             }
         }
-        Ok(json!({ "dueDate": bill.due_date, "dueAmount": m2(bill.due_amount), "currency": "KES" }))
+        // dueDate's type is not shown: the sandbox writes the date as text.
+        let mut d = BillQueryResponse::default();
+        d.due_date = Some(Scalar::string(bill.due_date.as_str()));
+        d.due_amount = Some(m2(bill.due_amount));
+        d.currency = Some("KES".to_owned());
+        answer(&d)
     }
 
     fn bill_payment(&mut self, r: &BillPaymentRequest, now_ms: i64) -> Result<Value, ApiError> {
@@ -269,14 +284,19 @@ impl Bank {
             postings,
             vec![Effect::Tx(tx.clone()), Effect::Payment(pid.clone())],
         )?;
-        Ok(json!({ "txId": tx, "paymentId": pid }))
+        let mut d = BillPaymentResponse::default();
+        d.tx_id = Some(tx);
+        d.payment_id = Some(pid);
+        answer(&d)
     }
 
     fn payment_query(&self, id: &str) -> Result<Value, ApiError> {
-        self.payments
+        let p = self
+            .payments
             .get(id)
-            .map(payment_json)
-            .ok_or_else(|| ApiError::not_found(format!("payment {id}")))
+            .ok_or_else(|| ApiError::not_found(format!("payment {id}")))?;
+        let d: PaymentQueryResponse = payment_record(p);
+        answer(&d)
     }
 
     fn bulk_payment_query(&self, r: &BulkPaymentQueryRequest) -> Result<Value, ApiError> {
@@ -286,18 +306,21 @@ impl Bank {
             .bulks
             .get(id)
             .ok_or_else(|| ApiError::not_found(format!("bulk payment {id}")))?;
-        let all: Vec<Value> = ids
+        let all: Vec<UtilityPayment> = ids
             .iter()
             .filter_map(|pid| self.payments.get(pid))
-            .map(payment_json)
+            .map(payment_record)
             .collect();
         let status = self.applications.get(id).map(|a| match a.state {
             AppState::Pending => 1,
             AppState::Confirmed => tx_status::SUCCEEDED,
             AppState::Cancelled | AppState::Failed => tx_status::FAILED,
         });
-        Ok(
-            json!({ "bulkPaymentOrderId": id, "status": status, "totalRows": all.len(), "result": paginate(&all, page) }),
-        )
+        let mut d = BulkPaymentQueryResponse::default();
+        d.bulk_payment_order_id = Some(id.to_owned());
+        d.status = status.and_then(wire);
+        d.total_rows = Some(count(all.len()));
+        d.result = Some(paginate(&all, page));
+        answer(&d)
     }
 }

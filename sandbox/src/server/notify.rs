@@ -22,9 +22,10 @@ const NO_CALLBACK_URL: &str = "no callback URL configured";
 /// records it as undeliverable).
 pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
     let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
+    let notification_type = n.notification_type();
     let request_id = format!(
         "{}{:08}{}",
-        shared.notification_prefix, seq, n.notification_type
+        shared.notification_prefix, seq, notification_type
     );
     // Without a callback URL there is nothing to send: the notification is recorded as
     // undeliverable here, when it is produced, not by a task. Whether it is delivered
@@ -34,7 +35,7 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
     // so it also runs where no tokio runtime is (`crate::Offline`).
     let Some(url) = lock(&shared.callback_url).clone() else {
         lock(&shared.deliveries).push(DeliveryAttempt {
-            notification_type: n.notification_type.into(),
+            notification_type: notification_type.clone(),
             request_id,
             attempt: 0,
             acknowledged: false,
@@ -50,12 +51,11 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         let Some((_, key)) = shared.partners.iter().next() else {
             return;
         };
-        let body = match sign_notification(&shared, key, n.notification_type, &request_id, n.params)
-        {
+        let body = match sign_notification(&shared, key, &request_id, &n.payload) {
             Ok(b) => b,
             Err(e) => {
                 lock(&shared.deliveries).push(DeliveryAttempt {
-                    notification_type: n.notification_type.into(),
+                    notification_type: notification_type.clone(),
                     request_id,
                     attempt: 0,
                     acknowledged: false,
@@ -78,7 +78,7 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
             };
             let acknowledged = outcome.trim() == baas_runtime::notification::ACK;
             lock(&shared.deliveries).push(DeliveryAttempt {
-                notification_type: n.notification_type.into(),
+                notification_type: notification_type.clone(),
                 request_id: request_id.clone(),
                 attempt,
                 acknowledged,

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+use baas_client::notifications::Payload;
 use baas_runtime::{PrivateKey, RawJson};
 
 use super::envelope::{is_locale, is_request_id};
@@ -141,17 +142,20 @@ pub(super) fn sign_response(
     body
 }
 
-/// The one place the sandbox signs a notification: as [`sign_response`], nothing whose
-/// canonical string could be re-cut (its params come from stored values, each accepted
-/// under the same rules, but are checked again as a whole).
+/// The one place the sandbox signs a notification: its `params` are the typed payload
+/// written through the generated record of its type; as [`sign_response`], nothing
+/// whose canonical string could be re-cut (its params come from stored values, each
+/// accepted under the same rules, but are checked again as a whole).
 pub(super) fn sign_notification(
     shared: &Shared,
     key: &PrivateKey,
-    notification_type: &str,
     request_id: &str,
-    params: serde_json::Value,
+    payload: &Payload,
 ) -> Result<Vec<u8>, String> {
-    let params = strip_nulls(params);
+    let notification_type = payload.notification_type();
+    let notification_type = notification_type.as_str();
+    let params = payload.to_params().map_err(|e| e.to_string())?;
+    let params_json = Json::parse(params.get()).map_err(|e| e.to_string())?;
     let unsigned_envelope = BTreeMap::from([
         ("requestId".to_owned(), Json::String(request_id.to_owned())),
         (
@@ -163,7 +167,7 @@ pub(super) fn sign_notification(
             Json::String(notification_type.to_owned()),
         ),
         ("locale".to_owned(), Json::String(DEFAULT_LOCALE.to_owned())),
-        ("params".to_owned(), Json::from_value(&params)),
+        ("params".to_owned(), params_json),
     ]);
     if let Some(breach) = recut::first_breach(&Json::Object(unsigned_envelope)) {
         return Err(format!(
@@ -171,7 +175,6 @@ pub(super) fn sign_notification(
             breach.rule, breach.path
         ));
     }
-    let params = RawJson::from_string(params.to_string()).map_err(|e| e.to_string())?;
     let body = baas_runtime::notification::signed_body(
         notification_type,
         request_id,
@@ -254,23 +257,20 @@ mod tests {
         assert_eq!(answer_of(&body)["msg"], "x: `Tom & Jerry`");
 
         // Notifications: the same check before signing.
-        let refused = sign_notification(
-            &shared,
-            &key,
-            "0028",
-            "N1",
-            serde_json::json!({"applicationId": "A&amount=1"}),
-        );
+        let cny = |id: &str| {
+            let mut p = baas_client::records::CnyTransferResult::default();
+            p.application_id = Some(id.to_owned());
+            Payload::CnyTransfer(p)
+        };
+        let refused = sign_notification(&shared, &key, "N1", &cny("A&amount=1"));
         assert!(refused.is_err(), "{refused:?}");
-        let signed = sign_notification(
-            &shared,
-            &key,
-            "0028",
-            "N1",
-            serde_json::json!({"applicationId": "A1", "note": null}),
-        )
-        .unwrap();
+        let signed = sign_notification(&shared, &key, "N1", &cny("A1")).unwrap();
         assert_eq!(baas_runtime::sign::verify(&signed, &key), Ok(()));
+        assert_eq!(answer_of(&signed)["notificationType"], "0028");
+        assert_eq!(
+            answer_of(&signed)["params"],
+            serde_json::json!({"applicationId": "A1"})
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@ use crate::bank::{otp_for, Bank, DAY_MS};
 use crate::error::{codes, ApiError};
 use crate::json::Json;
 
+mod closing;
+
 /// The typed request of `operation` that `params` make, as the server decodes it.
 fn typed(operation: &str, params: &Value) -> Result<baas_client::dispatch::Request, ApiError> {
     let name = baas_client::dispatch::OPERATIONS
@@ -22,6 +24,8 @@ const NOW: i64 = 1_750_000_000_000;
 struct T {
     bank: Bank,
     n: u32,
+    /// The clock of the next call.
+    now: i64,
 }
 
 impl T {
@@ -29,6 +33,7 @@ impl T {
         T {
             bank: Bank::seeded(NOW),
             n: 0,
+            now: NOW,
         }
     }
     /// Calls `operation` with `params` as the server does: decoded into the typed request
@@ -36,7 +41,8 @@ impl T {
     fn call(&mut self, operation: &str, params: Value) -> Result<Value, ApiError> {
         self.n += 1;
         let request = typed(operation, &params)?;
-        self.bank.handle(request, &format!("REQ{}", self.n), NOW)
+        self.bank
+            .handle(request, &format!("REQ{}", self.n), self.now)
     }
     fn ok(&mut self, operation: &str, params: Value) -> Value {
         match self.call(operation, params) {
@@ -399,11 +405,11 @@ fn fx_cny_and_closing_balance_notify() {
         t.code("queryClosingBalance", json!({"queryDate": "30/06/2025"})),
         codes::INVALID_PARAMETER
     );
-    let types: Vec<&str> = t
+    let types: Vec<String> = t
         .bank
         .take_outbox()
         .iter()
-        .map(|o| o.notification_type)
+        .map(crate::bank::Outgoing::notification_type)
         .collect();
     assert_eq!(types, ["0026", "0028", "0015"]);
     assert_eq!(t.bank.totals(), totals);
