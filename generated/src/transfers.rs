@@ -824,7 +824,7 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Receiving bank code, from the bank-code list.
+    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list.
     ///
     /// Wire name: `beneficiarySwiftBic` (string). Required.
     ///
@@ -955,7 +955,7 @@ pub struct TelegraphicTransferRequest {
 pub struct TelegraphicTransferRequired {
     /// Wire name `accountId` (string); see [`TelegraphicTransferRequest::account_id`].
     pub account_id: String,
-    /// Receiving bank code, from the bank-code list.
+    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list.
     ///
     /// Wire name `beneficiarySwiftBic` (string); see [`TelegraphicTransferRequest::beneficiary_swift_bic`].
     pub beneficiary_swift_bic: String,

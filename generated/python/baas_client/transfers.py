@@ -427,7 +427,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     account_id: str
     """Wire name `accountId`."""
     beneficiary_swift_bic: str
-    """Receiving bank code, from the bank-code list. Wire name `beneficiarySwiftBic`. Rules: checked by the service only: must come from the bank-code list."""
+    """The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list. Wire name `beneficiarySwiftBic`. Rules: checked by the service only: must come from the bank-code list."""
     beneficiary_bank_name: str
     """Wire name `beneficiaryBankName`."""
     beneficiary_bank_city: str
