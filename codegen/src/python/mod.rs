@@ -123,6 +123,10 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
             "baas_client/records.py",
             models::records_module(api).finish(),
         ),
+        file(
+            "baas_client/notifications.py",
+            models::notifications_module(api).finish(),
+        ),
     ];
     for group in &api.groups {
         files.push(file(

@@ -112,7 +112,7 @@ fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
         "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
     );
     out.blank();
-    out.line("from . import enums, records");
+    out.line("from . import enums, notifications, records");
     out.line(&format!("from ._client import {}", local.join(", ")));
     out.line("from .enums import NotificationType, ResultCode");
     out.line(&format!("from . import {}", groups.join(", ")));
@@ -142,6 +142,7 @@ fn init_all(out: &mut Out, local: &[&str], groups: Vec<String>) {
             "NotificationType",
             "ResultCode",
             "enums",
+            "notifications",
             "records",
             "API_VERSION",
         ]

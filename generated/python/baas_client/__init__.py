@@ -48,7 +48,7 @@ from baas_runtime import (
 from baas_runtime.mock import Failure, MockService, Refusal
 from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier
 
-from . import enums, records
+from . import enums, notifications, records
 from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication
 from .enums import NotificationType, ResultCode
 from . import account, cny, fx, onboarding, other, otp, transfers, user, utility
@@ -106,6 +106,7 @@ __all__ = [
     "cny",
     "enums",
     "fx",
+    "notifications",
     "onboarding",
     "other",
     "otp",

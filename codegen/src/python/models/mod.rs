@@ -3,11 +3,13 @@
 //! ([`operations`]), and the rule checks of sent shapes ([`validation`]).
 
 mod enums;
+mod notifications;
 mod operations;
 mod records;
 mod validation;
 
 pub use enums::enums_module;
+pub use notifications::notifications_module;
 pub use operations::{group_module, request_name, response_fields, response_name};
 pub use records::records_module;
 

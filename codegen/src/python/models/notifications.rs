@@ -1,0 +1,90 @@
+//! `notifications.py`: a verified notification's `params` as the record of its type.
+
+use super::super::names::string;
+use super::super::Out;
+use super::docstring;
+use crate::model::Api;
+
+/// The module: `OtherPayload`, the `Payload` alias and `payload_of`.
+pub fn notifications_module(api: &Api) -> Out {
+    let mut out = Out::module(
+        "Typed payloads of the notifications (callbacks) the service sends: after a \
+         `Verifier` has verified a body, `payload_of` gives its `params` as the record of \
+         its type.",
+    );
+    let mut typed: Vec<(&str, &str)> = api
+        .notifications
+        .iter()
+        .filter_map(|n| {
+            n.payload
+                .as_ref()
+                .map(|p| (n.notification_type.as_str(), p.received_name.as_str()))
+        })
+        .collect();
+    let mut records: Vec<&str> = typed.iter().map(|(_, r)| *r).collect();
+    records.sort_unstable();
+    records.dedup();
+    out.line("from dataclasses import dataclass");
+    out.line("from typing import Callable, Union");
+    out.blank();
+    out.line("from baas_runtime import JsonValue, Unknown");
+    out.line("from baas_runtime.notification import Notification");
+    out.blank();
+    out.line("from .enums import NotificationType");
+    if !records.is_empty() {
+        out.line(&format!("from .records import {}", records.join(", ")));
+    }
+    out.blank();
+    out.blank();
+    out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
+    out.line("class OtherPayload:");
+    out.indent();
+    docstring(
+        &mut out,
+        "A notification whose payload is not typed here (not shown, or a type this client \
+         does not list): its type and `params` as received.",
+    );
+    out.blank();
+    out.line("notification_type: NotificationType | Unknown");
+    docstring(&mut out, "The notification's type.");
+    out.line("params: JsonValue");
+    docstring(
+        &mut out,
+        "`params` as received (numbers as their literal text).",
+    );
+    out.dedent();
+    out.blank();
+    out.blank();
+    let mut members: Vec<&str> = records.clone();
+    members.push("OtherPayload");
+    out.line(&format!("Payload = Union[{}]", members.join(", ")));
+    docstring(
+        &mut out,
+        "What `payload_of` returns: the record of the notification's type, or `OtherPayload`.",
+    );
+    out.blank();
+    typed.sort_unstable();
+    out.line("_READERS: dict[str, Callable[[JsonValue, str], Payload]] = {");
+    for (t, r) in &typed {
+        out.line(&format!("    {}: {r}._from_wire,", string(t)));
+    }
+    out.line("}");
+    out.blank();
+    out.blank();
+    out.line("def payload_of(notification: Notification) -> Payload:");
+    out.indent();
+    docstring(
+        &mut out,
+        "The typed payload of a verified notification: the record of its type (every field \
+         may be None; members this client does not know are ignored), or `OtherPayload`. \
+         Several types share a record (0001, 0005 and 0006 carry an onboarding result): \
+         `notification.notification_type` tells them apart. Raises `WireShapeError` when \
+         `params` has another shape than its type's record.",
+    );
+    out.line("reader = _READERS.get(notification.notification_type)");
+    out.line("if reader is None:");
+    out.line("    return OtherPayload(notification_type=NotificationType.of(notification), params=notification.params)");
+    out.line("return reader(notification.params, \"params\")");
+    out.dedent();
+    out
+}
