@@ -22,6 +22,8 @@
 /// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
+///
+/// Decision [`email-shapes-opaque`](super::decisions#decision-email-shapes-opaque): about /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
@@ -67,6 +69,8 @@ impl baas_runtime::Operation for AddEmailRequest {
 /// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
+///
+/// Decision [`email-shapes-opaque`](super::decisions#decision-email-shapes-opaque): about /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(transparent)]
