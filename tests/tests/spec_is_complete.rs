@@ -26,7 +26,7 @@ fn is_json(t: &TypeRef) -> bool {
     }
 }
 
-fn json_fields<'a>(owner: &str, fields: &'a [Field], out: &mut Vec<String>) {
+fn json_fields(owner: &str, fields: &[Field], out: &mut Vec<String>) {
     for f in fields.iter().filter(|f| is_json(&f.ty)) {
         out.push(format!("{owner}.{}", f.wire_name));
     }
