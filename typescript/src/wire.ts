@@ -1,0 +1,23 @@
+/**
+ * Open value sets. A received enum value the client does not know (a newer service may send
+ * values the spec did not list) is kept as it came, typed {@link Unknown}: a partner can read
+ * it but never build one, and {@link isKnown} tells the two apart.
+ */
+
+declare const unknownValue: unique symbol;
+
+/** A value of a value set that this client does not know (branded: never built by hand). */
+export type Unknown<T extends string | number> = T & { readonly [unknownValue]: "unknown" };
+
+/** True when `value` is one of the set's known values. */
+export function isKnown<V extends string | number>(
+  values: readonly V[],
+  value: V | Unknown<string> | Unknown<number>,
+): value is V {
+  return (values as readonly (string | number)[]).includes(value);
+}
+
+/** The wire text of a value (what a waiter compares with final states). */
+export function wireText(value: string | number | boolean | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
