@@ -15,6 +15,7 @@ pub mod postman;
 pub mod python;
 pub mod rules;
 pub mod spec_schema;
+pub mod typescript;
 pub mod workspace;
 pub mod write;
 

@@ -26,16 +26,19 @@ pub enum Artifact {
     Postman,
     /// The Python SDK (`python/`, package `baas_client`).
     PythonSdk,
+    /// The TypeScript SDK (`typescript/`, package `@baas/client`).
+    TypeScriptSdk,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 5] = [
+    pub const ALL: [Artifact; 6] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
         Artifact::Postman,
         Artifact::PythonSdk,
+        Artifact::TypeScriptSdk,
     ];
 
     /// The artifact's files, unformatted.
@@ -46,6 +49,7 @@ impl Artifact {
             Artifact::SpecSchema => crate::spec_schema::files(),
             Artifact::Postman => crate::postman::files(api),
             Artifact::PythonSdk => crate::python::files(api),
+            Artifact::TypeScriptSdk => crate::typescript::files(api),
         }
     }
 }
@@ -146,6 +150,8 @@ mod tests {
             first("openapi/"),
             first("spec-schema/"),
             first("postman/"),
+            first("python/"),
+            first("typescript/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");

@@ -21,3 +21,28 @@ export function isKnown<V extends string | number>(
 export function wireText(value: string | number | boolean | undefined): string | undefined {
   return value === undefined ? undefined : String(value);
 }
+
+/** The text of a received state (string, number or boolean), `undefined` for anything else. */
+export function stateText(value: unknown): string | undefined {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "object" && value !== null && "text" in value && typeof value.text === "string") return value.text;
+  return undefined;
+}
+
+/** The text of a member of a raw JSON object (a state read from an unshaped answer). */
+export function memberText(value: unknown, name: string): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return stateText((value as Record<string, unknown>)[name]);
+}
+
+/** A JSON value to send: numbers as safe integers or exact {@link JsonNumber} text. */
+export type JsonInput =
+  | string
+  | number
+  | boolean
+  | import("./canonical.js").JsonNumber
+  | readonly JsonInput[]
+  | JsonInputObject;
+export interface JsonInputObject {
+  readonly [key: string]: JsonInput;
+}
