@@ -1,0 +1,276 @@
+// The conformance suite (tests/conformance/scenarios/*.json, described in
+// tests/conformance/README.md) run by the generated TypeScript SDK against the sandbox binary,
+// one fresh sandbox per scenario, as the Rust and Python runners do. The binary is
+// $BAAS_SANDBOX, or target/debug/baas-sandbox under $CARGO_TARGET_DIR or the repository;
+// without it the scenarios are skipped, unless BAAS_REQUIRE_SANDBOX=1 (CI).
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { createInterface } from "node:readline";
+import { test } from "node:test";
+import * as sdk from "@baas/client";
+import { type Operation, SeenFile } from "@baas/runtime";
+import { REPO } from "./vectors.js";
+
+const SANDBOX_SENDER = "sandbox-partner";
+const SANDBOX_KEY = "sandbox-test-key-not-a-secret";
+const SCENARIOS = join(REPO, "tests", "conformance", "scenarios");
+
+export function sandboxBinary(): string | undefined {
+  const candidates: string[] = [];
+  if (process.env["BAAS_SANDBOX"]) candidates.push(process.env["BAAS_SANDBOX"]);
+  const target = process.env["CARGO_TARGET_DIR"] ?? join(REPO, "target");
+  candidates.push(join(isAbsolute(target) ? target : join(REPO, target), "debug", "baas-sandbox"));
+  return candidates.find((c) => existsSync(c));
+}
+
+/** The sandbox's OTP of an application (its documented rule). */
+function sandboxOtp(businessId: string): string {
+  const digest = createHash("sha256").update(`baas-sandbox-otp:${businessId}`).digest();
+  return (digest.readBigUInt64BE(0) % 1_000_000n).toString().padStart(6, "0");
+}
+
+async function startSandbox(binary: string): Promise<[ChildProcess, string]> {
+  const child = spawn(binary, ["--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the sandbox did not start")), 30_000);
+    lines.on("line", (line) => {
+      if (line.startsWith("baas-sandbox listening on ")) {
+        clearTimeout(timer);
+        resolve(line.slice("baas-sandbox listening on ".length).trim());
+      }
+    });
+    child.on("exit", () => reject(new Error("the sandbox exited")));
+  });
+  return [child, url];
+}
+
+/** The client's fetch: counts the requests that leave and applies a step's fault. */
+class Probe {
+  sent = 0;
+  fault: string | undefined;
+  readonly fetch: sdk.Fetch = async (input, init) => {
+    this.sent += 1;
+    const fault = this.fault;
+    this.fault = undefined;
+    const answer = await fetch(input, init);
+    const text = await answer.text();
+    if (fault === "drop_answer") throw new TypeError("fetch failed", { cause: { code: "ECONNRESET" } });
+    if (fault === "tamper_answer") return new Response(text.replace('"msg":"', '"msg":"(tampered) '), { status: answer.status });
+    if (fault === "strip_signature") {
+      return new Response(text.replace(/,"signature":"[^"]*"|"signature":"[^"]*",?/u, ""), { status: answer.status });
+    }
+    assert.equal(fault, undefined, `unknown fault ${fault ?? ""}`);
+    return new Response(text, { status: answer.status });
+  };
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+interface Step {
+  call?: string;
+  mode?: string;
+  params?: Record<string, Json>;
+  fault?: string;
+  save?: Record<string, string>;
+  notification?: { type: string; requestId: string; sender: string; params: Record<string, Json>; age_seconds?: number; tamper?: boolean };
+  expect?: Record<string, Json>;
+}
+
+const OPERATIONS = new Map<string, Operation<unknown, unknown>>();
+for (const value of Object.values(sdk)) {
+  if (typeof value === "object" && value !== null && "path" in value && "movesMoney" in value && "name" in value) {
+    const op = value as Operation<unknown, unknown>;
+    OPERATIONS.set(op.name, op);
+  }
+}
+
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function field(data: unknown, name: string): unknown {
+  return typeof data === "object" && data !== null ? (data as Record<string, unknown>)[name] : undefined;
+}
+
+function errorName(e: unknown): string {
+  if (e instanceof sdk.InvalidRequest) return "invalid_request";
+  if (e instanceof sdk.ApiError) return "api";
+  if (e instanceof sdk.OutcomeUnknown) return "outcome_unknown";
+  if (e instanceof sdk.SignatureMissing) return "signature_missing";
+  if (e instanceof sdk.SignatureInvalid) return "signature_invalid";
+  if (e instanceof sdk.Untrusted) return "untrusted";
+  return e instanceof Error ? e.name : String(e);
+}
+
+const snake = (name: string): string => name.replace(/[A-Z]/gu, (c, i: number) => (i > 0 ? "_" : "") + c.toLowerCase());
+
+function checkError(at: string, e: unknown, expect: Record<string, Json>): void {
+  assert.ok(e instanceof sdk.BaasError, `${at}: ${String(e)}`);
+  if ("error" in expect) assert.equal(errorName(e), expect["error"], `${at}: error kind of ${e.message}`);
+  if ("code" in expect) assert.equal(e.apiCode, expect["code"], `${at}: code of ${e.message}`);
+  if ("result_code" in expect) {
+    const name = e.apiCode === undefined ? undefined : sdk.resultCodeName(e.apiCode);
+    assert.equal(name === undefined ? undefined : snake(name), expect["result_code"], `${at}: typed code`);
+  }
+  if ("retryable" in expect) assert.equal(e.isRetryable, expect["retryable"], `${at}: retryable of ${e.message}`);
+  if ("violations" in expect) {
+    assert.ok(e instanceof sdk.InvalidRequest, `${at}: ${e.message}`);
+    assert.deepEqual(e.violations.map((v) => [v.field, v.rule]), expect["violations"], `${at}: violations`);
+  }
+}
+
+class Run {
+  readonly probe = new Probe();
+  readonly client: sdk.Client;
+  readonly vars = new Map<string, string>();
+
+  constructor(url: string) {
+    this.client = new sdk.Client({ baseUrl: url, sender: SANDBOX_SENDER, privateKey: new sdk.PrivateKey(SANDBOX_KEY), fetch: this.probe.fetch });
+  }
+
+  substitute(value: Json): Json {
+    if (typeof value === "string" && value.startsWith("${") && value.endsWith("}")) {
+      const inner = value.slice(2, -1);
+      const saved = this.vars.get(inner.startsWith("otp:") ? inner.slice(4) : inner);
+      assert.ok(saved !== undefined, `no saved ${inner}`);
+      return inner.startsWith("otp:") ? sandboxOtp(saved) : saved;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.substitute(v));
+    if (typeof value === "object" && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.substitute(v)]));
+    }
+    return value;
+  }
+
+  async call(name: string, mode: string, params: Record<string, Json>): Promise<unknown> {
+    const op = OPERATIONS.get(name);
+    assert.ok(op !== undefined, `no operation ${name}`);
+    if (mode === "call") return this.client.runtime.execute(op, params);
+    const policy = { firstDelayMs: 20, maxDelayMs: 200, deadlineMs: 20_000 };
+    if (mode === "until_final" && name === "getTransResult") {
+      return this.client.getTransResultUntilFinal(params as unknown as sdk.GetTransResultRequest, policy);
+    }
+    if (mode === "pages" && name === "getTransList") {
+      const items: unknown[] = [];
+      for await (const item of this.client.getTransListPages(params as unknown as sdk.GetTransListRequest).items()) items.push(item);
+      return items;
+    }
+    return assert.fail(`no mode ${mode} for ${name}`);
+  }
+}
+
+function checkFields(at: string, data: unknown, fields: Json): void {
+  for (const [name, want] of Object.entries((fields ?? {}) as Record<string, Json>)) {
+    assert.equal(text(field(data, name)), text(want), `${at}: field ${name} of ${JSON.stringify(data)}`);
+  }
+}
+
+function checkItems(at: string, items: unknown[], expect: Record<string, Json>): void {
+  if ("count" in expect) assert.equal(String(items.length), text(expect["count"]), `${at}: item count`);
+  if ("min_count" in expect) assert.ok(items.length >= Number(expect["min_count"]), `${at}: ${items.length} items`);
+  if ("unique" in expect) {
+    const keys = items.map((i) => text(field(i, String(expect["unique"]))));
+    assert.equal(new Set(keys).size, keys.length, `${at}: an item twice`);
+  }
+  if ("contains" in expect) {
+    const wanted = Object.entries(expect["contains"] as Record<string, Json>);
+    assert.ok(items.some((i) => wanted.every(([k, v]) => text(field(i, k)) === text(v))), `${at}: contains ${JSON.stringify(wanted)}`);
+  }
+}
+
+function runNotification(run: Run, at: string, step: Step, verifier: sdk.NotificationVerifier, seen: SeenFile): void {
+  const n = run.substitute(step.notification as unknown as Json) as unknown as NonNullable<Step["notification"]>;
+  const expect = step.expect ?? {};
+  let body = sdk.signedNotification({
+    notificationType: n.type,
+    requestId: n.requestId,
+    sender: n.sender,
+    params: n.params,
+    key: new sdk.PrivateKey(SANDBOX_KEY),
+    timestampMs: Date.now() - (n.age_seconds ?? 0) * 1000,
+  });
+  if (n.tamper === true) {
+    body = new TextEncoder().encode(new TextDecoder().decode(body).replace(`"${n.requestId}"`, `"${n.requestId}X"`));
+  }
+  let got: sdk.Notification;
+  try {
+    got = verifier.verify(body);
+  } catch (e) {
+    assert.equal(expect["outcome"], "refused", `${at}: refused: ${String(e)}`);
+    checkError(at, e, expect);
+    return;
+  }
+  assert.equal(expect["outcome"] ?? "ok", "ok", `${at}: accepted`);
+  checkFields(at, { notificationType: got.notificationType, requestId: got.requestId }, expect["fields"] ?? {});
+  const fresh = seen.isNew(got);
+  if ("new" in expect) assert.equal(fresh, expect["new"], `${at}: is new`);
+  if (fresh) seen.record(got);
+}
+
+const files = readdirSync(SCENARIOS).filter((f) => f.endsWith(".json")).sort();
+const binary = sandboxBinary();
+const required = process.env["BAAS_REQUIRE_SANDBOX"] === "1";
+
+test("every scenario is found, and the operations they call", () => {
+  assert.ok(files.length >= 8);
+  for (const name of ["getAccountDetails", "applyForTransfer", "sendOtp", "confirmOperation", "getTransList", "getTransResult"]) {
+    assert.ok(OPERATIONS.has(name), name);
+  }
+  if (required) assert.ok(binary !== undefined, "the sandbox binary is not built (cargo build -p baas-sandbox --bin baas-sandbox)");
+});
+
+for (const file of files) {
+  test(`scenario ${file}`, { skip: binary === undefined && !required ? "the sandbox binary is not built" : false }, async () => {
+    assert.ok(binary !== undefined, "the sandbox binary is not built");
+    const scenario = JSON.parse(readFileSync(join(SCENARIOS, file), "utf8")) as { service_sender?: string; steps: Step[] };
+    const [child, url] = await startSandbox(binary);
+    try {
+      const run = new Run(url);
+      const verifier = new sdk.NotificationVerifier(new sdk.PrivateKey(SANDBOX_KEY), scenario.service_sender ?? "baas-sandbox");
+      const seen = new SeenFile(join(mkdtempSync(join(tmpdir(), "baas-ts-")), "seen"), verifier.windowMs);
+      for (const [i, step] of scenario.steps.entries()) {
+        const at = `${file} step ${i + 1}`;
+        if (step.notification !== undefined) {
+          runNotification(run, at, step, verifier, seen);
+          continue;
+        }
+        const expect = step.expect ?? {};
+        const want = expect["outcome"] ?? "ok";
+        run.probe.fault = step.fault;
+        const before = run.probe.sent;
+        let got: unknown;
+        let failed = false;
+        try {
+          got = await run.call(step.call ?? "", step.mode ?? "call", run.substitute(step.params ?? {}) as Record<string, Json>);
+        } catch (e) {
+          if (!(e instanceof sdk.BaasError)) throw e;
+          assert.equal(e.outcome, want, `${at}: outcome of ${e.message}`);
+          checkError(at, e, expect);
+          failed = true;
+        }
+        if (!failed) assert.equal(want, "ok", `${at}: succeeded with ${JSON.stringify(got)}`);
+        if ("sent" in expect) assert.equal(run.probe.sent - before, expect["sent"], `${at}: requests sent by the client`);
+        if (failed) continue;
+        if (Array.isArray(got)) {
+          checkItems(at, got, run.substitute(expect["items"] ?? {}) as Record<string, Json>);
+          continue;
+        }
+        checkFields(at, got, run.substitute(expect["fields"] ?? {}));
+        for (const [name, wire] of Object.entries(step.save ?? {})) {
+          const value = text(field(got, wire));
+          assert.ok(value !== undefined, `${at}: no ${wire} to save`);
+          run.vars.set(name, value);
+        }
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+}
