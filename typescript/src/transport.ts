@@ -49,8 +49,11 @@ export async function postJson(
   maxResponseBytes: number,
   signal?: AbortSignal,
 ): Promise<HttpResponse> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+  // A timer of our own (not AbortSignal.timeout, whose timer does not keep the process alive
+  // while the call is pending), cleared when the call ends.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException("the call timed out", "TimeoutError")), timeoutMs);
+  const combined = signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, signal]);
   try {
     const response = await fetch(url, { method: "POST", headers: HEADERS, body: body.slice(), signal: combined, redirect: "error" });
     const chunks: Uint8Array[] = [];
@@ -71,11 +74,13 @@ export async function postJson(
     return { status: response.status, body: Buffer.concat(chunks) };
   } catch (e) {
     if (e instanceof BaasError) throw e;
-    if (timeout.aborted) throw new CallTimeout(timeoutMs);
+    if (timeout.signal.aborted) throw new CallTimeout(timeoutMs);
     if (signal?.aborted === true) throw new TransportError("the call was aborted by its signal", true, { cause: e });
     const code = causeCode(e);
     const notSent = code !== undefined && NOT_CONNECTED.has(code);
     const what = e instanceof Error ? `${e.message}${code !== undefined ? ` (${code})` : ""}` : String(e);
     throw new TransportError(what, !notSent, { cause: e });
+  } finally {
+    clearTimeout(timer);
   }
 }
