@@ -1,0 +1,38 @@
+// What the compiler refuses at a partner's call site (checked by `tsc --noEmit -p
+// test-types`): each `@ts-expect-error` fails the check if its line compiles.
+import { Client, Decimal, isKnown, PrivateKey, TxStatus, type GetTransResultResponse } from "@baas/client";
+
+export async function partner(client: Client): Promise<void> {
+  await client.getAccountDetails({ accountId: "1000000001" });
+  // @ts-expect-error an unknown parameter does not compile
+  await client.getAccountDetails({ accountId: "1000000001", acountId: "typo" });
+  // @ts-expect-error a required parameter left out does not compile
+  await client.getAccountDetails({});
+  const transfer = {
+    payerAccountId: "1000000001",
+    payeeBankCode: "46",
+    payeeAccountId: "1000000004",
+    currency: "KES",
+    amount: Decimal.parse("250").withScale(2).toString(),
+  } as const;
+  await client.applyForTransfer(transfer);
+  // @ts-expect-error money is never a number
+  await client.applyForTransfer({ ...transfer, amount: 250 });
+  // @ts-expect-error a value outside the value set does not compile
+  await client.applyForTransfer({ ...transfer, currency: "XXX" });
+  // @ts-expect-error the OTP channel is a value of its set
+  await client.sendOtp({ businessId: "x", otpType: "SMS" });
+  const result: GetTransResultResponse = await client.getTransResult({ txId: "t" });
+  const status = result.txStatus;
+  if (status !== undefined && isKnown(Object.values(TxStatus), status)) {
+    const known: TxStatus = status;
+    void known;
+  }
+  // @ts-expect-error a received value may be one this version does not know
+  const unchecked: TxStatus | undefined = result.txStatus;
+  void unchecked;
+  // @ts-expect-error an answer field may be absent
+  const balance: string = (await client.getAccountDetails({ accountId: "1" })).balance;
+  void balance;
+  void new PrivateKey("k");
+}
