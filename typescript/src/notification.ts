@@ -181,12 +181,12 @@ export class SeenFile {
     renameSync(tmp, path);
   }
 
-  isNew(n: Notification): boolean {
+  isNew(n: Notification<string, unknown>): boolean {
     return !this.#seen.has(n.deliveryId);
   }
 
   /** Appends the notification's id, on disk before it returns (answer `ok` after). */
-  record(n: Notification): void {
+  record(n: Notification<string, unknown>): void {
     if (/[ \r\n]/u.test(n.requestId + n.notificationType)) {
       throw new BaasError("a delivery id with spaces or line breaks cannot be recorded");
     }

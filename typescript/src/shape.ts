@@ -16,6 +16,8 @@ export type Ty =
   | { readonly k: "long" }
   | { readonly k: "decimal"; readonly wire: "string" | "number" }
   | { readonly k: "bool" }
+  /** Received only: a string, number or boolean whose JSON type is not shown, as its text. */
+  | { readonly k: "scalar" }
   | { readonly k: "json" }
   | {
       readonly k: "enum";
@@ -160,6 +162,7 @@ export function validateRecord(v: Validator, shape: RecordShape, value: unknown,
 function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, at: FieldPath): void {
   switch (ty.k) {
     case "string":
+    case "scalar":
       if (typeof value !== "string") return v.push(at, "type", `must be a string, not ${typeName(value)}`);
       return checks(v, field, at, { text: value });
     case "int":
@@ -347,6 +350,11 @@ export function readValue(ty: Ty, value: JsonValue, at: string): unknown {
     case "bool":
       if (typeof value === "boolean") return value;
       throw new ShapeError(at, "a boolean", value);
+    case "scalar":
+      if (typeof value === "string") return value;
+      if (value instanceof JsonNumber) return value.text;
+      if (typeof value === "boolean") return value ? "true" : "false";
+      throw new ShapeError(at, "a string, number or boolean", value);
     case "json":
       return value;
     case "enum": {

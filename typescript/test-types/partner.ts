@@ -36,3 +36,21 @@ export async function partner(client: Client): Promise<void> {
   void balance;
   void new PrivateKey("k");
 }
+
+// Notifications are typed by their type: a known one's params is its payload record.
+import { NotificationType, type ClosingBalanceReport, type Notification } from "@baas/client";
+
+export function onNotification(n: Notification): string | undefined {
+  if (!n.known) return n.notificationType;
+  switch (n.notificationType) {
+    case NotificationType.ClosingBalances: {
+      const report: ClosingBalanceReport = n.params;
+      return report.jobId;
+    }
+    case NotificationType.CnyTransfer:
+      // @ts-expect-error another type's payload is not this one's
+      return (n.params satisfies ClosingBalanceReport).jobId;
+    default:
+      return undefined;
+  }
+}

@@ -4,7 +4,7 @@
 use super::names::{access, binding, module, string, ts_type, Direction};
 use super::types::{param_wire, response_wire};
 use super::Out;
-use crate::model::{Api, Operation, OtpFlow, TypeRef};
+use crate::model::{Api, BusinessId, Operation, OtpFlow, TypeRef};
 
 fn find<'a>(api: &'a Api, name: &str) -> Option<&'a Operation> {
     api.operations().find(|o| o.name == name)
@@ -150,32 +150,42 @@ fn operation_methods(out: &mut Out, api: &Api, op: &Operation, module: &str) {
             out.line("}");
         }
     }
-    if let Some(business) = &op.business_id {
-        if api.otp_flow.is_some() {
-            let wire = response_wire(api, op, business);
-            out.blank();
-            out.doc(&format!(
-                "Calls `{}` and returns the application waiting for its OTP, whose business id is \
-                 the answer's `{wire}`: send its OTP and confirm it from there.",
-                op.name
-            ));
-            out.line(&format!(
-                "async {}Pending(params: {req}, options?: rt.CallOptions): Promise<Pending<{res}>> {{",
-                method(op)
-            ));
-            out.indent();
-            out.line(&format!(
-                "const success = await this.runtime.executeWith({descriptor}, params, options);"
-            ));
-            out.line(&format!(
-                "return Pending.of(this, success, rt.stateText({}), {}, {});",
-                access("success.data", &wire),
-                string(&wire),
-                string(&op.name)
-            ));
-            out.dedent();
-            out.line("}");
-        }
+    if let (Some(business), Some(_)) = (&op.business_id, &api.otp_flow) {
+        let (id, from) = match business {
+            BusinessId::ResponseField { wire_name, .. } => (
+                format!("rt.stateText({})", access("success.data", wire_name)),
+                format!("the answer's `{wire_name}`"),
+            ),
+            BusinessId::RequestId => (
+                "success.requestId".to_owned(),
+                "the requestId the call was sent with".to_owned(),
+            ),
+        };
+        let field = match business {
+            BusinessId::ResponseField { wire_name, .. } => wire_name.clone(),
+            BusinessId::RequestId => "requestId".to_owned(),
+        };
+        out.blank();
+        out.doc(&format!(
+            "Calls `{}` and returns the application waiting for its OTP, whose business id is \
+             {from}: send its OTP and confirm it from there.",
+            op.name
+        ));
+        out.line(&format!(
+            "async {}Pending(params: {req}, options?: rt.CallOptions): Promise<Pending<{res}>> {{",
+            method(op)
+        ));
+        out.indent();
+        out.line(&format!(
+            "const success = await this.runtime.executeWith({descriptor}, params, options);"
+        ));
+        out.line(&format!(
+            "return Pending.of(this, success, {id}, {}, {});",
+            string(&field),
+            string(&op.name)
+        ));
+        out.dedent();
+        out.line("}");
     }
     if let Some(finals) = &op.final_states {
         let values: Vec<String> = finals.values.iter().map(|v| string(v)).collect();
@@ -319,19 +329,44 @@ fn pending_class(out: &mut Out, api: &Api, flow: &OtpFlow) {
     out.line("}");
 }
 
-/// `notifications.ts`: the notification types and a verifier typed by them.
+/// `notifications.ts`: the notification types, their payloads and a verifier typed by them.
 pub fn notifications_module(api: &Api) -> Out {
     let mut out = Out::module(
-        "Callback notifications: their types, and a verifier whose answers are typed by them.",
+        "Callback notifications: their types and payloads, and a verifier whose answers are typed \
+         by them.",
     );
     out.line("import * as rt from \"@baas/runtime\";");
+    let mut types: Vec<&str> = api
+        .notifications
+        .iter()
+        .filter_map(|n| n.payload.as_ref().map(|p| p.received_name.as_str()))
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    let mut shapes: Vec<String> = api
+        .notifications
+        .iter()
+        .filter_map(|n| n.payload.as_ref().map(|p| format!("{}Shape", p.record)))
+        .collect();
+    shapes.sort_unstable();
+    shapes.dedup();
+    if !types.is_empty() {
+        out.line(&format!(
+            "import type {{ {} }} from \"./records.js\";",
+            types.join(", ")
+        ));
+        out.line(&format!(
+            "import {{ {} }} from \"./records.js\";",
+            shapes.join(", ")
+        ));
+    }
     out.blank();
     out.doc("The notification types, by name (`notificationType` of a notification).");
     out.line("export const NotificationType = {");
     out.indent();
     for n in &api.notifications {
         let mut doc = n.doc.clone();
-        if !n.payload_note.trim().is_empty() {
+        if n.payload.is_none() && !n.payload_note.trim().is_empty() {
             doc.push_str(&format!("\n\n{}", n.payload_note));
         }
         out.doc(&doc);
@@ -347,18 +382,51 @@ pub fn notifications_module(api: &Api) -> Out {
         "export type NotificationType = (typeof NotificationType)[keyof typeof NotificationType];",
     );
     out.blank();
+    out.doc("The payload (`params`) of each notification type: a record, or JSON as received where the payload is not shown.");
+    out.line("export interface NotificationPayloads {");
+    out.indent();
+    for n in &api.notifications {
+        let ty = n
+            .payload
+            .as_ref()
+            .map_or("rt.JsonValue", |p| p.received_name.as_str());
+        out.line(&format!("readonly {}: {ty};", string(&n.notification_type)));
+    }
+    out.dedent();
+    out.line("}");
+    out.blank();
     out.doc(
-        "A verified notification: its type (a known one, or one this version does not list), \
-         requestId, timestamp and params as received. `deliveryId` (requestId and type) is the \
-         key of a repeated delivery: process each once, then answer `ACK`.",
+        "A verified notification of a known type: switch on `notificationType` and `params` has \
+         that type's payload. `deliveryId` (requestId and type) is the key of a repeated \
+         delivery: process each once, then answer `ACK`.",
     );
-    out.line("export type Notification = rt.Notification<NotificationType | rt.Unknown<string>, rt.JsonValue>;");
+    out.line("export type KnownNotification = {");
+    out.line("  [T in keyof NotificationPayloads]: rt.Notification<T, NotificationPayloads[T]> & { readonly known: true };");
+    out.line("}[keyof NotificationPayloads];");
+    out.doc(
+        "A verified notification of a type this version does not list: its params as received.",
+    );
+    out.line("export type OtherNotification = rt.Notification<rt.Unknown<string>, rt.JsonValue> & { readonly known: false };");
+    out.doc("A verified notification: test `known`, then switch on `notificationType`.");
+    out.line("export type Notification = KnownNotification | OtherNotification;");
+    out.blank();
+    out.line("const PAYLOADS: ReadonlyMap<string, rt.RecordShape | undefined> = new Map([");
+    out.indent();
+    for n in &api.notifications {
+        let shape = n
+            .payload
+            .as_ref()
+            .map_or("undefined".to_owned(), |p| format!("{}Shape", p.record));
+        out.line(&format!("[{}, {shape}],", string(&n.notification_type)));
+    }
+    out.dedent();
+    out.line("]);");
     out.blank();
     out.doc(
         "Verifies notification bodies for your key and the service's sender name: the signature \
          over the exact bytes received, that the body is a notification that could not be re-cut, \
          the sender, and the freshness window (24 hours old at most, 5 minutes ahead at most, \
-         both configurable).",
+         both configurable); then reads the payload of a known type.",
     );
     out.line("export class NotificationVerifier {");
     out.indent();
@@ -373,10 +441,27 @@ pub fn notifications_module(api: &Api) -> Out {
     out.line("  return this.#inner.windowMs;");
     out.line("}");
     out.blank();
-    out.doc("The verified notification, or a `BaasError` (`SignatureInvalid`, `SignatureMissing`, `Untrusted`, `DecodeError`).");
+    out.doc("The verified notification, or a `BaasError` (`SignatureInvalid`, `SignatureMissing`, `Untrusted`, `DecodeError` for a payload of another shape).");
     out.line("verify(body: Uint8Array, nowMs?: number): Notification {");
-    out.line("  // A notification's type is one of NotificationType or a value this version does not list.");
-    out.line("  return this.#inner.verify(body, nowMs) as Notification;");
+    out.indent();
+    out.line("const n = this.#inner.verify(body, nowMs);");
+    out.line("if (!PAYLOADS.has(n.notificationType)) {");
+    out.line("  // A type this version does not list: kept as received.");
+    out.line("  return { ...n, known: false } as OtherNotification;");
+    out.line("}");
+    out.line("const shape = PAYLOADS.get(n.notificationType);");
+    out.line("let params: unknown = n.params;");
+    out.line("if (shape !== undefined) {");
+    out.line("  try {");
+    out.line("    params = rt.readRecord(shape, n.params, \"params\");");
+    out.line("  } catch (e) {");
+    out.line("    if (e instanceof rt.ShapeError) throw new rt.DecodeError(`notification ${n.notificationType}: ${e.message}`, undefined, body);");
+    out.line("    throw e;");
+    out.line("  }");
+    out.line("}");
+    out.line("// The payload was read by the descriptor of this type's record.");
+    out.line("return { ...n, params, known: true } as KnownNotification;");
+    out.dedent();
     out.line("}");
     out.dedent();
     out.line("}");

@@ -8,8 +8,7 @@
 //! |------|---------------|
 //! | `package.json`, `tsconfig.json` | the package (version `api.client_version`), strict compiler settings |
 //! | `src/enums.ts` | value sets as `const` objects and literal unions, `ResultCode`, `NotificationType` |
-//! | `src/records.ts` | records: their sent and received shapes |
-//! | `src/shapes.ts` | the records' shape descriptors |
+//! | `src/records.ts`, `src/records/<Name>.ts` | each record's sent and received shapes and its descriptor, in a file of its own |
 //! | `src/<group>.ts` | each operation's request, response and `Operation` descriptor |
 //! | `src/client.ts` | `Client`: a method per operation |
 //! | `src/pending.ts` | `Pending`, the OTP handle (when the spec has an OTP flow) |
@@ -130,9 +129,14 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
         file("package.json", package::package_json(api)),
         file("tsconfig.json", package::tsconfig()),
         file("src/enums.ts", types::enums_module(api).finish()),
-        file("src/records.ts", types::records_module(api).finish()),
-        file("src/shapes.ts", types::shapes_module(api).finish()),
+        file("src/records.ts", types::records_barrel(api).finish()),
     ];
+    for r in &api.records {
+        files.push(file(
+            &format!("src/records/{}.ts", r.name),
+            types::record_file(api, r).finish(),
+        ));
+    }
     for group in &api.groups {
         files.push(file(
             &format!("src/{}.ts", names::module(&group.name)),

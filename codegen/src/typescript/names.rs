@@ -161,6 +161,8 @@ pub fn ts_type(ty: &TypeRef, dir: Direction, enums: &[crate::model::EnumDef]) ->
         TypeRef::Int | TypeRef::Long => "number".to_owned(),
         TypeRef::Decimal { .. } => "rt.Amount".to_owned(),
         TypeRef::Bool => "boolean".to_owned(),
+        // Received only: the text of a string, number or boolean whose type is not shown.
+        TypeRef::Scalar => "string".to_owned(),
         TypeRef::Json => match dir {
             Direction::Sent => "rt.JsonInput".to_owned(),
             Direction::Received => "rt.JsonValue".to_owned(),
@@ -208,6 +210,7 @@ pub fn descriptor(ty: &TypeRef, enums: &[crate::model::EnumDef]) -> String {
             format!("{{ k: \"decimal\", wire: \"{wire}\" }}")
         }
         TypeRef::Bool => "{ k: \"bool\" }".to_owned(),
+        TypeRef::Scalar => "{ k: \"scalar\" }".to_owned(),
         TypeRef::Json => "{ k: \"json\" }".to_owned(),
         TypeRef::Enum { name } => {
             let integer = enums

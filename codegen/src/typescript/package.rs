@@ -130,7 +130,7 @@ pub fn index(api: &Api) -> Out {
     if api.otp_flow.is_some() {
         out.line("export { Pending } from \"./pending.js\";");
     }
-    out.line("export { NotificationType, NotificationVerifier, type Notification } from \"./notifications.js\";");
+    out.line("export { NotificationType, NotificationVerifier, type Notification, type KnownNotification, type OtherNotification, type NotificationPayloads } from \"./notifications.js\";");
     let mut generated: Vec<String> = Vec::new();
     for op in api.operations() {
         generated.push(format!("{}Request", op.type_name));

@@ -276,7 +276,7 @@ fn shape_const(
 }
 
 /// Imports from `records.ts` and `enums.ts` of what `types` name.
-fn imports(out: &mut Out, names: Vec<String>, api: &Api, here_records: bool) {
+fn imports(out: &mut Out, names: Vec<String>, api: &Api) {
     let mut names = names;
     names.sort();
     names.dedup();
@@ -305,7 +305,7 @@ fn imports(out: &mut Out, names: Vec<String>, api: &Api, here_records: bool) {
             enums.join(", ")
         ));
     }
-    if !records.is_empty() && !here_records {
+    if !records.is_empty() {
         out.line(&format!(
             "import {{ {} }} from \"./records.js\";",
             records.join(", ")
@@ -313,56 +313,80 @@ fn imports(out: &mut Out, names: Vec<String>, api: &Api, here_records: bool) {
     }
     if !shapes.is_empty() {
         out.line(&format!(
-            "import {{ {} }} from \"./shapes.js\";",
+            "import {{ {} }} from \"./records.js\";",
             shapes.join(", ")
         ));
     }
 }
 
-/// `records.ts`: every record's sent and/or received shape, and its descriptor.
-pub fn records_module(api: &Api) -> Out {
+/// `records.ts`: every record, re-exported from its own file.
+pub fn records_barrel(api: &Api) -> Out {
     let mut out = Out::module(
         "Records of the API. A record sent in requests has its required fields required; one \
-         read from answers (`…Received` when it is used both ways) has every field optional.",
+         read from answers (`…Received` when it is used both ways) has every field optional. \
+         Each record's `…Shape` is its descriptor, by which the runtime validates and writes \
+         requests and reads answers.",
     );
-    out.line("import type * as rt from \"@baas/runtime\";");
-    let mut refs = Vec::new();
     for r in &api.records {
-        for f in &r.fields {
-            if let TypeRef::Enum { name } = elem(&f.ty) {
-                refs.push(format!("type {name}"));
-            }
-        }
-    }
-    imports(&mut out, refs, api, true);
-    out.blank();
-    for r in &api.records {
-        record(&mut out, r, &api.enums);
+        out.line(&format!("export * from \"./records/{}.js\";", r.name));
     }
     out
 }
 
-/// `shapes.ts`: the descriptor of every record (both directions read by one).
-pub fn shapes_module(api: &Api) -> Out {
-    let mut out = Out::module(
-        "Shape descriptors of the records: field wire names, types and rules, by which the \
-         runtime validates and writes requests and reads answers.",
-    );
+/// `records/<Name>.ts`: one record's shapes and descriptor.
+pub fn record_file(api: &Api, r: &Record) -> Out {
+    let mut out = Out::module(&format!("The record `{}`.", r.name));
     out.line("import type * as rt from \"@baas/runtime\";");
-    let mut refs = Vec::new();
-    for r in &api.records {
-        for f in &r.fields {
-            if let TypeRef::Enum { name } = elem(&f.ty) {
-                refs.push(name.clone());
+    let sent = r.used_in_request || !r.used_in_response;
+    let received = r.used_in_response && (r.received_name != r.name || !sent);
+    let mut enums: Vec<String> = Vec::new();
+    let mut records: Vec<(String, Vec<String>)> = Vec::new();
+    for f in &r.fields {
+        match elem(&f.ty) {
+            TypeRef::Enum { name } => enums.push(name.clone()),
+            TypeRef::Record {
+                name,
+                received_name,
+            } if name != &r.name => {
+                let mut names = vec![format!("{name}Shape")];
+                if sent {
+                    names.push(format!("type {name}"));
+                }
+                if received {
+                    names.push(format!("type {received_name}"));
+                }
+                records.push((name.clone(), names));
             }
+            _ => {}
         }
     }
-    imports(&mut out, refs, api, true);
-    out.blank();
-    for r in &api.records {
-        shape_const(&mut out, &r.name, &r.fields, &[], true, &api.enums);
-        out.blank();
+    enums.sort();
+    enums.dedup();
+    if !enums.is_empty() {
+        out.line(&format!(
+            "import {{ {} }} from \"../enums.js\";",
+            enums.join(", ")
+        ));
     }
+    records.sort();
+    let mut merged: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, names) in records {
+        match merged.last_mut() {
+            Some((last, list)) if *last == name => list.extend(names),
+            _ => merged.push((name, names)),
+        }
+    }
+    for (name, mut names) in merged {
+        names.sort();
+        names.dedup();
+        out.line(&format!(
+            "import {{ {} }} from \"./{name}.js\";",
+            names.join(", ")
+        ));
+    }
+    out.blank();
+    record(&mut out, r, &api.enums);
+    shape_const(&mut out, &r.name, &r.fields, &[], true, &api.enums);
     out
 }
 
@@ -463,7 +487,7 @@ pub fn group_module(api: &Api, group: &Group) -> Out {
             refs.push(format!("{record}Shape"));
         }
     }
-    imports(&mut out, refs, api, false);
+    imports(&mut out, refs, api);
     out.blank();
     for op in &group.operations {
         operation(&mut out, api, op);

@@ -6,7 +6,7 @@
 
 import type * as rt from "@baas/runtime";
 import { type AbnormalAccount, type Account, type AccountListItem } from "./records.js";
-import { AbnormalAccountShape, AccountListItemShape, AccountShape } from "./shapes.js";
+import { AbnormalAccountShape, AccountListItemShape, AccountShape } from "./records.js";
 
 /**
  * The parameters of `getAccountDetails`. Queries the details of an account (its account record).

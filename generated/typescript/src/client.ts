@@ -88,6 +88,15 @@ export class Client {
   }
 
   /**
+   * Calls `activateAccount` and returns the application waiting for its OTP, whose business id is
+   * the requestId the call was sent with: send its OTP and confirm it from there.
+   */
+  async activateAccountPending(params: account.ActivateAccountRequest, options?: rt.CallOptions): Promise<Pending<account.ActivateAccountResponse>> {
+    const success = await this.runtime.executeWith(account.activateAccount, params, options);
+    return Pending.of(this, success, success.requestId, "requestId", "activateAccount");
+  }
+
+  /**
    * Renames an SME sub-account/virtual account. The final name is the parent business name, then an
    * underscore, then subAccountName; the business name is always the prefix. When subAccountName is
    * omitted, the name is reset to the parent business name. The final name is at most 255
@@ -163,6 +172,15 @@ export class Client {
   /** Queries the status of an FX request. (`POST /query/v2/getFxRequestStatus`) */
   getFxRequestStatus(params: fx.GetFxRequestStatusRequest, options?: rt.CallOptions): Promise<fx.GetFxRequestStatusResponse> {
     return this.runtime.execute(fx.getFxRequestStatus, params, options);
+  }
+
+  /**
+   * Sends `getFxRequestStatus` until the answer's `status` is final (4, 6, 7), waiting between
+   * queries as `policy` says (doubling delays, a deadline), and returns that answer. Throws
+   * `WaitDeadline` with the last state when the deadline passes first.
+   */
+  getFxRequestStatusUntilFinal(params: fx.GetFxRequestStatusRequest, policy?: rt.WaitPolicy): Promise<fx.GetFxRequestStatusResponse> {
+    return this.runtime.waitUntil(fx.getFxRequestStatus, params, (r) => rt.stateText(r.status), ["4", "6", "7"], policy);
   }
 
   /**
@@ -399,11 +417,29 @@ export class Client {
   }
 
   /**
+   * Every page of `getInterBankTransferList`, from `pageNo` on (`for await`), or every item with
+   * `.items()`. It stops after an empty page, a page shorter than `pageSize`, or the page that
+   * reaches the total; an error ends it, thrown. Each page is one call.
+   */
+  getInterBankTransferListPages(params: transfers.GetInterBankTransferListRequest): rt.Pages<transfers.GetInterBankTransferListRequest, transfers.GetInterBankTransferListResponse, NonNullable<transfers.GetInterBankTransferListResponse["result"]>[number]> {
+    return this.runtime.pages(transfers.getInterBankTransferList, transfers.getInterBankTransferListPaging, params);
+  }
+
+  /**
    * Queries the details of one RTGS/EFT/SWIFT transfer application. (`POST
    * /trans/getInterBankTransferDetails`)
    */
   getInterBankTransferDetails(params: transfers.GetInterBankTransferDetailsRequest, options?: rt.CallOptions): Promise<transfers.GetInterBankTransferDetailsResponse> {
     return this.runtime.execute(transfers.getInterBankTransferDetails, params, options);
+  }
+
+  /**
+   * Sends `getInterBankTransferDetails` until the answer's `status` is final (4, 6), waiting between
+   * queries as `policy` says (doubling delays, a deadline), and returns that answer. Throws
+   * `WaitDeadline` with the last state when the deadline passes first.
+   */
+  getInterBankTransferDetailsUntilFinal(params: transfers.GetInterBankTransferDetailsRequest, policy?: rt.WaitPolicy): Promise<transfers.GetInterBankTransferDetailsResponse> {
+    return this.runtime.waitUntil(transfers.getInterBankTransferDetails, params, (r) => rt.stateText(r.status), ["4", "6"], policy);
   }
 
   /**
@@ -425,6 +461,15 @@ export class Client {
   }
 
   /**
+   * Calls `addEmail` and returns the application waiting for its OTP, whose business id is the
+   * requestId the call was sent with: send its OTP and confirm it from there.
+   */
+  async addEmailPending(params: user.AddEmailRequest, options?: rt.CallOptions): Promise<Pending<user.AddEmailResponse>> {
+    const success = await this.runtime.executeWith(user.addEmail, params, options);
+    return Pending.of(this, success, success.requestId, "requestId", "addEmail");
+  }
+
+  /**
    * Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation
    * while not confirmed by OTP). Shape not shown. (`POST /user/verifyEmailAddress`) Takes effect
    * only after `sendOtp` and `confirmOperation`.
@@ -434,12 +479,30 @@ export class Client {
   }
 
   /**
+   * Calls `verifyEmailAddress` and returns the application waiting for its OTP, whose business id is
+   * the requestId the call was sent with: send its OTP and confirm it from there.
+   */
+  async verifyEmailAddressPending(params: user.VerifyEmailAddressRequest, options?: rt.CallOptions): Promise<Pending<user.VerifyEmailAddressResponse>> {
+    const success = await this.runtime.executeWith(user.verifyEmailAddress, params, options);
+    return Pending.of(this, success, success.requestId, "requestId", "verifyEmailAddress");
+  }
+
+  /**
    * Purchases airtime for one mobile number. (`POST /utilityPayment/v2/airtimePayment`) Moves money:
    * once its bytes may have left it is never re-sent; a failure without a verified answer is
    * `OutcomeUnknown`. Takes effect only after `sendOtp` and `confirmOperation`.
    */
   airtimePayment(params: utility.AirtimePaymentRequest, options?: rt.CallOptions): Promise<utility.AirtimePaymentResponse> {
     return this.runtime.execute(utility.airtimePayment, params, options);
+  }
+
+  /**
+   * Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the
+   * answer's `paymentId`: send its OTP and confirm it from there.
+   */
+  async airtimePaymentPending(params: utility.AirtimePaymentRequest, options?: rt.CallOptions): Promise<Pending<utility.AirtimePaymentResponse>> {
+    const success = await this.runtime.executeWith(utility.airtimePayment, params, options);
+    return Pending.of(this, success, rt.stateText(success.data.paymentId), "paymentId", "airtimePayment");
   }
 
   /**
@@ -489,9 +552,27 @@ export class Client {
     return this.runtime.execute(utility.paymentQuery, params, options);
   }
 
+  /**
+   * Sends `paymentQuery` until the answer's `status` is final (4, 8), waiting between queries as
+   * `policy` says (doubling delays, a deadline), and returns that answer. Throws `WaitDeadline` with
+   * the last state when the deadline passes first.
+   */
+  paymentQueryUntilFinal(params: utility.PaymentQueryRequest, policy?: rt.WaitPolicy): Promise<utility.PaymentQueryResponse> {
+    return this.runtime.waitUntil(utility.paymentQuery, params, (r) => rt.stateText(r.status), ["4", "8"], policy);
+  }
+
   /** Queries a bulk airtime payment, page by page. (`POST /utilityPayment/bulkPaymentQuery`) */
   bulkPaymentQuery(params: utility.BulkPaymentQueryRequest, options?: rt.CallOptions): Promise<utility.BulkPaymentQueryResponse> {
     return this.runtime.execute(utility.bulkPaymentQuery, params, options);
+  }
+
+  /**
+   * Every page of `bulkPaymentQuery`, from `pageNo` on (`for await`), or every item with `.items()`.
+   * It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the
+   * total; an error ends it, thrown. Each page is one call.
+   */
+  bulkPaymentQueryPages(params: utility.BulkPaymentQueryRequest): rt.Pages<utility.BulkPaymentQueryRequest, utility.BulkPaymentQueryResponse, NonNullable<utility.BulkPaymentQueryResponse["result"]>[number]> {
+    return this.runtime.pages(utility.bulkPaymentQuery, utility.bulkPaymentQueryPaging, params);
   }
 
   /**

@@ -4,7 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { BeneficiaryType, CnyDocumentType, PaymentPurpose } from "./enums.js";
 import { type CnyTransferDetail, type CnyTransferSummary, type OrderItem } from "./records.js";
-import { CnyTransferDetailShape, CnyTransferSummaryShape, OrderItemShape } from "./shapes.js";
+import { CnyTransferDetailShape, CnyTransferSummaryShape, OrderItemShape } from "./records.js";
 
 /**
  * The parameters of `applyForCnyExpress`. Initiates a CNY Express transfer. Returns

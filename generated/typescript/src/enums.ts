@@ -231,8 +231,8 @@ export type FxCurrency = (typeof FxCurrency)[keyof typeof FxCurrency];
 
 /**
  * FX request status, from the public documentation [docs] (documented for
- * /query/getFxRequestStatus, the path without v2). Not attached to a field: the v2 status response
- * stays not shown (decision fx-status-record-v2); provided to interpret raw responses.
+ * /query/getFxRequestStatus, the path without v2). The status of the FX request record that the
+ * sandbox answers for v2 (decision fx-status-record-v2).
  */
 export const FxRequestStatus = {
   /** 1 submitted */
@@ -275,9 +275,8 @@ export type IdType = (typeof IdType)[keyof typeof IdType];
 
 /**
  * SWIFT / inter-bank transfer application status, from the public documentation [docs]: 1
- * submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. No field of the document
- * carries it (the inter-bank transfer record is not shown); provided to interpret raw responses of
- * /trans/getInterBankTransferList and /trans/getInterBankTransferDetails.
+ * submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the
+ * inter-bank transfer record (whose other members are the sandbox's).
  */
 export const InterBankApplicationStatus = {
   /** 1 submitted */
@@ -446,15 +445,18 @@ export type TxStatus = (typeof TxStatus)[keyof typeof TxStatus];
 
 /**
  * Utility and airtime payment status, from the public documentation [docs]: 1 waiting for OTP, 2
- * processing (other values not public). No field of the document carries it (the utility payment
- * record is not shown); provided to interpret raw responses of /utilityPayment/paymentQuery and
- * /utilityPayment/bulkPaymentQuery.
+ * processing (other values not public). The status of the utility payment record (whose other
+ * members are the sandbox's); 4 and 8 are the sandbox's final values.
  */
 export const UtilityPaymentStatus = {
   /** 1 waiting for OTP */
   WaitingForOtp: 1,
   /** 2 processing */
   Processing: 2,
+  /** 4 failed (the transaction status's value; the sandbox's choice) */
+  Failed: 4,
+  /** 8 succeeded (the transaction status's value; the sandbox's choice) */
+  Succeeded: 8,
 } as const;
 export type UtilityPaymentStatus = (typeof UtilityPaymentStatus)[keyof typeof UtilityPaymentStatus];
 

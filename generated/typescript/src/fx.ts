@@ -7,6 +7,8 @@
 
 import type * as rt from "@baas/runtime";
 import { CurrencyPair, FxCurrency } from "./enums.js";
+import { type FxRequest } from "./records.js";
+import { FxRequestShape } from "./records.js";
 
 /**
  * The parameters of `getForeignExchangeRate`. Queries the foreign exchange rate of a currency
@@ -27,11 +29,23 @@ const GetForeignExchangeRateRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `getForeignExchangeRate`, as received. Response of
- * /query/v2/getForeignExchangeRate: not shown (fields of the FX rate record: not shown).
- */
-export type GetForeignExchangeRateResponse = rt.JsonValue;
+/** The answer of `getForeignExchangeRate` (its `data`): every field optional. */
+export interface GetForeignExchangeRateResponse {
+  readonly currencyPair?: CurrencyPair | rt.Unknown<string>;
+  /** Units of the quote currency for one unit of the base currency. */
+  readonly rate?: rt.Amount;
+  /** When the rate was quoted, epoch ms. */
+  readonly quoteTime?: number;
+}
+
+const GetForeignExchangeRateResponseShape: rt.RecordShape = {
+  name: "GetForeignExchangeRateResponse",
+  fields: [
+    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
+    { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "quoteTime", ty: { k: "long" }, required: false },
+  ],
+};
 
 /**
  * The operation `getForeignExchangeRate` (`POST /query/v2/getForeignExchangeRate`), for the
@@ -42,7 +56,7 @@ export const getForeignExchangeRate: rt.Operation<GetForeignExchangeRateRequest,
   path: "/query/v2/getForeignExchangeRate",
   movesMoney: false,
   params: GetForeignExchangeRateRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => GetForeignExchangeRateResponseShape },
 };
 
 /**
@@ -90,11 +104,26 @@ const ApplyForFcExchangeRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `applyForFcExchange`, as received. Response of /trans/v2/applyForFcExchange: not
- * shown (fields of the FX request record: not shown).
- */
-export type ApplyForFcExchangeResponse = rt.JsonValue;
+/** The answer of `applyForFcExchange` (its `data`): every field optional. */
+export interface ApplyForFcExchangeResponse {
+  /** The FX request: query it with /query/v2/getFxRequestStatus. */
+  readonly applicationId?: string;
+  /** Debited from the source account. */
+  readonly sourceAmount?: rt.Amount;
+  /** Credited to the target account. */
+  readonly targetAmount?: rt.Amount;
+  readonly fxRate?: rt.Amount;
+}
+
+const ApplyForFcExchangeResponseShape: rt.RecordShape = {
+  name: "ApplyForFcExchangeResponse",
+  fields: [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "sourceAmount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "targetAmount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
+  ],
+};
 
 /**
  * The operation `applyForFcExchange` (`POST /trans/v2/applyForFcExchange`), for the runtime client
@@ -105,7 +134,7 @@ export const applyForFcExchange: rt.Operation<ApplyForFcExchangeRequest, ApplyFo
   path: "/trans/v2/applyForFcExchange",
   movesMoney: true,
   params: ApplyForFcExchangeRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => ApplyForFcExchangeResponseShape },
 };
 
 /** The parameters of `getFxRequestStatus`. Queries the status of an FX request. */
@@ -121,13 +150,8 @@ const GetFxRequestStatusRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `getFxRequestStatus`, as received. Response of /query/v2/getFxRequestStatus: not
- * shown. the public documentation [docs] documents a status record (applicationId, outTxId,
- * inTxId, status, currency, amount, fxRate, errorCode, errorMsg) for the path without v2 only; not
- * applied here (decision fx-status-record-v2). Status values: see FxRequestStatus [docs].
- */
-export type GetFxRequestStatusResponse = rt.JsonValue;
+/** The answer of `getFxRequestStatus` (its `data`). */
+export type GetFxRequestStatusResponse = FxRequest;
 
 /**
  * The operation `getFxRequestStatus` (`POST /query/v2/getFxRequestStatus`), for the runtime client
@@ -138,6 +162,6 @@ export const getFxRequestStatus: rt.Operation<GetFxRequestStatusRequest, GetFxRe
   path: "/query/v2/getFxRequestStatus",
   movesMoney: false,
   params: GetFxRequestStatusRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => FxRequestShape },
 };
 

@@ -18,6 +18,6 @@ export * from "./user.js";
 export * from "./utility.js";
 export { Client } from "./client.js";
 export { Pending } from "./pending.js";
-export { NotificationType, NotificationVerifier, type Notification } from "./notifications.js";
+export { NotificationType, NotificationVerifier, type Notification, type KnownNotification, type OtherNotification, type NotificationPayloads } from "./notifications.js";
 export { ACK, ApiError, BaasError, CallTimeout, ConfigError, Decimal, DecodeError, EncodeError, InvalidRequest, JsonNumber, MockService, OutcomeUnknown, PrivateKey, RequestIdMismatch, ResponseTooLarge, SeenFile, SignatureInvalid, SignatureMissing, TransportError, Untrusted, WaitDeadline, isKnown, signedNotification, Pages } from "@baas/runtime";
 export type { Amount, CallOptions, Config, Fetch, JsonInput, JsonObject, JsonValue, Outcome, Page, Unknown, Violation, WaitPolicy, Success } from "@baas/runtime";

@@ -6,7 +6,7 @@
 
 import type * as rt from "@baas/runtime";
 import { type BusinessOnboardingStatus, type CompanyOnboardingInfo, type KycMediaItem, type OrganisationOnboardingInfo, type PartnershipOnboardingInfo, type PersonalKyc, type PersonalOnboardingStatus, type StoreOnboardingInfo } from "./records.js";
-import { BusinessOnboardingStatusShape, CompanyOnboardingInfoShape, KycMediaItemShape, OrganisationOnboardingInfoShape, PartnershipOnboardingInfoShape, PersonalKycShape, PersonalOnboardingStatusShape, StoreOnboardingInfoShape } from "./shapes.js";
+import { BusinessOnboardingStatusShape, CompanyOnboardingInfoShape, KycMediaItemShape, OrganisationOnboardingInfoShape, PartnershipOnboardingInfoShape, PersonalKycShape, PersonalOnboardingStatusShape, StoreOnboardingInfoShape } from "./records.js";
 
 /**
  * The parameters of `getOnboardingStatus`. Queries the onboarding status of a personal user.

@@ -7,7 +7,7 @@
 import type * as rt from "@baas/runtime";
 import { FeeBeneficiaryType, PayType, ValidateAccountType, VoucherType } from "./enums.js";
 import { type AccountValidationResult, type ClosingBalanceJob, type FeeResult, type ReversalRequest } from "./records.js";
-import { AccountValidationResultShape, ClosingBalanceJobShape, FeeResultShape, ReversalRequestShape } from "./shapes.js";
+import { AccountValidationResultShape, ClosingBalanceJobShape, FeeResultShape, ReversalRequestShape } from "./records.js";
 
 /**
  * The parameters of `txReversal`. Requests reversal of a transaction. Returns applicationId.

@@ -7,8 +7,8 @@
 
 import type * as rt from "@baas/runtime";
 import { AmountType, ChargeType, Currency, OrderByDesc, PayType, PaymentChannel, SwiftDocumentType, TxStatus } from "./enums.js";
-import { type TransactionListItem } from "./records.js";
-import { TransactionListItemShape } from "./shapes.js";
+import { type BankCode, type InterBankTransfer, type TransactionExtInfo, type TransactionListItem } from "./records.js";
+import { BankCodeShape, InterBankTransferShape, TransactionExtInfoShape, TransactionListItemShape } from "./records.js";
 
 /**
  * The parameters of `applyForMobileMoneyBusinessTransfer`. Business transfer to a paybill or till
@@ -252,10 +252,21 @@ export interface GetTransResultResponse {
   readonly txStatus?: TxStatus | rt.Unknown<number>;
   readonly externalTxId?: string;
   /** An object, e.g. transactionNarrative. */
-  readonly extInfo?: rt.JsonValue;
+  readonly extInfo?: TransactionExtInfo;
   /** e.g. INTERNAL_TRANSFER. */
   readonly paymentChannel?: string;
   readonly oppoBankCode?: string;
+  readonly accountId?: string;
+  /** Transaction type code (TTID...); the list is open. */
+  readonly txType?: string;
+  readonly amount?: rt.Amount;
+  readonly currency?: Currency | rt.Unknown<string>;
+  /** Epoch ms. */
+  readonly createTime?: number;
+  /** Epoch ms, once final. */
+  readonly completeTime?: number;
+  /** Name of the other side. */
+  readonly oppoAccountName?: string;
 }
 
 const GetTransResultResponseShape: rt.RecordShape = {
@@ -264,9 +275,16 @@ const GetTransResultResponseShape: rt.RecordShape = {
     { wire: "txId", ty: { k: "string" }, required: false },
     { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
     { wire: "externalTxId", ty: { k: "string" }, required: false },
-    { wire: "extInfo", ty: { k: "json" }, required: false },
+    { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
     { wire: "paymentChannel", ty: { k: "string" }, required: false },
     { wire: "oppoBankCode", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency) }, required: false },
+    { wire: "createTime", ty: { k: "long" }, required: false },
+    { wire: "completeTime", ty: { k: "long" }, required: false },
+    { wire: "oppoAccountName", ty: { k: "string" }, required: false },
   ],
 };
 
@@ -406,12 +424,19 @@ const GetInterBankTransferListRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `getInterBankTransferList`, as received. Response of
- * /trans/getInterBankTransferList: not shown (fields of the inter-bank transfer record: not
- * shown). Application status values: see InterBankApplicationStatus [docs].
- */
-export type GetInterBankTransferListResponse = rt.JsonValue;
+/** The answer of `getInterBankTransferList` (its `data`): every field optional. */
+export interface GetInterBankTransferListResponse {
+  readonly totalRows?: number;
+  readonly result?: readonly InterBankTransfer[];
+}
+
+const GetInterBankTransferListResponseShape: rt.RecordShape = {
+  name: "GetInterBankTransferListResponse",
+  fields: [
+    { wire: "totalRows", ty: { k: "int" }, required: false },
+    { wire: "result", ty: { k: "array", item: { k: "record", record: () => InterBankTransferShape } }, required: false },
+  ],
+};
 
 /**
  * The operation `getInterBankTransferList` (`POST /trans/getInterBankTransferList`), for the
@@ -422,7 +447,16 @@ export const getInterBankTransferList: rt.Operation<GetInterBankTransferListRequ
   path: "/trans/getInterBankTransferList",
   movesMoney: false,
   params: GetInterBankTransferListRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => GetInterBankTransferListResponseShape },
+};
+
+/** How `getInterBankTransferList` pages: by `pageNo` from 1, `pageSize` a page. */
+export const getInterBankTransferListPaging: rt.Paging<GetInterBankTransferListResponse, InterBankTransfer> = {
+  page: "pageNo",
+  size: "pageSize",
+  firstPage: 1,
+  items: (r) => r.result,
+  total: (r) => r.totalRows,
 };
 
 /**
@@ -442,12 +476,8 @@ const GetInterBankTransferDetailsRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `getInterBankTransferDetails`, as received. Response of
- * /trans/getInterBankTransferDetails: not shown (fields of the inter-bank transfer record: not
- * shown). Application status values: see InterBankApplicationStatus [docs].
- */
-export type GetInterBankTransferDetailsResponse = rt.JsonValue;
+/** The answer of `getInterBankTransferDetails` (its `data`). */
+export type GetInterBankTransferDetailsResponse = InterBankTransfer;
 
 /**
  * The operation `getInterBankTransferDetails` (`POST /trans/getInterBankTransferDetails`), for the
@@ -458,7 +488,7 @@ export const getInterBankTransferDetails: rt.Operation<GetInterBankTransferDetai
   path: "/trans/getInterBankTransferDetails",
   movesMoney: false,
   params: GetInterBankTransferDetailsRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => InterBankTransferShape },
 };
 
 /**
@@ -477,13 +507,13 @@ export interface GetBankCodesResponse {
    * (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live];
    * other entries seen: M-PESA, 68, 01 [one peer].
    */
-  readonly bankCodeList?: readonly rt.JsonValue[];
+  readonly bankCodeList?: readonly BankCode[];
 }
 
 const GetBankCodesResponseShape: rt.RecordShape = {
   name: "GetBankCodesResponse",
   fields: [
-    { wire: "bankCodeList", ty: { k: "array", item: { k: "json" } }, required: false },
+    { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
   ],
 };
 

@@ -5,9 +5,9 @@
  */
 
 import type * as rt from "@baas/runtime";
-import { BillType, NetworkProvider } from "./enums.js";
-import { type MobileDetail } from "./records.js";
-import { MobileDetailShape } from "./shapes.js";
+import { BillType, NetworkProvider, UtilityPaymentStatus } from "./enums.js";
+import { type MobileDetail, type UtilityPayment } from "./records.js";
+import { MobileDetailShape, UtilityPaymentShape } from "./records.js";
 
 /** The parameters of `airtimePayment`. Purchases airtime for one mobile number. */
 export interface AirtimePaymentRequest {
@@ -124,7 +124,7 @@ const BillQueryRequestShape: rt.RecordShape = {
 /** The answer of `billQuery` (its `data`): every field optional. */
 export interface BillQueryResponse {
   /** Format not shown. */
-  readonly dueDate?: rt.JsonValue;
+  readonly dueDate?: string;
   readonly dueAmount?: rt.Amount;
   readonly currency?: string;
 }
@@ -132,7 +132,7 @@ export interface BillQueryResponse {
 const BillQueryResponseShape: rt.RecordShape = {
   name: "BillQueryResponse",
   fields: [
-    { wire: "dueDate", ty: { k: "json" }, required: false },
+    { wire: "dueDate", ty: { k: "scalar" }, required: false },
     { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "currency", ty: { k: "string" }, required: false },
   ],
@@ -212,11 +212,8 @@ const PaymentQueryRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `paymentQuery`, as received. Response of /utilityPayment/paymentQuery: not shown
- * (fields of the utility payment record: not shown).
- */
-export type PaymentQueryResponse = rt.JsonValue;
+/** The answer of `paymentQuery` (its `data`). */
+export type PaymentQueryResponse = UtilityPayment;
 
 /**
  * The operation `paymentQuery` (`POST /utilityPayment/paymentQuery`), for the runtime client and
@@ -227,7 +224,7 @@ export const paymentQuery: rt.Operation<PaymentQueryRequest, PaymentQueryRespons
   path: "/utilityPayment/paymentQuery",
   movesMoney: false,
   params: PaymentQueryRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => UtilityPaymentShape },
 };
 
 /** The parameters of `bulkPaymentQuery`. Queries a bulk airtime payment, page by page. */
@@ -249,11 +246,24 @@ const BulkPaymentQueryRequestShape: rt.RecordShape = {
   ],
 };
 
-/**
- * The answer of `bulkPaymentQuery`, as received. Response of /utilityPayment/bulkPaymentQuery: not
- * shown (fields of the bulk payment record: not shown).
- */
-export type BulkPaymentQueryResponse = rt.JsonValue;
+/** The answer of `bulkPaymentQuery` (its `data`): every field optional. */
+export interface BulkPaymentQueryResponse {
+  readonly bulkPaymentOrderId?: string;
+  /** Status of the batch. */
+  readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
+  readonly totalRows?: number;
+  readonly result?: readonly UtilityPayment[];
+}
+
+const BulkPaymentQueryResponseShape: rt.RecordShape = {
+  name: "BulkPaymentQueryResponse",
+  fields: [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
+    { wire: "totalRows", ty: { k: "int" }, required: false },
+    { wire: "result", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentShape } }, required: false },
+  ],
+};
 
 /**
  * The operation `bulkPaymentQuery` (`POST /utilityPayment/bulkPaymentQuery`), for the runtime
@@ -264,6 +274,15 @@ export const bulkPaymentQuery: rt.Operation<BulkPaymentQueryRequest, BulkPayment
   path: "/utilityPayment/bulkPaymentQuery",
   movesMoney: false,
   params: BulkPaymentQueryRequestShape,
-  response: undefined,
+  response: { k: "record", record: () => BulkPaymentQueryResponseShape },
+};
+
+/** How `bulkPaymentQuery` pages: by `pageNo` from 1, `pageSize` a page. */
+export const bulkPaymentQueryPaging: rt.Paging<BulkPaymentQueryResponse, UtilityPayment> = {
+  page: "pageNo",
+  size: "pageSize",
+  firstPage: 1,
+  items: (r) => r.result,
+  total: (r) => r.totalRows,
 };
 
