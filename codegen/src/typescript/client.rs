@@ -117,6 +117,9 @@ fn operation_methods(out: &mut Out, api: &Api, op: &Operation, module: &str) {
             ));
         }
     }
+    if let Some(words) = op.source.partner_words() {
+        doc.push_str(&format!("\n\n{words}"));
+    }
     if let Some(note) = &op.deprecated {
         doc.push_str(&format!("\n\n@deprecated {note}"));
     }

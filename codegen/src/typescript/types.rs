@@ -84,6 +84,9 @@ fn field_doc(field: &Field, dir: Direction) -> String {
     if !rules.is_empty() && dir == Direction::Sent {
         parts.push(format!("Rules: {}.", rules.join("; ")));
     }
+    if let Some(words) = field.source.partner_words() {
+        parts.push(words.to_owned());
+    }
     if let Some(note) = &field.deprecated {
         parts.push(format!("@deprecated {note}"));
     }
@@ -392,8 +395,12 @@ pub fn record_file(api: &Api, r: &Record) -> Out {
 
 fn record(out: &mut Out, r: &Record, enums: &[EnumDef]) {
     let sent = r.used_in_request || !r.used_in_response;
+    let doc = match r.source.partner_words() {
+        Some(words) => format!("{}\n\n{words}", r.doc),
+        None => r.doc.clone(),
+    };
     if sent {
-        out.doc(&r.doc);
+        out.doc(&doc);
         out.line(&format!("export interface {} {{", r.name));
         out.indent();
         properties(out, &r.fields, Direction::Sent, enums);

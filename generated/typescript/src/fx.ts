@@ -31,10 +31,19 @@ const GetForeignExchangeRateRequestShape: rt.RecordShape = {
 
 /** The answer of `getForeignExchangeRate` (its `data`): every field optional. */
 export interface GetForeignExchangeRateResponse {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currencyPair?: CurrencyPair | rt.Unknown<string>;
-  /** Units of the quote currency for one unit of the base currency. */
+  /**
+   * Units of the quote currency for one unit of the base currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly rate?: rt.Amount;
-  /** When the rate was quoted, epoch ms. */
+  /**
+   * When the rate was quoted, epoch ms.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly quoteTime?: number;
 }
 
@@ -106,12 +115,25 @@ const ApplyForFcExchangeRequestShape: rt.RecordShape = {
 
 /** The answer of `applyForFcExchange` (its `data`): every field optional. */
 export interface ApplyForFcExchangeResponse {
-  /** The FX request: query it with /query/v2/getFxRequestStatus. */
+  /**
+   * The FX request: query it with /query/v2/getFxRequestStatus.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly applicationId?: string;
-  /** Debited from the source account. */
+  /**
+   * Debited from the source account.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly sourceAmount?: rt.Amount;
-  /** Credited to the target account. */
+  /**
+   * Credited to the target account.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly targetAmount?: rt.Amount;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly fxRate?: rt.Amount;
 }
 

@@ -202,7 +202,9 @@ const GetTransListRequestShape: rt.RecordShape = {
 
 /** The answer of `getTransList` (its `data`): every field optional. */
 export interface GetTransListResponse {
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly totalRows?: number;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly result?: readonly TransactionListItem[];
 }
 
@@ -248,24 +250,55 @@ const GetTransResultRequestShape: rt.RecordShape = {
 
 /** The answer of `getTransResult` (its `data`): every field optional. */
 export interface GetTransResultResponse {
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txId?: string;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly externalTxId?: string;
-  /** An object, e.g. transactionNarrative. */
+  /**
+   * An object, e.g. transactionNarrative.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
+   */
   readonly extInfo?: TransactionExtInfo;
-  /** e.g. INTERNAL_TRANSFER. */
+  /**
+   * e.g. INTERNAL_TRANSFER.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
+   */
   readonly paymentChannel?: string;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly oppoBankCode?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
-  /** Transaction type code (TTID...); the list is open. */
+  /**
+   * Transaction type code (TTID...); the list is open.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly txType?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: Currency | rt.Unknown<string>;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly createTime?: number;
-  /** Epoch ms, once final. */
+  /**
+   * Epoch ms, once final.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly completeTime?: number;
-  /** Name of the other side. */
+  /**
+   * Name of the other side.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly oppoAccountName?: string;
 }
 
@@ -380,6 +413,7 @@ const TelegraphicTransferRequestShape: rt.RecordShape = {
 
 /** The answer of `telegraphicTransfer` (its `data`): every field optional. */
 export interface TelegraphicTransferResponse {
+  /** From the bank's public documentation, not from its API document. */
   readonly applicationId?: string;
 }
 
@@ -426,7 +460,9 @@ const GetInterBankTransferListRequestShape: rt.RecordShape = {
 
 /** The answer of `getInterBankTransferList` (its `data`): every field optional. */
 export interface GetInterBankTransferListResponse {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly totalRows?: number;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly result?: readonly InterBankTransfer[];
 }
 
@@ -506,6 +542,8 @@ export interface GetBankCodesResponse {
    * The bank codes (an array; the shape of its items is not public). This bank's own code is 46
    * (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live];
    * other entries seen: M-PESA, 68, 01 [one peer].
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
    */
   readonly bankCodeList?: readonly BankCode[];
 }

@@ -81,6 +81,8 @@ export interface AirtimeBulkPaymentResponse {
   /**
    * Identifies the batch; the public documentation [docs]: also the OTP's businessId for bulk
    * payments.
+   *
+   * From the bank's public documentation, not from its API document.
    */
   readonly bulkPaymentOrderId?: string;
 }
@@ -123,9 +125,15 @@ const BillQueryRequestShape: rt.RecordShape = {
 
 /** The answer of `billQuery` (its `data`): every field optional. */
 export interface BillQueryResponse {
-  /** Format not shown. */
+  /**
+   * Format not shown.
+   *
+   * From the bank's public documentation, not from its API document.
+   */
   readonly dueDate?: string;
+  /** From the bank's public documentation, not from its API document. */
   readonly dueAmount?: rt.Amount;
+  /** From the bank's public documentation, not from its API document. */
   readonly currency?: string;
 }
 
@@ -175,7 +183,9 @@ const BillPaymentRequestShape: rt.RecordShape = {
 
 /** The answer of `billPayment` (its `data`): every field optional. */
 export interface BillPaymentResponse {
+  /** From the bank's public documentation, not from its API document. */
   readonly txId?: string;
+  /** From the bank's public documentation, not from its API document. */
   readonly paymentId?: string;
 }
 
@@ -248,10 +258,17 @@ const BulkPaymentQueryRequestShape: rt.RecordShape = {
 
 /** The answer of `bulkPaymentQuery` (its `data`): every field optional. */
 export interface BulkPaymentQueryResponse {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly bulkPaymentOrderId?: string;
-  /** Status of the batch. */
+  /**
+   * Status of the batch.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly totalRows?: number;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly result?: readonly UtilityPayment[];
 }
 

@@ -5,13 +5,27 @@ import type * as rt from "@baas/runtime";
 
 /** `AccountClosureResult` as read from answers: every field optional. */
 export interface AccountClosureResult {
-  /** The closure request. */
+  /**
+   * The closure request.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly requestId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly completeTime?: number;
-  /** 1 account closed, 2 request rejected. */
+  /**
+   * 1 account closed, 2 request rejected.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly status?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReason?: string;
 }
 

@@ -6,7 +6,11 @@ import { AccountType, Currency, DormantStatus, FreezeStatus } from "../enums.js"
 
 /** `AccountListItem` as read from answers: every field optional. */
 export interface AccountListItem {
-  /** Balance with 2 decimal places, as in the account record. */
+  /**
+   * Balance with 2 decimal places, as in the account record.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly balance?: rt.Amount;
   readonly accountId?: string;
   readonly accountName?: string;

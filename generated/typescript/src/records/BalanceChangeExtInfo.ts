@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 
 /** `BalanceChangeExtInfo` as read from answers: every field optional. */
 export interface BalanceChangeExtInfo {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly transactionNarrative?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoPhoneNumber?: string;
 }
 

@@ -5,8 +5,13 @@ import type * as rt from "@baas/runtime";
 
 /** `BankCode` as read from answers: every field optional. */
 export interface BankCode {
-  /** The code to send as a payee bank code (this bank's own is 46). */
+  /**
+   * The code to send as a payee bank code (this bank's own is 46).
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly bankCode?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly bankName?: string;
 }
 

@@ -6,9 +6,13 @@ import { UtilityPaymentResultShape, type UtilityPaymentResult } from "./UtilityP
 
 /** `BulkUtilityPaymentResult` as read from answers: every field optional. */
 export interface BulkUtilityPaymentResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payerAccountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txCount?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly UtilityPaymentResult[];
 }
 

@@ -5,9 +5,15 @@ import type * as rt from "@baas/runtime";
 
 /** `ClosingBalance` as read from answers: every field optional. */
 export interface ClosingBalance {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
-  /** What the ledger held at the end of the day. */
+  /**
+   * What the ledger held at the end of the day.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly closingBalance?: rt.Amount;
 }
 

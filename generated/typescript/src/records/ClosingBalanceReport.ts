@@ -6,13 +6,27 @@ import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
 
 /** `ClosingBalanceReport` as read from answers: every field optional. */
 export interface ClosingBalanceReport {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly jobId?: string;
-  /** The day (YYYY-MM-DD) whose closing balances these are. */
+  /**
+   * The day (YYYY-MM-DD) whose closing balances these are.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly queryDate?: string;
-  /** SUCCESS when the job computed the balances. */
+  /**
+   * SUCCESS when the job computed the balances.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly status?: string;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly generatedTime?: number;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly balances?: readonly ClosingBalance[];
 }
 

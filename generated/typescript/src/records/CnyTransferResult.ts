@@ -5,12 +5,23 @@ import type * as rt from "@baas/runtime";
 
 /** `CnyTransferResult` as read from answers: every field optional. */
 export interface CnyTransferResult {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /** CNY transfer status (the sandbox: 8 succeeded, 4 failed). */
+  /**
+   * CNY transfer status (the sandbox: 8 succeeded, 4 failed).
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly status?: number;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly completedTime?: number;
 }
 

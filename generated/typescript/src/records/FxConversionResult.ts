@@ -6,14 +6,27 @@ import { FxRequestStatus } from "../enums.js";
 
 /** `FxConversionResult` as read from answers: every field optional. */
 export interface FxConversionResult {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: FxRequestStatus | rt.Unknown<number>;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly outTxId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly inTxId?: string;
-  /** The target currency. */
+  /**
+   * The target currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly currency?: string;
-  /** The target amount. */
+  /**
+   * The target amount.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly amount?: rt.Amount;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly fxRate?: rt.Amount;
 }
 

@@ -6,20 +6,47 @@ import { FxRequestStatus } from "../enums.js";
 
 /** `FxRequest` as read from answers: every field optional. */
 export interface FxRequest {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /** The transaction that took the source currency. */
+  /**
+   * The transaction that took the source currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly outTxId?: string;
-  /** The transaction that paid the target currency. */
+  /**
+   * The transaction that paid the target currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly inTxId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: FxRequestStatus | rt.Unknown<number>;
-  /** The target currency. */
+  /**
+   * The target currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly currency?: string;
-  /** The target amount. */
+  /**
+   * The target amount.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly amount?: rt.Amount;
-  /** Units of the target currency for one unit of the source currency. */
+  /**
+   * Units of the target currency for one unit of the source currency.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly fxRate?: rt.Amount;
-  /** Why the request failed, when it did. */
+  /**
+   * Why the request failed, when it did.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly errorCode?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly errorMsg?: string;
 }
 

@@ -6,15 +6,27 @@ import { TxStatus } from "../enums.js";
 
 /** `InternalBatchItem` as read from answers: every field optional. */
 export interface InternalBatchItem {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeAccountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeAccountName?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeType?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly failedReason?: string;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly completedTime?: number;
 }
 

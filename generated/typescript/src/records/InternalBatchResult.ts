@@ -6,7 +6,9 @@ import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchI
 
 /** `InternalBatchResult` as read from answers: every field optional. */
 export interface InternalBatchResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly orderId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly InternalBatchItem[];
 }
 

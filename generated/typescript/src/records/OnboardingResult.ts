@@ -6,14 +6,25 @@ import { OnboardingStatus } from "../enums.js";
 
 /** `OnboardingResult` as read from answers: every field optional. */
 export interface OnboardingResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly onboardingRequestId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly userId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly status?: OnboardingStatus | rt.Unknown<number>;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountType?: string;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly completeTime?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReasonIds?: readonly string[];
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReasonMsgs?: readonly string[];
 }
 

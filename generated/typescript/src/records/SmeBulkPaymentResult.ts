@@ -6,9 +6,13 @@ import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPayme
 
 /** `SmeBulkPaymentResult` as read from answers: every field optional. */
 export interface SmeBulkPaymentResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payerAccountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txType?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 

@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 
 /** `StatementReport` as read from answers: every field optional. */
 export interface StatementReport {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly jobId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly statementUrl?: string;
 }
 

@@ -5,13 +5,29 @@ import type * as rt from "@baas/runtime";
 
 /** `TransactionExtInfo` as read from answers: every field optional. */
 export interface TransactionExtInfo {
-  /** The narrative shown for the transaction. */
+  /**
+   * The narrative shown for the transaction.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
+   */
   readonly transactionNarrative?: string;
-  /** Fee charged for the transaction. */
+  /**
+   * Fee charged for the transaction.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly fee?: rt.Amount;
-  /** Account of the other side. */
+  /**
+   * Account of the other side.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly oppoAccountId?: string;
-  /** The remark sent with the transfer. */
+  /**
+   * The remark sent with the transfer.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly remark?: string;
 }
 

@@ -7,27 +7,56 @@ import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionE
 
 /** `TransactionListItem` as read from answers: every field optional. */
 export interface TransactionListItem {
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txId?: string;
   /**
    * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
    * transfer in, ...; see the txType filter of getTransList); the list is open.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
    */
   readonly txType?: string;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly amount?: rt.Amount;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly createTime?: number;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly completeTime?: number;
-  /** Name of the other side of the transaction. */
+  /**
+   * Name of the other side of the transaction.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
+   */
   readonly oppoAccountName?: string;
+  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly externalTxId?: string;
-  /** An object (e.g. transactionNarrative); its other members are not public. */
+  /**
+   * An object (e.g. transactionNarrative); its other members are not public.
+   *
+   * Seen on the live service by integrations; not in the bank's API document.
+   */
   readonly extInfo?: TransactionExtInfo;
-  /** The account the row belongs to. */
+  /**
+   * The account the row belongs to.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly accountId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: Currency | rt.Unknown<string>;
-  /** How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). */
+  /**
+   * How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult).
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly paymentChannel?: string;
-  /** Bank code of the other side (seen live on /query/getTransResult). */
+  /**
+   * Bank code of the other side (seen live on /query/getTransResult).
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly oppoBankCode?: string;
 }
 

@@ -7,32 +7,67 @@ import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./
 
 /** `TransactionResult` as read from answers: every field optional. */
 export interface TransactionResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Transaction type code (TTID...); the list is open. */
+  /**
+   * Transaction type code (TTID...); the list is open.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly txType?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountName?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountType?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoChannelId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoSubAccount?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoBankCode?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly mpesaBusinessPayType?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountName?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly thirdPartyTxType?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly feeAmount?: rt.Amount;
-  /** The account's balance after the transaction. */
+  /**
+   * The account's balance after the transaction.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly balance?: rt.Amount;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly createTime?: number;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly updateTime?: number;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly extInfo?: TransactionResultExtInfo;
 }
 

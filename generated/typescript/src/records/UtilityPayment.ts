@@ -6,27 +6,65 @@ import { BillType, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
 
 /** `UtilityPayment` as read from answers: every field optional. */
 export interface UtilityPayment {
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly txId?: string;
-  /** AIRTIME or BILL. */
+  /**
+   * AIRTIME or BILL.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly paymentType?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
-  /** Epoch ms. */
+  /**
+   * Epoch ms.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly createTime?: number;
-  /** Epoch ms, once final. */
+  /**
+   * Epoch ms, once final.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly completeTime?: number;
-  /** Airtime only. */
+  /**
+   * Airtime only.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly mobileNumber?: string;
-  /** Airtime only. */
+  /**
+   * Airtime only.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly networkProvider?: NetworkProvider | rt.Unknown<number>;
-  /** Bills only. */
+  /**
+   * Bills only.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly billOrderNumber?: string;
-  /** Bills only. */
+  /**
+   * Bills only.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly billType?: BillType | rt.Unknown<number>;
-  /** The batch, for an airtime purchase of a bulk payment. */
+  /**
+   * The batch, for an airtime purchase of a bulk payment.
+   *
+   * Not public: this is the sandbox's choice, and the live service may differ.
+   */
   readonly bulkPaymentOrderId?: string;
 }
 

@@ -5,16 +5,29 @@ import type * as rt from "@baas/runtime";
 
 /** `UtilityPaymentResult` as read from answers: every field optional. */
 export interface UtilityPaymentResult {
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly paymentId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payServiceCategory?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly subType?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly orderNo?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly refundTxId?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** A string in this payload; values not public. */
+  /**
+   * A string in this payload; values not public.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   readonly status?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
+  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
 }
 
