@@ -69,7 +69,7 @@ export interface Config {
   readonly allowInsecureHttp?: boolean;
   /** The `fetch` to call (default: the platform's). */
   readonly fetch?: Fetch;
-  /** Called once per call with its outcome (never with the key or, unless asked, the params). */
+  /** Called once per call with its outcome, requestId, attempts and duration (never the key or the params). */
   readonly onCall?: (event: CallEvent) => void;
 }
 
