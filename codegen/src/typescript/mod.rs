@@ -154,3 +154,40 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     files.push(file("src/index.ts", package::index(api).finish()));
     files
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn every_file_is_headed_short_and_never_typed_any() {
+        let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let checked = crate::check_spec(&spec).expect("spec/ checks");
+        let emitted = files(&checked.api);
+        assert!(emitted.iter().any(|f| f.path == "typescript/src/client.ts"));
+        for f in &emitted {
+            let Content::Text(text) = &f.content else {
+                panic!("{} is not text", f.path);
+            };
+            if f.path.ends_with(".ts") {
+                assert!(text.starts_with(HEADER), "{} lacks the header", f.path);
+                assert!(
+                    text.lines().count() <= 600,
+                    "{} is longer than 600 lines",
+                    f.path
+                );
+                for line in text.lines() {
+                    let code = line.trim_start();
+                    if code.starts_with("*") || code.starts_with("//") || code.starts_with("/**") {
+                        continue;
+                    }
+                    for any in [": any", "<any", "as any", "any[]", "any>"] {
+                        assert!(!code.contains(any), "{}: `{any}` in {line}", f.path);
+                    }
+                }
+            }
+        }
+        assert_eq!(files(&checked.api).len(), emitted.len(), "deterministic");
+    }
+}
