@@ -21,6 +21,8 @@ import { constantTimeEqual, PrivateKey } from "./secret.js";
 import { attachSignature, check } from "./sign.js";
 
 export const KEY_VARIABLE = "BAAS_PRIVATE_KEY";
+/** The version `--version` prints (the package's). */
+export const VERSION = "0.1.0";
 
 export interface Io {
   readonly stdin: Uint8Array;
@@ -51,6 +53,9 @@ export function run(argv: readonly string[], io: Io): number {
     else if (arg === "--attach") attach = true;
     else if (arg === "--help" || arg === "-h") {
       io.out(USAGE);
+      return 0;
+    } else if (arg === "--version" || arg === "-V") {
+      io.out(`baas-sign ${VERSION}\n`);
       return 0;
     } else {
       io.err(`baas-sign: unexpected argument ${JSON.stringify(arg)}\n${USAGE}`);

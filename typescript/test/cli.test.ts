@@ -87,4 +87,5 @@ test("usage, key and input errors exit 2; a wrong or missing signature exits 1",
   both(["--attach"], "secretkey", '{"note":"secretkey"}', 2);
   both(["--attach"], "secretkey", '{"note":"\\u0073ecretkey"}', 2);
   assert.equal(ts(["--help"], undefined, "").code, 0);
+  assert.match(ts(["--version"], undefined, "").out, /^baas-sign \d+\.\d+\.\d+\n$/u);
 });
