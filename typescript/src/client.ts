@@ -311,6 +311,7 @@ export class RuntimeClient {
     if (error instanceof ApiError) error.retryable = this.retryableCodes.has(error.code);
     const fixedId = options.requestId !== undefined;
     const mayResend = !(op.movesMoney || fixedId) || !error.mayHaveReachedService;
+    if (options.signal?.aborted === true) return undefined;
     if (attempt >= (this.#config.maxRetries ?? 2) || !error.isRetryable || !mayResend) return undefined;
     return Math.min((this.#config.retryBackoffMs ?? 200) * 2 ** Math.min(attempt, 16), MAX_BACKOFF_MS);
   }

@@ -150,6 +150,21 @@ test("the per-call timeout aborts the exchange", async () => {
   assert.ok(Date.now() - started < 2000);
 });
 
+test("a call aborted by its signal is not retried", async () => {
+  const controller = new AbortController();
+  let sent = 0;
+  const hanging: Fetch = (_url, init) => {
+    sent += 1;
+    setTimeout(() => controller.abort(), 5);
+    return new Promise((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+  };
+  await assert.rejects(
+    client(new MockService(key), { fetch: hanging }).execute(query, { accountId: "A" }, { signal: controller.signal }),
+    (e: unknown) => e instanceof Error && e.name === "TransportError",
+  );
+  assert.equal(sent, 1);
+});
+
 test("paging stops at the total; the waiter stops at a final state or its deadline", async () => {
   interface PageReq {
     readonly pageNo: number;
