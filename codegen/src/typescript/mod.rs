@@ -190,4 +190,13 @@ mod tests {
         }
         assert_eq!(files(&checked.api).len(), emitted.len(), "deterministic");
     }
+
+    #[test]
+    fn the_package_needs_the_runtime_version_the_runtime_has() {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../typescript/package.json");
+        let text = std::fs::read_to_string(&manifest).expect("typescript/package.json");
+        let runtime: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(runtime["name"], "@baas/runtime");
+        assert_eq!(runtime["version"], RUNTIME_VERSION);
+    }
 }
