@@ -135,10 +135,9 @@ export function validateRecord(v: Validator, shape: RecordShape, value: unknown,
       if (field.required) v.required(p, false);
       continue;
     }
-    if (field.required && field.ty.k === "string" && item === "") {
-      v.required(p, false);
-      continue;
-    }
+    // An empty required text is `required`, then its rules run as for any text (as the
+    // other runtimes order them).
+    if (field.required && field.ty.k === "string" && item === "") v.required(p, false);
     validateValue(v, field, field.ty, item, p);
   }
   for (const name of Object.keys(value)) {

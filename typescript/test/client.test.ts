@@ -79,6 +79,14 @@ test("rules are checked before anything is sent, every violation named", async (
     client(mock).execute(query, { accountId: "A", amount: 10 as unknown as string, extra: 1 } as BalanceReq),
     (e: unknown) => e instanceof InvalidRequest && e.violations.map((v) => v.rule).join() === "type,type",
   );
+  const named: Operation<{ readonly name: string }, BalanceRes> = {
+    ...query,
+    params: { name: "N", fields: [{ wire: "name", ty: { k: "string" }, required: true, checks: [["min_chars", 2]] }] },
+  };
+  await assert.rejects(
+    client(mock).execute(named, { name: "" }),
+    (e: unknown) => e instanceof InvalidRequest && e.violations.map((v) => v.rule).join() === "required,min_chars",
+  );
   assert.equal(mock.requests.length, 0);
 });
 
