@@ -80,7 +80,10 @@ test("rules are checked before anything is sent, every violation named", async (
     (e: unknown) => e instanceof InvalidRequest && e.violations.map((v) => v.rule).join() === "type,type",
   );
   const named: Operation<{ readonly name: string }, BalanceRes> = {
-    ...query,
+    name: "named",
+    path: query.path,
+    movesMoney: false,
+    response: query.response,
     params: { name: "N", fields: [{ wire: "name", ty: { k: "string" }, required: true, checks: [["min_chars", 2]] }] },
   };
   await assert.rejects(
