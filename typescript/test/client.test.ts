@@ -20,6 +20,7 @@ import {
   type Fetch,
   type JsonObject,
   type Paging,
+  JsonNumber,
 } from "../src/index.js";
 
 const key = new PrivateKey("partner-secret-key");
@@ -63,6 +64,13 @@ test("a call is validated, signed, verified and read; numbers keep their text", 
   assert.equal(success.attempts, 1);
   assert.equal(mock.requests.length, 1);
   assert.equal(mock.requests[0]?.params["accountId"], "A1");
+});
+
+test("an integer the field's type cannot hold exactly is refused, not rounded", async () => {
+  const mock = new MockService(key).on(query, () => ({ count: new JsonNumber("3000000000") }));
+  await assert.rejects(client(mock).execute(query, { accountId: "A" }), (e: unknown) => e instanceof Error && e.name === "DecodeError");
+  const text = new MockService(key).on(query, () => ({ count: "12" }));
+  assert.equal((await client(text).execute(query, { accountId: "A" })).count, 12, "digits as text read as the integer");
 });
 
 test("rules are checked before anything is sent, every violation named", async () => {
