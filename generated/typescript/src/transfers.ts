@@ -342,7 +342,8 @@ export const getTransResult: rt.Operation<GetTransResultRequest, GetTransResultR
 export interface TelegraphicTransferRequest {
   readonly accountId: string;
   /**
-   * Receiving bank code, from the bank-code list.
+   * The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The
+   * document calls it the receiving bank code, from the bank-code list.
    *
    * Rules: checked by the service only: must come from the bank-code list.
    */
