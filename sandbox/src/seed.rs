@@ -13,7 +13,11 @@
 //! | 2000000002   | U2001 | KES      | B001 | 50000.00     | sub-account `Jambo Traders Ltd_Payroll` |
 //! | 2000000003   | U2001 | EUR      | B001 | 20000.00     |                               |
 //! | 2000000004   | U2001 | KES      | B001 | 10.00        | frozen                        |
-//! | 2000000005   | U2001 | CNY      | B001 | 0.00         |                               |
+//! | 2000000005   | U2001 | CNY      | B001 | 100000.00    | pays CNY Express transfers    |
+//!
+//! Each currency account holds enough for the payments it exists for: KES for
+//! transfers, airtime and bills; USD for SWIFT; EUR for SWIFT and FX; CNY for CNY
+//! Express transfers paid in CNY (up to 70,000 CNY without an invoice, more with one).
 
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -164,7 +168,7 @@ impl Bank {
                 "Jambo Traders Ltd",
                 "CNY",
                 "B001",
-                d(0),
+                d(100_000),
                 None,
                 jambo,
             ),

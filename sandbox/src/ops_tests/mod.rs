@@ -8,6 +8,7 @@ use crate::error::{codes, ApiError};
 use crate::json::Json;
 
 mod closing;
+mod seed;
 
 /// The typed request of `operation` that `params` make, as the server decodes it.
 fn typed(operation: &str, params: &Value) -> Result<baas_client::dispatch::Request, ApiError> {
