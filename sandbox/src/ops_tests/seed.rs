@@ -83,3 +83,37 @@ fn seeded_onboarding_records_are_the_spec_records() {
         }
     }
 }
+
+/// The README's sandbox tables (seeded accounts, bank codes, CNY Express banks and
+/// nationalities) say what the sandbox holds and accepts.
+#[test]
+fn the_readme_lists_the_seed_and_the_values_the_sandbox_accepts() {
+    use crate::bank::money_text;
+    use crate::ops::{BANK_CODES, CNY_BANKS, CNY_NATIONALITIES};
+    let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"));
+    let row = |first: &str| {
+        readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{first}` |")))
+            .unwrap_or_else(|| panic!("README has no row for {first}"))
+    };
+    let bank = Bank::seeded(super::NOW);
+    for a in bank.accounts.values().filter(|a| !a.system) {
+        let line = row(&a.id);
+        let balance = money_text(a.balance, 2);
+        for cell in [&a.user_id, &a.name, &a.currency, &a.account_type, &balance] {
+            assert!(line.contains(&format!("| {cell} |")), "{line}: {cell}");
+        }
+    }
+    for (code, name, _) in BANK_CODES {
+        assert!(row(code).contains(&format!("| {name} |")), "{code}");
+    }
+    for (code, name) in CNY_BANKS {
+        assert!(row(code).contains(&format!("| {name} |")), "{code}");
+    }
+    let nationalities: Vec<String> = CNY_NATIONALITIES.iter().map(|n| format!("`{n}`")).collect();
+    assert!(readme.contains(&format!(
+        "`beneficiaryCountryCode` one of {}",
+        nationalities.join(", ")
+    )));
+}
