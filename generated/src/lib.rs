@@ -66,10 +66,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
-    mock, notification, transport, Amount, CallOptions, Config, Error, ErrorKind,
-    Operation, Outcome, Page, PrivateKey, RawJson, RuleKind, Success, ValidationErrors,
-    Violation, WaitPolicy,
+    mock, notification, transport, Amount, AmountError, CallOptions, Config, Error,
+    ErrorKind, FieldPath, Items, Operation, Outcome, Page, Paged, Pages, PrivateKey,
+    RawJson, RuleKind, Scalar, Success, ValidationErrors, Validator, Violation,
+    WaitPolicy,
 };
+pub use baas_runtime::wire_enum::ParseEnumError;
+/// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).
+pub use baas_runtime::Client as RuntimeClient;
 pub use client::Client;
 /// This crate's version (`0.4.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
 pub const VERSION: &str = "0.4.0";

@@ -321,9 +321,13 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            mock, notification, transport, Amount, CallOptions, Config, Error, ErrorKind, Operation, Outcome, Page,
-            PrivateKey, RawJson, RuleKind, Success, ValidationErrors, Violation, WaitPolicy,
+            mock, notification, transport, Amount, AmountError, CallOptions, Config, Error, ErrorKind, FieldPath,
+            Items, Operation, Outcome, Page, Paged, Pages, PrivateKey, RawJson, RuleKind, Scalar, Success,
+            ValidationErrors, Validator, Violation, WaitPolicy,
         };
+        pub use baas_runtime::wire_enum::ParseEnumError;
+        /// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).
+        pub use baas_runtime::Client as RuntimeClient;
         pub use client::Client;
 
         #versions
