@@ -19,8 +19,6 @@
 /// Request of `getAccountDetails`.
 ///
 /// Wire path: `POST /query/getAccountDetails` (operation `getAccountDetails`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -31,11 +29,9 @@ pub struct GetAccountDetailsRequest {
     pub account_id: String,
 }
 /// The required fields of [`GetAccountDetailsRequest`], by name: build it with a struct literal and pass it to [`GetAccountDetailsRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAccountDetailsRequired {
-    /// Wire name `accountId` (string); see [`GetAccountDetailsRequest::account_id`].
+    /// Wire name `accountId` (string): see [`GetAccountDetailsRequest::account_id`].
     pub account_id: String,
 }
 impl From<GetAccountDetailsRequired> for GetAccountDetailsRequest {
@@ -44,7 +40,7 @@ impl From<GetAccountDetailsRequired> for GetAccountDetailsRequest {
     }
 }
 impl GetAccountDetailsRequest {
-    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
+    /// Builds `GetAccountDetailsRequest` from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetAccountDetailsRequired) -> Self {
         let GetAccountDetailsRequired { account_id } = required;
@@ -72,8 +68,6 @@ impl baas_runtime::Operation for GetAccountDetailsRequest {
 /// Request of `queryAccountListByUserId`.
 ///
 /// Wire path: `POST /account/queryAccountListByUserId` (operation `queryAccountListByUserId`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -84,11 +78,9 @@ pub struct QueryAccountListByUserIdRequest {
     pub user_id: String,
 }
 /// The required fields of [`QueryAccountListByUserIdRequest`], by name: build it with a struct literal and pass it to [`QueryAccountListByUserIdRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryAccountListByUserIdRequired {
-    /// Wire name `userId` (string); see [`QueryAccountListByUserIdRequest::user_id`].
+    /// Wire name `userId` (string): see [`QueryAccountListByUserIdRequest::user_id`].
     pub user_id: String,
 }
 impl From<QueryAccountListByUserIdRequired> for QueryAccountListByUserIdRequest {
@@ -99,7 +91,7 @@ impl From<QueryAccountListByUserIdRequired> for QueryAccountListByUserIdRequest 
     }
 }
 impl QueryAccountListByUserIdRequest {
-    /// Creates the value from its required fields (`userId`), given by name; optional fields have setters.
+    /// Builds `QueryAccountListByUserIdRequest` from its required fields (`userId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: QueryAccountListByUserIdRequired) -> Self {
         let QueryAccountListByUserIdRequired { user_id } = required;
@@ -107,15 +99,11 @@ impl QueryAccountListByUserIdRequest {
     }
 }
 /// Response `data` of `queryAccountListByUserId` (/account/queryAccountListByUserId).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct QueryAccountListByUserIdResponse {
-    /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus
-    ///
-    /// Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
+    /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<super::records::AccountListItem>>,
 }
@@ -136,8 +124,6 @@ impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
 /// Request of `getAbnormalAccountList`.
 ///
 /// Wire path: `POST /query/getAbnormalAccountList` (operation `getAbnormalAccountList`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -148,8 +134,6 @@ pub struct GetAbnormalAccountListRequest {
     /// Rules:
     ///
     /// - at least 1
-    ///
-    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -157,19 +141,15 @@ pub struct GetAbnormalAccountListRequest {
     /// Rules:
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
-    ///
-    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
 /// The required fields of [`GetAbnormalAccountListRequest`], by name: build it with a struct literal and pass it to [`GetAbnormalAccountListRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAbnormalAccountListRequired {
-    /// Wire name `pageNo` (int); see [`GetAbnormalAccountListRequest::page_no`].
+    /// Wire name `pageNo` (int): see [`GetAbnormalAccountListRequest::page_no`].
     pub page_no: i32,
-    /// Wire name `pageSize` (int); see [`GetAbnormalAccountListRequest::page_size`].
+    /// Wire name `pageSize` (int): see [`GetAbnormalAccountListRequest::page_size`].
     pub page_size: i32,
 }
 impl From<GetAbnormalAccountListRequired> for GetAbnormalAccountListRequest {
@@ -178,7 +158,7 @@ impl From<GetAbnormalAccountListRequired> for GetAbnormalAccountListRequest {
     }
 }
 impl GetAbnormalAccountListRequest {
-    /// Creates the value from its required fields (`pageNo`, `pageSize`), given by name; optional fields have setters.
+    /// Builds `GetAbnormalAccountListRequest` from its required fields (`pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetAbnormalAccountListRequired) -> Self {
         let GetAbnormalAccountListRequired { page_no, page_size } = required;
@@ -186,24 +166,18 @@ impl GetAbnormalAccountListRequest {
     }
 }
 /// Response `data` of `getAbnormalAccountList` (/query/getAbnormalAccountList).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetAbnormalAccountListResponse {
     /// Wire name: `total` (int).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub total: Option<i32>,
-    /// Abnormal account items.
-    ///
-    /// Wire name: `resultArray` (array of record [`records::AbnormalAccount`](super::records::AbnormalAccount)).
+    /// Abnormal account items. Wire name: `resultArray` (array of record [`records::AbnormalAccount`](super::records::AbnormalAccount)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub result_array: Option<Vec<super::records::AbnormalAccount>>,
 }
@@ -244,8 +218,6 @@ impl baas_runtime::Operation for GetAbnormalAccountListRequest {
 /// Request of `applyForShortCode`.
 ///
 /// Wire path: `POST /account/applyForShortCode` (operation `applyForShortCode`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -256,11 +228,9 @@ pub struct ApplyForShortCodeRequest {
     pub account_id: String,
 }
 /// The required fields of [`ApplyForShortCodeRequest`], by name: build it with a struct literal and pass it to [`ApplyForShortCodeRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForShortCodeRequired {
-    /// Wire name `accountId` (string); see [`ApplyForShortCodeRequest::account_id`].
+    /// Wire name `accountId` (string): see [`ApplyForShortCodeRequest::account_id`].
     pub account_id: String,
 }
 impl From<ApplyForShortCodeRequired> for ApplyForShortCodeRequest {
@@ -269,7 +239,7 @@ impl From<ApplyForShortCodeRequired> for ApplyForShortCodeRequest {
     }
 }
 impl ApplyForShortCodeRequest {
-    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
+    /// Builds `ApplyForShortCodeRequest` from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ApplyForShortCodeRequired) -> Self {
         let ApplyForShortCodeRequired { account_id } = required;
@@ -277,8 +247,6 @@ impl ApplyForShortCodeRequest {
     }
 }
 /// Response `data` of `applyForShortCode` (/account/applyForShortCode).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -317,8 +285,6 @@ impl baas_runtime::Operation for ApplyForShortCodeRequest {
 /// Request of `queryForShortCode`.
 ///
 /// Wire path: `POST /account/queryForShortCode` (operation `queryForShortCode`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -329,11 +295,9 @@ pub struct QueryForShortCodeRequest {
     pub account_id: String,
 }
 /// The required fields of [`QueryForShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryForShortCodeRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryForShortCodeRequired {
-    /// Wire name `accountId` (string); see [`QueryForShortCodeRequest::account_id`].
+    /// Wire name `accountId` (string): see [`QueryForShortCodeRequest::account_id`].
     pub account_id: String,
 }
 impl From<QueryForShortCodeRequired> for QueryForShortCodeRequest {
@@ -342,7 +306,7 @@ impl From<QueryForShortCodeRequired> for QueryForShortCodeRequest {
     }
 }
 impl QueryForShortCodeRequest {
-    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
+    /// Builds `QueryForShortCodeRequest` from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: QueryForShortCodeRequired) -> Self {
         let QueryForShortCodeRequired { account_id } = required;
@@ -350,8 +314,6 @@ impl QueryForShortCodeRequest {
     }
 }
 /// Response `data` of `queryForShortCode` (/account/queryForShortCode).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -390,8 +352,6 @@ impl baas_runtime::Operation for QueryForShortCodeRequest {
 /// Request of `queryAccountByShortCode`.
 ///
 /// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -402,11 +362,9 @@ pub struct QueryAccountByShortCodeRequest {
     pub short_code: String,
 }
 /// The required fields of [`QueryAccountByShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryAccountByShortCodeRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryAccountByShortCodeRequired {
-    /// Wire name `shortCode` (string); see [`QueryAccountByShortCodeRequest::short_code`].
+    /// Wire name `shortCode` (string): see [`QueryAccountByShortCodeRequest::short_code`].
     pub short_code: String,
 }
 impl From<QueryAccountByShortCodeRequired> for QueryAccountByShortCodeRequest {
@@ -417,7 +375,7 @@ impl From<QueryAccountByShortCodeRequired> for QueryAccountByShortCodeRequest {
     }
 }
 impl QueryAccountByShortCodeRequest {
-    /// Creates the value from its required fields (`shortCode`), given by name; optional fields have setters.
+    /// Builds `QueryAccountByShortCodeRequest` from its required fields (`shortCode`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: QueryAccountByShortCodeRequired) -> Self {
         let QueryAccountByShortCodeRequired { short_code } = required;
@@ -425,8 +383,6 @@ impl QueryAccountByShortCodeRequest {
     }
 }
 /// Response `data` of `queryAccountByShortCode` (/account/queryAccountByShortCode).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -466,21 +422,13 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 ///
 /// Wire path: `POST /account/activateAccount` (operation `activateAccount`).
 ///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
-///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ActivateAccountRequest {
-    /// A dormant account.
-    ///
-    /// Wire name: `accountId` (string). Required.
+    /// A dormant account. Wire name: `accountId` (string). Required.
     ///
     /// Rules:
     ///
@@ -489,13 +437,9 @@ pub struct ActivateAccountRequest {
     pub account_id: String,
 }
 /// The required fields of [`ActivateAccountRequest`], by name: build it with a struct literal and pass it to [`ActivateAccountRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActivateAccountRequired {
-    /// A dormant account.
-    ///
-    /// Wire name `accountId` (string); see [`ActivateAccountRequest::account_id`].
+    /// Wire name `accountId` (string): see [`ActivateAccountRequest::account_id`].
     pub account_id: String,
 }
 impl From<ActivateAccountRequired> for ActivateAccountRequest {
@@ -504,7 +448,7 @@ impl From<ActivateAccountRequired> for ActivateAccountRequest {
     }
 }
 impl ActivateAccountRequest {
-    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
+    /// Builds `ActivateAccountRequest` from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ActivateAccountRequired) -> Self {
         let ActivateAccountRequired { account_id } = required;
@@ -512,8 +456,6 @@ impl ActivateAccountRequest {
     }
 }
 /// Response `data` of `activateAccount` (/account/activateAccount).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -553,26 +495,20 @@ impl baas_runtime::Operation for ActivateAccountRequest {
 ///
 /// Wire path: `POST /account/editSubAccountName` (operation `editSubAccountName`).
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`sub-account-name-length`](super::decisions#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct EditSubAccountNameRequest {
-    /// Must belong to the SME customer.
-    ///
-    /// Wire name: `accountId` (string). Required.
+    /// Must belong to the SME customer. Wire name: `accountId` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: must belong to the SME customer
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Suffix of the final name; omitted: the name is reset to the parent business name.
-    ///
-    /// Wire name: `subAccountName` (string). Optional.
+    /// Suffix of the final name; omitted: the name is reset to the parent business name. Wire name: `subAccountName` (string). Optional.
     ///
     /// Rules:
     ///
@@ -584,13 +520,9 @@ pub struct EditSubAccountNameRequest {
     pub sub_account_name: Option<String>,
 }
 /// The required fields of [`EditSubAccountNameRequest`], by name: build it with a struct literal and pass it to [`EditSubAccountNameRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EditSubAccountNameRequired {
-    /// Must belong to the SME customer.
-    ///
-    /// Wire name `accountId` (string); see [`EditSubAccountNameRequest::account_id`].
+    /// Wire name `accountId` (string): see [`EditSubAccountNameRequest::account_id`].
     pub account_id: String,
 }
 impl From<EditSubAccountNameRequired> for EditSubAccountNameRequest {
@@ -599,7 +531,7 @@ impl From<EditSubAccountNameRequired> for EditSubAccountNameRequest {
     }
 }
 impl EditSubAccountNameRequest {
-    /// Creates the value from its required fields (`accountId`), given by name; optional fields have setters.
+    /// Builds `EditSubAccountNameRequest` from its required fields (`accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: EditSubAccountNameRequired) -> Self {
         let EditSubAccountNameRequired { account_id } = required;
@@ -616,8 +548,6 @@ impl EditSubAccountNameRequest {
     }
 }
 /// Response `data` of `editSubAccountName` (/account/editSubAccountName).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -651,16 +581,12 @@ impl baas_runtime::Operation for EditSubAccountNameRequest {
 /// Request of `cancelAccountOperation`.
 ///
 /// Wire path: `POST /account/cancelAccountOperation` (operation `cancelAccountOperation`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct CancelAccountOperationRequest {
-    /// The request to cancel.
-    ///
-    /// Wire name: `requestId` (string). Required.
+    /// The request to cancel. Wire name: `requestId` (string). Required.
     ///
     /// Rules:
     ///
@@ -669,13 +595,9 @@ pub struct CancelAccountOperationRequest {
     pub request_id: String,
 }
 /// The required fields of [`CancelAccountOperationRequest`], by name: build it with a struct literal and pass it to [`CancelAccountOperationRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelAccountOperationRequired {
-    /// The request to cancel.
-    ///
-    /// Wire name `requestId` (string); see [`CancelAccountOperationRequest::request_id`].
+    /// Wire name `requestId` (string): see [`CancelAccountOperationRequest::request_id`].
     pub request_id: String,
 }
 impl From<CancelAccountOperationRequired> for CancelAccountOperationRequest {
@@ -684,7 +606,7 @@ impl From<CancelAccountOperationRequired> for CancelAccountOperationRequest {
     }
 }
 impl CancelAccountOperationRequest {
-    /// Creates the value from its required fields (`requestId`), given by name; optional fields have setters.
+    /// Builds `CancelAccountOperationRequest` from its required fields (`requestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: CancelAccountOperationRequired) -> Self {
         let CancelAccountOperationRequired { request_id } = required;

@@ -53,7 +53,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getAccountDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_account_details(
         &self,
         request: &super::account::GetAccountDetailsRequest,
@@ -68,7 +68,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `queryAccountListByUserId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn query_account_list_by_user_id(
         &self,
         request: &super::account::QueryAccountListByUserIdRequest,
@@ -83,7 +83,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getAbnormalAccountList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_abnormal_account_list(
         &self,
         request: &super::account::GetAbnormalAccountListRequest,
@@ -105,7 +105,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `applyForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn apply_for_short_code(
         &self,
         request: &super::account::ApplyForShortCodeRequest,
@@ -120,7 +120,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `queryForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn query_for_short_code(
         &self,
         request: &super::account::QueryForShortCodeRequest,
@@ -135,7 +135,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `queryAccountByShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn query_account_by_short_code(
         &self,
         request: &super::account::QueryAccountByShortCodeRequest,
@@ -148,11 +148,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ActivateAccountResponse`](super::account::ActivateAccountResponse).
     ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `activateAccount` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::activate_account_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `activateAccount`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn activate_account(
         &self,
         request: &super::account::ActivateAccountRequest,
@@ -187,7 +187,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `editSubAccountName`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn edit_sub_account_name(
         &self,
         request: &super::account::EditSubAccountNameRequest,
@@ -204,7 +204,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `cancelAccountOperation`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn cancel_account_operation(
         &self,
         request: &super::account::CancelAccountOperationRequest,
@@ -217,13 +217,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `applyForCnyExpress` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_cny_express_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `applyForCnyExpress`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_cny_express` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn apply_for_cny_express(
         &self,
         request: &super::cny::ApplyForCnyExpressRequest,
@@ -258,7 +256,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getCnyTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_cny_trans_list(
         &self,
         request: &super::cny::GetCnyTransListRequest,
@@ -280,7 +278,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getCnyTransferDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_cny_transfer_details(
         &self,
         request: &super::cny::GetCnyTransferDetailsRequest,
@@ -295,7 +293,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getForeignExchangeRate`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_foreign_exchange_rate(
         &self,
         request: &super::fx::GetForeignExchangeRateRequest,
@@ -308,11 +306,9 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `applyForFcExchange`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_fc_exchange` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn apply_for_fc_exchange(
         &self,
         request: &super::fx::ApplyForFcExchangeRequest,
@@ -327,7 +323,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getFxRequestStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_fx_request_status(
         &self,
         request: &super::fx::GetFxRequestStatusRequest,
@@ -374,7 +370,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getOnboardingStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_onboarding_status(
         &self,
         request: &super::onboarding::GetOnboardingStatusRequest,
@@ -389,7 +385,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getUserKyc`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_user_kyc(
         &self,
         request: &super::onboarding::GetUserKycRequest,
@@ -404,7 +400,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getKycMediaList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_kyc_media_list(
         &self,
         request: &super::onboarding::GetKycMediaListRequest,
@@ -419,7 +415,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_onboarding_request_id(
         &self,
         request: &super::onboarding::GetOnboardingRequestIdRequest,
@@ -434,7 +430,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getBusinessOnboardingStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_business_onboarding_status(
         &self,
         request: &super::onboarding::GetBusinessOnboardingStatusRequest,
@@ -452,7 +448,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getBusinessOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_business_onboarding_request_id(
         &self,
         request: &super::onboarding::GetBusinessOnboardingRequestIdRequest,
@@ -470,7 +466,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getStoreOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_store_onboarding_info(
         &self,
         request: &super::onboarding::GetStoreOnboardingInfoRequest,
@@ -485,7 +481,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getCompanyOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_company_onboarding_info(
         &self,
         request: &super::onboarding::GetCompanyOnboardingInfoRequest,
@@ -503,7 +499,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getOrganisationOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_organisation_onboarding_info(
         &self,
         request: &super::onboarding::GetOrganisationOnboardingInfoRequest,
@@ -521,7 +517,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getPartnershipOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_partnership_onboarding_info(
         &self,
         request: &super::onboarding::GetPartnershipOnboardingInfoRequest,
@@ -537,11 +533,9 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`TxReversalResponse`](super::other::TxReversalResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `txReversal`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `tx_reversal` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn tx_reversal(
         &self,
         request: &super::other::TxReversalRequest,
@@ -556,7 +550,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `queryTxReversal`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn query_tx_reversal(
         &self,
         request: &super::other::QueryTxReversalRequest,
@@ -569,11 +563,9 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`FetchTransactionFeeResponse`](super::other::FetchTransactionFeeResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `fetchTransactionFee`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `fetch_transaction_fee` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn fetch_transaction_fee(
         &self,
         request: &super::other::FetchTransactionFeeRequest,
@@ -588,7 +580,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `validateAccount`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn validate_account(
         &self,
         request: &super::other::ValidateAccountRequest,
@@ -603,7 +595,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `queryClosingBalance`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn query_closing_balance(
         &self,
         request: &super::other::QueryClosingBalanceRequest,
@@ -620,7 +612,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `sendOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn send_otp(
         &self,
         request: &super::otp::SendOtpRequest,
@@ -635,11 +627,9 @@ impl Client {
     ///
     /// The service answers with code and msg only.
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `confirmOperation`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `confirm_operation` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn confirm_operation(
         &self,
         request: &super::otp::ConfirmOperationRequest,
@@ -656,7 +646,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `sendAccAdminOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn send_acc_admin_otp(
         &self,
         request: &super::otp::SendAccAdminOtpRequest,
@@ -671,7 +661,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `groupApplications`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn group_applications(
         &self,
         request: &super::otp::GroupApplicationsRequest,
@@ -684,13 +674,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForMobileMoneyBusinessTransferResponse`](super::transfers::ApplyForMobileMoneyBusinessTransferResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `applyForMobileMoneyBusinessTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_mobile_money_business_transfer_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `applyForMobileMoneyBusinessTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_mobile_money_business_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn apply_for_mobile_money_business_transfer(
         &self,
         request: &super::transfers::ApplyForMobileMoneyBusinessTransferRequest,
@@ -728,13 +716,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForTransferResponse`](super::transfers::ApplyForTransferResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `applyForTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_transfer_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `applyForTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn apply_for_transfer(
         &self,
         request: &super::transfers::ApplyForTransferRequest,
@@ -769,7 +755,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_trans_list(
         &self,
         request: &super::transfers::GetTransListRequest,
@@ -791,7 +777,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getTransResult`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_trans_result(
         &self,
         request: &super::transfers::GetTransResultRequest,
@@ -836,13 +822,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`TelegraphicTransferResponse`](super::transfers::TelegraphicTransferResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `telegraphicTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::telegraphic_transfer_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `telegraphicTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `telegraphic_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn telegraphic_transfer(
         &self,
         request: &super::transfers::TelegraphicTransferRequest,
@@ -879,7 +863,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getInterBankTransferList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_inter_bank_transfer_list(
         &self,
         request: &super::transfers::GetInterBankTransferListRequest,
@@ -904,7 +888,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getInterBankTransferDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_inter_bank_transfer_details(
         &self,
         request: &super::transfers::GetInterBankTransferDetailsRequest,
@@ -956,7 +940,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `getBankCodes`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn get_bank_codes(
         &self,
         request: &super::transfers::GetBankCodesRequest,
@@ -971,11 +955,11 @@ impl Client {
     ///
     /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `addEmail` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::add_email_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `addEmail`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn add_email(
         &self,
         request: &super::user::AddEmailRequest,
@@ -1010,11 +994,11 @@ impl Client {
     ///
     /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `verifyEmailAddress` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::verify_email_address_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `verifyEmailAddress`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn verify_email_address(
         &self,
         request: &super::user::VerifyEmailAddressRequest,
@@ -1047,13 +1031,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `airtimePayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::airtime_payment_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `airtimePayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `airtime_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn airtime_payment(
         &self,
         request: &super::utility::AirtimePaymentRequest,
@@ -1086,13 +1068,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`AirtimeBulkPaymentResponse`](super::utility::AirtimeBulkPaymentResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `airtimeBulkPayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::airtime_bulk_payment_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `airtimeBulkPayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `airtime_bulk_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn airtime_bulk_payment(
         &self,
         request: &super::utility::AirtimeBulkPaymentRequest,
@@ -1127,7 +1107,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `billQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn bill_query(
         &self,
         request: &super::utility::BillQueryRequest,
@@ -1140,13 +1120,11 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`BillPaymentResponse`](super::utility::BillPaymentResponse).
     ///
-    /// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-    ///
-    /// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
+    /// `billPayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::bill_payment_pending` returns the application as a handle that does both.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `billPayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `bill_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub async fn bill_payment(
         &self,
         request: &super::utility::BillPaymentRequest,
@@ -1181,7 +1159,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `paymentQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn payment_query(
         &self,
         request: &super::utility::PaymentQueryRequest,
@@ -1227,7 +1205,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error)); otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.
+    /// [`Error`](baas_runtime::Error) naming `bulkPaymentQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub async fn bulk_payment_query(
         &self,
         request: &super::utility::BulkPaymentQueryRequest,

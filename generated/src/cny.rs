@@ -14,20 +14,10 @@
 ///
 /// Wire path: `POST /trans/applyForCnyExpress` (operation `applyForCnyExpress`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// Constraints across fields:
 ///
 /// - `beneficiaryCountryCode` is required when `beneficiaryType` is `1`
 /// - `invoice` is required when the sum of `oderArray[].amount` is greater than 70000 — invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`cny-invoice-threshold`](super::decisions#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -35,24 +25,18 @@
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForCnyExpressRequest {
-    /// Payer account number.
-    ///
-    /// Wire name: `payerAccountId` (string). Required.
+    /// Payer account number. Wire name: `payerAccountId` (string). Required.
     #[serde(rename = "payerAccountId")]
     pub payer_account_id: String,
     /// Wire name: `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)). Required.
     #[serde(rename = "beneficiaryType")]
     pub beneficiary_type: super::enums::BeneficiaryType,
-    /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
-    ///
-    /// Wire name: `beneficiaryName` (string). Required.
+    /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string. Wire name: `beneficiaryName` (string). Required.
     ///
     /// Decision [`cny-beneficiary-name-type`](super::decisions#decision-cny-beneficiary-name-type): about /trans/applyForCnyExpress beneficiaryName.
     #[serde(rename = "beneficiaryName")]
     pub beneficiary_name: String,
-    /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string.
-    ///
-    /// Wire name: `beneficiaryIdNumber` (string). Required.
+    /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string. Wire name: `beneficiaryIdNumber` (string). Required.
     ///
     /// Rules:
     ///
@@ -61,9 +45,7 @@ pub struct ApplyForCnyExpressRequest {
     /// Decision [`cny-beneficiary-id-number-type`](super::decisions#decision-cny-beneficiary-id-number-type): about /trans/applyForCnyExpress beneficiaryIdNumber.
     #[serde(rename = "beneficiaryIdNumber")]
     pub beneficiary_id_number: String,
-    /// Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown).
-    ///
-    /// Wire name: `beneficiaryCountryCode` (string). Required under a condition: see the request's constraints.
+    /// Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown). Wire name: `beneficiaryCountryCode` (string). Required under a condition: see the request's constraints.
     ///
     /// Rules:
     ///
@@ -74,18 +56,14 @@ pub struct ApplyForCnyExpressRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub beneficiary_country_code: Option<String>,
-    /// Must come from the CNY Express bank list (not shown).
-    ///
-    /// Wire name: `beneficiaryBankCode` (string). Required.
+    /// Must come from the CNY Express bank list (not shown). Wire name: `beneficiaryBankCode` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: must come from the CNY Express bank list
     #[serde(rename = "beneficiaryBankCode")]
     pub beneficiary_bank_code: String,
-    /// Must come from the CNY Express bank list (not shown).
-    ///
-    /// Wire name: `beneficiaryBankName` (string). Required.
+    /// Must come from the CNY Express bank list (not shown). Wire name: `beneficiaryBankName` (string). Required.
     ///
     /// Rules:
     ///
@@ -101,9 +79,7 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)). Required.
     #[serde(rename = "paymentPurpose")]
     pub payment_purpose: super::enums::PaymentPurpose,
-    /// Max 100 characters.
-    ///
-    /// Wire name: `messageToBeneficiary` (string). Optional.
+    /// Max 100 characters. Wire name: `messageToBeneficiary` (string). Optional.
     ///
     /// Rules:
     ///
@@ -117,29 +93,19 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `remark` (string). Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
-    /// Base64. Size limit: not shown.
-    ///
-    /// Wire name: `supportDocumentFile` (string). Required.
+    /// Base64. Size limit: not shown. Wire name: `supportDocumentFile` (string). Required.
     #[serde(rename = "supportDocumentFile")]
     pub support_document_file: String,
     /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
-    ///
-    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "supportDocumentType")]
     pub support_document_type: super::enums::CnyDocumentType,
-    /// Base64. Size limit: not shown.
-    ///
-    /// Wire name: `companyRegisDocumentFile` (string). Required.
+    /// Base64. Size limit: not shown. Wire name: `companyRegisDocumentFile` (string). Required.
     #[serde(rename = "companyRegisDocumentFile")]
     pub company_regis_document_file: String,
     /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
-    ///
-    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "companyRegisDocumentType")]
     pub company_regis_document_type: super::enums::CnyDocumentType,
-    /// Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
-    ///
-    /// Wire name: `invoice` (string). Required under a condition: see the request's constraints.
+    /// Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Wire name: `invoice` (string). Required under a condition: see the request's constraints.
     ///
     /// Rules:
     ///
@@ -153,13 +119,9 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision [`cny-invoice-document-type-required`](super::decisions#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
-    ///
-    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "invoiceDocumentType")]
     pub invoice_document_type: super::enums::CnyDocumentType,
-    /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
-    ///
-    /// Wire name: `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)). Required.
+    /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank. Wire name: `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)). Required.
     ///
     /// Decision [`cny-oder-array-wire-name`](super::decisions#decision-cny-oder-array-wire-name): about /trans/applyForCnyExpress oderArray.
     ///
@@ -168,55 +130,37 @@ pub struct ApplyForCnyExpressRequest {
     pub oder_array: Vec<super::records::OrderItem>,
 }
 /// The required fields of [`ApplyForCnyExpressRequest`], by name: build it with a struct literal and pass it to [`ApplyForCnyExpressRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForCnyExpressRequired {
-    /// Payer account number.
-    ///
-    /// Wire name `payerAccountId` (string); see [`ApplyForCnyExpressRequest::payer_account_id`].
+    /// Wire name `payerAccountId` (string): see [`ApplyForCnyExpressRequest::payer_account_id`].
     pub payer_account_id: String,
-    /// Wire name `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)); see [`ApplyForCnyExpressRequest::beneficiary_type`].
+    /// Wire name `beneficiaryType` (value set [`enums::BeneficiaryType`](super::enums::BeneficiaryType)): see [`ApplyForCnyExpressRequest::beneficiary_type`].
     pub beneficiary_type: super::enums::BeneficiaryType,
-    /// Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
-    ///
-    /// Wire name `beneficiaryName` (string); see [`ApplyForCnyExpressRequest::beneficiary_name`].
+    /// Wire name `beneficiaryName` (string): see [`ApplyForCnyExpressRequest::beneficiary_name`].
     pub beneficiary_name: String,
-    /// Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string.
-    ///
-    /// Wire name `beneficiaryIdNumber` (string); see [`ApplyForCnyExpressRequest::beneficiary_id_number`].
+    /// Wire name `beneficiaryIdNumber` (string): see [`ApplyForCnyExpressRequest::beneficiary_id_number`].
     pub beneficiary_id_number: String,
-    /// Must come from the CNY Express bank list (not shown).
-    ///
-    /// Wire name `beneficiaryBankCode` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_code`].
+    /// Wire name `beneficiaryBankCode` (string): see [`ApplyForCnyExpressRequest::beneficiary_bank_code`].
     pub beneficiary_bank_code: String,
-    /// Must come from the CNY Express bank list (not shown).
-    ///
-    /// Wire name `beneficiaryBankName` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_name`].
+    /// Wire name `beneficiaryBankName` (string): see [`ApplyForCnyExpressRequest::beneficiary_bank_name`].
     pub beneficiary_bank_name: String,
-    /// Wire name `beneficiaryBankAddress` (string); see [`ApplyForCnyExpressRequest::beneficiary_bank_address`].
+    /// Wire name `beneficiaryBankAddress` (string): see [`ApplyForCnyExpressRequest::beneficiary_bank_address`].
     pub beneficiary_bank_address: String,
-    /// Wire name `beneficiaryAccountId` (string); see [`ApplyForCnyExpressRequest::beneficiary_account_id`].
+    /// Wire name `beneficiaryAccountId` (string): see [`ApplyForCnyExpressRequest::beneficiary_account_id`].
     pub beneficiary_account_id: String,
-    /// Wire name `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)); see [`ApplyForCnyExpressRequest::payment_purpose`].
+    /// Wire name `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)): see [`ApplyForCnyExpressRequest::payment_purpose`].
     pub payment_purpose: super::enums::PaymentPurpose,
-    /// Base64. Size limit: not shown.
-    ///
-    /// Wire name `supportDocumentFile` (string); see [`ApplyForCnyExpressRequest::support_document_file`].
+    /// Wire name `supportDocumentFile` (string): see [`ApplyForCnyExpressRequest::support_document_file`].
     pub support_document_file: String,
-    /// Wire name `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::support_document_type`].
+    /// Wire name `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::support_document_type`].
     pub support_document_type: super::enums::CnyDocumentType,
-    /// Base64. Size limit: not shown.
-    ///
-    /// Wire name `companyRegisDocumentFile` (string); see [`ApplyForCnyExpressRequest::company_regis_document_file`].
+    /// Wire name `companyRegisDocumentFile` (string): see [`ApplyForCnyExpressRequest::company_regis_document_file`].
     pub company_regis_document_file: String,
-    /// Wire name `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::company_regis_document_type`].
+    /// Wire name `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::company_regis_document_type`].
     pub company_regis_document_type: super::enums::CnyDocumentType,
-    /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)); see [`ApplyForCnyExpressRequest::invoice_document_type`].
+    /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::invoice_document_type`].
     pub invoice_document_type: super::enums::CnyDocumentType,
-    /// Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
-    ///
-    /// Wire name `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)); see [`ApplyForCnyExpressRequest::oder_array`].
+    /// Wire name `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)): see [`ApplyForCnyExpressRequest::oder_array`].
     pub oder_array: Vec<super::records::OrderItem>,
 }
 impl From<ApplyForCnyExpressRequired> for ApplyForCnyExpressRequest {
@@ -225,7 +169,7 @@ impl From<ApplyForCnyExpressRequired> for ApplyForCnyExpressRequest {
     }
 }
 impl ApplyForCnyExpressRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`), given by name; optional fields have setters.
+    /// Builds `ApplyForCnyExpressRequest` from its required fields (`payerAccountId`, `beneficiaryType`, `beneficiaryName`, `beneficiaryIdNumber`, `beneficiaryBankCode`, `beneficiaryBankName`, `beneficiaryBankAddress`, `beneficiaryAccountId`, `paymentPurpose`, `supportDocumentFile`, `supportDocumentType`, `companyRegisDocumentFile`, `companyRegisDocumentType`, `invoiceDocumentType`, `oderArray`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ApplyForCnyExpressRequired) -> Self {
         let ApplyForCnyExpressRequired {
@@ -293,15 +237,11 @@ impl ApplyForCnyExpressRequest {
     }
 }
 /// Response `data` of `applyForCnyExpress` (/trans/applyForCnyExpress).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForCnyExpressResponse {
-    /// Identifier of the transfer application.
-    ///
-    /// Wire name: `applicationId` (string).
+    /// Identifier of the transfer application. Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",
         default,
@@ -383,82 +323,52 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
 /// Request of `getCnyTransList`.
 ///
 /// Wire path: `POST /query/getCnyTransList` (operation `getCnyTransList`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetCnyTransListRequest {
-    /// User id in the partner's system.
-    ///
-    /// Wire name: `userId` (string). Required.
+    /// User id in the partner's system. Wire name: `userId` (string). Required.
     #[serde(rename = "userId")]
     pub user_id: String,
-    /// Payer account number.
-    ///
-    /// Wire name: `accountId` (string). Required.
+    /// Payer account number. Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// UTC epoch ms.
-    ///
-    /// Wire name: `startTime` (long). Required.
+    /// UTC epoch ms. Wire name: `startTime` (long). Required.
     #[serde(rename = "startTime")]
     pub start_time: i64,
-    /// UTC epoch ms.
-    ///
-    /// Wire name: `endTime` (long). Required.
+    /// UTC epoch ms. Wire name: `endTime` (long). Required.
     #[serde(rename = "endTime")]
     pub end_time: i64,
-    /// Page to return (declared string).
-    ///
-    /// Wire name: `pageNo` (string). Required.
+    /// Page to return (declared string). Wire name: `pageNo` (string). Required.
     ///
     /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     #[serde(rename = "pageNo")]
     pub page_no: String,
-    /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002.
-    ///
-    /// Wire name: `pageSize` (string). Required.
+    /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002. Wire name: `pageSize` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: at most 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
     ///
     /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
-    ///
-    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: String,
 }
 /// The required fields of [`GetCnyTransListRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransListRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCnyTransListRequired {
-    /// User id in the partner's system.
-    ///
-    /// Wire name `userId` (string); see [`GetCnyTransListRequest::user_id`].
+    /// Wire name `userId` (string): see [`GetCnyTransListRequest::user_id`].
     pub user_id: String,
-    /// Payer account number.
-    ///
-    /// Wire name `accountId` (string); see [`GetCnyTransListRequest::account_id`].
+    /// Wire name `accountId` (string): see [`GetCnyTransListRequest::account_id`].
     pub account_id: String,
-    /// UTC epoch ms.
-    ///
-    /// Wire name `startTime` (long); see [`GetCnyTransListRequest::start_time`].
+    /// Wire name `startTime` (long): see [`GetCnyTransListRequest::start_time`].
     pub start_time: i64,
-    /// UTC epoch ms.
-    ///
-    /// Wire name `endTime` (long); see [`GetCnyTransListRequest::end_time`].
+    /// Wire name `endTime` (long): see [`GetCnyTransListRequest::end_time`].
     pub end_time: i64,
-    /// Page to return (declared string).
-    ///
-    /// Wire name `pageNo` (string); see [`GetCnyTransListRequest::page_no`].
+    /// Wire name `pageNo` (string): see [`GetCnyTransListRequest::page_no`].
     pub page_no: String,
-    /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002.
-    ///
-    /// Wire name `pageSize` (string); see [`GetCnyTransListRequest::page_size`].
+    /// Wire name `pageSize` (string): see [`GetCnyTransListRequest::page_size`].
     pub page_size: String,
 }
 impl From<GetCnyTransListRequired> for GetCnyTransListRequest {
@@ -467,7 +377,7 @@ impl From<GetCnyTransListRequired> for GetCnyTransListRequest {
     }
 }
 impl GetCnyTransListRequest {
-    /// Creates the value from its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
+    /// Builds `GetCnyTransListRequest` from its required fields (`userId`, `accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetCnyTransListRequired) -> Self {
         let GetCnyTransListRequired {
@@ -489,15 +399,11 @@ impl GetCnyTransListRequest {
     }
 }
 /// Response `data` of `getCnyTransList` (/query/getCnyTransList).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetCnyTransListResponse {
-    /// CNY transfer records without orders and document fields.
-    ///
-    /// Wire name: `result` (array of record [`records::CnyTransferSummary`](super::records::CnyTransferSummary)).
+    /// CNY transfer records without orders and document fields. Wire name: `result` (array of record [`records::CnyTransferSummary`](super::records::CnyTransferSummary)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::CnyTransferSummary>>,
     /// Wire name: `totalRows` (int).
@@ -546,27 +452,19 @@ impl baas_runtime::Operation for GetCnyTransListRequest {
 /// Request of `getCnyTransferDetails`.
 ///
 /// Wire path: `POST /query/getCnyTransferDetails` (operation `getCnyTransferDetails`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetCnyTransferDetailsRequest {
-    /// The id returned when the transfer was initiated.
-    ///
-    /// Wire name: `applicationId` (string). Required.
+    /// The id returned when the transfer was initiated. Wire name: `applicationId` (string). Required.
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
 /// The required fields of [`GetCnyTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransferDetailsRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCnyTransferDetailsRequired {
-    /// The id returned when the transfer was initiated.
-    ///
-    /// Wire name `applicationId` (string); see [`GetCnyTransferDetailsRequest::application_id`].
+    /// Wire name `applicationId` (string): see [`GetCnyTransferDetailsRequest::application_id`].
     pub application_id: String,
 }
 impl From<GetCnyTransferDetailsRequired> for GetCnyTransferDetailsRequest {
@@ -575,7 +473,7 @@ impl From<GetCnyTransferDetailsRequired> for GetCnyTransferDetailsRequest {
     }
 }
 impl GetCnyTransferDetailsRequest {
-    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
+    /// Builds `GetCnyTransferDetailsRequest` from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetCnyTransferDetailsRequired) -> Self {
         let GetCnyTransferDetailsRequired { application_id } = required;

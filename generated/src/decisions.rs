@@ -7,552 +7,332 @@
 //!
 //! ## Decision `account-currency-set`
 //!
-//! About Account currency, AccountListItem currency.
+//! About Account currency, AccountListItem currency. **Decided:** Both are the value set Currency (the currencies of applyForTransfer). A currency outside it decodes as Currency::Unknown and is kept. **Why:** An account's currency is the currency its transfers are made in, and partners compare it with Currency when they build a transfer; a response never fails over a new code, because Unknown keeps it. Team decision.
 //!
-//! Source text: "Account: currency | string; accounts: array of accountId, accountName, currency, ..."
-//!
-//! Decision: Both are the value set Currency (the currencies of applyForTransfer). A currency outside it decodes as Currency::Unknown and is kept.
-//!
-//! Reason: An account's currency is the currency its transfers are made in, and partners compare it with Currency when they build a transfer; a response never fails over a new code, because Unknown keeps it. Team decision.
+//! > Account: currency | string; accounts: array of accountId, accountName, currency, ...
 //!
 //! ## Decision `business-transfer-reference-number`
 //!
-//! About /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
+//! About /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber. **Decided:** Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0". **Why:** The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
 //!
-//! Source text: "payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods"
-//!
-//! Decision: Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0".
-//!
-//! Reason: The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
+//! > payeeReferenceNumber | string | FALSE | account number, needed when the receiver is a paybill; payType | string | TRUE | 0 = Paybill, 1 = Till/BuyGoods
 //!
 //! ## Decision `cny-beneficiary-id-number-type`
 //!
-//! About /trans/applyForCnyExpress beneficiaryIdNumber.
+//! About /trans/applyForCnyExpress beneficiaryIdNumber. **Decided:** Typed `string` with the rule max\_chars: 18. **Why:** It is an identifier (passport numbers and registration numbers contain letters and leading zeros), its limit is given in characters, and the CNY transfer record returns it as a string. A declared-decimal id is a string (team decision).
 //!
-//! Source text: "beneficiaryIdNumber | declared decimal | TRUE | max 18 characters; individual: national ID/passport; enterprise: company registration number"
-//!
-//! Decision: Typed `string` with the rule max\_chars: 18.
-//!
-//! Reason: It is an identifier (passport numbers and registration numbers contain letters and leading zeros), its limit is given in characters, and the CNY transfer record returns it as a string. A declared-decimal id is a string (team decision).
+//! > beneficiaryIdNumber | declared decimal | TRUE | max 18 characters; individual: national ID/passport; enterprise: company registration number
 //!
 //! ## Decision `cny-beneficiary-name-type`
 //!
-//! About /trans/applyForCnyExpress beneficiaryName.
+//! About /trans/applyForCnyExpress beneficiaryName. **Decided:** Typed `string`. **Why:** The content is a person's or company's name; an int cannot hold it, and the CNY transfer record returns beneficiaryName as a string.
 //!
-//! Source text: "beneficiaryName | declared int | TRUE | beneficiary full name (Chinese name preferred); the declared type conflicts with its content, which is a name"
-//!
-//! Decision: Typed `string`.
-//!
-//! Reason: The content is a person's or company's name; an int cannot hold it, and the CNY transfer record returns beneficiaryName as a string.
+//! > beneficiaryName | declared int | TRUE | beneficiary full name (Chinese name preferred); the declared type conflicts with its content, which is a name
 //!
 //! ## Decision `cny-invoice-document-type-required`
 //!
-//! About /trans/applyForCnyExpress invoiceDocumentType.
+//! About /trans/applyForCnyExpress invoiceDocumentType. **Decided:** Kept `required: true` as the document says, although invoice itself is conditional. **Why:** The spec follows the document's flags (it is checked against them mechanically). Sending a document type without an invoice is harmless, while omitting a field the service declares mandatory would be rejected.
 //!
-//! Source text: "invoice | string | CONDITIONAL ...; invoiceDocumentType | string | TRUE | image or pdf"
-//!
-//! Decision: Kept `required: true` as the document says, although invoice itself is conditional.
-//!
-//! Reason: The spec follows the document's flags (it is checked against them mechanically). Sending a document type without an invoice is harmless, while omitting a field the service declares mandatory would be rejected.
+//! > invoice | string | CONDITIONAL ...; invoiceDocumentType | string | TRUE | image or pdf
 //!
 //! ## Decision `cny-invoice-size`
 //!
-//! About /trans/applyForCnyExpress invoice.
+//! About /trans/applyForCnyExpress invoice. **Decided:** Rule base64\_max\_bytes: 31457280 (30 MiB = 30 x 1024 x 1024 bytes of decoded content). "One file" is the single string parameter. **Why:** The document does not say whether MB is 10^6 or 2^20 bytes. The client takes the larger reading so that it never rejects a file the service may accept; the service remains the judge between 30,000,000 and 31,457,280 bytes. The limit is on the file, i.e. the decoded Base64 content.
 //!
-//! Source text: "invoice ... one file, at most 30MB; Limits: Invoice file | applyForCnyExpress | one file, at most 30MB"
-//!
-//! Decision: Rule base64\_max\_bytes: 31457280 (30 MiB = 30 x 1024 x 1024 bytes of decoded content). "One file" is the single string parameter.
-//!
-//! Reason: The document does not say whether MB is 10^6 or 2^20 bytes. The client takes the larger reading so that it never rejects a file the service may accept; the service remains the judge between 30,000,000 and 31,457,280 bytes. The limit is on the file, i.e. the decoded Base64 content.
+//! > invoice ... one file, at most 30MB; Limits: Invoice file | applyForCnyExpress | one file, at most 30MB
 //!
 //! ## Decision `cny-invoice-threshold`
 //!
-//! About /trans/applyForCnyExpress invoice.
+//! About /trans/applyForCnyExpress invoice. **Decided:** `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000. **Why:** The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
 //!
-//! Source text: "invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000"
-//!
-//! Decision: `required: conditional` with the constraint required\_if invoice when the sum of oderArray\[\].amount is greater than 70000.
-//!
-//! Reason: The request has no amount parameter; the transfer amount is made of its order items' amounts (see cny-oder-array-required). "Exceeds" is strictly greater than.
+//! > invoice | string | CONDITIONAL | Base64; mandatory when the amount exceeds 70,000 CNY; ... Errors: invoice present when a CNY amount exceeds 70,000
 //!
 //! ## Decision `cny-oder-array-required`
 //!
-//! About /trans/applyForCnyExpress oderArray.
+//! About /trans/applyForCnyExpress oderArray. **Decided:** `required: true` (an empty array is allowed by the client; no min\_items is invented). **Why:** The order items are the only carrier of the transfer amount: applyForCnyExpress has no amount parameter, while the CNY record has an amount, the limit "CNY transfer order amount: at most 500,000 CNY" applies to order amounts and the 70,000 CNY invoice threshold can only be computed from them; every field of an order item is TRUE. A transfer without orders has no amount, so the list is treated as mandatory. A request built this way is valid whichever way the blank was meant.
 //!
-//! Source text: "oderArray (name spelled so) | array of order item | (Required cell blank) | order items"
-//!
-//! Decision: `required: true` (an empty array is allowed by the client; no min\_items is invented).
-//!
-//! Reason: The order items are the only carrier of the transfer amount: applyForCnyExpress has no amount parameter, while the CNY record has an amount, the limit "CNY transfer order amount: at most 500,000 CNY" applies to order amounts and the 70,000 CNY invoice threshold can only be computed from them; every field of an order item is TRUE. A transfer without orders has no amount, so the list is treated as mandatory. A request built this way is valid whichever way the blank was meant.
+//! > oderArray (name spelled so) | array of order item | (Required cell blank) | order items
 //!
 //! ## Decision `cny-oder-array-wire-name`
 //!
-//! About /trans/applyForCnyExpress oderArray.
+//! About /trans/applyForCnyExpress oderArray. **Decided:** The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array). **Why:** The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
 //!
-//! Source text: "oderArray (name spelled so) | array of order item | | order items"
-//!
-//! Decision: The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array).
-//!
-//! Reason: The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
+//! > oderArray (name spelled so) | array of order item | | order items
 //!
 //! ## Decision `cny-page-fields-string`
 //!
-//! About /query/getCnyTransList pageNo, pageSize.
+//! About /query/getCnyTransList pageNo, pageSize. **Decided:** Kept as declared: `string` (the caller writes the number as text). The public pageSize limit of 50 is recorded as a server\_side rule, not a range. **Why:** The other list calls declare pageNo/pageSize int, but this one declares string and the declared type is what goes on the wire and into the signature; a range rule does not apply to a string.
 //!
-//! Source text: "pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page"
-//!
-//! Decision: Kept as declared: `string` (the caller writes the number as text). The public pageSize limit of 50 is recorded as a server\_side rule, not a range.
-//!
-//! Reason: The other list calls declare pageNo/pageSize int, but this one declares string and the declared type is what goes on the wire and into the signature; a range rule does not apply to a string.
+//! > pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page
 //!
 //! ## Decision `decimal-wire-string`
 //!
-//! About every decimal field (request and response).
+//! About every decimal field (request and response). **Decided:** Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). **Why:** The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
 //!
-//! Source text: "amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])""
-//!
-//! Decision: Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text).
-//!
-//! Reason: The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
+//! > amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])"
 //!
 //! ## Decision `document-type-values`
 //!
-//! About /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
+//! About /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType. **Decided:** Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image"). **Why:** The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
 //!
-//! Source text: "supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image"
-//!
-//! Decision: Three enums with the spelling each path gives: CnyDocumentType ("image", "pdf"), SwiftDocumentType ("PDF", "Image"), VoucherType ("image").
-//!
-//! Reason: The document writes the values with different cases per path and nothing says the service ignores case; the exact text per path is the only sourced choice. One enum per path keeps a later correction local.
+//! > supportDocumentType | string | TRUE | image or pdf (CNY); supportDocumentType | string | FALSE | PDF or Image (SWIFT); voucherType | string | FALSE | image
 //!
 //! ## Decision `email-shapes-opaque`
 //!
-//! About /user/addEmail; /user/verifyEmailAddress.
+//! About /user/addEmail; /user/verifyEmailAddress. **Decided:** Request and response stay unspecified (raw JSON both ways); both are OTP operations whose business id is the request's requestId. **Why:** No public evidence shapes either call, and unlike the other not-shown answers the sandbox has nothing of its own to show (it answers only the business id): inventing parameters would send fields the service may refuse.
 //!
-//! Source text: "Referenced by the document (cancellable by /account/cancelAccountOperation while not confirmed by OTP); request and response: not shown. public-facts.md: nothing."
-//!
-//! Decision: Request and response stay unspecified (raw JSON both ways); both are OTP operations whose business id is the request's requestId.
-//!
-//! Reason: No public evidence shapes either call, and unlike the other not-shown answers the sandbox has nothing of its own to show (it answers only the business id): inventing parameters would send fields the service may refuse.
+//! > Referenced by the document (cancellable by /account/cancelAccountOperation while not confirmed by OTP); request and response: not shown. public-facts.md: nothing.
 //!
 //! ## Decision `enum-wire-types`
 //!
-//! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
+//! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes. **Decided:** Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. **Why:** Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
 //!
-//! Source text: "gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)"
-//!
-//! Decision: Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums.
-//!
-//! Reason: Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
+//! > gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)
 //!
 //! ## Decision `evidence-graded-shapes`
 //!
-//! About every answer, record and notification payload a partner reads.
+//! About every answer, record and notification payload a partner reads. **Decided:** Every answer, record and notification payload gets the best shape public evidence gives, each field graded by its source (seed, docs, live, one\_peer). Where nothing public shows a shape, the sandbox's own shape is the spec's, graded `sandbox`: the client decodes it, the sandbox answers through the same generated types, and the OpenAPI document shows it. Only /user/addEmail and /user/verifyEmailAddress stay raw JSON (decision email-shapes-opaque). **Why:** Answers never fail to decode (every received field optional, unknown members ignored, lenient scalars), so a field seen in one integration costs nothing when the service omits it, while raw JSON made partners guess field names from the sandbox's source. One spec drives the client, the sandbox and every export, and the grade tells a partner how far to trust each field.
 //!
-//! Source text: "Response: not shown (getForeignExchangeRate, applyForFcExchange, getFxRequestStatus, getInterBankTransferList, getInterBankTransferDetails, paymentQuery, bulkPaymentQuery); Events: 0015, 0026, 0028, payloads not shown. public-facts.md 2026-11-25: callback types 0001-0014, 0019 and their payloads \[one peer\]; 0015, 0026 and 0028 payloads still not public."
-//!
-//! Decision: Every answer, record and notification payload gets the best shape public evidence gives, each field graded by its source (seed, docs, live, one\_peer). Where nothing public shows a shape, the sandbox's own shape is the spec's, graded `sandbox`: the client decodes it, the sandbox answers through the same generated types, and the OpenAPI document shows it. Only /user/addEmail and /user/verifyEmailAddress stay raw JSON (decision email-shapes-opaque).
-//!
-//! Reason: Answers never fail to decode (every received field optional, unknown members ignored, lenient scalars), so a field seen in one integration costs nothing when the service omits it, while raw JSON made partners guess field names from the sandbox's source. One spec drives the client, the sandbox and every export, and the grade tells a partner how far to trust each field.
+//! > Response: not shown (getForeignExchangeRate, applyForFcExchange, getFxRequestStatus, getInterBankTransferList, getInterBankTransferDetails, paymentQuery, bulkPaymentQuery); Events: 0015, 0026, 0028, payloads not shown. public-facts.md 2026-11-25: callback types 0001-0014, 0019 and their payloads \[one peer\]; 0015, 0026 and 0028 payloads still not public.
 //!
 //! ## Decision `fee-call-path`
 //!
-//! About /trans/txReversal.
+//! About /trans/txReversal. **Decided:** Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). **Why:** The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
 //!
-//! Source text: "Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request."
-//!
-//! Decision: Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope).
-//!
-//! Reason: The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
+//! > Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request.
 //!
 //! ## Decision `fee-call-wire-names`
 //!
-//! About /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+//! About /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode. **Decided:** The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2"). **Why:** Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
 //!
-//! Source text: "benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ..."
-//!
-//! Decision: The wire names keep the spelling benificiary\*, exactly as written; benificiaryType is its own enum FeeBeneficiaryType ("0" Individual, "1" Business), distinct from the CNY BeneficiaryType ("1", "2").
-//!
-//! Reason: Parameter names are matched and signed exactly; the two beneficiary type sets have different wire values.
+//! > benificiaryName | string | TRUE; benificiaryType | string | TRUE | 0 = Individual, 1 = Business; benificiaryAccount ...; benificiarySubAccount ...; benificiaryBankCode ...
 //!
 //! ## Decision `fx-amount-exactly-one`
 //!
-//! About /trans/v2/applyForFcExchange sourceAmount, targetAmount.
+//! About /trans/v2/applyForFcExchange sourceAmount, targetAmount. **Decided:** Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\]. **Why:** A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
 //!
-//! Source text: "sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional"
-//!
-//! Decision: Both `required: conditional`, with the constraint exactly\_one\_of \[sourceAmount, targetAmount\].
-//!
-//! Reason: A conversion fixes one side and the rate determines the other; giving both would be contradictory unless they matched the rate exactly, and "either ... or" names one of them. Team decision (exactly-one-of).
+//! > sourceAmount | decimal | conditional: either sourceAmount or targetAmount is mandatory; targetAmount | decimal | conditional
 //!
 //! ## Decision `fx-currency-set`
 //!
-//! About /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
+//! About /trans/v2/applyForFcExchange sourceCurrency, targetCurrency. **Decided:** Both are the value set FxCurrency: the eight currencies that appear in the quoted pairs (USD, KES, EUR, GBP, TZS, UGX, RWF, CNY). **Why:** The document gives the conversion currencies no list of their own, but a conversion needs a rate, and the rate call quotes only these pairs; a typed set refuses a misspelled code before money is applied for. CNY is in it (USD/CNY), which the transfer currency set lacks, so the two sets stay apart. Team decision.
 //!
-//! Source text: "sourceCurrency | string | mandatory; targetCurrency | string | mandatory; getForeignExchangeRate currencyPair one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY"
-//!
-//! Decision: Both are the value set FxCurrency: the eight currencies that appear in the quoted pairs (USD, KES, EUR, GBP, TZS, UGX, RWF, CNY).
-//!
-//! Reason: The document gives the conversion currencies no list of their own, but a conversion needs a rate, and the rate call quotes only these pairs; a typed set refuses a misspelled code before money is applied for. CNY is in it (USD/CNY), which the transfer currency set lacks, so the two sets stay apart. Team decision.
+//! > sourceCurrency | string | mandatory; targetCurrency | string | mandatory; getForeignExchangeRate currencyPair one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY
 //!
 //! ## Decision `fx-status-record-v2`
 //!
-//! About /query/v2/getFxRequestStatus.
+//! About /query/v2/getFxRequestStatus. **Decided:** The v2 response is the record FxRequest with the members documented for the path without v2, graded `sandbox` (the sandbox answers them for v2; the live v2 answer is not public). Its status is FxRequestStatus, and 4, 6 and 7 are final (getFxRequestStatus\_until\_final). **Why:** A public fact fills a "not shown" only for its own path, so the members are not claimed for v2 as `docs`; but answers never fail to decode (every field optional, unknown members ignored), so the documented members cost nothing if v2 differs, and partners get a typed status and a waiter instead of raw JSON. The grade says where the shape comes from.
 //!
-//! Source text: "\#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]"
-//!
-//! Decision: The v2 response is the record FxRequest with the members documented for the path without v2, graded `sandbox` (the sandbox answers them for v2; the live v2 answer is not public). Its status is FxRequestStatus, and 4, 6 and 7 are final (getFxRequestStatus\_until\_final).
-//!
-//! Reason: A public fact fills a "not shown" only for its own path, so the members are not claimed for v2 as `docs`; but answers never fail to decode (every field optional, unknown members ignored), so the documented members cost nothing if v2 differs, and partners get a typed status and a waiter instead of raw JSON. The grade says where the shape comes from.
+//! > \#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]
 //!
 //! ## Decision `get-bank-codes-response`
 //!
-//! About /staticData/getBankCodes.
+//! About /staticData/getBankCodes. **Decided:** The response is `fields` with bankCodeList: array\<BankCode\> (source: one\_peer for the list); BankCode's members bankCode and bankName are the sandbox's (source: sandbox); the request stays unspecified. **Why:** The fact is about this exact path and fills its "not shown" response; the items' members are not public, and a record the sandbox answers with, graded `sandbox`, is more use to a partner than raw JSON while costing nothing if the live items differ.
 //!
-//! Source text: "/staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. public-facts.md (Added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\]."
-//!
-//! Decision: The response is `fields` with bankCodeList: array\<BankCode\> (source: one\_peer for the list); BankCode's members bankCode and bankName are the sandbox's (source: sandbox); the request stays unspecified.
-//!
-//! Reason: The fact is about this exact path and fills its "not shown" response; the items' members are not public, and a record the sandbox answers with, graded `sandbox`, is more use to a partner than raw JSON while costing nothing if the live items differ.
+//! > /staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. public-facts.md (Added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\].
 //!
 //! ## Decision `get-trans-list-response`
 //!
-//! About /query/getTransList.
+//! About /query/getTransList. **Decided:** Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields. **Why:** The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
 //!
-//! Source text: "Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]"
-//!
-//! Decision: Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields.
-//!
-//! Reason: The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
+//! > Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]
 //!
 //! ## Decision `get-trans-list-tx-status-type`
 //!
-//! About /query/getTransList txStatus.
+//! About /query/getTransList txStatus. **Decided:** `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. **Why:** The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
 //!
-//! Source text: "txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]"
-//!
-//! Decision: `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items.
-//!
-//! Reason: The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
+//! > txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]
 //!
 //! ## Decision `get-trans-list-user-id-required`
 //!
-//! About /query/getTransList userId.
+//! About /query/getTransList userId. **Decided:** `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does. **Why:** The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. public-facts.md (Added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
 //!
-//! Source text: "userId | string | TRUE in one definition, FALSE in another | user id in the partner's system"
-//!
-//! Decision: `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does.
-//!
-//! Reason: The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. public-facts.md (Added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
+//! > userId | string | TRUE in one definition, FALSE in another | user id in the partner's system
 //!
 //! ## Decision `misspelt-wire-names`
 //!
-//! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress).
+//! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress). **Decided:** Wire names stay exactly as the service spells them; the Rust names of the benificiary\* members are corrected (beneficiary\_name, ...). oderArray keeps its Rust name oder\_array: renaming a request field partners already use is a breaking change left to the next surface revision. **Why:** The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
 //!
-//! Source text: "public-facts.md: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray."
-//!
-//! Decision: Wire names stay exactly as the service spells them; the Rust names of the benificiary\* members are corrected (beneficiary\_name, ...). oderArray keeps its Rust name oder\_array: renaming a request field partners already use is a breaking change left to the next surface revision.
-//!
-//! Reason: The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
+//! > public-facts.md: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray.
 //!
 //! ## Decision `money-declared-string`
 //!
-//! About money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
+//! About money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance. **Decided:** Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`. **Why:** Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
 //!
-//! Source text: "Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places"
-//!
-//! Decision: Typed `decimal` with `wire: string`: on the wire they stay JSON strings as declared, in Rust they are `Amount`.
-//!
-//! Reason: Their content is money; as `decimal` the limits of the document (at most 500,000 CNY, the 70,000 CNY invoice threshold summed over the orders, 2 or 4 decimal places) become checkable, and `wire: string` keeps the declared JSON form unchanged. Team decision.
+//! > Order item: ... amount (string, TRUE, at most 500,000 CNY); fee call: amount | string | TRUE; Returns feeAmount (string); CNY record: amount | string, decimal with 4 decimal places; Account: balance | string with 2 decimal places
 //!
 //! ## Decision `moves-money-scope`
 //!
-//! About moves\_money.
+//! About moves\_money. **Decided:** moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management). **Why:** These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
 //!
-//! Source text: "Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction."
-//!
-//! Decision: moves\_money: true on applyForCnyExpress, airtimePayment, airtimeBulkPayment, billPayment, applyForMobileMoneyBusinessTransfer, applyForTransfer, telegraphicTransfer, applyForFcExchange, txReversal and confirmOperation, and on fetchTransactionFee because it is sent to the path of txReversal; false elsewhere (queries, sendOtp, groupApplications, account management).
-//!
-//! Reason: These are the calls that can debit an account: the transfers, conversions and purchases; a reversal moves a transaction's money back; confirmOperation releases a confirmed application. Such a call is never re-sent automatically, so a timeout cannot cause a double debit. The fee call moves nothing itself, but it goes to /trans/txReversal and how the service tells it from a reversal request is not shown (decision fee-call-path): an automatic re-send would be a second request to the reversal handler, so it is treated like the reversal. groupApplications only creates a new id; nothing moves until confirmOperation.
+//! > Move money: small transfers ..., business-to-business mobile money transfers ..., SWIFT cross-border transfers, CNY Express transfers, and foreign-exchange conversions between accounts. Purchase airtime (single and bulk) and pay utility bills ... Confirm operations with a one-time password (OTP) ... Requests reversal of a transaction.
 //!
 //! ## Decision `not-shown-value-sets`
 //!
-//! About transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+//! About transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income. **Decided:** Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus). **Why:** An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
 //!
-//! Source text: "Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown."
-//!
-//! Decision: Fields drawn from these sets are plain `string`, their doc says the set is not shown, and membership is a server\_side rule where the document requires it (bank lists, CNY nationality). No values are invented. Transaction status is the exception: its values are public \[live\] (TxStatus).
-//!
-//! Reason: An enum needs its wire values; inventing them would reject valid values or accept wrong ones. Team decision.
+//! > Value sets of transaction type, transaction status, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income and account type definitions are referenced by name: not shown.
 //!
 //! ## Decision `notification-authenticity`
 //!
-//! About Notifications: which signed bodies a receiver accepts.
+//! About Notifications: which signed bodies a receiver accepts. **Decided:** A notification is accepted only when its signature holds over the received bytes, it is unambiguous (signing-unambiguous-bodies), it has requestId, notificationType, timestamp and salt and none of code, msg, data, its sender equals the service sender the receiver configured, and its timestamp is at most 24 hours old and at most 5 minutes ahead (both configurable). Receivers keep the processed (requestId, notificationType) pairs at least as long as the window, across restarts. **Why:** The same key signs requests, answers and notifications, so without these checks any signed answer (or a notification meant for another service sender) passes for a notification, and an old one can be replayed forever. The re-delivery schedule is not public and a re-delivery may keep its first timestamp, so the window is wide; with the ids kept as long as the window, a notification is processed once whether it is replayed inside the window (known id) or after it (stale).
 //!
-//! Source text: "The service POSTs a JSON envelope ... requestId, sender, notificationType, locale, timestamp, salt, signature, params, signed like a request with the partner's key; it re-delivers until it receives ok, at most 5 times. public-facts.md: the service's sender appears as apigw.baas.choice and as choice.baas: treat it as opaque; a receiver that cannot verify must refuse, never accept silently."
-//!
-//! Decision: A notification is accepted only when its signature holds over the received bytes, it is unambiguous (signing-unambiguous-bodies), it has requestId, notificationType, timestamp and salt and none of code, msg, data, its sender equals the service sender the receiver configured, and its timestamp is at most 24 hours old and at most 5 minutes ahead (both configurable). Receivers keep the processed (requestId, notificationType) pairs at least as long as the window, across restarts.
-//!
-//! Reason: The same key signs requests, answers and notifications, so without these checks any signed answer (or a notification meant for another service sender) passes for a notification, and an old one can be replayed forever. The re-delivery schedule is not public and a re-delivery may keep its first timestamp, so the window is wide; with the ids kept as long as the window, a notification is processed once whether it is replayed inside the window (known id) or after it (stale).
+//! > The service POSTs a JSON envelope ... requestId, sender, notificationType, locale, timestamp, salt, signature, params, signed like a request with the partner's key; it re-delivers until it receives ok, at most 5 times. public-facts.md: the service's sender appears as apigw.baas.choice and as choice.baas: treat it as opaque; a receiver that cannot verify must refuse, never accept silently.
 //!
 //! ## Decision `onboarding-request-id-names`
 //!
-//! About /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
+//! About /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId. **Decided:** Operation names getOnboardingRequestId (personal) and getBusinessOnboardingRequestId (SME). **Why:** Both paths end in the same word; operation names must be unique, and the SME family's other call is already named getBusinessOnboardingStatus.
 //!
-//! Source text: "\#\#\#\# POST /onboarding/getOnboardingRequestId ... \#\#\#\# POST /onboarding/business/getOnboardingRequestId"
-//!
-//! Decision: Operation names getOnboardingRequestId (personal) and getBusinessOnboardingRequestId (SME).
-//!
-//! Reason: Both paths end in the same word; operation names must be unique, and the SME family's other call is already named getBusinessOnboardingStatus.
+//! > \#\#\#\# POST /onboarding/getOnboardingRequestId ... \#\#\#\# POST /onboarding/business/getOnboardingRequestId
 //!
 //! ## Decision `onboarding-status-types`
 //!
-//! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
+//! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus. **Decided:** Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). **Why:** The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
 //!
-//! Source text: "Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]"
-//!
-//! Decision: Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live).
-//!
-//! Reason: The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
+//! > Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]
 //!
 //! ## Decision `otp-business-id-request-id`
 //!
-//! About /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
+//! About /account/activateAccount; /user/addEmail; /user/verifyEmailAddress. **Decided:** business\_id\_is\_request\_id: the OTP business id of these applications is the requestId they were sent with, so each has \*\_pending like every other OTP operation. **Why:** Their answers carry no application id, and the cancellation names them by requestId: the request's own id is the only id the document gives them.
 //!
-//! Source text: "Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /account/cancelAccountOperation takes the requestId of the request to cancel."
-//!
-//! Decision: business\_id\_is\_request\_id: the OTP business id of these applications is the requestId they were sent with, so each has \*\_pending like every other OTP operation.
-//!
-//! Reason: Their answers carry no application id, and the cancellation names them by requestId: the request's own id is the only id the document gives them.
+//! > Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /account/cancelAccountOperation takes the requestId of the request to cancel.
 //!
 //! ## Decision `otp-scope`
 //!
-//! About otp.
+//! About otp. **Decided:** otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. **Why:** Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed have no OTP step \[docs\]), so no OTP is claimed; the sandbox books an FX conversion at once, so the client, its docs and the sandbox agree.
 //!
-//! Source text: "/account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]"
-//!
-//! Decision: otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false.
-//!
-//! Reason: Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed have no OTP step \[docs\]), so no OTP is claimed; the sandbox books an FX conversion at once, so the client, its docs and the sandbox agree.
+//! > /account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]
 //!
 //! ## Decision `otp-type-values`
 //!
-//! About /common/sendOtp otpType; /common/sendAccAdminOtp otpType.
+//! About /common/sendOtp otpType; /common/sendAccAdminOtp otpType. **Decided:** The client sends `sms` or `email` exactly as the document writes them (OtpType); the sandbox accepts those two only and answers SMS, Email or whatsapp with 12001 and a hint. **Why:** The document decides where public-facts.md does not show what the service does: that it accepts SMS is unconfirmed, and whatsapp is one peer's report. The documented spelling works under every reading; a sandbox that took SMS could send a partner to production with a value the service may refuse.
 //!
-//! Source text: "otpType (string, TRUE: sms or email). public-facts.md (Added 2026-11): two integrations send SMS in upper case; whether the service accepts it is not confirmed. One integration reports whatsapp as a third channel for applyForTransfer and the mobile money business transfer \[one peer\]."
-//!
-//! Decision: The client sends `sms` or `email` exactly as the document writes them (OtpType); the sandbox accepts those two only and answers SMS, Email or whatsapp with 12001 and a hint.
-//!
-//! Reason: The document decides where public-facts.md does not show what the service does: that it accepts SMS is unconfirmed, and whatsapp is one peer's report. The documented spelling works under every reading; a sandbox that took SMS could send a partner to production with a value the service may refuse.
+//! > otpType (string, TRUE: sms or email). public-facts.md (Added 2026-11): two integrations send SMS in upper case; whether the service accepts it is not confirmed. One integration reports whatsapp as a third channel for applyForTransfer and the mobile money business transfer \[one peer\].
 //!
 //! ## Decision `page-size-limit`
 //!
-//! About pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
+//! About pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList. **Decided:** Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). **Why:** The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
 //!
-//! Source text: "Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]"
-//!
-//! Decision: Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live).
-//!
-//! Reason: The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
+//! > Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]
 //!
 //! ## Decision `paging-first-page`
 //!
-//! About pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
+//! About pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging. **Decided:** Pages are numbered from 1: the client refuses pageNo below 1 (int pageNo), and the paginators start at the request's page and count up. A paginator stops after the page that reaches the total, a page shorter than pageSize, or an empty page. getInterBankTransferList and bulkPaymentQuery record their paging parameters but have no paginator while their responses are not shown. **Why:** The document names the page to return without a base; every integration seen and the service's own 15001/15002 answers treat pages as counted from 1, and a 0 would ask for a page that does not exist. Team decision.
 //!
-//! Source text: "pageNo | int | TRUE | page to return; pageNo (string, TRUE) page to return (getCnyTransList)"
-//!
-//! Decision: Pages are numbered from 1: the client refuses pageNo below 1 (int pageNo), and the paginators start at the request's page and count up. A paginator stops after the page that reaches the total, a page shorter than pageSize, or an empty page. getInterBankTransferList and bulkPaymentQuery record their paging parameters but have no paginator while their responses are not shown.
-//!
-//! Reason: The document names the page to return without a base; every integration seen and the service's own 15001/15002 answers treat pages as counted from 1, and a 0 would ask for a page that does not exist. Team decision.
+//! > pageNo | int | TRUE | page to return; pageNo (string, TRUE) page to return (getCnyTransList)
 //!
 //! ## Decision `public-response-shapes`
 //!
-//! About /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
+//! About /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment. **Decided:** These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). **Why:** Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
 //!
-//! Source text: "Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId"
-//!
-//! Decision: These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published).
-//!
-//! Reason: Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
+//! > Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId
 //!
 //! ## Decision `request-amounts`
 //!
-//! About amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
+//! About amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount. **Decided:** A request amount is positive and is written with at most 2 decimal places (the business transfer's is a whole number): the client refuses -500, 0, 0.001 and 0.500 (write 0.50) before sending, where the sandbox answers 12001. **Why:** Every balance and amount the document shows has 2 decimal places, so a finer amount cannot be booked, and a negative or zero transfer is no transfer; refusing them before sending turns a 'may have reached the service' failure into 'not sent'. UGX and RWF have no minor unit in ISO 4217, but no account of this API holds them and the document writes 2 places throughout. Team decision.
 //!
-//! Source text: "amount | decimal | TRUE (...); Account: balance | string with 2 decimal places; public-facts.md: 12001 invalid parameter \[live\]"
-//!
-//! Decision: A request amount is positive and is written with at most 2 decimal places (the business transfer's is a whole number): the client refuses -500, 0, 0.001 and 0.500 (write 0.50) before sending, where the sandbox answers 12001.
-//!
-//! Reason: Every balance and amount the document shows has 2 decimal places, so a finer amount cannot be booked, and a negative or zero transfer is no transfer; refusing them before sending turns a 'may have reached the service' failure into 'not sent'. UGX and RWF have no minor unit in ISO 4217, but no account of this API holds them and the document writes 2 places throughout. Team decision.
+//! > amount | decimal | TRUE (...); Account: balance | string with 2 decimal places; public-facts.md: 12001 invalid parameter \[live\]
 //!
 //! ## Decision `result-codes-public`
 //!
-//! About result codes.
+//! About result codes. **Decided:** result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request. **Why:** The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
 //!
-//! Source text: "Error codes other than 00000 and 12005: not shown. public-facts.md: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project."
-//!
-//! Decision: result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request.
-//!
-//! Reason: The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
+//! > Error codes other than 00000 and 12005: not shown. public-facts.md: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project.
 //!
 //! ## Decision `signing-locale-case`
 //!
-//! About Authentication: locale in the signed string.
+//! About Authentication: locale in the signed string. **Decided:** The locale is signed exactly as sent (e.g. en\_KE); no field of the envelope is case-folded before signing. **Why:** Every working integration signs the value as given \[live\]; the lower-case worked example was typed by hand (its key differs from its JSON too), and the reference code keeps the value.
 //!
-//! Source text: "Whether the locale value is lower-cased in the signed string (a worked example shows lower case; reference code keeps the value as given): not shown. public-facts.md: The locale is signed exactly as sent (en\_KE), never lower-cased ... \[live\] in every working peer."
-//!
-//! Decision: The locale is signed exactly as sent (e.g. en\_KE); no field of the envelope is case-folded before signing.
-//!
-//! Reason: Every working integration signs the value as given \[live\]; the lower-case worked example was typed by hand (its key differs from its JSON too), and the reference code keeps the value.
+//! > Whether the locale value is lower-cased in the signed string (a worked example shows lower case; reference code keeps the value as given): not shown. public-facts.md: The locale is signed exactly as sent (en\_KE), never lower-cased ... \[live\] in every working peer.
 //!
 //! ## Decision `signing-unambiguous-bodies`
 //!
-//! About Authentication: bodies whose canonical string could stand for another body.
+//! About Authentication: bodies whose canonical string could stand for another body. **Decided:** Every signer and verifier the project ships refuses such a body: an object key that is empty or holds `&`, `=`, `.`, `[` or `]`; a `null` array element (and, for what is signed, any `null`; a received `null` member is read as absent, since the document gives answer fields such as completedTime as null); a string value holding `&` followed by text that reads as a pair (a key, then `.key` or `[digits]` segments, then `=`); a top-level `senderKey`. Answers are also refused when they carry `notificationType` or `params`, notifications when they carry `code`, `msg` or `data`. The client refuses to send a request that breaks the rule (nothing is sent, the field is named); the sandbox refuses such params with 12001 and answers a request that did not verify unsigned, echoing nothing. **Why:** Otherwise one signed message can be re-cut into another that verifies: a remark `x&data.result[1].amount=900000.00&...` inside a signed getTransList answer becomes an extra row, and a signed answer echoing a crafted locale becomes a 0028 notification (issue 17). Refusing the ambiguous forms on both sides means no body we sign can be re-cut and no re-cut body that merges pairs into a value is accepted. A re-cut that splits a value the service itself signed into real pairs cannot be told apart by any receiver: only the signer can prevent it, which is why the client never sends, and the sandbox never stores, such a value. Messages of the API have identifier keys and no nulls, so nothing legitimate is refused except text values holding `&name=` (a URL query string in a free-text field).
 //!
-//! Source text: "The canonical string joins path=value pairs with & after sorting; the document escapes nothing, so a value holding `&path=` text, a key holding `.`, `[`, `]`, `=` or `&`, or a null member (skipped) gives a body whose canonical string is also that of another body."
-//!
-//! Decision: Every signer and verifier the project ships refuses such a body: an object key that is empty or holds `&`, `=`, `.`, `[` or `]`; a `null` array element (and, for what is signed, any `null`; a received `null` member is read as absent, since the document gives answer fields such as completedTime as null); a string value holding `&` followed by text that reads as a pair (a key, then `.key` or `[digits]` segments, then `=`); a top-level `senderKey`. Answers are also refused when they carry `notificationType` or `params`, notifications when they carry `code`, `msg` or `data`. The client refuses to send a request that breaks the rule (nothing is sent, the field is named); the sandbox refuses such params with 12001 and answers a request that did not verify unsigned, echoing nothing.
-//!
-//! Reason: Otherwise one signed message can be re-cut into another that verifies: a remark `x&data.result[1].amount=900000.00&...` inside a signed getTransList answer becomes an extra row, and a signed answer echoing a crafted locale becomes a 0028 notification (issue 17). Refusing the ambiguous forms on both sides means no body we sign can be re-cut and no re-cut body that merges pairs into a value is accepted. A re-cut that splits a value the service itself signed into real pairs cannot be told apart by any receiver: only the signer can prevent it, which is why the client never sends, and the sandbox never stores, such a value. Messages of the API have identifier keys and no nulls, so nothing legitimate is refused except text values holding `&name=` (a URL query string in a free-text field).
+//! > The canonical string joins path=value pairs with & after sorting; the document escapes nothing, so a value holding `&path=` text, a key holding `.`, `[`, `]`, `=` or `&`, or a null member (skipped) gives a body whose canonical string is also that of another body.
 //!
 //! ## Decision `sme-info-records`
 //!
-//! About /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
+//! About /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo. **Decided:** Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo. **Why:** The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
 //!
-//! Source text: "Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ..."
-//!
-//! Decision: Four records (StoreOnboardingInfo, CompanyOnboardingInfo, OrganisationOnboardingInfo, PartnershipOnboardingInfo), each repeating the common fields followed by its type-specific fields; the array items are the records SmeMediaInfo, ShareholderMemberInfo and ShareholderCompanyInfo.
-//!
-//! Reason: The spec format has no record inheritance; one record per path gives each call a precise response type, as the document describes one shape per SME type.
+//! > Common fields for all four SME types: ... Sole proprietorship adds: ... LLC, NGO/CBO and partnership add: shareholdersMemberInfos ..., shareholdersCompanyInfos ...
 //!
 //! ## Decision `sme-reject-reason-names`
 //!
-//! About SME onboarding info and status: rejectReasonMsgs.
+//! About SME onboarding info and status: rejectReasonMsgs. **Decided:** Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status. **Why:** The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
 //!
-//! Source text: "rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)"
-//!
-//! Decision: Wire names kept exactly: rejectReasonIds and rejectReasonMsgs in the SME info, rejectionReasonIds and rejectReasonMsgs in the SME status.
-//!
-//! Reason: The inconsistent spellings (reject- vs rejection-) are the document's exact field names; renaming them would break decoding.
+//! > rejectReasonIds (array), rejectReasonMsgs (array) (SME info); rejectionReasonIds (array), rejectReasonMsgs (array) (second SME status shape)
 //!
 //! ## Decision `sme-status-shapes`
 //!
-//! About /onboarding/business/getBusinessOnboardingStatus.
+//! About /onboarding/business/getBusinessOnboardingStatus. **Decided:** One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional. **Why:** The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
 //!
-//! Source text: "Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family."
-//!
-//! Decision: One record, BusinessOnboardingStatus, holding the union of both shapes: the six fields of the first shape plus rejectionReasonIds, rejectReasonMsgs and auditTime. Every field decodes as optional.
-//!
-//! Reason: The document does not say when each shape is returned. A union decodes either shape without loss and without guessing which one the service sends; response fields are optional anyway.
+//! > Response: onboardingRequestId, onboardingStatus (integer), rejectionReasonId, rejectionReasonMsg, accountId, accountType. A second response shape with rejectionReasonIds (array), rejectReasonMsgs (array), auditTime is also given for the same family.
 //!
 //! ## Decision `status-sets-without-field`
 //!
-//! About InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
+//! About InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus. **Decided:** Declared as integer enums and carried by the records the sandbox answers: InterBankApplicationStatus by InterBankTransfer.status (final 4 rejected, 6 in transit), UtilityPaymentStatus by UtilityPayment.status (with 4 failed and 8 succeeded, graded `sandbox`), FxRequestStatus by FxRequest.status. **Why:** The status values are public \[docs\]; the records that carry them are the sandbox's choice (decision evidence-graded-shapes), so a partner compares statuses as enum values and waits with \*\_until\_final rather than reading raw JSON.
 //!
-//! Source text: "public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]"
-//!
-//! Decision: Declared as integer enums and carried by the records the sandbox answers: InterBankApplicationStatus by InterBankTransfer.status (final 4 rejected, 6 in transit), UtilityPaymentStatus by UtilityPayment.status (with 4 failed and 8 succeeded, graded `sandbox`), FxRequestStatus by FxRequest.status.
-//!
-//! Reason: The status values are public \[docs\]; the records that carry them are the sandbox's choice (decision evidence-graded-shapes), so a partner compares statuses as enum values and waits with \*\_until\_final rather than reading raw JSON.
+//! > public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]
 //!
 //! ## Decision `sub-account-name-length`
 //!
-//! About /account/editSubAccountName subAccountName.
+//! About /account/editSubAccountName subAccountName. **Decided:** A server\_side rule records the 255-character bound on the final name; the client checks only subAccountName at most 253 characters (255 minus the underscore minus a business name of at least one character). **Why:** The client does not know the parent business name, so it cannot check the final name. 253 is the largest length that can ever fit, so the client check never rejects a name the service could accept, and it catches names that can never be valid.
 //!
-//! Source text: "Sub-account naming rule: the final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters."
-//!
-//! Decision: A server\_side rule records the 255-character bound on the final name; the client checks only subAccountName at most 253 characters (255 minus the underscore minus a business name of at least one character).
-//!
-//! Reason: The client does not know the parent business name, so it cannot check the final name. 253 is the largest length that can ever fit, so the client check never rejects a name the service could accept, and it catches names that can never be valid.
+//! > Sub-account naming rule: the final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
 //!
 //! ## Decision `swift-beneficiary-bank-country`
 //!
-//! About /trans/telegraphicTransfer beneficiaryBankCountry.
+//! About /trans/telegraphicTransfer beneficiaryBankCountry. **Decided:** Typed `string`, optional, with the document's description kept in its doc; no format rule. **Why:** The name says country while the description says branch code; neither format is shown, so nothing is checked client-side.
 //!
-//! Source text: "beneficiaryBankCountry | string | FALSE | described as the branch code of the receiving bank"
-//!
-//! Decision: Typed `string`, optional, with the document's description kept in its doc; no format rule.
-//!
-//! Reason: The name says country while the description says branch code; neither format is shown, so nothing is checked client-side.
+//! > beneficiaryBankCountry | string | FALSE | described as the branch code of the receiving bank
 //!
 //! ## Decision `swift-payment-purpose-othr`
 //!
-//! About /trans/telegraphicTransfer paymentPurpose.
+//! About /trans/telegraphicTransfer paymentPurpose. **Decided:** Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35. **Why:** The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
 //!
-//! Source text: "paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters"
-//!
-//! Decision: Flag kept FALSE as declared, plus the constraint required\_if paymentPurpose when paymentPurposeId equals "OTHR", and max\_chars: 35.
-//!
-//! Reason: The free text is what describes an OTHR (other) purpose; without it the service has no purpose. The declared flag is kept so the spec matches the document's flags, and the condition is checkable from the request itself.
+//! > paymentPurposeId | string | TRUE | payment purpose code; paymentPurpose | string | FALSE | used when paymentPurposeId is OTHR; max 35 characters
 //!
 //! ## Decision `trans-result-live-fields`
 //!
-//! About /query/getTransResult response.
+//! About /query/getTransResult response. **Decided:** The response is typed with these six fields (source live); anything else the service sends is ignored by the typed response and stays readable through execute\_with's raw data. **Why:** Partners read txStatus after every transfer; a typed TxStatus replaces reading it out of raw JSON by name. Fields beyond the six are not public, and responses ignore unknown fields, so more fields cost nothing. Team decision.
 //!
-//! Source text: "Response of /query/getTransResult: not shown. public-facts.md: /query/getTransResult returns the transaction's detail with at least txId, txStatus, externalTxId, extInfo (an object, e.g. transactionNarrative), paymentChannel (e.g. INTERNAL\_TRANSFER) and oppoBankCode \[live\]; the full record is not public."
-//!
-//! Decision: The response is typed with these six fields (source live); anything else the service sends is ignored by the typed response and stays readable through execute\_with's raw data.
-//!
-//! Reason: Partners read txStatus after every transfer; a typed TxStatus replaces reading it out of raw JSON by name. Fields beyond the six are not public, and responses ignore unknown fields, so more fields cost nothing. Team decision.
+//! > Response of /query/getTransResult: not shown. public-facts.md: /query/getTransResult returns the transaction's detail with at least txId, txStatus, externalTxId, extInfo (an object, e.g. transactionNarrative), paymentChannel (e.g. INTERNAL\_TRANSFER) and oppoBankCode \[live\]; the full record is not public.
 //!
 //! ## Decision `transaction-final-states`
 //!
-//! About /query/getTransResult txStatus.
+//! About /query/getTransResult txStatus. **Decided:** getTransResult reports a transfer's state in txStatus; -1, 4 and 8 are final (the client's get\_trans\_result\_until\_final polls until one of them). 1 and 2 are not: a transfer that waits for its OTP, or is processed, still changes. **Why:** The flow is submitted, OTP confirmed, processing, result \[live\]; timeout, failed and succeeded end it. The FX, SWIFT and CNY status queries get no waiter yet: their status fields are not shown for the paths used (decision fx-status-record-v2) or their values are not public. Team decision.
 //!
-//! Source text: "public-facts.md: Transaction txStatus: -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]; getTransResult returns at least txId, txStatus, ... \[live\]"
-//!
-//! Decision: getTransResult reports a transfer's state in txStatus; -1, 4 and 8 are final (the client's get\_trans\_result\_until\_final polls until one of them). 1 and 2 are not: a transfer that waits for its OTP, or is processed, still changes.
-//!
-//! Reason: The flow is submitted, OTP confirmed, processing, result \[live\]; timeout, failed and succeeded end it. The FX, SWIFT and CNY status queries get no waiter yet: their status fields are not shown for the paths used (decision fx-status-record-v2) or their values are not public. Team decision.
+//! > public-facts.md: Transaction txStatus: -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]; getTransResult returns at least txId, txStatus, ... \[live\]
 //!
 //! ## Decision `transfer-payee-account-name`
 //!
-//! About /trans/v2/applyForTransfer payeeAccountName.
+//! About /trans/v2/applyForTransfer payeeAccountName. **Decided:** Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode. **Why:** Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
 //!
-//! Source text: "payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money"
-//!
-//! Decision: Flag kept FALSE; the condition is a server\_side constraint over payeeAccountName and payeeBankCode.
-//!
-//! Reason: Whether the counterparty is a bank or mobile money follows from payeeBankCode, whose values (the bank-code list) are not shown; the client cannot decide it without guessing.
+//! > payeeAccountName | string | FALSE | mandatory when the counterparty is a bank; optional for mobile money
 //!
 //! ## Decision `transfer-remark-operator-rule`
 //!
-//! About /trans/v2/applyForTransfer remark.
+//! About /trans/v2/applyForTransfer remark. **Decided:** Client rule max\_chars: 100; the alphanumeric-only, at most 64 characters rule is server\_side. **Why:** The stricter rule applies to one mobile money operator only, and which operator (and its bank code) is not shown. Applying it to every transfer would reject valid remarks (spaces, punctuation) for banks and other operators.
 //!
-//! Source text: "remark | string | FALSE | max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters"
-//!
-//! Decision: Client rule max\_chars: 100; the alphanumeric-only, at most 64 characters rule is server\_side.
-//!
-//! Reason: The stricter rule applies to one mobile money operator only, and which operator (and its bank code) is not shown. Applying it to every transfer would reject valid remarks (spaces, punctuation) for banks and other operators.
+//! > remark | string | FALSE | max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters
 //!
 //! ## Decision `tx-type-codes`
 //!
-//! About /query/getTransList txType (filter and result rows).
+//! About /query/getTransList txType (filter and result rows). **Decided:** txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows. **Why:** The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
 //!
-//! Source text: "Value sets of transaction type ... are referenced by name: not shown. public-facts.md (Added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open."
-//!
-//! Decision: txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows.
-//!
-//! Reason: The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
+//! > Value sets of transaction type ... are referenced by name: not shown. public-facts.md (Added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open.
 //!
 //! ## Decision `untyped-response-fields`
 //!
-//! About response record fields named without a type.
+//! About response record fields named without a type. **Decided:** A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code set); public evidence; otherwise `scalar`: the value's JSON text, readable as text or a number. An object whose members are known in part (extInfo) is a record of the known members. **Why:** Response fields decode as optional, but a wrong JSON type would fail the whole response; a scalar never fails on a string or a number and invents nothing, while sparing every partner the same decoding of raw JSON.
 //!
-//! Source text: "Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ..."
-//!
-//! Decision: A field's type comes, in order, from: its declaration in the document; the same field name declared elsewhere in the document (accountId, userId, onboardingRequestId, mobile, countryCode: string; accountType: the account type code set); public evidence; otherwise `scalar`: the value's JSON text, readable as text or a number. An object whose members are known in part (extInfo) is a record of the known members.
-//!
-//! Reason: Response fields decode as optional, but a wrong JSON type would fail the whole response; a scalar never fails on a string or a number and invents nothing, while sparing every partner the same decoding of raw JSON.
+//! > Personal onboarding status: onboardingRequestId, onboardingStatus (text), rejectionReasonId, rejectionReasonMsg, accountId (assigned on success), accountType; Personal KYC record: ... birthday, ... createTime, updateTime, status; SME onboarding info: ... channel, channelUserId, ... status, rejectReasonIds (array), ... createTime, auditTime ...; Reversal request: ... status ...; Closing-balance job: jobId; ...
 //!
 //! ## Decision `validate-account-type`
 //!
-//! About /account/validateAccount accountType.
+//! About /account/validateAccount accountType. **Decided:** The parameter is the integer enum ValidateAccountType. The response's accountType is `json`. **Why:** The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
 //!
-//! Source text: "accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus"
-//!
-//! Decision: The parameter is the integer enum ValidateAccountType. The response's accountType is `json`.
-//!
-//! Reason: The response field's type is not stated: it may echo the 0/1/2 of the request or be an account type code (C001, ...) as in the Account record. Raw JSON decodes either without failing the whole response.
+//! > accountType (int, TRUE; 0 = internal account, 1 = mobile money paybill, 2 = mobile money till/BuyGoods). Response: accountId, accountName, accountType, freezeStatus, restrictStatus
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(deprecated)]

@@ -372,7 +372,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
 ];
 /// Decoded requests of the `account` group.
 pub mod account {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `account` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -415,7 +415,7 @@ pub mod account {
 }
 /// Decoded requests of the `cny` group.
 pub mod cny {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `cny` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -440,7 +440,7 @@ pub mod cny {
 }
 /// Decoded requests of the `fx` group.
 pub mod fx {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `fx` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -465,7 +465,7 @@ pub mod fx {
 }
 /// Decoded requests of the `onboarding` group.
 pub mod onboarding {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `onboarding` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -527,7 +527,7 @@ pub mod onboarding {
 }
 /// Decoded requests of the `other` group.
 pub mod other {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `other` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -558,7 +558,7 @@ pub mod other {
 }
 /// Decoded requests of the `otp` group.
 pub mod otp {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `otp` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -586,7 +586,7 @@ pub mod otp {
 }
 /// Decoded requests of the `transfers` group.
 pub mod transfers {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `transfers` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -634,7 +634,7 @@ pub mod transfers {
 }
 /// Decoded requests of the `user` group.
 pub mod user {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `user` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {
@@ -656,7 +656,7 @@ pub mod user {
 }
 /// Decoded requests of the `utility` group.
 pub mod utility {
-    /// A decoded, validated request of one operation of the group.
+    /// A decoded, validated request of one operation of the `utility` group.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant)]
     pub enum Request {

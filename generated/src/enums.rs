@@ -43,30 +43,20 @@ impl std::fmt::Display for UnknownInteger {
 /// - `1`: [`Dormant`](AbnormalStatus::Dormant)
 /// - `2`: [`Restricted`](AbnormalStatus::Restricted)
 /// - `3`: [`Frozen`](AbnormalStatus::Frozen)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AbnormalStatus {
-    /// 1 Dormant
-    ///
-    /// Wire value: `1`.
+    /// 1 Dormant Wire value: `1`.
     Dormant,
-    /// 2 Restricted
-    ///
-    /// Wire value: `2`.
+    /// 2 Restricted Wire value: `2`.
     Restricted,
-    /// 3 Frozen
-    ///
-    /// Wire value: `3`.
+    /// 3 Frozen Wire value: `3`.
     Frozen,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `AbnormalStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl AbnormalStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `AbnormalStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [AbnormalStatus] = &[
         AbnormalStatus::Dormant,
         AbnormalStatus::Restricted,
@@ -82,7 +72,7 @@ impl AbnormalStatus {
             AbnormalStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `AbnormalStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> AbnormalStatus {
         match wire {
             1 => AbnormalStatus::Dormant,
@@ -94,7 +84,7 @@ impl AbnormalStatus {
 }
 impl TryFrom<i64> for AbnormalStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `AbnormalStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match AbnormalStatus::from_i64(wire) {
             AbnormalStatus::Unknown(_) => {
@@ -111,7 +101,7 @@ impl std::fmt::Display for AbnormalStatus {
 }
 impl std::str::FromStr for AbnormalStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `AbnormalStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         AbnormalStatus::try_from(wire)
@@ -138,28 +128,20 @@ impl<'de> serde::Deserialize<'de> for AbnormalStatus {
 /// - `0`: [`Normal`](AccountStatus::Normal)
 /// - `1`: [`Locked`](AccountStatus::Locked)
 /// - `2`: [`Closed`](AccountStatus::Closed)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AccountStatus {
-    /// 0 Normal
-    ///
-    /// Wire value: `0`.
+    /// 0 Normal Wire value: `0`.
     Normal,
-    /// 1 Locked
-    ///
-    /// Wire value: `1`.
+    /// 1 Locked Wire value: `1`.
     Locked,
-    /// 2 Closed
-    ///
-    /// Wire value: `2`.
+    /// 2 Closed Wire value: `2`.
     Closed,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `AccountStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl AccountStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `AccountStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [AccountStatus] = &[
         AccountStatus::Normal,
         AccountStatus::Locked,
@@ -175,7 +157,7 @@ impl AccountStatus {
             AccountStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `AccountStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> AccountStatus {
         match wire {
             0 => AccountStatus::Normal,
@@ -187,7 +169,7 @@ impl AccountStatus {
 }
 impl TryFrom<i64> for AccountStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `AccountStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match AccountStatus::from_i64(wire) {
             AccountStatus::Unknown(_) => {
@@ -204,7 +186,7 @@ impl std::fmt::Display for AccountStatus {
 }
 impl std::str::FromStr for AccountStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `AccountStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         AccountStatus::try_from(wire)
@@ -235,44 +217,28 @@ impl<'de> serde::Deserialize<'de> for AccountStatus {
 /// - `B001`: [`Sme`](AccountType::Sme)
 /// - `B005`: [`BusinessLoan`](AccountType::BusinessLoan)
 /// - `B006`: [`BusinessFixedDeposit`](AccountType::BusinessFixedDeposit)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AccountType {
-    /// C001 Current
-    ///
-    /// Wire value: `C001`.
+    /// C001 Current Wire value: `C001`.
     Current,
-    /// C002 Wallet
-    ///
-    /// Wire value: `C002`.
+    /// C002 Wallet Wire value: `C002`.
     Wallet,
-    /// C004 Loan
-    ///
-    /// Wire value: `C004`.
+    /// C004 Loan Wire value: `C004`.
     Loan,
-    /// C006 Fixed Deposit
-    ///
-    /// Wire value: `C006`.
+    /// C006 Fixed Deposit Wire value: `C006`.
     FixedDeposit,
-    /// B001 SME
-    ///
-    /// Wire value: `B001`.
+    /// B001 SME Wire value: `B001`.
     Sme,
-    /// B005 Business Loan
-    ///
-    /// Wire value: `B005`.
+    /// B005 Business Loan Wire value: `B005`.
     BusinessLoan,
-    /// B006 Business Fixed Deposit
-    ///
-    /// Wire value: `B006`.
+    /// B006 Business Fixed Deposit Wire value: `B006`.
     BusinessFixedDeposit,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `AccountType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl AccountType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `AccountType` the spec lists, in spec order.
     pub const KNOWN: &'static [AccountType] = &[
         AccountType::Current,
         AccountType::Wallet,
@@ -296,7 +262,7 @@ impl AccountType {
             AccountType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `AccountType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> AccountType {
         match wire {
             "C001" => AccountType::Current,
@@ -317,7 +283,7 @@ impl std::fmt::Display for AccountType {
 }
 impl std::str::FromStr for AccountType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `AccountType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match AccountType::from_wire(s) {
             AccountType::Unknown(_) => {
@@ -346,24 +312,18 @@ impl<'de> serde::Deserialize<'de> for AccountType {
 ///
 /// - `0`: [`DebitAccountCurrency`](AmountType::DebitAccountCurrency)
 /// - `1`: [`CreditAccountCurrency`](AmountType::CreditAccountCurrency)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AmountType {
-    /// 0 = in debit account currency
-    ///
-    /// Wire value: `0`.
+    /// 0 = in debit account currency Wire value: `0`.
     DebitAccountCurrency,
-    /// 1 = in credit account currency
-    ///
-    /// Wire value: `1`.
+    /// 1 = in credit account currency Wire value: `1`.
     CreditAccountCurrency,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `AmountType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl AmountType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `AmountType` the spec lists, in spec order.
     pub const KNOWN: &'static [AmountType] = &[
         AmountType::DebitAccountCurrency,
         AmountType::CreditAccountCurrency,
@@ -377,7 +337,7 @@ impl AmountType {
             AmountType::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `AmountType` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> AmountType {
         match wire {
             0 => AmountType::DebitAccountCurrency,
@@ -388,7 +348,7 @@ impl AmountType {
 }
 impl TryFrom<i64> for AmountType {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `AmountType` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match AmountType::from_i64(wire) {
             AmountType::Unknown(_) => {
@@ -405,7 +365,7 @@ impl std::fmt::Display for AmountType {
 }
 impl std::str::FromStr for AmountType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `AmountType` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         AmountType::try_from(wire)
@@ -430,24 +390,18 @@ impl<'de> serde::Deserialize<'de> for AmountType {
 ///
 /// - `1`: [`Individual`](BeneficiaryType::Individual)
 /// - `2`: [`Enterprise`](BeneficiaryType::Enterprise)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BeneficiaryType {
-    /// 1 = Individual
-    ///
-    /// Wire value: `1`.
+    /// 1 = Individual Wire value: `1`.
     Individual,
-    /// 2 = Enterprise
-    ///
-    /// Wire value: `2`.
+    /// 2 = Enterprise Wire value: `2`.
     Enterprise,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `BeneficiaryType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl BeneficiaryType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `BeneficiaryType` the spec lists, in spec order.
     pub const KNOWN: &'static [BeneficiaryType] = &[
         BeneficiaryType::Individual,
         BeneficiaryType::Enterprise,
@@ -461,7 +415,7 @@ impl BeneficiaryType {
             BeneficiaryType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `BeneficiaryType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> BeneficiaryType {
         match wire {
             "1" => BeneficiaryType::Individual,
@@ -477,7 +431,7 @@ impl std::fmt::Display for BeneficiaryType {
 }
 impl std::str::FromStr for BeneficiaryType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `BeneficiaryType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match BeneficiaryType::from_wire(s) {
             BeneficiaryType::Unknown(_) => {
@@ -508,32 +462,22 @@ impl<'de> serde::Deserialize<'de> for BeneficiaryType {
 /// - `1`: [`SatelliteTv2`](BillType::SatelliteTv2)
 /// - `3`: [`SatelliteTv3`](BillType::SatelliteTv3)
 /// - `6`: [`Water`](BillType::Water)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BillType {
-    /// 0 = first satellite TV provider
-    ///
-    /// Wire value: `0`.
+    /// 0 = first satellite TV provider Wire value: `0`.
     SatelliteTv1,
-    /// 1 = second satellite TV provider
-    ///
-    /// Wire value: `1`.
+    /// 1 = second satellite TV provider Wire value: `1`.
     SatelliteTv2,
-    /// 3 = third satellite TV provider
-    ///
-    /// Wire value: `3`.
+    /// 3 = third satellite TV provider Wire value: `3`.
     SatelliteTv3,
-    /// 6 = water
-    ///
-    /// Wire value: `6`.
+    /// 6 = water Wire value: `6`.
     Water,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `BillType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl BillType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `BillType` the spec lists, in spec order.
     pub const KNOWN: &'static [BillType] = &[
         BillType::SatelliteTv1,
         BillType::SatelliteTv2,
@@ -551,7 +495,7 @@ impl BillType {
             BillType::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `BillType` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> BillType {
         match wire {
             0 => BillType::SatelliteTv1,
@@ -564,7 +508,7 @@ impl BillType {
 }
 impl TryFrom<i64> for BillType {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `BillType` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match BillType::from_i64(wire) {
             BillType::Unknown(_) => {
@@ -581,7 +525,7 @@ impl std::fmt::Display for BillType {
 }
 impl std::str::FromStr for BillType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `BillType` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         BillType::try_from(wire)
@@ -608,34 +552,22 @@ impl<'de> serde::Deserialize<'de> for BillType {
 /// - `2`: [`Llc`](BusinessType::Llc)
 /// - `3`: [`Partnership`](BusinessType::Partnership)
 /// - `5`: [`NgoCbo`](BusinessType::NgoCbo)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BusinessType {
-    /// 1 Sole Proprietorship
-    ///
-    /// Wire value: `1`.
+    /// 1 Sole Proprietorship Wire value: `1`.
     SoleProprietorship,
-    /// 2 LLC
-    ///
-    /// Wire value: `2`.
+    /// 2 LLC Wire value: `2`.
     Llc,
-    /// 3 Partnership
-    ///
-    /// Wire value: `3`.
+    /// 3 Partnership Wire value: `3`.
     Partnership,
-    /// 5 NGO/CBO
-    ///
-    /// Wire value: `5`.
+    /// 5 NGO/CBO Wire value: `5`.
     NgoCbo,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `BusinessType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl BusinessType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `BusinessType` the spec lists, in spec order.
     pub const KNOWN: &'static [BusinessType] = &[
         BusinessType::SoleProprietorship,
         BusinessType::Llc,
@@ -653,7 +585,7 @@ impl BusinessType {
             BusinessType::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `BusinessType` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> BusinessType {
         match wire {
             1 => BusinessType::SoleProprietorship,
@@ -666,7 +598,7 @@ impl BusinessType {
 }
 impl TryFrom<i64> for BusinessType {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `BusinessType` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match BusinessType::from_i64(wire) {
             BusinessType::Unknown(_) => {
@@ -683,7 +615,7 @@ impl std::fmt::Display for BusinessType {
 }
 impl std::str::FromStr for BusinessType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `BusinessType` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         BusinessType::try_from(wire)
@@ -710,28 +642,20 @@ impl<'de> serde::Deserialize<'de> for BusinessType {
 /// - `OUR`: [`Our`](ChargeType::Our)
 /// - `BEN`: [`Ben`](ChargeType::Ben)
 /// - `SHA`: [`Sha`](ChargeType::Sha)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ChargeType {
-    /// OUR = remitter pays all charges
-    ///
-    /// Wire value: `OUR`.
+    /// OUR = remitter pays all charges Wire value: `OUR`.
     Our,
-    /// BEN = beneficiary pays all
-    ///
-    /// Wire value: `BEN`.
+    /// BEN = beneficiary pays all Wire value: `BEN`.
     Ben,
-    /// SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees
-    ///
-    /// Wire value: `SHA`.
+    /// SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees Wire value: `SHA`.
     Sha,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `ChargeType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl ChargeType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `ChargeType` the spec lists, in spec order.
     pub const KNOWN: &'static [ChargeType] = &[
         ChargeType::Our,
         ChargeType::Ben,
@@ -747,7 +671,7 @@ impl ChargeType {
             ChargeType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `ChargeType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> ChargeType {
         match wire {
             "OUR" => ChargeType::Our,
@@ -764,7 +688,7 @@ impl std::fmt::Display for ChargeType {
 }
 impl std::str::FromStr for ChargeType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `ChargeType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match ChargeType::from_wire(s) {
             ChargeType::Unknown(_) => {
@@ -793,26 +717,18 @@ impl<'de> serde::Deserialize<'de> for ChargeType {
 ///
 /// - `image`: [`Image`](CnyDocumentType::Image)
 /// - `pdf`: [`Pdf`](CnyDocumentType::Pdf)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CnyDocumentType {
-    /// image
-    ///
-    /// Wire value: `image`.
+    /// image Wire value: `image`.
     Image,
-    /// pdf
-    ///
-    /// Wire value: `pdf`.
+    /// pdf Wire value: `pdf`.
     Pdf,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `CnyDocumentType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl CnyDocumentType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `CnyDocumentType` the spec lists, in spec order.
     pub const KNOWN: &'static [CnyDocumentType] = &[
         CnyDocumentType::Image,
         CnyDocumentType::Pdf,
@@ -826,7 +742,7 @@ impl CnyDocumentType {
             CnyDocumentType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `CnyDocumentType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> CnyDocumentType {
         match wire {
             "image" => CnyDocumentType::Image,
@@ -842,7 +758,7 @@ impl std::fmt::Display for CnyDocumentType {
 }
 impl std::str::FromStr for CnyDocumentType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `CnyDocumentType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match CnyDocumentType::from_wire(s) {
             CnyDocumentType::Unknown(_) => {
@@ -876,44 +792,28 @@ impl<'de> serde::Deserialize<'de> for CnyDocumentType {
 /// - `TZS`: [`Tzs`](Currency::Tzs)
 /// - `UGX`: [`Ugx`](Currency::Ugx)
 /// - `RWF`: [`Rwf`](Currency::Rwf)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Currency {
-    /// KES
-    ///
-    /// Wire value: `KES`.
+    /// KES Wire value: `KES`.
     Kes,
-    /// USD
-    ///
-    /// Wire value: `USD`.
+    /// USD Wire value: `USD`.
     Usd,
-    /// GBP
-    ///
-    /// Wire value: `GBP`.
+    /// GBP Wire value: `GBP`.
     Gbp,
-    /// EUR
-    ///
-    /// Wire value: `EUR`.
+    /// EUR Wire value: `EUR`.
     Eur,
-    /// TZS
-    ///
-    /// Wire value: `TZS`.
+    /// TZS Wire value: `TZS`.
     Tzs,
-    /// UGX
-    ///
-    /// Wire value: `UGX`.
+    /// UGX Wire value: `UGX`.
     Ugx,
-    /// RWF
-    ///
-    /// Wire value: `RWF`.
+    /// RWF Wire value: `RWF`.
     Rwf,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `Currency` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl Currency {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `Currency` the spec lists, in spec order.
     pub const KNOWN: &'static [Currency] = &[
         Currency::Kes,
         Currency::Usd,
@@ -937,7 +837,7 @@ impl Currency {
             Currency::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `Currency` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> Currency {
         match wire {
             "KES" => Currency::Kes,
@@ -958,7 +858,7 @@ impl std::fmt::Display for Currency {
 }
 impl std::str::FromStr for Currency {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `Currency` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match Currency::from_wire(s) {
             Currency::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
@@ -993,56 +893,34 @@ impl<'de> serde::Deserialize<'de> for Currency {
 /// - `EUR/GBP`: [`EurGbp`](CurrencyPair::EurGbp)
 /// - `EUR/USD`: [`EurUsd`](CurrencyPair::EurUsd)
 /// - `USD/CNY`: [`UsdCny`](CurrencyPair::UsdCny)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CurrencyPair {
-    /// USD/KES
-    ///
-    /// Wire value: `USD/KES`.
+    /// USD/KES Wire value: `USD/KES`.
     UsdKes,
-    /// EUR/KES
-    ///
-    /// Wire value: `EUR/KES`.
+    /// EUR/KES Wire value: `EUR/KES`.
     EurKes,
-    /// GBP/KES
-    ///
-    /// Wire value: `GBP/KES`.
+    /// GBP/KES Wire value: `GBP/KES`.
     GbpKes,
-    /// KES/TZS
-    ///
-    /// Wire value: `KES/TZS`.
+    /// KES/TZS Wire value: `KES/TZS`.
     KesTzs,
-    /// KES/UGX
-    ///
-    /// Wire value: `KES/UGX`.
+    /// KES/UGX Wire value: `KES/UGX`.
     KesUgx,
-    /// KES/RWF
-    ///
-    /// Wire value: `KES/RWF`.
+    /// KES/RWF Wire value: `KES/RWF`.
     KesRwf,
-    /// GBP/USD
-    ///
-    /// Wire value: `GBP/USD`.
+    /// GBP/USD Wire value: `GBP/USD`.
     GbpUsd,
-    /// EUR/GBP
-    ///
-    /// Wire value: `EUR/GBP`.
+    /// EUR/GBP Wire value: `EUR/GBP`.
     EurGbp,
-    /// EUR/USD
-    ///
-    /// Wire value: `EUR/USD`.
+    /// EUR/USD Wire value: `EUR/USD`.
     EurUsd,
-    /// USD/CNY
-    ///
-    /// Wire value: `USD/CNY`.
+    /// USD/CNY Wire value: `USD/CNY`.
     UsdCny,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `CurrencyPair` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl CurrencyPair {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `CurrencyPair` the spec lists, in spec order.
     pub const KNOWN: &'static [CurrencyPair] = &[
         CurrencyPair::UsdKes,
         CurrencyPair::EurKes,
@@ -1072,7 +950,7 @@ impl CurrencyPair {
             CurrencyPair::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `CurrencyPair` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> CurrencyPair {
         match wire {
             "USD/KES" => CurrencyPair::UsdKes,
@@ -1096,7 +974,7 @@ impl std::fmt::Display for CurrencyPair {
 }
 impl std::str::FromStr for CurrencyPair {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `CurrencyPair` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match CurrencyPair::from_wire(s) {
             CurrencyPair::Unknown(_) => {
@@ -1125,26 +1003,18 @@ impl<'de> serde::Deserialize<'de> for CurrencyPair {
 ///
 /// - `0`: [`Normal`](DormantStatus::Normal)
 /// - `1`: [`Dormant`](DormantStatus::Dormant)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DormantStatus {
-    /// 0 Normal
-    ///
-    /// Wire value: `0`.
+    /// 0 Normal Wire value: `0`.
     Normal,
-    /// 1 Dormant
-    ///
-    /// Wire value: `1`.
+    /// 1 Dormant Wire value: `1`.
     Dormant,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `DormantStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl DormantStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `DormantStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [DormantStatus] = &[
         DormantStatus::Normal,
         DormantStatus::Dormant,
@@ -1158,7 +1028,7 @@ impl DormantStatus {
             DormantStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `DormantStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> DormantStatus {
         match wire {
             0 => DormantStatus::Normal,
@@ -1169,7 +1039,7 @@ impl DormantStatus {
 }
 impl TryFrom<i64> for DormantStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `DormantStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match DormantStatus::from_i64(wire) {
             DormantStatus::Unknown(_) => {
@@ -1186,7 +1056,7 @@ impl std::fmt::Display for DormantStatus {
 }
 impl std::str::FromStr for DormantStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `DormantStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         DormantStatus::try_from(wire)
@@ -1212,24 +1082,18 @@ impl<'de> serde::Deserialize<'de> for DormantStatus {
 ///
 /// - `0`: [`Individual`](FeeBeneficiaryType::Individual)
 /// - `1`: [`Business`](FeeBeneficiaryType::Business)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FeeBeneficiaryType {
-    /// 0 = Individual
-    ///
-    /// Wire value: `0`.
+    /// 0 = Individual Wire value: `0`.
     Individual,
-    /// 1 = Business
-    ///
-    /// Wire value: `1`.
+    /// 1 = Business Wire value: `1`.
     Business,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `FeeBeneficiaryType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl FeeBeneficiaryType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `FeeBeneficiaryType` the spec lists, in spec order.
     pub const KNOWN: &'static [FeeBeneficiaryType] = &[
         FeeBeneficiaryType::Individual,
         FeeBeneficiaryType::Business,
@@ -1243,7 +1107,7 @@ impl FeeBeneficiaryType {
             FeeBeneficiaryType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `FeeBeneficiaryType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> FeeBeneficiaryType {
         match wire {
             "0" => FeeBeneficiaryType::Individual,
@@ -1259,7 +1123,7 @@ impl std::fmt::Display for FeeBeneficiaryType {
 }
 impl std::str::FromStr for FeeBeneficiaryType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `FeeBeneficiaryType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match FeeBeneficiaryType::from_wire(s) {
             FeeBeneficiaryType::Unknown(_) => {
@@ -1288,26 +1152,18 @@ impl<'de> serde::Deserialize<'de> for FeeBeneficiaryType {
 ///
 /// - `0`: [`Normal`](FreezeStatus::Normal)
 /// - `1`: [`Frozen`](FreezeStatus::Frozen)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FreezeStatus {
-    /// 0 Normal
-    ///
-    /// Wire value: `0`.
+    /// 0 Normal Wire value: `0`.
     Normal,
-    /// 1 Frozen
-    ///
-    /// Wire value: `1`.
+    /// 1 Frozen Wire value: `1`.
     Frozen,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `FreezeStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl FreezeStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `FreezeStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [FreezeStatus] = &[
         FreezeStatus::Normal,
         FreezeStatus::Frozen,
@@ -1321,7 +1177,7 @@ impl FreezeStatus {
             FreezeStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `FreezeStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> FreezeStatus {
         match wire {
             0 => FreezeStatus::Normal,
@@ -1332,7 +1188,7 @@ impl FreezeStatus {
 }
 impl TryFrom<i64> for FreezeStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `FreezeStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match FreezeStatus::from_i64(wire) {
             FreezeStatus::Unknown(_) => {
@@ -1349,7 +1205,7 @@ impl std::fmt::Display for FreezeStatus {
 }
 impl std::str::FromStr for FreezeStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `FreezeStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         FreezeStatus::try_from(wire)
@@ -1382,49 +1238,31 @@ impl<'de> serde::Deserialize<'de> for FreezeStatus {
 /// - `RWF`: [`Rwf`](FxCurrency::Rwf)
 /// - `CNY`: [`Cny`](FxCurrency::Cny)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FxCurrency {
-    /// US dollar
-    ///
-    /// Wire value: `USD`.
+    /// US dollar Wire value: `USD`.
     Usd,
-    /// Kenyan shilling
-    ///
-    /// Wire value: `KES`.
+    /// Kenyan shilling Wire value: `KES`.
     Kes,
-    /// Euro
-    ///
-    /// Wire value: `EUR`.
+    /// Euro Wire value: `EUR`.
     Eur,
-    /// Pound sterling
-    ///
-    /// Wire value: `GBP`.
+    /// Pound sterling Wire value: `GBP`.
     Gbp,
-    /// Tanzanian shilling
-    ///
-    /// Wire value: `TZS`.
+    /// Tanzanian shilling Wire value: `TZS`.
     Tzs,
-    /// Ugandan shilling
-    ///
-    /// Wire value: `UGX`.
+    /// Ugandan shilling Wire value: `UGX`.
     Ugx,
-    /// Rwandan franc
-    ///
-    /// Wire value: `RWF`.
+    /// Rwandan franc Wire value: `RWF`.
     Rwf,
-    /// Chinese yuan
-    ///
-    /// Wire value: `CNY`.
+    /// Chinese yuan Wire value: `CNY`.
     Cny,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `FxCurrency` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl FxCurrency {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `FxCurrency` the spec lists, in spec order.
     pub const KNOWN: &'static [FxCurrency] = &[
         FxCurrency::Usd,
         FxCurrency::Kes,
@@ -1450,7 +1288,7 @@ impl FxCurrency {
             FxCurrency::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `FxCurrency` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> FxCurrency {
         match wire {
             "USD" => FxCurrency::Usd,
@@ -1472,7 +1310,7 @@ impl std::fmt::Display for FxCurrency {
 }
 impl std::str::FromStr for FxCurrency {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `FxCurrency` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match FxCurrency::from_wire(s) {
             FxCurrency::Unknown(_) => {
@@ -1506,8 +1344,6 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
 /// - `6`: [`Successful`](FxRequestStatus::Successful)
 /// - `7`: [`Failed`](FxRequestStatus::Failed)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
@@ -1516,47 +1352,23 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FxRequestStatus {
-    /// 1 submitted
-    ///
-    /// Wire value: `1`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 1 submitted Wire value: `1`.
     Submitted,
-    /// 2 quoted
-    ///
-    /// Wire value: `2`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 2 quoted Wire value: `2`.
     Quoted,
-    /// 4 rejected
-    ///
-    /// Wire value: `4`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 4 rejected Wire value: `4`.
     Rejected,
-    /// 5 approved
-    ///
-    /// Wire value: `5`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 5 approved Wire value: `5`.
     Approved,
-    /// 6 successful
-    ///
-    /// Wire value: `6`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 6 successful Wire value: `6`.
     Successful,
-    /// 7 failed
-    ///
-    /// Wire value: `7`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 7 failed Wire value: `7`.
     Failed,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `FxRequestStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl FxRequestStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `FxRequestStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [FxRequestStatus] = &[
         FxRequestStatus::Submitted,
         FxRequestStatus::Quoted,
@@ -1578,7 +1390,7 @@ impl FxRequestStatus {
             FxRequestStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `FxRequestStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> FxRequestStatus {
         match wire {
             1 => FxRequestStatus::Submitted,
@@ -1593,7 +1405,7 @@ impl FxRequestStatus {
 }
 impl TryFrom<i64> for FxRequestStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `FxRequestStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match FxRequestStatus::from_i64(wire) {
             FxRequestStatus::Unknown(_) => {
@@ -1610,7 +1422,7 @@ impl std::fmt::Display for FxRequestStatus {
 }
 impl std::str::FromStr for FxRequestStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `FxRequestStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         FxRequestStatus::try_from(wire)
@@ -1636,26 +1448,18 @@ impl<'de> serde::Deserialize<'de> for FxRequestStatus {
 ///
 /// - `0`: [`Female`](Gender::Female)
 /// - `1`: [`Male`](Gender::Male)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Gender {
-    /// '0' Female
-    ///
-    /// Wire value: `0`.
+    /// '0' Female Wire value: `0`.
     Female,
-    /// '1' Male
-    ///
-    /// Wire value: `1`.
+    /// '1' Male Wire value: `1`.
     Male,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `Gender` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl Gender {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `Gender` the spec lists, in spec order.
     pub const KNOWN: &'static [Gender] = &[Gender::Female, Gender::Male];
     /// The wire value.
     #[must_use]
@@ -1666,7 +1470,7 @@ impl Gender {
             Gender::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `Gender` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> Gender {
         match wire {
             "0" => Gender::Female,
@@ -1682,7 +1486,7 @@ impl std::fmt::Display for Gender {
 }
 impl std::str::FromStr for Gender {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `Gender` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match Gender::from_wire(s) {
             Gender::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
@@ -1710,30 +1514,20 @@ impl<'de> serde::Deserialize<'de> for Gender {
 /// - `101`: [`KenyaNationalId`](IdType::KenyaNationalId)
 /// - `102`: [`KenyaAlienId`](IdType::KenyaAlienId)
 /// - `103`: [`Passport`](IdType::Passport)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum IdType {
-    /// 101 Kenya National ID
-    ///
-    /// Wire value: `101`.
+    /// 101 Kenya National ID Wire value: `101`.
     KenyaNationalId,
-    /// 102 Kenya Alien ID
-    ///
-    /// Wire value: `102`.
+    /// 102 Kenya Alien ID Wire value: `102`.
     KenyaAlienId,
-    /// 103 Passport
-    ///
-    /// Wire value: `103`.
+    /// 103 Passport Wire value: `103`.
     Passport,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `IdType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl IdType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `IdType` the spec lists, in spec order.
     pub const KNOWN: &'static [IdType] = &[
         IdType::KenyaNationalId,
         IdType::KenyaAlienId,
@@ -1749,7 +1543,7 @@ impl IdType {
             IdType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `IdType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> IdType {
         match wire {
             "101" => IdType::KenyaNationalId,
@@ -1766,7 +1560,7 @@ impl std::fmt::Display for IdType {
 }
 impl std::str::FromStr for IdType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `IdType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match IdType::from_wire(s) {
             IdType::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
@@ -1797,49 +1591,27 @@ impl<'de> serde::Deserialize<'de> for IdType {
 /// - `4`: [`Rejected`](InterBankApplicationStatus::Rejected)
 /// - `6`: [`InTransit`](InterBankApplicationStatus::InTransit)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`status-sets-without-field`](super::decisions#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InterBankApplicationStatus {
-    /// 1 submitted
-    ///
-    /// Wire value: `1`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 1 submitted Wire value: `1`.
     Submitted,
-    /// 2 validating (after OTP)
-    ///
-    /// Wire value: `2`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 2 validating (after OTP) Wire value: `2`.
     Validating,
-    /// 3 approved
-    ///
-    /// Wire value: `3`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 3 approved Wire value: `3`.
     Approved,
-    /// 4 rejected
-    ///
-    /// Wire value: `4`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 4 rejected Wire value: `4`.
     Rejected,
-    /// 6 in transit
-    ///
-    /// Wire value: `6`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 6 in transit Wire value: `6`.
     InTransit,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `InterBankApplicationStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl InterBankApplicationStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `InterBankApplicationStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [InterBankApplicationStatus] = &[
         InterBankApplicationStatus::Submitted,
         InterBankApplicationStatus::Validating,
@@ -1859,7 +1631,7 @@ impl InterBankApplicationStatus {
             InterBankApplicationStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `InterBankApplicationStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> InterBankApplicationStatus {
         match wire {
             1 => InterBankApplicationStatus::Submitted,
@@ -1873,7 +1645,7 @@ impl InterBankApplicationStatus {
 }
 impl TryFrom<i64> for InterBankApplicationStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `InterBankApplicationStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match InterBankApplicationStatus::from_i64(wire) {
             InterBankApplicationStatus::Unknown(_) => {
@@ -1890,7 +1662,7 @@ impl std::fmt::Display for InterBankApplicationStatus {
 }
 impl std::str::FromStr for InterBankApplicationStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `InterBankApplicationStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         InterBankApplicationStatus::try_from(wire)
@@ -1920,42 +1692,26 @@ impl<'de> serde::Deserialize<'de> for InterBankApplicationStatus {
 /// - `4`: [`Rejected`](KycStatus::Rejected)
 /// - `5`: [`AccountClosed`](KycStatus::AccountClosed)
 /// - `9`: [`ManualReviewing`](KycStatus::ManualReviewing)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KycStatus {
-    /// 1 Submitted
-    ///
-    /// Wire value: `1`.
+    /// 1 Submitted Wire value: `1`.
     Submitted,
-    /// 2 Processing
-    ///
-    /// Wire value: `2`.
+    /// 2 Processing Wire value: `2`.
     Processing,
-    /// 3 Passed
-    ///
-    /// Wire value: `3`.
+    /// 3 Passed Wire value: `3`.
     Passed,
-    /// 4 Rejected
-    ///
-    /// Wire value: `4`.
+    /// 4 Rejected Wire value: `4`.
     Rejected,
-    /// 5 Account Closed
-    ///
-    /// Wire value: `5`.
+    /// 5 Account Closed Wire value: `5`.
     AccountClosed,
-    /// 9 Manual Reviewing
-    ///
-    /// Wire value: `9`.
+    /// 9 Manual Reviewing Wire value: `9`.
     ManualReviewing,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `KycStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl KycStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `KycStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [KycStatus] = &[
         KycStatus::Submitted,
         KycStatus::Processing,
@@ -1977,7 +1733,7 @@ impl KycStatus {
             KycStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `KycStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> KycStatus {
         match wire {
             1 => KycStatus::Submitted,
@@ -1992,7 +1748,7 @@ impl KycStatus {
 }
 impl TryFrom<i64> for KycStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `KycStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match KycStatus::from_i64(wire) {
             KycStatus::Unknown(_) => {
@@ -2009,7 +1765,7 @@ impl std::fmt::Display for KycStatus {
 }
 impl std::str::FromStr for KycStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `KycStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         KycStatus::try_from(wire)
@@ -2035,28 +1791,20 @@ impl<'de> serde::Deserialize<'de> for KycStatus {
 /// - `0`: [`First`](NetworkProvider::First)
 /// - `1`: [`Second`](NetworkProvider::Second)
 /// - `2`: [`Third`](NetworkProvider::Third)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NetworkProvider {
-    /// 0 = first provider
-    ///
-    /// Wire value: `0`.
+    /// 0 = first provider Wire value: `0`.
     First,
-    /// 1 = second provider
-    ///
-    /// Wire value: `1`.
+    /// 1 = second provider Wire value: `1`.
     Second,
-    /// 2 = third provider
-    ///
-    /// Wire value: `2`.
+    /// 2 = third provider Wire value: `2`.
     Third,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `NetworkProvider` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl NetworkProvider {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `NetworkProvider` the spec lists, in spec order.
     pub const KNOWN: &'static [NetworkProvider] = &[
         NetworkProvider::First,
         NetworkProvider::Second,
@@ -2072,7 +1820,7 @@ impl NetworkProvider {
             NetworkProvider::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `NetworkProvider` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> NetworkProvider {
         match wire {
             0 => NetworkProvider::First,
@@ -2084,7 +1832,7 @@ impl NetworkProvider {
 }
 impl TryFrom<i64> for NetworkProvider {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `NetworkProvider` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match NetworkProvider::from_i64(wire) {
             NetworkProvider::Unknown(_) => {
@@ -2101,7 +1849,7 @@ impl std::fmt::Display for NetworkProvider {
 }
 impl std::str::FromStr for NetworkProvider {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `NetworkProvider` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         NetworkProvider::try_from(wire)
@@ -2147,154 +1895,70 @@ impl<'de> serde::Deserialize<'de> for NetworkProvider {
 /// - `0022`: [`Balance`](NotificationType::Balance)
 /// - `0023`: [`InterBankTransfer`](NotificationType::InterBankTransfer)
 /// - `0027`: [`MobileMoneyImt`](NotificationType::MobileMoneyImt)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NotificationType {
-    /// CNY transfer result (relates to /trans/applyForCnyExpress transfers).
-    ///
-    /// Wire value: `0028`.
+    /// CNY transfer result (relates to /trans/applyForCnyExpress transfers). Wire value: `0028`.
     ///
     /// Relates to [`Client::apply_for_cny_express`](super::client::Client::apply_for_cny_express).
     CnyTransfer,
-    /// Foreign exchange result (relates to /trans/v2/applyForFcExchange requests).
-    ///
-    /// Wire value: `0026`.
+    /// Foreign exchange result (relates to /trans/v2/applyForFcExchange requests). Wire value: `0026`.
     ///
     /// Relates to [`Client::apply_for_fc_exchange`](super::client::Client::apply_for_fc_exchange).
     ForeignExchange,
-    /// Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId).
-    ///
-    /// Wire value: `0015`.
+    /// Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId). Wire value: `0015`.
     ///
     /// Relates to [`Client::query_closing_balance`](super::client::Client::query_closing_balance).
     ClosingBalances,
-    /// Personal onboarding result.
-    ///
-    /// Wire value: `0001`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Personal onboarding result. Wire value: `0001`. Seen on the live service in one integration; not confirmed by the bank.
     PersonalOnboarding,
-    /// Transaction result.
-    ///
-    /// Wire value: `0002`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Transaction result. Wire value: `0002`. Seen on the live service in one integration; not confirmed by the bank.
     TransactionResult,
-    /// Balance change of an account.
-    ///
-    /// Wire value: `0003`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Balance change of an account. Wire value: `0003`. Seen on the live service in one integration; not confirmed by the bank.
     BalanceChange,
-    /// Internal batch (merchant bulk) result.
-    ///
-    /// Wire value: `0004`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Internal batch (merchant bulk) result. Wire value: `0004`. Seen on the live service in one integration; not confirmed by the bank.
     InternalBatch,
-    /// Wallet account upgrade result.
-    ///
-    /// Wire value: `0005`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Wallet account upgrade result. Wire value: `0005`. Seen on the live service in one integration; not confirmed by the bank.
     WalletUpgrade,
-    /// SME account opening result.
-    ///
-    /// Wire value: `0006`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// SME account opening result. Wire value: `0006`. Seen on the live service in one integration; not confirmed by the bank.
     SmeAccountOpening,
-    /// Utility payment result.
-    ///
-    /// Wire value: `0007`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Utility payment result. Wire value: `0007`. Seen on the live service in one integration; not confirmed by the bank.
     UtilityPayment,
-    /// SME bulk payment result.
-    ///
-    /// Wire value: `0008`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// SME bulk payment result. Wire value: `0008`. Seen on the live service in one integration; not confirmed by the bank.
     SmeBulkPayment,
-    /// Account statement report.
-    ///
-    /// Wire value: `0009`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Account statement report. Wire value: `0009`. Seen on the live service in one integration; not confirmed by the bank.
     StatementReport,
-    /// Foreign-currency deposit.
-    ///
-    /// Wire value: `0010`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Foreign-currency deposit. Wire value: `0010`. Seen on the live service in one integration; not confirmed by the bank.
     FcDeposit,
-    /// Foreign-currency outbound (cross-border) result.
-    ///
-    /// Wire value: `0011`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Foreign-currency outbound (cross-border) result. Wire value: `0011`. Seen on the live service in one integration; not confirmed by the bank.
     FcOutbound,
-    /// Multiple account opening.
-    ///
-    /// Wire value: `0012`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Multiple account opening. Wire value: `0012`. Seen on the live service in one integration; not confirmed by the bank.
     MultipleAccountOpening,
-    /// Foreign-currency exchange result of the request without v2.
-    ///
-    /// Wire value: `0013`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Foreign-currency exchange result of the request without v2. Wire value: `0013`. Seen on the live service in one integration; not confirmed by the bank.
     FxExchange,
-    /// Bulk utility payment result.
-    ///
-    /// Wire value: `0014`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Bulk utility payment result. Wire value: `0014`. Seen on the live service in one integration; not confirmed by the bank.
     BulkUtilityPayment,
-    /// Account closure.
-    ///
-    /// Wire value: `0019`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Account closure. Wire value: `0019`. Seen on the live service in one integration; not confirmed by the bank.
     AccountClosure,
-    /// Status change (name only).
-    ///
-    /// Wire value: `0021`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Status change (name only). Wire value: `0021`. Seen on the live service in one integration; not confirmed by the bank.
     ///
     /// Payload of notification 0021: not public.
     StatusChange,
-    /// Balance (reported to carry the balance-change payload).
-    ///
-    /// Wire value: `0022`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Balance (reported to carry the balance-change payload). Wire value: `0022`. Seen on the live service in one integration; not confirmed by the bank.
     Balance,
-    /// Inter-bank transfer (name only).
-    ///
-    /// Wire value: `0023`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Inter-bank transfer (name only). Wire value: `0023`. Seen on the live service in one integration; not confirmed by the bank.
     ///
     /// Payload of notification 0023: not public.
     InterBankTransfer,
-    /// Mobile money IMT (name only).
-    ///
-    /// Wire value: `0027`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Mobile money IMT (name only). Wire value: `0027`. Seen on the live service in one integration; not confirmed by the bank.
     ///
     /// Payload of notification 0027: not public.
     MobileMoneyImt,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `NotificationType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl NotificationType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `NotificationType` the spec lists, in spec order.
     pub const KNOWN: &'static [NotificationType] = &[
         NotificationType::CnyTransfer,
         NotificationType::ForeignExchange,
@@ -2348,7 +2012,7 @@ impl NotificationType {
             NotificationType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `NotificationType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> NotificationType {
         match wire {
             "0028" => NotificationType::CnyTransfer,
@@ -2384,7 +2048,7 @@ impl std::fmt::Display for NotificationType {
 }
 impl std::str::FromStr for NotificationType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `NotificationType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match NotificationType::from_wire(s) {
             NotificationType::Unknown(_) => {
@@ -2428,67 +2092,33 @@ impl NotificationType {
 /// - `7`: [`AccountOpened`](OnboardingStatus::AccountOpened)
 /// - `9`: [`ManualReview`](OnboardingStatus::ManualReview)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`onboarding-status-types`](super::decisions#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OnboardingStatus {
-    /// 0 not submitted
-    ///
-    /// Wire value: `0`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 0 not submitted Wire value: `0`.
     NotSubmitted,
-    /// 1 submitted
-    ///
-    /// Wire value: `1`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 1 submitted Wire value: `1`.
     Submitted,
-    /// 2 processing
-    ///
-    /// Wire value: `2`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 2 processing Wire value: `2`.
     Processing,
-    /// 3 passed
-    ///
-    /// Wire value: `3`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 3 passed Wire value: `3`.
     Passed,
-    /// 4 rejected
-    ///
-    /// Wire value: `4`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 4 rejected Wire value: `4`.
     Rejected,
-    /// 5 account closed
-    ///
-    /// Wire value: `5`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 5 account closed Wire value: `5`.
     AccountClosed,
-    /// 7 account opened
-    ///
-    /// Wire value: `7`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 7 account opened Wire value: `7`.
     AccountOpened,
-    /// 9 manual review
-    ///
-    /// Wire value: `9`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 9 manual review Wire value: `9`.
     ManualReview,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `OnboardingStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl OnboardingStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `OnboardingStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [OnboardingStatus] = &[
         OnboardingStatus::NotSubmitted,
         OnboardingStatus::Submitted,
@@ -2514,7 +2144,7 @@ impl OnboardingStatus {
             OnboardingStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `OnboardingStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> OnboardingStatus {
         match wire {
             0 => OnboardingStatus::NotSubmitted,
@@ -2531,7 +2161,7 @@ impl OnboardingStatus {
 }
 impl TryFrom<i64> for OnboardingStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `OnboardingStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match OnboardingStatus::from_i64(wire) {
             OnboardingStatus::Unknown(_) => {
@@ -2548,7 +2178,7 @@ impl std::fmt::Display for OnboardingStatus {
 }
 impl std::str::FromStr for OnboardingStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `OnboardingStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         OnboardingStatus::try_from(wire)
@@ -2574,24 +2204,18 @@ impl<'de> serde::Deserialize<'de> for OnboardingStatus {
 ///
 /// - `1`: [`NewestFirst`](OrderByDesc::NewestFirst)
 /// - `0`: [`OldestFirst`](OrderByDesc::OldestFirst)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OrderByDesc {
-    /// 1 = newest first
-    ///
-    /// Wire value: `1`.
+    /// 1 = newest first Wire value: `1`.
     NewestFirst,
-    /// 0 = oldest first by transaction date
-    ///
-    /// Wire value: `0`.
+    /// 0 = oldest first by transaction date Wire value: `0`.
     OldestFirst,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `OrderByDesc` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl OrderByDesc {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `OrderByDesc` the spec lists, in spec order.
     pub const KNOWN: &'static [OrderByDesc] = &[
         OrderByDesc::NewestFirst,
         OrderByDesc::OldestFirst,
@@ -2605,7 +2229,7 @@ impl OrderByDesc {
             OrderByDesc::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `OrderByDesc` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> OrderByDesc {
         match wire {
             1 => OrderByDesc::NewestFirst,
@@ -2616,7 +2240,7 @@ impl OrderByDesc {
 }
 impl TryFrom<i64> for OrderByDesc {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `OrderByDesc` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match OrderByDesc::from_i64(wire) {
             OrderByDesc::Unknown(_) => {
@@ -2633,7 +2257,7 @@ impl std::fmt::Display for OrderByDesc {
 }
 impl std::str::FromStr for OrderByDesc {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `OrderByDesc` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         OrderByDesc::try_from(wire)
@@ -2659,25 +2283,19 @@ impl<'de> serde::Deserialize<'de> for OrderByDesc {
 /// - `sms`: [`Sms`](OtpType::Sms)
 /// - `email`: [`Email`](OtpType::Email)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// Decision [`otp-type-values`](super::decisions#decision-otp-type-values): about /common/sendOtp otpType; /common/sendAccAdminOtp otpType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OtpType {
-    /// sms
-    ///
-    /// Wire value: `sms`.
+    /// sms Wire value: `sms`.
     Sms,
-    /// email
-    ///
-    /// Wire value: `email`.
+    /// email Wire value: `email`.
     Email,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `OtpType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl OtpType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `OtpType` the spec lists, in spec order.
     pub const KNOWN: &'static [OtpType] = &[OtpType::Sms, OtpType::Email];
     /// The wire value.
     #[must_use]
@@ -2688,7 +2306,7 @@ impl OtpType {
             OtpType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `OtpType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> OtpType {
         match wire {
             "sms" => OtpType::Sms,
@@ -2704,7 +2322,7 @@ impl std::fmt::Display for OtpType {
 }
 impl std::str::FromStr for OtpType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `OtpType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match OtpType::from_wire(s) {
             OtpType::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
@@ -2731,24 +2349,18 @@ impl<'de> serde::Deserialize<'de> for OtpType {
 ///
 /// - `0`: [`Paybill`](PayType::Paybill)
 /// - `1`: [`TillBuyGoods`](PayType::TillBuyGoods)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PayType {
-    /// 0 = Paybill
-    ///
-    /// Wire value: `0`.
+    /// 0 = Paybill Wire value: `0`.
     Paybill,
-    /// 1 = Till/BuyGoods
-    ///
-    /// Wire value: `1`.
+    /// 1 = Till/BuyGoods Wire value: `1`.
     TillBuyGoods,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `PayType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl PayType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `PayType` the spec lists, in spec order.
     pub const KNOWN: &'static [PayType] = &[PayType::Paybill, PayType::TillBuyGoods];
     /// The wire value.
     #[must_use]
@@ -2759,7 +2371,7 @@ impl PayType {
             PayType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `PayType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> PayType {
         match wire {
             "0" => PayType::Paybill,
@@ -2775,7 +2387,7 @@ impl std::fmt::Display for PayType {
 }
 impl std::str::FromStr for PayType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `PayType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match PayType::from_wire(s) {
             PayType::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
@@ -2801,20 +2413,16 @@ impl<'de> serde::Deserialize<'de> for PayType {
 /// Wire values:
 ///
 /// - `SWIFT`: [`Swift`](PaymentChannel::Swift)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PaymentChannel {
-    /// SWIFT
-    ///
-    /// Wire value: `SWIFT`.
+    /// SWIFT Wire value: `SWIFT`.
     Swift,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `PaymentChannel` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl PaymentChannel {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `PaymentChannel` the spec lists, in spec order.
     pub const KNOWN: &'static [PaymentChannel] = &[PaymentChannel::Swift];
     /// The wire value.
     #[must_use]
@@ -2824,7 +2432,7 @@ impl PaymentChannel {
             PaymentChannel::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `PaymentChannel` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> PaymentChannel {
         match wire {
             "SWIFT" => PaymentChannel::Swift,
@@ -2839,7 +2447,7 @@ impl std::fmt::Display for PaymentChannel {
 }
 impl std::str::FromStr for PaymentChannel {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `PaymentChannel` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match PaymentChannel::from_wire(s) {
             PaymentChannel::Unknown(_) => {
@@ -2868,24 +2476,18 @@ impl<'de> serde::Deserialize<'de> for PaymentChannel {
 ///
 /// - `PURCHASE_GOODS`: [`PurchaseGoods`](PaymentPurpose::PurchaseGoods)
 /// - `RELATED_PARTY_PAYMENT`: [`RelatedPartyPayment`](PaymentPurpose::RelatedPartyPayment)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PaymentPurpose {
-    /// PURCHASE\_GOODS
-    ///
-    /// Wire value: `PURCHASE_GOODS`.
+    /// PURCHASE\_GOODS Wire value: `PURCHASE_GOODS`.
     PurchaseGoods,
-    /// RELATED\_PARTY\_PAYMENT
-    ///
-    /// Wire value: `RELATED_PARTY_PAYMENT`.
+    /// RELATED\_PARTY\_PAYMENT Wire value: `RELATED_PARTY_PAYMENT`.
     RelatedPartyPayment,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `PaymentPurpose` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl PaymentPurpose {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `PaymentPurpose` the spec lists, in spec order.
     pub const KNOWN: &'static [PaymentPurpose] = &[
         PaymentPurpose::PurchaseGoods,
         PaymentPurpose::RelatedPartyPayment,
@@ -2899,7 +2501,7 @@ impl PaymentPurpose {
             PaymentPurpose::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `PaymentPurpose` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> PaymentPurpose {
         match wire {
             "PURCHASE_GOODS" => PaymentPurpose::PurchaseGoods,
@@ -2915,7 +2517,7 @@ impl std::fmt::Display for PaymentPurpose {
 }
 impl std::str::FromStr for PaymentPurpose {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `PaymentPurpose` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match PaymentPurpose::from_wire(s) {
             PaymentPurpose::Unknown(_) => {
@@ -2947,38 +2549,24 @@ impl<'de> serde::Deserialize<'de> for PaymentPurpose {
 /// - `2`: [`Validated`](ProfileCheck::Validated)
 /// - `3`: [`Declined`](ProfileCheck::Declined)
 /// - `4`: [`Processing`](ProfileCheck::Processing)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`enum-wire-types`](super::decisions#decision-enum-wire-types): about value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProfileCheck {
-    /// 0 Not Checked
-    ///
-    /// Wire value: `0`.
+    /// 0 Not Checked Wire value: `0`.
     NotChecked,
-    /// 1 Submitted
-    ///
-    /// Wire value: `1`.
+    /// 1 Submitted Wire value: `1`.
     Submitted,
-    /// 2 Validated
-    ///
-    /// Wire value: `2`.
+    /// 2 Validated Wire value: `2`.
     Validated,
-    /// 3 Declined
-    ///
-    /// Wire value: `3`.
+    /// 3 Declined Wire value: `3`.
     Declined,
-    /// 4 Processing
-    ///
-    /// Wire value: `4`.
+    /// 4 Processing Wire value: `4`.
     Processing,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `ProfileCheck` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl ProfileCheck {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `ProfileCheck` the spec lists, in spec order.
     pub const KNOWN: &'static [ProfileCheck] = &[
         ProfileCheck::NotChecked,
         ProfileCheck::Submitted,
@@ -2998,7 +2586,7 @@ impl ProfileCheck {
             ProfileCheck::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `ProfileCheck` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> ProfileCheck {
         match wire {
             0 => ProfileCheck::NotChecked,
@@ -3012,7 +2600,7 @@ impl ProfileCheck {
 }
 impl TryFrom<i64> for ProfileCheck {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `ProfileCheck` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match ProfileCheck::from_i64(wire) {
             ProfileCheck::Unknown(_) => {
@@ -3029,7 +2617,7 @@ impl std::fmt::Display for ProfileCheck {
 }
 impl std::str::FromStr for ProfileCheck {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `ProfileCheck` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         ProfileCheck::try_from(wire)
@@ -3075,148 +2663,62 @@ impl<'de> serde::Deserialize<'de> for ProfileCheck {
 /// - `14012`: [`BankCodeNotFound`](ResultCode::BankCodeNotFound)
 /// - `15001`: [`QueryTimeRangeError`](ResultCode::QueryTimeRangeError)
 /// - `15002`: [`PageSizeTooLarge`](ResultCode::PageSizeTooLarge)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ResultCode {
-    /// Completed successfully
-    ///
-    /// Wire value: `00000`.
+    /// Completed successfully Wire value: `00000`.
     Success,
-    /// Invalid signature
-    ///
-    /// Wire value: `12005`.
+    /// Invalid signature Wire value: `12005`.
     InvalidSignature,
-    /// system error
-    ///
-    /// Wire value: `10000`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// system error Wire value: `10000`. Seen on the live service by integrations; not in the bank's API document.
     SystemError,
-    /// system busy, retry later
-    ///
-    /// Wire value: `10001`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// system busy, retry later Wire value: `10001`. Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     SystemBusy,
-    /// request timeout
-    ///
-    /// Wire value: `10002`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// request timeout Wire value: `10002`. Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     RequestTimeout,
-    /// no permission
-    ///
-    /// Wire value: `11000`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// no permission Wire value: `11000`. Seen on the live service by integrations; not in the bank's API document.
     NoPermission,
-    /// SMS daily limit
-    ///
-    /// Wire value: `11200`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// SMS daily limit Wire value: `11200`. Seen on the live service by integrations; not in the bank's API document.
     SmsDailyLimit,
-    /// SMS too frequent
-    ///
-    /// Wire value: `11201`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// SMS too frequent Wire value: `11201`. Seen on the live service by integrations; not in the bank's API document.
     SmsTooFrequent,
-    /// SMS code locked
-    ///
-    /// Wire value: `11202`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// SMS code locked Wire value: `11202`. Seen on the live service by integrations; not in the bank's API document.
     SmsCodeLocked,
-    /// wrong SMS code
-    ///
-    /// Wire value: `11203`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// wrong SMS code Wire value: `11203`. Seen on the live service by integrations; not in the bank's API document.
     WrongSmsCode,
-    /// GET not supported
-    ///
-    /// Wire value: `12000`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// GET not supported Wire value: `12000`. Seen on the live service by integrations; not in the bank's API document.
     GetNotSupported,
-    /// invalid or missing parameter
-    ///
-    /// Wire value: `12001`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// invalid or missing parameter Wire value: `12001`. Seen on the live service by integrations; not in the bank's API document.
     InvalidParameter,
-    /// invalid request id
-    ///
-    /// Wire value: `12002`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// invalid request id Wire value: `12002`. Seen on the live service by integrations; not in the bank's API document.
     InvalidRequestId,
-    /// invalid sender
-    ///
-    /// Wire value: `12003`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// invalid sender Wire value: `12003`. Seen on the live service by integrations; not in the bank's API document.
     InvalidSender,
-    /// invalid signature
-    ///
-    /// Wire value: `12004`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// invalid signature Wire value: `12004`. Seen on the live service in one integration; not confirmed by the bank.
     InvalidSignatureAlias,
-    /// account does not exist
-    ///
-    /// Wire value: `13000`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// account does not exist Wire value: `13000`. Seen on the live service by integrations; not in the bank's API document.
     AccountNotFound,
-    /// short code already exists
-    ///
-    /// Wire value: `13302`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// short code already exists Wire value: `13302`. Seen on the live service by integrations; not in the bank's API document.
     ShortCodeExists,
-    /// transaction not found
-    ///
-    /// Wire value: `14001`.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// transaction not found Wire value: `14001`. Seen on the live service in one integration; not confirmed by the bank.
     TransactionNotFound,
-    /// insufficient balance
-    ///
-    /// Wire value: `14009`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// insufficient balance Wire value: `14009`. Seen on the live service by integrations; not in the bank's API document.
     InsufficientBalance,
-    /// bank code does not exist
-    ///
-    /// Wire value: `14012`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// bank code does not exist Wire value: `14012`. Seen on the live service by integrations; not in the bank's API document.
     BankCodeNotFound,
-    /// query time range error
-    ///
-    /// Wire value: `15001`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// query time range error Wire value: `15001`. Seen on the live service by integrations; not in the bank's API document.
     QueryTimeRangeError,
-    /// page size over 50
-    ///
-    /// Wire value: `15002`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// page size over 50 Wire value: `15002`. Seen on the live service by integrations; not in the bank's API document.
     PageSizeTooLarge,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `ResultCode` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl ResultCode {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `ResultCode` the spec lists, in spec order.
     pub const KNOWN: &'static [ResultCode] = &[
         ResultCode::Success,
         ResultCode::InvalidSignature,
@@ -3270,7 +2772,7 @@ impl ResultCode {
             ResultCode::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `ResultCode` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> ResultCode {
         match wire {
             "00000" => ResultCode::Success,
@@ -3306,7 +2808,7 @@ impl std::fmt::Display for ResultCode {
 }
 impl std::str::FromStr for ResultCode {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `ResultCode` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match ResultCode::from_wire(s) {
             ResultCode::Unknown(_) => {
@@ -3349,26 +2851,18 @@ impl ResultCode {
 ///
 /// - `PDF`: [`Pdf`](SwiftDocumentType::Pdf)
 /// - `Image`: [`Image`](SwiftDocumentType::Image)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SwiftDocumentType {
-    /// PDF
-    ///
-    /// Wire value: `PDF`.
+    /// PDF Wire value: `PDF`.
     Pdf,
-    /// Image
-    ///
-    /// Wire value: `Image`.
+    /// Image Wire value: `Image`.
     Image,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `SwiftDocumentType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl SwiftDocumentType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `SwiftDocumentType` the spec lists, in spec order.
     pub const KNOWN: &'static [SwiftDocumentType] = &[
         SwiftDocumentType::Pdf,
         SwiftDocumentType::Image,
@@ -3382,7 +2876,7 @@ impl SwiftDocumentType {
             SwiftDocumentType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `SwiftDocumentType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> SwiftDocumentType {
         match wire {
             "PDF" => SwiftDocumentType::Pdf,
@@ -3398,7 +2892,7 @@ impl std::fmt::Display for SwiftDocumentType {
 }
 impl std::str::FromStr for SwiftDocumentType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `SwiftDocumentType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match SwiftDocumentType::from_wire(s) {
             SwiftDocumentType::Unknown(_) => {
@@ -3431,49 +2925,25 @@ impl<'de> serde::Deserialize<'de> for SwiftDocumentType {
 /// - `4`: [`Failed`](TxStatus::Failed)
 /// - `8`: [`Succeeded`](TxStatus::Succeeded)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// Seen on the live service by integrations; not in the bank's API document.
-///
-/// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TxStatus {
-    /// -1 timeout
-    ///
-    /// Wire value: `-1`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// -1 timeout Wire value: `-1`.
     Timeout,
-    /// 1 submitted (waiting for OTP)
-    ///
-    /// Wire value: `1`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 1 submitted (waiting for OTP) Wire value: `1`.
     Submitted,
-    /// 2 processing
-    ///
-    /// Wire value: `2`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 2 processing Wire value: `2`.
     Processing,
-    /// 4 failed
-    ///
-    /// Wire value: `4`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 4 failed Wire value: `4`.
     Failed,
-    /// 8 succeeded
-    ///
-    /// Wire value: `8`.
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// 8 succeeded Wire value: `8`.
     Succeeded,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `TxStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl TxStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `TxStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [TxStatus] = &[
         TxStatus::Timeout,
         TxStatus::Submitted,
@@ -3493,7 +2963,7 @@ impl TxStatus {
             TxStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `TxStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> TxStatus {
         match wire {
             -1 => TxStatus::Timeout,
@@ -3507,7 +2977,7 @@ impl TxStatus {
 }
 impl TryFrom<i64> for TxStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `TxStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match TxStatus::from_i64(wire) {
             TxStatus::Unknown(_) => {
@@ -3524,7 +2994,7 @@ impl std::fmt::Display for TxStatus {
 }
 impl std::str::FromStr for TxStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `TxStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         TxStatus::try_from(wire)
@@ -3552,43 +3022,25 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
 /// - `4`: [`Failed`](UtilityPaymentStatus::Failed)
 /// - `8`: [`Succeeded`](UtilityPaymentStatus::Succeeded)
 ///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
 /// From the bank's public documentation, not from its API document.
 ///
 /// Decision [`status-sets-without-field`](super::decisions#decision-status-sets-without-field): about InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum UtilityPaymentStatus {
-    /// 1 waiting for OTP
-    ///
-    /// Wire value: `1`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 1 waiting for OTP Wire value: `1`.
     WaitingForOtp,
-    /// 2 processing
-    ///
-    /// Wire value: `2`.
-    ///
-    /// From the bank's public documentation, not from its API document.
+    /// 2 processing Wire value: `2`.
     Processing,
-    /// 4 failed (the transaction status's value; the sandbox's choice)
-    ///
-    /// Wire value: `4`.
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// 4 failed (the transaction status's value; the sandbox's choice) Wire value: `4`. Not public: this is the sandbox's choice, and the live service may differ.
     Failed,
-    /// 8 succeeded (the transaction status's value; the sandbox's choice)
-    ///
-    /// Wire value: `8`.
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// 8 succeeded (the transaction status's value; the sandbox's choice) Wire value: `8`. Not public: this is the sandbox's choice, and the live service may differ.
     Succeeded,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `UtilityPaymentStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl UtilityPaymentStatus {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `UtilityPaymentStatus` the spec lists, in spec order.
     pub const KNOWN: &'static [UtilityPaymentStatus] = &[
         UtilityPaymentStatus::WaitingForOtp,
         UtilityPaymentStatus::Processing,
@@ -3606,7 +3058,7 @@ impl UtilityPaymentStatus {
             UtilityPaymentStatus::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `UtilityPaymentStatus` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> UtilityPaymentStatus {
         match wire {
             1 => UtilityPaymentStatus::WaitingForOtp,
@@ -3619,7 +3071,7 @@ impl UtilityPaymentStatus {
 }
 impl TryFrom<i64> for UtilityPaymentStatus {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `UtilityPaymentStatus` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match UtilityPaymentStatus::from_i64(wire) {
             UtilityPaymentStatus::Unknown(_) => {
@@ -3636,7 +3088,7 @@ impl std::fmt::Display for UtilityPaymentStatus {
 }
 impl std::str::FromStr for UtilityPaymentStatus {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `UtilityPaymentStatus` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         UtilityPaymentStatus::try_from(wire)
@@ -3663,30 +3115,20 @@ impl<'de> serde::Deserialize<'de> for UtilityPaymentStatus {
 /// - `0`: [`Internal`](ValidateAccountType::Internal)
 /// - `1`: [`MobileMoneyPaybill`](ValidateAccountType::MobileMoneyPaybill)
 /// - `2`: [`MobileMoneyTill`](ValidateAccountType::MobileMoneyTill)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValidateAccountType {
-    /// 0 = internal account
-    ///
-    /// Wire value: `0`.
+    /// 0 = internal account Wire value: `0`.
     Internal,
-    /// 1 = mobile money paybill
-    ///
-    /// Wire value: `1`.
+    /// 1 = mobile money paybill Wire value: `1`.
     MobileMoneyPaybill,
-    /// 2 = mobile money till/BuyGoods
-    ///
-    /// Wire value: `2`.
+    /// 2 = mobile money till/BuyGoods Wire value: `2`.
     MobileMoneyTill,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `ValidateAccountType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
 }
 impl ValidateAccountType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `ValidateAccountType` the spec lists, in spec order.
     pub const KNOWN: &'static [ValidateAccountType] = &[
         ValidateAccountType::Internal,
         ValidateAccountType::MobileMoneyPaybill,
@@ -3702,7 +3144,7 @@ impl ValidateAccountType {
             ValidateAccountType::Unknown(value) => value.get(),
         }
     }
-    /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `ValidateAccountType` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_i64(wire: i64) -> ValidateAccountType {
         match wire {
             0 => ValidateAccountType::Internal,
@@ -3714,7 +3156,7 @@ impl ValidateAccountType {
 }
 impl TryFrom<i64> for ValidateAccountType {
     type Error = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+    /// The `ValidateAccountType` variant of a listed wire integer; any other is an error (never `Unknown`).
     fn try_from(wire: i64) -> Result<Self, Self::Error> {
         match ValidateAccountType::from_i64(wire) {
             ValidateAccountType::Unknown(_) => {
@@ -3731,7 +3173,7 @@ impl std::fmt::Display for ValidateAccountType {
 }
 impl std::str::FromStr for ValidateAccountType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire integer written as text; any other text is an error.
+    /// The `ValidateAccountType` variant of a listed wire integer written as text; any other text is an error.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wire = baas_runtime::wire_enum::parse_int(s)?;
         ValidateAccountType::try_from(wire)
@@ -3756,22 +3198,16 @@ impl<'de> serde::Deserialize<'de> for ValidateAccountType {
 /// Wire values:
 ///
 /// - `image`: [`Image`](VoucherType::Image)
-///
-/// A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.
-///
-/// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum VoucherType {
-    /// image
-    ///
-    /// Wire value: `image`.
+    /// image Wire value: `image`.
     Image,
-    /// A wire value this version of the client does not know, kept as received.
+    /// A wire value of `VoucherType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
 impl VoucherType {
-    /// Every value the spec lists, in spec order.
+    /// Every value of `VoucherType` the spec lists, in spec order.
     pub const KNOWN: &'static [VoucherType] = &[VoucherType::Image];
     /// The wire value.
     #[must_use]
@@ -3781,7 +3217,7 @@ impl VoucherType {
             VoucherType::Unknown(value) => value.as_str(),
         }
     }
-    /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    /// The `VoucherType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
     pub(crate) fn from_wire(wire: &str) -> VoucherType {
         match wire {
             "image" => VoucherType::Image,
@@ -3796,7 +3232,7 @@ impl std::fmt::Display for VoucherType {
 }
 impl std::str::FromStr for VoucherType {
     type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+    /// The `VoucherType` variant of a listed wire value; any other text is an error (never `Unknown`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match VoucherType::from_wire(s) {
             VoucherType::Unknown(_) => {

@@ -13,27 +13,19 @@
 /// Request of `getForeignExchangeRate`.
 ///
 /// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetForeignExchangeRateRequest {
-    /// Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.
-    ///
-    /// Wire name: `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)). Required.
+    /// Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY. Wire name: `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)). Required.
     #[serde(rename = "currencyPair")]
     pub currency_pair: super::enums::CurrencyPair,
 }
 /// The required fields of [`GetForeignExchangeRateRequest`], by name: build it with a struct literal and pass it to [`GetForeignExchangeRateRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetForeignExchangeRateRequired {
-    /// Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.
-    ///
-    /// Wire name `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)); see [`GetForeignExchangeRateRequest::currency_pair`].
+    /// Wire name `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)): see [`GetForeignExchangeRateRequest::currency_pair`].
     pub currency_pair: super::enums::CurrencyPair,
 }
 impl From<GetForeignExchangeRateRequired> for GetForeignExchangeRateRequest {
@@ -42,41 +34,25 @@ impl From<GetForeignExchangeRateRequired> for GetForeignExchangeRateRequest {
     }
 }
 impl GetForeignExchangeRateRequest {
-    /// Creates the value from its required fields (`currencyPair`), given by name; optional fields have setters.
+    /// Builds `GetForeignExchangeRateRequest` from its required fields (`currencyPair`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetForeignExchangeRateRequired) -> Self {
         let GetForeignExchangeRateRequired { currency_pair } = required;
         Self { currency_pair }
     }
 }
-/// Response `data` of `getForeignExchangeRate` (/query/v2/getForeignExchangeRate).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
+/// Response `data` of `getForeignExchangeRate` (/query/v2/getForeignExchangeRate). Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetForeignExchangeRateResponse {
     /// Wire name: `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(rename = "currencyPair", default, skip_serializing_if = "Option::is_none")]
     pub currency_pair: Option<super::enums::CurrencyPair>,
-    /// Units of the quote currency for one unit of the base currency.
-    ///
-    /// Wire name: `rate` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Units of the quote currency for one unit of the base currency. Wire name: `rate` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<baas_runtime::Amount>,
-    /// When the rate was quoted, epoch ms.
-    ///
-    /// Wire name: `quoteTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// When the rate was quoted, epoch ms. Wire name: `quoteTime` (long).
     #[serde(
         rename = "quoteTime",
         default,
@@ -100,101 +76,57 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 ///
 /// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
 /// Constraints across fields:
 ///
 /// - exactly one of `sourceAmount`, `targetAmount` must be present — either sourceAmount or targetAmount is mandatory
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
-///
-/// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForFcExchangeRequest {
-    /// The currency converted from.
-    ///
-    /// Wire name: `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    /// The currency converted from. Wire name: `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
     ///
     /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "sourceCurrency")]
     pub source_currency: super::enums::FxCurrency,
-    /// The currency converted to.
-    ///
-    /// Wire name: `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    /// The currency converted to. Wire name: `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
     ///
     /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "targetCurrency")]
     pub target_currency: super::enums::FxCurrency,
-    /// Mandatory.
-    ///
-    /// Wire name: `sourceAccount` (string). Required.
+    /// Mandatory. Wire name: `sourceAccount` (string). Required.
     #[serde(rename = "sourceAccount")]
     pub source_account: String,
-    /// Mandatory.
-    ///
-    /// Wire name: `targetAccount` (string). Required.
+    /// Mandatory. Wire name: `targetAccount` (string). Required.
     #[serde(rename = "targetAccount")]
     pub target_account: String,
-    /// Conditional: either sourceAmount or targetAmount is mandatory.
-    ///
-    /// Wire name: `sourceAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
+    /// Conditional: either sourceAmount or targetAmount is mandatory. Wire name: `sourceAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
     /// Rules:
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
     pub source_amount: Option<baas_runtime::Amount>,
-    /// Conditional: either sourceAmount or targetAmount is mandatory.
-    ///
-    /// Wire name: `targetAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
+    /// Conditional: either sourceAmount or targetAmount is mandatory. Wire name: `targetAmount` (decimal, sent as a JSON string). Required under a condition: see the request's constraints.
     ///
     /// Rules:
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`fx-amount-exactly-one`](super::decisions#decision-fx-amount-exactly-one): about /trans/v2/applyForFcExchange sourceAmount, targetAmount.
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
 }
 /// The required fields of [`ApplyForFcExchangeRequest`], by name: build it with a struct literal and pass it to [`ApplyForFcExchangeRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForFcExchangeRequired {
-    /// The currency converted from.
-    ///
-    /// Wire name `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)); see [`ApplyForFcExchangeRequest::source_currency`].
+    /// Wire name `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)): see [`ApplyForFcExchangeRequest::source_currency`].
     pub source_currency: super::enums::FxCurrency,
-    /// The currency converted to.
-    ///
-    /// Wire name `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)); see [`ApplyForFcExchangeRequest::target_currency`].
+    /// Wire name `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)): see [`ApplyForFcExchangeRequest::target_currency`].
     pub target_currency: super::enums::FxCurrency,
-    /// Mandatory.
-    ///
-    /// Wire name `sourceAccount` (string); see [`ApplyForFcExchangeRequest::source_account`].
+    /// Wire name `sourceAccount` (string): see [`ApplyForFcExchangeRequest::source_account`].
     pub source_account: String,
-    /// Mandatory.
-    ///
-    /// Wire name `targetAccount` (string); see [`ApplyForFcExchangeRequest::target_account`].
+    /// Wire name `targetAccount` (string): see [`ApplyForFcExchangeRequest::target_account`].
     pub target_account: String,
 }
 impl From<ApplyForFcExchangeRequired> for ApplyForFcExchangeRequest {
@@ -203,7 +135,7 @@ impl From<ApplyForFcExchangeRequired> for ApplyForFcExchangeRequest {
     }
 }
 impl ApplyForFcExchangeRequest {
-    /// Creates the value from its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`), given by name; optional fields have setters.
+    /// Builds `ApplyForFcExchangeRequest` from its required fields (`sourceCurrency`, `targetCurrency`, `sourceAccount`, `targetAccount`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ApplyForFcExchangeRequired) -> Self {
         let ApplyForFcExchangeRequired {
@@ -234,20 +166,12 @@ impl ApplyForFcExchangeRequest {
         self
     }
 }
-/// Response `data` of `applyForFcExchange` (/trans/v2/applyForFcExchange).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
+/// Response `data` of `applyForFcExchange` (/trans/v2/applyForFcExchange). Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ApplyForFcExchangeResponse {
-    /// The FX request: query it with /query/v2/getFxRequestStatus.
-    ///
-    /// Wire name: `applicationId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The FX request: query it with /query/v2/getFxRequestStatus. Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",
         default,
@@ -255,29 +179,13 @@ pub struct ApplyForFcExchangeResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub application_id: Option<String>,
-    /// Debited from the source account.
-    ///
-    /// Wire name: `sourceAmount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Debited from the source account. Wire name: `sourceAmount` (decimal, sent as a JSON string).
     #[serde(rename = "sourceAmount", default, skip_serializing_if = "Option::is_none")]
     pub source_amount: Option<baas_runtime::Amount>,
-    /// Credited to the target account.
-    ///
-    /// Wire name: `targetAmount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Credited to the target account. Wire name: `targetAmount` (decimal, sent as a JSON string).
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
     /// Wire name: `fxRate` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
 }
@@ -315,28 +223,20 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
 ///
 /// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetFxRequestStatusRequest {
-    /// Mandatory. Id of the FX request.
-    ///
-    /// Wire name: `applicationId` (string). Required.
+    /// Mandatory. Id of the FX request. Wire name: `applicationId` (string). Required.
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
 /// The required fields of [`GetFxRequestStatusRequest`], by name: build it with a struct literal and pass it to [`GetFxRequestStatusRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetFxRequestStatusRequired {
-    /// Mandatory. Id of the FX request.
-    ///
-    /// Wire name `applicationId` (string); see [`GetFxRequestStatusRequest::application_id`].
+    /// Wire name `applicationId` (string): see [`GetFxRequestStatusRequest::application_id`].
     pub application_id: String,
 }
 impl From<GetFxRequestStatusRequired> for GetFxRequestStatusRequest {
@@ -345,7 +245,7 @@ impl From<GetFxRequestStatusRequired> for GetFxRequestStatusRequest {
     }
 }
 impl GetFxRequestStatusRequest {
-    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
+    /// Builds `GetFxRequestStatusRequest` from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetFxRequestStatusRequired) -> Self {
         let GetFxRequestStatusRequired { application_id } = required;
@@ -354,9 +254,7 @@ impl GetFxRequestStatusRequest {
 }
 /// Response `data` of `getFxRequestStatus` (/query/v2/getFxRequestStatus).
 ///
-/// The `data` object is a [`FxRequest`](super::records::FxRequest).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
+/// The `data` object is a [`FxRequest`](super::records::FxRequest). Not public: this is the sandbox's choice, and the live service may differ.
 pub type GetFxRequestStatusResponse = super::records::FxRequest;
 impl baas_runtime::Operation for GetFxRequestStatusRequest {
     type Response = GetFxRequestStatusResponse;

@@ -41,6 +41,37 @@
 //!
 //! Where the spec says how: paged operations have `*_pages` (a `Stream` of pages, or of items with `.items()`), operations confirmed by OTP have `*_pending` (a `PendingApplication` that sends and confirms its OTP), status queries have `*_until_final` (polling with a [`WaitPolicy`]). Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network; `client.runtime().execute_with` takes [`CallOptions`] and returns the [`Success`] envelope.
 //!
+//! # Requests and answers
+//!
+//! Every request type is built from a `<Name>Required` struct literal passed to `new`, optional fields by setters: every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.
+//!
+//! Each item says where it comes from when it is not the bank's API document: its public documentation, the live service, one integration, or the sandbox's own choice where nothing public shows the shape (the sandbox answers through these same types).
+//!
+//! Decisions that apply to many items are listed here once instead of on each:
+//!
+//! - [`account-currency-set`](decisions#decision-account-currency-set) — Account currency, AccountListItem currency
+//! - [`decimal-wire-string`](decisions#decision-decimal-wire-string) — every decimal field (request and response)
+//! - [`document-type-values`](decisions#decision-document-type-values) — /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType
+//! - [`enum-wire-types`](decisions#decision-enum-wire-types) — value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes
+//! - [`evidence-graded-shapes`](decisions#decision-evidence-graded-shapes) — every answer, record and notification payload a partner reads
+//! - [`fee-call-wire-names`](decisions#decision-fee-call-wire-names) — /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode
+//! - [`fx-amount-exactly-one`](decisions#decision-fx-amount-exactly-one) — /trans/v2/applyForFcExchange sourceAmount, targetAmount
+//! - [`get-trans-list-tx-status-type`](decisions#decision-get-trans-list-tx-status-type) — /query/getTransList txStatus
+//! - [`money-declared-string`](decisions#decision-money-declared-string) — money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance
+//! - [`moves-money-scope`](decisions#decision-moves-money-scope) — moves\_money
+//! - [`not-shown-value-sets`](decisions#decision-not-shown-value-sets) — transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income
+//! - [`otp-scope`](decisions#decision-otp-scope) — otp
+//! - [`page-size-limit`](decisions#decision-page-size-limit) — pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList
+//! - [`paging-first-page`](decisions#decision-paging-first-page) — pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging
+//! - [`public-response-shapes`](decisions#decision-public-response-shapes) — /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment
+//! - [`request-amounts`](decisions#decision-request-amounts) — amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount
+//! - [`sme-info-records`](decisions#decision-sme-info-records) — /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo
+//! - [`sme-reject-reason-names`](decisions#decision-sme-reject-reason-names) — SME onboarding info and status: rejectReasonMsgs
+//! - [`sme-status-shapes`](decisions#decision-sme-status-shapes) — /onboarding/business/getBusinessOnboardingStatus
+//! - [`tx-type-codes`](decisions#decision-tx-type-codes) — /query/getTransList txType (filter and result rows)
+//! - [`untyped-response-fields`](decisions#decision-untyped-response-fields) — response record fields named without a type
+//! - [`validate-account-type`](decisions#decision-validate-account-type) — /account/validateAccount accountType
+//!
 //! # Money
 //!
 //! Amounts are [`Amount`], an exact decimal that never passes through a float, sent as the text the spec gives.

@@ -14,69 +14,37 @@ pub enum Payload {
     ForeignExchange(super::records::FxConversionResult),
     /// `0015`: Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId).
     ClosingBalances(super::records::ClosingBalanceReport),
-    /// `0001`: Personal onboarding result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0001`: Personal onboarding result. Seen on the live service in one integration; not confirmed by the bank.
     PersonalOnboarding(super::records::OnboardingResult),
-    /// `0002`: Transaction result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0002`: Transaction result. Seen on the live service in one integration; not confirmed by the bank.
     TransactionResult(super::records::TransactionResult),
-    /// `0003`: Balance change of an account.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0003`: Balance change of an account. Seen on the live service in one integration; not confirmed by the bank.
     BalanceChange(super::records::BalanceChange),
-    /// `0004`: Internal batch (merchant bulk) result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0004`: Internal batch (merchant bulk) result. Seen on the live service in one integration; not confirmed by the bank.
     InternalBatch(super::records::InternalBatchResult),
-    /// `0005`: Wallet account upgrade result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0005`: Wallet account upgrade result. Seen on the live service in one integration; not confirmed by the bank.
     WalletUpgrade(super::records::OnboardingResult),
-    /// `0006`: SME account opening result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0006`: SME account opening result. Seen on the live service in one integration; not confirmed by the bank.
     SmeAccountOpening(super::records::OnboardingResult),
-    /// `0007`: Utility payment result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0007`: Utility payment result. Seen on the live service in one integration; not confirmed by the bank.
     UtilityPayment(super::records::UtilityPaymentResult),
-    /// `0008`: SME bulk payment result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0008`: SME bulk payment result. Seen on the live service in one integration; not confirmed by the bank.
     SmeBulkPayment(super::records::SmeBulkPaymentResult),
-    /// `0009`: Account statement report.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0009`: Account statement report. Seen on the live service in one integration; not confirmed by the bank.
     StatementReport(super::records::StatementReport),
-    /// `0010`: Foreign-currency deposit.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0010`: Foreign-currency deposit. Seen on the live service in one integration; not confirmed by the bank.
     FcDeposit(super::records::FcDepositResult),
-    /// `0011`: Foreign-currency outbound (cross-border) result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0011`: Foreign-currency outbound (cross-border) result. Seen on the live service in one integration; not confirmed by the bank.
     FcOutbound(super::records::FcOutboundResult),
-    /// `0012`: Multiple account opening.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0012`: Multiple account opening. Seen on the live service in one integration; not confirmed by the bank.
     MultipleAccountOpening(super::records::AccountOpeningResult),
-    /// `0013`: Foreign-currency exchange result of the request without v2.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0013`: Foreign-currency exchange result of the request without v2. Seen on the live service in one integration; not confirmed by the bank.
     FxExchange(super::records::FxExchangeResult),
-    /// `0014`: Bulk utility payment result.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0014`: Bulk utility payment result. Seen on the live service in one integration; not confirmed by the bank.
     BulkUtilityPayment(super::records::BulkUtilityPaymentResult),
-    /// `0019`: Account closure.
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0019`: Account closure. Seen on the live service in one integration; not confirmed by the bank.
     AccountClosure(super::records::AccountClosureResult),
-    /// `0022`: Balance (reported to carry the balance-change payload).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// `0022`: Balance (reported to carry the balance-change payload). Seen on the live service in one integration; not confirmed by the bank.
     Balance(super::records::BalanceChange),
     /// A notification whose payload is not typed here: its type and `params` as received.
     Other {

@@ -24,8 +24,6 @@
 /// Constraints across fields:
 ///
 /// - at least one of `userId`, `onboardingRequestId`, `mobile` must be present — at least one must have a non-null value
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -101,8 +99,6 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
 /// Request of `getUserKyc`.
 ///
 /// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -113,11 +109,9 @@ pub struct GetUserKycRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetUserKycRequest`], by name: build it with a struct literal and pass it to [`GetUserKycRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetUserKycRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetUserKycRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetUserKycRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetUserKycRequired> for GetUserKycRequest {
@@ -126,7 +120,7 @@ impl From<GetUserKycRequired> for GetUserKycRequest {
     }
 }
 impl GetUserKycRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetUserKycRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetUserKycRequired) -> Self {
         let GetUserKycRequired { onboarding_request_id } = required;
@@ -157,8 +151,6 @@ impl baas_runtime::Operation for GetUserKycRequest {
 /// Request of `getKycMediaList`.
 ///
 /// Wire path: `POST /onboarding/personal/getKycMediaList` (operation `getKycMediaList`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -169,11 +161,9 @@ pub struct GetKycMediaListRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetKycMediaListRequest`], by name: build it with a struct literal and pass it to [`GetKycMediaListRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetKycMediaListRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetKycMediaListRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetKycMediaListRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetKycMediaListRequired> for GetKycMediaListRequest {
@@ -182,7 +172,7 @@ impl From<GetKycMediaListRequired> for GetKycMediaListRequest {
     }
 }
 impl GetKycMediaListRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetKycMediaListRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetKycMediaListRequired) -> Self {
         let GetKycMediaListRequired { onboarding_request_id } = required;
@@ -190,8 +180,6 @@ impl GetKycMediaListRequest {
     }
 }
 /// Response `data` of `getKycMediaList` (/onboarding/personal/getKycMediaList).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -220,16 +208,12 @@ impl baas_runtime::Operation for GetKycMediaListRequest {
 /// Request of `getOnboardingRequestId`.
 ///
 /// Wire path: `POST /onboarding/getOnboardingRequestId` (operation `getOnboardingRequestId`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetOnboardingRequestIdRequest {
-    /// Used if unique.
-    ///
-    /// Wire name: `userId` (string). Optional.
+    /// Used if unique. Wire name: `userId` (string). Optional.
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// Wire name: `mobile` (string). Optional.
@@ -256,8 +240,6 @@ impl GetOnboardingRequestIdRequest {
     }
 }
 /// Response `data` of `getOnboardingRequestId` (/onboarding/getOnboardingRequestId).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -289,10 +271,6 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
 /// Constraints across fields:
 ///
 /// - at least one of `onboardingRequestId`, `businessCerNo` must be present — at least one must be valid and non-empty
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -305,9 +283,7 @@ pub struct GetBusinessOnboardingStatusRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Incorporation certificate number.
-    ///
-    /// Wire name: `businessCerNo` (string). Optional.
+    /// Incorporation certificate number. Wire name: `businessCerNo` (string). Optional.
     #[serde(rename = "businessCerNo", default, skip_serializing_if = "Option::is_none")]
     pub business_cer_no: Option<String>,
 }
@@ -364,28 +340,20 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
 ///
 /// Wire path: `POST /onboarding/business/getOnboardingRequestId` (operation `getBusinessOnboardingRequestId`).
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`onboarding-request-id-names`](super::decisions#decision-onboarding-request-id-names): about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetBusinessOnboardingRequestIdRequest {
-    /// Mandatory.
-    ///
-    /// Wire name: `businessCerNo` (string). Required.
+    /// Mandatory. Wire name: `businessCerNo` (string). Required.
     #[serde(rename = "businessCerNo")]
     pub business_cer_no: String,
 }
 /// The required fields of [`GetBusinessOnboardingRequestIdRequest`], by name: build it with a struct literal and pass it to [`GetBusinessOnboardingRequestIdRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetBusinessOnboardingRequestIdRequired {
-    /// Mandatory.
-    ///
-    /// Wire name `businessCerNo` (string); see [`GetBusinessOnboardingRequestIdRequest::business_cer_no`].
+    /// Wire name `businessCerNo` (string): see [`GetBusinessOnboardingRequestIdRequest::business_cer_no`].
     pub business_cer_no: String,
 }
 impl From<GetBusinessOnboardingRequestIdRequired>
@@ -397,7 +365,7 @@ for GetBusinessOnboardingRequestIdRequest {
     }
 }
 impl GetBusinessOnboardingRequestIdRequest {
-    /// Creates the value from its required fields (`businessCerNo`), given by name; optional fields have setters.
+    /// Builds `GetBusinessOnboardingRequestIdRequest` from its required fields (`businessCerNo`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetBusinessOnboardingRequestIdRequired) -> Self {
         let GetBusinessOnboardingRequestIdRequired { business_cer_no } = required;
@@ -405,8 +373,6 @@ impl GetBusinessOnboardingRequestIdRequest {
     }
 }
 /// Response `data` of `getBusinessOnboardingRequestId` (/onboarding/business/getOnboardingRequestId).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -437,8 +403,6 @@ impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
 /// Request of `getStoreOnboardingInfo`.
 ///
 /// Wire path: `POST /onboarding/business/getStoreOnboardingInfo` (operation `getStoreOnboardingInfo`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -449,11 +413,9 @@ pub struct GetStoreOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetStoreOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetStoreOnboardingInfoRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetStoreOnboardingInfoRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetStoreOnboardingInfoRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetStoreOnboardingInfoRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetStoreOnboardingInfoRequired> for GetStoreOnboardingInfoRequest {
@@ -462,7 +424,7 @@ impl From<GetStoreOnboardingInfoRequired> for GetStoreOnboardingInfoRequest {
     }
 }
 impl GetStoreOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetStoreOnboardingInfoRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetStoreOnboardingInfoRequired) -> Self {
         let GetStoreOnboardingInfoRequired { onboarding_request_id } = required;
@@ -493,8 +455,6 @@ impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
 /// Request of `getCompanyOnboardingInfo`.
 ///
 /// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -505,11 +465,9 @@ pub struct GetCompanyOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetCompanyOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetCompanyOnboardingInfoRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCompanyOnboardingInfoRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetCompanyOnboardingInfoRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetCompanyOnboardingInfoRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetCompanyOnboardingInfoRequired> for GetCompanyOnboardingInfoRequest {
@@ -520,7 +478,7 @@ impl From<GetCompanyOnboardingInfoRequired> for GetCompanyOnboardingInfoRequest 
     }
 }
 impl GetCompanyOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetCompanyOnboardingInfoRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetCompanyOnboardingInfoRequired) -> Self {
         let GetCompanyOnboardingInfoRequired { onboarding_request_id } = required;
@@ -551,8 +509,6 @@ impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
 /// Request of `getOrganisationOnboardingInfo`.
 ///
 /// Wire path: `POST /onboarding/business/getOrganisationOnboardingInfo` (operation `getOrganisationOnboardingInfo`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -563,11 +519,9 @@ pub struct GetOrganisationOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetOrganisationOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetOrganisationOnboardingInfoRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetOrganisationOnboardingInfoRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetOrganisationOnboardingInfoRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetOrganisationOnboardingInfoRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetOrganisationOnboardingInfoRequired>
@@ -579,7 +533,7 @@ for GetOrganisationOnboardingInfoRequest {
     }
 }
 impl GetOrganisationOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetOrganisationOnboardingInfoRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetOrganisationOnboardingInfoRequired) -> Self {
         let GetOrganisationOnboardingInfoRequired { onboarding_request_id } = required;
@@ -610,8 +564,6 @@ impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
 /// Request of `getPartnershipOnboardingInfo`.
 ///
 /// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -622,11 +574,9 @@ pub struct GetPartnershipOnboardingInfoRequest {
     pub onboarding_request_id: String,
 }
 /// The required fields of [`GetPartnershipOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetPartnershipOnboardingInfoRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPartnershipOnboardingInfoRequired {
-    /// Wire name `onboardingRequestId` (string); see [`GetPartnershipOnboardingInfoRequest::onboarding_request_id`].
+    /// Wire name `onboardingRequestId` (string): see [`GetPartnershipOnboardingInfoRequest::onboarding_request_id`].
     pub onboarding_request_id: String,
 }
 impl From<GetPartnershipOnboardingInfoRequired> for GetPartnershipOnboardingInfoRequest {
@@ -637,7 +587,7 @@ impl From<GetPartnershipOnboardingInfoRequired> for GetPartnershipOnboardingInfo
     }
 }
 impl GetPartnershipOnboardingInfoRequest {
-    /// Creates the value from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
+    /// Builds `GetPartnershipOnboardingInfoRequest` from its required fields (`onboardingRequestId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetPartnershipOnboardingInfoRequired) -> Self {
         let GetPartnershipOnboardingInfoRequired { onboarding_request_id } = required;

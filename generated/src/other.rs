@@ -16,67 +16,47 @@
 ///
 /// Wire path: `POST /trans/txReversal` (operation `txReversal`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
 /// Constraints across fields:
 ///
 /// - checked by the service only (`transactionId`): reversal only within 1 month of the transaction
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TxReversalRequest {
-    /// Must be within the last 1 month.
-    ///
-    /// Wire name: `transactionId` (string). Required.
+    /// Must be within the last 1 month. Wire name: `transactionId` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: the transaction must be within the last 1 month (completed within the last 1 month)
     #[serde(rename = "transactionId")]
     pub transaction_id: String,
-    /// Receipt number of a reversal already done by a third party.
-    ///
-    /// Wire name: `reversalReceiptNo` (string). Optional.
+    /// Receipt number of a reversal already done by a third party. Wire name: `reversalReceiptNo` (string). Optional.
     #[serde(
         rename = "reversalReceiptNo",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reversal_receipt_no: Option<String>,
-    /// Time of that third-party reversal (format not shown).
-    ///
-    /// Wire name: `reversedTime` (string). Optional.
+    /// Time of that third-party reversal (format not shown). Wire name: `reversedTime` (string). Optional.
     #[serde(rename = "reversedTime", default, skip_serializing_if = "Option::is_none")]
     pub reversed_time: Option<String>,
     /// Wire name: `reversalReason` (string). Optional.
     #[serde(rename = "reversalReason", default, skip_serializing_if = "Option::is_none")]
     pub reversal_reason: Option<String>,
-    /// Voucher document (Base64). Size limit: not shown.
-    ///
-    /// Wire name: `voucherBase64` (string). Optional.
+    /// Voucher document (Base64). Size limit: not shown. Wire name: `voucherBase64` (string). Optional.
     #[serde(rename = "voucherBase64", default, skip_serializing_if = "Option::is_none")]
     pub voucher_base64: Option<String>,
     /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
-    ///
-    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(rename = "voucherType", default, skip_serializing_if = "Option::is_none")]
     pub voucher_type: Option<super::enums::VoucherType>,
 }
 /// The required fields of [`TxReversalRequest`], by name: build it with a struct literal and pass it to [`TxReversalRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxReversalRequired {
-    /// Must be within the last 1 month.
-    ///
-    /// Wire name `transactionId` (string); see [`TxReversalRequest::transaction_id`].
+    /// Wire name `transactionId` (string): see [`TxReversalRequest::transaction_id`].
     pub transaction_id: String,
 }
 impl From<TxReversalRequired> for TxReversalRequest {
@@ -85,7 +65,7 @@ impl From<TxReversalRequired> for TxReversalRequest {
     }
 }
 impl TxReversalRequest {
-    /// Creates the value from its required fields (`transactionId`), given by name; optional fields have setters.
+    /// Builds `TxReversalRequest` from its required fields (`transactionId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: TxReversalRequired) -> Self {
         let TxReversalRequired { transaction_id } = required;
@@ -130,8 +110,6 @@ impl TxReversalRequest {
     }
 }
 /// Response `data` of `txReversal` (/trans/txReversal).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -162,8 +140,6 @@ impl baas_runtime::Operation for TxReversalRequest {
 /// Request of `queryTxReversal`.
 ///
 /// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -174,11 +150,9 @@ pub struct QueryTxReversalRequest {
     pub application_id: String,
 }
 /// The required fields of [`QueryTxReversalRequest`], by name: build it with a struct literal and pass it to [`QueryTxReversalRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryTxReversalRequired {
-    /// Wire name `applicationId` (string); see [`QueryTxReversalRequest::application_id`].
+    /// Wire name `applicationId` (string): see [`QueryTxReversalRequest::application_id`].
     pub application_id: String,
 }
 impl From<QueryTxReversalRequired> for QueryTxReversalRequest {
@@ -187,7 +161,7 @@ impl From<QueryTxReversalRequired> for QueryTxReversalRequest {
     }
 }
 impl QueryTxReversalRequest {
-    /// Creates the value from its required fields (`applicationId`), given by name; optional fields have setters.
+    /// Builds `QueryTxReversalRequest` from its required fields (`applicationId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: QueryTxReversalRequired) -> Self {
         let QueryTxReversalRequired { application_id } = required;
@@ -216,15 +190,7 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 ///
 /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
-///
-/// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -233,90 +199,54 @@ pub struct FetchTransactionFeeRequest {
     /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Optional.
     #[serde(rename = "payType", default, skip_serializing_if = "Option::is_none")]
     pub pay_type: Option<super::enums::PayType>,
-    /// Debit account.
-    ///
-    /// Wire name: `payerAccountId` (string). Required.
+    /// Debit account. Wire name: `payerAccountId` (string). Required.
     #[serde(rename = "payerAccountId")]
     pub payer_account_id: String,
     /// Wire name: `benificiaryName` (string). Required.
-    ///
-    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryName")]
     pub benificiary_name: String,
     /// Wire name: `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)). Required.
-    ///
-    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryType")]
     pub benificiary_type: super::enums::FeeBeneficiaryType,
-    /// Account number or shortcode.
-    ///
-    /// Wire name: `benificiaryAccount` (string). Required.
-    ///
-    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Account number or shortcode. Wire name: `benificiaryAccount` (string). Required.
     #[serde(rename = "benificiaryAccount")]
     pub benificiary_account: String,
-    /// Paybill sub-account.
-    ///
-    /// Wire name: `benificiarySubAccount` (string). Optional.
-    ///
-    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
+    /// Paybill sub-account. Wire name: `benificiarySubAccount` (string). Optional.
     #[serde(
         rename = "benificiarySubAccount",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub benificiary_sub_account: Option<String>,
-    /// From the bank-code list (values not shown).
-    ///
-    /// Wire name: `benificiaryBankCode` (string). Required.
+    /// From the bank-code list (values not shown). Wire name: `benificiaryBankCode` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: must come from the bank-code list
-    ///
-    /// Decision [`fee-call-wire-names`](super::decisions#decision-fee-call-wire-names): about /trans/txReversal (fee call) benificiaryName, benificiaryType, benificiaryAccount, benificiarySubAccount, benificiaryBankCode.
     #[serde(rename = "benificiaryBankCode")]
     pub benificiary_bank_code: String,
-    /// Declared string.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string). Required.
+    /// Declared string. Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
     /// Rules:
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
 }
 /// The required fields of [`FetchTransactionFeeRequest`], by name: build it with a struct literal and pass it to [`FetchTransactionFeeRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchTransactionFeeRequired {
-    /// Debit account.
-    ///
-    /// Wire name `payerAccountId` (string); see [`FetchTransactionFeeRequest::payer_account_id`].
+    /// Wire name `payerAccountId` (string): see [`FetchTransactionFeeRequest::payer_account_id`].
     pub payer_account_id: String,
-    /// Wire name `benificiaryName` (string); see [`FetchTransactionFeeRequest::benificiary_name`].
+    /// Wire name `benificiaryName` (string): see [`FetchTransactionFeeRequest::benificiary_name`].
     pub benificiary_name: String,
-    /// Wire name `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)); see [`FetchTransactionFeeRequest::benificiary_type`].
+    /// Wire name `benificiaryType` (value set [`enums::FeeBeneficiaryType`](super::enums::FeeBeneficiaryType)): see [`FetchTransactionFeeRequest::benificiary_type`].
     pub benificiary_type: super::enums::FeeBeneficiaryType,
-    /// Account number or shortcode.
-    ///
-    /// Wire name `benificiaryAccount` (string); see [`FetchTransactionFeeRequest::benificiary_account`].
+    /// Wire name `benificiaryAccount` (string): see [`FetchTransactionFeeRequest::benificiary_account`].
     pub benificiary_account: String,
-    /// From the bank-code list (values not shown).
-    ///
-    /// Wire name `benificiaryBankCode` (string); see [`FetchTransactionFeeRequest::benificiary_bank_code`].
+    /// Wire name `benificiaryBankCode` (string): see [`FetchTransactionFeeRequest::benificiary_bank_code`].
     pub benificiary_bank_code: String,
-    /// Declared string.
-    ///
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`FetchTransactionFeeRequest::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`FetchTransactionFeeRequest::amount`].
     pub amount: baas_runtime::Amount,
 }
 impl From<FetchTransactionFeeRequired> for FetchTransactionFeeRequest {
@@ -325,7 +255,7 @@ impl From<FetchTransactionFeeRequired> for FetchTransactionFeeRequest {
     }
 }
 impl FetchTransactionFeeRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`), given by name; optional fields have setters.
+    /// Builds `FetchTransactionFeeRequest` from its required fields (`payerAccountId`, `benificiaryName`, `benificiaryType`, `benificiaryAccount`, `benificiaryBankCode`, `amount`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: FetchTransactionFeeRequired) -> Self {
         let FetchTransactionFeeRequired {
@@ -389,34 +319,24 @@ impl baas_runtime::Operation for FetchTransactionFeeRequest {
 /// Request of `validateAccount`.
 ///
 /// Wire path: `POST /account/validateAccount` (operation `validateAccount`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ValidateAccountRequest {
-    /// Number or shortcode.
-    ///
-    /// Wire name: `accountId` (string). Required.
+    /// Number or shortcode. Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
     /// Wire name: `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)). Required.
-    ///
-    /// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
     #[serde(rename = "accountType")]
     pub account_type: super::enums::ValidateAccountType,
 }
 /// The required fields of [`ValidateAccountRequest`], by name: build it with a struct literal and pass it to [`ValidateAccountRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidateAccountRequired {
-    /// Number or shortcode.
-    ///
-    /// Wire name `accountId` (string); see [`ValidateAccountRequest::account_id`].
+    /// Wire name `accountId` (string): see [`ValidateAccountRequest::account_id`].
     pub account_id: String,
-    /// Wire name `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)); see [`ValidateAccountRequest::account_type`].
+    /// Wire name `accountType` (value set [`enums::ValidateAccountType`](super::enums::ValidateAccountType)): see [`ValidateAccountRequest::account_type`].
     pub account_type: super::enums::ValidateAccountType,
 }
 impl From<ValidateAccountRequired> for ValidateAccountRequest {
@@ -425,7 +345,7 @@ impl From<ValidateAccountRequired> for ValidateAccountRequest {
     }
 }
 impl ValidateAccountRequest {
-    /// Creates the value from its required fields (`accountId`, `accountType`), given by name; optional fields have setters.
+    /// Builds `ValidateAccountRequest` from its required fields (`accountId`, `accountType`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ValidateAccountRequired) -> Self {
         let ValidateAccountRequired { account_id, account_type } = required;
@@ -453,27 +373,19 @@ impl baas_runtime::Operation for ValidateAccountRequest {
 /// Request of `queryClosingBalance`.
 ///
 /// Wire path: `POST /report/queryClosingBalance` (operation `queryClosingBalance`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryClosingBalanceRequest {
-    /// A UTC date (format not shown).
-    ///
-    /// Wire name: `queryDate` (string). Required.
+    /// A UTC date (format not shown). Wire name: `queryDate` (string). Required.
     #[serde(rename = "queryDate")]
     pub query_date: String,
 }
 /// The required fields of [`QueryClosingBalanceRequest`], by name: build it with a struct literal and pass it to [`QueryClosingBalanceRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryClosingBalanceRequired {
-    /// A UTC date (format not shown).
-    ///
-    /// Wire name `queryDate` (string); see [`QueryClosingBalanceRequest::query_date`].
+    /// Wire name `queryDate` (string): see [`QueryClosingBalanceRequest::query_date`].
     pub query_date: String,
 }
 impl From<QueryClosingBalanceRequired> for QueryClosingBalanceRequest {
@@ -482,7 +394,7 @@ impl From<QueryClosingBalanceRequired> for QueryClosingBalanceRequest {
     }
 }
 impl QueryClosingBalanceRequest {
-    /// Creates the value from its required fields (`queryDate`), given by name; optional fields have setters.
+    /// Builds `QueryClosingBalanceRequest` from its required fields (`queryDate`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: QueryClosingBalanceRequired) -> Self {
         let QueryClosingBalanceRequired { query_date } = required;

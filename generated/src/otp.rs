@@ -14,16 +14,12 @@
 /// Request of `sendOtp`.
 ///
 /// Wire path: `POST /common/sendOtp` (operation `sendOtp`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct SendOtpRequest {
-    /// Application id. public-facts.md \[docs\]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk).
-    ///
-    /// Wire name: `businessId` (string). Required.
+    /// Application id. public-facts.md \[docs\]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name: `businessId` (string). Required.
     #[serde(rename = "businessId")]
     pub business_id: String,
     /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.
@@ -31,15 +27,11 @@ pub struct SendOtpRequest {
     pub otp_type: super::enums::OtpType,
 }
 /// The required fields of [`SendOtpRequest`], by name: build it with a struct literal and pass it to [`SendOtpRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SendOtpRequired {
-    /// Application id. public-facts.md \[docs\]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk).
-    ///
-    /// Wire name `businessId` (string); see [`SendOtpRequest::business_id`].
+    /// Wire name `businessId` (string): see [`SendOtpRequest::business_id`].
     pub business_id: String,
-    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendOtpRequest::otp_type`].
+    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)): see [`SendOtpRequest::otp_type`].
     pub otp_type: super::enums::OtpType,
 }
 impl From<SendOtpRequired> for SendOtpRequest {
@@ -48,7 +40,7 @@ impl From<SendOtpRequired> for SendOtpRequest {
     }
 }
 impl SendOtpRequest {
-    /// Creates the value from its required fields (`businessId`, `otpType`), given by name; optional fields have setters.
+    /// Builds `SendOtpRequest` from its required fields (`businessId`, `otpType`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: SendOtpRequired) -> Self {
         let SendOtpRequired { business_id, otp_type } = required;
@@ -81,12 +73,6 @@ impl baas_runtime::Operation for SendOtpRequest {
 /// Request of `confirmOperation`.
 ///
 /// Wire path: `POST /common/confirmOperation` (operation `confirmOperation`).
-///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -100,13 +86,11 @@ pub struct ConfirmOperationRequest {
     pub otp_code: String,
 }
 /// The required fields of [`ConfirmOperationRequest`], by name: build it with a struct literal and pass it to [`ConfirmOperationRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfirmOperationRequired {
-    /// Wire name `businessId` (string); see [`ConfirmOperationRequest::business_id`].
+    /// Wire name `businessId` (string): see [`ConfirmOperationRequest::business_id`].
     pub business_id: String,
-    /// Wire name `otpCode` (string); see [`ConfirmOperationRequest::otp_code`].
+    /// Wire name `otpCode` (string): see [`ConfirmOperationRequest::otp_code`].
     pub otp_code: String,
 }
 impl From<ConfirmOperationRequired> for ConfirmOperationRequest {
@@ -115,7 +99,7 @@ impl From<ConfirmOperationRequired> for ConfirmOperationRequest {
     }
 }
 impl ConfirmOperationRequest {
-    /// Creates the value from its required fields (`businessId`, `otpCode`), given by name; optional fields have setters.
+    /// Builds `ConfirmOperationRequest` from its required fields (`businessId`, `otpCode`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ConfirmOperationRequired) -> Self {
         let ConfirmOperationRequired { business_id, otp_code } = required;
@@ -149,8 +133,6 @@ impl baas_runtime::Operation for ConfirmOperationRequest {
 /// Request of `sendAccAdminOtp`.
 ///
 /// Wire path: `POST /common/sendAccAdminOtp` (operation `sendAccAdminOtp`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -173,19 +155,17 @@ pub struct SendAccAdminOtpRequest {
     pub id_type: super::enums::IdType,
 }
 /// The required fields of [`SendAccAdminOtpRequest`], by name: build it with a struct literal and pass it to [`SendAccAdminOtpRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SendAccAdminOtpRequired {
-    /// Wire name `businessId` (string); see [`SendAccAdminOtpRequest::business_id`].
+    /// Wire name `businessId` (string): see [`SendAccAdminOtpRequest::business_id`].
     pub business_id: String,
-    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)); see [`SendAccAdminOtpRequest::otp_type`].
+    /// Wire name `otpType` (value set [`enums::OtpType`](super::enums::OtpType)): see [`SendAccAdminOtpRequest::otp_type`].
     pub otp_type: super::enums::OtpType,
-    /// Wire name `accountId` (string); see [`SendAccAdminOtpRequest::account_id`].
+    /// Wire name `accountId` (string): see [`SendAccAdminOtpRequest::account_id`].
     pub account_id: String,
-    /// Wire name `accManagerIdNumber` (string); see [`SendAccAdminOtpRequest::acc_manager_id_number`].
+    /// Wire name `accManagerIdNumber` (string): see [`SendAccAdminOtpRequest::acc_manager_id_number`].
     pub acc_manager_id_number: String,
-    /// Wire name `idType` (value set [`enums::IdType`](super::enums::IdType)); see [`SendAccAdminOtpRequest::id_type`].
+    /// Wire name `idType` (value set [`enums::IdType`](super::enums::IdType)): see [`SendAccAdminOtpRequest::id_type`].
     pub id_type: super::enums::IdType,
 }
 impl From<SendAccAdminOtpRequired> for SendAccAdminOtpRequest {
@@ -194,7 +174,7 @@ impl From<SendAccAdminOtpRequired> for SendAccAdminOtpRequest {
     }
 }
 impl SendAccAdminOtpRequest {
-    /// Creates the value from its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`), given by name; optional fields have setters.
+    /// Builds `SendAccAdminOtpRequest` from its required fields (`businessId`, `otpType`, `accountId`, `accManagerIdNumber`, `idType`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: SendAccAdminOtpRequired) -> Self {
         let SendAccAdminOtpRequired {
@@ -244,8 +224,6 @@ impl baas_runtime::Operation for SendAccAdminOtpRequest {
 /// Request of `groupApplications`.
 ///
 /// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -256,11 +234,9 @@ pub struct GroupApplicationsRequest {
     pub application_id_list: Vec<String>,
 }
 /// The required fields of [`GroupApplicationsRequest`], by name: build it with a struct literal and pass it to [`GroupApplicationsRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupApplicationsRequired {
-    /// Wire name `applicationIdList` (array of string); see [`GroupApplicationsRequest::application_id_list`].
+    /// Wire name `applicationIdList` (array of string): see [`GroupApplicationsRequest::application_id_list`].
     pub application_id_list: Vec<String>,
 }
 impl From<GroupApplicationsRequired> for GroupApplicationsRequest {
@@ -269,7 +245,7 @@ impl From<GroupApplicationsRequired> for GroupApplicationsRequest {
     }
 }
 impl GroupApplicationsRequest {
-    /// Creates the value from its required fields (`applicationIdList`), given by name; optional fields have setters.
+    /// Builds `GroupApplicationsRequest` from its required fields (`applicationIdList`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GroupApplicationsRequired) -> Self {
         let GroupApplicationsRequired { application_id_list } = required;
@@ -277,15 +253,11 @@ impl GroupApplicationsRequest {
     }
 }
 /// Response `data` of `groupApplications` (/common/groupApplications).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GroupApplicationsResponse {
-    /// New id usable to confirm one OTP for the group.
-    ///
-    /// Wire name: `applicationId` (string).
+    /// New id usable to confirm one OTP for the group. Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",
         default,

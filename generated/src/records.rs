@@ -3,8 +3,6 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(deprecated)]
 /// Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -28,15 +26,11 @@ pub struct AbnormalAccount {
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
-    /// Every abnormal code that applies to the account.
-    ///
-    /// Wire name: `status` (array of value set [`enums::AbnormalStatus`](super::enums::AbnormalStatus)).
+    /// Every abnormal code that applies to the account. Wire name: `status` (array of value set [`enums::AbnormalStatus`](super::enums::AbnormalStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<super::enums::AbnormalStatus>>,
 }
 /// Account record (/query/getAccountDetails).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -58,16 +52,12 @@ pub struct Account {
     )]
     pub account_name: Option<String>,
     /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
-    ///
-    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<super::enums::Currency>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
-    /// Short alias of accountId.
-    ///
-    /// Wire name: `shortCode` (string).
+    /// Short alias of accountId. Wire name: `shortCode` (string).
     #[serde(
         rename = "shortCode",
         default,
@@ -78,11 +68,7 @@ pub struct Account {
     /// Wire name: `accountStatus` (value set [`enums::AccountStatus`](super::enums::AccountStatus)).
     #[serde(rename = "accountStatus", default, skip_serializing_if = "Option::is_none")]
     pub account_status: Option<super::enums::AccountStatus>,
-    /// Unix timestamp (unit not shown).
-    ///
-    /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Unix timestamp (unit not shown). Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -90,17 +76,11 @@ pub struct Account {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Declared string with 2 decimal places.
-    ///
-    /// Wire name: `balance` (decimal, sent as a JSON string).
+    /// Declared string with 2 decimal places. Wire name: `balance` (decimal, sent as a JSON string).
     ///
     /// Rules:
     ///
     /// - at most 2 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
     /// Wire name: `dormantStatus` (value set [`enums::DormantStatus`](super::enums::DormantStatus)).
@@ -114,22 +94,12 @@ pub struct Account {
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
-/// Payload of notification 0019 (account closure).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0019 (account closure). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AccountClosureResult {
-    /// The closure request.
-    ///
-    /// Wire name: `requestId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// The closure request. Wire name: `requestId` (string).
     #[serde(
         rename = "requestId",
         default,
@@ -138,8 +108,6 @@ pub struct AccountClosureResult {
     )]
     pub request_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -147,11 +115,7 @@ pub struct AccountClosureResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_id: Option<String>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `completeTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `completeTime` (long).
     #[serde(
         rename = "completeTime",
         default,
@@ -159,11 +123,7 @@ pub struct AccountClosureResult {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub complete_time: Option<i64>,
-    /// 1 account closed, 2 request rejected.
-    ///
-    /// Wire name: `status` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// 1 account closed, 2 request rejected. Wire name: `status` (int).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -171,8 +131,6 @@ pub struct AccountClosureResult {
     )]
     pub status: Option<i32>,
     /// Wire name: `rejectionReason` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "rejectionReason",
         default,
@@ -182,21 +140,11 @@ pub struct AccountClosureResult {
     pub rejection_reason: Option<String>,
 }
 /// Item of accounts of /account/queryAccountListByUserId.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AccountListItem {
-    /// Balance with 2 decimal places, as in the account record.
-    ///
-    /// Wire name: `balance` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Balance with 2 decimal places, as in the account record. Wire name: `balance` (decimal, sent as a JSON string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
     /// Wire name: `accountId` (string).
@@ -216,8 +164,6 @@ pub struct AccountListItem {
     )]
     pub account_name: Option<String>,
     /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
-    ///
-    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<super::enums::Currency>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
@@ -230,20 +176,12 @@ pub struct AccountListItem {
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
-/// Payload of notification 0012 (multiple account opening).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0012 (multiple account opening). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AccountOpeningResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "applicationId",
         default,
@@ -252,8 +190,6 @@ pub struct AccountOpeningResult {
     )]
     pub application_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -262,8 +198,6 @@ pub struct AccountOpeningResult {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountName",
         default,
@@ -272,8 +206,6 @@ pub struct AccountOpeningResult {
     )]
     pub account_name: Option<String>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -281,8 +213,6 @@ pub struct AccountOpeningResult {
     )]
     pub currency: Option<String>,
     /// Wire name: `status` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -290,8 +220,6 @@ pub struct AccountOpeningResult {
     )]
     pub status: Option<i32>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -301,12 +229,6 @@ pub struct AccountOpeningResult {
     pub error_code: Option<String>,
 }
 /// Account validation result (/account/validateAccount).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -327,40 +249,22 @@ pub struct AccountValidationResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Type not shown: it may echo the request's 0/1/2 or be an account type code.
-    ///
-    /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`validate-account-type`](super::decisions#decision-validate-account-type): about /account/validateAccount accountType.
+    /// Type not shown: it may echo the request's 0/1/2 or be an account type code. Wire name: `accountType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<baas_runtime::Scalar>,
-    /// Returned for internal accounts.
-    ///
-    /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
+    /// Returned for internal accounts. Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
-    /// Returned for internal accounts; type and values not shown.
-    ///
-    /// Wire name: `restrictStatus` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Returned for internal accounts; type and values not shown. Wire name: `restrictStatus` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "restrictStatus", default, skip_serializing_if = "Option::is_none")]
     pub restrict_status: Option<baas_runtime::Scalar>,
 }
-/// Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BalanceChange {
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -369,8 +273,6 @@ pub struct BalanceChange {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "externalTxId",
         default,
@@ -379,8 +281,6 @@ pub struct BalanceChange {
     )]
     pub external_tx_id: Option<String>,
     /// Wire name: `userId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "userId",
         default,
@@ -389,8 +289,6 @@ pub struct BalanceChange {
     )]
     pub user_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -399,8 +297,6 @@ pub struct BalanceChange {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountName",
         default,
@@ -408,13 +304,7 @@ pub struct BalanceChange {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Transaction type code (TTID...); the list is open.
-    ///
-    /// Wire name: `txType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string).
     #[serde(
         rename = "txType",
         default,
@@ -423,8 +313,6 @@ pub struct BalanceChange {
     )]
     pub tx_type: Option<String>,
     /// Wire name: `oppoBankCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoBankCode",
         default,
@@ -433,8 +321,6 @@ pub struct BalanceChange {
     )]
     pub oppo_bank_code: Option<String>,
     /// Wire name: `oppoAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoAccountId",
         default,
@@ -443,8 +329,6 @@ pub struct BalanceChange {
     )]
     pub oppo_account_id: Option<String>,
     /// Wire name: `oppoAccountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoAccountName",
         default,
@@ -453,8 +337,6 @@ pub struct BalanceChange {
     )]
     pub oppo_account_name: Option<String>,
     /// Wire name: `oppoSubAccount` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoSubAccount",
         default,
@@ -463,8 +345,6 @@ pub struct BalanceChange {
     )]
     pub oppo_sub_account: Option<String>,
     /// Wire name: `thirdPartyTxType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "thirdPartyTxType",
         default,
@@ -473,8 +353,6 @@ pub struct BalanceChange {
     )]
     pub third_party_tx_type: Option<String>,
     /// Wire name: `mpesaBusinessPayType` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "mpesaBusinessPayType",
         default,
@@ -483,8 +361,6 @@ pub struct BalanceChange {
     )]
     pub mpesa_business_pay_type: Option<i32>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -492,33 +368,15 @@ pub struct BalanceChange {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `feeAmount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
-    /// The account's balance after the change.
-    ///
-    /// Wire name: `balance` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// The account's balance after the change. Wire name: `balance` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `completeTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `completeTime` (long).
     #[serde(
         rename = "completeTime",
         default,
@@ -527,25 +385,15 @@ pub struct BalanceChange {
     )]
     pub complete_time: Option<i64>,
     /// Wire name: `extInfo` (record [`records::BalanceChangeExtInfo`](super::records::BalanceChangeExtInfo)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::BalanceChangeExtInfo>,
 }
-/// extInfo of notification 0003.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// extInfo of notification 0003. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BalanceChangeExtInfo {
     /// Wire name: `transactionNarrative` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "transactionNarrative",
         default,
@@ -554,8 +402,6 @@ pub struct BalanceChangeExtInfo {
     )]
     pub transaction_narrative: Option<String>,
     /// Wire name: `oppoPhoneNumber` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoPhoneNumber",
         default,
@@ -564,24 +410,14 @@ pub struct BalanceChangeExtInfo {
     )]
     pub oppo_phone_number: Option<String>,
 }
-/// Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's. Not public: this is the sandbox's choice, and the live service may differ.
 ///
 /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BankCode {
-    /// The code to send as a payee bank code (this bank's own is 46).
-    ///
-    /// Wire name: `bankCode` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The code to send as a payee bank code (this bank's own is 46). Wire name: `bankCode` (string).
     #[serde(
         rename = "bankCode",
         default,
@@ -590,8 +426,6 @@ pub struct BankCode {
     )]
     pub bank_code: Option<String>,
     /// Wire name: `bankName` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "bankName",
         default,
@@ -600,20 +434,12 @@ pub struct BankCode {
     )]
     pub bank_name: Option<String>,
 }
-/// Payload of notification 0014 (bulk utility payment result).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0014 (bulk utility payment result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BulkUtilityPaymentResult {
     /// Wire name: `bulkPaymentOrderId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "bulkPaymentOrderId",
         default,
@@ -622,8 +448,6 @@ pub struct BulkUtilityPaymentResult {
     )]
     pub bulk_payment_order_id: Option<String>,
     /// Wire name: `payerAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payerAccountId",
         default,
@@ -632,8 +456,6 @@ pub struct BulkUtilityPaymentResult {
     )]
     pub payer_account_id: Option<String>,
     /// Wire name: `txCount` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txCount",
         default,
@@ -642,18 +464,10 @@ pub struct BulkUtilityPaymentResult {
     )]
     pub tx_count: Option<i32>,
     /// Wire name: `resultArray` (array of record [`records::UtilityPaymentResult`](super::records::UtilityPaymentResult)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::UtilityPaymentResult>>,
 }
 /// SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -666,9 +480,7 @@ pub struct BusinessOnboardingStatus {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Integer; values from public-facts.md \[live\].
-    ///
-    /// Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
+    /// Integer; values from public-facts.md \[live\]. Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
     ///
     /// Decision [`onboarding-status-types`](super::decisions#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
     #[serde(
@@ -677,24 +489,14 @@ pub struct BusinessOnboardingStatus {
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_status: Option<super::enums::OnboardingStatus>,
-    /// First shape. Type and values not shown.
-    ///
-    /// Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// First shape. Type and values not shown. Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectionReasonId",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub rejection_reason_id: Option<baas_runtime::Scalar>,
-    /// First shape.
-    ///
-    /// Wire name: `rejectionReasonMsg` (string).
-    ///
-    /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
+    /// First shape. Wire name: `rejectionReasonMsg` (string).
     #[serde(
         rename = "rejectionReasonMsg",
         default,
@@ -711,43 +513,23 @@ pub struct BusinessOnboardingStatus {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
-    /// Second shape (array).
-    ///
-    /// Wire name: `rejectionReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Second shape (array). Wire name: `rejectionReasonIds` (array of a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectionReasonIds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub rejection_reason_ids: Option<Vec<baas_runtime::Scalar>>,
-    /// Second shape (array); wire name as written.
-    ///
-    /// Wire name: `rejectReasonMsgs` (array of string).
-    ///
-    /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-    ///
-    /// Decision [`sme-reject-reason-names`](super::decisions#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
+    /// Second shape (array); wire name as written. Wire name: `rejectReasonMsgs` (array of string).
     #[serde(
         rename = "rejectReasonMsgs",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_reason_msgs: Option<Vec<String>>,
-    /// Second shape.
-    ///
-    /// Wire name: `auditTime` (long).
-    ///
-    /// Decision [`sme-status-shapes`](super::decisions#decision-sme-status-shapes): about /onboarding/business/getBusinessOnboardingStatus.
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Second shape. Wire name: `auditTime` (long).
     #[serde(
         rename = "auditTime",
         default,
@@ -756,20 +538,12 @@ pub struct BusinessOnboardingStatus {
     )]
     pub audit_time: Option<i64>,
 }
-/// One account's closing balance in notification 0015. Not public: the sandbox's shape.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// One account's closing balance in notification 0015. Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ClosingBalance {
     /// Wire name: `accountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "accountId",
         default,
@@ -778,34 +552,22 @@ pub struct ClosingBalance {
     )]
     pub account_id: Option<String>,
     /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub currency: Option<String>,
-    /// What the ledger held at the end of the day.
-    ///
-    /// Wire name: `closingBalance` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// What the ledger held at the end of the day. Wire name: `closingBalance` (decimal, sent as a JSON string).
     #[serde(rename = "closingBalance", default, skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<baas_runtime::Amount>,
 }
 /// Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ClosingBalanceJob {
     /// Wire name: `jobId` (string).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "jobId",
         default,
@@ -814,20 +576,12 @@ pub struct ClosingBalanceJob {
     )]
     pub job_id: Option<String>,
 }
-/// Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ClosingBalanceReport {
     /// Wire name: `jobId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "jobId",
         default,
@@ -835,11 +589,7 @@ pub struct ClosingBalanceReport {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub job_id: Option<String>,
-    /// The day (YYYY-MM-DD) whose closing balances these are.
-    ///
-    /// Wire name: `queryDate` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The day (YYYY-MM-DD) whose closing balances these are. Wire name: `queryDate` (string).
     #[serde(
         rename = "queryDate",
         default,
@@ -847,22 +597,14 @@ pub struct ClosingBalanceReport {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub query_date: Option<String>,
-    /// SUCCESS when the job computed the balances.
-    ///
-    /// Wire name: `status` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// SUCCESS when the job computed the balances. Wire name: `status` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub status: Option<String>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `generatedTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms. Wire name: `generatedTime` (long).
     #[serde(
         rename = "generatedTime",
         default,
@@ -871,21 +613,15 @@ pub struct ClosingBalanceReport {
     )]
     pub generated_time: Option<i64>,
     /// Wire name: `balances` (array of record [`records::ClosingBalance`](super::records::ClosingBalance)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balances: Option<Vec<super::records::ClosingBalance>>,
 }
 /// CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct CnyTransferDetail {
-    /// Identifier of the transfer application.
-    ///
-    /// Wire name: `applicationId` (string).
+    /// Identifier of the transfer application. Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",
         default,
@@ -916,9 +652,7 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_name: Option<String>,
-    /// Present for individual beneficiaries.
-    ///
-    /// Wire name: `beneficiaryCountryCode` (string).
+    /// Present for individual beneficiaries. Wire name: `beneficiaryCountryCode` (string).
     #[serde(
         rename = "beneficiaryCountryCode",
         default,
@@ -969,9 +703,7 @@ pub struct CnyTransferDetail {
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
-    /// Present if provided.
-    ///
-    /// Wire name: `messageToBeneficiary` (string).
+    /// Present if provided. Wire name: `messageToBeneficiary` (string).
     #[serde(
         rename = "messageToBeneficiary",
         default,
@@ -986,31 +718,21 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub remark: Option<String>,
-    /// Declared string, decimal with 4 decimal places.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string).
+    /// Declared string, decimal with 4 decimal places. Wire name: `amount` (decimal, sent as a JSON string).
     ///
     /// Rules:
     ///
     /// - at most 4 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
-    ///
-    /// Wire name: `status` (int).
+    /// CNY transfer status, an integer; the meaning of its values: not shown (not public either). Wire name: `status` (int).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub status: Option<i32>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
+    /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -1018,9 +740,7 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Epoch ms, or null while not completed.
-    ///
-    /// Wire name: `completedTime` (long).
+    /// Epoch ms, or null while not completed. Wire name: `completedTime` (long).
     #[serde(
         rename = "completedTime",
         default,
@@ -1028,14 +748,10 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub completed_time: Option<i64>,
-    /// Order items.
-    ///
-    /// Wire name: `orders` (array of record [`records::OrderItemReceived`](super::records::OrderItemReceived)).
+    /// Order items. Wire name: `orders` (array of record [`records::OrderItemReceived`](super::records::OrderItemReceived)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<Vec<super::records::OrderItemReceived>>,
-    /// Temporary download link to the stored document.
-    ///
-    /// Wire name: `supportDocumentFile` (string).
+    /// Temporary download link to the stored document. Wire name: `supportDocumentFile` (string).
     #[serde(
         rename = "supportDocumentFile",
         default,
@@ -1043,9 +759,7 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub support_document_file: Option<String>,
-    /// Link or null.
-    ///
-    /// Wire name: `companyRegisDocumentFile` (string).
+    /// Link or null. Wire name: `companyRegisDocumentFile` (string).
     #[serde(
         rename = "companyRegisDocumentFile",
         default,
@@ -1053,9 +767,7 @@ pub struct CnyTransferDetail {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub company_regis_document_file: Option<String>,
-    /// Link or null.
-    ///
-    /// Wire name: `invoice` (string).
+    /// Link or null. Wire name: `invoice` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1063,20 +775,12 @@ pub struct CnyTransferDetail {
     )]
     pub invoice: Option<String>,
 }
-/// Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct CnyTransferResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "applicationId",
         default,
@@ -1084,11 +788,7 @@ pub struct CnyTransferResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub application_id: Option<String>,
-    /// CNY transfer status (the sandbox: 8 succeeded, 4 failed).
-    ///
-    /// Wire name: `status` (int).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name: `status` (int).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1096,26 +796,16 @@ pub struct CnyTransferResult {
     )]
     pub status: Option<i32>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub currency: Option<String>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `completedTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms. Wire name: `completedTime` (long).
     #[serde(
         rename = "completedTime",
         default,
@@ -1125,15 +815,11 @@ pub struct CnyTransferResult {
     pub completed_time: Option<i64>,
 }
 /// CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct CnyTransferSummary {
-    /// Identifier of the transfer application.
-    ///
-    /// Wire name: `applicationId` (string).
+    /// Identifier of the transfer application. Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",
         default,
@@ -1164,9 +850,7 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_name: Option<String>,
-    /// Present for individual beneficiaries.
-    ///
-    /// Wire name: `beneficiaryCountryCode` (string).
+    /// Present for individual beneficiaries. Wire name: `beneficiaryCountryCode` (string).
     #[serde(
         rename = "beneficiaryCountryCode",
         default,
@@ -1217,9 +901,7 @@ pub struct CnyTransferSummary {
     /// Wire name: `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)).
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<super::enums::PaymentPurpose>,
-    /// Present if provided.
-    ///
-    /// Wire name: `messageToBeneficiary` (string).
+    /// Present if provided. Wire name: `messageToBeneficiary` (string).
     #[serde(
         rename = "messageToBeneficiary",
         default,
@@ -1234,31 +916,21 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub remark: Option<String>,
-    /// Declared string, decimal with 4 decimal places.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string).
+    /// Declared string, decimal with 4 decimal places. Wire name: `amount` (decimal, sent as a JSON string).
     ///
     /// Rules:
     ///
     /// - at most 4 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// CNY transfer status, an integer; the meaning of its values: not shown (not public either).
-    ///
-    /// Wire name: `status` (int).
+    /// CNY transfer status, an integer; the meaning of its values: not shown (not public either). Wire name: `status` (int).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub status: Option<i32>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
+    /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -1266,9 +938,7 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Epoch ms, or null while not completed.
-    ///
-    /// Wire name: `completedTime` (long).
+    /// Epoch ms, or null while not completed. Wire name: `completedTime` (long).
     #[serde(
         rename = "completedTime",
         default,
@@ -1278,19 +948,11 @@ pub struct CnyTransferSummary {
     pub completed_time: Option<i64>,
 }
 /// SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`sme-info-records`](super::decisions#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct CompanyOnboardingInfo {
-    /// Onboarding request id.
-    ///
-    /// Wire name: `onboardingRequestId` (string).
+    /// Onboarding request id. Wire name: `onboardingRequestId` (string).
     #[serde(
         rename = "onboardingRequestId",
         default,
@@ -1298,9 +960,7 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Name of the business.
-    ///
-    /// Wire name: `smeName` (string).
+    /// Name of the business. Wire name: `smeName` (string).
     #[serde(
         rename = "smeName",
         default,
@@ -1311,9 +971,7 @@ pub struct CompanyOnboardingInfo {
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
-    /// Country code of the mobile number.
-    ///
-    /// Wire name: `countryCode` (string).
+    /// Country code of the mobile number. Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
         default,
@@ -1335,9 +993,7 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub email: Option<String>,
-    /// Tax number (spelled krapin in this record).
-    ///
-    /// Wire name: `krapin` (string).
+    /// Tax number (spelled krapin in this record). Wire name: `krapin` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1352,18 +1008,10 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
-    /// Type not shown.
-    ///
-    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `channel` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::Scalar>,
-    /// User id in the partner's system.
-    ///
-    /// Wire name: `channelUserId` (string).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// User id in the partner's system. Wire name: `channelUserId` (string).
     #[serde(
         rename = "channelUserId",
         default,
@@ -1371,38 +1019,24 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub channel_user_id: Option<String>,
-    /// Uploaded media.
-    ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Uploaded media. Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
-    /// Status of the SME onboarding; type and values not shown.
-    ///
-    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Status of the SME onboarding; type and values not shown. Wire name: `status` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::Scalar>,
-    /// Rejection reason ids (array); type of the elements and their values not shown.
-    ///
-    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Rejection reason ids (array); type of the elements and their values not shown. Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectReasonIds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
-    /// Rejection reason messages (array); wire name as written.
-    ///
-    /// Wire name: `rejectReasonMsgs` (array of string).
-    ///
-    /// Decision [`sme-reject-reason-names`](super::decisions#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
+    /// Rejection reason messages (array); wire name as written. Wire name: `rejectReasonMsgs` (array of string).
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -1410,8 +1044,6 @@ pub struct CompanyOnboardingInfo {
     )]
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "createTime",
         default,
@@ -1420,8 +1052,6 @@ pub struct CompanyOnboardingInfo {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "auditTime",
         default,
@@ -1453,18 +1083,14 @@ pub struct CompanyOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
-    /// Shareholders or members who are persons.
-    ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Shareholders or members who are persons. Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
-    /// Shareholders that are companies.
-    ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Shareholders that are companies. Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -1472,20 +1098,12 @@ pub struct CompanyOnboardingInfo {
     )]
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
-/// Payload of notification 0010 (foreign-currency deposit).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0010 (foreign-currency deposit). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FcDepositResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "applicationId",
         default,
@@ -1494,8 +1112,6 @@ pub struct FcDepositResult {
     )]
     pub application_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -1504,8 +1120,6 @@ pub struct FcDepositResult {
     )]
     pub account_id: Option<String>,
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -1514,8 +1128,6 @@ pub struct FcDepositResult {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `status` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1523,8 +1135,6 @@ pub struct FcDepositResult {
     )]
     pub status: Option<i32>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1532,15 +1142,9 @@ pub struct FcDepositResult {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -1549,8 +1153,6 @@ pub struct FcDepositResult {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,
@@ -1559,20 +1161,12 @@ pub struct FcDepositResult {
     )]
     pub error_msg: Option<String>,
 }
-/// Payload of notification 0011 (foreign-currency outbound, cross-border, result).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0011 (foreign-currency outbound, cross-border, result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FcOutboundResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "applicationId",
         default,
@@ -1581,8 +1175,6 @@ pub struct FcOutboundResult {
     )]
     pub application_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -1591,8 +1183,6 @@ pub struct FcOutboundResult {
     )]
     pub account_id: Option<String>,
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -1601,8 +1191,6 @@ pub struct FcOutboundResult {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `refundTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "refundTxId",
         default,
@@ -1611,8 +1199,6 @@ pub struct FcOutboundResult {
     )]
     pub refund_tx_id: Option<String>,
     /// Wire name: `operationBankCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "operationBankCode",
         default,
@@ -1621,8 +1207,6 @@ pub struct FcOutboundResult {
     )]
     pub operation_bank_code: Option<String>,
     /// Wire name: `operationBankAccount` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "operationBankAccount",
         default,
@@ -1631,8 +1215,6 @@ pub struct FcOutboundResult {
     )]
     pub operation_bank_account: Option<String>,
     /// Wire name: `externalId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "externalId",
         default,
@@ -1641,8 +1223,6 @@ pub struct FcOutboundResult {
     )]
     pub external_id: Option<String>,
     /// Wire name: `status` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1650,8 +1230,6 @@ pub struct FcOutboundResult {
     )]
     pub status: Option<i32>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1659,15 +1237,9 @@ pub struct FcOutboundResult {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -1676,8 +1248,6 @@ pub struct FcOutboundResult {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,
@@ -1688,37 +1258,21 @@ pub struct FcOutboundResult {
 }
 /// Fee result of the fetch-transaction-fee call.
 ///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FeeResult {
-    /// Declared string.
-    ///
-    /// Wire name: `feeAmount` (decimal, sent as a JSON string).
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Declared string. Wire name: `feeAmount` (decimal, sent as a JSON string).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
 }
-/// Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FxConversionResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "applicationId",
         default,
@@ -1727,13 +1281,9 @@ pub struct FxConversionResult {
     )]
     pub application_id: Option<String>,
     /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::FxRequestStatus>,
     /// Wire name: `outTxId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "outTxId",
         default,
@@ -1742,8 +1292,6 @@ pub struct FxConversionResult {
     )]
     pub out_tx_id: Option<String>,
     /// Wire name: `inTxId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "inTxId",
         default,
@@ -1751,48 +1299,26 @@ pub struct FxConversionResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub in_tx_id: Option<String>,
-    /// The target currency.
-    ///
-    /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The target currency. Wire name: `currency` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub currency: Option<String>,
-    /// The target amount.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// The target amount. Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `fxRate` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
 }
-/// Payload of notification 0013 (foreign-currency exchange result of the request without v2).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0013 (foreign-currency exchange result of the request without v2). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct FxExchangeResult {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "applicationId",
         default,
@@ -1801,8 +1327,6 @@ pub struct FxExchangeResult {
     )]
     pub application_id: Option<String>,
     /// Wire name: `kesAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "kesAccountId",
         default,
@@ -1811,8 +1335,6 @@ pub struct FxExchangeResult {
     )]
     pub kes_account_id: Option<String>,
     /// Wire name: `fcAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "fcAccountId",
         default,
@@ -1821,8 +1343,6 @@ pub struct FxExchangeResult {
     )]
     pub fc_account_id: Option<String>,
     /// Wire name: `outTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "outTxId",
         default,
@@ -1831,8 +1351,6 @@ pub struct FxExchangeResult {
     )]
     pub out_tx_id: Option<String>,
     /// Wire name: `inTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "inTxId",
         default,
@@ -1841,8 +1359,6 @@ pub struct FxExchangeResult {
     )]
     pub in_tx_id: Option<String>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1850,27 +1366,15 @@ pub struct FxExchangeResult {
     )]
     pub currency: Option<String>,
     /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::FxRequestStatus>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `fxRate` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
     /// Wire name: `operation` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1878,8 +1382,6 @@ pub struct FxExchangeResult {
     )]
     pub operation: Option<String>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -1888,8 +1390,6 @@ pub struct FxExchangeResult {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,
@@ -1898,13 +1398,7 @@ pub struct FxExchangeResult {
     )]
     pub error_msg: Option<String>,
 }
-/// An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2. Not public: this is the sandbox's choice, and the live service may differ.
 ///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1912,8 +1406,6 @@ pub struct FxExchangeResult {
 #[non_exhaustive]
 pub struct FxRequest {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "applicationId",
         default,
@@ -1921,11 +1413,7 @@ pub struct FxRequest {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub application_id: Option<String>,
-    /// The transaction that took the source currency.
-    ///
-    /// Wire name: `outTxId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The transaction that took the source currency. Wire name: `outTxId` (string).
     #[serde(
         rename = "outTxId",
         default,
@@ -1933,11 +1421,7 @@ pub struct FxRequest {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub out_tx_id: Option<String>,
-    /// The transaction that paid the target currency.
-    ///
-    /// Wire name: `inTxId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The transaction that paid the target currency. Wire name: `inTxId` (string).
     #[serde(
         rename = "inTxId",
         default,
@@ -1946,44 +1430,22 @@ pub struct FxRequest {
     )]
     pub in_tx_id: Option<String>,
     /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::FxRequestStatus>,
-    /// The target currency.
-    ///
-    /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The target currency. Wire name: `currency` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub currency: Option<String>,
-    /// The target amount.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// The target amount. Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// Units of the target currency for one unit of the source currency.
-    ///
-    /// Wire name: `fxRate` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Units of the target currency for one unit of the source currency. Wire name: `fxRate` (decimal, sent as a JSON string).
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
-    /// Why the request failed, when it did.
-    ///
-    /// Wire name: `errorCode` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Why the request failed, when it did. Wire name: `errorCode` (string).
     #[serde(
         rename = "errorCode",
         default,
@@ -1992,8 +1454,6 @@ pub struct FxRequest {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "errorMsg",
         default,
@@ -2002,20 +1462,12 @@ pub struct FxRequest {
     )]
     pub error_msg: Option<String>,
 }
-/// A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InterBankTransfer {
     /// Wire name: `applicationId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "applicationId",
         default,
@@ -2023,11 +1475,7 @@ pub struct InterBankTransfer {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub application_id: Option<String>,
-    /// The debit transaction.
-    ///
-    /// Wire name: `txId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The debit transaction. Wire name: `txId` (string).
     #[serde(
         rename = "txId",
         default,
@@ -2036,8 +1484,6 @@ pub struct InterBankTransfer {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "accountId",
         default,
@@ -2046,42 +1492,22 @@ pub struct InterBankTransfer {
     )]
     pub account_id: Option<String>,
     /// Wire name: `status` (value set [`enums::InterBankApplicationStatus`](super::enums::InterBankApplicationStatus)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::InterBankApplicationStatus>,
-    /// What the account was debited, the fee included.
-    ///
-    /// Wire name: `debitAmount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// What the account was debited, the fee included. Wire name: `debitAmount` (decimal, sent as a JSON string).
     #[serde(rename = "debitAmount", default, skip_serializing_if = "Option::is_none")]
     pub debit_amount: Option<baas_runtime::Amount>,
     /// Wire name: `fee` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<baas_runtime::Amount>,
-    /// Currency of the debited account.
-    ///
-    /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Currency of the debited account. Wire name: `currency` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub currency: Option<String>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -2089,11 +1515,7 @@ pub struct InterBankTransfer {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code).
-    ///
-    /// Wire name: `beneficiarySwiftBic` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code). Wire name: `beneficiarySwiftBic` (string).
     #[serde(
         rename = "beneficiarySwiftBic",
         default,
@@ -2102,8 +1524,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_bic: Option<String>,
     /// Wire name: `beneficiaryBankName` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryBankName",
         default,
@@ -2112,8 +1532,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_bank_name: Option<String>,
     /// Wire name: `beneficiaryBankCountry` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryBankCountry",
         default,
@@ -2122,8 +1540,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_bank_country: Option<String>,
     /// Wire name: `beneficiaryBankCity` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryBankCity",
         default,
@@ -2132,8 +1548,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_bank_city: Option<String>,
     /// Wire name: `beneficiaryBankAddress` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryBankAddress",
         default,
@@ -2142,8 +1556,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_bank_address: Option<String>,
     /// Wire name: `beneficiaryAccountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryAccountId",
         default,
@@ -2152,8 +1564,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_account_id: Option<String>,
     /// Wire name: `beneficiaryAccountCcy` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryAccountCcy",
         default,
@@ -2162,8 +1572,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_account_currency: Option<String>,
     /// Wire name: `beneficiaryName` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryName",
         default,
@@ -2172,8 +1580,6 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_name: Option<String>,
     /// Wire name: `beneficiaryEmail` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "beneficiaryEmail",
         default,
@@ -2182,20 +1588,12 @@ pub struct InterBankTransfer {
     )]
     pub beneficiary_email: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(rename = "amountType", default, skip_serializing_if = "Option::is_none")]
     pub amount_type: Option<super::enums::AmountType>,
     /// Wire name: `messageToBeneficiary` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "messageToBeneficiary",
         default,
@@ -2204,13 +1602,9 @@ pub struct InterBankTransfer {
     )]
     pub message_to_beneficiary: Option<String>,
     /// Wire name: `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(rename = "paymentChannel", default, skip_serializing_if = "Option::is_none")]
     pub payment_channel: Option<super::enums::PaymentChannel>,
     /// Wire name: `paymentPurposeId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "paymentPurposeId",
         default,
@@ -2219,8 +1613,6 @@ pub struct InterBankTransfer {
     )]
     pub payment_purpose_id: Option<String>,
     /// Wire name: `paymentPurpose` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "paymentPurpose",
         default,
@@ -2229,8 +1621,6 @@ pub struct InterBankTransfer {
     )]
     pub payment_purpose: Option<String>,
     /// Wire name: `senderAddress` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "senderAddress",
         default,
@@ -2239,25 +1629,15 @@ pub struct InterBankTransfer {
     )]
     pub sender_address: Option<String>,
     /// Wire name: `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(rename = "chargeType", default, skip_serializing_if = "Option::is_none")]
     pub charge_type: Option<super::enums::ChargeType>,
 }
-/// One payment of notification 0004.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// One payment of notification 0004. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InternalBatchItem {
     /// Wire name: `payeeAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payeeAccountId",
         default,
@@ -2266,8 +1646,6 @@ pub struct InternalBatchItem {
     )]
     pub payee_account_id: Option<String>,
     /// Wire name: `payeeAccountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payeeAccountName",
         default,
@@ -2276,8 +1654,6 @@ pub struct InternalBatchItem {
     )]
     pub payee_account_name: Option<String>,
     /// Wire name: `payeeType` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payeeType",
         default,
@@ -2286,8 +1662,6 @@ pub struct InternalBatchItem {
     )]
     pub payee_type: Option<i32>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2295,15 +1669,9 @@ pub struct InternalBatchItem {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -2312,13 +1680,9 @@ pub struct InternalBatchItem {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `failedReason` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "failedReason",
         default,
@@ -2326,11 +1690,7 @@ pub struct InternalBatchItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub failed_reason: Option<String>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `completedTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `completedTime` (long).
     #[serde(
         rename = "completedTime",
         default,
@@ -2339,20 +1699,12 @@ pub struct InternalBatchItem {
     )]
     pub completed_time: Option<i64>,
 }
-/// Payload of notification 0004 (internal batch, merchant bulk, result).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0004 (internal batch, merchant bulk, result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InternalBatchResult {
     /// Wire name: `orderId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "orderId",
         default,
@@ -2361,32 +1713,18 @@ pub struct InternalBatchResult {
     )]
     pub order_id: Option<String>,
     /// Wire name: `resultArray` (array of record [`records::InternalBatchItem`](super::records::InternalBatchItem)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::InternalBatchItem>>,
 }
 /// KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct KycMediaItem {
-    /// Type and values not shown.
-    ///
-    /// Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<baas_runtime::Scalar>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::Scalar>,
     /// Wire name: `mediaUrl` (string).
@@ -2399,8 +1737,6 @@ pub struct KycMediaItem {
     pub media_url: Option<String>,
 }
 /// Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment.
-///
-/// Sent in requests: required fields are given by name to `new`, optional ones have setters.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -2418,22 +1754,16 @@ pub struct MobileDetail {
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
 }
 /// The required fields of [`MobileDetail`], by name: build it with a struct literal and pass it to [`MobileDetail::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MobileDetailRequired {
-    /// Wire name `mobileNumber` (string); see [`MobileDetail::mobile_number`].
+    /// Wire name `mobileNumber` (string): see [`MobileDetail::mobile_number`].
     pub mobile_number: String,
-    /// Wire name `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)); see [`MobileDetail::network_provider`].
+    /// Wire name `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)): see [`MobileDetail::network_provider`].
     pub network_provider: super::enums::NetworkProvider,
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`MobileDetail::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`MobileDetail::amount`].
     pub amount: baas_runtime::Amount,
 }
 impl From<MobileDetailRequired> for MobileDetail {
@@ -2442,7 +1772,7 @@ impl From<MobileDetailRequired> for MobileDetail {
     }
 }
 impl MobileDetail {
-    /// Creates the value from its required fields (`mobileNumber`, `networkProvider`, `amount`), given by name; optional fields have setters.
+    /// Builds `MobileDetail` from its required fields (`mobileNumber`, `networkProvider`, `amount`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: MobileDetailRequired) -> Self {
         let MobileDetailRequired { mobile_number, network_provider, amount } = required;
@@ -2463,20 +1793,12 @@ impl MobileDetail {
         v.decimal_places(at.field("amount"), &self.amount, 2);
     }
 }
-/// Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct OnboardingResult {
     /// Wire name: `onboardingRequestId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "onboardingRequestId",
         default,
@@ -2485,8 +1807,6 @@ pub struct OnboardingResult {
     )]
     pub onboarding_request_id: Option<String>,
     /// Wire name: `userId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "userId",
         default,
@@ -2495,13 +1815,9 @@ pub struct OnboardingResult {
     )]
     pub user_id: Option<String>,
     /// Wire name: `status` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::OnboardingStatus>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -2510,15 +1826,9 @@ pub struct OnboardingResult {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<baas_runtime::Scalar>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `completeTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `completeTime` (long).
     #[serde(
         rename = "completeTime",
         default,
@@ -2527,8 +1837,6 @@ pub struct OnboardingResult {
     )]
     pub complete_time: Option<i64>,
     /// Wire name: `rejectionReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "rejectionReasonIds",
         default,
@@ -2536,8 +1844,6 @@ pub struct OnboardingResult {
     )]
     pub rejection_reason_ids: Option<Vec<baas_runtime::Scalar>>,
     /// Wire name: `rejectionReasonMsgs` (array of string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "rejectionReasonMsgs",
         default,
@@ -2547,7 +1853,7 @@ pub struct OnboardingResult {
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///
-/// The shape sent in requests (responses carry [`OrderItemReceived`]): required fields are given by name to `new`, optional ones have setters.
+/// The shape sent in requests (responses carry [`OrderItemReceived`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -2556,39 +1862,25 @@ pub struct OrderItem {
     /// Wire name: `productName` (string). Required.
     #[serde(rename = "productName")]
     pub product_name: String,
-    /// Positive integer, at most 99,999,999.
-    ///
-    /// Wire name: `quantity` (int). Required.
+    /// Positive integer, at most 99,999,999. Wire name: `quantity` (int). Required.
     ///
     /// Rules:
     ///
     /// - greater than zero
     /// - at most 99999999
     pub quantity: i32,
-    /// Declared string; at most 500,000 CNY.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string). Required.
+    /// Declared string; at most 500,000 CNY. Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
     /// Rules:
     ///
     /// - at most 500000
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
-    /// Numeric timestamp.
-    ///
-    /// Wire name: `orderTime` (long). Required.
+    /// Numeric timestamp. Wire name: `orderTime` (long). Required.
     #[serde(rename = "orderTime")]
     pub order_time: i64,
-    /// Merchant business name or URL, at most 128 characters.
-    ///
-    /// Wire name: `platform` (string). Required.
+    /// Merchant business name or URL, at most 128 characters. Wire name: `platform` (string). Required.
     ///
     /// Rules:
     ///
@@ -2596,27 +1888,17 @@ pub struct OrderItem {
     pub platform: String,
 }
 /// The required fields of [`OrderItem`], by name: build it with a struct literal and pass it to [`OrderItem::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderItemRequired {
-    /// Wire name `productName` (string); see [`OrderItem::product_name`].
+    /// Wire name `productName` (string): see [`OrderItem::product_name`].
     pub product_name: String,
-    /// Positive integer, at most 99,999,999.
-    ///
-    /// Wire name `quantity` (int); see [`OrderItem::quantity`].
+    /// Wire name `quantity` (int): see [`OrderItem::quantity`].
     pub quantity: i32,
-    /// Declared string; at most 500,000 CNY.
-    ///
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`OrderItem::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`OrderItem::amount`].
     pub amount: baas_runtime::Amount,
-    /// Numeric timestamp.
-    ///
-    /// Wire name `orderTime` (long); see [`OrderItem::order_time`].
+    /// Wire name `orderTime` (long): see [`OrderItem::order_time`].
     pub order_time: i64,
-    /// Merchant business name or URL, at most 128 characters.
-    ///
-    /// Wire name `platform` (string); see [`OrderItem::platform`].
+    /// Wire name `platform` (string): see [`OrderItem::platform`].
     pub platform: String,
 }
 impl From<OrderItemRequired> for OrderItem {
@@ -2625,7 +1907,7 @@ impl From<OrderItemRequired> for OrderItem {
     }
 }
 impl OrderItem {
-    /// Creates the value from its required fields (`productName`, `quantity`, `amount`, `orderTime`, `platform`), given by name; optional fields have setters.
+    /// Builds `OrderItem` from its required fields (`productName`, `quantity`, `amount`, `orderTime`, `platform`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: OrderItemRequired) -> Self {
         let OrderItemRequired { product_name, quantity, amount, order_time, platform } = required;
@@ -2665,7 +1947,7 @@ impl OrderItem {
 }
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///
-/// The shape received in responses (requests send [`OrderItem`]): every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
+/// The shape received in responses (requests send [`OrderItem`]).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2678,9 +1960,7 @@ pub struct OrderItemReceived {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub product_name: Option<String>,
-    /// Positive integer, at most 99,999,999.
-    ///
-    /// Wire name: `quantity` (int).
+    /// Positive integer, at most 99,999,999. Wire name: `quantity` (int).
     ///
     /// Rules:
     ///
@@ -2692,26 +1972,16 @@ pub struct OrderItemReceived {
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub quantity: Option<i32>,
-    /// Declared string; at most 500,000 CNY.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string).
+    /// Declared string; at most 500,000 CNY. Wire name: `amount` (decimal, sent as a JSON string).
     ///
     /// Rules:
     ///
     /// - at most 500000
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`money-declared-string`](super::decisions#decision-money-declared-string): about money fields declared string: oderArray\[\].amount, fetch-transaction-fee amount, feeAmount, CNY transfer record amount, Account balance.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// Numeric timestamp.
-    ///
-    /// Wire name: `orderTime` (long).
+    /// Numeric timestamp. Wire name: `orderTime` (long).
     #[serde(
         rename = "orderTime",
         default,
@@ -2719,9 +1989,7 @@ pub struct OrderItemReceived {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub order_time: Option<i64>,
-    /// Merchant business name or URL, at most 128 characters.
-    ///
-    /// Wire name: `platform` (string).
+    /// Merchant business name or URL, at most 128 characters. Wire name: `platform` (string).
     ///
     /// Rules:
     ///
@@ -2734,19 +2002,11 @@ pub struct OrderItemReceived {
     pub platform: Option<String>,
 }
 /// SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`sme-info-records`](super::decisions#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct OrganisationOnboardingInfo {
-    /// Onboarding request id.
-    ///
-    /// Wire name: `onboardingRequestId` (string).
+    /// Onboarding request id. Wire name: `onboardingRequestId` (string).
     #[serde(
         rename = "onboardingRequestId",
         default,
@@ -2754,9 +2014,7 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Name of the business.
-    ///
-    /// Wire name: `smeName` (string).
+    /// Name of the business. Wire name: `smeName` (string).
     #[serde(
         rename = "smeName",
         default,
@@ -2767,9 +2025,7 @@ pub struct OrganisationOnboardingInfo {
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
-    /// Country code of the mobile number.
-    ///
-    /// Wire name: `countryCode` (string).
+    /// Country code of the mobile number. Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
         default,
@@ -2791,9 +2047,7 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub email: Option<String>,
-    /// Tax number (spelled krapin in this record).
-    ///
-    /// Wire name: `krapin` (string).
+    /// Tax number (spelled krapin in this record). Wire name: `krapin` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2808,18 +2062,10 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
-    /// Type not shown.
-    ///
-    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `channel` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::Scalar>,
-    /// User id in the partner's system.
-    ///
-    /// Wire name: `channelUserId` (string).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// User id in the partner's system. Wire name: `channelUserId` (string).
     #[serde(
         rename = "channelUserId",
         default,
@@ -2827,38 +2073,24 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub channel_user_id: Option<String>,
-    /// Uploaded media.
-    ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Uploaded media. Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
-    /// Status of the SME onboarding; type and values not shown.
-    ///
-    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Status of the SME onboarding; type and values not shown. Wire name: `status` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::Scalar>,
-    /// Rejection reason ids (array); type of the elements and their values not shown.
-    ///
-    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Rejection reason ids (array); type of the elements and their values not shown. Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectReasonIds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
-    /// Rejection reason messages (array); wire name as written.
-    ///
-    /// Wire name: `rejectReasonMsgs` (array of string).
-    ///
-    /// Decision [`sme-reject-reason-names`](super::decisions#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
+    /// Rejection reason messages (array); wire name as written. Wire name: `rejectReasonMsgs` (array of string).
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -2866,8 +2098,6 @@ pub struct OrganisationOnboardingInfo {
     )]
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "createTime",
         default,
@@ -2876,8 +2106,6 @@ pub struct OrganisationOnboardingInfo {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "auditTime",
         default,
@@ -2909,18 +2137,14 @@ pub struct OrganisationOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
-    /// Shareholders or members who are persons.
-    ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Shareholders or members who are persons. Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
-    /// Shareholders that are companies.
-    ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Shareholders that are companies. Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -2929,19 +2153,11 @@ pub struct OrganisationOnboardingInfo {
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
 /// SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`sme-info-records`](super::decisions#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PartnershipOnboardingInfo {
-    /// Onboarding request id.
-    ///
-    /// Wire name: `onboardingRequestId` (string).
+    /// Onboarding request id. Wire name: `onboardingRequestId` (string).
     #[serde(
         rename = "onboardingRequestId",
         default,
@@ -2949,9 +2165,7 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Name of the business.
-    ///
-    /// Wire name: `smeName` (string).
+    /// Name of the business. Wire name: `smeName` (string).
     #[serde(
         rename = "smeName",
         default,
@@ -2962,9 +2176,7 @@ pub struct PartnershipOnboardingInfo {
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
-    /// Country code of the mobile number.
-    ///
-    /// Wire name: `countryCode` (string).
+    /// Country code of the mobile number. Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
         default,
@@ -2986,9 +2198,7 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub email: Option<String>,
-    /// Tax number (spelled krapin in this record).
-    ///
-    /// Wire name: `krapin` (string).
+    /// Tax number (spelled krapin in this record). Wire name: `krapin` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -3003,18 +2213,10 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
-    /// Type not shown.
-    ///
-    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `channel` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::Scalar>,
-    /// User id in the partner's system.
-    ///
-    /// Wire name: `channelUserId` (string).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// User id in the partner's system. Wire name: `channelUserId` (string).
     #[serde(
         rename = "channelUserId",
         default,
@@ -3022,38 +2224,24 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub channel_user_id: Option<String>,
-    /// Uploaded media.
-    ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Uploaded media. Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
-    /// Status of the SME onboarding; type and values not shown.
-    ///
-    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Status of the SME onboarding; type and values not shown. Wire name: `status` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::Scalar>,
-    /// Rejection reason ids (array); type of the elements and their values not shown.
-    ///
-    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Rejection reason ids (array); type of the elements and their values not shown. Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectReasonIds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
-    /// Rejection reason messages (array); wire name as written.
-    ///
-    /// Wire name: `rejectReasonMsgs` (array of string).
-    ///
-    /// Decision [`sme-reject-reason-names`](super::decisions#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
+    /// Rejection reason messages (array); wire name as written. Wire name: `rejectReasonMsgs` (array of string).
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -3061,8 +2249,6 @@ pub struct PartnershipOnboardingInfo {
     )]
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "createTime",
         default,
@@ -3071,8 +2257,6 @@ pub struct PartnershipOnboardingInfo {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "auditTime",
         default,
@@ -3104,18 +2288,14 @@ pub struct PartnershipOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_address: Option<String>,
-    /// Shareholders or members who are persons.
-    ///
-    /// Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
+    /// Shareholders or members who are persons. Wire name: `shareholdersMemberInfos` (array of record [`records::ShareholderMemberInfo`](super::records::ShareholderMemberInfo)).
     #[serde(
         rename = "shareholdersMemberInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub shareholders_member_infos: Option<Vec<super::records::ShareholderMemberInfo>>,
-    /// Shareholders that are companies.
-    ///
-    /// Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
+    /// Shareholders that are companies. Wire name: `shareholdersCompanyInfos` (array of record [`records::ShareholderCompanyInfo`](super::records::ShareholderCompanyInfo)).
     #[serde(
         rename = "shareholdersCompanyInfos",
         default,
@@ -3124,10 +2304,6 @@ pub struct PartnershipOnboardingInfo {
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
 /// Personal KYC record (/onboarding/getUserKyc).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3140,9 +2316,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// The partner's channel id.
-    ///
-    /// Wire name: `baasChannelId` (string).
+    /// The partner's channel id. Wire name: `baasChannelId` (string).
     #[serde(
         rename = "baasChannelId",
         default,
@@ -3203,11 +2377,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub id_number: Option<String>,
-    /// Format not shown.
-    ///
-    /// Wire name: `birthday` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Format not shown. Wire name: `birthday` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birthday: Option<baas_runtime::Scalar>,
     /// Wire name: `address` (string).
@@ -3217,9 +2387,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub address: Option<String>,
-    /// Of the mobile number.
-    ///
-    /// Wire name: `countryCode` (string).
+    /// Of the mobile number. Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
         default,
@@ -3234,11 +2402,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub mobile: Option<String>,
-    /// Value set referenced by name, not shown.
-    ///
-    /// Wire name: `employmentStatus` (string).
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Value set referenced by name, not shown. Wire name: `employmentStatus` (string).
     #[serde(
         rename = "employmentStatus",
         default,
@@ -3246,11 +2410,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub employment_status: Option<String>,
-    /// Value set referenced by name, not shown.
-    ///
-    /// Wire name: `monthlyIncome` (string).
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Value set referenced by name, not shown. Wire name: `monthlyIncome` (string).
     #[serde(
         rename = "monthlyIncome",
         default,
@@ -3258,9 +2418,7 @@ pub struct PersonalKyc {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub monthly_income: Option<String>,
-    /// Tax number.
-    ///
-    /// Wire name: `kraPin` (string).
+    /// Tax number. Wire name: `kraPin` (string).
     #[serde(
         rename = "kraPin",
         default,
@@ -3287,11 +2445,7 @@ pub struct PersonalKyc {
     /// Wire name: `profileCheck` (value set [`enums::ProfileCheck`](super::enums::ProfileCheck)).
     #[serde(rename = "profileCheck", default, skip_serializing_if = "Option::is_none")]
     pub profile_check: Option<super::enums::ProfileCheck>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `profileCheckResultCode` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `profileCheckResultCode` (a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "profileCheckResultCode",
         default,
@@ -3307,8 +2461,6 @@ pub struct PersonalKyc {
     )]
     pub profile_check_result_text: Option<String>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "createTime",
         default,
@@ -3317,8 +2469,6 @@ pub struct PersonalKyc {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `updateTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "updateTime",
         default,
@@ -3331,10 +2481,6 @@ pub struct PersonalKyc {
     pub status: Option<super::enums::KycStatus>,
 }
 /// Personal onboarding status (/onboarding/getOnboardingStatus).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3347,9 +2493,7 @@ pub struct PersonalOnboardingStatus {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Text; its values: not shown.
-    ///
-    /// Wire name: `onboardingStatus` (string).
+    /// Text; its values: not shown. Wire name: `onboardingStatus` (string).
     ///
     /// Decision [`onboarding-status-types`](super::decisions#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
     #[serde(
@@ -3359,20 +2503,14 @@ pub struct PersonalOnboardingStatus {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_status: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `rejectionReasonId` (a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectionReasonId",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub rejection_reason_id: Option<baas_runtime::Scalar>,
-    /// Values not shown.
-    ///
-    /// Wire name: `rejectionReasonMsg` (string).
+    /// Values not shown. Wire name: `rejectionReasonMsg` (string).
     #[serde(
         rename = "rejectionReasonMsg",
         default,
@@ -3380,9 +2518,7 @@ pub struct PersonalOnboardingStatus {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub rejection_reason_msg: Option<String>,
-    /// Assigned on success.
-    ///
-    /// Wire name: `accountId` (string).
+    /// Assigned on success. Wire name: `accountId` (string).
     #[serde(
         rename = "accountId",
         default,
@@ -3391,16 +2527,10 @@ pub struct PersonalOnboardingStatus {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
 }
 /// Reversal request (/trans/queryTxReversal).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3429,9 +2559,7 @@ pub struct ReversalRequest {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub reversal_receipt_no: Option<String>,
-    /// Declared string as a parameter of /trans/txReversal.
-    ///
-    /// Wire name: `reversedTime` (string).
+    /// Declared string as a parameter of /trans/txReversal. Wire name: `reversedTime` (string).
     #[serde(
         rename = "reversedTime",
         default,
@@ -3454,11 +2582,7 @@ pub struct ReversalRequest {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub voucher: Option<String>,
-    /// Status values and transitions of reversal requests: not shown.
-    ///
-    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Status values and transitions of reversal requests: not shown. Wire name: `status` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::Scalar>,
     /// Wire name: `reversalTxId` (string).
@@ -3471,19 +2595,11 @@ pub struct ReversalRequest {
     pub reversal_tx_id: Option<String>,
 }
 /// Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ShareholderCompanyInfo {
-    /// Type not shown.
-    ///
-    /// Wire name: `companyId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `companyId` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "companyId", default, skip_serializing_if = "Option::is_none")]
     pub company_id: Option<baas_runtime::Scalar>,
     /// Wire name: `companyName` (string).
@@ -3510,11 +2626,7 @@ pub struct ShareholderCompanyInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub registration_file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `registrationFileType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `registrationFileType` (a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "registrationFileType",
         default,
@@ -3523,19 +2635,11 @@ pub struct ShareholderCompanyInfo {
     pub registration_file_type: Option<baas_runtime::Scalar>,
 }
 /// Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ShareholderMemberInfo {
-    /// Type not shown.
-    ///
-    /// Wire name: `memberId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `memberId` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "memberId", default, skip_serializing_if = "Option::is_none")]
     pub member_id: Option<baas_runtime::Scalar>,
     /// Wire name: `countryCode` (string).
@@ -3553,11 +2657,7 @@ pub struct ShareholderMemberInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub mobile: Option<String>,
-    /// As in the KYC id types.
-    ///
-    /// Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// As in the KYC id types. Wire name: `idType` (value set [`enums::IdType`](super::enums::IdType)).
     #[serde(rename = "idType", default, skip_serializing_if = "Option::is_none")]
     pub id_type: Option<super::enums::IdType>,
     /// Wire name: `idNumber` (string).
@@ -3616,11 +2716,7 @@ pub struct ShareholderMemberInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub id_front_file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `idFrontFileType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `idFrontFileType` (a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "idFrontFileType",
         default,
@@ -3635,11 +2731,7 @@ pub struct ShareholderMemberInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub selfie_file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `selfieFileType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `selfieFileType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "selfieFileType", default, skip_serializing_if = "Option::is_none")]
     pub selfie_file_type: Option<baas_runtime::Scalar>,
     /// Wire name: `idBackFileUrl` (string).
@@ -3650,11 +2742,7 @@ pub struct ShareholderMemberInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub id_back_file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `idBackFileType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `idBackFileType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "idBackFileType", default, skip_serializing_if = "Option::is_none")]
     pub id_back_file_type: Option<baas_runtime::Scalar>,
     /// Wire name: `kraPinFileUrl` (string).
@@ -3665,21 +2753,11 @@ pub struct ShareholderMemberInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub kra_pin_file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `kraPinFileType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `kraPinFileType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "kraPinFileType", default, skip_serializing_if = "Option::is_none")]
     pub kra_pin_file_type: Option<baas_runtime::Scalar>,
 }
-/// One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected. Seen on the live service in one integration; not confirmed by the bank.
 ///
 /// Decision [`misspelt-wire-names`](super::decisions#decision-misspelt-wire-names): about benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -3687,8 +2765,6 @@ pub struct ShareholderMemberInfo {
 #[non_exhaustive]
 pub struct SmeBulkPaymentItem {
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -3697,8 +2773,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `benificiaryName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "benificiaryName",
         default,
@@ -3707,8 +2781,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub beneficiary_name: Option<String>,
     /// Wire name: `benificiaryAccount` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "benificiaryAccount",
         default,
@@ -3717,8 +2789,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub beneficiary_account: Option<String>,
     /// Wire name: `benificiarySubAccount` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "benificiarySubAccount",
         default,
@@ -3727,8 +2797,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub beneficiary_sub_account: Option<String>,
     /// Wire name: `benificiaryBankCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "benificiaryBankCode",
         default,
@@ -3737,8 +2805,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub beneficiary_bank_code: Option<String>,
     /// Wire name: `paymentChannel` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "paymentChannel",
         default,
@@ -3747,8 +2813,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub payment_channel: Option<String>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -3756,22 +2820,12 @@ pub struct SmeBulkPaymentItem {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `feeAmount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "externalTxId",
         default,
@@ -3780,13 +2834,9 @@ pub struct SmeBulkPaymentItem {
     )]
     pub external_tx_id: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -3795,8 +2845,6 @@ pub struct SmeBulkPaymentItem {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,
@@ -3804,11 +2852,7 @@ pub struct SmeBulkPaymentItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub error_msg: Option<String>,
-    /// A string in this payload.
-    ///
-    /// Wire name: `completedTime` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// A string in this payload. Wire name: `completedTime` (string).
     #[serde(
         rename = "completedTime",
         default,
@@ -3817,20 +2861,12 @@ pub struct SmeBulkPaymentItem {
     )]
     pub completed_time: Option<String>,
 }
-/// Payload of notification 0008 (SME bulk payment result).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0008 (SME bulk payment result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct SmeBulkPaymentResult {
     /// Wire name: `bulkPaymentOrderId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "bulkPaymentOrderId",
         default,
@@ -3839,8 +2875,6 @@ pub struct SmeBulkPaymentResult {
     )]
     pub bulk_payment_order_id: Option<String>,
     /// Wire name: `payerAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payerAccountId",
         default,
@@ -3849,10 +2883,6 @@ pub struct SmeBulkPaymentResult {
     )]
     pub payer_account_id: Option<String>,
     /// Wire name: `txType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
     #[serde(
         rename = "txType",
         default,
@@ -3861,16 +2891,10 @@ pub struct SmeBulkPaymentResult {
     )]
     pub tx_type: Option<String>,
     /// Wire name: `resultArray` (array of record [`records::SmeBulkPaymentItem`](super::records::SmeBulkPaymentItem)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::SmeBulkPaymentItem>>,
 }
 /// Item of onboardingMediaInfos of the SME onboarding info.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3883,11 +2907,7 @@ pub struct SmeMediaInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub file_url: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `mediaType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<baas_runtime::Scalar>,
     /// Wire name: `contentType` (string).
@@ -3898,11 +2918,7 @@ pub struct SmeMediaInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub content_type: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `fileTypeId` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "fileTypeId", default, skip_serializing_if = "Option::is_none")]
     pub file_type_id: Option<baas_runtime::Scalar>,
     /// Wire name: `fileKey` (string).
@@ -3913,28 +2929,16 @@ pub struct SmeMediaInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub file_key: Option<String>,
-    /// Type not shown.
-    ///
-    /// Wire name: `fileId` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `fileId` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<baas_runtime::Scalar>,
 }
-/// Payload of notification 0009 (account statement report).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0009 (account statement report). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct StatementReport {
     /// Wire name: `jobId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "jobId",
         default,
@@ -3943,8 +2947,6 @@ pub struct StatementReport {
     )]
     pub job_id: Option<String>,
     /// Wire name: `statementUrl` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "statementUrl",
         default,
@@ -3954,19 +2956,11 @@ pub struct StatementReport {
     pub statement_url: Option<String>,
 }
 /// SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Decision [`sme-info-records`](super::decisions#decision-sme-info-records): about /onboarding/business/get{Store,Company,Organisation,Partnership}OnboardingInfo.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct StoreOnboardingInfo {
-    /// Onboarding request id.
-    ///
-    /// Wire name: `onboardingRequestId` (string).
+    /// Onboarding request id. Wire name: `onboardingRequestId` (string).
     #[serde(
         rename = "onboardingRequestId",
         default,
@@ -3974,9 +2968,7 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Name of the business.
-    ///
-    /// Wire name: `smeName` (string).
+    /// Name of the business. Wire name: `smeName` (string).
     #[serde(
         rename = "smeName",
         default,
@@ -3987,9 +2979,7 @@ pub struct StoreOnboardingInfo {
     /// Wire name: `businessType` (value set [`enums::BusinessType`](super::enums::BusinessType)).
     #[serde(rename = "businessType", default, skip_serializing_if = "Option::is_none")]
     pub business_type: Option<super::enums::BusinessType>,
-    /// Country code of the mobile number.
-    ///
-    /// Wire name: `countryCode` (string).
+    /// Country code of the mobile number. Wire name: `countryCode` (string).
     #[serde(
         rename = "countryCode",
         default,
@@ -4011,9 +3001,7 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub email: Option<String>,
-    /// Tax number (spelled krapin in this record).
-    ///
-    /// Wire name: `krapin` (string).
+    /// Tax number (spelled krapin in this record). Wire name: `krapin` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -4028,18 +3016,10 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub business_certificate_number: Option<String>,
-    /// Type not shown.
-    ///
-    /// Wire name: `channel` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type not shown. Wire name: `channel` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<baas_runtime::Scalar>,
-    /// User id in the partner's system.
-    ///
-    /// Wire name: `channelUserId` (string).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// User id in the partner's system. Wire name: `channelUserId` (string).
     #[serde(
         rename = "channelUserId",
         default,
@@ -4047,38 +3027,24 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub channel_user_id: Option<String>,
-    /// Uploaded media.
-    ///
-    /// Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
+    /// Uploaded media. Wire name: `onboardingMediaInfos` (array of record [`records::SmeMediaInfo`](super::records::SmeMediaInfo)).
     #[serde(
         rename = "onboardingMediaInfos",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub onboarding_media_infos: Option<Vec<super::records::SmeMediaInfo>>,
-    /// Status of the SME onboarding; type and values not shown.
-    ///
-    /// Wire name: `status` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Status of the SME onboarding; type and values not shown. Wire name: `status` (a string or number whose type is not shown; read it either way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<baas_runtime::Scalar>,
-    /// Rejection reason ids (array); type of the elements and their values not shown.
-    ///
-    /// Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Rejection reason ids (array); type of the elements and their values not shown. Wire name: `rejectReasonIds` (array of a string or number whose type is not shown; read it either way).
     #[serde(
         rename = "rejectReasonIds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_reason_ids: Option<Vec<baas_runtime::Scalar>>,
-    /// Rejection reason messages (array); wire name as written.
-    ///
-    /// Wire name: `rejectReasonMsgs` (array of string).
-    ///
-    /// Decision [`sme-reject-reason-names`](super::decisions#decision-sme-reject-reason-names): about SME onboarding info and status: rejectReasonMsgs.
+    /// Rejection reason messages (array); wire name as written. Wire name: `rejectReasonMsgs` (array of string).
     #[serde(
         rename = "rejectReasonMsgs",
         default,
@@ -4086,8 +3052,6 @@ pub struct StoreOnboardingInfo {
     )]
     pub reject_reason_msgs: Option<Vec<String>>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "createTime",
         default,
@@ -4096,8 +3060,6 @@ pub struct StoreOnboardingInfo {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `auditTime` (long).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
     #[serde(
         rename = "auditTime",
         default,
@@ -4145,23 +3107,13 @@ pub struct StoreOnboardingInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub owner_id_number: Option<String>,
-    /// Type and values not shown.
-    ///
-    /// Wire name: `ownerIdType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Type and values not shown. Wire name: `ownerIdType` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "ownerIdType", default, skip_serializing_if = "Option::is_none")]
     pub owner_id_type: Option<baas_runtime::Scalar>,
-    /// Format not shown.
-    ///
-    /// Wire name: `ownerBirthDay` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// Format not shown. Wire name: `ownerBirthDay` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "ownerBirthDay", default, skip_serializing_if = "Option::is_none")]
     pub owner_birth_day: Option<baas_runtime::Scalar>,
-    /// Next of kin.
-    ///
-    /// Wire name: `kinFullName` (string).
+    /// Next of kin. Wire name: `kinFullName` (string).
     #[serde(
         rename = "kinFullName",
         default,
@@ -4194,22 +3146,12 @@ pub struct StoreOnboardingInfo {
     )]
     pub kin_relationship: Option<String>,
 }
-/// extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service by integrations; not in the bank's API document.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends. Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TransactionExtInfo {
-    /// The narrative shown for the transaction.
-    ///
-    /// Wire name: `transactionNarrative` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// The narrative shown for the transaction. Wire name: `transactionNarrative` (string).
     #[serde(
         rename = "transactionNarrative",
         default,
@@ -4217,20 +3159,10 @@ pub struct TransactionExtInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub transaction_narrative: Option<String>,
-    /// Fee charged for the transaction.
-    ///
-    /// Wire name: `fee` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Fee charged for the transaction. Wire name: `fee` (decimal, sent as a JSON string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<baas_runtime::Amount>,
-    /// Account of the other side.
-    ///
-    /// Wire name: `oppoAccountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Account of the other side. Wire name: `oppoAccountId` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "oppoAccountId",
         default,
@@ -4238,11 +3170,7 @@ pub struct TransactionExtInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_account_id: Option<String>,
-    /// The remark sent with the transfer.
-    ///
-    /// Wire name: `remark` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The remark sent with the transfer. Wire name: `remark` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -4250,22 +3178,14 @@ pub struct TransactionExtInfo {
     )]
     pub remark: Option<String>,
 }
-/// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md \[live\] ("at least" these; others decode into nothing).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service by integrations; not in the bank's API document.
+/// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md \[live\] ("at least" these; others decode into nothing). Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`get-trans-list-response`](super::decisions#decision-get-trans-list-response): about /query/getTransList.
-///
-/// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TransactionListItem {
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "txId",
         default,
@@ -4273,15 +3193,7 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open.
-    ///
-    /// Wire name: `txType` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    /// Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Wire name: `txType` (string).
     #[serde(
         rename = "txType",
         default,
@@ -4290,22 +3202,12 @@ pub struct TransactionListItem {
     )]
     pub tx_type: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
-    ///
-    /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `createTime` (long).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "createTime",
         default,
@@ -4314,8 +3216,6 @@ pub struct TransactionListItem {
     )]
     pub create_time: Option<i64>,
     /// Wire name: `completeTime` (long).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "completeTime",
         default,
@@ -4323,11 +3223,7 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub complete_time: Option<i64>,
-    /// Name of the other side of the transaction.
-    ///
-    /// Wire name: `oppoAccountName` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// Name of the other side of the transaction. Wire name: `oppoAccountName` (string).
     #[serde(
         rename = "oppoAccountName",
         default,
@@ -4336,8 +3232,6 @@ pub struct TransactionListItem {
     )]
     pub oppo_account_name: Option<String>,
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "externalTxId",
         default,
@@ -4345,20 +3239,10 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub external_tx_id: Option<String>,
-    /// An object (e.g. transactionNarrative); its other members are not public.
-    ///
-    /// Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
-    ///
-    /// Decision [`untyped-response-fields`](super::decisions#decision-untyped-response-fields): about response record fields named without a type.
+    /// An object (e.g. transactionNarrative); its other members are not public. Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::TransactionExtInfo>,
-    /// The account the row belongs to.
-    ///
-    /// Wire name: `accountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The account the row belongs to. Wire name: `accountId` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "accountId",
         default,
@@ -4366,18 +3250,10 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_id: Option<String>,
-    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<super::enums::Currency>,
-    /// How the money moved, e.g. INTERNAL\_TRANSFER (seen live on /query/getTransResult).
-    ///
-    /// Wire name: `paymentChannel` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// How the money moved, e.g. INTERNAL\_TRANSFER (seen live on /query/getTransResult). Wire name: `paymentChannel` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "paymentChannel",
         default,
@@ -4385,11 +3261,7 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub payment_channel: Option<String>,
-    /// Bank code of the other side (seen live on /query/getTransResult).
-    ///
-    /// Wire name: `oppoBankCode` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Bank code of the other side (seen live on /query/getTransResult). Wire name: `oppoBankCode` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "oppoBankCode",
         default,
@@ -4398,20 +3270,12 @@ pub struct TransactionListItem {
     )]
     pub oppo_bank_code: Option<String>,
 }
-/// Payload of notification 0002 (transaction result).
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0002 (transaction result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TransactionResult {
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -4419,13 +3283,7 @@ pub struct TransactionResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// Transaction type code (TTID...); the list is open.
-    ///
-    /// Wire name: `txType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string).
     #[serde(
         rename = "txType",
         default,
@@ -4434,8 +3292,6 @@ pub struct TransactionResult {
     )]
     pub tx_type: Option<String>,
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "externalTxId",
         default,
@@ -4444,8 +3300,6 @@ pub struct TransactionResult {
     )]
     pub external_tx_id: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountId",
         default,
@@ -4454,8 +3308,6 @@ pub struct TransactionResult {
     )]
     pub account_id: Option<String>,
     /// Wire name: `accountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "accountName",
         default,
@@ -4464,13 +3316,9 @@ pub struct TransactionResult {
     )]
     pub account_name: Option<String>,
     /// Wire name: `accountType` (a string or number whose type is not shown; read it either way).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<baas_runtime::Scalar>,
     /// Wire name: `oppoChannelId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoChannelId",
         default,
@@ -4479,8 +3327,6 @@ pub struct TransactionResult {
     )]
     pub oppo_channel_id: Option<String>,
     /// Wire name: `oppoSubAccount` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoSubAccount",
         default,
@@ -4489,8 +3335,6 @@ pub struct TransactionResult {
     )]
     pub oppo_sub_account: Option<String>,
     /// Wire name: `oppoBankCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoBankCode",
         default,
@@ -4499,8 +3343,6 @@ pub struct TransactionResult {
     )]
     pub oppo_bank_code: Option<String>,
     /// Wire name: `mpesaBusinessPayType` (int).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "mpesaBusinessPayType",
         default,
@@ -4509,8 +3351,6 @@ pub struct TransactionResult {
     )]
     pub mpesa_business_pay_type: Option<i32>,
     /// Wire name: `oppoAccountId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoAccountId",
         default,
@@ -4519,8 +3359,6 @@ pub struct TransactionResult {
     )]
     pub oppo_account_id: Option<String>,
     /// Wire name: `oppoAccountName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoAccountName",
         default,
@@ -4529,8 +3367,6 @@ pub struct TransactionResult {
     )]
     pub oppo_account_name: Option<String>,
     /// Wire name: `thirdPartyTxType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "thirdPartyTxType",
         default,
@@ -4539,8 +3375,6 @@ pub struct TransactionResult {
     )]
     pub third_party_tx_type: Option<String>,
     /// Wire name: `currency` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -4548,38 +3382,18 @@ pub struct TransactionResult {
     )]
     pub currency: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `feeAmount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
-    /// The account's balance after the transaction.
-    ///
-    /// Wire name: `balance` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// The account's balance after the transaction. Wire name: `balance` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<baas_runtime::Amount>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -4587,11 +3401,7 @@ pub struct TransactionResult {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `updateTime` (long).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// Epoch ms. Wire name: `updateTime` (long).
     #[serde(
         rename = "updateTime",
         default,
@@ -4600,8 +3410,6 @@ pub struct TransactionResult {
     )]
     pub update_time: Option<i64>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -4610,8 +3418,6 @@ pub struct TransactionResult {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,
@@ -4620,25 +3426,15 @@ pub struct TransactionResult {
     )]
     pub error_msg: Option<String>,
     /// Wire name: `extInfo` (record [`records::TransactionResultExtInfo`](super::records::TransactionResultExtInfo)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::TransactionResultExtInfo>,
 }
-/// extInfo of notification 0002.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// extInfo of notification 0002. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TransactionResultExtInfo {
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "externalTxId",
         default,
@@ -4647,8 +3443,6 @@ pub struct TransactionResultExtInfo {
     )]
     pub external_tx_id: Option<String>,
     /// Wire name: `oppoPhoneNumber` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "oppoPhoneNumber",
         default,
@@ -4657,8 +3451,6 @@ pub struct TransactionResultExtInfo {
     )]
     pub oppo_phone_number: Option<String>,
     /// Wire name: `counterpartyName` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "counterpartyName",
         default,
@@ -4667,8 +3459,6 @@ pub struct TransactionResultExtInfo {
     )]
     pub counterparty_name: Option<String>,
     /// Wire name: `thirdPartyTxType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "thirdPartyTxType",
         default,
@@ -4677,8 +3467,6 @@ pub struct TransactionResultExtInfo {
     )]
     pub third_party_tx_type: Option<String>,
     /// Wire name: `transactionNarrative` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "transactionNarrative",
         default,
@@ -4687,20 +3475,12 @@ pub struct TransactionResultExtInfo {
     )]
     pub transaction_narrative: Option<String>,
 }
-/// A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UtilityPayment {
     /// Wire name: `paymentId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "paymentId",
         default,
@@ -4709,8 +3489,6 @@ pub struct UtilityPayment {
     )]
     pub payment_id: Option<String>,
     /// Wire name: `txId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "txId",
         default,
@@ -4718,11 +3496,7 @@ pub struct UtilityPayment {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// AIRTIME or BILL.
-    ///
-    /// Wire name: `paymentType` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// AIRTIME or BILL. Wire name: `paymentType` (string).
     #[serde(
         rename = "paymentType",
         default,
@@ -4731,8 +3505,6 @@ pub struct UtilityPayment {
     )]
     pub payment_type: Option<String>,
     /// Wire name: `accountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "accountId",
         default,
@@ -4741,15 +3513,9 @@ pub struct UtilityPayment {
     )]
     pub account_id: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
     /// Wire name: `currency` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -4757,15 +3523,9 @@ pub struct UtilityPayment {
     )]
     pub currency: Option<String>,
     /// Wire name: `status` (value set [`enums::UtilityPaymentStatus`](super::enums::UtilityPaymentStatus)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::UtilityPaymentStatus>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
         default,
@@ -4773,11 +3533,7 @@ pub struct UtilityPayment {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Epoch ms, once final.
-    ///
-    /// Wire name: `completeTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms, once final. Wire name: `completeTime` (long).
     #[serde(
         rename = "completeTime",
         default,
@@ -4785,11 +3541,7 @@ pub struct UtilityPayment {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub complete_time: Option<i64>,
-    /// Airtime only.
-    ///
-    /// Wire name: `mobileNumber` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Airtime only. Wire name: `mobileNumber` (string).
     #[serde(
         rename = "mobileNumber",
         default,
@@ -4797,22 +3549,14 @@ pub struct UtilityPayment {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub mobile_number: Option<String>,
-    /// Airtime only.
-    ///
-    /// Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Airtime only. Wire name: `networkProvider` (value set [`enums::NetworkProvider`](super::enums::NetworkProvider)).
     #[serde(
         rename = "networkProvider",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub network_provider: Option<super::enums::NetworkProvider>,
-    /// Bills only.
-    ///
-    /// Wire name: `billOrderNumber` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Bills only. Wire name: `billOrderNumber` (string).
     #[serde(
         rename = "billOrderNumber",
         default,
@@ -4820,18 +3564,10 @@ pub struct UtilityPayment {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub bill_order_number: Option<String>,
-    /// Bills only.
-    ///
-    /// Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Bills only. Wire name: `billType` (value set [`enums::BillType`](super::enums::BillType)).
     #[serde(rename = "billType", default, skip_serializing_if = "Option::is_none")]
     pub bill_type: Option<super::enums::BillType>,
-    /// The batch, for an airtime purchase of a bulk payment.
-    ///
-    /// Wire name: `bulkPaymentOrderId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// The batch, for an airtime purchase of a bulk payment. Wire name: `bulkPaymentOrderId` (string).
     #[serde(
         rename = "bulkPaymentOrderId",
         default,
@@ -4840,20 +3576,12 @@ pub struct UtilityPayment {
     )]
     pub bulk_payment_order_id: Option<String>,
 }
-/// Payload of notification 0007 (utility payment result); also the items of notification 0014.
-///
-/// Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
-///
-/// Decision [`evidence-graded-shapes`](super::decisions#decision-evidence-graded-shapes): about every answer, record and notification payload a partner reads.
+/// Payload of notification 0007 (utility payment result); also the items of notification 0014. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UtilityPaymentResult {
     /// Wire name: `paymentId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "paymentId",
         default,
@@ -4862,8 +3590,6 @@ pub struct UtilityPaymentResult {
     )]
     pub payment_id: Option<String>,
     /// Wire name: `payServiceCategory` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "payServiceCategory",
         default,
@@ -4872,8 +3598,6 @@ pub struct UtilityPaymentResult {
     )]
     pub pay_service_category: Option<String>,
     /// Wire name: `subType` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "subType",
         default,
@@ -4882,8 +3606,6 @@ pub struct UtilityPaymentResult {
     )]
     pub sub_type: Option<String>,
     /// Wire name: `orderNo` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "orderNo",
         default,
@@ -4892,8 +3614,6 @@ pub struct UtilityPaymentResult {
     )]
     pub order_no: Option<String>,
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "txId",
         default,
@@ -4902,8 +3622,6 @@ pub struct UtilityPaymentResult {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `refundTxId` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "refundTxId",
         default,
@@ -4912,17 +3630,9 @@ pub struct UtilityPaymentResult {
     )]
     pub refund_tx_id: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// A string in this payload; values not public.
-    ///
-    /// Wire name: `status` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// A string in this payload; values not public. Wire name: `status` (string).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -4930,8 +3640,6 @@ pub struct UtilityPaymentResult {
     )]
     pub status: Option<String>,
     /// Wire name: `errorCode` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorCode",
         default,
@@ -4940,8 +3648,6 @@ pub struct UtilityPaymentResult {
     )]
     pub error_code: Option<String>,
     /// Wire name: `errorMsg` (string).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
     #[serde(
         rename = "errorMsg",
         default,

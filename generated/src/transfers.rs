@@ -19,19 +19,9 @@
 ///
 /// Wire path: `POST /trans/v2/applyForMobileMoneyBusinessTransfer` (operation `applyForMobileMoneyBusinessTransfer`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// Constraints across fields:
 ///
 /// - `payeeReferenceNumber` is required when `payType` is `0` — payeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill)
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`business-transfer-reference-number`](super::decisions#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -42,14 +32,10 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     /// Wire name: `payerAccountId` (string). Required.
     #[serde(rename = "payerAccountId")]
     pub payer_account_id: String,
-    /// Shortcode of receiving paybill/till.
-    ///
-    /// Wire name: `payeeShortCode` (string). Required.
+    /// Shortcode of receiving paybill/till. Wire name: `payeeShortCode` (string). Required.
     #[serde(rename = "payeeShortCode")]
     pub payee_short_code: String,
-    /// Account number, needed when the receiver is a paybill.
-    ///
-    /// Wire name: `payeeReferenceNumber` (string). Optional.
+    /// Account number, needed when the receiver is a paybill. Wire name: `payeeReferenceNumber` (string). Optional.
     ///
     /// Decision [`business-transfer-reference-number`](super::decisions#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
     #[serde(
@@ -61,31 +47,21 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     /// Wire name: `payType` (value set [`enums::PayType`](super::enums::PayType)). Required.
     #[serde(rename = "payType")]
     pub pay_type: super::enums::PayType,
-    /// Whole number.
-    ///
-    /// Wire name: `amount` (decimal, sent as a JSON string). Required.
+    /// Whole number. Wire name: `amount` (decimal, sent as a JSON string). Required.
     ///
     /// Rules:
     ///
     /// - a whole number (no fractional part)
     /// - greater than zero
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
-    /// Max 100 characters.
-    ///
-    /// Wire name: `description` (string). Optional.
+    /// Max 100 characters. Wire name: `description` (string). Optional.
     ///
     /// Rules:
     ///
     /// - at most 100 characters
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Beneficiary gets an SMS about the inbound funds.
-    ///
-    /// Wire name: `payeeMobileForNotification` (string). Optional.
+    /// Beneficiary gets an SMS about the inbound funds. Wire name: `payeeMobileForNotification` (string). Optional.
     #[serde(
         rename = "payeeMobileForNotification",
         default,
@@ -94,21 +70,15 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     pub payee_mobile_for_notification: Option<String>,
 }
 /// The required fields of [`ApplyForMobileMoneyBusinessTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForMobileMoneyBusinessTransferRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForMobileMoneyBusinessTransferRequired {
-    /// Wire name `payerAccountId` (string); see [`ApplyForMobileMoneyBusinessTransferRequest::payer_account_id`].
+    /// Wire name `payerAccountId` (string): see [`ApplyForMobileMoneyBusinessTransferRequest::payer_account_id`].
     pub payer_account_id: String,
-    /// Shortcode of receiving paybill/till.
-    ///
-    /// Wire name `payeeShortCode` (string); see [`ApplyForMobileMoneyBusinessTransferRequest::payee_short_code`].
+    /// Wire name `payeeShortCode` (string): see [`ApplyForMobileMoneyBusinessTransferRequest::payee_short_code`].
     pub payee_short_code: String,
-    /// Wire name `payType` (value set [`enums::PayType`](super::enums::PayType)); see [`ApplyForMobileMoneyBusinessTransferRequest::pay_type`].
+    /// Wire name `payType` (value set [`enums::PayType`](super::enums::PayType)): see [`ApplyForMobileMoneyBusinessTransferRequest::pay_type`].
     pub pay_type: super::enums::PayType,
-    /// Whole number.
-    ///
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`ApplyForMobileMoneyBusinessTransferRequest::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`ApplyForMobileMoneyBusinessTransferRequest::amount`].
     pub amount: baas_runtime::Amount,
 }
 impl From<ApplyForMobileMoneyBusinessTransferRequired>
@@ -120,7 +90,7 @@ for ApplyForMobileMoneyBusinessTransferRequest {
     }
 }
 impl ApplyForMobileMoneyBusinessTransferRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`), given by name; optional fields have setters.
+    /// Builds `ApplyForMobileMoneyBusinessTransferRequest` from its required fields (`payerAccountId`, `payeeShortCode`, `payType`, `amount`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ApplyForMobileMoneyBusinessTransferRequired) -> Self {
         let ApplyForMobileMoneyBusinessTransferRequired {
@@ -159,8 +129,6 @@ impl ApplyForMobileMoneyBusinessTransferRequest {
     }
 }
 /// Response `data` of `applyForMobileMoneyBusinessTransfer` (/trans/v2/applyForMobileMoneyBusinessTransfer).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -204,19 +172,9 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 ///
 /// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// Constraints across fields:
 ///
 /// - checked by the service only (`payeeAccountName`, `payeeBankCode`): payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`transfer-payee-account-name`](super::decisions#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -227,23 +185,17 @@ pub struct ApplyForTransferRequest {
     /// Wire name: `payerAccountId` (string). Required.
     #[serde(rename = "payerAccountId")]
     pub payer_account_id: String,
-    /// From the bank-code list (/staticData/getBankCodes; values not shown).
-    ///
-    /// Wire name: `payeeBankCode` (string). Required.
+    /// From the bank-code list (/staticData/getBankCodes; values not shown). Wire name: `payeeBankCode` (string). Required.
     ///
     /// Rules:
     ///
     /// - checked by the service only: must come from the bank-code list
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
     #[serde(rename = "payeeBankCode")]
     pub payee_bank_code: String,
     /// Wire name: `payeeAccountId` (string). Required.
     #[serde(rename = "payeeAccountId")]
     pub payee_account_id: String,
-    /// Mandatory when the counterparty is a bank; optional for mobile money.
-    ///
-    /// Wire name: `payeeAccountName` (string). Optional.
+    /// Mandatory when the counterparty is a bank; optional for mobile money. Wire name: `payeeAccountName` (string). Optional.
     ///
     /// Decision [`transfer-payee-account-name`](super::decisions#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
     #[serde(
@@ -254,11 +206,7 @@ pub struct ApplyForTransferRequest {
     pub payee_account_name: Option<String>,
     /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Required.
     pub currency: super::enums::Currency,
-    /// Interbank instant transfer purpose code (values not shown).
-    ///
-    /// Wire name: `paymentPurpose` (string). Optional.
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Interbank instant transfer purpose code (values not shown). Wire name: `paymentPurpose` (string). Optional.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
     pub payment_purpose: Option<String>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Required.
@@ -267,14 +215,8 @@ pub struct ApplyForTransferRequest {
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
-    /// Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters.
-    ///
-    /// Wire name: `remark` (string). Optional.
+    /// Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters. Wire name: `remark` (string). Optional.
     ///
     /// Rules:
     ///
@@ -284,9 +226,7 @@ pub struct ApplyForTransferRequest {
     /// Decision [`transfer-remark-operator-rule`](super::decisions#decision-transfer-remark-operator-rule): about /trans/v2/applyForTransfer remark.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
-    /// SMS notification to the beneficiary.
-    ///
-    /// Wire name: `payeeMobileForNotification` (string). Optional.
+    /// SMS notification to the beneficiary. Wire name: `payeeMobileForNotification` (string). Optional.
     #[serde(
         rename = "payeeMobileForNotification",
         default,
@@ -295,21 +235,17 @@ pub struct ApplyForTransferRequest {
     pub payee_mobile_for_notification: Option<String>,
 }
 /// The required fields of [`ApplyForTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForTransferRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForTransferRequired {
-    /// Wire name `payerAccountId` (string); see [`ApplyForTransferRequest::payer_account_id`].
+    /// Wire name `payerAccountId` (string): see [`ApplyForTransferRequest::payer_account_id`].
     pub payer_account_id: String,
-    /// From the bank-code list (/staticData/getBankCodes; values not shown).
-    ///
-    /// Wire name `payeeBankCode` (string); see [`ApplyForTransferRequest::payee_bank_code`].
+    /// Wire name `payeeBankCode` (string): see [`ApplyForTransferRequest::payee_bank_code`].
     pub payee_bank_code: String,
-    /// Wire name `payeeAccountId` (string); see [`ApplyForTransferRequest::payee_account_id`].
+    /// Wire name `payeeAccountId` (string): see [`ApplyForTransferRequest::payee_account_id`].
     pub payee_account_id: String,
-    /// Wire name `currency` (value set [`enums::Currency`](super::enums::Currency)); see [`ApplyForTransferRequest::currency`].
+    /// Wire name `currency` (value set [`enums::Currency`](super::enums::Currency)): see [`ApplyForTransferRequest::currency`].
     pub currency: super::enums::Currency,
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`ApplyForTransferRequest::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`ApplyForTransferRequest::amount`].
     pub amount: baas_runtime::Amount,
 }
 impl From<ApplyForTransferRequired> for ApplyForTransferRequest {
@@ -318,7 +254,7 @@ impl From<ApplyForTransferRequired> for ApplyForTransferRequest {
     }
 }
 impl ApplyForTransferRequest {
-    /// Creates the value from its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`), given by name; optional fields have setters.
+    /// Builds `ApplyForTransferRequest` from its required fields (`payerAccountId`, `payeeBankCode`, `payeeAccountId`, `currency`, `amount`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: ApplyForTransferRequired) -> Self {
         let ApplyForTransferRequired {
@@ -366,8 +302,6 @@ impl ApplyForTransferRequest {
     }
 }
 /// Response `data` of `applyForTransfer` (/trans/v2/applyForTransfer).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -406,11 +340,7 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 ///
 /// Wire path: `POST /query/getTransList` (operation `getTransList`).
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
-///
-/// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
 ///
 /// Decision [`get-trans-list-response`](super::decisions#decision-get-trans-list-response): about /query/getTransList.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -418,9 +348,7 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct GetTransListRequest {
-    /// User id in the partner's system. TRUE in one definition, FALSE in another; a production integration omits it and gets answers \[one peer, live\]. Send it when known.
-    ///
-    /// Wire name: `userId` (string). Optional.
+    /// User id in the partner's system. TRUE in one definition, FALSE in another; a production integration omits it and gets answers \[one peer, live\]. Send it when known. Wire name: `userId` (string). Optional.
     ///
     /// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
@@ -428,30 +356,16 @@ pub struct GetTransListRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public-facts.md gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027 \[one peer\]); the list is open.
-    ///
-    /// Wire name: `txType` (array of string). Required.
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public-facts.md gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027 \[one peer\]); the list is open. Wire name: `txType` (array of string). Required.
     #[serde(rename = "txType")]
     pub tx_type: Vec<String>,
-    /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
-    ///
-    /// Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
-    ///
-    /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
+    /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records. Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
     #[serde(rename = "txStatus")]
     pub tx_status: Vec<super::enums::TxStatus>,
-    /// UTC epoch ms.
-    ///
-    /// Wire name: `startTime` (long). Required.
+    /// UTC epoch ms. Wire name: `startTime` (long). Required.
     #[serde(rename = "startTime")]
     pub start_time: i64,
-    /// UTC epoch ms.
-    ///
-    /// Wire name: `endTime` (long). Required.
+    /// UTC epoch ms. Wire name: `endTime` (long). Required.
     #[serde(rename = "endTime")]
     pub end_time: i64,
     /// Wire name: `pageNo` (int). Required.
@@ -459,8 +373,6 @@ pub struct GetTransListRequest {
     /// Rules:
     ///
     /// - at least 1
-    ///
-    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -468,8 +380,6 @@ pub struct GetTransListRequest {
     /// Rules:
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
-    ///
-    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
     /// Wire name: `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)). Required.
@@ -477,33 +387,23 @@ pub struct GetTransListRequest {
     pub order_by_desc: super::enums::OrderByDesc,
 }
 /// The required fields of [`GetTransListRequest`], by name: build it with a struct literal and pass it to [`GetTransListRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTransListRequired {
-    /// Wire name `accountId` (string); see [`GetTransListRequest::account_id`].
+    /// Wire name `accountId` (string): see [`GetTransListRequest::account_id`].
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public-facts.md gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027 \[one peer\]); the list is open.
-    ///
-    /// Wire name `txType` (array of string); see [`GetTransListRequest::tx_type`].
+    /// Wire name `txType` (array of string): see [`GetTransListRequest::tx_type`].
     pub tx_type: Vec<String>,
-    /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records.
-    ///
-    /// Wire name `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)); see [`GetTransListRequest::tx_status`].
+    /// Wire name `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)): see [`GetTransListRequest::tx_status`].
     pub tx_status: Vec<super::enums::TxStatus>,
-    /// UTC epoch ms.
-    ///
-    /// Wire name `startTime` (long); see [`GetTransListRequest::start_time`].
+    /// Wire name `startTime` (long): see [`GetTransListRequest::start_time`].
     pub start_time: i64,
-    /// UTC epoch ms.
-    ///
-    /// Wire name `endTime` (long); see [`GetTransListRequest::end_time`].
+    /// Wire name `endTime` (long): see [`GetTransListRequest::end_time`].
     pub end_time: i64,
-    /// Wire name `pageNo` (int); see [`GetTransListRequest::page_no`].
+    /// Wire name `pageNo` (int): see [`GetTransListRequest::page_no`].
     pub page_no: i32,
-    /// Wire name `pageSize` (int); see [`GetTransListRequest::page_size`].
+    /// Wire name `pageSize` (int): see [`GetTransListRequest::page_size`].
     pub page_size: i32,
-    /// Wire name `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)); see [`GetTransListRequest::order_by_desc`].
+    /// Wire name `orderByDesc` (value set [`enums::OrderByDesc`](super::enums::OrderByDesc)): see [`GetTransListRequest::order_by_desc`].
     pub order_by_desc: super::enums::OrderByDesc,
 }
 impl From<GetTransListRequired> for GetTransListRequest {
@@ -512,7 +412,7 @@ impl From<GetTransListRequired> for GetTransListRequest {
     }
 }
 impl GetTransListRequest {
-    /// Creates the value from its required fields (`accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`), given by name; optional fields have setters.
+    /// Builds `GetTransListRequest` from its required fields (`accountId`, `txType`, `txStatus`, `startTime`, `endTime`, `pageNo`, `pageSize`, `orderByDesc`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetTransListRequired) -> Self {
         let GetTransListRequired {
@@ -544,18 +444,12 @@ impl GetTransListRequest {
         self
     }
 }
-/// Response `data` of `getTransList` (/query/getTransList).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service by integrations; not in the bank's API document.
+/// Response `data` of `getTransList` (/query/getTransList). Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetTransListResponse {
     /// Wire name: `totalRows` (int).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "totalRows",
         default,
@@ -564,8 +458,6 @@ pub struct GetTransListResponse {
     )]
     pub total_rows: Option<i32>,
     /// Wire name: `result` (array of record [`records::TransactionListItem`](super::records::TransactionListItem)).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::TransactionListItem>>,
 }
@@ -606,8 +498,6 @@ impl baas_runtime::Operation for GetTransListRequest {
 ///
 /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
 ///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
 /// Decision [`transaction-final-states`](super::decisions#decision-transaction-final-states): about /query/getTransResult txStatus.
 ///
 /// Decision [`trans-result-live-fields`](super::decisions#decision-trans-result-live-fields): about /query/getTransResult response.
@@ -621,11 +511,9 @@ pub struct GetTransResultRequest {
     pub tx_id: String,
 }
 /// The required fields of [`GetTransResultRequest`], by name: build it with a struct literal and pass it to [`GetTransResultRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTransResultRequired {
-    /// Wire name `txId` (string); see [`GetTransResultRequest::tx_id`].
+    /// Wire name `txId` (string): see [`GetTransResultRequest::tx_id`].
     pub tx_id: String,
 }
 impl From<GetTransResultRequired> for GetTransResultRequest {
@@ -634,25 +522,19 @@ impl From<GetTransResultRequired> for GetTransResultRequest {
     }
 }
 impl GetTransResultRequest {
-    /// Creates the value from its required fields (`txId`), given by name; optional fields have setters.
+    /// Builds `GetTransResultRequest` from its required fields (`txId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetTransResultRequired) -> Self {
         let GetTransResultRequired { tx_id } = required;
         Self { tx_id }
     }
 }
-/// Response `data` of `getTransResult` (/query/getTransResult).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service by integrations; not in the bank's API document.
+/// Response `data` of `getTransResult` (/query/getTransResult). Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetTransResultResponse {
     /// Wire name: `txId` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "txId",
         default,
@@ -661,15 +543,9 @@ pub struct GetTransResultResponse {
     )]
     pub tx_id: Option<String>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
-    ///
-    /// Decision [`get-trans-list-tx-status-type`](super::decisions#decision-get-trans-list-tx-status-type): about /query/getTransList txStatus.
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
     /// Wire name: `externalTxId` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "externalTxId",
         default,
@@ -677,18 +553,10 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub external_tx_id: Option<String>,
-    /// An object, e.g. transactionNarrative.
-    ///
-    /// Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// An object, e.g. transactionNarrative. Wire name: `extInfo` (record [`records::TransactionExtInfo`](super::records::TransactionExtInfo)).
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::TransactionExtInfo>,
-    /// e.g. INTERNAL\_TRANSFER.
-    ///
-    /// Wire name: `paymentChannel` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
+    /// e.g. INTERNAL\_TRANSFER. Wire name: `paymentChannel` (string).
     #[serde(
         rename = "paymentChannel",
         default,
@@ -697,8 +565,6 @@ pub struct GetTransResultResponse {
     )]
     pub payment_channel: Option<String>,
     /// Wire name: `oppoBankCode` (string).
-    ///
-    /// Seen on the live service by integrations; not in the bank's API document.
     #[serde(
         rename = "oppoBankCode",
         default,
@@ -706,9 +572,7 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_bank_code: Option<String>,
-    /// Wire name: `accountId` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Wire name: `accountId` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "accountId",
         default,
@@ -716,13 +580,7 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_id: Option<String>,
-    /// Transaction type code (TTID...); the list is open.
-    ///
-    /// Wire name: `txType` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`tx-type-codes`](super::decisions#decision-tx-type-codes): about /query/getTransList txType (filter and result rows).
+    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "txType",
         default,
@@ -730,25 +588,13 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_type: Option<String>,
-    /// Wire name: `amount` (decimal, sent as a JSON string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
+    /// Wire name: `amount` (decimal, sent as a JSON string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
-    ///
-    /// Decision [`account-currency-set`](super::decisions#decision-account-currency-set): about Account currency, AccountListItem currency.
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<super::enums::Currency>,
-    /// Epoch ms.
-    ///
-    /// Wire name: `createTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms. Wire name: `createTime` (long). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "createTime",
         default,
@@ -756,11 +602,7 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub create_time: Option<i64>,
-    /// Epoch ms, once final.
-    ///
-    /// Wire name: `completeTime` (long).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Epoch ms, once final. Wire name: `completeTime` (long). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "completeTime",
         default,
@@ -768,11 +610,7 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub complete_time: Option<i64>,
-    /// Name of the other side.
-    ///
-    /// Wire name: `oppoAccountName` (string).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
+    /// Name of the other side. Wire name: `oppoAccountName` (string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "oppoAccountName",
         default,
@@ -799,21 +637,9 @@ impl baas_runtime::Operation for GetTransResultRequest {
 ///
 /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
 ///
-/// Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.
-///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// Constraints across fields:
 ///
 /// - `paymentPurpose` is required when `paymentPurposeId` is `OTHR` — paymentPurpose (free text) is used when paymentPurposeId is OTHR
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
-///
-/// Decision [`moves-money-scope`](super::decisions#decision-moves-money-scope): about moves\_money.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
-///
-/// Decision [`public-response-shapes`](super::decisions#decision-public-response-shapes): about /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment.
 ///
 /// Decision [`swift-payment-purpose-othr`](super::decisions#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -824,9 +650,7 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list.
-    ///
-    /// Wire name: `beneficiarySwiftBic` (string). Required.
+    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list. Wire name: `beneficiarySwiftBic` (string). Required.
     ///
     /// Rules:
     ///
@@ -836,9 +660,7 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `beneficiaryBankName` (string). Required.
     #[serde(rename = "beneficiaryBankName")]
     pub beneficiary_bank_name: String,
-    /// Described as the branch code of the receiving bank.
-    ///
-    /// Wire name: `beneficiaryBankCountry` (string). Optional.
+    /// Described as the branch code of the receiving bank. Wire name: `beneficiaryBankCountry` (string). Optional.
     ///
     /// Decision [`swift-beneficiary-bank-country`](super::decisions#decision-swift-beneficiary-bank-country): about /trans/telegraphicTransfer beneficiaryBankCountry.
     #[serde(
@@ -879,17 +701,11 @@ pub struct TelegraphicTransferRequest {
     ///
     /// - greater than zero
     /// - at most 2 decimal places
-    ///
-    /// Decision [`decimal-wire-string`](super::decisions#decision-decimal-wire-string): about every decimal field (request and response).
-    ///
-    /// Decision [`request-amounts`](super::decisions#decision-request-amounts): about amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount.
     pub amount: baas_runtime::Amount,
     /// Wire name: `amountType` (value set [`enums::AmountType`](super::enums::AmountType)). Required.
     #[serde(rename = "amountType")]
     pub amount_type: super::enums::AmountType,
-    /// Max 100 characters.
-    ///
-    /// Wire name: `messageToBeneficiary` (string). Optional.
+    /// Max 100 characters. Wire name: `messageToBeneficiary` (string). Optional.
     ///
     /// Rules:
     ///
@@ -900,21 +716,13 @@ pub struct TelegraphicTransferRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub message_to_beneficiary: Option<String>,
-    /// Value SWIFT.
-    ///
-    /// Wire name: `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)). Required.
+    /// Value SWIFT. Wire name: `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)). Required.
     #[serde(rename = "paymentChannel")]
     pub payment_channel: super::enums::PaymentChannel,
-    /// Payment purpose code (value set referenced by name, not shown; OTHR is named).
-    ///
-    /// Wire name: `paymentPurposeId` (string). Required.
-    ///
-    /// Decision [`not-shown-value-sets`](super::decisions#decision-not-shown-value-sets): about transaction type, payment purpose ids, bank codes, supported CNY nationalities, CNY bank list, employment status, monthly income.
+    /// Payment purpose code (value set referenced by name, not shown; OTHR is named). Wire name: `paymentPurposeId` (string). Required.
     #[serde(rename = "paymentPurposeId")]
     pub payment_purpose_id: String,
-    /// Used when paymentPurposeId is OTHR; max 35 characters.
-    ///
-    /// Wire name: `paymentPurpose` (string). Optional.
+    /// Used when paymentPurposeId is OTHR; max 35 characters. Wire name: `paymentPurpose` (string). Optional.
     ///
     /// Rules:
     ///
@@ -926,9 +734,7 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `senderAddress` (string). Required.
     #[serde(rename = "senderAddress")]
     pub sender_address: String,
-    /// Base64. Size limit: not shown.
-    ///
-    /// Wire name: `supportDocument` (string). Optional.
+    /// Base64. Size limit: not shown. Wire name: `supportDocument` (string). Optional.
     #[serde(
         rename = "supportDocument",
         default,
@@ -936,8 +742,6 @@ pub struct TelegraphicTransferRequest {
     )]
     pub support_document: Option<String>,
     /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
-    ///
-    /// Decision [`document-type-values`](super::decisions#decision-document-type-values): about /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType.
     #[serde(
         rename = "supportDocumentType",
         default,
@@ -949,41 +753,33 @@ pub struct TelegraphicTransferRequest {
     pub charge_type: super::enums::ChargeType,
 }
 /// The required fields of [`TelegraphicTransferRequest`], by name: build it with a struct literal and pass it to [`TelegraphicTransferRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TelegraphicTransferRequired {
-    /// Wire name `accountId` (string); see [`TelegraphicTransferRequest::account_id`].
+    /// Wire name `accountId` (string): see [`TelegraphicTransferRequest::account_id`].
     pub account_id: String,
-    /// The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list.
-    ///
-    /// Wire name `beneficiarySwiftBic` (string); see [`TelegraphicTransferRequest::beneficiary_swift_bic`].
+    /// Wire name `beneficiarySwiftBic` (string): see [`TelegraphicTransferRequest::beneficiary_swift_bic`].
     pub beneficiary_swift_bic: String,
-    /// Wire name `beneficiaryBankName` (string); see [`TelegraphicTransferRequest::beneficiary_bank_name`].
+    /// Wire name `beneficiaryBankName` (string): see [`TelegraphicTransferRequest::beneficiary_bank_name`].
     pub beneficiary_bank_name: String,
-    /// Wire name `beneficiaryBankCity` (string); see [`TelegraphicTransferRequest::beneficiary_bank_city`].
+    /// Wire name `beneficiaryBankCity` (string): see [`TelegraphicTransferRequest::beneficiary_bank_city`].
     pub beneficiary_bank_city: String,
-    /// Wire name `beneficiaryAccountId` (string); see [`TelegraphicTransferRequest::beneficiary_account_id`].
+    /// Wire name `beneficiaryAccountId` (string): see [`TelegraphicTransferRequest::beneficiary_account_id`].
     pub beneficiary_account_id: String,
-    /// Wire name `beneficiaryAccountCcy` (string); see [`TelegraphicTransferRequest::beneficiary_account_ccy`].
+    /// Wire name `beneficiaryAccountCcy` (string): see [`TelegraphicTransferRequest::beneficiary_account_ccy`].
     pub beneficiary_account_ccy: String,
-    /// Wire name `beneficiaryName` (string); see [`TelegraphicTransferRequest::beneficiary_name`].
+    /// Wire name `beneficiaryName` (string): see [`TelegraphicTransferRequest::beneficiary_name`].
     pub beneficiary_name: String,
-    /// Wire name `amount` (decimal, sent as a JSON string); see [`TelegraphicTransferRequest::amount`].
+    /// Wire name `amount` (decimal, sent as a JSON string): see [`TelegraphicTransferRequest::amount`].
     pub amount: baas_runtime::Amount,
-    /// Wire name `amountType` (value set [`enums::AmountType`](super::enums::AmountType)); see [`TelegraphicTransferRequest::amount_type`].
+    /// Wire name `amountType` (value set [`enums::AmountType`](super::enums::AmountType)): see [`TelegraphicTransferRequest::amount_type`].
     pub amount_type: super::enums::AmountType,
-    /// Value SWIFT.
-    ///
-    /// Wire name `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)); see [`TelegraphicTransferRequest::payment_channel`].
+    /// Wire name `paymentChannel` (value set [`enums::PaymentChannel`](super::enums::PaymentChannel)): see [`TelegraphicTransferRequest::payment_channel`].
     pub payment_channel: super::enums::PaymentChannel,
-    /// Payment purpose code (value set referenced by name, not shown; OTHR is named).
-    ///
-    /// Wire name `paymentPurposeId` (string); see [`TelegraphicTransferRequest::payment_purpose_id`].
+    /// Wire name `paymentPurposeId` (string): see [`TelegraphicTransferRequest::payment_purpose_id`].
     pub payment_purpose_id: String,
-    /// Wire name `senderAddress` (string); see [`TelegraphicTransferRequest::sender_address`].
+    /// Wire name `senderAddress` (string): see [`TelegraphicTransferRequest::sender_address`].
     pub sender_address: String,
-    /// Wire name `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)); see [`TelegraphicTransferRequest::charge_type`].
+    /// Wire name `chargeType` (value set [`enums::ChargeType`](super::enums::ChargeType)): see [`TelegraphicTransferRequest::charge_type`].
     pub charge_type: super::enums::ChargeType,
 }
 impl From<TelegraphicTransferRequired> for TelegraphicTransferRequest {
@@ -992,7 +788,7 @@ impl From<TelegraphicTransferRequired> for TelegraphicTransferRequest {
     }
 }
 impl TelegraphicTransferRequest {
-    /// Creates the value from its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`), given by name; optional fields have setters.
+    /// Builds `TelegraphicTransferRequest` from its required fields (`accountId`, `beneficiarySwiftBic`, `beneficiaryBankName`, `beneficiaryBankCity`, `beneficiaryAccountId`, `beneficiaryAccountCcy`, `beneficiaryName`, `amount`, `amountType`, `paymentChannel`, `paymentPurposeId`, `senderAddress`, `chargeType`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: TelegraphicTransferRequired) -> Self {
         let TelegraphicTransferRequired {
@@ -1079,18 +875,12 @@ impl TelegraphicTransferRequest {
         self
     }
 }
-/// Response `data` of `telegraphicTransfer` (/trans/telegraphicTransfer).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// From the bank's public documentation, not from its API document.
+/// Response `data` of `telegraphicTransfer` (/trans/telegraphicTransfer). From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TelegraphicTransferResponse {
     /// Wire name: `applicationId` (string).
-    ///
-    /// From the bank's public documentation, not from its API document.
     #[serde(
         rename = "applicationId",
         default,
@@ -1153,8 +943,6 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
 /// Request of `getInterBankTransferList`.
 ///
 /// Wire path: `POST /trans/getInterBankTransferList` (operation `getInterBankTransferList`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -1174,8 +962,6 @@ pub struct GetInterBankTransferListRequest {
     /// Rules:
     ///
     /// - at least 1
-    ///
-    /// Decision [`paging-first-page`](super::decisions#decision-paging-first-page): about pageNo of getAbnormalAccountList, getTransList, getCnyTransList, getInterBankTransferList, bulkPaymentQuery; paging.
     #[serde(rename = "pageNo")]
     pub page_no: i32,
     /// Wire name: `pageSize` (int). Required.
@@ -1183,25 +969,21 @@ pub struct GetInterBankTransferListRequest {
     /// Rules:
     ///
     /// - at most 50 — max pageSize is 50; above it the service answers 15002 (Seen on the live service by integrations; not in the bank's API document)
-    ///
-    /// Decision [`page-size-limit`](super::decisions#decision-page-size-limit): about pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList.
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
 /// The required fields of [`GetInterBankTransferListRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferListRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetInterBankTransferListRequired {
-    /// Wire name `accountId` (string); see [`GetInterBankTransferListRequest::account_id`].
+    /// Wire name `accountId` (string): see [`GetInterBankTransferListRequest::account_id`].
     pub account_id: String,
-    /// Wire name `startTime` (long); see [`GetInterBankTransferListRequest::start_time`].
+    /// Wire name `startTime` (long): see [`GetInterBankTransferListRequest::start_time`].
     pub start_time: i64,
-    /// Wire name `endTime` (long); see [`GetInterBankTransferListRequest::end_time`].
+    /// Wire name `endTime` (long): see [`GetInterBankTransferListRequest::end_time`].
     pub end_time: i64,
-    /// Wire name `pageNo` (int); see [`GetInterBankTransferListRequest::page_no`].
+    /// Wire name `pageNo` (int): see [`GetInterBankTransferListRequest::page_no`].
     pub page_no: i32,
-    /// Wire name `pageSize` (int); see [`GetInterBankTransferListRequest::page_size`].
+    /// Wire name `pageSize` (int): see [`GetInterBankTransferListRequest::page_size`].
     pub page_size: i32,
 }
 impl From<GetInterBankTransferListRequired> for GetInterBankTransferListRequest {
@@ -1212,7 +994,7 @@ impl From<GetInterBankTransferListRequired> for GetInterBankTransferListRequest 
     }
 }
 impl GetInterBankTransferListRequest {
-    /// Creates the value from its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
+    /// Builds `GetInterBankTransferListRequest` from its required fields (`accountId`, `startTime`, `endTime`, `pageNo`, `pageSize`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetInterBankTransferListRequired) -> Self {
         let GetInterBankTransferListRequired {
@@ -1231,18 +1013,12 @@ impl GetInterBankTransferListRequest {
         }
     }
 }
-/// Response `data` of `getInterBankTransferList` (/trans/getInterBankTransferList).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
+/// Response `data` of `getInterBankTransferList` (/trans/getInterBankTransferList). Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetInterBankTransferListResponse {
     /// Wire name: `totalRows` (int).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(
         rename = "totalRows",
         default,
@@ -1251,8 +1027,6 @@ pub struct GetInterBankTransferListResponse {
     )]
     pub total_rows: Option<i32>,
     /// Wire name: `result` (array of record [`records::InterBankTransfer`](super::records::InterBankTransfer)).
-    ///
-    /// Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::InterBankTransfer>>,
 }
@@ -1294,8 +1068,6 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
 /// Request of `getInterBankTransferDetails`.
 ///
 /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
-///
-/// Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -1309,13 +1081,11 @@ pub struct GetInterBankTransferDetailsRequest {
     pub account_id: String,
 }
 /// The required fields of [`GetInterBankTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferDetailsRequest::new`].
-///
-/// Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetInterBankTransferDetailsRequired {
-    /// Wire name `applicationId` (string); see [`GetInterBankTransferDetailsRequest::application_id`].
+    /// Wire name `applicationId` (string): see [`GetInterBankTransferDetailsRequest::application_id`].
     pub application_id: String,
-    /// Wire name `accountId` (string); see [`GetInterBankTransferDetailsRequest::account_id`].
+    /// Wire name `accountId` (string): see [`GetInterBankTransferDetailsRequest::account_id`].
     pub account_id: String,
 }
 impl From<GetInterBankTransferDetailsRequired> for GetInterBankTransferDetailsRequest {
@@ -1326,7 +1096,7 @@ impl From<GetInterBankTransferDetailsRequired> for GetInterBankTransferDetailsRe
     }
 }
 impl GetInterBankTransferDetailsRequest {
-    /// Creates the value from its required fields (`applicationId`, `accountId`), given by name; optional fields have setters.
+    /// Builds `GetInterBankTransferDetailsRequest` from its required fields (`applicationId`, `accountId`), given by name; optional fields have setters.
     #[must_use]
     pub fn new(required: GetInterBankTransferDetailsRequired) -> Self {
         let GetInterBankTransferDetailsRequired { application_id, account_id } = required;
@@ -1335,9 +1105,7 @@ impl GetInterBankTransferDetailsRequest {
 }
 /// Response `data` of `getInterBankTransferDetails` (/trans/getInterBankTransferDetails).
 ///
-/// The `data` object is a [`InterBankTransfer`](super::records::InterBankTransfer).
-///
-/// Not public: this is the sandbox's choice, and the live service may differ.
+/// The `data` object is a [`InterBankTransfer`](super::records::InterBankTransfer). Not public: this is the sandbox's choice, and the live service may differ.
 pub type GetInterBankTransferDetailsResponse = super::records::InterBankTransfer;
 impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
     type Response = GetInterBankTransferDetailsResponse;
@@ -1378,20 +1146,12 @@ impl GetBankCodesRequest {
         Self { params }
     }
 }
-/// Response `data` of `getBankCodes` (/staticData/getBankCodes).
-///
-/// Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`).
-///
-/// Seen on the live service in one integration; not confirmed by the bank.
+/// Response `data` of `getBankCodes` (/staticData/getBankCodes). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetBankCodesResponse {
-    /// The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) \[one peer, live\]; other entries seen: M-PESA, 68, 01 \[one peer\].
-    ///
-    /// Wire name: `bankCodeList` (array of record [`records::BankCode`](super::records::BankCode)).
-    ///
-    /// Seen on the live service in one integration; not confirmed by the bank.
+    /// The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) \[one peer, live\]; other entries seen: M-PESA, 68, 01 \[one peer\]. Wire name: `bankCodeList` (array of record [`records::BankCode`](super::records::BankCode)).
     ///
     /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
     #[serde(rename = "bankCodeList", default, skip_serializing_if = "Option::is_none")]

@@ -13,13 +13,9 @@
 ///
 /// Wire path: `POST /user/addEmail` (operation `addEmail`).
 ///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///
 /// Request of /user/addEmail: not shown.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 ///
@@ -60,13 +56,9 @@ impl baas_runtime::Operation for AddEmailRequest {
 ///
 /// Wire path: `POST /user/verifyEmailAddress` (operation `verifyEmailAddress`).
 ///
-/// Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.
-///
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///
 /// Request of /user/verifyEmailAddress: not shown.
-///
-/// Decision [`otp-scope`](super::decisions#decision-otp-scope): about otp.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 ///

@@ -60,9 +60,23 @@ fn errors_doc(api: &Api) -> String {
         )
     };
     format!(
-        "[`ErrorKind::InvalidRequest`](baas_runtime::ErrorKind::InvalidRequest) when the request breaks a rule of the spec (nothing was sent); [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) when the service answers with a result code other than `{}`{typed_code}; otherwise a transport, timeout, signature or decoding error. Every [`Error`](baas_runtime::Error) names the operation, the requestId of its last attempt and the attempts made.",
+        "`InvalidRequest` (nothing sent), `Api` (a result code other than `{}`{typed_code}), or a transport, timeout, signature or decoding error, as the crate's Errors section says.",
         api.success_code
     )
+}
+
+/// The `# Errors` paragraph of one operation: where the common cases are described, and
+/// what is particular to this call (money, OTP).
+fn op_errors(op: &Operation, common: &str) -> String {
+    let method = op.rust_name.trim_start_matches("r#");
+    let mut text = format!(
+        "[`Error`](baas_runtime::Error) naming `{}`: {common}",
+        op.name
+    );
+    if op.moves_money {
+        text.push_str(&format!(" `{method}` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again."));
+    }
+    text
 }
 
 /// The operation's method: validate, sign, send, verify, decode.
@@ -96,7 +110,7 @@ fn call_method(group: &Group, op: &Operation, call: &Call, errors_doc: &str) -> 
     docs::add_provenance(&mut doc, op.source);
     docs::add_deprecation(&mut doc, op.deprecated.as_deref());
     doc.raw("# Errors");
-    doc.raw(errors_doc);
+    doc.raw(&op_errors(op, errors_doc));
     let doc = doc.outer();
     quote! {
         #doc
@@ -407,6 +421,10 @@ fn group_request_module(group: &Group) -> TokenStream {
         name_arms.push(quote!(Request::#variant(_) => #name,));
     }
     let gdoc = format!(" Decoded requests of the `{}` group.", group.name);
+    let rdoc = format!(
+        " A decoded, validated request of one operation of the `{}` group.",
+        group.name
+    );
     let name_body = if name_arms.is_empty() {
         quote!(match *self {})
     } else {
@@ -415,7 +433,7 @@ fn group_request_module(group: &Group) -> TokenStream {
     quote! {
         #[doc = #gdoc]
         pub mod #module {
-            /// A decoded, validated request of one operation of the group.
+            #[doc = #rdoc]
             #[derive(Debug, Clone, PartialEq)]
             #[allow(clippy::large_enum_variant)]
             pub enum Request {

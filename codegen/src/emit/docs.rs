@@ -6,8 +6,8 @@ use quote::quote;
 
 use super::names::Direction;
 use crate::model::{
-    Api, Condition, Constraint, ConstraintKind, Field, ParamRef, Requirement, Rule, RuleKind,
-    Source, TypeRef,
+    Api, Condition, Constraint, ConstraintKind, Field, ParamRef, Params, Requirement, Response,
+    Rule, RuleKind, Source, TypeRef,
 };
 
 /// Lines of one doc comment, in paragraphs.
@@ -38,6 +38,22 @@ impl Doc {
             self.lines.push(String::new());
         }
         self.lines.push(line.to_owned());
+        self
+    }
+
+    /// Continues the last paragraph with `line` (a sentence written by the generator), or
+    /// starts the first: short facts join the text they belong to instead of standing
+    /// alone.
+    pub fn sentence(&mut self, line: &str) -> &mut Doc {
+        match self.lines.last_mut() {
+            Some(last) if !last.is_empty() && !last.starts_with("- ") && !last.starts_with('#') => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => {
+                self.raw(line);
+            }
+        }
         self
     }
 
@@ -115,7 +131,7 @@ pub fn provenance(source: Source) -> Option<String> {
 /// Adds provenance (when not `seed`) to a doc.
 pub fn add_provenance(doc: &mut Doc, source: Source) {
     if let Some(p) = provenance(source) {
-        doc.raw(&p);
+        doc.sentence(&p);
     }
 }
 
@@ -139,7 +155,7 @@ pub fn decision_anchor(id: &str) -> String {
 /// there. Every item carrying decisions sits in a module at the root, so `super` is the
 /// root, in the crate and in a single-file fixture alike.
 pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
-    for id in ids {
+    for id in ids.iter().filter(|id| !is_blanket(api, id)) {
         let link = format!("[`{id}`](super::decisions#{})", decision_anchor(id));
         match api.decision(id) {
             Some(d) => {
@@ -155,6 +171,69 @@ pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
     }
 }
 
+/// How many items the spec marks with decision `id`: operations, their parameters,
+/// constraints and response fields, records and their fields, enums.
+fn decision_uses(api: &Api, id: &str) -> usize {
+    let fields = |fs: &[Field]| {
+        fs.iter()
+            .filter(|f| f.decisions.iter().any(|d| d == id))
+            .count()
+    };
+    let mut n = 0;
+    for op in api.operations() {
+        n += usize::from(op.decisions.iter().any(|d| d == id));
+        if let Params::Fields { fields: fs } = &op.params {
+            n += fields(fs);
+        }
+        if let Response::Fields { fields: fs, .. } = &op.response {
+            n += fields(fs);
+        }
+        n += op
+            .constraints
+            .iter()
+            .filter(|c| c.decisions.iter().any(|d| d == id))
+            .count();
+    }
+    for r in &api.records {
+        n += usize::from(r.decisions.iter().any(|d| d == id)) + fields(&r.fields);
+    }
+    n + api
+        .enums
+        .iter()
+        .filter(|e| e.decisions.iter().any(|d| d == id))
+        .count()
+}
+
+/// A decision marking more than [`BLANKET_USES`] items applies throughout: the crate
+/// root lists it once ([`add_blanket_decisions`]) instead of every item repeating a link.
+pub fn is_blanket(api: &Api, id: &str) -> bool {
+    decision_uses(api, id) > BLANKET_USES
+}
+
+/// See [`is_blanket`].
+const BLANKET_USES: usize = 3;
+
+/// The decisions that apply throughout, one line each (at the crate root).
+pub fn add_blanket_decisions(doc: &mut Doc, api: &Api) {
+    let items: Vec<String> = api
+        .decisions
+        .iter()
+        .filter(|d| is_blanket(api, &d.id))
+        .map(|d| {
+            format!(
+                "[`{}`](decisions#{}) — {}",
+                d.id,
+                decision_anchor(&d.id),
+                escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+            )
+        })
+        .collect();
+    doc.list(
+        "Decisions that apply to many items are listed here once instead of on each:",
+        &items,
+    );
+}
+
 /// Adds every recorded decision in full, under a `# Decisions` heading with one
 /// `## Decision `id`` heading each (the targets of [`add_decisions`] links).
 pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
@@ -166,21 +245,15 @@ pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
     for d in &api.decisions {
         doc.raw(&format!("## Decision `{}`", d.id));
         doc.raw(&format!(
-            "About {}.",
-            escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+            "About {}. **Decided:** {} **Why:** {}",
+            escape_markdown(&collapse(&d.about)).trim_end_matches('.'),
+            escape_markdown(&collapse(&d.decision)),
+            escape_markdown(&collapse(&d.reason))
         ));
         let source = collapse(&d.source_text);
         if !source.is_empty() {
-            doc.raw(&format!("Source text: \"{}\"", escape_markdown(&source)));
+            doc.raw(&format!("> {}", escape_markdown(&source)));
         }
-        doc.raw(&format!(
-            "Decision: {}",
-            escape_markdown(&collapse(&d.decision))
-        ));
-        doc.raw(&format!(
-            "Reason: {}",
-            escape_markdown(&collapse(&d.reason))
-        ));
     }
 }
 
@@ -249,7 +322,7 @@ pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
 
 /// The doc of a field: spec text, wire name and type, requirement, rules, provenance,
 /// decisions.
-pub fn field_doc(api: &Api, field: &Field, sent: bool) -> Doc {
+pub fn field_doc(api: &Api, field: &Field, sent: bool, owner: Source) -> Doc {
     let mut doc = Doc::new();
     doc.text(&field.doc);
     let direction = if sent {
@@ -271,7 +344,13 @@ pub fn field_doc(api: &Api, field: &Field, sent: bool) -> Doc {
             }
         });
     }
-    doc.raw(&line);
+    if field.source != owner {
+        if let Some(p) = provenance(field.source) {
+            line.push(' ');
+            line.push_str(&p);
+        }
+    }
+    doc.sentence(&line);
     let is_array = matches!(field.ty, TypeRef::Array { .. });
     let rules: Vec<String> = field
         .rules
@@ -287,7 +366,6 @@ pub fn field_doc(api: &Api, field: &Field, sent: bool) -> Doc {
         })
         .collect();
     doc.list("Rules:", &rules);
-    add_provenance(&mut doc, field.source);
     add_decisions(&mut doc, api, &field.decisions);
     add_deprecation(&mut doc, field.deprecated.as_deref());
     doc

@@ -132,7 +132,6 @@ fn enum_doc(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
         .map(|v| format!("`{}`: [`{}`]({}::{})", v.wire, v.name, def.name, v.name))
         .collect();
     doc.list("Wire values:", &values);
-    doc.raw("A value this version does not know decodes as `Unknown` and is sent back unchanged; `FromStr` accepts the listed wire values only.");
     docs::add_provenance(&mut doc, def.source);
     docs::add_decisions(&mut doc, api, &def.decisions);
     doc.outer()
@@ -145,8 +144,14 @@ fn variants(def: &EnumDef, extras: &Extras) -> Vec<TokenStream> {
         let id = ident(&value.name);
         let mut vdoc = Doc::new();
         vdoc.text(&value.doc);
-        vdoc.raw(&format!("Wire value: `{}`.", value.wire));
-        docs::add_provenance(&mut vdoc, value.source);
+        let mut wire = format!("Wire value: `{}`.", value.wire);
+        if value.source != def.source {
+            if let Some(p) = docs::provenance(value.source) {
+                wire.push(' ');
+                wire.push_str(&p);
+            }
+        }
+        vdoc.sentence(&wire);
         for line in extras.value_docs.get(i).into_iter().flatten() {
             vdoc.raw(line);
         }
@@ -167,6 +172,19 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         idents,
         parse_error,
     } = parts;
+    let unknown_doc = format!(
+        " A wire value of `{}` that this version of the client does not know, kept as received.",
+        def.name
+    );
+    let known_doc = format!(
+        " Every value of `{}` the spec lists, in spec order.",
+        def.name
+    );
+    let from_text_doc = format!(" The `{}` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.", def.name);
+    let parse_text_doc = format!(
+        " The `{}` variant of a listed wire value; any other text is an error (never `Unknown`).",
+        def.name
+    );
     let wires: Vec<&str> = def.values.iter().map(|v| v.wire.as_str()).collect();
     quote! {
             #doc
@@ -174,12 +192,12 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
             #[non_exhaustive]
             pub enum #name {
                 #(#variants)*
-                /// A wire value this version of the client does not know, kept as received.
+                #[doc = #unknown_doc]
                 Unknown(UnknownValue),
             }
 
             impl #name {
-                /// Every value the spec lists, in spec order.
+                #[doc = #known_doc]
                 pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
                 /// The wire value.
@@ -191,7 +209,7 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
                     }
                 }
 
-                /// The value of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+                #[doc = #from_text_doc]
                 pub(crate) fn from_wire(wire: &str) -> #name {
                     match wire {
                         #(#wires => #name::#idents,)*
@@ -209,7 +227,7 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
             impl std::str::FromStr for #name {
                 type Err = #parse_error;
 
-                /// The variant of a listed wire value; any other text is an error (never `Unknown`).
+                #[doc = #parse_text_doc]
                 fn from_str(s: &str) -> Result<Self, Self::Err> {
                     match #name::from_wire(s) {
                         #name::Unknown(_) => Err(#parse_error::new(s)),
@@ -243,6 +261,23 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         idents,
         parse_error,
     } = parts;
+    let unknown_doc = format!(
+        " A wire value of `{}` that this version of the client does not know, kept as received.",
+        def.name
+    );
+    let known_doc = format!(
+        " Every value of `{}` the spec lists, in spec order.",
+        def.name
+    );
+    let from_int_doc = format!(" The `{}` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.", def.name);
+    let try_int_doc = format!(
+        " The `{}` variant of a listed wire integer; any other is an error (never `Unknown`).",
+        def.name
+    );
+    let parse_int_doc = format!(
+        " The `{}` variant of a listed wire integer written as text; any other text is an error.",
+        def.name
+    );
     let nums: Vec<TokenStream> = def
         .values
         .iter()
@@ -254,12 +289,12 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         #[non_exhaustive]
         pub enum #name {
             #(#variants)*
-            /// A wire value this version of the client does not know, kept as received.
+            #[doc = #unknown_doc]
             Unknown(UnknownInteger),
         }
 
         impl #name {
-            /// Every value the spec lists, in spec order.
+            #[doc = #known_doc]
             pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
             /// The wire value.
@@ -271,7 +306,7 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
                 }
             }
 
-            /// The value of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.
+            #[doc = #from_int_doc]
             pub(crate) fn from_i64(wire: i64) -> #name {
                 match wire {
                     #(#nums => #name::#idents,)*
@@ -283,7 +318,7 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         impl TryFrom<i64> for #name {
             type Error = #parse_error;
 
-            /// The variant of a listed wire integer; any other is an error (never `Unknown`).
+            #[doc = #try_int_doc]
             fn try_from(wire: i64) -> Result<Self, Self::Error> {
                 match #name::from_i64(wire) {
                     #name::Unknown(_) => Err(#parse_error::new(&wire.to_string())),
@@ -301,7 +336,7 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         impl std::str::FromStr for #name {
             type Err = #parse_error;
 
-            /// The variant of a listed wire integer written as text; any other text is an error.
+            #[doc = #parse_int_doc]
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let wire = baas_runtime::wire_enum::parse_int(s)?;
                 #name::try_from(wire).map_err(|_| #parse_error::new(s))

@@ -32,11 +32,9 @@ pub fn wire_path_line(op: &Operation) -> String {
 
 /// Notes shared by the request type and the client method: money, OTP.
 pub fn call_notes(doc: &mut Doc, op: &Operation) {
-    if op.moves_money {
-        doc.raw("Moves money: once its bytes may have left, the call is never re-sent automatically. After a timeout, query the outcome before trying again.");
-    }
     if op.otp {
-        doc.raw("Needs confirmation: the application takes effect only after `sendOtp` and `confirmOperation`.");
+        let method = op.rust_name.trim_start_matches("r#");
+        doc.raw(&format!("`{}` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::{method}_pending` returns the application as a handle that does both.", op.name));
     }
 }
 
@@ -64,6 +62,7 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
                     fields,
                     direction: Direction::Sent,
                     validate_at: false,
+                    source: op.source,
                 },
             ),
             validate::request_validate_body(fields, &op.constraints),
@@ -85,10 +84,8 @@ fn request_doc(api: &Api, op: &Operation) -> Doc {
     doc.text(&op.doc);
     doc.raw(&format!("Request of `{}`.", op.name));
     doc.raw(&wire_path_line(op));
-    call_notes(&mut doc, op);
     let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
     doc.list("Constraints across fields:", &constraints);
-    doc.raw("Required fields are given by name to `new`; optional ones have setters. `validate` (run by the client before anything is sent) reports every violated rule with its field path.");
     docs::add_provenance(&mut doc, op.source);
     docs::add_deprecation(&mut doc, op.deprecated.as_deref());
     let mut decision_ids = op.decisions.clone();
@@ -112,7 +109,6 @@ fn raw_request(api: &Api, op: &Operation, note: &str) -> TokenStream {
     doc.text(&op.doc);
     doc.raw(&format!("Request of `{}`.", op.name));
     doc.raw(&wire_path_line(op));
-    call_notes(&mut doc, op);
     doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
     doc.text(note);
     docs::add_provenance(&mut doc, op.source);
@@ -148,7 +144,6 @@ fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
     rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
     match &op.response {
         Response::Fields { fields, source } if !fields.is_empty() => {
-            rdoc.raw("Every field may be absent; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`).");
             docs::add_provenance(&mut rdoc, *source);
             emit_struct(
                 api,
@@ -160,6 +155,7 @@ fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
                     fields,
                     direction: Direction::Received,
                     validate_at: false,
+                    source: *source,
                 },
             )
         }

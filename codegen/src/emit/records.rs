@@ -15,7 +15,7 @@ use quote::quote;
 use super::docs::{self, Doc};
 use super::names::{ident, number_with, plain, rust_type, Direction};
 use super::validate;
-use crate::model::{Api, Field, Record, TypeRef};
+use crate::model::{Api, Field, Record, Source, TypeRef};
 
 /// What to emit for one struct.
 pub struct StructSpec<'a> {
@@ -33,6 +33,9 @@ pub struct StructSpec<'a> {
     pub direction: Direction,
     /// Whether to emit `validate_at` (records used in requests).
     pub validate_at: bool,
+    /// Where the type as a whole comes from (its doc says it once; a field says its own
+    /// only where it differs).
+    pub source: Source,
 }
 
 impl StructSpec<'_> {
@@ -79,7 +82,7 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
     let field_tokens: Vec<TokenStream> = spec
         .fields
         .iter()
-        .map(|f| struct_field(api, f, spec.direction))
+        .map(|f| struct_field(api, f, spec.direction, spec.source))
         .collect();
     let required = spec.required();
     let derives = derives(spec.direction, required.is_empty());
@@ -127,7 +130,7 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
     out
 }
 
-fn struct_field(api: &Api, field: &Field, direction: Direction) -> TokenStream {
+fn struct_field(api: &Api, field: &Field, direction: Direction, source: Source) -> TokenStream {
     let id = ident(&field.rust_name);
     let optional = is_option(field, direction);
     let base = rust_type(&field.ty, direction);
@@ -136,7 +139,7 @@ fn struct_field(api: &Api, field: &Field, direction: Direction) -> TokenStream {
     } else {
         base
     };
-    let doc = docs::field_doc(api, field, direction == Direction::Sent).outer();
+    let doc = docs::field_doc(api, field, direction == Direction::Sent, source).outer();
     let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
     let mut serde_args = Vec::new();
     if plain(&field.rust_name) != field.wire_name {
@@ -187,9 +190,8 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
         let id = ident(&f.rust_name);
         let ty = rust_type(&f.ty, Direction::Sent);
         let mut doc = Doc::new();
-        doc.text(&f.doc);
         doc.raw(&format!(
-            "Wire name `{}` ({}); see [`{name}::{}`].",
+            "Wire name `{}` ({}): see [`{name}::{}`].",
             f.wire_name,
             docs::type_words(&f.ty, Direction::Sent),
             plain(&f.rust_name)
@@ -206,7 +208,6 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
     doc.raw(&format!(
         "The required fields of [`{name}`], by name: build it with a struct literal and pass it to [`{name}::new`]."
     ));
-    doc.raw("Every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling.");
     let doc = doc.outer();
     let ty = ident(name);
     quote! {
@@ -240,7 +241,8 @@ fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
         .map(|f| format!("`{}`", f.wire_name))
         .collect();
     let doc = format!(
-        " Creates the value from its required fields ({}), given by name; optional fields have setters.",
+        " Builds `{}` from its required fields ({}), given by name; optional fields have setters.",
+        spec.name,
         listed.join(", ")
     );
     quote! {
@@ -294,12 +296,21 @@ fn record_shape(api: &Api, record: &Record, direction: Direction) -> TokenStream
         Direction::Sent => &record.name,
         Direction::Received => &record.received_name,
     };
-    doc.raw(&match (direction, record.has_two_shapes()) {
-        (Direction::Sent, false) => "Sent in requests: required fields are given by name to `new`, optional ones have setters.".to_owned(),
-        (Direction::Sent, true) => format!("The shape sent in requests (responses carry [`{}`]): required fields are given by name to `new`, optional ones have setters.", record.received_name),
-        (Direction::Received, false) => "Received in responses: every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).".to_owned(),
-        (Direction::Received, true) => format!("The shape received in responses (requests send [`{}`]): every field may be absent, fields the service adds later are ignored, and string and integer fields accept either JSON spelling (`12` or `\"12\"`).", record.name),
-    });
+    match (direction, record.has_two_shapes()) {
+        (Direction::Sent, true) => {
+            doc.raw(&format!(
+                "The shape sent in requests (responses carry [`{}`]).",
+                record.received_name
+            ));
+        }
+        (Direction::Received, true) => {
+            doc.raw(&format!(
+                "The shape received in responses (requests send [`{}`]).",
+                record.name
+            ));
+        }
+        _ => {}
+    }
     docs::add_provenance(&mut doc, record.source);
     docs::add_decisions(&mut doc, api, &record.decisions);
     emit_struct(
@@ -312,6 +323,7 @@ fn record_shape(api: &Api, record: &Record, direction: Direction) -> TokenStream
             fields: &record.fields,
             direction,
             validate_at: direction == Direction::Sent,
+            source: record.source,
         },
     )
 }

@@ -590,28 +590,47 @@ fn the_sample_crate_writes_and_then_is_up_to_date() {
     }
 }
 
-/// A decision is written in full once, at the root; the items it concerns link to it.
+/// A decision is written in full once, at the root; the items it concerns link to it,
+/// unless it marks more than a few items: then the crate root lists it once instead.
 #[test]
 fn decisions_are_written_once_and_linked() {
     let mut api = sample_api();
-    // A second item about the same decision.
+    api.decisions.push(Decision {
+        id: "d2".into(),
+        about: "one field".into(),
+        source_text: "x".into(),
+        decision: "Do z.".into(),
+        reason: "For once.".into(),
+    });
     if let Params::Fields { fields } = &mut api.groups[0].operations[0].params {
-        fields[0].decisions.push("d1".to_owned());
+        fields[0].decisions.push("d2".to_owned());
     }
     let text = crate::pipeline::single_file(&api, "x").expect("emits");
-    assert_eq!(text.matches("Because.").count(), 1, "{text}");
-    assert!(text.contains("## Decision `d1`"), "{text}");
-    assert!(
-        text.matches("[`d1`](super::decisions#decision-d1)").count() >= 2,
+    assert_eq!(text.matches("For once.").count(), 1, "{text}");
+    assert!(text.contains("## Decision `d2`"), "{text}");
+    assert_eq!(
+        text.matches("[`d2`](super::decisions#decision-d2)").count(),
+        1,
         "{text}"
     );
-    let files = crate::pipeline::rust_crate(&sample_api()).expect("emits");
+    // Every operation of the sample carries d1: listed once at the root, on no item.
+    assert!(docs::is_blanket(&api, "d1"));
+    assert!(
+        !text.contains("[`d1`](super::decisions#decision-d1)"),
+        "{text}"
+    );
+    let files = crate::pipeline::rust_crate(&api).expect("emits");
+    let root = files
+        .iter()
+        .find(|f| f.path == "src/lib.rs")
+        .expect("a crate root");
+    assert!(root.contents.contains("[`d1`](decisions#decision-d1)"));
     let decisions = files
         .iter()
         .find(|f| f.path == "src/decisions.rs")
         .expect("a decisions module");
     assert!(decisions.contents.contains("## Decision `d1`"));
-    assert!(decisions.contents.contains("Reason: Because."));
+    assert!(decisions.contents.contains("**Why:** Because."));
     assert!(
         !files[1].contents.contains("Because."),
         "the crate root stays short"
@@ -627,10 +646,7 @@ fn decisions_are_written_once_and_linked() {
 fn constructor_docs_have_no_article_before_the_type_name() {
     let text = crate::pipeline::single_file(&sample_api(), "x").expect("emits");
     assert!(!text.contains("/// A `"), "{text}");
-    assert!(
-        text.contains("/// Creates the value from its required fields"),
-        "{text}"
-    );
+    assert!(text.contains("/// Builds `"), "{text}");
 }
 
 /// The crate docs show a first call and, as a `compile_fail` doc test, the same request
