@@ -1,0 +1,271 @@
+//! The canonical order: keys with their separators, array indexes as text, repeated
+//! keys found by sorting.
+
+use super::scan::{escape, plain_run};
+use super::tree::{member_key_at, separator};
+use super::SENDER_KEY;
+
+/// The unescaped bytes of the key whose opening quote is at `quote`, then `sep` (if
+/// any). The input is valid JSON there (it was parsed).
+pub(super) struct KeyBytes<'a> {
+    input: &'a [u8],
+    pos: usize,
+    sep: Option<u8>,
+    escaped: [u8; 4],
+    escaped_len: usize,
+    escaped_at: usize,
+}
+
+impl<'a> KeyBytes<'a> {
+    pub(super) fn new(input: &'a [u8], quote: usize, sep: Option<u8>) -> KeyBytes<'a> {
+        KeyBytes {
+            input,
+            pos: quote + 1,
+            sep,
+            escaped: [0; 4],
+            escaped_len: 0,
+            escaped_at: 0,
+        }
+    }
+}
+
+impl Iterator for KeyBytes<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.escaped_at < self.escaped_len {
+            let b = self.escaped.get(self.escaped_at).copied();
+            self.escaped_at += 1;
+            return b;
+        }
+        match self.input.get(self.pos) {
+            None | Some(b'"') => self.sep.take(),
+            Some(b'\\') => {
+                self.pos += 1;
+                let (bytes, len) = escape(self.input, &mut self.pos).unwrap_or(([0; 4], 0));
+                self.escaped = bytes;
+                self.escaped_len = len;
+                self.escaped_at = 1;
+                bytes.first().copied().filter(|_| len > 0)
+            }
+            Some(&b) => {
+                self.pos += 1;
+                Some(b)
+            }
+        }
+    }
+}
+
+/// The text of the key whose opening quote is at `quote`, when it has no escape (most
+/// keys): its bytes are then the key's.
+pub(super) fn raw_key(input: &[u8], quote: usize) -> Option<&[u8]> {
+    let text = input.get(quote + 1..)?;
+    let len = plain_run(text);
+    (text.get(len) == Some(&b'"')).then(|| text.get(..len).unwrap_or_default())
+}
+
+/// `key_a + sep_a` against `key_b + sep_b`, by bytes.
+pub(super) fn compare_with_separators(
+    key_a: &[u8],
+    sep_a: u8,
+    key_b: &[u8],
+    sep_b: u8,
+) -> std::cmp::Ordering {
+    let common = key_a.len().min(key_b.len());
+    let (head_a, head_b) = (
+        key_a.get(..common).unwrap_or_default(),
+        key_b.get(..common).unwrap_or_default(),
+    );
+    head_a.cmp(head_b).then_with(|| {
+        // One key is the other's prefix: the next byte is a key byte or a separator.
+        let next_a = key_a.get(common).copied().unwrap_or(sep_a);
+        let next_b = key_b.get(common).copied().unwrap_or(sep_b);
+        // Equal, the one whose key ended is the shorter (a key byte equal to a
+        // separator happens only outside a tree).
+        next_a
+            .cmp(&next_b)
+            .then_with(|| key_a.len().cmp(&key_b.len()))
+    })
+}
+
+/// The key at `key_a` followed by `sep_a` against the key at `key_b` followed by
+/// `sep_b`, by bytes (unescaped). One loop over the raw bytes while neither key has an
+/// escape (keys mostly differ in their first bytes); [`KeyBytes`] otherwise.
+pub(super) fn compare_keys(
+    input: &[u8],
+    key_a: usize,
+    sep_a: u8,
+    key_b: usize,
+    sep_b: u8,
+) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut i, mut j) = (key_a + 1, key_b + 1);
+    loop {
+        let x = input.get(i).copied().unwrap_or(b'"');
+        let y = input.get(j).copied().unwrap_or(b'"');
+        if x == b'\\' || y == b'\\' {
+            return KeyBytes::new(input, key_a, Some(sep_a)).cmp(KeyBytes::new(
+                input,
+                key_b,
+                Some(sep_b),
+            ));
+        }
+        match (x == b'"', y == b'"') {
+            (false, false) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (false, false) => return x.cmp(&y),
+            (true, true) => return sep_a.cmp(&sep_b),
+            // `a` goes on with its separator and ends; `b` with a key byte.
+            (true, false) => return sep_a.cmp(&y).then(Ordering::Less),
+            (false, true) => return x.cmp(&sep_b).then(Ordering::Greater),
+        }
+    }
+}
+
+/// Canonical order of two members of one object: `key + separator` by bytes, then
+/// document order (which only equal keys, refused as duplicates, need).
+pub(super) fn compare_members(input: &[u8], words: &[u32], a: u32, b: u32) -> std::cmp::Ordering {
+    let (ka, kb) = (member_key_at(words, a), member_key_at(words, b));
+    compare_keys(input, ka, separator(a), kb, separator(b)).then(ka.cmp(&kb))
+}
+
+/// `key + separator` of member `a` against the key at `key_at` followed by `sep`.
+pub(super) fn compare_key_sep(
+    input: &[u8],
+    words: &[u32],
+    a: u32,
+    key_at: usize,
+    sep: u8,
+) -> std::cmp::Ordering {
+    compare_keys(input, member_key_at(words, a), separator(a), key_at, sep)
+}
+
+/// Of the members of one object, sorted by [`compare_members`], the key offset of the
+/// first one in the document that repeats an earlier key, if any.
+///
+/// Equal keys with the same separator are neighbours, by position. The same key with
+/// another separator (`"a":1` and `"a":{..}`) may sort apart: for each run of a
+/// container's key, the runs of that key with the two other separators are found by
+/// binary search. For each key the answer is the second smallest position among its
+/// runs' first two; the first repeat is the smallest of those. O(k log k) comparisons.
+pub(super) fn first_repeat_sorted(input: &[u8], words: &[u32], members: &[u32]) -> Option<usize> {
+    let key_at = |w: u32| member_key_at(words, w);
+    let mut best: Option<usize> = None;
+    let mut i = 0;
+    while let Some(&first) = members.get(i) {
+        let sep = separator(first);
+        let key = key_at(first);
+        let run = 1 + members
+            .get(i + 1..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&w| compare_key_sep(input, words, w, key, sep).is_eq())
+            .count();
+        // At most two positions from each of three runs.
+        let mut positions = [usize::MAX; 6];
+        let mut found = 0;
+        for &w in members.get(i..i + run.min(2)).unwrap_or_default() {
+            if let Some(slot) = positions.get_mut(found) {
+                *slot = key_at(w);
+                found += 1;
+            }
+        }
+        if sep != b'=' {
+            for other in [b'=', b'.', b'['] {
+                if other == sep {
+                    continue;
+                }
+                let lo = members
+                    .partition_point(|&w| compare_key_sep(input, words, w, key, other).is_lt());
+                for &w in members.get(lo..).unwrap_or_default().iter().take(2) {
+                    if compare_key_sep(input, words, w, key, other).is_eq() {
+                        if let Some(slot) = positions.get_mut(found) {
+                            *slot = key_at(w);
+                            found += 1;
+                        }
+                    }
+                }
+            }
+        }
+        positions.sort_unstable();
+        if let Some(&second) = positions.get(1).filter(|&&p| p != usize::MAX) {
+            best = Some(best.map_or(second, |b| b.min(second)));
+        }
+        i += run;
+    }
+    best
+}
+
+/// The indexes `0..n` in the byte order of `index + "]"`: `]` sorts after the digits,
+/// so an index comes after every index that extends it (`[10]`, `[11]`, ... before
+/// `[1]`). That is 0, then the decimal tree under each of 1 to 9 in post-order.
+pub(super) struct IndexOrder {
+    n: usize,
+    /// `(index, next digit)` from the root (index 0 standing for the root, whose
+    /// children are the digits 1 to 9).
+    stack: [(usize, u8); 24],
+    depth: usize,
+    started: bool,
+}
+
+impl IndexOrder {
+    pub(super) fn new(n: usize) -> IndexOrder {
+        IndexOrder {
+            n,
+            stack: [(0, 1); 24],
+            depth: 1,
+            started: false,
+        }
+    }
+}
+
+impl Iterator for IndexOrder {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if !self.started {
+            self.started = true;
+            return (self.n > 0).then_some(0);
+        }
+        loop {
+            let top = self.depth.checked_sub(1)?;
+            let (index, digit) = *self.stack.get(top)?;
+            if digit <= 9 {
+                if let Some(entry) = self.stack.get_mut(top) {
+                    entry.1 = digit + 1;
+                }
+                let child = if top == 0 {
+                    usize::from(digit)
+                } else {
+                    index.saturating_mul(10).saturating_add(usize::from(digit))
+                };
+                if child < self.n && self.depth < self.stack.len() {
+                    if let Some(entry) = self.stack.get_mut(self.depth) {
+                        *entry = (child, 0);
+                        self.depth += 1;
+                    }
+                }
+            } else {
+                self.depth -= 1;
+                if top == 0 {
+                    return None;
+                }
+                return Some(index);
+            }
+        }
+    }
+}
+
+/// The key at `key_at` followed by `sep` sorts after `senderKey=`.
+pub(super) fn sorts_after_sender_key(input: &[u8], key_at: usize, sep: u8) -> bool {
+    let sender = SENDER_KEY.as_bytes();
+    match raw_key(input, key_at) {
+        Some(raw) => compare_with_separators(raw, sep, sender, b'=').is_gt(),
+        None => {
+            let key: Vec<u8> = KeyBytes::new(input, key_at, None).collect();
+            compare_with_separators(&key, sep, sender, b'=').is_gt()
+        }
+    }
+}
