@@ -517,12 +517,23 @@ fn bench_round_trip(c: &mut Criterion) {
     if let Ok(side) = std::env::var("ROUNDTRIP_PROFILE") {
         let (request, answer, k) = (cny_express_request(), cny_express_answer(), key());
         let bench = Bench::new();
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(10) {
-            match side.as_str() {
-                "sign" => (0..1000).for_each(|_| drop(black_box(sign::sign(&request, &k)))),
-                "verify" => (0..1000).for_each(|_| drop(black_box(sign::verify(&answer, &k)))),
-                _ => drop(bench.run(side == "raw", 1, 1000)),
+        // `ROUNDTRIP_PROFILE_CALLS=n`: exactly n calls instead of 10 s (for callgrind:
+        // the instructions of n calls, less those of 0 calls, over n).
+        let calls: Option<u64> = std::env::var("ROUNDTRIP_PROFILE_CALLS")
+            .ok()
+            .and_then(|n| n.parse().ok());
+        let work = |n: u64| match side.as_str() {
+            "sign" => (0..n).for_each(|_| drop(black_box(sign::sign(&request, &k)))),
+            "verify" => (0..n).for_each(|_| drop(black_box(sign::verify(&answer, &k)))),
+            _ => drop(bench.run(side == "raw", 1, n)),
+        };
+        match calls {
+            Some(n) => work(n),
+            None => {
+                let started = Instant::now();
+                while started.elapsed() < Duration::from_secs(10) {
+                    work(1000);
+                }
             }
         }
         return;
