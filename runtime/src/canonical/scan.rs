@@ -87,21 +87,6 @@ pub(super) trait Tokens {
     }
 }
 
-/// The offset after the string whose opening quote is at `quote` (or the end).
-pub(super) fn skip_string(input: &[u8], quote: usize) -> usize {
-    let mut i = quote + 1;
-    loop {
-        i += plain_run(input.get(i..).unwrap_or_default());
-        match input.get(i) {
-            None => return input.len(),
-            Some(b'"') => return i + 1,
-            Some(b'\\') => i += 2,
-            // A control character: invalid, left to the parser.
-            Some(_) => i += 1,
-        }
-    }
-}
-
 pub(super) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();

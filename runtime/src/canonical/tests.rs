@@ -3,7 +3,7 @@
 use super::arena::prefix;
 use super::order::IndexOrder;
 use super::scan::{ends_run, plain_run, push_decimal};
-use super::tree::{count_words, tree_parse_sized};
+use super::tree::{tree_parse_sized, word_bound};
 use super::*;
 
 fn pairs(json: &str) -> Vec<String> {
@@ -22,20 +22,30 @@ fn index_order_is_the_byte_order_of_index_and_bracket() {
 }
 
 #[test]
-fn words_counted_first_are_enough() {
+fn the_word_bound_is_enough_and_at_most_half_the_body() {
     for body in [
         r#"{"a":[1,[2,3],{"b":[],"c":{}},[[[]]],{"d":[4]}],"e":{"f":{"g":1}}}"#,
         r#"{"s":"[{:,\"]}","t":[ "x" , "y" ],"u":{ }}"#,
+        r#"{"":[0]}"#,
+        r#"{"":{"":{"":{"":[[[[0]]]]}}}}"#,
+        r#"{"":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}"#,
+        r#"{"":[[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]]}"#,
+        r#"{"":[[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0],[0]]}"#,
+        r#"{"":{"":0,"":0}}"#,
     ] {
-        let counted = count_words(body.as_bytes());
+        let bound = word_bound(body.as_bytes());
+        assert!(bound <= body.len() / 2 + 2, "{body}");
         let Ok(Parsed {
             repr: Repr::Tree(tree),
             ..
-        }) = tree_parse(body.as_bytes(), false)
+        }) = tree_parse_sized(body.as_bytes(), false, bound)
         else {
-            panic!("{body}");
+            // Repeated keys: the words are enough up to there.
+            assert!(body.contains(r#""":0,"":0"#), "{body}");
+            continue;
         };
-        assert_eq!(tree.words.len(), counted, "{body}");
+        // Not grown.
+        assert_eq!(tree.words.len(), bound, "{body}");
     }
 }
 
@@ -561,4 +571,54 @@ fn signature_is_kept_apart() {
     assert_eq!(f.signature(), None);
     assert_eq!(f.first_null_path(), None);
     assert_eq!(f.pairs().collect::<Vec<_>>(), ["b=1"]);
+}
+
+/// The members of objects up to [`super::order::KEYED`] are sorted with their prefixes
+/// first: the same order and the same repeated key as sorting in place, on keys that
+/// share their first 16 bytes or differ at the 16th, escaped or not, repeated with
+/// other separators.
+mod keyed_sort_against_in_place {
+    use super::super::tree::tree_parse_keyed_up_to;
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(vec!["", "beneficiaryNam", "beneficiaryName", "abcdefghijklmnop"]),
+            prop::collection::vec(
+                prop::sample::select(vec!["a", "e", "-", "0", "\\u0065", "/", "\u{e9}", ">"]),
+                0..3,
+            ),
+        )
+            .prop_map(|(head, tail)| format!("{head}{}", tail.concat()))
+    }
+
+    fn value() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["1", "{\"x\":1}", "[1]", "{}", "[]"])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        #[test]
+        fn same_order_and_repeat(members in prop::collection::vec((key(), value()), 1..48)) {
+            let body = format!(
+                "{{\"o\":{{{}}}}}",
+                members
+                    .iter()
+                    .map(|(k, v)| format!("\"{k}\":{v}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            let input = body.as_bytes();
+            let key = PrivateKey::new("k");
+            match (tree_parse_keyed_up_to(input, 48), tree_parse_keyed_up_to(input, 0)) {
+                (Ok(keyed), Ok(in_place)) => {
+                    prop_assert_eq!(keyed.digest(input, &key), in_place.digest(input, &key));
+                }
+                (Err(Stop::Error(a)), Err(Stop::Error(b))) => prop_assert_eq!(a, b, "{}", body),
+                _ => prop_assert!(false, "{}", body),
+            }
+        }
+    }
 }

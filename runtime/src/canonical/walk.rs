@@ -74,28 +74,63 @@ impl Emit for Redacting<'_> {
     }
 }
 
-/// Hashes the canonical string as it is written (SHA-256 keeps the partial block).
-pub(super) struct Hashing(pub(super) Sha256);
+/// Hashes the canonical string as it is written: the pieces (a path, `=`, a value, `&`,
+/// a run of a string between escapes) are gathered in a buffer and handed to SHA-256
+/// a buffer at a time, not one call per piece. The key goes straight to SHA-256 (never
+/// into the buffer).
+pub(super) struct Hashing {
+    sha: Sha256,
+    buf: [u8; HASH_BUFFER],
+    len: usize,
+}
+
+/// Bytes gathered before SHA-256 is called (a multiple of its 64-byte block).
+const HASH_BUFFER: usize = 512;
 
 impl Hashing {
     pub(super) fn new() -> Hashing {
-        Hashing(Sha256::new())
+        Hashing {
+            sha: Sha256::new(),
+            buf: [0; HASH_BUFFER],
+            len: 0,
+        }
     }
 
-    pub(super) fn finish(self) -> [u8; 32] {
-        self.0.finalize().into()
+    fn flush(&mut self) {
+        self.sha
+            .update(self.buf.get(..self.len).unwrap_or_default());
+        self.len = 0;
+    }
+
+    pub(super) fn finish(mut self) -> [u8; 32] {
+        self.flush();
+        self.sha.finalize().into()
     }
 }
 
 impl Out for Hashing {
+    #[inline]
     fn put(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
+        let end = self.len + bytes.len();
+        if let Some(room) = self.buf.get_mut(self.len..end) {
+            room.copy_from_slice(bytes);
+            self.len = end;
+            return;
+        }
+        self.flush();
+        if let Some(room) = self.buf.get_mut(..bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.len = bytes.len();
+        } else {
+            self.sha.update(bytes);
+        }
     }
 }
 
 impl Emit for Hashing {
     fn sender_key(&mut self, key: &PrivateKey) {
-        self.0.update(key.expose());
+        self.flush();
+        self.sha.update(key.expose());
     }
 }
 
