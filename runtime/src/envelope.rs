@@ -4,12 +4,10 @@
 //! reuses them): [`verify_request`] checks a received request, and
 //! [`signed_response_body`] builds a signed response.
 
-use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 #[cfg(test)]
 use crate::canonical::Flattened;
@@ -280,22 +278,76 @@ pub fn signed_response_body(
     sign_envelope(&envelope, key)
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The members of an answer's envelope, read from the words of the canonical parse
+/// (see [`response_fields`]).
 struct ResponseFields<'a> {
     request_id: Option<String>,
-    #[serde(default, deserialize_with = "opt_code")]
     code: Option<String>,
     msg: Option<String>,
-    #[serde(borrow)]
-    data: Option<&'a RawValue>,
-    /// Members of a notification or a request, never of an answer.
-    notification_type: Option<serde::de::IgnoredAny>,
-    params: Option<serde::de::IgnoredAny>,
+    /// The text of `data` (`None` when absent or `null`).
+    data: Option<&'a str>,
+    /// Members of a notification or a request, never of an answer (present and not
+    /// `null`).
+    notification_type: bool,
+    params: bool,
 }
 
-fn opt_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Option::<CodeText>::deserialize(d).map(|c| c.map(|c| c.0))
+/// The envelope's members of a body already parsed for its signature, each decoded from
+/// its own text: the body is not parsed a second time (serde reads `requestId`, `code`
+/// and `msg`, and later `data`, nothing else). Decodes as the serde derive of these
+/// members did: `null` is absent, a `code` may be a JSON integer, a member of the
+/// wrong type is [`ErrorKind::Decode`].
+fn response_fields<'a>(
+    status: Option<u16>,
+    body: &'a [u8],
+    flat: &Borrowed<'a>,
+) -> Result<ResponseFields<'a>, Error> {
+    let [request_id, code, msg, data, notification_type, params] = flat.top_members([
+        "requestId",
+        "code",
+        "msg",
+        "data",
+        "notificationType",
+        "params",
+    ]);
+    fn member<'de, T: Deserialize<'de>>(
+        status: Option<u16>,
+        body: &[u8],
+        name: &str,
+        text: Option<&'de [u8]>,
+    ) -> Result<Option<T>, Error> {
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        serde_json::from_slice::<Option<T>>(text).map_err(|e| {
+            Error::decode(
+                status,
+                format!("cannot decode the response envelope: `{name}`: {e}"),
+                body,
+                Some(Box::new(e)),
+            )
+        })
+    }
+    let not_null = |text: Option<&[u8]>| text.is_some_and(|t| t != b"null");
+    let data = match data.filter(|t| *t != b"null") {
+        Some(text) => Some(std::str::from_utf8(text).map_err(|e| {
+            Error::decode(
+                status,
+                format!("the response envelope is not UTF-8: {e}"),
+                body,
+                Some(Box::new(e)),
+            )
+        })?),
+        None => None,
+    };
+    Ok(ResponseFields {
+        request_id: member(status, body, "requestId", request_id)?,
+        code: member::<CodeText>(status, body, "code", code)?.map(|c| c.0),
+        msg: member(status, body, "msg", msg)?,
+        data,
+        notification_type: not_null(notification_type),
+        params: not_null(params),
+    })
 }
 
 /// A result code as text (also accepted as a JSON integer).
@@ -384,11 +436,11 @@ pub fn open_response<R: DeserializeOwned>(
     expect: Expect<'_>,
 ) -> Result<R, Error> {
     let flat = flatten_received(status, body)?;
-    let fields: ResponseFields<'_> = decode_json(status, body, "response envelope")?;
+    let fields = response_fields(status, body, &flat)?;
     // A notification or a request is never an answer, signed or not.
     for (name, present) in [
-        ("notificationType", fields.notification_type.is_some()),
-        ("params", fields.params.is_some()),
+        ("notificationType", fields.notification_type),
+        ("params", fields.params),
     ] {
         if present {
             return Err(ErrorKind::Untrusted {
@@ -434,11 +486,8 @@ pub fn open_response<R: DeserializeOwned>(
         }
         .into());
     }
-    let data: Cow<'_, str> = match fields.data {
-        Some(raw) => Cow::Borrowed(raw.get()),
-        None => Cow::Borrowed("{}"),
-    };
-    serde_json::from_str(&data).map_err(|e| {
+    let data = fields.data.unwrap_or("{}");
+    serde_json::from_str(data).map_err(|e| {
         Error::decode(
             status,
             format!("cannot decode `data`: {e}"),
@@ -608,6 +657,47 @@ mod tests {
         );
         assert_eq!(
             open_response::<D>(Some(200), with_null.as_bytes(), &key(), expect).unwrap(),
+            D { x: None }
+        );
+        // The envelope's members are read from the canonical parse: escaped keys,
+        // whitespace, a `data` holding brackets in strings, an integer code, null msg.
+        // (Signed as the service may sign a null: the runtime's signer refuses one.)
+        let signed_anyway = |text: &str| {
+            let flat = Flattened::parse(text.as_bytes()).unwrap();
+            let head = text.trim_end().strip_suffix('}').unwrap();
+            format!("{head},\"signature\":\"{}\"}}", flat.signature_hex(&key())).into_bytes()
+        };
+        let spaced = signed_anyway(
+            r#"{ "re\u0071uestId" : "r\u0031" , "code" : "00000", "msg" : null,
+                "data" : { "x" : "1.5", "y" : ["]}", {"z": "[{"}] } }"#,
+        );
+        let value: serde_json::Value = open_response(Some(200), &spaced, &key(), expect).unwrap();
+        assert_eq!(value, serde_json::json!({"x": "1.5", "y": ["]}", {"z": "[{"}]}));
+        let int_code =
+            sign::sign_and_attach(br#"{"requestId":"r1","code":14009,"msg":"no"}"#.to_vec(), &key())
+                .unwrap();
+        assert!(matches!(
+            open_response::<D>(Some(200), &int_code, &key(), expect).map_err(Error::into_kind),
+            Err(ErrorKind::Api { verified: true, ref code, .. }) if code == "14009"
+        ));
+        for wrong in [
+            r#"{"requestId":1,"code":"00000","msg":"ok"}"#,
+            r#"{"requestId":"r1","code":true,"msg":"ok"}"#,
+            r#"{"requestId":"r1","code":"00000","msg":[]}"#,
+        ] {
+            let body = sign::sign_and_attach(wrong.as_bytes().to_vec(), &key()).unwrap();
+            assert!(
+                matches!(
+                    open_response::<D>(Some(200), &body, &key(), expect).map_err(Error::into_kind),
+                    Err(ErrorKind::Decode { .. })
+                ),
+                "{wrong}"
+            );
+        }
+        let null_data =
+            signed_anyway(r#"{"requestId":"r1","code":"00000","msg":"ok","data":null,"params":null}"#);
+        assert_eq!(
+            open_response::<D>(Some(200), &null_data, &key(), expect).unwrap(),
             D { x: None }
         );
         let no_code = sign::sign_and_attach(br#"{"requestId":"r1"}"#.to_vec(), &key()).unwrap();

@@ -7,6 +7,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
@@ -74,10 +75,23 @@ pub use reqwest;
 /// ([`HttpsTransport::with_env_proxy`]): a variable set for other programs would
 /// otherwise route signed bodies, in clear when the URL is plain-http loopback (a
 /// sandbox), through a proxy the caller never chose.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct HttpsTransport {
     client: reqwest::Client,
+    /// The URLs posted to, parsed once each (see [`HttpsTransport::url`]).
+    urls: Arc<RwLock<Vec<(String, reqwest::Url)>>>,
 }
+
+impl std::fmt::Debug for HttpsTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpsTransport")
+            .field("client", &self.client)
+            .finish_non_exhaustive()
+    }
+}
+
+/// URLs kept parsed (a client posts to one URL per operation of the API).
+const PARSED_URLS: usize = 128;
 
 impl HttpsTransport {
     /// A transport with this connect timeout, connecting directly (no proxy).
@@ -104,7 +118,28 @@ impl HttpsTransport {
             field: "transport",
             message: format!("cannot build the HTTP client: {e}"),
         })?;
-        Ok(HttpsTransport { client })
+        Ok(HttpsTransport::from_client(client))
+    }
+
+    /// `url` parsed: parsing a URL (host, IDNA, percent-encoding) costs more than the
+    /// rest of what a call does on this side of the socket but the signature, so the
+    /// URLs posted to are parsed once and kept (up to [`PARSED_URLS`] of them). Text
+    /// that does not parse is handed to reqwest as it is, which reports it as before.
+    fn url(&self, url: String) -> UrlOrText {
+        if let Ok(urls) = self.urls.read() {
+            if let Some((_, parsed)) = urls.iter().find(|(text, _)| *text == url) {
+                return UrlOrText::Url(parsed.clone());
+            }
+        }
+        let Ok(parsed) = reqwest::Url::parse(&url) else {
+            return UrlOrText::Text(url);
+        };
+        if let Ok(mut urls) = self.urls.write() {
+            if urls.len() < PARSED_URLS && !urls.iter().any(|(text, _)| *text == url) {
+                urls.push((url, parsed.clone()));
+            }
+        }
+        UrlOrText::Url(parsed)
     }
 
     /// A transport on a `reqwest::Client` built by the caller: a proxy, extra root
@@ -115,8 +150,17 @@ impl HttpsTransport {
     /// "may have reached the service"; a proxy's own error page (502, 503, 504) is not a
     /// signed answer and counts as "may have reached".
     pub fn from_client(client: reqwest::Client) -> HttpsTransport {
-        HttpsTransport { client }
+        HttpsTransport {
+            client,
+            urls: Arc::default(),
+        }
     }
+}
+
+/// A URL for reqwest: parsed, or text it parses (and refuses) itself.
+enum UrlOrText {
+    Url(reqwest::Url),
+    Text(String),
 }
 
 fn map_reqwest(e: reqwest::Error, timeout: Duration, reading_body: bool) -> Error {
@@ -143,9 +187,11 @@ impl Transport for HttpsTransport {
                 timeout,
                 max_response_bytes,
             } = request;
-            let mut response = self
-                .client
-                .post(url)
+            let builder = match self.url(url) {
+                UrlOrText::Url(url) => self.client.post(url),
+                UrlOrText::Text(text) => self.client.post(text),
+            };
+            let mut response = builder
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .timeout(timeout)
                 .body(body)

@@ -127,6 +127,36 @@ impl<'a> Borrowed<'a> {
         self.parsed.meta.has_signature_key
     }
 
+    /// The raw JSON text of the top-level members named `names`, from the words of the
+    /// parse (no second parse of the body): for each name, the value's text as it is in
+    /// the body, or `None` when there is no such member. Keys are compared unescaped.
+    pub(crate) fn top_members<const N: usize>(&self, names: [&str; N]) -> [Option<&'a [u8]>; N] {
+        let mut found = [None; N];
+        let Repr::Tree(tree) = &self.parsed.repr else {
+            return found;
+        };
+        let input = self.input;
+        for quote in tree.top_keys() {
+            let is = |name: &str| match order::raw_key(input, quote) {
+                Some(raw) => raw == name.as_bytes(),
+                None => order::KeyBytes::new(input, quote, None).eq(name.bytes()),
+            };
+            let Some(slot) = names
+                .iter()
+                .position(|&name| is(name))
+                .and_then(|n| found.get_mut(n))
+            else {
+                continue;
+            };
+            let mut start = scan::string_end(input, quote);
+            while let Some(b' ' | b'\t' | b'\n' | b'\r' | b':') = input.get(start) {
+                start += 1;
+            }
+            *slot = input.get(start..scan::value_end(input, start));
+        }
+        found
+    }
+
     /// See [`Flattened::digest`].
     pub(crate) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
         self.parsed.digest(self.input, key)

@@ -87,6 +87,51 @@ pub(super) trait Tokens {
     }
 }
 
+/// The offset after the string whose opening quote is at `quote` (or the end).
+pub(super) fn string_end(input: &[u8], quote: usize) -> usize {
+    let mut i = quote + 1;
+    loop {
+        i += plain_run(input.get(i..).unwrap_or_default());
+        match input.get(i) {
+            None => return input.len(),
+            Some(b'"') => return i + 1,
+            Some(b'\\') => i += 2,
+            // A control character: invalid, left to the parser.
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// The offset after the JSON value that starts at `start`, in a body that parsed: after
+/// its closing quote or bracket, or its last character. One pass, strings skipped a
+/// run at a time.
+pub(super) fn value_end(input: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    loop {
+        match input.get(i) {
+            None => return input.len(),
+            Some(b'"') => {
+                i = string_end(input, i);
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            Some(b'{' | b'[') => depth += 1,
+            Some(b'}' | b']') => {
+                if depth <= 1 {
+                    return if depth == 0 { i } else { i + 1 };
+                }
+                depth -= 1;
+            }
+            Some(b',' | b' ' | b'\t' | b'\n' | b'\r') if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
 pub(super) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();

@@ -56,6 +56,25 @@ pub(super) struct Tree {
     pub(super) signature_at: Option<u32>,
 }
 
+impl Tree {
+    /// The offsets of the opening quotes of the top-level members' keys, in canonical
+    /// order (the top-level `signature` among them).
+    pub(super) fn top_keys(&self) -> impl Iterator<Item = usize> + '_ {
+        let slice = self
+            .root
+            .and_then(|root| self.words.get(root..))
+            .unwrap_or_default();
+        let count = slice
+            .iter()
+            .position(|w| w & LAST != 0)
+            .map_or(0, |last| last + 1);
+        slice
+            .iter()
+            .take(count)
+            .map(|&word| member_key_at(&self.words, word))
+    }
+}
+
 pub(super) fn payload(word: u32) -> usize {
     (word & PAYLOAD) as usize
 }
