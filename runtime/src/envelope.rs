@@ -672,10 +672,15 @@ mod tests {
                 "data" : { "x" : "1.5", "y" : ["]}", {"z": "[{"}] } }"#,
         );
         let value: serde_json::Value = open_response(Some(200), &spaced, &key(), expect).unwrap();
-        assert_eq!(value, serde_json::json!({"x": "1.5", "y": ["]}", {"z": "[{"}]}));
-        let int_code =
-            sign::sign_and_attach(br#"{"requestId":"r1","code":14009,"msg":"no"}"#.to_vec(), &key())
-                .unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"x": "1.5", "y": ["]}", {"z": "[{"}]})
+        );
+        let int_code = sign::sign_and_attach(
+            br#"{"requestId":"r1","code":14009,"msg":"no"}"#.to_vec(),
+            &key(),
+        )
+        .unwrap();
         assert!(matches!(
             open_response::<D>(Some(200), &int_code, &key(), expect).map_err(Error::into_kind),
             Err(ErrorKind::Api { verified: true, ref code, .. }) if code == "14009"
@@ -694,8 +699,9 @@ mod tests {
                 "{wrong}"
             );
         }
-        let null_data =
-            signed_anyway(r#"{"requestId":"r1","code":"00000","msg":"ok","data":null,"params":null}"#);
+        let null_data = signed_anyway(
+            r#"{"requestId":"r1","code":"00000","msg":"ok","data":null,"params":null}"#,
+        );
         assert_eq!(
             open_response::<D>(Some(200), &null_data, &key(), expect).unwrap(),
             D { x: None }

@@ -137,7 +137,8 @@ impl<'a> Borrowed<'a> {
         };
         let input = self.input;
         for quote in tree.top_keys() {
-            let is = |name: &str| match order::raw_key(input, quote) {
+            let raw = order::raw_key(input, quote);
+            let is = |name: &str| match raw {
                 Some(raw) => raw == name.as_bytes(),
                 None => order::KeyBytes::new(input, quote, None).eq(name.bytes()),
             };
@@ -148,7 +149,10 @@ impl<'a> Borrowed<'a> {
             else {
                 continue;
             };
-            let mut start = scan::string_end(input, quote);
+            let mut start = match raw {
+                Some(raw) => quote + raw.len() + 2,
+                None => scan::string_end(input, quote),
+            };
             while let Some(b' ' | b'\t' | b'\n' | b'\r' | b':') = input.get(start) {
                 start += 1;
             }

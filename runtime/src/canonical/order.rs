@@ -387,14 +387,29 @@ impl Iterator for IndexOrder {
     }
 }
 
-/// The key at `key_at` followed by `sep` sorts after `senderKey=`.
+/// The key at `key_at` followed by `sep` sorts after `senderKey=`: read from the input
+/// only as far as it agrees with `senderKey` (keys mostly differ in their first byte);
+/// a key with an escape there is unescaped first.
 pub(super) fn sorts_after_sender_key(input: &[u8], key_at: usize, sep: u8) -> bool {
     let sender = SENDER_KEY.as_bytes();
-    match raw_key(input, key_at) {
-        Some(raw) => compare_with_separators(raw, sep, sender, b'=').is_gt(),
-        None => {
-            let key: Vec<u8> = KeyBytes::new(input, key_at, None).collect();
-            compare_with_separators(&key, sep, sender, b'=').is_gt()
+    let unescaped = || {
+        let key: Vec<u8> = KeyBytes::new(input, key_at, None).collect();
+        compare_with_separators(&key, sep, sender, b'=').is_gt()
+    };
+    for (n, &s) in sender.iter().enumerate() {
+        match input.get(key_at + 1 + n) {
+            Some(b'\\') => return unescaped(),
+            // The key is a prefix of `senderKey`: its separator comes next.
+            Some(b'"') | None => return sep > s,
+            Some(&b) if b != s => return b > s,
+            Some(_) => {}
         }
+    }
+    match input.get(key_at + 1 + sender.len()) {
+        Some(b'\\') => unescaped(),
+        // `senderKey` itself, followed by `sep`.
+        Some(b'"') | None => sep > b'=',
+        // A longer key: after `senderKey=` when its next byte is `=` or above.
+        Some(&b) => b >= b'=',
     }
 }

@@ -187,10 +187,17 @@ pub(super) fn ends_run(b: u8) -> bool {
 /// `== '\\'`, `< 0x20`) is the first byte that ends the run. Checked against
 /// [`ends_run`] byte by byte in the tests.
 pub(super) fn plain_run(s: &[u8]) -> usize {
+    plain_run_ascii(s).0
+}
+
+/// [`plain_run`], and whether every byte of the run is ASCII (the high bits of its
+/// words, gathered on the way: no second pass to know whether it needs a UTF-8 check).
+pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut chunks = s.chunks_exact(8);
     let mut done = 0;
+    let mut high = 0u64;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
@@ -202,12 +209,19 @@ pub(super) fn plain_run(s: &[u8]) -> usize {
             | (v.wrapping_sub(ONES * 0x20) & !v))
             & HIGH;
         if found != 0 {
-            return done + (found.trailing_zeros() / 8) as usize;
+            let bytes = found.trailing_zeros() / 8;
+            // The bytes of the word before the one that ends the run.
+            let before = u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
+            high |= v & before;
+            return (done + bytes as usize, high & HIGH == 0);
         }
+        high |= v;
         done += 8;
     }
     let rest = chunks.remainder();
-    done + rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len())
+    let len = rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len());
+    let ascii = high & HIGH == 0 && rest.get(..len).unwrap_or_default().is_ascii();
+    (done + len, ascii)
 }
 
 /// Where unescaped string text goes.
@@ -249,10 +263,11 @@ pub(super) fn string_checked<const CHECK_UTF8: bool, O: Out + ?Sized>(
     *pos += 1;
     loop {
         let run_start = *pos;
-        *pos += plain_run(input.get(run_start..).unwrap_or_default());
+        let (len, ascii) = plain_run_ascii(input.get(run_start..).unwrap_or_default());
+        *pos += len;
         let run = input.get(run_start..*pos).unwrap_or_default();
         // A run ends at an ASCII byte, so it never splits a UTF-8 sequence.
-        if CHECK_UTF8 && !run.is_ascii() {
+        if CHECK_UTF8 && !ascii {
             if let Err(e) = std::str::from_utf8(run) {
                 return Err(CanonicalError::InvalidUtf8 {
                     offset: run_start + e.valid_up_to(),

@@ -2,7 +2,7 @@
 
 use super::arena::prefix;
 use super::order::IndexOrder;
-use super::scan::{ends_run, plain_run, push_decimal};
+use super::scan::{ends_run, plain_run, plain_run_ascii, push_decimal};
 use super::tree::{tree_parse_sized, word_bound};
 use super::*;
 
@@ -65,7 +65,13 @@ fn decimal_indexes() {
 
 #[test]
 fn plain_run_stops_where_a_byte_by_byte_scan_stops() {
-    let naive = |s: &[u8]| s.iter().position(|&b| ends_run(b)).unwrap_or(s.len());
+    let stop = |s: &[u8]| s.iter().position(|&b| ends_run(b)).unwrap_or(s.len());
+    // The run's length, and whether the run (not the bytes after it) is ASCII.
+    let naive = |s: &[u8]| {
+        let n = stop(s);
+        assert_eq!(plain_run_ascii(s), (n, s[..n].is_ascii()), "{s:?}");
+        n
+    };
     for filler in [b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
         for len in 0..20usize {
             let mut s = vec![filler; len];
@@ -584,7 +590,12 @@ mod keyed_sort_against_in_place {
 
     fn key() -> impl Strategy<Value = String> {
         (
-            prop::sample::select(vec!["", "beneficiaryNam", "beneficiaryName", "abcdefghijklmnop"]),
+            prop::sample::select(vec![
+                "",
+                "beneficiaryNam",
+                "beneficiaryName",
+                "abcdefghijklmnop",
+            ]),
             prop::collection::vec(
                 prop::sample::select(vec!["a", "e", "-", "0", "\\u0065", "/", "\u{e9}", ">"]),
                 0..3,
@@ -619,6 +630,44 @@ mod keyed_sort_against_in_place {
                 (Err(Stop::Error(a)), Err(Stop::Error(b))) => prop_assert_eq!(a, b, "{}", body),
                 _ => prop_assert!(false, "{}", body),
             }
+        }
+    }
+}
+
+#[test]
+fn sorts_after_sender_key_as_the_pairs_do() {
+    use super::order::{compare_with_separators, sorts_after_sender_key, KeyBytes};
+    for key in [
+        "",
+        "a",
+        "s",
+        "sender",
+        "senderK",
+        "senderKey",
+        "senderKey0",
+        "senderKey>",
+        "senderKey<",
+        "senderKez",
+        "senderKex",
+        "senderKeyy",
+        "t",
+        "\\u0073enderKey",
+        "senderK\\u0065y1",
+        "senderKe\\u0079",
+        "\\u00e9",
+        "\u{e9}",
+    ] {
+        let input = format!("\"{key}\"");
+        let unescaped: Vec<u8> = KeyBytes::new(input.as_bytes(), 0, None).collect();
+        for sep in [b'=', b'.', b'['] {
+            let expected =
+                compare_with_separators(&unescaped, sep, SENDER_KEY.as_bytes(), b'=').is_gt();
+            assert_eq!(
+                sorts_after_sender_key(input.as_bytes(), 0, sep),
+                expected,
+                "{key} {}",
+                char::from(sep)
+            );
         }
     }
 }
