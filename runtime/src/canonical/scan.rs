@@ -186,12 +186,14 @@ pub(super) fn ends_run(b: u8) -> bool {
 /// borrow, never below it), so the lowest set bit of the three tests below (`== '"'`,
 /// `== '\\'`, `< 0x20`) is the first byte that ends the run. Checked against
 /// [`ends_run`] byte by byte in the tests.
+#[inline]
 pub(super) fn plain_run(s: &[u8]) -> usize {
     plain_run_ascii(s).0
 }
 
 /// [`plain_run`], and whether every byte of the run is ASCII (the high bits of its
 /// words, gathered on the way: no second pass to know whether it needs a UTF-8 check).
+#[inline]
 pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
