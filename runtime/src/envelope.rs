@@ -4,6 +4,7 @@
 //! reuses them): [`verify_request`] checks a received request, and
 //! [`signed_response_body`] builds a signed response.
 
+use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::de::DeserializeOwned;
@@ -101,10 +102,18 @@ pub fn sign_request<P: Serialize + ?Sized>(
     // One draw from the OS for both the requestId and the salt (one system call).
     let random = random_bytes::<28>()?;
     let (id, salt) = random.split_at(16);
+    // The salt's hex on the stack: it lives only while the envelope is serialized.
+    let mut salt_hex = [0u8; 24];
+    hex::encode_to_slice(salt, &mut salt_hex).map_err(|e| ErrorKind::Random {
+        message: e.to_string(),
+    })?;
+    let salt = std::str::from_utf8(&salt_hex).map_err(|e| ErrorKind::Random {
+        message: e.to_string(),
+    })?;
     sign_checked(
         params,
         request_id_of(sender, id),
-        salt_of(salt),
+        salt,
         sender,
         locale,
         key,
@@ -129,14 +138,14 @@ pub fn sign_request_with_id<P: Serialize + ?Sized>(
         }
         .into());
     }
-    sign_checked(params, request_id, new_salt()?, sender, locale, key)
+    sign_checked(params, request_id, &new_salt()?, sender, locale, key)
 }
 
 /// Signs the envelope of a checked requestId and a salt.
 fn sign_checked<P: Serialize + ?Sized>(
     params: &P,
     request_id: String,
-    salt: String,
+    salt: &str,
     sender: &str,
     locale: &str,
     key: &PrivateKey,
@@ -146,7 +155,7 @@ fn sign_checked<P: Serialize + ?Sized>(
         sender,
         locale,
         timestamp: now_millis(),
-        salt: &salt,
+        salt,
         params,
     };
     let body = sign_envelope(&envelope, key)?;
@@ -281,9 +290,11 @@ pub fn signed_response_body(
 /// The members of an answer's envelope, read from the words of the canonical parse
 /// (see [`response_fields`]).
 struct ResponseFields<'a> {
-    request_id: Option<String>,
-    code: Option<String>,
-    msg: Option<String>,
+    /// Texts borrowed from the body (owned only when they hold an escape): an answer
+    /// that succeeds allocates none of them.
+    request_id: Option<Cow<'a, str>>,
+    code: Option<Cow<'a, str>>,
+    msg: Option<Cow<'a, str>>,
     /// The text of `data` (`None` when absent or `null`).
     data: Option<&'a str>,
     /// Members of a notification or a request, never of an answer (present and not
@@ -310,7 +321,7 @@ fn response_fields<'a>(
         "notificationType",
         "params",
     ]);
-    fn member<'de, T: Deserialize<'de>>(
+    fn member<'de, T: Deserialize<'de> + 'de>(
         status: Option<u16>,
         body: &[u8],
         name: &str,
@@ -341,21 +352,46 @@ fn response_fields<'a>(
         None => None,
     };
     Ok(ResponseFields {
-        request_id: member(status, body, "requestId", request_id)?,
-        code: member::<CodeText>(status, body, "code", code)?.map(|c| c.0),
-        msg: member(status, body, "msg", msg)?,
+        request_id: member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
+        code: member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
+        msg: member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
         data,
         notification_type: not_null(notification_type),
         params: not_null(params),
     })
 }
 
-/// A result code as text (also accepted as a JSON integer).
-struct CodeText(String);
+/// A result code as text (also accepted as a JSON integer), borrowed when it can be.
+struct CodeText<'a>(Cow<'a, str>);
 
-impl<'de> Deserialize<'de> for CodeText {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CodeText, D::Error> {
-        crate::wire_enum::deserialize_str(d).map(|c| CodeText(c.into_owned()))
+impl<'de> Deserialize<'de> for CodeText<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CodeText<'de>, D::Error> {
+        crate::wire_enum::deserialize_str(d).map(CodeText)
+    }
+}
+
+/// A JSON string, borrowed from the body when it has no escape.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text<'de>, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(Visitor)
     }
 }
 
@@ -477,9 +513,9 @@ pub fn open_response<R: DeserializeOwned>(
     }
     if !success {
         return Err(ErrorKind::Api {
-            code,
-            msg: fields.msg.unwrap_or_default(),
-            request_id: fields.request_id,
+            code: code.into_owned(),
+            msg: fields.msg.map(Cow::into_owned).unwrap_or_default(),
+            request_id: fields.request_id.map(Cow::into_owned),
             verified,
             // The client marks the codes its spec calls retryable.
             retryable: false,
