@@ -27,12 +27,15 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     Ok(buf)
 }
 
-/// Appends the lowercase hex digits of `bytes` to `out`.
+/// Appends the lowercase hex digits of `bytes` (at most 16) to `out`.
 fn push_hex(out: &mut String, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    let mut hex = [0u8; 32];
+    let n = 2 * bytes.len().min(16);
+    let Some(hex) = hex.get_mut(..n) else {
+        return;
+    };
+    if hex::encode_to_slice(bytes.get(..n / 2).unwrap_or_default(), hex).is_ok() {
+        out.push_str(std::str::from_utf8(hex).unwrap_or_default());
     }
 }
 
@@ -110,14 +113,7 @@ pub fn sign_request<P: Serialize + ?Sized>(
     let salt = std::str::from_utf8(&salt_hex).map_err(|e| ErrorKind::Random {
         message: e.to_string(),
     })?;
-    sign_checked(
-        params,
-        request_id_of(sender, id),
-        salt,
-        sender,
-        locale,
-        key,
-    )
+    sign_checked(params, request_id_of(sender, id), salt, sender, locale, key)
 }
 
 /// [`sign_request`] with a requestId the caller chose (to store it before sending, to

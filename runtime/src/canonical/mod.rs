@@ -174,13 +174,10 @@ impl<'a> Borrowed<'a> {
 
 /// Lowercase hex of a digest.
 fn hex_text(digest: [u8; 32]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(64);
-    for b in digest {
-        text.push(char::from(HEX[usize::from(b >> 4)]));
-        text.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    text
+    let mut text = [0u8; 64];
+    // 64 bytes for 32: never fails.
+    let _ = hex::encode_to_slice(digest, &mut text);
+    std::str::from_utf8(&text).unwrap_or_default().to_owned()
 }
 
 /// How the canonical string is produced.

@@ -226,6 +226,35 @@ pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
     (done + len, ascii)
 }
 
+/// [`plain_run`] of a string of a body that parsed (no control character in it): only
+/// `"` and `\\` end the run, two tests a word instead of three.
+#[inline]
+pub(super) fn parsed_run(s: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut done = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let quote = v ^ (ONES * u64::from(b'"'));
+        let backslash = v ^ (ONES * u64::from(b'\\'));
+        let found = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash))
+            & HIGH;
+        if found != 0 {
+            return done + (found.trailing_zeros() / 8) as usize;
+        }
+        done += 8;
+    }
+    let rest = chunks.remainder();
+    done + rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+        .unwrap_or(rest.len())
+}
+
 /// Where unescaped string text goes.
 pub(super) trait Out {
     fn put(&mut self, bytes: &[u8]);
@@ -265,7 +294,12 @@ pub(super) fn string_checked<const CHECK_UTF8: bool, O: Out + ?Sized>(
     *pos += 1;
     loop {
         let run_start = *pos;
-        let (len, ascii) = plain_run_ascii(input.get(run_start..).unwrap_or_default());
+        let rest = input.get(run_start..).unwrap_or_default();
+        let (len, ascii) = if CHECK_UTF8 {
+            plain_run_ascii(rest)
+        } else {
+            (parsed_run(rest), true)
+        };
         *pos += len;
         let run = input.get(run_start..*pos).unwrap_or_default();
         // A run ends at an ASCII byte, so it never splits a UTF-8 sequence.

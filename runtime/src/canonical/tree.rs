@@ -518,7 +518,11 @@ impl TreeParser<'_> {
             Some(b'"') => {
                 let mut text = Vec::new();
                 string(self.input, &mut self.pos, &mut text)?;
-                self.meta.signature = Some(String::from_utf8_lossy(&text).into_owned());
+                // UTF-8 already (checked as it was read): the bytes become the text.
+                self.meta.signature = Some(
+                    String::from_utf8(text)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                );
                 Ok(())
             }
             _ => {
