@@ -214,7 +214,20 @@ pub(super) fn key_prefix(input: &[u8], quote: usize, sep: u8) -> u128 {
 /// any (see [`first_repeat_sorted`]): the same order and answer as sorting by
 /// [`compare_members`], with the keys' [`key_prefix`]es compared first.
 pub(super) fn sort_members(input: &[u8], words: &[u32], members: &mut [u32]) -> Option<usize> {
-    let mut keyed = [(0u128, 0u32); KEYED];
+    // Room for the prefixes on the stack, no more than the object needs zeroed.
+    match members.len() {
+        0..=8 => sort_members_in::<8>(input, words, members),
+        9..=16 => sort_members_in::<16>(input, words, members),
+        _ => sort_members_in::<KEYED>(input, words, members),
+    }
+}
+
+fn sort_members_in<const N: usize>(
+    input: &[u8],
+    words: &[u32],
+    members: &mut [u32],
+) -> Option<usize> {
+    let mut keyed = [(0u128, 0u32); N];
     let keyed = keyed.get_mut(..members.len()).unwrap_or_default();
     for (slot, &word) in keyed.iter_mut().zip(members.iter()) {
         *slot = (
