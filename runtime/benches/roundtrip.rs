@@ -411,9 +411,18 @@ fn allocations_per_call<T>(mut f: impl FnMut() -> T) -> f64 {
 
 // ---------------------------------------------------------------------------------------
 
+/// The load average of the machine (`/proc/loadavg`), printed with the figures: on a
+/// machine shared with other builds the wall-clock figures move with it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
 fn report() {
     let bench = Bench::new();
     println!("\n== issue 24: ratios and allocations (medians of alternating rounds) ==");
+    println!("load average before: {}", load_average());
     for in_flight in [1, 16] {
         let (ratio, client, raw) = round_trip_ratio(&bench, in_flight);
         println!(
@@ -506,9 +515,10 @@ fn report() {
     println!(
         "allocations per call (calling thread): client.execute {client_allocs:.1}, raw reqwest \
          {raw_allocs:.1} (runtime's own: {:.1}); sign {sign_allocs:.1}, verify \
-         {verify_allocs:.1}, open_response (verify + decode to a Value) {open_allocs:.1}\n",
+         {verify_allocs:.1}, open_response (verify + decode to a Value) {open_allocs:.1}",
         client_allocs - raw_allocs
     );
+    println!("load average after: {}\n", load_average());
 }
 
 fn bench_round_trip(c: &mut Criterion) {
