@@ -415,7 +415,12 @@ fn allocations_per_call<T>(mut f: impl FnMut() -> T) -> f64 {
 /// machine shared with other builds the wall-clock figures move with it.
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_else(|_| "unknown".to_owned())
 }
 
