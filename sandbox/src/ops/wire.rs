@@ -76,7 +76,7 @@ mod tests {
         r.reversed_time = Some("2026-01-01".into());
         assert_eq!(
             answer(&r).unwrap(),
-            serde_json::json!({"status": 3, "reversedTime": "2026-01-01"})
+            serde_json::from_str::<Value>(r#"{"status":3,"reversedTime":"2026-01-01"}"#).unwrap()
         );
     }
 
