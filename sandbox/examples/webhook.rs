@@ -9,9 +9,10 @@
 
 use std::time::Duration;
 
-use baas_client::enums::{FxCurrency, NotificationType};
+use baas_client::enums::FxCurrency;
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::notification::SeenFile;
+use baas_client::notifications::Payload;
 use baas_client::Client;
 use baas_sandbox::Sandbox;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -67,9 +68,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Refuses an unsigned, altered, stale or re-cut body, and one from another sender.
     let verified = verifier.verify(&body)?;
     if seen.is_new(&verified.delivery_id()) {
-        match NotificationType::from_notification(&verified) {
-            NotificationType::ForeignExchange => println!("FX done: {}", verified.params),
-            other => println!("notification {other}: {}", verified.params),
+        // The params as the payload record of the notification's type.
+        match Payload::from_notification(&verified)? {
+            Payload::ForeignExchange(fx) => println!(
+                "FX {} done: {} {} at {}",
+                fx.application_id.unwrap_or_default(),
+                fx.amount.map(|a| a.to_string()).unwrap_or_default(),
+                fx.currency.unwrap_or_default(),
+                fx.fx_rate.map(|r| r.to_string()).unwrap_or_default(),
+            ),
+            other => println!("notification {}: {other:?}", other.notification_type()),
         }
         seen.record(&verified)?; // on disk before answering
     }
