@@ -37,8 +37,12 @@
 //!   time by default ([`SandboxConfig::large_bodies_at_once`]).
 //! * Accounts, short codes, dormancy and OTP-confirmed activation, SME sub-account
 //!   names, money movement through pending applications confirmed with an OTP,
-//!   airtime and bills, onboarding queries, closing-balance jobs and signed
-//!   notifications `0015`, `0026`, `0028` POSTed to a callback URL until it answers `ok`.
+//!   airtime and bills, onboarding queries, closing-balance jobs (what the ledger held
+//!   when the day ended) and signed notifications `0015`, `0026`, `0028` POSTed to a
+//!   callback URL until it answers `ok`.
+//! * Every answer's `data` and every notification's `params` is the generated response
+//!   type or payload record (`baas_client`, feature `server`): the members the spec
+//!   declares, of their declared JSON types (`tests/e2e_strict_shapes.rs` checks it).
 //!
 //! ## Sandbox rules (fixed, documented)
 //!

@@ -264,7 +264,9 @@ impl Bank {
     /// Runs one decoded, validated request (see `baas_client::dispatch::decode`).
     /// `request_id` is the envelope's requestId (the businessId of an account
     /// activation and of the user requests); `now_ms` the clock. Returns the response's
-    /// `data` (`Value::Null` for code/msg-only answers).
+    /// `data` (`Value::Null` for code/msg-only answers), written from the operation's
+    /// generated response type (`ops::wire::answer`): only the members the spec
+    /// declares, of their declared JSON types.
     ///
     /// Each spec group has its module (`ops::<group>`) matching every operation of the
     /// group's generated enum and reading the typed fields: a spec change the handlers do
