@@ -283,7 +283,8 @@ fn dormant_status(dormant: bool) -> DormantStatus {
     }
 }
 
-fn freeze_status(frozen: bool) -> FreezeStatus {
+/// `freezeStatus` of an account (also in the validateAccount answer).
+pub(super) fn freeze_status(frozen: bool) -> FreezeStatus {
     if frozen {
         FreezeStatus::Frozen
     } else {

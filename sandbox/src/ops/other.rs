@@ -2,7 +2,7 @@
 //! validation, closing balances.
 
 use baas_client::dispatch::other::Request;
-use baas_client::enums::{FreezeStatus, ValidateAccountType};
+use baas_client::enums::ValidateAccountType;
 use baas_client::notifications::Payload;
 use baas_client::other::{
     FetchTransactionFeeRequest, FetchTransactionFeeResponse, QueryClosingBalanceRequest,
@@ -52,11 +52,7 @@ impl Bank {
                 };
                 d.account_id = Some(a.id.clone());
                 d.account_name = Some(a.name.clone());
-                d.freeze_status = Some(if a.frozen {
-                    FreezeStatus::Frozen
-                } else {
-                    FreezeStatus::Normal
-                });
+                d.freeze_status = Some(super::account::freeze_status(a.frozen));
                 d.restrict_status = Some(Scalar::integer(i64::from(a.restricted)));
                 answer(&d)
             }
