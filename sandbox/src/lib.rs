@@ -65,6 +65,7 @@
 
 pub mod bank;
 pub mod error;
+pub mod faults;
 pub mod json;
 pub mod ops;
 #[cfg(test)]
@@ -160,6 +161,8 @@ pub struct SandboxConfig {
     /// so hostile bodies cost at most this many bodies' memory and this many cores,
     /// while the async workers go on serving normal requests.
     pub large_bodies_at_once: usize,
+    /// Faults in force from the start (see [`faults`] and [`Sandbox::inject`]).
+    pub faults: Vec<faults::Fault>,
 }
 
 impl std::fmt::Debug for SandboxConfig {
@@ -175,6 +178,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_connections", &self.max_connections)
             .field("large_bodies_at_once", &self.large_bodies_at_once)
+            .field("faults", &self.faults)
             .finish()
     }
 }
@@ -192,6 +196,7 @@ impl Default for SandboxConfig {
             max_body_bytes: MAX_BODY_BYTES,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             large_bodies_at_once: 1,
+            faults: Vec::new(),
         }
     }
 }
@@ -304,6 +309,9 @@ impl Sandbox {
         if let Some(url) = &config.callback_url {
             sandbox.set_callback_url(url)?;
         }
+        for fault in config.faults {
+            sandbox.inject(fault);
+        }
         tokio::spawn(server::serve(listener, shared, rx));
         Ok(sandbox)
     }
@@ -365,6 +373,22 @@ impl Sandbox {
     /// response verification).
     pub fn tamper_next_response(&self) {
         self.shared.tamper_next.store(true, Ordering::SeqCst);
+    }
+
+    /// Puts `fault` in force (after those already set: the first that hits a call
+    /// wins). See [`faults`].
+    pub fn inject(&self, fault: faults::Fault) {
+        server::lock(&self.shared.faults).add(fault);
+    }
+
+    /// The faults in force, with their hits so far.
+    pub fn faults(&self) -> Vec<faults::ActiveFault> {
+        server::lock(&self.shared.faults).list()
+    }
+
+    /// Removes every fault.
+    pub fn clear_faults(&self) {
+        server::lock(&self.shared.faults).clear();
     }
 
     /// Every notification delivery attempt so far.

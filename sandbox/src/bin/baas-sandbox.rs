@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use baas_sandbox::faults::scenario::{self, ScenarioError};
 use baas_sandbox::{Sandbox, SandboxConfig, DEFAULT_KEY, DEFAULT_SENDER};
 
 /// Runs the in-memory BaaS sandbox on 127.0.0.1 until Ctrl-C.
@@ -15,19 +16,33 @@ struct Args {
     /// Where notifications are POSTed (e.g. http://127.0.0.1:9000/callbacks).
     #[arg(long)]
     callback: Option<String>,
+    /// A YAML scenario file of faults to put in force (see the README, "Faults on
+    /// demand").
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<std::path::PathBuf>,
 }
 
-fn config(args: Args) -> SandboxConfig {
+fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
     let mut config = SandboxConfig::default();
     config.port = args.port;
     config.callback_url = args.callback;
-    config
+    if let Some(file) = &args.scenario {
+        config.faults = scenario::load(file)?;
+    }
+    Ok(config)
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     // clap exits with 2 on a usage error and 0 on --help / --version.
-    let config = config(<Args as clap::Parser>::parse());
+    let config = match config(<Args as clap::Parser>::parse()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("baas-sandbox: scenario {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let faults = config.faults.clone();
     let sandbox = match Sandbox::start_with(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -38,6 +53,9 @@ async fn main() -> ExitCode {
     println!("baas-sandbox listening on {}", sandbox.base_url());
     println!("sender: {DEFAULT_SENDER}");
     println!("key:    {DEFAULT_KEY}   (test key)");
+    for fault in &faults {
+        println!("fault:  {fault}");
+    }
     println!("OTP:    baas_sandbox::otp_for(businessId): first 8 bytes of SHA-256(\"baas-sandbox-otp:\" + businessId), big-endian, mod 1000000, 6 digits");
     match tokio::signal::ctrl_c().await {
         Ok(()) => {
@@ -67,15 +85,36 @@ mod tests {
                 "http://127.0.0.1:9/cb",
             ])
             .unwrap(),
-        );
+        )
+        .unwrap();
         assert_eq!(c.port, 8080);
         assert_eq!(c.callback_url.as_deref(), Some("http://127.0.0.1:9/cb"));
         assert_eq!(
-            config(Args::try_parse_from(["baas-sandbox"]).unwrap()).port,
+            config(Args::try_parse_from(["baas-sandbox"]).unwrap())
+                .unwrap()
+                .port,
             0
         );
         assert!(Args::try_parse_from(["baas-sandbox", "--port", "x"]).is_err());
         assert!(Args::try_parse_from(["baas-sandbox", "--port", "70000"]).is_err());
         assert!(Args::try_parse_from(["baas-sandbox", "--bogus"]).is_err());
+    }
+
+    #[test]
+    fn the_example_scenario_loads_and_a_missing_one_is_an_error() {
+        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/example.yaml");
+        let c =
+            config(Args::try_parse_from(["baas-sandbox", "--scenario", example]).unwrap()).unwrap();
+        assert!(c.faults.len() >= 11, "{:?}", c.faults);
+        let missing = config(
+            Args::try_parse_from(["baas-sandbox", "--scenario", "/nonexistent/s.yaml"]).unwrap(),
+        )
+        .unwrap_err();
+        assert!(
+            missing
+                .to_string()
+                .starts_with("/nonexistent/s.yaml:0: cannot read"),
+            "{missing}"
+        );
     }
 }

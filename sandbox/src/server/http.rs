@@ -9,7 +9,6 @@
 //! checked on a blocking thread, so parsing it never holds an async worker that other
 //! requests need.
 
-use std::convert::Infallible;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -22,7 +21,7 @@ use tokio::net::TcpListener;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
-use super::request::{answer, too_large, Answer, NO_SUCH_PATH};
+use super::request::{answer, too_large, Answer, Send, NO_SUCH_PATH};
 use super::respond::unsigned;
 use super::{operations_on, Shared};
 use crate::error::codes;
@@ -60,7 +59,10 @@ pub(crate) async fn serve(
                     let _permit = permit;
                     let service = hyper::service::service_fn(move |req| {
                         let shared = shared.clone();
-                        async move { Ok::<_, Infallible>(handle(shared, req).await) }
+                        async move {
+                            // An error makes hyper close the connection unanswered.
+                            handle(shared, req).await.ok_or(DroppedAnswer)
+                        }
                     });
                     // A client that sends its headers too slowly is disconnected (so is
                     // one idle that long between requests: its permit is not held
@@ -108,30 +110,43 @@ fn refuse_and_close(msg: &str) -> Response<Full<Bytes>> {
     response
 }
 
-async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
+/// A fault closed the connection instead of answering.
+#[derive(Debug)]
+struct DroppedAnswer;
+
+impl std::fmt::Display for DroppedAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("answer dropped by a fault")
+    }
+}
+
+impl std::error::Error for DroppedAnswer {}
+
+/// The HTTP answer, or `None` when a fault drops it (the connection is closed).
+async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Option<Response<Full<Bytes>>> {
     shared.requests_seen.fetch_add(1, Ordering::SeqCst);
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     if method != Method::POST {
         shared.remember(&method, &path, &Answer::bare(codes::GET_NOT_SUPPORTED));
-        return json_response(
+        return Some(json_response(
             StatusCode::OK,
             unsigned(codes::GET_NOT_SUPPORTED, "only POST is supported"),
-        );
+        ));
     }
     let candidates = operations_on(&path);
     if candidates.is_empty() {
         shared.remember(&method, &path, &Answer::bare("HTTP 500"));
-        return json_response(
+        return Some(json_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             unsigned(codes::SYSTEM, NO_SUCH_PATH),
-        );
+        ));
     }
     let body = match read_body(&shared, req.into_body()).await {
         Ok(read) => read,
         Err(refusal) => {
             shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
-            return match refusal {
+            return Some(match refusal {
                 Unread::TooLarge => refuse_and_close(&too_large(shared.max_body_bytes)),
                 // A body that stops arriving: answer, and close the connection.
                 Unread::Slow => refuse_and_close(&format!(
@@ -145,7 +160,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
                         &format!("cannot read the body: {e}"),
                     ),
                 ),
-            };
+            });
         }
     };
     let answer = match body.lane {
@@ -166,7 +181,12 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
         }
     };
     shared.remember(&method, &path, &answer);
-    json_response(StatusCode::OK, answer.body)
+    match answer.send {
+        Send::Now => {}
+        Send::Drop => return None,
+        Send::After(by) => tokio::time::sleep(by).await,
+    }
+    Some(json_response(StatusCode::OK, answer.body))
 }
 
 /// A body read whole, with the permit it was read under when it is large.

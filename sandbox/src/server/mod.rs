@@ -109,6 +109,11 @@ pub(crate) struct Shared {
     /// Notifications whose delivery has not finished yet (see
     /// [`crate::Sandbox::deliveries_settled`]).
     pub(crate) pending_deliveries: tokio::sync::watch::Sender<usize>,
+    /// The faults in force.
+    pub(crate) faults: Mutex<crate::faults::Faults>,
+    /// Notifications whose first delivery attempt ended (a reordered one waits for it
+    /// to move).
+    pub(crate) first_attempts: tokio::sync::watch::Sender<u64>,
 }
 
 impl Shared {
@@ -140,6 +145,8 @@ impl Shared {
                 config.large_bodies_at_once.max(1),
             )),
             pending_deliveries: tokio::sync::watch::Sender::new(0),
+            faults: Mutex::new(crate::faults::Faults::default()),
+            first_attempts: tokio::sync::watch::Sender::new(0),
         }
     }
 

@@ -10,6 +10,7 @@ use baas_runtime::transport::reqwest::{self, Url};
 use super::respond::sign_notification;
 use super::{lock, DeliveryAttempt, Shared};
 use crate::bank::Outgoing;
+use crate::faults::{NotificationFault, REORDER_HOLD};
 
 /// Deliveries of one notification at most (public-facts.md).
 pub const MAX_DELIVERIES: u32 = 5;
@@ -43,32 +44,103 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         });
         return;
     };
-    // Counted before the response that produced the notification is sent, so a caller
-    // that saw the response and then awaits `deliveries_settled` cannot miss it.
-    shared.pending_deliveries.send_modify(|n| *n += 1);
-    tokio::spawn(async move {
-        let _settled = Settled(shared.clone());
-        let Some((_, key)) = shared.partners.iter().next() else {
+    let fault = lock(&shared.faults).notification_fault(&notification_type);
+    if fault == Some(NotificationFault::Lose) {
+        lock(&shared.deliveries).push(DeliveryAttempt {
+            notification_type,
+            request_id,
+            attempt: 0,
+            acknowledged: false,
+            outcome: LOST.into(),
+        });
+        return;
+    }
+    let Some((_, key)) = shared.partners.iter().next() else {
+        return;
+    };
+    let body = match sign_notification(&shared, key, &request_id, &n.payload) {
+        Ok(b) => b,
+        Err(e) => {
+            lock(&shared.deliveries).push(DeliveryAttempt {
+                notification_type,
+                request_id,
+                attempt: 0,
+                acknowledged: false,
+                outcome: format!("cannot sign: {e}"),
+            });
             return;
+        }
+    };
+    let body = if fault == Some(NotificationFault::BadSignature) {
+        super::respond::bad_signature(body)
+    } else {
+        body
+    };
+    // What the delivery waits for before its first attempt.
+    let wait = match fault {
+        Some(NotificationFault::Delay(by)) => Wait::For(by),
+        // Held until another notification's first attempt ended (counted from now).
+        Some(NotificationFault::Reorder) => Wait::Next(*shared.first_attempts.borrow()),
+        _ => Wait::No,
+    };
+    let copies = if fault == Some(NotificationFault::Duplicate) {
+        2
+    } else {
+        1
+    };
+    for _ in 0..copies {
+        let one = Delivery {
+            notification_type: notification_type.clone(),
+            request_id: request_id.clone(),
+            url: url.clone(),
+            body: body.clone(),
+            wait,
         };
-        let body = match sign_notification(&shared, key, &request_id, &n.payload) {
-            Ok(b) => b,
-            Err(e) => {
-                lock(&shared.deliveries).push(DeliveryAttempt {
-                    notification_type: notification_type.clone(),
-                    request_id,
-                    attempt: 0,
-                    acknowledged: false,
-                    outcome: format!("cannot sign: {e}"),
-                });
-                return;
+        // Counted before the response that produced the notification is sent, so a
+        // caller that saw the response and then awaits `deliveries_settled` cannot miss
+        // it.
+        shared.pending_deliveries.send_modify(|n| *n += 1);
+        tokio::spawn(one.run(shared.clone()));
+    }
+}
+
+/// The outcome recorded for a notification a fault lost.
+const LOST: &str = "lost (fault injected by the sandbox)";
+
+/// What a delivery waits for before its first attempt.
+#[derive(Clone, Copy)]
+enum Wait {
+    No,
+    For(Duration),
+    /// Until the count of first attempts passes this (at most [`REORDER_HOLD`]).
+    Next(u64),
+}
+
+/// One signed notification to deliver (retried until acknowledged).
+struct Delivery {
+    notification_type: String,
+    request_id: String,
+    url: Url,
+    body: Vec<u8>,
+    wait: Wait,
+}
+
+impl Delivery {
+    async fn run(self, shared: Arc<Shared>) {
+        let _settled = Settled(shared.clone());
+        match self.wait {
+            Wait::No => {}
+            Wait::For(by) => tokio::time::sleep(by).await,
+            Wait::Next(seen) => {
+                let mut moved = shared.first_attempts.subscribe();
+                let _ = tokio::time::timeout(REORDER_HOLD, moved.wait_for(|n| *n > seen)).await;
             }
-        };
+        }
         let mut backoff = shared.retry_backoff;
         for attempt in 1..=MAX_DELIVERIES {
             let outcome = match tokio::time::timeout(
                 DELIVERY_TIMEOUT,
-                post(&shared.delivery_client, &url, body.clone()),
+                post(&shared.delivery_client, &self.url, self.body.clone()),
             )
             .await
             {
@@ -78,12 +150,15 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
             };
             let acknowledged = outcome.trim() == baas_runtime::notification::ACK;
             lock(&shared.deliveries).push(DeliveryAttempt {
-                notification_type: notification_type.clone(),
-                request_id: request_id.clone(),
+                notification_type: self.notification_type.clone(),
+                request_id: self.request_id.clone(),
                 attempt,
                 acknowledged,
                 outcome,
             });
+            if attempt == 1 {
+                shared.first_attempts.send_modify(|n| *n += 1);
+            }
             if acknowledged {
                 return;
             }
@@ -92,7 +167,7 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
                 backoff = backoff.saturating_mul(2);
             }
         }
-    });
+    }
 }
 
 /// Marks one delivery finished when dropped (whichever way the delivery task ends).

@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use super::envelope::{check_envelope, decode_request, MAX_REQUEST_ID_LEN};
 use super::notify::deliver;
-use super::respond::{sign_response, unsigned, Verified};
+use super::respond::{self, sign_response, unsigned, Verified};
 use super::{lock, operations_on, Shared};
 use crate::error::{codes, ApiError};
+use crate::faults::AnswerFault;
 use crate::json::{Json, MAX_VALUES};
 use crate::{recut, signing};
 
@@ -42,6 +43,19 @@ pub(super) struct Answer {
     pub(super) operation: Option<&'static str>,
     pub(super) code: String,
     pub(super) body: Vec<u8>,
+    /// How the answer is sent (a fault may drop or delay it).
+    pub(super) send: Send,
+}
+
+/// How an answer is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Send {
+    /// At once.
+    Now,
+    /// Not at all: the connection is closed.
+    Drop,
+    /// After this long.
+    After(std::time::Duration),
 }
 
 impl Answer {
@@ -51,6 +65,7 @@ impl Answer {
             operation: None,
             code: code.to_owned(),
             body: Vec::new(),
+            send: Send::Now,
         }
     }
     /// An unsigned answer that quotes nothing of the request.
@@ -60,6 +75,7 @@ impl Answer {
             operation: None,
             code: code.to_owned(),
             body: unsigned(code, msg),
+            send: Send::Now,
         }
     }
 }
@@ -132,6 +148,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         operation,
         code: code.to_owned(),
         body: sign_response(shared, &to, code, msg, data),
+        send: Send::Now,
     };
     if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
         return reply(None, codes::INVALID_PARAMETER, &msg, None);
@@ -155,11 +172,23 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         _ => None,
     }
     .unwrap_or_else(|| Json::Object(BTreeMap::new()));
+    // Kept for matching a fault's parameter only when some fault may need it.
+    let matched_params = lock(&shared.faults)
+        .has_answer_faults()
+        .then(|| params.clone());
     let request = match decode_request(candidates, params) {
         Ok(request) => request,
         Err(ApiError { code, msg }) => return reply(None, code, &msg, None),
     };
     let operation = request.operation();
+    let fault = matched_params.and_then(|p| lock(&shared.faults).answer_fault(operation, &p));
+    if let Some(AnswerFault::Code {
+        code,
+        effect: false,
+    }) = &fault
+    {
+        return reply(Some(operation), code, FAULT_MSG, None);
+    }
     let now = shared.now_ms();
     let (result, outbox) = {
         let mut bank = lock(&shared.bank);
@@ -179,7 +208,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     for n in outbox {
         deliver(shared.clone(), n);
     }
-    match result {
+    let mut answer = match result {
         Ok(data) => reply(
             Some(operation),
             codes::OK,
@@ -187,5 +216,20 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
             Some(data),
         ),
         Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
+    };
+    match fault {
+        None | Some(AnswerFault::Code { effect: false, .. }) => {}
+        Some(AnswerFault::Code { code, .. }) => {
+            answer = reply(Some(operation), &code, FAULT_MSG, None);
+        }
+        Some(AnswerFault::DropAnswer) => answer.send = Send::Drop,
+        Some(AnswerFault::Delay(by)) => answer.send = Send::After(by),
+        Some(AnswerFault::Unsigned) => answer.body = respond::unsign(answer.body),
+        Some(AnswerFault::BadSignature) => answer.body = respond::bad_signature(answer.body),
+        Some(AnswerFault::Altered) => answer.body = respond::tamper(answer.body),
     }
+    answer
 }
+
+/// The `msg` of an answer whose code a fault chose.
+const FAULT_MSG: &str = "fault injected by the sandbox";

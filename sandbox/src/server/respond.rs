@@ -200,8 +200,38 @@ fn signed_body_is_unambiguous(body: &[u8]) -> bool {
         .is_some_and(|message| recut::first_breach(&message).is_none())
 }
 
+/// The signed `body` without its `signature` member.
+pub(super) fn unsign(body: Vec<u8>) -> Vec<u8> {
+    match Json::parse(&String::from_utf8_lossy(&body)) {
+        Ok(Json::Object(mut map)) => {
+            map.remove("signature");
+            Json::Object(map).to_json_string().into_bytes()
+        }
+        _ => body,
+    }
+}
+
+/// The signed `body` with a signature of the same form that does not match it (each
+/// hex digit of the real one replaced by another).
+pub(super) fn bad_signature(body: Vec<u8>) -> Vec<u8> {
+    match Json::parse(&String::from_utf8_lossy(&body)) {
+        Ok(Json::Object(mut map)) => {
+            let wrong: String = map
+                .get("signature")
+                .and_then(Json::as_text)
+                .unwrap_or("00")
+                .chars()
+                .map(|c| if c == '0' { '1' } else { '0' })
+                .collect();
+            map.insert("signature".into(), Json::String(wrong));
+            Json::Object(map).to_json_string().into_bytes()
+        }
+        _ => body,
+    }
+}
+
 /// Changes the signed body after signing: the `msg` text gets a suffix.
-fn tamper(body: Vec<u8>) -> Vec<u8> {
+pub(super) fn tamper(body: Vec<u8>) -> Vec<u8> {
     match Json::parse(&String::from_utf8_lossy(&body)) {
         Ok(Json::Object(mut map)) => {
             let msg = map
