@@ -345,7 +345,7 @@ pub struct GetCnyTransListRequest {
     /// Decision [`cny-page-fields-string`](super::decisions#decision-cny-page-fields-string): about /query/getCnyTransList pageNo, pageSize.
     #[serde(rename = "pageNo")]
     pub page_no: String,
-    /// Records per page (declared string). public-facts.md \[live\]: at most 50, above it the service answers 15002. Wire name: `pageSize` (string). Required.
+    /// Records per page (declared string). seen on the live service: at most 50, above it the service answers 15002. Wire name: `pageSize` (string). Required.
     ///
     /// Rules:
     ///

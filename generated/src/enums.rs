@@ -1333,7 +1333,7 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
         Ok(FxCurrency::from_wire(&wire))
     }
 }
-/// FX request status, from public-facts.md \[docs\] (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2).
+/// FX request status, from the bank's public documentation (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2).
 ///
 /// Wire values:
 ///
@@ -1581,7 +1581,7 @@ impl<'de> serde::Deserialize<'de> for IdType {
         Ok(IdType::from_wire(&wire))
     }
 }
-/// SWIFT / inter-bank transfer application status, from public-facts.md \[docs\]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's).
+/// SWIFT / inter-bank transfer application status, from the bank's public documentation: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's).
 ///
 /// Wire values:
 ///
@@ -1784,7 +1784,7 @@ impl<'de> serde::Deserialize<'de> for KycStatus {
         baas_runtime::wire_enum::deserialize_int(deserializer).map(KycStatus::from_i64)
     }
 }
-/// networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. public-facts.md \[docs\]: the three Kenyan mobile operators (which is which: not shown).
+/// networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the bank's public documentation: the three Kenyan mobile operators (which is which: not shown).
 ///
 /// Wire values:
 ///
@@ -2079,7 +2079,7 @@ impl NotificationType {
         NotificationType::from_wire(&notification.notification_type)
     }
 }
-/// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are from public-facts.md \[live\].
+/// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service.
 ///
 /// Wire values:
 ///
@@ -2915,7 +2915,7 @@ impl<'de> serde::Deserialize<'de> for SwiftDocumentType {
         Ok(SwiftDocumentType::from_wire(&wire))
     }
 }
-/// Transaction status (txStatus). The document: an integer, the filter example \[2, 8\] is processing and succeeded, full list not shown; values from public-facts.md \[live\]. Flow: submitted, OTP confirmed, processing, result.
+/// Transaction status (txStatus). The document: an integer, the filter example \[2, 8\] is processing and succeeded, full list not shown; values as seen on the live service. Flow: submitted, OTP confirmed, processing, result.
 ///
 /// Wire values:
 ///
@@ -3013,7 +3013,7 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
         baas_runtime::wire_enum::deserialize_int(deserializer).map(TxStatus::from_i64)
     }
 }
-/// Utility and airtime payment status, from public-facts.md \[docs\]: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values.
+/// Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values.
 ///
 /// Wire values:
 ///

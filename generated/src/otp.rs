@@ -19,7 +19,7 @@
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct SendOtpRequest {
-    /// Application id. public-facts.md \[docs\]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name: `businessId` (string). Required.
+    /// Application id. the bank's public documentation: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name: `businessId` (string). Required.
     #[serde(rename = "businessId")]
     pub business_id: String,
     /// Wire name: `otpType` (value set [`enums::OtpType`](super::enums::OtpType)). Required.

@@ -480,7 +480,7 @@ pub struct BusinessOnboardingStatus {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
-    /// Integer; values from public-facts.md \[live\]. Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
+    /// Integer; values as seen on the live service. Wire name: `onboardingStatus` (value set [`enums::OnboardingStatus`](super::enums::OnboardingStatus)).
     ///
     /// Decision [`onboarding-status-types`](super::decisions#decision-onboarding-status-types): about /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus.
     #[serde(
@@ -3178,7 +3178,7 @@ pub struct TransactionExtInfo {
     )]
     pub remark: Option<String>,
 }
-/// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md \[live\] ("at least" these; others decode into nothing). Seen on the live service by integrations; not in the bank's API document.
+/// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing). Seen on the live service by integrations; not in the bank's API document.
 ///
 /// Decision [`get-trans-list-response`](super::decisions#decision-get-trans-list-response): about /query/getTransList.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]

@@ -223,7 +223,7 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
     page_no: str
     """Page to return (declared string). Wire name `pageNo`."""
     page_size: str
-    """Records per page (declared string). public-facts.md [live]: at most 50, above it the service answers 15002. Wire name `pageSize`. Rules: checked by the service only: at most 50; above it the service answers 15002."""
+    """Records per page (declared string). seen on the live service: at most 50, above it the service answers 15002. Wire name `pageSize`. Rules: checked by the service only: at most 50; above it the service answers 15002."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")

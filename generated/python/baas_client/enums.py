@@ -207,7 +207,7 @@ class FxCurrency(enum.Enum):
 
 
 class FxRequestStatus(enum.Enum):
-    """FX request status, from public-facts.md [docs] (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2)."""
+    """FX request status, from the bank's public documentation (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2)."""
 
     SUBMITTED = 1
     """1 submitted"""
@@ -244,7 +244,7 @@ class IdType(enum.Enum):
 
 
 class InterBankApplicationStatus(enum.Enum):
-    """SWIFT / inter-bank transfer application status, from public-facts.md [docs]: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's)."""
+    """SWIFT / inter-bank transfer application status, from the bank's public documentation: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's)."""
 
     SUBMITTED = 1
     """1 submitted"""
@@ -276,7 +276,7 @@ class KycStatus(enum.Enum):
 
 
 class NetworkProvider(enum.Enum):
-    """networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. public-facts.md [docs]: the three Kenyan mobile operators (which is which: not shown)."""
+    """networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the bank's public documentation: the three Kenyan mobile operators (which is which: not shown)."""
 
     FIRST = 0
     """0 = first provider"""
@@ -287,7 +287,7 @@ class NetworkProvider(enum.Enum):
 
 
 class OnboardingStatus(enum.Enum):
-    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are from public-facts.md [live]."""
+    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service."""
 
     NOT_SUBMITTED = 0
     """0 not submitted"""
@@ -375,7 +375,7 @@ class SwiftDocumentType(enum.Enum):
 
 
 class TxStatus(enum.Enum):
-    """Transaction status (txStatus). The document: an integer, the filter example [2, 8] is processing and succeeded, full list not shown; values from public-facts.md [live]. Flow: submitted, OTP confirmed, processing, result."""
+    """Transaction status (txStatus). The document: an integer, the filter example [2, 8] is processing and succeeded, full list not shown; values as seen on the live service. Flow: submitted, OTP confirmed, processing, result."""
 
     TIMEOUT = -1
     """-1 timeout"""
@@ -390,7 +390,7 @@ class TxStatus(enum.Enum):
 
 
 class UtilityPaymentStatus(enum.Enum):
-    """Utility and airtime payment status, from public-facts.md [docs]: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values."""
+    """Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values."""
 
     WAITING_FOR_OTP = 1
     """1 waiting for OTP"""

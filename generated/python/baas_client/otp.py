@@ -46,7 +46,7 @@ class SendOtpRequest(Request[SendOtpResponse]):
     PATH: ClassVar[str] = "/common/sendOtp"
     MOVES_MONEY: ClassVar[bool] = False
     business_id: str
-    """Application id. public-facts.md [docs]: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name `businessId`."""
+    """Application id. the bank's public documentation: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name `businessId`."""
     otp_type: OtpType
     """Wire name `otpType`."""
 

@@ -328,7 +328,7 @@ class BusinessOnboardingStatus:
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     onboarding_status: OnboardingStatus | Unknown | None = None
-    """Integer; values from public-facts.md [live]. Wire name `onboardingStatus`."""
+    """Integer; values as seen on the live service. Wire name `onboardingStatus`."""
     rejection_reason_id: Scalar | None = None
     """First shape. Type and values not shown. Wire name `rejectionReasonId`."""
     rejection_reason_msg: str | None = None
@@ -1831,7 +1831,7 @@ class TransactionExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionListItem:
-    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are from public-facts.md [live] ("at least" these; others decode into nothing)."""
+    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing)."""
     tx_id: str | None = None
     """Wire name `txId`."""
     tx_type: str | None = None

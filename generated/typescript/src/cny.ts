@@ -144,8 +144,8 @@ export interface GetCnyTransListRequest {
   /** Page to return (declared string). */
   readonly pageNo: string;
   /**
-   * Records per page (declared string). the public documentation [live]: at most 50, above it the
-   * service answers 15002.
+   * Records per page (declared string). seen on the live service: at most 50, above it the service
+   * answers 15002.
    *
    * Rules: checked by the service only: at most 50; above it the service answers 15002.
    */

@@ -230,7 +230,7 @@ export const FxCurrency = {
 export type FxCurrency = (typeof FxCurrency)[keyof typeof FxCurrency];
 
 /**
- * FX request status, from the public documentation [docs] (documented for
+ * FX request status, from the bank's public documentation (documented for
  * /query/getFxRequestStatus, the path without v2). The status of the FX request record that the
  * sandbox answers for v2 (decision fx-status-record-v2).
  */
@@ -274,7 +274,7 @@ export const IdType = {
 export type IdType = (typeof IdType)[keyof typeof IdType];
 
 /**
- * SWIFT / inter-bank transfer application status, from the public documentation [docs]: 1
+ * SWIFT / inter-bank transfer application status, from the bank's public documentation: 1
  * submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the
  * inter-bank transfer record (whose other members are the sandbox's).
  */
@@ -310,8 +310,8 @@ export const KycStatus = {
 export type KycStatus = (typeof KycStatus)[keyof typeof KycStatus];
 
 /**
- * networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the public
- * documentation [docs]: the three Kenyan mobile operators (which is which: not shown).
+ * networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the bank's
+ * public documentation: the three Kenyan mobile operators (which is which: not shown).
  */
 export const NetworkProvider = {
   /** 0 = first provider */
@@ -326,7 +326,7 @@ export type NetworkProvider = (typeof NetworkProvider)[keyof typeof NetworkProvi
 /**
  * SME onboarding status (onboardingStatus returned as an integer by
  * /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ...
- * not shown"; the values are from the public documentation [live].
+ * not shown"; the values are as seen on the live service.
  */
 export const OnboardingStatus = {
   /** 0 not submitted */
@@ -426,8 +426,8 @@ export type SwiftDocumentType = (typeof SwiftDocumentType)[keyof typeof SwiftDoc
 
 /**
  * Transaction status (txStatus). The document: an integer, the filter example [2, 8] is processing
- * and succeeded, full list not shown; values from the public documentation [live]. Flow:
- * submitted, OTP confirmed, processing, result.
+ * and succeeded, full list not shown; values as seen on the live service. Flow: submitted, OTP
+ * confirmed, processing, result.
  */
 export const TxStatus = {
   /** -1 timeout */
@@ -444,7 +444,7 @@ export const TxStatus = {
 export type TxStatus = (typeof TxStatus)[keyof typeof TxStatus];
 
 /**
- * Utility and airtime payment status, from the public documentation [docs]: 1 waiting for OTP, 2
+ * Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2
  * processing (other values not public). The status of the utility payment record (whose other
  * members are the sandbox's); 4 and 8 are the sandbox's final values.
  */

@@ -11,7 +11,7 @@ import { IdType, OtpType } from "./enums.js";
 /** The parameters of `sendOtp`. Sends a one-time password for an application. */
 export interface SendOtpRequest {
   /**
-   * Application id. the public documentation [docs]: for utility and airtime payments it is the
+   * Application id. the bank's public documentation: for utility and airtime payments it is the
    * paymentId (bulkPaymentOrderId for bulk).
    */
   readonly businessId: string;

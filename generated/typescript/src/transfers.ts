@@ -163,10 +163,10 @@ export interface GetTransListRequest {
   readonly accountId: string;
   /**
    * Transaction type filter; empty array [] returns all types. The document does not show the value
-   * set; the public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer
-   * out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011
-   * reversal, TTID0023 cash deposit [docs]; TTID0005, TTID0006, TTID0009, TTID0024, TTID0025,
-   * TTID0027 [one peer]); the list is open.
+   * set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out,
+   * TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal,
+   * TTID0023 cash deposit), integrations report more (TTID0005, TTID0006, TTID0009, TTID0024,
+   * TTID0025, TTID0027); the list is open.
    */
   readonly txType: readonly string[];
   /**

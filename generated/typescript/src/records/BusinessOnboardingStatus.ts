@@ -7,7 +7,7 @@ import { AccountType, OnboardingStatus } from "../enums.js";
 /** `BusinessOnboardingStatus` as read from answers: every field optional. */
 export interface BusinessOnboardingStatus {
   readonly onboardingRequestId?: string;
-  /** Integer; values from the public documentation [live]. */
+  /** Integer; values as seen on the live service. */
   readonly onboardingStatus?: OnboardingStatus | rt.Unknown<number>;
   /** First shape. Type and values not shown. */
   readonly rejectionReasonId?: string;
