@@ -319,3 +319,58 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    /// The README's scenario block and the shipped example read, and hold the same
+    /// faults (the README's first one only for its `when`) — one of each kind.
+    #[test]
+    fn the_readme_and_the_example_file_read_and_agree() {
+        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"));
+        let section = readme
+            .split("### Faults on demand")
+            .nth(1)
+            .expect("the README's faults section");
+        let block = section
+            .split("```yaml\n")
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .expect("a yaml block");
+        let documented = parse("README.md", block).unwrap();
+        let example = load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/example.yaml"
+        )))
+        .unwrap();
+        assert_eq!(documented.len(), example.len());
+        for (d, e) in documented.iter().zip(&example).skip(1) {
+            assert_eq!(d, e);
+        }
+        assert_eq!(documented[0].kind, example[0].kind);
+        let kinds: std::collections::BTreeSet<String> = documented
+            .iter()
+            .map(|f| {
+                let shown = f.to_string();
+                shown.split(" on ").next().unwrap_or_default().to_owned()
+            })
+            .collect();
+        // drop_answer, delay x2 shown with ms, code x3, unsigned, bad_signature, altered,
+        // lose, duplicate, reorder: every kind is documented.
+        for kind in [
+            "drop_answer",
+            "unsigned",
+            "bad_signature",
+            "altered",
+            "lose",
+            "duplicate",
+            "reorder",
+        ] {
+            assert!(kinds.contains(kind), "{kind} missing from {kinds:?}");
+        }
+        assert!(kinds.iter().any(|k| k.starts_with("code 10001 (without")));
+        assert!(kinds.iter().any(|k| k.starts_with("code 10000 (with ")));
+        assert!(kinds.iter().filter(|k| k.starts_with("delay")).count() >= 2);
+    }
+}
