@@ -163,6 +163,11 @@ pub struct SandboxConfig {
     pub large_bodies_at_once: usize,
     /// Faults in force from the start (see [`faults`] and [`Sandbox::inject`]).
     pub faults: Vec<faults::Fault>,
+    /// Serve the admin page at `/_sandbox/` (default true): accounts, the ledger,
+    /// pending applications with their OTPs, recent requests and answers, notification
+    /// deliveries and the faults in force, as HTML and as JSON under `/_sandbox/api/`.
+    /// Read-only, loopback only, off the signed API.
+    pub admin: bool,
 }
 
 impl std::fmt::Debug for SandboxConfig {
@@ -179,6 +184,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("max_connections", &self.max_connections)
             .field("large_bodies_at_once", &self.large_bodies_at_once)
             .field("faults", &self.faults)
+            .field("admin", &self.admin)
             .finish()
     }
 }
@@ -197,6 +203,7 @@ impl Default for SandboxConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             large_bodies_at_once: 1,
             faults: Vec::new(),
+            admin: true,
         }
     }
 }
@@ -319,6 +326,12 @@ impl Sandbox {
     /// `http://127.0.0.1:PORT`.
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT/_sandbox/`, the admin page (unless turned off with
+    /// [`SandboxConfig::admin`]).
+    pub fn admin_url(&self) -> String {
+        format!("http://{}/_sandbox/", self.addr)
     }
 
     /// The listening address.

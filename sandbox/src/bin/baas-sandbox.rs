@@ -20,12 +20,16 @@ struct Args {
     /// demand").
     #[arg(long, value_name = "FILE")]
     scenario: Option<std::path::PathBuf>,
+    /// Do not serve the admin page at /_sandbox/.
+    #[arg(long)]
+    no_admin: bool,
 }
 
 fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
     let mut config = SandboxConfig::default();
     config.port = args.port;
     config.callback_url = args.callback;
+    config.admin = !args.no_admin;
     if let Some(file) = &args.scenario {
         config.faults = scenario::load(file)?;
     }
@@ -43,6 +47,7 @@ async fn main() -> ExitCode {
         }
     };
     let faults = config.faults.clone();
+    let admin = config.admin;
     let sandbox = match Sandbox::start_with(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -51,6 +56,9 @@ async fn main() -> ExitCode {
         }
     };
     println!("baas-sandbox listening on {}", sandbox.base_url());
+    if admin {
+        println!("admin:  {}", sandbox.admin_url());
+    }
     println!("sender: {DEFAULT_SENDER}");
     println!("key:    {DEFAULT_KEY}   (test key)");
     for fault in &faults {
@@ -88,6 +96,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.port, 8080);
+        assert!(c.admin);
         assert_eq!(c.callback_url.as_deref(), Some("http://127.0.0.1:9/cb"));
         assert_eq!(
             config(Args::try_parse_from(["baas-sandbox"]).unwrap())
@@ -98,6 +107,8 @@ mod tests {
         assert!(Args::try_parse_from(["baas-sandbox", "--port", "x"]).is_err());
         assert!(Args::try_parse_from(["baas-sandbox", "--port", "70000"]).is_err());
         assert!(Args::try_parse_from(["baas-sandbox", "--bogus"]).is_err());
+        let quiet = Args::try_parse_from(["baas-sandbox", "--no-admin"]).unwrap();
+        assert!(!config(quiet).unwrap().admin);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! checked on a blocking thread, so parsing it never holds an async worker that other
 //! requests need.
 
+use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ use tokio::time::Instant;
 
 use super::request::{answer, too_large, Answer, Send, NO_SUCH_PATH};
 use super::respond::unsigned;
-use super::{operations_on, Shared};
+use super::{admin, operations_on, Shared};
 use crate::error::codes;
 use crate::LARGE_BODY_BYTES;
 
@@ -47,7 +48,7 @@ pub(crate) async fn serve(
         let Ok(permit) = permit else { break };
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
+                let Ok((stream, peer)) = accepted else {
                     // e.g. too many open files: back off instead of spinning on the error.
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
@@ -61,7 +62,7 @@ pub(crate) async fn serve(
                         let shared = shared.clone();
                         async move {
                             // An error makes hyper close the connection unanswered.
-                            handle(shared, req).await.ok_or(DroppedAnswer)
+                            handle(shared, req, peer).await.ok_or(DroppedAnswer)
                         }
                     });
                     // A client that sends its headers too slowly is disconnected (so is
@@ -123,10 +124,17 @@ impl std::fmt::Display for DroppedAnswer {
 impl std::error::Error for DroppedAnswer {}
 
 /// The HTTP answer, or `None` when a fault drops it (the connection is closed).
-async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Option<Response<Full<Bytes>>> {
-    shared.requests_seen.fetch_add(1, Ordering::SeqCst);
+async fn handle(
+    shared: Arc<Shared>,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+) -> Option<Response<Full<Bytes>>> {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
+    if shared.admin && (path == admin::PREFIX || path.starts_with("/_sandbox/")) {
+        return Some(admin::respond(&shared, &method, &path, peer));
+    }
+    shared.requests_seen.fetch_add(1, Ordering::SeqCst);
     if method != Method::POST {
         shared.remember(&method, &path, &Answer::bare(codes::GET_NOT_SUPPORTED));
         return Some(json_response(

@@ -8,6 +8,7 @@
 //! [`replay`] (the requestIds already used), [`respond`] (signed and unsigned answers)
 //! and [`notify`] (delivering notifications, the loopback HTTP client).
 
+mod admin;
 mod envelope;
 mod http;
 mod notify;
@@ -114,6 +115,10 @@ pub(crate) struct Shared {
     /// Notifications whose first delivery attempt ended (a reordered one waits for it
     /// to move).
     pub(crate) first_attempts: tokio::sync::watch::Sender<u64>,
+    /// The admin page is served (`/_sandbox/`).
+    pub(crate) admin: bool,
+    /// The last exchanges with their answers, for the admin page.
+    pub(crate) recent: Mutex<VecDeque<admin::Exchange>>,
 }
 
 impl Shared {
@@ -147,6 +152,8 @@ impl Shared {
             pending_deliveries: tokio::sync::watch::Sender::new(0),
             faults: Mutex::new(crate::faults::Faults::default()),
             first_attempts: tokio::sync::watch::Sender::new(0),
+            admin: config.admin,
+            recent: Mutex::new(VecDeque::new()),
         }
     }
 
@@ -156,6 +163,23 @@ impl Shared {
     }
 
     fn remember(&self, method: &Method, path: &str, answer: &request::Answer) {
+        let sent = match answer.send {
+            request::Send::Now => String::new(),
+            request::Send::Drop => "dropped (fault)".to_owned(),
+            request::Send::After(by) => format!("delayed {} ms (fault)", by.as_millis()),
+        };
+        admin::keep(
+            &mut lock(&self.recent),
+            admin::Exchange {
+                method: method.to_string(),
+                path: path.to_owned(),
+                request_id: answer.request_id.clone(),
+                operation: answer.operation.map(str::to_owned),
+                code: answer.code.clone(),
+                answer: admin::answer_text(&answer.body),
+                sent,
+            },
+        );
         let mut log = lock(&self.log);
         if log.len() >= LOG_LIMIT {
             log.pop_front();
