@@ -51,6 +51,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetAccountDetailsResponse`](super::account::GetAccountDetailsResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::GetAccountDetailsRequest::new(baas_client::account::GetAccountDetailsRequired {
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.get_account_details(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getAccountDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -66,6 +79,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`QueryAccountListByUserIdResponse`](super::account::QueryAccountListByUserIdResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::QueryAccountListByUserIdRequest::new(baas_client::account::QueryAccountListByUserIdRequired {
+    ///     user_id: "example".into(),
+    /// });
+    /// let response = client.query_account_list_by_user_id(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `queryAccountListByUserId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -80,6 +106,20 @@ impl Client {
     /// Wire path: `POST /query/getAbnormalAccountList` (operation `getAbnormalAccountList`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetAbnormalAccountListResponse`](super::account::GetAbnormalAccountListResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::GetAbnormalAccountListRequest::new(baas_client::account::GetAbnormalAccountListRequired {
+    ///     page_no: 1,
+    ///     page_size: 1,
+    /// });
+    /// let response = client.get_abnormal_account_list(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -103,6 +143,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForShortCodeResponse`](super::account::ApplyForShortCodeResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::ApplyForShortCodeRequest::new(baas_client::account::ApplyForShortCodeRequired {
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.apply_for_short_code(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `applyForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -118,6 +171,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`QueryForShortCodeResponse`](super::account::QueryForShortCodeResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::QueryForShortCodeRequest::new(baas_client::account::QueryForShortCodeRequired {
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.query_for_short_code(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `queryForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -132,6 +198,19 @@ impl Client {
     /// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`QueryAccountByShortCodeResponse`](super::account::QueryAccountByShortCodeResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::QueryAccountByShortCodeRequest::new(baas_client::account::QueryAccountByShortCodeRequired {
+    ///     short_code: "example".into(),
+    /// });
+    /// let response = client.query_account_by_short_code(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -149,6 +228,19 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ActivateAccountResponse`](super::account::ActivateAccountResponse).
     ///
     /// `activateAccount` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::activate_account_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::ActivateAccountRequest::new(baas_client::account::ActivateAccountRequired {
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.activate_account(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -185,6 +277,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`EditSubAccountNameResponse`](super::account::EditSubAccountNameResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::EditSubAccountNameRequest::new(baas_client::account::EditSubAccountNameRequired {
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.edit_sub_account_name(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `editSubAccountName`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -202,6 +307,19 @@ impl Client {
     ///
     /// The service answers with code and msg only.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::account::CancelAccountOperationRequest::new(baas_client::account::CancelAccountOperationRequired {
+    ///     request_id: "example".into(),
+    /// });
+    /// let response = client.cancel_account_operation(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `cancelAccountOperation`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -218,6 +336,40 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse).
     ///
     /// `applyForCnyExpress` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_cny_express_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::cny::ApplyForCnyExpressRequest::new(baas_client::cny::ApplyForCnyExpressRequired {
+    ///     payer_account_id: "example".into(),
+    ///     beneficiary_type: baas_client::enums::BeneficiaryType::Individual,
+    ///     beneficiary_name: "example".into(),
+    ///     beneficiary_id_number: "example".into(),
+    ///     beneficiary_bank_code: "example".into(),
+    ///     beneficiary_bank_name: "example".into(),
+    ///     beneficiary_bank_address: "example".into(),
+    ///     beneficiary_account_id: "example".into(),
+    ///     payment_purpose: baas_client::enums::PaymentPurpose::PurchaseGoods,
+    ///     support_document_file: "example".into(),
+    ///     support_document_type: baas_client::enums::CnyDocumentType::Image,
+    ///     company_regis_document_file: "example".into(),
+    ///     company_regis_document_type: baas_client::enums::CnyDocumentType::Image,
+    ///     invoice_document_type: baas_client::enums::CnyDocumentType::Image,
+    ///     oder_array: vec![baas_client::records::OrderItem::new(baas_client::records::OrderItemRequired {
+    ///         product_name: "example".into(),
+    ///         quantity: 1,
+    ///         amount: baas_client::Amount::new(1, 0),
+    ///         order_time: 1,
+    ///         platform: "example".into(),
+    ///     })],
+    /// })
+    /// .beneficiary_country_code("example");
+    /// let response = client.apply_for_cny_express(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -254,6 +406,24 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetCnyTransListResponse`](super::cny::GetCnyTransListResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::cny::GetCnyTransListRequest::new(baas_client::cny::GetCnyTransListRequired {
+    ///     user_id: "example".into(),
+    ///     account_id: "example".into(),
+    ///     start_time: 1,
+    ///     end_time: 1,
+    ///     page_no: "example".into(),
+    ///     page_size: "example".into(),
+    /// });
+    /// let response = client.get_cny_trans_list(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getCnyTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -276,6 +446,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetCnyTransferDetailsResponse`](super::cny::GetCnyTransferDetailsResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::cny::GetCnyTransferDetailsRequest::new(baas_client::cny::GetCnyTransferDetailsRequired {
+    ///     application_id: "example".into(),
+    /// });
+    /// let response = client.get_cny_transfer_details(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getCnyTransferDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -290,6 +473,19 @@ impl Client {
     /// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetForeignExchangeRateResponse`](super::fx::GetForeignExchangeRateResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::fx::GetForeignExchangeRateRequest::new(baas_client::fx::GetForeignExchangeRateRequired {
+    ///     currency_pair: baas_client::enums::CurrencyPair::UsdKes,
+    /// });
+    /// let response = client.get_foreign_exchange_rate(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -306,6 +502,23 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::fx::ApplyForFcExchangeRequest::new(baas_client::fx::ApplyForFcExchangeRequired {
+    ///     source_currency: baas_client::enums::FxCurrency::Usd,
+    ///     target_currency: baas_client::enums::FxCurrency::Usd,
+    ///     source_account: "example".into(),
+    ///     target_account: "example".into(),
+    /// })
+    /// .source_amount(baas_client::Amount::new(1, 0));
+    /// let response = client.apply_for_fc_exchange(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `applyForFcExchange`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_fc_exchange` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -320,6 +533,19 @@ impl Client {
     /// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetFxRequestStatusResponse`](super::fx::GetFxRequestStatusResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::fx::GetFxRequestStatusRequest::new(baas_client::fx::GetFxRequestStatusRequired {
+    ///     application_id: "example".into(),
+    /// });
+    /// let response = client.get_fx_request_status(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -368,6 +594,18 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetOnboardingStatusResponse`](super::onboarding::GetOnboardingStatusResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetOnboardingStatusRequest::new()
+    /// .user_id("example");
+    /// let response = client.get_onboarding_status(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getOnboardingStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -382,6 +620,19 @@ impl Client {
     /// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetUserKycResponse`](super::onboarding::GetUserKycResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetUserKycRequest::new(baas_client::onboarding::GetUserKycRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_user_kyc(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -398,6 +649,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetKycMediaListResponse`](super::onboarding::GetKycMediaListResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetKycMediaListRequest::new(baas_client::onboarding::GetKycMediaListRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_kyc_media_list(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getKycMediaList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -413,6 +677,17 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetOnboardingRequestIdResponse`](super::onboarding::GetOnboardingRequestIdResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetOnboardingRequestIdRequest::new();
+    /// let response = client.get_onboarding_request_id(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -427,6 +702,18 @@ impl Client {
     /// Wire path: `POST /onboarding/business/getBusinessOnboardingStatus` (operation `getBusinessOnboardingStatus`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetBusinessOnboardingStatusResponse`](super::onboarding::GetBusinessOnboardingStatusResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetBusinessOnboardingStatusRequest::new()
+    /// .onboarding_request_id("example");
+    /// let response = client.get_business_onboarding_status(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -446,6 +733,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetBusinessOnboardingRequestIdResponse`](super::onboarding::GetBusinessOnboardingRequestIdResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetBusinessOnboardingRequestIdRequest::new(baas_client::onboarding::GetBusinessOnboardingRequestIdRequired {
+    ///     business_cer_no: "example".into(),
+    /// });
+    /// let response = client.get_business_onboarding_request_id(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getBusinessOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -464,6 +764,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetStoreOnboardingInfoResponse`](super::onboarding::GetStoreOnboardingInfoResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetStoreOnboardingInfoRequest::new(baas_client::onboarding::GetStoreOnboardingInfoRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_store_onboarding_info(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getStoreOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -478,6 +791,19 @@ impl Client {
     /// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetCompanyOnboardingInfoResponse`](super::onboarding::GetCompanyOnboardingInfoResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetCompanyOnboardingInfoRequest::new(baas_client::onboarding::GetCompanyOnboardingInfoRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_company_onboarding_info(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -497,6 +823,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetOrganisationOnboardingInfoResponse`](super::onboarding::GetOrganisationOnboardingInfoResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetOrganisationOnboardingInfoRequest::new(baas_client::onboarding::GetOrganisationOnboardingInfoRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_organisation_onboarding_info(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getOrganisationOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -514,6 +853,19 @@ impl Client {
     /// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetPartnershipOnboardingInfoResponse`](super::onboarding::GetPartnershipOnboardingInfoResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::onboarding::GetPartnershipOnboardingInfoRequest::new(baas_client::onboarding::GetPartnershipOnboardingInfoRequired {
+    ///     onboarding_request_id: "example".into(),
+    /// });
+    /// let response = client.get_partnership_onboarding_info(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -533,6 +885,19 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`TxReversalResponse`](super::other::TxReversalResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::other::TxReversalRequest::new(baas_client::other::TxReversalRequired {
+    ///     transaction_id: "example".into(),
+    /// });
+    /// let response = client.tx_reversal(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `txReversal`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `tx_reversal` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -547,6 +912,19 @@ impl Client {
     /// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`QueryTxReversalResponse`](super::other::QueryTxReversalResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::other::QueryTxReversalRequest::new(baas_client::other::QueryTxReversalRequired {
+    ///     application_id: "example".into(),
+    /// });
+    /// let response = client.query_tx_reversal(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -563,6 +941,24 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`FetchTransactionFeeResponse`](super::other::FetchTransactionFeeResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::other::FetchTransactionFeeRequest::new(baas_client::other::FetchTransactionFeeRequired {
+    ///     payer_account_id: "example".into(),
+    ///     benificiary_name: "example".into(),
+    ///     benificiary_type: baas_client::enums::FeeBeneficiaryType::Individual,
+    ///     benificiary_account: "example".into(),
+    ///     benificiary_bank_code: "example".into(),
+    ///     amount: baas_client::Amount::new(1, 0),
+    /// });
+    /// let response = client.fetch_transaction_fee(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `fetchTransactionFee`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `fetch_transaction_fee` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -578,6 +974,20 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ValidateAccountResponse`](super::other::ValidateAccountResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::other::ValidateAccountRequest::new(baas_client::other::ValidateAccountRequired {
+    ///     account_id: "example".into(),
+    ///     account_type: baas_client::enums::ValidateAccountType::Internal,
+    /// });
+    /// let response = client.validate_account(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `validateAccount`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -592,6 +1002,19 @@ impl Client {
     /// Wire path: `POST /report/queryClosingBalance` (operation `queryClosingBalance`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`QueryClosingBalanceResponse`](super::other::QueryClosingBalanceResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::other::QueryClosingBalanceRequest::new(baas_client::other::QueryClosingBalanceRequired {
+    ///     query_date: "example".into(),
+    /// });
+    /// let response = client.query_closing_balance(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -610,6 +1033,20 @@ impl Client {
     ///
     /// The service answers with code and msg only.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::otp::SendOtpRequest::new(baas_client::otp::SendOtpRequired {
+    ///     business_id: "example".into(),
+    ///     otp_type: baas_client::enums::OtpType::Sms,
+    /// });
+    /// let response = client.send_otp(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `sendOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -626,6 +1063,20 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ConfirmOperationResponse`](super::otp::ConfirmOperationResponse).
     ///
     /// The service answers with code and msg only.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::otp::ConfirmOperationRequest::new(baas_client::otp::ConfirmOperationRequired {
+    ///     business_id: "example".into(),
+    ///     otp_code: "example".into(),
+    /// });
+    /// let response = client.confirm_operation(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -644,6 +1095,23 @@ impl Client {
     ///
     /// The service answers with code and msg only.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::otp::SendAccAdminOtpRequest::new(baas_client::otp::SendAccAdminOtpRequired {
+    ///     business_id: "example".into(),
+    ///     otp_type: baas_client::enums::OtpType::Sms,
+    ///     account_id: "example".into(),
+    ///     acc_manager_id_number: "example".into(),
+    ///     id_type: baas_client::enums::IdType::KenyaNationalId,
+    /// });
+    /// let response = client.send_acc_admin_otp(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `sendAccAdminOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -658,6 +1126,19 @@ impl Client {
     /// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GroupApplicationsResponse`](super::otp::GroupApplicationsResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::otp::GroupApplicationsRequest::new(baas_client::otp::GroupApplicationsRequired {
+    ///     application_id_list: vec!["example".into()],
+    /// });
+    /// let response = client.group_applications(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -675,6 +1156,23 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`ApplyForMobileMoneyBusinessTransferResponse`](super::transfers::ApplyForMobileMoneyBusinessTransferResponse).
     ///
     /// `applyForMobileMoneyBusinessTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_mobile_money_business_transfer_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::ApplyForMobileMoneyBusinessTransferRequest::new(baas_client::transfers::ApplyForMobileMoneyBusinessTransferRequired {
+    ///     payer_account_id: "example".into(),
+    ///     payee_short_code: "example".into(),
+    ///     pay_type: baas_client::enums::PayType::Paybill,
+    ///     amount: baas_client::Amount::new(1, 0),
+    /// })
+    /// .payee_reference_number("example");
+    /// let response = client.apply_for_mobile_money_business_transfer(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -718,6 +1216,23 @@ impl Client {
     ///
     /// `applyForTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::apply_for_transfer_pending` returns the application as a handle that does both.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::ApplyForTransferRequest::new(baas_client::transfers::ApplyForTransferRequired {
+    ///     payer_account_id: "example".into(),
+    ///     payee_bank_code: "example".into(),
+    ///     payee_account_id: "example".into(),
+    ///     currency: baas_client::enums::Currency::Kes,
+    ///     amount: baas_client::Amount::new(1, 0),
+    /// });
+    /// let response = client.apply_for_transfer(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `applyForTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -753,6 +1268,26 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetTransListResponse`](super::transfers::GetTransListResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::GetTransListRequest::new(baas_client::transfers::GetTransListRequired {
+    ///     account_id: "example".into(),
+    ///     tx_type: vec!["example".into()],
+    ///     tx_status: vec![baas_client::enums::TxStatus::Timeout],
+    ///     start_time: 1,
+    ///     end_time: 1,
+    ///     page_no: 1,
+    ///     page_size: 1,
+    ///     order_by_desc: baas_client::enums::OrderByDesc::NewestFirst,
+    /// });
+    /// let response = client.get_trans_list(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -774,6 +1309,19 @@ impl Client {
     /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetTransResultResponse`](super::transfers::GetTransResultResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::GetTransResultRequest::new(baas_client::transfers::GetTransResultRequired {
+    ///     tx_id: "example".into(),
+    /// });
+    /// let response = client.get_trans_result(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -824,6 +1372,31 @@ impl Client {
     ///
     /// `telegraphicTransfer` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::telegraphic_transfer_pending` returns the application as a handle that does both.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::TelegraphicTransferRequest::new(baas_client::transfers::TelegraphicTransferRequired {
+    ///     account_id: "example".into(),
+    ///     beneficiary_swift_bic: "example".into(),
+    ///     beneficiary_bank_name: "example".into(),
+    ///     beneficiary_bank_city: "example".into(),
+    ///     beneficiary_account_id: "example".into(),
+    ///     beneficiary_account_ccy: "example".into(),
+    ///     beneficiary_name: "example".into(),
+    ///     amount: baas_client::Amount::new(1, 0),
+    ///     amount_type: baas_client::enums::AmountType::DebitAccountCurrency,
+    ///     payment_channel: baas_client::enums::PaymentChannel::Swift,
+    ///     payment_purpose_id: "example".into(),
+    ///     sender_address: "example".into(),
+    ///     charge_type: baas_client::enums::ChargeType::Our,
+    /// });
+    /// let response = client.telegraphic_transfer(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `telegraphicTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `telegraphic_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -861,6 +1434,23 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetInterBankTransferListResponse`](super::transfers::GetInterBankTransferListResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::GetInterBankTransferListRequest::new(baas_client::transfers::GetInterBankTransferListRequired {
+    ///     account_id: "example".into(),
+    ///     start_time: 1,
+    ///     end_time: 1,
+    ///     page_no: 1,
+    ///     page_size: 1,
+    /// });
+    /// let response = client.get_inter_bank_transfer_list(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getInterBankTransferList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -885,6 +1475,20 @@ impl Client {
     /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetInterBankTransferDetailsResponse`](super::transfers::GetInterBankTransferDetailsResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::GetInterBankTransferDetailsRequest::new(baas_client::transfers::GetInterBankTransferDetailsRequired {
+    ///     application_id: "example".into(),
+    ///     account_id: "example".into(),
+    /// });
+    /// let response = client.get_inter_bank_transfer_details(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -938,6 +1542,17 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`GetBankCodesResponse`](super::transfers::GetBankCodesResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::transfers::GetBankCodesRequest::new(baas_client::RawJson::empty_object());
+    /// let response = client.get_bank_codes(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `getBankCodes`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -956,6 +1571,17 @@ impl Client {
     /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
     /// `addEmail` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::add_email_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::user::AddEmailRequest::new(baas_client::RawJson::empty_object());
+    /// let response = client.add_email(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -996,6 +1622,17 @@ impl Client {
     ///
     /// `verifyEmailAddress` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::verify_email_address_pending` returns the application as a handle that does both.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::user::VerifyEmailAddressRequest::new(baas_client::RawJson::empty_object());
+    /// let response = client.verify_email_address(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `verifyEmailAddress`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -1032,6 +1669,22 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse).
     ///
     /// `airtimePayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::airtime_payment_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::AirtimePaymentRequest::new(baas_client::utility::AirtimePaymentRequired {
+    ///     account_id: "example".into(),
+    ///     mobile_number: "example".into(),
+    ///     network_provider: baas_client::enums::NetworkProvider::First,
+    ///     amount: baas_client::Amount::new(1, 0),
+    /// });
+    /// let response = client.airtime_payment(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -1070,6 +1723,24 @@ impl Client {
     ///
     /// `airtimeBulkPayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::airtime_bulk_payment_pending` returns the application as a handle that does both.
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::AirtimeBulkPaymentRequest::new(baas_client::utility::AirtimeBulkPaymentRequired {
+    ///     account_id: "example".into(),
+    ///     mobile_details: vec![baas_client::records::MobileDetail::new(baas_client::records::MobileDetailRequired {
+    ///         mobile_number: "example".into(),
+    ///         network_provider: baas_client::enums::NetworkProvider::First,
+    ///         amount: baas_client::Amount::new(1, 0),
+    ///     })],
+    /// });
+    /// let response = client.airtime_bulk_payment(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `airtimeBulkPayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `airtime_bulk_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
@@ -1105,6 +1776,20 @@ impl Client {
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`BillQueryResponse`](super::utility::BillQueryResponse).
     ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::BillQueryRequest::new(baas_client::utility::BillQueryRequired {
+    ///     bill_type: baas_client::enums::BillType::SatelliteTv1,
+    ///     bill_order_number: "example".into(),
+    /// });
+    /// let response = client.bill_query(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error`](baas_runtime::Error) naming `billQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
@@ -1121,6 +1806,21 @@ impl Client {
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`BillPaymentResponse`](super::utility::BillPaymentResponse).
     ///
     /// `billPayment` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::bill_payment_pending` returns the application as a handle that does both.
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::BillPaymentRequest::new(baas_client::utility::BillPaymentRequired {
+    ///     account_id: "example".into(),
+    ///     bill_type: baas_client::enums::BillType::SatelliteTv1,
+    ///     bill_order_number: "example".into(),
+    /// });
+    /// let response = client.bill_payment(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -1156,6 +1856,19 @@ impl Client {
     /// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`PaymentQueryResponse`](super::utility::PaymentQueryResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::PaymentQueryRequest::new(baas_client::utility::PaymentQueryRequired {
+    ///     payment_id: "example".into(),
+    /// });
+    /// let response = client.payment_query(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
@@ -1202,6 +1915,21 @@ impl Client {
     /// Wire path: `POST /utilityPayment/bulkPaymentQuery` (operation `bulkPaymentQuery`).
     ///
     /// Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`BulkPaymentQueryResponse`](super::utility::BulkPaymentQueryResponse).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # async fn example(client: &baas_client::Client) -> Result<(), baas_client::Error> {
+    /// let request = baas_client::utility::BulkPaymentQueryRequest::new(baas_client::utility::BulkPaymentQueryRequired {
+    ///     bulk_payment_order_id: "example".into(),
+    ///     page_no: 1,
+    ///     page_size: 1,
+    /// });
+    /// let response = client.bulk_payment_query(&request).await?;
+    /// # let _ = response;
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///

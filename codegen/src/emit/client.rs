@@ -22,7 +22,7 @@ pub fn emit_client(api: &Api) -> TokenStream {
                 resp: ident(&response_name(op)),
                 deprecated: docs::deprecated_attr(op.deprecated.as_deref()),
             };
-            methods.push(call_method(group, op, &call, &errors_doc));
+            methods.push(call_method(api, group, op, &call, &errors_doc));
             if let (Some(business), Some(_)) = (&op.business_id, &api.otp_flow) {
                 methods.push(pending_method(op, &call, business));
             }
@@ -80,7 +80,13 @@ fn op_errors(op: &Operation, common: &str) -> String {
 }
 
 /// The operation's method: validate, sign, send, verify, decode.
-fn call_method(group: &Group, op: &Operation, call: &Call, errors_doc: &str) -> TokenStream {
+fn call_method(
+    api: &Api,
+    group: &Group,
+    op: &Operation,
+    call: &Call,
+    errors_doc: &str,
+) -> TokenStream {
     let Call {
         module,
         req,
@@ -109,6 +115,8 @@ fn call_method(group: &Group, op: &Operation, call: &Call, errors_doc: &str) -> 
     call_notes(&mut doc, op);
     docs::add_provenance(&mut doc, op.source);
     docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    doc.raw("# Example");
+    doc.block(&super::examples::method_example(api, op));
     doc.raw("# Errors");
     doc.raw(&op_errors(op, errors_doc));
     let doc = doc.outer();

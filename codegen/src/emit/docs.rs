@@ -57,6 +57,15 @@ impl Doc {
         self
     }
 
+    /// Adds lines as one block (a fenced code block), none of them escaped.
+    pub fn block(&mut self, lines: &[String]) -> &mut Doc {
+        if !self.lines.is_empty() {
+            self.lines.push(String::new());
+        }
+        self.lines.extend(lines.iter().cloned());
+        self
+    }
+
     /// Adds a bullet list as one paragraph.
     pub fn list(&mut self, heading: &str, items: &[String]) -> &mut Doc {
         if items.is_empty() {

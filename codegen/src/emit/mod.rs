@@ -6,6 +6,7 @@ mod client;
 mod codes;
 mod docs;
 mod enums;
+mod examples;
 mod names;
 mod notifications;
 mod operations;

@@ -1,0 +1,151 @@
+//! A short example of each operation's call, as a doctest of its client method: the
+//! request built from values that pass its rules (the Postman collection's example
+//! params, so both show the same call), then the call. Compiled by `cargo test`, so an
+//! example cannot drift from the API it shows.
+
+use serde_json::Value;
+
+use crate::model::{Api, Field, Operation, Params, Requirement, TypeRef};
+use crate::postman::example_params;
+
+/// The crate name partners write.
+const CRATE: &str = "baas_client";
+
+/// The decimal literal `text` (`"100.50"`, or a number's marker text) as `Amount::new`.
+fn amount(text: &str) -> String {
+    let text = text
+        .trim_start_matches('\u{0}')
+        .trim_start_matches("number:");
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = format!("{whole}{frac}");
+    let mantissa: i64 = digits.parse().unwrap_or(1);
+    format!("{CRATE}::Amount::new({mantissa}, {})", frac.len())
+}
+
+/// A Rust expression of type `ty` (sent shape) for the example JSON value `v`.
+fn expr(api: &Api, ty: &TypeRef, v: &Value) -> String {
+    match ty {
+        TypeRef::String => format!("{:?}.into()", v.as_str().unwrap_or("example")),
+        TypeRef::Int | TypeRef::Long => v.as_i64().unwrap_or(1).to_string(),
+        TypeRef::Decimal { .. } => amount(v.as_str().map_or("1", |s| s)),
+        TypeRef::Bool => v.as_bool().unwrap_or(true).to_string(),
+        TypeRef::Scalar | TypeRef::Json => format!("{CRATE}::RawJson::empty_object()"),
+        TypeRef::Enum { name } => {
+            let wire = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            // A checked enum lists at least one value.
+            let variant = api
+                .enum_def(name)
+                .and_then(|d| {
+                    d.values
+                        .iter()
+                        .find(|x| x.wire == wire)
+                        .or_else(|| d.values.first())
+                })
+                .map_or("Unknown", |x| x.name.as_str());
+            format!("{CRATE}::enums::{name}::{variant}")
+        }
+        TypeRef::Record { name, .. } => match api.record(name) {
+            Some(r) => build(
+                api,
+                &format!("{CRATE}::records::{name}"),
+                &format!("{CRATE}::records::{name}Required"),
+                &r.fields,
+                v,
+            ),
+            None => "Default::default()".to_owned(),
+        },
+        TypeRef::Array { item } => {
+            let items: Vec<String> = v
+                .as_array()
+                .map(|a| a.iter().map(|x| expr(api, item, x)).collect())
+                .unwrap_or_default();
+            format!("vec![{}]", items.join(", "))
+        }
+    }
+}
+
+/// `Type::new(TypeRequired { .. })` (or `Type::new()`) with the setters of the optional
+/// fields the example carries.
+fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value) -> String {
+    let obj = v.as_object();
+    let given = |f: &&Field| obj.is_some_and(|o| o.contains_key(&f.wire_name));
+    let value = |f: &Field| {
+        let x = obj
+            .and_then(|o| o.get(&f.wire_name))
+            .unwrap_or(&Value::Null);
+        expr(api, &f.ty, x)
+    };
+    let req: Vec<&Field> = fields
+        .iter()
+        .filter(|f| f.required == Requirement::Required)
+        .collect();
+    let mut out = if req.is_empty() {
+        format!("{ty}::new()")
+    } else {
+        let inits: Vec<String> = req
+            .iter()
+            .map(|f| format!("    {}: {},", f.rust_name, indent(&value(f))))
+            .collect();
+        format!("{ty}::new({required} {{\n{}\n}})", inits.join("\n"))
+    };
+    for f in fields
+        .iter()
+        .filter(|f| f.required != Requirement::Required)
+        .filter(given)
+    {
+        // A setter takes `impl Into<..>`: a text is given as it is.
+        let v = match (&f.ty, obj.and_then(|o| o.get(&f.wire_name))) {
+            (TypeRef::String, Some(Value::String(s))) => format!("{s:?}"),
+            _ => value(f),
+        };
+        out.push_str(&format!("\n.{}({})", f.rust_name, indent(&v)));
+    }
+    out
+}
+
+/// Continuation lines of a nested value, indented one level.
+fn indent(text: &str) -> String {
+    text.replace('\n', "\n    ")
+}
+
+/// The example lines (Markdown, a `no_run` doctest) of `op`'s client method.
+pub fn method_example(api: &Api, op: &Operation) -> Vec<String> {
+    let module = &op.group;
+    let req_ty = format!("{CRATE}::{module}::{}Request", op.type_name);
+    let request = match &op.params {
+        Params::Fields { fields } => build(
+            api,
+            &req_ty,
+            &format!("{CRATE}::{module}::{}Required", op.type_name),
+            fields,
+            &example_params(api, op),
+        ),
+        Params::Unspecified { .. } => format!("{req_ty}::new({CRATE}::RawJson::empty_object())"),
+    };
+    let method = op.rust_name.trim_start_matches("r#");
+    let mut lines = vec![
+        "```no_run".to_owned(),
+        format!("# async fn example(client: &{CRATE}::Client) -> Result<(), {CRATE}::Error> {{"),
+    ];
+    let mut first = true;
+    for l in request.lines() {
+        if first {
+            lines.push(format!("let request = {l}"));
+            first = false;
+        } else {
+            lines.push(l.to_owned());
+        }
+    }
+    if let Some(last) = lines.last_mut() {
+        last.push(';');
+    }
+    lines.push(format!("let response = client.{method}(&request).await?;"));
+    lines.push("# let _ = response;".to_owned());
+    lines.push("# Ok(())".to_owned());
+    lines.push("# }".to_owned());
+    lines.push("```".to_owned());
+    lines
+}
