@@ -16,6 +16,7 @@ use baas_sandbox::faults::{AnswerFault, Fault};
 use baas_sandbox::{Sandbox, SandboxConfig, DEFAULT_KEY};
 use common::{amount, start};
 use serde_json::Value;
+use std::sync::{Arc, Mutex};
 
 async fn get(url: &str) -> (u16, String, String) {
     let response = reqwest::Client::builder()
@@ -175,4 +176,171 @@ async fn without_admin_the_path_is_the_apis() {
     let answer: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(answer["code"], "12000", "{body}");
     assert_eq!(sb.requests_seen(), 1);
+}
+
+async fn post(
+    sb: &Sandbox,
+    action: &str,
+    content_type: &str,
+    body: String,
+    origin: Option<&str>,
+) -> (u16, String) {
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut request = client
+        .post(format!("{}{action}", sb.admin_url()))
+        .header("content-type", content_type)
+        .body(body);
+    if let Some(origin) = origin {
+        request = request.header("origin", origin);
+    }
+    let response = request.send().await.expect("the admin page answers");
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+fn form(pairs: &[(&str, &str)]) -> String {
+    let mut url = reqwest::Url::parse("http://form/").unwrap();
+    url.query_pairs_mut().extend_pairs(pairs);
+    url.query().unwrap_or_default().to_owned()
+}
+
+const FORM: &str = "application/x-www-form-urlencoded";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_and_the_clock_are_set_from_the_page() {
+    let (sb, c) = start().await;
+    let yaml = "faults:\n  - operation: getBankCodes\n    fault: unsigned\n";
+    // From another site's page: refused, nothing set.
+    let (status, _) = post(
+        &sb,
+        "faults",
+        FORM,
+        form(&[("scenario", yaml)]),
+        Some("http://evil.example"),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(sb.faults().is_empty());
+    // The page's own form: set, and back to the page.
+    let own = format!("http://{}", sb.addr());
+    let (status, _) = post(&sb, "faults", FORM, form(&[("scenario", yaml)]), Some(&own)).await;
+    assert_eq!(status, 303);
+    assert_eq!(sb.faults().len(), 1);
+    let err = c
+        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), baas_client::ErrorKind::SignatureMissing),
+        "{err:?}"
+    );
+    // A bad scenario as YAML: its line and what was expected.
+    let (status, body) = post(
+        &sb,
+        "faults",
+        "application/yaml",
+        "faults:\n  - operation: getBankCodes\n    fault: melt\n".into(),
+        None,
+    )
+    .await;
+    assert_eq!(status, 400);
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("scenario:2: faults[0]: unknown fault `melt`"),
+        "{body}"
+    );
+    let (status, _) = post(&sb, "faults/clear", FORM, String::new(), None).await;
+    assert_eq!(status, 303);
+    assert!(sb.faults().is_empty());
+
+    let before = api(&sb, "state").await["clock_ms"].as_i64().unwrap();
+    let (status, _) = post(
+        &sb,
+        "clock",
+        FORM,
+        form(&[("advance_ms", "86400000")]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 303);
+    let after = api(&sb, "state").await["clock_ms"].as_i64().unwrap();
+    assert!(after - before >= 86_400_000, "{before} -> {after}");
+    let (status, _) = post(&sb, "clock", FORM, form(&[("advance_ms", "soon")]), None).await;
+    assert_eq!(status, 400);
+    let (status, _) = post(&sb, "explode", FORM, String::new(), None).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_is_delivered_again_from_the_page() {
+    let (sb, c) = start().await;
+    let received = Arc::new(Mutex::new(Vec::<String>::new()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    sb.set_callback_url(&format!(
+        "http://127.0.0.1:{}/cb",
+        listener.local_addr().unwrap().port()
+    ))
+    .unwrap();
+    let verifier = Arc::new(sb.notification_verifier());
+    let got = received.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (verifier, got) = (verifier.clone(), got.clone());
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    move |req: hyper::Request<hyper::body::Incoming>| {
+                        let (verifier, got) = (verifier.clone(), got.clone());
+                        async move {
+                            let body = http_body_util::BodyExt::collect(req.into_body())
+                                .await
+                                .unwrap()
+                                .to_bytes();
+                            if let Ok(n) = verifier.verify(&body) {
+                                got.lock().unwrap().push(n.request_id);
+                            }
+                            Ok::<_, std::convert::Infallible>(hyper::Response::new(
+                                http_body_util::Full::new(bytes::Bytes::from("ok")),
+                            ))
+                        }
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    c.apply_for_fc_exchange(
+        &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            source_currency: FxCurrency::Kes,
+            target_currency: FxCurrency::Eur,
+            source_account: "2000000001".into(),
+            target_account: "2000000003".into(),
+        })
+        .source_amount(amount("1402.50")),
+    )
+    .await
+    .unwrap();
+    sb.deliveries_settled().await;
+    let id = received.lock().unwrap()[0].clone();
+    let (_, _, page) = get(&sb.admin_url()).await;
+    assert!(page.contains(&format!("<option value=\"{id}\">")), "{page}");
+    let (status, _) = post(&sb, "redeliver", FORM, form(&[("request_id", &id)]), None).await;
+    assert_eq!(status, 303);
+    sb.deliveries_settled().await;
+    assert_eq!(*received.lock().unwrap(), [id.clone(), id.clone()]);
+    let acknowledged = sb
+        .deliveries()
+        .iter()
+        .filter(|d| d.acknowledged && d.request_id == id)
+        .count();
+    assert_eq!(acknowledged, 2);
+    let (status, body) = post(&sb, "redeliver", "text/plain", "NTF-none".into(), None).await;
+    assert_eq!(status, 400, "{body}");
 }

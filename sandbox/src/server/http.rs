@@ -132,7 +132,8 @@ async fn handle(
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     if shared.admin && (path == admin::PREFIX || path.starts_with("/_sandbox/")) {
-        return Some(admin::respond(&shared, &method, &path, peer));
+        let timeout = shared.body_read_timeout;
+        return Some(admin::serve(&shared, req, peer, timeout).await);
     }
     shared.requests_seen.fetch_add(1, Ordering::SeqCst);
     if method != Method::POST {

@@ -119,6 +119,8 @@ pub(crate) struct Shared {
     pub(crate) admin: bool,
     /// The last exchanges with their answers, for the admin page.
     pub(crate) recent: Mutex<VecDeque<admin::Exchange>>,
+    /// The last signed notifications (requestId, type, body), for redelivery.
+    pub(crate) signed_notifications: Mutex<VecDeque<(String, String, Vec<u8>)>>,
 }
 
 impl Shared {
@@ -154,6 +156,7 @@ impl Shared {
             first_attempts: tokio::sync::watch::Sender::new(0),
             admin: config.admin,
             recent: Mutex::new(VecDeque::new()),
+            signed_notifications: Mutex::new(VecDeque::new()),
         }
     }
 

@@ -71,6 +71,7 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
             return;
         }
     };
+    keep_signed(&shared, &request_id, &notification_type, &body);
     let body = if fault == Some(NotificationFault::BadSignature) {
         super::respond::bad_signature(body)
     } else {
@@ -102,6 +103,50 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         shared.pending_deliveries.send_modify(|n| *n += 1);
         tokio::spawn(one.run(shared.clone()));
     }
+}
+
+/// Signed notifications kept for the admin page's redelivery (the newest).
+pub(crate) const KEPT_NOTIFICATIONS: usize = 500;
+
+/// Keeps a signed notification (as the sandbox signed it, before any fault) so that the
+/// admin page can deliver it again.
+fn keep_signed(shared: &Shared, request_id: &str, notification_type: &str, body: &[u8]) {
+    let mut kept = lock(&shared.signed_notifications);
+    if kept.len() >= KEPT_NOTIFICATIONS {
+        kept.pop_front();
+    }
+    kept.push_back((
+        request_id.to_owned(),
+        notification_type.to_owned(),
+        body.to_vec(),
+    ));
+}
+
+/// Delivers the kept notification `request_id` again (same body, same requestId) to
+/// the callback URL set now, with the usual retries.
+pub(super) fn redeliver(shared: &Arc<Shared>, request_id: &str) -> Result<(), String> {
+    let found = lock(&shared.signed_notifications)
+        .iter()
+        .find(|(id, _, _)| id == request_id)
+        .cloned();
+    let Some((request_id, notification_type, body)) = found else {
+        return Err(format!(
+            "no notification `{request_id}` among the last {KEPT_NOTIFICATIONS} signed"
+        ));
+    };
+    let Some(url) = lock(&shared.callback_url).clone() else {
+        return Err(NO_CALLBACK_URL.to_owned());
+    };
+    shared.pending_deliveries.send_modify(|n| *n += 1);
+    let one = Delivery {
+        notification_type,
+        request_id,
+        url,
+        body,
+        wait: Wait::No,
+    };
+    tokio::spawn(one.run(shared.clone()));
+    Ok(())
 }
 
 /// The outcome recorded for a notification a fault lost.

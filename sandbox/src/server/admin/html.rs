@@ -95,6 +95,18 @@ pub(super) fn page(s: &Snapshot) -> String {
             .collect(),
         "none",
     );
+    let _ = write!(
+        out,
+        "<form method=\"post\" action=\"/_sandbox/faults\"><p>Add faults (scenario YAML, \
+         as in a <code>--scenario</code> file):<br><textarea name=\"scenario\" rows=\"5\" \
+         cols=\"70\">{}</textarea><br><button>Add</button></p></form>\
+         <form method=\"post\" action=\"/_sandbox/faults/clear\"><button>Remove every \
+         fault</button></form>\
+         <form method=\"post\" action=\"/_sandbox/clock\"><p>Advance the clock by \
+         <input name=\"advance_ms\" value=\"86400000\" size=\"12\"> ms (a day: \
+         86400000; dormancy after 6 months) <button>Advance</button></p></form>",
+        escape("faults:\n  - operation: confirmOperation\n    fault: drop_answer\n")
+    );
     section(
         &mut out,
         "applications",
@@ -232,6 +244,18 @@ pub(super) fn page(s: &Snapshot) -> String {
             .collect(),
         "none yet",
     );
+    if !s.redeliverable.is_empty() {
+        out.push_str(
+            "<form method=\"post\" action=\"/_sandbox/redeliver\"><p>Deliver again \
+             (same body and requestId, to the callback URL set now): \
+             <select name=\"request_id\">",
+        );
+        for id in &s.redeliverable {
+            let id = escape(id);
+            let _ = write!(out, "<option value=\"{id}\">{id}</option>");
+        }
+        out.push_str("</select> <button>Redeliver</button></p></form>");
+    }
     out.push_str("</body></html>");
     out
 }

@@ -6,14 +6,17 @@
 //! Admin requests are neither counted in `requests_seen()` nor logged in `requests()`:
 //! looking must not change what a test counts.
 
+mod actions;
 mod html;
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use bytes::Bytes;
-use http_body_util::Full;
-use hyper::{Method, Response, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
 use serde::Serialize;
 
 use super::{lock, Shared};
@@ -127,6 +130,8 @@ struct Snapshot {
     requests: Vec<Exchange>,
     deliveries: Vec<DeliveryRow>,
     faults: Vec<FaultRow>,
+    /// requestIds of the notifications that can be delivered again (newest first).
+    redeliverable: Vec<String>,
 }
 
 fn snapshot(shared: &Shared) -> Snapshot {
@@ -207,7 +212,13 @@ fn snapshot(shared: &Shared) -> Snapshot {
             remaining: a.remaining,
         })
         .collect();
+    let redeliverable = lock(&shared.signed_notifications)
+        .iter()
+        .rev()
+        .map(|(id, _, _)| id.clone())
+        .collect();
     Snapshot {
+        redeliverable,
         clock_ms: shared.now_ms(),
         accounts,
         transactions,
@@ -245,7 +256,40 @@ fn text(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
     )
 }
 
-/// The answer to a request on `path` (under [`PREFIX`]) from `peer`.
+/// The answer to an admin request from `peer`: a POST is an action ([`actions`]),
+/// anything else is read by [`respond`].
+pub(crate) async fn serve(
+    shared: &Arc<Shared>,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+    read_timeout: std::time::Duration,
+) -> Response<Full<Bytes>> {
+    let path = req.uri().path().to_owned();
+    if req.method() != Method::POST || !peer.ip().is_loopback() {
+        return respond(shared, req.method(), &path, peer);
+    }
+    let (parts, body) = req.into_parts();
+    let limited = http_body_util::Limited::new(body, actions::MAX_ACTION_BYTES);
+    let body = match tokio::time::timeout(read_timeout, limited.collect()).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) => {
+            return text(
+                StatusCode::BAD_REQUEST,
+                &format!("cannot read the body: {e}"),
+            )
+        }
+        Err(_) => {
+            return text(
+                StatusCode::REQUEST_TIMEOUT,
+                "the body did not arrive in time",
+            )
+        }
+    };
+    let action = path.strip_prefix(PREFIX).unwrap_or(&path);
+    actions::act(shared, action, &parts.headers, &body)
+}
+
+/// The answer to a read of `path` (under [`PREFIX`]) from `peer`.
 pub(crate) fn respond(
     shared: &Shared,
     method: &Method,
