@@ -344,3 +344,40 @@ async fn a_notification_is_delivered_again_from_the_page() {
     let (status, body) = post(&sb, "redeliver", "text/plain", "NTF-none".into(), None).await;
     assert_eq!(status, 400, "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_signature_shows_the_canonical_string_expected_without_the_key() {
+    let (sb, c) = start().await;
+    let mut config = sb.client_config();
+    config.private_key = baas_runtime::PrivateKey::new("a-wrong-key-7f3a");
+    let wrong = Client::new(config).unwrap();
+    let refused = wrong
+        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.api_code(), Some("12005"));
+    c.get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .await
+        .unwrap();
+    let requests = api(&sb, "requests").await;
+    let (good, bad) = (&requests[0], &requests[1]);
+    assert_eq!(
+        (
+            good["signature_verified"].as_bool(),
+            good["expected"].as_str()
+        ),
+        (Some(true), None)
+    );
+    assert_eq!(bad["code"], "12005");
+    assert_eq!(bad["signature_verified"], false);
+    let expected = bad["expected"].as_str().unwrap();
+    assert!(
+        expected.contains("sender=sandbox-partner&senderKey=[redacted]&"),
+        "{expected}"
+    );
+    let (_, _, page) = get(&sb.admin_url()).await;
+    assert!(page.contains("senderKey=[redacted]"));
+    for secret in [DEFAULT_KEY, "a-wrong-key-7f3a"] {
+        assert!(!page.contains(secret) && !requests.to_string().contains(secret));
+    }
+}

@@ -181,6 +181,8 @@ impl Shared {
                 code: answer.code.clone(),
                 answer: admin::answer_text(&answer.body),
                 sent,
+                signature_verified: answer.request_id.is_some(),
+                expected: answer.expected.clone(),
             },
         );
         let mut log = lock(&self.log);

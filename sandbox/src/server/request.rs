@@ -45,6 +45,9 @@ pub(super) struct Answer {
     pub(super) body: Vec<u8>,
     /// How the answer is sent (a fault may drop or delay it).
     pub(super) send: Send,
+    /// For a `12005`: the canonical string the sandbox expected, the key redacted (for
+    /// the admin page only; never sent to the client, which would make it an oracle).
+    pub(super) expected: Option<String>,
 }
 
 /// How an answer is sent.
@@ -66,6 +69,7 @@ impl Answer {
             code: code.to_owned(),
             body: Vec::new(),
             send: Send::Now,
+            expected: None,
         }
     }
     /// An unsigned answer that quotes nothing of the request.
@@ -76,6 +80,7 @@ impl Answer {
             code: code.to_owned(),
             body: unsigned(code, msg),
             send: Send::Now,
+            expected: None,
         }
     }
 }
@@ -129,7 +134,9 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     }
     let key_text = String::from_utf8_lossy(key.expose()).into_owned();
     if !signing::verify(&message, &key_text) {
-        return Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
+        let mut refused = Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
+        refused.expected = expected_canonical(&message);
+        return refused;
     }
     // The signature holds: answers may be signed from here on.
     let Some(to) = Verified::new(key, &message) else {
@@ -149,6 +156,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         code: code.to_owned(),
         body: sign_response(shared, &to, code, msg, data),
         send: Send::Now,
+        expected: None,
     };
     if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
         return reply(None, codes::INVALID_PARAMETER, &msg, None);
@@ -229,6 +237,16 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         Some(AnswerFault::Altered) => answer.body = respond::tamper(answer.body),
     }
     answer
+}
+
+/// Longest canonical string computed for the admin page (a longer one is not shown).
+const EXPECTED_MAX: usize = 16 * 1024;
+
+/// The canonical string of a refused request with the key written `[redacted]`, when
+/// it is short enough to show.
+fn expected_canonical(message: &Json) -> Option<String> {
+    (signing::canonical_len(message) <= EXPECTED_MAX)
+        .then(|| signing::canonical_string(message, baas_runtime::REDACTED))
 }
 
 /// The `msg` of an answer whose code a fault chose.

@@ -218,8 +218,10 @@ pub(super) fn page(s: &Snapshot) -> String {
                     opt(&r.request_id),
                     opt(&r.operation),
                     r.code.clone(),
+                    yes(r.signature_verified),
                     r.sent.clone(),
                     r.answer.clone(),
+                    opt(&r.expected),
                 ]
             })
             .collect(),

@@ -45,6 +45,10 @@ pub(crate) struct Exchange {
     pub(crate) answer: String,
     /// A fault that changed how it was sent (`dropped`, `delayed N ms`).
     pub(crate) sent: String,
+    /// The request's signature held.
+    pub(crate) signature_verified: bool,
+    /// For a `12005`: the canonical string expected, key redacted.
+    pub(crate) expected: Option<String>,
 }
 
 /// Keeps `exchange` among the recent ones.
@@ -391,6 +395,8 @@ mod tests {
                     code: "00000".into(),
                     answer: String::new(),
                     sent: String::new(),
+                    signature_verified: false,
+                    expected: None,
                 },
             );
         }
