@@ -43,6 +43,16 @@
 //! * Every answer's `data` and every notification's `params` is the generated response
 //!   type or payload record (`baas_client`, feature `server`): the members the spec
 //!   declares, of their declared JSON types (`tests/e2e_strict_shapes.rs` checks it).
+//! * Faults on demand ([`faults`]): per operation (optionally one parameter's value),
+//!   for the next N calls or with a seeded probability, the answer is dropped after the
+//!   effect, delayed, replaced by a service code (with or without the effect), unsigned,
+//!   wrongly signed or altered; notifications are lost, duplicated, delayed, reordered
+//!   or wrongly signed. Set with [`Sandbox::inject`], [`SandboxConfig::faults`], a YAML
+//!   scenario ([`faults::scenario`], `--scenario FILE`) or the admin page.
+//! * The admin page at `/_sandbox/` ([`SandboxConfig::admin`]): accounts, the ledger,
+//!   pending applications with their OTPs, recent requests and answers, deliveries,
+//!   faults and the clock, as HTML and JSON; its forms set faults, advance the clock
+//!   and deliver a notification again. Loopback only, off the signed API.
 //!
 //! ## Sandbox rules (fixed, documented)
 //!
