@@ -119,7 +119,8 @@ impl Fault {
     }
 
     /// Only for calls whose parameter `param` is `value` (a string, or a number or
-    /// boolean as written).
+    /// boolean as written). Operations only: a notification fault with a `when` never
+    /// hits (scenario files refuse it).
     #[must_use]
     pub fn when(mut self, param: &str, value: &str) -> Fault {
         self.when = Some((param.to_owned(), value.to_owned()));
@@ -246,7 +247,8 @@ impl Faults {
             let FaultKind::Notification(kind) = &a.fault.kind else {
                 return None;
             };
-            let matches = a.fault.target == notification_type || a.fault.target == "any";
+            let matches = a.fault.when.is_none()
+                && (a.fault.target == notification_type || a.fault.target == "any");
             let kind = kind.clone();
             (matches && a.fire()).then_some(kind)
         })
@@ -338,5 +340,9 @@ mod tests {
         assert_ne!(run(7), run(8));
         let hits = run(7).iter().filter(|h| **h).count();
         assert!((220..380).contains(&hits), "{hits}");
+        // A notification fault with a parameter never hits.
+        let mut faults = Faults::default();
+        faults.add(Fault::notification("any", NotificationFault::Lose).when("x", "1"));
+        assert_eq!(faults.notification_fault("0026"), None);
     }
 }
