@@ -130,6 +130,15 @@ fn script(listen: &str, text: &str) -> Value {
     })
 }
 
+/// How an example decimal sent as a JSON number is marked while it is a JSON string:
+/// `unquote_numbers` writes it back as its literal text.
+const NUMBER_MARKER: &str = "\u{0}number:";
+
+/// The decimal text of an example value: a string, or a marked number's literal text.
+pub(crate) fn decimal_text(value: &str) -> &str {
+    value.strip_prefix(NUMBER_MARKER).unwrap_or(value)
+}
+
 /// A value of `n` (exact text) as the example: `n` itself.
 fn number_text(n: &Number) -> String {
     n.to_string()
@@ -180,7 +189,7 @@ fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
             match wire {
                 DecimalWire::String => json!(text),
                 // The literal text is written as is (see `raw_body`).
-                DecimalWire::Number => Value::String(format!("\u{0}number:{text}")),
+                DecimalWire::Number => Value::String(format!("{NUMBER_MARKER}{text}")),
             }
         }
         TypeRef::Bool => json!(true),

@@ -99,6 +99,14 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
         variants: variants(def, extras),
         idents: def.values.iter().map(|v| ident(&v.name)).collect(),
         parse_error: quote!(baas_runtime::wire_enum::ParseEnumError),
+        unknown_doc: format!(
+            " A wire value of `{}` that this version of the client does not know, kept as received.",
+            def.name
+        ),
+        known_doc: format!(
+            " Every value of `{}` the spec lists, in spec order.",
+            def.name
+        ),
     };
     match def.wire_type {
         EnumWireType::String => string_enum(def, &parts),
@@ -116,6 +124,10 @@ struct Parts {
     /// Each listed value's variant name.
     idents: Vec<Ident>,
     parse_error: TokenStream,
+    /// The doc of the `Unknown` variant, naming the enum.
+    unknown_doc: String,
+    /// The doc of `KNOWN`, naming the enum.
+    known_doc: String,
 }
 
 /// The type's doc: the spec's text, the generator's, the wire values, provenance and
@@ -171,15 +183,9 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         variants,
         idents,
         parse_error,
+        unknown_doc,
+        known_doc,
     } = parts;
-    let unknown_doc = format!(
-        " A wire value of `{}` that this version of the client does not know, kept as received.",
-        def.name
-    );
-    let known_doc = format!(
-        " Every value of `{}` the spec lists, in spec order.",
-        def.name
-    );
     let from_text_doc = format!(" The `{}` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.", def.name);
     let parse_text_doc = format!(
         " The `{}` variant of a listed wire value; any other text is an error (never `Unknown`).",
@@ -260,15 +266,9 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         variants,
         idents,
         parse_error,
+        unknown_doc,
+        known_doc,
     } = parts;
-    let unknown_doc = format!(
-        " A wire value of `{}` that this version of the client does not know, kept as received.",
-        def.name
-    );
-    let known_doc = format!(
-        " Every value of `{}` the spec lists, in spec order.",
-        def.name
-    );
     let from_int_doc = format!(" The `{}` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.", def.name);
     let try_int_doc = format!(
         " The `{}` variant of a listed wire integer; any other is an error (never `Unknown`).",

@@ -13,9 +13,7 @@ const CRATE: &str = "baas_client";
 
 /// The decimal literal `text` (`"100.50"`, or a number's marker text) as `Amount::new`.
 fn amount(text: &str) -> String {
-    let text = text
-        .trim_start_matches('\u{0}')
-        .trim_start_matches("number:");
+    let text = crate::postman::decimal_text(text);
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{whole}{frac}");
     let mantissa: i64 = digits.parse().unwrap_or(1);
