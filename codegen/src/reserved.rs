@@ -10,6 +10,7 @@
 /// and the runtime modules the root re-exports (`notification`, `transport`).
 pub(crate) const MODULES: &[&str] = &[
     "baas_runtime",
+    "call",
     "client",
     "decisions",
     "dispatch",
@@ -75,9 +76,28 @@ pub(crate) const TYPES: &[&str] = &[
 pub(crate) const GENERATED_TYPES: &[&str] = &["NotificationType", "ResultCode"];
 
 /// Methods of the generated `Client` that are not operations.
-pub(crate) const CLIENT_METHODS: &[&str] = &["from_runtime", "new", "runtime"];
+pub(crate) const CLIENT_METHODS: &[&str] = &[
+    "from_runtime",
+    "group_pending",
+    "new",
+    "runtime",
+    "with_transport",
+];
 
-/// Methods of generated request structs and records that a field's setter (named after
-/// the field) would collide with: the constructor, `validate_at` of records, and
-/// `Operation::validate`, which an inherent setter of the same name would hide.
-pub(crate) const STRUCT_METHODS: &[&str] = &["new", "validate", "validate_at"];
+/// Methods that a field's setter (named after the field) would collide with: of generated
+/// request structs and records, the constructor, `validate_at` of records, and
+/// `Operation::validate`, which an inherent setter of the same name would hide; of the
+/// generic `Call`, on which each request's setters are repeated, its own methods.
+pub(crate) const STRUCT_METHODS: &[&str] = &[
+    "into_request",
+    "new",
+    "options",
+    "pages",
+    "pending",
+    "request",
+    "send",
+    "send_with_details",
+    "until_final",
+    "validate",
+    "validate_at",
+];

@@ -127,7 +127,7 @@ pub struct ApplyForCnyExpressRequest {
     ///
     /// Decision [`cny-oder-array-required`](super::decisions#decision-cny-oder-array-required): about /trans/applyForCnyExpress oderArray.
     #[serde(rename = "oderArray")]
-    pub oder_array: Vec<super::records::OrderItem>,
+    pub order_array: Vec<super::records::OrderItem>,
 }
 /// The required fields of [`ApplyForCnyExpressRequest`], by name: build it with a struct literal and pass it to [`ApplyForCnyExpressRequest::new`].
 #[derive(Debug, Clone, PartialEq)]
@@ -160,8 +160,8 @@ pub struct ApplyForCnyExpressRequired {
     pub company_regis_document_type: super::enums::CnyDocumentType,
     /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::invoice_document_type`].
     pub invoice_document_type: super::enums::CnyDocumentType,
-    /// Wire name `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)): see [`ApplyForCnyExpressRequest::oder_array`].
-    pub oder_array: Vec<super::records::OrderItem>,
+    /// Wire name `oderArray` (array of record [`records::OrderItem`](super::records::OrderItem)): see [`ApplyForCnyExpressRequest::order_array`].
+    pub order_array: Vec<super::records::OrderItem>,
 }
 impl From<ApplyForCnyExpressRequired> for ApplyForCnyExpressRequest {
     fn from(required: ApplyForCnyExpressRequired) -> ApplyForCnyExpressRequest {
@@ -187,7 +187,7 @@ impl ApplyForCnyExpressRequest {
             company_regis_document_file,
             company_regis_document_type,
             invoice_document_type,
-            oder_array,
+            order_array,
         } = required;
         Self {
             payer_account_id,
@@ -208,7 +208,7 @@ impl ApplyForCnyExpressRequest {
             company_regis_document_type,
             invoice: None,
             invoice_document_type,
-            oder_array,
+            order_array,
         }
     }
     /// Sets `beneficiaryCountryCode` (see the field's documentation).
@@ -236,6 +236,28 @@ impl ApplyForCnyExpressRequest {
         self
     }
 }
+impl super::Call<'_, ApplyForCnyExpressRequest> {
+    /// Sets `beneficiaryCountryCode`: see [`ApplyForCnyExpressRequest::beneficiary_country_code`](super::cny::ApplyForCnyExpressRequest::beneficiary_country_code).
+    pub fn beneficiary_country_code(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.beneficiary_country_code(value);
+        self
+    }
+    /// Sets `messageToBeneficiary`: see [`ApplyForCnyExpressRequest::message_to_beneficiary`](super::cny::ApplyForCnyExpressRequest::message_to_beneficiary).
+    pub fn message_to_beneficiary(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.message_to_beneficiary(value);
+        self
+    }
+    /// Sets `remark`: see [`ApplyForCnyExpressRequest::remark`](super::cny::ApplyForCnyExpressRequest::remark).
+    pub fn remark(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.remark(value);
+        self
+    }
+    /// Sets `invoice`: see [`ApplyForCnyExpressRequest::invoice`](super::cny::ApplyForCnyExpressRequest::invoice).
+    pub fn invoice(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.invoice(value);
+        self
+    }
+}
 /// Response `data` of `applyForCnyExpress` (/trans/applyForCnyExpress).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -251,7 +273,7 @@ pub struct ApplyForCnyExpressResponse {
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForCnyExpressRequest {
-    type Response = ApplyForCnyExpressResponse;
+    type Response = super::cny::ApplyForCnyExpressResponse;
     const NAME: &'static str = "applyForCnyExpress";
     const PATH: &'static str = "/trans/applyForCnyExpress";
     const MOVES_MONEY: bool = true;
@@ -295,7 +317,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         if let Some(value) = &self.invoice {
             v.base64_max_bytes(at.field("invoice"), value, 31457280);
         }
-        for (i, item) in self.oder_array.iter().enumerate() {
+        for (i, item) in self.order_array.iter().enumerate() {
             item.validate_at(&mut v, at.field("oderArray").index(i));
         }
         v.required_if(
@@ -308,7 +330,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
             at.field("invoice"),
             self.invoice.as_deref().is_some_and(|s| !s.is_empty()),
             self
-                .oder_array
+                .order_array
                 .iter()
                 .map(|item| item.amount)
                 .sum::<Option<baas_runtime::Amount>>()
@@ -427,13 +449,15 @@ impl baas_runtime::Paged for GetCnyTransListRequest {
     fn page_size(&self) -> Option<i64> {
         self.page_size.trim().parse::<i64>().ok()
     }
-    fn split(response: GetCnyTransListResponse) -> (Vec<Self::Item>, Option<i64>) {
+    fn split(
+        response: super::cny::GetCnyTransListResponse,
+    ) -> (Vec<Self::Item>, Option<i64>) {
         let total = response.total_rows.map(i64::from);
         (response.result.unwrap_or_default(), total)
     }
 }
 impl baas_runtime::Operation for GetCnyTransListRequest {
-    type Response = GetCnyTransListResponse;
+    type Response = super::cny::GetCnyTransListResponse;
     const NAME: &'static str = "getCnyTransList";
     const PATH: &'static str = "/query/getCnyTransList";
     const MOVES_MONEY: bool = false;
@@ -480,12 +504,8 @@ impl GetCnyTransferDetailsRequest {
         Self { application_id }
     }
 }
-/// Response `data` of `getCnyTransferDetails` (/query/getCnyTransferDetails).
-///
-/// The `data` object is a [`CnyTransferDetail`](super::records::CnyTransferDetail).
-pub type GetCnyTransferDetailsResponse = super::records::CnyTransferDetail;
 impl baas_runtime::Operation for GetCnyTransferDetailsRequest {
-    type Response = GetCnyTransferDetailsResponse;
+    type Response = super::records::CnyTransferDetail;
     const NAME: &'static str = "getCnyTransferDetails";
     const PATH: &'static str = "/query/getCnyTransferDetails";
     const MOVES_MONEY: bool = false;

@@ -55,7 +55,7 @@
 //!
 //! ## Decision `cny-oder-array-wire-name`
 //!
-//! About /trans/applyForCnyExpress oderArray. **Decided:** The wire name is `oderArray`, exactly as written; the Rust name derives from it (oder\_array). **Why:** The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
+//! About /trans/applyForCnyExpress oderArray. **Decided:** The wire name is `oderArray`, exactly as written; the Rust name is corrected to order\_array (see misspelt-wire-names). **Why:** The document states the spelling deliberately ("name spelled so"); the service matches parameter names exactly, and the name is part of the signed string.
 //!
 //! > oderArray (name spelled so) | array of order item | | order items
 //!
@@ -149,9 +149,15 @@
 //!
 //! > userId | string | TRUE in one definition, FALSE in another | user id in the partner's system
 //!
+//! ## Decision `group-names`
+//!
+//! About operation groups (modules) and record names partners read: reversal, account; ReversalApplication. **Decided:** No catch-all group: txReversal, queryTxReversal and fetchTransactionFee (which shares txReversal's path) form the group `reversal`; validateAccount and queryClosingBalance join `account`. The answer of queryTxReversal is the record ReversalApplication. **Why:** A module named `other` tells a partner nothing about where a call is; each call now sits with the calls it is used with. ReversalRequest read as a request type next to the real request TxReversalRequest, while it is a received application record (its applicationId, status and reversalTxId).
+//!
+//! > The document's section "Other functions" lists reversal, queryTxReversal, fetch transaction fee, validateAccount and queryClosingBalance; it calls the answer of queryTxReversal a "reversal request".
+//!
 //! ## Decision `misspelt-wire-names`
 //!
-//! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress). **Decided:** Wire names stay exactly as the service spells them; the Rust names of the benificiary\* members are corrected (beneficiary\_name, ...). oderArray keeps its Rust name oder\_array: renaming a request field partners already use is a breaking change left to the next surface revision. **Why:** The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
+//! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress). **Decided:** Wire names stay exactly as the service spells them; the Rust names are corrected: the benificiary\* members (beneficiary\_name, ...) and oderArray (order\_array, since client 0.5.0, a breaking release anyway). **Why:** The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
 //!
 //! > public-facts.md: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray.
 //!

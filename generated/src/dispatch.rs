@@ -83,6 +83,20 @@ pub const OPERATIONS: &[OperationInfo] = &[
         otp: false,
     },
     OperationInfo {
+        name: "validateAccount",
+        path: "/account/validateAccount",
+        group: "account",
+        moves_money: false,
+        otp: false,
+    },
+    OperationInfo {
+        name: "queryClosingBalance",
+        path: "/report/queryClosingBalance",
+        group: "account",
+        moves_money: false,
+        otp: false,
+    },
+    OperationInfo {
         name: "applyForCnyExpress",
         path: "/trans/applyForCnyExpress",
         group: "cny",
@@ -195,41 +209,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         otp: false,
     },
     OperationInfo {
-        name: "txReversal",
-        path: "/trans/txReversal",
-        group: "other",
-        moves_money: true,
-        otp: false,
-    },
-    OperationInfo {
-        name: "queryTxReversal",
-        path: "/trans/queryTxReversal",
-        group: "other",
-        moves_money: false,
-        otp: false,
-    },
-    OperationInfo {
-        name: "fetchTransactionFee",
-        path: "/trans/txReversal",
-        group: "other",
-        moves_money: true,
-        otp: false,
-    },
-    OperationInfo {
-        name: "validateAccount",
-        path: "/account/validateAccount",
-        group: "other",
-        moves_money: false,
-        otp: false,
-    },
-    OperationInfo {
-        name: "queryClosingBalance",
-        path: "/report/queryClosingBalance",
-        group: "other",
-        moves_money: false,
-        otp: false,
-    },
-    OperationInfo {
         name: "sendOtp",
         path: "/common/sendOtp",
         group: "otp",
@@ -255,6 +234,27 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/common/groupApplications",
         group: "otp",
         moves_money: false,
+        otp: false,
+    },
+    OperationInfo {
+        name: "txReversal",
+        path: "/trans/txReversal",
+        group: "reversal",
+        moves_money: true,
+        otp: false,
+    },
+    OperationInfo {
+        name: "queryTxReversal",
+        path: "/trans/queryTxReversal",
+        group: "reversal",
+        moves_money: false,
+        otp: false,
+    },
+    OperationInfo {
+        name: "fetchTransactionFee",
+        path: "/trans/txReversal",
+        group: "reversal",
+        moves_money: true,
         otp: false,
     },
     OperationInfo {
@@ -394,6 +394,10 @@ pub mod account {
         EditSubAccountName(super::super::account::EditSubAccountNameRequest),
         /// `cancelAccountOperation` (`POST /account/cancelAccountOperation`).
         CancelAccountOperation(super::super::account::CancelAccountOperationRequest),
+        /// `validateAccount` (`POST /account/validateAccount`).
+        ValidateAccount(super::super::account::ValidateAccountRequest),
+        /// `queryClosingBalance` (`POST /report/queryClosingBalance`).
+        QueryClosingBalance(super::super::account::QueryClosingBalanceRequest),
     }
     impl Request {
         /// The spec name of the operation.
@@ -409,6 +413,8 @@ pub mod account {
                 Request::ActivateAccount(_) => "activateAccount",
                 Request::EditSubAccountName(_) => "editSubAccountName",
                 Request::CancelAccountOperation(_) => "cancelAccountOperation",
+                Request::ValidateAccount(_) => "validateAccount",
+                Request::QueryClosingBalance(_) => "queryClosingBalance",
             }
         }
     }
@@ -525,37 +531,6 @@ pub mod onboarding {
         }
     }
 }
-/// Decoded requests of the `other` group.
-pub mod other {
-    /// A decoded, validated request of one operation of the `other` group.
-    #[derive(Debug, Clone, PartialEq)]
-    #[allow(clippy::large_enum_variant)]
-    pub enum Request {
-        /// `txReversal` (`POST /trans/txReversal`).
-        TxReversal(super::super::other::TxReversalRequest),
-        /// `queryTxReversal` (`POST /trans/queryTxReversal`).
-        QueryTxReversal(super::super::other::QueryTxReversalRequest),
-        /// `fetchTransactionFee` (`POST /trans/txReversal`).
-        FetchTransactionFee(super::super::other::FetchTransactionFeeRequest),
-        /// `validateAccount` (`POST /account/validateAccount`).
-        ValidateAccount(super::super::other::ValidateAccountRequest),
-        /// `queryClosingBalance` (`POST /report/queryClosingBalance`).
-        QueryClosingBalance(super::super::other::QueryClosingBalanceRequest),
-    }
-    impl Request {
-        /// The spec name of the operation.
-        #[must_use]
-        pub fn operation(&self) -> &'static str {
-            match self {
-                Request::TxReversal(_) => "txReversal",
-                Request::QueryTxReversal(_) => "queryTxReversal",
-                Request::FetchTransactionFee(_) => "fetchTransactionFee",
-                Request::ValidateAccount(_) => "validateAccount",
-                Request::QueryClosingBalance(_) => "queryClosingBalance",
-            }
-        }
-    }
-}
 /// Decoded requests of the `otp` group.
 pub mod otp {
     /// A decoded, validated request of one operation of the `otp` group.
@@ -580,6 +555,31 @@ pub mod otp {
                 Request::ConfirmOperation(_) => "confirmOperation",
                 Request::SendAccAdminOtp(_) => "sendAccAdminOtp",
                 Request::GroupApplications(_) => "groupApplications",
+            }
+        }
+    }
+}
+/// Decoded requests of the `reversal` group.
+pub mod reversal {
+    /// A decoded, validated request of one operation of the `reversal` group.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Request {
+        /// `txReversal` (`POST /trans/txReversal`).
+        TxReversal(super::super::reversal::TxReversalRequest),
+        /// `queryTxReversal` (`POST /trans/queryTxReversal`).
+        QueryTxReversal(super::super::reversal::QueryTxReversalRequest),
+        /// `fetchTransactionFee` (`POST /trans/txReversal`).
+        FetchTransactionFee(super::super::reversal::FetchTransactionFeeRequest),
+    }
+    impl Request {
+        /// The spec name of the operation.
+        #[must_use]
+        pub fn operation(&self) -> &'static str {
+            match self {
+                Request::TxReversal(_) => "txReversal",
+                Request::QueryTxReversal(_) => "queryTxReversal",
+                Request::FetchTransactionFee(_) => "fetchTransactionFee",
             }
         }
     }
@@ -700,10 +700,10 @@ pub enum Request {
     Fx(fx::Request),
     /// A request of the `onboarding` group.
     Onboarding(onboarding::Request),
-    /// A request of the `other` group.
-    Other(other::Request),
     /// A request of the `otp` group.
     Otp(otp::Request),
+    /// A request of the `reversal` group.
+    Reversal(reversal::Request),
     /// A request of the `transfers` group.
     Transfers(transfers::Request),
     /// A request of the `user` group.
@@ -720,8 +720,8 @@ impl Request {
             Request::Cny(r) => r.operation(),
             Request::Fx(r) => r.operation(),
             Request::Onboarding(r) => r.operation(),
-            Request::Other(r) => r.operation(),
             Request::Otp(r) => r.operation(),
+            Request::Reversal(r) => r.operation(),
             Request::Transfers(r) => r.operation(),
             Request::User(r) => r.operation(),
             Request::Utility(r) => r.operation(),
@@ -794,6 +794,14 @@ pub fn decode(operation: &str, params_json: &str) -> Result<Request, DecodeError
         "cancelAccountOperation" => {
             decode_as::<super::account::CancelAccountOperationRequest>(params_json)
                 .map(|r| Request::Account(account::Request::CancelAccountOperation(r)))
+        }
+        "validateAccount" => {
+            decode_as::<super::account::ValidateAccountRequest>(params_json)
+                .map(|r| Request::Account(account::Request::ValidateAccount(r)))
+        }
+        "queryClosingBalance" => {
+            decode_as::<super::account::QueryClosingBalanceRequest>(params_json)
+                .map(|r| Request::Account(account::Request::QueryClosingBalance(r)))
         }
         "applyForCnyExpress" => {
             decode_as::<super::cny::ApplyForCnyExpressRequest>(params_json)
@@ -883,26 +891,6 @@ pub fn decode(operation: &str, params_json: &str) -> Result<Request, DecodeError
                     onboarding::Request::GetPartnershipOnboardingInfo(r),
                 ))
         }
-        "txReversal" => {
-            decode_as::<super::other::TxReversalRequest>(params_json)
-                .map(|r| Request::Other(other::Request::TxReversal(r)))
-        }
-        "queryTxReversal" => {
-            decode_as::<super::other::QueryTxReversalRequest>(params_json)
-                .map(|r| Request::Other(other::Request::QueryTxReversal(r)))
-        }
-        "fetchTransactionFee" => {
-            decode_as::<super::other::FetchTransactionFeeRequest>(params_json)
-                .map(|r| Request::Other(other::Request::FetchTransactionFee(r)))
-        }
-        "validateAccount" => {
-            decode_as::<super::other::ValidateAccountRequest>(params_json)
-                .map(|r| Request::Other(other::Request::ValidateAccount(r)))
-        }
-        "queryClosingBalance" => {
-            decode_as::<super::other::QueryClosingBalanceRequest>(params_json)
-                .map(|r| Request::Other(other::Request::QueryClosingBalance(r)))
-        }
         "sendOtp" => {
             decode_as::<super::otp::SendOtpRequest>(params_json)
                 .map(|r| Request::Otp(otp::Request::SendOtp(r)))
@@ -918,6 +906,18 @@ pub fn decode(operation: &str, params_json: &str) -> Result<Request, DecodeError
         "groupApplications" => {
             decode_as::<super::otp::GroupApplicationsRequest>(params_json)
                 .map(|r| Request::Otp(otp::Request::GroupApplications(r)))
+        }
+        "txReversal" => {
+            decode_as::<super::reversal::TxReversalRequest>(params_json)
+                .map(|r| Request::Reversal(reversal::Request::TxReversal(r)))
+        }
+        "queryTxReversal" => {
+            decode_as::<super::reversal::QueryTxReversalRequest>(params_json)
+                .map(|r| Request::Reversal(reversal::Request::QueryTxReversal(r)))
+        }
+        "fetchTransactionFee" => {
+            decode_as::<super::reversal::FetchTransactionFeeRequest>(params_json)
+                .map(|r| Request::Reversal(reversal::Request::FetchTransactionFee(r)))
         }
         "applyForMobileMoneyBusinessTransfer" => {
             decode_as::<

@@ -62,7 +62,7 @@ pub struct GetForeignExchangeRateResponse {
     pub quote_time: Option<i64>,
 }
 impl baas_runtime::Operation for GetForeignExchangeRateRequest {
-    type Response = GetForeignExchangeRateResponse;
+    type Response = super::fx::GetForeignExchangeRateResponse;
     const NAME: &'static str = "getForeignExchangeRate";
     const PATH: &'static str = "/query/v2/getForeignExchangeRate";
     const MOVES_MONEY: bool = false;
@@ -166,6 +166,18 @@ impl ApplyForFcExchangeRequest {
         self
     }
 }
+impl super::Call<'_, ApplyForFcExchangeRequest> {
+    /// Sets `sourceAmount`: see [`ApplyForFcExchangeRequest::source_amount`](super::fx::ApplyForFcExchangeRequest::source_amount).
+    pub fn source_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.request = self.request.source_amount(value);
+        self
+    }
+    /// Sets `targetAmount`: see [`ApplyForFcExchangeRequest::target_amount`](super::fx::ApplyForFcExchangeRequest::target_amount).
+    pub fn target_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.request = self.request.target_amount(value);
+        self
+    }
+}
 /// Response `data` of `applyForFcExchange` (/trans/v2/applyForFcExchange). Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -190,7 +202,7 @@ pub struct ApplyForFcExchangeResponse {
     pub fx_rate: Option<baas_runtime::Amount>,
 }
 impl baas_runtime::Operation for ApplyForFcExchangeRequest {
-    type Response = ApplyForFcExchangeResponse;
+    type Response = super::fx::ApplyForFcExchangeResponse;
     const NAME: &'static str = "applyForFcExchange";
     const PATH: &'static str = "/trans/v2/applyForFcExchange";
     const MOVES_MONEY: bool = true;
@@ -252,12 +264,8 @@ impl GetFxRequestStatusRequest {
         Self { application_id }
     }
 }
-/// Response `data` of `getFxRequestStatus` (/query/v2/getFxRequestStatus).
-///
-/// The `data` object is a [`FxRequest`](super::records::FxRequest). Not public: this is the sandbox's choice, and the live service may differ.
-pub type GetFxRequestStatusResponse = super::records::FxRequest;
 impl baas_runtime::Operation for GetFxRequestStatusRequest {
-    type Response = GetFxRequestStatusResponse;
+    type Response = super::records::FxRequest;
     const NAME: &'static str = "getFxRequestStatus";
     const PATH: &'static str = "/query/v2/getFxRequestStatus";
     const MOVES_MONEY: bool = false;
@@ -266,5 +274,20 @@ impl baas_runtime::Operation for GetFxRequestStatusRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("applicationId"), !self.application_id.is_empty());
         v.finish()
+    }
+}
+impl super::FinalState for GetFxRequestStatusRequest {
+    fn final_state(response: &Self::Response) -> Option<(String, bool)> {
+        response
+            .status
+            .as_ref()
+            .map(|state| (
+                state.to_string(),
+                matches!(
+                    state, super::enums::FxRequestStatus::Rejected |
+                    super::enums::FxRequestStatus::Successful |
+                    super::enums::FxRequestStatus::Failed
+                ),
+            ))
     }
 }

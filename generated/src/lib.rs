@@ -14,10 +14,9 @@
 //! // The key from your account manager: read it from the environment, never from code.
 //! let key = PrivateKey::from_env("BAAS_PRIVATE_KEY").ok_or("BAAS_PRIVATE_KEY is not set")?;
 //! let client = Client::new(Config::new("https://baas.example.com", "your-sender", key))?;
-//! let request = baas_client::account::GetAccountDetailsRequest::new(baas_client::account::GetAccountDetailsRequired {
+//! let response = client.get_account_details(baas_client::account::GetAccountDetailsRequired {
 //!     account_id: "...".into(),
-//! });
-//! let response = client.get_account_details(&request).await?;
+//! }).send().await?;
 //! # let _ = response;
 //! # Ok(())
 //! # }
@@ -27,7 +26,7 @@
 //!
 //! ```compile_fail,E0063
 //! # fn f() -> Result<(), Box<dyn std::error::Error>> {
-//! let request = baas_client::account::GetAccountDetailsRequest::new(baas_client::account::GetAccountDetailsRequired {
+//! let request = baas_client::account::GetAccountDetailsRequest::from(baas_client::account::GetAccountDetailsRequired {
 //! });
 //! # Ok(())
 //! # }
@@ -39,11 +38,11 @@
 //!
 //! # Beyond one call
 //!
-//! Where the spec says how: paged operations have `*_pages` (a `Stream` of pages, or of items with `.items()`), operations confirmed by OTP have `*_pending` (a `PendingApplication` that sends and confirms its OTP), status queries have `*_until_final` (polling with a [`WaitPolicy`]). Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network; `client.runtime().execute_with` takes [`CallOptions`] and returns the [`Success`] envelope.
+//! Every method returns a [`Call`]; where the spec says how, the same call pages, confirms or waits: `.pages()` on a paged operation (a `Stream` of pages, or of items with `.items()`), `.pending()` on an operation confirmed by OTP (a `PendingApplication` that sends and confirms its OTP), `.until_final(&policy)` on a status query (polling with a [`WaitPolicy`]). `.options(..)` takes [`CallOptions`] (a requestId of yours, a timeout) and `.send_with_details()` returns the [`Success`] envelope. Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network.
 //!
 //! # Requests and answers
 //!
-//! Every request type is built from a `<Name>Required` struct literal passed to `new`, optional fields by setters: every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.
+//! A call takes its operation's required fields as a `<Name>Required` struct literal, optional fields by setters on the call (or on a request built with `<Name>Request::new`): every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. An answer is its operation's own `<Name>Response` or, where the answer is a record, that record. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `"12"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.
 //!
 //! Each item says where it comes from when it is not the bank's API document: its public documentation, the live service, one integration, or the sandbox's own choice where nothing public shows the shape (the sandbox answers through these same types).
 //!
@@ -82,12 +81,12 @@
 //!
 //! # Operation groups
 //!
-//! - [`account`] — Account management: details, lists, abnormal (dormant/frozen) accounts, short codes, activation of dormant accounts, SME sub-account names, and cancelling an unconfirmed account operation.
+//! - [`account`] — Account management: details, lists, abnormal (dormant/frozen) accounts, short codes, activation of dormant accounts, SME sub-account names, cancelling an unconfirmed account operation, validating a counterparty account, and the closing-balance report.
 //! - [`cny`] — CNY Express transfers: initiate a transfer, list transfers, fetch one transfer's details.
 //! - [`fx`] — Foreign exchange: rates, conversions between accounts (foreign to KES, KES to foreign, foreign to foreign) and the status of a conversion request. Notification 0026 relates to conversion requests.
 //! - [`onboarding`] — Onboarding queries for personal users and SMEs: status, submitted information, uploaded media and onboarding request ids. Failure responses on these endpoints may carry only code and msg.
-//! - [`other`] — Other functions: transaction reversal requests, the transaction fee, counterparty account validation and the closing-balance report.
 //! - [`otp`] — OTP confirmation: send a one-time password for an application, confirm it, send an OTP to an account administrator, and group several pending applications under one application confirmed with one OTP.
+//! - [`reversal`] — Transaction reversals: requesting the reversal of a transaction, querying a reversal application, and the transaction-fee call that shares the reversal's path.
 //! - [`transfers`] — Transfers and transactions: mobile money business transfers, small transfers (mobile money, interbank instant, internal), SWIFT cross-border transfers, inter-bank transfer applications, transaction queries and the bank-code list.
 //! - [`user`] — User e-mail address operations, referenced by the document; their parameters and responses are not shown. Both are confirmed by OTP and can be cancelled with /account/cancelAccountOperation while unconfirmed.
 //! - [`utility`] — Airtime purchases (single and bulk) and utility bill payments (satellite TV and water), and queries of those payments.
@@ -106,8 +105,9 @@ pub use baas_runtime::wire_enum::ParseEnumError;
 /// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).
 pub use baas_runtime::Client as RuntimeClient;
 pub use client::Client;
-/// This crate's version (`0.4.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
-pub const VERSION: &str = "0.4.0";
+pub use call::{Call, FinalState};
+/// This crate's version (`0.5.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
+pub const VERSION: &str = "0.5.0";
 /// The revision of the bank's API this crate was generated from: `api.version` of the spec (empty when the spec gives none).
 pub const API_VERSION: &str = "1";
 pub mod enums;
@@ -116,12 +116,13 @@ pub mod account;
 pub mod cny;
 pub mod fx;
 pub mod onboarding;
-pub mod other;
 pub mod otp;
+pub mod reversal;
 pub mod transfers;
 pub mod user;
 pub mod utility;
 mod client;
+mod call;
 pub mod pending;
 pub mod notifications;
 pub mod decisions;

@@ -68,12 +68,25 @@ impl GetOnboardingStatusRequest {
         self
     }
 }
-/// Response `data` of `getOnboardingStatus` (/onboarding/getOnboardingStatus).
-///
-/// The `data` object is a [`PersonalOnboardingStatus`](super::records::PersonalOnboardingStatus).
-pub type GetOnboardingStatusResponse = super::records::PersonalOnboardingStatus;
+impl super::Call<'_, GetOnboardingStatusRequest> {
+    /// Sets `userId`: see [`GetOnboardingStatusRequest::user_id`](super::onboarding::GetOnboardingStatusRequest::user_id).
+    pub fn user_id(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.user_id(value);
+        self
+    }
+    /// Sets `onboardingRequestId`: see [`GetOnboardingStatusRequest::onboarding_request_id`](super::onboarding::GetOnboardingStatusRequest::onboarding_request_id).
+    pub fn onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.onboarding_request_id(value);
+        self
+    }
+    /// Sets `mobile`: see [`GetOnboardingStatusRequest::mobile`](super::onboarding::GetOnboardingStatusRequest::mobile).
+    pub fn mobile(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.mobile(value);
+        self
+    }
+}
 impl baas_runtime::Operation for GetOnboardingStatusRequest {
-    type Response = GetOnboardingStatusResponse;
+    type Response = super::records::PersonalOnboardingStatus;
     const NAME: &'static str = "getOnboardingStatus";
     const PATH: &'static str = "/onboarding/getOnboardingStatus";
     const MOVES_MONEY: bool = false;
@@ -127,12 +140,8 @@ impl GetUserKycRequest {
         Self { onboarding_request_id }
     }
 }
-/// Response `data` of `getUserKyc` (/onboarding/getUserKyc).
-///
-/// The `data` object is a [`PersonalKyc`](super::records::PersonalKyc).
-pub type GetUserKycResponse = super::records::PersonalKyc;
 impl baas_runtime::Operation for GetUserKycRequest {
-    type Response = GetUserKycResponse;
+    type Response = super::records::PersonalKyc;
     const NAME: &'static str = "getUserKyc";
     const PATH: &'static str = "/onboarding/getUserKyc";
     const MOVES_MONEY: bool = false;
@@ -189,7 +198,7 @@ pub struct GetKycMediaListResponse {
     pub media_list: Option<Vec<super::records::KycMediaItem>>,
 }
 impl baas_runtime::Operation for GetKycMediaListRequest {
-    type Response = GetKycMediaListResponse;
+    type Response = super::onboarding::GetKycMediaListResponse;
     const NAME: &'static str = "getKycMediaList";
     const PATH: &'static str = "/onboarding/personal/getKycMediaList";
     const MOVES_MONEY: bool = false;
@@ -239,6 +248,18 @@ impl GetOnboardingRequestIdRequest {
         self
     }
 }
+impl super::Call<'_, GetOnboardingRequestIdRequest> {
+    /// Sets `userId`: see [`GetOnboardingRequestIdRequest::user_id`](super::onboarding::GetOnboardingRequestIdRequest::user_id).
+    pub fn user_id(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.user_id(value);
+        self
+    }
+    /// Sets `mobile`: see [`GetOnboardingRequestIdRequest::mobile`](super::onboarding::GetOnboardingRequestIdRequest::mobile).
+    pub fn mobile(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.mobile(value);
+        self
+    }
+}
 /// Response `data` of `getOnboardingRequestId` (/onboarding/getOnboardingRequestId).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -254,7 +275,7 @@ pub struct GetOnboardingRequestIdResponse {
     pub onboarding_request_id: Option<String>,
 }
 impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
-    type Response = GetOnboardingRequestIdResponse;
+    type Response = super::onboarding::GetOnboardingRequestIdResponse;
     const NAME: &'static str = "getOnboardingRequestId";
     const PATH: &'static str = "/onboarding/getOnboardingRequestId";
     const MOVES_MONEY: bool = false;
@@ -306,12 +327,20 @@ impl GetBusinessOnboardingStatusRequest {
         self
     }
 }
-/// Response `data` of `getBusinessOnboardingStatus` (/onboarding/business/getBusinessOnboardingStatus).
-///
-/// The `data` object is a [`BusinessOnboardingStatus`](super::records::BusinessOnboardingStatus).
-pub type GetBusinessOnboardingStatusResponse = super::records::BusinessOnboardingStatus;
+impl super::Call<'_, GetBusinessOnboardingStatusRequest> {
+    /// Sets `onboardingRequestId`: see [`GetBusinessOnboardingStatusRequest::onboarding_request_id`](super::onboarding::GetBusinessOnboardingStatusRequest::onboarding_request_id).
+    pub fn onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.onboarding_request_id(value);
+        self
+    }
+    /// Sets `businessCerNo`: see [`GetBusinessOnboardingStatusRequest::business_cer_no`](super::onboarding::GetBusinessOnboardingStatusRequest::business_cer_no).
+    pub fn business_cer_no(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.business_cer_no(value);
+        self
+    }
+}
 impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
-    type Response = GetBusinessOnboardingStatusResponse;
+    type Response = super::records::BusinessOnboardingStatus;
     const NAME: &'static str = "getBusinessOnboardingStatus";
     const PATH: &'static str = "/onboarding/business/getBusinessOnboardingStatus";
     const MOVES_MONEY: bool = false;
@@ -387,7 +416,7 @@ pub struct GetBusinessOnboardingRequestIdResponse {
     pub onboarding_request_id: Option<String>,
 }
 impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
-    type Response = GetBusinessOnboardingRequestIdResponse;
+    type Response = super::onboarding::GetBusinessOnboardingRequestIdResponse;
     const NAME: &'static str = "getBusinessOnboardingRequestId";
     const PATH: &'static str = "/onboarding/business/getOnboardingRequestId";
     const MOVES_MONEY: bool = false;
@@ -431,12 +460,8 @@ impl GetStoreOnboardingInfoRequest {
         Self { onboarding_request_id }
     }
 }
-/// Response `data` of `getStoreOnboardingInfo` (/onboarding/business/getStoreOnboardingInfo).
-///
-/// The `data` object is a [`StoreOnboardingInfo`](super::records::StoreOnboardingInfo).
-pub type GetStoreOnboardingInfoResponse = super::records::StoreOnboardingInfo;
 impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
-    type Response = GetStoreOnboardingInfoResponse;
+    type Response = super::records::StoreOnboardingInfo;
     const NAME: &'static str = "getStoreOnboardingInfo";
     const PATH: &'static str = "/onboarding/business/getStoreOnboardingInfo";
     const MOVES_MONEY: bool = false;
@@ -485,12 +510,8 @@ impl GetCompanyOnboardingInfoRequest {
         Self { onboarding_request_id }
     }
 }
-/// Response `data` of `getCompanyOnboardingInfo` (/onboarding/business/getCompanyOnboardingInfo).
-///
-/// The `data` object is a [`CompanyOnboardingInfo`](super::records::CompanyOnboardingInfo).
-pub type GetCompanyOnboardingInfoResponse = super::records::CompanyOnboardingInfo;
 impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
-    type Response = GetCompanyOnboardingInfoResponse;
+    type Response = super::records::CompanyOnboardingInfo;
     const NAME: &'static str = "getCompanyOnboardingInfo";
     const PATH: &'static str = "/onboarding/business/getCompanyOnboardingInfo";
     const MOVES_MONEY: bool = false;
@@ -540,12 +561,8 @@ impl GetOrganisationOnboardingInfoRequest {
         Self { onboarding_request_id }
     }
 }
-/// Response `data` of `getOrganisationOnboardingInfo` (/onboarding/business/getOrganisationOnboardingInfo).
-///
-/// The `data` object is a [`OrganisationOnboardingInfo`](super::records::OrganisationOnboardingInfo).
-pub type GetOrganisationOnboardingInfoResponse = super::records::OrganisationOnboardingInfo;
 impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
-    type Response = GetOrganisationOnboardingInfoResponse;
+    type Response = super::records::OrganisationOnboardingInfo;
     const NAME: &'static str = "getOrganisationOnboardingInfo";
     const PATH: &'static str = "/onboarding/business/getOrganisationOnboardingInfo";
     const MOVES_MONEY: bool = false;
@@ -594,12 +611,8 @@ impl GetPartnershipOnboardingInfoRequest {
         Self { onboarding_request_id }
     }
 }
-/// Response `data` of `getPartnershipOnboardingInfo` (/onboarding/business/getPartnershipOnboardingInfo).
-///
-/// The `data` object is a [`PartnershipOnboardingInfo`](super::records::PartnershipOnboardingInfo).
-pub type GetPartnershipOnboardingInfoResponse = super::records::PartnershipOnboardingInfo;
 impl baas_runtime::Operation for GetPartnershipOnboardingInfoRequest {
-    type Response = GetPartnershipOnboardingInfoResponse;
+    type Response = super::records::PartnershipOnboardingInfo;
     const NAME: &'static str = "getPartnershipOnboardingInfo";
     const PATH: &'static str = "/onboarding/business/getPartnershipOnboardingInfo";
     const MOVES_MONEY: bool = false;

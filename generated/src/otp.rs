@@ -57,7 +57,7 @@ impl SendOtpRequest {
 #[non_exhaustive]
 pub struct SendOtpResponse {}
 impl baas_runtime::Operation for SendOtpRequest {
-    type Response = SendOtpResponse;
+    type Response = super::otp::SendOtpResponse;
     const NAME: &'static str = "sendOtp";
     const PATH: &'static str = "/common/sendOtp";
     const MOVES_MONEY: bool = false;
@@ -116,7 +116,7 @@ impl ConfirmOperationRequest {
 #[non_exhaustive]
 pub struct ConfirmOperationResponse {}
 impl baas_runtime::Operation for ConfirmOperationRequest {
-    type Response = ConfirmOperationResponse;
+    type Response = super::otp::ConfirmOperationResponse;
     const NAME: &'static str = "confirmOperation";
     const PATH: &'static str = "/common/confirmOperation";
     const MOVES_MONEY: bool = true;
@@ -203,7 +203,7 @@ impl SendAccAdminOtpRequest {
 #[non_exhaustive]
 pub struct SendAccAdminOtpResponse {}
 impl baas_runtime::Operation for SendAccAdminOtpRequest {
-    type Response = SendAccAdminOtpResponse;
+    type Response = super::otp::SendAccAdminOtpResponse;
     const NAME: &'static str = "sendAccAdminOtp";
     const PATH: &'static str = "/common/sendAccAdminOtp";
     const MOVES_MONEY: bool = false;
@@ -267,7 +267,7 @@ pub struct GroupApplicationsResponse {
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for GroupApplicationsRequest {
-    type Response = GroupApplicationsResponse;
+    type Response = super::otp::GroupApplicationsResponse;
     const NAME: &'static str = "groupApplications";
     const PATH: &'static str = "/common/groupApplications";
     const MOVES_MONEY: bool = false;

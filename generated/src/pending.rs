@@ -2,7 +2,7 @@
 //! The OTP flow as a handle: [`PendingApplication`] holds an application's business id and sends and confirms its OTP, so the id of each operation is not a thing to look up.
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(deprecated)]
-/// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request, so a call made with options of your own (`client.runtime().execute_with(..)`, a requestId of yours) still becomes a [`PendingApplication`] with [`PendingApplication::from_success`].
+/// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request: it is what makes `.pending()` available on its call, and what [`PendingApplication::from_success`] reads from a call made through the runtime client.
 pub trait OtpApplication: baas_runtime::Operation {
     /// Where the business id is read, in words (for errors).
     const BUSINESS_ID: &'static str;
@@ -75,7 +75,7 @@ impl OtpApplication for super::otp::GroupApplicationsRequest {
         success.data.application_id.as_deref()
     }
 }
-/// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods, or from a call of your own with [`PendingApplication::from_success`].
+/// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by `.pending()` on the call of such an operation (`client.apply_for_transfer(..).pending().await`), or from a success of your own with [`PendingApplication::from_success`].
 #[derive(Debug, Clone)]
 pub struct PendingApplication<R> {
     client: super::Client,
@@ -83,7 +83,7 @@ pub struct PendingApplication<R> {
     response: R,
 }
 impl<R> PendingApplication<R> {
-    /// The handle of the application that a successful call of `O` made (for example one sent with `client.runtime().execute_with(&request, &options)`).
+    /// The handle of the application that a successful call of `O` made (for example one sent with `.send_with_details()`, or through the runtime client).
     ///
     /// # Errors
     ///
@@ -144,7 +144,7 @@ impl<R> PendingApplication<R> {
             business_id: self.business_id.clone(),
             otp_type: channel,
         });
-        self.client.send_otp(&request).await.map(|_| ())
+        self.client.send_otp(request).send().await.map(|_| ())
     }
     /// Confirms the application with the OTP its owner received (`confirmOperation`): this is what releases the money. A confirmation whose outcome is unknown is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown): look the application up before confirming again.
     ///
@@ -159,7 +159,7 @@ impl<R> PendingApplication<R> {
             business_id: self.business_id.clone(),
             otp_code: otp.into(),
         });
-        self.client.confirm_operation(&request).await.map(|_| ())
+        self.client.confirm_operation(request).send().await.map(|_| ())
     }
 }
 impl super::Client {
@@ -172,18 +172,18 @@ impl super::Client {
         &self,
         business_ids: &[&str],
     ) -> Result<
-        PendingApplication<super::otp::GroupApplicationsResponse>,
+        PendingApplication<
+            <super::otp::GroupApplicationsRequest as baas_runtime::Operation>::Response,
+        >,
         baas_runtime::Error,
     > {
-        let request = super::otp::GroupApplicationsRequest::new(super::otp::GroupApplicationsRequired {
-            application_id_list: business_ids.iter().map(|id| (*id).to_owned()).collect(),
-        });
-        let success = self
-            .runtime()
-            .execute_with(&request, &baas_runtime::CallOptions::new())
-            .await?;
-        PendingApplication::from_success::<
-            super::otp::GroupApplicationsRequest,
-        >(self.clone(), success)
+        self.group_applications(super::otp::GroupApplicationsRequired {
+                application_id_list: business_ids
+                    .iter()
+                    .map(|id| (*id).to_owned())
+                    .collect(),
+            })
+            .pending()
+            .await
     }
 }

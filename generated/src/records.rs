@@ -2530,11 +2530,11 @@ pub struct PersonalOnboardingStatus {
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
 }
-/// Reversal request (/trans/queryTxReversal).
+/// A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
-pub struct ReversalRequest {
+pub struct ReversalApplication {
     /// Wire name: `applicationId` (string).
     #[serde(
         rename = "applicationId",

@@ -128,6 +128,23 @@ impl ApplyForMobileMoneyBusinessTransferRequest {
         self
     }
 }
+impl super::Call<'_, ApplyForMobileMoneyBusinessTransferRequest> {
+    /// Sets `payeeReferenceNumber`: see [`ApplyForMobileMoneyBusinessTransferRequest::payee_reference_number`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest::payee_reference_number).
+    pub fn payee_reference_number(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payee_reference_number(value);
+        self
+    }
+    /// Sets `description`: see [`ApplyForMobileMoneyBusinessTransferRequest::description`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest::description).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.description(value);
+        self
+    }
+    /// Sets `payeeMobileForNotification`: see [`ApplyForMobileMoneyBusinessTransferRequest::payee_mobile_for_notification`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest::payee_mobile_for_notification).
+    pub fn payee_mobile_for_notification(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payee_mobile_for_notification(value);
+        self
+    }
+}
 /// Response `data` of `applyForMobileMoneyBusinessTransfer` (/trans/v2/applyForMobileMoneyBusinessTransfer).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -143,7 +160,7 @@ pub struct ApplyForMobileMoneyBusinessTransferResponse {
     pub tx_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
-    type Response = ApplyForMobileMoneyBusinessTransferResponse;
+    type Response = super::transfers::ApplyForMobileMoneyBusinessTransferResponse;
     const NAME: &'static str = "applyForMobileMoneyBusinessTransfer";
     const PATH: &'static str = "/trans/v2/applyForMobileMoneyBusinessTransfer";
     const MOVES_MONEY: bool = true;
@@ -301,6 +318,28 @@ impl ApplyForTransferRequest {
         self
     }
 }
+impl super::Call<'_, ApplyForTransferRequest> {
+    /// Sets `payeeAccountName`: see [`ApplyForTransferRequest::payee_account_name`](super::transfers::ApplyForTransferRequest::payee_account_name).
+    pub fn payee_account_name(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payee_account_name(value);
+        self
+    }
+    /// Sets `paymentPurpose`: see [`ApplyForTransferRequest::payment_purpose`](super::transfers::ApplyForTransferRequest::payment_purpose).
+    pub fn payment_purpose(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payment_purpose(value);
+        self
+    }
+    /// Sets `remark`: see [`ApplyForTransferRequest::remark`](super::transfers::ApplyForTransferRequest::remark).
+    pub fn remark(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.remark(value);
+        self
+    }
+    /// Sets `payeeMobileForNotification`: see [`ApplyForTransferRequest::payee_mobile_for_notification`](super::transfers::ApplyForTransferRequest::payee_mobile_for_notification).
+    pub fn payee_mobile_for_notification(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payee_mobile_for_notification(value);
+        self
+    }
+}
 /// Response `data` of `applyForTransfer` (/trans/v2/applyForTransfer).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -316,7 +355,7 @@ pub struct ApplyForTransferResponse {
     pub tx_id: Option<String>,
 }
 impl baas_runtime::Operation for ApplyForTransferRequest {
-    type Response = ApplyForTransferResponse;
+    type Response = super::transfers::ApplyForTransferResponse;
     const NAME: &'static str = "applyForTransfer";
     const PATH: &'static str = "/trans/v2/applyForTransfer";
     const MOVES_MONEY: bool = true;
@@ -444,6 +483,13 @@ impl GetTransListRequest {
         self
     }
 }
+impl super::Call<'_, GetTransListRequest> {
+    /// Sets `userId`: see [`GetTransListRequest::user_id`](super::transfers::GetTransListRequest::user_id).
+    pub fn user_id(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.user_id(value);
+        self
+    }
+}
 /// Response `data` of `getTransList` (/query/getTransList). Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -473,13 +519,15 @@ impl baas_runtime::Paged for GetTransListRequest {
     fn page_size(&self) -> Option<i64> {
         Some(i64::from(self.page_size))
     }
-    fn split(response: GetTransListResponse) -> (Vec<Self::Item>, Option<i64>) {
+    fn split(
+        response: super::transfers::GetTransListResponse,
+    ) -> (Vec<Self::Item>, Option<i64>) {
         let total = response.total_rows.map(i64::from);
         (response.result.unwrap_or_default(), total)
     }
 }
 impl baas_runtime::Operation for GetTransListRequest {
-    type Response = GetTransListResponse;
+    type Response = super::transfers::GetTransListResponse;
     const NAME: &'static str = "getTransList";
     const PATH: &'static str = "/query/getTransList";
     const MOVES_MONEY: bool = false;
@@ -620,7 +668,7 @@ pub struct GetTransResultResponse {
     pub oppo_account_name: Option<String>,
 }
 impl baas_runtime::Operation for GetTransResultRequest {
-    type Response = GetTransResultResponse;
+    type Response = super::transfers::GetTransResultResponse;
     const NAME: &'static str = "getTransResult";
     const PATH: &'static str = "/query/getTransResult";
     const MOVES_MONEY: bool = false;
@@ -629,6 +677,20 @@ impl baas_runtime::Operation for GetTransResultRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("txId"), !self.tx_id.is_empty());
         v.finish()
+    }
+}
+impl super::FinalState for GetTransResultRequest {
+    fn final_state(response: &Self::Response) -> Option<(String, bool)> {
+        response
+            .tx_status
+            .as_ref()
+            .map(|state| (
+                state.to_string(),
+                matches!(
+                    state, super::enums::TxStatus::Timeout |
+                    super::enums::TxStatus::Failed | super::enums::TxStatus::Succeeded
+                ),
+            ))
     }
 }
 /// Applies for a SWIFT cross-border transfer.
@@ -875,6 +937,46 @@ impl TelegraphicTransferRequest {
         self
     }
 }
+impl super::Call<'_, TelegraphicTransferRequest> {
+    /// Sets `beneficiaryBankCountry`: see [`TelegraphicTransferRequest::beneficiary_bank_country`](super::transfers::TelegraphicTransferRequest::beneficiary_bank_country).
+    pub fn beneficiary_bank_country(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.beneficiary_bank_country(value);
+        self
+    }
+    /// Sets `beneficiaryBankAddress`: see [`TelegraphicTransferRequest::beneficiary_bank_address`](super::transfers::TelegraphicTransferRequest::beneficiary_bank_address).
+    pub fn beneficiary_bank_address(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.beneficiary_bank_address(value);
+        self
+    }
+    /// Sets `beneficiaryEmail`: see [`TelegraphicTransferRequest::beneficiary_email`](super::transfers::TelegraphicTransferRequest::beneficiary_email).
+    pub fn beneficiary_email(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.beneficiary_email(value);
+        self
+    }
+    /// Sets `messageToBeneficiary`: see [`TelegraphicTransferRequest::message_to_beneficiary`](super::transfers::TelegraphicTransferRequest::message_to_beneficiary).
+    pub fn message_to_beneficiary(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.message_to_beneficiary(value);
+        self
+    }
+    /// Sets `paymentPurpose`: see [`TelegraphicTransferRequest::payment_purpose`](super::transfers::TelegraphicTransferRequest::payment_purpose).
+    pub fn payment_purpose(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.payment_purpose(value);
+        self
+    }
+    /// Sets `supportDocument`: see [`TelegraphicTransferRequest::support_document`](super::transfers::TelegraphicTransferRequest::support_document).
+    pub fn support_document(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.support_document(value);
+        self
+    }
+    /// Sets `supportDocumentType`: see [`TelegraphicTransferRequest::support_document_type`](super::transfers::TelegraphicTransferRequest::support_document_type).
+    pub fn support_document_type(
+        mut self,
+        value: impl Into<super::enums::SwiftDocumentType>,
+    ) -> Self {
+        self.request = self.request.support_document_type(value);
+        self
+    }
+}
 /// Response `data` of `telegraphicTransfer` (/trans/telegraphicTransfer). From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -890,7 +992,7 @@ pub struct TelegraphicTransferResponse {
     pub application_id: Option<String>,
 }
 impl baas_runtime::Operation for TelegraphicTransferRequest {
-    type Response = TelegraphicTransferResponse;
+    type Response = super::transfers::TelegraphicTransferResponse;
     const NAME: &'static str = "telegraphicTransfer";
     const PATH: &'static str = "/trans/telegraphicTransfer";
     const MOVES_MONEY: bool = true;
@@ -1043,14 +1145,14 @@ impl baas_runtime::Paged for GetInterBankTransferListRequest {
         Some(i64::from(self.page_size))
     }
     fn split(
-        response: GetInterBankTransferListResponse,
+        response: super::transfers::GetInterBankTransferListResponse,
     ) -> (Vec<Self::Item>, Option<i64>) {
         let total = response.total_rows.map(i64::from);
         (response.result.unwrap_or_default(), total)
     }
 }
 impl baas_runtime::Operation for GetInterBankTransferListRequest {
-    type Response = GetInterBankTransferListResponse;
+    type Response = super::transfers::GetInterBankTransferListResponse;
     const NAME: &'static str = "getInterBankTransferList";
     const PATH: &'static str = "/trans/getInterBankTransferList";
     const MOVES_MONEY: bool = false;
@@ -1103,12 +1205,8 @@ impl GetInterBankTransferDetailsRequest {
         Self { application_id, account_id }
     }
 }
-/// Response `data` of `getInterBankTransferDetails` (/trans/getInterBankTransferDetails).
-///
-/// The `data` object is a [`InterBankTransfer`](super::records::InterBankTransfer). Not public: this is the sandbox's choice, and the live service may differ.
-pub type GetInterBankTransferDetailsResponse = super::records::InterBankTransfer;
 impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
-    type Response = GetInterBankTransferDetailsResponse;
+    type Response = super::records::InterBankTransfer;
     const NAME: &'static str = "getInterBankTransferDetails";
     const PATH: &'static str = "/trans/getInterBankTransferDetails";
     const MOVES_MONEY: bool = false;
@@ -1118,6 +1216,20 @@ impl baas_runtime::Operation for GetInterBankTransferDetailsRequest {
         v.required(at.field("applicationId"), !self.application_id.is_empty());
         v.required(at.field("accountId"), !self.account_id.is_empty());
         v.finish()
+    }
+}
+impl super::FinalState for GetInterBankTransferDetailsRequest {
+    fn final_state(response: &Self::Response) -> Option<(String, bool)> {
+        response
+            .status
+            .as_ref()
+            .map(|state| (
+                state.to_string(),
+                matches!(
+                    state, super::enums::InterBankApplicationStatus::Rejected |
+                    super::enums::InterBankApplicationStatus::InTransit
+                ),
+            ))
     }
 }
 /// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
@@ -1146,6 +1258,11 @@ impl GetBankCodesRequest {
         Self { params }
     }
 }
+impl From<baas_runtime::RawJson> for GetBankCodesRequest {
+    fn from(params: baas_runtime::RawJson) -> GetBankCodesRequest {
+        GetBankCodesRequest::new(params)
+    }
+}
 /// Response `data` of `getBankCodes` (/staticData/getBankCodes). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -1158,7 +1275,7 @@ pub struct GetBankCodesResponse {
     pub bank_code_list: Option<Vec<super::records::BankCode>>,
 }
 impl baas_runtime::Operation for GetBankCodesRequest {
-    type Response = GetBankCodesResponse;
+    type Response = super::transfers::GetBankCodesResponse;
     const NAME: &'static str = "getBankCodes";
     const PATH: &'static str = "/staticData/getBankCodes";
     const MOVES_MONEY: bool = false;

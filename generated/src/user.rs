@@ -35,14 +35,13 @@ impl AddEmailRequest {
         Self { params }
     }
 }
-/// Response `data` of `addEmail` (/user/addEmail).
-///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
-///
-/// Response of /user/addEmail: not shown.
-pub type AddEmailResponse = baas_runtime::RawJson;
+impl From<baas_runtime::RawJson> for AddEmailRequest {
+    fn from(params: baas_runtime::RawJson) -> AddEmailRequest {
+        AddEmailRequest::new(params)
+    }
+}
 impl baas_runtime::Operation for AddEmailRequest {
-    type Response = AddEmailResponse;
+    type Response = baas_runtime::RawJson;
     const NAME: &'static str = "addEmail";
     const PATH: &'static str = "/user/addEmail";
     const MOVES_MONEY: bool = false;
@@ -78,14 +77,13 @@ impl VerifyEmailAddressRequest {
         Self { params }
     }
 }
-/// Response `data` of `verifyEmailAddress` (/user/verifyEmailAddress).
-///
-/// Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).
-///
-/// Response of /user/verifyEmailAddress: not shown.
-pub type VerifyEmailAddressResponse = baas_runtime::RawJson;
+impl From<baas_runtime::RawJson> for VerifyEmailAddressRequest {
+    fn from(params: baas_runtime::RawJson) -> VerifyEmailAddressRequest {
+        VerifyEmailAddressRequest::new(params)
+    }
+}
 impl baas_runtime::Operation for VerifyEmailAddressRequest {
-    type Response = VerifyEmailAddressResponse;
+    type Response = baas_runtime::RawJson;
     const NAME: &'static str = "verifyEmailAddress";
     const PATH: &'static str = "/user/verifyEmailAddress";
     const MOVES_MONEY: bool = false;

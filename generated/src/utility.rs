@@ -96,7 +96,7 @@ pub struct AirtimePaymentResponse {
     pub payment_id: Option<String>,
 }
 impl baas_runtime::Operation for AirtimePaymentRequest {
-    type Response = AirtimePaymentResponse;
+    type Response = super::utility::AirtimePaymentResponse;
     const NAME: &'static str = "airtimePayment";
     const PATH: &'static str = "/utilityPayment/v2/airtimePayment";
     const MOVES_MONEY: bool = true;
@@ -163,7 +163,7 @@ pub struct AirtimeBulkPaymentResponse {
     pub bulk_payment_order_id: Option<String>,
 }
 impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
-    type Response = AirtimeBulkPaymentResponse;
+    type Response = super::utility::AirtimeBulkPaymentResponse;
     const NAME: &'static str = "airtimeBulkPayment";
     const PATH: &'static str = "/utilityPayment/v2/airtimeBulkPayment";
     const MOVES_MONEY: bool = true;
@@ -228,6 +228,13 @@ impl BillQueryRequest {
         self
     }
 }
+impl super::Call<'_, BillQueryRequest> {
+    /// Sets `mobile`: see [`BillQueryRequest::mobile`](super::utility::BillQueryRequest::mobile).
+    pub fn mobile(mut self, value: impl Into<String>) -> Self {
+        self.request = self.request.mobile(value);
+        self
+    }
+}
 /// Response `data` of `billQuery` (/utilityPayment/billQuery). From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -248,7 +255,7 @@ pub struct BillQueryResponse {
     pub currency: Option<String>,
 }
 impl baas_runtime::Operation for BillQueryRequest {
-    type Response = BillQueryResponse;
+    type Response = super::utility::BillQueryResponse;
     const NAME: &'static str = "billQuery";
     const PATH: &'static str = "/utilityPayment/billQuery";
     const MOVES_MONEY: bool = false;
@@ -321,6 +328,13 @@ impl BillPaymentRequest {
         self
     }
 }
+impl super::Call<'_, BillPaymentRequest> {
+    /// Sets `amount`: see [`BillPaymentRequest::amount`](super::utility::BillPaymentRequest::amount).
+    pub fn amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.request = self.request.amount(value);
+        self
+    }
+}
 /// Response `data` of `billPayment` (/utilityPayment/v2/billPayment). From the bank's public documentation, not from its API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -344,7 +358,7 @@ pub struct BillPaymentResponse {
     pub payment_id: Option<String>,
 }
 impl baas_runtime::Operation for BillPaymentRequest {
-    type Response = BillPaymentResponse;
+    type Response = super::utility::BillPaymentResponse;
     const NAME: &'static str = "billPayment";
     const PATH: &'static str = "/utilityPayment/v2/billPayment";
     const MOVES_MONEY: bool = true;
@@ -393,12 +407,8 @@ impl PaymentQueryRequest {
         Self { payment_id }
     }
 }
-/// Response `data` of `paymentQuery` (/utilityPayment/paymentQuery).
-///
-/// The `data` object is a [`UtilityPayment`](super::records::UtilityPayment). Not public: this is the sandbox's choice, and the live service may differ.
-pub type PaymentQueryResponse = super::records::UtilityPayment;
 impl baas_runtime::Operation for PaymentQueryRequest {
-    type Response = PaymentQueryResponse;
+    type Response = super::records::UtilityPayment;
     const NAME: &'static str = "paymentQuery";
     const PATH: &'static str = "/utilityPayment/paymentQuery";
     const MOVES_MONEY: bool = false;
@@ -407,6 +417,20 @@ impl baas_runtime::Operation for PaymentQueryRequest {
         let at = baas_runtime::FieldPath::ROOT;
         v.required(at.field("paymentId"), !self.payment_id.is_empty());
         v.finish()
+    }
+}
+impl super::FinalState for PaymentQueryRequest {
+    fn final_state(response: &Self::Response) -> Option<(String, bool)> {
+        response
+            .status
+            .as_ref()
+            .map(|state| (
+                state.to_string(),
+                matches!(
+                    state, super::enums::UtilityPaymentStatus::Failed |
+                    super::enums::UtilityPaymentStatus::Succeeded
+                ),
+            ))
     }
 }
 /// Queries a bulk airtime payment, page by page.
@@ -504,13 +528,15 @@ impl baas_runtime::Paged for BulkPaymentQueryRequest {
     fn page_size(&self) -> Option<i64> {
         Some(i64::from(self.page_size))
     }
-    fn split(response: BulkPaymentQueryResponse) -> (Vec<Self::Item>, Option<i64>) {
+    fn split(
+        response: super::utility::BulkPaymentQueryResponse,
+    ) -> (Vec<Self::Item>, Option<i64>) {
         let total = response.total_rows.map(i64::from);
         (response.result.unwrap_or_default(), total)
     }
 }
 impl baas_runtime::Operation for BulkPaymentQueryRequest {
-    type Response = BulkPaymentQueryResponse;
+    type Response = super::utility::BulkPaymentQueryResponse;
     const NAME: &'static str = "bulkPaymentQuery";
     const PATH: &'static str = "/utilityPayment/bulkPaymentQuery";
     const MOVES_MONEY: bool = false;

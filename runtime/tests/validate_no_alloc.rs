@@ -106,7 +106,7 @@ impl OrderItem {
 
 struct Request {
     reference: String,
-    oder_array: Vec<OrderItem>,
+    order_array: Vec<OrderItem>,
     tags: Vec<String>,
 }
 
@@ -117,9 +117,9 @@ impl Request {
         let at = FieldPath::ROOT;
         v.min_chars(at.field("reference"), &self.reference, 3);
         v.alphanumeric(at.field("reference"), &self.reference);
-        v.min_items(at.field("oderArray"), self.oder_array.len(), 1);
-        v.max_items(at.field("oderArray"), self.oder_array.len(), 1000);
-        for (i, item) in self.oder_array.iter().enumerate() {
+        v.min_items(at.field("oderArray"), self.order_array.len(), 1);
+        v.max_items(at.field("oderArray"), self.order_array.len(), 1000);
+        for (i, item) in self.order_array.iter().enumerate() {
             item.validate_at(&mut v, at.field("oderArray").index(i));
         }
         for (i, item) in self.tags.iter().enumerate() {
@@ -139,7 +139,7 @@ impl Request {
 fn request(items: usize) -> Request {
     Request {
         reference: "REF123".to_owned(),
-        oder_array: (0..items)
+        order_array: (0..items)
             .map(|i| OrderItem {
                 product_name: Some(format!("product {i}")),
                 quantity: Some(1 + i as i32),
@@ -159,8 +159,8 @@ fn a_valid_request_is_validated_without_allocating() {
 
     // The counter does see allocations: violations render their paths, unchanged.
     let mut invalid = request(500);
-    invalid.oder_array[2].amount = Some(Amount::new(50000001, 2));
-    invalid.oder_array[7].product_name = None;
+    invalid.order_array[2].amount = Some(Amount::new(50000001, 2));
+    invalid.order_array[7].product_name = None;
     invalid.tags[499] = "too long".to_owned();
     let (allocations, result) = allocations_of(|| invalid.validate());
     assert!(allocations > 0);

@@ -8,9 +8,7 @@
 
 use std::sync::Arc;
 
-use baas_client::account::{
-    GetAccountDetailsRequest, GetAccountDetailsRequired, GetAccountDetailsResponse,
-};
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::mock::{MockTransport, Refusal};
 use baas_client::records::Account;
 use baas_client::{Client, Config, PrivateKey};
@@ -18,9 +16,10 @@ use baas_client::{Client, Config, PrivateKey};
 /// The partner's code under test: is the account's balance enough?
 async fn can_pay(client: &Client, account: &str, amount: &str) -> Result<bool, baas_client::Error> {
     let details = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: account.into(),
-        }))
+        })
+        .send()
         .await?;
     let needed: baas_client::Amount = amount.parse().expect("an amount");
     Ok(details
@@ -36,7 +35,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut account = Account::default();
         account.account_id = Some(req.account_id.clone());
         account.balance = Some("100.00".parse().expect("amount"));
-        Ok::<GetAccountDetailsResponse, Refusal>(account)
+        Ok::<baas_client::records::Account, Refusal>(account)
     });
     let client =
         Client::with_transport(Config::new("https://mock.invalid", "me", key), mock.clone())?;

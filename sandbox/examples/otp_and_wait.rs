@@ -26,7 +26,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         currency: Currency::Kes,
         amount: "120.00".parse()?,
     });
-    let pending = client.apply_for_transfer_pending(&transfer).await?;
+    let pending = client.apply_for_transfer(transfer).pending().await?;
     println!("applied: {}", pending.business_id());
     pending.send_otp(OtpType::Sms).await?;
     // The customer reads the OTP from their phone; the sandbox computes it.
@@ -42,7 +42,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Duration::from_secs(2),
         Duration::from_secs(30),
     );
-    let result = client.get_trans_result_until_final(&query, &policy).await?;
+    let result = client.get_trans_result(query).until_final(&policy).await?;
     println!("final txStatus: {:?}", result.tx_status);
     Ok(())
 }

@@ -6,9 +6,7 @@
 //! ```
 
 use baas_client::enums::{Currency, OrderByDesc, OtpType};
-use baas_client::transfers::{
-    ApplyForTransferRequest, ApplyForTransferRequired, GetTransListRequest, GetTransListRequired,
-};
+use baas_client::transfers::{ApplyForTransferRequired, GetTransListRequest, GetTransListRequired};
 use baas_client::Client;
 use baas_sandbox::Sandbox;
 
@@ -19,13 +17,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A few transfers, so there is more than one page.
     for amount in ["10.00", "20.00", "30.00", "40.00"] {
         let pending = client
-            .apply_for_transfer_pending(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            .apply_for_transfer(ApplyForTransferRequired {
                 payer_account_id: "1000000001".into(),
                 payee_bank_code: "46".into(),
                 payee_account_id: "1000000004".into(),
                 currency: Currency::Kes,
                 amount: amount.parse()?,
-            }))
+            })
+            .pending()
             .await?;
         pending.send_otp(OtpType::Sms).await?;
         pending
@@ -43,7 +42,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         order_by_desc: OrderByDesc::NewestFirst,
     });
     // Pages: each one call, until the total is reached.
-    let mut pages = client.get_trans_list_pages(request.clone());
+    let mut pages = client.get_trans_list(request.clone()).pages();
     while let Some(page) = pages.next_page().await {
         let page = page?;
         println!(
@@ -54,7 +53,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     // Or the items themselves.
-    let mut items = client.get_trans_list_pages(request).items();
+    let mut items = client.get_trans_list(request).pages().items();
     let mut count = 0;
     while let Some(item) = items.next_item().await {
         let item = item?;

@@ -5,11 +5,10 @@
 //! cargo run --example quickstart
 //! ```
 
-use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::account::GetAccountDetailsRequired;
 use baas_client::enums::{Currency, OtpType};
 use baas_client::transfers::{
-    ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequest,
-    GetTransResultRequired,
+    ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequired,
 };
 use baas_client::{Amount, Client};
 use baas_sandbox::Sandbox;
@@ -29,9 +28,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 3. Read an account.
     let account = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "1000000001".into(),
-        }))
+        })
+        .send()
         .await?;
     println!(
         "account {} ({}) balance {} {}",
@@ -52,7 +52,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     })
     .remark("quickstart");
     // The pending application knows its business id (a transfer's txId).
-    let pending = client.apply_for_transfer_pending(&transfer).await?;
+    let pending = client
+        .apply_for_transfer(transfer.clone())
+        .pending()
+        .await?;
     let tx_id = pending.business_id().to_owned();
     println!("transfer applied: txId {tx_id} (waiting for the OTP)");
 
@@ -64,9 +67,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 6. The result.
     let result = client
-        .get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
-            tx_id,
-        }))
+        .get_trans_result(GetTransResultRequired { tx_id })
+        .send()
         .await?;
     println!(
         "transaction {}: txStatus {:?} via {}",
@@ -75,9 +77,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         result.payment_channel.unwrap_or_default()
     );
     let account = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "1000000001".into(),
-        }))
+        })
+        .send()
         .await?;
     println!(
         "new balance {} {}",

@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use baas_client::enums::{Currency, OtpType, TxStatus};
 use baas_client::transfers::{
-    ApplyForTransferRequest, ApplyForTransferRequired, GetTransResultRequest,
-    GetTransResultRequired,
+    ApplyForTransferRequired, GetTransResultRequest, GetTransResultRequired,
 };
 use baas_client::transport::{BoxFuture, HttpsTransport};
 use baas_client::{Client, Error, Outcome, WaitPolicy};
@@ -53,13 +52,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let client = Client::with_transport(sandbox.client_config(), Arc::new(transport))?;
     let pending = client
-        .apply_for_transfer_pending(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: "1000000001".into(),
             payee_bank_code: "46".into(),
             payee_account_id: "1000000004".into(),
             currency: Currency::Kes,
             amount: "75.00".parse()?,
-        }))
+        })
+        .pending()
         .await?;
     pending.send_otp(OtpType::Sms).await?;
     let otp = sandbox.otp_for(pending.business_id());
@@ -76,7 +76,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let query = GetTransResultRequest::new(GetTransResultRequired {
                 tx_id: pending.business_id().into(),
             });
-            let now = client.get_trans_result(&query).await?;
+            let now = client.get_trans_result(query.clone()).send().await?;
             match now.tx_status {
                 Some(TxStatus::Submitted) => {
                     println!("still waiting for the OTP: confirming again is safe")
@@ -87,7 +87,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         Duration::from_secs(1),
                         Duration::from_secs(10),
                     );
-                    let done = client.get_trans_result_until_final(&query, &policy).await?;
+                    let done = client.get_trans_result(query).until_final(&policy).await?;
                     println!(
                         "the confirmation had arrived (state {state}, final {:?}): not confirming again",
                         done.tx_status

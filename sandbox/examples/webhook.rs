@@ -30,7 +30,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::new(sandbox.client_config())?;
     client
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
                 source_currency: FxCurrency::Kes,
                 target_currency: FxCurrency::Eur,
                 source_account: "2000000001".into(),
@@ -38,6 +38,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .target_amount("10.00".parse::<baas_client::Amount>()?),
         )
+        .send()
         .await?;
 
     // A minimal HTTP receiver: one request per connection.

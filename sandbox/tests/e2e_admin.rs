@@ -50,7 +50,7 @@ async fn the_page_shows_what_happened_and_confirms_with_its_otp() {
     let (sb, c) = start().await;
     let tx = c
         .apply_for_transfer(
-            &ApplyForTransferRequest::new(ApplyForTransferRequired {
+            ApplyForTransferRequest::new(ApplyForTransferRequired {
                 payer_account_id: "1000000001".into(),
                 payee_bank_code: "46".into(),
                 payee_account_id: "B1002".into(),
@@ -59,14 +59,16 @@ async fn the_page_shows_what_happened_and_confirms_with_its_otp() {
             })
             .remark(REMARK),
         )
+        .send()
         .await
         .unwrap()
         .tx_id
         .unwrap();
-    c.send_otp(&SendOtpRequest::new(SendOtpRequired {
+    c.send_otp(SendOtpRequired {
         business_id: tx.clone(),
         otp_type: OtpType::Sms,
-    }))
+    })
+    .send()
     .await
     .unwrap();
     sb.inject(Fault::answer("getTransList", AnswerFault::Unsigned).times(3));
@@ -93,10 +95,11 @@ async fn the_page_shows_what_happened_and_confirms_with_its_otp() {
     assert_eq!(row["operation"], "applyForTransfer");
     assert_eq!(row["otp_sent"], true);
     let otp = row["otp"].as_str().unwrap().to_owned();
-    c.confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+    c.confirm_operation(ConfirmOperationRequired {
         business_id: tx.clone(),
         otp_code: otp,
-    }))
+    })
+    .send()
     .await
     .expect("the page's OTP confirms");
     assert!(api(&sb, "applications")
@@ -136,7 +139,7 @@ async fn the_page_shows_what_happened_and_confirms_with_its_otp() {
 async fn deliveries_and_dropped_answers_are_shown() {
     let (sb, c) = start().await;
     c.apply_for_fc_exchange(
-        &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+        ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
             source_currency: FxCurrency::Kes,
             target_currency: FxCurrency::Eur,
             source_account: "2000000001".into(),
@@ -144,6 +147,7 @@ async fn deliveries_and_dropped_answers_are_shown() {
         })
         .source_amount(amount("1402.50")),
     )
+    .send()
     .await
     .unwrap();
     sb.inject(Fault::answer("getBankCodes", AnswerFault::DropAnswer));
@@ -151,7 +155,8 @@ async fn deliveries_and_dropped_answers_are_shown() {
     config.max_retries = 0;
     let once = Client::new(config).unwrap();
     assert!(once
-        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+        .send()
         .await
         .is_err());
     let deliveries = api(&sb, "deliveries").await;
@@ -230,7 +235,8 @@ async fn faults_and_the_clock_are_set_from_the_page() {
     assert_eq!(status, 303);
     assert_eq!(sb.faults().len(), 1);
     let err = c
-        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+        .send()
         .await
         .unwrap_err();
     assert!(
@@ -317,7 +323,7 @@ async fn a_notification_is_delivered_again_from_the_page() {
         }
     });
     c.apply_for_fc_exchange(
-        &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+        ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
             source_currency: FxCurrency::Kes,
             target_currency: FxCurrency::Eur,
             source_account: "2000000001".into(),
@@ -325,6 +331,7 @@ async fn a_notification_is_delivered_again_from_the_page() {
         })
         .source_amount(amount("1402.50")),
     )
+    .send()
     .await
     .unwrap();
     sb.deliveries_settled().await;
@@ -352,11 +359,13 @@ async fn a_refused_signature_shows_the_canonical_string_expected_without_the_key
     config.private_key = baas_runtime::PrivateKey::new("a-wrong-key-7f3a");
     let wrong = Client::new(config).unwrap();
     let refused = wrong
-        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+        .send()
         .await
         .unwrap_err();
     assert_eq!(refused.api_code(), Some("12005"));
-    c.get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+    c.get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+        .send()
         .await
         .unwrap();
     let requests = api(&sb, "requests").await;

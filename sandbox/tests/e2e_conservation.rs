@@ -10,9 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use baas_client::enums::{Currency, OtpType};
-use baas_client::otp::{
-    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
-};
+use baas_client::otp::{ConfirmOperationRequired, SendOtpRequired};
 use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
 use baas_client::{Amount, Client};
 use common::{amount, start, Rng};
@@ -65,7 +63,10 @@ async fn worker(
             currency: Currency::Kes,
             amount: value,
         });
-        let tx = match in_flight.track(client.apply_for_transfer(&request)).await {
+        let tx = match in_flight
+            .track(client.apply_for_transfer(request).send())
+            .await
+        {
             Ok(r) => r.tx_id.unwrap(),
             Err(e) => {
                 assert_eq!(e.api_code(), Some("14009"), "{e}");
@@ -74,20 +75,26 @@ async fn worker(
             }
         };
         in_flight
-            .track(client.send_otp(&SendOtpRequest::new(SendOtpRequired {
-                business_id: tx.clone(),
-                otp_type: OtpType::Sms,
-            })))
+            .track(
+                client
+                    .send_otp(SendOtpRequired {
+                        business_id: tx.clone(),
+                        otp_type: OtpType::Sms,
+                    })
+                    .send(),
+            )
             .await
             .unwrap();
         let otp = sandbox.otp_for(&tx);
         match in_flight
-            .track(client.confirm_operation(&ConfirmOperationRequest::new(
-                ConfirmOperationRequired {
-                    business_id: tx.clone(),
-                    otp_code: otp,
-                },
-            )))
+            .track(
+                client
+                    .confirm_operation(ConfirmOperationRequired {
+                        business_id: tx.clone(),
+                        otp_code: otp,
+                    })
+                    .send(),
+            )
             .await
         {
             Ok(_) => done += 1,

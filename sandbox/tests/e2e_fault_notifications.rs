@@ -79,7 +79,7 @@ async fn receiver(sb: &Sandbox) -> Arc<Mutex<Received>> {
 /// An FX exchange (booked at once, notified with 0026); returns its applicationId.
 async fn exchange(c: &Client) -> String {
     c.apply_for_fc_exchange(
-        &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+        ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
             source_currency: FxCurrency::Kes,
             target_currency: FxCurrency::Eur,
             source_account: "2000000001".into(),
@@ -87,6 +87,7 @@ async fn exchange(c: &Client) -> String {
         })
         .source_amount(amount("1402.50")),
     )
+    .send()
     .await
     .expect("applyForFcExchange")
     .application_id

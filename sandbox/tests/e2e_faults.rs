@@ -34,21 +34,23 @@ async fn start_with(faults: Vec<Fault>) -> (Sandbox, Client) {
 /// A transfer of 1000.50 from PAYER to PAYEE applied for, with its OTP sent.
 async fn transfer_awaiting_confirmation(c: &Client) -> String {
     let tx = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: PAYER.into(),
             payee_bank_code: "46".into(),
             payee_account_id: "B1002".into(),
             currency: Currency::Kes,
             amount: amount("1000.50"),
-        }))
+        })
+        .send()
         .await
         .expect("applyForTransfer")
         .tx_id
         .expect("a txId");
-    c.send_otp(&SendOtpRequest::new(SendOtpRequired {
+    c.send_otp(SendOtpRequired {
         business_id: tx.clone(),
         otp_type: OtpType::Sms,
-    }))
+    })
+    .send()
     .await
     .expect("sendOtp");
     tx
@@ -62,12 +64,11 @@ fn confirmation(sb: &Sandbox, tx: &str) -> ConfirmOperationRequest {
 }
 
 async fn tx_status(c: &Client, tx: &str) -> Option<baas_client::enums::TxStatus> {
-    c.get_trans_result(&GetTransResultRequest::new(GetTransResultRequired {
-        tx_id: tx.into(),
-    }))
-    .await
-    .expect("getTransResult")
-    .tx_status
+    c.get_trans_result(GetTransResultRequired { tx_id: tx.into() })
+        .send()
+        .await
+        .expect("getTransResult")
+        .tx_status
 }
 
 /// Requests the sandbox saw for `operation`.
@@ -95,7 +96,8 @@ async fn lost_confirmation_is_unknown_then_looked_up(fault: AnswerFault) {
     let tx = transfer_awaiting_confirmation(&c).await;
     sb.inject(Fault::answer("confirmOperation", fault.clone()).when("businessId", &tx));
     let err = c
-        .confirm_operation(&confirmation(&sb, &tx))
+        .confirm_operation(confirmation(&sb, &tx))
+        .send()
         .await
         .unwrap_err();
     assert!(
@@ -140,7 +142,8 @@ async fn a_late_or_busy_query_is_retried_and_succeeds() {
     ])
     .await;
     let codes = c
-        .get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+        .get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+        .send()
         .await
         .expect("retried");
     assert!(codes.bank_code_list.is_some_and(|l| !l.is_empty()));
@@ -175,7 +178,8 @@ async fn a_service_code_with_or_without_the_effect() {
         },
     ));
     let err = c
-        .confirm_operation(&confirmation(&sb, &tx))
+        .confirm_operation(confirmation(&sb, &tx))
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("10001"), "{err:?}");
@@ -194,7 +198,8 @@ async fn a_service_code_with_or_without_the_effect() {
         },
     ));
     let err = c
-        .confirm_operation(&confirmation(&sb, &tx))
+        .confirm_operation(confirmation(&sb, &tx))
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("10000"), "{err:?}");
@@ -217,7 +222,7 @@ async fn unsigned_wrongly_signed_and_altered_answers_are_refused() {
         AnswerFault::Altered,
     ] {
         sb.inject(Fault::answer("getTransResult", fault.clone()));
-        let err = c.get_trans_result(&query).await.unwrap_err();
+        let err = c.get_trans_result(query.clone()).send().await.unwrap_err();
         match (&fault, err.kind()) {
             (AnswerFault::Unsigned, ErrorKind::SignatureMissing)
             | (AnswerFault::BadSignature | AnswerFault::Altered, ErrorKind::SignatureInvalid) => {}
@@ -230,12 +235,13 @@ async fn unsigned_wrongly_signed_and_altered_answers_are_refused() {
         "refused answers are not retried"
     );
     // The faults were for one call each: the next answer is sound.
-    assert!(c.get_trans_result(&query).await.is_ok());
+    assert!(c.get_trans_result(query).send().await.is_ok());
     // A money call answered unsigned has an unknown outcome (the effect happened).
     let totals = sb.totals();
     sb.inject(Fault::answer("confirmOperation", AnswerFault::Altered));
     let err = c
-        .confirm_operation(&confirmation(&sb, &tx))
+        .confirm_operation(confirmation(&sb, &tx))
+        .send()
         .await
         .unwrap_err();
     assert!(
@@ -283,7 +289,8 @@ async fn a_seeded_probability_hits_the_same_calls_in_every_run() {
         let mut pattern = Vec::new();
         for _ in 0..16 {
             pattern.push(
-                c0.get_bank_codes(&GetBankCodesRequest::new(RawJson::empty_object()))
+                c0.get_bank_codes(GetBankCodesRequest::new(RawJson::empty_object()))
+                    .send()
                     .await
                     .is_ok(),
             );
@@ -306,7 +313,8 @@ async fn a_scenario_file_loses_a_confirmation_answer() {
     let totals = sb.totals();
     let tx = transfer_awaiting_confirmation(&c).await;
     let err = c
-        .confirm_operation(&confirmation(&sb, &tx))
+        .confirm_operation(confirmation(&sb, &tx))
+        .send()
         .await
         .unwrap_err();
     assert!(

@@ -4,16 +4,13 @@
 
 mod common;
 
-use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::account::GetAccountDetailsRequired;
 use baas_client::enums::{
     AmountType, ChargeType, Currency, FeeBeneficiaryType, FxCurrency, PaymentChannel,
 };
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
-use baas_client::other::{FetchTransactionFeeRequest, FetchTransactionFeeRequired};
-use baas_client::transfers::{
-    ApplyForTransferRequest, ApplyForTransferRequired, TelegraphicTransferRequest,
-    TelegraphicTransferRequired,
-};
+use baas_client::reversal::FetchTransactionFeeRequired;
+use baas_client::transfers::{ApplyForTransferRequired, TelegraphicTransferRequired};
 use common::{amount, raw, start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -23,9 +20,10 @@ const HUGE: &str = "79228162514264337593543950335";
 
 /// The sandbox still serves a normal call.
 async fn still_serving(c: &baas_client::Client) {
-    c.get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+    c.get_account_details(GetAccountDetailsRequired {
         account_id: "1000000001".into(),
-    }))
+    })
+    .send()
     .await
     .expect("the sandbox still serves");
 }
@@ -39,25 +37,27 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // computed first and overflowed (a panic, a dropped connection); debits are checked
     // first now.
     let r = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: "1000000004".into(),
             payee_bank_code: "46".into(),
             payee_account_id: "1000000001".into(),
             currency: Currency::Kes,
             amount: amount(HUGE),
-        }))
+        })
+        .send()
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("14009"));
 
     // Outside the bank: amount plus fee overflows.
     let r = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: "1000000001".into(),
             payee_bank_code: "M-PESA".into(),
             payee_account_id: "0700000000".into(),
             currency: Currency::Kes,
             amount: amount(HUGE),
-        }))
+        })
+        .send()
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));
 
@@ -65,7 +65,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     // holds it.
     let r = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
                 source_currency: FxCurrency::Eur,
                 target_currency: FxCurrency::Kes,
                 source_account: "2000000003".into(),
@@ -73,11 +73,12 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
             })
             .source_amount(amount(HUGE)),
         )
+        .send()
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));
     let r = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
                 source_currency: FxCurrency::Eur,
                 target_currency: FxCurrency::Kes,
                 source_account: "2000000003".into(),
@@ -85,44 +86,43 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
             })
             .target_amount(amount(HUGE)),
         )
+        .send()
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("14009"));
 
     // The fee of a huge amount still fits.
     let fee = c
-        .fetch_transaction_fee(&FetchTransactionFeeRequest::new(
-            FetchTransactionFeeRequired {
-                payer_account_id: "1000000001".into(),
-                benificiary_name: "Jane".into(),
-                benificiary_type: FeeBeneficiaryType::Individual,
-                benificiary_account: "254700000009".into(),
-                benificiary_bank_code: "M-PESA".into(),
-                amount: amount(HUGE),
-            },
-        ))
+        .fetch_transaction_fee(FetchTransactionFeeRequired {
+            payer_account_id: "1000000001".into(),
+            benificiary_name: "Jane".into(),
+            benificiary_type: FeeBeneficiaryType::Individual,
+            benificiary_account: "254700000009".into(),
+            benificiary_bank_code: "M-PESA".into(),
+            amount: amount(HUGE),
+        })
+        .send()
         .await
         .unwrap();
     assert!(fee.fee_amount.is_some(), "{fee:?}");
 
     // SWIFT with the amount in the beneficiary's currency (EUR) from a KES account.
     let r = c
-        .telegraphic_transfer(&TelegraphicTransferRequest::new(
-            TelegraphicTransferRequired {
-                account_id: "1000000001".into(),
-                beneficiary_swift_bic: "DEUTDEFF".into(),
-                beneficiary_bank_name: "Deutsche Bank".into(),
-                beneficiary_bank_city: "Frankfurt".into(),
-                beneficiary_account_id: "DE89370400440532013000".into(),
-                beneficiary_account_ccy: "EUR".into(),
-                beneficiary_name: "Max Mustermann".into(),
-                amount: amount(HUGE),
-                amount_type: AmountType::CreditAccountCurrency,
-                payment_channel: PaymentChannel::Swift,
-                payment_purpose_id: "GDDS".into(),
-                sender_address: "Nairobi".into(),
-                charge_type: ChargeType::Our,
-            },
-        ))
+        .telegraphic_transfer(TelegraphicTransferRequired {
+            account_id: "1000000001".into(),
+            beneficiary_swift_bic: "DEUTDEFF".into(),
+            beneficiary_bank_name: "Deutsche Bank".into(),
+            beneficiary_bank_city: "Frankfurt".into(),
+            beneficiary_account_id: "DE89370400440532013000".into(),
+            beneficiary_account_ccy: "EUR".into(),
+            beneficiary_name: "Max Mustermann".into(),
+            amount: amount(HUGE),
+            amount_type: AmountType::CreditAccountCurrency,
+            payment_channel: PaymentChannel::Swift,
+            payment_purpose_id: "GDDS".into(),
+            sender_address: "Nairobi".into(),
+            charge_type: ChargeType::Our,
+        })
+        .send()
         .await;
     assert_eq!(r.unwrap_err().api_code(), Some("12001"));
 

@@ -8,11 +8,11 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use baas_client::cny::{ApplyForCnyExpressRequest, ApplyForCnyExpressRequired};
+use baas_client::account::QueryClosingBalanceRequired;
+use baas_client::cny::ApplyForCnyExpressRequired;
 use baas_client::enums::NotificationType;
 use baas_client::enums::{BeneficiaryType, CnyDocumentType, FxCurrency, PaymentPurpose};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
-use baas_client::other::{QueryClosingBalanceRequest, QueryClosingBalanceRequired};
 use baas_client::records::{OrderItem, OrderItemRequired};
 use baas_runtime::notification::{self, DeliveryId, Notification, Verifier};
 use bytes::Bytes;
@@ -104,18 +104,17 @@ async fn notifications_are_signed_retried_and_verified() {
         .unwrap();
 
     let job = c
-        .query_closing_balance(&QueryClosingBalanceRequest::new(
-            QueryClosingBalanceRequired {
-                query_date: "2025-06-30".into(),
-            },
-        ))
+        .query_closing_balance(QueryClosingBalanceRequired {
+            query_date: "2025-06-30".into(),
+        })
+        .send()
         .await
         .unwrap()
         .job_id
         .unwrap();
     let fx = c
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
                 source_currency: FxCurrency::Kes,
                 target_currency: FxCurrency::Eur,
                 source_account: "2000000001".into(),
@@ -123,6 +122,7 @@ async fn notifications_are_signed_retried_and_verified() {
             })
             .source_amount(amount("14025")),
         )
+        .send()
         .await
         .unwrap();
     let fx_id = fx.application_id.clone().expect("an FX request id");
@@ -135,25 +135,24 @@ async fn notifications_are_signed_retried_and_verified() {
         platform: "shop".into(),
     });
     let cny = c
-        .apply_for_cny_express(&ApplyForCnyExpressRequest::new(
-            ApplyForCnyExpressRequired {
-                payer_account_id: "2000000001".into(),
-                beneficiary_type: BeneficiaryType::Enterprise,
-                beneficiary_name: "上海公司".into(),
-                beneficiary_id_number: "9131".into(),
-                beneficiary_bank_code: "BOC".into(),
-                beneficiary_bank_name: "Bank of China".into(),
-                beneficiary_bank_address: "Shanghai".into(),
-                beneficiary_account_id: "6222".into(),
-                payment_purpose: PaymentPurpose::RelatedPartyPayment,
-                support_document_file: "aGk=".into(),
-                support_document_type: CnyDocumentType::Pdf,
-                company_regis_document_file: "aGk=".into(),
-                company_regis_document_type: CnyDocumentType::Pdf,
-                invoice_document_type: CnyDocumentType::Pdf,
-                oder_array: vec![order],
-            },
-        ))
+        .apply_for_cny_express(ApplyForCnyExpressRequired {
+            payer_account_id: "2000000001".into(),
+            beneficiary_type: BeneficiaryType::Enterprise,
+            beneficiary_name: "上海公司".into(),
+            beneficiary_id_number: "9131".into(),
+            beneficiary_bank_code: "BOC".into(),
+            beneficiary_bank_name: "Bank of China".into(),
+            beneficiary_bank_address: "Shanghai".into(),
+            beneficiary_account_id: "6222".into(),
+            payment_purpose: PaymentPurpose::RelatedPartyPayment,
+            support_document_file: "aGk=".into(),
+            support_document_type: CnyDocumentType::Pdf,
+            company_regis_document_file: "aGk=".into(),
+            company_regis_document_type: CnyDocumentType::Pdf,
+            invoice_document_type: CnyDocumentType::Pdf,
+            order_array: vec![order],
+        })
+        .send()
         .await
         .unwrap();
     let cny_id = cny.application_id.unwrap();
@@ -222,11 +221,10 @@ async fn delivery_stops_after_five_attempts() {
     // The receiver answers "busy" to every delivery.
     sb.set_callback_url(&receiver(sb.notification_verifier(), state.clone()).await)
         .unwrap();
-    c.query_closing_balance(&QueryClosingBalanceRequest::new(
-        QueryClosingBalanceRequired {
-            query_date: "2025-06-30".into(),
-        },
-    ))
+    c.query_closing_balance(QueryClosingBalanceRequired {
+        query_date: "2025-06-30".into(),
+    })
+    .send()
     .await
     .unwrap();
     // Settled means the delivery task has ended: no later attempt can come.
@@ -244,11 +242,10 @@ async fn delivery_stops_after_five_attempts() {
 #[tokio::test]
 async fn without_a_callback_url_the_notification_is_logged_as_undeliverable() {
     let (sb, c) = start().await;
-    c.query_closing_balance(&QueryClosingBalanceRequest::new(
-        QueryClosingBalanceRequired {
-            query_date: "2025-06-30".into(),
-        },
-    ))
+    c.query_closing_balance(QueryClosingBalanceRequired {
+        query_date: "2025-06-30".into(),
+    })
+    .send()
     .await
     .unwrap();
     settled(&sb).await;

@@ -4,9 +4,7 @@
 mod common;
 
 use baas_client::enums::{Currency, OrderByDesc, TxStatus};
-use baas_client::transfers::{
-    ApplyForTransferRequest, ApplyForTransferRequired, GetTransListRequest, GetTransListRequired,
-};
+use baas_client::transfers::{ApplyForTransferRequired, GetTransListRequest, GetTransListRequired};
 use common::{amount, confirm, start};
 use futures_util::StreamExt;
 
@@ -32,18 +30,23 @@ async fn every_item_of_every_page_once() {
     // Five confirmed transfers next to what the seed holds.
     for i in 1..=5 {
         let applied = client
-            .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+            .apply_for_transfer(ApplyForTransferRequired {
                 payer_account_id: "1000000001".into(),
                 payee_bank_code: "46".into(),
                 payee_account_id: "1000000004".into(),
                 currency: Currency::Kes,
                 amount: amount(&format!("{i}.00")),
-            }))
+            })
+            .send()
             .await
             .expect("applied");
         confirm(&client, &sandbox, applied.tx_id.as_deref().expect("txId")).await;
     }
-    let whole = client.get_trans_list(&list(50)).await.expect("one page");
+    let whole = client
+        .get_trans_list(list(50))
+        .send()
+        .await
+        .expect("one page");
     let total = whole.total_rows.expect("total");
     let all: Vec<String> = whole
         .result
@@ -55,7 +58,7 @@ async fn every_item_of_every_page_once() {
 
     // Pages of 2: ceil(total / 2) pages, numbered from 1, the last one short.
     let before = sandbox.requests_seen();
-    let mut pages = client.get_trans_list_pages(list(2));
+    let mut pages = client.get_trans_list(list(2)).pages();
     let mut numbers = Vec::new();
     let mut ids = Vec::new();
     while let Some(page) = pages.next_page().await {
@@ -76,7 +79,8 @@ async fn every_item_of_every_page_once() {
 
     // The same as a Stream of items.
     let items: Vec<String> = client
-        .get_trans_list_pages(list(3))
+        .get_trans_list(list(3))
+        .pages()
         .items()
         .map(|item| item.expect("item").tx_id.expect("txId"))
         .collect()
@@ -90,7 +94,7 @@ async fn an_error_ends_the_stream_and_bad_pages_are_not_sent() {
     // Page 0 is refused before sending: pages count from 1.
     let mut zero = list(2);
     zero.page_no = 0;
-    let mut pages = client.get_trans_list_pages(zero);
+    let mut pages = client.get_trans_list(zero).pages();
     let first = pages.next_page().await.expect("an item");
     assert!(
         matches!(
@@ -104,7 +108,7 @@ async fn an_error_ends_the_stream_and_bad_pages_are_not_sent() {
         "the stream ends at the error"
     );
     // Over the page-size limit: refused before sending too.
-    let mut pages = client.get_trans_list_pages(list(51));
+    let mut pages = client.get_trans_list(list(51)).pages();
     assert!(matches!(
         pages
             .next_page()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::account::GetAccountDetailsRequired;
 use baas_client::enums::{Currency, OtpType};
 use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
 use baas_client::Client;
@@ -21,9 +21,10 @@ fn transfer(value: &str) -> ApplyForTransferRequest {
 
 async fn balance(client: &Client, account: &str) -> String {
     client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: account.into(),
-        }))
+        })
+        .send()
         .await
         .expect("account")
         .balance
@@ -36,7 +37,8 @@ async fn apply_send_and_confirm_through_the_handle() {
     let (sandbox, client) = start().await;
     let before = balance(&client, "1000000001").await;
     let pending = client
-        .apply_for_transfer_pending(&transfer("100.00"))
+        .apply_for_transfer(transfer("100.00"))
+        .pending()
         .await
         .expect("applied");
     assert_eq!(
@@ -69,11 +71,13 @@ async fn grouped_applications_are_confirmed_with_one_otp() {
     let (sandbox, client) = start().await;
     let before = balance(&client, "1000000004").await;
     let a = client
-        .apply_for_transfer_pending(&transfer("1.00"))
+        .apply_for_transfer(transfer("1.00"))
+        .pending()
         .await
         .expect("a");
     let b = client
-        .apply_for_transfer_pending(&transfer("2.00"))
+        .apply_for_transfer(transfer("2.00"))
+        .pending()
         .await
         .expect("b");
     let group = client
@@ -109,7 +113,8 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
     );
     // Not confirmed: the state stays 1 (waiting for the OTP) and the deadline ends it.
     let waiting = client
-        .apply_for_transfer_pending(&transfer("5.00"))
+        .apply_for_transfer(transfer("5.00"))
+        .pending()
         .await
         .expect("applied");
     let query = GetTransResultRequest::new(GetTransResultRequired {
@@ -117,7 +122,8 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
     });
     let seen = sandbox.requests_seen();
     let err = client
-        .get_trans_result_until_final(&query, &policy)
+        .get_trans_result(query.clone())
+        .until_final(&policy)
         .await
         .expect_err("never final");
     match err.kind() {
@@ -138,7 +144,8 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
 
     // Confirmed: the first final state ends the wait with its response.
     let done = client
-        .apply_for_transfer_pending(&transfer("6.00"))
+        .apply_for_transfer(transfer("6.00"))
+        .pending()
         .await
         .expect("applied");
     done.send_otp(OtpType::Sms).await.expect("OTP");
@@ -149,7 +156,8 @@ async fn waiting_ends_at_a_final_state_or_the_deadline() {
         tx_id: done.business_id().into(),
     });
     let result = client
-        .get_trans_result_until_final(&query, &policy)
+        .get_trans_result(query)
+        .until_final(&policy)
         .await
         .expect("final");
     assert_eq!(
@@ -165,7 +173,8 @@ async fn amounts_the_service_refuses_are_not_sent() {
     let (sandbox, client) = start().await;
     for bad in ["0.001", "-500", "0", "0.00"] {
         let err = client
-            .apply_for_transfer(&transfer(bad))
+            .apply_for_transfer(transfer(bad))
+            .send()
             .await
             .expect_err(bad);
         assert!(

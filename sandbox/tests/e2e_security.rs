@@ -5,10 +5,9 @@ mod common;
 
 use std::time::Duration;
 
-use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::account::GetAccountDetailsRequired;
 use baas_client::cny::{
-    ApplyForCnyExpressRequest, ApplyForCnyExpressRequired, GetCnyTransListRequest,
-    GetCnyTransListRequired,
+    ApplyForCnyExpressRequest, ApplyForCnyExpressRequired, GetCnyTransListRequired,
 };
 use baas_client::enums::{BeneficiaryType, CnyDocumentType, Currency, PaymentPurpose};
 use baas_client::records::{OrderItem, OrderItemRequired};
@@ -43,7 +42,7 @@ async fn invalid_request_never_reaches_the_sandbox() {
         amount: amount("1"),
     })
     .remark("r".repeat(101));
-    let err = c.apply_for_transfer(&bad).await.unwrap_err();
+    let err = c.apply_for_transfer(bad).send().await.unwrap_err();
     assert!(err.to_string().contains("remark"), "{err}");
     let order = OrderItem::new(OrderItemRequired {
         product_name: "tea".into(),
@@ -67,9 +66,9 @@ async fn invalid_request_never_reaches_the_sandbox() {
         company_regis_document_file: "aGk=".into(),
         company_regis_document_type: CnyDocumentType::Pdf,
         invoice_document_type: CnyDocumentType::Pdf,
-        oder_array: vec![order],
+        order_array: vec![order],
     });
-    let err = c.apply_for_cny_express(&cny).await.unwrap_err();
+    let err = c.apply_for_cny_express(cny).send().await.unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains("oderArray[0].amount")
@@ -90,9 +89,10 @@ async fn tampered_response_is_refused() {
     let (sb, c) = start().await;
     sb.tamper_next_response();
     let err = c
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "1000000001".into(),
-        }))
+        })
+        .send()
         .await
         .unwrap_err();
     assert!(
@@ -100,9 +100,10 @@ async fn tampered_response_is_refused() {
         "{err:?}"
     );
     // The next response is intact again.
-    c.get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+    c.get_account_details(GetAccountDetailsRequired {
         account_id: "1000000001".into(),
-    }))
+    })
+    .send()
     .await
     .unwrap();
 }
@@ -187,34 +188,37 @@ async fn signature_replay_params_and_transport_rules() {
 async fn business_errors_over_http() {
     let (_sb, c) = start().await;
     let err = c
-        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: "1000000003".into(),
             payee_bank_code: "46".into(),
             payee_account_id: "1000000004".into(),
             currency: Currency::Kes,
             amount: amount("1500.01"),
-        }))
+        })
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("14009"));
     let err = c
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "42".into(),
-        }))
+        })
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("13000"));
     // getCnyTransList declares pageSize a string: no client range check, the service's
     // own 15002 answers it.
     let err = c
-        .get_cny_trans_list(&GetCnyTransListRequest::new(GetCnyTransListRequired {
+        .get_cny_trans_list(GetCnyTransListRequired {
             user_id: "U2001".into(),
             account_id: "2000000001".into(),
             start_time: 0,
             end_time: 4_102_444_800_000,
             page_no: "1".into(),
             page_size: "51".into(),
-        }))
+        })
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.api_code(), Some("15002"), "{err}");

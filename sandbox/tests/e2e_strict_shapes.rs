@@ -162,7 +162,7 @@ fn check_answer(request: &Request, data: &Value) -> Result<(), String> {
         Request::Account(r) => by_operation!(r, data, account: GetAccountDetails,
             QueryAccountListByUserId, GetAbnormalAccountList, ApplyForShortCode,
             QueryForShortCode, QueryAccountByShortCode, ActivateAccount, EditSubAccountName,
-            CancelAccountOperation),
+            CancelAccountOperation, ValidateAccount, QueryClosingBalance),
         Request::Cny(r) => by_operation!(r, data, cny: ApplyForCnyExpress, GetCnyTransList,
             GetCnyTransferDetails),
         Request::Fx(r) => by_operation!(r, data, fx: GetForeignExchangeRate, ApplyForFcExchange,
@@ -171,10 +171,10 @@ fn check_answer(request: &Request, data: &Value) -> Result<(), String> {
             GetUserKyc, GetKycMediaList, GetOnboardingRequestId, GetBusinessOnboardingStatus,
             GetBusinessOnboardingRequestId, GetStoreOnboardingInfo, GetCompanyOnboardingInfo,
             GetOrganisationOnboardingInfo, GetPartnershipOnboardingInfo),
-        Request::Other(r) => by_operation!(r, data, other: TxReversal, QueryTxReversal,
-            FetchTransactionFee, ValidateAccount, QueryClosingBalance),
         Request::Otp(r) => by_operation!(r, data, otp: SendOtp, ConfirmOperation, SendAccAdminOtp,
             GroupApplications),
+        Request::Reversal(r) => by_operation!(r, data, reversal: TxReversal, QueryTxReversal,
+            FetchTransactionFee),
         Request::Transfers(r) => by_operation!(r, data, transfers:
             ApplyForMobileMoneyBusinessTransfer, ApplyForTransfer, GetTransList, GetTransResult,
             TelegraphicTransfer, GetInterBankTransferList, GetInterBankTransferDetails,
@@ -278,14 +278,13 @@ async fn every_answer_and_notification_has_the_declared_shape() {
 
 #[test]
 fn an_undeclared_member_or_another_json_type_is_named() {
-    use baas_client::fx::GetFxRequestStatusResponse;
     let declared = serde_json::json!({"applicationId": "FX1", "status": 6, "amount": "100.00"});
-    assert_eq!(strict::<GetFxRequestStatusResponse>(&declared), Ok(()));
+    assert_eq!(strict::<baas_client::records::FxRequest>(&declared), Ok(()));
     let extra = serde_json::json!({"applicationId": "FX1", "status": 6, "note": "x"});
-    let e = strict::<GetFxRequestStatusResponse>(&extra).unwrap_err();
+    let e = strict::<baas_client::records::FxRequest>(&extra).unwrap_err();
     assert!(e.contains("`data.note` is not declared"), "{e}");
     let as_text = serde_json::json!({"applicationId": "FX1", "status": "6"});
-    let e = strict::<GetFxRequestStatusResponse>(&as_text).unwrap_err();
+    let e = strict::<baas_client::records::FxRequest>(&as_text).unwrap_err();
     assert!(e.contains("`data.status` was sent as \"6\""), "{e}");
     let nested =
         serde_json::json!({"result": [{"txId": "T1", "extInfo": {"fee": "0.00", "zz": 1}}]});

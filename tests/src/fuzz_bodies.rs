@@ -252,12 +252,12 @@ pub const SPEC: &[(&str, &str)] = &[
         include_str!("../../spec/operations/onboarding.yaml"),
     ),
     (
-        "spec/operations/other.yaml",
-        include_str!("../../spec/operations/other.yaml"),
-    ),
-    (
         "spec/operations/otp.yaml",
         include_str!("../../spec/operations/otp.yaml"),
+    ),
+    (
+        "spec/operations/reversal.yaml",
+        include_str!("../../spec/operations/reversal.yaml"),
     ),
     (
         "spec/operations/transfers.yaml",

@@ -124,7 +124,7 @@ impl Run {
             ($request:ty, $method:ident) => {{
                 let request: $request = serde_json::from_value(params)
                     .unwrap_or_else(|e| panic!("{}: params of {op}: {e}", self.name));
-                match self.client.$method(&request).await {
+                match self.client.$method(request).send().await {
                     Ok(answer) => Got::Data(serde_json::to_value(answer).expect("answer as JSON")),
                     Err(error) => Got::Failed(error),
                 }
@@ -152,7 +152,8 @@ impl Run {
                 );
                 match self
                     .client
-                    .get_trans_result_until_final(&request, &policy)
+                    .get_trans_result(request.clone())
+                    .until_final(&policy)
                     .await
                 {
                     Ok(answer) => Got::Data(serde_json::to_value(answer).expect("answer as JSON")),
@@ -162,7 +163,7 @@ impl Run {
             ("getTransList", "pages") => {
                 let request: GetTransListRequest =
                     serde_json::from_value(params).expect("params of getTransList");
-                let mut items = self.client.get_trans_list_pages(request).items();
+                let mut items = self.client.get_trans_list(request).pages().items();
                 let mut all = Vec::new();
                 while let Some(item) = items.next_item().await {
                     match item {

@@ -4,9 +4,7 @@
 
 use std::sync::Arc;
 
-use baas_client::account::{
-    GetAccountDetailsRequest, GetAccountDetailsRequired, GetAccountDetailsResponse,
-};
+use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
 use baas_client::enums::{Currency, ResultCode};
 use baas_client::mock::{Failure, MockTransport, Refusal};
 use baas_client::records::Account;
@@ -43,12 +41,13 @@ async fn stubs_answer_typed_and_requests_are_recorded() {
         let mut account = Account::default();
         account.account_id = Some(req.account_id.clone());
         account.balance = Some("12.30".parse().expect("amount"));
-        Ok::<GetAccountDetailsResponse, Refusal>(account)
+        Ok::<baas_client::records::Account, Refusal>(account)
     });
     let account = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "1000000001".into(),
-        }))
+        })
+        .send()
         .await
         .expect("answered");
     assert_eq!(account.account_id.as_deref(), Some("1000000001"));
@@ -74,7 +73,8 @@ async fn refusals_and_failures_are_the_real_errors() {
         }
     });
     let err = client
-        .apply_for_transfer(&transfer("999999.00"))
+        .apply_for_transfer(transfer("999999.00"))
+        .send()
         .await
         .unwrap_err();
     assert_eq!(
@@ -86,7 +86,8 @@ async fn refusals_and_failures_are_the_real_errors() {
         "signed by the mock"
     );
     let ok = client
-        .apply_for_transfer(&transfer("10.00"))
+        .apply_for_transfer(transfer("10.00"))
+        .send()
         .await
         .expect("applied");
     assert_eq!(ok.tx_id.as_deref(), Some("TX1"));
@@ -94,7 +95,8 @@ async fn refusals_and_failures_are_the_real_errors() {
     // Invalid input never reaches the mock.
     let before = mock.requests().len();
     let err = client
-        .apply_for_transfer(&transfer("0.001"))
+        .apply_for_transfer(transfer("0.001"))
+        .send()
         .await
         .unwrap_err();
     assert_eq!(err.outcome(), Outcome::NotSent);
@@ -104,7 +106,8 @@ async fn refusals_and_failures_are_the_real_errors() {
     mock.fail::<ApplyForTransferRequest>(Failure::NoAnswer);
     let before = mock.requests().len();
     let err = client
-        .apply_for_transfer(&transfer("10.00"))
+        .apply_for_transfer(transfer("10.00"))
+        .send()
         .await
         .unwrap_err();
     assert!(
@@ -116,9 +119,10 @@ async fn refusals_and_failures_are_the_real_errors() {
 
     // An operation without a stub is "not sent", with the reason.
     let err = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "1".into(),
-        }))
+        })
+        .send()
         .await
         .unwrap_err();
     assert!(err.to_string().contains("no stub"), "{err}");

@@ -6,25 +6,22 @@
 
 use std::time::Duration;
 
+use baas_client::account::QueryAccountListByUserIdRequired;
 use baas_client::account::{ActivateAccountRequest, ActivateAccountRequired};
-use baas_client::account::{QueryAccountListByUserIdRequest, QueryAccountListByUserIdRequired};
 use baas_client::enums::{
     AmountType, ChargeType, CurrencyPair, FxCurrency, FxRequestStatus, InterBankApplicationStatus,
     NetworkProvider, OtpType, PaymentChannel, UtilityPaymentStatus,
 };
 use baas_client::fx::{
-    ApplyForFcExchangeRequest, ApplyForFcExchangeRequired, GetForeignExchangeRateRequest,
-    GetForeignExchangeRateRequired, GetFxRequestStatusRequest, GetFxRequestStatusRequired,
+    ApplyForFcExchangeRequest, ApplyForFcExchangeRequired, GetForeignExchangeRateRequired,
+    GetFxRequestStatusRequired,
 };
 use baas_client::pending::PendingApplication;
 use baas_client::transfers::{
-    GetInterBankTransferDetailsRequest, GetInterBankTransferDetailsRequired,
-    GetInterBankTransferListRequest, GetInterBankTransferListRequired, TelegraphicTransferRequest,
+    GetInterBankTransferDetailsRequired, GetInterBankTransferListRequired,
     TelegraphicTransferRequired,
 };
-use baas_client::utility::{
-    AirtimePaymentRequest, AirtimePaymentRequired, PaymentQueryRequest, PaymentQueryRequired,
-};
+use baas_client::utility::{AirtimePaymentRequired, PaymentQueryRequired};
 use baas_client::{Amount, CallOptions, Client, WaitPolicy};
 use baas_sandbox::Sandbox;
 
@@ -50,11 +47,10 @@ async fn start() -> (Sandbox, Client) {
 async fn fx_rate_conversion_and_its_final_status_are_typed() {
     let (_sandbox, client) = start().await;
     let rate = client
-        .get_foreign_exchange_rate(&GetForeignExchangeRateRequest::new(
-            GetForeignExchangeRateRequired {
-                currency_pair: CurrencyPair::EurKes,
-            },
-        ))
+        .get_foreign_exchange_rate(GetForeignExchangeRateRequired {
+            currency_pair: CurrencyPair::EurKes,
+        })
+        .send()
         .await
         .expect("a rate");
     assert_eq!(rate.currency_pair, Some(CurrencyPair::EurKes));
@@ -62,7 +58,7 @@ async fn fx_rate_conversion_and_its_final_status_are_typed() {
 
     let fx = client
         .apply_for_fc_exchange(
-            &ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
+            ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
                 source_currency: FxCurrency::Eur,
                 target_currency: FxCurrency::Kes,
                 source_account: "2000000003".into(),
@@ -70,16 +66,15 @@ async fn fx_rate_conversion_and_its_final_status_are_typed() {
             })
             .source_amount(amount("100")),
         )
+        .send()
         .await
         .expect("an FX request");
     assert_eq!(fx.source_amount, Some(amount("100.00")));
     let status = client
-        .get_fx_request_status_until_final(
-            &GetFxRequestStatusRequest::new(GetFxRequestStatusRequired {
-                application_id: fx.application_id.expect("an id"),
-            }),
-            &quick(),
-        )
+        .get_fx_request_status(GetFxRequestStatusRequired {
+            application_id: fx.application_id.expect("an id"),
+        })
+        .until_final(&quick())
         .await
         .expect("a final state");
     assert_eq!(status.status, Some(FxRequestStatus::Successful));
@@ -91,12 +86,13 @@ async fn airtime_is_confirmed_through_its_pending_handle_and_waited_for() {
     let (sandbox, client) = start().await;
     let before = sandbox.balance("1000000001").expect("seeded");
     let pending = client
-        .airtime_payment_pending(&AirtimePaymentRequest::new(AirtimePaymentRequired {
+        .airtime_payment(AirtimePaymentRequired {
             account_id: "1000000001".into(),
             mobile_number: "254700000001".into(),
             network_provider: NetworkProvider::First,
             amount: amount("100"),
-        }))
+        })
+        .pending()
         .await
         .expect("an application");
     pending.send_otp(OtpType::Sms).await.expect("OTP sent");
@@ -105,12 +101,10 @@ async fn airtime_is_confirmed_through_its_pending_handle_and_waited_for() {
         .await
         .expect("confirmed");
     let payment = client
-        .payment_query_until_final(
-            &PaymentQueryRequest::new(PaymentQueryRequired {
-                payment_id: pending.business_id().to_owned(),
-            }),
-            &quick(),
-        )
+        .payment_query(PaymentQueryRequired {
+            payment_id: pending.business_id().to_owned(),
+        })
+        .until_final(&quick())
         .await
         .expect("final");
     assert_eq!(payment.status, Some(UtilityPaymentStatus::Succeeded));
@@ -123,23 +117,22 @@ async fn airtime_is_confirmed_through_its_pending_handle_and_waited_for() {
 async fn a_swift_transfer_is_listed_by_the_pager_and_waited_for() {
     let (sandbox, client) = start().await;
     let pending = client
-        .telegraphic_transfer_pending(&TelegraphicTransferRequest::new(
-            TelegraphicTransferRequired {
-                account_id: "1000000002".into(),
-                beneficiary_swift_bic: "DEUTDEFF".into(),
-                beneficiary_bank_name: "Deutsche Bank".into(),
-                beneficiary_bank_city: "Frankfurt".into(),
-                beneficiary_account_id: "DE89370400440532013000".into(),
-                beneficiary_account_ccy: "EUR".into(),
-                beneficiary_name: "Hans Muster".into(),
-                amount: amount("1000"),
-                amount_type: AmountType::DebitAccountCurrency,
-                payment_channel: PaymentChannel::Swift,
-                payment_purpose_id: "GDDS".into(),
-                sender_address: "Nairobi".into(),
-                charge_type: ChargeType::Our,
-            },
-        ))
+        .telegraphic_transfer(TelegraphicTransferRequired {
+            account_id: "1000000002".into(),
+            beneficiary_swift_bic: "DEUTDEFF".into(),
+            beneficiary_bank_name: "Deutsche Bank".into(),
+            beneficiary_bank_city: "Frankfurt".into(),
+            beneficiary_account_id: "DE89370400440532013000".into(),
+            beneficiary_account_ccy: "EUR".into(),
+            beneficiary_name: "Hans Muster".into(),
+            amount: amount("1000"),
+            amount_type: AmountType::DebitAccountCurrency,
+            payment_channel: PaymentChannel::Swift,
+            payment_purpose_id: "GDDS".into(),
+            sender_address: "Nairobi".into(),
+            charge_type: ChargeType::Our,
+        })
+        .pending()
         .await
         .expect("an application");
     let id = pending.business_id().to_owned();
@@ -149,27 +142,24 @@ async fn a_swift_transfer_is_listed_by_the_pager_and_waited_for() {
         .await
         .expect("confirmed");
     let detail = client
-        .get_inter_bank_transfer_details_until_final(
-            &GetInterBankTransferDetailsRequest::new(GetInterBankTransferDetailsRequired {
-                application_id: id.clone(),
-                account_id: "1000000002".into(),
-            }),
-            &quick(),
-        )
+        .get_inter_bank_transfer_details(GetInterBankTransferDetailsRequired {
+            application_id: id.clone(),
+            account_id: "1000000002".into(),
+        })
+        .until_final(&quick())
         .await
         .expect("final");
     assert_eq!(detail.status, Some(InterBankApplicationStatus::InTransit));
     assert_eq!(detail.beneficiary_bic.as_deref(), Some("DEUTDEFF"));
     let mut items = client
-        .get_inter_bank_transfer_list_pages(GetInterBankTransferListRequest::new(
-            GetInterBankTransferListRequired {
-                account_id: "1000000002".into(),
-                start_time: 0,
-                end_time: 4_102_444_800_000,
-                page_no: 1,
-                page_size: 50,
-            },
-        ))
+        .get_inter_bank_transfer_list(GetInterBankTransferListRequired {
+            account_id: "1000000002".into(),
+            start_time: 0,
+            end_time: 4_102_444_800_000,
+            page_no: 1,
+            page_size: 50,
+        })
+        .pages()
         .items();
     let mut listed = Vec::new();
     while let Some(item) = items.next_item().await {
@@ -203,11 +193,10 @@ async fn an_account_is_activated_by_its_request_id_and_listed_with_its_balance()
         .expect("confirmed");
 
     let list = client
-        .query_account_list_by_user_id(&QueryAccountListByUserIdRequest::new(
-            QueryAccountListByUserIdRequired {
-                user_id: "U1002".into(),
-            },
-        ))
+        .query_account_list_by_user_id(QueryAccountListByUserIdRequired {
+            user_id: "U1002".into(),
+        })
+        .send()
         .await
         .expect("accounts");
     let accounts = list.accounts.expect("accounts");

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use baas_client::account::{GetAccountDetailsRequest, GetAccountDetailsRequired};
+use baas_client::account::GetAccountDetailsRequired;
 use baas_client::enums::Currency;
 use baas_client::enums::{NotificationType, ResultCode};
 use baas_client::transfers::{ApplyForTransferRequest, ApplyForTransferRequired};
@@ -30,13 +30,14 @@ async fn sandbox_errors_map_to_their_result_codes() {
     // Account 1000000003 holds less than 1500.01 (see sandbox/src/seed.rs): refused at
     // application with 14009, before any OTP.
     let err = client
-        .apply_for_transfer(&ApplyForTransferRequest::new(ApplyForTransferRequired {
+        .apply_for_transfer(ApplyForTransferRequired {
             payer_account_id: "1000000003".into(),
             payee_bank_code: "46".into(),
             payee_account_id: "1000000004".into(),
             currency: Currency::Kes,
             amount: "1500.01".parse().expect("amount"),
-        }))
+        })
+        .send()
         .await
         .expect_err("insufficient funds");
     assert_eq!(
@@ -47,9 +48,10 @@ async fn sandbox_errors_map_to_their_result_codes() {
     assert!(!ResultCode::InsufficientBalance.is_retryable());
 
     let err = client
-        .get_account_details(&GetAccountDetailsRequest::new(GetAccountDetailsRequired {
+        .get_account_details(GetAccountDetailsRequired {
             account_id: "42".into(),
-        }))
+        })
+        .send()
         .await
         .expect_err("no such account");
     assert_eq!(
@@ -67,7 +69,7 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
     // A remark over 100 characters breaks a client-side rule: refused before it is sent.
     let err = client
         .apply_for_transfer(
-            &ApplyForTransferRequest::new(ApplyForTransferRequired {
+            ApplyForTransferRequest::new(ApplyForTransferRequired {
                 payer_account_id: "1000000001".into(),
                 payee_bank_code: "46".into(),
                 payee_account_id: "1000000004".into(),
@@ -76,6 +78,7 @@ async fn errors_that_are_not_api_errors_have_no_result_code() {
             })
             .remark("x".repeat(101)),
         )
+        .send()
         .await
         .expect_err("an over-long remark is refused by the client");
     assert!(matches!(err.kind(), ErrorKind::InvalidRequest(_)), "{err}");

@@ -2197,7 +2197,7 @@ fn cross_check_reports_rules_records_and_value_sets() {
     );
     let mut spec = good.clone();
     spec.records
-        .get_mut("ReversalRequest")
+        .get_mut("ReversalApplication")
         .unwrap()
         .push(SpecField {
             name: "invented".into(),
@@ -2208,7 +2208,7 @@ fn cross_check_reports_rules_records_and_value_sets() {
         });
     expect(
         compare_records(&spec, &res),
-        &["ReversalRequest", "`invented`"],
+        &["ReversalApplication", "`invented`"],
     );
     let mut spec = good.clone();
     for f in spec.records.get_mut("CnyTransferDetail").unwrap() {

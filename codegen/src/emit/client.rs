@@ -1,51 +1,26 @@
-//! The `Client` wrapper (one async method per operation) and the dispatch table
+//! The `Client` wrapper (one method per operation, returning its `Call`) and the dispatch table
 //! (operation name → decode and validate its params).
 
 use heck::ToUpperCamelCase;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::ident;
-use super::operations::{call_notes, pages_method, request_name, response_name, wire_path_line};
-use crate::model::{Api, BusinessId, FinalStates, Group, Operation, Paging, PagingItems, Response};
+use super::operations::{request_name, required_name, response_link, wire_path_line};
+use crate::model::{Api, Group, Operation, Params, Response};
 
-/// Emits the `Client` struct and its methods.
+/// Emits the `Client` struct and its methods, one per operation, each returning the
+/// operation's [`Call`](super::call).
 pub fn emit_client(api: &Api) -> TokenStream {
     let errors_doc = errors_doc(api);
-    let mut methods = Vec::new();
-    for group in &api.groups {
-        for op in &group.operations {
-            let call = Call {
-                module: ident(&group.name),
-                req: ident(&request_name(op)),
-                resp: ident(&response_name(op)),
-                deprecated: docs::deprecated_attr(op.deprecated.as_deref()),
-            };
-            methods.push(call_method(api, group, op, &call, &errors_doc));
-            if let (Some(business), Some(_)) = (&op.business_id, &api.otp_flow) {
-                methods.push(pending_method(op, &call, business));
-            }
-            if let Some(states) = &op.final_states {
-                methods.push(until_final_method(api, op, &call, states));
-            }
-            if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
-                if let Some(items) = &paging.items {
-                    methods.push(pages_stream_method(op, &call, paging, items));
-                }
-            }
-        }
-    }
+    let methods: Vec<TokenStream> = api
+        .groups
+        .iter()
+        .flat_map(|group| group.operations.iter())
+        .map(|op| call_method(api, op, &errors_doc))
+        .collect();
     client_struct(api, &methods)
-}
-
-/// What every method of one operation names: its module, request and response types,
-/// and its `#[deprecated]` attribute.
-struct Call {
-    module: Ident,
-    req: Ident,
-    resp: Ident,
-    deprecated: TokenStream,
 }
 
 /// The `# Errors` paragraph of every operation method: which variant a partner matches
@@ -70,7 +45,7 @@ fn errors_doc(api: &Api) -> String {
 fn op_errors(op: &Operation, common: &str) -> String {
     let method = op.rust_name.trim_start_matches("r#");
     let mut text = format!(
-        "[`Error`](baas_runtime::Error) naming `{}`: {common}",
+        "Sending it fails with an [`Error`](baas_runtime::Error) naming `{}`: {common}",
         op.name
     );
     if op.moves_money {
@@ -79,30 +54,70 @@ fn op_errors(op: &Operation, common: &str) -> String {
     text
 }
 
-/// The operation's method: validate, sign, send, verify, decode.
-fn call_method(
-    api: &Api,
-    group: &Group,
-    op: &Operation,
-    call: &Call,
-    errors_doc: &str,
-) -> TokenStream {
-    let Call {
-        module,
-        req,
-        resp,
-        deprecated,
-    } = call;
+/// What the call of `op` offers beyond `.send()`, in words (where the spec says how).
+fn call_extras(api: &Api, op: &Operation) -> Vec<String> {
+    let mut extras = Vec::new();
+    if op.paging.as_ref().is_some_and(|p| p.items.is_some())
+        && matches!(op.response, Response::Fields { .. })
+    {
+        extras.push("`.pages()` gives every page (`.items()`, every item)".to_owned());
+    }
+    if op.business_id.is_some() && api.otp_flow.is_some() {
+        extras.push("`.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed)".to_owned());
+    }
+    if let Some(states) = &op.final_states {
+        let listed: Vec<String> = states.values.iter().map(|v| format!("`{v}`")).collect();
+        extras.push(format!(
+            "`.until_final(&policy).await` repeats it until `{}` is final ({})",
+            states.wire_name,
+            listed.join(", ")
+        ));
+    }
+    extras
+}
+
+/// Whether `op`'s request is built from required fields (its method takes them, or the
+/// request), or from nothing (its method takes no argument).
+fn takes_request(op: &Operation) -> bool {
+    match &op.params {
+        Params::Fields { fields } => fields.iter().any(|f| !f.optional_when_sent()),
+        Params::Unspecified { .. } => true,
+    }
+}
+
+/// The operation's method: the `Call` of its request.
+fn call_method(api: &Api, op: &Operation, errors_doc: &str) -> TokenStream {
+    let module = ident(&op.group);
+    let req = ident(&request_name(op));
+    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
     let method = ident(&op.rust_name);
     let mut doc = Doc::new();
     doc.text(&op.doc);
     doc.raw(&wire_path_line(op));
-    doc.raw(&format!(
-        "Validates `request` (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the response and decodes its `data` as [`{}`](super::{}::{}).",
-        response_name(op),
-        group.name,
-        response_name(op)
-    ));
+    let argument = match &op.params {
+        Params::Fields { .. } if takes_request(op) => format!(
+            "Takes the required fields as a [`{0}`](super::{1}::{0}) struct literal, or a built [`{2}`](super::{1}::{2})",
+            required_name(op),
+            op.group,
+            request_name(op)
+        ),
+        Params::Fields { .. } => "Takes no argument (every field is optional)".to_owned(),
+        Params::Unspecified { .. } => format!(
+            "Takes the parameters as a JSON object ([`RawJson`](baas_runtime::RawJson)) or a built [`{0}`](super::{1}::{0})",
+            request_name(op),
+            op.group
+        ),
+    };
+    let mut returns = format!(
+        "{argument}; set optional fields on the returned [`Call`](super::Call), then `.send().await` gives {}",
+        response_link(op)
+    );
+    let extras = call_extras(api, op);
+    if !extras.is_empty() {
+        returns.push_str(&format!("; {}", extras.join("; ")));
+    }
+    returns.push('.');
+    doc.raw(&returns);
     match &op.response {
         Response::Unspecified { .. } => {
             doc.raw("The spec does not show the response shape: the `data` object is returned as raw JSON.");
@@ -112,7 +127,6 @@ fn call_method(
         }
         _ => {}
     }
-    call_notes(&mut doc, op);
     docs::add_provenance(&mut doc, op.source);
     docs::add_deprecation(&mut doc, op.deprecated.as_deref());
     doc.raw("# Example");
@@ -120,155 +134,24 @@ fn call_method(
     doc.raw("# Errors");
     doc.raw(&op_errors(op, errors_doc));
     let doc = doc.outer();
-    quote! {
-        #doc
-        #deprecated
-        pub async fn #method(
-            &self,
-            request: &super::#module::#req,
-        ) -> Result<super::#module::#resp, baas_runtime::Error> {
-            self.inner.execute(request).await
-        }
-    }
-}
-
-/// `<method>_pending`: the call, returning the application as a `PendingApplication`
-/// (its business id read as the request's `OtpApplication` impl says).
-fn pending_method(op: &Operation, call: &Call, business: &BusinessId) -> TokenStream {
-    let Call {
-        module,
-        req,
-        resp,
-        deprecated,
-    } = call;
-    let method_name = op.rust_name.trim_start_matches("r#");
-    let pending = ident(&format!("{method_name}_pending"));
-    let mut pdoc = Doc::new();
-    match business {
-        BusinessId::ResponseField { wire_name, .. } => {
-            pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the response's `{wire_name}`: send its OTP and confirm it from there."));
-            pdoc.raw("# Errors");
-            pdoc.raw(&format!("As [`Client::{method_name}`]; a response without `{wire_name}` is [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode)."));
-        }
-        BusinessId::RequestId => {
-            pdoc.raw(&format!("Calls [`Client::{method_name}`] and returns the application as a [`PendingApplication`](super::pending::PendingApplication), whose business id is the requestId the call was sent with: send its OTP and confirm it from there."));
-            pdoc.raw("# Errors");
-            pdoc.raw(&format!("As [`Client::{method_name}`]."));
-        }
-    }
-    let pdoc = pdoc.outer();
-    quote! {
-        #pdoc
-        #deprecated
-        pub async fn #pending(
-            &self,
-            request: &super::#module::#req,
-        ) -> Result<super::pending::PendingApplication<super::#module::#resp>, baas_runtime::Error> {
-            let success = self
-                .inner
-                .execute_with(request, &baas_runtime::CallOptions::new())
-                .await?;
-            super::pending::PendingApplication::from_success::<super::#module::#req>(self.clone(), success)
-        }
-    }
-}
-
-/// `<method>_until_final`: the call repeated until the response's state is final.
-fn until_final_method(api: &Api, op: &Operation, call: &Call, states: &FinalStates) -> TokenStream {
-    let Call {
-        module,
-        req,
-        resp,
-        deprecated,
-    } = call;
-    let method_name = op.rust_name.trim_start_matches("r#");
-    let until = ident(&format!("{method_name}_until_final"));
-    let wire = &states.wire_name;
-    let values = &states.values;
-    let field = ident(states.rust_name.as_deref().unwrap_or(wire));
-    // A value set's final states are compared as its variants (a final state the spec
-    // renames stops this compiling); other fields by their wire text.
-    let wait = match &states.enum_name {
-        Some(e) => {
-            let ty = ident(e);
-            let variants: Vec<TokenStream> = api
-                .enum_def(e)
-                .into_iter()
-                .flat_map(|d| d.values.iter())
-                .filter(|v| values.contains(&v.wire))
-                .map(|v| {
-                    let v = ident(&v.name);
-                    quote!(super::enums::#ty::#v)
-                })
-                .collect();
-            quote! {
-                self.inner.wait_for(request, |response: &super::#module::#resp| {
-                    response.#field.as_ref().map(|state| {
-                        (state.to_string(), matches!(state, #(#variants)|*))
-                    })
-                }, policy).await
+    if takes_request(op) {
+        quote! {
+            #doc
+            #deprecated
+            pub fn #method(
+                &self,
+                request: impl Into<super::#module::#req>,
+            ) -> super::Call<'_, super::#module::#req> {
+                super::Call::new(self, request.into())
             }
         }
-        None => quote! {
-            self.inner.wait_until(request, |response: &super::#module::#resp| {
-                response.#field.as_ref().map(ToString::to_string)
-            }, &[#(#values),*], policy).await
-        },
-    };
-    let listed = values
-        .iter()
-        .map(|v| format!("`{v}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut udoc = Doc::new();
-    udoc.raw(&format!("Sends `request` until the response's `{wire}` is final ({listed}), waiting between queries as `policy` says, and returns that response."));
-    udoc.raw("# Errors");
-    udoc.raw(&format!("[`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state when the deadline passes first; otherwise as [`Client::{method_name}`] (a retryable failure of one query is polled past)."));
-    let udoc = udoc.outer();
-    quote! {
-        #udoc
-        #deprecated
-        pub async fn #until(
-            &self,
-            request: &super::#module::#req,
-            policy: &baas_runtime::WaitPolicy,
-        ) -> Result<super::#module::#resp, baas_runtime::Error> {
-            #wait
-        }
-    }
-}
-
-/// `<method>_pages`: every page of a paged operation as a stream.
-fn pages_stream_method(
-    op: &Operation,
-    call: &Call,
-    paging: &Paging,
-    items: &PagingItems,
-) -> TokenStream {
-    let Call {
-        module,
-        req,
-        deprecated,
-        ..
-    } = call;
-    let pages = ident(&pages_method(op));
-    let pdoc = format!(
-        " Every page of `{}`, from the request's `{}` on (the first page is {}): a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches `{}`, a page shorter than `{}`, or an empty one; an error ends it. Each page is one call of [`Client::{}`].",
-        op.name,
-        paging.page.wire_name,
-        paging.first_page,
-        paging.total.as_ref().map_or(items.wire_name.as_str(), |t| t.wire_name.as_str()),
-        paging.size.wire_name,
-        op.rust_name.trim_start_matches("r#"),
-    );
-    quote! {
-        #[doc = #pdoc]
-        #deprecated
-        pub fn #pages(
-            &self,
-            request: super::#module::#req,
-        ) -> baas_runtime::Pages<super::#module::#req> {
-            self.inner.pages(request)
+    } else {
+        quote! {
+            #doc
+            #deprecated
+            pub fn #method(&self) -> super::Call<'_, super::#module::#req> {
+                super::Call::new(self, super::#module::#req::new())
+            }
         }
     }
 }
@@ -285,9 +168,9 @@ fn client_struct(api: &Api, methods: &[TokenStream]) -> TokenStream {
     let title = docs::escape_markdown(&docs::collapse(&api.title));
     let mut doc = Doc::new();
     doc.raw(&format!(
-        "Typed client of the {title}: one async method per operation."
+        "Typed client of the {title}: one method per operation, returning the operation's [`Call`](super::Call)."
     ));
-    doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key. For per-call options (a requestId of yours, a timeout) and the success's requestId and raw `data`, call `client.runtime().execute_with(&request, &CallOptions::new().request_id(..))` with any request type.");
+    doc.raw("Wraps the runtime's client, which validates, signs, sends, verifies the response signature and decodes. Build it with [`Client::new`] from a `Config`, or wrap a configured runtime client (for example one with a custom transport) with [`Client::from_runtime`]. Cloning is cheap and shares the connection pool, so clone it into each task; `Debug` never shows the private key. For per-call options (a requestId of yours, a timeout) give the call `.options(CallOptions::new().request_id(..))`; `.send_with_details()` returns the success's requestId and raw `data` too.");
     let doc = doc.outer();
     quote! {
         #doc

@@ -68,6 +68,21 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value) -> String {
 /// `Type::new(TypeRequired { .. })` (or `Type::new()`) with the setters of the optional
 /// fields the example carries.
 fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value) -> String {
+    let (literal, setters) = parts(api, required, fields, v);
+    let mut out = match literal {
+        Some(literal) => format!("{ty}::new({literal})"),
+        None => format!("{ty}::new()"),
+    };
+    for setter in setters {
+        out.push('\n');
+        out.push_str(&setter);
+    }
+    out
+}
+
+/// The `TypeRequired { .. }` literal (none when every field is optional) and the
+/// `.setter(value)` lines of the optional fields the example carries.
+fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<String>, Vec<String>) {
     let obj = v.as_object();
     let given = |f: &&Field| obj.is_some_and(|o| o.contains_key(&f.wire_name));
     let value = |f: &Field| {
@@ -80,28 +95,27 @@ fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value) -> St
         .iter()
         .filter(|f| f.required == Requirement::Required)
         .collect();
-    let mut out = if req.is_empty() {
-        format!("{ty}::new()")
-    } else {
+    let literal = (!req.is_empty()).then(|| {
         let inits: Vec<String> = req
             .iter()
             .map(|f| format!("    {}: {},", f.rust_name, indent(&value(f))))
             .collect();
-        format!("{ty}::new({required} {{\n{}\n}})", inits.join("\n"))
-    };
-    for f in fields
+        format!("{required} {{\n{}\n}}", inits.join("\n"))
+    });
+    let setters = fields
         .iter()
         .filter(|f| f.required != Requirement::Required)
         .filter(given)
-    {
-        // A setter takes `impl Into<..>`: a text is given as it is.
-        let v = match (&f.ty, obj.and_then(|o| o.get(&f.wire_name))) {
-            (TypeRef::String, Some(Value::String(s))) => format!("{s:?}"),
-            _ => value(f),
-        };
-        out.push_str(&format!("\n.{}({})", f.rust_name, indent(&v)));
-    }
-    out
+        .map(|f| {
+            // A setter takes `impl Into<..>`: a text is given as it is.
+            let v = match (&f.ty, obj.and_then(|o| o.get(&f.wire_name))) {
+                (TypeRef::String, Some(Value::String(s))) => format!("{s:?}"),
+                _ => value(f),
+            };
+            format!(".{}({})", f.rust_name, indent(&v))
+        })
+        .collect();
+    (literal, setters)
 }
 
 /// Continuation lines of a nested value, indented one level.
@@ -109,41 +123,42 @@ fn indent(text: &str) -> String {
     text.replace('\n', "\n    ")
 }
 
-/// The example lines (Markdown, a `no_run` doctest) of `op`'s client method.
+/// The example lines (Markdown, a `no_run` doctest) of `op`'s client method: its
+/// required fields as a struct literal (or its JSON params), the optional fields the
+/// example carries as setters on the call, then `.send()`.
 pub fn method_example(api: &Api, op: &Operation) -> Vec<String> {
-    let module = &op.group;
-    let req_ty = format!("{CRATE}::{module}::{}Request", op.type_name);
-    let request = match &op.params {
-        Params::Fields { fields } => build(
-            api,
-            &req_ty,
-            &format!("{CRATE}::{module}::{}Required", op.type_name),
-            fields,
-            &example_params(api, op),
-        ),
-        Params::Unspecified { .. } => format!("{req_ty}::new({CRATE}::RawJson::empty_object())"),
-    };
     let method = op.rust_name.trim_start_matches("r#");
     let mut lines = vec![
         "```no_run".to_owned(),
         format!("# async fn example(client: &{CRATE}::Client) -> Result<(), {CRATE}::Error> {{"),
     ];
-    let mut first = true;
-    for l in request.lines() {
-        if first {
-            lines.push(format!("let request = {l}"));
-            first = false;
-        } else {
-            lines.push(l.to_owned());
+    let (argument, setters) = match &op.params {
+        Params::Fields { fields } => {
+            let required = format!("{}Required", op.type_name);
+            let (literal, setters) = parts(api, &required, fields, &example_params(api, op));
+            if literal.is_some() {
+                lines.push(format!("use {CRATE}::{}::{required};", op.group));
+            }
+            (literal.unwrap_or_default(), setters)
         }
+        Params::Unspecified { .. } => (format!("{CRATE}::RawJson::empty_object()"), Vec::new()),
+    };
+    lines.push("let response = client".to_owned());
+    lines.push(format!(
+        "    .{method}({})",
+        argument.replace('\n', "\n    ")
+    ));
+    for setter in setters {
+        lines.push(format!("    {}", setter.replace('\n', "\n    ")));
     }
-    if let Some(last) = lines.last_mut() {
-        last.push(';');
-    }
-    lines.push(format!("let response = client.{method}(&request).await?;"));
+    lines.push("    .send()".to_owned());
+    lines.push("    .await?;".to_owned());
     lines.push("# let _ = response;".to_owned());
     lines.push("# Ok(())".to_owned());
     lines.push("# }".to_owned());
     lines.push("```".to_owned());
     lines
+        .iter()
+        .flat_map(|l| l.lines().map(str::to_owned))
+        .collect()
 }

@@ -2,6 +2,7 @@
 //! whole model, for snapshot fixtures). Output depends only on the model, so it is
 //! deterministic to the byte: no timestamps, no absolute paths, no hash-map order.
 
+mod call;
 mod client;
 mod codes;
 mod docs;
@@ -123,12 +124,23 @@ fn modules(api: &Api) -> Vec<Module> {
     }
 
     let mut doc = Doc::new();
-    doc.raw("The typed client: one async method per operation.");
+    doc.raw("The typed client: one method per operation, returning its call.");
     out.push(Module {
         name: "client".to_owned(),
         doc,
         visibility: Visibility::Private,
         items: client::emit_client(api),
+    });
+
+    let mut doc = Doc::new();
+    doc.raw(
+        "The call builder every client method returns: setters, then send, page, wait or confirm.",
+    );
+    out.push(Module {
+        name: "call".to_owned(),
+        doc,
+        visibility: Visibility::Private,
+        items: call::emit_call_module(api),
     });
 
     if api.otp_flow.is_some() {
@@ -188,9 +200,9 @@ fn crate_doc(api: &Api) -> Doc {
     doc.raw("# Errors");
     doc.raw("Every method returns [`Error`]: [`Error::kind`] says what went wrong, and [`Error::operation`], [`Error::request_id`] and [`Error::attempts`] which call it concerns (the requestId of its last attempt, to look up, cancel or reconcile). [`ErrorKind::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`ErrorKind::OutcomeUnknown`], which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.");
     doc.raw("# Beyond one call");
-    doc.raw("Where the spec says how: paged operations have `*_pages` (a `Stream` of pages, or of items with `.items()`), operations confirmed by OTP have `*_pending` (a `PendingApplication` that sends and confirms its OTP), status queries have `*_until_final` (polling with a [`WaitPolicy`]). Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network; `client.runtime().execute_with` takes [`CallOptions`] and returns the [`Success`] envelope.");
+    doc.raw("Every method returns a [`Call`]; where the spec says how, the same call pages, confirms or waits: `.pages()` on a paged operation (a `Stream` of pages, or of items with `.items()`), `.pending()` on an operation confirmed by OTP (a `PendingApplication` that sends and confirms its OTP), `.until_final(&policy)` on a status query (polling with a [`WaitPolicy`]). `.options(..)` takes [`CallOptions`] (a requestId of yours, a timeout) and `.send_with_details()` returns the [`Success`] envelope. Each call is a `tracing` span; [`mock::MockTransport`] runs the real client path in unit tests without a network.");
     doc.raw("# Requests and answers");
-    doc.raw("Every request type is built from a `<Name>Required` struct literal passed to `new`, optional fields by setters: every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.");
+    doc.raw("A call takes its operation's required fields as a `<Name>Required` struct literal, optional fields by setters on the call (or on a request built with `<Name>Request::new`): every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. An answer is its operation's own `<Name>Response` or, where the answer is a record, that record. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.");
     doc.raw("Each item says where it comes from when it is not the bank's API document: its public documentation, the live service, one integration, or the sandbox's own choice where nothing public shows the shape (the sandbox answers through these same types).");
     docs::add_blanket_decisions(&mut doc, api);
     doc.raw("# Money");
@@ -250,9 +262,12 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
     let path = |name: String| format!("{CRATE}::{}::{name}", op.group);
     let request = path(operations::request_name(op));
     let required = path(operations::required_name(op));
-    let mut call = vec![format!("let request = {request}::new({required} {{")];
+    let mut call = vec![format!(
+        "let response = client.{}({required} {{",
+        op.rust_name
+    )];
     call.extend(values.iter().map(|v| format!("    {v}")));
-    call.push("});".to_owned());
+    call.push("}).send().await?;".to_owned());
     doc.raw("# A first call");
     doc.raw("Required fields are given by name in a struct literal, optional ones with setters; the client validates the request, signs it, sends it and verifies the signed response before returning it.");
     let mut lines = vec![
@@ -267,10 +282,6 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
             .to_owned(),
     ];
     lines.extend(call.iter().cloned());
-    lines.push(format!(
-        "let response = client.{}(&request).await?;",
-        op.rust_name
-    ));
     lines.extend([
         "# let _ = response;".to_owned(),
         "# Ok(())".to_owned(),
@@ -279,7 +290,7 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
     doc.code("no_run", &lines);
     doc.raw("Leaving out a required field does not compile:");
     let mut missing = vec!["# fn f() -> Result<(), Box<dyn std::error::Error>> {".to_owned()];
-    missing.push(format!("let request = {request}::new({required} {{"));
+    missing.push(format!("let request = {request}::from({required} {{"));
     missing.extend(
         values[..values.len() - 1]
             .iter()
@@ -334,6 +345,7 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
         /// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).
         pub use baas_runtime::Client as RuntimeClient;
         pub use client::Client;
+        pub use call::{Call, FinalState};
 
         #versions
 

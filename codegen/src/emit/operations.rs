@@ -4,6 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use super::call;
 use super::docs::{self, Doc};
 use super::names::{self, ident, rust_type, Direction};
 use super::records::{emit_struct, StructSpec};
@@ -20,22 +21,46 @@ pub fn required_name(op: &Operation) -> String {
     format!("{}Required", op.type_name)
 }
 
-/// Name of the response type of an operation.
+/// Name of the response struct of an operation whose answer is its own struct (an
+/// answer that is a record, or raw JSON, has no type of its own: see [`response_path`]).
 pub fn response_name(op: &Operation) -> String {
     format!("{}Response", op.type_name)
+}
+
+/// The one path of an operation's answer type, from a module at the crate root: its own
+/// struct in its group's module, the record it is, or raw JSON.
+pub fn response_path(op: &Operation) -> TokenStream {
+    match &op.response {
+        Response::Record { received_name, .. } => {
+            let rec = ident(received_name);
+            quote!(super::records::#rec)
+        }
+        Response::Unspecified { .. } => quote!(baas_runtime::RawJson),
+        Response::Fields { .. } | Response::Empty { .. } => {
+            let module = ident(&op.group);
+            let resp = ident(&response_name(op));
+            quote!(super::#module::#resp)
+        }
+    }
+}
+
+/// The answer type's name in docs, with its link (as [`response_path`]).
+pub fn response_link(op: &Operation) -> String {
+    match &op.response {
+        Response::Record { received_name, .. } => {
+            format!("[`{received_name}`](super::records::{received_name})")
+        }
+        Response::Unspecified { .. } => "[`RawJson`](baas_runtime::RawJson)".to_owned(),
+        Response::Fields { .. } | Response::Empty { .. } => {
+            let resp = response_name(op);
+            format!("[`{resp}`](super::{}::{resp})", op.group)
+        }
+    }
 }
 
 /// `Wire path: `POST /x``.
 pub fn wire_path_line(op: &Operation) -> String {
     format!("Wire path: `POST {}` (operation `{}`).", op.path, op.name)
-}
-
-/// Notes shared by the request type and the client method: money, OTP.
-pub fn call_notes(doc: &mut Doc, op: &Operation) {
-    if op.otp {
-        let method = op.rust_name.trim_start_matches("r#");
-        doc.raw(&format!("`{}` takes effect only once its OTP is confirmed (`sendOtp`, then `confirmOperation`): `Client::{method}_pending` returns the application as a handle that does both.", op.name));
-    }
 }
 
 /// Emits the items of one group module.
@@ -49,7 +74,7 @@ pub fn emit_group(api: &Api, group: &Group) -> TokenStream {
 
 fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
     let req = ident(&request_name(op));
-    let resp = ident(&response_name(op));
+    let resp = response_path(op);
     let (mut out, validate_body) = match &op.params {
         Params::Fields { fields } => (
             emit_struct(
@@ -69,11 +94,17 @@ fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
         ),
         Params::Unspecified { note } => (raw_request(api, op, note), quote!(Ok(()))),
     };
-    out.extend(response_type(api, op, &resp));
+    if let Params::Fields { fields } = &op.params {
+        out.extend(call::call_setters(op, &req, fields));
+    }
+    out.extend(response_type(api, op));
     if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
         out.extend(paged_impl(paging, &req, &resp));
     }
     out.extend(operation_impl(op, &req, &resp, &validate_body));
+    if let Some(states) = &op.final_states {
+        out.extend(call::final_state_impl(api, &req, states));
+    }
     out
 }
 
@@ -134,12 +165,20 @@ fn raw_request(api: &Api, op: &Operation, note: &str) -> TokenStream {
                 Self { params }
             }
         }
+
+        impl From<baas_runtime::RawJson> for #req {
+            fn from(params: baas_runtime::RawJson) -> #req {
+                #req::new(params)
+            }
+        }
     }
 }
 
-/// The response type: a struct of received fields, an empty struct, an alias of a
-/// record's received shape, or raw JSON.
-fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
+/// The response type, when the answer has one of its own: a struct of received fields or
+/// an empty struct. An answer that is a record, or raw JSON, is that type (one path per
+/// item: no alias).
+fn response_type(api: &Api, op: &Operation) -> TokenStream {
+    let resp = ident(&response_name(op));
     let mut rdoc = Doc::new();
     rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
     match &op.response {
@@ -161,37 +200,13 @@ fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
         }
         Response::Fields { source, .. } => {
             docs::add_provenance(&mut rdoc, *source);
-            empty_response(resp, &rdoc)
+            empty_response(&resp, &rdoc)
         }
-        Response::Record {
-            received_name,
-            source,
-            ..
-        } => {
-            let rec = ident(received_name);
-            rdoc.raw(&format!(
-                "The `data` object is a [`{received_name}`](super::records::{received_name})."
-            ));
-            docs::add_provenance(&mut rdoc, *source);
-            let rdoc = rdoc.outer();
-            quote! {
-                #rdoc
-                pub type #resp = super::records::#rec;
-            }
-        }
-        Response::Unspecified { note } => {
-            rdoc.raw("Unspecified: the spec does not show the shape of `data`, so it is returned as raw JSON, exactly as received (parse it with `RawJson::parse`).");
-            rdoc.text(note);
-            let rdoc = rdoc.outer();
-            quote! {
-                #rdoc
-                pub type #resp = baas_runtime::RawJson;
-            }
-        }
+        Response::Record { .. } | Response::Unspecified { .. } => TokenStream::new(),
         Response::Empty { note } => {
             rdoc.raw("The service answers with code and msg only: there is no `data`.");
             rdoc.text(note);
-            empty_response(resp, &rdoc)
+            empty_response(&resp, &rdoc)
         }
     }
 }
@@ -201,7 +216,7 @@ fn response_type(api: &Api, op: &Operation, resp: &Ident) -> TokenStream {
 fn operation_impl(
     op: &Operation,
     req: &Ident,
-    resp: &Ident,
+    resp: &TokenStream,
     validate_body: &TokenStream,
 ) -> TokenStream {
     let name = &op.name;
@@ -221,13 +236,8 @@ fn operation_impl(
     }
 }
 
-/// The method name of an operation's paginator (`get_trans_list_pages`).
-pub fn pages_method(op: &Operation) -> String {
-    format!("{}_pages", op.rust_name.trim_start_matches("r#"))
-}
-
 /// `baas_runtime::Paged` for a paged operation whose response lists its items.
-fn paged_impl(paging: &crate::model::Paging, req: &Ident, resp: &Ident) -> TokenStream {
+fn paged_impl(paging: &crate::model::Paging, req: &Ident, resp: &TokenStream) -> TokenStream {
     let Some(items) = &paging.items else {
         return TokenStream::new();
     };

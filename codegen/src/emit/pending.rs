@@ -57,7 +57,7 @@ fn step_methods(flow: &OtpFlow) -> TokenStream {
                 #send_id: self.business_id.clone(),
                 #channel: channel,
             });
-            self.client.#send_method(&request).await.map(|_| ())
+            self.client.#send_method(request).send().await.map(|_| ())
         }
 
         #confirm_doc
@@ -66,7 +66,7 @@ fn step_methods(flow: &OtpFlow) -> TokenStream {
                 #confirm_id: self.business_id.clone(),
                 #code: otp.into(),
             });
-            self.client.#confirm_method(&request).await.map(|_| ())
+            self.client.#confirm_method(request).send().await.map(|_| ())
         }
     }
 }
@@ -74,13 +74,8 @@ fn step_methods(flow: &OtpFlow) -> TokenStream {
 /// `Client::group_pending`: pending applications grouped under one, confirmed with one
 /// OTP.
 fn group_pending(g: &OtpStep) -> TokenStream {
-    let (req, required, _) = request(g);
+    let (req, required, method) = request(g);
     let ids = ident(&g.business_id);
-    let resp = {
-        let module = ident(&g.group);
-        let r = ident(&format!("{}Response", g.type_name));
-        quote!(super::#module::#r)
-    };
     let doc = lines_doc(&[
         &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
         "# Errors",
@@ -92,12 +87,12 @@ fn group_pending(g: &OtpStep) -> TokenStream {
             pub async fn group_pending(
                 &self,
                 business_ids: &[&str],
-            ) -> Result<PendingApplication<#resp>, baas_runtime::Error> {
-                let request = #req::new(#required {
+            ) -> Result<PendingApplication<<#req as baas_runtime::Operation>::Response>, baas_runtime::Error> {
+                self.#method(#required {
                     #ids: business_ids.iter().map(|id| (*id).to_owned()).collect(),
-                });
-                let success = self.runtime().execute_with(&request, &baas_runtime::CallOptions::new()).await?;
-                PendingApplication::from_success::<#req>(self.clone(), success)
+                })
+                .pending()
+                .await
             }
         }
     }
@@ -156,7 +151,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         impls.push(otp_application(&g.group, &g.type_name, &business));
     }
     quote! {
-        /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request, so a call made with options of your own (`client.runtime().execute_with(..)`, a requestId of yours) still becomes a [`PendingApplication`] with [`PendingApplication::from_success`].
+        /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request: it is what makes `.pending()` available on its call, and what [`PendingApplication::from_success`] reads from a call made through the runtime client.
         pub trait OtpApplication: baas_runtime::Operation {
             /// Where the business id is read, in words (for errors).
             const BUSINESS_ID: &'static str;
@@ -167,7 +162,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
 
         #(#impls)*
 
-        /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods, or from a call of your own with [`PendingApplication::from_success`].
+        /// An application that waits for its OTP: the response of the call that made it, its business id, and the steps that finish it. Made by `.pending()` on the call of such an operation (`client.apply_for_transfer(..).pending().await`), or from a success of your own with [`PendingApplication::from_success`].
         #[derive(Debug, Clone)]
         pub struct PendingApplication<R> {
             client: super::Client,
@@ -176,7 +171,7 @@ pub fn emit_pending(api: &Api) -> TokenStream {
         }
 
         impl<R> PendingApplication<R> {
-            /// The handle of the application that a successful call of `O` made (for example one sent with `client.runtime().execute_with(&request, &options)`).
+            /// The handle of the application that a successful call of `O` made (for example one sent with `.send_with_details()`, or through the runtime client).
             ///
             /// # Errors
             ///

@@ -467,6 +467,7 @@ fn whole_crate_emits_and_parses() {
             "src/records.rs",
             "src/trans.rs",
             "src/client.rs",
+            "src/call.rs",
             "src/decisions.rs",
             "src/dispatch.rs"
         ]
@@ -542,10 +543,10 @@ fn deprecations_are_attributes() {
         2,
         "{text}"
     );
-    // The field and its setter.
+    // The field, its setter and the call's setter.
     assert_eq!(
         text.matches("#[deprecated(note = \"use `type`\")]").count(),
-        2,
+        3,
         "{text}"
     );
     assert!(
@@ -677,11 +678,11 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
         .find("//! ```compile_fail")
         .expect("a compile_fail example");
     assert!(ok < fail, "{text}");
-    let call = |from: usize| {
+    let line = |from: usize, needle: &str| {
         text[from..]
             .lines()
-            .find(|l| l.contains("let request = "))
-            .expect("a constructor call")
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle}"))
             .to_owned()
     };
     let block = |from: usize| {
@@ -689,10 +690,17 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
         rest[..rest.find("//! ```\n").expect("a closed block")].to_owned()
     };
     let (with, without) = (block(ok), block(fail));
+    // The call takes the required fields' struct literal itself.
     assert!(
-        call(ok).ends_with("GetThingRequest::new(crate::trans::GetThingRequired {")
-            || call(ok).contains("GetThingRequest::new("),
+        line(ok, "let response = ")
+            .contains("client.get_thing(baas_client::trans::GetThingRequired {"),
         "{with}"
+    );
+    assert!(with.contains(".send().await?;"), "{with}");
+    assert!(
+        line(fail, "let request = ")
+            .contains("GetThingRequest::from(baas_client::trans::GetThingRequired {"),
+        "{without}"
     );
     assert!(with.contains("//!     id: \"...\".into(),"), "{with}");
     assert!(with.contains("//!     page: 1,"), "{with}");

@@ -51,9 +51,9 @@ from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, V
 from . import enums, notifications, records
 from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication
 from .enums import NotificationType, ResultCode
-from . import account, cny, fx, onboarding, other, otp, transfers, user, utility
+from . import account, cny, fx, onboarding, otp, reversal, transfers, user, utility
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 """The package's version: `api.client_version` of the spec."""
 API_VERSION = "1"
 """The revision of the bank's API the spec describes."""
@@ -108,9 +108,9 @@ __all__ = [
     "fx",
     "notifications",
     "onboarding",
-    "other",
     "otp",
     "records",
+    "reversal",
     "transfers",
     "user",
     "utility",

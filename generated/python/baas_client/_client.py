@@ -45,6 +45,10 @@ from .account import (
     EditSubAccountNameResponse,
     CancelAccountOperationRequest,
     CancelAccountOperationResponse,
+    ValidateAccountRequest,
+    ValidateAccountResponse,
+    QueryClosingBalanceRequest,
+    QueryClosingBalanceResponse,
 )
 from .cny import (
     ApplyForCnyExpressRequest,
@@ -84,18 +88,6 @@ from .onboarding import (
     GetPartnershipOnboardingInfoRequest,
     GetPartnershipOnboardingInfoResponse,
 )
-from .other import (
-    TxReversalRequest,
-    TxReversalResponse,
-    QueryTxReversalRequest,
-    QueryTxReversalResponse,
-    FetchTransactionFeeRequest,
-    FetchTransactionFeeResponse,
-    ValidateAccountRequest,
-    ValidateAccountResponse,
-    QueryClosingBalanceRequest,
-    QueryClosingBalanceResponse,
-)
 from .otp import (
     SendOtpRequest,
     SendOtpResponse,
@@ -105,6 +97,14 @@ from .otp import (
     SendAccAdminOtpResponse,
     GroupApplicationsRequest,
     GroupApplicationsResponse,
+)
+from .reversal import (
+    TxReversalRequest,
+    TxReversalResponse,
+    QueryTxReversalRequest,
+    QueryTxReversalResponse,
+    FetchTransactionFeeRequest,
+    FetchTransactionFeeResponse,
 )
 from .transfers import (
     ApplyForMobileMoneyBusinessTransferRequest,
@@ -327,6 +327,35 @@ class Client:
         """
         return self._runtime.execute(CancelAccountOperationRequest(request_id=request_id), options)
 
+    def validate_account(
+        self,
+        *,
+        account_id: str,
+        account_type: ValidateAccountType,
+        options: CallOptions | None = None,
+    ) -> ValidateAccountResponse:
+        """Validates a counterparty account name before a transfer.
+
+        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
+
+    def query_closing_balance(
+        self,
+        *,
+        query_date: str,
+        options: CallOptions | None = None,
+    ) -> QueryClosingBalanceResponse:
+        """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
+
+        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
+
     def apply_for_cny_express(
         self,
         *,
@@ -344,7 +373,7 @@ class Client:
         company_regis_document_file: str,
         company_regis_document_type: CnyDocumentType,
         invoice_document_type: CnyDocumentType,
-        oder_array: Sequence[OrderItem],
+        order_array: Sequence[OrderItem],
         beneficiary_country_code: str | None = None,
         message_to_beneficiary: str | None = None,
         remark: str | None = None,
@@ -361,7 +390,7 @@ class Client:
 
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
-        return self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, oder_array=oder_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
+        return self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
 
     def apply_for_cny_express_pending(
         self,
@@ -380,7 +409,7 @@ class Client:
         company_regis_document_file: str,
         company_regis_document_type: CnyDocumentType,
         invoice_document_type: CnyDocumentType,
-        oder_array: Sequence[OrderItem],
+        order_array: Sequence[OrderItem],
         beneficiary_country_code: str | None = None,
         message_to_beneficiary: str | None = None,
         remark: str | None = None,
@@ -388,7 +417,7 @@ class Client:
         options: CallOptions | None = None,
     ) -> PendingApplication[ApplyForCnyExpressResponse]:
         """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
-        success = self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, oder_array=oder_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
+        success = self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
         return PendingApplication._from_success(self, success, success.data.application_id, "applicationId", "applyForCnyExpress")
 
     def get_cny_trans_list(
@@ -639,93 +668,6 @@ class Client:
         """
         return self._runtime.execute(GetPartnershipOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
-    def tx_reversal(
-        self,
-        *,
-        transaction_id: str,
-        reversal_receipt_no: str | None = None,
-        reversed_time: str | None = None,
-        reversal_reason: str | None = None,
-        voucher_base64: str | None = None,
-        voucher_type: VoucherType | None = None,
-        options: CallOptions | None = None,
-    ) -> TxReversalResponse:
-        """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
-
-        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
-
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
-
-    def query_tx_reversal(
-        self,
-        *,
-        application_id: str,
-        options: CallOptions | None = None,
-    ) -> QueryTxReversalResponse:
-        """Queries a reversal request (its record).
-
-        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
-
-    def fetch_transaction_fee(
-        self,
-        *,
-        payer_account_id: str,
-        benificiary_name: str,
-        benificiary_type: FeeBeneficiaryType,
-        benificiary_account: str,
-        benificiary_bank_code: str,
-        amount: Decimal,
-        pay_type: PayType | None = None,
-        benificiary_sub_account: str | None = None,
-        options: CallOptions | None = None,
-    ) -> FetchTransactionFeeResponse:
-        """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
-
-        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
-
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
-
-    def validate_account(
-        self,
-        *,
-        account_id: str,
-        account_type: ValidateAccountType,
-        options: CallOptions | None = None,
-    ) -> ValidateAccountResponse:
-        """Validates a counterparty account name before a transfer.
-
-        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
-
-    def query_closing_balance(
-        self,
-        *,
-        query_date: str,
-        options: CallOptions | None = None,
-    ) -> QueryClosingBalanceResponse:
-        """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
-
-        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
-
     def send_otp(
         self,
         *,
@@ -789,6 +731,64 @@ class Client:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return self._runtime.execute(GroupApplicationsRequest(application_id_list=application_id_list), options)
+
+    def tx_reversal(
+        self,
+        *,
+        transaction_id: str,
+        reversal_receipt_no: str | None = None,
+        reversed_time: str | None = None,
+        reversal_reason: str | None = None,
+        voucher_base64: str | None = None,
+        voucher_type: VoucherType | None = None,
+        options: CallOptions | None = None,
+    ) -> TxReversalResponse:
+        """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
+
+        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
+
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
+
+    def query_tx_reversal(
+        self,
+        *,
+        application_id: str,
+        options: CallOptions | None = None,
+    ) -> QueryTxReversalResponse:
+        """Queries a reversal request (its record).
+
+        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
+
+    def fetch_transaction_fee(
+        self,
+        *,
+        payer_account_id: str,
+        benificiary_name: str,
+        benificiary_type: FeeBeneficiaryType,
+        benificiary_account: str,
+        benificiary_bank_code: str,
+        amount: Decimal,
+        pay_type: PayType | None = None,
+        benificiary_sub_account: str | None = None,
+        options: CallOptions | None = None,
+    ) -> FetchTransactionFeeResponse:
+        """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
+
+        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
+
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
 
     def apply_for_mobile_money_business_transfer(
         self,
@@ -1474,6 +1474,35 @@ class AsyncClient:
         """
         return await self._runtime.execute(CancelAccountOperationRequest(request_id=request_id), options)
 
+    async def validate_account(
+        self,
+        *,
+        account_id: str,
+        account_type: ValidateAccountType,
+        options: CallOptions | None = None,
+    ) -> ValidateAccountResponse:
+        """Validates a counterparty account name before a transfer.
+
+        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return await self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
+
+    async def query_closing_balance(
+        self,
+        *,
+        query_date: str,
+        options: CallOptions | None = None,
+    ) -> QueryClosingBalanceResponse:
+        """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
+
+        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return await self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
+
     async def apply_for_cny_express(
         self,
         *,
@@ -1491,7 +1520,7 @@ class AsyncClient:
         company_regis_document_file: str,
         company_regis_document_type: CnyDocumentType,
         invoice_document_type: CnyDocumentType,
-        oder_array: Sequence[OrderItem],
+        order_array: Sequence[OrderItem],
         beneficiary_country_code: str | None = None,
         message_to_beneficiary: str | None = None,
         remark: str | None = None,
@@ -1508,7 +1537,7 @@ class AsyncClient:
 
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
-        return await self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, oder_array=oder_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
+        return await self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
 
     async def apply_for_cny_express_pending(
         self,
@@ -1527,7 +1556,7 @@ class AsyncClient:
         company_regis_document_file: str,
         company_regis_document_type: CnyDocumentType,
         invoice_document_type: CnyDocumentType,
-        oder_array: Sequence[OrderItem],
+        order_array: Sequence[OrderItem],
         beneficiary_country_code: str | None = None,
         message_to_beneficiary: str | None = None,
         remark: str | None = None,
@@ -1535,7 +1564,7 @@ class AsyncClient:
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[ApplyForCnyExpressResponse]:
         """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
-        success = await self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, oder_array=oder_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
+        success = await self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
         return AsyncPendingApplication._from_success(self, success, success.data.application_id, "applicationId", "applyForCnyExpress")
 
     async def get_cny_trans_list(
@@ -1786,93 +1815,6 @@ class AsyncClient:
         """
         return await self._runtime.execute(GetPartnershipOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
-    async def tx_reversal(
-        self,
-        *,
-        transaction_id: str,
-        reversal_receipt_no: str | None = None,
-        reversed_time: str | None = None,
-        reversal_reason: str | None = None,
-        voucher_base64: str | None = None,
-        voucher_type: VoucherType | None = None,
-        options: CallOptions | None = None,
-    ) -> TxReversalResponse:
-        """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
-
-        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
-
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return await self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
-
-    async def query_tx_reversal(
-        self,
-        *,
-        application_id: str,
-        options: CallOptions | None = None,
-    ) -> QueryTxReversalResponse:
-        """Queries a reversal request (its record).
-
-        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return await self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
-
-    async def fetch_transaction_fee(
-        self,
-        *,
-        payer_account_id: str,
-        benificiary_name: str,
-        benificiary_type: FeeBeneficiaryType,
-        benificiary_account: str,
-        benificiary_bank_code: str,
-        amount: Decimal,
-        pay_type: PayType | None = None,
-        benificiary_sub_account: str | None = None,
-        options: CallOptions | None = None,
-    ) -> FetchTransactionFeeResponse:
-        """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
-
-        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
-
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return await self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
-
-    async def validate_account(
-        self,
-        *,
-        account_id: str,
-        account_type: ValidateAccountType,
-        options: CallOptions | None = None,
-    ) -> ValidateAccountResponse:
-        """Validates a counterparty account name before a transfer.
-
-        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return await self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
-
-    async def query_closing_balance(
-        self,
-        *,
-        query_date: str,
-        options: CallOptions | None = None,
-    ) -> QueryClosingBalanceResponse:
-        """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
-
-        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
-        """
-        return await self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
-
     async def send_otp(
         self,
         *,
@@ -1936,6 +1878,64 @@ class AsyncClient:
         Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
         """
         return await self._runtime.execute(GroupApplicationsRequest(application_id_list=application_id_list), options)
+
+    async def tx_reversal(
+        self,
+        *,
+        transaction_id: str,
+        reversal_receipt_no: str | None = None,
+        reversed_time: str | None = None,
+        reversal_reason: str | None = None,
+        voucher_base64: str | None = None,
+        voucher_type: VoucherType | None = None,
+        options: CallOptions | None = None,
+    ) -> TxReversalResponse:
+        """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
+
+        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
+
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return await self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
+
+    async def query_tx_reversal(
+        self,
+        *,
+        application_id: str,
+        options: CallOptions | None = None,
+    ) -> QueryTxReversalResponse:
+        """Queries a reversal request (its record).
+
+        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return await self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
+
+    async def fetch_transaction_fee(
+        self,
+        *,
+        payer_account_id: str,
+        benificiary_name: str,
+        benificiary_type: FeeBeneficiaryType,
+        benificiary_account: str,
+        benificiary_bank_code: str,
+        amount: Decimal,
+        pay_type: PayType | None = None,
+        benificiary_sub_account: str | None = None,
+        options: CallOptions | None = None,
+    ) -> FetchTransactionFeeResponse:
+        """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
+
+        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
+
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+
+        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        """
+        return await self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
 
     async def apply_for_mobile_money_business_transfer(
         self,

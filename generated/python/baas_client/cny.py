@@ -80,7 +80,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     """Wire name `companyRegisDocumentType`."""
     invoice_document_type: CnyDocumentType
     """Wire name `invoiceDocumentType`."""
-    oder_array: Sequence[OrderItem]
+    order_array: Sequence[OrderItem]
     """Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank. Wire name `oderArray`."""
     beneficiary_country_code: str | None = None
     """Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown). Wire name `beneficiaryCountryCode`. Rules: checked by the service only: must be a supported CNY nationality (list not shown)."""
@@ -145,13 +145,13 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
         p = at.field("invoiceDocumentType")
         v.is_type(p, self.invoice_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("oderArray")
-        if v.is_list(p, self.oder_array):
-            for i, oder_array_item in enumerate(self.oder_array):
+        if v.is_list(p, self.order_array):
+            for i, order_array_item in enumerate(self.order_array):
                 q = p.index(i)
-                if v.is_type(q, oder_array_item, OrderItem, "a OrderItem"):
-                    oder_array_item._validate_at(v, q)
+                if v.is_type(q, order_array_item, OrderItem, "a OrderItem"):
+                    order_array_item._validate_at(v, q)
         v.required_if(at.field("beneficiaryCountryCode"), (self.beneficiary_country_code is not None and self.beneficiary_country_code != ""), _w.wire_text(self.beneficiary_type) == "1", "beneficiaryType is 1")
-        v.required_if(at.field("invoice"), (self.invoice is not None and self.invoice != ""), sum((x.amount for x in self.oder_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
+        v.required_if(at.field("invoice"), (self.invoice is not None and self.invoice != ""), sum((x.amount for x in self.order_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
 
     def _to_wire(self) -> dict[str, WireValue]:
         out: dict[str, WireValue] = {}
@@ -177,7 +177,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
         if self.invoice is not None:
             out["invoice"] = self.invoice
         out["invoiceDocumentType"] = _w.enum_wire(self.invoice_document_type)
-        out["oderArray"] = [item._to_wire() for item in self.oder_array]
+        out["oderArray"] = [item._to_wire() for item in self.order_array]
         return out
 
     def _decode_response(self, data: JsonValue) -> ApplyForCnyExpressResponse:

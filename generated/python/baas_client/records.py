@@ -1458,8 +1458,8 @@ class PersonalOnboardingStatus:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ReversalRequest:
-    """Reversal request (/trans/queryTxReversal)."""
+class ReversalApplication:
+    """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`)."""
     application_id: str | None = None
     """Wire name `applicationId`."""
     transaction_id: str | None = None
@@ -1478,7 +1478,7 @@ class ReversalRequest:
     """Wire name `reversalTxId`."""
 
     @classmethod
-    def _from_wire(cls, value: JsonValue, at: str) -> ReversalRequest:
+    def _from_wire(cls, value: JsonValue, at: str) -> ReversalApplication:
         """Reads the received value at `at`; members it does not know are ignored."""
         o = _w.object_of(value, at)
         return cls(

@@ -10,8 +10,8 @@ import * as account from "./account.js";
 import * as cny from "./cny.js";
 import * as fx from "./fx.js";
 import * as onboarding from "./onboarding.js";
-import * as other from "./other.js";
 import * as otp from "./otp.js";
+import * as reversal from "./reversal.js";
 import * as transfers from "./transfers.js";
 import * as user from "./user.js";
 import * as utility from "./utility.js";
@@ -112,6 +112,21 @@ export class Client {
    */
   cancelAccountOperation(params: account.CancelAccountOperationRequest, options?: rt.CallOptions): Promise<account.CancelAccountOperationResponse> {
     return this.runtime.execute(account.cancelAccountOperation, params, options);
+  }
+
+  /**
+   * Validates a counterparty account name before a transfer. (`POST /account/validateAccount`)
+   */
+  validateAccount(params: account.ValidateAccountRequest, options?: rt.CallOptions): Promise<account.ValidateAccountResponse> {
+    return this.runtime.execute(account.validateAccount, params, options);
+  }
+
+  /**
+   * Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered
+   * by notification 0015. (`POST /report/queryClosingBalance`)
+   */
+  queryClosingBalance(params: account.QueryClosingBalanceRequest, options?: rt.CallOptions): Promise<account.QueryClosingBalanceResponse> {
+    return this.runtime.execute(account.queryClosingBalance, params, options);
   }
 
   /**
@@ -259,47 +274,6 @@ export class Client {
     return this.runtime.execute(onboarding.getPartnershipOnboardingInfo, params, options);
   }
 
-  /**
-   * Requests reversal of a transaction. Returns applicationId. Shares its path with the
-   * fetch-transaction-fee call (how the two are told apart: not shown). (`POST /trans/txReversal`)
-   * Moves money: once its bytes may have left it is never re-sent; a failure without a verified
-   * answer is `OutcomeUnknown`.
-   */
-  txReversal(params: other.TxReversalRequest, options?: rt.CallOptions): Promise<other.TxReversalResponse> {
-    return this.runtime.execute(other.txReversal, params, options);
-  }
-
-  /** Queries a reversal request (its record). (`POST /trans/queryTxReversal`) */
-  queryTxReversal(params: other.QueryTxReversalRequest, options?: rt.CallOptions): Promise<other.QueryTxReversalResponse> {
-    return this.runtime.execute(other.queryTxReversal, params, options);
-  }
-
-  /**
-   * Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal
-   * request; how the two are told apart: not shown (its real path is not public either). Returns
-   * feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never
-   * re-sent automatically. (`POST /trans/txReversal`) Moves money: once its bytes may have left it
-   * is never re-sent; a failure without a verified answer is `OutcomeUnknown`.
-   */
-  fetchTransactionFee(params: other.FetchTransactionFeeRequest, options?: rt.CallOptions): Promise<other.FetchTransactionFeeResponse> {
-    return this.runtime.execute(other.fetchTransactionFee, params, options);
-  }
-
-  /**
-   * Validates a counterparty account name before a transfer. (`POST /account/validateAccount`)
-   */
-  validateAccount(params: other.ValidateAccountRequest, options?: rt.CallOptions): Promise<other.ValidateAccountResponse> {
-    return this.runtime.execute(other.validateAccount, params, options);
-  }
-
-  /**
-   * Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered
-   * by notification 0015. (`POST /report/queryClosingBalance`)
-   */
-  queryClosingBalance(params: other.QueryClosingBalanceRequest, options?: rt.CallOptions): Promise<other.QueryClosingBalanceResponse> {
-    return this.runtime.execute(other.queryClosingBalance, params, options);
-  }
-
   /** Sends a one-time password for an application. (`POST /common/sendOtp`) */
   sendOtp(params: otp.SendOtpRequest, options?: rt.CallOptions): Promise<otp.SendOtpResponse> {
     return this.runtime.execute(otp.sendOtp, params, options);
@@ -325,6 +299,32 @@ export class Client {
    */
   groupApplications(params: otp.GroupApplicationsRequest, options?: rt.CallOptions): Promise<otp.GroupApplicationsResponse> {
     return this.runtime.execute(otp.groupApplications, params, options);
+  }
+
+  /**
+   * Requests reversal of a transaction. Returns applicationId. Shares its path with the
+   * fetch-transaction-fee call (how the two are told apart: not shown). (`POST /trans/txReversal`)
+   * Moves money: once its bytes may have left it is never re-sent; a failure without a verified
+   * answer is `OutcomeUnknown`.
+   */
+  txReversal(params: reversal.TxReversalRequest, options?: rt.CallOptions): Promise<reversal.TxReversalResponse> {
+    return this.runtime.execute(reversal.txReversal, params, options);
+  }
+
+  /** Queries a reversal request (its record). (`POST /trans/queryTxReversal`) */
+  queryTxReversal(params: reversal.QueryTxReversalRequest, options?: rt.CallOptions): Promise<reversal.QueryTxReversalResponse> {
+    return this.runtime.execute(reversal.queryTxReversal, params, options);
+  }
+
+  /**
+   * Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal
+   * request; how the two are told apart: not shown (its real path is not public either). Returns
+   * feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never
+   * re-sent automatically. (`POST /trans/txReversal`) Moves money: once its bytes may have left it
+   * is never re-sent; a failure without a verified answer is `OutcomeUnknown`.
+   */
+  fetchTransactionFee(params: reversal.FetchTransactionFeeRequest, options?: rt.CallOptions): Promise<reversal.FetchTransactionFeeResponse> {
+    return this.runtime.execute(reversal.fetchTransactionFee, params, options);
   }
 
   /**

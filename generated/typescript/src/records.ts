@@ -40,7 +40,7 @@ export * from "./records/OrganisationOnboardingInfo.js";
 export * from "./records/PartnershipOnboardingInfo.js";
 export * from "./records/PersonalKyc.js";
 export * from "./records/PersonalOnboardingStatus.js";
-export * from "./records/ReversalRequest.js";
+export * from "./records/ReversalApplication.js";
 export * from "./records/ShareholderCompanyInfo.js";
 export * from "./records/ShareholderMemberInfo.js";
 export * from "./records/SmeBulkPaymentItem.js";

@@ -3,7 +3,7 @@
 //! and the seeded onboarding applicants.
 
 use baas_client::notifications::Payload;
-use baas_client::records::{CnyTransferDetail, InterBankTransfer, ReversalRequest};
+use baas_client::records::{CnyTransferDetail, InterBankTransfer, ReversalApplication};
 use rust_decimal::Decimal;
 
 /// A utility or airtime payment.
@@ -122,7 +122,7 @@ pub struct Fx {
 #[derive(Clone, Debug)]
 pub struct Reversal {
     /// The record `/trans/queryTxReversal` answers.
-    pub record: ReversalRequest,
+    pub record: ReversalApplication,
 }
 
 /// A notification waiting to be delivered by the server: its payload record (the

@@ -4,10 +4,9 @@ use baas_client::account::{
     ActivateAccountRequest, ActivateAccountResponse, ApplyForShortCodeRequest,
     ApplyForShortCodeResponse, CancelAccountOperationRequest, CancelAccountOperationResponse,
     EditSubAccountNameRequest, EditSubAccountNameResponse, GetAbnormalAccountListRequest,
-    GetAbnormalAccountListResponse, GetAccountDetailsRequest, GetAccountDetailsResponse,
-    QueryAccountByShortCodeRequest, QueryAccountByShortCodeResponse,
-    QueryAccountListByUserIdRequest, QueryAccountListByUserIdResponse, QueryForShortCodeRequest,
-    QueryForShortCodeResponse,
+    GetAbnormalAccountListResponse, GetAccountDetailsRequest, QueryAccountByShortCodeRequest,
+    QueryAccountByShortCodeResponse, QueryAccountListByUserIdRequest,
+    QueryAccountListByUserIdResponse, QueryForShortCodeRequest, QueryForShortCodeResponse,
 };
 use baas_client::dispatch::account::Request;
 use baas_client::enums::{AbnormalStatus, DormantStatus, FreezeStatus};
@@ -24,6 +23,7 @@ impl Bank {
         &mut self,
         request: Request,
         request_id: &str,
+        now_ms: i64,
     ) -> Result<Value, ApiError> {
         match request {
             Request::GetAccountDetails(r) => self.account_details(&r),
@@ -35,12 +35,14 @@ impl Bank {
             Request::ActivateAccount(r) => self.activate(&r, request_id),
             Request::EditSubAccountName(r) => self.edit_sub_account_name(&r),
             Request::CancelAccountOperation(r) => self.cancel_operation(&r),
+            Request::ValidateAccount(r) => self.validate_account(&r),
+            Request::QueryClosingBalance(r) => self.closing_balance(&r, now_ms),
         }
     }
 
     fn account_details(&self, r: &GetAccountDetailsRequest) -> Result<Value, ApiError> {
         let a = self.account(&r.account_id)?;
-        let mut d = GetAccountDetailsResponse::default();
+        let mut d = baas_client::records::Account::default();
         d.account_id = Some(a.id.clone());
         d.account_name = Some(a.name.clone());
         d.currency = wire(a.currency.as_str());

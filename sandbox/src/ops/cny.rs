@@ -63,7 +63,7 @@ impl Bank {
         }
         let mut total = Decimal::ZERO;
         let mut orders = Vec::new();
-        for (i, item) in req.oder_array.iter().enumerate() {
+        for (i, item) in req.order_array.iter().enumerate() {
             let field = format!("oderArray[{i}].amount");
             let amount = minor_unit(&field, item.amount.as_decimal())?;
             total = total.checked_add(amount).ok_or_else(|| {

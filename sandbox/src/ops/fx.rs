@@ -4,7 +4,7 @@ use baas_client::dispatch::fx::Request;
 use baas_client::enums::CurrencyPair;
 use baas_client::fx::{
     ApplyForFcExchangeRequest, ApplyForFcExchangeResponse, GetForeignExchangeRateRequest,
-    GetForeignExchangeRateResponse, GetFxRequestStatusRequest, GetFxRequestStatusResponse,
+    GetForeignExchangeRateResponse, GetFxRequestStatusRequest,
 };
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -152,7 +152,7 @@ impl Bank {
             .ok_or_else(|| ApiError::not_found(format!("FX request {id}")))?;
         // errorCode and errorMsg are left out: the sandbox keeps no reason with a
         // failed conversion (the call that failed was answered with its code).
-        let mut d = GetFxRequestStatusResponse::default();
+        let mut d = baas_client::records::FxRequest::default();
         d.application_id = Some(f.id.clone());
         d.out_tx_id = f.out_tx.clone();
         d.in_tx_id = f.in_tx.clone();

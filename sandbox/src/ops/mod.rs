@@ -18,8 +18,8 @@ mod account;
 mod cny;
 mod fx;
 mod onboarding;
-mod other;
 mod otp;
+mod reversal;
 mod transfers;
 mod user;
 mod utility;
@@ -279,12 +279,12 @@ impl Bank {
     ) -> Result<Value, ApiError> {
         self.refresh_dormancy(now_ms);
         match request {
-            Request::Account(r) => self.handle_account(r, request_id),
+            Request::Account(r) => self.handle_account(r, request_id, now_ms),
             Request::Cny(r) => self.handle_cny(r, now_ms),
             Request::Fx(r) => self.handle_fx(r, now_ms),
             Request::Onboarding(r) => self.handle_onboarding(r),
-            Request::Other(r) => self.handle_other(r, now_ms),
             Request::Otp(r) => self.handle_otp(r, now_ms),
+            Request::Reversal(r) => self.handle_reversal(r, now_ms),
             Request::Transfers(r) => self.handle_transfers(r, now_ms),
             Request::User(r) => self.handle_user(r, request_id),
             Request::Utility(r) => self.handle_utility(r, now_ms),

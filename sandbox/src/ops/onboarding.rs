@@ -5,10 +5,8 @@ use baas_client::dispatch::onboarding::Request;
 use baas_client::enums::BusinessType;
 use baas_client::onboarding::{
     GetBusinessOnboardingRequestIdResponse, GetBusinessOnboardingStatusRequest,
-    GetBusinessOnboardingStatusResponse, GetCompanyOnboardingInfoResponse, GetKycMediaListResponse,
-    GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse, GetOnboardingStatusRequest,
-    GetOnboardingStatusResponse, GetOrganisationOnboardingInfoResponse,
-    GetPartnershipOnboardingInfoResponse, GetStoreOnboardingInfoResponse, GetUserKycResponse,
+    GetKycMediaListResponse, GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse,
+    GetOnboardingStatusRequest,
 };
 use baas_client::records::KycMediaItem;
 use baas_runtime::Scalar;
@@ -25,7 +23,7 @@ impl Bank {
             Request::GetOnboardingStatus(r) => self.personal_status(&r),
             Request::GetUserKyc(r) => {
                 let a = self.personal_by_request(&r.onboarding_request_id)?;
-                answer(&record::<GetUserKycResponse>(&a.kyc)?)
+                answer(&record::<baas_client::records::PersonalKyc>(&a.kyc)?)
             }
             Request::GetKycMediaList(r) => self.kyc_media(&r.onboarding_request_id),
             Request::GetOnboardingRequestId(r) => self.personal_request_id(&r),
@@ -40,19 +38,25 @@ impl Bank {
             Request::GetStoreOnboardingInfo(r) => {
                 let info =
                     self.sme_info(&r.onboarding_request_id, BusinessType::SoleProprietorship)?;
-                answer(&record::<GetStoreOnboardingInfoResponse>(info)?)
+                answer(&record::<baas_client::records::StoreOnboardingInfo>(info)?)
             }
             Request::GetCompanyOnboardingInfo(r) => {
                 let info = self.sme_info(&r.onboarding_request_id, BusinessType::Llc)?;
-                answer(&record::<GetCompanyOnboardingInfoResponse>(info)?)
+                answer(&record::<baas_client::records::CompanyOnboardingInfo>(
+                    info,
+                )?)
             }
             Request::GetPartnershipOnboardingInfo(r) => {
                 let info = self.sme_info(&r.onboarding_request_id, BusinessType::Partnership)?;
-                answer(&record::<GetPartnershipOnboardingInfoResponse>(info)?)
+                answer(&record::<baas_client::records::PartnershipOnboardingInfo>(
+                    info,
+                )?)
             }
             Request::GetOrganisationOnboardingInfo(r) => {
                 let info = self.sme_info(&r.onboarding_request_id, BusinessType::NgoCbo)?;
-                answer(&record::<GetOrganisationOnboardingInfoResponse>(info)?)
+                answer(&record::<baas_client::records::OrganisationOnboardingInfo>(
+                    info,
+                )?)
             }
         }
     }
@@ -79,7 +83,7 @@ impl Bank {
                     && mobile.is_none_or(|m| field(a, "mobile").as_deref() == Some(m))
             })
             .ok_or_else(|| ApiError::not_found("personal onboarding request"))?;
-        let mut d = GetOnboardingStatusResponse::default();
+        let mut d = baas_client::records::PersonalOnboardingStatus::default();
         d.onboarding_request_id = field(a, "onboardingRequestId");
         d.onboarding_status = Some(a.status_text.to_owned());
         d.rejection_reason_id = a.rejection_id.map(Scalar::string);
@@ -176,7 +180,7 @@ impl Bank {
                 .map(str::to_owned)
         };
         // The first of the document's two shapes: one reason id and message.
-        let mut d = GetBusinessOnboardingStatusResponse::default();
+        let mut d = baas_client::records::BusinessOnboardingStatus::default();
         d.onboarding_request_id = text(&a.info, "onboardingRequestId");
         d.onboarding_status = a.info.get("status").cloned().and_then(wire);
         d.rejection_reason_id = first("rejectReasonIds").map(Scalar::string);

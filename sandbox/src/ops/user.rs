@@ -3,7 +3,6 @@
 //! requestId.
 
 use baas_client::dispatch::user::Request;
-use baas_client::user::AddEmailResponse;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -36,6 +35,6 @@ impl Bank {
         })
         .map_err(|e| ApiError::new(codes::SYSTEM, e.to_string()))?;
         // `AddEmailResponse` and `VerifyEmailAddressResponse` are both this opaque JSON.
-        answer::<AddEmailResponse>(&data)
+        answer::<baas_client::RawJson>(&data)
     }
 }

@@ -6,7 +6,7 @@ use baas_client::records::{MobileDetail, UtilityPayment};
 use baas_client::utility::{
     AirtimeBulkPaymentResponse, AirtimePaymentRequest, AirtimePaymentResponse, BillPaymentRequest,
     BillPaymentResponse, BillQueryRequest, BillQueryResponse, BulkPaymentQueryRequest,
-    BulkPaymentQueryResponse, PaymentQueryResponse,
+    BulkPaymentQueryResponse,
 };
 use baas_runtime::Scalar;
 use rust_decimal::Decimal;
@@ -295,7 +295,7 @@ impl Bank {
             .payments
             .get(id)
             .ok_or_else(|| ApiError::not_found(format!("payment {id}")))?;
-        let d: PaymentQueryResponse = payment_record(p);
+        let d: baas_client::records::UtilityPayment = payment_record(p);
         answer(&d)
     }
 

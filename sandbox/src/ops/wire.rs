@@ -62,7 +62,7 @@ pub(super) fn m2(value: Decimal) -> Amount {
 #[cfg(test)]
 mod tests {
     use baas_client::enums::{Currency, TxStatus};
-    use baas_client::records::ReversalRequest;
+    use baas_client::records::ReversalApplication;
     use baas_runtime::Scalar;
 
     use super::*;
@@ -71,7 +71,7 @@ mod tests {
     fn money_keeps_its_places_and_scalars_keep_their_json_type() {
         assert_eq!(m2(Decimal::new(123, 1)).to_string(), "12.30");
         assert_eq!(money(Decimal::new(7, 0), 4).to_string(), "7.0000");
-        let mut r = ReversalRequest::default();
+        let mut r = ReversalApplication::default();
         r.status = Some(Scalar::integer(3));
         r.reversed_time = Some("2026-01-01".into());
         assert_eq!(

@@ -120,7 +120,7 @@ fn every_currency_pair_of_the_spec_has_a_rate() {
 
 #[test]
 fn the_fee_call_and_the_reversal_share_a_path_and_decode_apart() {
-    use baas_client::dispatch::{other, Request};
+    use baas_client::dispatch::{reversal, Request};
     let candidates: Vec<&'static str> = baas_client::dispatch::OPERATIONS
         .iter()
         .filter(|o| o.path == "/trans/txReversal")
@@ -134,14 +134,17 @@ fn the_fee_call_and_the_reversal_share_a_path_and_decode_apart() {
     assert!(
         matches!(
             decoded,
-            Ok(Request::Other(other::Request::FetchTransactionFee(_)))
+            Ok(Request::Reversal(reversal::Request::FetchTransactionFee(_)))
         ),
         "{decoded:?}"
     );
     let reversal = json!({"transactionId": "TX0000000001", "reversalReason": "duplicate"});
     let decoded = crate::server::decode_request(&candidates, Json::from_value(&reversal));
     assert!(
-        matches!(decoded, Ok(Request::Other(other::Request::TxReversal(_)))),
+        matches!(
+            decoded,
+            Ok(Request::Reversal(reversal::Request::TxReversal(_)))
+        ),
         "{decoded:?}"
     );
     // Params neither type decodes: 12001 with both types' problems.

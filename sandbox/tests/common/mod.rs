@@ -5,9 +5,7 @@ pub mod heavy;
 pub mod raw;
 
 use baas_client::enums::OtpType;
-use baas_client::otp::{
-    ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
-};
+use baas_client::otp::{ConfirmOperationRequired, SendOtpRequired};
 use baas_client::{Amount, Client};
 use baas_sandbox::Sandbox;
 
@@ -26,17 +24,19 @@ pub fn amount(text: &str) -> Amount {
 /// sendOtp + confirmOperation with the sandbox's OTP rule.
 pub async fn confirm(client: &Client, sandbox: &Sandbox, business_id: &str) {
     client
-        .send_otp(&SendOtpRequest::new(SendOtpRequired {
+        .send_otp(SendOtpRequired {
             business_id: business_id.into(),
             otp_type: OtpType::Sms,
-        }))
+        })
+        .send()
         .await
         .expect("sendOtp");
     client
-        .confirm_operation(&ConfirmOperationRequest::new(ConfirmOperationRequired {
+        .confirm_operation(ConfirmOperationRequired {
             business_id: business_id.into(),
             otp_code: sandbox.otp_for(business_id),
-        }))
+        })
+        .send()
         .await
         .expect("confirmOperation");
 }

@@ -13,14 +13,16 @@ use baas_client::transfers::{
     GetTransResultResponse,
 };
 use baas_client::{
-    mock, transport, Amount, AmountError, CallOptions, Client, Config, Error, ErrorKind, FieldPath,
-    Items, Operation, Outcome, Page, Paged, Pages, ParseEnumError, PrivateKey, RawJson, RuleKind,
-    RuntimeClient, Scalar, Success, ValidationErrors, Validator, Violation, WaitPolicy,
+    mock, transport, Amount, AmountError, Call, CallOptions, Client, Config, Error, ErrorKind,
+    FieldPath, FinalState, Items, Operation, Outcome, Page, Paged, Pages, ParseEnumError,
+    PrivateKey, RawJson, RuleKind, RuntimeClient, Scalar, Success, ValidationErrors, Validator,
+    Violation, WaitPolicy,
 };
 
-/// A pager, as `*_pages` returns it.
+/// A call, as every client method returns it, and the pager `.pages()` makes of it.
 pub fn transactions(client: &Client, request: GetTransListRequest) -> Pages<GetTransListRequest> {
-    client.get_trans_list_pages(request)
+    let call: Call<'_, GetTransListRequest> = client.get_trans_list(request);
+    call.pages()
 }
 
 /// Its items, as `.items()` returns them.
@@ -86,6 +88,18 @@ pub fn check(request: &ApplyForTransferRequest) -> Result<(), ValidationErrors> 
 pub fn validator_types(_: Option<(&mut Validator, FieldPath)>) {}
 
 /// The success envelope of a call with options of one's own, and its OTP handle.
+pub async fn apply_with_options(
+    client: &Client,
+    request: ApplyForTransferRequest,
+) -> Result<PendingApplication<ApplyForTransferResponse>, Error> {
+    client
+        .apply_for_transfer(request)
+        .options(CallOptions::new().request_id("partner-ref"))
+        .pending()
+        .await
+}
+
+/// The same through the runtime client.
 pub async fn apply(
     client: &Client,
     request: &ApplyForTransferRequest,
@@ -104,12 +118,18 @@ pub fn otp_id<O: OtpApplication>(success: &Success<O::Response>) -> Option<&str>
 /// A waiter.
 pub async fn settle(
     client: &Client,
-    query: &GetTransResultRequest,
+    query: GetTransResultRequest,
 ) -> Result<Option<TxStatus>, Error> {
     let done: GetTransResultResponse = client
-        .get_trans_result_until_final(query, &WaitPolicy::default())
+        .get_trans_result(query)
+        .until_final(&WaitPolicy::default())
         .await?;
     Ok(done.tx_status)
+}
+
+/// Any status query with final states.
+pub fn is_final<O: FinalState>(response: &O::Response) -> bool {
+    O::final_state(response).is_some_and(|(_, done)| done)
 }
 
 /// Notifications: verifying, deduplicating, typing.

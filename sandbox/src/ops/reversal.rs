@@ -1,15 +1,15 @@
-//! Handlers of the `other` group: reversals and the fee call (one path), account
-//! validation, closing balances.
+//! Handlers of the `reversal` group (reversals and the fee call, which share a path), and
+//! of two `account` operations from the document's same section: account validation and
+//! closing balances.
 
-use baas_client::dispatch::other::Request;
+use baas_client::account::{QueryClosingBalanceRequest, ValidateAccountRequest};
+use baas_client::dispatch::reversal::Request;
 use baas_client::enums::ValidateAccountType;
 use baas_client::notifications::Payload;
-use baas_client::other::{
-    FetchTransactionFeeRequest, FetchTransactionFeeResponse, QueryClosingBalanceRequest,
-    QueryClosingBalanceResponse, QueryTxReversalRequest, TxReversalRequest, TxReversalResponse,
-    ValidateAccountRequest, ValidateAccountResponse,
+use baas_client::records::{ClosingBalance, ClosingBalanceReport, ReversalApplication};
+use baas_client::reversal::{
+    FetchTransactionFeeRequest, QueryTxReversalRequest, TxReversalRequest, TxReversalResponse,
 };
-use baas_client::records::{ClosingBalance, ClosingBalanceReport, ReversalRequest};
 use baas_runtime::Scalar;
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -22,7 +22,7 @@ use crate::bank::{
 use crate::error::{codes, ApiError};
 
 impl Bank {
-    pub(super) fn handle_other(
+    pub(super) fn handle_reversal(
         &mut self,
         request: Request,
         now_ms: i64,
@@ -31,15 +31,13 @@ impl Bank {
             Request::TxReversal(r) => self.reversal(&r, now_ms),
             Request::QueryTxReversal(r) => self.query_reversal(&r),
             Request::FetchTransactionFee(r) => self.fee(&r),
-            Request::ValidateAccount(r) => self.validate_account(&r),
-            Request::QueryClosingBalance(r) => self.closing_balance(&r, now_ms),
         }
     }
 
-    fn validate_account(&self, r: &ValidateAccountRequest) -> Result<Value, ApiError> {
+    pub(super) fn validate_account(&self, r: &ValidateAccountRequest) -> Result<Value, ApiError> {
         let id = r.account_id.as_str();
         // The answer's accountType echoes the request's (its type is not shown).
-        let mut d = ValidateAccountResponse::default();
+        let mut d = baas_client::records::AccountValidationResult::default();
         d.account_type = Some(Scalar::integer(r.account_type.as_i64()));
         match r.account_type {
             ValidateAccountType::Internal => {
@@ -146,7 +144,7 @@ impl Bank {
         if let Some(t) = self.txs.get_mut(tx_id) {
             t.reversed_by = Some(app.clone());
         }
-        let mut record = ReversalRequest::default();
+        let mut record = ReversalApplication::default();
         record.application_id = Some(app.clone());
         record.transaction_id = Some(tx_id.to_owned());
         record.reversal_receipt_no = given(&r.reversal_receipt_no).map(str::to_owned);
@@ -176,12 +174,12 @@ impl Bank {
         let code = r.benificiary_bank_code.as_str();
         bank_kind("benificiaryBankCode", code)?;
         let amount = positive("amount", &r.amount)?;
-        let mut d = FetchTransactionFeeResponse::default();
+        let mut d = baas_client::records::FeeResult::default();
         d.fee_amount = Some(m2(transfer_fee(code, amount)));
         answer(&d)
     }
 
-    fn closing_balance(
+    pub(super) fn closing_balance(
         &mut self,
         r: &QueryClosingBalanceRequest,
         now_ms: i64,
@@ -225,7 +223,7 @@ impl Bank {
         self.outbox.push(Outgoing {
             payload: Payload::ClosingBalances(report),
         });
-        let mut d = QueryClosingBalanceResponse::default();
+        let mut d = baas_client::records::ClosingBalanceJob::default();
         d.job_id = Some(job);
         answer(&d)
     }
