@@ -66,10 +66,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getAccountDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_account_details(
         &self,
         request: impl Into<super::account::GetAccountDetailsRequest>,
@@ -97,10 +93,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `queryAccountListByUserId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn query_account_list_by_user_id(
         &self,
         request: impl Into<super::account::QueryAccountListByUserIdRequest>,
@@ -129,10 +121,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getAbnormalAccountList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_abnormal_account_list(
         &self,
         request: impl Into<super::account::GetAbnormalAccountListRequest>,
@@ -160,10 +148,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `applyForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn apply_for_short_code(
         &self,
         request: impl Into<super::account::ApplyForShortCodeRequest>,
@@ -191,10 +175,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `queryForShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn query_for_short_code(
         &self,
         request: impl Into<super::account::QueryForShortCodeRequest>,
@@ -222,10 +202,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `queryAccountByShortCode`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn query_account_by_short_code(
         &self,
         request: impl Into<super::account::QueryAccountByShortCodeRequest>,
@@ -253,10 +229,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `activateAccount`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn activate_account(
         &self,
         request: impl Into<super::account::ActivateAccountRequest>,
@@ -284,10 +256,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `editSubAccountName`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn edit_sub_account_name(
         &self,
         request: impl Into<super::account::EditSubAccountNameRequest>,
@@ -317,10 +285,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `cancelAccountOperation`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn cancel_account_operation(
         &self,
         request: impl Into<super::account::CancelAccountOperationRequest>,
@@ -349,10 +313,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `validateAccount`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn validate_account(
         &self,
         request: impl Into<super::account::ValidateAccountRequest>,
@@ -380,10 +340,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `queryClosingBalance`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn query_closing_balance(
         &self,
         request: impl Into<super::account::QueryClosingBalanceRequest>,
@@ -395,6 +351,8 @@ impl Client {
     /// Wire path: `POST /trans/applyForCnyExpress` (operation `applyForCnyExpress`).
     ///
     /// Takes the required fields as a [`ApplyForCnyExpressRequired`](super::cny::ApplyForCnyExpressRequired) struct literal, or a built [`ApplyForCnyExpressRequest`](super::cny::ApplyForCnyExpressRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `applyForCnyExpress` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -432,10 +390,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `applyForCnyExpress`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_cny_express` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn apply_for_cny_express(
         &self,
         request: impl Into<super::cny::ApplyForCnyExpressRequest>,
@@ -468,10 +422,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getCnyTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_cny_trans_list(
         &self,
         request: impl Into<super::cny::GetCnyTransListRequest>,
@@ -499,10 +449,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getCnyTransferDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_cny_transfer_details(
         &self,
         request: impl Into<super::cny::GetCnyTransferDetailsRequest>,
@@ -530,10 +476,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getForeignExchangeRate`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_foreign_exchange_rate(
         &self,
         request: impl Into<super::fx::GetForeignExchangeRateRequest>,
@@ -545,6 +487,8 @@ impl Client {
     /// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
     ///
     /// Takes the required fields as a [`ApplyForFcExchangeRequired`](super::fx::ApplyForFcExchangeRequired) struct literal, or a built [`ApplyForFcExchangeRequest`](super::fx::ApplyForFcExchangeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
+    ///
+    /// `applyForFcExchange` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -565,10 +509,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `applyForFcExchange`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_fc_exchange` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn apply_for_fc_exchange(
         &self,
         request: impl Into<super::fx::ApplyForFcExchangeRequest>,
@@ -596,10 +536,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getFxRequestStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_fx_request_status(
         &self,
         request: impl Into<super::fx::GetFxRequestStatusRequest>,
@@ -625,10 +561,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getOnboardingStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_onboarding_status(
         &self,
     ) -> super::Call<'_, super::onboarding::GetOnboardingStatusRequest> {
@@ -655,10 +587,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getUserKyc`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_user_kyc(
         &self,
         request: impl Into<super::onboarding::GetUserKycRequest>,
@@ -686,10 +614,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getKycMediaList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_kyc_media_list(
         &self,
         request: impl Into<super::onboarding::GetKycMediaListRequest>,
@@ -714,10 +638,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_onboarding_request_id(
         &self,
     ) -> super::Call<'_, super::onboarding::GetOnboardingRequestIdRequest> {
@@ -742,10 +662,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getBusinessOnboardingStatus`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_business_onboarding_status(
         &self,
     ) -> super::Call<'_, super::onboarding::GetBusinessOnboardingStatusRequest> {
@@ -775,10 +691,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getBusinessOnboardingRequestId`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_business_onboarding_request_id(
         &self,
         request: impl Into<super::onboarding::GetBusinessOnboardingRequestIdRequest>,
@@ -806,10 +718,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getStoreOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_store_onboarding_info(
         &self,
         request: impl Into<super::onboarding::GetStoreOnboardingInfoRequest>,
@@ -837,10 +745,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getCompanyOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_company_onboarding_info(
         &self,
         request: impl Into<super::onboarding::GetCompanyOnboardingInfoRequest>,
@@ -868,10 +772,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getOrganisationOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_organisation_onboarding_info(
         &self,
         request: impl Into<super::onboarding::GetOrganisationOnboardingInfoRequest>,
@@ -899,10 +799,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getPartnershipOnboardingInfo`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_partnership_onboarding_info(
         &self,
         request: impl Into<super::onboarding::GetPartnershipOnboardingInfoRequest>,
@@ -933,10 +829,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `sendOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn send_otp(
         &self,
         request: impl Into<super::otp::SendOtpRequest>,
@@ -950,6 +842,8 @@ impl Client {
     /// Takes the required fields as a [`ConfirmOperationRequired`](super::otp::ConfirmOperationRequired) struct literal, or a built [`ConfirmOperationRequest`](super::otp::ConfirmOperationRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ConfirmOperationResponse`](super::otp::ConfirmOperationResponse).
     ///
     /// The service answers with code and msg only.
+    ///
+    /// `confirmOperation` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -967,10 +861,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `confirmOperation`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `confirm_operation` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn confirm_operation(
         &self,
         request: impl Into<super::otp::ConfirmOperationRequest>,
@@ -1004,10 +894,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `sendAccAdminOtp`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn send_acc_admin_otp(
         &self,
         request: impl Into<super::otp::SendAccAdminOtpRequest>,
@@ -1035,10 +921,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `groupApplications`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn group_applications(
         &self,
         request: impl Into<super::otp::GroupApplicationsRequest>,
@@ -1050,6 +932,8 @@ impl Client {
     /// Wire path: `POST /trans/txReversal` (operation `txReversal`).
     ///
     /// Takes the required fields as a [`TxReversalRequired`](super::reversal::TxReversalRequired) struct literal, or a built [`TxReversalRequest`](super::reversal::TxReversalRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TxReversalResponse`](super::reversal::TxReversalResponse).
+    ///
+    /// `txReversal` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1066,10 +950,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `txReversal`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `tx_reversal` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn tx_reversal(
         &self,
         request: impl Into<super::reversal::TxReversalRequest>,
@@ -1097,10 +977,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `queryTxReversal`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn query_tx_reversal(
         &self,
         request: impl Into<super::reversal::QueryTxReversalRequest>,
@@ -1112,6 +988,8 @@ impl Client {
     /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
     ///
     /// Takes the required fields as a [`FetchTransactionFeeRequired`](super::reversal::FetchTransactionFeeRequired) struct literal, or a built [`FetchTransactionFeeRequest`](super::reversal::FetchTransactionFeeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`FeeResult`](super::records::FeeResult).
+    ///
+    /// `fetchTransactionFee` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1133,10 +1011,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `fetchTransactionFee`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `fetch_transaction_fee` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn fetch_transaction_fee(
         &self,
         request: impl Into<super::reversal::FetchTransactionFeeRequest>,
@@ -1148,6 +1022,8 @@ impl Client {
     /// Wire path: `POST /trans/v2/applyForMobileMoneyBusinessTransfer` (operation `applyForMobileMoneyBusinessTransfer`).
     ///
     /// Takes the required fields as a [`ApplyForMobileMoneyBusinessTransferRequired`](super::transfers::ApplyForMobileMoneyBusinessTransferRequired) struct literal, or a built [`ApplyForMobileMoneyBusinessTransferRequest`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForMobileMoneyBusinessTransferResponse`](super::transfers::ApplyForMobileMoneyBusinessTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `applyForMobileMoneyBusinessTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1168,10 +1044,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `applyForMobileMoneyBusinessTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_mobile_money_business_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn apply_for_mobile_money_business_transfer(
         &self,
         request: impl Into<super::transfers::ApplyForMobileMoneyBusinessTransferRequest>,
@@ -1183,6 +1055,8 @@ impl Client {
     /// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
     ///
     /// Takes the required fields as a [`ApplyForTransferRequired`](super::transfers::ApplyForTransferRequired) struct literal, or a built [`ApplyForTransferRequest`](super::transfers::ApplyForTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForTransferResponse`](super::transfers::ApplyForTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `applyForTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1203,10 +1077,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `applyForTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `apply_for_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn apply_for_transfer(
         &self,
         request: impl Into<super::transfers::ApplyForTransferRequest>,
@@ -1241,10 +1111,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getTransList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_trans_list(
         &self,
         request: impl Into<super::transfers::GetTransListRequest>,
@@ -1272,10 +1138,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getTransResult`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_trans_result(
         &self,
         request: impl Into<super::transfers::GetTransResultRequest>,
@@ -1287,6 +1149,8 @@ impl Client {
     /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
     ///
     /// Takes the required fields as a [`TelegraphicTransferRequired`](super::transfers::TelegraphicTransferRequired) struct literal, or a built [`TelegraphicTransferRequest`](super::transfers::TelegraphicTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TelegraphicTransferResponse`](super::transfers::TelegraphicTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `telegraphicTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1315,10 +1179,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `telegraphicTransfer`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `telegraphic_transfer` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn telegraphic_transfer(
         &self,
         request: impl Into<super::transfers::TelegraphicTransferRequest>,
@@ -1350,10 +1210,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getInterBankTransferList`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_inter_bank_transfer_list(
         &self,
         request: impl Into<super::transfers::GetInterBankTransferListRequest>,
@@ -1382,10 +1238,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getInterBankTransferDetails`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_inter_bank_transfer_details(
         &self,
         request: impl Into<super::transfers::GetInterBankTransferDetailsRequest>,
@@ -1410,10 +1262,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `getBankCodes`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn get_bank_codes(
         &self,
         request: impl Into<super::transfers::GetBankCodesRequest>,
@@ -1440,10 +1288,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `addEmail`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn add_email(
         &self,
         request: impl Into<super::user::AddEmailRequest>,
@@ -1470,10 +1314,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `verifyEmailAddress`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn verify_email_address(
         &self,
         request: impl Into<super::user::VerifyEmailAddressRequest>,
@@ -1485,6 +1325,8 @@ impl Client {
     /// Wire path: `POST /utilityPayment/v2/airtimePayment` (operation `airtimePayment`).
     ///
     /// Takes the required fields as a [`AirtimePaymentRequired`](super::utility::AirtimePaymentRequired) struct literal, or a built [`AirtimePaymentRequest`](super::utility::AirtimePaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `airtimePayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1504,10 +1346,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `airtimePayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `airtime_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn airtime_payment(
         &self,
         request: impl Into<super::utility::AirtimePaymentRequest>,
@@ -1519,6 +1357,8 @@ impl Client {
     /// Wire path: `POST /utilityPayment/v2/airtimeBulkPayment` (operation `airtimeBulkPayment`).
     ///
     /// Takes the required fields as a [`AirtimeBulkPaymentRequired`](super::utility::AirtimeBulkPaymentRequired) struct literal, or a built [`AirtimeBulkPaymentRequest`](super::utility::AirtimeBulkPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimeBulkPaymentResponse`](super::utility::AirtimeBulkPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `airtimeBulkPayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1540,10 +1380,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `airtimeBulkPayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `airtime_bulk_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn airtime_bulk_payment(
         &self,
         request: impl Into<super::utility::AirtimeBulkPaymentRequest>,
@@ -1572,10 +1408,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `billQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn bill_query(
         &self,
         request: impl Into<super::utility::BillQueryRequest>,
@@ -1587,6 +1419,8 @@ impl Client {
     /// Wire path: `POST /utilityPayment/v2/billPayment` (operation `billPayment`).
     ///
     /// Takes the required fields as a [`BillPaymentRequired`](super::utility::BillPaymentRequired) struct literal, or a built [`BillPaymentRequest`](super::utility::BillPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BillPaymentResponse`](super::utility::BillPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
+    ///
+    /// `billPayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
     ///
     /// # Example
     ///
@@ -1605,10 +1439,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `billPayment`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says. `bill_payment` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again.
     pub fn bill_payment(
         &self,
         request: impl Into<super::utility::BillPaymentRequest>,
@@ -1636,10 +1466,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `paymentQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn payment_query(
         &self,
         request: impl Into<super::utility::PaymentQueryRequest>,
@@ -1669,10 +1495,6 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// Sending it fails with an [`Error`](baas_runtime::Error) naming `bulkPaymentQuery`: `InvalidRequest` (nothing sent), `Api` (a result code other than `00000` (read it as a typed code with [`ResultCode::from_error`](super::enums::ResultCode::from_error))), or a transport, timeout, signature or decoding error, as the crate's Errors section says.
     pub fn bulk_payment_query(
         &self,
         request: impl Into<super::utility::BulkPaymentQueryRequest>,

@@ -400,7 +400,7 @@ pub mod account {
         QueryClosingBalance(super::super::account::QueryClosingBalanceRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `account` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -433,7 +433,7 @@ pub mod cny {
         GetCnyTransferDetails(super::super::cny::GetCnyTransferDetailsRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `cny` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -458,7 +458,7 @@ pub mod fx {
         GetFxRequestStatus(super::super::fx::GetFxRequestStatusRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `fx` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -507,7 +507,7 @@ pub mod onboarding {
         ),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `onboarding` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -547,7 +547,7 @@ pub mod otp {
         GroupApplications(super::super::otp::GroupApplicationsRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `otp` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -573,7 +573,7 @@ pub mod reversal {
         FetchTransactionFee(super::super::reversal::FetchTransactionFeeRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `reversal` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -614,7 +614,7 @@ pub mod transfers {
         GetBankCodes(super::super::transfers::GetBankCodesRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `transfers` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -644,7 +644,7 @@ pub mod user {
         VerifyEmailAddress(super::super::user::VerifyEmailAddressRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `user` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -674,7 +674,7 @@ pub mod utility {
         BulkPaymentQuery(super::super::utility::BulkPaymentQueryRequest),
     }
     impl Request {
-        /// The spec name of the operation.
+        /// The spec name of the `utility` operation this request is of.
         #[must_use]
         pub fn operation(&self) -> &'static str {
             match self {
@@ -712,7 +712,7 @@ pub enum Request {
     Utility(utility::Request),
 }
 impl Request {
-    /// The spec name of the operation.
+    /// The spec name of the operation this request is of, whatever its group.
     #[must_use]
     pub fn operation(&self) -> &'static str {
         match self {

@@ -62,7 +62,7 @@ impl AbnormalStatus {
         AbnormalStatus::Restricted,
         AbnormalStatus::Frozen,
     ];
-    /// The wire value.
+    /// This `AbnormalStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -147,7 +147,7 @@ impl AccountStatus {
         AccountStatus::Locked,
         AccountStatus::Closed,
     ];
-    /// The wire value.
+    /// This `AccountStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -248,7 +248,7 @@ impl AccountType {
         AccountType::BusinessLoan,
         AccountType::BusinessFixedDeposit,
     ];
-    /// The wire value.
+    /// This `AccountType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -328,7 +328,7 @@ impl AmountType {
         AmountType::DebitAccountCurrency,
         AmountType::CreditAccountCurrency,
     ];
-    /// The wire value.
+    /// This `AmountType` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -406,7 +406,7 @@ impl BeneficiaryType {
         BeneficiaryType::Individual,
         BeneficiaryType::Enterprise,
     ];
-    /// The wire value.
+    /// This `BeneficiaryType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -484,7 +484,7 @@ impl BillType {
         BillType::SatelliteTv3,
         BillType::Water,
     ];
-    /// The wire value.
+    /// This `BillType` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -574,7 +574,7 @@ impl BusinessType {
         BusinessType::Partnership,
         BusinessType::NgoCbo,
     ];
-    /// The wire value.
+    /// This `BusinessType` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -661,7 +661,7 @@ impl ChargeType {
         ChargeType::Ben,
         ChargeType::Sha,
     ];
-    /// The wire value.
+    /// This `ChargeType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -733,7 +733,7 @@ impl CnyDocumentType {
         CnyDocumentType::Image,
         CnyDocumentType::Pdf,
     ];
-    /// The wire value.
+    /// This `CnyDocumentType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -823,7 +823,7 @@ impl Currency {
         Currency::Ugx,
         Currency::Rwf,
     ];
-    /// The wire value.
+    /// This `Currency` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -933,7 +933,7 @@ impl CurrencyPair {
         CurrencyPair::EurUsd,
         CurrencyPair::UsdCny,
     ];
-    /// The wire value.
+    /// This `CurrencyPair` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -1019,7 +1019,7 @@ impl DormantStatus {
         DormantStatus::Normal,
         DormantStatus::Dormant,
     ];
-    /// The wire value.
+    /// This `DormantStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1098,7 +1098,7 @@ impl FeeBeneficiaryType {
         FeeBeneficiaryType::Individual,
         FeeBeneficiaryType::Business,
     ];
-    /// The wire value.
+    /// This `FeeBeneficiaryType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -1168,7 +1168,7 @@ impl FreezeStatus {
         FreezeStatus::Normal,
         FreezeStatus::Frozen,
     ];
-    /// The wire value.
+    /// This `FreezeStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1273,7 +1273,7 @@ impl FxCurrency {
         FxCurrency::Rwf,
         FxCurrency::Cny,
     ];
-    /// The wire value.
+    /// This `FxCurrency` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -1377,7 +1377,7 @@ impl FxRequestStatus {
         FxRequestStatus::Successful,
         FxRequestStatus::Failed,
     ];
-    /// The wire value.
+    /// This `FxRequestStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1461,7 +1461,7 @@ pub enum Gender {
 impl Gender {
     /// Every value of `Gender` the spec lists, in spec order.
     pub const KNOWN: &'static [Gender] = &[Gender::Female, Gender::Male];
-    /// The wire value.
+    /// This `Gender` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -1533,7 +1533,7 @@ impl IdType {
         IdType::KenyaAlienId,
         IdType::Passport,
     ];
-    /// The wire value.
+    /// This `IdType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -1619,7 +1619,7 @@ impl InterBankApplicationStatus {
         InterBankApplicationStatus::Rejected,
         InterBankApplicationStatus::InTransit,
     ];
-    /// The wire value.
+    /// This `InterBankApplicationStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1720,7 +1720,7 @@ impl KycStatus {
         KycStatus::AccountClosed,
         KycStatus::ManualReviewing,
     ];
-    /// The wire value.
+    /// This `KycStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1810,7 +1810,7 @@ impl NetworkProvider {
         NetworkProvider::Second,
         NetworkProvider::Third,
     ];
-    /// The wire value.
+    /// This `NetworkProvider` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -1983,7 +1983,7 @@ impl NotificationType {
         NotificationType::InterBankTransfer,
         NotificationType::MobileMoneyImt,
     ];
-    /// The wire value.
+    /// This `NotificationType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2129,7 +2129,7 @@ impl OnboardingStatus {
         OnboardingStatus::AccountOpened,
         OnboardingStatus::ManualReview,
     ];
-    /// The wire value.
+    /// This `OnboardingStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -2220,7 +2220,7 @@ impl OrderByDesc {
         OrderByDesc::NewestFirst,
         OrderByDesc::OldestFirst,
     ];
-    /// The wire value.
+    /// This `OrderByDesc` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -2297,7 +2297,7 @@ pub enum OtpType {
 impl OtpType {
     /// Every value of `OtpType` the spec lists, in spec order.
     pub const KNOWN: &'static [OtpType] = &[OtpType::Sms, OtpType::Email];
-    /// The wire value.
+    /// This `OtpType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2362,7 +2362,7 @@ pub enum PayType {
 impl PayType {
     /// Every value of `PayType` the spec lists, in spec order.
     pub const KNOWN: &'static [PayType] = &[PayType::Paybill, PayType::TillBuyGoods];
-    /// The wire value.
+    /// This `PayType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2424,7 +2424,7 @@ pub enum PaymentChannel {
 impl PaymentChannel {
     /// Every value of `PaymentChannel` the spec lists, in spec order.
     pub const KNOWN: &'static [PaymentChannel] = &[PaymentChannel::Swift];
-    /// The wire value.
+    /// This `PaymentChannel` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2492,7 +2492,7 @@ impl PaymentPurpose {
         PaymentPurpose::PurchaseGoods,
         PaymentPurpose::RelatedPartyPayment,
     ];
-    /// The wire value.
+    /// This `PaymentPurpose` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2574,7 +2574,7 @@ impl ProfileCheck {
         ProfileCheck::Declined,
         ProfileCheck::Processing,
     ];
-    /// The wire value.
+    /// This `ProfileCheck` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -2743,7 +2743,7 @@ impl ResultCode {
         ResultCode::QueryTimeRangeError,
         ResultCode::PageSizeTooLarge,
     ];
-    /// The wire value.
+    /// This `ResultCode` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2867,7 +2867,7 @@ impl SwiftDocumentType {
         SwiftDocumentType::Pdf,
         SwiftDocumentType::Image,
     ];
-    /// The wire value.
+    /// This `SwiftDocumentType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -2951,7 +2951,7 @@ impl TxStatus {
         TxStatus::Failed,
         TxStatus::Succeeded,
     ];
-    /// The wire value.
+    /// This `TxStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -3047,7 +3047,7 @@ impl UtilityPaymentStatus {
         UtilityPaymentStatus::Failed,
         UtilityPaymentStatus::Succeeded,
     ];
-    /// The wire value.
+    /// This `UtilityPaymentStatus` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -3134,7 +3134,7 @@ impl ValidateAccountType {
         ValidateAccountType::MobileMoneyPaybill,
         ValidateAccountType::MobileMoneyTill,
     ];
-    /// The wire value.
+    /// This `ValidateAccountType` as it is sent and received.
     #[must_use]
     pub fn as_i64(&self) -> i64 {
         match self {
@@ -3209,7 +3209,7 @@ pub enum VoucherType {
 impl VoucherType {
     /// Every value of `VoucherType` the spec lists, in spec order.
     pub const KNOWN: &'static [VoucherType] = &[VoucherType::Image];
-    /// The wire value.
+    /// This `VoucherType` as it is sent and received.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {

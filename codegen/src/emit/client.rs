@@ -13,45 +13,19 @@ use crate::model::{Api, Group, Operation, Params, Response};
 /// Emits the `Client` struct and its methods, one per operation, each returning the
 /// operation's [`Call`](super::call).
 pub fn emit_client(api: &Api) -> TokenStream {
-    let errors_doc = errors_doc(api);
     let methods: Vec<TokenStream> = api
         .groups
         .iter()
         .flat_map(|group| group.operations.iter())
-        .map(|op| call_method(api, op, &errors_doc))
+        .map(|op| call_method(api, op))
         .collect();
     client_struct(api, &methods)
 }
 
-/// The `# Errors` paragraph of every operation method: which variant a partner matches
-/// on, and how to read the service's code.
-fn errors_doc(api: &Api) -> String {
-    let typed_code = if api.result_codes.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (read it as a typed code with [`{0}::from_error`](super::enums::{0}::from_error))",
-            super::codes::RESULT_CODE
-        )
-    };
-    format!(
-        "`InvalidRequest` (nothing sent), `Api` (a result code other than `{}`{typed_code}), or a transport, timeout, signature or decoding error, as the crate's Errors section says.",
-        api.success_code
-    )
-}
-
-/// The `# Errors` paragraph of one operation: where the common cases are described, and
-/// what is particular to this call (money, OTP).
-fn op_errors(op: &Operation, common: &str) -> String {
-    let method = op.rust_name.trim_start_matches("r#");
-    let mut text = format!(
-        "Sending it fails with an [`Error`](baas_runtime::Error) naming `{}`: {common}",
-        op.name
-    );
-    if op.moves_money {
-        text.push_str(&format!(" `{method}` may move money, so once its bytes may have arrived it is never re-sent: a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look the application up before sending it again."));
-    }
-    text
+/// What a partner must know of a call that may move money: it is never re-sent once its
+/// bytes may have arrived (the rest of what sending can fail with is `Call::send`'s).
+fn money_note(op: &Operation) -> Option<String> {
+    op.moves_money.then(|| format!("`{}` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.", op.name))
 }
 
 /// What the call of `op` offers beyond `.send()`, in words (where the spec says how).
@@ -86,7 +60,7 @@ fn takes_request(op: &Operation) -> bool {
 }
 
 /// The operation's method: the `Call` of its request.
-fn call_method(api: &Api, op: &Operation, errors_doc: &str) -> TokenStream {
+fn call_method(api: &Api, op: &Operation) -> TokenStream {
     let module = ident(&op.group);
     let req = ident(&request_name(op));
     let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
@@ -127,12 +101,13 @@ fn call_method(api: &Api, op: &Operation, errors_doc: &str) -> TokenStream {
         }
         _ => {}
     }
+    if let Some(note) = money_note(op) {
+        doc.raw(&note);
+    }
     docs::add_provenance(&mut doc, op.source);
     docs::add_deprecation(&mut doc, op.deprecated.as_deref());
     doc.raw("# Example");
     doc.block(&super::examples::method_example(api, op));
-    doc.raw("# Errors");
-    doc.raw(&op_errors(op, errors_doc));
     let doc = doc.outer();
     if takes_request(op) {
         quote! {
@@ -321,6 +296,10 @@ fn group_request_module(group: &Group) -> TokenStream {
     } else {
         quote!(match self { #(#name_arms)* })
     };
+    let op_doc = format!(
+        " The spec name of the `{}` operation this request is of.",
+        group.name
+    );
     quote! {
         #[doc = #gdoc]
         pub mod #module {
@@ -332,7 +311,7 @@ fn group_request_module(group: &Group) -> TokenStream {
             }
 
             impl Request {
-                /// The spec name of the operation.
+                #[doc = #op_doc]
                 #[must_use]
                 pub fn operation(&self) -> &'static str {
                     #name_body
@@ -358,7 +337,7 @@ fn request_enum(top_variants: &[TokenStream], top_names: &[TokenStream]) -> Toke
         }
 
         impl Request {
-            /// The spec name of the operation.
+            /// The spec name of the operation this request is of, whatever its group.
             #[must_use]
             pub fn operation(&self) -> &'static str {
                 #top_name_body

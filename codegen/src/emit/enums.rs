@@ -107,6 +107,7 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
             " Every value of `{}` the spec lists, in spec order.",
             def.name
         ),
+        wire_doc: format!(" This `{}` as it is sent and received.", def.name),
     };
     match def.wire_type {
         EnumWireType::String => string_enum(def, &parts),
@@ -128,6 +129,8 @@ struct Parts {
     unknown_doc: String,
     /// The doc of `KNOWN`, naming the enum.
     known_doc: String,
+    /// The doc of the wire-value accessor, naming the enum.
+    wire_doc: String,
 }
 
 /// The type's doc: the spec's text, the generator's, the wire values, provenance and
@@ -185,6 +188,7 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         parse_error,
         unknown_doc,
         known_doc,
+        wire_doc,
     } = parts;
     let from_text_doc = format!(" The `{}` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.", def.name);
     let parse_text_doc = format!(
@@ -206,7 +210,7 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
                 #[doc = #known_doc]
                 pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
-                /// The wire value.
+                #[doc = #wire_doc]
                 #[must_use]
                 pub fn as_str(&self) -> &str {
                     match self {
@@ -268,6 +272,7 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         parse_error,
         unknown_doc,
         known_doc,
+        wire_doc,
     } = parts;
     let from_int_doc = format!(" The `{}` of a received wire integer: a listed one is its variant, any other is kept in `Unknown`.", def.name);
     let try_int_doc = format!(
@@ -297,7 +302,7 @@ fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
             #[doc = #known_doc]
             pub const KNOWN: &'static [#name] = &[#(#name::#idents),*];
 
-            /// The wire value.
+            #[doc = #wire_doc]
             #[must_use]
             pub fn as_i64(&self) -> i64 {
                 match self {
