@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::envelope::{check_envelope, decode_request, MAX_REQUEST_ID_LEN};
-use super::notify::deliver;
+use super::notify::{prepare, send, Prepared};
 use super::respond::{self, sign_response, unsigned, Verified};
 use super::{lock, operations_on, Shared};
 use crate::error::{codes, ApiError};
 use crate::faults::AnswerFault;
 use crate::json::{Json, MAX_VALUES};
+use crate::state::QueuedNotification;
 use crate::{recut, signing};
 
 /// The answer body to one POST of `body` on `path`: the same checks and handlers as a
@@ -158,6 +159,9 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         send: Send::Now,
         expected: None,
     };
+    if let Some(msg) = shared.state_failure() {
+        return reply(None, codes::SYSTEM, &msg, None);
+    }
     if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
         return reply(None, codes::INVALID_PARAMETER, &msg, None);
     }
@@ -174,6 +178,12 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
             None,
         );
     }
+    // From here on the requestId is used: with a state file, it is written (with what
+    // the request changed) before the answer, which is a 10000 if it cannot be.
+    let kept = |answer: Answer| match shared.commit(&rid, None, &[]) {
+        Ok(()) => answer,
+        Err(msg) => reply(answer.operation, codes::SYSTEM, &msg, None),
+    };
     // Taken out of the message, not copied: it may be most of a 48 MB body.
     let params = match &mut message {
         Json::Object(map) => map.remove("params"),
@@ -186,7 +196,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         .then(|| params.clone());
     let request = match decode_request(candidates, params) {
         Ok(request) => request,
-        Err(ApiError { code, msg }) => return reply(None, code, &msg, None),
+        Err(ApiError { code, msg }) => return kept(reply(None, code, &msg, None)),
     };
     let operation = request.operation();
     let fault = matched_params.and_then(|p| lock(&shared.faults).answer_fault(operation, &p));
@@ -195,10 +205,10 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         effect: false,
     }) = &fault
     {
-        return reply(Some(operation), code, FAULT_MSG, None);
+        return kept(reply(Some(operation), code, FAULT_MSG, None));
     }
     let now = shared.now_ms();
-    let (result, outbox) = {
+    let (result, prepared, written) = {
         let mut bank = lock(&shared.bank);
         // Backstop: a defect of the sandbox answers a signed 10000 instead of dropping
         // the connection (which would leave a client unsure whether money moved).
@@ -211,10 +221,21 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
                 format!("the sandbox failed while handling {operation} (a sandbox defect)"),
             ))
         });
-        (result, bank.take_outbox())
+        let prepared: Vec<Prepared> = bank
+            .take_outbox()
+            .into_iter()
+            .filter_map(|n| prepare(shared, n))
+            .collect();
+        let queued: Vec<QueuedNotification> = prepared.iter().map(|p| p.queued.clone()).collect();
+        // Under the bank's lock: the file gets the requests' changes in the order made.
+        let written = shared.commit(&rid, Some(&mut bank), &queued);
+        (result, prepared, written)
     };
-    for n in outbox {
-        deliver(shared.clone(), n);
+    if let Err(msg) = written {
+        return reply(Some(operation), codes::SYSTEM, &msg, None);
+    }
+    for n in prepared {
+        send(shared.clone(), n);
     }
     let mut answer = match result {
         Ok(data) => reply(

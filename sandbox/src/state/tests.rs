@@ -1,0 +1,307 @@
+//! The state file: what is written reads back equal, and every file that is not a
+//! state file of this version is refused with an error saying what it is.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::bank::otp_for;
+use crate::json::Json;
+
+const NOW: i64 = 1_750_000_000_000;
+
+/// A fresh directory for one test's files.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("baas-state-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A bank driven as the server drives it, each request committed to the store.
+struct Driven {
+    bank: Bank,
+    store: Store,
+    n: u32,
+    notifications: Vec<QueuedNotification>,
+}
+
+impl Driven {
+    fn call(&mut self, operation: &str, params: Value) -> Value {
+        self.n += 1;
+        let rid = format!("REQ{:04}", self.n);
+        let name = baas_client::dispatch::OPERATIONS
+            .iter()
+            .find(|o| o.name == operation)
+            .map(|o| o.name)
+            .unwrap();
+        let request = crate::server::decode_request(&[name], Json::from_value(&params))
+            .unwrap_or_else(|e| panic!("{operation}: {e}"));
+        let data = self
+            .bank
+            .handle(request, &rid, NOW + i64::from(self.n))
+            .unwrap_or_else(|e| panic!("{operation}: {e}"));
+        let queued: Vec<QueuedNotification> = self
+            .bank
+            .take_outbox()
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| QueuedNotification {
+                request_id: format!("NTF{rid}-{i}"),
+                notification_type: n.notification_type(),
+                params: n.payload.to_params().unwrap().get().to_owned(),
+            })
+            .collect();
+        self.store
+            .commit(&rid, Some(&mut self.bank), &queued)
+            .unwrap();
+        self.notifications.extend(queued);
+        data
+    }
+
+    fn confirm(&mut self, id: &str) {
+        self.call("sendOtp", json!({"businessId": id, "otpType": "sms"}));
+        self.call(
+            "confirmOperation",
+            json!({"businessId": id, "otpCode": otp_for(id)}),
+        );
+    }
+}
+
+fn transfer(payer: &str, payee: &str, bank: &str, amount: &str) -> Value {
+    json!({"payerAccountId": payer, "payeeBankCode": bank, "payeeAccountId": payee,
+           "payeeAccountName": "Payee", "currency": "KES", "amount": amount})
+}
+
+/// Operations that write every kind of record: transfers (internal, outgoing, pending,
+/// grouped, reversed), airtime and bills, activation, sub-account names, short codes,
+/// FX and CNY (with their notifications), closing balances, a wrong OTP.
+fn workload(d: &mut Driven) {
+    let tx = d.call(
+        "applyForTransfer",
+        transfer("1000000001", "1000000004", "46", "300"),
+    )["txId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    d.confirm(&tx);
+    d.call(
+        "txReversal",
+        json!({"transactionId": tx, "reversalReason": "duplicate"}),
+    );
+    let out = d.call(
+        "applyForTransfer",
+        transfer("1000000001", "0700", "68", "1000.50"),
+    )["txId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    d.confirm(&out);
+    let pending = d.call(
+        "applyForTransfer",
+        transfer("1000000004", "1000000001", "46", "5"),
+    )["txId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    d.call("sendOtp", json!({"businessId": pending, "otpType": "sms"}));
+    d.bank
+        .handle(
+            crate::server::decode_request(
+                &["confirmOperation"],
+                Json::from_value(&json!({"businessId": pending, "otpCode": "000000"})),
+            )
+            .unwrap(),
+            "WRONG",
+            NOW,
+        )
+        .unwrap_err();
+    d.store.commit("WRONG", Some(&mut d.bank), &[]).unwrap();
+    let a = d.call(
+        "applyForTransfer",
+        transfer("1000000001", "1000000004", "46", "10"),
+    )["txId"]
+        .clone();
+    let b = d.call(
+        "airtimePayment",
+        json!({"accountId": "1000000001", "mobileNumber": "254700000001",
+               "networkProvider": 0, "amount": "50"}),
+    );
+    let g = d.call(
+        "groupApplications",
+        json!({"applicationIdList": [a, b["paymentId"]]}),
+    );
+    d.confirm(g["applicationId"].as_str().unwrap());
+    d.call("activateAccount", json!({"accountId": "1000000005"}));
+    d.confirm(&format!("REQ{:04}", d.n));
+    d.call(
+        "editSubAccountName",
+        json!({"accountId": "2000000002", "subAccountName": "Ops"}),
+    );
+    d.call("applyForShortCode", json!({"accountId": "1000000002"}));
+    d.call(
+        "applyForFcExchange",
+        json!({"sourceCurrency": "KES", "targetCurrency": "EUR", "sourceAccount": "2000000001",
+               "targetAccount": "2000000003", "targetAmount": "100"}),
+    );
+    let cny = d.call("applyForCnyExpress", json!({"payerAccountId": "2000000001", "beneficiaryType": "2",
+        "beneficiaryName": "上海贸易", "beneficiaryIdNumber": "91310000", "beneficiaryBankCode": "BOC",
+        "beneficiaryBankName": "Bank of China", "beneficiaryBankAddress": "Shanghai", "beneficiaryAccountId": "6222",
+        "paymentPurpose": "PURCHASE_GOODS", "supportDocumentFile": "aGk=", "supportDocumentType": "pdf",
+        "companyRegisDocumentFile": "aGk=", "companyRegisDocumentType": "pdf", "invoiceDocumentType": "pdf",
+        "oderArray": [{"productName": "tea", "quantity": 2, "amount": "1000.5", "orderTime": NOW, "platform": "shop"}]}));
+    d.confirm(cny["applicationId"].as_str().unwrap());
+    d.call("queryClosingBalance", json!({"queryDate": "2025-06-14"}));
+}
+
+#[test]
+fn every_record_reads_back_as_it_was_written() {
+    let path = dir("roundtrip").join("state.db");
+    let (store, restored) = Store::open(&path, NOW, 100).unwrap();
+    assert!(restored.created);
+    let mut d = Driven {
+        bank: restored.bank,
+        store,
+        n: 0,
+        notifications: Vec::new(),
+    };
+    workload(&mut d);
+    assert_eq!(
+        d.notifications
+            .iter()
+            .map(|n| n.notification_type.as_str())
+            .collect::<Vec<_>>(),
+        ["0026", "0028", "0015"]
+    );
+    d.store
+        .delivered(&d.notifications[0].request_id, Delivered::Acknowledged)
+        .unwrap();
+    d.store.set_clock_offset(86_400_000).unwrap();
+    let before = format!("{:?}", d.bank);
+    let totals = d.bank.totals();
+    let n = d.n;
+    drop(d.store);
+
+    let (_store, again) = Store::open(&path, NOW + 999_999, 100).unwrap();
+    assert!(!again.created);
+    assert_eq!(format!("{:?}", again.bank), before);
+    assert_eq!(again.bank.totals(), totals);
+    assert_eq!(again.clock_offset_ms, 86_400_000);
+    // Acknowledged notifications are not sent again; the others are, as they were.
+    assert_eq!(again.queue, d.notifications[1..]);
+    // Every requestId, in order; the newest 100 when the memory holds 100.
+    let mut ids: Vec<String> = (1..=n).map(|i| format!("REQ{i:04}")).collect();
+    ids.insert(
+        ids.iter().position(|i| i == "REQ0009").unwrap() + 1,
+        "WRONG".into(),
+    );
+    assert_eq!(again.request_ids, ids);
+    drop(_store);
+    let (_, newest) = Store::open(&path, NOW, 3).unwrap();
+    assert_eq!(newest.request_ids, ids[ids.len() - 3..]);
+}
+
+#[test]
+fn a_second_sandbox_on_the_same_file_is_refused() {
+    let path = dir("busy").join("state.db");
+    let (_held, _) = Store::open(&path, NOW, 10).unwrap();
+    let e = Store::open(&path, NOW, 10).unwrap_err();
+    assert!(matches!(e, StateError::Busy { .. }), "{e:?}");
+    assert!(e.to_string().contains("in use by another process"), "{e}");
+}
+
+#[test]
+fn files_that_are_not_state_files_are_refused_and_left_as_they_were() {
+    let d = dir("bad");
+    let text = d.join("notes.txt");
+    let content = "these are notes, not a database\n".repeat(200);
+    std::fs::write(&text, &content).unwrap();
+    let e = Store::open(&text, NOW, 10).unwrap_err();
+    assert!(matches!(e, StateError::NotSqlite { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "state file {}: not an SQLite database (a baas-sandbox state file is one; give a \
+             new path to start afresh)",
+            text.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), content);
+
+    let other = d.join("other.db");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE songs (title TEXT); PRAGMA user_version = 3;")
+        .unwrap();
+    let e = Store::open(&other, NOW, 10).unwrap_err();
+    assert!(matches!(e, StateError::NotOurs { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("application_id 0x0, user_version 3"),
+        "{e}"
+    );
+    let tables: i64 = Connection::open(&other)
+        .unwrap()
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 1, "the other database is not changed");
+
+    let newer = d.join("newer.db");
+    drop(Store::open(&newer, NOW, 10).unwrap());
+    Connection::open(&newer)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 2")
+        .unwrap();
+    let e = Store::open(&newer, NOW, 10).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StateError::Version {
+                found: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("schema version 2, this sandbox reads version 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_empty_file_starts_seeded_and_a_damaged_row_is_named() {
+    let d = dir("rows");
+    let empty = d.join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let (store, restored) = Store::open(&empty, NOW, 10).unwrap();
+    assert!(restored.created);
+    assert_eq!(
+        format!("{:?}", restored.bank),
+        format!("{:?}", Bank::seeded(NOW))
+    );
+    drop(store);
+    Connection::open(&empty)
+        .unwrap()
+        .execute(
+            "UPDATE accounts SET record = '{\"id\": 7}' WHERE key = '1000000001'",
+            [],
+        )
+        .unwrap();
+    let e = Store::open(&empty, NOW, 10).unwrap_err();
+    assert!(
+        matches!(&e, StateError::Corrupt { table: "accounts", key, .. } if key == "1000000001"),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("accounts row 1000000001: invalid type"),
+        "{e}"
+    );
+
+    let missing_dir = d.join("no/such/dir/state.db");
+    let e = Store::open(&missing_dir, NOW, 10).unwrap_err();
+    assert!(matches!(e, StateError::Open { .. }), "{e:?}");
+}
