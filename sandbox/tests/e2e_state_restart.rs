@@ -314,8 +314,8 @@ async fn fx_worker(c: Client, answered: Arc<Mutex<Answered>>) {
     }
 }
 
-fn work_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("baas-restart-{}", std::process::id()));
+fn work_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("baas-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -323,7 +323,7 @@ fn work_dir() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_sandbox_restarts_with_everything_it_answered() {
-    let dir = work_dir();
+    let dir = work_dir("restart");
     let state = dir.join("sandbox.db");
     let callbacks = Arc::new(Receiver::default());
     let callback = receiver(callbacks.clone()).await;
@@ -484,5 +484,28 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         answered.fx.len()
     );
     drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_refuses_a_file_that_is_not_a_state_file_with_an_error_not_a_panic() {
+    let dir = work_dir("bad-state");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not a database, ".repeat(100)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_baas-sandbox"))
+        .arg("--state")
+        .arg(&notes)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "baas-sandbox: state file {}: not an SQLite database (a baas-sandbox state file is \
+             one; give a new path to start afresh)",
+            notes.display()
+        )
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
