@@ -1,8 +1,10 @@
 //! # baas-sandbox
 //!
-//! An in-memory sandbox of the banking-as-a-service partner API, served over HTTP on
+//! A sandbox of the banking-as-a-service partner API, served over HTTP on
 //! `127.0.0.1`: a partner can try an integration without credentials from the bank,
-//! and our own tests get a real counterpart for the generated client.
+//! and our own tests get a real counterpart for the generated client. It runs in
+//! memory, or keeps its state across restarts in an SQLite file
+//! ([`SandboxConfig::state`], `--state FILE`, [`state`]).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -53,6 +55,11 @@
 //!   pending applications with their OTPs, recent requests and answers, deliveries,
 //!   faults and the clock, as HTML and JSON; its forms set faults, advance the clock
 //!   and deliver a notification again. Loopback only, off the signed API.
+//! * State that survives restarts ([`state`]): with a state file, every request whose
+//!   requestId was accepted is written (its requestId, the records it changed, its
+//!   ledger lines, the notifications it produced) in one SQLite transaction before it
+//!   is answered, so a sandbox killed at any moment restarts with everything it
+//!   answered; notifications not delivered are delivered after the restart.
 //!
 //! ## Sandbox rules (fixed, documented)
 //!
