@@ -410,6 +410,22 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
     callbacks.ack.store(true, Ordering::SeqCst);
     let second = start(&dir, &state, &callback, 2);
     let c = client(&second.base);
+    let page = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .get(format!("{}/_sandbox/", second.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let shown = format!("{} (SQLite, kept across restarts)", state.display());
+    assert!(
+        page.contains(&shown),
+        "the admin page names the state file: {page}"
+    );
 
     // Nothing answered can be sent again.
     assert_eq!(

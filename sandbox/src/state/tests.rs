@@ -305,3 +305,85 @@ fn an_empty_file_starts_seeded_and_a_damaged_row_is_named() {
     let e = Store::open(&missing_dir, NOW, 10).unwrap_err();
     assert!(matches!(e, StateError::Open { .. }), "{e:?}");
 }
+
+/// The code and msg of a signed request to `path` with `params`.
+fn ask(
+    shared: &std::sync::Arc<crate::server::Shared>,
+    path: &str,
+    params: Value,
+) -> (String, String) {
+    let key = baas_runtime::PrivateKey::new(crate::DEFAULT_KEY);
+    let signed =
+        baas_runtime::envelope::sign_request(&params, crate::DEFAULT_SENDER, "en_KE", &key)
+            .unwrap();
+    let body = crate::server::answer_path(shared, path, &signed.body);
+    let answer: Value = serde_json::from_slice(&body).unwrap();
+    (
+        answer["code"].as_str().unwrap().to_owned(),
+        answer["msg"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+#[test]
+fn a_failed_write_answers_10000_from_then_on_and_a_restart_has_every_request_answered_before() {
+    let path = dir("failed-write").join("state.db");
+    let now = baas_runtime::envelope::now_millis();
+    let config = crate::SandboxConfig::default();
+    let (store, restored) = Store::open(&path, now, 10).unwrap();
+    let shared = std::sync::Arc::new(crate::server::Shared::restored(
+        restored.bank,
+        crate::SERVICE_SENDER.to_owned(),
+        &config,
+        Some(store),
+        restored.request_ids,
+        0,
+    ));
+    let transfer = |amount: &str| {
+        json!({"payerAccountId": "1000000001", "payeeBankCode": "46",
+               "payeeAccountId": "1000000004", "currency": "KES", "amount": amount})
+    };
+    assert_eq!(
+        ask(&shared, "/trans/v2/applyForTransfer", transfer("1.00")).0,
+        "00000"
+    );
+    // The disk "fills up": every write of a transaction row fails from now on.
+    crate::server::lock(shared.store.as_ref().unwrap())
+        .conn
+        .execute_batch(
+            "CREATE TRIGGER full BEFORE INSERT ON txs BEGIN SELECT RAISE(FAIL, 'disk full'); END;",
+        )
+        .unwrap();
+    let (code, msg) = ask(&shared, "/trans/v2/applyForTransfer", transfer("2.00"));
+    assert_eq!(code, "10000");
+    assert!(
+        msg.contains("disk full") && msg.contains("until it is restarted"),
+        "{msg}"
+    );
+    // Even a request that writes no transaction is refused: memory is ahead of the file.
+    let (code, again) = ask(
+        &shared,
+        "/query/getAccountDetails",
+        json!({"accountId": "1000000001"}),
+    );
+    assert_eq!((code.as_str(), again.as_str()), ("10000", msg.as_str()));
+    drop(shared);
+
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("DROP TRIGGER full")
+        .unwrap();
+    let (_store, after) = Store::open(&path, now, 10).unwrap();
+    let amounts: Vec<String> = after
+        .bank
+        .txs
+        .values()
+        .filter(|t| t.account_id == "1000000001" && t.create_time >= now)
+        .map(|t| t.amount.to_string())
+        .collect();
+    assert_eq!(
+        amounts,
+        ["1.00"],
+        "the answered apply is kept, the refused one is not"
+    );
+    assert_eq!(after.request_ids.len(), 1);
+}
