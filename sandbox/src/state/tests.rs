@@ -75,8 +75,9 @@ fn transfer(payer: &str, payee: &str, bank: &str, amount: &str) -> Value {
 }
 
 /// Operations that write every kind of record: transfers (internal, outgoing, pending,
-/// grouped, reversed), airtime and bills, activation, sub-account names, short codes,
-/// FX and CNY (with their notifications), closing balances, a wrong OTP.
+/// grouped, reversed), airtime (single and bulk) and bills, activation, sub-account
+/// names, short codes, FX and CNY (with their notifications), closing balances, SWIFT,
+/// a wrong OTP.
 fn workload(d: &mut Driven) {
     let tx = d.call(
         "applyForTransfer",
@@ -153,6 +154,28 @@ fn workload(d: &mut Driven) {
         "oderArray": [{"productName": "tea", "quantity": 2, "amount": "1000.5", "orderTime": NOW, "platform": "shop"}]}));
     d.confirm(cny["applicationId"].as_str().unwrap());
     d.call("queryClosingBalance", json!({"queryDate": "2025-06-14"}));
+    let swift = d.call(
+        "telegraphicTransfer",
+        json!({"accountId": "1000000002", "beneficiarySwiftBic": "DEUTDEFF",
+               "beneficiaryBankName": "Deutsche Bank", "beneficiaryBankCity": "Frankfurt",
+               "beneficiaryAccountId": "DE89370400440532013000", "beneficiaryAccountCcy": "EUR",
+               "beneficiaryName": "Hans Muster", "amount": "1000", "amountType": 0,
+               "paymentChannel": "SWIFT", "paymentPurposeId": "GDDS",
+               "senderAddress": "Nairobi", "chargeType": "OUR"}),
+    );
+    d.confirm(swift["applicationId"].as_str().unwrap());
+    let bill = d.call(
+        "billPayment",
+        json!({"accountId": "1000000001", "billType": 6, "billOrderNumber": "WATER-2002"}),
+    );
+    d.confirm(bill["paymentId"].as_str().unwrap());
+    let bulk = d.call(
+        "airtimeBulkPayment",
+        json!({"accountId": "1000000001", "mobileDetails": [
+            {"mobileNumber": "254700000001", "networkProvider": 0, "amount": "10"},
+            {"mobileNumber": "254700000002", "networkProvider": 1, "amount": "20"}]}),
+    );
+    d.confirm(bulk["bulkPaymentOrderId"].as_str().unwrap());
 }
 
 #[test]
@@ -178,6 +201,14 @@ fn every_record_reads_back_as_it_was_written() {
         .delivered(&d.notifications[0].request_id, Delivered::Acknowledged)
         .unwrap();
     d.store.set_clock_offset(86_400_000).unwrap();
+    for table in schema::RECORD_TABLES {
+        let rows: i64 = d
+            .store
+            .conn
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap();
+        assert!(rows > 0, "the workload writes {table}");
+    }
     let before = format!("{:?}", d.bank);
     let totals = d.bank.totals();
     let n = d.n;
