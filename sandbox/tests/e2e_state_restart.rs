@@ -33,6 +33,8 @@ use baas_client::transfers::{
 use baas_client::{Client, Config, Error, PrivateKey};
 use baas_runtime::notification::Verifier;
 use baas_runtime::transport::reqwest;
+use baas_runtime::transport::BoxFuture;
+use baas_runtime::{HttpRequest, HttpResponse, HttpsTransport, Transport};
 use baas_sandbox::{otp_for, DEFAULT_KEY, DEFAULT_SENDER, SERVICE_SENDER};
 use bytes::Bytes;
 use common::{amount, Rng};
@@ -147,13 +149,46 @@ fn start(dir: &Path, state: &Path, callback: &str, nth: u32) -> Running {
     }
 }
 
-fn client(base: &str) -> Client {
-    Client::new(Config::new(
-        base,
-        DEFAULT_SENDER,
-        PrivateKey::new(DEFAULT_KEY),
-    ))
-    .unwrap()
+/// Every request the sandbox answered (path, exact body), whatever the answer.
+type Sent = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+
+/// The client's transport, keeping each request the sandbox answered: its requestId is
+/// used, and must stay used after a restart.
+struct Recording {
+    inner: HttpsTransport,
+    base: String,
+    sent: Sent,
+}
+
+impl Transport for Recording {
+    fn post_json(
+        &self,
+        request: HttpRequest,
+    ) -> BoxFuture<'_, Result<HttpResponse, baas_runtime::Error>> {
+        Box::pin(async move {
+            let path = request
+                .url
+                .strip_prefix(&self.base)
+                .unwrap_or_default()
+                .to_owned();
+            let body = request.body.clone();
+            let answer = self.inner.post_json(request).await;
+            if answer.is_ok() {
+                self.sent.lock().unwrap().push((path, body));
+            }
+            answer
+        })
+    }
+}
+
+fn client(base: &str, sent: &Sent) -> Client {
+    let config = Config::new(base, DEFAULT_SENDER, PrivateKey::new(DEFAULT_KEY));
+    let transport = Recording {
+        inner: HttpsTransport::new(Duration::from_secs(10)).unwrap(),
+        base: base.to_owned(),
+        sent: sent.clone(),
+    };
+    Client::with_transport(config, Arc::new(transport)).unwrap()
 }
 
 /// Sum of every account's balance (system accounts included) per currency, from the
@@ -329,7 +364,8 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
     let callback = receiver(callbacks.clone()).await;
 
     let first = start(&dir, &state, &callback, 1);
-    let c = client(&first.base);
+    let sent = Sent::default();
+    let c = client(&first.base, &sent);
     let before = totals(&first.base).await;
     let mut opening = BTreeMap::new();
     for id in ACCOUNTS {
@@ -364,7 +400,7 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
     let answered = Arc::new(Mutex::new(Answered::default()));
     let mut workers = Vec::new();
     for seed in 1..=4u64 {
-        let c = client(&first.base);
+        let c = client(&first.base, &sent);
         workers.push(tokio::spawn(transfer_worker(
             c,
             seed * 7919,
@@ -372,7 +408,7 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         )));
     }
     workers.push(tokio::spawn(fx_worker(
-        client(&first.base),
+        client(&first.base, &sent),
         answered.clone(),
     )));
     // Kill once enough happened, with every worker in the middle of a call.
@@ -409,7 +445,7 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
 
     callbacks.ack.store(true, Ordering::SeqCst);
     let second = start(&dir, &state, &callback, 2);
-    let c = client(&second.base);
+    let c = client(&second.base, &Sent::default());
     let page = reqwest::Client::builder()
         .no_proxy()
         .build()
@@ -427,7 +463,8 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         "the admin page names the state file: {page}"
     );
 
-    // Nothing answered can be sent again.
+    // Nothing answered can be sent again: neither the raw requests nor any the clients
+    // were answered (money-moving or not).
     assert_eq!(
         post_raw(&second.base, "/query/getAccountDetails", &query).await,
         "12002"
@@ -436,6 +473,12 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         post_raw(&second.base, "/trans/v2/applyForTransfer", &apply).await,
         "12002"
     );
+    let sent = std::mem::take(&mut *sent.lock().unwrap());
+    assert!(sent.len() > 100, "{} requests answered", sent.len());
+    for (path, body) in &sent {
+        let code = post_raw(&second.base, path, body).await;
+        assert_eq!(code, "12002", "{path} {}", String::from_utf8_lossy(body));
+    }
     // The wrong-OTP count survived: the fifth wrong code is the last.
     assert_eq!(
         common::code(confirm_with(&c, &locked, "000000").await),
@@ -493,7 +536,9 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
     }
     assert_eq!(*callbacks.bad_signatures.lock().unwrap(), 0);
     eprintln!(
-        "killed after {} applications ({} confirmed, {} confirmed after the restart) and {} FX requests",
+        "killed after {} requests answered: {} applications ({} confirmed, {} confirmed after \
+         the restart) and {} FX requests",
+        sent.len(),
         answered.applied.len(),
         answered.confirmed.len(),
         finished_now,
