@@ -194,7 +194,9 @@ pub struct SandboxConfig {
     /// record, the requestIds seen, the notifications not yet delivered and the clock
     /// offset are kept in it (SQLite, WAL mode), each request's changes written in one
     /// transaction before it is answered; a new or empty file starts seeded. See
-    /// [`state`].
+    /// [`state`]. The sandbox holds the file (another sandbox on it is refused) until
+    /// its last task ends: after a drop, the connections' grace period and the
+    /// notifications still being retried.
     pub state: Option<std::path::PathBuf>,
 }
 
