@@ -129,12 +129,20 @@ pub struct Restored {
     pub created: bool,
 }
 
+/// Every this many commits, requestIds older than the newest `replay_memory` are
+/// deleted from the file (the sandbox no longer checks them, in memory either).
+pub const PRUNE_EVERY: u64 = 1024;
+
 /// An open state file, held exclusively by this process.
 pub struct Store {
     conn: Connection,
     path: PathBuf,
     /// Ledger lines of the bank's journal already in the file.
     ledger_written: usize,
+    /// requestIds checked for replays (the newest); older ones are pruned.
+    replay_memory: usize,
+    /// Commits since the file was opened.
+    commits: u64,
 }
 
 impl std::fmt::Debug for Store {
@@ -182,6 +190,8 @@ impl Store {
             conn,
             path: path.to_owned(),
             ledger_written: 0,
+            replay_memory,
+            commits: 0,
         };
         match schema::identify(&store.conn, path)? {
             schema::Found::Empty => {
@@ -273,8 +283,17 @@ impl Store {
             )
             .map_err(fail)?;
         }
+        if (self.commits + 1) % PRUNE_EVERY == 0 {
+            let keep = i64::try_from(self.replay_memory).unwrap_or(i64::MAX);
+            tx.execute(
+                "DELETE FROM request_ids WHERE rowid <= (SELECT max(rowid) FROM request_ids) - ?1",
+                params![keep],
+            )
+            .map_err(fail)?;
+        }
         tx.commit().map_err(fail)?;
         self.ledger_written = written;
+        self.commits += 1;
         Ok(())
     }
 

@@ -418,3 +418,28 @@ fn a_failed_write_answers_10000_from_then_on_and_a_restart_has_every_request_ans
     );
     assert_eq!(after.request_ids.len(), 1);
 }
+
+#[test]
+fn request_ids_older_than_the_replay_memory_are_pruned_from_the_file() {
+    let path = dir("prune").join("state.db");
+    let (mut store, _) = Store::open(&path, NOW, 5).unwrap();
+    let count = |store: &Store| -> i64 {
+        store
+            .conn
+            .query_row("SELECT count(*) FROM request_ids", [], |r| r.get(0))
+            .unwrap()
+    };
+    for i in 1..PRUNE_EVERY {
+        store.commit(&format!("R{i}"), None, &[]).unwrap();
+    }
+    assert_eq!(count(&store), i64::try_from(PRUNE_EVERY - 1).unwrap());
+    store.commit("LAST", None, &[]).unwrap();
+    assert_eq!(count(&store), 5);
+    drop(store);
+    let (_, restored) = Store::open(&path, NOW, 5).unwrap();
+    let newest: Vec<String> = (PRUNE_EVERY - 4..PRUNE_EVERY)
+        .map(|i| format!("R{i}"))
+        .chain(["LAST".to_owned()])
+        .collect();
+    assert_eq!(restored.request_ids, newest);
+}
