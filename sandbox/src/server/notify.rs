@@ -117,12 +117,14 @@ pub(super) fn send(shared: Arc<Shared>, prepared: Prepared) {
                 acknowledged: false,
                 outcome: format!("cannot sign: {e}"),
             });
-            // It would not sign after a restart either.
-            shared.pending_deliveries.send_modify(|n| *n += 1);
-            tokio::spawn(async move {
-                let _settled = Settled(shared.clone());
-                finish(shared, request_id, Delivered::GivenUp).await;
-            });
+            // It would not sign after a restart either: given up in the state file too.
+            if shared.store.is_some() {
+                shared.pending_deliveries.send_modify(|n| *n += 1);
+                tokio::spawn(async move {
+                    let _settled = Settled(shared.clone());
+                    finish(shared, request_id, Delivered::GivenUp).await;
+                });
+            }
             return;
         }
     };
