@@ -47,12 +47,16 @@ pub(super) fn connect(path: &Path) -> Result<Connection, StateError> {
             path: path.to_owned(),
             source,
         })?;
+    // Before the first read: this process alone uses the file, so the WAL's index is
+    // kept in memory (no FILE-shm), and a second sandbox is refused as busy. A read
+    // takes a shared lock only: a file that is not a state file is still not changed.
+    conn.query_row("PRAGMA locking_mode = EXCLUSIVE", [], |_| Ok(()))
+        .map_err(|source| classify(path, "opening it", source))?;
     Ok(conn)
 }
 
 /// Says what the file is, refusing anything but an empty database or a state file of
-/// [`SCHEMA_VERSION`]; then turns on WAL, full synchronous commits and exclusive
-/// locking (so a second sandbox on the same file is refused).
+/// [`SCHEMA_VERSION`]; then turns on WAL and full synchronous commits.
 pub(super) fn identify(conn: &Connection, path: &Path) -> Result<Found, StateError> {
     let read = |what: &str| -> Result<i64, StateError> {
         conn.query_row(&format!("PRAGMA {what}"), [], |r| r.get(0))
@@ -83,7 +87,6 @@ pub(super) fn identify(conn: &Connection, path: &Path) -> Result<Found, StateErr
         conn.query_row(&format!("PRAGMA {pragma} = {value}"), [], |_| Ok(()))
             .map_err(|source| classify(path, "setting it up", source))
     };
-    set("locking_mode", "EXCLUSIVE")?;
     set("journal_mode", "WAL")?;
     conn.execute_batch("PRAGMA synchronous = FULL")
         .map_err(|source| classify(path, "setting it up", source))?;
