@@ -221,19 +221,9 @@ impl Store {
         &self.path
     }
 
+    /// The error of a failed read or write while `doing`.
     fn io(&self, doing: &'static str) -> impl Fn(rusqlite::Error) -> StateError + '_ {
-        move |source| match source.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                StateError::Busy {
-                    path: self.path.clone(),
-                }
-            }
-            _ => StateError::Io {
-                path: self.path.clone(),
-                doing,
-                source,
-            },
-        }
+        move |source| busy_or(&self.path, doing, source)
     }
 
     /// Creates the schema and writes the seeded bank, in one transaction.
