@@ -316,6 +316,8 @@ struct Answered {
     confirmed: BTreeSet<String>,
     /// FX requests answered (booked at once; each notifies 0026).
     fx: BTreeSet<String>,
+    /// When the first FX request was answered (its notification is then being tried).
+    first_fx: Option<Instant>,
 }
 
 async fn transfer_worker(c: Client, seed: u64, answered: Arc<Mutex<Answered>>) {
@@ -344,7 +346,11 @@ async fn fx_worker(c: Client, answered: Arc<Mutex<Answered>>) {
         let Ok(id) = apply_fx(&c, "129.50").await else {
             return;
         };
-        answered.lock().unwrap().fx.insert(id);
+        {
+            let mut a = answered.lock().unwrap();
+            a.fx.insert(id);
+            a.first_fx.get_or_insert_with(Instant::now);
+        }
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
 }
@@ -411,12 +417,17 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         client(&first.base, &sent),
         answered.clone(),
     )));
-    // Kill once enough happened, with every worker in the middle of a call.
+    // Kill once enough happened, with every worker in the middle of a call; at the
+    // latest 6 s after the first FX answer, while its notification is still being tried
+    // (5 attempts that each wait 2 s for the silent receiver), so that it is pending.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let enough = {
             let a = answered.lock().unwrap();
-            a.confirmed.len() >= 40 && a.fx.len() >= 3
+            let late = a
+                .first_fx
+                .is_some_and(|t| t.elapsed() > Duration::from_secs(6));
+            (a.confirmed.len() >= 40 && a.fx.len() >= 3) || (late && a.confirmed.len() >= 4)
         };
         if enough {
             break;
@@ -474,7 +485,7 @@ async fn a_killed_sandbox_restarts_with_everything_it_answered() {
         "12002"
     );
     let sent = std::mem::take(&mut *sent.lock().unwrap());
-    assert!(sent.len() > 100, "{} requests answered", sent.len());
+    assert!(sent.len() >= 12, "{} requests answered", sent.len());
     for (path, body) in &sent {
         let code = post_raw(&second.base, path, body).await;
         assert_eq!(code, "12002", "{path} {}", String::from_utf8_lossy(body));
