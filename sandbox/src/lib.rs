@@ -1,8 +1,10 @@
 //! # baas-sandbox
 //!
-//! An in-memory sandbox of the banking-as-a-service partner API, served over HTTP on
+//! A sandbox of the banking-as-a-service partner API, served over HTTP on
 //! `127.0.0.1`: a partner can try an integration without credentials from the bank,
-//! and our own tests get a real counterpart for the generated client.
+//! and our own tests get a real counterpart for the generated client. It runs in
+//! memory, or keeps its state across restarts in an SQLite file
+//! ([`SandboxConfig::state`], `--state FILE`, [`state`]).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -53,6 +55,11 @@
 //!   pending applications with their OTPs, recent requests and answers, deliveries,
 //!   faults and the clock, as HTML and JSON; its forms set faults, advance the clock
 //!   and deliver a notification again. Loopback only, off the signed API.
+//! * State that survives restarts ([`state`]): with a state file, every request whose
+//!   requestId was accepted is written (its requestId, the records it changed, its
+//!   ledger lines, the notifications it produced) in one SQLite transaction before it
+//!   is answered, so a sandbox killed at any moment restarts with everything it
+//!   answered; notifications not delivered are delivered after the restart.
 //!
 //! ## Sandbox rules (fixed, documented)
 //!
@@ -84,6 +91,7 @@ pub mod recut;
 pub mod seed;
 mod server;
 pub mod signing;
+pub mod state;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -118,6 +126,9 @@ pub enum SandboxError {
     /// The callback URL is not a loopback `http://127.0.0.1:PORT/path`.
     #[error("callback URL: {0}")]
     CallbackUrl(String),
+    /// The state file ([`SandboxConfig::state`]) cannot be used.
+    #[error(transparent)]
+    State(#[from] state::StateError),
 }
 
 /// Largest request body read by default ([`SandboxConfig::max_body_bytes`]): a 30 MB
@@ -178,6 +189,15 @@ pub struct SandboxConfig {
     /// deliveries and the faults in force, as HTML and as JSON under `/_sandbox/api/`.
     /// Read-only, loopback only, off the signed API.
     pub admin: bool,
+    /// A state file (default none: everything in memory, as new on every start). With
+    /// one, accounts, the ledger, applications (with their OTP attempts), every other
+    /// record, the requestIds seen, the notifications not yet delivered and the clock
+    /// offset are kept in it (SQLite, WAL mode), each request's changes written in one
+    /// transaction before it is answered; a new or empty file starts seeded. See
+    /// [`state`]. The sandbox holds the file (another sandbox on it is refused) until
+    /// its last task ends: after a drop, the connections' grace period and the
+    /// notifications still being retried.
+    pub state: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for SandboxConfig {
@@ -195,6 +215,7 @@ impl std::fmt::Debug for SandboxConfig {
             .field("large_bodies_at_once", &self.large_bodies_at_once)
             .field("faults", &self.faults)
             .field("admin", &self.admin)
+            .field("state", &self.state)
             .finish()
     }
 }
@@ -214,6 +235,7 @@ impl Default for SandboxConfig {
             large_bodies_at_once: 1,
             faults: Vec::new(),
             admin: true,
+            state: None,
         }
     }
 }
@@ -310,11 +332,26 @@ impl Sandbox {
             .map_err(bind_err)?;
         let addr = listener.local_addr().map_err(bind_err)?;
         let now = baas_runtime::envelope::now_millis();
-        let shared = Arc::new(server::Shared::new(
-            bank::Bank::seeded(now),
-            SERVICE_SENDER.to_owned(),
-            &config,
-        ));
+        let (shared, queue) = match &config.state {
+            None => {
+                let bank = bank::Bank::seeded(now);
+                let shared = server::Shared::new(bank, SERVICE_SENDER.to_owned(), &config);
+                (shared, Vec::new())
+            }
+            Some(path) => {
+                let (store, restored) = state::Store::open(path, now, server::REPLAY_MEMORY)?;
+                let shared = server::Shared::restored(
+                    restored.bank,
+                    SERVICE_SENDER.to_owned(),
+                    &config,
+                    Some(store),
+                    restored.request_ids,
+                    restored.clock_offset_ms,
+                );
+                (shared, restored.queue)
+            }
+        };
+        let shared = Arc::new(shared);
         let (shutdown, rx) = tokio::sync::watch::channel(false);
         let sandbox = Sandbox {
             addr,
@@ -329,6 +366,7 @@ impl Sandbox {
         for fault in config.faults {
             sandbox.inject(fault);
         }
+        server::resume(&shared, queue);
         tokio::spawn(server::serve(listener, shared, rx));
         Ok(sandbox)
     }
@@ -433,9 +471,12 @@ impl Sandbox {
     }
 
     /// Moves the sandbox's clock forward (dormancy after 6 months, reversal window).
+    /// With a state file the offset is kept in it (a failed write stops the sandbox
+    /// serving, as for a request).
     pub fn advance_clock(&self, by: Duration) {
         let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
-        self.shared.clock_offset_ms.fetch_add(ms, Ordering::SeqCst);
+        // A failed write is reported by every later answer.
+        let _ = self.shared.advance_clock(ms);
     }
 
     /// Balance of an account (customer or system), if it exists.

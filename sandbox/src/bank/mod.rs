@@ -5,15 +5,42 @@
 //! Money is `rust_decimal::Decimal` (the type `baas_runtime::Amount` wraps), parsed from
 //! the literal text of the request and written back as text; never `f64`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use baas_runtime::Amount;
 use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{codes, ApiError};
 
+pub(crate) mod interned;
 mod records;
+mod tracked;
+
+pub use tracked::Tracked;
+
+/// Calls `$then!` with the name of every [`Tracked`] map of [`Bank`] (one list for
+/// the state file's tables, its writes and reads, and [`Bank::forget_changes`]).
+macro_rules! tracked_maps {
+    ($then:ident) => {
+        $then!(
+            accounts,
+            short_codes,
+            applications,
+            txs,
+            payments,
+            bulks,
+            bills,
+            swifts,
+            cnys,
+            fxs,
+            reversals,
+            jobs
+        )
+    };
+}
+pub(crate) use tracked_maps;
 
 pub use records::{
     Bill, Cny, Fx, Outgoing, Payment, PersonalApplicant, Reversal, SmeApplicant, Swift,
@@ -78,7 +105,7 @@ pub fn money_text(value: Decimal, places: u32) -> String {
 }
 
 /// A bank account (customer or system).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Account {
     /// Account number.
     pub id: String,
@@ -114,7 +141,7 @@ pub struct Account {
 }
 
 /// One leg of a money movement, always within one currency.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Posting {
     /// Debited account.
     pub from: String,
@@ -147,7 +174,7 @@ pub mod tx_type {
 }
 
 /// The other side of a transaction.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Oppo {
     /// Account, short code, mobile number or bill number.
     pub account_id: String,
@@ -157,20 +184,22 @@ pub struct Oppo {
     pub bank_code: String,
     /// `paymentChannel` where the value is known (`INTERNAL_TRANSFER` **\[live\]**,
     /// `SWIFT` from the document); absent otherwise.
-    pub channel: Option<&'static str>,
+    #[serde(deserialize_with = "interned::channel")]
+    pub channel: Option<interned::Constant>,
     /// The money leaves the bank: the row carries an `externalTxId`.
     pub external: bool,
 }
 
 /// A transaction record (what getTransList and getTransResult return).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Tx {
     /// Transaction id.
     pub id: String,
     /// Account the record belongs to.
     pub account_id: String,
     /// Type code (see [`tx_type`]).
-    pub tx_type: &'static str,
+    #[serde(deserialize_with = "interned::tx_type")]
+    pub tx_type: interned::Constant,
     /// Money came in (transfer in, reversal) rather than went out.
     pub credit: bool,
     /// Amount (without fee).
@@ -198,7 +227,7 @@ pub struct Tx {
 }
 
 /// What an application does once confirmed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Effect {
     /// Completes transaction `0`.
     Tx(String),
@@ -217,7 +246,7 @@ pub enum Effect {
 }
 
 /// State of an application.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AppState {
     /// Waiting for OTP confirmation.
     Pending,
@@ -230,7 +259,7 @@ pub enum AppState {
 }
 
 /// An operation waiting for `sendOtp` + `confirmOperation`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Application {
     /// businessId used for the OTP.
     pub id: String,
@@ -249,24 +278,29 @@ pub struct Application {
     /// Wrong OTPs so far.
     pub wrong_attempts: u32,
     /// Operation name (for messages).
-    pub operation: &'static str,
+    #[serde(deserialize_with = "interned::operation")]
+    pub operation: interned::Constant,
 }
 
 /// The whole in-memory bank.
+///
+/// What requests change is in [`Tracked`] maps (each remembers the keys changed since
+/// the last write to a state file), the `journal` (appended to) and the id `counter`;
+/// the onboarding applicants, paybills and tills are seed data no request changes.
 #[derive(Debug, Default)]
 pub struct Bank {
-    pub(crate) accounts: BTreeMap<String, Account>,
-    pub(crate) short_codes: BTreeMap<String, String>,
-    pub(crate) applications: BTreeMap<String, Application>,
-    pub(crate) txs: BTreeMap<String, Tx>,
-    pub(crate) payments: BTreeMap<String, Payment>,
-    pub(crate) bulks: BTreeMap<String, Vec<String>>,
-    pub(crate) bills: BTreeMap<(i64, String), Bill>,
-    pub(crate) swifts: BTreeMap<String, Swift>,
-    pub(crate) cnys: BTreeMap<String, Cny>,
-    pub(crate) fxs: BTreeMap<String, Fx>,
-    pub(crate) reversals: BTreeMap<String, Reversal>,
-    pub(crate) jobs: BTreeSet<String>,
+    pub(crate) accounts: Tracked<String, Account>,
+    pub(crate) short_codes: Tracked<String, String>,
+    pub(crate) applications: Tracked<String, Application>,
+    pub(crate) txs: Tracked<String, Tx>,
+    pub(crate) payments: Tracked<String, Payment>,
+    pub(crate) bulks: Tracked<String, Vec<String>>,
+    pub(crate) bills: Tracked<(i64, String), Bill>,
+    pub(crate) swifts: Tracked<String, Swift>,
+    pub(crate) cnys: Tracked<String, Cny>,
+    pub(crate) fxs: Tracked<String, Fx>,
+    pub(crate) reversals: Tracked<String, Reversal>,
+    pub(crate) jobs: Tracked<String, ()>,
     pub(crate) personal: Vec<PersonalApplicant>,
     pub(crate) sme: Vec<SmeApplicant>,
     pub(crate) paybills: BTreeMap<String, String>,
@@ -279,7 +313,7 @@ pub struct Bank {
 }
 
 /// One balance change of the ledger.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Change {
     /// When it was applied, epoch ms.
     pub at_ms: i64,
@@ -512,11 +546,35 @@ impl Bank {
     /// Marks accounts dormant after [`DORMANCY_DAYS`] without a transaction (the
     /// automatic transition of the spec), evaluated whenever the bank is used.
     pub fn refresh_dormancy(&mut self, now_ms: i64) {
-        for a in self.accounts.values_mut() {
-            if !a.system && !a.dormant && now_ms - a.last_activity_ms > DORMANCY_DAYS * DAY_MS {
+        let asleep: Vec<String> = self
+            .accounts
+            .values()
+            .filter(|a| {
+                !a.system && !a.dormant && now_ms - a.last_activity_ms > DORMANCY_DAYS * DAY_MS
+            })
+            .map(|a| a.id.clone())
+            .collect();
+        for id in asleep {
+            if let Some(a) = self.accounts.get_mut(&id) {
                 a.dormant = true;
             }
         }
+    }
+
+    /// Forgets which records changed (without a state file nothing reads it).
+    pub(crate) fn forget_changes(&mut self) {
+        macro_rules! forget {
+            ($($map:ident),*) => {$( self.$map.take_changed(); )*};
+        }
+        tracked_maps!(forget);
+    }
+
+    /// Marks every record changed (a new state file writes them all).
+    pub(crate) fn mark_all_changed(&mut self) {
+        macro_rules! mark {
+            ($($map:ident),*) => {$( self.$map.mark_all_changed(); )*};
+        }
+        tracked_maps!(mark);
     }
 
     /// Takes the notifications produced since the last call.

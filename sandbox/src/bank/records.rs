@@ -5,16 +5,18 @@
 use baas_client::notifications::Payload;
 use baas_client::records::{CnyTransferDetail, InterBankTransfer, ReversalApplication};
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 
 /// A utility or airtime payment.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Payment {
     /// paymentId.
     pub id: String,
     /// Its transaction.
     pub tx_id: String,
     /// AIRTIME or BILL.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "super::interned::payment_kind")]
+    pub kind: super::interned::Constant,
     /// Paying account.
     pub account_id: String,
     /// Mobile number (airtime) or bill order number (bill).
@@ -36,7 +38,7 @@ pub struct Payment {
 }
 
 /// A bill the sandbox knows (billQuery).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Bill {
     /// Due date, `YYYY-MM-DD`.
     pub due_date: String,
@@ -47,7 +49,7 @@ pub struct Bill {
 }
 
 /// A SWIFT application.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Swift {
     /// applicationId.
     pub id: String,
@@ -71,7 +73,7 @@ pub struct Swift {
 }
 
 /// A CNY Express application.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Cny {
     /// applicationId.
     pub id: String,
@@ -92,7 +94,7 @@ pub struct Cny {
 }
 
 /// An FX request.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Fx {
     /// applicationId.
     pub id: String,
@@ -119,7 +121,7 @@ pub struct Fx {
 }
 
 /// A reversal request.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Reversal {
     /// The record `/trans/queryTxReversal` answers.
     pub record: ReversalApplication,

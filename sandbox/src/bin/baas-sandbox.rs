@@ -1,5 +1,6 @@
-//! `baas-sandbox --port N [--callback URL]`: runs the in-memory sandbox on
-//! 127.0.0.1 until interrupted, printing how to reach it.
+//! `baas-sandbox --port N [--callback URL] [--state FILE]`: runs the sandbox on
+//! 127.0.0.1 until interrupted, printing how to reach it; in memory, or with its state
+//! kept in FILE across restarts.
 
 use std::process::ExitCode;
 
@@ -23,6 +24,11 @@ struct Args {
     /// Do not serve the admin page at /_sandbox/.
     #[arg(long)]
     no_admin: bool,
+    /// Keep the state (accounts, ledger, applications, requestIds seen, notifications
+    /// not yet delivered, clock) in this SQLite file across restarts; created seeded
+    /// when it does not exist. Without it everything is in memory.
+    #[arg(long, value_name = "FILE")]
+    state: Option<std::path::PathBuf>,
 }
 
 fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
@@ -30,6 +36,7 @@ fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
     config.port = args.port;
     config.callback_url = args.callback;
     config.admin = !args.no_admin;
+    config.state = args.state;
     if let Some(file) = &args.scenario {
         config.faults = scenario::load(file)?;
     }
@@ -48,6 +55,7 @@ async fn main() -> ExitCode {
     };
     let faults = config.faults.clone();
     let admin = config.admin;
+    let state = config.state.clone();
     let sandbox = match Sandbox::start_with(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -58,6 +66,10 @@ async fn main() -> ExitCode {
     println!("baas-sandbox listening on {}", sandbox.base_url());
     if admin {
         println!("admin:  {}", sandbox.admin_url());
+    }
+    match &state {
+        Some(file) => println!("state:  {} (SQLite, kept across restarts)", file.display()),
+        None => println!("state:  in memory (--state FILE keeps it across restarts)"),
     }
     println!("sender: {DEFAULT_SENDER}");
     println!("key:    {DEFAULT_KEY}   (test key)");
@@ -109,6 +121,11 @@ mod tests {
         assert!(Args::try_parse_from(["baas-sandbox", "--bogus"]).is_err());
         let quiet = Args::try_parse_from(["baas-sandbox", "--no-admin"]).unwrap();
         assert!(!config(quiet).unwrap().admin);
+        let kept = Args::try_parse_from(["baas-sandbox", "--state", "s.db"]).unwrap();
+        assert_eq!(
+            config(kept).unwrap().state,
+            Some(std::path::PathBuf::from("s.db"))
+        );
     }
 
     #[test]

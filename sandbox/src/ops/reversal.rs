@@ -199,7 +199,7 @@ impl Bank {
             ));
         }
         let job = self.next_id("JOB");
-        self.jobs.insert(job.clone());
+        self.jobs.insert(job.clone(), ());
         // What the ledger held when the day ended, for the accounts open by then.
         let day_end = (day + 1).saturating_mul(DAY_MS);
         let balances = self

@@ -172,9 +172,11 @@ async fn handle(
             });
         }
     };
+    // With a state file, answering writes it (and waits for the disk): on a blocking
+    // thread, as a large body's checks.
     let answer = match body.lane {
-        None => answer(&shared, &candidates, &body.bytes),
-        Some(lane) => {
+        None if shared.store.is_none() => answer(&shared, &candidates, &body.bytes),
+        lane => {
             let shared = shared.clone();
             let checked = tokio::task::spawn_blocking(move || {
                 let answer = answer(&shared, &candidates, &body.bytes);

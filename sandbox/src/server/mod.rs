@@ -26,13 +26,15 @@ use baas_runtime::PrivateKey;
 use hyper::Method;
 
 use crate::bank::Bank;
+use crate::state::{Delivered, QueuedNotification, StateError, Store};
 use crate::SandboxConfig;
 
 #[cfg(test)]
 pub(crate) use envelope::decode_request;
 pub(crate) use http::serve;
-pub(crate) use notify::parse_callback;
 pub use notify::MAX_DELIVERIES;
+pub(crate) use notify::{parse_callback, resume};
+pub(crate) use replay::REPLAY_MEMORY;
 pub(crate) use request::answer_path;
 
 /// Requests kept in the log returned by `Sandbox::requests`.
@@ -121,19 +123,39 @@ pub(crate) struct Shared {
     pub(crate) recent: Mutex<VecDeque<admin::Exchange>>,
     /// The last signed notifications (requestId, type, body), for redelivery.
     pub(crate) signed_notifications: Mutex<VecDeque<(String, String, Vec<u8>)>>,
+    /// The state file (`--state`), written before every answer to a request whose
+    /// requestId was accepted; `None` in memory.
+    pub(crate) store: Option<Mutex<Store>>,
+    /// Why the state file could not be written, once it could not: from then on every
+    /// request is answered `10000` with it (what is in memory is no longer what a
+    /// restart would find), until the sandbox is restarted.
+    state_failed: Mutex<Option<String>>,
 }
 
 impl Shared {
     /// The state of a sandbox of `bank` started with `config` (whose partner is the
     /// only one).
     pub(crate) fn new(bank: Bank, service_sender: String, config: &SandboxConfig) -> Shared {
+        Shared::restored(bank, service_sender, config, None, Vec::new(), 0)
+    }
+
+    /// The state of a sandbox started with `config` on `bank`, with a state file
+    /// (`store`), the requestIds it saw and its clock offset.
+    pub(crate) fn restored(
+        bank: Bank,
+        service_sender: String,
+        config: &SandboxConfig,
+        store: Option<Store>,
+        request_ids: Vec<String>,
+        clock_offset_ms: i64,
+    ) -> Shared {
         let partners =
             BTreeMap::from([(config.sender.clone(), PrivateKey::new(config.key.clone()))]);
         Shared {
             bank: Mutex::new(bank),
             partners,
             service_sender,
-            replay: replay::Replay::default(),
+            replay: replay::Replay::with(request_ids),
             requests_seen: AtomicU64::new(0),
             log: Mutex::new(VecDeque::new()),
             tamper_next: AtomicBool::new(false),
@@ -141,7 +163,7 @@ impl Shared {
             delivery_client: notify::delivery_client(),
             deliveries: Mutex::new(Vec::new()),
             retry_backoff: config.retry_backoff,
-            clock_offset_ms: AtomicI64::new(0),
+            clock_offset_ms: AtomicI64::new(clock_offset_ms),
             notification_counter: AtomicU64::new(0),
             notification_prefix: format!("NTF{}", run_id()),
             header_read_timeout: config.header_read_timeout,
@@ -157,6 +179,71 @@ impl Shared {
             admin: config.admin,
             recent: Mutex::new(VecDeque::new()),
             signed_notifications: Mutex::new(VecDeque::new()),
+            store: store.map(Mutex::new),
+            state_failed: Mutex::new(None),
+        }
+    }
+
+    /// Why the state file can no longer be written, once that happened.
+    pub(crate) fn state_failure(&self) -> Option<String> {
+        lock(&self.state_failed).clone()
+    }
+
+    /// Stops serving after a failed write of the state file (said once on stderr: the
+    /// sandbox is a command and a test fixture, and this needs its operator).
+    fn state_write_failed(&self, e: &StateError) -> String {
+        let msg = format!(
+            "{e}; the sandbox answers 10000 until it is restarted (it restarts with every \
+             request answered before this one)"
+        );
+        let mut failed = lock(&self.state_failed);
+        if failed.is_none() {
+            eprintln!("baas-sandbox: {msg}");
+            *failed = Some(msg.clone());
+        }
+        msg
+    }
+
+    /// Writes what one request changed (see [`Store::commit`]) before it is answered;
+    /// without a state file, forgets which records changed. The error says why the
+    /// request cannot be answered as done.
+    pub(crate) fn commit(
+        &self,
+        request_id: &str,
+        bank: Option<&mut Bank>,
+        queued: &[QueuedNotification],
+    ) -> Result<(), String> {
+        let Some(store) = &self.store else {
+            if let Some(bank) = bank {
+                bank.forget_changes();
+            }
+            return Ok(());
+        };
+        lock(store)
+            .commit(request_id, bank, queued)
+            .map_err(|e| self.state_write_failed(&e))
+    }
+
+    /// Records how the delivery of notification `request_id` ended.
+    pub(crate) fn record_delivery(&self, request_id: &str, how: Delivered) {
+        if let Some(store) = &self.store {
+            if let Err(e) = lock(store).delivered(request_id, how) {
+                self.state_write_failed(&e);
+            }
+        }
+    }
+
+    /// Moves the clock forward by `ms` (and records it in the state file).
+    pub(crate) fn advance_clock(&self, ms: i64) -> Result<(), String> {
+        let offset = self
+            .clock_offset_ms
+            .fetch_add(ms, Ordering::SeqCst)
+            .saturating_add(ms);
+        match &self.store {
+            Some(store) => lock(store)
+                .set_clock_offset(offset)
+                .map_err(|e| self.state_write_failed(&e)),
+            None => Ok(()),
         }
     }
 

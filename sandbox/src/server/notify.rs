@@ -11,6 +11,7 @@ use super::respond::sign_notification;
 use super::{lock, DeliveryAttempt, Shared};
 use crate::bank::Outgoing;
 use crate::faults::{NotificationFault, REORDER_HOLD};
+use crate::state::{Delivered, QueuedNotification};
 
 /// Deliveries of one notification at most (public-facts.md).
 pub const MAX_DELIVERIES: u32 = 5;
@@ -19,15 +20,35 @@ pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(2);
 /// The outcome recorded for a notification produced while no callback URL is set.
 const NO_CALLBACK_URL: &str = "no callback URL configured";
 
-/// Starts the background delivery of one notification (or, without a callback URL,
-/// records it as undeliverable).
-pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
+/// A notification a request produced, with its requestId and params written, to be
+/// kept in the state file (when there is one) with the request's changes, then sent.
+pub(super) struct Prepared {
+    /// What a state file keeps of it.
+    pub(super) queued: QueuedNotification,
+    fault: Option<NotificationFault>,
+    url: Url,
+}
+
+/// Gives a notification its requestId and decides its fate: without a callback URL, or
+/// lost by a fault, it is recorded as not delivered (and `None` is returned); else it is
+/// ready to be kept and sent ([`send`]).
+pub(super) fn prepare(shared: &Shared, n: Outgoing) -> Option<Prepared> {
     let seq = shared.notification_counter.fetch_add(1, Ordering::SeqCst) + 1;
     let notification_type = n.notification_type();
     let request_id = format!(
         "{}{:08}{}",
         shared.notification_prefix, seq, notification_type
     );
+    let not_sent = |outcome: String| {
+        lock(&shared.deliveries).push(DeliveryAttempt {
+            notification_type: notification_type.clone(),
+            request_id: request_id.clone(),
+            attempt: 0,
+            acknowledged: false,
+            outcome,
+        });
+        None
+    };
     // Without a callback URL there is nothing to send: the notification is recorded as
     // undeliverable here, when it is produced, not by a task. Whether it is delivered
     // then depends only on the configuration when it was produced (a task reading the
@@ -35,39 +56,75 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
     // record is there as soon as the response is, and the request path spawns nothing,
     // so it also runs where no tokio runtime is (`crate::Offline`).
     let Some(url) = lock(&shared.callback_url).clone() else {
-        lock(&shared.deliveries).push(DeliveryAttempt {
-            notification_type: notification_type.clone(),
-            request_id,
-            attempt: 0,
-            acknowledged: false,
-            outcome: NO_CALLBACK_URL.into(),
-        });
-        return;
+        return not_sent(NO_CALLBACK_URL.into());
     };
     let fault = lock(&shared.faults).notification_fault(&notification_type);
     if fault == Some(NotificationFault::Lose) {
-        lock(&shared.deliveries).push(DeliveryAttempt {
-            notification_type,
-            request_id,
-            attempt: 0,
-            acknowledged: false,
-            outcome: LOST.into(),
-        });
-        return;
+        return not_sent(LOST.into());
     }
+    let params = match n.payload.to_params() {
+        Ok(p) => p.get().to_owned(),
+        Err(e) => return not_sent(format!("cannot write its params: {e}")),
+    };
+    Some(Prepared {
+        queued: QueuedNotification {
+            request_id,
+            notification_type,
+            params,
+        },
+        fault,
+        url,
+    })
+}
+
+/// Starts the delivery of the notifications a state file kept as not delivered, to the
+/// callback URL set now (without one they stay kept for a later start).
+pub(crate) fn resume(shared: &Arc<Shared>, queue: Vec<QueuedNotification>) {
+    let Some(url) = lock(&shared.callback_url).clone() else {
+        return;
+    };
+    for queued in queue {
+        send(
+            shared.clone(),
+            Prepared {
+                queued,
+                fault: None,
+                url: url.clone(),
+            },
+        );
+    }
+}
+
+/// Signs a prepared notification and starts its background delivery.
+pub(super) fn send(shared: Arc<Shared>, prepared: Prepared) {
+    let Prepared { queued, fault, url } = prepared;
+    let QueuedNotification {
+        request_id,
+        notification_type,
+        params,
+    } = queued;
     let Some((_, key)) = shared.partners.iter().next() else {
         return;
     };
-    let body = match sign_notification(&shared, key, &request_id, &n.payload) {
+    let signed = sign_notification(&shared, key, &request_id, &notification_type, &params);
+    let body = match signed {
         Ok(b) => b,
         Err(e) => {
             lock(&shared.deliveries).push(DeliveryAttempt {
                 notification_type,
-                request_id,
+                request_id: request_id.clone(),
                 attempt: 0,
                 acknowledged: false,
                 outcome: format!("cannot sign: {e}"),
             });
+            // It would not sign after a restart either: given up in the state file too.
+            if shared.store.is_some() {
+                shared.pending_deliveries.send_modify(|n| *n += 1);
+                tokio::spawn(async move {
+                    let _settled = Settled(shared.clone());
+                    finish(shared, request_id, Delivered::GivenUp).await;
+                });
+            }
             return;
         }
     };
@@ -102,6 +159,16 @@ pub(super) fn deliver(shared: Arc<Shared>, n: Outgoing) {
         // it.
         shared.pending_deliveries.send_modify(|n| *n += 1);
         tokio::spawn(one.run(shared.clone()));
+    }
+}
+
+/// Records in the state file, if there is one, how the delivery of `request_id` ended
+/// (before the delivery counts as finished for `deliveries_settled`). A failed write
+/// stops the sandbox serving (see `Shared::state_failed`); the notification is then
+/// delivered again after a restart.
+async fn finish(shared: Arc<Shared>, request_id: String, how: Delivered) {
+    if shared.store.is_some() {
+        let _ = tokio::task::spawn_blocking(move || shared.record_delivery(&request_id, how)).await;
     }
 }
 
@@ -172,7 +239,16 @@ struct Delivery {
 
 impl Delivery {
     async fn run(self, shared: Arc<Shared>) {
+        // Counted finished once the outcome is recorded (by `finish`), whichever way
+        // this task ends.
         let _settled = Settled(shared.clone());
+        let mut how = Delivered::GivenUp;
+        self.attempts(&shared, &mut how).await;
+        finish(shared.clone(), self.request_id, how).await;
+    }
+
+    /// Every attempt until acknowledged (`how` set to `Acknowledged`) or given up.
+    async fn attempts(&self, shared: &Arc<Shared>, how: &mut Delivered) {
         match self.wait {
             Wait::No => {}
             Wait::For(by) => tokio::time::sleep(by).await,
@@ -205,6 +281,7 @@ impl Delivery {
                 shared.first_attempts.send_modify(|n| *n += 1);
             }
             if acknowledged {
+                *how = Delivered::Acknowledged;
                 return;
             }
             if attempt < MAX_DELIVERIES {

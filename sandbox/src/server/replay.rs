@@ -13,6 +13,15 @@ pub const REPLAY_MEMORY: usize = 1_000_000;
 pub(super) struct Replay(Mutex<(HashSet<String>, VecDeque<String>)>);
 
 impl Replay {
+    /// Remembers `ids` (oldest first; a state file's), the last [`REPLAY_MEMORY`] of them.
+    pub(super) fn with(ids: Vec<String>) -> Replay {
+        let replay = Replay::default();
+        for id in ids {
+            replay.first_use(&id);
+        }
+        replay
+    }
+
     /// True when `id` was not seen before (and remembers it).
     pub(super) fn first_use(&self, id: &str) -> bool {
         let mut guard = lock(&self.0);

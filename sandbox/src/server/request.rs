@@ -7,13 +7,15 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::envelope::{check_envelope, decode_request, MAX_REQUEST_ID_LEN};
-use super::notify::deliver;
+use super::notify::{prepare, send, Prepared};
 use super::respond::{self, sign_response, unsigned, Verified};
 use super::{lock, operations_on, Shared};
 use crate::error::{codes, ApiError};
 use crate::faults::AnswerFault;
 use crate::json::{Json, MAX_VALUES};
+use crate::state::QueuedNotification;
 use crate::{recut, signing};
+use baas_client::dispatch::Request;
 
 /// The answer body to one POST of `body` on `path`: the same checks and handlers as a
 /// request over HTTP, without a socket (for fuzzing and tests).
@@ -98,46 +100,10 @@ impl Answer {
 /// values that could be re-cut (R2, R3) are refused, so that no stored value can come
 /// back in a signed answer or notification.
 pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[u8]) -> Answer {
-    let text = match std::str::from_utf8(body) {
-        Ok(text) => text,
-        Err(e) => {
-            let msg = format!("the body is not UTF-8 (byte {})", e.valid_up_to());
-            return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
-        }
+    let (mut message, key) = match signed_by_a_partner(shared, body) {
+        Ok(checked) => checked,
+        Err(refused) => return *refused,
     };
-    let mut message = match Json::parse_bounded(text, MAX_VALUES) {
-        Ok(m @ Json::Object(_)) => m,
-        Ok(_) => {
-            let msg = "the body is not a JSON object";
-            return Answer::unsigned(codes::INVALID_PARAMETER, msg);
-        }
-        Err(e) => {
-            let msg = format!("the body is not JSON the sandbox reads: {e}");
-            return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
-        }
-    };
-    let sender = message.text("sender").unwrap_or_default();
-    let Some(key) = shared.partners.get(sender) else {
-        let msg = "invalid sender: not a partner of this sandbox";
-        return Answer::unsigned(codes::INVALID_SENDER, msg);
-    };
-    if !signing::within_expansion_limit(&message, body.len()) {
-        let msg = format!(
-            "the message's canonical string would be more than {} times as long as the \
-             body (long keys above many values)",
-            signing::MAX_EXPANSION
-        );
-        return Answer::unsigned(codes::INVALID_PARAMETER, &msg);
-    }
-    if let Some(breach) = recut::key_breach(&message) {
-        return Answer::unsigned(codes::INVALID_PARAMETER, breach.rule.explain());
-    }
-    let key_text = String::from_utf8_lossy(key.expose()).into_owned();
-    if !signing::verify(&message, &key_text) {
-        let mut refused = Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
-        refused.expected = expected_canonical(&message);
-        return refused;
-    }
     // The signature holds: answers may be signed from here on.
     let Some(to) = Verified::new(key, &message) else {
         let msg = format!(
@@ -158,13 +124,8 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         send: Send::Now,
         expected: None,
     };
-    if let Err(msg) = check_envelope(&message, baas_runtime::envelope::now_millis()) {
-        return reply(None, codes::INVALID_PARAMETER, &msg, None);
-    }
-    if let Some(breach) = recut::value_breach(&message) {
-        let field = breach.path.strip_prefix("params.").unwrap_or(&breach.path);
-        let msg = format!("{field}: {}", breach.rule.explain());
-        return reply(None, codes::INVALID_PARAMETER, &msg, None);
+    if let Some((code, msg)) = refused_once_verified(shared, &message) {
+        return reply(None, code, &msg, None);
     }
     if !shared.first_use(&rid) {
         return reply(
@@ -174,6 +135,12 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
             None,
         );
     }
+    // From here on the requestId is used: with a state file, it is written (with what
+    // the request changed) before the answer, which is a 10000 if it cannot be.
+    let kept = |answer: Answer| match shared.commit(&rid, None, &[]) {
+        Ok(()) => answer,
+        Err(msg) => reply(answer.operation, codes::SYSTEM, &msg, None),
+    };
     // Taken out of the message, not copied: it may be most of a 48 MB body.
     let params = match &mut message {
         Json::Object(map) => map.remove("params"),
@@ -186,7 +153,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         .then(|| params.clone());
     let request = match decode_request(candidates, params) {
         Ok(request) => request,
-        Err(ApiError { code, msg }) => return reply(None, code, &msg, None),
+        Err(ApiError { code, msg }) => return kept(reply(None, code, &msg, None)),
     };
     let operation = request.operation();
     let fault = matched_params.and_then(|p| lock(&shared.faults).answer_fault(operation, &p));
@@ -195,27 +162,12 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         effect: false,
     }) = &fault
     {
-        return reply(Some(operation), code, FAULT_MSG, None);
+        return kept(reply(Some(operation), code, FAULT_MSG, None));
     }
-    let now = shared.now_ms();
-    let (result, outbox) = {
-        let mut bank = lock(&shared.bank);
-        // Backstop: a defect of the sandbox answers a signed 10000 instead of dropping
-        // the connection (which would leave a client unsure whether money moved).
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            bank.handle(request, &rid, now)
-        }))
-        .unwrap_or_else(|_| {
-            Err(ApiError::new(
-                codes::SYSTEM,
-                format!("the sandbox failed while handling {operation} (a sandbox defect)"),
-            ))
-        });
-        (result, bank.take_outbox())
+    let result = match run(shared, request, &rid) {
+        Ok(result) => result,
+        Err(msg) => return reply(Some(operation), codes::SYSTEM, &msg, None),
     };
-    for n in outbox {
-        deliver(shared.clone(), n);
-    }
     let mut answer = match result {
         Ok(data) => reply(
             Some(operation),
@@ -225,18 +177,138 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         ),
         Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
     };
-    match fault {
-        None | Some(AnswerFault::Code { effect: false, .. }) => {}
-        Some(AnswerFault::Code { code, .. }) => {
-            answer = reply(Some(operation), &code, FAULT_MSG, None);
-        }
-        Some(AnswerFault::DropAnswer) => answer.send = Send::Drop,
-        Some(AnswerFault::Delay(by)) => answer.send = Send::After(by),
-        Some(AnswerFault::Unsigned) => answer.body = respond::unsign(answer.body),
-        Some(AnswerFault::BadSignature) => answer.body = respond::bad_signature(answer.body),
-        Some(AnswerFault::Altered) => answer.body = respond::tamper(answer.body),
+    if let Some(fault) = fault {
+        answer = with_fault(answer, fault, |code| {
+            reply(Some(operation), code, FAULT_MSG, None)
+        });
     }
     answer
+}
+
+/// The body as a message of a partner whose signature holds, with the partner's key;
+/// else the unsigned answer that quotes nothing of it (checked in time linear in the
+/// body and memory bounded by it: the JSON, the sender, the expansion limit, the keys,
+/// the signature).
+fn signed_by_a_partner<'s>(
+    shared: &'s Shared,
+    body: &[u8],
+) -> Result<(Json, &'s baas_runtime::PrivateKey), Box<Answer>> {
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => {
+            let msg = format!("the body is not UTF-8 (byte {})", e.valid_up_to());
+            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+        }
+    };
+    let message = match Json::parse_bounded(text, MAX_VALUES) {
+        Ok(m @ Json::Object(_)) => m,
+        Ok(_) => {
+            let msg = "the body is not a JSON object";
+            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, msg)));
+        }
+        Err(e) => {
+            let msg = format!("the body is not JSON the sandbox reads: {e}");
+            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+        }
+    };
+    let sender = message.text("sender").unwrap_or_default();
+    let Some(key) = shared.partners.get(sender) else {
+        let msg = "invalid sender: not a partner of this sandbox";
+        return Err(Box::new(Answer::unsigned(codes::INVALID_SENDER, msg)));
+    };
+    if !signing::within_expansion_limit(&message, body.len()) {
+        let msg = format!(
+            "the message's canonical string would be more than {} times as long as the \
+             body (long keys above many values)",
+            signing::MAX_EXPANSION
+        );
+        return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+    }
+    if let Some(breach) = recut::key_breach(&message) {
+        return Err(Box::new(Answer::unsigned(
+            codes::INVALID_PARAMETER,
+            breach.rule.explain(),
+        )));
+    }
+    let key_text = String::from_utf8_lossy(key.expose()).into_owned();
+    if !signing::verify(&message, &key_text) {
+        let mut refused = Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
+        refused.expected = expected_canonical(&message);
+        return Err(Box::new(refused));
+    }
+    Ok((message, key))
+}
+
+/// Runs `request` on the bank and writes what it changed (with the notifications it
+/// produced) to the state file, if there is one, before anything is sent; then starts
+/// the notifications' delivery. `Err` says why the state file could not be written.
+fn run(
+    shared: &Arc<Shared>,
+    request: Request,
+    rid: &str,
+) -> Result<Result<serde_json::Value, ApiError>, String> {
+    let operation = request.operation();
+    let now = shared.now_ms();
+    let (result, prepared, written) = {
+        let mut bank = lock(&shared.bank);
+        // Backstop: a defect of the sandbox answers a signed 10000 instead of dropping
+        // the connection (which would leave a client unsure whether money moved).
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            bank.handle(request, rid, now)
+        }))
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                codes::SYSTEM,
+                format!("the sandbox failed while handling {operation} (a sandbox defect)"),
+            ))
+        });
+        let prepared: Vec<Prepared> = bank
+            .take_outbox()
+            .into_iter()
+            .filter_map(|n| prepare(shared, n))
+            .collect();
+        let queued: Vec<QueuedNotification> = prepared.iter().map(|p| p.queued.clone()).collect();
+        // Under the bank's lock: the file gets the requests' changes in the order made.
+        let written = shared.commit(rid, Some(&mut bank), &queued);
+        (result, prepared, written)
+    };
+    written?;
+    for n in prepared {
+        send(shared.clone(), n);
+    }
+    Ok(result)
+}
+
+/// The answer as `fault` makes it (`coded` signs an answer with a code a fault chose).
+fn with_fault(mut answer: Answer, fault: AnswerFault, coded: impl Fn(&str) -> Answer) -> Answer {
+    match fault {
+        AnswerFault::Code { effect: false, .. } => {}
+        AnswerFault::Code { code, .. } => answer = coded(&code),
+        AnswerFault::DropAnswer => answer.send = Send::Drop,
+        AnswerFault::Delay(by) => answer.send = Send::After(by),
+        AnswerFault::Unsigned => answer.body = respond::unsign(answer.body),
+        AnswerFault::BadSignature => answer.body = respond::bad_signature(answer.body),
+        AnswerFault::Altered => answer.body = respond::tamper(answer.body),
+    }
+    answer
+}
+
+/// Why a request whose signature holds is refused before its requestId is used: the
+/// state file cannot be written (`10000`), the envelope or a value that could be re-cut
+/// (`12001`).
+fn refused_once_verified(shared: &Shared, message: &Json) -> Option<(&'static str, String)> {
+    if let Some(msg) = shared.state_failure() {
+        return Some((codes::SYSTEM, msg));
+    }
+    if let Err(msg) = check_envelope(message, baas_runtime::envelope::now_millis()) {
+        return Some((codes::INVALID_PARAMETER, msg));
+    }
+    let breach = recut::value_breach(message)?;
+    let field = breach.path.strip_prefix("params.").unwrap_or(&breach.path);
+    Some((
+        codes::INVALID_PARAMETER,
+        format!("{field}: {}", breach.rule.explain()),
+    ))
 }
 
 /// Longest canonical string computed for the admin page (a longer one is not shown).

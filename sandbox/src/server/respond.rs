@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
-use baas_client::notifications::Payload;
 use baas_runtime::{PrivateKey, RawJson};
 
 use super::envelope::{is_locale, is_request_id};
@@ -143,18 +142,18 @@ pub(super) fn sign_response(
 }
 
 /// The one place the sandbox signs a notification: its `params` are the typed payload
-/// written through the generated record of its type; as [`sign_response`], nothing
+/// written through the generated record of its type ([`super::notify::prepare`] wrote
+/// them, and a state file keeps them as that text); as [`sign_response`], nothing
 /// whose canonical string could be re-cut (its params come from stored values, each
 /// accepted under the same rules, but are checked again as a whole).
 pub(super) fn sign_notification(
     shared: &Shared,
     key: &PrivateKey,
     request_id: &str,
-    payload: &Payload,
+    notification_type: &str,
+    params: &str,
 ) -> Result<Vec<u8>, String> {
-    let notification_type = payload.notification_type();
-    let notification_type = notification_type.as_str();
-    let params = payload.to_params().map_err(|e| e.to_string())?;
+    let params = RawJson::from_string(params.to_owned()).map_err(|e| e.to_string())?;
     let params_json = Json::parse(params.get()).map_err(|e| e.to_string())?;
     let unsigned_envelope = BTreeMap::from([
         ("requestId".to_owned(), Json::String(request_id.to_owned())),
@@ -290,11 +289,15 @@ mod tests {
         let cny = |id: &str| {
             let mut p = baas_client::records::CnyTransferResult::default();
             p.application_id = Some(id.to_owned());
-            Payload::CnyTransfer(p)
+            baas_client::notifications::Payload::CnyTransfer(p)
+                .to_params()
+                .unwrap()
+                .get()
+                .to_owned()
         };
-        let refused = sign_notification(&shared, &key, "N1", &cny("A&amount=1"));
+        let refused = sign_notification(&shared, &key, "N1", "0028", &cny("A&amount=1"));
         assert!(refused.is_err(), "{refused:?}");
-        let signed = sign_notification(&shared, &key, "N1", &cny("A1")).unwrap();
+        let signed = sign_notification(&shared, &key, "N1", "0028", &cny("A1")).unwrap();
         assert_eq!(baas_runtime::sign::verify(&signed, &key), Ok(()));
         assert_eq!(answer_of(&signed)["notificationType"], "0028");
         assert_eq!(

@@ -74,9 +74,8 @@ pub(super) fn act(
                     let by = Duration::from_millis(ms);
                     let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
                     shared
-                        .clock_offset_ms
-                        .fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
-                    Ok(format!("clock advanced by {ms} ms"))
+                        .advance_clock(ms)
+                        .map(|()| format!("clock advanced by {ms} ms"))
                 }
                 _ => Err("advance_ms: expected a whole number of milliseconds".to_owned()),
             }

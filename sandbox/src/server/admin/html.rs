@@ -73,12 +73,21 @@ pub(super) fn page(s: &Snapshot) -> String {
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <title>baas-sandbox</title><style>{STYLE}</style></head><body>\
          <h1>baas-sandbox</h1><p>Clock: <span id=\"clock\">{}</span> (epoch ms). \
+         State: <span id=\"state\">{}</span>. \
          JSON of this page: <a href=\"/_sandbox/api/state\">/_sandbox/api/state</a>.</p>\
          <nav><a href=\"#faults\">faults</a><a href=\"#applications\">pending applications</a>\
          <a href=\"#accounts\">accounts</a><a href=\"#transactions\">ledger</a>\
          <a href=\"#requests\">requests</a><a href=\"#deliveries\">notifications</a></nav>",
-        s.clock_ms
+        s.clock_ms,
+        escape(&s.state)
     );
+    if let Some(failure) = &s.state_failure {
+        let _ = write!(
+            out,
+            "<p id=\"state-failure\"><strong>The state file cannot be written:</strong> {}</p>",
+            escape(failure)
+        );
+    }
     section(
         &mut out,
         "faults",

@@ -128,6 +128,11 @@ struct FaultRow {
 struct Snapshot {
     /// The sandbox's clock, epoch ms (advanced by `advance_clock`).
     clock_ms: i64,
+    /// Where the state is kept: `in memory`, or the state file.
+    state: String,
+    /// Why the state file can no longer be written, once that happened (every request
+    /// is then answered `10000` until a restart).
+    state_failure: Option<String>,
     accounts: Vec<AccountRow>,
     transactions: Vec<TxRow>,
     pending_applications: Vec<PendingRow>,
@@ -221,9 +226,18 @@ fn snapshot(shared: &Shared) -> Snapshot {
         .rev()
         .map(|(id, _, _)| id.clone())
         .collect();
+    let state = match &shared.store {
+        Some(store) => format!(
+            "{} (SQLite, kept across restarts)",
+            lock(store).path().display()
+        ),
+        None => "in memory".to_owned(),
+    };
     Snapshot {
         redeliverable,
         clock_ms: shared.now_ms(),
+        state,
+        state_failure: shared.state_failure(),
         accounts,
         transactions,
         pending_applications,
