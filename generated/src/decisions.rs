@@ -69,7 +69,7 @@
 //!
 //! About every decimal field (request and response). **Decided:** Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). **Why:** The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
 //!
-//! > amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); public-facts.md: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])"
+//! > amount | decimal | TRUE (airtimePayment, applyForTransfer, telegraphicTransfer, ...); Public record: "nobody has shown how the server renders numbers ... A decimal such as 100.50 is safest sent as a JSON string where the field allows (an integration does so for applyForTransfer amounts \[live\]; response amounts such as balance come back as strings with 2 decimals, e.g. "12.30" \[docs\])"
 //!
 //! ## Decision `document-type-values`
 //!
@@ -81,11 +81,11 @@
 //!
 //! About /user/addEmail; /user/verifyEmailAddress. **Decided:** Request and response stay unspecified (raw JSON both ways); both are OTP operations whose business id is the request's requestId. **Why:** No public evidence shapes either call, and unlike the other not-shown answers the sandbox has nothing of its own to show (it answers only the business id): inventing parameters would send fields the service may refuse.
 //!
-//! > Referenced by the document (cancellable by /account/cancelAccountOperation while not confirmed by OTP); request and response: not shown. public-facts.md: nothing.
+//! > Referenced by the document (cancellable by /account/cancelAccountOperation while not confirmed by OTP); request and response: not shown. Public record: nothing.
 //!
 //! ## Decision `enum-wire-types`
 //!
-//! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes. **Decided:** Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. **Why:** Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of public-facts.md. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
+//! About value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes. **Decided:** Gender and IdType are string enums; KycStatus, ProfileCheck, BusinessType, DormantStatus, FreezeStatus and AbnormalStatus are integer enums. **Why:** Gender's values are written quoted ('0', '1'); idType is declared string by sendAccAdminOtp, which refers to the KYC id types. The others are written as bare numbers, like accountStatus which the same Account table declares int, and the integer status sets of the public record. The wire type decides what the client sends and signs; when decoding, each enum keeps unseen values (Unknown) and also accepts the other JSON type (a string set takes a JSON integer as its text, an integer set a string of digits), so a service that writes 101 or "1" where the other form was chosen does not fail the whole response.
 //!
 //! > gender ('0' Female, '1' Male); idType (101 Kenya National ID, ...) and /common/sendAccAdminOtp idType (string, TRUE: 101, 102 or 103 as in the KYC id types); Personal KYC status: 1 Submitted, ...; profileCheck: 0 Not Checked, ...; businessType (1 Sole Proprietorship, ...); accountStatus | int: 0 Normal, ...; dormantStatus | 0 Normal, 1 Dormant; freezeStatus | 0 Normal, 1 Frozen; status (array of abnormal codes: 1 Dormant, 2 Restricted, 3 Frozen)
 //!
@@ -93,13 +93,13 @@
 //!
 //! About every answer, record and notification payload a partner reads. **Decided:** Every answer, record and notification payload gets the best shape public evidence gives, each field graded by its source (seed, docs, live, one\_peer). Where nothing public shows a shape, the sandbox's own shape is the spec's, graded `sandbox`: the client decodes it, the sandbox answers through the same generated types, and the OpenAPI document shows it. Only /user/addEmail and /user/verifyEmailAddress stay raw JSON (decision email-shapes-opaque). **Why:** Answers never fail to decode (every received field optional, unknown members ignored, lenient scalars), so a field seen in one integration costs nothing when the service omits it, while raw JSON made partners guess field names from the sandbox's source. One spec drives the client, the sandbox and every export, and the grade tells a partner how far to trust each field.
 //!
-//! > Response: not shown (getForeignExchangeRate, applyForFcExchange, getFxRequestStatus, getInterBankTransferList, getInterBankTransferDetails, paymentQuery, bulkPaymentQuery); Events: 0015, 0026, 0028, payloads not shown. public-facts.md 2026-11-25: callback types 0001-0014, 0019 and their payloads \[one peer\]; 0015, 0026 and 0028 payloads still not public.
+//! > Response: not shown (getForeignExchangeRate, applyForFcExchange, getFxRequestStatus, getInterBankTransferList, getInterBankTransferDetails, paymentQuery, bulkPaymentQuery); Events: 0015, 0026, 0028, payloads not shown. Public record (2026-11-25): callback types 0001-0014, 0019 and their payloads \[one peer\]; 0015, 0026 and 0028 payloads still not public.
 //!
 //! ## Decision `fee-call-path`
 //!
 //! About /trans/txReversal. **Decided:** Two operations on /trans/txReversal: txReversal (the reversal request) and fetchTransactionFee (the fee call), both listing this decision. Each sends its own parameter set; nothing is added to tell them apart. Both are moves\_money, so neither is re-sent automatically (see moves-money-scope). **Why:** The document gives both on this path and no other path is known, public or not. Inventing a path or a discriminator would be a guess; the two parameter sets are disjoint (transactionId vs payerAccountId, benificiary\*), which is presumably how the service tells them apart. A maintainer who learns the real fee path changes one line.
 //!
-//! > Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. public-facts.md: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request.
+//! > Fetch transaction fee: The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown. Public record: Fetch-transaction-fee: its real path is not public either; the specification's /trans/txReversal collides with the reversal request.
 //!
 //! ## Decision `fee-call-wire-names`
 //!
@@ -123,29 +123,29 @@
 //!
 //! About /query/v2/getFxRequestStatus. **Decided:** The v2 response is the record FxRequest with the members documented for the path without v2, graded `sandbox` (the sandbox answers them for v2; the live v2 answer is not public). Its status is FxRequestStatus, and 4, 6 and 7 are final (getFxRequestStatus\_until\_final). **Why:** A public fact fills a "not shown" only for its own path, so the members are not claimed for v2 as `docs`; but answers never fail to decode (every field optional, unknown members ignored), so the documented members cost nothing if v2 differs, and partners get a typed status and a waiter instead of raw JSON. The grade says where the shape comes from.
 //!
-//! > \#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. public-facts.md: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]
+//! > \#\#\#\# POST /query/v2/getFxRequestStatus ... Response: not shown. Public record: The FX status record (getFxRequestStatus) has applicationId, outTxId, inTxId, status, currency, amount, fxRate, errorCode, errorMsg (documented for the path without v2) \[docs\]
 //!
 //! ## Decision `get-bank-codes-response`
 //!
 //! About /staticData/getBankCodes. **Decided:** The response is `fields` with bankCodeList: array\<BankCode\> (source: one\_peer for the list); BankCode's members bankCode and bankName are the sandbox's (source: sandbox); the request stays unspecified. **Why:** The fact is about this exact path and fills its "not shown" response; the items' members are not public, and a record the sandbox answers with, graded `sandbox`, is more use to a partner than raw JSON while costing nothing if the live items differ.
 //!
-//! > /staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. public-facts.md (Added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\].
+//! > /staticData/getBankCodes: Referenced as the source of bank codes; its request and response: not shown. Public record (added 2026-11): /staticData/getBankCodes answers data.bankCodeList, an array \[one peer, live\]. This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000); other entries seen: M-PESA, 68, 01 \[one peer\].
 //!
 //! ## Decision `get-trans-list-response`
 //!
 //! About /query/getTransList. **Decided:** Response fields totalRows (int) and result (array\<TransactionListItem\>), all with source: live; TransactionListItem has the six named fields. **Why:** The public fact is about this exact path and fills its "not shown". Field types are not published: ids and the type text are strings, txStatus is the integer enum, amount is a decimal (accepted as string or number), times are epoch ms (long). Other fields of the record decode into nothing (they are ignored, not invented).
 //!
-//! > Response: not shown. public-facts.md: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]
+//! > Response: not shown. Public record: /query/getTransList returns totalRows and result (array of transaction records with at least txId, txType, txStatus, amount, createTime, completeTime) \[live\]
 //!
 //! ## Decision `get-trans-list-tx-status-type`
 //!
 //! About /query/getTransList txStatus. **Decided:** `array<TxStatus>`, TxStatus an integer enum (JSON integers) with the public values (source: live); the same enum types txStatus of the getTransList result items. **Why:** The document's own states section calls transaction status an integer and its example \[2, 8\] is integers; the public values are integers. Integers are also the safe signing form ("Integers as digits are safe"). The string variant is the minority definition.
 //!
-//! > txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. public-facts.md: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]
+//! > txStatus | array of integer (another definition: array of string) | TRUE | status filter; Transaction status is an integer; the filter example \[2, 8\] is described as processing and succeeded records. Public record: txStatus -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]
 //!
 //! ## Decision `get-trans-list-user-id-required`
 //!
-//! About /query/getTransList userId. **Decided:** `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does. **Why:** The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. public-facts.md (Added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
+//! About /query/getTransList userId. **Decided:** `required: false` (revised; it was `required: true`). The client sends userId when the caller sets it; the sandbox answers without it, as the service does. **Why:** The document gives both flags. The first decision took the stricter one because a request with userId is valid under both definitions. the public record (added 2026-11) now shows the service on this very path: a production integration omits userId and gets answers \[one peer, live\], and the service's sandbox tolerates omitted filters too \[live\]. With the document undecided, what the service does decides: requiring the field would make partners who poll by account invent a user id the service does not need. The doc of the field still says to send it when known, which is valid under both definitions.
 //!
 //! > userId | string | TRUE in one definition, FALSE in another | user id in the partner's system
 //!
@@ -159,7 +159,7 @@
 //!
 //! About benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress). **Decided:** Wire names stay exactly as the service spells them; the Rust names are corrected: the benificiary\* members (beneficiary\_name, ...) and oderArray (order\_array, since client 0.5.0, a breaking release anyway). **Why:** The wire name is what the service reads and signs; the Rust name is what partners read, and a misspelling there is copied into every integration.
 //!
-//! > public-facts.md: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray.
+//! > Public record: 0008 resultArray\[\] {txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, ...}; the document: oderArray.
 //!
 //! ## Decision `money-declared-string`
 //!
@@ -183,7 +183,7 @@
 //!
 //! About Notifications: which signed bodies a receiver accepts. **Decided:** A notification is accepted only when its signature holds over the received bytes, it is unambiguous (signing-unambiguous-bodies), it has requestId, notificationType, timestamp and salt and none of code, msg, data, its sender equals the service sender the receiver configured, and its timestamp is at most 24 hours old and at most 5 minutes ahead (both configurable). Receivers keep the processed (requestId, notificationType) pairs at least as long as the window, across restarts. **Why:** The same key signs requests, answers and notifications, so without these checks any signed answer (or a notification meant for another service sender) passes for a notification, and an old one can be replayed forever. The re-delivery schedule is not public and a re-delivery may keep its first timestamp, so the window is wide; with the ids kept as long as the window, a notification is processed once whether it is replayed inside the window (known id) or after it (stale).
 //!
-//! > The service POSTs a JSON envelope ... requestId, sender, notificationType, locale, timestamp, salt, signature, params, signed like a request with the partner's key; it re-delivers until it receives ok, at most 5 times. public-facts.md: the service's sender appears as apigw.baas.choice and as choice.baas: treat it as opaque; a receiver that cannot verify must refuse, never accept silently.
+//! > The service POSTs a JSON envelope ... requestId, sender, notificationType, locale, timestamp, salt, signature, params, signed like a request with the partner's key; it re-delivers until it receives ok, at most 5 times. Public record: the service's sender appears as apigw.baas.choice and as choice.baas: treat it as opaque; a receiver that cannot verify must refuse, never accept silently.
 //!
 //! ## Decision `onboarding-request-id-names`
 //!
@@ -195,7 +195,7 @@
 //!
 //! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus. **Decided:** Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). **Why:** The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
 //!
-//! > Values of onboardingStatus (personal returns text, SME returns an integer): not shown. public-facts.md: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]
+//! > Values of onboardingStatus (personal returns text, SME returns an integer): not shown. Public record: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]
 //!
 //! ## Decision `otp-business-id-request-id`
 //!
@@ -207,19 +207,19 @@
 //!
 //! About otp. **Decided:** otp: true on activateAccount, addEmail, verifyEmailAddress (the document), applyForTransfer and applyForMobileMoneyBusinessTransfer (transactions wait for OTP \[live\]), telegraphicTransfer (\[docs\]), airtimePayment, airtimeBulkPayment, billPayment (\[docs\]) and applyForCnyExpress (it returns the id of a transfer application, which is what sendOtp's businessId names). applyForFcExchange, txReversal and editSubAccountName: false. **Why:** Only where a source says the application waits for an OTP. For FX, reversals and sub-account names nothing says so (the FX statuses 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed have no OTP step \[docs\]), so no OTP is claimed; the sandbox books an FX conversion at once, so the client, its docs and the sandbox agree.
 //!
-//! > /account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); public-facts.md: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]
+//! > /account/activateAccount: request is confirmed by OTP; Operations cancellable by /account/cancelAccountOperation (those not yet confirmed by OTP): /account/activateAccount, /user/verifyEmailAddress, /user/addEmail; /common/sendOtp businessId (application id); Public record: txStatus 1 submitted (waiting for OTP) \[live\]; SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating \[docs\]; Utility and airtime payment: 1 waiting for OTP ... the OTP's businessId is the paymentId (or bulkPaymentOrderId for bulk) \[docs\]
 //!
 //! ## Decision `otp-type-values`
 //!
-//! About /common/sendOtp otpType; /common/sendAccAdminOtp otpType. **Decided:** The client sends `sms` or `email` exactly as the document writes them (OtpType); the sandbox accepts those two only and answers SMS, Email or whatsapp with 12001 and a hint. **Why:** The document decides where public-facts.md does not show what the service does: that it accepts SMS is unconfirmed, and whatsapp is one peer's report. The documented spelling works under every reading; a sandbox that took SMS could send a partner to production with a value the service may refuse.
+//! About /common/sendOtp otpType; /common/sendAccAdminOtp otpType. **Decided:** The client sends `sms` or `email` exactly as the document writes them (OtpType); the sandbox accepts those two only and answers SMS, Email or whatsapp with 12001 and a hint. **Why:** The document decides where the public record does not show what the service does: that it accepts SMS is unconfirmed, and whatsapp is one peer's report. The documented spelling works under every reading; a sandbox that took SMS could send a partner to production with a value the service may refuse.
 //!
-//! > otpType (string, TRUE: sms or email). public-facts.md (Added 2026-11): two integrations send SMS in upper case; whether the service accepts it is not confirmed. One integration reports whatsapp as a third channel for applyForTransfer and the mobile money business transfer \[one peer\].
+//! > otpType (string, TRUE: sms or email). Public record (added 2026-11): two integrations send SMS in upper case; whether the service accepts it is not confirmed. One integration reports whatsapp as a third channel for applyForTransfer and the mobile money business transfer \[one peer\].
 //!
 //! ## Decision `page-size-limit`
 //!
 //! About pageSize of /utilityPayment/bulkPaymentQuery, /query/getAbnormalAccountList, /query/getTransList, /trans/getInterBankTransferList, /query/getCnyTransList. **Decided:** Integer pageSize fields carry the rule range max 50 with source: live; the string pageSize of /query/getCnyTransList carries it as a server\_side rule (source: live). **Why:** The public fact fills the document's "Maximum pageSize: not shown" for the pageSize fields; a client check avoids a round trip that can only fail with 15002.
 //!
-//! > Maximum pageSize: not shown. public-facts.md: Max pageSize is 50; above it the service answers 15002 \[live\]
+//! > Maximum pageSize: not shown. Public record: Max pageSize is 50; above it the service answers 15002 \[live\]
 //!
 //! ## Decision `paging-first-page`
 //!
@@ -231,25 +231,25 @@
 //!
 //! About /trans/telegraphicTransfer; /utilityPayment/v2/airtimeBulkPayment; /utilityPayment/billQuery; /utilityPayment/v2/billPayment. **Decided:** These responses are `fields` with source: docs on the response and on each field. Types: ids and currency string, dueAmount decimal (string wire), dueDate json (format not published). **Why:** Each fact is about that exact path and fills its "not shown" response; the provenance tells a maintainer it is public documentation, not the source document.
 //!
-//! > Response: not shown (each path). public-facts.md \[docs\]: /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId
+//! > Response: not shown (each path). Public record (the bank's public documentation): /trans/telegraphicTransfer returns applicationId; /utilityPayment/v2/airtimeBulkPayment returns bulkPaymentOrderId; /utilityPayment/billQuery returns dueDate, dueAmount, currency; /utilityPayment/v2/billPayment returns txId, paymentId
 //!
 //! ## Decision `request-amounts`
 //!
 //! About amount of applyForTransfer, applyForMobileMoneyBusinessTransfer, telegraphicTransfer, airtimePayment, billPayment, the fee call, applyForFcExchange sourceAmount/targetAmount, OrderItem amount, MobileDetail amount. **Decided:** A request amount is positive and is written with at most 2 decimal places (the business transfer's is a whole number): the client refuses -500, 0, 0.001 and 0.500 (write 0.50) before sending, where the sandbox answers 12001. **Why:** Every balance and amount the document shows has 2 decimal places, so a finer amount cannot be booked, and a negative or zero transfer is no transfer; refusing them before sending turns a 'may have reached the service' failure into 'not sent'. UGX and RWF have no minor unit in ISO 4217, but no account of this API holds them and the document writes 2 places throughout. Team decision.
 //!
-//! > amount | decimal | TRUE (...); Account: balance | string with 2 decimal places; public-facts.md: 12001 invalid parameter \[live\]
+//! > amount | decimal | TRUE (...); Account: balance | string with 2 decimal places; Public record: 12001 invalid parameter \[live\]
 //!
 //! ## Decision `result-codes-public`
 //!
 //! About result codes. **Decided:** result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request. **Why:** The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
 //!
-//! > Error codes other than 00000 and 12005: not shown. public-facts.md: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project.
+//! > Error codes other than 00000 and 12005: not shown. Public record: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project.
 //!
 //! ## Decision `signing-locale-case`
 //!
 //! About Authentication: locale in the signed string. **Decided:** The locale is signed exactly as sent (e.g. en\_KE); no field of the envelope is case-folded before signing. **Why:** Every working integration signs the value as given \[live\]; the lower-case worked example was typed by hand (its key differs from its JSON too), and the reference code keeps the value.
 //!
-//! > Whether the locale value is lower-cased in the signed string (a worked example shows lower case; reference code keeps the value as given): not shown. public-facts.md: The locale is signed exactly as sent (en\_KE), never lower-cased ... \[live\] in every working peer.
+//! > Whether the locale value is lower-cased in the signed string (a worked example shows lower case; reference code keeps the value as given): not shown. Public record: The locale is signed exactly as sent (en\_KE), never lower-cased ... \[live\] in every working peer.
 //!
 //! ## Decision `signing-unambiguous-bodies`
 //!
@@ -279,7 +279,7 @@
 //!
 //! About InterBankApplicationStatus, UtilityPaymentStatus, FxRequestStatus. **Decided:** Declared as integer enums and carried by the records the sandbox answers: InterBankApplicationStatus by InterBankTransfer.status (final 4 rejected, 6 in transit), UtilityPaymentStatus by UtilityPayment.status (with 4 failed and 8 succeeded, graded `sandbox`), FxRequestStatus by FxRequest.status. **Why:** The status values are public \[docs\]; the records that carry them are the sandbox's choice (decision evidence-graded-shapes), so a partner compares statuses as enum values and waits with \*\_until\_final rather than reading raw JSON.
 //!
-//! > public-facts.md: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]
+//! > Public record: SWIFT / inter-bank application: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit \[docs\]; Utility and airtime payment: 1 waiting for OTP, 2 processing \[docs\]; FX request status: 1 submitted, 2 quoted, 4 rejected, 5 approved, 6 successful, 7 failed \[docs\]
 //!
 //! ## Decision `sub-account-name-length`
 //!
@@ -303,13 +303,13 @@
 //!
 //! About /query/getTransResult response. **Decided:** The response is typed with these six fields (source live); anything else the service sends is ignored by the typed response and stays readable through execute\_with's raw data. **Why:** Partners read txStatus after every transfer; a typed TxStatus replaces reading it out of raw JSON by name. Fields beyond the six are not public, and responses ignore unknown fields, so more fields cost nothing. Team decision.
 //!
-//! > Response of /query/getTransResult: not shown. public-facts.md: /query/getTransResult returns the transaction's detail with at least txId, txStatus, externalTxId, extInfo (an object, e.g. transactionNarrative), paymentChannel (e.g. INTERNAL\_TRANSFER) and oppoBankCode \[live\]; the full record is not public.
+//! > Response of /query/getTransResult: not shown. Public record: /query/getTransResult returns the transaction's detail with at least txId, txStatus, externalTxId, extInfo (an object, e.g. transactionNarrative), paymentChannel (e.g. INTERNAL\_TRANSFER) and oppoBankCode \[live\]; the full record is not public.
 //!
 //! ## Decision `transaction-final-states`
 //!
 //! About /query/getTransResult txStatus. **Decided:** getTransResult reports a transfer's state in txStatus; -1, 4 and 8 are final (the client's get\_trans\_result\_until\_final polls until one of them). 1 and 2 are not: a transfer that waits for its OTP, or is processed, still changes. **Why:** The flow is submitted, OTP confirmed, processing, result \[live\]; timeout, failed and succeeded end it. The FX, SWIFT and CNY status queries get no waiter yet: their status fields are not shown for the paths used (decision fx-status-record-v2) or their values are not public. Team decision.
 //!
-//! > public-facts.md: Transaction txStatus: -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]; getTransResult returns at least txId, txStatus, ... \[live\]
+//! > Public record: Transaction txStatus: -1 timeout, 1 submitted (waiting for OTP), 2 processing, 4 failed, 8 succeeded \[live\]; getTransResult returns at least txId, txStatus, ... \[live\]
 //!
 //! ## Decision `transfer-payee-account-name`
 //!
@@ -327,7 +327,7 @@
 //!
 //! About /query/getTransList txType (filter and result rows). **Decided:** txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows. **Why:** The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
 //!
-//! > Value sets of transaction type ... are referenced by name: not shown. public-facts.md (Added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open.
+//! > Value sets of transaction type ... are referenced by name: not shown. Public record (added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open.
 //!
 //! ## Decision `untyped-response-fields`
 //!
