@@ -18,10 +18,11 @@ use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
 use crate::sign;
 
-/// Fills a buffer from the operating system's CSPRNG.
+/// Fills a buffer from this thread's CSPRNG (seeded from the operating system's; see
+/// [`crate::random`]).
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf).map_err(|e| ErrorKind::Random {
+    crate::random::fill(&mut buf).map_err(|e| ErrorKind::Random {
         message: e.to_string(),
     })?;
     Ok(buf)
@@ -60,7 +61,7 @@ pub fn new_request_id(sender: &str) -> Result<String, Error> {
     Ok(request_id_of(sender, &random_bytes::<16>()?))
 }
 
-/// A new salt: 24 random hex digits from the CSPRNG.
+/// A new salt: 24 random hex digits from the CSPRNG (see [`crate::random`]).
 pub fn new_salt() -> Result<String, Error> {
     Ok(salt_of(&random_bytes::<12>()?))
 }
@@ -102,7 +103,7 @@ pub fn sign_request<P: Serialize + ?Sized>(
     locale: &str,
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
-    // One draw from the OS for both the requestId and the salt (one system call).
+    // One draw for both the requestId and the salt.
     let random = random_bytes::<28>()?;
     let (id, salt) = random.split_at(16);
     // The salt's hex on the stack: it lives only while the envelope is serialized.
@@ -347,14 +348,36 @@ fn response_fields<'a>(
         })?),
         None => None,
     };
+    // Most members are strings without an escape: their text between the quotes is
+    // the value (the parse checked it), no deserializer needed.
+    let plain = |text: Option<&'a [u8]>| text.and_then(plain_string).map(Cow::Borrowed);
     Ok(ResponseFields {
-        request_id: member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
-        code: member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
-        msg: member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
+        request_id: match plain(request_id) {
+            Some(text) => Some(text),
+            None => member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
+        },
+        code: match plain(code) {
+            Some(text) => Some(text),
+            None => member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
+        },
+        msg: match plain(msg) {
+            Some(text) => Some(text),
+            None => member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
+        },
         data,
         notification_type: not_null(notification_type),
         params: not_null(params),
     })
+}
+
+/// The text of a JSON string value of a parsed body that holds no escape (its bytes
+/// between the quotes); `None` for any other value.
+fn plain_string(text: &[u8]) -> Option<&str> {
+    let inner = text.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if inner.contains(&b'\\') || inner.contains(&b'"') {
+        return None;
+    }
+    std::str::from_utf8(inner).ok()
 }
 
 /// A result code as text (also accepted as a JSON integer), borrowed when it can be.
