@@ -194,9 +194,9 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
             let e = CanonicalError::AlreadySigned;
             return Err(encode(e.to_string(), Some(Box::new(e))));
         }
-        flat.signature_hex(key)
+        flat.signature_hex_bytes(key)
     };
-    sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
+    sign::attach_signature(bytes, sign::hex_str(&signature)).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
 }
 
 /// A verified request, as a test server sees it.

@@ -161,9 +161,14 @@ pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, Canon
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }
-        flat.signature_hex(key)
+        flat.signature_hex_bytes(key)
     };
-    attach_signature(body, &signature)
+    attach_signature(body, hex_str(&signature))
+}
+
+/// The text of hex digits (ASCII, so always UTF-8).
+pub(crate) fn hex_str(hex: &[u8; 64]) -> &str {
+    std::str::from_utf8(hex).unwrap_or_default()
 }
 
 #[cfg(test)]
