@@ -196,7 +196,8 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
         }
         flat.signature_hex_bytes(key)
     };
-    sign::attach_signature(bytes, sign::hex_str(&signature)).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
+    sign::attach_signature(bytes, sign::hex_str(&signature))
+        .map_err(|e| encode(e.to_string(), Some(Box::new(e))))
 }
 
 /// A verified request, as a test server sees it.

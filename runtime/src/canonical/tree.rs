@@ -135,8 +135,18 @@ impl Out for Measure {
     }
 }
 
+/// Bodies up to this size take half their length in words without counting them: the
+/// bound [`word_bound`] never exceeds, on a buffer kept from the previous parse (see
+/// `spare`), costs less to zero than counting costs.
+const COUNT_WORDS_ABOVE: usize = 4096;
+
 pub(super) fn tree_parse(body: &[u8], unambiguous: bool) -> Result<Parsed, Stop> {
-    tree_parse_sized(body, unambiguous, word_bound(body))
+    let capacity = if body.len() <= COUNT_WORDS_ABOVE {
+        body.len() / 2 + 2
+    } else {
+        word_bound(body)
+    };
+    tree_parse_sized(body, unambiguous, capacity)
 }
 
 /// [`tree_parse`] with `capacity` words to start with (more are made should it be too
@@ -536,11 +546,10 @@ impl TreeParser<'_> {
                     let mut again = start - 1;
                     string(self.input, &mut again, &mut text)?;
                     // UTF-8 already (checked as it was read): the bytes become the text.
-                    self.meta.signature = Some(
-                        String::from_utf8(text).unwrap_or_else(|e| {
+                    self.meta.signature =
+                        Some(String::from_utf8(text).unwrap_or_else(|e| {
                             String::from_utf8_lossy(e.as_bytes()).into_owned()
-                        }),
-                    );
+                        }));
                 }
                 Ok(())
             }
