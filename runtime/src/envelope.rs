@@ -165,6 +165,16 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     let encode = |message: String, source: Option<crate::error::BoxError>| {
         ErrorKind::Encode { message, source }.into()
     };
+    // Most envelopes: written and hashed in one pass, with the pairs collected from
+    // the very values written (no parse of our own bytes). Anything that pass does not
+    // take (a rule to judge, a null, a float, a raw value) is written and parsed back
+    // below, which signs it or refuses it as it always did.
+    if let Some((bytes, digest)) = crate::canonical::serialize_signed(envelope, key) {
+        let mut hex = [0u8; 64];
+        hex::encode_to_slice(digest, &mut hex).map_err(|e| encode(e.to_string(), None))?;
+        return sign::attach_signature(bytes, sign::hex_str(&hex))
+            .map_err(|e| encode(e.to_string(), Some(Box::new(e))));
+    }
     // Sized for a typical envelope, so serializing rarely grows the buffer, with room
     // for the signature spliced in afterwards.
     let mut bytes = Vec::with_capacity(512);

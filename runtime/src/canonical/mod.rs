@@ -41,6 +41,7 @@
 //! tree is tested against).
 
 mod arena;
+mod direct;
 mod error;
 mod limits;
 mod order;
@@ -54,6 +55,7 @@ mod walk;
 
 use std::fmt;
 
+pub(crate) use direct::serialize_signed;
 pub use error::{Ambiguity, CanonicalError};
 pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 
