@@ -10,9 +10,9 @@
 //! written by `serde_json` itself).
 //!
 //! Only what needs no judgement is taken this way: objects (structs, maps with string
-//! keys), arrays, strings, integers and booleans, with keys clear of the re-cut rules
-//! and strings without `&`. Anything else (a `null`, a float, a key or value a re-cut
-//! rule looks at, a repeated key, a top-level `signature` or `senderKey`, a raw JSON
+//! keys), arrays, strings, integers and booleans, with keys and strings the re-cut
+//! rules accept (R1 and R3, checked here as the parse checks them). Anything else (a
+//! `null`, a float, a key or value a re-cut rule refuses, a repeated key, a top-level `signature` or `senderKey`, a raw JSON
 //! value, an enum with data, a depth or size past the limits) returns `None`, and the
 //! caller serializes and parses as before, which signs it or refuses it with the error
 //! it always gave.
@@ -20,7 +20,7 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use super::limits::{over_budget, MAX_BODY, MAX_DEPTH};
-use super::rules::is_key_byte;
+use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
 use super::scan::{push_decimal, Out};
 use super::walk::{Emit, Hashing};
 use super::SENDER_KEY;
@@ -33,26 +33,46 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
     value: &T,
     key: &PrivateKey,
 ) -> Option<(Vec<u8>, [u8; 32])> {
-    let mut direct = Direct {
-        out: Vec::with_capacity(512),
-        pairs: Vec::with_capacity(512),
-        spans: Vec::with_capacity(32),
-        path: Vec::with_capacity(64),
-        keys: Vec::new(),
-        key_text: Vec::new(),
-        depth: 0,
-        scratch: Vec::new(),
-    };
-    value.serialize(&mut direct).ok()?;
-    if direct.out.len() > MAX_BODY || over_budget(direct.out.len(), direct.pairs.len()) {
-        return None;
+    let mut direct = SCRATCH
+        .try_with(|kept| kept.borrow_mut().take())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Direct {
+            out: Vec::new(),
+            pairs: Vec::with_capacity(512),
+            spans: Vec::with_capacity(32),
+            path: Vec::with_capacity(64),
+            keys: Vec::with_capacity(16),
+            key_text: Vec::with_capacity(256),
+            depth: 0,
+            scratch: Vec::new(),
+        });
+    direct.clear();
+    direct.out = Vec::with_capacity(512);
+    let taken = value.serialize(&mut direct).is_ok()
+        && direct.out.len() <= MAX_BODY
+        && !over_budget(direct.out.len(), direct.pairs.len());
+    let out = std::mem::take(&mut direct.out);
+    let digest = taken.then(|| digest(&mut direct, key));
+    // The buffers are kept for the thread's next request, when small.
+    if direct.pairs.capacity() <= KEEP_BYTES && direct.key_text.capacity() <= KEEP_BYTES {
+        direct.clear();
+        let _ = SCRATCH.try_with(|kept| *kept.borrow_mut() = Some(direct));
     }
-    let Direct {
-        out,
-        pairs,
-        mut spans,
-        ..
-    } = direct;
+    Some((out, digest?))
+}
+
+/// Largest buffers kept between calls.
+const KEEP_BYTES: usize = 16 * 1024;
+
+thread_local! {
+    /// The buffers of the previous call on this thread (none is in use between calls).
+    static SCRATCH: std::cell::RefCell<Option<Direct>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The digest of the pairs collected in `direct` with `key`.
+fn digest(direct: &mut Direct, key: &PrivateKey) -> [u8; 32] {
+    let Direct { pairs, spans, .. } = direct;
     let text = |&(start, end): &(usize, usize)| pairs.get(start..end).unwrap_or_default();
     // The complete pairs in byte order: the algorithm itself. Their paths differ (no
     // key repeats in an object, none holds `.`, `[`, `=`), so no two pairs are equal.
@@ -60,7 +80,7 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
     let mut hashing = Hashing::new();
     let mut sender_done = false;
     let mut first = true;
-    for span in &spans {
+    for span in spans.iter() {
         let pair = text(span);
         if !sender_done && sorts_after_sender_key(pair) {
             put_sender_key(&mut hashing, key, &mut first);
@@ -75,7 +95,7 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
     if !sender_done {
         put_sender_key(&mut hashing, key, &mut first);
     }
-    Some((out, hashing.finish()))
+    hashing.finish()
 }
 
 /// `pair` sorts after `senderKey=<key>`, whatever the key: no pair of a value taken
@@ -123,8 +143,8 @@ struct Direct {
     spans: Vec<(usize, usize)>,
     /// The path of the value being written.
     path: Vec<u8>,
-    /// The keys of the open objects (where each is in `key_text`), to find a repeat.
-    keys: Vec<(usize, usize)>,
+    /// The keys of the open objects (their text in `key_text`), to find a repeat.
+    keys: Vec<Key>,
     key_text: Vec<u8>,
     /// Open objects and arrays.
     depth: usize,
@@ -133,6 +153,18 @@ struct Direct {
 }
 
 impl Direct {
+    /// Empties every buffer (keeping its memory).
+    fn clear(&mut self) {
+        self.out.clear();
+        self.pairs.clear();
+        self.spans.clear();
+        self.path.clear();
+        self.keys.clear();
+        self.key_text.clear();
+        self.depth = 0;
+        self.scratch.clear();
+    }
+
     /// The pair of the scalar whose text is `value`.
     fn pair(&mut self, value: &[u8]) -> Result {
         push_pair(
@@ -161,8 +193,8 @@ impl Direct {
     }
 
     fn string(&mut self, value: &str) -> Result {
-        if value.contains('&') {
-            // Rule R3 looks at it: the parse decides.
+        if value.contains('&') && reads_as_pair_after_ampersand(value.as_bytes()) {
+            // Rule R3 refuses it: the parse says where.
             return Err(Unsupported);
         }
         write_str(&mut self.out, value)?;
@@ -185,6 +217,24 @@ impl Direct {
             d: self,
         })
     }
+}
+
+/// A key of an open object.
+#[derive(Clone, Copy)]
+struct Key {
+    /// Where its text is in `key_text`, and its length.
+    at: usize,
+    len: usize,
+    /// Its first eight bytes (zero-padded), compared before the text.
+    head: u64,
+}
+
+fn head_of(key: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    for (slot, &b) in head.iter_mut().zip(key) {
+        *slot = b;
+    }
+    u64::from_le_bytes(head)
 }
 
 /// Appends the pair `path=value` (a scalar at `depth`; at depth 0 it would be the
@@ -231,31 +281,33 @@ impl Compound<'_> {
         self.count += 1;
     }
 
-    /// Starts the member `key` (its text at `key_text[at..]`): the key written, the
-    /// path extended, the key kept to find a repeat.
-    fn member_key(&mut self, at: usize) -> Result {
-        let d = &mut *self.d;
-        let key = d.key_text.get(at..).unwrap_or_default();
-        let top = d.depth == 1;
+    /// Starts the member `key`: the key written, the path extended, the key kept to
+    /// find a repeat.
+    fn member_key(&mut self, key: &str) -> Result {
+        let bytes = key.as_bytes();
+        let top = self.d.depth == 1;
         // R1, R4 and the signature: the parse decides.
-        if key.is_empty()
-            || !key.iter().all(|&b| is_key_byte(b))
-            || (top && (key == SENDER_KEY.as_bytes() || key == b"signature"))
+        if bytes.is_empty()
+            || !bytes.iter().all(|&b| is_key_byte(b))
+            || (top && (key == SENDER_KEY || key == "signature"))
         {
             return Err(Unsupported);
         }
-        let end = d.key_text.len();
-        d.keys.push((at, end));
         self.comma();
         let d = &mut *self.d;
-        let key = std::str::from_utf8(d.key_text.get(at..end).unwrap_or_default())
-            .map_err(|_| Unsupported)?;
+        let at = d.key_text.len();
+        d.key_text.extend_from_slice(bytes);
+        d.keys.push(Key {
+            at,
+            len: bytes.len(),
+            head: head_of(bytes),
+        });
         write_str(&mut d.out, key)?;
         d.out.push(b':');
         if !top {
             d.path.push(b'.');
         }
-        d.path.extend_from_slice(key.as_bytes());
+        d.path.extend_from_slice(bytes);
         Ok(())
     }
 
@@ -287,16 +339,18 @@ impl Compound<'_> {
         d.out.push(if object { b'}' } else { b']' });
         d.depth -= 1;
         let keys = d.keys.get(keys_from..).unwrap_or_default();
-        let text = |&(start, end): &(usize, usize)| d.key_text.get(start..end);
-        let repeated = if keys.len() <= 16 {
+        let text = |k: &Key| d.key_text.get(k.at..k.at + k.len);
+        // Keys compared by their first bytes and length first: most never further.
+        let same = |a: &Key, b: &Key| a.head == b.head && a.len == b.len && text(a) == text(b);
+        let repeated = if keys.len() <= 32 {
             keys.iter()
                 .enumerate()
-                .any(|(i, a)| keys.iter().skip(i + 1).any(|b| text(a) == text(b)))
+                .any(|(i, a)| keys.iter().skip(i + 1).any(|b| same(a, b)))
         } else {
             let mut sorted = keys.to_vec();
             sorted.sort_unstable_by(|a, b| text(a).cmp(&text(b)));
             sorted.windows(2).any(|w| match w {
-                [a, b] => text(a) == text(b),
+                [a, b] => same(a, b),
                 _ => false,
             })
         };
@@ -482,9 +536,7 @@ impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = Unsupported;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        let at = self.d.key_text.len();
-        self.d.key_text.extend_from_slice(key.as_bytes());
-        self.member_key(at)?;
+        self.member_key(key)?;
         self.value(value)
     }
     fn end(self) -> Result {
@@ -496,9 +548,7 @@ impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Unsupported;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
-        let at = self.d.key_text.len();
-        key.serialize(KeyText(&mut self.d.key_text))?;
-        self.member_key(at)
+        key.serialize(KeyText(self))
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
         self.value(value)
@@ -509,9 +559,9 @@ impl ser::SerializeMap for Compound<'_> {
 }
 
 /// A map key: a string (anything else is left to the parse).
-struct KeyText<'a>(&'a mut Vec<u8>);
+struct KeyText<'c, 'd>(&'c mut Compound<'d>);
 
-impl ser::Serializer for KeyText<'_> {
+impl ser::Serializer for KeyText<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
     type SerializeSeq = Impossible<(), Unsupported>;
@@ -523,8 +573,7 @@ impl ser::Serializer for KeyText<'_> {
     type SerializeStructVariant = Impossible<(), Unsupported>;
 
     fn serialize_str(self, v: &str) -> Result {
-        self.0.extend_from_slice(v.as_bytes());
-        Ok(())
+        self.0.member_key(v)
     }
     fn serialize_bool(self, _: bool) -> Result {
         Err(Unsupported)

@@ -103,7 +103,8 @@ fn requests_are_signed_in_one_pass() {
     };
     // Taken (the point of the pass), and in agreement with the parse.
     assert_eq!(agrees(&envelope).map_err(|e| e.to_string()), Ok(true));
-    let containers = json!({"a": {}, "b": [], "c": [[], {}], "senderKeys": 1});
+    let containers =
+        json!({"a": {}, "b": [], "c": [[], {}], "senderKeys": 1, "d": "a=b, Tom & Jerry"});
     assert_eq!(agrees(&containers).map_err(|e| e.to_string()), Ok(true));
     assert_eq!(agrees(&json!({})).map_err(|e| e.to_string()), Ok(true));
 }
@@ -115,7 +116,8 @@ fn what_a_rule_looks_at_is_left_to_the_parse() {
         json!({"a": null}),
         json!({"a": [1, null]}),
         json!({"a": 1.5}),
-        json!({"a": "Tom & Jerry"}),
+        json!({"a": "x&b=1"}),
+        json!({"o": {"a": ["x&o.a[0]=1"]}}),
         json!({"a.b": 1}),
         json!({"": 1}),
         json!({"o": {"k=": 1}}),
@@ -140,10 +142,11 @@ fn what_a_rule_looks_at_is_left_to_the_parse() {
         number: "1.50".parse().unwrap(),
     };
     assert_eq!(serialize_signed(&with_raw, &key()), None);
-    assert_eq!(
-        serialize_signed(&[("a", 1)].into_iter().collect::<Repeated>(), &key()),
-        None
-    );
+    // A repeated key, in a small object and in one past the quadratic search.
+    for n in [1, 20] {
+        let repeated = Repeated((0..n).map(|i| (format!("k{i}"), 1)).collect());
+        assert_eq!(serialize_signed(&repeated, &key()), None, "{n}");
+    }
     #[derive(Serialize)]
     enum WithData {
         Newtype(u8),
@@ -168,13 +171,7 @@ fn what_a_rule_looks_at_is_left_to_the_parse() {
 }
 
 /// A map that writes each of its keys twice.
-struct Repeated(Vec<(&'static str, u8)>);
-
-impl FromIterator<(&'static str, u8)> for Repeated {
-    fn from_iter<I: IntoIterator<Item = (&'static str, u8)>>(iter: I) -> Repeated {
-        Repeated(iter.into_iter().collect())
-    }
-}
+struct Repeated(Vec<(String, u8)>);
 
 impl Serialize for Repeated {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -229,13 +226,15 @@ proptest! {
     }
 }
 
-/// Values with nothing for a rule to judge: objects, arrays, strings without `&`,
+/// Values no rule refuses: objects, arrays, strings (`&` only with no `=` after it),
 /// integers, booleans, plain keys.
 fn clean_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
         "[a-c=.\\[\\] é\"\\\\\n\u{1}]{0,6}".prop_map(Value::from),
+        // `&` with no `=` after it reads as no pair.
+        "[a-c ]{0,3}&[a-c. ]{0,3}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 48, 12, |inner| {
         prop_oneof![
