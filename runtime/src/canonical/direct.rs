@@ -173,7 +173,18 @@ impl Direct {
             &self.path,
             self.depth,
             value,
-        )
+        )?;
+        self.within_budget()
+    }
+
+    /// Stops as soon as the pairs outgrow the text written as the parse would
+    /// ([`MAX_EXPANSION`](super::MAX_EXPANSION)): a long key over many values is not
+    /// written out at the pairs' full length first.
+    fn within_budget(&self) -> Result {
+        if over_budget(self.out.len(), self.pairs.len()) {
+            return Err(Unsupported);
+        }
+        Ok(())
     }
 
     /// Writes a number or boolean with `serde_json` and makes its text the pair's value.
@@ -189,7 +200,8 @@ impl Direct {
             &self.path,
             self.depth,
             written,
-        )
+        )?;
+        self.within_budget()
     }
 
     fn string(&mut self, value: &str) -> Result {

@@ -159,6 +159,12 @@ fn what_a_rule_looks_at_is_left_to_the_parse() {
         e: WithData::Newtype(1),
     };
     assert_eq!(serialize_signed(&holds, &key()), None);
+    // A long key over many values, whose pairs outgrow the text past the limit: left
+    // to the parse, which refuses it.
+    let long_key = "k".repeat(4096);
+    let values = json!({ long_key: vec![1; 20_000] });
+    assert_eq!(serialize_signed(&values, &key()), None);
+    assert!(Borrowed::parse_unambiguous(&serde_json::to_vec(&values).unwrap()).is_err());
     // Nested to the depth limit (taken, as the parse takes it), then past it.
     let mut deep = json!(1);
     for _ in 0..64 {
