@@ -656,13 +656,24 @@ fn report() {
 }
 
 fn bench_round_trip(c: &mut Criterion) {
-    // `ROUNDTRIP_PROFILE=client` (or `raw`, `sign`, `verify`, `sign_request`: the CNY
-    // request's params signed as the client signs them): only that work, for 10 s,
+    // `ROUNDTRIP_PROFILE=client` (or `raw`, `sign`, `verify`, `open`: the query's answer
+    // verified and decoded, `sign_request`: the CNY request's params signed as the
+    // client signs them): only that work, for 10 s,
     // to run under a profiler (`perf record -g target/release/deps/roundtrip-* --bench`).
     if let Ok(side) = std::env::var("ROUNDTRIP_PROFILE") {
         let (request, answer, k) = (cny_express_request(), cny_express_answer(), key());
         let params =
             serde_json::from_slice::<serde_json::Value>(&request).unwrap()["params"].clone();
+        let small_answer = signed_response_body(
+            "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+            "svc",
+            "en_KE",
+            "00000",
+            "success",
+            Some(&answer_data()),
+            &k,
+        )
+        .unwrap();
         let bench = Bench::new();
         // `ROUNDTRIP_PROFILE_CALLS=n`: exactly n calls instead of 10 s (for callgrind:
         // the instructions of n calls, less those of 0 calls, over n).
@@ -672,6 +683,17 @@ fn bench_round_trip(c: &mut Criterion) {
         let work = |n: u64| match side.as_str() {
             "sign" => (0..n).for_each(|_| drop(black_box(sign::sign(&request, &k)))),
             "verify" => (0..n).for_each(|_| drop(black_box(sign::verify(&answer, &k)))),
+            "open" => (0..n).for_each(|_| {
+                drop(black_box(envelope::open_response::<AccountDetails>(
+                    Some(200),
+                    &small_answer,
+                    &k,
+                    envelope::Expect {
+                        request_id: "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                        accept_unsigned_success: false,
+                    },
+                )))
+            }),
             "sign_request" => (0..n).for_each(|_| {
                 drop(black_box(envelope::sign_request(
                     &params, SENDER, "en_KE", &k,
