@@ -159,13 +159,53 @@ async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Inf
         .unwrap())
 }
 
+// ---------------------------------------------------------------------------------------
+// CPU time per thread, to split a round trip's cost between the calling thread and the
+// server (`/proc/thread-self/schedstat`: nanoseconds on the CPU, Linux only).
+
+/// The schedstat file of the current thread, by its id (so that another thread can
+/// read it), if the system has one.
+fn this_thread_schedstat() -> Option<std::path::PathBuf> {
+    let link = std::fs::read_link("/proc/thread-self").ok()?;
+    Some(std::path::Path::new("/proc").join(link).join("schedstat"))
+}
+
+/// Nanoseconds the threads of `files` have run on a CPU (0 where unknown).
+fn cpu_ns(files: &[std::path::PathBuf]) -> u64 {
+    files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .filter_map(|text| text.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// The server's threads (its runtime's and the one that accepts).
+static SERVER_THREADS: std::sync::Mutex<Vec<std::path::PathBuf>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn server_cpu_ns() -> u64 {
+    cpu_ns(&SERVER_THREADS.lock().map(|t| t.clone()).unwrap_or_default())
+}
+
+fn calling_cpu_ns() -> u64 {
+    cpu_ns(&this_thread_schedstat().into_iter().collect::<Vec<_>>())
+}
+
 /// An HTTP/1.1 server on loopback on its own runtime (one worker thread) and thread;
 /// returns its base URL. Runs until the process ends.
 fn start_server() -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        let record = || {
+            if let (Some(file), Ok(mut threads)) = (this_thread_schedstat(), SERVER_THREADS.lock())
+            {
+                threads.push(file);
+            }
+        };
+        record();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
+            .on_thread_start(record)
             .enable_all()
             .build()
             .unwrap();
@@ -326,18 +366,48 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// raw time / client time, median of alternating rounds.
-fn round_trip_ratio(bench: &Bench, in_flight: usize) -> (f64, f64, f64) {
+/// One side's figures of a round-trip measurement (medians over the rounds).
+struct Side {
+    /// Wall-clock microseconds per call.
+    wall_us: f64,
+    /// CPU microseconds per call of the calling thread and of the server's threads.
+    calling_cpu_us: f64,
+    server_cpu_us: f64,
+}
+
+/// Runs `per_round` calls of one side, with the CPU time of both ends.
+fn measured_round(bench: &Bench, raw: bool, in_flight: usize, per_round: u64) -> (f64, f64, f64) {
+    let (calling, server) = (calling_cpu_ns(), server_cpu_ns());
+    let wall = bench.run(raw, in_flight, per_round);
+    let per_call = |ns: u64| ns as f64 / 1e3 / per_round as f64;
+    (
+        wall.as_secs_f64() * 1e6 / per_round as f64,
+        per_call(calling_cpu_ns().saturating_sub(calling)),
+        per_call(server_cpu_ns().saturating_sub(server)),
+    )
+}
+
+/// raw time / client time (median of alternating rounds), and each side's figures.
+fn round_trip_ratio(bench: &Bench, in_flight: usize) -> (f64, Side, Side) {
     let per_round = if in_flight == 1 { 400 } else { 1600 };
-    let (mut ratios, mut client_us, mut raw_us) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ratios = Vec::new();
+    let mut figures: [[Vec<f64>; 3]; 2] = Default::default();
     for _ in 0..15 {
-        let c = bench.run(false, in_flight, per_round);
-        let r = bench.run(true, in_flight, per_round);
-        ratios.push(r.as_secs_f64() / c.as_secs_f64());
-        client_us.push(c.as_secs_f64() * 1e6 / per_round as f64);
-        raw_us.push(r.as_secs_f64() * 1e6 / per_round as f64);
+        let c = measured_round(bench, false, in_flight, per_round);
+        let r = measured_round(bench, true, in_flight, per_round);
+        ratios.push(r.0 / c.0);
+        for (side, (wall, calling, server)) in figures.iter_mut().zip([c, r]) {
+            side[0].push(wall);
+            side[1].push(calling);
+            side[2].push(server);
+        }
     }
-    (median(ratios), median(client_us), median(raw_us))
+    let [client, raw] = figures.map(|[wall, calling, server]| Side {
+        wall_us: median(wall),
+        calling_cpu_us: median(calling),
+        server_cpu_us: median(server),
+    });
+    (median(ratios), client, raw)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -383,6 +453,51 @@ fn canonical_bytes(body: &[u8]) -> Vec<u8> {
     Flattened::parse(body)
         .map(|f| f.canonical_bytes_exposing_key(&key()))
         .unwrap()
+}
+
+/// The envelope `envelope::sign_request` serializes, to time serializing alone.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a> {
+    request_id: &'a str,
+    sender: &'a str,
+    locale: &'a str,
+    timestamp: i64,
+    salt: &'a str,
+    params: &'a serde_json::Value,
+}
+
+/// How the client signs its own requests: while serializing them (no parse of the
+/// bytes written). Its cost is `envelope::sign_request` less serializing the same
+/// envelope with `serde_json` alone (the bytes that are sent either way), set against
+/// a bare SHA-256 of the canonical bytes it signs.
+fn one_pass_signing(request: &[u8], k: &PrivateKey) {
+    let body: serde_json::Value = serde_json::from_slice(request).unwrap();
+    let params = body["params"].clone();
+    let signed = envelope::sign_request(&params, SENDER, "en_KE", k).unwrap();
+    let canonical = canonical_bytes(&signed.body);
+    let signing_ns = nanos_per_call(|| envelope::sign_request(&params, SENDER, "en_KE", k));
+    let serializing_ns = nanos_per_call(|| {
+        serde_json::to_vec(&Envelope {
+            request_id: "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+            sender: SENDER,
+            locale: "en_KE",
+            timestamp: 1_650_533_105_687,
+            salt: "9f8e7d6c5b4a39281706f5e4",
+            params: black_box(&params),
+        })
+    });
+    let sha_ns = nanos_per_call(|| Sha256::digest(black_box(&canonical)));
+    println!(
+        "sign the CNY Express request as the client does (envelope::sign_request, signed \
+         while serialized): {:.2} µs, of which serde_json alone {:.2} µs; signing's own \
+         {:.2} µs against bare SHA-256 {:.2} µs: {:.2}x (target <= 2x)",
+        signing_ns / 1e3,
+        serializing_ns / 1e3,
+        (signing_ns - serializing_ns) / 1e3,
+        sha_ns / 1e3,
+        (signing_ns - serializing_ns) / sha_ns
+    );
 }
 
 /// Nanoseconds per call of `f`, median of rounds.
@@ -431,8 +546,21 @@ fn report() {
     for in_flight in [1, 16] {
         let (ratio, client, raw) = round_trip_ratio(&bench, in_flight);
         println!(
-            "round trip, {in_flight:>2} in flight: client {client:7.1} µs/call, raw reqwest \
-             {raw:7.1} µs/call, raw/client = {ratio:.3} (target >= 0.95)"
+            "round trip, {in_flight:>2} in flight: client {:7.1} µs/call, raw reqwest \
+             {:7.1} µs/call, raw/client = {ratio:.3} (target >= 0.95)",
+            client.wall_us, raw.wall_us
+        );
+        println!(
+            "    CPU per call, calling thread: client {:.1} µs, raw {:.1} µs (+{:.1}); \
+             server threads: {:.1} µs, {:.1} µs; CPU (both ends) per wall µs: client {:.2}, \
+             raw {:.2} (of 2 cores)",
+            client.calling_cpu_us,
+            raw.calling_cpu_us,
+            client.calling_cpu_us - raw.calling_cpu_us,
+            client.server_cpu_us,
+            raw.server_cpu_us,
+            (client.calling_cpu_us + client.server_cpu_us) / client.wall_us,
+            (raw.calling_cpu_us + raw.server_cpu_us) / raw.wall_us,
         );
     }
     let transport = HttpsTransport::new(Duration::from_secs(5)).unwrap();
@@ -502,6 +630,7 @@ fn report() {
         sha_answer_ns / 1e3,
         verify_ns / sha_answer_ns
     );
+    one_pass_signing(&request, &k);
     let client_allocs = allocations_per_call(|| bench.run(false, 1, 1));
     let raw_allocs = allocations_per_call(|| bench.run(true, 1, 1));
     let sign_allocs = allocations_per_call(|| sign::sign(&request, &k));
@@ -527,10 +656,24 @@ fn report() {
 }
 
 fn bench_round_trip(c: &mut Criterion) {
-    // `ROUNDTRIP_PROFILE=client` (or `raw`, `sign`, `verify`): only that work, for 10 s,
+    // `ROUNDTRIP_PROFILE=client` (or `raw`, `sign`, `verify`, `open`: the query's answer
+    // verified and decoded, `sign_request`: the CNY request's params signed as the
+    // client signs them): only that work, for 10 s,
     // to run under a profiler (`perf record -g target/release/deps/roundtrip-* --bench`).
     if let Ok(side) = std::env::var("ROUNDTRIP_PROFILE") {
         let (request, answer, k) = (cny_express_request(), cny_express_answer(), key());
+        let params =
+            serde_json::from_slice::<serde_json::Value>(&request).unwrap()["params"].clone();
+        let small_answer = signed_response_body(
+            "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+            "svc",
+            "en_KE",
+            "00000",
+            "success",
+            Some(&answer_data()),
+            &k,
+        )
+        .unwrap();
         let bench = Bench::new();
         // `ROUNDTRIP_PROFILE_CALLS=n`: exactly n calls instead of 10 s (for callgrind:
         // the instructions of n calls, less those of 0 calls, over n).
@@ -540,6 +683,22 @@ fn bench_round_trip(c: &mut Criterion) {
         let work = |n: u64| match side.as_str() {
             "sign" => (0..n).for_each(|_| drop(black_box(sign::sign(&request, &k)))),
             "verify" => (0..n).for_each(|_| drop(black_box(sign::verify(&answer, &k)))),
+            "open" => (0..n).for_each(|_| {
+                drop(black_box(envelope::open_response::<AccountDetails>(
+                    Some(200),
+                    &small_answer,
+                    &k,
+                    envelope::Expect {
+                        request_id: "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                        accept_unsigned_success: false,
+                    },
+                )))
+            }),
+            "sign_request" => (0..n).for_each(|_| {
+                drop(black_box(envelope::sign_request(
+                    &params, SENDER, "en_KE", &k,
+                )))
+            }),
             _ => drop(bench.run(side == "raw", 1, n)),
         };
         match calls {

@@ -230,6 +230,10 @@ impl Client {
                 span.record("baas.params", params.as_str());
             }
         }
+        // With no subscriber listening (a disabled span) nothing is timed or recorded.
+        if span.is_disabled() {
+            return self.execute_traced::<O, R>(operation, &span, options).await;
+        }
         let started = std::time::Instant::now();
         let result = self
             .execute_traced::<O, R>(operation, &span, options)
@@ -373,11 +377,13 @@ impl Client {
             baas.request_id = request_id.as_str(),
         );
         let timeout = options.timeout.unwrap_or(config.request_timeout);
-        match self
-            .send::<O, R>(body, &request_id, timeout)
-            .instrument(span)
-            .await
-        {
+        let sent = self.send::<O, R>(body, &request_id, timeout);
+        let result = if span.is_disabled() {
+            sent.await
+        } else {
+            sent.instrument(span).await
+        };
+        match result {
             Ok(response) => Ok((request_id, response)),
             Err(e) => Err((Some(request_id), e)),
         }
@@ -400,10 +406,13 @@ impl Client {
             timeout,
             config.max_response_bytes,
         );
-        let response = match tokio::time::timeout(timeout, self.transport.post_json(request)).await
-        {
-            Ok(result) => result?,
-            Err(_) => return Err(Error::timeout(timeout, true)),
+        let response = if self.transport.enforces_timeout() {
+            self.transport.post_json(request).await?
+        } else {
+            match tokio::time::timeout(timeout, self.transport.post_json(request)).await {
+                Ok(result) => result?,
+                Err(_) => return Err(Error::timeout(timeout, true)),
+            }
         };
         if response.body.len() > config.max_response_bytes {
             return Err(ErrorKind::ResponseTooLarge {

@@ -146,12 +146,15 @@ impl Config {
 
     /// The URL of an operation path (`/trans/...`).
     pub fn url(&self, path: &str) -> String {
+        // Pieces pushed, not `format!`: this runs once per call.
         let base = self.base_url.trim_end_matches('/');
-        if path.starts_with('/') {
-            format!("{base}{path}")
-        } else {
-            format!("{base}/{path}")
+        let mut url = String::with_capacity(base.len() + 1 + path.len());
+        url.push_str(base);
+        if !path.starts_with('/') {
+            url.push('/');
         }
+        url.push_str(path);
+        url
     }
 }
 

@@ -18,10 +18,11 @@ use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
 use crate::sign;
 
-/// Fills a buffer from the operating system's CSPRNG.
+/// Fills a buffer from this thread's CSPRNG (seeded from the operating system's; see
+/// [`crate::random`]).
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf).map_err(|e| ErrorKind::Random {
+    crate::random::fill(&mut buf).map_err(|e| ErrorKind::Random {
         message: e.to_string(),
     })?;
     Ok(buf)
@@ -60,7 +61,7 @@ pub fn new_request_id(sender: &str) -> Result<String, Error> {
     Ok(request_id_of(sender, &random_bytes::<16>()?))
 }
 
-/// A new salt: 24 random hex digits from the CSPRNG.
+/// A new salt: 24 random hex digits from the CSPRNG (see [`crate::random`]).
 pub fn new_salt() -> Result<String, Error> {
     Ok(salt_of(&random_bytes::<12>()?))
 }
@@ -102,7 +103,7 @@ pub fn sign_request<P: Serialize + ?Sized>(
     locale: &str,
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
-    // One draw from the OS for both the requestId and the salt (one system call).
+    // One draw for both the requestId and the salt.
     let random = random_bytes::<28>()?;
     let (id, salt) = random.split_at(16);
     // The salt's hex on the stack: it lives only while the envelope is serialized.
@@ -164,6 +165,16 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     let encode = |message: String, source: Option<crate::error::BoxError>| {
         ErrorKind::Encode { message, source }.into()
     };
+    // Most envelopes: written and hashed in one pass, with the pairs collected from
+    // the very values written (no parse of our own bytes). Anything that pass does not
+    // take (a rule to judge, a null, a float, a raw value) is written and parsed back
+    // below, which signs it or refuses it as it always did.
+    if let Some((bytes, digest)) = crate::canonical::serialize_signed(envelope, key) {
+        let mut hex = [0u8; 64];
+        hex::encode_to_slice(digest, &mut hex).map_err(|e| encode(e.to_string(), None))?;
+        return sign::attach_signature(bytes, sign::hex_str(&hex))
+            .map_err(|e| encode(e.to_string(), Some(Box::new(e))));
+    }
     // Sized for a typical envelope, so serializing rarely grows the buffer, with room
     // for the signature spliced in afterwards.
     let mut bytes = Vec::with_capacity(512);
@@ -193,9 +204,10 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
             let e = CanonicalError::AlreadySigned;
             return Err(encode(e.to_string(), Some(Box::new(e))));
         }
-        flat.signature_hex(key)
+        flat.signature_hex_bytes(key)
     };
-    sign::attach_signature(bytes, &signature).map_err(|e| encode(e.to_string(), Some(Box::new(e))))
+    sign::attach_signature(bytes, sign::hex_str(&signature))
+        .map_err(|e| encode(e.to_string(), Some(Box::new(e))))
 }
 
 /// A verified request, as a test server sees it.
@@ -347,14 +359,36 @@ fn response_fields<'a>(
         })?),
         None => None,
     };
+    // Most members are strings without an escape: their text between the quotes is
+    // the value (the parse checked it), no deserializer needed.
+    let plain = |text: Option<&'a [u8]>| text.and_then(plain_string).map(Cow::Borrowed);
     Ok(ResponseFields {
-        request_id: member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
-        code: member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
-        msg: member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
+        request_id: match plain(request_id) {
+            Some(text) => Some(text),
+            None => member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
+        },
+        code: match plain(code) {
+            Some(text) => Some(text),
+            None => member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
+        },
+        msg: match plain(msg) {
+            Some(text) => Some(text),
+            None => member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
+        },
         data,
         notification_type: not_null(notification_type),
         params: not_null(params),
     })
+}
+
+/// The text of a JSON string value of a parsed body that holds no escape (its bytes
+/// between the quotes); `None` for any other value.
+fn plain_string(text: &[u8]) -> Option<&str> {
+    let inner = text.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if inner.contains(&b'\\') || inner.contains(&b'"') {
+        return None;
+    }
+    std::str::from_utf8(inner).ok()
 }
 
 /// A result code as text (also accepted as a JSON integer), borrowed when it can be.

@@ -52,6 +52,7 @@ pub mod lenient;
 pub mod mock;
 pub mod notification;
 pub mod paging;
+pub mod random;
 mod raw_json;
 mod scalar;
 mod secret;

@@ -83,7 +83,21 @@ fn compare(received: Option<&str>, digest: impl FnOnce() -> [u8; 32]) -> Result<
     // The expected hex on the stack: no allocation per verification.
     let mut expected = [0u8; 64];
     hex::encode_to_slice(digest(), &mut expected).map_err(|_| VerifyError::Mismatch)?;
-    if constant_time_eq(&expected, received.as_bytes()) {
+    let Ok(received) = <[u8; 64]>::try_from(received.as_bytes()) else {
+        return Err(VerifyError::Mismatch);
+    };
+    // Compared in constant time eight bytes at a time (the same bytes as
+    // `constant_time_eq`, eight times fewer steps).
+    let words = |hex: &[u8; 64]| {
+        let mut words = [0u64; 8];
+        for (word, chunk) in words.iter_mut().zip(hex.chunks_exact(8)) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(chunk);
+            *word = u64::from_le_bytes(bytes);
+        }
+        words
+    };
+    if bool::from(words(&expected).ct_eq(&words(&received))) {
         Ok(())
     } else {
         Err(VerifyError::Mismatch)
@@ -161,9 +175,14 @@ pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, Canon
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }
-        flat.signature_hex(key)
+        flat.signature_hex_bytes(key)
     };
-    attach_signature(body, &signature)
+    attach_signature(body, hex_str(&signature))
+}
+
+/// The text of hex digits (ASCII, so always UTF-8).
+pub(crate) fn hex_str(hex: &[u8; 64]) -> &str {
+    std::str::from_utf8(hex).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -203,6 +222,36 @@ mod tests {
         }
         let once = sign_and_attach(br#"{"a":1}"#.to_vec(), &key).unwrap();
         assert_eq!(verify(&once, &key), Ok(()));
+    }
+
+    #[test]
+    fn a_signature_verifies_only_when_every_hex_digit_matches() {
+        let key = PrivateKey::new("k");
+        let body = br#"{"a":"x"}"#;
+        let good = sign(body, &key).unwrap();
+        let with = |signature: &str| {
+            let text = format!(r#"{{"a":"x","signature":"{signature}"}}"#);
+            verify(text.as_bytes(), &key)
+        };
+        assert_eq!(with(&good), Ok(()));
+        let flip = |at: usize| {
+            let mut s = good.clone().into_bytes();
+            s[at] = if s[at] == b'0' { b'1' } else { b'0' };
+            String::from_utf8(s).unwrap()
+        };
+        for at in [0, 7, 8, 31, 56, 63] {
+            assert_eq!(with(&flip(at)), Err(VerifyError::Mismatch), "{at}");
+        }
+        for wrong in [
+            good.to_uppercase(),
+            good[..63].to_owned(),
+            format!("{good}0"),
+            String::new(),
+        ] {
+            if wrong != good {
+                assert_eq!(with(&wrong), Err(VerifyError::Mismatch), "{wrong}");
+            }
+        }
     }
 
     #[test]

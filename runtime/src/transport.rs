@@ -62,6 +62,16 @@ pub struct HttpResponse {
 pub trait Transport: Send + Sync {
     /// Posts `request.body` to `request.url` and reads the whole response body.
     fn post_json(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, Error>>;
+
+    /// True when the transport itself ends every exchange at `request.timeout`
+    /// (connecting, sending and reading the whole body) with an
+    /// [`ErrorKind::Timeout`] that says whether the request may have reached the
+    /// service, as [`HttpsTransport`] does: the client then sets no timer of its own
+    /// (one timer per call, not two). False by default: the client bounds the call
+    /// itself.
+    fn enforces_timeout(&self) -> bool {
+        false
+    }
 }
 
 /// The `reqwest` this runtime is built on, to build a client for
@@ -179,6 +189,11 @@ fn map_reqwest(e: reqwest::Error, timeout: Duration, reading_body: bool) -> Erro
 }
 
 impl Transport for HttpsTransport {
+    /// reqwest's timeout of each request covers the whole exchange, body included.
+    fn enforces_timeout(&self) -> bool {
+        true
+    }
+
     fn post_json(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, Error>> {
         Box::pin(async move {
             let HttpRequest {

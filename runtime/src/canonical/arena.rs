@@ -89,6 +89,7 @@ pub(super) fn arena_parse(body: &[u8]) -> Result<(Arena, Meta), CanonicalError> 
     let meta = Meta {
         pairs: parser.pairs.len(),
         signature: parser.signature,
+        signature_in_body: None,
         has_signature_key: parser.has_signature_key,
         first_null: parser.first_null,
     };

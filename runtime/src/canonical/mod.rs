@@ -41,11 +41,13 @@
 //! tree is tested against).
 
 mod arena;
+mod direct;
 mod error;
 mod limits;
 mod order;
 mod rules;
 mod scan;
+mod spare;
 #[cfg(test)]
 mod tests;
 mod tree;
@@ -53,6 +55,7 @@ mod walk;
 
 use std::fmt;
 
+pub(crate) use direct::serialize_signed;
 pub use error::{Ambiguity, CanonicalError};
 pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 
@@ -91,6 +94,14 @@ pub(crate) struct Borrowed<'a> {
     parsed: Parsed,
 }
 
+impl Drop for Borrowed<'_> {
+    fn drop(&mut self) {
+        if let Repr::Tree(tree) = &mut self.parsed.repr {
+            spare::keep_words(std::mem::take(&mut tree.words));
+        }
+    }
+}
+
 impl<'a> Borrowed<'a> {
     /// [`Flattened::parse_unambiguous`], in place.
     pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
@@ -102,7 +113,7 @@ impl<'a> Borrowed<'a> {
 
     /// See [`Flattened::signature`].
     pub(crate) fn signature(&self) -> Option<&str> {
-        self.parsed.meta.signature.as_deref()
+        self.parsed.meta.signature(self.input)
     }
 
     /// See [`Flattened::first_null_path`].
@@ -170,14 +181,26 @@ impl<'a> Borrowed<'a> {
     pub(crate) fn signature_hex(&self, key: &PrivateKey) -> String {
         hex_text(self.digest(key))
     }
+
+    /// [`Borrowed::signature_hex`] on the stack (no allocation): lowercase ASCII hex.
+    pub(crate) fn signature_hex_bytes(&self, key: &PrivateKey) -> [u8; 64] {
+        hex_bytes(self.digest(key))
+    }
+}
+
+/// Lowercase hex of a digest, as ASCII bytes.
+fn hex_bytes(digest: [u8; 32]) -> [u8; 64] {
+    let mut text = [0u8; 64];
+    // 64 bytes for 32: never fails.
+    let _ = hex::encode_to_slice(digest, &mut text);
+    text
 }
 
 /// Lowercase hex of a digest.
 fn hex_text(digest: [u8; 32]) -> String {
-    let mut text = [0u8; 64];
-    // 64 bytes for 32: never fails.
-    let _ = hex::encode_to_slice(digest, &mut text);
-    std::str::from_utf8(&text).unwrap_or_default().to_owned()
+    std::str::from_utf8(&hex_bytes(digest))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// How the canonical string is produced.
@@ -197,7 +220,7 @@ impl fmt::Debug for Flattened {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Flattened")
             .field("pairs", &self.pairs().collect::<Vec<_>>())
-            .field("signature", &self.parsed.meta.signature)
+            .field("signature", &self.signature())
             .finish()
     }
 }
@@ -252,7 +275,7 @@ impl Flattened {
 
     /// The top-level `signature` value, if the body has one (a `null` counts as none).
     pub fn signature(&self) -> Option<&str> {
-        self.parsed.meta.signature.as_deref()
+        self.parsed.meta.signature(&self.input)
     }
 
     /// True when the body has a top-level `signature` key, even with a `null` value.
@@ -352,9 +375,26 @@ impl Flattened {
 struct Meta {
     /// Number of pairs.
     pairs: usize,
+    /// The top-level `signature`'s text when it has an escape (or was read by an
+    /// arena, which keeps no body).
     signature: Option<String>,
+    /// Where the top-level `signature`'s text is in the body, when it has no escape.
+    signature_in_body: Option<(usize, usize)>,
     has_signature_key: bool,
     first_null: Option<String>,
+}
+
+impl Meta {
+    /// The top-level `signature` of `input`, the body this was parsed from.
+    fn signature<'a>(&'a self, input: &'a [u8]) -> Option<&'a str> {
+        match (&self.signature, self.signature_in_body) {
+            (Some(text), _) => Some(text),
+            (None, Some((start, end))) => input
+                .get(start..end)
+                .and_then(|text| std::str::from_utf8(text).ok()),
+            (None, None) => None,
+        }
+    }
 }
 
 #[derive(Clone)]

@@ -155,26 +155,29 @@ pub(super) const KEYED: usize = 48;
 /// within 16 bytes: `beneficiaryName`, `beneficiaryType`).
 pub(super) fn key_prefix(input: &[u8], quote: usize, sep: u8) -> u128 {
     let mut bytes = [0u8; 16];
-    // Most keys: 16 bytes read at once, the key's end found in them a word at a time.
+    // Most keys: 16 bytes read as one integer, the key's end (its closing quote) found
+    // in all of them at once (see `scan::plain_run`; a parsed key holds no control
+    // character), the bytes after it masked off and the separator put in its place.
     if let Some(head) = input.get(quote + 1..quote + 17) {
-        let len = plain_run(head);
-        match head.get(len) {
-            None => {
-                bytes.copy_from_slice(head);
-                return u128::from_be_bytes(bytes);
-            }
-            Some(b'"') => {
-                if let (Some(to), Some(from)) = (bytes.get_mut(..len), head.get(..len)) {
-                    to.copy_from_slice(from);
-                }
-                if let Some(slot) = bytes.get_mut(len) {
-                    *slot = sep;
-                }
-                return u128::from_be_bytes(bytes);
-            }
-            // An escape: byte by byte below.
-            Some(_) => {}
+        const ONES: u128 = u128::MAX / 255;
+        const HIGH: u128 = ONES << 7;
+        let mut word = [0u8; 16];
+        word.copy_from_slice(head);
+        let v = u128::from_le_bytes(word);
+        let q = v ^ (ONES * u128::from(b'"'));
+        let b = v ^ (ONES * u128::from(b'\\'));
+        let found = ((q.wrapping_sub(ONES) & !q) | (b.wrapping_sub(ONES) & !b)) & HIGH;
+        if found == 0 {
+            return u128::from_be_bytes(word);
         }
+        // The lowest flagged byte is exact (a borrow only flags bytes above it).
+        let len = found.trailing_zeros() / 8;
+        if head.get(len as usize) == Some(&b'"') {
+            let kept = v & u128::MAX.checked_shr(128 - 8 * len).unwrap_or(0);
+            let with_sep = kept | (u128::from(sep) << (8 * len));
+            return u128::from_be_bytes(with_sep.to_le_bytes());
+        }
+        // An escape: byte by byte below.
     }
     let mut n = 0;
     let mut at = quote + 1;

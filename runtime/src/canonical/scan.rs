@@ -193,7 +193,7 @@ pub(super) fn plain_run(s: &[u8]) -> usize {
 
 /// [`plain_run`], and whether every byte of the run is ASCII (the high bits of its
 /// words, gathered on the way: no second pass to know whether it needs a UTF-8 check).
-#[inline]
+#[inline(always)]
 pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -228,7 +228,7 @@ pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
 
 /// [`plain_run`] of a string of a body that parsed (no control character in it): only
 /// `"` and `\\` end the run, two tests a word instead of three.
-#[inline]
+#[inline(always)]
 pub(super) fn parsed_run(s: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -282,6 +282,7 @@ pub(super) fn unescape<O: Out + ?Sized>(input: &[u8], pos: &mut usize, out: &mut
     let _ = string_checked::<false, O>(input, pos, out);
 }
 
+#[inline(always)]
 pub(super) fn string_checked<const CHECK_UTF8: bool, O: Out + ?Sized>(
     input: &[u8],
     pos: &mut usize,

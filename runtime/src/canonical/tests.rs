@@ -554,7 +554,7 @@ mod tree_against_arena {
                     );
                     prop_assert_eq!(tree.digest(input, &key), arena.digest(input, &key));
                     prop_assert_eq!(tree.meta.pairs, arena.meta.pairs);
-                    prop_assert_eq!(&tree.meta.signature, &arena.meta.signature);
+                    prop_assert_eq!(tree.meta.signature(input), arena.meta.signature(&[]));
                     prop_assert_eq!(&tree.meta.first_null, &arena.meta.first_null);
                     // The words grown from none give the same string.
                     for capacity in [0, 1] {
@@ -672,6 +672,50 @@ fn sorts_after_sender_key_as_the_pairs_do() {
                 "{key} {}",
                 char::from(sep)
             );
+        }
+    }
+}
+
+/// `key_prefix` is the first 16 bytes of the unescaped key and its separator,
+/// zero-padded, big-endian: checked against that definition for keys around 16 bytes,
+/// with escapes, and at the end of the input.
+#[test]
+fn key_prefixes_are_the_first_sixteen_bytes_of_key_and_separator() {
+    use super::order::{key_prefix, KeyBytes};
+    let keys = [
+        "",
+        "a",
+        "beneficiaryName",
+        "beneficiaryNameX",
+        "beneficiaryNameXY",
+        "a\\u0062c",
+        "abcdefghijklmno\\n",
+        "abcdefghijklmnop\\\"q",
+        "\\\\",
+        "电子元件key",
+        "exactly15bytes_",
+        // An escape first, with 16 bytes of input after the quote.
+        "\\u0065\":1,\"e\":1}}",
+    ];
+    for key in keys {
+        for tail in ["\":1}", "\""] {
+            let input = format!("\"{key}{tail}");
+            for sep in [b'=', b'.', b'['] {
+                let mut expected = [0u8; 16];
+                for (slot, b) in
+                    expected
+                        .iter_mut()
+                        .zip(KeyBytes::new(input.as_bytes(), 0, Some(sep)))
+                {
+                    *slot = b;
+                }
+                assert_eq!(
+                    key_prefix(input.as_bytes(), 0, sep),
+                    u128::from_be_bytes(expected),
+                    "{input} {}",
+                    char::from(sep)
+                );
+            }
         }
     }
 }

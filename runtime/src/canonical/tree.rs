@@ -4,6 +4,7 @@ use super::limits::{over_budget, MAX_BODY, MAX_DEPTH};
 use super::order::{compare_members, first_repeat_sorted, sort_members, KeyBytes, KEYED};
 use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
 use super::scan::{push_decimal, string, Out, Tokens};
+use super::spare;
 use super::{Ambiguity, CanonicalError, Meta, Parsed, Repr, Stop, SENDER_KEY};
 
 // ------------------------------------------------------------------------------------
@@ -134,8 +135,18 @@ impl Out for Measure {
     }
 }
 
+/// Bodies up to this size take half their length in words without counting them: the
+/// bound [`word_bound`] never exceeds, on a buffer kept from the previous parse (see
+/// `spare`), costs less to zero than counting costs.
+const COUNT_WORDS_ABOVE: usize = 4096;
+
 pub(super) fn tree_parse(body: &[u8], unambiguous: bool) -> Result<Parsed, Stop> {
-    tree_parse_sized(body, unambiguous, word_bound(body))
+    let capacity = if body.len() <= COUNT_WORDS_ABOVE {
+        body.len() / 2 + 2
+    } else {
+        word_bound(body)
+    };
+    tree_parse_sized(body, unambiguous, capacity)
 }
 
 /// [`tree_parse`] with `capacity` words to start with (more are made should it be too
@@ -169,10 +180,10 @@ fn tree_parse_with(
         pos: 0,
         unambiguous,
         keyed,
-        words: vec![0; capacity],
+        words: spare::words(capacity),
         front: 0,
         back: capacity,
-        path: Vec::with_capacity(64),
+        path: spare::path(),
         pair_bytes: 0,
         scratch: Vec::new(),
         meta: Meta::default(),
@@ -189,11 +200,11 @@ fn tree_parse_with(
     }
     Ok(Parsed {
         repr: Repr::Tree(Tree {
-            words: parser.words,
+            words: std::mem::take(&mut parser.words),
             root: (root & KIND == OBJECT).then(|| payload(root)),
             signature_at: parser.signature_at,
         }),
-        meta: parser.meta,
+        meta: std::mem::take(&mut parser.meta),
     })
 }
 
@@ -219,6 +230,14 @@ pub(super) struct TreeParser<'a> {
     scratch: Vec<u8>,
     meta: Meta,
     signature_at: Option<u32>,
+}
+
+impl Drop for TreeParser<'_> {
+    fn drop(&mut self) {
+        spare::keep_path(std::mem::take(&mut self.path));
+        // The words, unless the tree took them (a parse that failed).
+        spare::keep_words(std::mem::take(&mut self.words));
+    }
 }
 
 impl Tokens for TreeParser<'_> {
@@ -516,13 +535,22 @@ impl TreeParser<'_> {
         match self.peek() {
             Some(b'n') => Ok(self.keyword(b"null")?),
             Some(b'"') => {
-                let mut text = Vec::new();
-                string(self.input, &mut self.pos, &mut text)?;
-                // UTF-8 already (checked as it was read): the bytes become the text.
-                self.meta.signature = Some(
-                    String::from_utf8(text)
-                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-                );
+                let start = self.pos + 1;
+                let mut measure = Measure::default();
+                string(self.input, &mut self.pos, &mut measure)?;
+                if measure.len == self.pos - 1 - start {
+                    // No escape: the text is where it is in the body (no copy kept).
+                    self.meta.signature_in_body = Some((start, self.pos - 1));
+                } else {
+                    let mut text = Vec::new();
+                    let mut again = start - 1;
+                    string(self.input, &mut again, &mut text)?;
+                    // UTF-8 already (checked as it was read): the bytes become the text.
+                    self.meta.signature =
+                        Some(String::from_utf8(text).unwrap_or_else(|e| {
+                            String::from_utf8_lossy(e.as_bytes()).into_owned()
+                        }));
+                }
                 Ok(())
             }
             _ => {

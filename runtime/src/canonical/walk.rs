@@ -140,7 +140,7 @@ impl Tree {
         let mut walk = Walk {
             input,
             words: &self.words,
-            path: Vec::with_capacity(64),
+            path: super::spare::path(),
             first: true,
             out,
         };
@@ -163,6 +163,7 @@ impl Tree {
         if !sender_done {
             walk.sender_key(key);
         }
+        super::spare::keep_path(walk.path);
     }
 }
 
