@@ -383,6 +383,12 @@ fn report() {
         small_answer.len(),
         open_ns / 1e3
     );
+    let floor_ns = floor_of_own_work(&small_answer, &k);
+    println!(
+        "    its floor, the work no client of this API can skip (SHA-256 of both canonical \
+         strings, serde_json writing the request and reading the answer's data): {:.2} µs",
+        floor_ns / 1e3
+    );
     let (request, answer) = (cny_express_request(), cny_express_answer());
     signing::against_sha256(&request, &answer, &k);
     signing::one_pass_signing(&request, &k);
@@ -458,6 +464,46 @@ fn small_answer(k: &PrivateKey) -> Vec<u8> {
         k,
     )
     .unwrap()
+}
+
+/// Nanoseconds of the work a call cannot do without, whatever the implementation: a
+/// bare SHA-256 of the request's and of the answer's canonical bytes, serializing the
+/// request envelope and decoding the answer's `data` with serde_json.
+fn floor_of_own_work(answer: &[u8], k: &PrivateKey) -> f64 {
+    let request = envelope::sign_request(&operation(), SENDER, "en_KE", k).unwrap();
+    let (request_canonical, answer_canonical) =
+        (canonical_bytes(&request.body), canonical_bytes(answer));
+    let data = answer_data();
+    let params = operation();
+    /// The request's envelope, as `envelope::sign_request` writes it.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct QueryEnvelope<'a> {
+        request_id: &'a str,
+        sender: &'a str,
+        locale: &'a str,
+        timestamp: i64,
+        salt: &'a str,
+        params: &'a GetAccountDetails,
+    }
+    nanos_per_call(|| {
+        let envelope = QueryEnvelope {
+            request_id: &request.request_id,
+            sender: SENDER,
+            locale: "en_KE",
+            timestamp: 1_650_533_105_687,
+            salt: "9f8e7d6c5b4a39281706f5e4",
+            params: black_box(&params),
+        };
+        let written = serde_json::to_vec(&envelope).unwrap();
+        let read: AccountDetails = serde_json::from_str(black_box(data.get())).unwrap();
+        (
+            written.len(),
+            read,
+            Sha256::digest(black_box(&request_canonical)),
+            Sha256::digest(black_box(&answer_canonical)),
+        )
+    })
 }
 
 /// Verifies and decodes the query's answer as the client does.
