@@ -450,3 +450,50 @@ pub(super) fn sorts_after_sender_key(input: &[u8], key_at: usize, sep: u8) -> bo
         Some(&b) => b >= b'=',
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{key_prefix, KeyBytes};
+    /// `key_prefix` is the first 16 bytes of the unescaped key and its separator,
+    /// zero-padded, big-endian: checked against that definition for keys around 16 bytes,
+    /// with escapes, and at the end of the input.
+    #[test]
+    fn key_prefixes_are_the_first_sixteen_bytes_of_key_and_separator() {
+        let keys = [
+            "",
+            "a",
+            "beneficiaryName",
+            "beneficiaryNameX",
+            "beneficiaryNameXY",
+            "a\\u0062c",
+            "abcdefghijklmno\\n",
+            "abcdefghijklmnop\\\"q",
+            "\\\\",
+            "电子元件key",
+            "exactly15bytes_",
+            // An escape first, with 16 bytes of input after the quote.
+            "\\u0065\":1,\"e\":1}}",
+        ];
+        for key in keys {
+            for tail in ["\":1}", "\""] {
+                let input = format!("\"{key}{tail}");
+                for sep in [b'=', b'.', b'['] {
+                    let mut expected = [0u8; 16];
+                    for (slot, b) in
+                        expected
+                            .iter_mut()
+                            .zip(KeyBytes::new(input.as_bytes(), 0, Some(sep)))
+                    {
+                        *slot = b;
+                    }
+                    assert_eq!(
+                        key_prefix(input.as_bytes(), 0, sep),
+                        u128::from_be_bytes(expected),
+                        "{input} {}",
+                        char::from(sep)
+                    );
+                }
+            }
+        }
+    }
+}
