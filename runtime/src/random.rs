@@ -6,7 +6,7 @@
 //! CSPRNG once and then produces output blocks as `SHA-256(seed || counter)`, a
 //! counter-mode generator on SHA-256 (a PRF for a secret seed): without the seed, an
 //! output says nothing about another one. The seed is drawn again from the operating
-//! system after [`RESEED_AFTER`] blocks, so a seed read out of memory exposes at most
+//! system after 65,536 blocks (`RESEED_AFTER`), so a seed read out of memory exposes at most
 //! that many outputs.
 //!
 //! A process that forks keeps the forking thread's state in the child, as every
