@@ -72,7 +72,8 @@ timed_rebuild() {
   local log="$scratch/build.log" times="$scratch/build.time"
   touch "$src"
   local TIMEFORMAT='%R %U %S'
-  if ! { time (cd "$dir" && CARGO_TARGET_DIR="$tdir" cargo build --locked "$@") >"$log" 2>&1; } 2>"$times"; then
+  # The inner braces keep time's own report out of the build log.
+  if ! { time { (cd "$dir" && CARGO_TARGET_DIR="$tdir" cargo build --locked "$@") >"$log" 2>&1; }; } 2>"$times"; then
     cat "$log" >&2
     echo "cargo build $* failed in $dir" >&2
     exit 1
@@ -210,8 +211,10 @@ for profile in debug release; do
         timed_rebuild "$theirs_src" "$scratch/progenitor-crate" "$scratch_target" baas-progenitor $flags
         theirs_wall+="$wall"$'\n'; theirs_cpu+="$cpu"$'\n'
       fi
-      printf '%-7s round %2d  %-12s %6.2f s wall  %6.2f s cpu  (load %s)\n' \
-        "$profile" "$round" "$who" "$wall" "$cpu" "$(loadavg)"
+      label="baas-client"
+      [ "$who" = theirs ] && label="progenitor"
+      printf '%-7s round %2d  %-11s %6.2f s wall  %6.2f s cpu  (load %s)\n' \
+        "$profile" "$round" "$label" "$wall" "$cpu" "$(loadavg)"
     done
   done
   ow="$(printf '%s' "$ours_wall" | median)"; oc="$(printf '%s' "$ours_cpu" | median)"
