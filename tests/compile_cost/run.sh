@@ -85,6 +85,12 @@ timed_rebuild() {
   if [ "$compiled" != 1 ] || ! grep -q "^ *Compiling $crate " "$log"; then
     cat "$log" >&2
     echo "expected to compile $crate alone, compiled $compiled crate(s)" >&2
+    if [ "$compiled" = 0 ]; then
+      # Cargo keeps the files it checks relative to the target dir: a build of another
+      # copy of this workspace in the same target dir leaves it checking that copy's.
+      echo "(touching $src changed nothing: if another copy of the workspace was built in" >&2
+      echo " $tdir, run \`cargo clean -p $crate\` and \`cargo clean -p $crate --release\`)" >&2
+    fi
     exit 1
   fi
   read -r wall cpu < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$times")
