@@ -60,6 +60,7 @@ impl Payload {
     /// # Errors
     ///
     /// [`ErrorKind::Decode`](baas_runtime::ErrorKind::Decode) when `params` has another shape than its type's record (an object where a text was expected, say); the notification is still verified, and its raw `params` are still there.
+    #[inline]
     pub fn from_notification(
         notification: &baas_runtime::notification::Notification,
     ) -> Result<Payload, baas_runtime::Error> {
