@@ -11,7 +11,7 @@ use baas_client::records::Account;
 use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, ApplyForTransferResponse,
 };
-use baas_client::{Client, Config, ErrorKind, Outcome, PrivateKey};
+use baas_client::{CallOptions, Client, Config, ErrorKind, Outcome, PrivateKey};
 
 fn mocked() -> (Arc<MockTransport>, Client) {
     let key = PrivateKey::new("unit-test-key");
@@ -126,4 +126,60 @@ async fn refusals_and_failures_are_the_real_errors() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("no stub"), "{err}");
+}
+
+/// The call builder: a requestId given with `.options(..)` is the one sent and echoed,
+/// `.send_with_details()` returns it with the raw data, setters on the call reach the
+/// request, and `.pending()` reads the business id from the answer of a call sent with
+/// those options.
+#[tokio::test]
+async fn the_call_carries_options_setters_and_its_pending_application() {
+    let (mock, client) = mocked();
+    mock.on::<ApplyForTransferRequest, _>(|req| {
+        let mut r = ApplyForTransferResponse::default();
+        r.tx_id = Some(format!("TX-{}", req.remark.as_deref().unwrap_or("none")));
+        Ok(r)
+    });
+    let success = client
+        .apply_for_transfer(transfer("10.00"))
+        .remark("invoice42")
+        .options(CallOptions::new().request_id("partner-ref-1"))
+        .send_with_details()
+        .await
+        .expect("answered");
+    assert_eq!(success.request_id, "partner-ref-1");
+    assert_eq!(success.data.tx_id.as_deref(), Some("TX-invoice42"));
+    assert!(success.raw_data.get().contains("TX-invoice42"));
+
+    let pending = client
+        .apply_for_transfer(transfer("11.00"))
+        .options(CallOptions::new().request_id("partner-ref-2"))
+        .pending()
+        .await
+        .expect("an application");
+    assert_eq!(pending.business_id(), "TX-none");
+
+    let sent: Vec<String> = mock.requests().into_iter().map(|r| r.request_id).collect();
+    assert_eq!(sent, ["partner-ref-1", "partner-ref-2"]);
+    let remarks: Vec<Option<String>> = mock
+        .requests_of::<ApplyForTransferRequest>()
+        .into_iter()
+        .map(|r| r.remark)
+        .collect();
+    assert_eq!(remarks, [Some("invoice42".to_owned()), None]);
+}
+
+/// A rule broken through a setter on the call is refused before anything is sent.
+#[tokio::test]
+async fn a_setter_on_the_call_is_validated_before_sending() {
+    let (mock, client) = mocked();
+    let error = client
+        .apply_for_transfer(transfer("10.00"))
+        .remark("x".repeat(101))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.outcome(), Outcome::NotSent);
+    assert!(error.to_string().contains("remark"), "{error}");
+    assert!(mock.requests().is_empty());
 }
