@@ -545,6 +545,11 @@ fn bench_round_trip(c: &mut Criterion) {
         let calls: Option<u64> = std::env::var("ROUNDTRIP_PROFILE_CALLS")
             .ok()
             .and_then(|n| n.parse().ok());
+        // `ROUNDTRIP_PROFILE_IN_FLIGHT=k`: the round trips with k calls in flight (1).
+        let in_flight: usize = std::env::var("ROUNDTRIP_PROFILE_IN_FLIGHT")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
         let work = |n: u64| match side.as_str() {
             "sign" => (0..n).for_each(|_| drop(black_box(sign::sign(&request, &k)))),
             "verify" => (0..n).for_each(|_| drop(black_box(sign::verify(&answer, &k)))),
@@ -564,7 +569,7 @@ fn bench_round_trip(c: &mut Criterion) {
                     &params, SENDER, "en_KE", &k,
                 )))
             }),
-            _ => drop(bench.run(side == "raw", 1, n)),
+            _ => drop(bench.run(side == "raw", in_flight, n)),
         };
         match calls {
             Some(n) => work(n),

@@ -62,30 +62,57 @@ impl std::error::Error for VerifyError {
 /// looked at (see [`Flattened::parse_unambiguous`]).
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
     // Read in place: no copy of the body (see `Flattened`).
-    let flat = Borrowed::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
-    compare(flat.signature(), || flat.digest(key))
+    let mut flat = Borrowed::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
+    verify_borrowed(&mut flat, key)
 }
 
 /// [`verify_flattened`] of a body read in place (the envelope's opener).
-pub(crate) fn verify_borrowed(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), VerifyError> {
-    compare(flat.signature(), || flat.digest(key))
+pub(crate) fn verify_borrowed(
+    flat: &mut Borrowed<'_>,
+    key: &PrivateKey,
+) -> Result<(), VerifyError> {
+    let received = Received::of(flat.signature());
+    compare(received, || flat.digest(key))
 }
 
 /// Verifies an already flattened body. Flatten it with
 /// [`Flattened::parse_unambiguous`]: this does not apply the re-cut rules itself.
 pub fn verify_flattened(flat: &Flattened, key: &PrivateKey) -> Result<(), VerifyError> {
-    compare(flat.signature(), || flat.digest(key))
+    compare(Received::of(flat.signature()), || flat.digest(key))
+}
+
+/// A body's signature, copied to the stack (so the body's reader is free to hash).
+enum Received {
+    Missing,
+    /// Not 64 bytes: matches no digest.
+    Malformed,
+    Hex([u8; 64]),
+}
+
+impl Received {
+    fn of(signature: Option<&str>) -> Received {
+        match signature.map(|s| <[u8; 64]>::try_from(s.as_bytes())) {
+            None => Received::Missing,
+            Some(Ok(hex)) => Received::Hex(hex),
+            Some(Err(_)) => Received::Malformed,
+        }
+    }
 }
 
 /// The received signature against the digest (computed only when there is one).
-fn compare(received: Option<&str>, digest: impl FnOnce() -> [u8; 32]) -> Result<(), VerifyError> {
-    let received = received.ok_or(VerifyError::Missing)?;
+fn compare(received: Received, digest: impl FnOnce() -> [u8; 32]) -> Result<(), VerifyError> {
+    let received = match received {
+        Received::Missing => return Err(VerifyError::Missing),
+        Received::Malformed => {
+            // Hashed all the same: the time taken does not tell a short signature.
+            let _ = digest();
+            return Err(VerifyError::Mismatch);
+        }
+        Received::Hex(hex) => hex,
+    };
     // The expected hex on the stack: no allocation per verification.
     let mut expected = [0u8; 64];
     hex::encode_to_slice(digest(), &mut expected).map_err(|_| VerifyError::Mismatch)?;
-    let Ok(received) = <[u8; 64]>::try_from(received.as_bytes()) else {
-        return Err(VerifyError::Mismatch);
-    };
     // Compared in constant time eight bytes at a time (the same bytes as
     // `constant_time_eq`, eight times fewer steps).
     let words = |hex: &[u8; 64]| {
@@ -126,7 +153,7 @@ impl Check {
 /// debugging tools such as `baas-sign --verify`). A body that breaks a re-cut rule is
 /// refused with [`CanonicalError::Ambiguous`], as [`verify`] refuses it.
 pub fn check(body: &[u8], key: &PrivateKey) -> Result<Check, CanonicalError> {
-    let flat = Borrowed::parse_unambiguous(body)?;
+    let mut flat = Borrowed::parse_unambiguous(body)?;
     Ok(Check {
         expected: flat.signature_hex(key),
         received: flat.signature().map(str::to_owned),
@@ -171,7 +198,7 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 /// anywhere is refused too).
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
     let signature = {
-        let flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
+        let mut flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }

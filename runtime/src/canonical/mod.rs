@@ -43,6 +43,9 @@
 mod arena;
 mod direct;
 mod error;
+mod flat;
+#[cfg(test)]
+mod flat_tests;
 mod limits;
 mod order;
 mod rules;
@@ -61,6 +64,7 @@ pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 
 use crate::secret::PrivateKey;
 use arena::{arena_parse, slice, Arena};
+use flat::Flat;
 use rules::is_sender_key_pair;
 use tree::{tree_parse, Tree};
 use walk::{Emit, Exposing, Hashing, Redacting};
@@ -88,16 +92,27 @@ pub struct Flattened {
 }
 
 /// A body read in place, for the signers and verifiers of this crate (which are done
-/// with the body within one call): no copy of the body.
+/// with the body within one call): no copy of the body. Read in one pass when it can
+/// be ([`Flat`]), by the careful parser otherwise.
 pub(crate) struct Borrowed<'a> {
     input: &'a [u8],
-    parsed: Parsed,
+    how: How,
+}
+
+enum How {
+    Flat(Flat),
+    Parsed(Parsed),
 }
 
 impl Drop for Borrowed<'_> {
     fn drop(&mut self) {
-        if let Repr::Tree(tree) = &mut self.parsed.repr {
-            spare::keep_words(std::mem::take(&mut tree.words));
+        match &mut self.how {
+            How::Flat(flat) => std::mem::replace(flat, Flat::empty()).keep(),
+            How::Parsed(parsed) => {
+                if let Repr::Tree(tree) = &mut parsed.repr {
+                    spare::keep_words(std::mem::take(&mut tree.words));
+                }
+            }
         }
     }
 }
@@ -105,20 +120,36 @@ impl Drop for Borrowed<'_> {
 impl<'a> Borrowed<'a> {
     /// [`Flattened::parse_unambiguous`], in place.
     pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
-        Ok(Borrowed {
-            input: body,
-            parsed: parse_with(body, true)?,
-        })
+        let how = match Flat::read(body) {
+            Some(flat) => How::Flat(flat),
+            None => How::Parsed(parse_with(body, true)?),
+        };
+        Ok(Borrowed { input: body, how })
+    }
+
+    /// True when the body was read in one pass (tests).
+    #[cfg(test)]
+    pub(crate) fn read_in_one_pass(&self) -> bool {
+        matches!(self.how, How::Flat(_))
     }
 
     /// See [`Flattened::signature`].
     pub(crate) fn signature(&self) -> Option<&str> {
-        self.parsed.meta.signature(self.input)
+        match &self.how {
+            How::Flat(flat) => flat
+                .signature
+                .and_then(|(start, end)| self.input.get(start..end))
+                .and_then(|text| std::str::from_utf8(text).ok()),
+            How::Parsed(parsed) => parsed.meta.signature(self.input),
+        }
     }
 
     /// See [`Flattened::first_null_path`].
     pub(crate) fn first_null_path(&self) -> Option<&str> {
-        self.parsed.meta.first_null.as_deref()
+        match &self.how {
+            How::Flat(flat) => flat.first_null.as_deref(),
+            How::Parsed(parsed) => parsed.meta.first_null.as_deref(),
+        }
     }
 
     /// For signers: the body, refused when it holds a `null` anywhere (a message we
@@ -135,15 +166,31 @@ impl<'a> Borrowed<'a> {
 
     /// See [`Flattened::has_signature_key`].
     pub(crate) fn has_signature_key(&self) -> bool {
-        self.parsed.meta.has_signature_key
+        match &self.how {
+            How::Flat(flat) => flat.has_signature_key,
+            How::Parsed(parsed) => parsed.meta.has_signature_key,
+        }
     }
 
-    /// The raw JSON text of the top-level members named `names`, from the words of the
-    /// parse (no second parse of the body): for each name, the value's text as it is in
-    /// the body, or `None` when there is no such member. Keys are compared unescaped.
+    /// Number of pairs, without `senderKey`.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        match &self.how {
+            How::Flat(flat) => flat.len(),
+            How::Parsed(parsed) => parsed.meta.pairs,
+        }
+    }
+
+    /// The raw JSON text of the top-level members named `names`, from the parse (no
+    /// second parse of the body): for each name, the value's text as it is in the
+    /// body, or `None` when there is no such member. Keys are compared unescaped.
     pub(crate) fn top_members<const N: usize>(&self, names: [&str; N]) -> [Option<&'a [u8]>; N] {
+        let parsed = match &self.how {
+            How::Flat(flat) => return flat.top_members(self.input, names),
+            How::Parsed(parsed) => parsed,
+        };
         let mut found = [None; N];
-        let Repr::Tree(tree) = &self.parsed.repr else {
+        let Repr::Tree(tree) = &parsed.repr else {
             return found;
         };
         let input = self.input;
@@ -173,17 +220,20 @@ impl<'a> Borrowed<'a> {
     }
 
     /// See [`Flattened::digest`].
-    pub(crate) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
-        self.parsed.digest(self.input, key)
+    pub(crate) fn digest(&mut self, key: &PrivateKey) -> [u8; 32] {
+        match &mut self.how {
+            How::Flat(flat) => flat.digest(key),
+            How::Parsed(parsed) => parsed.digest(self.input, key),
+        }
     }
 
     /// See [`Flattened::signature_hex`].
-    pub(crate) fn signature_hex(&self, key: &PrivateKey) -> String {
+    pub(crate) fn signature_hex(&mut self, key: &PrivateKey) -> String {
         hex_text(self.digest(key))
     }
 
     /// [`Borrowed::signature_hex`] on the stack (no allocation): lowercase ASCII hex.
-    pub(crate) fn signature_hex_bytes(&self, key: &PrivateKey) -> [u8; 64] {
+    pub(crate) fn signature_hex_bytes(&mut self, key: &PrivateKey) -> [u8; 64] {
         hex_bytes(self.digest(key))
     }
 }

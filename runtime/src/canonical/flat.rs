@@ -1,0 +1,651 @@
+//! The one-pass flattener of the signers and verifiers (issue 24: a call costs what the
+//! network costs).
+//!
+//! One pass over the body writes every pair's text (`path=value`, strings unescaped,
+//! numbers as their literal text) back to back into one buffer and records where each
+//! pair is. Each object, as it ends, sorts its members by `key + separator` (with the
+//! first sixteen bytes of that as one integer, see [`prefix`]) and moves its pairs'
+//! records into that order; each array of more than ten elements moves its elements'
+//! into the order of `index + "]"`. At the end the records are the canonical order (the
+//! argument is the tree's, see the comment above `tree::KIND`), and the digest gathers
+//! the pairs into one buffer and hashes it, `senderKey=<key>` hashed in its place
+//! without being copied anywhere. Every string of the body is read once.
+//!
+//! This pass takes only what needs no judgement: a body of plain keys (no escape, none
+//! that a re-cut rule refuses, no top-level `senderKey`), no repeated key, no `null`
+//! element, a top-level `signature` that is a string without escape or `null`, within
+//! the limits on size, depth and expansion. Anything else returns `None`, and the
+//! careful parser (`tree`, then `arena`) reads the body and gives the same answer or
+//! the error it always gave. Tests check both agree on every body they generate.
+
+use sha2::{Digest, Sha256};
+
+use super::limits::{over_budget, MAX_DEPTH};
+use super::order::{compare_with_separators, IndexOrder};
+use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
+use super::scan::{plain_run_ascii, push_decimal, string, Tokens};
+use super::SENDER_KEY;
+use crate::secret::PrivateKey;
+
+/// A body read by the one pass: the pairs in canonical order, and what the envelope
+/// reads of the body without a second parse.
+pub(super) struct Flat {
+    /// The pairs' texts, in document order, back to back.
+    text: Vec<u8>,
+    /// `(start, end)` of each pair in `text`, in canonical order once read.
+    pairs: Vec<(u32, u32)>,
+    /// The number of pairs that sort before `senderKey=<key>`.
+    sender_at: usize,
+    /// Where the top-level `signature`'s text is in the body.
+    pub(super) signature: Option<(usize, usize)>,
+    pub(super) has_signature_key: bool,
+    /// Path of the first `null` member (an element is never read here).
+    pub(super) first_null: Option<String>,
+    /// The top-level members: `[key start, key end, value start, value end]` in the body.
+    top: Vec<[u32; 4]>,
+    /// The members of the open objects (a stack).
+    members: Vec<Member>,
+    /// `(first pair, end pair)` of the elements of the open arrays (a stack).
+    elements: Vec<(u32, u32)>,
+    /// Path of the value being read.
+    path: Vec<u8>,
+    /// Pair records being moved into order; the canonical string being hashed.
+    spare: Vec<(u32, u32)>,
+    joined: Vec<u8>,
+}
+
+/// One member of an object being read.
+#[derive(Clone, Copy)]
+struct Member {
+    /// See [`prefix`].
+    prefix: u128,
+    /// The key in the body (no escape in it).
+    key: (u32, u32),
+    sep: u8,
+    /// The member's pairs, `pairs[first..end]` in document order.
+    first: u32,
+    end: u32,
+}
+
+impl Member {
+    fn key<'i>(&self, input: &'i [u8]) -> &'i [u8] {
+        input
+            .get(self.key.0 as usize..self.key.1 as usize)
+            .unwrap_or_default()
+    }
+}
+
+/// What a value turned out to be, for its member's separator.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A scalar, `{}` or `[]`: one pair.
+    Pair,
+    /// `null`: no pair.
+    Null,
+    Object,
+    Array,
+}
+
+impl Kind {
+    fn separator(self) -> u8 {
+        match self {
+            Kind::Object => b'.',
+            Kind::Array => b'[',
+            Kind::Pair | Kind::Null => b'=',
+        }
+    }
+}
+
+thread_local! {
+    /// The buffers of the previous body read on this thread.
+    static KEPT: std::cell::RefCell<Option<Flat>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Largest text kept between bodies, in bytes.
+const KEEP_TEXT: usize = 64 * 1024;
+
+/// Bodies up to this size are read in one pass; larger ones (lists of thousands of
+/// records) by the careful parser, whose memory stays within twice the body whatever
+/// its shape (here the pairs' text is written out).
+const ONE_PASS_UP_TO: usize = 64 * 1024;
+
+/// What the one pass may hold beyond twice the body before it leaves the body to the
+/// careful parser (a body whose paths are much longer than its values).
+const HELD_SLACK: usize = 16 * 1024;
+
+impl Flat {
+    /// A `Flat` that holds no memory (what a dropped reader leaves behind).
+    pub(super) fn empty() -> Flat {
+        Flat {
+            text: Vec::new(),
+            pairs: Vec::new(),
+            sender_at: 0,
+            signature: None,
+            has_signature_key: false,
+            first_null: None,
+            top: Vec::new(),
+            members: Vec::new(),
+            elements: Vec::new(),
+            path: Vec::new(),
+            spare: Vec::new(),
+            joined: Vec::new(),
+        }
+    }
+
+    fn new() -> Flat {
+        Flat {
+            text: Vec::with_capacity(1024),
+            pairs: Vec::with_capacity(64),
+            sender_at: 0,
+            signature: None,
+            has_signature_key: false,
+            first_null: None,
+            top: Vec::with_capacity(16),
+            members: Vec::with_capacity(32),
+            elements: Vec::new(),
+            path: Vec::with_capacity(64),
+            spare: Vec::with_capacity(64),
+            joined: Vec::with_capacity(1024),
+        }
+    }
+
+    /// Reads `body` in one pass, or `None` when the careful parser must (see the
+    /// module's doc).
+    pub(super) fn read(body: &[u8]) -> Option<Flat> {
+        if body.len() > ONE_PASS_UP_TO {
+            return None;
+        }
+        let mut flat = KEPT
+            .try_with(|kept| kept.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_else(Flat::new);
+        flat.clear();
+        let read = Reader {
+            input: body,
+            pos: 0,
+            flat: &mut flat,
+        }
+        .body();
+        if read.is_some() {
+            Some(flat)
+        } else {
+            flat.keep();
+            None
+        }
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.pairs.clear();
+        self.sender_at = 0;
+        self.signature = None;
+        self.has_signature_key = false;
+        self.first_null = None;
+        self.top.clear();
+        self.members.clear();
+        self.elements.clear();
+        self.path.clear();
+    }
+
+    /// Keeps the buffers for the thread's next body, when small.
+    pub(super) fn keep(mut self) {
+        if self.text.capacity() <= KEEP_TEXT && self.joined.capacity() <= KEEP_TEXT {
+            // The canonical string held the key's neighbours, never the key.
+            self.joined.clear();
+            let _ = KEPT.try_with(|kept| *kept.borrow_mut() = Some(self));
+        }
+    }
+
+    /// Number of pairs, without `senderKey`.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// The text of the top-level members named `names`, as in the body.
+    pub(super) fn top_members<'a, const N: usize>(
+        &self,
+        input: &'a [u8],
+        names: [&str; N],
+    ) -> [Option<&'a [u8]>; N] {
+        let mut found = [None; N];
+        for &[key_start, key_end, start, end] in &self.top {
+            let key = input.get(key_start as usize..key_end as usize);
+            if let Some(slot) = names
+                .iter()
+                .position(|name| key == Some(name.as_bytes()))
+                .and_then(|n| found.get_mut(n))
+            {
+                *slot = input.get(start as usize..end as usize);
+            }
+        }
+        found
+    }
+
+    /// SHA-256 of the canonical string with `senderKey=<key>` in its place: the pairs
+    /// before it joined in one buffer and hashed, then `senderKey=`, the key, and the
+    /// pairs after it (the key is never copied).
+    pub(super) fn digest(&mut self, key: &PrivateKey) -> [u8; 32] {
+        let Flat {
+            text,
+            pairs,
+            sender_at,
+            joined,
+            ..
+        } = self;
+        joined.clear();
+        let (before, after) = pairs.split_at((*sender_at).min(pairs.len()));
+        for &(start, end) in before {
+            joined.extend_from_slice(text.get(start as usize..end as usize).unwrap_or_default());
+            joined.push(b'&');
+        }
+        let mut sha = Sha256::new();
+        sha.update(&joined[..]);
+        sha.update(SENDER_KEY.as_bytes());
+        sha.update(b"=");
+        sha.update(key.expose());
+        joined.clear();
+        for &(start, end) in after {
+            joined.push(b'&');
+            joined.extend_from_slice(text.get(start as usize..end as usize).unwrap_or_default());
+        }
+        sha.update(&joined[..]);
+        joined.clear();
+        sha.finalize().into()
+    }
+}
+
+/// The first sixteen bytes of `key + sep`, zero-padded, as a big-endian integer: it
+/// orders like `key + sep` wherever two of them differ in those bytes (no key byte is
+/// zero: a key here has no escape, and a raw control character is no JSON). `input`
+/// holds the key at `start` (`len` bytes, at least one).
+fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
+    let mut bytes = [0u8; 16];
+    match input.get(start..start + 16) {
+        Some(head) if len >= 16 => bytes.copy_from_slice(head),
+        Some(head) => {
+            // Sixteen bytes read as one integer, those after the key masked off and the
+            // separator put in the first of them.
+            bytes.copy_from_slice(head);
+            let v = u128::from_le_bytes(bytes);
+            let bits = 8 * len as u32;
+            let kept = v & u128::MAX.checked_shr(128 - bits).unwrap_or(0);
+            return (kept | (u128::from(sep) << bits)).swap_bytes();
+        }
+        None => {
+            let key = input.get(start..start + len).unwrap_or_default();
+            for (slot, &b) in bytes.iter_mut().zip(key.iter().chain(&[sep])) {
+                *slot = b;
+            }
+        }
+    }
+    u128::from_be_bytes(bytes)
+}
+
+struct Reader<'i, 'f> {
+    input: &'i [u8],
+    pos: usize,
+    flat: &'f mut Flat,
+}
+
+impl Tokens for Reader<'_, '_> {
+    fn input(&self) -> &[u8] {
+        self.input
+    }
+
+    fn pos(&mut self) -> &mut usize {
+        &mut self.pos
+    }
+}
+
+impl Reader<'_, '_> {
+    fn body(mut self) -> Option<()> {
+        self.skip_ws();
+        if self.peek() != Some(b'{') {
+            return None;
+        }
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            self.object(1, true)?;
+        }
+        self.skip_ws();
+        (self.pos == self.input.len()).then_some(())
+    }
+
+    /// Refuses (to the careful parser) a body whose pairs have grown past the budget
+    /// for the bytes read so far, where the careful parser does.
+    fn within_budget(&self) -> Option<()> {
+        let flat = &*self.flat;
+        let held = flat.text.capacity() + 8 * flat.pairs.capacity();
+        (!over_budget(self.pos, flat.text.len()) && held <= 2 * self.input.len() + HELD_SLACK)
+            .then_some(())
+    }
+
+    /// A plain key at `pos` (its quote): its start and end in the body.
+    fn key(&mut self) -> Option<(usize, usize)> {
+        let start = self.pos + 1;
+        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
+        let end = start + len;
+        if self.input.get(end) != Some(&b'"') || len == 0 {
+            return None;
+        }
+        let key = self.input.get(start..end).unwrap_or_default();
+        if !ascii && std::str::from_utf8(key).is_err() {
+            return None;
+        }
+        if !key.iter().all(|&b| is_key_byte(b)) {
+            return None;
+        }
+        self.pos = end + 1;
+        Some((start, end))
+    }
+
+    /// The members of an object whose `{` has been read and which is not empty.
+    fn object(&mut self, depth: usize, top: bool) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mark = self.flat.members.len();
+        let first_pair = self.flat.pairs.len();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return None;
+            }
+            let (key_start, key_end) = self.key()?;
+            let key = self.input.get(key_start..key_end).unwrap_or_default();
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return None;
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let first = self.flat.pairs.len() as u32;
+            let value_start = self.pos;
+            let kind = if top && key == b"signature" {
+                self.signature()?;
+                Kind::Null
+            } else {
+                if top && key == SENDER_KEY.as_bytes() {
+                    return None;
+                }
+                let base = self.flat.path.len();
+                if !top {
+                    self.flat.path.push(b'.');
+                }
+                self.flat.path.extend_from_slice(key);
+                let kind = self.value(depth)?;
+                if kind == Kind::Null && self.flat.first_null.is_none() {
+                    self.flat.first_null = Some(String::from_utf8_lossy(&self.flat.path).into());
+                }
+                self.flat.path.truncate(base);
+                kind
+            };
+            if top {
+                self.flat.top.push([
+                    key_start as u32,
+                    key_end as u32,
+                    value_start as u32,
+                    self.pos as u32,
+                ]);
+            }
+            let sep = kind.separator();
+            self.flat.members.push(Member {
+                prefix: prefix(self.input, key_start, key_end - key_start, sep),
+                key: (key_start as u32, key_end as u32),
+                sep,
+                first,
+                end: self.flat.pairs.len() as u32,
+            });
+            self.within_budget()?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        self.order_members(mark, first_pair, top)?;
+        self.flat.members.truncate(mark);
+        Some(())
+    }
+
+    /// The top-level `signature`: a string without escape (kept apart) or `null`.
+    fn signature(&mut self) -> Option<()> {
+        self.flat.has_signature_key = true;
+        if self.keyword(b"null").is_ok() {
+            return Some(());
+        }
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.pos + 1;
+        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
+        let end = start + len;
+        if self.input.get(end) != Some(&b'"') {
+            return None;
+        }
+        if !ascii && std::str::from_utf8(self.input.get(start..end)?).is_err() {
+            return None;
+        }
+        self.flat.signature = Some((start, end));
+        self.pos = end + 1;
+        Some(())
+    }
+
+    /// Sorts the members `members[mark..]` (whose pairs are `pairs[first_pair..]`) into
+    /// canonical order, refuses a repeated key, moves the pairs into that order and, at
+    /// the top, finds where `senderKey` goes.
+    fn order_members(&mut self, mark: usize, first_pair: usize, top: bool) -> Option<()> {
+        let input = self.input;
+        let flat = &mut *self.flat;
+        let members = flat.members.get_mut(mark..).unwrap_or_default();
+        let mut sorted = true;
+        for pair in members.windows(2) {
+            if let [a, b] = pair {
+                if a.prefix >= b.prefix {
+                    sorted = false;
+                    break;
+                }
+            }
+        }
+        if !sorted {
+            members.sort_unstable_by(|a, b| {
+                a.prefix.cmp(&b.prefix).then_with(|| {
+                    compare_with_separators(a.key(input), a.sep, b.key(input), b.sep)
+                        .then(a.key.0.cmp(&b.key.0))
+                })
+            });
+        }
+        // A repeated key: the same key with the same separator is a neighbour; with
+        // another, only keys that extend it can sort between them, so neighbours of
+        // which one's key starts the other's are looked at closely (rare).
+        let mut extends = false;
+        for pair in members.windows(2) {
+            if let [a, b] = pair {
+                let (ka, kb) = (a.key(input), b.key(input));
+                if kb.starts_with(ka) || ka.starts_with(kb) {
+                    extends = true;
+                    break;
+                }
+            }
+        }
+        if extends && repeats(input, members, &mut flat.spare) {
+            return None;
+        }
+        if top {
+            let before = members
+                .iter()
+                .take_while(|m| {
+                    compare_with_separators(m.key(input), m.sep, SENDER_KEY.as_bytes(), b'=')
+                        .is_lt()
+                })
+                .map(|m| (m.end - m.first) as usize)
+                .sum::<usize>();
+            flat.sender_at = first_pair + before;
+        }
+        if !sorted {
+            let spare = &mut flat.spare;
+            spare.clear();
+            for m in members.iter() {
+                spare.extend_from_slice(
+                    flat.pairs
+                        .get(m.first as usize..m.end as usize)
+                        .unwrap_or_default(),
+                );
+            }
+            flat.pairs
+                .get_mut(first_pair..)
+                .unwrap_or_default()
+                .copy_from_slice(spare);
+        }
+        Some(())
+    }
+
+    /// A value at `pos`: its pairs written, and its kind.
+    fn value(&mut self, depth: usize) -> Option<Kind> {
+        let start = self.flat.text.len();
+        match self.peek()? {
+            open @ (b'{' | b'[') => {
+                // Deeper than the limit even when empty, as the careful parser counts.
+                if depth + 1 > MAX_DEPTH {
+                    return None;
+                }
+                self.pos += 1;
+                self.skip_ws();
+                let close = if open == b'{' { b'}' } else { b']' };
+                if self.peek() == Some(close) {
+                    self.pos += 1;
+                    return Some(self.pair(start, if open == b'{' { b"{}" } else { b"[]" }));
+                }
+                if open == b'{' {
+                    self.object(depth + 1, false)?;
+                    Some(Kind::Object)
+                } else {
+                    self.array(depth + 1)?;
+                    Some(Kind::Array)
+                }
+            }
+            b'"' => {
+                let flat = &mut *self.flat;
+                flat.text.extend_from_slice(&flat.path);
+                flat.text.push(b'=');
+                let value_start = flat.text.len();
+                string(self.input, &mut self.pos, &mut flat.text).ok()?;
+                let value = flat.text.get(value_start..).unwrap_or_default();
+                if value.contains(&b'&') && reads_as_pair_after_ampersand(value) {
+                    return None;
+                }
+                flat.pairs.push((start as u32, flat.text.len() as u32));
+                Some(Kind::Pair)
+            }
+            b't' => {
+                self.keyword(b"true").ok()?;
+                Some(self.pair(start, b"true"))
+            }
+            b'f' => {
+                self.keyword(b"false").ok()?;
+                Some(self.pair(start, b"false"))
+            }
+            b'n' => {
+                self.keyword(b"null").ok()?;
+                Some(Kind::Null)
+            }
+            b'-' | b'0'..=b'9' => {
+                let begin = self.pos;
+                self.number().ok()?;
+                let literal = self.input.get(begin..self.pos).unwrap_or_default();
+                Some(self.pair(start, literal))
+            }
+            _ => None,
+        }
+    }
+
+    /// The pair `path=value` (its text starting at `start`).
+    fn pair(&mut self, start: usize, value: &[u8]) -> Kind {
+        let flat = &mut *self.flat;
+        flat.text.extend_from_slice(&flat.path);
+        flat.text.push(b'=');
+        flat.text.extend_from_slice(value);
+        flat.pairs.push((start as u32, flat.text.len() as u32));
+        Kind::Pair
+    }
+
+    /// The elements of an array whose `[` has been read and which is not empty.
+    fn array(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let base = self.flat.path.len();
+        let mark = self.flat.elements.len();
+        let first_pair = self.flat.pairs.len();
+        let mut index = 0usize;
+        loop {
+            self.flat.path.push(b'[');
+            push_decimal(&mut self.flat.path, index);
+            self.flat.path.push(b']');
+            self.skip_ws();
+            let first = self.flat.pairs.len() as u32;
+            if self.value(depth)? == Kind::Null {
+                return None;
+            }
+            self.flat
+                .elements
+                .push((first, self.flat.pairs.len() as u32));
+            self.within_budget()?;
+            self.flat.path.truncate(base);
+            index += 1;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if index > 10 {
+            // `[10]` sorts before `[1]`: the elements' pairs in the order of their
+            // indexes as text.
+            let flat = &mut *self.flat;
+            let elements = flat.elements.get(mark..).unwrap_or_default();
+            flat.spare.clear();
+            for i in IndexOrder::new(index) {
+                if let Some(&(first, end)) = elements.get(i) {
+                    flat.spare.extend_from_slice(
+                        flat.pairs
+                            .get(first as usize..end as usize)
+                            .unwrap_or_default(),
+                    );
+                }
+            }
+            flat.pairs
+                .get_mut(first_pair..)
+                .unwrap_or_default()
+                .copy_from_slice(&flat.spare);
+        }
+        self.flat.elements.truncate(mark);
+        Some(())
+    }
+}
+
+/// True when two of `members` (sorted) have the same key: the keys, sorted alone, have
+/// equal neighbours.
+fn repeats(input: &[u8], members: &[Member], spare: &mut Vec<(u32, u32)>) -> bool {
+    spare.clear();
+    spare.extend(members.iter().map(|m| m.key));
+    let key = |&(start, end): &(u32, u32)| input.get(start as usize..end as usize);
+    spare.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
+    spare.windows(2).any(|pair| match pair {
+        [a, b] => key(a) == key(b),
+        _ => false,
+    })
+}

@@ -1,0 +1,226 @@
+//! The one-pass reader against the careful parser: on every body it takes, the same
+//! canonical string (digest), signature, first null, pair count and top-level members;
+//! it takes no body the careful parser refuses; and it does take the bodies the
+//! runtime signs and receives every day.
+
+use super::flat::Flat;
+use super::tree::tree_parse;
+use super::{Borrowed, Parsed, Stop};
+use crate::secret::PrivateKey;
+use proptest::prelude::*;
+
+fn careful(input: &[u8]) -> Result<Parsed, String> {
+    match tree_parse(input, true) {
+        Ok(parsed) => Ok(parsed),
+        Err(Stop::Error(e)) => Err(e.to_string()),
+        Err(Stop::NeedsArena) => Err("needs an arena".to_owned()),
+    }
+}
+
+/// Asserts what must hold of `body` (see the module's doc).
+fn agree(body: &str) -> Result<bool, TestCaseError> {
+    let input = body.as_bytes();
+    let key = PrivateKey::new("k&e=y");
+    let Some(mut flat) = Flat::read(input) else {
+        return Ok(false);
+    };
+    let parsed = careful(input);
+    prop_assert!(
+        parsed.is_ok(),
+        "taken, but the careful parser says {:?}: {}",
+        parsed.err(),
+        body
+    );
+    let Ok(parsed) = parsed else {
+        return Ok(false);
+    };
+    prop_assert_eq!(flat.digest(&key), parsed.digest(input, &key), "{}", body);
+    let signature = flat
+        .signature
+        .and_then(|(s, e)| input.get(s..e))
+        .map(|t| String::from_utf8_lossy(t).into_owned());
+    prop_assert_eq!(
+        signature.as_deref(),
+        parsed.meta.signature(input),
+        "{}",
+        body
+    );
+    prop_assert_eq!(&flat.first_null, &parsed.meta.first_null, "{}", body);
+    prop_assert_eq!(flat.has_signature_key, parsed.meta.has_signature_key);
+    prop_assert_eq!(flat.len(), parsed.meta.pairs, "{}", body);
+    flat.keep();
+    // The members the envelope reads, as the careful parser finds them.
+    let names = ["a", "data", "code", "signature", "s-"];
+    let borrowed = Borrowed::parse_unambiguous(input);
+    prop_assert!(borrowed.as_ref().is_ok_and(Borrowed::read_in_one_pass));
+    let fast = borrowed.map(|b| b.top_members(names)).ok();
+    let slow = Borrowed {
+        input,
+        how: super::How::Parsed(parsed),
+    }
+    .top_members(names);
+    prop_assert_eq!(fast, Some(slow), "{}", body);
+    Ok(true)
+}
+
+fn key(clean: bool) -> impl Strategy<Value = String> {
+    let mut odd = vec!["", "a.b", "x&", "\\u0061", "q]", "senderKey"];
+    if clean {
+        odd = vec!["a", "s-"];
+    }
+    prop_oneof![
+        8 => prop::collection::vec(
+            prop::sample::select(vec![
+                "a", "b", "-", "/", "0", "9", ":", ";", "<", ">", "Z", "s", "\u{e9}",
+            ]),
+            1..4,
+        )
+        .prop_map(|parts| parts.concat()),
+        // Keys that share or pass their first sixteen bytes.
+        2 => prop::sample::select(vec![
+            "beneficiaryName", "beneficiaryNam", "beneficiaryNameX", "abcdefghijklmnop",
+            "abcdefghijklmnopq", "abcdefghijklmno/", "abcdefghijklmnop-",
+        ])
+        .prop_map(str::to_owned),
+        // Keys the one pass leaves to the careful parser (unless `clean`).
+        1 => prop::sample::select(odd).prop_map(str::to_owned),
+    ]
+}
+
+fn value(clean: bool) -> impl Strategy<Value = String> {
+    let mut leaves = vec![
+        "1",
+        "-0.50e+3",
+        "true",
+        "false",
+        "{}",
+        "[ ]",
+        r#""Tom & Jerry""#,
+        r#""\u00e9\n\"""#,
+        r#""电子元件""#,
+    ];
+    if !clean {
+        // A null element, a number with a leading zero, a value that reads as a pair:
+        // left to the careful parser.
+        leaves.extend(["null", "01", r#""x&y=z""#]);
+    }
+    let leaf = prop::sample::select(leaves).prop_map(str::to_owned);
+    leaf.prop_recursive(4, 64, 24, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..24)
+                .prop_map(|items| format!("[{}]", items.join(","))),
+            prop::collection::vec(inner.clone(), 9..14)
+                .prop_map(|items| format!("[{}]", items.join(","))),
+            prop::collection::vec((key(clean), inner), 0..6).prop_map(|members| {
+                let members: Vec<String> = members
+                    .into_iter()
+                    .map(|(k, v)| format!("\"{k}\" : {v}"))
+                    .collect();
+                format!("{{ {} }}", members.join(","))
+            }),
+        ]
+    })
+}
+
+fn body(clean: bool) -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop_oneof![
+                4 => key(clean),
+                1 => Just("senderKex".to_owned()),
+                1 => Just("senderKey0".to_owned()),
+                1 => Just("sender".to_owned()),
+                1 => Just("signature".to_owned()),
+            ],
+            prop_oneof![
+                8 => value(clean),
+                1 => Just("null".to_owned()),
+            ],
+            prop::sample::select(if clean {
+                vec!["\"00\"", "null"]
+            } else {
+                vec!["\"00\"", "null", "\"0\\u0030\"", "7"]
+            }),
+        ),
+        0..6,
+    )
+    .prop_map(|members| {
+        let members: Vec<String> = members
+            .into_iter()
+            .map(|(k, v, signature)| {
+                let v = if k == "signature" {
+                    signature.to_owned()
+                } else {
+                    v
+                };
+                format!("\"{k}\":{v}")
+            })
+            .collect();
+        format!("{{{}}}", members.join(","))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn the_one_pass_agrees_with_the_careful_parser(body in body(false)) {
+        agree(&body)?;
+    }
+
+    /// Bodies the one pass mostly takes (no null element, plain keys).
+    #[test]
+    fn the_one_pass_agrees_on_clean_bodies(body in body(true)) {
+        agree(&body)?;
+    }
+}
+
+/// The bodies of every day are read in one pass (a reader that left everything to the
+/// careful parser would pass the property above).
+#[test]
+fn everyday_bodies_are_read_in_one_pass() {
+    let orders: Vec<String> = (0..12)
+        .map(|i| {
+            format!(
+                r#"{{"productName":"Product {i} 电子元件","quantity":{i},"amount":"{i}2500.50"}}"#
+            )
+        })
+        .collect();
+    let bodies = [
+        r#"{"requestId":"r1","sender":"client1","locale":"en_KE","timestamp":1650533105687,"salt":"9f8e","params":{"accountId":"1002003004005"}}"#.to_owned(),
+        r#"{"requestId":"r1","code":"00000","msg":"success","sender":"svc","salt":"s","timestamp":1650533105687,"data":{"accountId":"1","balance":"1520.75","fee":null,"feeCurrency":"KES"},"signature":"ab"}"#.to_owned(),
+        format!(r#"{{"params":{{"remark":"Invoice 2024-001 & 2024-002","oderArray":[{}],"empty":{{}},"none":[]}}}}"#, orders.join(",")),
+        "{}".to_owned(),
+        " { \"a\" : [ 1 , 2 ] } ".to_owned(),
+    ];
+    for body in &bodies {
+        match agree(body) {
+            Ok(taken) => assert!(taken, "left to the careful parser: {body}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Bodies the one pass must leave to the careful parser, which refuses them or reads
+/// what the one pass does not take.
+#[test]
+fn what_needs_judgement_is_left_to_the_careful_parser() {
+    for body in [
+        r#"{"a":1,"a":2}"#,
+        r#"{"a":1,"a0":2,"a":{"b":1}}"#,
+        r#"{"a":[1,null]}"#,
+        r#"{"a\u0062":1}"#,
+        r#"{"senderKey":"x"}"#,
+        r#"{"signature":1}"#,
+        r#"{"v":"x&data.y=1"}"#,
+        r#"{"a":1}x"#,
+        r#"[1]"#,
+        r#"{"a":01}"#,
+    ] {
+        assert!(Flat::read(body.as_bytes()).is_none(), "{body}");
+    }
+    // Too deep, even when the deepest value is empty.
+    let deep = format!("{{\"a\":{}{{}}{}}}", "[".repeat(63), "]".repeat(63));
+    assert!(Flat::read(deep.as_bytes()).is_none());
+    assert!(careful(deep.as_bytes()).is_err());
+}
