@@ -22,8 +22,8 @@ use sha2::{Digest, Sha256};
 
 use super::limits::{over_budget, MAX_DEPTH};
 use super::order::{compare_with_separators, IndexOrder};
-use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
-use super::scan::{plain_run_ascii, push_decimal, string, Tokens};
+use super::rules::reads_as_pair_after_ampersand;
+use super::scan::{escape, push_decimal, Tokens};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -72,6 +72,19 @@ impl Member {
         input
             .get(self.key.0 as usize..self.key.1 as usize)
             .unwrap_or_default()
+    }
+
+    /// True when this member's key starts `other`'s (or is the same): on the prefixes
+    /// when the key fits in one.
+    fn starts(&self, other: &Member, input: &[u8]) -> bool {
+        let (len, other_len) = (self.key.1 - self.key.0, other.key.1 - other.key.0);
+        if len > other_len {
+            return false;
+        }
+        if len <= 16 {
+            return (self.prefix ^ other.prefix).leading_zeros() >= 8 * len;
+        }
+        other.key(input).starts_with(self.key(input))
     }
 }
 
@@ -328,16 +341,12 @@ impl Reader<'_, '_> {
     /// A plain key at `pos` (its quote): its start and end in the body.
     fn key(&mut self) -> Option<(usize, usize)> {
         let start = self.pos + 1;
-        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
+        let (len, _, ascii) = run(self.input.get(start..).unwrap_or_default());
         let end = start + len;
-        if self.input.get(end) != Some(&b'"') || len == 0 {
+        if self.input.get(end) != Some(&b'"') || len == 0 || !utf8(self.input, start, end, ascii) {
             return None;
         }
-        let key = self.input.get(start..end).unwrap_or_default();
-        if !ascii && std::str::from_utf8(key).is_err() {
-            return None;
-        }
-        if !key.iter().all(|&b| is_key_byte(b)) {
+        if holds_refused_key_byte(self.input, start, end) {
             return None;
         }
         self.pos = end + 1;
@@ -427,12 +436,9 @@ impl Reader<'_, '_> {
             return None;
         }
         let start = self.pos + 1;
-        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
+        let (len, _, ascii) = run(self.input.get(start..).unwrap_or_default());
         let end = start + len;
-        if self.input.get(end) != Some(&b'"') {
-            return None;
-        }
-        if !ascii && std::str::from_utf8(self.input.get(start..end)?).is_err() {
+        if self.input.get(end) != Some(&b'"') || !utf8(self.input, start, end, ascii) {
             return None;
         }
         self.flat.signature = Some((start, end));
@@ -470,8 +476,7 @@ impl Reader<'_, '_> {
         let mut extends = false;
         for pair in members.windows(2) {
             if let [a, b] = pair {
-                let (ka, kb) = (a.key(input), b.key(input));
-                if kb.starts_with(ka) || ka.starts_with(kb) {
+                if a.starts(b, input) || b.starts(a, input) {
                     extends = true;
                     break;
                 }
@@ -538,9 +543,9 @@ impl Reader<'_, '_> {
                 flat.text.extend_from_slice(&flat.path);
                 flat.text.push(b'=');
                 let value_start = flat.text.len();
-                string(self.input, &mut self.pos, &mut flat.text).ok()?;
+                let ampersand = string_value(self.input, &mut self.pos, &mut flat.text)?;
                 let value = flat.text.get(value_start..).unwrap_or_default();
-                if value.contains(&b'&') && reads_as_pair_after_ampersand(value) {
+                if ampersand && reads_as_pair_after_ampersand(value) {
                     return None;
                 }
                 flat.pairs.push((start as u32, flat.text.len() as u32));
@@ -648,4 +653,133 @@ fn repeats(input: &[u8], members: &[Member], spare: &mut Vec<(u32, u32)>) -> boo
         [a, b] => key(a) == key(b),
         _ => false,
     })
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `v` equal to `b` (and maybe of bytes above one that is:
+/// the lowest set bit is exact).
+#[inline(always)]
+fn bytes_equal(v: u64, b: u8) -> u64 {
+    let x = v ^ (ONES * u64::from(b));
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// Length of the longest prefix of `s` with no `"`, `\\`, control character or `&`,
+/// eight bytes at a time (see `scan::plain_run`); whether it stopped at `&`; whether
+/// every byte before is ASCII (a run ends at an ASCII byte, so it never splits a UTF-8
+/// sequence, and only a run holding other bytes needs its UTF-8 checked).
+#[inline(always)]
+fn run(s: &[u8]) -> (usize, bool, bool) {
+    let mut chunks = s.chunks_exact(8);
+    let mut done = 0;
+    let mut high = 0u64;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let found = bytes_equal(v, b'"')
+            | bytes_equal(v, b'\\')
+            | bytes_equal(v, b'&')
+            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH);
+        if found != 0 {
+            let bytes = found.trailing_zeros() / 8;
+            high |= v & u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
+            let at = done + bytes as usize;
+            return (at, s.get(at) == Some(&b'&'), high & HIGH == 0);
+        }
+        high |= v;
+        done += 8;
+    }
+    let rest = chunks.remainder();
+    let len = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b == b'&' || b < 0x20)
+        .unwrap_or(rest.len());
+    let ascii = high & HIGH == 0 && rest.get(..len).unwrap_or_default().is_ascii();
+    (done + len, rest.get(len) == Some(&b'&'), ascii)
+}
+
+/// The run `input[start..end]` of a string is UTF-8 (checked only when not ASCII).
+fn utf8(input: &[u8], start: usize, end: usize, ascii: bool) -> bool {
+    ascii || std::str::from_utf8(input.get(start..end).unwrap_or_default()).is_ok()
+}
+
+/// True when the key `input[start..end]` holds a byte rule R1 refuses in a key (`&`,
+/// `=`, `.`, `[`, `]`), eight bytes at a time: the last word read from the body and the
+/// bytes after the key masked off (no copy into a word, whose load would wait on it).
+fn holds_refused_key_byte(input: &[u8], start: usize, end: usize) -> bool {
+    let refused = |v: u64| {
+        bytes_equal(v, b'&')
+            | bytes_equal(v, b'=')
+            | bytes_equal(v, b'.')
+            | bytes_equal(v, b'[')
+            | bytes_equal(v, b']')
+            != 0
+    };
+    let word = |at: usize| {
+        input.get(at..at + 8).map(|bytes| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(bytes);
+            u64::from_le_bytes(word)
+        })
+    };
+    let mut at = start;
+    while at < end {
+        let left = end - at;
+        match word(at) {
+            Some(v) if left >= 8 => {
+                if refused(v) {
+                    return true;
+                }
+            }
+            // The zero bytes put in place of those after the key are none of those.
+            Some(v) => return refused(v & (u64::MAX >> (64 - 8 * left))),
+            None => {
+                return input
+                    .get(at..end)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|&b| matches!(b, b'&' | b'=' | b'.' | b'[' | b']'))
+            }
+        }
+        at += 8;
+    }
+    false
+}
+
+/// Reads the JSON string at `*pos` (its quote), checking its UTF-8, and writes its unescaped text to `out`; whether the text holds `&`. `None` for a string
+/// that is no JSON (a raw control character, a bad escape, no closing quote).
+fn string_value(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Option<bool> {
+    *pos += 1;
+    let mut ampersand = false;
+    loop {
+        let start = *pos;
+        let (len, at_ampersand, ascii) = run(input.get(start..).unwrap_or_default());
+        *pos += len;
+        if !utf8(input, start, *pos, ascii) {
+            return None;
+        }
+        out.extend_from_slice(input.get(start..*pos).unwrap_or_default());
+        match input.get(*pos)? {
+            b'"' => {
+                *pos += 1;
+                return Some(ampersand);
+            }
+            b'&' if at_ampersand => {
+                ampersand = true;
+                out.push(b'&');
+                *pos += 1;
+            }
+            b'\\' => {
+                *pos += 1;
+                let (bytes, len) = escape(input, pos).ok()?;
+                let text = bytes.get(..len).unwrap_or_default();
+                ampersand = ampersand || text.contains(&b'&');
+                out.extend_from_slice(text);
+            }
+            _ => return None,
+        }
+    }
 }

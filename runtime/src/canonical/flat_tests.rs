@@ -219,6 +219,16 @@ fn what_needs_judgement_is_left_to_the_careful_parser() {
     ] {
         assert!(Flat::read(body.as_bytes()).is_none(), "{body}");
     }
+    // Not UTF-8, in a value, a key or the signature.
+    for body in [
+        &b"{\"a\":\"\xff\"}"[..],
+        b"{\"a\":\"x\xe7\x94\"}",
+        b"{\"\xc3\":1}",
+        b"{\"signature\":\"\xff\"}",
+    ] {
+        assert!(Flat::read(body).is_none(), "{body:?}");
+        assert!(careful(body).is_err(), "{body:?}");
+    }
     // Too deep, even when the deepest value is empty.
     let deep = format!("{{\"a\":{}{{}}{}}}", "[".repeat(63), "]".repeat(63));
     assert!(Flat::read(deep.as_bytes()).is_none());

@@ -172,15 +172,6 @@ impl<'a> Borrowed<'a> {
         }
     }
 
-    /// Number of pairs, without `senderKey`.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        match &self.how {
-            How::Flat(flat) => flat.len(),
-            How::Parsed(parsed) => parsed.meta.pairs,
-        }
-    }
-
     /// The raw JSON text of the top-level members named `names`, from the parse (no
     /// second parse of the body): for each name, the value's text as it is in the
     /// body, or `None` when there is no such member. Keys are compared unescaped.
