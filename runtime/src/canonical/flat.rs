@@ -18,10 +18,8 @@
 //! careful parser (`tree`, then `arena`) reads the body and gives the same answer or
 //! the error it always gave. Tests check both agree on every body they generate.
 
-use sha2::{Digest, Sha256};
-
 use super::limits::{over_budget, MAX_DEPTH};
-use super::order::{compare_with_separators, IndexOrder};
+use super::members::{self, Member};
 use super::rules::reads_as_pair_after_ampersand;
 use super::scan::{escape, push_decimal, Tokens};
 use super::SENDER_KEY;
@@ -52,40 +50,6 @@ pub(super) struct Flat {
     /// Pair records being moved into order; the canonical string being hashed.
     spare: Vec<(u32, u32)>,
     joined: Vec<u8>,
-}
-
-/// One member of an object being read.
-#[derive(Clone, Copy)]
-struct Member {
-    /// See [`prefix`].
-    prefix: u128,
-    /// The key in the body (no escape in it).
-    key: (u32, u32),
-    sep: u8,
-    /// The member's pairs, `pairs[first..end]` in document order.
-    first: u32,
-    end: u32,
-}
-
-impl Member {
-    fn key<'i>(&self, input: &'i [u8]) -> &'i [u8] {
-        input
-            .get(self.key.0 as usize..self.key.1 as usize)
-            .unwrap_or_default()
-    }
-
-    /// True when this member's key starts `other`'s (or is the same): on the prefixes
-    /// when the key fits in one.
-    fn starts(&self, other: &Member, input: &[u8]) -> bool {
-        let (len, other_len) = (self.key.1 - self.key.0, other.key.1 - other.key.0);
-        if len > other_len {
-            return false;
-        }
-        if len <= 16 {
-            return (self.prefix ^ other.prefix).leading_zeros() >= 8 * len;
-        }
-        other.key(input).starts_with(self.key(input))
-    }
 }
 
 /// What a value turned out to be, for its member's separator.
@@ -247,53 +211,8 @@ impl Flat {
             joined,
             ..
         } = self;
-        joined.clear();
-        let (before, after) = pairs.split_at((*sender_at).min(pairs.len()));
-        for &(start, end) in before {
-            joined.extend_from_slice(text.get(start as usize..end as usize).unwrap_or_default());
-            joined.push(b'&');
-        }
-        let mut sha = Sha256::new();
-        sha.update(&joined[..]);
-        sha.update(SENDER_KEY.as_bytes());
-        sha.update(b"=");
-        sha.update(key.expose());
-        joined.clear();
-        for &(start, end) in after {
-            joined.push(b'&');
-            joined.extend_from_slice(text.get(start as usize..end as usize).unwrap_or_default());
-        }
-        sha.update(&joined[..]);
-        joined.clear();
-        sha.finalize().into()
+        members::digest(text, pairs, *sender_at, key, joined)
     }
-}
-
-/// The first sixteen bytes of `key + sep`, zero-padded, as a big-endian integer: it
-/// orders like `key + sep` wherever two of them differ in those bytes (no key byte is
-/// zero: a key here has no escape, and a raw control character is no JSON). `input`
-/// holds the key at `start` (`len` bytes, at least one).
-fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
-    let mut bytes = [0u8; 16];
-    match input.get(start..start + 16) {
-        Some(head) if len >= 16 => bytes.copy_from_slice(head),
-        Some(head) => {
-            // Sixteen bytes read as one integer, those after the key masked off and the
-            // separator put in the first of them.
-            bytes.copy_from_slice(head);
-            let v = u128::from_le_bytes(bytes);
-            let bits = 8 * len as u32;
-            let kept = v & u128::MAX.checked_shr(128 - bits).unwrap_or(0);
-            return (kept | (u128::from(sep) << bits)).swap_bytes();
-        }
-        None => {
-            let key = input.get(start..start + len).unwrap_or_default();
-            for (slot, &b) in bytes.iter_mut().zip(key.iter().chain(&[sep])) {
-                *slot = b;
-            }
-        }
-    }
-    u128::from_be_bytes(bytes)
 }
 
 struct Reader<'i, 'f> {
@@ -402,14 +321,12 @@ impl Reader<'_, '_> {
                     self.pos as u32,
                 ]);
             }
-            let sep = kind.separator();
-            self.flat.members.push(Member {
-                prefix: prefix(self.input, key_start, key_end - key_start, sep),
-                key: (key_start as u32, key_end as u32),
-                sep,
-                first,
-                end: self.flat.pairs.len() as u32,
-            });
+            self.flat.members.push(Member::new(
+                self.input,
+                (key_start, key_end),
+                kind.separator(),
+                (first, self.flat.pairs.len() as u32),
+            ));
             self.within_budget()?;
             self.skip_ws();
             match self.peek() {
@@ -421,8 +338,17 @@ impl Reader<'_, '_> {
                 _ => return None,
             }
         }
-        self.order_members(mark, first_pair, top)?;
-        self.flat.members.truncate(mark);
+        let flat = &mut *self.flat;
+        let before = members::order(
+            self.input,
+            flat.members.get_mut(mark..).unwrap_or_default(),
+            flat.pairs.get_mut(first_pair..).unwrap_or_default(),
+            &mut flat.spare,
+        )?;
+        if top {
+            flat.sender_at = first_pair + before;
+        }
+        flat.members.truncate(mark);
         Some(())
     }
 
@@ -443,74 +369,6 @@ impl Reader<'_, '_> {
         }
         self.flat.signature = Some((start, end));
         self.pos = end + 1;
-        Some(())
-    }
-
-    /// Sorts the members `members[mark..]` (whose pairs are `pairs[first_pair..]`) into
-    /// canonical order, refuses a repeated key, moves the pairs into that order and, at
-    /// the top, finds where `senderKey` goes.
-    fn order_members(&mut self, mark: usize, first_pair: usize, top: bool) -> Option<()> {
-        let input = self.input;
-        let flat = &mut *self.flat;
-        let members = flat.members.get_mut(mark..).unwrap_or_default();
-        let mut sorted = true;
-        for pair in members.windows(2) {
-            if let [a, b] = pair {
-                if a.prefix >= b.prefix {
-                    sorted = false;
-                    break;
-                }
-            }
-        }
-        if !sorted {
-            members.sort_unstable_by(|a, b| {
-                a.prefix.cmp(&b.prefix).then_with(|| {
-                    compare_with_separators(a.key(input), a.sep, b.key(input), b.sep)
-                        .then(a.key.0.cmp(&b.key.0))
-                })
-            });
-        }
-        // A repeated key: the same key with the same separator is a neighbour; with
-        // another, only keys that extend it can sort between them, so neighbours of
-        // which one's key starts the other's are looked at closely (rare).
-        let mut extends = false;
-        for pair in members.windows(2) {
-            if let [a, b] = pair {
-                if a.starts(b, input) || b.starts(a, input) {
-                    extends = true;
-                    break;
-                }
-            }
-        }
-        if extends && repeats(input, members, &mut flat.spare) {
-            return None;
-        }
-        if top {
-            let before = members
-                .iter()
-                .take_while(|m| {
-                    compare_with_separators(m.key(input), m.sep, SENDER_KEY.as_bytes(), b'=')
-                        .is_lt()
-                })
-                .map(|m| (m.end - m.first) as usize)
-                .sum::<usize>();
-            flat.sender_at = first_pair + before;
-        }
-        if !sorted {
-            let spare = &mut flat.spare;
-            spare.clear();
-            for m in members.iter() {
-                spare.extend_from_slice(
-                    flat.pairs
-                        .get(m.first as usize..m.end as usize)
-                        .unwrap_or_default(),
-                );
-            }
-            flat.pairs
-                .get_mut(first_pair..)
-                .unwrap_or_default()
-                .copy_from_slice(spare);
-        }
         Some(())
     }
 
@@ -617,43 +475,17 @@ impl Reader<'_, '_> {
                 _ => return None,
             }
         }
-        if index > 10 {
-            // `[10]` sorts before `[1]`: the elements' pairs in the order of their
-            // indexes as text.
-            let flat = &mut *self.flat;
-            let elements = flat.elements.get(mark..).unwrap_or_default();
-            flat.spare.clear();
-            for i in IndexOrder::new(index) {
-                if let Some(&(first, end)) = elements.get(i) {
-                    flat.spare.extend_from_slice(
-                        flat.pairs
-                            .get(first as usize..end as usize)
-                            .unwrap_or_default(),
-                    );
-                }
-            }
-            flat.pairs
-                .get_mut(first_pair..)
-                .unwrap_or_default()
-                .copy_from_slice(&flat.spare);
-        }
-        self.flat.elements.truncate(mark);
+        let flat = &mut *self.flat;
+        members::order_elements(
+            flat.elements.get(mark..).unwrap_or_default(),
+            flat.pairs.get_mut(first_pair..).unwrap_or_default(),
+            &mut flat.spare,
+        );
+        flat.elements.truncate(mark);
         Some(())
     }
 }
 
-/// True when two of `members` (sorted) have the same key: the keys, sorted alone, have
-/// equal neighbours.
-fn repeats(input: &[u8], members: &[Member], spare: &mut Vec<(u32, u32)>) -> bool {
-    spare.clear();
-    spare.extend(members.iter().map(|m| m.key));
-    let key = |&(start, end): &(u32, u32)| input.get(start as usize..end as usize);
-    spare.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
-    spare.windows(2).any(|pair| match pair {
-        [a, b] => key(a) == key(b),
-        _ => false,
-    })
-}
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;

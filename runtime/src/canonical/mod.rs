@@ -47,6 +47,7 @@ mod flat;
 #[cfg(test)]
 mod flat_tests;
 mod limits;
+mod members;
 mod order;
 mod rules;
 mod scan;
