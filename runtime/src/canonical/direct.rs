@@ -20,9 +20,9 @@
 use serde::ser::{self, Serialize};
 
 use super::limits::{over_budget, MAX_BODY, MAX_DEPTH};
+use super::members::{self, Member};
 use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
-use super::scan::{push_decimal, Out};
-use super::walk::{Emit, Hashing};
+use super::scan::push_decimal;
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -42,8 +42,12 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
             pairs: Vec::with_capacity(512),
             spans: Vec::with_capacity(32),
             path: Vec::with_capacity(64),
-            keys: Vec::with_capacity(16),
+            members: Vec::with_capacity(16),
+            elements: Vec::new(),
             key_text: Vec::with_capacity(256),
+            sender_at: 0,
+            spare: Vec::with_capacity(32),
+            joined: Vec::with_capacity(512),
             depth: 0,
             scratch: Vec::new(),
         });
@@ -70,49 +74,17 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Option<Direct>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The digest of the pairs collected in `direct` with `key`.
+/// The digest of the pairs collected in `direct` with `key` (in canonical order: each
+/// object and array put its own in order as it closed).
 fn digest(direct: &mut Direct, key: &PrivateKey) -> [u8; 32] {
-    let Direct { pairs, spans, .. } = direct;
-    let text = |&(start, end): &(usize, usize)| pairs.get(start..end).unwrap_or_default();
-    // The complete pairs in byte order: the algorithm itself. Their paths differ (no
-    // key repeats in an object, none holds `.`, `[`, `=`), so no two pairs are equal.
-    spans.sort_unstable_by(|a, b| text(a).cmp(text(b)));
-    let mut hashing = Hashing::new();
-    let mut sender_done = false;
-    let mut first = true;
-    for span in spans.iter() {
-        let pair = text(span);
-        if !sender_done && sorts_after_sender_key(pair) {
-            put_sender_key(&mut hashing, key, &mut first);
-            sender_done = true;
-        }
-        if !first {
-            hashing.put(b"&");
-        }
-        first = false;
-        hashing.put(pair);
-    }
-    if !sender_done {
-        put_sender_key(&mut hashing, key, &mut first);
-    }
-    hashing.finish()
-}
-
-/// `pair` sorts after `senderKey=<key>`, whatever the key: no pair of a value taken
-/// here starts with `senderKey=` (a top-level `senderKey` is not taken), so the two
-/// differ within `senderKey=`, or the pair is a prefix of it and sorts first.
-fn sorts_after_sender_key(pair: &[u8]) -> bool {
-    pair > b"senderKey=".as_slice()
-}
-
-fn put_sender_key(hashing: &mut Hashing, key: &PrivateKey, first: &mut bool) {
-    if !*first {
-        hashing.put(b"&");
-    }
-    *first = false;
-    hashing.put(SENDER_KEY.as_bytes());
-    hashing.put(b"=");
-    hashing.sender_key(key);
+    let Direct {
+        pairs,
+        spans,
+        sender_at,
+        joined,
+        ..
+    } = direct;
+    members::digest(pairs, spans, *sender_at, key, joined)
 }
 
 /// The value is not one this pass takes (see the module's doc).
@@ -138,14 +110,22 @@ type Result<T = ()> = std::result::Result<T, Unsupported>;
 struct Direct {
     /// The JSON text.
     out: Vec<u8>,
-    /// The pairs' text, one after the other, and where each is.
+    /// The pairs' text, one after the other, and where each is (in canonical order
+    /// within each closed object and array).
     pairs: Vec<u8>,
-    spans: Vec<(usize, usize)>,
+    spans: Vec<(u32, u32)>,
     /// The path of the value being written.
     path: Vec<u8>,
-    /// The keys of the open objects (their text in `key_text`), to find a repeat.
-    keys: Vec<Key>,
+    /// The members of the open objects (their keys' text in `key_text`), and the
+    /// `(first, end)` spans of the elements of the open arrays.
+    members: Vec<Member>,
+    elements: Vec<(u32, u32)>,
     key_text: Vec<u8>,
+    /// The number of pairs that sort before `senderKey=`.
+    sender_at: usize,
+    /// Spans being moved into order; the canonical string being hashed.
+    spare: Vec<(u32, u32)>,
+    joined: Vec<u8>,
     /// Open objects and arrays.
     depth: usize,
     /// The text of a value written by `collect_str`.
@@ -159,8 +139,11 @@ impl Direct {
         self.pairs.clear();
         self.spans.clear();
         self.path.clear();
-        self.keys.clear();
+        self.members.clear();
+        self.elements.clear();
         self.key_text.clear();
+        self.sender_at = 0;
+        self.joined.clear();
         self.depth = 0;
         self.scratch.clear();
     }
@@ -222,8 +205,11 @@ impl Direct {
         self.out.push(bracket);
         Ok(Compound {
             base: self.path.len(),
-            keys_from: self.keys.len(),
+            members_from: self.members.len(),
+            elements_from: self.elements.len(),
             key_text_from: self.key_text.len(),
+            first_span: self.spans.len(),
+            member: None,
             count: 0,
             object,
             d: self,
@@ -231,29 +217,11 @@ impl Direct {
     }
 }
 
-/// A key of an open object.
-#[derive(Clone, Copy)]
-struct Key {
-    /// Where its text is in `key_text`, and its length.
-    at: usize,
-    len: usize,
-    /// Its first eight bytes (zero-padded), compared before the text.
-    head: u64,
-}
-
-fn head_of(key: &[u8]) -> u64 {
-    let mut head = [0u8; 8];
-    for (slot, &b) in head.iter_mut().zip(key) {
-        *slot = b;
-    }
-    u64::from_le_bytes(head)
-}
-
 /// Appends the pair `path=value` (a scalar at `depth`; at depth 0 it would be the
 /// whole body, which is no object).
 fn push_pair(
     pairs: &mut Vec<u8>,
-    spans: &mut Vec<(usize, usize)>,
+    spans: &mut Vec<(u32, u32)>,
     path: &[u8],
     depth: usize,
     value: &[u8],
@@ -265,7 +233,11 @@ fn push_pair(
     pairs.extend_from_slice(path);
     pairs.push(b'=');
     pairs.extend_from_slice(value);
-    spans.push((start, pairs.len()));
+    // Spans are `u32`: a text past that is left to the parse (which refuses it).
+    let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(pairs.len())) else {
+        return Err(Unsupported);
+    };
+    spans.push((start, end));
     Ok(())
 }
 
@@ -279,8 +251,14 @@ struct Compound<'a> {
     d: &'a mut Direct,
     /// The path's length before this container's members.
     base: usize,
-    keys_from: usize,
+    members_from: usize,
+    elements_from: usize,
     key_text_from: usize,
+    /// The first span of this container's pairs.
+    first_span: usize,
+    /// The member whose value is being written: its key in `key_text`, and the
+    /// path's length with the key.
+    member: Option<((usize, usize), usize)>,
     count: usize,
     object: bool,
 }
@@ -309,23 +287,38 @@ impl Compound<'_> {
         let d = &mut *self.d;
         let at = d.key_text.len();
         d.key_text.extend_from_slice(bytes);
-        d.keys.push(Key {
-            at,
-            len: bytes.len(),
-            head: head_of(bytes),
-        });
         write_str(&mut d.out, key)?;
         d.out.push(b':');
         if !top {
             d.path.push(b'.');
         }
         d.path.extend_from_slice(bytes);
+        self.member = Some(((at, d.key_text.len()), d.path.len()));
         Ok(())
     }
 
+    /// A member's value (after [`Compound::member_key`]), or an element's.
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        let first = self.d.spans.len();
         value.serialize(&mut *self.d)?;
-        self.d.path.truncate(self.base);
+        let d = &mut *self.d;
+        d.path.truncate(self.base);
+        let span = |i: usize| d.spans.get(i).map(|&(start, end)| (start, end));
+        let end = d.spans.len();
+        let (Ok(first32), Ok(end32)) = (u32::try_from(first), u32::try_from(end)) else {
+            return Err(Unsupported);
+        };
+        match self.member.take() {
+            Some((key, path_len)) => {
+                // The separator after the key in its pairs: `=` for a scalar, `.` for an
+                // object, `[` for an array (every value taken here has a pair).
+                let (start, _) = span(first).ok_or(Unsupported)?;
+                let sep = *d.pairs.get(start as usize + path_len).ok_or(Unsupported)?;
+                d.members
+                    .push(Member::new(&d.key_text, key, sep, (first32, end32)));
+            }
+            None => d.elements.push((first32, end32)),
+        }
         Ok(())
     }
 
@@ -336,6 +329,7 @@ impl Compound<'_> {
         d.path.push(b'[');
         push_decimal(&mut d.path, index);
         d.path.push(b']');
+        self.member = None;
         self.value(value)
     }
 
@@ -343,33 +337,38 @@ impl Compound<'_> {
         let Compound {
             d,
             base,
-            keys_from,
+            members_from,
+            elements_from,
             key_text_from,
+            first_span,
             count,
             object,
+            ..
         } = self;
         d.out.push(if object { b'}' } else { b']' });
         d.depth -= 1;
-        let keys = d.keys.get(keys_from..).unwrap_or_default();
-        let text = |k: &Key| d.key_text.get(k.at..k.at + k.len);
-        // Keys compared by their first bytes and length first: most never further.
-        let same = |a: &Key, b: &Key| a.head == b.head && a.len == b.len && text(a) == text(b);
-        let repeated = if keys.len() <= 32 {
-            keys.iter()
-                .enumerate()
-                .any(|(i, a)| keys.iter().skip(i + 1).any(|b| same(a, b)))
+        let spans = d.spans.get_mut(first_span..).unwrap_or_default();
+        if object {
+            // A repeated key: the parse says where.
+            let before = members::order(
+                &d.key_text,
+                d.members.get_mut(members_from..).unwrap_or_default(),
+                spans,
+                &mut d.spare,
+            )
+            .ok_or(Unsupported)?;
+            if d.depth == 0 {
+                d.sender_at = before;
+            }
         } else {
-            let mut sorted = keys.to_vec();
-            sorted.sort_unstable_by(|a, b| text(a).cmp(&text(b)));
-            sorted.windows(2).any(|w| match w {
-                [a, b] => same(a, b),
-                _ => false,
-            })
-        };
-        if repeated {
-            return Err(Unsupported);
+            members::order_elements(
+                d.elements.get(elements_from..).unwrap_or_default(),
+                spans,
+                &mut d.spare,
+            );
         }
-        d.keys.truncate(keys_from);
+        d.members.truncate(members_from);
+        d.elements.truncate(elements_from);
         d.key_text.truncate(key_text_from);
         if count == 0 && d.depth > 0 {
             d.path.truncate(base);

@@ -62,7 +62,6 @@ impl Member {
     }
 }
 
-
 /// The first sixteen bytes of `key + sep`, zero-padded, as a big-endian integer: it
 /// orders like `key + sep` wherever two of them differ in those bytes (no key byte is
 /// zero: a key here has no escape, and a raw control character is no JSON). `input`
@@ -89,7 +88,6 @@ fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
     }
     u128::from_be_bytes(bytes)
 }
-
 
 /// Sorts `members` (one object's, whose pairs' records are `pairs`, in document order)
 /// into canonical order and moves the records into that order; `None` when two members
