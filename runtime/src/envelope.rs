@@ -185,7 +185,7 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     // a null).
     // The bytes just serialized are flattened in place (no copy of them).
     let signature = {
-        let mut flat = Borrowed::parse_unambiguous(&bytes)
+        let flat = Borrowed::parse_unambiguous(&bytes)
             .and_then(Borrowed::without_nulls)
             .map_err(|e| match &e {
                 CanonicalError::Ambiguous {
@@ -243,8 +243,8 @@ struct RequestFields {
 /// envelope. Errors: [`ErrorKind::Decode`] for a malformed body or envelope,
 /// [`ErrorKind::SignatureMissing`], [`ErrorKind::SignatureInvalid`].
 pub fn verify_request(body: &[u8], key: &PrivateKey) -> Result<ReceivedRequest, Error> {
-    let mut flat = flatten_received(None, body)?;
-    check_signature(&mut flat, key)?;
+    let flat = flatten_received(None, body)?;
+    check_signature(&flat, key)?;
     let fields: RequestFields = decode_json(None, body, "request envelope")?;
     Ok(ReceivedRequest {
         request_id: fields.request_id,
@@ -468,7 +468,7 @@ fn decode_json<'a, T: Deserialize<'a>>(
     })
 }
 
-fn check_signature(flat: &mut Borrowed<'_>, key: &PrivateKey) -> Result<(), Error> {
+fn check_signature(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), Error> {
     match sign::verify_borrowed(flat, key) {
         Ok(()) => Ok(()),
         Err(sign::VerifyError::Missing) => Err(ErrorKind::SignatureMissing.into()),
@@ -501,7 +501,7 @@ pub fn open_response<R: DeserializeOwned>(
     key: &PrivateKey,
     expect: Expect<'_>,
 ) -> Result<R, Error> {
-    let mut flat = flatten_received(status, body)?;
+    let flat = flatten_received(status, body)?;
     let fields = response_fields(status, body, &flat)?;
     // A notification or a request is never an answer, signed or not.
     for (name, present) in [
@@ -519,7 +519,7 @@ pub fn open_response<R: DeserializeOwned>(
         .code
         .ok_or_else(|| Error::decode(status, "the response has no `code`", body, None))?;
     let success = code == SUCCESS_CODE;
-    let verified = match sign::verify_borrowed(&mut flat, key) {
+    let verified = match sign::verify_borrowed(&flat, key) {
         Ok(()) => true,
         // A failure carries no data to trust. The document allows it unsigned, and one
         // whose signature does not verify is no less trustworthy than that, so both

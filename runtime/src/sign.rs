@@ -62,15 +62,12 @@ impl std::error::Error for VerifyError {
 /// looked at (see [`Flattened::parse_unambiguous`]).
 pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
     // Read in place: no copy of the body (see `Flattened`).
-    let mut flat = Borrowed::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
-    verify_borrowed(&mut flat, key)
+    let flat = Borrowed::parse_unambiguous(body).map_err(VerifyError::Malformed)?;
+    verify_borrowed(&flat, key)
 }
 
 /// [`verify_flattened`] of a body read in place (the envelope's opener).
-pub(crate) fn verify_borrowed(
-    flat: &mut Borrowed<'_>,
-    key: &PrivateKey,
-) -> Result<(), VerifyError> {
+pub(crate) fn verify_borrowed(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), VerifyError> {
     let received = Received::of(flat.signature());
     compare(received, || flat.digest(key))
 }
@@ -153,7 +150,7 @@ impl Check {
 /// debugging tools such as `baas-sign --verify`). A body that breaks a re-cut rule is
 /// refused with [`CanonicalError::Ambiguous`], as [`verify`] refuses it.
 pub fn check(body: &[u8], key: &PrivateKey) -> Result<Check, CanonicalError> {
-    let mut flat = Borrowed::parse_unambiguous(body)?;
+    let flat = Borrowed::parse_unambiguous(body)?;
     Ok(Check {
         expected: flat.signature_hex(key),
         received: flat.signature().map(str::to_owned),
@@ -198,7 +195,7 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 /// anywhere is refused too).
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
     let signature = {
-        let mut flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
+        let flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }

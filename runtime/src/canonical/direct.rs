@@ -47,7 +47,6 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
             key_text: Vec::with_capacity(256),
             sender_at: 0,
             spare: Vec::with_capacity(32),
-            joined: Vec::with_capacity(512),
             depth: 0,
             scratch: Vec::new(),
         });
@@ -77,14 +76,7 @@ thread_local! {
 /// The digest of the pairs collected in `direct` with `key` (in canonical order: each
 /// object and array put its own in order as it closed).
 fn digest(direct: &mut Direct, key: &PrivateKey) -> [u8; 32] {
-    let Direct {
-        pairs,
-        spans,
-        sender_at,
-        joined,
-        ..
-    } = direct;
-    members::digest(pairs, spans, *sender_at, key, joined)
+    members::digest(&direct.pairs, &direct.spans, direct.sender_at, key)
 }
 
 /// The value is not one this pass takes (see the module's doc).
@@ -123,9 +115,8 @@ struct Direct {
     key_text: Vec<u8>,
     /// The number of pairs that sort before `senderKey=`.
     sender_at: usize,
-    /// Spans being moved into order; the canonical string being hashed.
+    /// Spans being moved into order.
     spare: Vec<(u32, u32)>,
-    joined: Vec<u8>,
     /// Open objects and arrays.
     depth: usize,
     /// The text of a value written by `collect_str`.
@@ -143,7 +134,6 @@ impl Direct {
         self.elements.clear();
         self.key_text.clear();
         self.sender_at = 0;
-        self.joined.clear();
         self.depth = 0;
         self.scratch.clear();
     }
@@ -287,13 +277,17 @@ impl Compound<'_> {
         let d = &mut *self.d;
         let at = d.key_text.len();
         d.key_text.extend_from_slice(bytes);
+        let end = d.key_text.len();
+        // Sixteen bytes after the key, so that its sort prefix is read as two words
+        // (see `members::prefix`; the padding is no key).
+        d.key_text.extend_from_slice(&[0; 16]);
         write_str(&mut d.out, key)?;
         d.out.push(b':');
         if !top {
             d.path.push(b'.');
         }
         d.path.extend_from_slice(bytes);
-        self.member = Some(((at, d.key_text.len()), d.path.len()));
+        self.member = Some(((at, end), d.path.len()));
         Ok(())
     }
 
@@ -355,6 +349,7 @@ impl Compound<'_> {
                 d.members.get_mut(members_from..).unwrap_or_default(),
                 spans,
                 &mut d.spare,
+                d.depth == 0,
             )
             .ok_or(Unsupported)?;
             if d.depth == 0 {

@@ -27,7 +27,7 @@ fn agrees<T: Serialize + ?Sized>(value: &T) -> Result<bool, TestCaseError> {
     );
     let parsed = Borrowed::parse_unambiguous(&bytes).and_then(Borrowed::without_nulls);
     prop_assert!(parsed.is_ok(), "{:?}", parsed.err());
-    if let Ok(mut parsed) = parsed {
+    if let Ok(parsed) = parsed {
         prop_assert!(!parsed.has_signature_key());
         prop_assert_eq!(parsed.digest(&key()), digest);
     }

@@ -18,7 +18,7 @@
 //! careful parser (`tree`, then `arena`) reads the body and gives the same answer or
 //! the error it always gave. Tests check both agree on every body they generate.
 
-use super::limits::{over_budget, MAX_DEPTH};
+use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
 use super::members::{self, Member};
 use super::rules::reads_as_pair_after_ampersand;
 use super::scan::{escape, push_decimal, Tokens};
@@ -47,9 +47,8 @@ pub(super) struct Flat {
     elements: Vec<(u32, u32)>,
     /// Path of the value being read.
     path: Vec<u8>,
-    /// Pair records being moved into order; the canonical string being hashed.
+    /// Pair records being moved into order.
     spare: Vec<(u32, u32)>,
-    joined: Vec<u8>,
 }
 
 /// What a value turned out to be, for its member's separator.
@@ -75,40 +74,21 @@ impl Kind {
 
 thread_local! {
     /// The buffers of the previous body read on this thread.
-    static KEPT: std::cell::RefCell<Option<Flat>> = const { std::cell::RefCell::new(None) };
+    static KEPT: std::cell::RefCell<Option<Box<Flat>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Largest text kept between bodies, in bytes.
 const KEEP_TEXT: usize = 64 * 1024;
 
-/// Bodies up to this size are read in one pass; larger ones (lists of thousands of
-/// records) by the careful parser, whose memory stays within twice the body whatever
-/// its shape (here the pairs' text is written out).
-const ONE_PASS_UP_TO: usize = 64 * 1024;
-
-/// What the one pass may hold beyond twice the body before it leaves the body to the
-/// careful parser (a body whose paths are much longer than its values).
-const HELD_SLACK: usize = 16 * 1024;
+/// Bodies up to this size are read in one pass: every request the client signs and the
+/// answers of most calls. Larger ones (pages of records) are read by the careful parser,
+/// whose memory stays within twice the body and whose time grows linearly whatever the
+/// body's shape (`tests/flatten_memory.rs`, `tests/hostile_input.rs`, which start at
+/// this size); the one pass writes the pairs' text out, and below this size whatever a
+/// body does costs a bounded amount.
+const ONE_PASS_UP_TO: usize = 8 * 1024;
 
 impl Flat {
-    /// A `Flat` that holds no memory (what a dropped reader leaves behind).
-    pub(super) fn empty() -> Flat {
-        Flat {
-            text: Vec::new(),
-            pairs: Vec::new(),
-            sender_at: 0,
-            signature: None,
-            has_signature_key: false,
-            first_null: None,
-            top: Vec::new(),
-            members: Vec::new(),
-            elements: Vec::new(),
-            path: Vec::new(),
-            spare: Vec::new(),
-            joined: Vec::new(),
-        }
-    }
-
     fn new() -> Flat {
         Flat {
             text: Vec::with_capacity(1024),
@@ -122,13 +102,12 @@ impl Flat {
             elements: Vec::new(),
             path: Vec::with_capacity(64),
             spare: Vec::with_capacity(64),
-            joined: Vec::with_capacity(1024),
         }
     }
 
     /// Reads `body` in one pass, or `None` when the careful parser must (see the
     /// module's doc).
-    pub(super) fn read(body: &[u8]) -> Option<Flat> {
+    pub(super) fn read(body: &[u8]) -> Option<Box<Flat>> {
         if body.len() > ONE_PASS_UP_TO {
             return None;
         }
@@ -136,7 +115,7 @@ impl Flat {
             .try_with(|kept| kept.borrow_mut().take())
             .ok()
             .flatten()
-            .unwrap_or_else(Flat::new);
+            .unwrap_or_else(|| Box::new(Flat::new()));
         flat.clear();
         let read = Reader {
             input: body,
@@ -166,10 +145,8 @@ impl Flat {
     }
 
     /// Keeps the buffers for the thread's next body, when small.
-    pub(super) fn keep(mut self) {
-        if self.text.capacity() <= KEEP_TEXT && self.joined.capacity() <= KEEP_TEXT {
-            // The canonical string held the key's neighbours, never the key.
-            self.joined.clear();
+    pub(super) fn keep(self: Box<Self>) {
+        if self.text.capacity() <= KEEP_TEXT {
             let _ = KEPT.try_with(|kept| *kept.borrow_mut() = Some(self));
         }
     }
@@ -203,15 +180,8 @@ impl Flat {
     /// SHA-256 of the canonical string with `senderKey=<key>` in its place: the pairs
     /// before it joined in one buffer and hashed, then `senderKey=`, the key, and the
     /// pairs after it (the key is never copied).
-    pub(super) fn digest(&mut self, key: &PrivateKey) -> [u8; 32] {
-        let Flat {
-            text,
-            pairs,
-            sender_at,
-            joined,
-            ..
-        } = self;
-        members::digest(text, pairs, *sender_at, key, joined)
+    pub(super) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        members::digest(&self.text, &self.pairs, self.sender_at, key)
     }
 }
 
@@ -248,13 +218,12 @@ impl Reader<'_, '_> {
         (self.pos == self.input.len()).then_some(())
     }
 
-    /// Refuses (to the careful parser) a body whose pairs have grown past the budget
-    /// for the bytes read so far, where the careful parser does.
+    /// Leaves to the careful parser a body whose pairs' text has grown past
+    /// [`EXPANSION_ALLOWANCE`]: a body the careful parser refuses for its expansion is
+    /// over that at the same point or before (it refuses past `32 x read + allowance`),
+    /// and what the one pass holds stays within a few hundred KiB whatever the body.
     fn within_budget(&self) -> Option<()> {
-        let flat = &*self.flat;
-        let held = flat.text.capacity() + 8 * flat.pairs.capacity();
-        (!over_budget(self.pos, flat.text.len()) && held <= 2 * self.input.len() + HELD_SLACK)
-            .then_some(())
+        (self.flat.text.len() <= EXPANSION_ALLOWANCE).then_some(())
     }
 
     /// A plain key at `pos` (its quote): its start and end in the body.
@@ -344,6 +313,7 @@ impl Reader<'_, '_> {
             flat.members.get_mut(mark..).unwrap_or_default(),
             flat.pairs.get_mut(first_pair..).unwrap_or_default(),
             &mut flat.spare,
+            top,
         )?;
         if top {
             flat.sender_at = first_pair + before;

@@ -21,7 +21,7 @@ fn careful(input: &[u8]) -> Result<Parsed, String> {
 fn agree(body: &str) -> Result<bool, TestCaseError> {
     let input = body.as_bytes();
     let key = PrivateKey::new("k&e=y");
-    let Some(mut flat) = Flat::read(input) else {
+    let Some(flat) = Flat::read(input) else {
         return Ok(false);
     };
     let parsed = careful(input);

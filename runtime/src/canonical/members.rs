@@ -10,9 +10,9 @@
 //! byte order of the complete pairs (the argument is the tree's, see the comment above
 //! `tree::KIND`).
 
-use sha2::{Digest, Sha256};
-
 use super::order::{compare_with_separators, IndexOrder};
+use super::scan::Out;
+use super::walk::{Emit, Hashing};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -32,6 +32,7 @@ pub(super) struct Member {
 impl Member {
     /// A member whose key is `keys[key.0..key.1]`, followed by `sep` in its pairs, and
     /// whose pairs' records are `pairs.0..pairs.1`.
+    #[inline]
     pub(super) fn new(keys: &[u8], key: (usize, usize), sep: u8, pairs: (u32, u32)) -> Member {
         Member {
             prefix: prefix(keys, key.0, key.1 - key.0, sep),
@@ -48,17 +49,16 @@ impl Member {
             .unwrap_or_default()
     }
 
-    /// True when this member's key starts `other`'s (or is the same): on the prefixes
-    /// when the key fits in one.
-    fn starts(&self, other: &Member, input: &[u8]) -> bool {
+    /// True when the shorter of the two keys starts the longer (or they are the same):
+    /// on the prefixes when the shorter fits in one.
+    fn shorter_starts_longer(&self, other: &Member, input: &[u8]) -> bool {
         let (len, other_len) = (self.key.1 - self.key.0, other.key.1 - other.key.0);
-        if len > other_len {
-            return false;
+        let shorter = len.min(other_len);
+        if shorter <= 16 {
+            return (self.prefix ^ other.prefix).leading_zeros() >= 8 * shorter;
         }
-        if len <= 16 {
-            return (self.prefix ^ other.prefix).leading_zeros() >= 8 * len;
-        }
-        other.key(input).starts_with(self.key(input))
+        let (a, b) = (self.key(input), other.key(input));
+        a.get(..shorter as usize) == b.get(..shorter as usize)
     }
 }
 
@@ -66,38 +66,54 @@ impl Member {
 /// orders like `key + sep` wherever two of them differ in those bytes (no key byte is
 /// zero: a key here has no escape, and a raw control character is no JSON). `input`
 /// holds the key at `start` (`len` bytes, at least one).
-fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
+/// [`prefix`] of a key with fewer than sixteen bytes after its start.
+#[cold]
+#[inline(never)]
+fn prefix_near_end(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
     let mut bytes = [0u8; 16];
-    match input.get(start..start + 16) {
-        Some(head) if len >= 16 => bytes.copy_from_slice(head),
-        Some(head) => {
-            // Sixteen bytes read as one integer, those after the key masked off and the
-            // separator put in the first of them.
-            bytes.copy_from_slice(head);
-            let v = u128::from_le_bytes(bytes);
-            let bits = 8 * len as u32;
-            let kept = v & u128::MAX.checked_shr(128 - bits).unwrap_or(0);
-            return (kept | (u128::from(sep) << bits)).swap_bytes();
-        }
-        None => {
-            let key = input.get(start..start + len).unwrap_or_default();
-            for (slot, &b) in bytes.iter_mut().zip(key.iter().chain(&[sep])) {
-                *slot = b;
-            }
-        }
+    let key = input.get(start..start + len).unwrap_or_default();
+    for (slot, &b) in bytes.iter_mut().zip(key.iter().chain(&[sep])) {
+        *slot = b;
     }
     u128::from_be_bytes(bytes)
 }
 
+#[inline]
+fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
+    let word = |at: usize| {
+        input
+            .get(at..at + 8)
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes).ok())
+            .map(u64::from_le_bytes)
+    };
+    // Two words read from the keys' buffer, the bytes after the key masked off and the
+    // separator put in the first of them (the key's first byte is the integer's high
+    // byte).
+    let below = |n: usize| (1u64 << (8 * n)).wrapping_sub(1);
+    let (Some(low), Some(high)) = (word(start), word(start + 8)) else {
+        return prefix_near_end(input, start, len, sep);
+    };
+    let (first, second) = match len {
+        0..=7 => ((low & below(len)) | (u64::from(sep) << (8 * len)), 0),
+        8..=15 => (
+            low,
+            (high & below(len - 8)) | (u64::from(sep) << (8 * (len - 8))),
+        ),
+        _ => (low, high),
+    };
+    (u128::from(first.swap_bytes()) << 64) | u128::from(second.swap_bytes())
+}
+
 /// Sorts `members` (one object's, whose pairs' records are `pairs`, in document order)
 /// into canonical order and moves the records into that order; `None` when two members
-/// have the same key. Returns the number of pairs that sort before `senderKey=` (for
-/// the top-level object). `keys` holds the members' keys.
+/// have the same key. Returns, for the top-level object (`top`), the number of pairs
+/// that sort before `senderKey=` (0 otherwise). `keys` holds the members' keys.
 pub(super) fn order(
     keys: &[u8],
     members: &mut [Member],
     pairs: &mut [(u32, u32)],
     spare: &mut Vec<(u32, u32)>,
+    top: bool,
 ) -> Option<usize> {
     let input = keys;
     let mut sorted = true;
@@ -123,7 +139,7 @@ pub(super) fn order(
     let mut extends = false;
     for pair in members.windows(2) {
         if let [a, b] = pair {
-            if a.starts(b, input) || b.starts(a, input) {
+            if a.shorter_starts_longer(b, input) {
                 extends = true;
                 break;
             }
@@ -132,20 +148,28 @@ pub(super) fn order(
     if extends && repeats(input, members, spare) {
         return None;
     }
-    let before = members
-        .iter()
-        .take_while(|m| {
-            compare_with_separators(m.key(input), m.sep, SENDER_KEY.as_bytes(), b'=').is_lt()
-        })
-        .map(|m| (m.end - m.first) as usize)
-        .sum::<usize>();
+    // `key + sep` sorts before `senderKey=` exactly when its prefix does: the two
+    // prefixes differ (equal, the key would be a top-level `senderKey`, never taken).
+    let before = if top {
+        let sender = prefix(b"senderKey\0\0\0\0\0\0\0\0", 0, SENDER_KEY.len(), b'=');
+        members
+            .iter()
+            .take_while(|m| m.prefix < sender)
+            .map(|m| (m.end - m.first) as usize)
+            .sum::<usize>()
+    } else {
+        0
+    };
     if !sorted {
         let first = members.iter().map(|m| m.first).min().unwrap_or(0) as usize;
         spare.clear();
         for m in members.iter() {
             let from = (m.first as usize).saturating_sub(first);
             let to = (m.end as usize).saturating_sub(first);
-            spare.extend_from_slice(pairs.get(from..to).unwrap_or_default());
+            // One record at a time: most members have one pair.
+            for record in pairs.get(from..to).unwrap_or_default() {
+                spare.push(*record);
+            }
         }
         if let Some(slots) = pairs.get_mut(..spare.len()) {
             slots.copy_from_slice(spare);
@@ -179,36 +203,30 @@ pub(super) fn order_elements(
 }
 
 /// SHA-256 of the pairs `pairs` (records into `text`, in canonical order) joined with
-/// `&`, `senderKey=<key>` in its place after the first `sender_at` of them: the pairs
-/// before it joined in `joined` and hashed, then `senderKey=`, the key, and the pairs
-/// after it (the key is never copied).
+/// `&`, `senderKey=<key>` in its place after the first `sender_at` of them. The pieces
+/// are gathered in a buffer on the stack and hashed a buffer at a time; the key goes
+/// straight to SHA-256 (never into the buffer).
 pub(super) fn digest(
     text: &[u8],
     pairs: &[(u32, u32)],
     sender_at: usize,
     key: &PrivateKey,
-    joined: &mut Vec<u8>,
 ) -> [u8; 32] {
     let pair = |&(start, end): &(u32, u32)| text.get(start as usize..end as usize);
-    joined.clear();
+    let mut hashing = Hashing::new();
     let (before, after) = pairs.split_at(sender_at.min(pairs.len()));
     for record in before {
-        joined.extend_from_slice(pair(record).unwrap_or_default());
-        joined.push(b'&');
+        hashing.put(pair(record).unwrap_or_default());
+        hashing.put(b"&");
     }
-    let mut sha = Sha256::new();
-    sha.update(&joined[..]);
-    sha.update(SENDER_KEY.as_bytes());
-    sha.update(b"=");
-    sha.update(key.expose());
-    joined.clear();
+    hashing.put(SENDER_KEY.as_bytes());
+    hashing.put(b"=");
+    hashing.sender_key(key);
     for record in after {
-        joined.push(b'&');
-        joined.extend_from_slice(pair(record).unwrap_or_default());
+        hashing.put(b"&");
+        hashing.put(pair(record).unwrap_or_default());
     }
-    sha.update(&joined[..]);
-    joined.clear();
-    sha.finalize().into()
+    hashing.finish()
 }
 
 /// True when two of `members` (sorted) have the same key: the keys, sorted alone, have

@@ -101,14 +101,20 @@ pub(crate) struct Borrowed<'a> {
 }
 
 enum How {
-    Flat(Flat),
+    /// Always `Some` but while the reader is dropped (its buffers go back to the
+    /// thread).
+    Flat(Option<Box<Flat>>),
     Parsed(Parsed),
 }
 
 impl Drop for Borrowed<'_> {
     fn drop(&mut self) {
         match &mut self.how {
-            How::Flat(flat) => std::mem::replace(flat, Flat::empty()).keep(),
+            How::Flat(flat) => {
+                if let Some(flat) = flat.take() {
+                    flat.keep();
+                }
+            }
             How::Parsed(parsed) => {
                 if let Repr::Tree(tree) = &mut parsed.repr {
                     spare::keep_words(std::mem::take(&mut tree.words));
@@ -122,7 +128,7 @@ impl<'a> Borrowed<'a> {
     /// [`Flattened::parse_unambiguous`], in place.
     pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
         let how = match Flat::read(body) {
-            Some(flat) => How::Flat(flat),
+            Some(flat) => How::Flat(Some(flat)),
             None => How::Parsed(parse_with(body, true)?),
         };
         Ok(Borrowed { input: body, how })
@@ -138,7 +144,8 @@ impl<'a> Borrowed<'a> {
     pub(crate) fn signature(&self) -> Option<&str> {
         match &self.how {
             How::Flat(flat) => flat
-                .signature
+                .as_ref()
+                .and_then(|flat| flat.signature)
                 .and_then(|(start, end)| self.input.get(start..end))
                 .and_then(|text| std::str::from_utf8(text).ok()),
             How::Parsed(parsed) => parsed.meta.signature(self.input),
@@ -148,7 +155,7 @@ impl<'a> Borrowed<'a> {
     /// See [`Flattened::first_null_path`].
     pub(crate) fn first_null_path(&self) -> Option<&str> {
         match &self.how {
-            How::Flat(flat) => flat.first_null.as_deref(),
+            How::Flat(flat) => flat.as_ref().and_then(|flat| flat.first_null.as_deref()),
             How::Parsed(parsed) => parsed.meta.first_null.as_deref(),
         }
     }
@@ -168,7 +175,7 @@ impl<'a> Borrowed<'a> {
     /// See [`Flattened::has_signature_key`].
     pub(crate) fn has_signature_key(&self) -> bool {
         match &self.how {
-            How::Flat(flat) => flat.has_signature_key,
+            How::Flat(flat) => flat.as_ref().is_some_and(|flat| flat.has_signature_key),
             How::Parsed(parsed) => parsed.meta.has_signature_key,
         }
     }
@@ -178,7 +185,8 @@ impl<'a> Borrowed<'a> {
     /// body, or `None` when there is no such member. Keys are compared unescaped.
     pub(crate) fn top_members<const N: usize>(&self, names: [&str; N]) -> [Option<&'a [u8]>; N] {
         let parsed = match &self.how {
-            How::Flat(flat) => return flat.top_members(self.input, names),
+            How::Flat(Some(flat)) => return flat.top_members(self.input, names),
+            How::Flat(None) => return [None; N],
             How::Parsed(parsed) => parsed,
         };
         let mut found = [None; N];
@@ -212,20 +220,20 @@ impl<'a> Borrowed<'a> {
     }
 
     /// See [`Flattened::digest`].
-    pub(crate) fn digest(&mut self, key: &PrivateKey) -> [u8; 32] {
-        match &mut self.how {
-            How::Flat(flat) => flat.digest(key),
+    pub(crate) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        match &self.how {
+            How::Flat(flat) => flat.as_ref().map_or([0; 32], |flat| flat.digest(key)),
             How::Parsed(parsed) => parsed.digest(self.input, key),
         }
     }
 
     /// See [`Flattened::signature_hex`].
-    pub(crate) fn signature_hex(&mut self, key: &PrivateKey) -> String {
+    pub(crate) fn signature_hex(&self, key: &PrivateKey) -> String {
         hex_text(self.digest(key))
     }
 
     /// [`Borrowed::signature_hex`] on the stack (no allocation): lowercase ASCII hex.
-    pub(crate) fn signature_hex_bytes(&mut self, key: &PrivateKey) -> [u8; 64] {
+    pub(crate) fn signature_hex_bytes(&self, key: &PrivateKey) -> [u8; 64] {
         hex_bytes(self.digest(key))
     }
 }
