@@ -7,7 +7,7 @@
 //! by bytes, joined with `&` and hashed with plain SHA-256.
 //!
 //! This module does that from the received or serialized bytes, without a JSON tree of
-//! owned strings and without writing the pairs out: the parser records one `u32` per
+//! owned strings. The careful parser does not write the pairs out: it records one `u32` per
 //! member or element (an offset into the body, or an index), sorts each object's
 //! members by `key + separator` as the object ends, and the canonical string is then
 //! written straight into SHA-256 by walking those words and reading keys and values
@@ -30,13 +30,23 @@
 //! than [`MAX_EXPANSION`] times), and so does memory: reading and hashing a body that
 //! [`Flattened::parse_unambiguous`] accepts allocates about twice its size at most
 //! (one `u32` per member or element, each at least two bytes of body), plus the
-//! longest path and the longest string holding `&`.
+//! longest path and the longest string holding `&`; the one pass, which writes the
+//! pairs out, takes bodies up to 8 KiB and stops past 64 KiB of pairs.
+//!
+//! The signers and verifiers of the runtime read bodies up to 8 KiB in one pass
+//! (`flat`): each pair's text written once and each object's pairs put in order as it
+//! ends; a body that pass does not take (larger, or needing judgement: escaped or
+//! refused keys, repeats, null elements, limits) is read by the careful parser below,
+//! which gives the answer or the error.
 //!
 //! The parts, by what they do: `scan` the tokenizer (strings, escapes, numbers)
-//! both parsers share; `limits` the bounds on depth, size and expansion; `rules` the
-//! re-cut rules on bytes; `tree` the parser of signers and verifiers (one word per
-//! member or element); `order` the canonical order of keys and indexes and the search
-//! for repeated keys; `walk` the writer that streams the canonical string into SHA-256;
+//! the parsers share; `limits` the bounds on depth, size and expansion; `rules` the
+//! re-cut rules on bytes; `flat` the one-pass reader; `members` the canonical order of
+//! one object's members and one array's elements, and the digest of pairs in that
+//! order (the one pass and `direct`, the serializer that signs as it writes, share
+//! it); `tree` the careful parser of signers and verifiers (one word per member or
+//! element); `order` the canonical order of keys and indexes and the search for
+//! repeated keys; `walk` the writer that streams the canonical string into SHA-256;
 //! `arena` the parser that writes every pair out (diagnosis, and the reference the
 //! tree is tested against).
 
