@@ -193,7 +193,10 @@ pub(super) fn order_elements(
     spare.clear();
     for i in IndexOrder::new(elements.len()) {
         if let Some(&(from, to)) = elements.get(i) {
-            let (from, to) = (from as usize - first, to as usize - first);
+            let (from, to) = (
+                (from as usize).saturating_sub(first),
+                (to as usize).saturating_sub(first),
+            );
             spare.extend_from_slice(pairs.get(from..to).unwrap_or_default());
         }
     }
