@@ -52,9 +52,9 @@ impl Json {
     /// Parses JSON text, keeping number literals.
     ///
     /// One pass of `serde_json` checks the syntax (its error messages are the ones a
-    /// peer sees), then one pass of [`Reader`] builds the tree: every byte is read twice
+    /// peer sees), then one pass of the reader builds the tree: every byte is read twice
     /// in all, however deep it is nested (reading each member's `RawValue` again at
-    /// every level cost up to [`MAX_DEPTH`] passes over the innermost bytes).
+    /// every level cost up to `MAX_DEPTH` passes over the innermost bytes).
     pub fn parse(text: &str) -> Result<Json, JsonError> {
         Json::parse_bounded(text, usize::MAX)
     }
