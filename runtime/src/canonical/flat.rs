@@ -21,7 +21,7 @@
 use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
 use super::members::{self, Member};
 use super::rules::reads_as_pair_after_ampersand;
-use super::scan::{escape, push_decimal, Tokens};
+use super::scan::{bytes_equal, escape, plain_run_ascii, push_decimal, run_ascii, Tokens};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -226,10 +226,22 @@ impl Reader<'_, '_> {
         (self.flat.text.len() <= EXPANSION_ALLOWANCE).then_some(())
     }
 
+    /// After a member or an element: `,` (true: another follows) or `close` (false).
+    fn next_or_close(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        let more = match self.peek()? {
+            b',' => true,
+            b if b == close => false,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(more)
+    }
+
     /// A plain key at `pos` (its quote): its start and end in the body.
     fn key(&mut self) -> Option<(usize, usize)> {
         let start = self.pos + 1;
-        let (len, _, ascii) = run(self.input.get(start..).unwrap_or_default());
+        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
         let end = start + len;
         if self.input.get(end) != Some(&b'"') || len == 0 || !utf8(self.input, start, end, ascii) {
             return None;
@@ -297,14 +309,8 @@ impl Reader<'_, '_> {
                 (first, self.flat.pairs.len() as u32),
             ));
             self.within_budget()?;
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
+            if !self.next_or_close(b'}')? {
+                break;
             }
         }
         let flat = &mut *self.flat;
@@ -332,7 +338,7 @@ impl Reader<'_, '_> {
             return None;
         }
         let start = self.pos + 1;
-        let (len, _, ascii) = run(self.input.get(start..).unwrap_or_default());
+        let (len, ascii) = plain_run_ascii(self.input.get(start..).unwrap_or_default());
         let end = start + len;
         if self.input.get(end) != Some(&b'"') || !utf8(self.input, start, end, ascii) {
             return None;
@@ -435,14 +441,8 @@ impl Reader<'_, '_> {
             self.within_budget()?;
             self.flat.path.truncate(base);
             index += 1;
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
+            if !self.next_or_close(b']')? {
+                break;
             }
         }
         let flat = &mut *self.flat;
@@ -454,52 +454,6 @@ impl Reader<'_, '_> {
         flat.elements.truncate(mark);
         Some(())
     }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `v` equal to `b` (and maybe of bytes above one that is:
-/// the lowest set bit is exact).
-#[inline(always)]
-fn bytes_equal(v: u64, b: u8) -> u64 {
-    let x = v ^ (ONES * u64::from(b));
-    x.wrapping_sub(ONES) & !x & HIGH
-}
-
-/// Length of the longest prefix of `s` with no `"`, `\\`, control character or `&`,
-/// eight bytes at a time (see `scan::plain_run`); whether it stopped at `&`; whether
-/// every byte before is ASCII (a run ends at an ASCII byte, so it never splits a UTF-8
-/// sequence, and only a run holding other bytes needs its UTF-8 checked).
-#[inline(always)]
-fn run(s: &[u8]) -> (usize, bool, bool) {
-    let mut chunks = s.chunks_exact(8);
-    let mut done = 0;
-    let mut high = 0u64;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let found = bytes_equal(v, b'"')
-            | bytes_equal(v, b'\\')
-            | bytes_equal(v, b'&')
-            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH);
-        if found != 0 {
-            let bytes = found.trailing_zeros() / 8;
-            high |= v & u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
-            let at = done + bytes as usize;
-            return (at, s.get(at) == Some(&b'&'), high & HIGH == 0);
-        }
-        high |= v;
-        done += 8;
-    }
-    let rest = chunks.remainder();
-    let len = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b == b'&' || b < 0x20)
-        .unwrap_or(rest.len());
-    let ascii = high & HIGH == 0 && rest.get(..len).unwrap_or_default().is_ascii();
-    (done + len, rest.get(len) == Some(&b'&'), ascii)
 }
 
 /// The run `input[start..end]` of a string is UTF-8 (checked only when not ASCII).
@@ -557,7 +511,7 @@ fn string_value(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Option<bool
     let mut ampersand = false;
     loop {
         let start = *pos;
-        let (len, at_ampersand, ascii) = run(input.get(start..).unwrap_or_default());
+        let (len, ascii) = run_ascii::<true>(input.get(start..).unwrap_or_default());
         *pos += len;
         if !utf8(input, start, *pos, ascii) {
             return None;
@@ -568,7 +522,7 @@ fn string_value(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Option<bool
                 *pos += 1;
                 return Some(ampersand);
             }
-            b'&' if at_ampersand => {
+            b'&' => {
                 ampersand = true;
                 out.push(b'&');
                 *pos += 1;

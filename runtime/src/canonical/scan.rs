@@ -191,12 +191,30 @@ pub(super) fn plain_run(s: &[u8]) -> usize {
     plain_run_ascii(s).0
 }
 
+/// `0x01` in every byte of a word, and the high bit of every byte.
+pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(super) const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `v` equal to `b`, and maybe of bytes above one that is
+/// (through the borrow): the lowest set bit is exact, and the result is zero exactly
+/// when no byte is `b`.
+#[inline(always)]
+pub(super) fn bytes_equal(v: u64, b: u8) -> u64 {
+    let x = v ^ (ONES * u64::from(b));
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
 /// [`plain_run`], and whether every byte of the run is ASCII (the high bits of its
 /// words, gathered on the way: no second pass to know whether it needs a UTF-8 check).
 #[inline(always)]
 pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+    run_ascii::<false>(s)
+}
+
+/// [`plain_run_ascii`], the run also ending at `&` when `AMPERSAND` (for rule R3, found
+/// in the same scan).
+#[inline(always)]
+pub(super) fn run_ascii<const AMPERSAND: bool>(s: &[u8]) -> (usize, bool) {
     let mut chunks = s.chunks_exact(8);
     let mut done = 0;
     let mut high = 0u64;
@@ -204,12 +222,11 @@ pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let v = u64::from_le_bytes(word);
-        let quote = v ^ (ONES * u64::from(b'"'));
-        let backslash = v ^ (ONES * u64::from(b'\\'));
-        let found = ((quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (v.wrapping_sub(ONES * 0x20) & !v))
-            & HIGH;
+        let ampersand = if AMPERSAND { bytes_equal(v, b'&') } else { 0 };
+        let found = bytes_equal(v, b'"')
+            | bytes_equal(v, b'\\')
+            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH)
+            | ampersand;
         if found != 0 {
             let bytes = found.trailing_zeros() / 8;
             // The bytes of the word before the one that ends the run.
@@ -221,7 +238,10 @@ pub(super) fn plain_run_ascii(s: &[u8]) -> (usize, bool) {
         done += 8;
     }
     let rest = chunks.remainder();
-    let len = rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len());
+    let len = rest
+        .iter()
+        .position(|&b| ends_run(b) || (AMPERSAND && b == b'&'))
+        .unwrap_or(rest.len());
     let ascii = high & HIGH == 0 && rest.get(..len).unwrap_or_default().is_ascii();
     (done + len, ascii)
 }
