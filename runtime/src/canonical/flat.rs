@@ -255,9 +255,6 @@ impl Reader<'_, '_> {
 
     /// The members of an object whose `{` has been read and which is not empty.
     fn object(&mut self, depth: usize, top: bool) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
         let mark = self.flat.members.len();
         let first_pair = self.flat.pairs.len();
         loop {
@@ -353,7 +350,8 @@ impl Reader<'_, '_> {
         let start = self.flat.text.len();
         match self.peek()? {
             open @ (b'{' | b'[') => {
-                // Deeper than the limit even when empty, as the careful parser counts.
+                // Deeper than the limit even when empty, as the careful parser counts (the
+                // one check of depth: objects and arrays are only entered from here).
                 if depth + 1 > MAX_DEPTH {
                     return None;
                 }
@@ -419,9 +417,6 @@ impl Reader<'_, '_> {
 
     /// The elements of an array whose `[` has been read and which is not empty.
     fn array(&mut self, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
         let base = self.flat.path.len();
         let mark = self.flat.elements.len();
         let first_pair = self.flat.pairs.len();
