@@ -13,9 +13,8 @@
 // repository root, as .ci/run does), /usr/bin/chromium ($CHROMIUM to use another).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
@@ -143,6 +142,21 @@ async function rows(page, id) {
   );
 }
 
+/**
+ * Clicks the form button `name` and waits until the page the form leads to has loaded: the
+ * POST to `action` answered 303 and the page it points to (the admin page again, so its URL
+ * does not change) committed and loaded. Reloading before then races the form's navigation.
+ */
+async function submit(page, name, action) {
+  const posted = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === action);
+  const committed = page.waitForEvent("framenavigated", (f) => f === page.mainFrame());
+  await page.getByRole("button", { name }).click();
+  const answer = await (await posted).response();
+  assert.equal(answer?.status(), 303, `POST ${action} answers 303 See Other`);
+  await committed;
+  await page.waitForLoadState("load");
+}
+
 /** Reloads the page until `pick` finds something in section `id`. */
 async function onPage(page, id, what, pick) {
   return until(`the admin page shows ${what}`, async () => {
@@ -156,19 +170,18 @@ test("the admin page shows a pending OTP and the notification delivery, and rede
   const calls0 = sdkCalls("http://127.0.0.1:1");
   const receiver = await startReceiver(calls0.verifier());
   const sandbox = await startSandbox(receiver.url);
-  const profile = mkdtempSync(join(tmpdir(), "baas-chromium-"));
-  let context;
+  let browser;
   try {
     const calls = sdkCalls(sandbox.url);
     const applicationId = await calls.applyForCnyTransfer();
 
-    context = await chromium.launchPersistentContext(profile, {
+    browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: [
-        "--headless",
         "--no-sandbox",
         "--disable-gpu",
+        "--disable-dev-shm-usage",
         "--disable-quic",
         "--no-first-run",
         "--disable-background-networking",
@@ -176,7 +189,9 @@ test("the admin page shows a pending OTP and the notification delivery, and rede
         "--disable-sync",
       ],
     });
-    const page = context.pages()[0] ?? (await context.newPage());
+    // A fresh context (playwright's own temporary profile) and a page of our own in it.
+    const page = await (await browser.newContext()).newPage();
+    page.on("crash", () => console.error("# the page's renderer crashed"));
     const shown = await page.goto(`${sandbox.url}/_sandbox/`);
     assert.equal(shown?.status(), 200);
     assert.equal(await page.title(), "baas-sandbox");
@@ -209,7 +224,7 @@ test("the admin page shows a pending OTP and the notification delivery, and rede
 
     // Redeliver from the page: the same notification (requestId) arrives again.
     await page.selectOption("select[name=request_id]", notified.requestId);
-    await Promise.all([page.waitForURL(`${sandbox.url}/_sandbox/`), page.getByRole("button", { name: "Redeliver" }).click()]);
+    await submit(page, "Redeliver", "/_sandbox/redeliver");
     await until("the receiver gets the redelivered 0028", () =>
       receiver.received.filter((n) => n.requestId === notified.requestId).length === 2,
     );
@@ -217,9 +232,8 @@ test("the admin page shows a pending OTP and the notification delivery, and rede
       rs.filter((r) => r[1] === notified.requestId && r[3] === "yes").length === 2,
     );
   } finally {
-    await context?.close();
+    await browser?.close();
     sandbox.child.kill();
     receiver.server.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });
