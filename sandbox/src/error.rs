@@ -1,57 +1,64 @@
 //! Business errors of the sandbox: a result code (public-facts.md, "Error codes seen")
 //! and a message that names the field and the rule that broke.
 
+use baas_client::enums::ResultCode;
+
 /// A business error: answered as HTTP 200 with `code` other than `00000`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{code} {msg}")]
 pub struct ApiError {
-    /// Result code, e.g. `14009`.
-    pub code: &'static str,
+    /// Result code, e.g. `14009`: one the spec lists (`result_codes:`), the same the
+    /// client names.
+    pub code: ResultCode,
     /// Result text; for parameter errors it names the field and the rule.
     pub msg: String,
 }
 
-/// Result codes the sandbox answers with (public-facts.md; `12005` from the spec).
+/// The result codes the sandbox answers with, each named for what the sandbox means by it.
+/// Each is a [`ResultCode`] of the spec, so the sandbox cannot answer a code the client
+/// does not know, and a code the spec renames or drops stops the sandbox compiling.
 pub mod codes {
+    use baas_client::enums::ResultCode;
+
     /// Success.
-    pub const OK: &str = "00000";
+    pub const OK: ResultCode = ResultCode::Success;
     /// System error (an internal invariant did not hold; never expected).
-    pub const SYSTEM: &str = "10000";
+    pub const SYSTEM: ResultCode = ResultCode::SystemError;
     /// No permission (frozen or dormant account used for a debit).
-    pub const NO_PERMISSION: &str = "11000";
+    pub const NO_PERMISSION: ResultCode = ResultCode::NoPermission;
     /// OTP locked after too many wrong codes.
-    pub const OTP_LOCKED: &str = "11202";
+    pub const OTP_LOCKED: ResultCode = ResultCode::SmsCodeLocked;
     /// Wrong OTP (or none was sent).
-    pub const WRONG_OTP: &str = "11203";
+    pub const WRONG_OTP: ResultCode = ResultCode::WrongSmsCode;
     /// GET is not supported.
-    pub const GET_NOT_SUPPORTED: &str = "12000";
+    pub const GET_NOT_SUPPORTED: ResultCode = ResultCode::GetNotSupported;
     /// Invalid or missing parameter.
-    pub const INVALID_PARAMETER: &str = "12001";
+    pub const INVALID_PARAMETER: ResultCode = ResultCode::InvalidParameter;
     /// Invalid (e.g. replayed) request id.
-    pub const INVALID_REQUEST_ID: &str = "12002";
+    pub const INVALID_REQUEST_ID: ResultCode = ResultCode::InvalidRequestId;
     /// Unknown sender.
-    pub const INVALID_SENDER: &str = "12003";
+    pub const INVALID_SENDER: ResultCode = ResultCode::InvalidSender;
     /// The signature does not verify.
-    pub const INVALID_SIGNATURE: &str = "12005";
+    pub const INVALID_SIGNATURE: ResultCode = ResultCode::InvalidSignature;
     /// Account does not exist.
-    pub const NO_ACCOUNT: &str = "13000";
+    pub const NO_ACCOUNT: ResultCode = ResultCode::AccountNotFound;
     /// Short code already exists.
-    pub const SHORT_CODE_EXISTS: &str = "13302";
+    pub const SHORT_CODE_EXISTS: ResultCode = ResultCode::ShortCodeExists;
     /// Not found (transaction, application, payment, bill, onboarding request).
-    pub const NOT_FOUND: &str = "14001";
+    pub const NOT_FOUND: ResultCode = ResultCode::TransactionNotFound;
     /// Insufficient balance.
-    pub const INSUFFICIENT_BALANCE: &str = "14009";
+    pub const INSUFFICIENT_BALANCE: ResultCode = ResultCode::InsufficientBalance;
     /// Bank code does not exist.
-    pub const NO_BANK_CODE: &str = "14012";
+    pub const NO_BANK_CODE: ResultCode = ResultCode::BankCodeNotFound;
     /// Query time range error.
-    pub const TIME_RANGE: &str = "15001";
+    pub const TIME_RANGE: ResultCode = ResultCode::QueryTimeRangeError;
     /// Page size over 50.
-    pub const PAGE_SIZE: &str = "15002";
+    pub const PAGE_SIZE: ResultCode = ResultCode::PageSizeTooLarge;
 }
 
 impl ApiError {
     /// An error with `code` and `msg`.
-    pub fn new(code: &'static str, msg: impl Into<String>) -> ApiError {
+    pub fn new(code: ResultCode, msg: impl Into<String>) -> ApiError {
         ApiError {
             code,
             msg: msg.into(),

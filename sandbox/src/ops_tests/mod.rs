@@ -1,5 +1,6 @@
 //! Unit tests of the domain core through [`Bank::handle`], without HTTP.
 
+use baas_client::enums::ResultCode;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
@@ -52,7 +53,7 @@ impl T {
             Err(e) => panic!("{operation}: {e}"),
         }
     }
-    fn code(&mut self, operation: &str, params: Value) -> &'static str {
+    fn code(&mut self, operation: &str, params: Value) -> ResultCode {
         match self.call(operation, params) {
             Ok(_) => codes::OK,
             Err(e) => e.code,

@@ -103,7 +103,10 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
 /// An unsigned `12001` after which the connection is closed (the rest of the body is
 /// never read).
 fn refuse_and_close(msg: &str) -> Response<Full<Bytes>> {
-    let mut response = json_response(StatusCode::OK, unsigned(codes::INVALID_PARAMETER, msg));
+    let mut response = json_response(
+        StatusCode::OK,
+        unsigned(codes::INVALID_PARAMETER.as_str(), msg),
+    );
     response.headers_mut().insert(
         hyper::header::CONNECTION,
         hyper::header::HeaderValue::from_static("close"),
@@ -137,10 +140,14 @@ async fn handle(
     }
     shared.requests_seen.fetch_add(1, Ordering::SeqCst);
     if method != Method::POST {
-        shared.remember(&method, &path, &Answer::bare(codes::GET_NOT_SUPPORTED));
+        shared.remember(
+            &method,
+            &path,
+            &Answer::bare(codes::GET_NOT_SUPPORTED.as_str()),
+        );
         return Some(json_response(
             StatusCode::OK,
-            unsigned(codes::GET_NOT_SUPPORTED, "only POST is supported"),
+            unsigned(codes::GET_NOT_SUPPORTED.as_str(), "only POST is supported"),
         ));
     }
     let candidates = operations_on(&path);
@@ -148,13 +155,17 @@ async fn handle(
         shared.remember(&method, &path, &Answer::bare("HTTP 500"));
         return Some(json_response(
             StatusCode::INTERNAL_SERVER_ERROR,
-            unsigned(codes::SYSTEM, NO_SUCH_PATH),
+            unsigned(codes::SYSTEM.as_str(), NO_SUCH_PATH),
         ));
     }
     let body = match read_body(&shared, req.into_body()).await {
         Ok(read) => read,
         Err(refusal) => {
-            shared.remember(&method, &path, &Answer::bare(codes::INVALID_PARAMETER));
+            shared.remember(
+                &method,
+                &path,
+                &Answer::bare(codes::INVALID_PARAMETER.as_str()),
+            );
             return Some(match refusal {
                 Unread::TooLarge => refuse_and_close(&too_large(shared.max_body_bytes)),
                 // A body that stops arriving: answer, and close the connection.
@@ -165,7 +176,7 @@ async fn handle(
                 Unread::Broken(e) => json_response(
                     StatusCode::OK,
                     unsigned(
-                        codes::INVALID_PARAMETER,
+                        codes::INVALID_PARAMETER.as_str(),
                         &format!("cannot read the body: {e}"),
                     ),
                 ),
@@ -185,7 +196,7 @@ async fn handle(
             });
             checked.await.unwrap_or_else(|_| {
                 Answer::unsigned(
-                    codes::SYSTEM,
+                    codes::SYSTEM.as_str(),
                     "the sandbox failed while checking the request (a sandbox defect)",
                 )
             })

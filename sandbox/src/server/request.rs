@@ -22,10 +22,13 @@ use baas_client::dispatch::Request;
 pub(crate) fn answer_path(shared: &Arc<Shared>, path: &str, body: &[u8]) -> Vec<u8> {
     let candidates = operations_on(path);
     if candidates.is_empty() {
-        return unsigned(codes::SYSTEM, NO_SUCH_PATH);
+        return unsigned(codes::SYSTEM.as_str(), NO_SUCH_PATH);
     }
     if body.len() > shared.max_body_bytes {
-        return unsigned(codes::INVALID_PARAMETER, &too_large(shared.max_body_bytes));
+        return unsigned(
+            codes::INVALID_PARAMETER.as_str(),
+            &too_large(shared.max_body_bytes),
+        );
     }
     answer(shared, &candidates, body).body
 }
@@ -110,7 +113,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
             "requestId: is required, as a JSON string of 1 to {MAX_REQUEST_ID_LEN} printable \
              ASCII characters other than space, & and ="
         );
-        return Answer::unsigned(codes::INVALID_REQUEST_ID, &msg);
+        return Answer::unsigned(codes::INVALID_REQUEST_ID.as_str(), &msg);
     };
     let rid = to.request_id().to_owned();
     let reply = |operation: Option<&'static str>,
@@ -130,7 +133,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     if !shared.first_use(&rid) {
         return reply(
             None,
-            codes::INVALID_REQUEST_ID,
+            codes::INVALID_REQUEST_ID.as_str(),
             &format!("requestId: `{rid}` was used before; every request needs a new one"),
             None,
         );
@@ -139,7 +142,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     // the request changed) before the answer, which is a 10000 if it cannot be.
     let kept = |answer: Answer| match shared.commit(&rid, None, &[]) {
         Ok(()) => answer,
-        Err(msg) => reply(answer.operation, codes::SYSTEM, &msg, None),
+        Err(msg) => reply(answer.operation, codes::SYSTEM.as_str(), &msg, None),
     };
     // Taken out of the message, not copied: it may be most of a 48 MB body.
     let params = match &mut message {
@@ -153,7 +156,7 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
         .then(|| params.clone());
     let request = match decode_request(candidates, params) {
         Ok(request) => request,
-        Err(ApiError { code, msg }) => return kept(reply(None, code, &msg, None)),
+        Err(ApiError { code, msg }) => return kept(reply(None, code.as_str(), &msg, None)),
     };
     let operation = request.operation();
     let fault = matched_params.and_then(|p| lock(&shared.faults).answer_fault(operation, &p));
@@ -166,16 +169,16 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     }
     let result = match run(shared, request, &rid) {
         Ok(result) => result,
-        Err(msg) => return reply(Some(operation), codes::SYSTEM, &msg, None),
+        Err(msg) => return reply(Some(operation), codes::SYSTEM.as_str(), &msg, None),
     };
     let mut answer = match result {
         Ok(data) => reply(
             Some(operation),
-            codes::OK,
+            codes::OK.as_str(),
             "Completed successfully",
             Some(data),
         ),
-        Err(ApiError { code, msg }) => reply(Some(operation), code, &msg, None),
+        Err(ApiError { code, msg }) => reply(Some(operation), code.as_str(), &msg, None),
     };
     if let Some(fault) = fault {
         answer = with_fault(answer, fault, |code| {
@@ -197,24 +200,36 @@ fn signed_by_a_partner<'s>(
         Ok(text) => text,
         Err(e) => {
             let msg = format!("the body is not UTF-8 (byte {})", e.valid_up_to());
-            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+            return Err(Box::new(Answer::unsigned(
+                codes::INVALID_PARAMETER.as_str(),
+                &msg,
+            )));
         }
     };
     let message = match Json::parse_bounded(text, MAX_VALUES) {
         Ok(m @ Json::Object(_)) => m,
         Ok(_) => {
             let msg = "the body is not a JSON object";
-            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, msg)));
+            return Err(Box::new(Answer::unsigned(
+                codes::INVALID_PARAMETER.as_str(),
+                msg,
+            )));
         }
         Err(e) => {
             let msg = format!("the body is not JSON the sandbox reads: {e}");
-            return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+            return Err(Box::new(Answer::unsigned(
+                codes::INVALID_PARAMETER.as_str(),
+                &msg,
+            )));
         }
     };
     let sender = message.text("sender").unwrap_or_default();
     let Some(key) = shared.partners.get(sender) else {
         let msg = "invalid sender: not a partner of this sandbox";
-        return Err(Box::new(Answer::unsigned(codes::INVALID_SENDER, msg)));
+        return Err(Box::new(Answer::unsigned(
+            codes::INVALID_SENDER.as_str(),
+            msg,
+        )));
     };
     if !signing::within_expansion_limit(&message, body.len()) {
         let msg = format!(
@@ -222,17 +237,20 @@ fn signed_by_a_partner<'s>(
              body (long keys above many values)",
             signing::MAX_EXPANSION
         );
-        return Err(Box::new(Answer::unsigned(codes::INVALID_PARAMETER, &msg)));
+        return Err(Box::new(Answer::unsigned(
+            codes::INVALID_PARAMETER.as_str(),
+            &msg,
+        )));
     }
     if let Some(breach) = recut::key_breach(&message) {
         return Err(Box::new(Answer::unsigned(
-            codes::INVALID_PARAMETER,
+            codes::INVALID_PARAMETER.as_str(),
             breach.rule.explain(),
         )));
     }
     let key_text = String::from_utf8_lossy(key.expose()).into_owned();
     if !signing::verify(&message, &key_text) {
-        let mut refused = Answer::unsigned(codes::INVALID_SIGNATURE, "Invalid signature");
+        let mut refused = Answer::unsigned(codes::INVALID_SIGNATURE.as_str(), "Invalid signature");
         refused.expected = expected_canonical(&message);
         return Err(Box::new(refused));
     }
@@ -298,15 +316,15 @@ fn with_fault(mut answer: Answer, fault: AnswerFault, coded: impl Fn(&str) -> An
 /// (`12001`).
 fn refused_once_verified(shared: &Shared, message: &Json) -> Option<(&'static str, String)> {
     if let Some(msg) = shared.state_failure() {
-        return Some((codes::SYSTEM, msg));
+        return Some((codes::SYSTEM.as_str(), msg));
     }
     if let Err(msg) = check_envelope(message, baas_runtime::envelope::now_millis()) {
-        return Some((codes::INVALID_PARAMETER, msg));
+        return Some((codes::INVALID_PARAMETER.as_str(), msg));
     }
     let breach = recut::value_breach(message)?;
     let field = breach.path.strip_prefix("params.").unwrap_or(&breach.path);
     Some((
-        codes::INVALID_PARAMETER,
+        codes::INVALID_PARAMETER.as_str(),
         format!("{field}: {}", breach.rule.explain()),
     ))
 }

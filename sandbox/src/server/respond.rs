@@ -109,7 +109,7 @@ pub(super) fn sign_response(
     }
     if let Some(breach) = recut::first_breach(&Json::Object(unsigned_envelope)) {
         return unsigned(
-            codes::SYSTEM,
+            codes::SYSTEM.as_str(),
             &format!(
                 "the sandbox will not sign this answer: {:?} rule at `{}` (a sandbox defect)",
                 breach.rule, breach.path
@@ -128,7 +128,12 @@ pub(super) fn sign_response(
     );
     let mut body = match signed {
         Ok(b) => b,
-        Err(e) => return unsigned(codes::SYSTEM, &format!("cannot sign the response: {e}")),
+        Err(e) => {
+            return unsigned(
+                codes::SYSTEM.as_str(),
+                &format!("cannot sign the response: {e}"),
+            )
+        }
     };
     debug_assert!(
         signed_body_is_unambiguous(&body),
