@@ -485,6 +485,31 @@ fn records_and_enums_name_the_operations_using_them() {
     assert_eq!(r.changes[0].operation, None);
 }
 
+/// A value set reached only through a notification's payload still says who reads it.
+#[test]
+fn records_and_enums_name_the_notifications_carrying_them() {
+    let payload: Edit = (
+        "api",
+        r#"payload: { unspecified: "not shown" }"#,
+        "payload: { record: TransferDetail }",
+    );
+    let r = report(
+        &[payload],
+        &[
+            payload,
+            (
+                "types",
+                "{ wire: 1, name: Completed }",
+                "{ wire: 1, name: Done }",
+            ),
+        ],
+    );
+    assert!(!r.changes.is_empty());
+    for c in &r.changes {
+        assert!(c.used_by.iter().any(|u| u == "notification 0028"), "{c:?}");
+    }
+}
+
 const OPTIONAL_TO_REQUIRED: Edit = (
     "transfers",
     "      - { name: type, type: string }\n",

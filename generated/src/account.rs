@@ -101,7 +101,7 @@ impl QueryAccountListByUserIdRequest {
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct QueryAccountListByUserIdResponse {
-    /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
+    /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus. Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<super::records::AccountListItem>>,
 }

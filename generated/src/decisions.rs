@@ -193,9 +193,9 @@
 //!
 //! ## Decision `onboarding-status-types`
 //!
-//! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus. **Decided:** Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live). **Why:** The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
+//! About /onboarding/getOnboardingStatus onboardingStatus; /onboarding/business/getBusinessOnboardingStatus onboardingStatus. **Decided:** Personal onboardingStatus is `string` (text, values not shown). SME onboardingStatus is the integer enum OnboardingStatus with the public values (source: live; 6 and 8 one\_peer), also the status of the onboarding-result notifications (0001, 0005, 0006). **Why:** The public fact describes the integer onboarding status, which fills the "not shown" of the SME field of the same name; the personal field is text, so integer values do not describe it.
 //!
-//! > Values of onboardingStatus (personal returns text, SME returns an integer): not shown. Public record: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]
+//! > Values of onboardingStatus (personal returns text, SME returns an integer): not shown. Public record: Onboarding status (integer): 0 not submitted, 1 submitted, 2 processing, 3 passed, 4 rejected, 5 account closed, 7 account opened, 9 manual review \[live\]. Added 2026-11-25: Onboarding status (integer) adds 6 waiting for account opening and 8 failed to open the account \[one peer\] to the list above; notifications 0001, 0005 and 0006 carry status (int: onboarding status) \[two peers\].
 //!
 //! ## Decision `otp-business-id-request-id`
 //!
@@ -241,9 +241,9 @@
 //!
 //! ## Decision `result-codes-public`
 //!
-//! About result codes. **Decided:** result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004 and 14001). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request. **Why:** The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
+//! About result codes. **Decided:** result\_codes holds 00000 and 12005 (seed) and every public code with its source (live, or one\_peer for 12004, 14001 and the 2026-11-25 codes 12010, 13224, 14015, 14042, 14043; 13224 has no public meaning and is named by its number, 14043 is named as an alias of 14042 since both are given one meaning). Only 10001 ("system busy, retry later") and 10002 ("request timeout") are retryable: both are transient by their meaning. The client re-sends automatically only calls that do not move money, since a service that answered 10002 may have executed the request. **Why:** The public codes fill the document's "not shown" and let callers name errors; 12005 stays the invalid-signature code of this project, 12004 is kept only as an unconfirmed alias. Retrying is claimed only where the meaning says so.
 //!
-//! > Error codes other than 00000 and 12005: not shown. Public record: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project.
+//! > Error codes other than 00000 and 12005: not shown. Public record: Error codes seen (code: meaning) \[live unless marked\] ... 12004 invalid signature \[one peer\] ... The specification's 12005 Invalid signature stands for this project. Added 2026-11-25: Error codes \[one peer\]: 12010 invalid mobile number, 13224 (meaning not given), 14015 amount below the minimum (KES 10 for transfers), 14042/14043 payee not on the whitelist.
 //!
 //! ## Decision `signing-locale-case`
 //!
@@ -327,7 +327,7 @@
 //!
 //! About /query/getTransList txType (filter and result rows). **Decided:** txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows. **Why:** The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
 //!
-//! > Value sets of transaction type ... are referenced by name: not shown. Public record (added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open.
+//! > Value sets of transaction type ... are referenced by name: not shown. Public record (added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open. Added 2026-11-25: txType codes \[one peer\]: TTID0004 interest income, TTID0010 foreign-currency exchange.
 //!
 //! ## Decision `untyped-response-fields`
 //!

@@ -46,11 +46,11 @@ impl std::fmt::Display for UnknownInteger {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AbnormalStatus {
-    /// 1 Dormant Wire value: `1`.
+    /// 1 Dormant. Wire value: `1`.
     Dormant,
-    /// 2 Restricted Wire value: `2`.
+    /// 2 Restricted. Wire value: `2`.
     Restricted,
-    /// 3 Frozen Wire value: `3`.
+    /// 3 Frozen. Wire value: `3`.
     Frozen,
     /// A wire value of `AbnormalStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -131,11 +131,11 @@ impl<'de> serde::Deserialize<'de> for AbnormalStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AccountStatus {
-    /// 0 Normal Wire value: `0`.
+    /// 0 Normal. Wire value: `0`.
     Normal,
-    /// 1 Locked Wire value: `1`.
+    /// 1 Locked. Wire value: `1`.
     Locked,
-    /// 2 Closed Wire value: `2`.
+    /// 2 Closed. Wire value: `2`.
     Closed,
     /// A wire value of `AccountStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -220,19 +220,19 @@ impl<'de> serde::Deserialize<'de> for AccountStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AccountType {
-    /// C001 Current Wire value: `C001`.
+    /// C001 Current. Wire value: `C001`.
     Current,
-    /// C002 Wallet Wire value: `C002`.
+    /// C002 Wallet. Wire value: `C002`.
     Wallet,
-    /// C004 Loan Wire value: `C004`.
+    /// C004 Loan. Wire value: `C004`.
     Loan,
-    /// C006 Fixed Deposit Wire value: `C006`.
+    /// C006 Fixed Deposit. Wire value: `C006`.
     FixedDeposit,
-    /// B001 SME Wire value: `B001`.
+    /// B001 SME. Wire value: `B001`.
     Sme,
-    /// B005 Business Loan Wire value: `B005`.
+    /// B005 Business Loan. Wire value: `B005`.
     BusinessLoan,
-    /// B006 Business Fixed Deposit Wire value: `B006`.
+    /// B006 Business Fixed Deposit. Wire value: `B006`.
     BusinessFixedDeposit,
     /// A wire value of `AccountType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -315,9 +315,9 @@ impl<'de> serde::Deserialize<'de> for AccountType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AmountType {
-    /// 0 = in debit account currency Wire value: `0`.
+    /// 0 = in debit account currency. Wire value: `0`.
     DebitAccountCurrency,
-    /// 1 = in credit account currency Wire value: `1`.
+    /// 1 = in credit account currency. Wire value: `1`.
     CreditAccountCurrency,
     /// A wire value of `AmountType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -393,9 +393,9 @@ impl<'de> serde::Deserialize<'de> for AmountType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BeneficiaryType {
-    /// 1 = Individual Wire value: `1`.
+    /// 1 = Individual. Wire value: `1`.
     Individual,
-    /// 2 = Enterprise Wire value: `2`.
+    /// 2 = Enterprise. Wire value: `2`.
     Enterprise,
     /// A wire value of `BeneficiaryType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -465,13 +465,13 @@ impl<'de> serde::Deserialize<'de> for BeneficiaryType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BillType {
-    /// 0 = first satellite TV provider Wire value: `0`.
+    /// 0 = first satellite TV provider. Wire value: `0`.
     SatelliteTv1,
-    /// 1 = second satellite TV provider Wire value: `1`.
+    /// 1 = second satellite TV provider. Wire value: `1`.
     SatelliteTv2,
-    /// 3 = third satellite TV provider Wire value: `3`.
+    /// 3 = third satellite TV provider. Wire value: `3`.
     SatelliteTv3,
-    /// 6 = water Wire value: `6`.
+    /// 6 = water. Wire value: `6`.
     Water,
     /// A wire value of `BillType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -555,13 +555,13 @@ impl<'de> serde::Deserialize<'de> for BillType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BusinessType {
-    /// 1 Sole Proprietorship Wire value: `1`.
+    /// 1 Sole Proprietorship. Wire value: `1`.
     SoleProprietorship,
-    /// 2 LLC Wire value: `2`.
+    /// 2 LLC. Wire value: `2`.
     Llc,
-    /// 3 Partnership Wire value: `3`.
+    /// 3 Partnership. Wire value: `3`.
     Partnership,
-    /// 5 NGO/CBO Wire value: `5`.
+    /// 5 NGO/CBO. Wire value: `5`.
     NgoCbo,
     /// A wire value of `BusinessType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -645,11 +645,11 @@ impl<'de> serde::Deserialize<'de> for BusinessType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ChargeType {
-    /// OUR = remitter pays all charges Wire value: `OUR`.
+    /// OUR = remitter pays all charges. Wire value: `OUR`.
     Our,
-    /// BEN = beneficiary pays all Wire value: `BEN`.
+    /// BEN = beneficiary pays all. Wire value: `BEN`.
     Ben,
-    /// SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees Wire value: `SHA`.
+    /// SHA = remitter pays the sending bank's fees, beneficiary pays the receiving and intermediary banks' fees. Wire value: `SHA`.
     Sha,
     /// A wire value of `ChargeType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -720,9 +720,9 @@ impl<'de> serde::Deserialize<'de> for ChargeType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CnyDocumentType {
-    /// image Wire value: `image`.
+    /// image. Wire value: `image`.
     Image,
-    /// pdf Wire value: `pdf`.
+    /// pdf. Wire value: `pdf`.
     Pdf,
     /// A wire value of `CnyDocumentType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -795,19 +795,19 @@ impl<'de> serde::Deserialize<'de> for CnyDocumentType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Currency {
-    /// KES Wire value: `KES`.
+    /// KES. Wire value: `KES`.
     Kes,
-    /// USD Wire value: `USD`.
+    /// USD. Wire value: `USD`.
     Usd,
-    /// GBP Wire value: `GBP`.
+    /// GBP. Wire value: `GBP`.
     Gbp,
-    /// EUR Wire value: `EUR`.
+    /// EUR. Wire value: `EUR`.
     Eur,
-    /// TZS Wire value: `TZS`.
+    /// TZS. Wire value: `TZS`.
     Tzs,
-    /// UGX Wire value: `UGX`.
+    /// UGX. Wire value: `UGX`.
     Ugx,
-    /// RWF Wire value: `RWF`.
+    /// RWF. Wire value: `RWF`.
     Rwf,
     /// A wire value of `Currency` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -896,25 +896,25 @@ impl<'de> serde::Deserialize<'de> for Currency {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CurrencyPair {
-    /// USD/KES Wire value: `USD/KES`.
+    /// USD/KES. Wire value: `USD/KES`.
     UsdKes,
-    /// EUR/KES Wire value: `EUR/KES`.
+    /// EUR/KES. Wire value: `EUR/KES`.
     EurKes,
-    /// GBP/KES Wire value: `GBP/KES`.
+    /// GBP/KES. Wire value: `GBP/KES`.
     GbpKes,
-    /// KES/TZS Wire value: `KES/TZS`.
+    /// KES/TZS. Wire value: `KES/TZS`.
     KesTzs,
-    /// KES/UGX Wire value: `KES/UGX`.
+    /// KES/UGX. Wire value: `KES/UGX`.
     KesUgx,
-    /// KES/RWF Wire value: `KES/RWF`.
+    /// KES/RWF. Wire value: `KES/RWF`.
     KesRwf,
-    /// GBP/USD Wire value: `GBP/USD`.
+    /// GBP/USD. Wire value: `GBP/USD`.
     GbpUsd,
-    /// EUR/GBP Wire value: `EUR/GBP`.
+    /// EUR/GBP. Wire value: `EUR/GBP`.
     EurGbp,
-    /// EUR/USD Wire value: `EUR/USD`.
+    /// EUR/USD. Wire value: `EUR/USD`.
     EurUsd,
-    /// USD/CNY Wire value: `USD/CNY`.
+    /// USD/CNY. Wire value: `USD/CNY`.
     UsdCny,
     /// A wire value of `CurrencyPair` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -1006,9 +1006,9 @@ impl<'de> serde::Deserialize<'de> for CurrencyPair {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DormantStatus {
-    /// 0 Normal Wire value: `0`.
+    /// 0 Normal. Wire value: `0`.
     Normal,
-    /// 1 Dormant Wire value: `1`.
+    /// 1 Dormant. Wire value: `1`.
     Dormant,
     /// A wire value of `DormantStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1085,9 +1085,9 @@ impl<'de> serde::Deserialize<'de> for DormantStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FeeBeneficiaryType {
-    /// 0 = Individual Wire value: `0`.
+    /// 0 = Individual. Wire value: `0`.
     Individual,
-    /// 1 = Business Wire value: `1`.
+    /// 1 = Business. Wire value: `1`.
     Business,
     /// A wire value of `FeeBeneficiaryType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -1155,9 +1155,9 @@ impl<'de> serde::Deserialize<'de> for FeeBeneficiaryType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FreezeStatus {
-    /// 0 Normal Wire value: `0`.
+    /// 0 Normal. Wire value: `0`.
     Normal,
-    /// 1 Frozen Wire value: `1`.
+    /// 1 Frozen. Wire value: `1`.
     Frozen,
     /// A wire value of `FreezeStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1242,21 +1242,21 @@ impl<'de> serde::Deserialize<'de> for FreezeStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FxCurrency {
-    /// US dollar Wire value: `USD`.
+    /// US dollar. Wire value: `USD`.
     Usd,
-    /// Kenyan shilling Wire value: `KES`.
+    /// Kenyan shilling. Wire value: `KES`.
     Kes,
-    /// Euro Wire value: `EUR`.
+    /// Euro. Wire value: `EUR`.
     Eur,
-    /// Pound sterling Wire value: `GBP`.
+    /// Pound sterling. Wire value: `GBP`.
     Gbp,
-    /// Tanzanian shilling Wire value: `TZS`.
+    /// Tanzanian shilling. Wire value: `TZS`.
     Tzs,
-    /// Ugandan shilling Wire value: `UGX`.
+    /// Ugandan shilling. Wire value: `UGX`.
     Ugx,
-    /// Rwandan franc Wire value: `RWF`.
+    /// Rwandan franc. Wire value: `RWF`.
     Rwf,
-    /// Chinese yuan Wire value: `CNY`.
+    /// Chinese yuan. Wire value: `CNY`.
     Cny,
     /// A wire value of `FxCurrency` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -1352,17 +1352,17 @@ impl<'de> serde::Deserialize<'de> for FxCurrency {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FxRequestStatus {
-    /// 1 submitted Wire value: `1`.
+    /// 1 submitted. Wire value: `1`.
     Submitted,
-    /// 2 quoted Wire value: `2`.
+    /// 2 quoted. Wire value: `2`.
     Quoted,
-    /// 4 rejected Wire value: `4`.
+    /// 4 rejected. Wire value: `4`.
     Rejected,
-    /// 5 approved Wire value: `5`.
+    /// 5 approved. Wire value: `5`.
     Approved,
-    /// 6 successful Wire value: `6`.
+    /// 6 successful. Wire value: `6`.
     Successful,
-    /// 7 failed Wire value: `7`.
+    /// 7 failed. Wire value: `7`.
     Failed,
     /// A wire value of `FxRequestStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1451,9 +1451,9 @@ impl<'de> serde::Deserialize<'de> for FxRequestStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Gender {
-    /// '0' Female Wire value: `0`.
+    /// '0' Female. Wire value: `0`.
     Female,
-    /// '1' Male Wire value: `1`.
+    /// '1' Male. Wire value: `1`.
     Male,
     /// A wire value of `Gender` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -1517,11 +1517,11 @@ impl<'de> serde::Deserialize<'de> for Gender {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum IdType {
-    /// 101 Kenya National ID Wire value: `101`.
+    /// 101 Kenya National ID. Wire value: `101`.
     KenyaNationalId,
-    /// 102 Kenya Alien ID Wire value: `102`.
+    /// 102 Kenya Alien ID. Wire value: `102`.
     KenyaAlienId,
-    /// 103 Passport Wire value: `103`.
+    /// 103 Passport. Wire value: `103`.
     Passport,
     /// A wire value of `IdType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -1597,15 +1597,15 @@ impl<'de> serde::Deserialize<'de> for IdType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InterBankApplicationStatus {
-    /// 1 submitted Wire value: `1`.
+    /// 1 submitted. Wire value: `1`.
     Submitted,
-    /// 2 validating (after OTP) Wire value: `2`.
+    /// 2 validating (after OTP). Wire value: `2`.
     Validating,
-    /// 3 approved Wire value: `3`.
+    /// 3 approved. Wire value: `3`.
     Approved,
-    /// 4 rejected Wire value: `4`.
+    /// 4 rejected. Wire value: `4`.
     Rejected,
-    /// 6 in transit Wire value: `6`.
+    /// 6 in transit. Wire value: `6`.
     InTransit,
     /// A wire value of `InterBankApplicationStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1695,17 +1695,17 @@ impl<'de> serde::Deserialize<'de> for InterBankApplicationStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KycStatus {
-    /// 1 Submitted Wire value: `1`.
+    /// 1 Submitted. Wire value: `1`.
     Submitted,
-    /// 2 Processing Wire value: `2`.
+    /// 2 Processing. Wire value: `2`.
     Processing,
-    /// 3 Passed Wire value: `3`.
+    /// 3 Passed. Wire value: `3`.
     Passed,
-    /// 4 Rejected Wire value: `4`.
+    /// 4 Rejected. Wire value: `4`.
     Rejected,
-    /// 5 Account Closed Wire value: `5`.
+    /// 5 Account Closed. Wire value: `5`.
     AccountClosed,
-    /// 9 Manual Reviewing Wire value: `9`.
+    /// 9 Manual Reviewing. Wire value: `9`.
     ManualReviewing,
     /// A wire value of `KycStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -1794,11 +1794,11 @@ impl<'de> serde::Deserialize<'de> for KycStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NetworkProvider {
-    /// 0 = first provider Wire value: `0`.
+    /// 0 = first provider. Wire value: `0`.
     First,
-    /// 1 = second provider Wire value: `1`.
+    /// 1 = second provider. Wire value: `1`.
     Second,
-    /// 2 = third provider Wire value: `2`.
+    /// 2 = third provider. Wire value: `2`.
     Third,
     /// A wire value of `NetworkProvider` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2079,7 +2079,7 @@ impl NotificationType {
         NotificationType::from_wire(&notification.notification_type)
     }
 }
-/// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service.
+/// SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service (6 and 8 by one integration). Also the status of the onboarding-result notifications (0001, 0005, 0006).
 ///
 /// Wire values:
 ///
@@ -2089,7 +2089,9 @@ impl NotificationType {
 /// - `3`: [`Passed`](OnboardingStatus::Passed)
 /// - `4`: [`Rejected`](OnboardingStatus::Rejected)
 /// - `5`: [`AccountClosed`](OnboardingStatus::AccountClosed)
+/// - `6`: [`WaitingForAccountOpening`](OnboardingStatus::WaitingForAccountOpening)
 /// - `7`: [`AccountOpened`](OnboardingStatus::AccountOpened)
+/// - `8`: [`AccountOpeningFailed`](OnboardingStatus::AccountOpeningFailed)
 /// - `9`: [`ManualReview`](OnboardingStatus::ManualReview)
 ///
 /// Seen on the live service by integrations; not in the bank's API document.
@@ -2098,21 +2100,25 @@ impl NotificationType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OnboardingStatus {
-    /// 0 not submitted Wire value: `0`.
+    /// 0 not submitted. Wire value: `0`.
     NotSubmitted,
-    /// 1 submitted Wire value: `1`.
+    /// 1 submitted. Wire value: `1`.
     Submitted,
-    /// 2 processing Wire value: `2`.
+    /// 2 processing. Wire value: `2`.
     Processing,
-    /// 3 passed Wire value: `3`.
+    /// 3 passed. Wire value: `3`.
     Passed,
-    /// 4 rejected Wire value: `4`.
+    /// 4 rejected. Wire value: `4`.
     Rejected,
-    /// 5 account closed Wire value: `5`.
+    /// 5 account closed. Wire value: `5`.
     AccountClosed,
-    /// 7 account opened Wire value: `7`.
+    /// 6 waiting for account opening. Wire value: `6`. Seen on the live service in one integration; not confirmed by the bank.
+    WaitingForAccountOpening,
+    /// 7 account opened. Wire value: `7`.
     AccountOpened,
-    /// 9 manual review Wire value: `9`.
+    /// 8 failed to open the account. Wire value: `8`. Seen on the live service in one integration; not confirmed by the bank.
+    AccountOpeningFailed,
+    /// 9 manual review. Wire value: `9`.
     ManualReview,
     /// A wire value of `OnboardingStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2126,7 +2132,9 @@ impl OnboardingStatus {
         OnboardingStatus::Passed,
         OnboardingStatus::Rejected,
         OnboardingStatus::AccountClosed,
+        OnboardingStatus::WaitingForAccountOpening,
         OnboardingStatus::AccountOpened,
+        OnboardingStatus::AccountOpeningFailed,
         OnboardingStatus::ManualReview,
     ];
     /// This `OnboardingStatus` as it is sent and received.
@@ -2139,7 +2147,9 @@ impl OnboardingStatus {
             OnboardingStatus::Passed => 3,
             OnboardingStatus::Rejected => 4,
             OnboardingStatus::AccountClosed => 5,
+            OnboardingStatus::WaitingForAccountOpening => 6,
             OnboardingStatus::AccountOpened => 7,
+            OnboardingStatus::AccountOpeningFailed => 8,
             OnboardingStatus::ManualReview => 9,
             OnboardingStatus::Unknown(value) => value.get(),
         }
@@ -2153,7 +2163,9 @@ impl OnboardingStatus {
             3 => OnboardingStatus::Passed,
             4 => OnboardingStatus::Rejected,
             5 => OnboardingStatus::AccountClosed,
+            6 => OnboardingStatus::WaitingForAccountOpening,
             7 => OnboardingStatus::AccountOpened,
+            8 => OnboardingStatus::AccountOpeningFailed,
             9 => OnboardingStatus::ManualReview,
             other => OnboardingStatus::Unknown(UnknownInteger(other)),
         }
@@ -2207,9 +2219,9 @@ impl<'de> serde::Deserialize<'de> for OnboardingStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OrderByDesc {
-    /// 1 = newest first Wire value: `1`.
+    /// 1 = newest first. Wire value: `1`.
     NewestFirst,
-    /// 0 = oldest first by transaction date Wire value: `0`.
+    /// 0 = oldest first by transaction date. Wire value: `0`.
     OldestFirst,
     /// A wire value of `OrderByDesc` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2287,9 +2299,9 @@ impl<'de> serde::Deserialize<'de> for OrderByDesc {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OtpType {
-    /// sms Wire value: `sms`.
+    /// sms. Wire value: `sms`.
     Sms,
-    /// email Wire value: `email`.
+    /// email. Wire value: `email`.
     Email,
     /// A wire value of `OtpType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2352,9 +2364,9 @@ impl<'de> serde::Deserialize<'de> for OtpType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PayType {
-    /// 0 = Paybill Wire value: `0`.
+    /// 0 = Paybill. Wire value: `0`.
     Paybill,
-    /// 1 = Till/BuyGoods Wire value: `1`.
+    /// 1 = Till/BuyGoods. Wire value: `1`.
     TillBuyGoods,
     /// A wire value of `PayType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2416,7 +2428,7 @@ impl<'de> serde::Deserialize<'de> for PayType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PaymentChannel {
-    /// SWIFT Wire value: `SWIFT`.
+    /// SWIFT. Wire value: `SWIFT`.
     Swift,
     /// A wire value of `PaymentChannel` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2479,9 +2491,9 @@ impl<'de> serde::Deserialize<'de> for PaymentChannel {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PaymentPurpose {
-    /// PURCHASE\_GOODS Wire value: `PURCHASE_GOODS`.
+    /// PURCHASE\_GOODS. Wire value: `PURCHASE_GOODS`.
     PurchaseGoods,
-    /// RELATED\_PARTY\_PAYMENT Wire value: `RELATED_PARTY_PAYMENT`.
+    /// RELATED\_PARTY\_PAYMENT. Wire value: `RELATED_PARTY_PAYMENT`.
     RelatedPartyPayment,
     /// A wire value of `PaymentPurpose` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2552,15 +2564,15 @@ impl<'de> serde::Deserialize<'de> for PaymentPurpose {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProfileCheck {
-    /// 0 Not Checked Wire value: `0`.
+    /// 0 Not Checked. Wire value: `0`.
     NotChecked,
-    /// 1 Submitted Wire value: `1`.
+    /// 1 Submitted. Wire value: `1`.
     Submitted,
-    /// 2 Validated Wire value: `2`.
+    /// 2 Validated. Wire value: `2`.
     Validated,
-    /// 3 Declined Wire value: `3`.
+    /// 3 Declined. Wire value: `3`.
     Declined,
-    /// 4 Processing Wire value: `4`.
+    /// 4 Processing. Wire value: `4`.
     Processing,
     /// A wire value of `ProfileCheck` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -2661,58 +2673,73 @@ impl<'de> serde::Deserialize<'de> for ProfileCheck {
 /// - `14001`: [`TransactionNotFound`](ResultCode::TransactionNotFound)
 /// - `14009`: [`InsufficientBalance`](ResultCode::InsufficientBalance)
 /// - `14012`: [`BankCodeNotFound`](ResultCode::BankCodeNotFound)
+/// - `12010`: [`InvalidMobileNumber`](ResultCode::InvalidMobileNumber)
+/// - `13224`: [`Code13224`](ResultCode::Code13224)
+/// - `14015`: [`AmountBelowMinimum`](ResultCode::AmountBelowMinimum)
+/// - `14042`: [`PayeeNotOnWhitelist`](ResultCode::PayeeNotOnWhitelist)
+/// - `14043`: [`PayeeNotOnWhitelistAlias`](ResultCode::PayeeNotOnWhitelistAlias)
 /// - `15001`: [`QueryTimeRangeError`](ResultCode::QueryTimeRangeError)
 /// - `15002`: [`PageSizeTooLarge`](ResultCode::PageSizeTooLarge)
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ResultCode {
-    /// Completed successfully Wire value: `00000`.
+    /// Completed successfully. Wire value: `00000`.
     Success,
-    /// Invalid signature Wire value: `12005`.
+    /// Invalid signature. Wire value: `12005`.
     InvalidSignature,
-    /// system error Wire value: `10000`. Seen on the live service by integrations; not in the bank's API document.
+    /// System error. Wire value: `10000`. Seen on the live service by integrations; not in the bank's API document.
     SystemError,
-    /// system busy, retry later Wire value: `10001`. Seen on the live service by integrations; not in the bank's API document.
+    /// System busy, retry later. Wire value: `10001`. Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     SystemBusy,
-    /// request timeout Wire value: `10002`. Seen on the live service by integrations; not in the bank's API document.
+    /// Request timeout. Wire value: `10002`. Seen on the live service by integrations; not in the bank's API document.
     ///
     /// May be retried.
     RequestTimeout,
-    /// no permission Wire value: `11000`. Seen on the live service by integrations; not in the bank's API document.
+    /// No permission. Wire value: `11000`. Seen on the live service by integrations; not in the bank's API document.
     NoPermission,
-    /// SMS daily limit Wire value: `11200`. Seen on the live service by integrations; not in the bank's API document.
+    /// SMS daily limit. Wire value: `11200`. Seen on the live service by integrations; not in the bank's API document.
     SmsDailyLimit,
-    /// SMS too frequent Wire value: `11201`. Seen on the live service by integrations; not in the bank's API document.
+    /// SMS too frequent. Wire value: `11201`. Seen on the live service by integrations; not in the bank's API document.
     SmsTooFrequent,
-    /// SMS code locked Wire value: `11202`. Seen on the live service by integrations; not in the bank's API document.
+    /// SMS code locked. Wire value: `11202`. Seen on the live service by integrations; not in the bank's API document.
     SmsCodeLocked,
-    /// wrong SMS code Wire value: `11203`. Seen on the live service by integrations; not in the bank's API document.
+    /// Wrong SMS code. Wire value: `11203`. Seen on the live service by integrations; not in the bank's API document.
     WrongSmsCode,
-    /// GET not supported Wire value: `12000`. Seen on the live service by integrations; not in the bank's API document.
+    /// GET not supported. Wire value: `12000`. Seen on the live service by integrations; not in the bank's API document.
     GetNotSupported,
-    /// invalid or missing parameter Wire value: `12001`. Seen on the live service by integrations; not in the bank's API document.
+    /// Invalid or missing parameter. Wire value: `12001`. Seen on the live service by integrations; not in the bank's API document.
     InvalidParameter,
-    /// invalid request id Wire value: `12002`. Seen on the live service by integrations; not in the bank's API document.
+    /// Invalid request id. Wire value: `12002`. Seen on the live service by integrations; not in the bank's API document.
     InvalidRequestId,
-    /// invalid sender Wire value: `12003`. Seen on the live service by integrations; not in the bank's API document.
+    /// Invalid sender. Wire value: `12003`. Seen on the live service by integrations; not in the bank's API document.
     InvalidSender,
-    /// invalid signature Wire value: `12004`. Seen on the live service in one integration; not confirmed by the bank.
+    /// Invalid signature. Wire value: `12004`. Seen on the live service in one integration; not confirmed by the bank.
     InvalidSignatureAlias,
-    /// account does not exist Wire value: `13000`. Seen on the live service by integrations; not in the bank's API document.
+    /// Account does not exist. Wire value: `13000`. Seen on the live service by integrations; not in the bank's API document.
     AccountNotFound,
-    /// short code already exists Wire value: `13302`. Seen on the live service by integrations; not in the bank's API document.
+    /// Short code already exists. Wire value: `13302`. Seen on the live service by integrations; not in the bank's API document.
     ShortCodeExists,
-    /// transaction not found Wire value: `14001`. Seen on the live service in one integration; not confirmed by the bank.
+    /// Transaction not found. Wire value: `14001`. Seen on the live service in one integration; not confirmed by the bank.
     TransactionNotFound,
-    /// insufficient balance Wire value: `14009`. Seen on the live service by integrations; not in the bank's API document.
+    /// Insufficient balance. Wire value: `14009`. Seen on the live service by integrations; not in the bank's API document.
     InsufficientBalance,
-    /// bank code does not exist Wire value: `14012`. Seen on the live service by integrations; not in the bank's API document.
+    /// Bank code does not exist. Wire value: `14012`. Seen on the live service by integrations; not in the bank's API document.
     BankCodeNotFound,
-    /// query time range error Wire value: `15001`. Seen on the live service by integrations; not in the bank's API document.
+    /// Invalid mobile number. Wire value: `12010`. Seen on the live service in one integration; not confirmed by the bank.
+    InvalidMobileNumber,
+    /// Meaning not public. Wire value: `13224`. Seen on the live service in one integration; not confirmed by the bank.
+    Code13224,
+    /// Amount below the minimum (KES 10 for transfers). Wire value: `14015`. Seen on the live service in one integration; not confirmed by the bank.
+    AmountBelowMinimum,
+    /// Payee not on the whitelist. Wire value: `14042`. Seen on the live service in one integration; not confirmed by the bank.
+    PayeeNotOnWhitelist,
+    /// Payee not on the whitelist. Wire value: `14043`. Seen on the live service in one integration; not confirmed by the bank.
+    PayeeNotOnWhitelistAlias,
+    /// Query time range error. Wire value: `15001`. Seen on the live service by integrations; not in the bank's API document.
     QueryTimeRangeError,
-    /// page size over 50 Wire value: `15002`. Seen on the live service by integrations; not in the bank's API document.
+    /// Page size over 50. Wire value: `15002`. Seen on the live service by integrations; not in the bank's API document.
     PageSizeTooLarge,
     /// A wire value of `ResultCode` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2740,6 +2767,11 @@ impl ResultCode {
         ResultCode::TransactionNotFound,
         ResultCode::InsufficientBalance,
         ResultCode::BankCodeNotFound,
+        ResultCode::InvalidMobileNumber,
+        ResultCode::Code13224,
+        ResultCode::AmountBelowMinimum,
+        ResultCode::PayeeNotOnWhitelist,
+        ResultCode::PayeeNotOnWhitelistAlias,
         ResultCode::QueryTimeRangeError,
         ResultCode::PageSizeTooLarge,
     ];
@@ -2767,6 +2799,11 @@ impl ResultCode {
             ResultCode::TransactionNotFound => "14001",
             ResultCode::InsufficientBalance => "14009",
             ResultCode::BankCodeNotFound => "14012",
+            ResultCode::InvalidMobileNumber => "12010",
+            ResultCode::Code13224 => "13224",
+            ResultCode::AmountBelowMinimum => "14015",
+            ResultCode::PayeeNotOnWhitelist => "14042",
+            ResultCode::PayeeNotOnWhitelistAlias => "14043",
             ResultCode::QueryTimeRangeError => "15001",
             ResultCode::PageSizeTooLarge => "15002",
             ResultCode::Unknown(value) => value.as_str(),
@@ -2795,6 +2832,11 @@ impl ResultCode {
             "14001" => ResultCode::TransactionNotFound,
             "14009" => ResultCode::InsufficientBalance,
             "14012" => ResultCode::BankCodeNotFound,
+            "12010" => ResultCode::InvalidMobileNumber,
+            "13224" => ResultCode::Code13224,
+            "14015" => ResultCode::AmountBelowMinimum,
+            "14042" => ResultCode::PayeeNotOnWhitelist,
+            "14043" => ResultCode::PayeeNotOnWhitelistAlias,
             "15001" => ResultCode::QueryTimeRangeError,
             "15002" => ResultCode::PageSizeTooLarge,
             other => ResultCode::Unknown(UnknownValue(other.to_owned())),
@@ -2854,9 +2896,9 @@ impl ResultCode {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SwiftDocumentType {
-    /// PDF Wire value: `PDF`.
+    /// PDF. Wire value: `PDF`.
     Pdf,
-    /// Image Wire value: `Image`.
+    /// Image. Wire value: `Image`.
     Image,
     /// A wire value of `SwiftDocumentType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
@@ -2929,15 +2971,15 @@ impl<'de> serde::Deserialize<'de> for SwiftDocumentType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TxStatus {
-    /// -1 timeout Wire value: `-1`.
+    /// -1 timeout. Wire value: `-1`.
     Timeout,
-    /// 1 submitted (waiting for OTP) Wire value: `1`.
+    /// 1 submitted (waiting for OTP). Wire value: `1`.
     Submitted,
-    /// 2 processing Wire value: `2`.
+    /// 2 processing. Wire value: `2`.
     Processing,
-    /// 4 failed Wire value: `4`.
+    /// 4 failed. Wire value: `4`.
     Failed,
-    /// 8 succeeded Wire value: `8`.
+    /// 8 succeeded. Wire value: `8`.
     Succeeded,
     /// A wire value of `TxStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -3028,13 +3070,13 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum UtilityPaymentStatus {
-    /// 1 waiting for OTP Wire value: `1`.
+    /// 1 waiting for OTP. Wire value: `1`.
     WaitingForOtp,
-    /// 2 processing Wire value: `2`.
+    /// 2 processing. Wire value: `2`.
     Processing,
-    /// 4 failed (the transaction status's value; the sandbox's choice) Wire value: `4`. Not public: this is the sandbox's choice, and the live service may differ.
+    /// 4 failed (the transaction status's value; the sandbox's choice). Wire value: `4`. Not public: this is the sandbox's choice, and the live service may differ.
     Failed,
-    /// 8 succeeded (the transaction status's value; the sandbox's choice) Wire value: `8`. Not public: this is the sandbox's choice, and the live service may differ.
+    /// 8 succeeded (the transaction status's value; the sandbox's choice). Wire value: `8`. Not public: this is the sandbox's choice, and the live service may differ.
     Succeeded,
     /// A wire value of `UtilityPaymentStatus` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -3118,11 +3160,11 @@ impl<'de> serde::Deserialize<'de> for UtilityPaymentStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValidateAccountType {
-    /// 0 = internal account Wire value: `0`.
+    /// 0 = internal account. Wire value: `0`.
     Internal,
-    /// 1 = mobile money paybill Wire value: `1`.
+    /// 1 = mobile money paybill. Wire value: `1`.
     MobileMoneyPaybill,
-    /// 2 = mobile money till/BuyGoods Wire value: `2`.
+    /// 2 = mobile money till/BuyGoods. Wire value: `2`.
     MobileMoneyTill,
     /// A wire value of `ValidateAccountType` that this version of the client does not know, kept as received.
     Unknown(UnknownInteger),
@@ -3201,7 +3243,7 @@ impl<'de> serde::Deserialize<'de> for ValidateAccountType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum VoucherType {
-    /// image Wire value: `image`.
+    /// image. Wire value: `image`.
     Image,
     /// A wire value of `VoucherType` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),

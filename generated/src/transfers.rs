@@ -395,7 +395,7 @@ pub struct GetTransListRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0005, TTID0006, TTID0009, TTID0024, TTID0025, TTID0027); the list is open. Wire name: `txType` (array of string). Required.
+    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer); the list is open. Wire name: `txType` (array of string). Required.
     #[serde(rename = "txType")]
     pub tx_type: Vec<String>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records. Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.

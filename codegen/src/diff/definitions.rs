@@ -1,4 +1,5 @@
-//! Changes of records and value sets, each named with the operations that use it.
+//! Changes of records and value sets, each named with the operations and notifications
+//! that use it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,7 +27,8 @@ pub(super) fn reachable_records<'a>(
     seen
 }
 
-/// For each record and enum name: the operations whose params or response reach it.
+/// For each record and enum name: the operations whose params or response reach it, and
+/// the notifications (`notification 0001`) whose payload does.
 fn users(api: &Api) -> BTreeMap<String, BTreeSet<String>> {
     let mut map: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for op in api.operations() {
@@ -50,28 +52,48 @@ fn users(api: &Api) -> BTreeMap<String, BTreeSet<String>> {
             }
             _ => {}
         }
-        let records = reachable_records(api, types.iter().copied());
-        let mut all: Vec<&TypeRef> = types.clone();
-        for r in &records {
-            if let Some(rec) = api.record(r) {
-                all.extend(rec.fields.iter().map(|f| &f.ty));
-            }
-        }
-        let mut names = records;
-        for t in all {
-            let mut t = t;
-            while let TypeRef::Array { item } = t {
-                t = item;
-            }
-            if let TypeRef::Enum { name } = t {
-                names.insert(name.clone());
-            }
-        }
-        for name in names {
-            map.entry(name).or_default().insert(op.name.clone());
+        add_user(&mut map, api, &types, &op.name);
+    }
+    for n in &api.notifications {
+        if let Some(payload) = &n.payload {
+            let record = TypeRef::Record {
+                name: payload.record.clone(),
+                received_name: payload.received_name.clone(),
+            };
+            let user = format!("notification {}", n.notification_type);
+            add_user(&mut map, api, &[&record], &user);
         }
     }
     map
+}
+
+/// Records `user` for every record and enum that `types` reach.
+fn add_user(
+    map: &mut BTreeMap<String, BTreeSet<String>>,
+    api: &Api,
+    types: &[&TypeRef],
+    user: &str,
+) {
+    let records = reachable_records(api, types.iter().copied());
+    let mut all: Vec<&TypeRef> = types.to_vec();
+    for r in &records {
+        if let Some(rec) = api.record(r) {
+            all.extend(rec.fields.iter().map(|f| &f.ty));
+        }
+    }
+    let mut names = records;
+    for t in all {
+        let mut t = t;
+        while let TypeRef::Array { item } = t {
+            t = item;
+        }
+        if let TypeRef::Enum { name } = t {
+            names.insert(name.clone());
+        }
+    }
+    for name in names {
+        map.entry(name).or_default().insert(user.to_owned());
+    }
 }
 
 fn used_by(old: &Api, new: &Api, name: &str) -> Vec<String> {

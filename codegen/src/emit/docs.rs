@@ -43,10 +43,14 @@ impl Doc {
 
     /// Continues the last paragraph with `line` (a sentence written by the generator), or
     /// starts the first: short facts join the text they belong to instead of standing
-    /// alone.
+    /// alone. A paragraph that does not end a sentence (spec text such as `"0 not
+    /// submitted"`) gets its full stop first.
     pub fn sentence(&mut self, line: &str) -> &mut Doc {
         match self.lines.last_mut() {
             Some(last) if !last.is_empty() && !last.starts_with("- ") && !last.starts_with('#') => {
+                if !last.ends_with(['.', '!', '?', ':']) {
+                    last.push('.');
+                }
                 last.push(' ');
                 last.push_str(line);
             }

@@ -746,8 +746,9 @@ fn result_codes_and_notifications_are_enums() {
     at("\"10001\" => ResultCode::SystemBusy,");
     at("pub fn from_error(error: &baas_runtime::Error) -> Option<ResultCode>");
     at("pub const RETRYABLE_CODES: &'static [&'static str] = &[\"10001\"];");
-    // Variant docs: provenance, retryability, the related client method (spec text escaped).
-    at("/// busy");
+    // Variant docs: the service's text as a sentence, provenance, retryability, the related
+    // client method (spec text escaped).
+    at("/// Busy. Wire value: `10001`.");
     at("May be retried.");
     at("A thing \\[done\\]");
     at("[`Client::apply_for_thing`](super::client::Client::apply_for_thing)");

@@ -287,7 +287,7 @@ class NetworkProvider(enum.Enum):
 
 
 class OnboardingStatus(enum.Enum):
-    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service."""
+    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service (6 and 8 by one integration). Also the status of the onboarding-result notifications (0001, 0005, 0006)."""
 
     NOT_SUBMITTED = 0
     """0 not submitted"""
@@ -301,8 +301,12 @@ class OnboardingStatus(enum.Enum):
     """4 rejected"""
     ACCOUNT_CLOSED = 5
     """5 account closed"""
+    WAITING_FOR_ACCOUNT_OPENING = 6
+    """6 waiting for account opening"""
     ACCOUNT_OPENED = 7
     """7 account opened"""
+    ACCOUNT_OPENING_FAILED = 8
+    """8 failed to open the account"""
     MANUAL_REVIEW = 9
     """9 manual review"""
 
@@ -463,6 +467,16 @@ class ResultCode(enum.Enum):
     """insufficient balance"""
     BANK_CODE_NOT_FOUND = "14012"
     """bank code does not exist"""
+    INVALID_MOBILE_NUMBER = "12010"
+    """invalid mobile number"""
+    CODE13224 = "13224"
+    """meaning not public"""
+    AMOUNT_BELOW_MINIMUM = "14015"
+    """amount below the minimum (KES 10 for transfers)"""
+    PAYEE_NOT_ON_WHITELIST = "14042"
+    """payee not on the whitelist"""
+    PAYEE_NOT_ON_WHITELIST_ALIAS = "14043"
+    """payee not on the whitelist"""
     QUERY_TIME_RANGE_ERROR = "15001"
     """query time range error"""
     PAGE_SIZE_TOO_LARGE = "15002"

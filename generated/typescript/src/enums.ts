@@ -326,7 +326,8 @@ export type NetworkProvider = (typeof NetworkProvider)[keyof typeof NetworkProvi
 /**
  * SME onboarding status (onboardingStatus returned as an integer by
  * /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ...
- * not shown"; the values are as seen on the live service.
+ * not shown"; the values are as seen on the live service (6 and 8 by one integration). Also the
+ * status of the onboarding-result notifications (0001, 0005, 0006).
  */
 export const OnboardingStatus = {
   /** 0 not submitted */
@@ -341,8 +342,12 @@ export const OnboardingStatus = {
   Rejected: 4,
   /** 5 account closed */
   AccountClosed: 5,
+  /** 6 waiting for account opening */
+  WaitingForAccountOpening: 6,
   /** 7 account opened */
   AccountOpened: 7,
+  /** 8 failed to open the account */
+  AccountOpeningFailed: 8,
   /** 9 manual review */
   ManualReview: 9,
 } as const;
@@ -520,6 +525,16 @@ export const ResultCode = {
   InsufficientBalance: "14009",
   /** bank code does not exist */
   BankCodeNotFound: "14012",
+  /** invalid mobile number */
+  InvalidMobileNumber: "12010",
+  /** meaning not public */
+  Code13224: "13224",
+  /** amount below the minimum (KES 10 for transfers) */
+  AmountBelowMinimum: "14015",
+  /** payee not on the whitelist */
+  PayeeNotOnWhitelist: "14042",
+  /** payee not on the whitelist */
+  PayeeNotOnWhitelistAlias: "14043",
   /** query time range error */
   QueryTimeRangeError: "15001",
   /** page size over 50 */

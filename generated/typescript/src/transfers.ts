@@ -165,8 +165,10 @@ export interface GetTransListRequest {
    * Transaction type filter; empty array [] returns all types. The document does not show the value
    * set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out,
    * TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal,
-   * TTID0023 cash deposit), integrations report more (TTID0005, TTID0006, TTID0009, TTID0024,
-   * TTID0025, TTID0027); the list is open.
+   * TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005
+   * paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010
+   * foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY
+   * transfer); the list is open.
    */
   readonly txType: readonly string[];
   /**

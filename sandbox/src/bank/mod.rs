@@ -156,8 +156,9 @@ pub struct Posting {
 pub mod tx_type {
     /// Withdraw to mobile money **\[docs\]**.
     pub const MOBILE_MONEY_OUT: &str = "TTID0001";
-    /// Transfer out **\[docs\]** (also the debit leg of an FX conversion: no public
-    /// code names conversions).
+    /// Transfer out **\[docs\]** (also the debit leg of an FX conversion: one peer
+    /// reports `TTID0010` for foreign-currency exchange, a code that does not say which
+    /// leg a row is, so the sandbox keeps transfer out and in for the two legs).
     pub const TRANSFER_OUT: &str = "TTID0002";
     /// Transfer in **\[docs\]** (also the credit leg of an FX conversion).
     pub const TRANSFER_IN: &str = "TTID0003";
