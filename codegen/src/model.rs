@@ -151,6 +151,38 @@ pub struct ResultCode {
     pub retryable: bool,
 }
 
+impl ResultCode {
+    /// The service's text of this code as a sentence: `"system busy, retry later"` becomes
+    /// `"System busy, retry later."`.
+    pub fn text_sentence(&self) -> String {
+        let text = self.text.trim();
+        let mut chars = text.chars();
+        let mut out: String = match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => return format!("Result code {}.", self.code),
+        };
+        if !out.ends_with(['.', '!', '?']) {
+            out.push('.');
+        }
+        out
+    }
+
+    /// What the Python and TypeScript SDKs say of this code: its text as a sentence,
+    /// whether it may be retried, and where it is known from (the Rust enum says the same
+    /// through its own doc builder).
+    pub fn partner_doc(&self) -> String {
+        let mut doc = self.text_sentence();
+        if self.retryable {
+            doc.push_str(" May be retried.");
+        }
+        if let Some(words) = self.source.partner_words() {
+            doc.push(' ');
+            doc.push_str(words);
+        }
+        doc
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
     /// snake_case module name, e.g. `cny`.

@@ -52,7 +52,7 @@ fn result_code(api: &Api) -> TokenStream {
         .map(|c| EnumValue {
             wire: c.code.clone(),
             name: c.name.clone(),
-            doc: capitalized(&c.text),
+            doc: c.text_sentence(),
             source: c.source,
             integer: None,
             deprecated: None,
@@ -184,13 +184,4 @@ fn notification_type(api: &Api) -> TokenStream {
             }
         }
     }
-}
-
-/// `text` with its first letter in upper case: the service's message (`"system error"`)
-/// as the first words of a doc.
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
 }

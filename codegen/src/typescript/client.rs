@@ -30,7 +30,7 @@ pub fn client_module(api: &Api) -> Out {
             module(&group.name)
         ));
     }
-    out.line("import { RETRYABLE_CODES } from \"./enums.js\";");
+    out.line("import { RETRYABLE_CODES } from \"./codes.js\";");
     if api.otp_flow.is_some() {
         out.line("import { Pending } from \"./pending.js\";");
     }

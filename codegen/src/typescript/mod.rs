@@ -7,7 +7,8 @@
 //! | file | what it holds |
 //! |------|---------------|
 //! | `package.json`, `tsconfig.json` | the package (version `api.client_version`), strict compiler settings |
-//! | `src/enums.ts` | value sets as `const` objects and literal unions, `ResultCode`, `NotificationType` |
+//! | `src/enums.ts` | value sets as `const` objects and literal unions |
+//! | `src/codes.ts` | `ResultCode`, `RETRYABLE_CODES`, `resultCodeName` |
 //! | `src/records.ts`, `src/records/<Name>.ts` | each record's sent and received shapes and its descriptor, in a file of its own |
 //! | `src/<group>.ts` | each operation's request, response and `Operation` descriptor |
 //! | `src/client.ts` | `Client`: a method per operation |
@@ -129,6 +130,7 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
         file("package.json", package::package_json(api)),
         file("tsconfig.json", package::tsconfig()),
         file("src/enums.ts", types::enums_module(api).finish()),
+        file("src/codes.ts", types::codes_module(api).finish()),
         file("src/records.ts", types::records_barrel(api).finish()),
     ];
     for r in &api.records {

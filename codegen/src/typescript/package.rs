@@ -122,6 +122,7 @@ pub fn index(api: &Api) -> Out {
         taken.push(r.received_name.as_str());
     }
     out.line("export * from \"./enums.js\";");
+    out.line("export * from \"./codes.js\";");
     out.line("export * from \"./records.js\";");
     for group in &api.groups {
         out.line(&format!("export * from \"./{}.js\";", module(&group.name)));

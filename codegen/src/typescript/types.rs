@@ -9,23 +9,33 @@ use crate::model::{
 };
 use crate::rules::{CheckArg, CheckLevel};
 
-/// `enums.ts`: every value set as a `const` object of its values and the union of them.
+/// `enums.ts`: every value set as a `const` object of its values and the union of them
+/// (the result codes are in `codes.ts`).
 pub fn enums_module(api: &Api) -> Out {
     let mut out = Out::module(
         "Value sets of the API. Each is a `const` object (names to wire values) and the union \
          of its values; an answer may carry a value this version does not list, typed \
          `Unknown` (see `isKnown`).",
     );
-    out.line("import type * as rt from \"@baas/runtime\";");
-    out.blank();
     for e in &api.enums {
         enum_def(&mut out, e);
     }
+    out
+}
+
+/// `codes.ts`: the service's result codes, the retryable ones and their names.
+pub fn codes_module(api: &Api) -> Out {
+    let mut out = Out::module(
+        "The service's result codes: `ResultCode` (names to codes), the codes the client may \
+         retry, and `resultCodeName` to name a code received.",
+    );
+    out.line("import type * as rt from \"@baas/runtime\";");
+    out.blank();
     out.doc("The service's result codes (`code` of an answer), by name.");
     out.line("export const ResultCode = {");
     out.indent();
     for c in &api.result_codes {
-        out.doc(&c.text);
+        out.doc(&c.partner_doc());
         out.line(&format!("{}: {},", prop(&c.name), string(&c.code)));
     }
     out.dedent();

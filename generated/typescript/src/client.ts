@@ -15,7 +15,7 @@ import * as reversal from "./reversal.js";
 import * as transfers from "./transfers.js";
 import * as user from "./user.js";
 import * as utility from "./utility.js";
-import { RETRYABLE_CODES } from "./enums.js";
+import { RETRYABLE_CODES } from "./codes.js";
 import { Pending } from "./pending.js";
 
 /**

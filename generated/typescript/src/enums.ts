@@ -4,8 +4,6 @@
  * values; an answer may carry a value this version does not list, typed `Unknown` (see `isKnown`).
  */
 
-import type * as rt from "@baas/runtime";
-
 /**
  * Abnormal account code (elements of status of the abnormal account list item): 1 Dormant, 2
  * Restricted, 3 Frozen.
@@ -483,75 +481,3 @@ export const VoucherType = {
 } as const;
 export type VoucherType = (typeof VoucherType)[keyof typeof VoucherType];
 
-/** The service's result codes (`code` of an answer), by name. */
-export const ResultCode = {
-  /** Completed successfully */
-  Success: "00000",
-  /** Invalid signature */
-  InvalidSignature: "12005",
-  /** system error */
-  SystemError: "10000",
-  /** system busy, retry later */
-  SystemBusy: "10001",
-  /** request timeout */
-  RequestTimeout: "10002",
-  /** no permission */
-  NoPermission: "11000",
-  /** SMS daily limit */
-  SmsDailyLimit: "11200",
-  /** SMS too frequent */
-  SmsTooFrequent: "11201",
-  /** SMS code locked */
-  SmsCodeLocked: "11202",
-  /** wrong SMS code */
-  WrongSmsCode: "11203",
-  /** GET not supported */
-  GetNotSupported: "12000",
-  /** invalid or missing parameter */
-  InvalidParameter: "12001",
-  /** invalid request id */
-  InvalidRequestId: "12002",
-  /** invalid sender */
-  InvalidSender: "12003",
-  /** invalid signature */
-  InvalidSignatureAlias: "12004",
-  /** account does not exist */
-  AccountNotFound: "13000",
-  /** short code already exists */
-  ShortCodeExists: "13302",
-  /** transaction not found */
-  TransactionNotFound: "14001",
-  /** insufficient balance */
-  InsufficientBalance: "14009",
-  /** bank code does not exist */
-  BankCodeNotFound: "14012",
-  /** invalid mobile number */
-  InvalidMobileNumber: "12010",
-  /** meaning not public */
-  Code13224: "13224",
-  /** amount below the minimum (KES 10 for transfers) */
-  AmountBelowMinimum: "14015",
-  /** payee not on the whitelist */
-  PayeeNotOnWhitelist: "14042",
-  /** payee not on the whitelist */
-  PayeeNotOnWhitelistAlias: "14043",
-  /** query time range error */
-  QueryTimeRangeError: "15001",
-  /** page size over 50 */
-  PageSizeTooLarge: "15002",
-} as const;
-export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
-
-/**
- * The result codes after which trying again may succeed (the client retries them where safe).
- */
-export const RETRYABLE_CODES: readonly ResultCode[] = ["10001", "10002"];
-
-/**
- * The name of a result code (`"14009"` → `"InsufficientBalance"`), or `undefined` for a code this
- * version does not list.
- */
-export function resultCodeName(code: ResultCode | rt.Unknown<string> | string): keyof typeof ResultCode | undefined {
-  const names = Object.keys(ResultCode) as (keyof typeof ResultCode)[];
-  return names.find((name) => ResultCode[name] === code);
-}

@@ -6,6 +6,7 @@
  */
 
 export * from "./enums.js";
+export * from "./codes.js";
 export * from "./records.js";
 export * from "./account.js";
 export * from "./cny.js";

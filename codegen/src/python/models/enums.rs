@@ -87,8 +87,7 @@ fn result_code_class(out: &mut Out, api: &Api) {
             unique(member(&c.name), &mut used),
             string(&c.code)
         ));
-        let retry = if c.retryable { " Retryable." } else { "" };
-        docstring(out, &format!("{}{retry}", c.text.trim()));
+        docstring(out, &c.partner_doc());
     }
     out.blank();
     out.line("@classmethod");
