@@ -516,6 +516,27 @@ pub struct EnumValue {
     pub deprecated: Option<String>,
 }
 
+impl EnumDef {
+    /// What the Python and TypeScript SDKs say of `value`: its doc, then where it is known
+    /// from when that differs from the value set's own source (`6` of an enum seen live,
+    /// reported by one integration), as the Rust enum says.
+    pub fn value_doc(&self, value: &EnumValue) -> String {
+        let mut doc = value.doc.trim().to_owned();
+        if value.source != self.source {
+            if let Some(words) = value.source.partner_words() {
+                if !doc.is_empty() && !doc.ends_with(['.', '!', '?', ':']) {
+                    doc.push('.');
+                }
+                if !doc.is_empty() {
+                    doc.push(' ');
+                }
+                doc.push_str(words);
+            }
+        }
+        doc
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Record {
     /// UpperCamelCase Rust type name.

@@ -67,7 +67,7 @@ fn enum_def(out: &mut Out, e: &EnumDef) {
     out.line(&format!("export const {} = {{", e.name));
     out.indent();
     for v in &e.values {
-        let mut doc = v.doc.clone();
+        let mut doc = e.value_doc(v);
         if let Some(note) = &v.deprecated {
             doc.push_str(&format!("\n\n@deprecated {note}"));
         }

@@ -302,11 +302,11 @@ class OnboardingStatus(enum.Enum):
     ACCOUNT_CLOSED = 5
     """5 account closed"""
     WAITING_FOR_ACCOUNT_OPENING = 6
-    """6 waiting for account opening"""
+    """6 waiting for account opening. Seen on the live service in one integration; not confirmed by the bank."""
     ACCOUNT_OPENED = 7
     """7 account opened"""
     ACCOUNT_OPENING_FAILED = 8
-    """8 failed to open the account"""
+    """8 failed to open the account. Seen on the live service in one integration; not confirmed by the bank."""
     MANUAL_REVIEW = 9
     """9 manual review"""
 
@@ -401,9 +401,9 @@ class UtilityPaymentStatus(enum.Enum):
     PROCESSING = 2
     """2 processing"""
     FAILED = 4
-    """4 failed (the transaction status's value; the sandbox's choice)"""
+    """4 failed (the transaction status's value; the sandbox's choice). Not public: this is the sandbox's choice, and the live service may differ."""
     SUCCEEDED = 8
-    """8 succeeded (the transaction status's value; the sandbox's choice)"""
+    """8 succeeded (the transaction status's value; the sandbox's choice). Not public: this is the sandbox's choice, and the live service may differ."""
 
 
 class ValidateAccountType(enum.Enum):

@@ -340,11 +340,17 @@ export const OnboardingStatus = {
   Rejected: 4,
   /** 5 account closed */
   AccountClosed: 5,
-  /** 6 waiting for account opening */
+  /**
+   * 6 waiting for account opening. Seen on the live service in one integration; not confirmed by the
+   * bank.
+   */
   WaitingForAccountOpening: 6,
   /** 7 account opened */
   AccountOpened: 7,
-  /** 8 failed to open the account */
+  /**
+   * 8 failed to open the account. Seen on the live service in one integration; not confirmed by the
+   * bank.
+   */
   AccountOpeningFailed: 8,
   /** 9 manual review */
   ManualReview: 9,
@@ -456,9 +462,15 @@ export const UtilityPaymentStatus = {
   WaitingForOtp: 1,
   /** 2 processing */
   Processing: 2,
-  /** 4 failed (the transaction status's value; the sandbox's choice) */
+  /**
+   * 4 failed (the transaction status's value; the sandbox's choice). Not public: this is the
+   * sandbox's choice, and the live service may differ.
+   */
   Failed: 4,
-  /** 8 succeeded (the transaction status's value; the sandbox's choice) */
+  /**
+   * 8 succeeded (the transaction status's value; the sandbox's choice). Not public: this is the
+   * sandbox's choice, and the live service may differ.
+   */
   Succeeded: 8,
 } as const;
 export type UtilityPaymentStatus = (typeof UtilityPaymentStatus)[keyof typeof UtilityPaymentStatus];

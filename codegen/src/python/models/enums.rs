@@ -44,7 +44,7 @@ fn enum_class(out: &mut Out, e: &EnumDef) {
             _ => string(&v.wire),
         };
         out.line(&format!("{name} = {value}"));
-        let mut text = v.doc.trim().to_owned();
+        let mut text = e.value_doc(v);
         if let Some(note) = &v.deprecated {
             text = format!("{text} Deprecated: {note}").trim().to_owned();
         }
