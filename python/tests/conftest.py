@@ -5,18 +5,15 @@ repository). Without it the tests that need it are skipped, unless
 
 from __future__ import annotations
 
-import hashlib
 import os
-import subprocess
-import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from baas_client import SandboxProcess
+
 REPO = Path(__file__).resolve().parents[2]
-SANDBOX_SENDER = "sandbox-partner"
-SANDBOX_KEY = "sandbox-test-key-not-a-secret"
 
 
 def sandbox_binary() -> Path | None:
@@ -30,36 +27,32 @@ def sandbox_binary() -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-def sandbox_otp(business_id: str) -> str:
-    """The sandbox's OTP of an application (its README's rule)."""
-    digest = hashlib.sha256(b"baas-sandbox-otp:" + business_id.encode("utf-8")).digest()
-    return f"{int.from_bytes(digest[:8], 'big') % 1_000_000:06d}"
-
-
-@pytest.fixture(scope="session")
-def sandbox_url() -> Iterator[str]:
+def start_sandbox() -> SandboxProcess:
+    """The sandbox binary, started with the SDK's own helper (skips, or fails in CI,
+    when it is not built)."""
     binary = sandbox_binary()
     if binary is None:
         if os.environ.get("BAAS_REQUIRE_SANDBOX") == "1":
             pytest.fail("the sandbox binary is not built (cargo build -p baas-sandbox --bin baas-sandbox)")
         pytest.skip("the sandbox binary is not built")
-    process = subprocess.Popen(
-        [str(binary), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    return SandboxProcess(binary).start()
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[SandboxProcess]:
+    """One sandbox for the session's tests."""
+    process = start_sandbox()
     try:
-        url = ""
-        deadline = time.monotonic() + 30
-        assert process.stdout is not None
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if line.startswith("baas-sandbox listening on "):
-                url = line.split("listening on ", 1)[1].strip()
-                break
-            if not line and process.poll() is not None:
-                break
-        if not url:
-            pytest.fail("the sandbox did not start")
-        yield url
+        yield process
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        process.stop()
+
+
+@pytest.fixture
+def fresh_sandbox() -> Iterator[SandboxProcess]:
+    """A sandbox of a test's own (its state starts seeded)."""
+    process = start_sandbox()
+    try:
+        yield process
+    finally:
+        process.stop()

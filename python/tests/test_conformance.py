@@ -8,16 +8,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import os
 import re
-import subprocess
 import time
 import types
 import typing
 from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -28,11 +26,10 @@ from baas_client import (
     ApiError,
     BaasError,
     Client,
-    Config,
     InvalidRequest,
     OutcomeUnknown,
-    PrivateKey,
     ResultCode,
+    SandboxProcess,
     SignatureInvalid,
     SignatureMissing,
     Unknown,
@@ -42,7 +39,7 @@ from baas_client import (
 from baas_runtime.notification import SeenFile, Verifier, signed_body
 from baas_runtime.transport import HttpRequest, HttpResponse, HttpxTransport
 from baas_runtime.errors import TransportError
-from conftest import REPO, SANDBOX_KEY, SANDBOX_SENDER, sandbox_binary, sandbox_otp
+from conftest import REPO
 
 SCENARIOS = sorted((REPO / "tests" / "conformance" / "scenarios").glob("*.json"))
 
@@ -82,35 +79,6 @@ class Probe:
 
     def close(self) -> None:
         self.inner.close()
-
-
-def start_sandbox() -> tuple[subprocess.Popen[str], str]:
-    binary = sandbox_binary()
-    if binary is None:
-        if os.environ.get("BAAS_REQUIRE_SANDBOX") == "1":
-            pytest.fail("the sandbox binary is not built (cargo build -p baas-sandbox --bin baas-sandbox)")
-        pytest.skip("the sandbox binary is not built")
-    process = subprocess.Popen([str(binary), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if line.startswith("baas-sandbox listening on "):
-            return process, line.split("listening on ", 1)[1].strip()
-        if not line and process.poll() is not None:
-            break
-    process.terminate()
-    pytest.fail("the sandbox did not start")
-
-
-@pytest.fixture
-def fresh_sandbox() -> Iterator[str]:
-    process, url = start_sandbox()
-    try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def snake(name: str) -> str:
@@ -179,10 +147,11 @@ def error_name(error: BaseException) -> str:
 
 
 class Run:
-    def __init__(self, name: str, url: str, tmp: Path) -> None:
+    def __init__(self, name: str, sandbox: SandboxProcess, tmp: Path) -> None:
         self.name = name
+        self.sandbox = sandbox
         self.probe = Probe()
-        self.client = Client(Config(url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY)), transport=self.probe)
+        self.client = Client(sandbox.config(), transport=self.probe)
         self.vars: dict[str, str] = {}
         self.tmp = tmp
 
@@ -191,7 +160,7 @@ class Run:
         if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
             inner = value[2:-1]
             if inner.startswith("otp:"):
-                return sandbox_otp(self.vars[inner[4:]])
+                return self.sandbox.admin.otp(self.vars[inner[4:]])
             return self.vars[inner]
         if isinstance(value, list):
             return [self.substitute(v) for v in value]
@@ -256,7 +225,7 @@ def run_notification(run: Run, at: str, step: dict[str, Any], verifier: Verifier
         n["sender"],
         "en_KE",
         n["params"],
-        PrivateKey(SANDBOX_KEY),
+        run.sandbox.private_key,
         timestamp_ms=int(time.time() * 1000) - int(n.get("age_seconds", 0)) * 1000,
     )
     if n.get("tamper"):
@@ -277,10 +246,10 @@ def run_notification(run: Run, at: str, step: dict[str, Any], verifier: Verifier
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario(path: Path, fresh_sandbox: str, tmp_path: Path) -> None:
+def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> None:
     scenario = json.loads(path.read_text(encoding="utf-8"))
     run = Run(path.name, fresh_sandbox, tmp_path)
-    verifier = Verifier(PrivateKey(SANDBOX_KEY), scenario.get("service_sender", "baas-sandbox"))
+    verifier = Verifier(fresh_sandbox.private_key, scenario.get("service_sender", "baas-sandbox"))
     seen = SeenFile(tmp_path / "seen", verifier.window)
     try:
         for i, step in enumerate(scenario["steps"], 1):

@@ -20,6 +20,7 @@ from baas_client import (
     PrivateKey,
     Refusal,
     ResultCode,
+    SandboxProcess,
     Unknown,
     WaitPolicy,
 )
@@ -27,7 +28,6 @@ from baas_client.enums import Currency, OrderByDesc, OtpType, TxStatus
 from baas_client.transfers import ApplyForTransferRequest, GetTransResultRequest
 from baas_client.account import GetAccountDetailsRequest
 from baas_runtime.mock import Failure
-from conftest import SANDBOX_KEY, SANDBOX_SENDER, sandbox_otp
 
 KEY = PrivateKey("unit-test-key")
 
@@ -93,19 +93,15 @@ def test_result_codes_are_typed_and_lost_money_answers_unknown() -> None:
         client.apply_for_transfer_pending(**args)  # type: ignore[arg-type]
 
 
-def sandbox_client(url: str) -> Client:
-    return Client(Config(url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY)))
-
-
-def test_sandbox_first_call(sandbox_url: str) -> None:
-    with sandbox_client(sandbox_url) as client:
+def test_sandbox_first_call(sandbox: SandboxProcess) -> None:
+    with Client(sandbox.config()) as client:
         account = client.get_account_details(account_id="1000000001")
         assert account.balance is not None and account.balance >= 0
         assert account.account_id == "1000000001"
 
 
-def test_sandbox_otp_transfer_waited_to_a_final_state(sandbox_url: str) -> None:
-    with sandbox_client(sandbox_url) as client:
+def test_sandbox_otp_transfer_waited_to_a_final_state(sandbox: SandboxProcess) -> None:
+    with Client(sandbox.config()) as client:
         pending = client.apply_for_transfer_pending(
             payer_account_id="1000000001",
             payee_bank_code="46",
@@ -115,7 +111,7 @@ def test_sandbox_otp_transfer_waited_to_a_final_state(sandbox_url: str) -> None:
             remark="python sdk",
         )
         pending.send_otp(OtpType.SMS)
-        pending.confirm(sandbox_otp(pending.business_id))
+        pending.confirm(sandbox.admin.otp(pending.business_id))
         result = client.get_trans_result_until_final(
             tx_id=pending.business_id, policy=WaitPolicy(first_delay=0.05, max_delay=0.5, deadline=20)
         )
@@ -136,17 +132,17 @@ def test_sandbox_otp_transfer_waited_to_a_final_state(sandbox_url: str) -> None:
         assert len({r.tx_id for r in rows}) == len(rows)
 
 
-def test_sandbox_wrong_key_is_an_unverified_refusal(sandbox_url: str) -> None:
-    client = Client(Config(sandbox_url, SANDBOX_SENDER, PrivateKey("not-the-key"), max_retries=0))
+def test_sandbox_wrong_key_is_an_unverified_refusal(sandbox: SandboxProcess) -> None:
+    client = Client(Config(sandbox.url, sandbox.sender, PrivateKey("not-the-key"), max_retries=0))
     with pytest.raises(Exception) as refused:
         client.get_account_details(account_id="1000000001")
     assert ResultCode.from_error(refused.value) is ResultCode.INVALID_SIGNATURE
     assert refused.value.outcome is Outcome.UNKNOWN  # type: ignore[attr-defined]
 
 
-def test_sandbox_async(sandbox_url: str) -> None:
+def test_sandbox_async(sandbox: SandboxProcess) -> None:
     async def run() -> None:
-        async with AsyncClient(Config(sandbox_url, SANDBOX_SENDER, PrivateKey(SANDBOX_KEY))) as client:
+        async with AsyncClient(sandbox.config()) as client:
             accounts = await asyncio.gather(
                 *(client.get_account_details(account_id=f"100000000{i}") for i in range(1, 4))
             )

@@ -61,8 +61,9 @@ const RUNTIME_NAMES: [&str; 28] = [
     "WaitPolicy",
 ];
 
-/// What `baas_client` re-exports from `baas_runtime.mock` and `baas_runtime.notification`.
-const MOCK_AND_NOTIFICATION_NAMES: [&str; 8] = [
+/// What `baas_client` re-exports from `baas_runtime.mock`, `baas_runtime.notification`
+/// and `baas_runtime.sandbox`.
+const MOCK_AND_NOTIFICATION_NAMES: [&str; 13] = [
     "Failure",
     "MockService",
     "Refusal",
@@ -71,6 +72,11 @@ const MOCK_AND_NOTIFICATION_NAMES: [&str; 8] = [
     "Notification",
     "SeenFile",
     "Verifier",
+    "SandboxAdmin",
+    "SandboxAdminError",
+    "SandboxApplication",
+    "SandboxDelivery",
+    "SandboxProcess",
 ];
 
 /// `__init__.py`: its docstring, its imports, the versions, and `__all__`.
@@ -111,6 +117,13 @@ fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
     out.line(
         "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
     );
+    out.line("from baas_runtime.sandbox import (");
+    out.line("    SandboxAdmin,");
+    out.line("    SandboxAdminError,");
+    out.line("    SandboxApplication,");
+    out.line("    SandboxDelivery,");
+    out.line("    SandboxProcess,");
+    out.line(")");
     out.blank();
     out.line("from . import enums, notifications, records");
     out.line(&format!("from ._client import {}", local.join(", ")));

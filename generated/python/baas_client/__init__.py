@@ -47,6 +47,13 @@ from baas_runtime import (
 )
 from baas_runtime.mock import Failure, MockService, Refusal
 from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier
+from baas_runtime.sandbox import (
+    SandboxAdmin,
+    SandboxAdminError,
+    SandboxApplication,
+    SandboxDelivery,
+    SandboxProcess,
+)
 
 from . import enums, notifications, records
 from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication
@@ -90,6 +97,11 @@ __all__ = [
     "ResponseTooLarge",
     "ResultCode",
     "RuleKind",
+    "SandboxAdmin",
+    "SandboxAdminError",
+    "SandboxApplication",
+    "SandboxDelivery",
+    "SandboxProcess",
     "Scalar",
     "SeenFile",
     "SignatureInvalid",

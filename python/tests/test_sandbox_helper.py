@@ -1,0 +1,130 @@
+"""The SDK's sandbox helper (``SandboxProcess``, ``SandboxAdmin``): against the sandbox
+binary, and its refusals without one."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import httpx
+import pytest
+
+from baas_client import (
+    ApiError,
+    Client,
+    ResultCode,
+    SandboxAdmin,
+    SandboxAdminError,
+    SandboxProcess,
+)
+from baas_client.enums import Currency, OtpType, TxStatus
+from conftest import start_sandbox
+
+
+def test_the_helper_starts_the_sandbox_and_reads_its_sender_key_and_otp() -> None:
+    sandbox = start_sandbox()
+    try:
+        assert sandbox.url.startswith("http://127.0.0.1:")
+        assert sandbox.sender == "sandbox-partner"
+        assert "sandbox-test-key" not in repr(sandbox.private_key)
+        with Client(sandbox.config()) as client:
+            pending = client.apply_for_transfer_pending(
+                payer_account_id="1000000001",
+                payee_bank_code="46",
+                payee_account_id="1000000004",
+                currency=Currency.KES,
+                amount=Decimal("12.50"),
+            )
+            rows = sandbox.admin.pending_applications()
+            mine = [a for a in rows if a.business_id == pending.business_id]
+            assert len(mine) == 1 and mine[0].operation == "applyForTransfer"
+            assert not mine[0].otp_sent
+            pending.send_otp(OtpType.SMS)
+            otp = sandbox.admin.otp(pending.business_id)
+            assert len(otp) == 6 and otp.isdigit()
+            pending.confirm(otp)
+            result = client.get_trans_result(tx_id=pending.business_id)
+            assert result.tx_status is TxStatus.SUCCEEDED
+            # Confirmed: no longer pending, and the helper says so, naming the id.
+            with pytest.raises(SandboxAdminError, match=pending.business_id):
+                sandbox.admin.otp(pending.business_id)
+    finally:
+        sandbox.stop()
+        sandbox.stop()  # twice is fine
+    with pytest.raises(RuntimeError):
+        sandbox.admin.state()
+
+
+def test_faults_clock_and_refusals_through_the_admin_api(sandbox: SandboxProcess) -> None:
+    admin = sandbox.admin
+    with pytest.raises(SandboxAdminError) as bad:
+        admin.add_faults("faults:\n  - operation: noSuchOperation\n    fault: code\n")
+    assert bad.value.status == 400
+    assert "noSuchOperation" in str(bad.value)
+    said = admin.add_faults(
+        'faults:\n  - operation: getAccountDetails\n    fault: code\n    code: "10000"\n'
+    )
+    assert said.startswith("1 fault")
+    assert len(admin.state()["faults"]) == 1
+    with Client(sandbox.config(max_retries=0)) as client:
+        with pytest.raises(ApiError) as refused:
+            client.get_account_details(account_id="1000000001")
+        assert ResultCode.from_error(refused.value) is ResultCode.SYSTEM_ERROR
+        admin.clear_faults()
+        assert admin.state()["faults"] == []
+        assert client.get_account_details(account_id="1000000001").account_id == "1000000001"
+    before = admin.state()["clock_ms"]
+    admin.advance_clock(86_400_000)
+    assert admin.state()["clock_ms"] - before >= 86_400_000
+    assert any(r.get("operation") == "getAccountDetails" for r in admin.requests())
+    assert admin.deliveries() == []  # no callback URL: nothing delivered
+    with pytest.raises(SandboxAdminError) as unknown:
+        admin.redeliver("NO-SUCH-NOTIFICATION")
+    assert unknown.value.status == 400
+
+
+def _counting(handler: httpx.MockTransport) -> tuple[httpx.MockTransport, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return handler.handle_request(request)
+
+    return httpx.MockTransport(record), seen
+
+
+def test_a_refusal_carries_the_sandboxs_message_and_nothing_is_sent_for_a_bad_clock() -> None:
+    inner = httpx.MockTransport(
+        lambda request: httpx.Response(400, json={"error": "scenario line 3: unknown fault `nope`"})
+    )
+    transport, seen = _counting(inner)
+    with SandboxAdmin("http://127.0.0.1:9", transport=transport) as admin:
+        with pytest.raises(SandboxAdminError, match="line 3: unknown fault") as refused:
+            admin.add_faults("faults: []")
+        assert refused.value.status == 400
+        assert seen[0].url.path == "/_sandbox/faults"
+        assert seen[0].headers["content-type"] == "application/yaml"
+        for bad in (-1, 1.5, True):
+            with pytest.raises(ValueError):
+                admin.advance_clock(bad)  # type: ignore[arg-type]
+        assert len(seen) == 1
+
+
+def test_an_unreachable_or_odd_sandbox_is_a_sandbox_admin_error() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    with SandboxAdmin("http://127.0.0.1:9", transport=httpx.MockTransport(refuse)) as admin:
+        with pytest.raises(SandboxAdminError) as down:
+            admin.state()
+        assert down.value.status is None
+    odd = httpx.MockTransport(lambda request: httpx.Response(200, json={"not": "a list"}))
+    with SandboxAdmin("http://127.0.0.1:9", transport=odd) as admin:
+        with pytest.raises(SandboxAdminError, match="not a JSON array"):
+            admin.pending_applications()
+
+
+def test_a_program_that_is_not_the_sandbox_fails_to_start_saying_what_it_printed(tmp_path: object) -> None:
+    with pytest.raises(RuntimeError, match="did not start"):
+        SandboxProcess("/bin/false", startup_timeout=5).start()
+    with pytest.raises(FileNotFoundError):
+        SandboxProcess("/nonexistent/baas-sandbox").start()
