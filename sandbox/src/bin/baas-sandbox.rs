@@ -77,6 +77,12 @@ async fn main() -> ExitCode {
         println!("fault:  {fault}");
     }
     println!("OTP:    baas_sandbox::otp_for(businessId): first 8 bytes of SHA-256(\"baas-sandbox-otp:\" + businessId), big-endian, mod 1000000, 6 digits");
+    if admin {
+        println!(
+            "        each pending application's OTP: {}api/applications",
+            sandbox.admin_url()
+        );
+    }
     match tokio::signal::ctrl_c().await {
         Ok(()) => {
             println!("stopping");
