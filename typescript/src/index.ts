@@ -10,6 +10,7 @@ export * from "./envelope.js";
 export * from "./errors.js";
 export * from "./mock.js";
 export * from "./notification.js";
+export * from "./sandbox.js";
 export * from "./secret.js";
 export * from "./shape.js";
 export * from "./sign.js";

@@ -1,53 +1,19 @@
 // The conformance suite (tests/conformance/scenarios/*.json, described in
 // tests/conformance/README.md) run by the generated TypeScript SDK against the sandbox binary,
-// one fresh sandbox per scenario, as the Rust and Python runners do. The binary is
-// $BAAS_SANDBOX, or target/debug/baas-sandbox under $CARGO_TARGET_DIR or the repository;
-// without it the scenarios are skipped, unless BAAS_REQUIRE_SANDBOX=1 (CI).
+// one fresh sandbox per scenario, as the Rust and Python runners do, started with the SDK's
+// SandboxProcess (an OTP is read from its admin API). The binary is $BAAS_SANDBOX, or
+// target/debug/baas-sandbox under $CARGO_TARGET_DIR or the repository; without it the
+// scenarios are skipped, unless BAAS_REQUIRE_SANDBOX=1 (CI).
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { test } from "node:test";
 import * as sdk from "@baas/client";
 import { type Operation, SeenFile } from "@baas/runtime";
-import { REPO } from "./vectors.js";
+import { REPO, sandboxBinary } from "./vectors.js";
 
-const SANDBOX_SENDER = "sandbox-partner";
-const SANDBOX_KEY = "sandbox-test-key-not-a-secret";
 const SCENARIOS = join(REPO, "tests", "conformance", "scenarios");
-
-export function sandboxBinary(): string | undefined {
-  const candidates: string[] = [];
-  if (process.env["BAAS_SANDBOX"]) candidates.push(process.env["BAAS_SANDBOX"]);
-  const target = process.env["CARGO_TARGET_DIR"] ?? join(REPO, "target");
-  candidates.push(join(isAbsolute(target) ? target : join(REPO, target), "debug", "baas-sandbox"));
-  return candidates.find((c) => existsSync(c));
-}
-
-/** The sandbox's OTP of an application (its documented rule). */
-function sandboxOtp(businessId: string): string {
-  const digest = createHash("sha256").update(`baas-sandbox-otp:${businessId}`).digest();
-  return (digest.readBigUInt64BE(0) % 1_000_000n).toString().padStart(6, "0");
-}
-
-async function startSandbox(binary: string): Promise<[ChildProcess, string]> {
-  const child = spawn(binary, ["--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the sandbox did not start")), 30_000);
-    lines.on("line", (line) => {
-      if (line.startsWith("baas-sandbox listening on ")) {
-        clearTimeout(timer);
-        resolve(line.slice("baas-sandbox listening on ".length).trim());
-      }
-    });
-    child.on("exit", () => reject(new Error("the sandbox exited")));
-  });
-  return [child, url];
-}
 
 /** The client's fetch: counts the requests that leave and applies a step's fault. */
 class Probe {
@@ -131,20 +97,22 @@ class Run {
   readonly client: sdk.Client;
   readonly vars = new Map<string, string>();
 
-  constructor(url: string) {
-    this.client = new sdk.Client({ baseUrl: url, sender: SANDBOX_SENDER, privateKey: new sdk.PrivateKey(SANDBOX_KEY), fetch: this.probe.fetch });
+  constructor(readonly sandbox: sdk.SandboxProcess) {
+    this.client = new sdk.Client({ ...sandbox.config(), fetch: this.probe.fetch });
   }
 
-  substitute(value: Json): Json {
+  /** `value` with each `${var}` replaced by the saved text, `${otp:var}` by the sandbox's OTP of it. */
+  async substitute(value: Json): Promise<Json> {
     if (typeof value === "string" && value.startsWith("${") && value.endsWith("}")) {
       const inner = value.slice(2, -1);
       const saved = this.vars.get(inner.startsWith("otp:") ? inner.slice(4) : inner);
       assert.ok(saved !== undefined, `no saved ${inner}`);
-      return inner.startsWith("otp:") ? sandboxOtp(saved) : saved;
+      return inner.startsWith("otp:") ? this.sandbox.admin.otp(saved) : saved;
     }
-    if (Array.isArray(value)) return value.map((v) => this.substitute(v));
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.substitute(v)));
     if (typeof value === "object" && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.substitute(v)]));
+      const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.substitute(v)] as const));
+      return Object.fromEntries(entries);
     }
     return value;
   }
@@ -185,15 +153,15 @@ function checkItems(at: string, items: unknown[], expect: Record<string, Json>):
   }
 }
 
-function runNotification(run: Run, at: string, step: Step, verifier: sdk.NotificationVerifier, seen: SeenFile): void {
-  const n = run.substitute(step.notification as unknown as Json) as unknown as NonNullable<Step["notification"]>;
+async function runNotification(run: Run, at: string, step: Step, verifier: sdk.NotificationVerifier, seen: SeenFile): Promise<void> {
+  const n = (await run.substitute(step.notification as unknown as Json)) as unknown as NonNullable<Step["notification"]>;
   const expect = step.expect ?? {};
   let body = sdk.signedNotification({
     notificationType: n.type,
     requestId: n.requestId,
     sender: n.sender,
     params: n.params,
-    key: new sdk.PrivateKey(SANDBOX_KEY),
+    key: run.sandbox.privateKey,
     timestampMs: Date.now() - (n.age_seconds ?? 0) * 1000,
   });
   if (n.tamper === true) {
@@ -230,15 +198,15 @@ for (const file of files) {
   test(`scenario ${file}`, { skip: binary === undefined && !required ? "the sandbox binary is not built" : false }, async () => {
     assert.ok(binary !== undefined, "the sandbox binary is not built");
     const scenario = JSON.parse(readFileSync(join(SCENARIOS, file), "utf8")) as { service_sender?: string; steps: Step[] };
-    const [child, url] = await startSandbox(binary);
+    const sandbox = await sdk.SandboxProcess.start({ binary });
     try {
-      const run = new Run(url);
-      const verifier = new sdk.NotificationVerifier(new sdk.PrivateKey(SANDBOX_KEY), scenario.service_sender ?? "baas-sandbox");
+      const run = new Run(sandbox);
+      const verifier = new sdk.NotificationVerifier(sandbox.privateKey, scenario.service_sender ?? "baas-sandbox");
       const seen = new SeenFile(join(mkdtempSync(join(tmpdir(), "baas-ts-")), "seen"), verifier.windowMs);
       for (const [i, step] of scenario.steps.entries()) {
         const at = `${file} step ${i + 1}`;
         if (step.notification !== undefined) {
-          runNotification(run, at, step, verifier, seen);
+          await runNotification(run, at, step, verifier, seen);
           continue;
         }
         const expect = step.expect ?? {};
@@ -248,7 +216,7 @@ for (const file of files) {
         let got: unknown;
         let failed = false;
         try {
-          got = await run.call(step.call ?? "", step.mode ?? "call", run.substitute(step.params ?? {}) as Record<string, Json>);
+          got = await run.call(step.call ?? "", step.mode ?? "call", (await run.substitute(step.params ?? {})) as Record<string, Json>);
         } catch (e) {
           if (!(e instanceof sdk.BaasError)) throw e;
           assert.equal(e.outcome, want, `${at}: outcome of ${e.message}`);
@@ -259,10 +227,10 @@ for (const file of files) {
         if ("sent" in expect) assert.equal(run.probe.sent - before, expect["sent"], `${at}: requests sent by the client`);
         if (failed) continue;
         if (Array.isArray(got)) {
-          checkItems(at, got, run.substitute(expect["items"] ?? {}) as Record<string, Json>);
+          checkItems(at, got, (await run.substitute(expect["items"] ?? {})) as Record<string, Json>);
           continue;
         }
-        checkFields(at, got, run.substitute(expect["fields"] ?? {}));
+        checkFields(at, got, await run.substitute(expect["fields"] ?? {}));
         for (const [name, wire] of Object.entries(step.save ?? {})) {
           const value = text(field(got, wire));
           assert.ok(value !== undefined, `${at}: no ${wire} to save`);
@@ -270,7 +238,7 @@ for (const file of files) {
         }
       }
     } finally {
-      child.kill("SIGTERM");
+      await sandbox.stop();
     }
   });
 }

@@ -1,8 +1,19 @@
-// The shared signing vectors (tests/data/signing-vectors.json at the repository root).
-import { readFileSync } from "node:fs";
+// The shared signing vectors (tests/data/signing-vectors.json at the repository root), and
+// where the tests find the sandbox binary.
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The sandbox binary: $BAAS_SANDBOX, or target/debug/baas-sandbox under $CARGO_TARGET_DIR or the repository. */
+export function sandboxBinary(): string | undefined {
+  const candidates: string[] = [];
+  if (process.env["BAAS_SANDBOX"]) candidates.push(process.env["BAAS_SANDBOX"]);
+  const target = process.env["CARGO_TARGET_DIR"] ?? join(REPO, "target");
+  candidates.push(join(isAbsolute(target) ? target : join(REPO, target), "debug", "baas-sandbox"));
+  return candidates.find((c) => existsSync(c));
+}
 
 export interface SigningVector {
   name: string;

@@ -56,7 +56,7 @@ pub fn tsconfig() -> String {
 
 /// What `@baas/client` re-exports from `@baas/runtime` (values, then types), unless a
 /// generated name takes it.
-const RUNTIME_VALUES: [&str; 24] = [
+const RUNTIME_VALUES: [&str; 27] = [
     "ACK",
     "ApiError",
     "BaasError",
@@ -81,8 +81,11 @@ const RUNTIME_VALUES: [&str; 24] = [
     "isKnown",
     "signedNotification",
     "Pages",
+    "SandboxAdmin",
+    "SandboxAdminError",
+    "SandboxProcess",
 ];
-const RUNTIME_TYPES: [&str; 13] = [
+const RUNTIME_TYPES: [&str; 17] = [
     "Amount",
     "CallOptions",
     "Config",
@@ -96,6 +99,10 @@ const RUNTIME_TYPES: [&str; 13] = [
     "Violation",
     "WaitPolicy",
     "Success",
+    "SandboxAdminOptions",
+    "SandboxApplication",
+    "SandboxDelivery",
+    "SandboxOptions",
 ];
 
 /// `src/index.ts`.
@@ -103,7 +110,7 @@ pub fn index(api: &Api) -> Out {
     let mut out = Out::module(&format!(
         "The TypeScript client of the {}: `Client` (a method per operation), the typed requests \
          and answers, value sets, `NotificationVerifier`, and what a partner needs of the runtime \
-         (`PrivateKey`, `Decimal`, the errors, `MockService`).",
+         (`PrivateKey`, `Decimal`, the errors, `MockService`, `SandboxProcess`).",
         api.title
     ));
     let mut taken: Vec<&str> = vec![

@@ -2,7 +2,8 @@
 /**
  * The TypeScript client of the Banking-as-a-Service partner API: `Client` (a method per
  * operation), the typed requests and answers, value sets, `NotificationVerifier`, and what a
- * partner needs of the runtime (`PrivateKey`, `Decimal`, the errors, `MockService`).
+ * partner needs of the runtime (`PrivateKey`, `Decimal`, the errors, `MockService`,
+ * `SandboxProcess`).
  */
 
 export * from "./enums.js";
@@ -20,5 +21,5 @@ export * from "./utility.js";
 export { Client } from "./client.js";
 export { Pending } from "./pending.js";
 export { NotificationType, NotificationVerifier, type Notification, type KnownNotification, type OtherNotification, type NotificationPayloads } from "./notifications.js";
-export { ACK, ApiError, BaasError, CallTimeout, ConfigError, Decimal, DecodeError, EncodeError, InvalidRequest, JsonNumber, MockService, OutcomeUnknown, PrivateKey, RequestIdMismatch, ResponseTooLarge, SeenFile, SignatureInvalid, SignatureMissing, TransportError, Untrusted, WaitDeadline, isKnown, signedNotification, Pages } from "@baas/runtime";
-export type { Amount, CallOptions, Config, Fetch, JsonInput, JsonObject, JsonValue, Outcome, Page, Unknown, Violation, WaitPolicy, Success } from "@baas/runtime";
+export { ACK, ApiError, BaasError, CallTimeout, ConfigError, Decimal, DecodeError, EncodeError, InvalidRequest, JsonNumber, MockService, OutcomeUnknown, PrivateKey, RequestIdMismatch, ResponseTooLarge, SeenFile, SignatureInvalid, SignatureMissing, TransportError, Untrusted, WaitDeadline, isKnown, signedNotification, Pages, SandboxAdmin, SandboxAdminError, SandboxProcess } from "@baas/runtime";
+export type { Amount, CallOptions, Config, Fetch, JsonInput, JsonObject, JsonValue, Outcome, Page, Unknown, Violation, WaitPolicy, Success, SandboxAdminOptions, SandboxApplication, SandboxDelivery, SandboxOptions } from "@baas/runtime";
