@@ -1,0 +1,236 @@
+package com.baas.signing;
+
+import java.util.Objects;
+
+/**
+ * The canonical string of the signing algorithm, computed from the JSON <em>bytes</em>.
+ *
+ * <p>A message is flattened to {@code path=value} pairs: object keys joined with {@code .},
+ * array elements as {@code path[i]}, an empty object as {@code path={}}, an empty array as
+ * {@code path=[]}, nulls skipped, the top-level {@code signature} left out. The pair
+ * {@code senderKey=<key>} is added, the complete pair strings are sorted by their UTF-8
+ * bytes, joined with {@code &} and hashed with SHA-256 (lowercase hex).
+ *
+ * <p>The bytes are read by a reader of this library (no JSON library re-renders anything):
+ * strings are unescaped, numbers keep their literal text. It refuses, in time linear in the
+ * body:
+ * <ul>
+ * <li>a body that is not valid UTF-8, not JSON, or whose top-level value is not an object;
+ * <li>duplicate keys in one object; nesting deeper than {@link #MAX_DEPTH};
+ * <li>a body whose pairs, at any point of it, are longer than {@link #MAX_EXPANSION} times
+ * the bytes read so far plus {@link #EXPANSION_ALLOWANCE};
+ * </ul>
+ * and, read {@code unambiguous} (to sign or verify), a body whose canonical string could
+ * stand for another body: the re-cut rules R1 to R4 of {@link Ambiguity}.
+ */
+public final class Canonical {
+    /** Deepest nesting of objects and arrays accepted (the top-level object is depth 1). */
+    public static final int MAX_DEPTH = 64;
+    /** The pairs may be at most this many times as long as the bytes read so far ... */
+    public static final int MAX_EXPANSION = 32;
+    /** ... plus this many bytes (small bodies nested deep). */
+    public static final int EXPANSION_ALLOWANCE = 64 * 1024;
+    /** The longest body read, in bytes. */
+    public static final int MAX_BODY = (1 << 29) - 1;
+    /** The name of the pair that carries the key. */
+    public static final String SENDER_KEY = "senderKey";
+    /**
+     * A received body may carry a {@code null} object member, read as absent; a {@code null}
+     * array element is refused (R2), and a signer refuses any {@code null}.
+     */
+    public static final boolean RECEIVED_NULL_MEMBERS = true;
+
+    private Canonical() {
+    }
+
+    /**
+     * Reads a received body to verify it: the re-cut rules apply, a {@code null} object
+     * member is read as absent.
+     *
+     * @param body the exact bytes received
+     * @return the body flattened
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static Flattened parse(byte[] body) {
+        return parse(body, true, RECEIVED_NULL_MEMBERS);
+    }
+
+    /**
+     * Reads a JSON object body.
+     *
+     * @param body the exact bytes
+     * @param unambiguous apply the re-cut rules (to sign or verify); without them any object
+     *     is read (to diagnose it), nulls skipped
+     * @param nullMembers accept a {@code null} object member (treated as absent), never a
+     *     {@code null} array element
+     * @return the body flattened
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static Flattened parse(byte[] body, boolean unambiguous, boolean nullMembers) {
+        Objects.requireNonNull(body, "the body must be bytes");
+        if (body.length > MAX_BODY) {
+            throw CanonicalException.at(CanonicalException.Kind.TOO_LARGE,
+                    "the body is longer than " + MAX_BODY + " bytes", MAX_BODY);
+        }
+        int bad = firstInvalidUtf8(body);
+        if (bad >= 0) {
+            throw CanonicalException.at(CanonicalException.Kind.INVALID_UTF8,
+                    "body is not valid UTF-8 (byte " + bad + ")", bad);
+        }
+        CanonicalReader reader = new CanonicalReader(body, unambiguous, nullMembers);
+        JsonValue.JsonObject value = reader.top();
+        return new Flattened(value, reader.pairs, reader.signature, reader.hasSignatureKey,
+                reader.hasSenderKeyPair, reader.firstNull);
+    }
+
+    /**
+     * Reads a body to sign: the re-cut rules, and a {@code null} anywhere refused (R2, at
+     * the first one; a message sent never holds one).
+     *
+     * @param body the exact bytes to send (without {@code signature})
+     * @return the body flattened
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static Flattened parseForSigning(byte[] body) {
+        Flattened flat = parse(body, true, true);
+        if (flat.firstNullPath().isPresent()) {
+            throw CanonicalException.ambiguous(Ambiguity.NULL, flat.firstNullPath().get());
+        }
+        return flat;
+    }
+
+    /**
+     * Reads any JSON object without the re-cut rules (to diagnose a body, or to read JSON
+     * losslessly); the limits still apply.
+     *
+     * @param body the bytes
+     * @return the body flattened
+     * @throws CanonicalException when the body is not a usable JSON object
+     */
+    public static Flattened parseLoose(byte[] body) {
+        return parse(body, false, true);
+    }
+
+    /**
+     * Rule R3: {@code value} holds {@code &}, then a key (characters other than
+     * {@code & = . [ ]}), any number of {@code .key} or {@code [digits]}, then {@code =}.
+     *
+     * @param value a string value
+     * @return true when the value reads as a pair
+     */
+    public static boolean readsAsPair(String value) {
+        int n = value.length();
+        int amp = value.indexOf('&');
+        while (amp >= 0) {
+            int i = amp + 1;
+            int end = keyRun(value, i);
+            if (end > i) {
+                i = end;
+                while (i < n) {
+                    char c = value.charAt(i);
+                    if (c == '=') {
+                        return true;
+                    } else if (c == '.') {
+                        end = keyRun(value, i + 1);
+                        if (end == i + 1) {
+                            break;
+                        }
+                        i = end;
+                    } else if (c == '[') {
+                        int j = i + 1;
+                        while (j < n && value.charAt(j) >= '0' && value.charAt(j) <= '9') {
+                            j++;
+                        }
+                        if (j == i + 1 || j >= n || value.charAt(j) != ']') {
+                            break;
+                        }
+                        i = j + 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            amp = value.indexOf('&', amp + 1);
+        }
+        return false;
+    }
+
+    /** The end of the run of key characters (not {@code & = . [ ]}) starting at {@code from}. */
+    private static int keyRun(String value, int from) {
+        int i = from;
+        while (i < value.length() && !isSpecial(value.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    static boolean isSpecial(char c) {
+        return c == '&' || c == '=' || c == '.' || c == '[' || c == ']';
+    }
+
+    /** Rule R1: an empty key, or one holding a separator. */
+    static boolean badKey(String key) {
+        if (key.isEmpty()) {
+            return true;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            if (isSpecial(key.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The offset of the first byte of the first ill-formed UTF-8 sequence (overlong forms,
+     * surrogates and code points above U+10FFFF are ill-formed), or -1 when there is none.
+     */
+    static int firstInvalidUtf8(byte[] b) {
+        int n = b.length;
+        int i = 0;
+        while (i < n) {
+            int c = b[i] & 0xFF;
+            if (c < 0x80) {
+                i++;
+                continue;
+            }
+            int need;
+            int lo = 0x80;
+            int hi = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) {
+                need = 1;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                need = 2;
+                if (c == 0xE0) {
+                    lo = 0xA0;
+                } else if (c == 0xED) {
+                    hi = 0x9F;
+                }
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                need = 3;
+                if (c == 0xF0) {
+                    lo = 0x90;
+                } else if (c == 0xF4) {
+                    hi = 0x8F;
+                }
+            } else {
+                return i;
+            }
+            if (i + need >= n) {
+                return i;
+            }
+            int second = b[i + 1] & 0xFF;
+            if (second < lo || second > hi) {
+                return i;
+            }
+            for (int k = 2; k <= need; k++) {
+                int cont = b[i + k] & 0xFF;
+                if (cont < 0x80 || cont > 0xBF) {
+                    return i;
+                }
+            }
+            i += need + 1;
+        }
+        return -1;
+    }
+}
