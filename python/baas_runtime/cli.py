@@ -69,7 +69,7 @@ def main(
         return int(e.code) if isinstance(e.code, int) else 2
     env = environ if environ is not None else dict(os.environ)
     secret = env.get(KEY_VARIABLE)
-    if secret is None:
+    if not secret:
         print(f"{prog}: set the private key in the environment variable {KEY_VARIABLE}", file=err)
         return 2
     key = PrivateKey(secret)

@@ -30,10 +30,11 @@ class PrivateKey:
 
     @classmethod
     def from_env(cls, name: str = "BAAS_PRIVATE_KEY", *, remove: bool = False) -> PrivateKey | None:
-        """The key in the environment variable ``name``, or ``None`` when it is unset.
-        It stays in the process environment (children inherit it) unless ``remove``."""
+        """The key in the environment variable ``name``, or ``None`` when it is unset or
+        empty (an empty key is a configuration mistake, never a key). It stays in the
+        process environment (children inherit it) unless ``remove``."""
         value = os.environ.get(name)
-        if value is None:
+        if not value:
             return None
         if remove:
             del os.environ[name]

@@ -74,6 +74,7 @@ def test_attach_then_verify() -> None:
         ([], b"not json", "k", 2),
         ([], b'{"a":1,"a":2}', "k", 2),
         ([], EXAMPLE, None, 2),
+        ([], EXAMPLE, "", 2),  # an empty key is no key, as baas-sign says
         (["--verify", "--attach"], EXAMPLE, "k", 2),
         (["--bogus"], EXAMPLE, "k", 2),
         (["--attach"], b'{"note":"yourkey"}', "yourkey", 2),

@@ -302,3 +302,10 @@ def test_null_members_of_answers_read_as_absent_null_elements_refused() -> None:
     bad = RuntimeClient(config(), HttpxTransport(raw_transport(answer(b'{"balance":"1.00","list":[1,null]}'))))
     with pytest.raises(Untrusted):
         bad.execute(GetBalance(account_id="1"), CallOptions(request_id="R"))
+
+
+def test_an_empty_key_variable_is_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAAS_TEST_KEY_VARIABLE", "")
+    assert PrivateKey.from_env("BAAS_TEST_KEY_VARIABLE") is None
+    monkeypatch.setenv("BAAS_TEST_KEY_VARIABLE", "k")
+    assert PrivateKey.from_env("BAAS_TEST_KEY_VARIABLE") is not None

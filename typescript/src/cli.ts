@@ -67,7 +67,7 @@ export function run(argv: readonly string[], io: Io): number {
     return 2;
   }
   const secret = io.env[KEY_VARIABLE];
-  if (secret === undefined) {
+  if (secret === undefined || secret === "") {
     io.err(`baas-sign: set the private key in the environment variable ${KEY_VARIABLE}\n`);
     return 2;
   }

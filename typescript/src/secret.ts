@@ -24,11 +24,12 @@ export class PrivateKey {
 
   /**
    * The key in an environment variable (`BAAS_PRIVATE_KEY` by default), or `undefined` when it
-   * is unset. With `remove`, the variable is deleted so child processes do not inherit it.
+   * is unset or empty (an empty key is a configuration mistake, never a key). With `remove`,
+   * the variable is deleted so child processes do not inherit it.
    */
   static fromEnv(name = "BAAS_PRIVATE_KEY", remove = false): PrivateKey | undefined {
     const value = process.env[name];
-    if (value === undefined) {
+    if (value === undefined || value === "") {
       return undefined;
     }
     if (remove) {

@@ -78,6 +78,7 @@ test("refusal vectors: --verify exits 1 naming the rule; signing exits 2", () =>
 test("usage, key and input errors exit 2; a wrong or missing signature exits 1", () => {
   const body = '{"a":"1"}';
   both([], undefined, body, 2);
+  both([], "", body, 2); // an empty key is no key, as baas-sign says
   both(["--bogus"], "a-test-key-1234", body, 2);
   both(["--verify", "--attach"], "a-test-key-1234", body, 2);
   both([], "a-test-key-1234", "not json", 2);

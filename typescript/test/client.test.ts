@@ -265,3 +265,14 @@ test("params of an unshown operation are sent as given, numbers exactly", async 
   assert.equal(JSON.stringify(data), '{"got":{"a":"x","n":"1.50"}}');
   await assert.rejects(c.execute(raw, { f: 1.5 } as unknown as JsonObject), (e: unknown) => e instanceof Error && e.name === "EncodeError");
 });
+
+test("an empty key variable is no key", () => {
+  process.env["BAAS_TEST_KEY_VARIABLE"] = "";
+  try {
+    assert.equal(PrivateKey.fromEnv("BAAS_TEST_KEY_VARIABLE"), undefined);
+    process.env["BAAS_TEST_KEY_VARIABLE"] = "k";
+    assert.ok(PrivateKey.fromEnv("BAAS_TEST_KEY_VARIABLE") instanceof PrivateKey);
+  } finally {
+    delete process.env["BAAS_TEST_KEY_VARIABLE"];
+  }
+});

@@ -110,7 +110,7 @@ public final class BaasSign {
             return usage(err, "unrecognized arguments: " + unknown);
         }
         String secret = environ.get(KEY_VARIABLE);
-        if (secret == null) {
+        if (secret == null || secret.isEmpty()) {
             err.println(PROG + ": set the private key in the environment variable " + KEY_VARIABLE);
             return 2;
         }

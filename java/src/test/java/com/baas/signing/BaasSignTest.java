@@ -43,6 +43,9 @@ public final class BaasSignTest {
 
     public static void main(String[] args) throws Exception {
         Checks c = new Checks("BaasSignTest");
+        Run empty = run("", EXAMPLE + "\n");
+        c.check("an empty key is no key (as baas-sign): exit 2, naming the variable",
+                empty.code() == 2 && empty.err().contains(BaasSign.KEY_VARIABLE), empty.toString());
         Run sign = run("yourkey", EXAMPLE + "\n");
         c.equal("sign: the README's example", CANONICAL + "\n" + SIGNATURE + "\n", sign.out());
         c.equal("sign: exit 0", 0, sign.code());
@@ -85,7 +88,7 @@ public final class BaasSignTest {
             {new String[] {"--verify"}, "{\"a\":[1,null]}", "k", 1},
             {new String[] {"--verify"}, "{\"a\":1,\"signature\":7}", "k", 2},
             {new String[] {}, "{\"note\":\"yourkey\"}", "yourkey", 0},
-            {new String[] {}, "{}", "", 0},
+            {new String[] {}, "{}", "", 2},
         };
         for (Object[] row : exits) {
             String[] a = (String[]) row[0];
