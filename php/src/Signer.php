@@ -1,0 +1,193 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Baas\Signing;
+
+/**
+ * Signing and verification of message bodies (requests, answers, notifications), over the
+ * exact bytes sent or received.
+ *
+ * A request is signed over the bytes that are sent: serialize the envelope without
+ * `signature`, then {@see attach()} returns those bytes with `"signature":"<hex>"` added as
+ * the last member, every other byte unchanged. A received body is verified over its own
+ * bytes, numbers as their literal text, before anything (`json_decode`) reads it.
+ * Signatures are compared in constant time (`hash_equals`).
+ *
+ * Nothing is signed that a verifier would refuse: a body that breaks a re-cut rule
+ * ({@see Ambiguity}) is refused on signing and on verifying. No exception of this class
+ * contains the key.
+ */
+final class Signer
+{
+    /** What is dropped after the final `}` by {@see attachSignature()}. */
+    private const WHITESPACE = " \t\n\r\x0B\x0C";
+
+    private function __construct()
+    {
+    }
+
+    /**
+     * The canonical string of a body with the key written `[redacted]`, for debugging a
+     * `12005 Invalid signature`. It is shown even for a body that a re-cut rule refuses (use
+     * {@see sign()} or {@see verify()} to know whether it is accepted); the top-level
+     * `signature` is left out.
+     *
+     * @param string $body the exact bytes
+     * @param PrivateKey $key the private key
+     * @return string the canonical string, the key redacted
+     * @throws CanonicalException when the body is not a usable JSON object
+     */
+    public static function canonical(#[\SensitiveParameter] string $body, PrivateKey $key): string
+    {
+        try {
+            return Canonical::parseLoose($body)->canonicalStringRedacted($key);
+        } catch (CanonicalException $e) {
+            throw $e->redactedFor($key);
+        }
+    }
+
+    /**
+     * The lowercase hex signature of a JSON object body (its top-level `signature`, if any,
+     * left out).
+     *
+     * @param string $unsignedBody the exact bytes to send
+     * @param PrivateKey $key the private key
+     * @return string 64 lowercase hex digits
+     * @throws CanonicalException when the body is not a usable JSON object, breaks a re-cut
+     *     rule or holds a `null` (kind {@see CanonicalException::AMBIGUOUS})
+     */
+    public static function sign(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key): string
+    {
+        try {
+            return Canonical::parseForSigning($unsignedBody)->signatureHex($key);
+        } catch (CanonicalException $e) {
+            throw $e->redactedFor($key);
+        }
+    }
+
+    /**
+     * Signs a serialized JSON object and returns the bytes to send: the body with
+     * `"signature":"<hex>"` added as its last member, every other byte unchanged (whitespace
+     * after the final `}` is dropped). Send exactly these bytes.
+     *
+     * @param string $unsignedBody the serialized envelope, without `signature`
+     * @param PrivateKey $key the private key
+     * @return string the bytes to send
+     * @throws CanonicalException when the body already has a top-level `signature` (even
+     *     `null`; kind {@see CanonicalException::ALREADY_SIGNED}), breaks a re-cut rule,
+     *     holds a `null`, or is not a usable JSON object
+     */
+    public static function attach(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key): string
+    {
+        try {
+            $flat = Canonical::parseForSigning($unsignedBody);
+            if ($flat->hasSignatureKey()) {
+                throw CanonicalException::of(
+                    CanonicalException::ALREADY_SIGNED,
+                    'the body already has a `signature` (sign it without one)',
+                );
+            }
+            return self::attachSignature($unsignedBody, $flat->signatureHex($key));
+        } catch (CanonicalException $e) {
+            throw $e->redactedFor($key);
+        }
+    }
+
+    /**
+     * Adds `,"signature":"<hex>"` before the final `}` of a serialized JSON object that has
+     * no `signature` yet (no comma after `{`): the sent text is the signed text plus the
+     * signature. Whitespace after the final `}` is dropped. The body is not read: use
+     * {@see attach()}, which also signs it and refuses what must not be signed.
+     *
+     * @param string $body a serialized JSON object
+     * @param string $signatureHex the signature to add
+     * @return string the body with the signature
+     * @throws CanonicalException when the body does not end with an object's `}`
+     */
+    public static function attachSignature(#[\SensitiveParameter] string $body, string $signatureHex): string
+    {
+        $text = rtrim($body, self::WHITESPACE);
+        if (!str_ends_with($text, '}')) {
+            throw CanonicalException::of(CanonicalException::NOT_AN_OBJECT, 'body is not a JSON object');
+        }
+        $open = substr($text, 0, -1);
+        $head = rtrim($open, self::WHITESPACE);
+        if ($head === '') {
+            throw CanonicalException::of(CanonicalException::NOT_AN_OBJECT, 'body is not a JSON object');
+        }
+        $comma = str_ends_with($head, '{') ? '' : ',';
+        return $open . $comma . '"signature":"' . $signatureHex . '"}';
+    }
+
+    /**
+     * Verifies the top-level `signature` of a received body. A body that breaks a re-cut rule
+     * is refused before its signature is looked at; a `null` object member reads as absent.
+     * Call it on the exact bytes received, before `json_decode` or anything else reads them.
+     *
+     * @param string $receivedBody the exact bytes received
+     * @param PrivateKey $key the private key
+     * @throws VerifyException when the signature is missing ({@see VerifyException::MISSING}),
+     *     wrong ({@see VerifyException::MISMATCH}), or the body is refused
+     *     ({@see VerifyException::MALFORMED}, the rule and path in its cause)
+     */
+    public static function verify(#[\SensitiveParameter] string $receivedBody, PrivateKey $key): void
+    {
+        try {
+            $flat = Canonical::parse($receivedBody);
+        } catch (CanonicalException $e) {
+            throw VerifyException::malformed($e->redactedFor($key));
+        }
+        self::verifyFlattened($flat, $key);
+    }
+
+    /**
+     * Verifies a body already read by {@see Canonical::parse()} (with the rules), to verify
+     * and keep the lossless tree ({@see Flattened::value()}) from one reading.
+     *
+     * @param Flattened $flat the body
+     * @param PrivateKey $key the private key
+     * @throws VerifyException when the signature is missing or wrong
+     */
+    public static function verifyFlattened(#[\SensitiveParameter] Flattened $flat, PrivateKey $key): void
+    {
+        $received = $flat->signature();
+        if ($received === null) {
+            throw VerifyException::missing();
+        }
+        if (!self::constantTimeEquals($flat->signatureHex($key), $received)) {
+            throw VerifyException::mismatch();
+        }
+    }
+
+    /**
+     * The expected signature of a received body and the one it carries; a body that breaks
+     * a re-cut rule is refused as {@see verify()} refuses it.
+     *
+     * @param string $receivedBody the exact bytes received
+     * @param PrivateKey $key the private key
+     * @return Check both signatures
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static function check(#[\SensitiveParameter] string $receivedBody, PrivateKey $key): Check
+    {
+        try {
+            $flat = Canonical::parse($receivedBody);
+            return new Check($flat->signatureHex($key), $flat->signature());
+        } catch (CanonicalException $e) {
+            throw $e->redactedFor($key);
+        }
+    }
+
+    /**
+     * Equality of two texts in time independent of where they differ (`hash_equals`).
+     *
+     * @param string $expected the expected text (its length sets the time taken)
+     * @param string $received the received text
+     * @return bool true when equal
+     */
+    public static function constantTimeEquals(string $expected, string $received): bool
+    {
+        return hash_equals($expected, $received);
+    }
+}

@@ -1,0 +1,52 @@
+<?php
+
+declare(strict_types=1);
+
+/*
+ * Every class of src/ declares strict types, and it and every public method and constant
+ * has a docblock; no file is longer than 600 lines; the library never reads a body with
+ * json_decode and never needs mbstring.
+ */
+
+namespace Baas\Signing\Tests;
+
+require_once __DIR__ . '/support/Checks.php';
+
+$c = new Checks('DocblockTest');
+$root = dirname(__DIR__);
+$files = glob($root . '/src/*.php') ?: [];
+$c->check('the sources are there', count($files) >= 15, (string) count($files));
+foreach (array_merge($files, [$root . '/autoload.php', $root . '/bin/baas-sign'], glob(__DIR__ . '/*.php') ?: []) as $file) {
+    $text = (string) file_get_contents($file);
+    $name = substr($file, strlen($root) + 1);
+    $c->check("$name: strict types", str_contains($text, 'declare(strict_types=1);'));
+    $c->check("$name: under 600 lines", substr_count($text, "\n") <= 600, (string) substr_count($text, "\n"));
+}
+foreach ($files as $file) {
+    $name = basename($file);
+    $text = (string) file_get_contents($file);
+    $c->check("$name: no json_decode, no mbstring", preg_match('/\b(json_decode|mb_[a-z_]+)\s*\(/', $text) === 0);
+    $class = 'Baas\\Signing\\' . basename($file, '.php');
+    $c->check("$name: declares $class", class_exists($class) || enum_exists($class));
+    if (!class_exists($class) && !enum_exists($class)) {
+        continue;
+    }
+    $r = new \ReflectionClass($class);
+    $c->check("$class: docblock", $r->getDocComment() !== false);
+    foreach ($r->getMethods(\ReflectionMethod::IS_PUBLIC) as $m) {
+        if ($m->getDeclaringClass()->getName() !== $class || $m->isInternal()) {
+            continue;
+        }
+        if ($r->isEnum() && in_array($m->getName(), ['cases', 'from', 'tryFrom'], true)) {
+            continue;
+        }
+        $c->check("$class::{$m->getName()}: docblock", $m->getDocComment() !== false);
+    }
+    foreach ($r->getReflectionConstants(\ReflectionClassConstant::IS_PUBLIC) as $k) {
+        if ($k->getDeclaringClass()->getName() === $class) {
+            $c->check("$class::{$k->getName()}: docblock", $k->getDocComment() !== false);
+        }
+    }
+}
+
+exit($c->finish());

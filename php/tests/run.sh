@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Tests the PHP signing library with the PHP CLI alone (8.1 or later; hash, json and pcre,
+# no mbstring): no Composer, no PHPUnit, no downloads. Exits non-zero on any failure.
+#
+#   php/tests/run.sh    # php -l on every file, the vectors copy, the suites, bin/baas-sign
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+if ! command -v php >/dev/null; then
+  echo "run.sh: php not found: install the PHP CLI, version 8.1 or later" >&2
+  exit 2
+fi
+if ! php -r 'exit(PHP_VERSION_ID >= 80100 ? 0 : 1);'; then
+  echo "run.sh: PHP $(php -r 'echo PHP_VERSION;') is too old: 8.1 or later is needed" >&2
+  exit 2
+fi
+
+VECTORS=tests/signing-vectors.json
+# In the SDK's repository this copy must stay identical to the shared vectors.
+SHARED=../tests/data/signing-vectors.json
+if [ -f "$SHARED" ] && ! cmp -s "$SHARED" "$VECTORS"; then
+  echo "run.sh: $VECTORS differs from $SHARED: copy it again" >&2
+  exit 1
+fi
+
+failed=0
+mapfile -t sources < <(find src tests bin autoload.php -type f \( -name '*.php' -o -path bin/baas-sign \) | sort)
+for f in "${sources[@]}"; do
+  if ! out=$(php -l "$f" 2>&1); then
+    echo "FAIL php -l: $out"
+    failed=1
+  fi
+done
+echo "php -l: ${#sources[@]} files with PHP $(php -r 'echo PHP_VERSION;')"
+
+for suite in SigningVectorsTest CanonicalTest SecretTest NotificationVerifierTest BaasSignTest DocblockTest; do
+  php -d zend.assertions=1 "tests/$suite.php" "$VECTORS" || failed=1
+done
+
+# The command itself, as a partner runs it: the worked example of the API document.
+baas_sign() { bin/baas-sign "$@"; }
+fail() { echo "FAIL baas-sign CLI: $*"; failed=1; }
+example='{"requestId":"APPREQ00990320fed02000","sender":"client1","locale":"en_KE","timestamp":1650533105687,"salt":"QcEwsZ123da","params":{"name":"Tester"}}'
+signature=ce4f419f667b7d5621892337c23905b894472e6b186f06a0e237528b011ab2f2
+expected="locale=en_KE&params.name=Tester&requestId=APPREQ00990320fed02000&salt=QcEwsZ123da&sender=client1&senderKey=[redacted]&timestamp=1650533105687
+$signature"
+got=$(echo "$example" | BAAS_PRIVATE_KEY=yourkey baas_sign) || fail "sign exited $?"
+[ "$got" = "$expected" ] || fail "sign printed: $got"
+signed=$(echo "$example" | BAAS_PRIVATE_KEY=yourkey baas_sign --attach) || fail "--attach exited $?"
+[ "$signed" = "${example%\}},\"signature\":\"$signature\"}" ] || fail "--attach printed: $signed"
+got=$(echo "$signed" | BAAS_PRIVATE_KEY=yourkey baas_sign --verify) || fail "--verify exited $?"
+[ "$got" = "signature OK: $signature" ] || fail "--verify printed: $got"
+code=0; echo "$signed" | BAAS_PRIVATE_KEY=otherkey baas_sign --verify 2>/dev/null || code=$?
+[ "$code" = 1 ] || fail "--verify with another key exited $code, not 1"
+code=0; echo "$example" | env -u BAAS_PRIVATE_KEY bin/baas-sign 2>/dev/null || code=$?
+[ "$code" = 2 ] || fail "without BAAS_PRIVATE_KEY exited $code, not 2"
+code=0; echo "$example" | BAAS_PRIVATE_KEY= baas_sign 2>/dev/null || code=$?
+[ "$code" = 2 ] || fail "with an empty BAAS_PRIVATE_KEY exited $code, not 2"
+code=0; baas_sign --version >/dev/null || code=$?
+[ "$code" = 0 ] || fail "--version exited $code, not 0"
+[ "$failed" = 0 ] && echo "baas-sign CLI: the worked example signs, attaches and verifies ($signature)"
+
+if [ "$failed" != 0 ]; then
+  echo "run.sh: FAILED ($(( $(date +%s) - start ))s)"
+  exit 1
+fi
+echo "run.sh: all passed ($(( $(date +%s) - start ))s)"
