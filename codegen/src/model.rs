@@ -151,6 +151,14 @@ pub struct ResultCode {
     pub retryable: bool,
 }
 
+/// Ends `text` with a full stop unless it already ends a sentence (or a lead-in, `:`):
+/// spec text such as `"0 not submitted"` followed by a generated sentence.
+pub fn end_sentence(text: &mut String) {
+    if !text.ends_with(['.', '!', '?', ':']) {
+        text.push('.');
+    }
+}
+
 impl ResultCode {
     /// The service's text of this code as a sentence: `"system busy, retry later"` becomes
     /// `"System busy, retry later."`.
@@ -161,9 +169,7 @@ impl ResultCode {
             Some(first) => first.to_uppercase().chain(chars).collect(),
             None => return format!("Result code {}.", self.code),
         };
-        if !out.ends_with(['.', '!', '?']) {
-            out.push('.');
-        }
+        end_sentence(&mut out);
         out
     }
 
@@ -524,10 +530,8 @@ impl EnumDef {
         let mut doc = value.doc.trim().to_owned();
         if value.source != self.source {
             if let Some(words) = value.source.partner_words() {
-                if !doc.is_empty() && !doc.ends_with(['.', '!', '?', ':']) {
-                    doc.push('.');
-                }
                 if !doc.is_empty() {
+                    end_sentence(&mut doc);
                     doc.push(' ');
                 }
                 doc.push_str(words);

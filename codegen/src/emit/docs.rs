@@ -48,9 +48,7 @@ impl Doc {
     pub fn sentence(&mut self, line: &str) -> &mut Doc {
         match self.lines.last_mut() {
             Some(last) if !last.is_empty() && !last.starts_with("- ") && !last.starts_with('#') => {
-                if !last.ends_with(['.', '!', '?', ':']) {
-                    last.push('.');
-                }
+                crate::model::end_sentence(last);
                 last.push(' ');
                 last.push_str(line);
             }
