@@ -70,11 +70,8 @@ final class Read
             return null;
         }
         $text = $value instanceof JsonNumber ? $value->literal : (is_string($value) ? $value : null);
-        if ($text !== null && preg_match('/^-?(0|[1-9]\d*)$/D', $text) === 1) {
-            $int = filter_var($text, FILTER_VALIDATE_INT);
-            if (is_int($int)) {
-                return $int;
-            }
+        if ($text !== null && preg_match('/^-?(0|[1-9]\d*)$/D', $text) === 1 && self::fitsInt($text)) {
+            return (int) $text;
         }
         throw self::wrong($at, 'an integer', $value);
     }
@@ -179,6 +176,15 @@ final class Read
     public static function raw(mixed $value): mixed
     {
         return $value;
+    }
+
+    /** Whether an integer literal is within PHP's int range (no overflow to a float). */
+    private static function fitsInt(string $literal): bool
+    {
+        $negative = str_starts_with($literal, '-');
+        $digits = $negative ? substr($literal, 1) : $literal;
+        $limit = $negative ? substr((string) PHP_INT_MIN, 1) : (string) PHP_INT_MAX;
+        return strlen($digits) < strlen($limit) || (strlen($digits) === strlen($limit) && strcmp($digits, $limit) <= 0);
     }
 
     private static function wrong(string $at, string $expected, mixed $value): DecodeError

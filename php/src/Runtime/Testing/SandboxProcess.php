@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Baas\Runtime\Testing;
 
 use Baas\Runtime\Config;
+use Baas\Signing\NotificationVerifier;
 use Baas\Signing\PrivateKey;
 
 /**
@@ -22,6 +23,9 @@ use Baas\Signing\PrivateKey;
  */
 final class SandboxProcess
 {
+    /** The sender the sandbox signs its notifications with (the service's sender). */
+    public const SERVICE_SENDER = 'baas-sandbox';
+
     private const LISTENING = 'baas-sandbox listening on ';
 
     /** @var resource|null */
@@ -36,6 +40,7 @@ final class SandboxProcess
         $process,
         private readonly string $outputFile,
         public readonly string $url,
+        /** The partner's sender name the sandbox expects (`sandbox-partner`). */
         public readonly string $sender,
         private readonly PrivateKey $key,
         private readonly bool $adminOn,
@@ -121,6 +126,16 @@ final class SandboxProcess
     public function config(float $requestTimeout = 10.0, int $maxRetries = 2): Config
     {
         return new Config($this->url, $this->sender, $this->key, requestTimeout: $requestTimeout, maxRetries: $maxRetries, retryBackoff: 0.05);
+    }
+
+    /**
+     * A verifier of the notifications this sandbox sends (its key, its service sender).
+     *
+     * @return NotificationVerifier the verifier
+     */
+    public function notificationVerifier(): NotificationVerifier
+    {
+        return new NotificationVerifier($this->key, self::SERVICE_SENDER);
     }
 
     /**

@@ -152,14 +152,14 @@ final class StreamTransport implements Transport
             }
             $this->until($socket, $deadline, $request, true);
             $chunk = @fread($socket, 65536);
+            if (($chunk === false || $chunk === '') && stream_get_meta_data($socket)['timed_out']) {
+                throw new CallTimeout($request->timeout, true);
+            }
             if ($chunk === false || ($chunk === '' && feof($socket))) {
                 if ($head !== null && $framing === null) {
                     return new HttpResponse($head[0], $buffer); // delimited by the connection's end
                 }
                 throw new TransportError('the connection closed before a complete answer', true);
-            }
-            if ($chunk === '' && stream_get_meta_data($socket)['timed_out']) {
-                throw new CallTimeout($request->timeout, true);
             }
             $buffer .= $chunk;
         }
