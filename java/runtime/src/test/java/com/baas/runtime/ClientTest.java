@@ -270,6 +270,45 @@ class ClientTest {
     }
 
     @Test
+    void eachCallIsOneDebugRecordWithoutTheKey() {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("com.baas");
+        List<String> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        capture.setLevel(java.util.logging.Level.ALL);
+        java.util.logging.Level before = jul.getLevel();
+        jul.setLevel(java.util.logging.Level.ALL);
+        jul.addHandler(capture);
+        try {
+            mock.on(Ops.GetAccountDetails.PATH, p -> MockAnswer.refusal("14009", "no"));
+            Config logging = config().toBuilder().logParams(true).build();
+            RuntimeClient c = new RuntimeClient(logging, mock, RETRYABLE);
+            assertThrows(ApiException.class, () -> c.execute(new Ops.GetAccountDetails(KEY.expose())));
+        } finally {
+            jul.removeHandler(capture);
+            jul.setLevel(before);
+        }
+        assertEquals(1, records.size(), records.toString());
+        String line = records.get(0);
+        assertTrue(line.contains("rpc.method=getAccountDetails") && line.contains("baas.outcome=refused")
+                && line.contains("baas.code=14009") && line.contains("baas.attempts=1"), line);
+        assertTrue(line.contains("baas.params={\"accountId\":\"[redacted]\"}"), line);
+        assertFalse(line.contains(KEY.expose()), line);
+    }
+
+    @Test
     void aConfigurationThatCannotWorkIsRefusedByName() {
         assertEquals("baseUrl", assertThrows(ConfigException.class,
                 () -> Config.builder("http://baas.example.com", "s", KEY).build()).field());

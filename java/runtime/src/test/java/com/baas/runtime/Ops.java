@@ -165,8 +165,11 @@ final class Ops {
 
         @Override
         public void writeParams(JsonWriter w) {
-            w.beginObject().name("accountId").value(accountId).name("pageNum").value(page)
-                    .name("pageSize").value(size).endObject();
+            w.beginObject().name("accountId").value(accountId)
+                    .name("txType").beginArray().endArray().name("txStatus").beginArray().endArray()
+                    .name("startTime").value(0L).name("endTime").value(4102444800000L)
+                    .name("pageNo").value(page).name("pageSize").value(size).name("orderByDesc").value(1L)
+                    .endObject();
         }
 
         @Override
@@ -186,7 +189,7 @@ final class Ops {
 
         @Override
         public List<JsonValue.JsonObject> items(JsonValue.JsonObject response) {
-            List<JsonValue.JsonObject> rows = Wire.list(response.get("list"), "data.list",
+            List<JsonValue.JsonObject> rows = Wire.list(response.get("result"), "data.result",
                     (v, at) -> Wire.object(v, at));
             return rows == null ? List.of() : rows;
         }
