@@ -7,7 +7,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::emit::{EmittedFile, GeneratedFile};
+use crate::artifact::{EmittedFile, GeneratedFile};
 use crate::format::FormatError;
 use crate::model::Api;
 use crate::write::{Change, Mode, WriteError};

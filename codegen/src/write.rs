@@ -7,8 +7,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::emit::GeneratedFile;
-use crate::format::GENERATED_HEADER;
+use crate::artifact::GeneratedFile;
+use crate::artifact::GENERATED_HEADER;
 
 /// Write the files, or only compare them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
