@@ -113,6 +113,11 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
     f.body
         .line("    return $this->runtime->execute($request, $options);");
     f.body.line("}");
+    if let Some(otp) = &plan.otp {
+        if let Some(group) = &otp.group {
+            group_pending_method(&mut f, plan, otp, group);
+        }
+    }
     f.body.dedent();
     f.body.line("}");
     f
@@ -417,6 +422,15 @@ fn pending_method(
     f.body.line("$id,");
     f.body.line(&format!("{},", names::string(&field)));
     f.body.line(&format!("{},", names::string(&op.wire_name)));
+    step_closures(f, plan, otp);
+    f.body.dedent();
+    f.body.line(");");
+    f.body.dedent();
+    f.body.line("}");
+}
+
+/// The two steps of a `Pending`, as closures over `$id` calling the client's OTP methods.
+fn step_closures(f: &mut PhpFile, plan: &SdkPlan, otp: &crate::plan::OtpPlan) {
     let channel_arg = channel(f, &otp.send.other_ty);
     f.body.line(&format!(
         "fn (\\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->{}({}: (string) $id, {}: {channel_arg}, options: $o),",
@@ -430,6 +444,64 @@ fn pending_method(
         step_param(plan, &otp.confirm, &otp.confirm.business_id),
         step_param(plan, &otp.confirm, &otp.confirm.other),
     ));
+}
+
+/// `groupPending()`: applications grouped under one, confirmed with one OTP.
+fn group_pending_method(
+    f: &mut PhpFile,
+    plan: &SdkPlan,
+    otp: &crate::plan::OtpPlan,
+    group: &OtpStepPlan,
+) {
+    let Some(op) = step_op(plan, group) else {
+        return;
+    };
+    f.runtime("Pending");
+    f.runtime("Read");
+    let request = request_class(op);
+    f.uses(&format!("{}\\{request}", names::group_namespace(&op.group)));
+    let (response, fqn) = response_type(op);
+    if let Some(fqn) = &fqn {
+        f.uses(fqn);
+    }
+    let (send_ret, _) = step_types(plan, &otp.send);
+    let (confirm_ret, _) = step_types(plan, &otp.confirm);
+    let ids = step_param(plan, group, &group.business_id);
+    let new_id = response_fields(plan, op)
+        .iter()
+        .find(|x| x.wire_name == group.other)
+        .map_or_else(
+            || names::prop(&group.other, &crate::plan::Words::of(&group.other)),
+            |x| names::prop(&x.wire_name, &x.words),
+        );
+    f.body.blank();
+    f.doc(
+        &group.doc,
+        &[
+            "@param list<string> $businessIds the business ids of the applications to group".to_owned(),
+            "@param CallOptions|null $options per-call options of this call".to_owned(),
+            format!("@return Pending<{response}, {send_ret}, {confirm_ret}> the group waiting for one OTP"),
+            "@throws \\Baas\\Runtime\\Exception\\BaasException every failure, saying its outcome".to_owned(),
+        ],
+    );
+    f.body.line(
+        "public function groupPending(array $businessIds, ?CallOptions $options = null): Pending",
+    );
+    f.body.line("{");
+    f.body.indent();
+    f.body.line(&format!(
+        "$success = $this->runtime->executeWith(new {request}({ids}: $businessIds), $options);"
+    ));
+    f.body
+        .line(&format!("$id = Read::text($success->data->{new_id});"));
+    f.body.line("return Pending::of(");
+    f.body.indent();
+    f.body.line("$success,");
+    f.body.line("$id,");
+    f.body.line(&format!("{},", names::string(&group.other)));
+    f.body
+        .line(&format!("{},", names::string(&group.operation)));
+    step_closures(f, plan, otp);
     f.body.dedent();
     f.body.line(");");
     f.body.dedent();

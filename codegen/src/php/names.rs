@@ -89,7 +89,7 @@ const RESERVED_TYPES: [&str; 77] = [
 const RESERVED_PARAMS: [&str; 3] = ["this", "options", "policy"];
 
 /// Methods of the generated `Client` besides the operations'.
-pub const CLIENT_METHODS: [&str; 3] = ["send", "runtime", "__construct"];
+pub const CLIENT_METHODS: [&str; 4] = ["send", "runtime", "groupPending", "__construct"];
 
 /// The root namespace of the generated package.
 pub const NAMESPACE: &str = "Baas\\Client";

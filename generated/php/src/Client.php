@@ -8,9 +8,12 @@ namespace Baas\Client;
 
 use Baas\Client\Account\AccountCalls;
 use Baas\Client\Cny\CnyCalls;
+use Baas\Client\Enums\OtpType;
 use Baas\Client\Enums\ResultCode;
 use Baas\Client\Fx\FxCalls;
 use Baas\Client\Onboarding\OnboardingCalls;
+use Baas\Client\Otp\GroupApplicationsRequest;
+use Baas\Client\Otp\GroupApplicationsResponse;
 use Baas\Client\Otp\OtpCalls;
 use Baas\Client\Reversal\ReversalCalls;
 use Baas\Client\Transfers\TransfersCalls;
@@ -18,6 +21,8 @@ use Baas\Client\User\UserCalls;
 use Baas\Client\Utility\UtilityCalls;
 use Baas\Runtime\CallOptions;
 use Baas\Runtime\Config;
+use Baas\Runtime\Pending;
+use Baas\Runtime\Read;
 use Baas\Runtime\Request;
 use Baas\Runtime\RuntimeClient;
 use Baas\Runtime\Transport\Transport;
@@ -93,5 +98,28 @@ final class Client
     public function send(Request $request, ?CallOptions $options = null): mixed
     {
         return $this->runtime->execute($request, $options);
+    }
+
+    /**
+     * Calls `groupApplications` with the applications' business ids (`applicationIdList`) and returns
+     * the group waiting for one OTP, whose business id is the answer's `applicationId`.
+     *
+     * @param list<string> $businessIds the business ids of the applications to group
+     * @param CallOptions|null $options per-call options of this call
+     * @return Pending<GroupApplicationsResponse, null, null> the group waiting for one OTP
+     * @throws \Baas\Runtime\Exception\BaasException every failure, saying its outcome
+     */
+    public function groupPending(array $businessIds, ?CallOptions $options = null): Pending
+    {
+        $success = $this->runtime->executeWith(new GroupApplicationsRequest(applicationIdList: $businessIds), $options);
+        $id = Read::text($success->data->applicationId);
+        return Pending::of(
+            $success,
+            $id,
+            'applicationId',
+            'groupApplications',
+            fn (\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->sendOtp(businessId: (string) $id, otpType: $channel instanceof OtpType ? $channel : OtpType::from($channel instanceof \BackedEnum ? $channel->value : $channel), options: $o),
+            fn (string $code, ?CallOptions $o = null): mixed => $this->confirmOperation(businessId: (string) $id, otpCode: $code, options: $o),
+        );
     }
 }

@@ -145,6 +145,19 @@ final class GeneratedClientTest extends TestCase
         self::assertSame('sms', $this->mock->requestsOf(SendOtpRequest::class)[0]->params->get('otpType'));
     }
 
+    public function testApplicationsGroupedUnderOneOtp(): void
+    {
+        $this->mock->on(\Baas\Client\Otp\GroupApplicationsRequest::class, fn (JsonObject $p): array => ['applicationId' => 'G1']);
+        $this->mock->on(SendOtpRequest::class, fn (): array => []);
+        $this->mock->on(ConfirmOperationRequest::class, fn (): array => []);
+        $group = $this->client->groupPending(['TX1', 'TX2']);
+        self::assertSame('G1', $group->businessId);
+        $group->sendOtp('sms');
+        $group->confirm('654321');
+        self::assertSame(['TX1', 'TX2'], $this->mock->requestsOf(\Baas\Client\Otp\GroupApplicationsRequest::class)[0]->params->get('applicationIdList'));
+        self::assertSame('G1', $this->mock->requestsOf(ConfirmOperationRequest::class)[0]->params->get('businessId'));
+    }
+
     public function testEveryPageTotalledPerType(): void
     {
         $this->mock->on(GetTransListRequest::class, function (JsonObject $p): array {
