@@ -35,7 +35,7 @@ jar --create --file build/baas-signing.jar --main-class com.baas.signing.BaasSig
 echo "compiled ${#main_sources[@]} library and ${#test_sources[@]} test sources with javac $(javac -version 2>&1 | cut -d' ' -f2): build/baas-signing.jar"
 
 failed=0
-for test in SigningVectorsTest CanonicalTest NotificationVerifierTest BaasSignTest; do
+for test in SigningVectorsTest AnswerVectorsTest CanonicalTest NotificationVerifierTest BaasSignTest; do
   java -cp build/main:build/test "com.baas.signing.$test" "$VECTORS" || failed=1
 done
 
