@@ -5,16 +5,20 @@
 //! against `spec/SCHEMA.md` and gives the checked [`model::Api`] with its warnings, or
 //! every problem found as located [`Diagnostics`].
 
+pub mod artifact;
 pub mod diff;
 pub mod emit;
 pub mod format;
 pub mod model;
 pub mod openapi;
+pub mod php;
 pub mod pipeline;
+pub mod plan;
 pub mod postman;
 pub mod python;
 pub mod rules;
 pub mod spec_schema;
+pub mod text;
 pub mod typescript;
 pub mod workspace;
 pub mod write;

@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::{Content, EmittedFile};
+use crate::artifact::{Content, EmittedFile};
 use crate::model::{
     Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Number, Operation, Params,
     Requirement, TypeRef,

@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::{Content, EmittedFile};
+use crate::artifact::{Content, EmittedFile};
 use crate::rules::{ArgShape, RuleKey};
 
 /// Path of the schema below the output root (`generated/`).

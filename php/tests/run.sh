@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Tests the PHP signing library with the PHP CLI alone (8.1 or later; hash, json and pcre,
-# no mbstring): no Composer, no PHPUnit, no downloads. Exits non-zero on any failure.
+# Tests the PHP runtime (baas/runtime) with the PHP CLI (8.1 or later; hash, json and pcre, no
+# mbstring): no Composer, no downloads. Exits non-zero on any failure.
 #
-#   php/tests/run.sh    # php -l on every file, the vectors copy, the suites, bin/baas-sign
+#   php/tests/run.sh    # php -l on every file, the vectors copy, the signing suites (no
+#                       # framework), bin/baas-sign, the runtime under `php -n`, then PHPUnit
+#
+# PHPUnit (Debian's `phpunit` package) runs the runtime's tests when it is installed; with
+# BAAS_REQUIRE_PHPUNIT=1 (CI) its absence is a failure. Its sandbox tests need the baas-sandbox
+# binary (BAAS_SANDBOX, or target/debug under CARGO_TARGET_DIR or the repository; CI sets
+# BAAS_REQUIRE_SANDBOX=1), its curl transport and PDO store tests ext-curl and pdo_sqlite (BAAS_REQUIRE_EXTENSIONS=1 in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -25,6 +31,10 @@ fi
 
 failed=0
 mapfile -t sources < <(find src tests bin autoload.php -type f \( -name '*.php' -o -path bin/baas-sign \) | sort)
+# The generated client (baas/client), when this runtime sits in the SDK's repository.
+if [ -d ../generated/php ]; then
+  mapfile -t -O "${#sources[@]}" sources < <(find ../generated/php -type f -name '*.php' | sort)
+fi
 for f in "${sources[@]}"; do
   if ! out=$(php -l "$f" 2>&1); then
     echo "FAIL php -l: $out"
@@ -59,6 +69,18 @@ code=0; echo "$example" | BAAS_PRIVATE_KEY= baas_sign 2>/dev/null || code=$?
 code=0; baas_sign --version >/dev/null || code=$?
 [ "$code" = 0 ] || fail "--version exited $code, not 0"
 [ "$failed" = 0 ] && echo "baas-sign CLI: the worked example signs, attaches and verifies ($signature)"
+
+# The runtime on a PHP without any extension `php -n` drops (curl, mbstring, bcmath, PDO).
+php -n tests/plain-php.php || failed=1
+
+if command -v phpunit >/dev/null; then
+  phpunit || failed=1
+elif [ "${BAAS_REQUIRE_PHPUNIT:-}" = 1 ]; then
+  echo "FAIL: BAAS_REQUIRE_PHPUNIT=1 but phpunit is not installed (Debian: apt-get install phpunit)"
+  failed=1
+else
+  echo "run.sh: phpunit is not installed: the runtime's PHPUnit tests were not run"
+fi
 
 if [ "$failed" != 0 ]; then
   echo "run.sh: FAILED ($(( $(date +%s) - start ))s)"

@@ -18,19 +18,10 @@ mod validate;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::format::GENERATED_HEADER;
+use crate::artifact::{Content, EmittedFile, GENERATED_HEADER};
 use crate::model::{self, Api};
 use docs::Doc;
 use names::ident;
-
-/// One file of the generated crate.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path relative to the crate root, `/`-separated (`src/lib.rs`).
-    pub path: String,
-    /// Complete contents.
-    pub contents: String,
-}
 
 /// Who may see a module of the generated crate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,24 +286,6 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
     );
     missing.extend(["});".to_owned(), "# Ok(())".to_owned(), "# }".to_owned()]);
     doc.code("compile_fail,E0063", &missing);
-}
-
-/// What one generated file holds before formatting.
-#[derive(Debug, Clone)]
-pub enum Content {
-    /// Rust tokens, printed by [`crate::format`].
-    Rust(TokenStream),
-    /// Text written as is (TOML, JSON).
-    Text(String),
-}
-
-/// One file as emitted: its path and its unformatted content.
-#[derive(Debug, Clone)]
-pub struct EmittedFile {
-    /// Path relative to the output root, `/`-separated (`src/lib.rs`).
-    pub path: String,
-    /// What it holds.
-    pub content: Content,
 }
 
 /// Every file of the generated crate, in a fixed order, as tokens (or text). Cannot fail

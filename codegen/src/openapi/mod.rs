@@ -28,7 +28,7 @@ mod signing;
 
 use serde_json::{json, Map, Value};
 
-use crate::emit::{Content, EmittedFile};
+use crate::artifact::{Content, EmittedFile};
 use crate::model::{Api, Operation, Response};
 use schemas::{enum_schema, object_schema, record_schema, Direction};
 pub use signing::signing_extension;

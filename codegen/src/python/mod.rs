@@ -21,7 +21,7 @@ mod models;
 mod names;
 mod package;
 
-use crate::emit::{Content, EmittedFile};
+use crate::artifact::{Content, EmittedFile};
 use crate::model::Api;
 
 /// The folder of the Python SDK below the output root.

@@ -25,7 +25,7 @@ mod names;
 mod package;
 mod types;
 
-use crate::emit::{Content, EmittedFile};
+use crate::artifact::{Content, EmittedFile};
 use crate::model::Api;
 
 /// The folder of the TypeScript SDK below the output root.

@@ -1,0 +1,463 @@
+//! Operations as every SDK offers them: their request and answer, the calls they have
+//! (send, and pages, pending, until-final where the spec says), and the OTP flow by wire
+//! name.
+
+use super::sentences;
+use super::shapes::{self, ConstraintPlan, FieldPlan};
+use super::{Doc, Words};
+use crate::model::{Api, BusinessId, Group, Operation, OtpStep, Params, Response, TypeRef};
+use crate::text::partner_text;
+
+/// A group of operations (a module, a namespace, a command group).
+#[derive(Debug, Clone)]
+pub struct GroupPlan {
+    /// The group's name as the spec writes it (`cny`, `account`).
+    pub name: String,
+    /// Its words.
+    pub words: Words,
+    /// Its doc.
+    pub doc: Doc,
+    /// Its operations, in spec order.
+    pub operations: Vec<OperationPlan>,
+}
+
+/// One operation.
+#[derive(Debug, Clone)]
+pub struct OperationPlan {
+    /// The operation's name on the wire and in the API document (`applyForTransfer`).
+    pub wire_name: String,
+    /// Its words (method names, command names).
+    pub words: Words,
+    /// The words of its types' stem (`ApplyForTransfer` → `…Request`, `…Response`).
+    pub type_words: Words,
+    /// The Rust method name the model gives it.
+    pub rust_name: String,
+    /// The HTTP path (`/trans/applyForTransfer`).
+    pub path: String,
+    /// Its group's name.
+    pub group: String,
+    /// Whether it moves money: never re-sent once its bytes may have left.
+    pub moves_money: bool,
+    /// Whether it takes effect only once confirmed with an OTP.
+    pub otp: bool,
+    /// The doc of the call (client method, command help).
+    pub doc: Doc,
+    /// The doc of its request type.
+    pub request_doc: Doc,
+    /// Its parameters.
+    pub request: RequestPlan,
+    /// Its constraints across parameters.
+    pub constraints: Vec<ConstraintPlan>,
+    /// Its answer.
+    pub response: ResponsePlan,
+    /// The calls it offers beside sending.
+    pub calls: Calls,
+}
+
+impl OperationPlan {
+    /// The parameters' fields (none when they are not shown).
+    pub fn params(&self) -> &[FieldPlan] {
+        match &self.request {
+            RequestPlan::Fields(fields) => fields,
+            RequestPlan::Free { .. } => &[],
+        }
+    }
+
+    /// The parameter of this wire name.
+    pub fn param(&self, wire: &str) -> Option<&FieldPlan> {
+        self.params().iter().find(|f| f.wire_name == wire)
+    }
+}
+
+/// An operation's parameters.
+#[derive(Debug, Clone)]
+pub enum RequestPlan {
+    /// Listed fields.
+    Fields(Vec<FieldPlan>),
+    /// Not shown: a JSON object is sent as given.
+    Free {
+        /// Why, in partner text.
+        note: String,
+    },
+}
+
+/// An operation's answer (its `data`).
+#[derive(Debug, Clone)]
+pub enum ResponsePlan {
+    /// These fields.
+    Fields {
+        /// The fields, every one optional when received.
+        fields: Vec<FieldPlan>,
+        /// The answer type's doc.
+        doc: Doc,
+    },
+    /// A record's received shape.
+    Record {
+        /// The record.
+        record: String,
+        /// Its received shape's name.
+        received_name: String,
+        /// The answer type's doc.
+        doc: Doc,
+    },
+    /// Not shown: the JSON value as received.
+    Raw {
+        /// The answer type's doc.
+        doc: Doc,
+    },
+    /// Code and message only.
+    Empty {
+        /// The answer type's doc.
+        doc: Doc,
+    },
+}
+
+impl ResponsePlan {
+    /// The answer type's doc.
+    pub fn doc(&self) -> &Doc {
+        match self {
+            ResponsePlan::Fields { doc, .. }
+            | ResponsePlan::Record { doc, .. }
+            | ResponsePlan::Raw { doc }
+            | ResponsePlan::Empty { doc } => doc,
+        }
+    }
+}
+
+/// The calls an operation offers beside sending it.
+#[derive(Debug, Clone, Default)]
+pub struct Calls {
+    /// Every page, every item (a paged operation whose items are shown).
+    pub pages: Option<PagesCall>,
+    /// The application waiting for its OTP (an OTP operation).
+    pub pending: Option<PendingCall>,
+    /// Polling to a final state (a status query whose final values are known).
+    pub until_final: Option<FinalCall>,
+}
+
+/// How a paged operation pages.
+#[derive(Debug, Clone)]
+pub struct PagesCall {
+    /// The page-number parameter's wire name.
+    pub page: String,
+    /// Its type (`int`, `long` or `string`).
+    pub page_ty: TypeRef,
+    /// The page-size parameter's wire name.
+    pub size: String,
+    /// The number of the first page.
+    pub first_page: i64,
+    /// The answer field holding the items.
+    pub items: String,
+    /// The type of one item (received).
+    pub item: TypeRef,
+    /// The answer field holding the total number of items, when there is one.
+    pub total: Option<String>,
+    /// The pager's doc.
+    pub doc: Doc,
+    /// How it pages, in words.
+    pub paging_doc: String,
+}
+
+/// Where an OTP application's business id comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BusinessIdPlan {
+    /// This string field of the answer (wire name).
+    ResponseField(String),
+    /// The requestId the call was sent with.
+    RequestId,
+}
+
+/// An OTP operation's pending call.
+#[derive(Debug, Clone)]
+pub struct PendingCall {
+    /// Where the business id comes from.
+    pub business_id: BusinessIdPlan,
+    /// The call's doc.
+    pub doc: Doc,
+}
+
+/// A status query's waiting call.
+#[derive(Debug, Clone)]
+pub struct FinalCall {
+    /// The answer field holding the state (wire name).
+    pub field: String,
+    /// Whether that field is typed in the answer (else read as the member's text).
+    pub typed: bool,
+    /// The final values, as wire text.
+    pub values: Vec<String>,
+    /// The field's value set, when it has one.
+    pub enum_name: Option<String>,
+    /// The call's doc.
+    pub doc: Doc,
+}
+
+/// The OTP flow by wire name.
+#[derive(Debug, Clone)]
+pub struct OtpPlan {
+    /// Sends the OTP.
+    pub send: OtpStepPlan,
+    /// Confirms with it.
+    pub confirm: OtpStepPlan,
+    /// Groups applications under one OTP, when the spec has it.
+    pub group: Option<OtpStepPlan>,
+}
+
+/// One step of the OTP flow.
+#[derive(Debug, Clone)]
+pub struct OtpStepPlan {
+    /// The operation's wire name (`sendOtp`).
+    pub operation: String,
+    /// Its group.
+    pub group: String,
+    /// The parameter holding the business id (send, confirm) or the ids (group), by
+    /// wire name.
+    pub business_id: String,
+    /// The second parameter (send: the channel; confirm: the code) or, for the group
+    /// step, the answer field holding the new business id; by wire name.
+    pub other: String,
+    /// Its type (the channel's value set for send).
+    pub other_ty: TypeRef,
+    /// The step's doc, for the handle's method.
+    pub doc: Doc,
+}
+
+fn find<'a>(api: &'a Api, name: &str) -> Option<&'a Operation> {
+    api.operations().find(|o| o.name == name)
+}
+
+/// The wire name of the parameter whose Rust name is `rust`.
+fn param_wire(op: Option<&Operation>, rust: &str) -> String {
+    op.and_then(|op| match &op.params {
+        Params::Fields { fields } => fields.iter().find(|f| f.rust_name == rust),
+        Params::Unspecified { .. } => None,
+    })
+    .map_or_else(|| Words::of(rust).camel(), |f| f.wire_name.clone())
+}
+
+/// The answer fields of an operation, when listed (a record's fields too).
+fn response_fields<'a>(api: &'a Api, op: &'a Operation) -> &'a [crate::model::Field] {
+    match &op.response {
+        Response::Fields { fields, .. } => fields,
+        Response::Record { record, .. } => api.record(record).map_or(&[], |r| &r.fields),
+        Response::Unspecified { .. } | Response::Empty { .. } => &[],
+    }
+}
+
+/// The wire name of the answer field whose Rust name is `rust`.
+fn response_wire(api: &Api, op: Option<&Operation>, rust: &str) -> String {
+    op.and_then(|op| {
+        response_fields(api, op)
+            .iter()
+            .find(|f| f.rust_name == rust)
+    })
+    .map_or_else(|| Words::of(rust).camel(), |f| f.wire_name.clone())
+}
+
+fn step(api: &Api, s: &OtpStep, doc: String, other_in_response: bool) -> OtpStepPlan {
+    let op = find(api, &s.operation);
+    OtpStepPlan {
+        operation: s.operation.clone(),
+        group: s.group.clone(),
+        business_id: param_wire(op, &s.business_id),
+        other: if other_in_response {
+            response_wire(api, op, &s.other)
+        } else {
+            s.other_wire.clone()
+        },
+        other_ty: s.other_ty.clone(),
+        doc: Doc::of([doc]),
+    }
+}
+
+/// The OTP flow's plan.
+pub fn otp_plan(api: &Api) -> Option<OtpPlan> {
+    let flow = api.otp_flow.as_ref()?;
+    let send = step(
+        api,
+        &flow.send,
+        sentences::send_otp(&flow.send.operation),
+        false,
+    );
+    let confirm = step(
+        api,
+        &flow.confirm,
+        sentences::confirm(&flow.confirm.operation),
+        false,
+    );
+    let group = flow.group.as_ref().map(|g| {
+        let mut plan = step(api, g, String::new(), true);
+        plan.doc = Doc::of([sentences::group(
+            &g.operation,
+            &plan.business_id,
+            &plan.other,
+        )]);
+        plan
+    });
+    Some(OtpPlan {
+        send,
+        confirm,
+        group,
+    })
+}
+
+/// A group's plan.
+pub fn group(g: &Group, otp: Option<&OtpPlan>) -> GroupPlan {
+    GroupPlan {
+        name: g.name.clone(),
+        words: Words::of(&g.name),
+        doc: Doc::of([partner_text(&g.doc)]),
+        operations: g.operations.iter().map(|o| operation(o, otp)).collect(),
+    }
+}
+
+fn request(op: &Operation) -> RequestPlan {
+    match &op.params {
+        Params::Fields { fields } => {
+            RequestPlan::Fields(fields.iter().map(shapes::field).collect())
+        }
+        Params::Unspecified { note } => RequestPlan::Free {
+            note: sentences::free_params(note),
+        },
+    }
+}
+
+fn response(op: &Operation) -> ResponsePlan {
+    let mut answer = Doc::of([sentences::response(&op.name)]);
+    match &op.response {
+        Response::Fields { fields, source } => {
+            if let Some(words) = sentences::evidence(*source) {
+                answer.push(words);
+            }
+            ResponsePlan::Fields {
+                fields: fields.iter().map(shapes::field).collect(),
+                doc: answer,
+            }
+        }
+        Response::Record {
+            record,
+            received_name,
+            source,
+        } => {
+            if let Some(words) = sentences::evidence(*source) {
+                answer.push(words);
+            }
+            ResponsePlan::Record {
+                record: record.clone(),
+                received_name: received_name.clone(),
+                doc: answer,
+            }
+        }
+        Response::Unspecified { note } => ResponsePlan::Raw {
+            doc: Doc::of([sentences::raw_response(&op.name, note)]),
+        },
+        Response::Empty { note } => ResponsePlan::Empty {
+            doc: Doc::of([sentences::empty_response(&op.name, note)]),
+        },
+    }
+}
+
+fn calls(op: &Operation, otp: Option<&OtpPlan>) -> Calls {
+    let pages = op.paging.as_ref().and_then(|p| {
+        let items = p.items.as_ref()?;
+        Some(PagesCall {
+            page: p.page.wire_name.clone(),
+            page_ty: p.page.ty.clone(),
+            size: p.size.wire_name.clone(),
+            first_page: p.first_page,
+            items: items.wire_name.clone(),
+            item: items.item.clone(),
+            total: p.total.as_ref().map(|t| t.wire_name.clone()),
+            doc: Doc::of([sentences::pages(
+                &op.name,
+                &p.page.wire_name,
+                &p.size.wire_name,
+            )]),
+            paging_doc: sentences::paging(
+                &op.name,
+                &p.page.wire_name,
+                p.first_page,
+                &p.size.wire_name,
+            ),
+        })
+    });
+    let pending = match (&op.business_id, otp) {
+        (Some(id), Some(_)) => {
+            let business_id = match id {
+                BusinessId::ResponseField { wire_name, .. } => {
+                    BusinessIdPlan::ResponseField(wire_name.clone())
+                }
+                BusinessId::RequestId => BusinessIdPlan::RequestId,
+            };
+            let field = match &business_id {
+                BusinessIdPlan::ResponseField(wire) => Some(wire.as_str()),
+                BusinessIdPlan::RequestId => None,
+            };
+            Some(PendingCall {
+                doc: Doc::of([sentences::pending(&op.name, field)]),
+                business_id,
+            })
+        }
+        _ => None,
+    };
+    let until_final = op.final_states.as_ref().map(|f| FinalCall {
+        field: f.wire_name.clone(),
+        typed: f.rust_name.is_some(),
+        values: f.values.clone(),
+        enum_name: f.enum_name.clone(),
+        doc: Doc::of([sentences::until_final(&op.name, &f.wire_name, &f.values)]),
+    });
+    Calls {
+        pages,
+        pending,
+        until_final,
+    }
+}
+
+fn operation(op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan {
+    let summary = match partner_text(&op.doc) {
+        s if s.is_empty() => format!("Calls `{}`.", op.name),
+        s => s,
+    };
+    let mut doc = Doc::of([
+        summary.clone(),
+        sentences::operation_call(&op.name, &op.path),
+    ]);
+    let mut request_doc = Doc::of([
+        sentences::request(&op.name),
+        summary,
+        sentences::operation_call(&op.name, &op.path),
+    ]);
+    if op.moves_money {
+        doc.push(sentences::MOVES_MONEY);
+        request_doc.push(sentences::MOVES_MONEY);
+    }
+    if let (true, Some(flow)) = (op.otp, otp) {
+        let needs = sentences::needs_otp(&flow.send.operation, &flow.confirm.operation);
+        doc.push(needs.clone());
+        request_doc.push(needs);
+    }
+    let constraints: Vec<ConstraintPlan> = op.constraints.iter().map(shapes::constraint).collect();
+    for c in &constraints {
+        request_doc.push(c.sentence.clone());
+    }
+    if let Some(words) = sentences::evidence(op.source) {
+        doc.push(words.clone());
+        request_doc.push(words);
+    }
+    OperationPlan {
+        wire_name: op.name.clone(),
+        words: Words::of(&op.name),
+        type_words: Words::of(&op.type_name),
+        rust_name: op.rust_name.clone(),
+        path: op.path.clone(),
+        group: op.group.clone(),
+        moves_money: op.moves_money,
+        otp: op.otp,
+        doc: doc.deprecated(op.deprecated.as_deref()),
+        request_doc: request_doc.deprecated(op.deprecated.as_deref()),
+        request: request(op),
+        constraints,
+        response: response(op),
+        calls: calls(op, otp),
+    }
+}
