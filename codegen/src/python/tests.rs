@@ -7,8 +7,7 @@ use std::path::Path;
 
 use super::{HEADER, RUNTIME_VERSION};
 use crate::artifact::GENERATED_WORDS;
-use crate::model::{DecimalWire, Number, TypeRef};
-use crate::rules::{Arg, ArgShape, Check, CheckArg, CheckValue, RuleKey};
+use crate::rules::{every_check, CheckArg, CheckValue, RuleKey};
 
 fn runtime_file(path: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python");
@@ -34,48 +33,6 @@ fn the_package_needs_the_runtime_version_the_runtime_has() {
         init.contains(&format!("\n__version__ = \"{RUNTIME_VERSION}\"\n")),
         "baas_runtime.__version__ is not {RUNTIME_VERSION}"
     );
-}
-
-/// Every check any rule kind of the registry can name, on any type it applies to.
-fn every_check() -> Vec<(RuleKey, Check)> {
-    let bound = |mantissa| Some(Number { mantissa, scale: 0 });
-    let types = [
-        TypeRef::String,
-        TypeRef::Int,
-        TypeRef::Long,
-        TypeRef::Decimal {
-            wire: DecimalWire::String,
-        },
-        TypeRef::Decimal {
-            wire: DecimalWire::Number,
-        },
-        TypeRef::Bool,
-        TypeRef::Array {
-            item: Box::new(TypeRef::String),
-        },
-    ];
-    let mut checks = Vec::new();
-    for key in RuleKey::ALL {
-        let arg = match key.arg() {
-            ArgShape::Count => Arg::Count(3),
-            ArgShape::Places => Arg::Places(2),
-            ArgShape::Flag => Arg::Flag,
-            ArgShape::Range => Arg::Range {
-                min: bound(1),
-                max: bound(9),
-            },
-            ArgShape::Text => Arg::Text("a rule in words".to_owned()),
-        };
-        let kind = key.with(arg).expect("an argument of the key's shape");
-        for ty in &types {
-            if let Some(check) = kind.check(ty) {
-                if !checks.contains(&(key, check.clone())) {
-                    checks.push((key, check));
-                }
-            }
-        }
-    }
-    checks
 }
 
 /// The parameters of `Validator.<method>` after `self`, as `name: type` texts.
