@@ -157,18 +157,24 @@ mod tests {
 
     #[test]
     fn members_and_idents() {
-        let member_of = |name: &str| member(&Words::of(name));
-        assert_eq!(member_of("InsufficientBalance"), "INSUFFICIENT_BALANCE");
-        assert_eq!(member_of("Kes"), "KES");
-        assert_eq!(member_of("Ttid0001"), "TTID0001");
-        assert_eq!(member_of("HTTPError"), "HTTP_ERROR");
-        assert_eq!(member_of("Status1"), "STATUS1");
-        assert_eq!(member_of("1Day"), "V1_DAY");
-        let ident_of = |name: &str| ident(&Words::of(name));
-        assert_eq!(ident_of("r#type"), "type");
-        assert_eq!(ident_of("from"), "from_");
-        assert_eq!(ident_of("options"), "options_");
-        assert_eq!(ident_of("accountId"), "account_id");
+        for (name, member_name, ident_name) in [
+            (
+                "InsufficientBalance",
+                "INSUFFICIENT_BALANCE",
+                "insufficient_balance",
+            ),
+            ("Kes", "KES", "kes"),
+            ("Ttid0001", "TTID0001", "ttid0001"),
+            ("HTTPError", "HTTP_ERROR", "http_error"),
+            ("1Day", "V1_DAY", "1_day"),
+            ("r#type", "TYPE", "type"),
+            ("from", "FROM", "from_"),
+            ("options", "OPTIONS", "options_"),
+            ("accountId", "ACCOUNT_ID", "account_id"),
+        ] {
+            assert_eq!(member(&Words::of(name)), member_name);
+            assert_eq!(ident(&Words::of(name)), ident_name);
+        }
         assert_eq!(string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
         assert_eq!(
             doc_text("say \"\"\"hi\"\"\""),
