@@ -11,6 +11,7 @@ pub mod emit;
 pub mod format;
 pub mod model;
 pub mod openapi;
+pub mod php;
 pub mod pipeline;
 pub mod plan;
 pub mod postman;
