@@ -23,9 +23,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use baas_codegen::model::{
-    Condition, ConstraintKind, EnumWireType, Field, Params, Requirement, Response, RuleKind,
-    Source, TypeRef,
+    Condition, ConstraintKind, EnumWireType, Field, Params, Requirement, Response, Source, TypeRef,
 };
+use baas_codegen::rules::RuleKind;
 
 // ============================================================================ source side
 

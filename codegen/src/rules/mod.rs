@@ -23,7 +23,8 @@ mod targets;
 
 use serde::Serialize;
 
-use crate::model::{Number, TypeRef};
+use crate::model::number::Number;
+use crate::model::types::TypeRef;
 
 pub use targets::{
     every_check, Check, CheckArg, CheckLevel, CheckValue, DecimalSyntax, Example, SchemaOut,

@@ -4,7 +4,8 @@
 use serde_json::{json, Map, Value};
 
 use super::{RuleKey, RuleKind};
-use crate::model::{DecimalWire, Number, TypeRef};
+use crate::model::number::Number;
+use crate::model::types::{DecimalWire, TypeRef};
 
 /// Where a check applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

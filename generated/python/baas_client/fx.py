@@ -112,7 +112,7 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
 
     Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-    Exactly one of `sourceAmount`, `targetAmount` is required. either sourceAmount or targetAmount is mandatory.
+    Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount is mandatory.
     """
     OPERATION: ClassVar[str] = "applyForFcExchange"
     PATH: ClassVar[str] = "/trans/v2/applyForFcExchange"

@@ -49,7 +49,7 @@ class GetOnboardingStatusRequest(Request[GetOnboardingStatusResponse]):
 
     Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
 
-    At least one of `userId`, `onboardingRequestId`, `mobile` is required. at least one must have a non-null value.
+    At least one of `userId`, `onboardingRequestId`, `mobile` is required. At least one must have a non-null value.
     """
     OPERATION: ClassVar[str] = "getOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/getOnboardingStatus"
@@ -225,7 +225,7 @@ class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResp
 
     Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
 
-    At least one of `onboardingRequestId`, `businessCerNo` is required. at least one must be valid and non-empty.
+    At least one of `onboardingRequestId`, `businessCerNo` is required. At least one must be valid and non-empty.
     """
     OPERATION: ClassVar[str] = "getBusinessOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/business/getBusinessOnboardingStatus"

@@ -61,7 +61,7 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
 
     Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 
-    `payeeReferenceNumber` is required when payType is 0. payeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
+    `payeeReferenceNumber` is required when `payType` is `0`. PayeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
     """
     OPERATION: ClassVar[str] = "applyForMobileMoneyBusinessTransfer"
     PATH: ClassVar[str] = "/trans/v2/applyForMobileMoneyBusinessTransfer"
@@ -450,7 +450,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
 
     Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 
-    `paymentPurpose` is required when paymentPurposeId is OTHR. paymentPurpose (free text) is used when paymentPurposeId is OTHR.
+    `paymentPurpose` is required when `paymentPurposeId` is `OTHR`. PaymentPurpose (free text) is used when paymentPurposeId is OTHR.
     """
     OPERATION: ClassVar[str] = "telegraphicTransfer"
     PATH: ClassVar[str] = "/trans/telegraphicTransfer"
