@@ -3,6 +3,9 @@ binary, and its refusals without one."""
 
 from __future__ import annotations
 
+import http.server
+import threading
+import time
 from decimal import Decimal
 
 import httpx
@@ -10,13 +13,15 @@ import pytest
 
 from baas_client import (
     ApiError,
+    BaasError,
     Client,
     ResultCode,
     SandboxAdmin,
     SandboxAdminError,
     SandboxProcess,
+    Verifier,
 )
-from baas_client.enums import Currency, OtpType, TxStatus
+from baas_client.enums import Currency, FxCurrency, OtpType, TxStatus
 from conftest import start_sandbox
 
 
@@ -144,3 +149,47 @@ def test_with_an_admin_token_the_helper_sends_it_and_a_helper_without_it_is_refu
         assert any(line.startswith("token:") for line in sandbox.output)
     finally:
         sandbox.stop()
+
+
+def test_the_service_sender_is_printed_exposed_and_verifies_the_sandboxs_notifications() -> None:
+    # Issue 34: a receiver given any other sender refuses every delivery; the helper says
+    # which one the sandbox signs with, and the banner prints it.
+    bodies: list[bytes] = []
+
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            bodies.append(self.rfile.read(int(self.headers["content-length"])))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sandbox = start_sandbox(callback_url=f"http://127.0.0.1:{server.server_address[1]}/cb")
+    try:
+        assert sandbox.service_sender == "baas-sandbox"
+        assert any(line.startswith("service: baas-sandbox") for line in sandbox.output)
+        assert sandbox.admin.service_sender == sandbox.service_sender
+        with SandboxAdmin(sandbox.url) as attached:  # attached to a running sandbox
+            assert attached.service_sender == "baas-sandbox"
+            assert attached.state()["accounts"]
+        with Client(sandbox.config()) as client:
+            client.apply_for_fc_exchange(
+                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_account="1000000002", target_account="1000000001",
+                source_amount=Decimal("10.00"),
+            )
+        deadline = time.monotonic() + 10
+        while not bodies and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bodies, "no notification delivered"
+        n = Verifier(sandbox.private_key, sandbox.service_sender).verify(bodies[0])
+        assert n.sender == "baas-sandbox" and n.notification_type == "0026"
+        with pytest.raises(BaasError):
+            Verifier(sandbox.private_key, "service-sender").verify(bodies[0])
+    finally:
+        sandbox.stop()
+        server.shutdown()
