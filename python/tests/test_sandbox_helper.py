@@ -193,3 +193,47 @@ def test_the_service_sender_is_printed_exposed_and_verifies_the_sandboxs_notific
     finally:
         sandbox.stop()
         server.shutdown()
+
+
+def _documented_admin_api() -> dict[str, set[str]]:
+    """The README's table of the admin API's JSON: each path's members."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table: dict[str, set[str]] = {}
+    for line in readme.splitlines():
+        row = re.match(r"^\| `/_sandbox/api/(\w+)` \| [^|]+ \| (.+) \|$", line)
+        if row:
+            # The members are the code spans that start each comma-separated item.
+            items = re.split(r",\s*(?![^()]*\))", row.group(2))
+            table[row.group(1)] = {m.group(1) for i in items if (m := re.match(r"\s*`(\w+)`", i))}
+    return table
+
+
+def test_the_readmes_admin_api_table_names_every_member_the_sandbox_serves() -> None:
+    # Issue 34: the admin API's JSON was undocumented. The README's table is checked against a
+    # running sandbox, attached to by URL as a partner would, with every array non-empty.
+    documented = _documented_admin_api()
+    assert set(documented) == {"state", "accounts", "transactions", "applications", "requests", "deliveries", "faults"}
+    sandbox = start_sandbox()
+    try:
+        with Client(sandbox.config()) as client, SandboxAdmin(sandbox.url) as admin:
+            admin.add_faults('faults:\n  - operation: getBankCodes\n    fault: code\n    code: "10000"\n')
+            client.apply_for_transfer_pending(
+                payer_account_id="1000000001", payee_bank_code="46", payee_account_id="1000000004",
+                currency=Currency.KES, amount=Decimal("1.00"),
+            )
+            client.apply_for_fc_exchange(  # booked at once: a transaction and a notification
+                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_account="1000000002", target_account="1000000001", source_amount=Decimal("1.00"),
+            )
+            state = admin.state()
+            assert set(state) == documented["state"], "README table vs /_sandbox/api/state"
+            for part in ["accounts", "transactions", "applications", "requests", "deliveries", "faults"]:
+                rows = httpx.get(f"{sandbox.url}/_sandbox/api/{part}", trust_env=False).json()
+                assert isinstance(rows, list) and rows, f"/_sandbox/api/{part} is empty: nothing to compare"
+                for row in rows:
+                    assert set(row) == documented[part], f"README table vs /_sandbox/api/{part}: {sorted(row)}"
+    finally:
+        sandbox.stop()
