@@ -28,17 +28,20 @@ pub enum Artifact {
     PythonSdk,
     /// The TypeScript SDK (`typescript/`, package `@baas/client`).
     TypeScriptSdk,
+    /// The Java SDK (`java/`, Maven artifact `com.baas:baas-client`).
+    JavaSdk,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 6] = [
+    pub const ALL: [Artifact; 7] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
         Artifact::Postman,
         Artifact::PythonSdk,
         Artifact::TypeScriptSdk,
+        Artifact::JavaSdk,
     ];
 
     /// The artifact's files, unformatted.
@@ -50,6 +53,7 @@ impl Artifact {
             Artifact::Postman => crate::postman::files(api),
             Artifact::PythonSdk => crate::python::files(api),
             Artifact::TypeScriptSdk => crate::typescript::files(api),
+            Artifact::JavaSdk => crate::java::files(api),
         }
     }
 }
@@ -155,6 +159,7 @@ mod tests {
             first("postman/"),
             first("python/"),
             first("typescript/"),
+            first("java/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
