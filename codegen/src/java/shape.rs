@@ -160,6 +160,17 @@ pub fn value_methods(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     out.line("}");
 }
 
+/// The type a builder step or setter takes: a primitive for an integer or a boolean (so
+/// `.startTime(0)` compiles and a required one cannot be `null`), else the field's type.
+fn param_ty(f: &JField<'_>) -> String {
+    match f.plan.ty {
+        TypeRef::Int => "int".to_owned(),
+        TypeRef::Long => "long".to_owned(),
+        TypeRef::Bool => "boolean".to_owned(),
+        _ => f.ty.clone(),
+    }
+}
+
 /// The staged builder of a sent shape: a step per required field (in spec order, each
 /// naming its field), then `Build` with a named setter per optional field and `build()`.
 pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
@@ -207,7 +218,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
                 "@return the next step".to_owned(),
             ],
         );
-        out.line(&format!("{next} {}({} {});", f.name, f.ty, f.name));
+        out.line(&format!("{next} {}({} {});", f.name, param_ty(f), f.name));
         out.dedent();
         out.line("}");
     }
@@ -227,7 +238,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
                 "@return this step".to_owned(),
             ],
         );
-        out.line(&format!("Build {}({} {});", f.name, f.ty, f.name));
+        out.line(&format!("Build {}({} {});", f.name, param_ty(f), f.name));
         out.blank();
     }
     out.block_doc(
@@ -257,7 +268,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
             .map_or_else(|| "Build".to_owned(), |n| names::step(&n.plan.words));
         out.blank();
         out.line("@Override");
-        out.line(&format!("public {next} {0}({1} {0}) {{", f.name, f.ty));
+        out.line(&format!("public {next} {0}({1} {0}) {{", f.name, param_ty(f)));
         out.line(&format!("    this.{0} = {0};", f.name));
         out.line("    return this;");
         out.line("}");
@@ -265,7 +276,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     for f in &optional {
         out.blank();
         out.line("@Override");
-        out.line(&format!("public Build {0}({1} {0}) {{", f.name, f.ty));
+        out.line(&format!("public Build {0}({1} {0}) {{", f.name, param_ty(f)));
         out.line(&format!("    this.{0} = {0};", f.name));
         out.line("    return this;");
         out.line("}");

@@ -144,8 +144,9 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
         used.push(name.clone());
         out.block_doc(&doc_paragraphs(&Doc::of([c.doc.clone()])), 92);
         out.line(&format!(
-            "public static final ResultCode {name} = new ResultCode({}, true);",
-            string_literal(&c.code)
+            "public static final ResultCode {name} = new ResultCode({}, {});",
+            string_literal(&c.code),
+            string_literal(&name)
         ));
         out.blank();
         consts.push(name);
@@ -168,8 +169,19 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
         consts.join(", ")
     ));
     out.blank();
-    out.line("private ResultCode(String wire, boolean known) {");
-    out.line("    super(wire, known);");
+    out.line("private final String name;");
+    out.blank();
+    out.line("private ResultCode(String wire, String name) {");
+    out.line("    super(wire, name != null);");
+    out.line("    this.name = name == null ? wire : name;");
+    out.line("}");
+    out.blank();
+    out.block_doc(
+        &["The code's name, e.g. <code>INSUFFICIENT_BALANCE</code> (the code itself for one this version does not list).".to_owned(), "@return the name".to_owned()],
+        92,
+    );
+    out.line("public String name() {");
+    out.line("    return name;");
     out.line("}");
     out.blank();
     out.block_doc(
@@ -185,7 +197,7 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
     out.line("            return c;");
     out.line("        }");
     out.line("    }");
-    out.line("    return new ResultCode(code, false);");
+    out.line("    return new ResultCode(code, null);");
     out.line("}");
     out.blank();
     out.block_doc(

@@ -16,149 +16,162 @@ import java.util.Set;
  */
 public final class ResultCode extends ValueSet {
     /** Completed successfully. */
-    public static final ResultCode SUCCESS = new ResultCode("00000", true);
+    public static final ResultCode SUCCESS = new ResultCode("00000", "SUCCESS");
 
     /** Invalid signature. */
-    public static final ResultCode INVALID_SIGNATURE = new ResultCode("12005", true);
+    public static final ResultCode INVALID_SIGNATURE = new ResultCode("12005", "INVALID_SIGNATURE");
 
     /** System error. Seen on the live service by integrations; not in the bank's API document. */
-    public static final ResultCode SYSTEM_ERROR = new ResultCode("10000", true);
+    public static final ResultCode SYSTEM_ERROR = new ResultCode("10000", "SYSTEM_ERROR");
 
     /**
      * System busy, retry later. May be retried. Seen on the live service by integrations; not in
      * the bank's API document.
      */
-    public static final ResultCode SYSTEM_BUSY = new ResultCode("10001", true);
+    public static final ResultCode SYSTEM_BUSY = new ResultCode("10001", "SYSTEM_BUSY");
 
     /**
      * Request timeout. May be retried. Seen on the live service by integrations; not in the bank's
      * API document.
      */
-    public static final ResultCode REQUEST_TIMEOUT = new ResultCode("10002", true);
+    public static final ResultCode REQUEST_TIMEOUT = new ResultCode("10002", "REQUEST_TIMEOUT");
 
     /** No permission. Seen on the live service by integrations; not in the bank's API document. */
-    public static final ResultCode NO_PERMISSION = new ResultCode("11000", true);
+    public static final ResultCode NO_PERMISSION = new ResultCode("11000", "NO_PERMISSION");
 
     /**
      * SMS daily limit. Seen on the live service by integrations; not in the bank's API document.
      */
-    public static final ResultCode SMS_DAILY_LIMIT = new ResultCode("11200", true);
+    public static final ResultCode SMS_DAILY_LIMIT = new ResultCode("11200", "SMS_DAILY_LIMIT");
 
     /**
      * SMS too frequent. Seen on the live service by integrations; not in the bank's API document.
      */
-    public static final ResultCode SMS_TOO_FREQUENT = new ResultCode("11201", true);
+    public static final ResultCode SMS_TOO_FREQUENT = new ResultCode("11201", "SMS_TOO_FREQUENT");
 
     /**
      * SMS code locked. Seen on the live service by integrations; not in the bank's API document.
      */
-    public static final ResultCode SMS_CODE_LOCKED = new ResultCode("11202", true);
+    public static final ResultCode SMS_CODE_LOCKED = new ResultCode("11202", "SMS_CODE_LOCKED");
 
     /** Wrong SMS code. Seen on the live service by integrations; not in the bank's API document. */
-    public static final ResultCode WRONG_SMS_CODE = new ResultCode("11203", true);
+    public static final ResultCode WRONG_SMS_CODE = new ResultCode("11203", "WRONG_SMS_CODE");
 
     /**
      * GET not supported. Seen on the live service by integrations; not in the bank's API document.
      */
-    public static final ResultCode GET_NOT_SUPPORTED = new ResultCode("12000", true);
+    public static final ResultCode GET_NOT_SUPPORTED = new ResultCode("12000", "GET_NOT_SUPPORTED");
 
     /**
      * Invalid or missing parameter. Seen on the live service by integrations; not in the bank's
      * API document.
      */
-    public static final ResultCode INVALID_PARAMETER = new ResultCode("12001", true);
+    public static final ResultCode INVALID_PARAMETER = new ResultCode("12001", "INVALID_PARAMETER");
 
     /**
      * Invalid request id. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode INVALID_REQUEST_ID = new ResultCode("12002", true);
+    public static final ResultCode INVALID_REQUEST_ID = new ResultCode("12002", "INVALID_REQUEST_ID");
 
     /** Invalid sender. Seen on the live service by integrations; not in the bank's API document. */
-    public static final ResultCode INVALID_SENDER = new ResultCode("12003", true);
+    public static final ResultCode INVALID_SENDER = new ResultCode("12003", "INVALID_SENDER");
 
     /**
      * Invalid signature. Seen on the live service in one integration; not confirmed by the bank.
      */
-    public static final ResultCode INVALID_SIGNATURE_ALIAS = new ResultCode("12004", true);
+    public static final ResultCode INVALID_SIGNATURE_ALIAS = new ResultCode("12004", "INVALID_SIGNATURE_ALIAS");
 
     /**
      * Account does not exist. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode ACCOUNT_NOT_FOUND = new ResultCode("13000", true);
+    public static final ResultCode ACCOUNT_NOT_FOUND = new ResultCode("13000", "ACCOUNT_NOT_FOUND");
 
     /**
      * Short code already exists. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode SHORT_CODE_EXISTS = new ResultCode("13302", true);
+    public static final ResultCode SHORT_CODE_EXISTS = new ResultCode("13302", "SHORT_CODE_EXISTS");
 
     /**
      * Transaction not found. Seen on the live service in one integration; not confirmed by the
      * bank.
      */
-    public static final ResultCode TRANSACTION_NOT_FOUND = new ResultCode("14001", true);
+    public static final ResultCode TRANSACTION_NOT_FOUND = new ResultCode("14001", "TRANSACTION_NOT_FOUND");
 
     /**
      * Insufficient balance. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode INSUFFICIENT_BALANCE = new ResultCode("14009", true);
+    public static final ResultCode INSUFFICIENT_BALANCE = new ResultCode("14009", "INSUFFICIENT_BALANCE");
 
     /**
      * Bank code does not exist. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode BANK_CODE_NOT_FOUND = new ResultCode("14012", true);
+    public static final ResultCode BANK_CODE_NOT_FOUND = new ResultCode("14012", "BANK_CODE_NOT_FOUND");
 
     /**
      * Invalid mobile number. Seen on the live service in one integration; not confirmed by the
      * bank.
      */
-    public static final ResultCode INVALID_MOBILE_NUMBER = new ResultCode("12010", true);
+    public static final ResultCode INVALID_MOBILE_NUMBER = new ResultCode("12010", "INVALID_MOBILE_NUMBER");
 
     /**
      * Meaning not public. Seen on the live service in one integration; not confirmed by the bank.
      */
-    public static final ResultCode CODE13224 = new ResultCode("13224", true);
+    public static final ResultCode CODE13224 = new ResultCode("13224", "CODE13224");
 
     /**
      * Amount below the minimum (KES 10 for transfers). Seen on the live service in one
      * integration; not confirmed by the bank.
      */
-    public static final ResultCode AMOUNT_BELOW_MINIMUM = new ResultCode("14015", true);
+    public static final ResultCode AMOUNT_BELOW_MINIMUM = new ResultCode("14015", "AMOUNT_BELOW_MINIMUM");
 
     /**
      * Payee not on the whitelist. Seen on the live service in one integration; not confirmed by
      * the bank.
      */
-    public static final ResultCode PAYEE_NOT_ON_WHITELIST = new ResultCode("14042", true);
+    public static final ResultCode PAYEE_NOT_ON_WHITELIST = new ResultCode("14042", "PAYEE_NOT_ON_WHITELIST");
 
     /**
      * Payee not on the whitelist. Seen on the live service in one integration; not confirmed by
      * the bank.
      */
-    public static final ResultCode PAYEE_NOT_ON_WHITELIST_ALIAS = new ResultCode("14043", true);
+    public static final ResultCode PAYEE_NOT_ON_WHITELIST_ALIAS = new ResultCode("14043", "PAYEE_NOT_ON_WHITELIST_ALIAS");
 
     /**
      * Query time range error. Seen on the live service by integrations; not in the bank's API
      * document.
      */
-    public static final ResultCode QUERY_TIME_RANGE_ERROR = new ResultCode("15001", true);
+    public static final ResultCode QUERY_TIME_RANGE_ERROR = new ResultCode("15001", "QUERY_TIME_RANGE_ERROR");
 
     /**
      * Page size over 50. Seen on the live service by integrations; not in the bank's API document.
      */
-    public static final ResultCode PAGE_SIZE_TOO_LARGE = new ResultCode("15002", true);
+    public static final ResultCode PAGE_SIZE_TOO_LARGE = new ResultCode("15002", "PAGE_SIZE_TOO_LARGE");
 
     /** The codes the client tries again. */
     public static final Set<String> RETRYABLE = Set.of("10001", "10002");
 
     private static final List<ResultCode> VALUES = List.of(SUCCESS, INVALID_SIGNATURE, SYSTEM_ERROR, SYSTEM_BUSY, REQUEST_TIMEOUT, NO_PERMISSION, SMS_DAILY_LIMIT, SMS_TOO_FREQUENT, SMS_CODE_LOCKED, WRONG_SMS_CODE, GET_NOT_SUPPORTED, INVALID_PARAMETER, INVALID_REQUEST_ID, INVALID_SENDER, INVALID_SIGNATURE_ALIAS, ACCOUNT_NOT_FOUND, SHORT_CODE_EXISTS, TRANSACTION_NOT_FOUND, INSUFFICIENT_BALANCE, BANK_CODE_NOT_FOUND, INVALID_MOBILE_NUMBER, CODE13224, AMOUNT_BELOW_MINIMUM, PAYEE_NOT_ON_WHITELIST, PAYEE_NOT_ON_WHITELIST_ALIAS, QUERY_TIME_RANGE_ERROR, PAGE_SIZE_TOO_LARGE);
 
-    private ResultCode(String wire, boolean known) {
-        super(wire, known);
+    private final String name;
+
+    private ResultCode(String wire, String name) {
+        super(wire, name != null);
+        this.name = name == null ? wire : name;
+    }
+
+    /**
+     * The code's name, e.g. <code>INSUFFICIENT_BALANCE</code> (the code itself for one this
+     * version does not list).
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
     }
 
     /**
@@ -173,7 +186,7 @@ public final class ResultCode extends ValueSet {
                 return c;
             }
         }
-        return new ResultCode(code, false);
+        return new ResultCode(code, null);
     }
 
     /**

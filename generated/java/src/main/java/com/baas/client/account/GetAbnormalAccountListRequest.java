@@ -57,7 +57,7 @@ public final class GetAbnormalAccountListRequest implements PagedOperation<GetAb
          * @param pageNo the value
          * @return the next step
          */
-        PageSizeStep pageNo(Integer pageNo);
+        PageSizeStep pageNo(int pageNo);
     }
 
     /** The step that takes <code>pageSize</code>. */
@@ -68,7 +68,7 @@ public final class GetAbnormalAccountListRequest implements PagedOperation<GetAb
          * @param pageSize the value
          * @return the next step
          */
-        Build pageSize(Integer pageSize);
+        Build pageSize(int pageSize);
     }
 
     /** The last step: optional fields, then <code>build()</code>. */
@@ -86,13 +86,13 @@ public final class GetAbnormalAccountListRequest implements PagedOperation<GetAb
         private Integer pageSize;
 
         @Override
-        public PageSizeStep pageNo(Integer pageNo) {
+        public PageSizeStep pageNo(int pageNo) {
             this.pageNo = pageNo;
             return this;
         }
 
         @Override
-        public Build pageSize(Integer pageSize) {
+        public Build pageSize(int pageSize) {
             this.pageSize = pageSize;
             return this;
         }

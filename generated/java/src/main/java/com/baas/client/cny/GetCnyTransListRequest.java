@@ -87,7 +87,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
          * @param startTime the value
          * @return the next step
          */
-        EndTimeStep startTime(Long startTime);
+        EndTimeStep startTime(long startTime);
     }
 
     /** The step that takes <code>endTime</code>. */
@@ -98,7 +98,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
          * @param endTime the value
          * @return the next step
          */
-        PageNoStep endTime(Long endTime);
+        PageNoStep endTime(long endTime);
     }
 
     /** The step that takes <code>pageNo</code>. */
@@ -157,13 +157,13 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
         }
 
         @Override
-        public EndTimeStep startTime(Long startTime) {
+        public EndTimeStep startTime(long startTime) {
             this.startTime = startTime;
             return this;
         }
 
         @Override
-        public PageNoStep endTime(Long endTime) {
+        public PageNoStep endTime(long endTime) {
             this.endTime = endTime;
             return this;
         }

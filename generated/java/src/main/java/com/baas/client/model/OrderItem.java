@@ -63,7 +63,7 @@ public final class OrderItem {
          * @param quantity the value
          * @return the next step
          */
-        AmountStep quantity(Integer quantity);
+        AmountStep quantity(int quantity);
     }
 
     /** The step that takes <code>amount</code>. */
@@ -87,7 +87,7 @@ public final class OrderItem {
          * @param orderTime the value
          * @return the next step
          */
-        PlatformStep orderTime(Long orderTime);
+        PlatformStep orderTime(long orderTime);
     }
 
     /** The step that takes <code>platform</code>. */
@@ -127,7 +127,7 @@ public final class OrderItem {
         }
 
         @Override
-        public AmountStep quantity(Integer quantity) {
+        public AmountStep quantity(int quantity) {
             this.quantity = quantity;
             return this;
         }
@@ -139,7 +139,7 @@ public final class OrderItem {
         }
 
         @Override
-        public PlatformStep orderTime(Long orderTime) {
+        public PlatformStep orderTime(long orderTime) {
             this.orderTime = orderTime;
             return this;
         }

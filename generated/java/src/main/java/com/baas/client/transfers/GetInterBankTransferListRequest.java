@@ -74,7 +74,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
          * @param startTime the value
          * @return the next step
          */
-        EndTimeStep startTime(Long startTime);
+        EndTimeStep startTime(long startTime);
     }
 
     /** The step that takes <code>endTime</code>. */
@@ -85,7 +85,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
          * @param endTime the value
          * @return the next step
          */
-        PageNoStep endTime(Long endTime);
+        PageNoStep endTime(long endTime);
     }
 
     /** The step that takes <code>pageNo</code>. */
@@ -96,7 +96,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
          * @param pageNo the value
          * @return the next step
          */
-        PageSizeStep pageNo(Integer pageNo);
+        PageSizeStep pageNo(int pageNo);
     }
 
     /** The step that takes <code>pageSize</code>. */
@@ -107,7 +107,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
          * @param pageSize the value
          * @return the next step
          */
-        Build pageSize(Integer pageSize);
+        Build pageSize(int pageSize);
     }
 
     /** The last step: optional fields, then <code>build()</code>. */
@@ -134,25 +134,25 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
         }
 
         @Override
-        public EndTimeStep startTime(Long startTime) {
+        public EndTimeStep startTime(long startTime) {
             this.startTime = startTime;
             return this;
         }
 
         @Override
-        public PageNoStep endTime(Long endTime) {
+        public PageNoStep endTime(long endTime) {
             this.endTime = endTime;
             return this;
         }
 
         @Override
-        public PageSizeStep pageNo(Integer pageNo) {
+        public PageSizeStep pageNo(int pageNo) {
             this.pageNo = pageNo;
             return this;
         }
 
         @Override
-        public Build pageSize(Integer pageSize) {
+        public Build pageSize(int pageSize) {
             this.pageSize = pageSize;
             return this;
         }

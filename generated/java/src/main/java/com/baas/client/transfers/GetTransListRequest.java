@@ -111,7 +111,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
          * @param startTime the value
          * @return the next step
          */
-        EndTimeStep startTime(Long startTime);
+        EndTimeStep startTime(long startTime);
     }
 
     /** The step that takes <code>endTime</code>. */
@@ -122,7 +122,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
          * @param endTime the value
          * @return the next step
          */
-        PageNoStep endTime(Long endTime);
+        PageNoStep endTime(long endTime);
     }
 
     /** The step that takes <code>pageNo</code>. */
@@ -133,7 +133,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
          * @param pageNo the value
          * @return the next step
          */
-        PageSizeStep pageNo(Integer pageNo);
+        PageSizeStep pageNo(int pageNo);
     }
 
     /** The step that takes <code>pageSize</code>. */
@@ -144,7 +144,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
          * @param pageSize the value
          * @return the next step
          */
-        OrderByDescStep pageSize(Integer pageSize);
+        OrderByDescStep pageSize(int pageSize);
     }
 
     /** The step that takes <code>orderByDesc</code>. */
@@ -207,25 +207,25 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
         }
 
         @Override
-        public EndTimeStep startTime(Long startTime) {
+        public EndTimeStep startTime(long startTime) {
             this.startTime = startTime;
             return this;
         }
 
         @Override
-        public PageNoStep endTime(Long endTime) {
+        public PageNoStep endTime(long endTime) {
             this.endTime = endTime;
             return this;
         }
 
         @Override
-        public PageSizeStep pageNo(Integer pageNo) {
+        public PageSizeStep pageNo(int pageNo) {
             this.pageNo = pageNo;
             return this;
         }
 
         @Override
-        public OrderByDescStep pageSize(Integer pageSize) {
+        public OrderByDescStep pageSize(int pageSize) {
             this.pageSize = pageSize;
             return this;
         }

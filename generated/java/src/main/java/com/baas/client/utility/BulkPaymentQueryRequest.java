@@ -70,7 +70,7 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
          * @param pageNo the value
          * @return the next step
          */
-        PageSizeStep pageNo(Integer pageNo);
+        PageSizeStep pageNo(int pageNo);
     }
 
     /** The step that takes <code>pageSize</code>. */
@@ -81,7 +81,7 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
          * @param pageSize the value
          * @return the next step
          */
-        Build pageSize(Integer pageSize);
+        Build pageSize(int pageSize);
     }
 
     /** The last step: optional fields, then <code>build()</code>. */
@@ -106,13 +106,13 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
         }
 
         @Override
-        public PageSizeStep pageNo(Integer pageNo) {
+        public PageSizeStep pageNo(int pageNo) {
             this.pageNo = pageNo;
             return this;
         }
 
         @Override
-        public Build pageSize(Integer pageSize) {
+        public Build pageSize(int pageSize) {
             this.pageSize = pageSize;
             return this;
         }
