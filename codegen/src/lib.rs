@@ -12,6 +12,7 @@ pub mod format;
 pub mod java;
 pub mod model;
 pub mod openapi;
+pub mod php;
 pub mod pipeline;
 pub mod plan;
 pub mod postman;

@@ -28,19 +28,22 @@ pub enum Artifact {
     PythonSdk,
     /// The TypeScript SDK (`typescript/`, package `@baas/client`).
     TypeScriptSdk,
+    /// The PHP SDK (`php/`, Composer package `baas/client`).
+    PhpSdk,
     /// The Java SDK (`java/`, Maven artifact `com.baas:baas-client`).
     JavaSdk,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 7] = [
+    pub const ALL: [Artifact; 8] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
         Artifact::Postman,
         Artifact::PythonSdk,
         Artifact::TypeScriptSdk,
+        Artifact::PhpSdk,
         Artifact::JavaSdk,
     ];
 
@@ -53,6 +56,7 @@ impl Artifact {
             Artifact::Postman => crate::postman::files(api),
             Artifact::PythonSdk => crate::python::files(api),
             Artifact::TypeScriptSdk => crate::typescript::files(api),
+            Artifact::PhpSdk => crate::php::files(api),
             Artifact::JavaSdk => crate::java::files(api),
         }
     }
@@ -159,6 +163,7 @@ mod tests {
             first("postman/"),
             first("python/"),
             first("typescript/"),
+            first("php/"),
             first("java/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");

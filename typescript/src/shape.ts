@@ -207,19 +207,59 @@ function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, 
 
 type Checked = { text: string } | { integer: number } | { amount: import("./decimal.js").Decimal };
 
+/** The value as text: a rule check of text reached a value of another type (a descriptor not generated for this runtime). */
+function text(c: RuleCheck, value: Checked): string {
+  if ("text" in value) return value.text;
+  throw new TypeError(`the rule check ${c[0]} applies to text, and the descriptor gives it another value`);
+}
+
+function integer(c: RuleCheck, value: Checked): number {
+  if ("integer" in value) return value.integer;
+  throw new TypeError(`the rule check ${c[0]} applies to integers, and the descriptor gives it another value`);
+}
+
+function amount(c: RuleCheck, value: Checked): import("./decimal.js").Decimal {
+  if ("amount" in value) return value.amount;
+  throw new TypeError(`the rule check ${c[0]} applies to decimals, and the descriptor gives it another value`);
+}
+
+/**
+ * Runs each rule check of `field` on `value`. The switch is exhaustive: a rule kind added to
+ * {@link RuleCheck} without a case here does not compile (the `never` below).
+ */
 function checks(v: Validator, field: FieldShape, at: FieldPath, value: Checked): void {
   for (const c of field.checks ?? []) {
-    if ("text" in value) {
-      if (c[0] === "max_chars" || c[0] === "min_chars" || c[0] === "base64_max_bytes") v[c[0]](at, value.text, c[1]);
-      else if (c[0] === "alphanumeric") v.alphanumeric(at, value.text);
-    } else if ("integer" in value) {
-      if (c[0] === "range_int") v.range_int(at, value.integer, c[1], c[2]);
-      else if (c[0] === "positive_int") v.positive_int(at, value.integer);
-    } else {
-      if (c[0] === "range_amount") v.range_amount(at, value.amount, c[1], c[2]);
-      else if (c[0] === "positive_amount") v.positive_amount(at, value.amount);
-      else if (c[0] === "whole") v.whole(at, value.amount);
-      else if (c[0] === "decimal_places") v.decimal_places(at, value.amount, c[1]);
+    switch (c[0]) {
+      case "max_chars":
+      case "min_chars":
+      case "base64_max_bytes":
+        v[c[0]](at, text(c, value), c[1]);
+        break;
+      case "alphanumeric":
+        v.alphanumeric(at, text(c, value));
+        break;
+      case "range_int":
+        v.range_int(at, integer(c, value), c[1], c[2]);
+        break;
+      case "positive_int":
+        v.positive_int(at, integer(c, value));
+        break;
+      case "range_amount":
+        v.range_amount(at, amount(c, value), c[1], c[2]);
+        break;
+      case "positive_amount":
+        v.positive_amount(at, amount(c, value));
+        break;
+      case "whole":
+        v.whole(at, amount(c, value));
+        break;
+      case "decimal_places":
+        v.decimal_places(at, amount(c, value), c[1]);
+        break;
+      default: {
+        const unknown: never = c;
+        throw new TypeError(`no validator for the rule check ${JSON.stringify(unknown)}`);
+      }
     }
   }
 }

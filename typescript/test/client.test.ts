@@ -20,7 +20,11 @@ import {
   type Fetch,
   type JsonObject,
   type Paging,
+  type RecordShape,
+  FieldPath,
   JsonNumber,
+  Validator,
+  validateRecord,
 } from "../src/index.js";
 
 const key = new PrivateKey("partner-secret-key");
@@ -99,6 +103,26 @@ test("rules are checked before anything is sent, every violation named", async (
     (e: unknown) => e instanceof InvalidRequest && e.violations.map((v) => v.rule).join() === "required,min_chars",
   );
   assert.equal(mock.requests.length, 0);
+});
+
+test("every rule check runs on the value its type gives; a check on a value of another type is an error, never skipped", () => {
+  const shape: RecordShape = {
+    name: "T",
+    fields: [
+      { wire: "name", ty: { k: "string" }, required: true, checks: [["max_chars", 3], ["min_chars", 1], ["alphanumeric"], ["base64_max_bytes", 1]] },
+      { wire: "n", ty: { k: "int" }, required: true, checks: [["range_int", 1, 5], ["positive_int"]] },
+      { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["range_amount", "1", null], ["positive_amount"], ["whole"], ["decimal_places", 0]] },
+      { wire: "list", ty: { k: "array", item: { k: "int" } }, required: true, arrayChecks: [["max_items", 1], ["min_items", 1]] },
+    ],
+  };
+  const v = new Validator();
+  validateRecord(v, shape, { name: "a-bcd", n: -9, amount: "-0.5", list: [1, 2] }, FieldPath.ROOT);
+  assert.deepEqual(
+    v.violations.map((x) => `${x.field}:${x.rule}`),
+    ["name:max_chars", "name:alphanumeric", "name:base64", "n:range", "n:positive", "amount:range", "amount:positive", "amount:whole", "amount:decimal_places", "list:max_items"],
+  );
+  const wrong: RecordShape = { name: "W", fields: [{ wire: "n", ty: { k: "int" }, required: true, checks: [["max_chars", 2]] }] };
+  assert.throws(() => validateRecord(new Validator(), wrong, { n: 1 }, FieldPath.ROOT), /max_chars applies to text/u);
 });
 
 test("a signed refusal is refused and typed; a retryable code is retried on a query only", async () => {

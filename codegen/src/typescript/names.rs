@@ -1,102 +1,79 @@
-//! TypeScript names, literals, types and doc text from the checked model.
+//! TypeScript's naming table: how each kind of name of the plan is written, and the words
+//! TypeScript reserves. Names the plan gives whole (records, value sets, their values,
+//! result codes, notifications) are written as given; properties are the exact wire names.
+//!
+//! | name | written |
+//! |------|---------|
+//! | group module, its import binding | snake words (`transfers`), reserved word + `_` |
+//! | operation descriptor, client method | camel words (`applyForTransfer`), reserved word + `_` |
+//! | a group's calls | Pascal / camel words + `Calls` (`TransfersCalls`, `transfersCalls`) |
+//! | operation file, request and response types | Pascal type words (+ `Request` / `Response`) |
+//! | property | the wire name, quoted when it is not an identifier |
 
-use crate::model::{EnumWireType, TypeRef};
+use crate::plan::Words;
 
 /// Words TypeScript reserves as identifiers (a module or binding may not take them).
-const RESERVED: [&str; 46] = [
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "implements",
-    "interface",
-    "let",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "static",
-    "yield",
-    "await",
+#[rustfmt::skip]
+const RESERVED: &[&str] = &[
+    "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default",
+    "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function",
+    "if", "implements", "import", "in", "instanceof", "interface", "let", "new", "null",
+    "package", "private", "protected", "public", "return", "static", "super", "switch", "this",
+    "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield",
 ];
 
-/// A module file stem or binding from a snake_case model name (`r#type` → `type_`).
-pub fn module(name: &str) -> String {
-    let name = name.strip_prefix("r#").unwrap_or(name);
-    if RESERVED.contains(&name) {
+fn unreserved(name: String) -> String {
+    if RESERVED.contains(&name.as_str()) {
         format!("{name}_")
     } else {
-        name.to_owned()
+        name
     }
 }
 
-/// A binding (a `const`) from a camelCase name, never a reserved word.
-pub fn binding(name: &str) -> String {
-    let ok = name
-        .chars()
+/// A group's module file stem and import binding (`transfers`).
+pub fn module(words: &Words) -> String {
+    unreserved(words.snake())
+}
+
+/// An operation's descriptor binding and client method (`applyForTransfer`).
+pub fn method(words: &Words) -> String {
+    unreserved(words.camel())
+}
+
+/// A group's calls: their interface (`TransfersCalls`) and implementation (`transfersCalls`).
+pub fn calls(words: &Words) -> (String, String) {
+    (
+        format!("{}Calls", words.pascal()),
+        format!("{}Calls", words.camel()),
+    )
+}
+
+/// An operation's type stem and file stem (`ApplyForTransfer`).
+pub fn stem(type_words: &Words) -> String {
+    type_words.pascal()
+}
+
+/// An operation's request type (`ApplyForTransferRequest`).
+pub fn request(type_words: &Words) -> String {
+    format!("{}Request", stem(type_words))
+}
+
+/// An operation's response type (`ApplyForTransferResponse`).
+pub fn response(type_words: &Words) -> String {
+    format!("{}Response", stem(type_words))
+}
+
+fn identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    let base: String = if ok {
-        name.to_owned()
-    } else {
-        let cleaned: String = name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        format!("_{cleaned}")
-    };
-    if RESERVED.contains(&base.as_str()) {
-        format!("{base}_")
-    } else {
-        base
-    }
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 /// A property name: the wire name as it is when it is an identifier, quoted otherwise.
 pub fn prop(wire: &str) -> String {
-    let ident = wire
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && wire
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if ident {
+    if identifier(wire) {
         wire.to_owned()
     } else {
         string(wire)
@@ -105,11 +82,10 @@ pub fn prop(wire: &str) -> String {
 
 /// A property access (`r.txId`, or `r["tx-id"]`).
 pub fn access(object: &str, wire: &str) -> String {
-    let p = prop(wire);
-    if p.starts_with('"') {
-        format!("{object}[{p}]")
+    if identifier(wire) {
+        format!("{object}.{wire}")
     } else {
-        format!("{object}.{p}")
+        format!("{object}[{}]", string(wire))
     }
 }
 
@@ -118,135 +94,21 @@ pub fn string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| String::from("\"\""))
 }
 
-/// Spec text as partner documentation: whitespace collapsed, `*/` broken, files of the
-/// repository named by what they are.
-pub fn doc_text(text: &str) -> String {
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed
-        .replace("public-facts.md", "the public documentation")
-        .replace("baas-api-spec.md", "the API document")
-        .replace("*/", "*\u{2060}/")
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Words of `text` in lines of at most `width` characters (a longer word stays whole).
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-/// Which shape of a record a type refers to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    Sent,
-    Received,
-}
-
-/// The TypeScript type of a model type. Runtime types are reached through `rt.`.
-pub fn ts_type(ty: &TypeRef, dir: Direction, enums: &[crate::model::EnumDef]) -> String {
-    match ty {
-        TypeRef::String => "string".to_owned(),
-        TypeRef::Int | TypeRef::Long => "number".to_owned(),
-        TypeRef::Decimal { .. } => "rt.Amount".to_owned(),
-        TypeRef::Bool => "boolean".to_owned(),
-        // Received only: the text of a string, number or boolean whose type is not shown.
-        TypeRef::Scalar => "string".to_owned(),
-        TypeRef::Json => match dir {
-            Direction::Sent => "rt.JsonInput".to_owned(),
-            Direction::Received => "rt.JsonValue".to_owned(),
-        },
-        TypeRef::Enum { name } => match dir {
-            Direction::Sent => name.clone(),
-            Direction::Received => {
-                let integer = enums
-                    .iter()
-                    .find(|e| &e.name == name)
-                    .is_some_and(|e| e.wire_type == EnumWireType::Integer);
-                let unknown = if integer { "number" } else { "string" };
-                format!("{name} | rt.Unknown<{unknown}>")
-            }
-        },
-        TypeRef::Record {
-            name,
-            received_name,
-        } => match dir {
-            Direction::Sent => name.clone(),
-            Direction::Received => received_name.clone(),
-        },
-        TypeRef::Array { item } => {
-            let inner = ts_type(item, dir, enums);
-            if inner.contains(' ') {
-                format!("readonly ({inner})[]")
-            } else {
-                format!("readonly {inner}[]")
-            }
-        }
-    }
-}
-
-/// The shape descriptor of a model type (`{ k: "string" }`, ...).
-pub fn descriptor(ty: &TypeRef, enums: &[crate::model::EnumDef]) -> String {
-    match ty {
-        TypeRef::String => "{ k: \"string\" }".to_owned(),
-        TypeRef::Int => "{ k: \"int\" }".to_owned(),
-        TypeRef::Long => "{ k: \"long\" }".to_owned(),
-        TypeRef::Decimal { wire } => {
-            let wire = match wire {
-                crate::model::DecimalWire::String => "string",
-                crate::model::DecimalWire::Number => "number",
-            };
-            format!("{{ k: \"decimal\", wire: \"{wire}\" }}")
-        }
-        TypeRef::Bool => "{ k: \"bool\" }".to_owned(),
-        TypeRef::Scalar => "{ k: \"scalar\" }".to_owned(),
-        TypeRef::Json => "{ k: \"json\" }".to_owned(),
-        TypeRef::Enum { name } => {
-            let integer = enums
-                .iter()
-                .find(|e| &e.name == name)
-                .is_some_and(|e| e.wire_type == EnumWireType::Integer);
-            let wire = if integer { "integer" } else { "string" };
-            format!(
-                "{{ k: \"enum\", name: {}, wire: \"{wire}\", values: Object.values({name}) }}",
-                string(name)
-            )
-        }
-        TypeRef::Record { name, .. } => {
-            format!("{{ k: \"record\", record: () => {name}Shape }}")
-        }
-        TypeRef::Array { item } => {
-            format!("{{ k: \"array\", item: {} }}", descriptor(item, enums))
-        }
-    }
-}
-
-/// The record and enum names a type refers to (for imports).
-pub fn referenced(ty: &TypeRef, dir: Direction, out: &mut Vec<String>) {
-    match ty {
-        TypeRef::Enum { name } => out.push(name.clone()),
-        TypeRef::Record {
-            name,
-            received_name,
-        } => {
-            out.push(match dir {
-                Direction::Sent => name.clone(),
-                Direction::Received => received_name.clone(),
-            });
-            out.push(format!("{name}Shape"));
-        }
-        TypeRef::Array { item } => referenced(item, dir, out),
-        _ => {}
+    #[test]
+    fn names_follow_the_table() {
+        assert_eq!(module(&Words::of("r#type")), "type");
+        assert_eq!(module(&Words::of("default")), "default_");
+        assert_eq!(method(&Words::of("applyForTransfer")), "applyForTransfer");
+        assert_eq!(
+            request(&Words::of("ApplyForTransfer")),
+            "ApplyForTransferRequest"
+        );
+        assert_eq!(prop("txId"), "txId");
+        assert_eq!(prop("tx-id"), "\"tx-id\"");
+        assert_eq!(access("r", "tx-id"), "r[\"tx-id\"]");
     }
 }

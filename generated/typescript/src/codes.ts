@@ -117,9 +117,7 @@ export const ResultCode = {
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 
-/**
- * The result codes after which trying again may succeed (the client retries them where safe).
- */
+/** The result codes the spec marks retryable: the client retries these only. */
 export const RETRYABLE_CODES: readonly ResultCode[] = ["10001", "10002"];
 
 /**

@@ -18,54 +18,124 @@ export const NotificationType = {
    * Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId).
    */
   ClosingBalances: "0015",
-  /** Personal onboarding result. */
+  /**
+   * Personal onboarding result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   PersonalOnboarding: "0001",
-  /** Transaction result. */
+  /**
+   * Transaction result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   TransactionResult: "0002",
-  /** Balance change of an account. */
+  /**
+   * Balance change of an account.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   BalanceChange: "0003",
-  /** Internal batch (merchant bulk) result. */
+  /**
+   * Internal batch (merchant bulk) result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   InternalBatch: "0004",
-  /** Wallet account upgrade result. */
+  /**
+   * Wallet account upgrade result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   WalletUpgrade: "0005",
-  /** SME account opening result. */
+  /**
+   * SME account opening result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   SmeAccountOpening: "0006",
-  /** Utility payment result. */
+  /**
+   * Utility payment result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   UtilityPayment: "0007",
-  /** SME bulk payment result. */
+  /**
+   * SME bulk payment result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   SmeBulkPayment: "0008",
-  /** Account statement report. */
+  /**
+   * Account statement report.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   StatementReport: "0009",
-  /** Foreign-currency deposit. */
+  /**
+   * Foreign-currency deposit.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   FcDeposit: "0010",
-  /** Foreign-currency outbound (cross-border) result. */
+  /**
+   * Foreign-currency outbound (cross-border) result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   FcOutbound: "0011",
-  /** Multiple account opening. */
+  /**
+   * Multiple account opening.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   MultipleAccountOpening: "0012",
-  /** Foreign-currency exchange result of the request without v2. */
+  /**
+   * Foreign-currency exchange result of the request without v2.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   FxExchange: "0013",
-  /** Bulk utility payment result. */
+  /**
+   * Bulk utility payment result.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   BulkUtilityPayment: "0014",
-  /** Account closure. */
+  /**
+   * Account closure.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   AccountClosure: "0019",
   /**
    * Status change (name only).
    *
    * Payload of notification 0021: not public.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
    */
   StatusChange: "0021",
-  /** Balance (reported to carry the balance-change payload). */
+  /**
+   * Balance (reported to carry the balance-change payload).
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
+   */
   Balance: "0022",
   /**
    * Inter-bank transfer (name only).
    *
    * Payload of notification 0023: not public.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
    */
   InterBankTransfer: "0023",
   /**
    * Mobile money IMT (name only).
    *
    * Payload of notification 0027: not public.
+   *
+   * Seen on the live service in one integration; not confirmed by the bank.
    */
   MobileMoneyImt: "0027",
 } as const;

@@ -30,15 +30,15 @@ export class Pending<R> {
     return new Pending(client, businessId, success.data);
   }
 
-  /** Sends the application's OTP (`sendOtp`) by `channel`. */
+  /** Sends the application's OTP to the customer (`sendOtp` with its business id). */
   async sendOtp(channel: OtpType, options?: rt.CallOptions): Promise<otp.SendOtpResponse> {
     return this.client.sendOtp({ businessId: this.businessId, otpType: channel }, options);
   }
 
   /**
-   * Confirms the application with the OTP its owner received (`confirmOperation`): this is what
-   * releases the money. A confirmation whose outcome is unknown throws `OutcomeUnknown`: look the
-   * application up before confirming again.
+   * Confirms the application with the OTP the customer received (`confirmOperation` with its
+   * business id). Never retried: if its outcome is unknown, look the application up before
+   * confirming again.
    */
   async confirm(code: string, options?: rt.CallOptions): Promise<otp.ConfirmOperationResponse> {
     return this.client.confirmOperation({ businessId: this.businessId, otpCode: code }, options);

@@ -5,51 +5,5 @@
  * while unconfirmed.
  */
 
-import type * as rt from "@baas/runtime";
-
-/**
- * The parameters of `addEmail`. Adds an e-mail address (referenced only: cancellable by
- * /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
- *
- * Request of /user/addEmail: not shown.
- */
-export type AddEmailRequest = rt.JsonInputObject;
-
-/** The answer of `addEmail`, as received. Response of /user/addEmail: not shown. */
-export type AddEmailResponse = rt.JsonValue;
-
-/** The operation `addEmail` (`POST /user/addEmail`), for the runtime client and the mock. */
-export const addEmail: rt.Operation<AddEmailRequest, AddEmailResponse> = {
-  name: "addEmail",
-  path: "/user/addEmail",
-  movesMoney: false,
-  params: undefined,
-  response: undefined,
-};
-
-/**
- * The parameters of `verifyEmailAddress`. Verifies an e-mail address (referenced only: cancellable
- * by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
- *
- * Request of /user/verifyEmailAddress: not shown.
- */
-export type VerifyEmailAddressRequest = rt.JsonInputObject;
-
-/**
- * The answer of `verifyEmailAddress`, as received. Response of /user/verifyEmailAddress: not
- * shown.
- */
-export type VerifyEmailAddressResponse = rt.JsonValue;
-
-/**
- * The operation `verifyEmailAddress` (`POST /user/verifyEmailAddress`), for the runtime client and
- * the mock.
- */
-export const verifyEmailAddress: rt.Operation<VerifyEmailAddressRequest, VerifyEmailAddressResponse> = {
-  name: "verifyEmailAddress",
-  path: "/user/verifyEmailAddress",
-  movesMoney: false,
-  params: undefined,
-  response: undefined,
-};
-
+export * from "./user/AddEmail.js";
+export * from "./user/VerifyEmailAddress.js";

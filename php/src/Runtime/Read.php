@@ -167,6 +167,38 @@ final class Read
     }
 
     /**
+     * The path of a member below `$at` (`txId`, `data.result[2].txId`).
+     *
+     * @param string $at the path of the object ('' for the top)
+     * @param string $name the member's wire name
+     * @return string the member's path
+     */
+    public static function path(string $at, string $name): string
+    {
+        return $at === '' ? $name : $at . '.' . $name;
+    }
+
+    /**
+     * The wire text of a read value, for comparing states (`8` for `TxStatus::Succeeded`, an
+     * unknown value's text, a number's literal), or null.
+     *
+     * @param mixed $value the value
+     * @return string|null its text
+     */
+    public static function text(mixed $value): ?string
+    {
+        return match (true) {
+            $value === null => null,
+            $value instanceof \BackedEnum => (string) $value->value,
+            $value instanceof UnknownValue, $value instanceof JsonNumber, $value instanceof Decimal => (string) $value,
+            is_string($value) => $value,
+            is_int($value) => (string) $value,
+            is_bool($value) => $value ? 'true' : 'false',
+            default => null,
+        };
+    }
+
+    /**
      * A received value whose JSON type the spec does not show, as read (objects as `JsonObject`,
      * numbers as `JsonNumber`).
      *

@@ -189,7 +189,8 @@ final class RuntimeClient
      *
      * @template T
      * @param Request<T> $query the status query
-     * @param callable(T): (string|null) $state the state of an answer (its wire value)
+     * @param callable(T, mixed): (string|null) $state the state of an answer (its wire value),
+     *     given the answer and its `data` as received
      * @param list<string> $finals the final states' wire values
      * @param WaitPolicy|null $policy how to poll, or null for the default
      * @return T the answer in a final state
@@ -206,7 +207,7 @@ final class RuntimeClient
         for ($queries = 1;; $queries++) {
             try {
                 $success = $this->executeWith($query);
-                $now = $state($success->data);
+                $now = $state($success->data, $success->rawData);
                 if ($now !== null && in_array($now, $finals, true)) {
                     return $success->data;
                 }

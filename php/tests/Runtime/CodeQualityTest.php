@@ -38,7 +38,7 @@ final class CodeQualityTest extends TestCase
     public function testEveryFileIsStrictAndShort(): void
     {
         $root = dirname(__DIR__, 2);
-        $files = array_merge(self::files($root . '/src'), self::files($root . '/tests/Runtime'));
+        $files = array_merge(self::files($root . '/src'), self::files($root . '/tests/Runtime'), self::files($root . '/tests/Client'));
         self::assertGreaterThan(60, count($files));
         foreach ($files as $file) {
             $text = (string) file_get_contents($file);

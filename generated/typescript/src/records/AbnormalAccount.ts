@@ -4,7 +4,12 @@
 import type * as rt from "@baas/runtime";
 import { AbnormalStatus, AccountType } from "../enums.js";
 
-/** `AbnormalAccount` as read from answers: every field optional. */
+/**
+ * Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen
+ * account of the channel.
+ *
+ * `AbnormalAccount` as received: every field optional, and members added later are ignored.
+ */
 export interface AbnormalAccount {
   readonly userId?: string;
   readonly accountId?: string;

@@ -4,7 +4,11 @@
 import type * as rt from "@baas/runtime";
 import { AccountStatus, AccountType, Currency, DormantStatus, FreezeStatus } from "../enums.js";
 
-/** `Account` as read from answers: every field optional. */
+/**
+ * Account record (/query/getAccountDetails).
+ *
+ * `Account` as received: every field optional, and members added later are ignored.
+ */
 export interface Account {
   readonly accountId?: string;
   readonly accountName?: string;

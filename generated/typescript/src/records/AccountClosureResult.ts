@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `AccountClosureResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0019 (account closure).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `AccountClosureResult` as received: every field optional, and members added later are ignored.
+ */
 export interface AccountClosureResult {
   /**
    * The closure request.

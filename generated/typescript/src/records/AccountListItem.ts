@@ -4,7 +4,11 @@
 import type * as rt from "@baas/runtime";
 import { AccountType, Currency, DormantStatus, FreezeStatus } from "../enums.js";
 
-/** `AccountListItem` as read from answers: every field optional. */
+/**
+ * Item of accounts of /account/queryAccountListByUserId.
+ *
+ * `AccountListItem` as received: every field optional, and members added later are ignored.
+ */
 export interface AccountListItem {
   /**
    * Balance with 2 decimal places, as in the account record.

@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `AccountOpeningResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0012 (multiple account opening).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `AccountOpeningResult` as received: every field optional, and members added later are ignored.
+ */
 export interface AccountOpeningResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;

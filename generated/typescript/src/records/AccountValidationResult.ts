@@ -4,7 +4,12 @@
 import type * as rt from "@baas/runtime";
 import { FreezeStatus } from "../enums.js";
 
-/** `AccountValidationResult` as read from answers: every field optional. */
+/**
+ * Account validation result (/account/validateAccount).
+ *
+ * `AccountValidationResult` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface AccountValidationResult {
   readonly accountId?: string;
   readonly accountName?: string;

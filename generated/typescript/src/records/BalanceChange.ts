@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { BalanceChangeExtInfoShape, type BalanceChangeExtInfo } from "./BalanceChangeExtInfo.js";
 
-/** `BalanceChange` as read from answers: every field optional. */
+/**
+ * Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no
+ * txStatus.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `BalanceChange` as received: every field optional, and members added later are ignored.
+ */
 export interface BalanceChange {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;

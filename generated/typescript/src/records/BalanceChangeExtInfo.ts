@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `BalanceChangeExtInfo` as read from answers: every field optional. */
+/**
+ * extInfo of notification 0003.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface BalanceChangeExtInfo {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly transactionNarrative?: string;

@@ -3,7 +3,14 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `BankCode` as read from answers: every field optional. */
+/**
+ * Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are
+ * not public, so these are the sandbox's.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `BankCode` as received: every field optional, and members added later are ignored.
+ */
 export interface BankCode {
   /**
    * The code to send as a payee bank code (this bank's own is 46).

@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { UtilityPaymentResultShape, type UtilityPaymentResult } from "./UtilityPaymentResult.js";
 
-/** `BulkUtilityPaymentResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0014 (bulk utility payment result).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `BulkUtilityPaymentResult` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface BulkUtilityPaymentResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;

@@ -4,7 +4,13 @@
 import type * as rt from "@baas/runtime";
 import { AccountType, OnboardingStatus } from "../enums.js";
 
-/** `BusinessOnboardingStatus` as read from answers: every field optional. */
+/**
+ * SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two
+ * response shapes the document gives for this family.
+ *
+ * `BusinessOnboardingStatus` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface BusinessOnboardingStatus {
   readonly onboardingRequestId?: string;
   /** Integer; values as seen on the live service. */

@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `ClosingBalance` as read from answers: every field optional. */
+/**
+ * One account's closing balance in notification 0015. Not public: the sandbox's shape.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `ClosingBalance` as received: every field optional, and members added later are ignored.
+ */
 export interface ClosingBalance {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;

@@ -3,7 +3,11 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `ClosingBalanceJob` as read from answers: every field optional. */
+/**
+ * Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
+ *
+ * `ClosingBalanceJob` as received: every field optional, and members added later are ignored.
+ */
 export interface ClosingBalanceJob {
   readonly jobId?: string;
 }

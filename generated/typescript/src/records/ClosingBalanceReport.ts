@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
 
-/** `ClosingBalanceReport` as read from answers: every field optional. */
+/**
+ * Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed.
+ * Not public: the sandbox's shape.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
+ */
 export interface ClosingBalanceReport {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly jobId?: string;

@@ -5,7 +5,12 @@ import type * as rt from "@baas/runtime";
 import { BeneficiaryType, PaymentPurpose } from "../enums.js";
 import { OrderItemShape, type OrderItemReceived } from "./OrderItem.js";
 
-/** `CnyTransferDetail` as read from answers: every field optional. */
+/**
+ * CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and
+ * document links.
+ *
+ * `CnyTransferDetail` as received: every field optional, and members added later are ignored.
+ */
 export interface CnyTransferDetail {
   /** Identifier of the transfer application. */
   readonly applicationId?: string;

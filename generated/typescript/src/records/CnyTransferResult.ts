@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `CnyTransferResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `CnyTransferResult` as received: every field optional, and members added later are ignored.
+ */
 export interface CnyTransferResult {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;

@@ -4,7 +4,12 @@
 import type * as rt from "@baas/runtime";
 import { BeneficiaryType, PaymentPurpose } from "../enums.js";
 
-/** `CnyTransferSummary` as read from answers: every field optional. */
+/**
+ * CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders
+ * and document fields.
+ *
+ * `CnyTransferSummary` as received: every field optional, and members added later are ignored.
+ */
 export interface CnyTransferSummary {
   /** Identifier of the transfer application. */
   readonly applicationId?: string;

@@ -7,7 +7,12 @@ import { ShareholderCompanyInfoShape, type ShareholderCompanyInfo } from "./Shar
 import { ShareholderMemberInfoShape, type ShareholderMemberInfo } from "./ShareholderMemberInfo.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
 
-/** `CompanyOnboardingInfo` as read from answers: every field optional. */
+/**
+ * SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME
+ * fields plus shareholders.
+ *
+ * `CompanyOnboardingInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface CompanyOnboardingInfo {
   /** Onboarding request id. */
   readonly onboardingRequestId?: string;

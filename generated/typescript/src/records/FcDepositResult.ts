@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `FcDepositResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0010 (foreign-currency deposit).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `FcDepositResult` as received: every field optional, and members added later are ignored.
+ */
 export interface FcDepositResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;

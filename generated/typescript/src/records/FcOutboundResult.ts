@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `FcOutboundResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0011 (foreign-currency outbound, cross-border, result).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `FcOutboundResult` as received: every field optional, and members added later are ignored.
+ */
 export interface FcOutboundResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;

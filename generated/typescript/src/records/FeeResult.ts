@@ -3,7 +3,11 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `FeeResult` as read from answers: every field optional. */
+/**
+ * Fee result of the fetch-transaction-fee call.
+ *
+ * `FeeResult` as received: every field optional, and members added later are ignored.
+ */
 export interface FeeResult {
   /** Declared string. */
   readonly feeAmount?: rt.Amount;

@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { FxRequestStatus } from "../enums.js";
 
-/** `FxConversionResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members
+ * of the FX request record.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `FxConversionResult` as received: every field optional, and members added later are ignored.
+ */
 export interface FxConversionResult {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;

@@ -4,7 +4,13 @@
 import type * as rt from "@baas/runtime";
 import { FxRequestStatus } from "../enums.js";
 
-/** `FxExchangeResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0013 (foreign-currency exchange result of the request without v2).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `FxExchangeResult` as received: every field optional, and members added later are ignored.
+ */
 export interface FxExchangeResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;

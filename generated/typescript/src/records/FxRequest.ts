@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { FxRequestStatus } from "../enums.js";
 
-/** `FxRequest` as read from answers: every field optional. */
+/**
+ * An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for
+ * the earlier version of this call (without v2); the sandbox answers them for v2.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `FxRequest` as received: every field optional, and members added later are ignored.
+ */
 export interface FxRequest {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;

@@ -4,7 +4,15 @@
 import type * as rt from "@baas/runtime";
 import { AmountType, ChargeType, InterBankApplicationStatus, PaymentChannel } from "../enums.js";
 
-/** `InterBankTransfer` as read from answers: every field optional. */
+/**
+ * A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList,
+ * /trans/getInterBankTransferDetails). Not public: the members are what the application was sent
+ * with and what the sandbox adds.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `InterBankTransfer` as received: every field optional, and members added later are ignored.
+ */
 export interface InterBankTransfer {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;

@@ -4,7 +4,13 @@
 import type * as rt from "@baas/runtime";
 import { TxStatus } from "../enums.js";
 
-/** `InternalBatchItem` as read from answers: every field optional. */
+/**
+ * One payment of notification 0004.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `InternalBatchItem` as received: every field optional, and members added later are ignored.
+ */
 export interface InternalBatchItem {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeAccountId?: string;

@@ -4,7 +4,13 @@
 import type * as rt from "@baas/runtime";
 import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchItem.js";
 
-/** `InternalBatchResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0004 (internal batch, merchant bulk, result).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `InternalBatchResult` as received: every field optional, and members added later are ignored.
+ */
 export interface InternalBatchResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly orderId?: string;

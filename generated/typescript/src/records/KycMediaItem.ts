@@ -3,7 +3,11 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `KycMediaItem` as read from answers: every field optional. */
+/**
+ * KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
+ *
+ * `KycMediaItem` as received: every field optional, and members added later are ignored.
+ */
 export interface KycMediaItem {
   /** Type and values not shown. */
   readonly mediaType?: string;

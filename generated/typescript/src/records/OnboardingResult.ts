@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { OnboardingStatus } from "../enums.js";
 
-/** `OnboardingResult` as read from answers: every field optional. */
+/**
+ * Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account
+ * opening).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `OnboardingResult` as received: every field optional, and members added later are ignored.
+ */
 export interface OnboardingResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly onboardingRequestId?: string;

@@ -31,7 +31,12 @@ export interface OrderItem {
   readonly platform: string;
 }
 
-/** `OrderItem` as read from answers: every field optional. */
+/**
+ * Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer
+ * detail).
+ *
+ * `OrderItem` as received: every field optional, and members added later are ignored.
+ */
 export interface OrderItemReceived {
   readonly productName?: string;
   /** Positive integer, at most 99,999,999. */

@@ -7,7 +7,13 @@ import { ShareholderCompanyInfoShape, type ShareholderCompanyInfo } from "./Shar
 import { ShareholderMemberInfoShape, type ShareholderMemberInfo } from "./ShareholderMemberInfo.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
 
-/** `OrganisationOnboardingInfo` as read from answers: every field optional. */
+/**
+ * SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the
+ * common SME fields plus shareholders.
+ *
+ * `OrganisationOnboardingInfo` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface OrganisationOnboardingInfo {
   /** Onboarding request id. */
   readonly onboardingRequestId?: string;

@@ -7,7 +7,13 @@ import { ShareholderCompanyInfoShape, type ShareholderCompanyInfo } from "./Shar
 import { ShareholderMemberInfoShape, type ShareholderMemberInfo } from "./ShareholderMemberInfo.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
 
-/** `PartnershipOnboardingInfo` as read from answers: every field optional. */
+/**
+ * SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the
+ * common SME fields plus shareholders.
+ *
+ * `PartnershipOnboardingInfo` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface PartnershipOnboardingInfo {
   /** Onboarding request id. */
   readonly onboardingRequestId?: string;

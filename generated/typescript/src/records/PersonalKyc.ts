@@ -4,7 +4,11 @@
 import type * as rt from "@baas/runtime";
 import { Gender, IdType, KycStatus, ProfileCheck } from "../enums.js";
 
-/** `PersonalKyc` as read from answers: every field optional. */
+/**
+ * Personal KYC record (/onboarding/getUserKyc).
+ *
+ * `PersonalKyc` as received: every field optional, and members added later are ignored.
+ */
 export interface PersonalKyc {
   readonly onboardingRequestId?: string;
   /** The partner's channel id. */

@@ -4,7 +4,12 @@
 import type * as rt from "@baas/runtime";
 import { AccountType } from "../enums.js";
 
-/** `PersonalOnboardingStatus` as read from answers: every field optional. */
+/**
+ * Personal onboarding status (/onboarding/getOnboardingStatus).
+ *
+ * `PersonalOnboardingStatus` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface PersonalOnboardingStatus {
   readonly onboardingRequestId?: string;
   /** Text; its values: not shown. */

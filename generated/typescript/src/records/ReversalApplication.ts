@@ -3,7 +3,12 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `ReversalApplication` as read from answers: every field optional. */
+/**
+ * A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it
+ * a reversal request; named for partners, decision `group-names`).
+ *
+ * `ReversalApplication` as received: every field optional, and members added later are ignored.
+ */
 export interface ReversalApplication {
   readonly applicationId?: string;
   readonly transactionId?: string;

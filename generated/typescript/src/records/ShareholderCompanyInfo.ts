@@ -3,7 +3,11 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `ShareholderCompanyInfo` as read from answers: every field optional. */
+/**
+ * Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
+ *
+ * `ShareholderCompanyInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface ShareholderCompanyInfo {
   /** Type not shown. */
   readonly companyId?: string;

@@ -4,7 +4,11 @@
 import type * as rt from "@baas/runtime";
 import { IdType } from "../enums.js";
 
-/** `ShareholderMemberInfo` as read from answers: every field optional. */
+/**
+ * Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
+ *
+ * `ShareholderMemberInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface ShareholderMemberInfo {
   /** Type not shown. */
   readonly memberId?: string;

@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { TxStatus } from "../enums.js";
 
-/** `SmeBulkPaymentItem` as read from answers: every field optional. */
+/**
+ * One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust
+ * names are corrected.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
+ */
 export interface SmeBulkPaymentItem {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;

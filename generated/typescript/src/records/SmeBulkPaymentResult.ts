@@ -4,7 +4,13 @@
 import type * as rt from "@baas/runtime";
 import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPaymentItem.js";
 
-/** `SmeBulkPaymentResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0008 (SME bulk payment result).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
+ */
 export interface SmeBulkPaymentResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;

@@ -3,7 +3,11 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `SmeMediaInfo` as read from answers: every field optional. */
+/**
+ * Item of onboardingMediaInfos of the SME onboarding info.
+ *
+ * `SmeMediaInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface SmeMediaInfo {
   readonly fileUrl?: string;
   /** Type and values not shown. */

@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `StatementReport` as read from answers: every field optional. */
+/**
+ * Payload of notification 0009 (account statement report).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `StatementReport` as received: every field optional, and members added later are ignored.
+ */
 export interface StatementReport {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly jobId?: string;

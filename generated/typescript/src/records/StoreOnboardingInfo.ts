@@ -5,7 +5,12 @@ import type * as rt from "@baas/runtime";
 import { BusinessType } from "../enums.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
 
-/** `StoreOnboardingInfo` as read from answers: every field optional. */
+/**
+ * SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the
+ * common SME fields plus the sole-proprietorship fields.
+ *
+ * `StoreOnboardingInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface StoreOnboardingInfo {
   /** Onboarding request id. */
   readonly onboardingRequestId?: string;

@@ -3,7 +3,14 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `TransactionExtInfo` as read from answers: every field optional. */
+/**
+ * extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object;
+ * transactionNarrative is seen live, the other members are what the sandbox sends.
+ *
+ * Seen on the live service by integrations; not in the bank's API document.
+ *
+ * `TransactionExtInfo` as received: every field optional, and members added later are ignored.
+ */
 export interface TransactionExtInfo {
   /**
    * The narrative shown for the transaction.

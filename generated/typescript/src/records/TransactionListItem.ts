@@ -5,7 +5,15 @@ import type * as rt from "@baas/runtime";
 import { Currency, TxStatus } from "../enums.js";
 import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionExtInfo.js";
 
-/** `TransactionListItem` as read from answers: every field optional. */
+/**
+ * Transaction record as a list item of /query/getTransList. The document: "Fields of the
+ * transaction record (list and detail): not shown"; these fields are as seen on the live service
+ * ("at least" these; others decode into nothing).
+ *
+ * Seen on the live service by integrations; not in the bank's API document.
+ *
+ * `TransactionListItem` as received: every field optional, and members added later are ignored.
+ */
 export interface TransactionListItem {
   /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txId?: string;

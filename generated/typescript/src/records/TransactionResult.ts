@@ -5,7 +5,13 @@ import type * as rt from "@baas/runtime";
 import { TxStatus } from "../enums.js";
 import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./TransactionResultExtInfo.js";
 
-/** `TransactionResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0002 (transaction result).
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `TransactionResult` as received: every field optional, and members added later are ignored.
+ */
 export interface TransactionResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;

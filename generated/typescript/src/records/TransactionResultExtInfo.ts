@@ -3,7 +3,14 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `TransactionResultExtInfo` as read from answers: every field optional. */
+/**
+ * extInfo of notification 0002.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `TransactionResultExtInfo` as received: every field optional, and members added later are
+ * ignored.
+ */
 export interface TransactionResultExtInfo {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;

@@ -4,7 +4,14 @@
 import type * as rt from "@baas/runtime";
 import { BillType, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
 
-/** `UtilityPayment` as read from answers: every field optional. */
+/**
+ * A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of
+ * /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
+ *
+ * Not public: this is the sandbox's choice, and the live service may differ.
+ *
+ * `UtilityPayment` as received: every field optional, and members added later are ignored.
+ */
 export interface UtilityPayment {
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentId?: string;

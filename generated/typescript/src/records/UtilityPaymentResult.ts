@@ -3,7 +3,13 @@
 
 import type * as rt from "@baas/runtime";
 
-/** `UtilityPaymentResult` as read from answers: every field optional. */
+/**
+ * Payload of notification 0007 (utility payment result); also the items of notification 0014.
+ *
+ * Seen on the live service in one integration; not confirmed by the bank.
+ *
+ * `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
+ */
 export interface UtilityPaymentResult {
   /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly paymentId?: string;

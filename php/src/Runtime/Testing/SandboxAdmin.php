@@ -24,10 +24,26 @@ final class SandboxAdmin
      * @param string $baseUrl the sandbox's URL, `http://127.0.0.1:PORT`, as it prints it
      * @param float $timeout seconds a call may take
      * @param Transport|null $transport the transport (PHP's own streams by default)
+     * @param string|null $adminToken the token of a sandbox started with `--admin-token` (its
+     *     banner prints it), sent in the `X-Sandbox-Admin-Token` header of every admin call
      */
-    public function __construct(private readonly string $baseUrl, private readonly float $timeout = 10.0, ?Transport $transport = null)
-    {
+    public function __construct(
+        private readonly string $baseUrl,
+        private readonly float $timeout = 10.0,
+        ?Transport $transport = null,
+        #[\SensitiveParameter] private readonly ?string $adminToken = null,
+    ) {
         $this->http = $transport ?? new StreamTransport();
+    }
+
+    /**
+     * What `var_dump` shows: the URL, never the token.
+     *
+     * @return array<string, mixed> the admin API
+     */
+    public function __debugInfo(): array
+    {
+        return ['baseUrl' => $this->baseUrl, 'adminToken' => $this->adminToken === null ? null : '[redacted]'];
     }
 
     /**
@@ -196,7 +212,8 @@ final class SandboxAdmin
     private function exchange(string $method, string $path, string $body, string $contentType): array
     {
         try {
-            $response = $this->http->send(new HttpRequest(rtrim($this->baseUrl, '/') . self::ADMIN . $path, $body, $this->timeout, $this->timeout, 64 * 1024 * 1024, $method, $contentType));
+            $headers = $this->adminToken === null ? [] : ['X-Sandbox-Admin-Token' => $this->adminToken];
+            $response = $this->http->send(new HttpRequest(rtrim($this->baseUrl, '/') . self::ADMIN . $path, $body, $this->timeout, $this->timeout, 64 * 1024 * 1024, $method, $contentType, $headers));
         } catch (BaasException $e) {
             throw new SandboxAdminError($method . ' ' . self::ADMIN . $path . ': ' . $e->getMessage());
         }

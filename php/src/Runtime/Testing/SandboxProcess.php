@@ -44,6 +44,7 @@ final class SandboxProcess
         public readonly string $sender,
         private readonly PrivateKey $key,
         private readonly bool $adminOn,
+        private readonly ?string $adminToken,
     ) {
         $this->process = $process;
     }
@@ -57,6 +58,8 @@ final class SandboxProcess
      * @param string|null $scenario a YAML file of faults in force from the start
      * @param string|null $stateFile keep the state across runs (SQLite)
      * @param bool $admin whether the admin API is on
+     * @param string|null $adminToken make the admin API require this token (`--admin-token`),
+     *     which {@see admin()} sends
      * @param float $startupTimeout seconds to wait for the banner
      * @return self the running sandbox
      * @throws \RuntimeException (with what it printed) when it exits or takes too long
@@ -67,6 +70,7 @@ final class SandboxProcess
         ?string $scenario = null,
         ?string $stateFile = null,
         bool $admin = true,
+        #[\SensitiveParameter] ?string $adminToken = null,
         float $startupTimeout = 30.0,
     ): self {
         $args = [self::binary($binary), '--port', '0'];
@@ -77,6 +81,9 @@ final class SandboxProcess
         }
         if (!$admin) {
             $args[] = '--no-admin';
+        }
+        if ($adminToken !== null) {
+            array_push($args, '--admin-token', $adminToken);
         }
         $output = tempnam(sys_get_temp_dir(), 'baas-sandbox-');
         if ($output === false) {
@@ -94,16 +101,27 @@ final class SandboxProcess
             $key = self::line($printed, 'key:');
             if ($url !== null && $sender !== null && $key !== null) {
                 $words = preg_split('/\s+/', $key) ?: [''];
-                return new self($process, $output, $url, $sender, new PrivateKey($words[0]), $admin);
+                return new self($process, $output, $url, $sender, new PrivateKey($words[0]), $admin, $adminToken);
             }
             if (!proc_get_status($process)['running'] || microtime(true) > $deadline) {
                 proc_terminate($process, 9);
                 proc_close($process);
                 @unlink($output);
-                throw new \RuntimeException('the sandbox did not start (' . implode(' ', $args) . "):\n" . ($printed !== '' ? $printed : '(nothing)'));
+                $shown = $adminToken === null ? $args : array_map(static fn (string $a): string => $a === $adminToken ? '[redacted]' : $a, $args);
+                throw new \RuntimeException('the sandbox did not start (' . implode(' ', $shown) . "):\n" . ($printed !== '' ? $printed : '(nothing)'));
             }
             usleep(20000);
         }
+    }
+
+    /**
+     * What `var_dump` shows: where it listens and its sender, never its key or admin token.
+     *
+     * @return array<string, mixed> the sandbox
+     */
+    public function __debugInfo(): array
+    {
+        return ['url' => $this->url, 'sender' => $this->sender, 'running' => $this->process !== null];
     }
 
     /**
@@ -152,7 +170,7 @@ final class SandboxProcess
         if ($this->process === null) {
             throw new \LogicException('the sandbox is not running');
         }
-        return $this->admin ??= new SandboxAdmin($this->url);
+        return $this->admin ??= new SandboxAdmin($this->url, adminToken: $this->adminToken);
     }
 
     /**

@@ -1,0 +1,304 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Baas\Runtime\Tests\Client;
+
+use Baas\Client\Client;
+use Baas\Client\Enums\Currency;
+use Baas\Client\Enums\OrderByDesc;
+use Baas\Client\Enums\OtpType;
+use Baas\Client\Enums\ResultCode;
+use Baas\Client\Enums\TxStatus;
+use Baas\Runtime\Decimal;
+use Baas\Runtime\Envelope;
+use Baas\Runtime\Exception\ApiError;
+use Baas\Runtime\Exception\BaasException;
+use Baas\Runtime\Exception\InvalidRequest;
+use Baas\Runtime\Exception\OutcomeUnknown;
+use Baas\Runtime\Exception\SignatureInvalid;
+use Baas\Runtime\Exception\SignatureMissing;
+use Baas\Runtime\Exception\TransportError;
+use Baas\Runtime\Exception\Untrusted;
+use Baas\Runtime\Notification\DeliveryId;
+use Baas\Runtime\Notification\FileProcessedStore;
+use Baas\Runtime\Read;
+use Baas\Runtime\Testing\SandboxProcess;
+use Baas\Runtime\Tests\Support;
+use Baas\Runtime\Transport\HttpRequest;
+use Baas\Runtime\Transport\HttpResponse;
+use Baas\Runtime\Transport\Transport;
+use Baas\Runtime\Transport\Transports;
+use Baas\Runtime\UnknownValue;
+use Baas\Runtime\WaitPolicy;
+use Baas\Runtime\WireObject;
+use Baas\Signing\NotificationException;
+use PHPUnit\Framework\TestCase;
+
+/**
+ * The shared conformance scenarios (tests/conformance/scenarios/*.json, the same data every SDK
+ * runs), in PHP: each scenario against a fresh `baas-sandbox`, through the generated client.
+ * Faults are applied at the client's transport (as the Python and TypeScript runners do).
+ */
+final class ConformanceTest extends TestCase
+{
+    /** @return array<string, array{string}> */
+    public static function scenarios(): array
+    {
+        $out = [];
+        foreach (glob(dirname(__DIR__, 3) . '/tests/conformance/scenarios/*.json') ?: [] as $file) {
+            $out[basename($file, '.json')] = [$file];
+        }
+        return $out;
+    }
+
+    public function testTheScenariosAreThere(): void
+    {
+        self::assertGreaterThanOrEqual(8, count(self::scenarios()));
+    }
+
+    /** @dataProvider scenarios */
+    public function testScenario(string $file): void
+    {
+        $binary = Support::sandboxBinary();
+        if ($binary === null) {
+            self::assertNotSame('1', getenv('BAAS_REQUIRE_SANDBOX'), 'BAAS_REQUIRE_SANDBOX=1 but no baas-sandbox binary');
+            self::markTestSkipped('no baas-sandbox binary: cargo build -p baas-sandbox --bin baas-sandbox');
+        }
+        $scenario = json_decode((string) file_get_contents($file), true, 64, JSON_THROW_ON_ERROR);
+        $sandbox = SandboxProcess::start($binary);
+        $seen = sys_get_temp_dir() . '/baas-conformance-' . bin2hex(random_bytes(6));
+        try {
+            $faults = new FaultTransport(Transports::default());
+            $client = new Client($sandbox->config(), $faults);
+            $run = new ScenarioRun($client, $faults, $sandbox, new FileProcessedStore($seen), $scenario['service_sender'] ?? SandboxProcess::SERVICE_SENDER);
+            foreach ($scenario['steps'] as $i => $step) {
+                $run->step(basename($file) . ' step ' . ($i + 1), $step);
+            }
+        } finally {
+            $sandbox->stop();
+            @unlink($seen);
+        }
+    }
+}
+
+/** The client's transport with the scenarios' faults, counting what leaves. */
+final class FaultTransport implements Transport
+{
+    public int $sent = 0;
+
+    public ?string $fault = null;
+
+    public function __construct(private readonly Transport $inner)
+    {
+    }
+
+    public function send(HttpRequest $request): HttpResponse
+    {
+        $fault = $this->fault;
+        $this->fault = null;
+        $this->sent++;
+        $answer = $this->inner->send($request);
+        return match ($fault) {
+            null => $answer,
+            'drop_answer' => throw new TransportError('conformance: answer dropped after sending', true),
+            // As the sandbox's own hook does: the msg changes after the answer is signed.
+            'tamper_answer' => new HttpResponse($answer->status, preg_replace('/"msg":"/', '"msg":"(tampered) ', $answer->body, 1) ?? ''),
+            'strip_signature' => new HttpResponse($answer->status, preg_replace('/,"signature":"[^"]*"|"signature":"[^"]*",?/', '', $answer->body, 1) ?? ''),
+            default => throw new \LogicException('unknown fault ' . $fault),
+        };
+    }
+}
+
+/** One scenario's state: the saved values, the client, the notification store. */
+final class ScenarioRun
+{
+    /** @var array<string, string> */
+    private array $vars = [];
+
+    public function __construct(
+        private readonly Client $client,
+        private readonly FaultTransport $faults,
+        private readonly SandboxProcess $sandbox,
+        private readonly FileProcessedStore $store,
+        private readonly string $serviceSender,
+    ) {
+    }
+
+    /** @param array<string, mixed> $step */
+    public function step(string $at, array $step): void
+    {
+        if (isset($step['notification'])) {
+            $this->notification($at, $step['notification'], $step['expect']);
+            return;
+        }
+        $expect = $this->values($step['expect']);
+        $params = $this->values($step['params']);
+        $this->faults->fault = $step['fault'] ?? null;
+        $before = $this->faults->sent;
+        try {
+            $answer = $this->call($step['call'], $step['mode'] ?? 'call', $params);
+            $error = null;
+        } catch (BaasException $e) {
+            $answer = null;
+            $error = $e;
+        }
+        if (isset($expect['sent'])) {
+            TestCase::assertSame((int) $expect['sent'], $this->faults->sent - $before, "$at: sent");
+        }
+        if ($error !== null) {
+            TestCase::assertSame($expect['outcome'], $error->outcome()->value, "$at: outcome of " . $error->getMessage());
+            $this->checkError($at, $error, $expect);
+            return;
+        }
+        TestCase::assertSame('ok', $expect['outcome'], "$at: succeeded");
+        if (is_array($answer)) {
+            $this->checkItems($at, $answer, $expect['items'] ?? []);
+            return;
+        }
+        foreach ($expect['fields'] ?? [] as $field => $text) {
+            TestCase::assertSame($text, Read::text($answer->{$field}), "$at: field $field");
+        }
+        foreach ($step['save'] ?? [] as $var => $field) {
+            $this->vars[$var] = (string) Read::text($answer->{$field});
+        }
+    }
+
+    /** @param array<string, mixed> $params */
+    private function call(string $operation, string $mode, array $params): mixed
+    {
+        $args = [];
+        foreach ($params as $name => $value) {
+            $args[$name] = match ($name) {
+                'currency' => Currency::from($value),
+                'amount' => Decimal::of($value),
+                'otpType' => OtpType::from($value),
+                'orderByDesc' => OrderByDesc::from($value),
+                'txStatus' => array_map(static fn (int|string $s): TxStatus => TxStatus::from((int) $s), $value),
+                default => $value,
+            };
+        }
+        $c = $this->client;
+        return match ([$operation, $mode]) {
+            ['getAccountDetails', 'call'] => $c->getAccountDetails(...$args),
+            ['applyForTransfer', 'call'] => $c->applyForTransfer(...$args),
+            ['sendOtp', 'call'] => $c->sendOtp(...$args),
+            ['confirmOperation', 'call'] => $c->confirmOperation(...$args),
+            ['getTransResult', 'call'] => $c->getTransResult(...$args),
+            ['getTransResult', 'until_final'] => $c->getTransResultUntilFinal(...$args, policy: new WaitPolicy(0.05, 0.5, 30)),
+            ['getTransList', 'call'] => $c->getTransList(...$args),
+            ['getTransList', 'pages'] => iterator_to_array($c->getTransListItems(...$args), false),
+            default => throw new \LogicException("the runner does not know $operation in mode $mode"),
+        };
+    }
+
+    /** @param array<string, mixed> $expect */
+    private function checkError(string $at, BaasException $e, array $expect): void
+    {
+        $kinds = [
+            'invalid_request' => InvalidRequest::class, 'api' => ApiError::class, 'outcome_unknown' => OutcomeUnknown::class,
+            'signature_invalid' => SignatureInvalid::class, 'signature_missing' => SignatureMissing::class, 'untrusted' => Untrusted::class,
+        ];
+        if (isset($expect['error'])) {
+            TestCase::assertInstanceOf($kinds[$expect['error']], $e, "$at: error kind");
+        }
+        if (isset($expect['code'])) {
+            TestCase::assertSame($expect['code'], $e->apiCode(), "$at: code");
+        }
+        if (isset($expect['result_code'])) {
+            $code = ResultCode::of($e);
+            TestCase::assertInstanceOf(ResultCode::class, $code, "$at: result code");
+            TestCase::assertSame($expect['result_code'], strtolower((string) preg_replace('/(?<!^)[A-Z]/', '_$0', $code->name)), "$at: result_code");
+        }
+        if (isset($expect['retryable'])) {
+            TestCase::assertSame($expect['retryable'], $e->isRetryable(), "$at: retryable");
+        }
+        if (isset($expect['violations'])) {
+            TestCase::assertInstanceOf(InvalidRequest::class, $e);
+            TestCase::assertSame($expect['violations'], array_map(fn ($v) => [$v->field, $v->rule->value], $e->violations), "$at: violations");
+        }
+    }
+
+    /**
+     * @param list<object> $items
+     * @param array<string, mixed> $expect
+     */
+    private function checkItems(string $at, array $items, array $expect): void
+    {
+        if (isset($expect['count'])) {
+            TestCase::assertSame((int) $expect['count'], count($items), "$at: count");
+        }
+        if (isset($expect['min_count'])) {
+            TestCase::assertGreaterThanOrEqual((int) $expect['min_count'], count($items), "$at: min_count");
+        }
+        if (isset($expect['unique'])) {
+            $values = array_map(fn (object $i): ?string => Read::text($i->{$expect['unique']}), $items);
+            TestCase::assertSame(count($values), count(array_unique($values)), "$at: unique {$expect['unique']}");
+        }
+        if (isset($expect['contains'])) {
+            $found = array_filter($items, function (object $i) use ($expect): bool {
+                foreach ($expect['contains'] as $field => $text) {
+                    if (Read::text($i->{$field}) !== $text) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            TestCase::assertNotEmpty($found, "$at: contains " . json_encode($expect['contains']));
+        }
+    }
+
+    /**
+     * @param array<string, mixed> $n
+     * @param array<string, mixed> $expect
+     */
+    private function notification(string $at, array $n, array $expect): void
+    {
+        $requestId = $n['requestId'];
+        $body = Envelope::sign(new WireObject([
+            'requestId' => $requestId, 'sender' => $n['sender'], 'notificationType' => $n['type'], 'locale' => 'en_KE',
+            'timestamp' => Envelope::nowMillis() - (int) ($n['age_seconds'] ?? 0) * 1000, 'salt' => bin2hex(random_bytes(12)),
+            'params' => new WireObject($n['params']),
+        ]), $this->sandbox->privateKey());
+        if (!empty($n['tamper'])) {
+            $body = preg_replace('/"' . preg_quote($requestId, '/') . '"/', '"' . $requestId . 'X"', $body, 1) ?? '';
+        }
+        $verifier = new \Baas\Signing\NotificationVerifier($this->sandbox->privateKey(), $this->serviceSender);
+        try {
+            $got = $verifier->verify($body);
+        } catch (NotificationException $e) {
+            TestCase::assertSame('refused', $expect['outcome'], "$at: refused: " . $e->getMessage());
+            $kinds = [
+                'untrusted' => NotificationException::UNTRUSTED, 'signature_invalid' => NotificationException::SIGNATURE_INVALID,
+                'signature_missing' => NotificationException::SIGNATURE_MISSING,
+            ];
+            TestCase::assertSame($kinds[$expect['error']], $e->kind(), "$at: error");
+            return;
+        }
+        TestCase::assertSame('ok', $expect['outcome'], "$at: accepted");
+        foreach ($expect['fields'] ?? [] as $field => $text) {
+            TestCase::assertSame($text, $got->{$field}, "$at: $field");
+        }
+        $id = DeliveryId::of($got);
+        $new = !$this->store->isProcessed($id);
+        if (isset($expect['new'])) {
+            TestCase::assertSame($expect['new'], $new, "$at: new");
+        }
+        if ($new) {
+            $this->store->record($id);
+        }
+    }
+
+    /** Values with `${var}` and `${otp:var}` replaced. */
+    private function values(mixed $value): mixed
+    {
+        if (is_array($value)) {
+            return array_map(fn (mixed $v): mixed => $this->values($v), $value);
+        }
+        if (!is_string($value) || preg_match('/^\$\{(otp:)?([A-Za-z_]+)\}$/D', $value, $m) !== 1) {
+            return $value;
+        }
+        $saved = $this->vars[$m[2]] ?? throw new \LogicException("no saved value {$m[2]}");
+        return $m[1] === 'otp:' ? $this->sandbox->admin()->otp($saved) : $saved;
+    }
+}
