@@ -268,7 +268,11 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
             .map_or_else(|| "Build".to_owned(), |n| names::step(&n.plan.words));
         out.blank();
         out.line("@Override");
-        out.line(&format!("public {next} {0}({1} {0}) {{", f.name, param_ty(f)));
+        out.line(&format!(
+            "public {next} {0}({1} {0}) {{",
+            f.name,
+            param_ty(f)
+        ));
         out.line(&format!("    this.{0} = {0};", f.name));
         out.line("    return this;");
         out.line("}");
@@ -276,7 +280,11 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     for f in &optional {
         out.blank();
         out.line("@Override");
-        out.line(&format!("public Build {0}({1} {0}) {{", f.name, param_ty(f)));
+        out.line(&format!(
+            "public Build {0}({1} {0}) {{",
+            f.name,
+            param_ty(f)
+        ));
         out.line(&format!("    this.{0} = {0};", f.name));
         out.line("    return this;");
         out.line("}");
