@@ -34,6 +34,7 @@ mod enums;
 mod envelope;
 mod fields;
 mod final_states;
+mod known;
 pub(crate) mod names;
 mod operation;
 mod operations;
@@ -225,7 +226,7 @@ fn passes(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
     let declared = &declarations.declared;
     let records = records::records(ck, declared, &collected.field_sets, &declarations.records);
     let envelope = envelope::envelope(ck, declared, collected.envelope);
-    let known = operations::Known {
+    let known = known::Known {
         declared,
         records: &records,
     };

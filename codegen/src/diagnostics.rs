@@ -4,6 +4,8 @@
 //! when there is one, how to fix it. Rendering is deterministic so that snapshots of the
 //! messages are identical on every machine.
 
+pub mod suggest;
+
 use std::fmt;
 
 use crate::model::Location;

@@ -158,7 +158,7 @@ fn unknown_key(file: &str, key: &Node, other: &str) -> Diagnostic {
         key.location(file),
         format!("unknown top-level key `{other}`"),
     );
-    match crate::check::names::did_you_mean(other, TOP_LEVEL_KEYS.iter().copied()) {
+    match crate::diagnostics::suggest::did_you_mean(other, TOP_LEVEL_KEYS.iter().copied()) {
         Some(s) => d.with_help(format!(
             "did you mean `{s}`? top-level keys are {}",
             TOP_LEVEL_KEYS.join(", ")

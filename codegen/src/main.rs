@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use baas_codegen::diff::{self, gate, render, source};
-use baas_codegen::model::{Api, Field, Params, Response, RuleKind};
+use baas_codegen::model::{Api, Field, Params, Response};
+use baas_codegen::rules::RuleKind;
 use baas_codegen::{check_spec, Checked};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 

@@ -8,9 +8,13 @@
 
 use serde::Serialize;
 
-mod number;
+use crate::rules::RuleKind;
+
+pub mod number;
+pub mod types;
 
 pub use number::{Number, NumberError};
+pub use types::{DecimalWire, TypeRef};
 
 /// Where an item was written in `spec/`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -386,45 +390,6 @@ impl Field {
     }
 }
 
-/// How a decimal is written in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DecimalWire {
-    /// `"100.50"`
-    String,
-    /// `100.50`, written from the exact decimal text.
-    Number,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum TypeRef {
-    String,
-    Int,
-    Long,
-    Decimal {
-        wire: DecimalWire,
-    },
-    Bool,
-    /// A received scalar whose JSON type is not shown: its text, readable as a string
-    /// or a number (responses only).
-    Scalar,
-    Json,
-    Enum {
-        name: String,
-    },
-    /// A record: `name` is its sent shape (and its only shape when it is used in one
-    /// direction), `received_name` the shape decoded from responses (`name` itself unless
-    /// the record is used in both directions, then `<name>Received`).
-    Record {
-        name: String,
-        received_name: String,
-    },
-    Array {
-        item: Box<TypeRef>,
-    },
-}
-
 /// A parameter named by a constraint, resolved by the checker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ParamRef {
@@ -445,10 +410,6 @@ pub struct Rule {
     pub doc: String,
     pub location: Location,
 }
-
-/// A rule with its argument: defined in the rule registry, with everything the
-/// generator does with it.
-pub use crate::rules::RuleKind;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Constraint {

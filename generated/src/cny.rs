@@ -16,8 +16,8 @@
 ///
 /// Constraints across fields:
 ///
-/// - `beneficiaryCountryCode` is required when `beneficiaryType` is `1`
-/// - `invoice` is required when the sum of `oderArray[].amount` is greater than 70000 — invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
+/// - `beneficiaryCountryCode` is required when `beneficiaryType` is `1`.
+/// - `invoice` is required when the sum of `oderArray[].amount` is greater than 70000. Invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
 ///
 /// Decision [`cny-invoice-threshold`](super::decisions#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -78,7 +78,7 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 ///
 /// Constraints across fields:
 ///
-/// - exactly one of `sourceAmount`, `targetAmount` must be present — either sourceAmount or targetAmount is mandatory
+/// - Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount is mandatory.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

@@ -23,7 +23,7 @@
 ///
 /// Constraints across fields:
 ///
-/// - at least one of `userId`, `onboardingRequestId`, `mobile` must be present — at least one must have a non-null value
+/// - At least one of `userId`, `onboardingRequestId`, `mobile` is required. At least one must have a non-null value.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -291,7 +291,7 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
 ///
 /// Constraints across fields:
 ///
-/// - at least one of `onboardingRequestId`, `businessCerNo` must be present — at least one must be valid and non-empty
+/// - At least one of `onboardingRequestId`, `businessCerNo` is required. At least one must be valid and non-empty.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

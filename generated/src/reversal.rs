@@ -16,7 +16,7 @@
 ///
 /// Constraints across fields:
 ///
-/// - checked by the service only (`transactionId`): reversal only within 1 month of the transaction
+/// - `transactionId`: checked by the service only: reversal only within 1 month of the transaction.
 ///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -21,7 +21,7 @@
 ///
 /// Constraints across fields:
 ///
-/// - `payeeReferenceNumber` is required when `payType` is `0` — payeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill)
+/// - `payeeReferenceNumber` is required when `payType` is `0`. PayeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
 ///
 /// Decision [`business-transfer-reference-number`](super::decisions#decision-business-transfer-reference-number): about /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -191,7 +191,7 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 ///
 /// Constraints across fields:
 ///
-/// - checked by the service only (`payeeAccountName`, `payeeBankCode`): payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money
+/// - `payeeAccountName`, `payeeBankCode`: checked by the service only: payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money.
 ///
 /// Decision [`transfer-payee-account-name`](super::decisions#decision-transfer-payee-account-name): about /trans/v2/applyForTransfer payeeAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -701,7 +701,7 @@ impl super::FinalState for GetTransResultRequest {
 ///
 /// Constraints across fields:
 ///
-/// - `paymentPurpose` is required when `paymentPurposeId` is `OTHR` — paymentPurpose (free text) is used when paymentPurposeId is OTHR
+/// - `paymentPurpose` is required when `paymentPurposeId` is `OTHR`. PaymentPurpose (free text) is used when paymentPurposeId is OTHR.
 ///
 /// Decision [`swift-payment-purpose-othr`](super::decisions#decision-swift-payment-purpose-othr): about /trans/telegraphicTransfer paymentPurpose.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -144,7 +144,10 @@ pub(super) fn notifications(
         let mut relates = Vec::new();
         for r in s.relates_to.iter().flatten() {
             if !op_names.contains(&r.value.as_str()) {
-                let help = match names::did_you_mean(&r.value, op_names.iter().copied()) {
+                let help = match crate::diagnostics::suggest::did_you_mean(
+                    &r.value,
+                    op_names.iter().copied(),
+                ) {
                     Some(m) => format!("did you mean `{m}`?"),
                     None => "name an operation defined under `operations:`".into(),
                 };
@@ -186,7 +189,10 @@ fn payload(
     match (&p.record, &p.unspecified) {
         (Some(r), None) => {
             if !records.contains(&r.value) {
-                let help = match names::did_you_mean(&r.value, records.iter().map(String::as_str)) {
+                let help = match crate::diagnostics::suggest::did_you_mean(
+                    &r.value,
+                    records.iter().map(String::as_str),
+                ) {
                     Some(m) => format!("did you mean `{m}`?"),
                     None => "name a record declared under `records:`".into(),
                 };

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use super::operations::Known;
+use super::known::Known;
 use super::types::type_text;
-use super::{names, Checker, Owner};
+use super::{Checker, Owner};
 use crate::model::{
     self, Condition, Constraint, ConstraintKind, EnumWireType, Field, ParamRef, Params,
     Requirement, TypeRef,
@@ -161,7 +161,7 @@ pub(super) fn param<'f>(
         Params::Fields { fields } => {
             let found = fields.iter().find(|f| f.wire_name == name.value);
             if found.is_none() {
-                let help = match names::did_you_mean(
+                let help = match crate::diagnostics::suggest::did_you_mean(
                     &name.value,
                     fields.iter().map(|f| f.wire_name.as_str()),
                 ) {

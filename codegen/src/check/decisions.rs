@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{at, names, Checker};
+use super::{at, Checker};
 use crate::model::{self, Location};
 use crate::spec_file::{DecisionSpec, Spanned};
 
@@ -63,8 +63,10 @@ pub(super) fn references(ck: &mut Checker, decisions: &Decisions) {
     let refs = std::mem::take(&mut ck.decision_refs);
     for (r, what) in refs {
         if !decisions.ids.contains_key(&r.value) {
-            let help = match names::did_you_mean(&r.value, decisions.ids.keys().map(String::as_str))
-            {
+            let help = match crate::diagnostics::suggest::did_you_mean(
+                &r.value,
+                decisions.ids.keys().map(String::as_str),
+            ) {
                 Some(m) => format!("did you mean `{m}`? or add the decision under `decisions:`"),
                 None => {
                     "add the decision under `decisions:` (id, about, source_text, decision, reason)"

@@ -1,7 +1,7 @@
 //! `final_states:` of an operation (part of the operations pass): the response field
 //! holding a state, and the wire values after which it no longer changes.
 
-use super::operations::Known;
+use super::known::Known;
 use super::{Checker, Owner};
 use crate::model::{self, Response, TypeRef};
 use crate::spec_file::{FinalStatesSpec, Spanned};

@@ -5,7 +5,7 @@
 use super::constraints::{conditional_backed, constraints};
 use super::fields::fields;
 use super::final_states::final_states;
-use super::operations::Known;
+use super::known::Known;
 use super::paging::paging;
 use super::{code_list, names, Checker, Owner};
 use crate::model::{self, Params, Response, TypeRef};
@@ -282,7 +282,7 @@ fn response(ck: &mut Checker, known: Known<'_>, r: &Spanned<ResponseSpec>, op: &
     }
     if let Some(rec) = &s.record {
         if !known.declared.records.contains(&rec.value) {
-            let help = match names::did_you_mean(
+            let help = match crate::diagnostics::suggest::did_you_mean(
                 &rec.value,
                 known.declared.records.iter().map(String::as_str),
             ) {

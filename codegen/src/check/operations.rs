@@ -6,19 +6,11 @@
 use std::collections::BTreeMap;
 
 use super::collect::Collected;
-use super::declare::Declared;
+use super::known::Known;
 use super::operation::operation;
-use super::records::Records;
 use super::{at, code_list, names, Checker};
 use crate::model::{self, Location};
 use crate::spec_file::{OtpStepSpec, Spanned, SpecFile, TopLevel};
-
-/// What the checks of one operation read: the declared names and the checked records.
-#[derive(Clone, Copy)]
-pub(super) struct Known<'a> {
-    pub declared: &'a Declared,
-    pub records: &'a Records,
-}
 
 /// The checked groups and operations. Later passes may rely on: groups in file order,
 /// operations in spec order, each with its parameters, constraints and response resolved.

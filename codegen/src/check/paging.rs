@@ -2,7 +2,7 @@
 //! parameters (page number and size) and response (items and total).
 
 use super::constraints::param;
-use super::{names, Checker, Owner};
+use super::{Checker, Owner};
 use crate::model::{self, Field, Params, Requirement, Response, TypeRef};
 use crate::spec_file::{PagingSpec, Spanned};
 
@@ -106,11 +106,13 @@ fn response_field<'r>(
     };
     let found = fields.iter().find(|f| f.wire_name == name.value);
     if found.is_none() {
-        let help =
-            match names::did_you_mean(&name.value, fields.iter().map(|f| f.wire_name.as_str())) {
-                Some(m) => format!("did you mean `{m}`?"),
-                None => "name a field of the response".into(),
-            };
+        let help = match crate::diagnostics::suggest::did_you_mean(
+            &name.value,
+            fields.iter().map(|f| f.wire_name.as_str()),
+        ) {
+            Some(m) => format!("did you mean `{m}`?"),
+            None => "name a field of the response".into(),
+        };
         ck.error(
             &name.loc,
             format!(

@@ -5,7 +5,8 @@
 
 use super::types::type_text;
 use super::Checker;
-use crate::model::{self, Location, Rule, RuleKind, TypeRef};
+use crate::model::{self, Location, Rule, TypeRef};
+use crate::rules::RuleKind;
 use crate::rules::{Arg, RuleKey, BOUND_PAIRS};
 use crate::spec_file::{RangeSpec, RawArg, RuleSpec, Spanned};
 

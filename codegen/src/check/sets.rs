@@ -118,7 +118,7 @@ impl<'a> FieldSets<'a> {
             }
             included.push(n);
             let Some(set) = self.sets.get(n).copied() else {
-                let help = match names::did_you_mean(n, self.sets.keys().map(String::as_str)) {
+                let help = match crate::diagnostics::suggest::did_you_mean(n, self.sets.keys().map(String::as_str)) {
                     Some(s) => format!("did you mean `{s}`? `include:` names field sets declared under `field_sets:`"),
                     None => "declare it under `field_sets:`, or remove it from `include:`".into(),
                 };

@@ -3,7 +3,8 @@
 
 use super::collect::collect;
 use super::declare::{declare, Declared};
-use super::operations::{operations, Known};
+use super::known::Known;
+use super::operations::operations;
 use super::otp::otp_flow;
 use super::records::{records, Records};
 use super::Checker;

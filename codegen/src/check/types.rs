@@ -2,7 +2,7 @@
 //! names ([`Declared`]).
 
 use super::declare::Declared;
-use super::{names, Checker};
+use super::Checker;
 use crate::model::{DecimalWire, TypeRef};
 use crate::spec_file::{DecimalWireSpec, Spanned};
 
@@ -145,7 +145,7 @@ fn unknown_type(
     let mut help =
         "use one of string, int, long, decimal, bool, json, array<T>, or a declared enum/record"
             .to_owned();
-    if let Some(s) = names::did_you_mean(name, candidates) {
+    if let Some(s) = crate::diagnostics::suggest::did_you_mean(name, candidates) {
         help.push_str(&format!(" (did you mean `{s}`?)"));
     } else if name.starts_with("array") || name.starts_with("Array") {
         help.push_str(" (an array is written `array<T>`)");

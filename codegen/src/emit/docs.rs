@@ -5,10 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names::Direction;
-use crate::model::{
-    Api, Condition, Constraint, ConstraintKind, Field, ParamRef, Params, Requirement, Response,
-    Rule, RuleKind, Source, TypeRef,
-};
+use crate::model::{Api, Constraint, Field, Params, Requirement, Response, Rule, Source, TypeRef};
+use crate::rules::RuleKind;
 
 /// Lines of one doc comment, in paragraphs.
 #[derive(Debug, Default, Clone)]
@@ -390,76 +388,8 @@ pub fn add_deprecation(doc: &mut Doc, note: Option<&str>) {
     }
 }
 
-/// Text of a condition for messages and docs: `beneficiaryType is 1`.
-pub fn condition_text(condition: &Condition) -> String {
-    match condition {
-        Condition::Equals { field, value } => format!("{} is {value}", field.wire_name),
-        Condition::SumGreaterThan { array, item, value } => {
-            format!(
-                "the sum of {}[].{} is greater than {value}",
-                array.wire_name, item.wire_name
-            )
-        }
-    }
-}
-
-/// A constraint in words for the request's doc.
+/// A constraint in words for the request's doc: the plan's sentence, with the spec's own
+/// text escaped for rustdoc.
 pub fn constraint_item(c: &Constraint) -> String {
-    let refs = |fields: &[ParamRef]| {
-        fields
-            .iter()
-            .map(|f| format!("`{}`", f.wire_name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let names = |fields: &[String]| {
-        fields
-            .iter()
-            .map(|f| format!("`{f}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut s = match &c.kind {
-        ConstraintKind::RequiredIf { field, when } => {
-            format!(
-                "`{}` is required when {}",
-                field.wire_name,
-                code_condition(when)
-            )
-        }
-        ConstraintKind::AtLeastOneOf { fields } => {
-            format!("at least one of {} must be present", refs(fields))
-        }
-        ConstraintKind::ExactlyOneOf { fields } => {
-            format!("exactly one of {} must be present", refs(fields))
-        }
-        ConstraintKind::ServerSide { fields, text } => format!(
-            "checked by the service only ({}): {}",
-            names(fields),
-            escape_markdown(&collapse(text))
-        ),
-    };
-    let doc = collapse(&c.doc);
-    if !doc.is_empty() {
-        s.push_str(" — ");
-        s.push_str(&escape_markdown(&doc));
-    }
-    if let Some(p) = provenance(c.source) {
-        s.push_str(" (");
-        s.push_str(p.trim_end_matches('.'));
-        s.push(')');
-    }
-    s
-}
-
-fn code_condition(condition: &Condition) -> String {
-    match condition {
-        Condition::Equals { field, value } => format!("`{}` is `{value}`", field.wire_name),
-        Condition::SumGreaterThan { array, item, value } => {
-            format!(
-                "the sum of `{}[].{}` is greater than {value}",
-                array.wire_name, item.wire_name
-            )
-        }
-    }
+    crate::plan::sentences::constraint_with(c, &|text| escape_markdown(&collapse(text)))
 }

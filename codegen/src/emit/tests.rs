@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::model::*;
+use crate::rules::RuleKind;
 
 fn loc() -> Location {
     Location {

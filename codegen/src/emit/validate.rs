@@ -6,9 +6,9 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::docs::condition_text;
 use super::names::{amount_expr, ident, int_lit, u64_lit};
 use crate::model::{Condition, Constraint, ConstraintKind, Field, ParamRef, Rule, TypeRef};
+use crate::plan::sentences::condition as condition_text;
 use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 
 /// Where validation code runs: in an operation's `validate`, which owns the validator

@@ -3,9 +3,8 @@
 use serde_json::{json, Map, Value};
 
 use super::annotate::{put_decisions, put_deprecated, put_doc, put_source};
-use crate::model::{
-    Api, DecimalWire, EnumDef, EnumWireType, Field, Record, Requirement, RuleKind, TypeRef,
-};
+use crate::model::{Api, DecimalWire, EnumDef, EnumWireType, Field, Record, Requirement, TypeRef};
+use crate::rules::RuleKind;
 use crate::rules::{DecimalSyntax, SchemaOut};
 
 /// Which way a shape travels.

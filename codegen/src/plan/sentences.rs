@@ -31,16 +31,46 @@ fn code_list(fields: &[ParamRef]) -> String {
         .join(", ")
 }
 
+/// Spec text as a sentence of its own: its first letter capitalised, a full stop at the
+/// end (`""` for empty text).
+pub fn as_sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let mut out: String = first.to_uppercase().chain(chars).collect();
+    crate::model::end_sentence(&mut out);
+    out
+}
+
+/// A condition with its names and values as code spans, for docs:
+/// `` `beneficiaryType` is `1` ``.
+fn condition_in_code(condition: &Condition) -> String {
+    match condition {
+        Condition::Equals { field, value } => format!("`{}` is `{value}`", field.wire_name),
+        Condition::SumGreaterThan { array, item, value } => format!(
+            "the sum of `{}[].{}` is greater than {value}",
+            array.wire_name, item.wire_name
+        ),
+    }
+}
+
 /// A constraint of an operation in words, with its spec text and where it comes from.
 pub fn constraint(c: &Constraint) -> String {
+    constraint_with(c, &partner_text)
+}
+
+/// [`constraint`], with the spec's own text (the constraint's doc, a rule only the service
+/// checks) passed through `spec_text`: a renderer whose doc syntax gives some characters
+/// a meaning (rustdoc's Markdown) escapes them there.
+pub fn constraint_with(c: &Constraint, spec_text: &dyn Fn(&str) -> String) -> String {
     let mut text = match &c.kind {
-        ConstraintKind::RequiredIf { field, when } => {
-            format!(
-                "`{}` is required when {}.",
-                field.wire_name,
-                condition(when)
-            )
-        }
+        ConstraintKind::RequiredIf { field, when } => format!(
+            "`{}` is required when {}.",
+            field.wire_name,
+            condition_in_code(when)
+        ),
         ConstraintKind::AtLeastOneOf { fields } => {
             format!("At least one of {} is required.", code_list(fields))
         }
@@ -49,16 +79,15 @@ pub fn constraint(c: &Constraint) -> String {
         }
         ConstraintKind::ServerSide { fields, text } => {
             let names: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
-            let mut rule = partner_text(text);
+            let mut rule = spec_text(text);
             crate::model::end_sentence(&mut rule);
             format!("{}: checked by the service only: {rule}", names.join(", "))
         }
     };
-    let doc = partner_text(&c.doc);
+    let doc = as_sentence(&spec_text(&c.doc));
     if !doc.is_empty() {
         text.push(' ');
         text.push_str(&doc);
-        crate::model::end_sentence(&mut text);
     }
     if let Some(words) = evidence(c.source) {
         text.push(' ');

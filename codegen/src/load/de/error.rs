@@ -71,7 +71,8 @@ impl de::Error for DeError {
     }
 
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        let help = match crate::check::names::did_you_mean(field, expected.iter().copied()) {
+        let help = match crate::diagnostics::suggest::did_you_mean(field, expected.iter().copied())
+        {
             Some(s) => format!("did you mean `{s}`? expected one of {}", one_of(expected)),
             None => format!("expected one of {}", one_of(expected)),
         };
@@ -83,10 +84,11 @@ impl de::Error for DeError {
     }
 
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
-        let help = match crate::check::names::did_you_mean(variant, expected.iter().copied()) {
-            Some(s) => format!("did you mean `{s}`? expected one of {}", one_of(expected)),
-            None => format!("expected one of {}", one_of(expected)),
-        };
+        let help =
+            match crate::diagnostics::suggest::did_you_mean(variant, expected.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`? expected one of {}", one_of(expected)),
+                None => format!("expected one of {}", one_of(expected)),
+            };
         DeError {
             message: format!("unknown value `{variant}`"),
             help: Some(help),

@@ -26,7 +26,7 @@ use Baas\Runtime\WireObject;
  * answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it
  * again.
  *
- * Exactly one of `sourceAmount`, `targetAmount` is required. either sourceAmount or targetAmount
+ * Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount
  * is mandatory.
  *
  * @implements Request<ApplyForFcExchangeResponse>

@@ -21,7 +21,7 @@ use Baas\Runtime\WireObject;
  * Operation `getBusinessOnboardingStatus`: `POST
  * /onboarding/business/getBusinessOnboardingStatus`.
  *
- * At least one of `onboardingRequestId`, `businessCerNo` is required. at least one must be valid
+ * At least one of `onboardingRequestId`, `businessCerNo` is required. At least one must be valid
  * and non-empty.
  *
  * @implements Request<BusinessOnboardingStatus>

@@ -20,7 +20,7 @@ use Baas\Runtime\WireObject;
  *
  * Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
  *
- * At least one of `userId`, `onboardingRequestId`, `mobile` is required. at least one must have a
+ * At least one of `userId`, `onboardingRequestId`, `mobile` is required. At least one must have a
  * non-null value.
  *
  * @implements Request<PersonalOnboardingStatus>

@@ -30,8 +30,8 @@ use Baas\Runtime\WireObject;
  *
  * Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
  *
- * `paymentPurpose` is required when paymentPurposeId is OTHR. paymentPurpose (free text) is used
- * when paymentPurposeId is OTHR.
+ * `paymentPurpose` is required when `paymentPurposeId` is `OTHR`. PaymentPurpose (free text) is
+ * used when paymentPurposeId is OTHR.
  *
  * @implements Request<TelegraphicTransferResponse>
  */

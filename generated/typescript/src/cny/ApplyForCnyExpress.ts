@@ -20,9 +20,9 @@ import { OrderItemShape } from "../records.js";
  *
  * Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
  *
- * `beneficiaryCountryCode` is required when beneficiaryType is 1.
+ * `beneficiaryCountryCode` is required when `beneficiaryType` is `1`.
  *
- * `invoice` is required when the sum of oderArray[].amount is greater than 70000. invoice is
+ * `invoice` is required when the sum of `oderArray[].amount` is greater than 70000. Invoice is
  * mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order
  * amounts.
  */

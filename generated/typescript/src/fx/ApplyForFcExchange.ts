@@ -16,7 +16,7 @@ import { FxCurrency } from "../enums.js";
  * answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it
  * again.
  *
- * Exactly one of `sourceAmount`, `targetAmount` is required. either sourceAmount or targetAmount
+ * Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount
  * is mandatory.
  */
 export interface ApplyForFcExchangeRequest {

@@ -15,7 +15,7 @@ import { BusinessOnboardingStatusShape } from "../records.js";
  * Operation `getBusinessOnboardingStatus`: `POST
  * /onboarding/business/getBusinessOnboardingStatus`.
  *
- * At least one of `onboardingRequestId`, `businessCerNo` is required. at least one must be valid
+ * At least one of `onboardingRequestId`, `businessCerNo` is required. At least one must be valid
  * and non-empty.
  */
 export interface GetBusinessOnboardingStatusRequest {

@@ -12,7 +12,7 @@ import { PersonalOnboardingStatusShape } from "../records.js";
  *
  * Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
  *
- * At least one of `userId`, `onboardingRequestId`, `mobile` is required. at least one must have a
+ * At least one of `userId`, `onboardingRequestId`, `mobile` is required. At least one must have a
  * non-null value.
  */
 export interface GetOnboardingStatusRequest {

@@ -21,8 +21,8 @@ import { PayType } from "../enums.js";
  *
  * Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
  *
- * `payeeReferenceNumber` is required when payType is 0. payeeReferenceNumber (account number) is
- * needed when the receiver is a paybill (payType 0 = Paybill).
+ * `payeeReferenceNumber` is required when `payType` is `0`. PayeeReferenceNumber (account number)
+ * is needed when the receiver is a paybill (payType 0 = Paybill).
  */
 export interface ApplyForMobileMoneyBusinessTransferRequest {
   readonly payerAccountId: string;

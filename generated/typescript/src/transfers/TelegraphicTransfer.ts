@@ -17,8 +17,8 @@ import { AmountType, ChargeType, PaymentChannel, SwiftDocumentType } from "../en
  *
  * Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
  *
- * `paymentPurpose` is required when paymentPurposeId is OTHR. paymentPurpose (free text) is used
- * when paymentPurposeId is OTHR.
+ * `paymentPurpose` is required when `paymentPurposeId` is `OTHR`. PaymentPurpose (free text) is
+ * used when paymentPurposeId is OTHR.
  */
 export interface TelegraphicTransferRequest {
   readonly accountId: string;
