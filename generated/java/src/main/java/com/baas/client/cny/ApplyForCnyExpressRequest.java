@@ -31,11 +31,12 @@ import java.util.OptionalLong;
  * <p>Takes effect only once confirmed with an OTP (<code>sendOtp</code>, then
  * <code>confirmOperation</code>).
  *
- * <p><code>beneficiaryCountryCode</code> is required when beneficiaryType is 1.
+ * <p><code>beneficiaryCountryCode</code> is required when <code>beneficiaryType</code> is
+ * <code>1</code>.
  *
- * <p><code>invoice</code> is required when the sum of oderArray[].amount is greater than
- * 70000. invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the
- * sum of the order amounts.
+ * <p><code>invoice</code> is required when the sum of <code>oderArray[].amount</code> is
+ * greater than 70000. Invoice is mandatory when the amount exceeds 70,000 CNY; the transfer
+ * amount is the sum of the order amounts.
  */
 public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExpressResponse> {
     /** The operation's spec name. */
@@ -61,9 +62,9 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     private final CnyDocumentType companyRegisDocumentType;
     private final String invoice;
     private final CnyDocumentType invoiceDocumentType;
-    private final List<OrderItem> oderArray;
+    private final List<OrderItem> orderArray;
 
-    private ApplyForCnyExpressRequest(String payerAccountId, BeneficiaryType beneficiaryType, String beneficiaryName, String beneficiaryIdNumber, String beneficiaryCountryCode, String beneficiaryBankCode, String beneficiaryBankName, String beneficiaryBankAddress, String beneficiaryAccountId, PaymentPurpose paymentPurpose, String messageToBeneficiary, String remark, String supportDocumentFile, CnyDocumentType supportDocumentType, String companyRegisDocumentFile, CnyDocumentType companyRegisDocumentType, String invoice, CnyDocumentType invoiceDocumentType, List<OrderItem> oderArray) {
+    private ApplyForCnyExpressRequest(String payerAccountId, BeneficiaryType beneficiaryType, String beneficiaryName, String beneficiaryIdNumber, String beneficiaryCountryCode, String beneficiaryBankCode, String beneficiaryBankName, String beneficiaryBankAddress, String beneficiaryAccountId, PaymentPurpose paymentPurpose, String messageToBeneficiary, String remark, String supportDocumentFile, CnyDocumentType supportDocumentType, String companyRegisDocumentFile, CnyDocumentType companyRegisDocumentType, String invoice, CnyDocumentType invoiceDocumentType, List<OrderItem> orderArray) {
         this.payerAccountId = payerAccountId;
         this.beneficiaryType = beneficiaryType;
         this.beneficiaryName = beneficiaryName;
@@ -82,7 +83,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         this.companyRegisDocumentType = companyRegisDocumentType;
         this.invoice = invoice;
         this.invoiceDocumentType = invoiceDocumentType;
-        this.oderArray = oderArray == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(oderArray));
+        this.orderArray = orderArray == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(orderArray));
     }
 
     /**
@@ -93,8 +94,8 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      * <code>beneficiaryAccountId</code>, <code>paymentPurpose</code>,
      * <code>supportDocumentFile</code>, <code>supportDocumentType</code>,
      * <code>companyRegisDocumentFile</code>, <code>companyRegisDocumentType</code>,
-     * <code>invoiceDocumentType</code>, <code>oderArray</code>): leaving one out does not compile.
-     * Optional fields are named setters after them.
+     * <code>invoiceDocumentType</code>, <code>orderArray</code>): leaving one out does not
+     * compile. Optional fields are named setters after them.
      *
      * @return the first step
      */
@@ -260,18 +261,18 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
          * @param invoiceDocumentType the value
          * @return the next step
          */
-        OderArrayStep invoiceDocumentType(CnyDocumentType invoiceDocumentType);
+        OrderArrayStep invoiceDocumentType(CnyDocumentType invoiceDocumentType);
     }
 
-    /** The step that takes <code>oderArray</code>. */
-    public interface OderArrayStep {
+    /** The step that takes <code>orderArray</code>. */
+    public interface OrderArrayStep {
         /**
          * Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
          *
-         * @param oderArray the value
+         * @param orderArray the value
          * @return the next step
          */
-        Build oderArray(List<OrderItem> oderArray);
+        Build orderArray(List<OrderItem> orderArray);
     }
 
     /** The last step: optional fields, then <code>build()</code>. */
@@ -323,7 +324,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         ApplyForCnyExpressRequest build();
     }
 
-    private static final class Builder implements PayerAccountIdStep, BeneficiaryTypeStep, BeneficiaryNameStep, BeneficiaryIdNumberStep, BeneficiaryBankCodeStep, BeneficiaryBankNameStep, BeneficiaryBankAddressStep, BeneficiaryAccountIdStep, PaymentPurposeStep, SupportDocumentFileStep, SupportDocumentTypeStep, CompanyRegisDocumentFileStep, CompanyRegisDocumentTypeStep, InvoiceDocumentTypeStep, OderArrayStep, Build {
+    private static final class Builder implements PayerAccountIdStep, BeneficiaryTypeStep, BeneficiaryNameStep, BeneficiaryIdNumberStep, BeneficiaryBankCodeStep, BeneficiaryBankNameStep, BeneficiaryBankAddressStep, BeneficiaryAccountIdStep, PaymentPurposeStep, SupportDocumentFileStep, SupportDocumentTypeStep, CompanyRegisDocumentFileStep, CompanyRegisDocumentTypeStep, InvoiceDocumentTypeStep, OrderArrayStep, Build {
         private String payerAccountId;
         private BeneficiaryType beneficiaryType;
         private String beneficiaryName;
@@ -342,7 +343,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         private CnyDocumentType companyRegisDocumentType;
         private String invoice;
         private CnyDocumentType invoiceDocumentType;
-        private List<OrderItem> oderArray;
+        private List<OrderItem> orderArray;
 
         @Override
         public BeneficiaryTypeStep payerAccountId(String payerAccountId) {
@@ -423,14 +424,14 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
 
         @Override
-        public OderArrayStep invoiceDocumentType(CnyDocumentType invoiceDocumentType) {
+        public OrderArrayStep invoiceDocumentType(CnyDocumentType invoiceDocumentType) {
             this.invoiceDocumentType = invoiceDocumentType;
             return this;
         }
 
         @Override
-        public Build oderArray(List<OrderItem> oderArray) {
-            this.oderArray = oderArray;
+        public Build orderArray(List<OrderItem> orderArray) {
+            this.orderArray = orderArray;
             return this;
         }
 
@@ -460,7 +461,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
 
         @Override
         public ApplyForCnyExpressRequest build() {
-            return new ApplyForCnyExpressRequest(payerAccountId, beneficiaryType, beneficiaryName, beneficiaryIdNumber, beneficiaryCountryCode, beneficiaryBankCode, beneficiaryBankName, beneficiaryBankAddress, beneficiaryAccountId, paymentPurpose, messageToBeneficiary, remark, supportDocumentFile, supportDocumentType, companyRegisDocumentFile, companyRegisDocumentType, invoice, invoiceDocumentType, oderArray);
+            return new ApplyForCnyExpressRequest(payerAccountId, beneficiaryType, beneficiaryName, beneficiaryIdNumber, beneficiaryCountryCode, beneficiaryBankCode, beneficiaryBankName, beneficiaryBankAddress, beneficiaryAccountId, paymentPurpose, messageToBeneficiary, remark, supportDocumentFile, supportDocumentType, companyRegisDocumentFile, companyRegisDocumentType, invoice, invoiceDocumentType, orderArray);
         }
     }
 
@@ -667,8 +668,8 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * @return the value
      */
-    public List<OrderItem> oderArray() {
-        return oderArray;
+    public List<OrderItem> orderArray() {
+        return orderArray;
     }
 
     @Override
@@ -712,17 +713,17 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
             v.base64MaxBytes(at.field("invoice"), invoice, 31457280L);
         }
         v.required(at.field("invoiceDocumentType"), invoiceDocumentType != null);
-        v.required(at.field("oderArray"), oderArray != null);
-        if (oderArray != null) {
-            for (int i0 = 0; i0 < oderArray.size(); i0++) {
-                OrderItem e0 = oderArray.get(i0);
+        v.required(at.field("oderArray"), orderArray != null);
+        if (orderArray != null) {
+            for (int i0 = 0; i0 < orderArray.size(); i0++) {
+                OrderItem e0 = orderArray.get(i0);
                 if (e0 != null) {
                     e0.validate(v, at.field("oderArray").index(i0));
                 }
             }
         }
         v.requiredIf(at.field("beneficiaryCountryCode"), beneficiaryCountryCode != null && !beneficiaryCountryCode.isEmpty(), beneficiaryType != null && beneficiaryType.wire().equals("1"), "beneficiaryType is 1");
-        v.requiredIf(at.field("invoice"), invoice != null && !invoice.isEmpty(), oderArray != null && oderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
+        v.requiredIf(at.field("invoice"), invoice != null && !invoice.isEmpty(), orderArray != null && orderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
     }
 
     @Override
@@ -800,10 +801,10 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
             w.name("invoiceDocumentType");
             w.value(invoiceDocumentType.wire());
         }
-        if (oderArray != null) {
+        if (orderArray != null) {
             w.name("oderArray");
             w.beginArray();
-            for (OrderItem e0 : oderArray) {
+            for (OrderItem e0 : orderArray) {
                 e0.writeTo(w);
             }
             w.endArray();
@@ -839,16 +840,16 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
                 && Objects.equals(companyRegisDocumentType, o.companyRegisDocumentType)
                 && Objects.equals(invoice, o.invoice)
                 && Objects.equals(invoiceDocumentType, o.invoiceDocumentType)
-                && Objects.equals(oderArray, o.oderArray);
+                && Objects.equals(orderArray, o.orderArray);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(payerAccountId, beneficiaryType, beneficiaryName, beneficiaryIdNumber, beneficiaryCountryCode, beneficiaryBankCode, beneficiaryBankName, beneficiaryBankAddress, beneficiaryAccountId, paymentPurpose, messageToBeneficiary, remark, supportDocumentFile, supportDocumentType, companyRegisDocumentFile, companyRegisDocumentType, invoice, invoiceDocumentType, oderArray);
+        return Objects.hash(payerAccountId, beneficiaryType, beneficiaryName, beneficiaryIdNumber, beneficiaryCountryCode, beneficiaryBankCode, beneficiaryBankName, beneficiaryBankAddress, beneficiaryAccountId, paymentPurpose, messageToBeneficiary, remark, supportDocumentFile, supportDocumentType, companyRegisDocumentFile, companyRegisDocumentType, invoice, invoiceDocumentType, orderArray);
     }
 
     @Override
     public String toString() {
-        return "ApplyForCnyExpressRequest[" + "payerAccountId=" + payerAccountId + ", beneficiaryType=" + beneficiaryType + ", beneficiaryName=" + beneficiaryName + ", beneficiaryIdNumber=" + beneficiaryIdNumber + ", beneficiaryCountryCode=" + beneficiaryCountryCode + ", beneficiaryBankCode=" + beneficiaryBankCode + ", beneficiaryBankName=" + beneficiaryBankName + ", beneficiaryBankAddress=" + beneficiaryBankAddress + ", beneficiaryAccountId=" + beneficiaryAccountId + ", paymentPurpose=" + paymentPurpose + ", messageToBeneficiary=" + messageToBeneficiary + ", remark=" + remark + ", supportDocumentFile=" + supportDocumentFile + ", supportDocumentType=" + supportDocumentType + ", companyRegisDocumentFile=" + companyRegisDocumentFile + ", companyRegisDocumentType=" + companyRegisDocumentType + ", invoice=" + invoice + ", invoiceDocumentType=" + invoiceDocumentType + ", oderArray=" + oderArray + "]";
+        return "ApplyForCnyExpressRequest[" + "payerAccountId=" + payerAccountId + ", beneficiaryType=" + beneficiaryType + ", beneficiaryName=" + beneficiaryName + ", beneficiaryIdNumber=" + beneficiaryIdNumber + ", beneficiaryCountryCode=" + beneficiaryCountryCode + ", beneficiaryBankCode=" + beneficiaryBankCode + ", beneficiaryBankName=" + beneficiaryBankName + ", beneficiaryBankAddress=" + beneficiaryBankAddress + ", beneficiaryAccountId=" + beneficiaryAccountId + ", paymentPurpose=" + paymentPurpose + ", messageToBeneficiary=" + messageToBeneficiary + ", remark=" + remark + ", supportDocumentFile=" + supportDocumentFile + ", supportDocumentType=" + supportDocumentType + ", companyRegisDocumentFile=" + companyRegisDocumentFile + ", companyRegisDocumentType=" + companyRegisDocumentType + ", invoice=" + invoice + ", invoiceDocumentType=" + invoiceDocumentType + ", orderArray=" + orderArray + "]";
     }
 }

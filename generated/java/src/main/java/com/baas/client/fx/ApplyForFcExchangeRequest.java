@@ -29,7 +29,7 @@ import java.util.OptionalLong;
  * verified answer is an unknown outcome (<code>OutcomeUnknown</code>): look the application up
  * before sending it again.
  *
- * <p>Exactly one of <code>sourceAmount</code>, <code>targetAmount</code> is required. either
+ * <p>Exactly one of <code>sourceAmount</code>, <code>targetAmount</code> is required. Either
  * sourceAmount or targetAmount is mandatory.
  */
 public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExchangeResponse> {

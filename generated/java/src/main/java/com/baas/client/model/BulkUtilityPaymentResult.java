@@ -26,13 +26,13 @@ public final class BulkUtilityPaymentResult {
     private final String bulkPaymentOrderId;
     private final String payerAccountId;
     private final Integer txCount;
-    private final List<UtilityPaymentResult> resultArray;
+    private final List<UtilityPaymentResult> results;
 
-    private BulkUtilityPaymentResult(String bulkPaymentOrderId, String payerAccountId, Integer txCount, List<UtilityPaymentResult> resultArray) {
+    private BulkUtilityPaymentResult(String bulkPaymentOrderId, String payerAccountId, Integer txCount, List<UtilityPaymentResult> results) {
         this.bulkPaymentOrderId = bulkPaymentOrderId;
         this.payerAccountId = payerAccountId;
         this.txCount = txCount;
-        this.resultArray = resultArray == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(resultArray));
+        this.results = results == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(results));
     }
 
     /**
@@ -95,8 +95,8 @@ public final class BulkUtilityPaymentResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<List<UtilityPaymentResult>> resultArray() {
-        return Optional.ofNullable(resultArray);
+    public Optional<List<UtilityPaymentResult>> results() {
+        return Optional.ofNullable(results);
     }
 
     @Override
@@ -107,16 +107,16 @@ public final class BulkUtilityPaymentResult {
         return Objects.equals(bulkPaymentOrderId, o.bulkPaymentOrderId)
                 && Objects.equals(payerAccountId, o.payerAccountId)
                 && Objects.equals(txCount, o.txCount)
-                && Objects.equals(resultArray, o.resultArray);
+                && Objects.equals(results, o.results);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(bulkPaymentOrderId, payerAccountId, txCount, resultArray);
+        return Objects.hash(bulkPaymentOrderId, payerAccountId, txCount, results);
     }
 
     @Override
     public String toString() {
-        return "BulkUtilityPaymentResult[" + "bulkPaymentOrderId=" + bulkPaymentOrderId + ", payerAccountId=" + payerAccountId + ", txCount=" + txCount + ", resultArray=" + resultArray + "]";
+        return "BulkUtilityPaymentResult[" + "bulkPaymentOrderId=" + bulkPaymentOrderId + ", payerAccountId=" + payerAccountId + ", txCount=" + txCount + ", results=" + results + "]";
     }
 }

@@ -33,13 +33,13 @@ public final class InterBankTransfer {
     private final BigDecimal fee;
     private final String currency;
     private final Long createTime;
-    private final String beneficiarySwiftBic;
+    private final String beneficiaryBic;
     private final String beneficiaryBankName;
     private final String beneficiaryBankCountry;
     private final String beneficiaryBankCity;
     private final String beneficiaryBankAddress;
     private final String beneficiaryAccountId;
-    private final String beneficiaryAccountCcy;
+    private final String beneficiaryAccountCurrency;
     private final String beneficiaryName;
     private final String beneficiaryEmail;
     private final BigDecimal amount;
@@ -51,7 +51,7 @@ public final class InterBankTransfer {
     private final String senderAddress;
     private final ChargeType chargeType;
 
-    private InterBankTransfer(String applicationId, String txId, String accountId, InterBankApplicationStatus status, BigDecimal debitAmount, BigDecimal fee, String currency, Long createTime, String beneficiarySwiftBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, String beneficiaryAccountCcy, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, ChargeType chargeType) {
+    private InterBankTransfer(String applicationId, String txId, String accountId, InterBankApplicationStatus status, BigDecimal debitAmount, BigDecimal fee, String currency, Long createTime, String beneficiaryBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, String beneficiaryAccountCurrency, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, ChargeType chargeType) {
         this.applicationId = applicationId;
         this.txId = txId;
         this.accountId = accountId;
@@ -60,13 +60,13 @@ public final class InterBankTransfer {
         this.fee = fee;
         this.currency = currency;
         this.createTime = createTime;
-        this.beneficiarySwiftBic = beneficiarySwiftBic;
+        this.beneficiaryBic = beneficiaryBic;
         this.beneficiaryBankName = beneficiaryBankName;
         this.beneficiaryBankCountry = beneficiaryBankCountry;
         this.beneficiaryBankCity = beneficiaryBankCity;
         this.beneficiaryBankAddress = beneficiaryBankAddress;
         this.beneficiaryAccountId = beneficiaryAccountId;
-        this.beneficiaryAccountCcy = beneficiaryAccountCcy;
+        this.beneficiaryAccountCurrency = beneficiaryAccountCurrency;
         this.beneficiaryName = beneficiaryName;
         this.beneficiaryEmail = beneficiaryEmail;
         this.amount = amount;
@@ -225,8 +225,8 @@ public final class InterBankTransfer {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> beneficiarySwiftBic() {
-        return Optional.ofNullable(beneficiarySwiftBic);
+    public Optional<String> beneficiaryBic() {
+        return Optional.ofNullable(beneficiaryBic);
     }
 
     /**
@@ -291,8 +291,8 @@ public final class InterBankTransfer {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> beneficiaryAccountCcy() {
-        return Optional.ofNullable(beneficiaryAccountCcy);
+    public Optional<String> beneficiaryAccountCurrency() {
+        return Optional.ofNullable(beneficiaryAccountCurrency);
     }
 
     /**
@@ -418,13 +418,13 @@ public final class InterBankTransfer {
                 && Objects.equals(fee, o.fee)
                 && Objects.equals(currency, o.currency)
                 && Objects.equals(createTime, o.createTime)
-                && Objects.equals(beneficiarySwiftBic, o.beneficiarySwiftBic)
+                && Objects.equals(beneficiaryBic, o.beneficiaryBic)
                 && Objects.equals(beneficiaryBankName, o.beneficiaryBankName)
                 && Objects.equals(beneficiaryBankCountry, o.beneficiaryBankCountry)
                 && Objects.equals(beneficiaryBankCity, o.beneficiaryBankCity)
                 && Objects.equals(beneficiaryBankAddress, o.beneficiaryBankAddress)
                 && Objects.equals(beneficiaryAccountId, o.beneficiaryAccountId)
-                && Objects.equals(beneficiaryAccountCcy, o.beneficiaryAccountCcy)
+                && Objects.equals(beneficiaryAccountCurrency, o.beneficiaryAccountCurrency)
                 && Objects.equals(beneficiaryName, o.beneficiaryName)
                 && Objects.equals(beneficiaryEmail, o.beneficiaryEmail)
                 && Objects.equals(amount, o.amount)
@@ -439,11 +439,11 @@ public final class InterBankTransfer {
 
     @Override
     public int hashCode() {
-        return Objects.hash(applicationId, txId, accountId, status, debitAmount, fee, currency, createTime, beneficiarySwiftBic, beneficiaryBankName, beneficiaryBankCountry, beneficiaryBankCity, beneficiaryBankAddress, beneficiaryAccountId, beneficiaryAccountCcy, beneficiaryName, beneficiaryEmail, amount, amountType, messageToBeneficiary, paymentChannel, paymentPurposeId, paymentPurpose, senderAddress, chargeType);
+        return Objects.hash(applicationId, txId, accountId, status, debitAmount, fee, currency, createTime, beneficiaryBic, beneficiaryBankName, beneficiaryBankCountry, beneficiaryBankCity, beneficiaryBankAddress, beneficiaryAccountId, beneficiaryAccountCurrency, beneficiaryName, beneficiaryEmail, amount, amountType, messageToBeneficiary, paymentChannel, paymentPurposeId, paymentPurpose, senderAddress, chargeType);
     }
 
     @Override
     public String toString() {
-        return "InterBankTransfer[" + "applicationId=" + applicationId + ", txId=" + txId + ", accountId=" + accountId + ", status=" + status + ", debitAmount=" + debitAmount + ", fee=" + fee + ", currency=" + currency + ", createTime=" + createTime + ", beneficiarySwiftBic=" + beneficiarySwiftBic + ", beneficiaryBankName=" + beneficiaryBankName + ", beneficiaryBankCountry=" + beneficiaryBankCountry + ", beneficiaryBankCity=" + beneficiaryBankCity + ", beneficiaryBankAddress=" + beneficiaryBankAddress + ", beneficiaryAccountId=" + beneficiaryAccountId + ", beneficiaryAccountCcy=" + beneficiaryAccountCcy + ", beneficiaryName=" + beneficiaryName + ", beneficiaryEmail=" + beneficiaryEmail + ", amount=" + amount + ", amountType=" + amountType + ", messageToBeneficiary=" + messageToBeneficiary + ", paymentChannel=" + paymentChannel + ", paymentPurposeId=" + paymentPurposeId + ", paymentPurpose=" + paymentPurpose + ", senderAddress=" + senderAddress + ", chargeType=" + chargeType + "]";
+        return "InterBankTransfer[" + "applicationId=" + applicationId + ", txId=" + txId + ", accountId=" + accountId + ", status=" + status + ", debitAmount=" + debitAmount + ", fee=" + fee + ", currency=" + currency + ", createTime=" + createTime + ", beneficiaryBic=" + beneficiaryBic + ", beneficiaryBankName=" + beneficiaryBankName + ", beneficiaryBankCountry=" + beneficiaryBankCountry + ", beneficiaryBankCity=" + beneficiaryBankCity + ", beneficiaryBankAddress=" + beneficiaryBankAddress + ", beneficiaryAccountId=" + beneficiaryAccountId + ", beneficiaryAccountCurrency=" + beneficiaryAccountCurrency + ", beneficiaryName=" + beneficiaryName + ", beneficiaryEmail=" + beneficiaryEmail + ", amount=" + amount + ", amountType=" + amountType + ", messageToBeneficiary=" + messageToBeneficiary + ", paymentChannel=" + paymentChannel + ", paymentPurposeId=" + paymentPurposeId + ", paymentPurpose=" + paymentPurpose + ", senderAddress=" + senderAddress + ", chargeType=" + chargeType + "]";
     }
 }

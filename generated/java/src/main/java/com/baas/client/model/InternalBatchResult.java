@@ -24,11 +24,11 @@ import java.util.Optional;
  */
 public final class InternalBatchResult {
     private final String orderId;
-    private final List<InternalBatchItem> resultArray;
+    private final List<InternalBatchItem> results;
 
-    private InternalBatchResult(String orderId, List<InternalBatchItem> resultArray) {
+    private InternalBatchResult(String orderId, List<InternalBatchItem> results) {
         this.orderId = orderId;
-        this.resultArray = resultArray == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(resultArray));
+        this.results = results == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(results));
     }
 
     /**
@@ -67,8 +67,8 @@ public final class InternalBatchResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<List<InternalBatchItem>> resultArray() {
-        return Optional.ofNullable(resultArray);
+    public Optional<List<InternalBatchItem>> results() {
+        return Optional.ofNullable(results);
     }
 
     @Override
@@ -77,16 +77,16 @@ public final class InternalBatchResult {
             return false;
         }
         return Objects.equals(orderId, o.orderId)
-                && Objects.equals(resultArray, o.resultArray);
+                && Objects.equals(results, o.results);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(orderId, resultArray);
+        return Objects.hash(orderId, results);
     }
 
     @Override
     public String toString() {
-        return "InternalBatchResult[" + "orderId=" + orderId + ", resultArray=" + resultArray + "]";
+        return "InternalBatchResult[" + "orderId=" + orderId + ", results=" + results + "]";
     }
 }

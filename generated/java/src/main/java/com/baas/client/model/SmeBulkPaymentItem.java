@@ -25,10 +25,10 @@ import java.util.Optional;
  */
 public final class SmeBulkPaymentItem {
     private final String txId;
-    private final String benificiaryName;
-    private final String benificiaryAccount;
-    private final String benificiarySubAccount;
-    private final String benificiaryBankCode;
+    private final String beneficiaryName;
+    private final String beneficiaryAccount;
+    private final String beneficiarySubAccount;
+    private final String beneficiaryBankCode;
     private final String paymentChannel;
     private final String currency;
     private final BigDecimal amount;
@@ -39,12 +39,12 @@ public final class SmeBulkPaymentItem {
     private final String errorMsg;
     private final String completedTime;
 
-    private SmeBulkPaymentItem(String txId, String benificiaryName, String benificiaryAccount, String benificiarySubAccount, String benificiaryBankCode, String paymentChannel, String currency, BigDecimal amount, BigDecimal feeAmount, String externalTxId, TxStatus txStatus, String errorCode, String errorMsg, String completedTime) {
+    private SmeBulkPaymentItem(String txId, String beneficiaryName, String beneficiaryAccount, String beneficiarySubAccount, String beneficiaryBankCode, String paymentChannel, String currency, BigDecimal amount, BigDecimal feeAmount, String externalTxId, TxStatus txStatus, String errorCode, String errorMsg, String completedTime) {
         this.txId = txId;
-        this.benificiaryName = benificiaryName;
-        this.benificiaryAccount = benificiaryAccount;
-        this.benificiarySubAccount = benificiarySubAccount;
-        this.benificiaryBankCode = benificiaryBankCode;
+        this.beneficiaryName = beneficiaryName;
+        this.beneficiaryAccount = beneficiaryAccount;
+        this.beneficiarySubAccount = beneficiarySubAccount;
+        this.beneficiaryBankCode = beneficiaryBankCode;
         this.paymentChannel = paymentChannel;
         this.currency = currency;
         this.amount = amount;
@@ -104,8 +104,8 @@ public final class SmeBulkPaymentItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> benificiaryName() {
-        return Optional.ofNullable(benificiaryName);
+    public Optional<String> beneficiaryName() {
+        return Optional.ofNullable(beneficiaryName);
     }
 
     /**
@@ -115,8 +115,8 @@ public final class SmeBulkPaymentItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> benificiaryAccount() {
-        return Optional.ofNullable(benificiaryAccount);
+    public Optional<String> beneficiaryAccount() {
+        return Optional.ofNullable(beneficiaryAccount);
     }
 
     /**
@@ -126,8 +126,8 @@ public final class SmeBulkPaymentItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> benificiarySubAccount() {
-        return Optional.ofNullable(benificiarySubAccount);
+    public Optional<String> beneficiarySubAccount() {
+        return Optional.ofNullable(beneficiarySubAccount);
     }
 
     /**
@@ -137,8 +137,8 @@ public final class SmeBulkPaymentItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> benificiaryBankCode() {
-        return Optional.ofNullable(benificiaryBankCode);
+    public Optional<String> beneficiaryBankCode() {
+        return Optional.ofNullable(beneficiaryBankCode);
     }
 
     /**
@@ -248,10 +248,10 @@ public final class SmeBulkPaymentItem {
             return false;
         }
         return Objects.equals(txId, o.txId)
-                && Objects.equals(benificiaryName, o.benificiaryName)
-                && Objects.equals(benificiaryAccount, o.benificiaryAccount)
-                && Objects.equals(benificiarySubAccount, o.benificiarySubAccount)
-                && Objects.equals(benificiaryBankCode, o.benificiaryBankCode)
+                && Objects.equals(beneficiaryName, o.beneficiaryName)
+                && Objects.equals(beneficiaryAccount, o.beneficiaryAccount)
+                && Objects.equals(beneficiarySubAccount, o.beneficiarySubAccount)
+                && Objects.equals(beneficiaryBankCode, o.beneficiaryBankCode)
                 && Objects.equals(paymentChannel, o.paymentChannel)
                 && Objects.equals(currency, o.currency)
                 && Objects.equals(amount, o.amount)
@@ -265,11 +265,11 @@ public final class SmeBulkPaymentItem {
 
     @Override
     public int hashCode() {
-        return Objects.hash(txId, benificiaryName, benificiaryAccount, benificiarySubAccount, benificiaryBankCode, paymentChannel, currency, amount, feeAmount, externalTxId, txStatus, errorCode, errorMsg, completedTime);
+        return Objects.hash(txId, beneficiaryName, beneficiaryAccount, beneficiarySubAccount, beneficiaryBankCode, paymentChannel, currency, amount, feeAmount, externalTxId, txStatus, errorCode, errorMsg, completedTime);
     }
 
     @Override
     public String toString() {
-        return "SmeBulkPaymentItem[" + "txId=" + txId + ", benificiaryName=" + benificiaryName + ", benificiaryAccount=" + benificiaryAccount + ", benificiarySubAccount=" + benificiarySubAccount + ", benificiaryBankCode=" + benificiaryBankCode + ", paymentChannel=" + paymentChannel + ", currency=" + currency + ", amount=" + amount + ", feeAmount=" + feeAmount + ", externalTxId=" + externalTxId + ", txStatus=" + txStatus + ", errorCode=" + errorCode + ", errorMsg=" + errorMsg + ", completedTime=" + completedTime + "]";
+        return "SmeBulkPaymentItem[" + "txId=" + txId + ", beneficiaryName=" + beneficiaryName + ", beneficiaryAccount=" + beneficiaryAccount + ", beneficiarySubAccount=" + beneficiarySubAccount + ", beneficiaryBankCode=" + beneficiaryBankCode + ", paymentChannel=" + paymentChannel + ", currency=" + currency + ", amount=" + amount + ", feeAmount=" + feeAmount + ", externalTxId=" + externalTxId + ", txStatus=" + txStatus + ", errorCode=" + errorCode + ", errorMsg=" + errorMsg + ", completedTime=" + completedTime + "]";
     }
 }

@@ -26,13 +26,13 @@ public final class SmeBulkPaymentResult {
     private final String bulkPaymentOrderId;
     private final String payerAccountId;
     private final String txType;
-    private final List<SmeBulkPaymentItem> resultArray;
+    private final List<SmeBulkPaymentItem> results;
 
-    private SmeBulkPaymentResult(String bulkPaymentOrderId, String payerAccountId, String txType, List<SmeBulkPaymentItem> resultArray) {
+    private SmeBulkPaymentResult(String bulkPaymentOrderId, String payerAccountId, String txType, List<SmeBulkPaymentItem> results) {
         this.bulkPaymentOrderId = bulkPaymentOrderId;
         this.payerAccountId = payerAccountId;
         this.txType = txType;
-        this.resultArray = resultArray == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(resultArray));
+        this.results = results == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(results));
     }
 
     /**
@@ -95,8 +95,8 @@ public final class SmeBulkPaymentResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<List<SmeBulkPaymentItem>> resultArray() {
-        return Optional.ofNullable(resultArray);
+    public Optional<List<SmeBulkPaymentItem>> results() {
+        return Optional.ofNullable(results);
     }
 
     @Override
@@ -107,16 +107,16 @@ public final class SmeBulkPaymentResult {
         return Objects.equals(bulkPaymentOrderId, o.bulkPaymentOrderId)
                 && Objects.equals(payerAccountId, o.payerAccountId)
                 && Objects.equals(txType, o.txType)
-                && Objects.equals(resultArray, o.resultArray);
+                && Objects.equals(results, o.results);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(bulkPaymentOrderId, payerAccountId, txType, resultArray);
+        return Objects.hash(bulkPaymentOrderId, payerAccountId, txType, results);
     }
 
     @Override
     public String toString() {
-        return "SmeBulkPaymentResult[" + "bulkPaymentOrderId=" + bulkPaymentOrderId + ", payerAccountId=" + payerAccountId + ", txType=" + txType + ", resultArray=" + resultArray + "]";
+        return "SmeBulkPaymentResult[" + "bulkPaymentOrderId=" + bulkPaymentOrderId + ", payerAccountId=" + payerAccountId + ", txType=" + txType + ", results=" + results + "]";
     }
 }

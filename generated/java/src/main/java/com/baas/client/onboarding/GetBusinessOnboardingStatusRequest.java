@@ -25,7 +25,7 @@ import java.util.OptionalLong;
  * /onboarding/business/getBusinessOnboardingStatus</code>.
  *
  * <p>At least one of <code>onboardingRequestId</code>, <code>businessCerNo</code> is required.
- * at least one must be valid and non-empty.
+ * At least one must be valid and non-empty.
  */
 public final class GetBusinessOnboardingStatusRequest implements Operation<BusinessOnboardingStatus> {
     /** The operation's spec name. */

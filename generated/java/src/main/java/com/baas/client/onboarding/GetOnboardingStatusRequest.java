@@ -25,7 +25,7 @@ import java.util.OptionalLong;
  * /onboarding/getOnboardingStatus</code>.
  *
  * <p>At least one of <code>userId</code>, <code>onboardingRequestId</code>,
- * <code>mobile</code> is required. at least one must have a non-null value.
+ * <code>mobile</code> is required. At least one must have a non-null value.
  */
 public final class GetOnboardingStatusRequest implements Operation<PersonalOnboardingStatus> {
     /** The operation's spec name. */

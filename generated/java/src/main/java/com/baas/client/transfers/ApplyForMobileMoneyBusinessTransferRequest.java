@@ -31,8 +31,9 @@ import java.util.OptionalLong;
  * <p>Takes effect only once confirmed with an OTP (<code>sendOtp</code>, then
  * <code>confirmOperation</code>).
  *
- * <p><code>payeeReferenceNumber</code> is required when payType is 0. payeeReferenceNumber
- * (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
+ * <p><code>payeeReferenceNumber</code> is required when <code>payType</code> is
+ * <code>0</code>. PayeeReferenceNumber (account number) is needed when the receiver is a
+ * paybill (payType 0 = Paybill).
  */
 public final class ApplyForMobileMoneyBusinessTransferRequest implements Operation<ApplyForMobileMoneyBusinessTransferResponse> {
     /** The operation's spec name. */

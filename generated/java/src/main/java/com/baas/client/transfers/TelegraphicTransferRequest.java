@@ -30,8 +30,8 @@ import java.util.OptionalLong;
  * <p>Takes effect only once confirmed with an OTP (<code>sendOtp</code>, then
  * <code>confirmOperation</code>).
  *
- * <p><code>paymentPurpose</code> is required when paymentPurposeId is OTHR. paymentPurpose
- * (free text) is used when paymentPurposeId is OTHR.
+ * <p><code>paymentPurpose</code> is required when <code>paymentPurposeId</code> is
+ * <code>OTHR</code>. PaymentPurpose (free text) is used when paymentPurposeId is OTHR.
  */
 public final class TelegraphicTransferRequest implements Operation<TelegraphicTransferResponse> {
     /** The operation's spec name. */
