@@ -20,8 +20,9 @@ pub fn request_name(op: &OperationPlan) -> String {
     format!("{}Request", op.type_words.pascal())
 }
 
-/// The Python name of a parameter or answer field of `op` by its wire name: its words
-/// as the plan gives them.
+/// The Python name of the field of this wire name among `fields` (an operation's
+/// parameters or answer fields, where the plan's calls and OTP steps name it): its words
+/// as the plan gives them (the wire name's own words only if the plan lists no such field).
 pub fn field_ident(fields: &[FieldPlan], wire: &str) -> String {
     fields
         .iter()
