@@ -25,7 +25,8 @@ pub use operations::{
     PendingCall, RequestPlan, ResponsePlan,
 };
 pub use shapes::{
-    CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan, ValuePlan,
+    param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
+    ValuePlan,
 };
 pub use words::Words;
 
@@ -122,6 +123,16 @@ impl SdkPlan {
     /// The operation of this wire name.
     pub fn operation(&self, wire_name: &str) -> Option<&OperationPlan> {
         self.operations().find(|o| o.wire_name == wire_name)
+    }
+
+    /// The fields of an operation's answer: its own, or its record's (none when the
+    /// answer is not shown or empty).
+    pub fn answer_fields<'a>(&'a self, op: &'a OperationPlan) -> &'a [FieldPlan] {
+        match &op.response {
+            ResponsePlan::Fields { fields, .. } => fields,
+            ResponsePlan::Record { record, .. } => self.record(record).map_or(&[], |r| &r.fields),
+            ResponsePlan::Raw { .. } | ResponsePlan::Empty { .. } => &[],
+        }
     }
 
     /// The record of this name.

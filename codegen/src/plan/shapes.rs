@@ -3,8 +3,8 @@
 use super::sentences;
 use super::{Direction, Doc, Words};
 use crate::model::{
-    Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, Record, Requirement,
-    ResultCode, TypeRef,
+    Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, ParamRef, Record,
+    Requirement, ResultCode, TypeRef,
 };
 use crate::rules::{Check, CheckLevel};
 use crate::text::partner_text;
@@ -14,7 +14,10 @@ use crate::text::partner_text;
 pub struct FieldPlan {
     /// The exact wire name (`oderArray`).
     pub wire_name: String,
-    /// Its words, for languages that case names their own way.
+    /// Its words, for languages that case names their own way: the words of the name the
+    /// spec gives it ([`Field::rust_name`], which corrects the service's misspellings:
+    /// `oderArray` is order array, `benificiaryName` beneficiary name), never of the wire
+    /// name, so that every language spells a field alike and no renamed one breaks.
     pub words: Words,
     /// The Rust name the model gives it (for the Rust client and the command line).
     pub rust_name: String,
@@ -92,7 +95,7 @@ pub fn field(field: &Field) -> FieldPlan {
     }
     FieldPlan {
         wire_name: field.wire_name.clone(),
-        words: Words::of(&field.wire_name),
+        words: Words::of(&field.rust_name),
         rust_name: field.rust_name.clone(),
         ty: field.ty.clone(),
         requirement: field.required,
@@ -100,6 +103,11 @@ pub fn field(field: &Field) -> FieldPlan {
         sent_doc: sent.deprecated(field.deprecated.as_deref()),
         received_doc: received.deprecated(field.deprecated.as_deref()),
     }
+}
+
+/// The words of a parameter a constraint names, as [`FieldPlan::words`] has them.
+pub fn param_words(p: &ParamRef) -> Words {
+    Words::of(&p.rust_name)
 }
 
 /// A constraint of an operation, with its words.

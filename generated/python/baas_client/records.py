@@ -15,7 +15,10 @@ from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, Benef
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AbnormalAccount:
-    """Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel."""
+    """Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel.
+
+    `AbnormalAccount` as received: every field optional, and members added later are ignored.
+    """
     user_id: str | None = None
     """Wire name `userId`."""
     account_id: str | None = None
@@ -39,7 +42,10 @@ class AbnormalAccount:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Account:
-    """Account record (/query/getAccountDetails)."""
+    """Account record (/query/getAccountDetails).
+
+    `Account` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -81,17 +87,22 @@ class Account:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountClosureResult:
-    """Payload of notification 0019 (account closure)."""
+    """Payload of notification 0019 (account closure).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `AccountClosureResult` as received: every field optional, and members added later are ignored.
+    """
     request_id: str | None = None
-    """The closure request. Wire name `requestId`."""
+    """The closure request. Seen on the live service in one integration; not confirmed by the bank. Wire name `requestId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     complete_time: int | None = None
-    """Epoch ms. Wire name `completeTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
     status: int | None = None
-    """1 account closed, 2 request rejected. Wire name `status`."""
+    """1 account closed, 2 request rejected. Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     rejection_reason: str | None = None
-    """Wire name `rejectionReason`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReason`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountClosureResult:
@@ -108,9 +119,12 @@ class AccountClosureResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountListItem:
-    """Item of accounts of /account/queryAccountListByUserId."""
+    """Item of accounts of /account/queryAccountListByUserId.
+
+    `AccountListItem` as received: every field optional, and members added later are ignored.
+    """
     balance: Decimal | None = None
-    """Balance with 2 decimal places, as in the account record. Wire name `balance`."""
+    """Balance with 2 decimal places, as in the account record. Not public: this is the sandbox's choice, and the live service may differ. Wire name `balance`."""
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -141,19 +155,24 @@ class AccountListItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountOpeningResult:
-    """Payload of notification 0012 (multiple account opening)."""
+    """Payload of notification 0012 (multiple account opening).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `AccountOpeningResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     account_name: str | None = None
-    """Wire name `accountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     status: int | None = None
-    """Wire name `status`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountOpeningResult:
@@ -171,7 +190,10 @@ class AccountOpeningResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountValidationResult:
-    """Account validation result (/account/validateAccount)."""
+    """Account validation result (/account/validateAccount).
+
+    `AccountValidationResult` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -198,43 +220,48 @@ class AccountValidationResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BalanceChange:
-    """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus."""
+    """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BalanceChange` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     external_tx_id: str | None = None
-    """Wire name `externalTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
     user_id: str | None = None
-    """Wire name `userId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `userId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     account_name: str | None = None
-    """Wire name `accountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
     tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    """Transaction type code (TTID...); the list is open. Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
     oppo_bank_code: str | None = None
-    """Wire name `oppoBankCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoBankCode`."""
     oppo_account_id: str | None = None
-    """Wire name `oppoAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountId`."""
     oppo_account_name: str | None = None
-    """Wire name `oppoAccountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountName`."""
     oppo_sub_account: str | None = None
-    """Wire name `oppoSubAccount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoSubAccount`."""
     third_party_tx_type: str | None = None
-    """Wire name `thirdPartyTxType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
     mpesa_business_pay_type: int | None = None
-    """Wire name `mpesaBusinessPayType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `mpesaBusinessPayType`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Wire name `feeAmount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
     balance: Decimal | None = None
-    """The account's balance after the change. Wire name `balance`."""
+    """The account's balance after the change. Seen on the live service in one integration; not confirmed by the bank. Wire name `balance`."""
     complete_time: int | None = None
-    """Epoch ms. Wire name `completeTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
     ext_info: BalanceChangeExtInfo | None = None
-    """Wire name `extInfo`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `extInfo`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChange:
@@ -264,11 +291,16 @@ class BalanceChange:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BalanceChangeExtInfo:
-    """extInfo of notification 0003."""
+    """extInfo of notification 0003.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
+    """
     transaction_narrative: str | None = None
-    """Wire name `transactionNarrative`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `transactionNarrative`."""
     oppo_phone_number: str | None = None
-    """Wire name `oppoPhoneNumber`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoPhoneNumber`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChangeExtInfo:
@@ -282,11 +314,16 @@ class BalanceChangeExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BankCode:
-    """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's."""
+    """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `BankCode` as received: every field optional, and members added later are ignored.
+    """
     bank_code: str | None = None
-    """The code to send as a payee bank code (this bank's own is 46). Wire name `bankCode`."""
+    """The code to send as a payee bank code (this bank's own is 46). Not public: this is the sandbox's choice, and the live service may differ. Wire name `bankCode`."""
     bank_name: str | None = None
-    """Wire name `bankName`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `bankName`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BankCode:
@@ -300,15 +337,20 @@ class BankCode:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BulkUtilityPaymentResult:
-    """Payload of notification 0014 (bulk utility payment result)."""
+    """Payload of notification 0014 (bulk utility payment result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BulkUtilityPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     bulk_payment_order_id: str | None = None
-    """Wire name `bulkPaymentOrderId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
-    """Wire name `payerAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payerAccountId`."""
     tx_count: int | None = None
-    """Wire name `txCount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txCount`."""
     results: list[UtilityPaymentResult] | None = None
-    """Wire name `resultArray`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BulkUtilityPaymentResult:
@@ -324,7 +366,10 @@ class BulkUtilityPaymentResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BusinessOnboardingStatus:
-    """SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family."""
+    """SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
+
+    `BusinessOnboardingStatus` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     onboarding_status: OnboardingStatus | Unknown | None = None
@@ -363,13 +408,18 @@ class BusinessOnboardingStatus:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalance:
-    """One account's closing balance in notification 0015. Not public: the sandbox's shape."""
+    """One account's closing balance in notification 0015. Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `ClosingBalance` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     closing_balance: Decimal | None = None
-    """What the ledger held at the end of the day. Wire name `closingBalance`."""
+    """What the ledger held at the end of the day. Not public: this is the sandbox's choice, and the live service may differ. Wire name `closingBalance`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalance:
@@ -384,7 +434,10 @@ class ClosingBalance:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalanceJob:
-    """Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015."""
+    """Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
+
+    `ClosingBalanceJob` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
     """Wire name `jobId`."""
 
@@ -399,17 +452,22 @@ class ClosingBalanceJob:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalanceReport:
-    """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape."""
+    """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
-    """Wire name `jobId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `jobId`."""
     query_date: str | None = None
-    """The day (YYYY-MM-DD) whose closing balances these are. Wire name `queryDate`."""
+    """The day (YYYY-MM-DD) whose closing balances these are. Not public: this is the sandbox's choice, and the live service may differ. Wire name `queryDate`."""
     status: str | None = None
-    """SUCCESS when the job computed the balances. Wire name `status`."""
+    """SUCCESS when the job computed the balances. Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     generated_time: int | None = None
-    """Epoch ms. Wire name `generatedTime`."""
+    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `generatedTime`."""
     balances: list[ClosingBalance] | None = None
-    """Wire name `balances`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `balances`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalanceReport:
@@ -426,7 +484,10 @@ class ClosingBalanceReport:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferDetail:
-    """CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links."""
+    """CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
+
+    `CnyTransferDetail` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Identifier of the transfer application. Wire name `applicationId`."""
     payer_account_id: str | None = None
@@ -501,17 +562,22 @@ class CnyTransferDetail:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferResult:
-    """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape."""
+    """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `CnyTransferResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
     status: int | None = None
-    """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name `status`."""
+    """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     completed_time: int | None = None
-    """Epoch ms. Wire name `completedTime`."""
+    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferResult:
@@ -528,7 +594,10 @@ class CnyTransferResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferSummary:
-    """CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields."""
+    """CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
+
+    `CnyTransferSummary` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Identifier of the transfer application. Wire name `applicationId`."""
     payer_account_id: str | None = None
@@ -591,7 +660,10 @@ class CnyTransferSummary:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CompanyOnboardingInfo:
-    """SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
+
+    `CompanyOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -666,23 +738,28 @@ class CompanyOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FcDepositResult:
-    """Payload of notification 0010 (foreign-currency deposit)."""
+    """Payload of notification 0010 (foreign-currency deposit).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FcDepositResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     status: int | None = None
-    """Wire name `status`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcDepositResult:
@@ -702,31 +779,36 @@ class FcDepositResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FcOutboundResult:
-    """Payload of notification 0011 (foreign-currency outbound, cross-border, result)."""
+    """Payload of notification 0011 (foreign-currency outbound, cross-border, result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FcOutboundResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     refund_tx_id: str | None = None
-    """Wire name `refundTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `refundTxId`."""
     operation_bank_code: str | None = None
-    """Wire name `operationBankCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operationBankCode`."""
     operation_bank_account: str | None = None
-    """Wire name `operationBankAccount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operationBankAccount`."""
     external_id: str | None = None
-    """Wire name `externalId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalId`."""
     status: int | None = None
-    """Wire name `status`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcOutboundResult:
@@ -750,7 +832,10 @@ class FcOutboundResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FeeResult:
-    """Fee result of the fetch-transaction-fee call."""
+    """Fee result of the fetch-transaction-fee call.
+
+    `FeeResult` as received: every field optional, and members added later are ignored.
+    """
     fee_amount: Decimal | None = None
     """Declared string. Wire name `feeAmount`."""
 
@@ -765,21 +850,26 @@ class FeeResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxConversionResult:
-    """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record."""
+    """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `FxConversionResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
     status: FxRequestStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     out_tx_id: str | None = None
-    """Wire name `outTxId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """Wire name `inTxId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `inTxId`."""
     currency: str | None = None
-    """The target currency. Wire name `currency`."""
+    """The target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     amount: Decimal | None = None
-    """The target amount. Wire name `amount`."""
+    """The target amount. Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Wire name `fxRate`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `fxRate`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxConversionResult:
@@ -798,31 +888,36 @@ class FxConversionResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxExchangeResult:
-    """Payload of notification 0013 (foreign-currency exchange result of the request without v2)."""
+    """Payload of notification 0013 (foreign-currency exchange result of the request without v2).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FxExchangeResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
     kes_account_id: str | None = None
-    """Wire name `kesAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `kesAccountId`."""
     fc_account_id: str | None = None
-    """Wire name `fcAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `fcAccountId`."""
     out_tx_id: str | None = None
-    """Wire name `outTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """Wire name `inTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `inTxId`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     status: FxRequestStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Wire name `fxRate`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `fxRate`."""
     operation: str | None = None
-    """Wire name `operation`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operation`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxExchangeResult:
@@ -846,25 +941,30 @@ class FxExchangeResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxRequest:
-    """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2."""
+    """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `FxRequest` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
     out_tx_id: str | None = None
-    """The transaction that took the source currency. Wire name `outTxId`."""
+    """The transaction that took the source currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """The transaction that paid the target currency. Wire name `inTxId`."""
+    """The transaction that paid the target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `inTxId`."""
     status: FxRequestStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     currency: str | None = None
-    """The target currency. Wire name `currency`."""
+    """The target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     amount: Decimal | None = None
-    """The target amount. Wire name `amount`."""
+    """The target amount. Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Units of the target currency for one unit of the source currency. Wire name `fxRate`."""
+    """Units of the target currency for one unit of the source currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fxRate`."""
     error_code: str | None = None
-    """Why the request failed, when it did. Wire name `errorCode`."""
+    """Why the request failed, when it did. Not public: this is the sandbox's choice, and the live service may differ. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxRequest:
@@ -885,57 +985,62 @@ class FxRequest:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InterBankTransfer:
-    """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds."""
+    """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `InterBankTransfer` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
-    """Wire name `applicationId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
     tx_id: str | None = None
-    """The debit transaction. Wire name `txId`."""
+    """The debit transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `txId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     status: InterBankApplicationStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     debit_amount: Decimal | None = None
-    """What the account was debited, the fee included. Wire name `debitAmount`."""
+    """What the account was debited, the fee included. Not public: this is the sandbox's choice, and the live service may differ. Wire name `debitAmount`."""
     fee: Decimal | None = None
-    """Wire name `fee`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
     currency: str | None = None
-    """Currency of the debited account. Wire name `currency`."""
+    """Currency of the debited account. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     create_time: int | None = None
-    """Epoch ms. Wire name `createTime`."""
+    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
     beneficiary_bic: str | None = None
-    """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Wire name `beneficiarySwiftBic`."""
+    """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiarySwiftBic`."""
     beneficiary_bank_name: str | None = None
-    """Wire name `beneficiaryBankName`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankName`."""
     beneficiary_bank_country: str | None = None
-    """Wire name `beneficiaryBankCountry`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankCountry`."""
     beneficiary_bank_city: str | None = None
-    """Wire name `beneficiaryBankCity`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankCity`."""
     beneficiary_bank_address: str | None = None
-    """Wire name `beneficiaryBankAddress`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankAddress`."""
     beneficiary_account_id: str | None = None
-    """Wire name `beneficiaryAccountId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryAccountId`."""
     beneficiary_account_currency: str | None = None
-    """Wire name `beneficiaryAccountCcy`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryAccountCcy`."""
     beneficiary_name: str | None = None
-    """Wire name `beneficiaryName`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryName`."""
     beneficiary_email: str | None = None
-    """Wire name `beneficiaryEmail`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryEmail`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     amount_type: AmountType | Unknown | None = None
-    """Wire name `amountType`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amountType`."""
     message_to_beneficiary: str | None = None
-    """Wire name `messageToBeneficiary`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `messageToBeneficiary`."""
     payment_channel: PaymentChannel | Unknown | None = None
-    """Wire name `paymentChannel`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentChannel`."""
     payment_purpose_id: str | None = None
-    """Wire name `paymentPurposeId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentPurposeId`."""
     payment_purpose: str | None = None
-    """Wire name `paymentPurpose`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentPurpose`."""
     sender_address: str | None = None
-    """Wire name `senderAddress`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `senderAddress`."""
     charge_type: ChargeType | Unknown | None = None
-    """Wire name `chargeType`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `chargeType`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InterBankTransfer:
@@ -972,25 +1077,30 @@ class InterBankTransfer:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InternalBatchItem:
-    """One payment of notification 0004."""
+    """One payment of notification 0004.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `InternalBatchItem` as received: every field optional, and members added later are ignored.
+    """
     payee_account_id: str | None = None
-    """Wire name `payeeAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeAccountId`."""
     payee_account_name: str | None = None
-    """Wire name `payeeAccountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeAccountName`."""
     payee_type: int | None = None
-    """Wire name `payeeType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeType`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     tx_status: TxStatus | Unknown | None = None
-    """Wire name `txStatus`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
     failed_reason: str | None = None
-    """Wire name `failedReason`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `failedReason`."""
     completed_time: int | None = None
-    """Epoch ms. Wire name `completedTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchItem:
@@ -1011,11 +1121,16 @@ class InternalBatchItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InternalBatchResult:
-    """Payload of notification 0004 (internal batch, merchant bulk, result)."""
+    """Payload of notification 0004 (internal batch, merchant bulk, result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `InternalBatchResult` as received: every field optional, and members added later are ignored.
+    """
     order_id: str | None = None
-    """Wire name `orderId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `orderId`."""
     results: list[InternalBatchItem] | None = None
-    """Wire name `resultArray`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchResult:
@@ -1029,7 +1144,10 @@ class InternalBatchResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class KycMediaItem:
-    """KYC media list item (mediaList of /onboarding/personal/getKycMediaList)."""
+    """KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
+
+    `KycMediaItem` as received: every field optional, and members added later are ignored.
+    """
     media_type: Scalar | None = None
     """Type and values not shown. Wire name `mediaType`."""
     file_type_id: Scalar | None = None
@@ -1056,7 +1174,7 @@ class MobileDetail:
     network_provider: NetworkProvider
     """Wire name `networkProvider`."""
     amount: Decimal
-    """Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("mobileNumber")
@@ -1079,23 +1197,28 @@ class MobileDetail:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OnboardingResult:
-    """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening)."""
+    """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `OnboardingResult` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
-    """Wire name `onboardingRequestId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `onboardingRequestId`."""
     user_id: str | None = None
-    """Wire name `userId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `userId`."""
     status: OnboardingStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     account_type: Scalar | None = None
-    """Wire name `accountType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountType`."""
     complete_time: int | None = None
-    """Epoch ms. Wire name `completeTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
     rejection_reason_ids: list[Scalar] | None = None
-    """Wire name `rejectionReasonIds`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReasonIds`."""
     rejection_reason_msgs: list[str] | None = None
-    """Wire name `rejectionReasonMsgs`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReasonMsgs`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> OnboardingResult:
@@ -1115,20 +1238,17 @@ class OnboardingResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OrderItem:
-    """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
-
-    As sent in requests.
-    """
+    """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail)."""
     product_name: str
     """Wire name `productName`."""
     quantity: int
-    """Positive integer, at most 99,999,999. Wire name `quantity`. Rules: greater than zero; at most 99999999."""
+    """Positive integer, at most 99,999,999. Rules: greater than zero; at most 99999999. Wire name `quantity`."""
     amount: Decimal
-    """Declared string; at most 500,000 CNY. Wire name `amount`. Rules: at most 500000; greater than zero; at most 2 decimal places."""
+    """Declared string; at most 500,000 CNY. Rules: at most 500000; greater than zero; at most 2 decimal places. Wire name `amount`."""
     order_time: int
     """Numeric timestamp. Wire name `orderTime`."""
     platform: str
-    """Merchant business name or URL, at most 128 characters. Wire name `platform`. Rules: at most 128 characters."""
+    """Merchant business name or URL, at most 128 characters. Rules: at most 128 characters. Wire name `platform`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("productName")
@@ -1164,7 +1284,7 @@ class OrderItem:
 class OrderItemReceived:
     """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 
-    As received (every field optional).
+    `OrderItem` as received: every field optional, and members added later are ignored.
     """
     product_name: str | None = None
     """Wire name `productName`."""
@@ -1192,7 +1312,10 @@ class OrderItemReceived:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OrganisationOnboardingInfo:
-    """SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
+
+    `OrganisationOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1267,7 +1390,10 @@ class OrganisationOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PartnershipOnboardingInfo:
-    """SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
+
+    `PartnershipOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1342,7 +1468,10 @@ class PartnershipOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PersonalKyc:
-    """Personal KYC record (/onboarding/getUserKyc)."""
+    """Personal KYC record (/onboarding/getUserKyc).
+
+    `PersonalKyc` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     baas_channel_id: str | None = None
@@ -1429,7 +1558,10 @@ class PersonalKyc:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PersonalOnboardingStatus:
-    """Personal onboarding status (/onboarding/getOnboardingStatus)."""
+    """Personal onboarding status (/onboarding/getOnboardingStatus).
+
+    `PersonalOnboardingStatus` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     onboarding_status: str | None = None
@@ -1459,7 +1591,10 @@ class PersonalOnboardingStatus:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ReversalApplication:
-    """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`)."""
+    """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`).
+
+    `ReversalApplication` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     transaction_id: str | None = None
@@ -1495,7 +1630,10 @@ class ReversalApplication:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderCompanyInfo:
-    """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
+    """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
+
+    `ShareholderCompanyInfo` as received: every field optional, and members added later are ignored.
+    """
     company_id: Scalar | None = None
     """Type not shown. Wire name `companyId`."""
     company_name: str | None = None
@@ -1522,7 +1660,10 @@ class ShareholderCompanyInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderMemberInfo:
-    """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
+    """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
+
+    `ShareholderMemberInfo` as received: every field optional, and members added later are ignored.
+    """
     member_id: Scalar | None = None
     """Type not shown. Wire name `memberId`."""
     country_code: str | None = None
@@ -1588,35 +1729,40 @@ class ShareholderMemberInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeBulkPaymentItem:
-    """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected."""
+    """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     beneficiary_name: str | None = None
-    """Wire name `benificiaryName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryName`."""
     beneficiary_account: str | None = None
-    """Wire name `benificiaryAccount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryAccount`."""
     beneficiary_sub_account: str | None = None
-    """Wire name `benificiarySubAccount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiarySubAccount`."""
     beneficiary_bank_code: str | None = None
-    """Wire name `benificiaryBankCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryBankCode`."""
     payment_channel: str | None = None
-    """Wire name `paymentChannel`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `paymentChannel`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Wire name `feeAmount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
     external_tx_id: str | None = None
-    """Wire name `externalTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
     tx_status: TxStatus | Unknown | None = None
-    """Wire name `txStatus`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
     completed_time: str | None = None
-    """A string in this payload. Wire name `completedTime`."""
+    """A string in this payload. Seen on the live service in one integration; not confirmed by the bank. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentItem:
@@ -1642,15 +1788,20 @@ class SmeBulkPaymentItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeBulkPaymentResult:
-    """Payload of notification 0008 (SME bulk payment result)."""
+    """Payload of notification 0008 (SME bulk payment result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     bulk_payment_order_id: str | None = None
-    """Wire name `bulkPaymentOrderId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
-    """Wire name `payerAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payerAccountId`."""
     tx_type: str | None = None
-    """Wire name `txType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
     results: list[SmeBulkPaymentItem] | None = None
-    """Wire name `resultArray`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentResult:
@@ -1666,7 +1817,10 @@ class SmeBulkPaymentResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeMediaInfo:
-    """Item of onboardingMediaInfos of the SME onboarding info."""
+    """Item of onboardingMediaInfos of the SME onboarding info.
+
+    `SmeMediaInfo` as received: every field optional, and members added later are ignored.
+    """
     file_url: str | None = None
     """Wire name `fileUrl`."""
     media_type: Scalar | None = None
@@ -1696,11 +1850,16 @@ class SmeMediaInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StatementReport:
-    """Payload of notification 0009 (account statement report)."""
+    """Payload of notification 0009 (account statement report).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `StatementReport` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
-    """Wire name `jobId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `jobId`."""
     statement_url: str | None = None
-    """Wire name `statementUrl`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `statementUrl`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> StatementReport:
@@ -1714,7 +1873,10 @@ class StatementReport:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StoreOnboardingInfo:
-    """SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields."""
+    """SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
+
+    `StoreOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1807,15 +1969,20 @@ class StoreOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionExtInfo:
-    """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends."""
+    """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends.
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    `TransactionExtInfo` as received: every field optional, and members added later are ignored.
+    """
     transaction_narrative: str | None = None
-    """The narrative shown for the transaction. Wire name `transactionNarrative`."""
+    """The narrative shown for the transaction. Seen on the live service by integrations; not in the bank's API document. Wire name `transactionNarrative`."""
     fee: Decimal | None = None
-    """Fee charged for the transaction. Wire name `fee`."""
+    """Fee charged for the transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
     oppo_account_id: str | None = None
-    """Account of the other side. Wire name `oppoAccountId`."""
+    """Account of the other side. Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoAccountId`."""
     remark: str | None = None
-    """The remark sent with the transfer. Wire name `remark`."""
+    """The remark sent with the transfer. Not public: this is the sandbox's choice, and the live service may differ. Wire name `remark`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionExtInfo:
@@ -1831,33 +1998,38 @@ class TransactionExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionListItem:
-    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing)."""
+    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing).
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    `TransactionListItem` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `txId`."""
     tx_type: str | None = None
-    """Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Wire name `txType`."""
+    """Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Seen on the live service by integrations; not in the bank's API document. Wire name `txType`."""
     tx_status: TxStatus | Unknown | None = None
-    """Wire name `txStatus`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `txStatus`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `amount`."""
     create_time: int | None = None
-    """Wire name `createTime`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `createTime`."""
     complete_time: int | None = None
-    """Wire name `completeTime`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `completeTime`."""
     oppo_account_name: str | None = None
-    """Name of the other side of the transaction. Wire name `oppoAccountName`."""
+    """Name of the other side of the transaction. Seen on the live service by integrations; not in the bank's API document. Wire name `oppoAccountName`."""
     external_tx_id: str | None = None
-    """Wire name `externalTxId`."""
+    """Seen on the live service by integrations; not in the bank's API document. Wire name `externalTxId`."""
     ext_info: TransactionExtInfo | None = None
-    """An object (e.g. transactionNarrative); its other members are not public. Wire name `extInfo`."""
+    """An object (e.g. transactionNarrative); its other members are not public. Seen on the live service by integrations; not in the bank's API document. Wire name `extInfo`."""
     account_id: str | None = None
-    """The account the row belongs to. Wire name `accountId`."""
+    """The account the row belongs to. Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     currency: Currency | Unknown | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     payment_channel: str | None = None
-    """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Wire name `paymentChannel`."""
+    """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentChannel`."""
     oppo_bank_code: str | None = None
-    """Bank code of the other side (seen live on /query/getTransResult). Wire name `oppoBankCode`."""
+    """Bank code of the other side (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoBankCode`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionListItem:
@@ -1882,53 +2054,58 @@ class TransactionListItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionResult:
-    """Payload of notification 0002 (transaction result)."""
+    """Payload of notification 0002 (transaction result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `TransactionResult` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    """Transaction type code (TTID...); the list is open. Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
     external_tx_id: str | None = None
-    """Wire name `externalTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
     account_name: str | None = None
-    """Wire name `accountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
     account_type: Scalar | None = None
-    """Wire name `accountType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountType`."""
     oppo_channel_id: str | None = None
-    """Wire name `oppoChannelId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoChannelId`."""
     oppo_sub_account: str | None = None
-    """Wire name `oppoSubAccount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoSubAccount`."""
     oppo_bank_code: str | None = None
-    """Wire name `oppoBankCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoBankCode`."""
     mpesa_business_pay_type: int | None = None
-    """Wire name `mpesaBusinessPayType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `mpesaBusinessPayType`."""
     oppo_account_id: str | None = None
-    """Wire name `oppoAccountId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountId`."""
     oppo_account_name: str | None = None
-    """Wire name `oppoAccountName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountName`."""
     third_party_tx_type: str | None = None
-    """Wire name `thirdPartyTxType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Wire name `feeAmount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
     balance: Decimal | None = None
-    """The account's balance after the transaction. Wire name `balance`."""
+    """The account's balance after the transaction. Seen on the live service in one integration; not confirmed by the bank. Wire name `balance`."""
     tx_status: TxStatus | Unknown | None = None
-    """Wire name `txStatus`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
     create_time: int | None = None
-    """Epoch ms. Wire name `createTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `createTime`."""
     update_time: int | None = None
-    """Epoch ms. Wire name `updateTime`."""
+    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `updateTime`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
     ext_info: TransactionResultExtInfo | None = None
-    """Wire name `extInfo`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `extInfo`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResult:
@@ -1963,17 +2140,22 @@ class TransactionResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionResultExtInfo:
-    """extInfo of notification 0002."""
+    """extInfo of notification 0002.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `TransactionResultExtInfo` as received: every field optional, and members added later are ignored.
+    """
     external_tx_id: str | None = None
-    """Wire name `externalTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
     oppo_phone_number: str | None = None
-    """Wire name `oppoPhoneNumber`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoPhoneNumber`."""
     counterparty_name: str | None = None
-    """Wire name `counterpartyName`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `counterpartyName`."""
     third_party_tx_type: str | None = None
-    """Wire name `thirdPartyTxType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
     transaction_narrative: str | None = None
-    """Wire name `transactionNarrative`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `transactionNarrative`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResultExtInfo:
@@ -1990,35 +2172,40 @@ class TransactionResultExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UtilityPayment:
-    """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's."""
+    """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `UtilityPayment` as received: every field optional, and members added later are ignored.
+    """
     payment_id: str | None = None
-    """Wire name `paymentId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentId`."""
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `txId`."""
     payment_type: str | None = None
-    """AIRTIME or BILL. Wire name `paymentType`."""
+    """AIRTIME or BILL. Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentType`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     currency: str | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     status: UtilityPaymentStatus | Unknown | None = None
-    """Wire name `status`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
     create_time: int | None = None
-    """Epoch ms. Wire name `createTime`."""
+    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
     complete_time: int | None = None
-    """Epoch ms, once final. Wire name `completeTime`."""
+    """Epoch ms, once final. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completeTime`."""
     mobile_number: str | None = None
-    """Airtime only. Wire name `mobileNumber`."""
+    """Airtime only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `mobileNumber`."""
     network_provider: NetworkProvider | Unknown | None = None
-    """Airtime only. Wire name `networkProvider`."""
+    """Airtime only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `networkProvider`."""
     bill_order_number: str | None = None
-    """Bills only. Wire name `billOrderNumber`."""
+    """Bills only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `billOrderNumber`."""
     bill_type: BillType | Unknown | None = None
-    """Bills only. Wire name `billType`."""
+    """Bills only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `billType`."""
     bulk_payment_order_id: str | None = None
-    """The batch, for an airtime purchase of a bulk payment. Wire name `bulkPaymentOrderId`."""
+    """The batch, for an airtime purchase of a bulk payment. Not public: this is the sandbox's choice, and the live service may differ. Wire name `bulkPaymentOrderId`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPayment:
@@ -2044,27 +2231,32 @@ class UtilityPayment:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UtilityPaymentResult:
-    """Payload of notification 0007 (utility payment result); also the items of notification 0014."""
+    """Payload of notification 0007 (utility payment result); also the items of notification 0014.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     payment_id: str | None = None
-    """Wire name `paymentId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `paymentId`."""
     pay_service_category: str | None = None
-    """Wire name `payServiceCategory`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payServiceCategory`."""
     sub_type: str | None = None
-    """Wire name `subType`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `subType`."""
     order_no: str | None = None
-    """Wire name `orderNo`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `orderNo`."""
     tx_id: str | None = None
-    """Wire name `txId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
     refund_tx_id: str | None = None
-    """Wire name `refundTxId`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `refundTxId`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
     status: str | None = None
-    """A string in this payload; values not public. Wire name `status`."""
+    """A string in this payload; values not public. Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
     error_code: str | None = None
-    """Wire name `errorCode`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Wire name `errorMsg`."""
+    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPaymentResult:
