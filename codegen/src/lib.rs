@@ -9,6 +9,7 @@ pub mod artifact;
 pub mod diff;
 pub mod emit;
 pub mod format;
+pub mod java;
 pub mod model;
 pub mod openapi;
 pub mod php;

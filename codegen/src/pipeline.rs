@@ -30,11 +30,13 @@ pub enum Artifact {
     TypeScriptSdk,
     /// The PHP SDK (`php/`, Composer package `baas/client`).
     PhpSdk,
+    /// The Java SDK (`java/`, Maven artifact `com.baas:baas-client`).
+    JavaSdk,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 7] = [
+    pub const ALL: [Artifact; 8] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
@@ -42,6 +44,7 @@ impl Artifact {
         Artifact::PythonSdk,
         Artifact::TypeScriptSdk,
         Artifact::PhpSdk,
+        Artifact::JavaSdk,
     ];
 
     /// The artifact's files, unformatted.
@@ -54,6 +57,7 @@ impl Artifact {
             Artifact::PythonSdk => crate::python::files(api),
             Artifact::TypeScriptSdk => crate::typescript::files(api),
             Artifact::PhpSdk => crate::php::files(api),
+            Artifact::JavaSdk => crate::java::files(api),
         }
     }
 }
@@ -160,6 +164,7 @@ mod tests {
             first("python/"),
             first("typescript/"),
             first("php/"),
+            first("java/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");

@@ -140,6 +140,14 @@ impl SdkPlan {
         self.records.iter().find(|r| r.name == name)
     }
 
+    /// The result codes the client retries (the spec marks them retryable), in spec order.
+    pub fn retryable_codes(&self) -> impl Iterator<Item = &str> {
+        self.result_codes
+            .iter()
+            .filter(|c| c.retryable)
+            .map(|c| c.code.as_str())
+    }
+
     /// The value set of this name.
     pub fn enum_plan(&self, name: &str) -> Option<&EnumPlan> {
         self.enums.iter().find(|e| e.name == name)

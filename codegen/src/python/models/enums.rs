@@ -107,12 +107,7 @@ fn result_code_class(out: &mut Out, plan: &SdkPlan) {
 fn retryable_codes(out: &mut Out, plan: &SdkPlan) {
     out.blank();
     out.blank();
-    let retryable: Vec<String> = plan
-        .result_codes
-        .iter()
-        .filter(|c| c.retryable)
-        .map(|c| string(&c.code))
-        .collect();
+    let retryable: Vec<String> = plan.retryable_codes().map(string).collect();
     out.line(&format!(
         "RETRYABLE_CODES: frozenset[str] = frozenset({{{}}})",
         retryable.join(", ")
