@@ -30,11 +30,14 @@ pub enum Artifact {
     TypeScriptSdk,
     /// The PHP SDK (`php/`, Composer package `baas/client`).
     PhpSdk,
+    /// The `baas` command line's table of operations (`cli/commands.rs`, included by
+    /// the `baas-cli` package).
+    CliCommands,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 7] = [
+    pub const ALL: [Artifact; 8] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
@@ -42,6 +45,7 @@ impl Artifact {
         Artifact::PythonSdk,
         Artifact::TypeScriptSdk,
         Artifact::PhpSdk,
+        Artifact::CliCommands,
     ];
 
     /// The artifact's files, unformatted.
@@ -54,6 +58,7 @@ impl Artifact {
             Artifact::PythonSdk => crate::python::files(api),
             Artifact::TypeScriptSdk => crate::typescript::files(api),
             Artifact::PhpSdk => crate::php::files(api),
+            Artifact::CliCommands => crate::cli::files(api),
         }
     }
 }
@@ -160,6 +165,7 @@ mod tests {
             first("python/"),
             first("typescript/"),
             first("php/"),
+            first("cli/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");

@@ -116,12 +116,13 @@ pub fn sync(root: &Path, files: &[GeneratedFile], mode: Mode) -> Result<Vec<Chan
 
 /// Where generated files of each language live: the folder below the output root, the
 /// file name ending, and the header every generated file of it starts with.
-const GENERATED_TREES: [(&str, &str, &str); 4] = [
+const GENERATED_TREES: [(&str, &str, &str); 5] = [
     ("src", ".rs", GENERATED_HEADER),
     (crate::python::ROOT, ".py", crate::python::HEADER),
     // Only the sources: `dist/` beside them holds what tsc writes from them.
     (crate::typescript::SRC, ".ts", crate::typescript::HEADER),
     (crate::php::SRC, ".php", crate::php::HEADER),
+    (crate::cli::ROOT, ".rs", GENERATED_HEADER),
 ];
 
 /// Files under each of [`GENERATED_TREES`] that carry its generated header but are not
