@@ -94,7 +94,7 @@ pub fn failure(op: &Operation, error: &Error) -> Failure {
         Outcome::NotSent => Failure::NotSent(text),
         Outcome::Refused => Failure::Refused(text),
         _ => {
-            let mut text = format!("OUTCOME UNKNOWN: {text}");
+            let mut text = text;
             if op.moves_money {
                 text.push_str(
                     "\n  it may have taken effect: do not send it again before looking it up",
@@ -291,7 +291,7 @@ impl<'a> Visitor for Run<'a> {
             eprintln!("{}: application {id} ({from})", one.op.wire);
             if !otp {
                 eprintln!(
-                    "{}: application {id} waits for its OTP (run it again with --otp, or `baas otp send-otp` and `baas otp confirm-operation`)",
+                    "{}: application {id} waits for its OTP: send and confirm it with the `baas otp` commands (do not apply again; next time --otp does both)",
                     one.op.wire
                 );
                 return Ok(());

@@ -78,8 +78,8 @@ fn operation_command(op: &'static Operation) -> Command {
                 .help("Print the exact bytes the client would send and the canonical string (key redacted); send nothing"),
         )
         .arg(
-            Arg::new("request-id")
-                .long("request-id")
+            Arg::new("envelope-request-id")
+                .long("envelope-request-id")
                 .value_name("ID")
                 .help("Send with this requestId (to look the call up by it later)"),
         );
@@ -184,8 +184,16 @@ pub async fn run_operation(
         .iter()
         .filter_map(|f| args.get_one::<String>(f.flag).map(|v| (f, v.clone())))
         .collect();
-    let params =
-        crate::params::assemble(op, base.as_deref(), &given).map_err(|e| Failure::NotSent(e.0))?;
+    // `--all` starts at the first page unless told otherwise.
+    let defaults: Vec<(&str, String)> = match op.pages {
+        Some(p) if flag("all") && p.page_is_text => {
+            vec![(p.page, format!("\"{}\"", p.first_page))]
+        }
+        Some(p) if flag("all") => vec![(p.page, p.first_page.to_string())],
+        _ => Vec::new(),
+    };
+    let params = crate::params::assemble(op, base.as_deref(), &given, &defaults)
+        .map_err(|e| Failure::NotSent(e.0))?;
     let asked = Asked {
         format: Format::or_default(args.get_one::<Format>("format").copied()),
         all: flag("all"),
@@ -198,7 +206,7 @@ pub async fn run_operation(
             .cloned()
             .unwrap_or_else(|| "sms".to_owned()),
         dry_run: flag("dry-run"),
-        request_id: args.get_one::<String>("request-id").cloned(),
+        request_id: args.get_one::<String>("envelope-request-id").cloned(),
         wait_deadline: Duration::from_secs(
             args.try_get_one::<u64>("wait-deadline")
                 .ok()

@@ -27,6 +27,7 @@ mod sandbox;
 mod sign;
 mod table;
 mod target;
+mod trigger;
 
 use std::process::ExitCode;
 
@@ -40,7 +41,7 @@ async fn main() -> ExitCode {
         Some(("profile", _)) => profile::describe(profile_flag.as_deref())
             .map(|text| print!("{text}"))
             .map_err(Failure::Local),
-        Some(("sandbox", sub)) => sandbox::run(sub).await,
+        Some(("sandbox", sub)) => sandbox::run(sub, profile_flag.as_deref()).await,
         Some(("listen", sub)) => listen::run(sub, profile_flag.as_deref()).await,
         Some(("sign", sub)) => return sign::run(sub),
         Some((group, sub)) => match sub.subcommand() {

@@ -44,16 +44,22 @@ pub fn render<T: serde::Serialize>(value: &T, format: Format) -> Result<String, 
 pub fn print<T: serde::Serialize>(value: &T, format: Format) -> Result<(), String> {
     let text = render(value, format)?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", text.trim_end()).map_err(|e| e.to_string())
+    quiet_pipe(writeln!(out, "{}", text.trim_end()))
+}
+
+/// A reader that went away (`baas … | head`) is not a failure of the command.
+fn quiet_pipe(result: std::io::Result<()>) -> Result<(), String> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(|e| e.to_string()),
+    }
 }
 
 /// One JSON line on stdout (`--all`).
 pub fn print_line<T: serde::Serialize>(value: &T) -> Result<(), String> {
     let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")
-        .and_then(|()| out.flush())
-        .map_err(|e| e.to_string())
+    quiet_pipe(writeln!(out, "{text}").and_then(|()| out.flush()))
 }
 
 fn cell(value: &Value) -> String {
@@ -146,8 +152,9 @@ mod tests {
         .unwrap();
         let t = table(&v);
         assert!(t.contains("total   2"), "{t}");
-        assert!(t.contains("id  amount  status"), "{t}");
-        assert!(t.contains("a   1.50"), "{t}");
-        assert!(t.contains("b           8"), "{t}");
+        // Members in name order (the JSON object's order).
+        assert!(t.contains("amount  id  status"), "{t}");
+        assert!(t.contains("1.50    a"), "{t}");
+        assert!(t.contains("        b   8"), "{t}");
     }
 }

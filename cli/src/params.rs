@@ -91,11 +91,13 @@ pub fn value_json(field: &Field, text: &str) -> Result<String, ParamsError> {
 }
 
 /// The params of `op`: `base` (the `--params` text, when given) with `flags` (field, text)
-/// on top; every required field must then be there.
+/// on top, then `defaults` (wire name, JSON text) where still absent; every required
+/// field must then be there.
 pub fn assemble(
     op: &Operation,
     base: Option<&str>,
     flags: &[(&Field, String)],
+    defaults: &[(&str, String)],
 ) -> Result<String, ParamsError> {
     let mut members: BTreeMap<String, Box<RawValue>> = match base {
         None => BTreeMap::new(),
@@ -107,6 +109,13 @@ pub fn assemble(
         let raw = RawValue::from_string(json)
             .map_err(|e| ParamsError(format!("--{}: {e}", field.flag)))?;
         members.insert(field.wire.to_owned(), raw);
+    }
+    for (wire, json) in defaults {
+        if !members.contains_key(*wire) {
+            let raw = RawValue::from_string(json.clone())
+                .map_err(|e| ParamsError(format!("{wire}: {e}")))?;
+            members.insert((*wire).to_owned(), raw);
+        }
     }
     let missing: Vec<String> = op
         .fields

@@ -36,14 +36,28 @@ pub fn command() -> Command {
                         .help("Where notifications are POSTed (e.g. the URL `baas listen` prints)"),
                 ),
         )
+        .subcommand(
+            Command::new("trigger")
+                .about("Make the running sandbox send one notification (0015 closing balances, 0026 FX, 0028 CNY) to its callback")
+                .arg(
+                    Arg::new("type")
+                        .required(true)
+                        .value_parser(crate::trigger::TYPES)
+                        .help("The notification type"),
+                ),
+        )
 }
 
 /// Runs `baas sandbox …`.
-pub async fn run(args: &ArgMatches) -> Result<(), Failure> {
-    let Some(("start", start)) = args.subcommand() else {
-        return Err(Failure::Local(
-            "baas sandbox: name a command (start)".to_owned(),
-        ));
+pub async fn run(args: &ArgMatches, profile_flag: Option<&str>) -> Result<(), Failure> {
+    let start = match args.subcommand() {
+        Some(("start", start)) => start,
+        Some(("trigger", trigger)) => return crate::trigger::run(trigger, profile_flag).await,
+        _ => {
+            return Err(Failure::Local(
+                "baas sandbox: name a command (start, trigger)".to_owned(),
+            ))
+        }
     };
     let mut config = SandboxConfig::default();
     config.port = start

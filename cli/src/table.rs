@@ -89,6 +89,8 @@ pub enum Kind {
 pub struct Pages {
     /// The page-number parameter.
     pub page: &'static str,
+    /// Whether the page number is sent as a JSON string (else a number).
+    pub page_is_text: bool,
     /// The page-size parameter.
     pub size: &'static str,
     /// The first page's number.

@@ -29,7 +29,7 @@ pub const RESERVED_FLAGS: &[&str] = &[
     "otp-channel",
     "dry-run",
     "profile",
-    "request-id",
+    "envelope-request-id",
     "help",
     "version",
 ];
@@ -130,8 +130,9 @@ fn operation(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
     out.line("],");
     match &op.calls.pages {
         Some(p) => out.line(&format!(
-            "pages: Some(Pages {{ page: {}, size: {}, first_page: {}, items: {} }}),",
+            "pages: Some(Pages {{ page: {}, page_is_text: {}, size: {}, first_page: {}, items: {} }}),",
             lit(&p.page),
+            p.page_ty == TypeRef::String,
             lit(&p.size),
             p.first_page,
             lit(&p.items)
