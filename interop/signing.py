@@ -1,7 +1,17 @@
 """The API's signature, written from the OpenAPI document's `x-baas-signing` (and the
 Authentication section it renders), not from the Rust runtime: an independent
 implementation that the schemathesis hook uses to sign generated requests and to check
-every response.
+every response, and that the differential test (tests/differential/) compares with every
+signer we ship.
+
+Limits and refusals: `parse_received(body_bytes)` applies those of the SDKs (the Python
+SDK's baas_runtime.canonical states them): UTF-8 only, strict JSON (no NaN or Infinity),
+no lone surrogate, no duplicate key, a top-level object, nesting at most MAX_DEPTH (64)
+levels (checked before the JSON library recurses: no RecursionError), and the pairs at most
+MAX_EXPANSION (32) times the bytes read so far plus EXPANSION_ALLOWANCE (64 KiB), counted
+at the end of every member and element as the SDKs count them. Left out: MAX_BODY (the
+SDKs' 512 MiB cap; this reads what it is given) and the sandbox's 100,000-value cap.
+`loads_literal(text)` alone (the schemathesis hook's) applies only the JSON ones.
 
     flatten: objects `parent.key`, arrays `path[i]`, `path={}`, `path=[]`, nulls skipped,
              strings unescaped, numbers as their literal JSON text, booleans true/false
@@ -66,16 +76,179 @@ def _no_duplicates(pairs):
     return result
 
 
+def _no_constant(name):
+    raise ValueError(f"`{name}` is not JSON")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_lone_surrogate(value):
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if _LONE_SURROGATE.search(key):
+                    raise ValueError("a lone surrogate in a key")
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not isinstance(item, Literal) and _LONE_SURROGATE.search(item):
+            raise ValueError("a lone surrogate in a string")
+
+
 def loads_literal(text):
     """Parses received JSON keeping every number's literal text (`100.50` stays);
-    refuses duplicate keys (DuplicateKey, a ValueError)."""
-    return json.loads(
+    refuses duplicate keys (DuplicateKey, a ValueError), NaN and Infinity, lone
+    surrogates."""
+    value = json.loads(
         text,
         parse_int=Literal,
         parse_float=Literal,
-        parse_constant=Literal,
+        parse_constant=_no_constant,
         object_pairs_hook=_no_duplicates,
     )
+    _no_lone_surrogate(value)
+    return value
+
+
+MAX_DEPTH = 64
+MAX_EXPANSION = 32
+EXPANSION_ALLOWANCE = 64 * 1024
+
+
+class TooLarge(ValueError):
+    """Nested too deep, or pairs too long for the bytes read."""
+
+
+_WS = re.compile(rb"[ \t\n\r]*")
+_STRING = re.compile(rb'"((?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)"')
+_NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _string_len(raw):
+    """UTF-8 length of a JSON string's text once unescaped."""
+    if b"\\" not in raw:
+        return len(raw)
+    return len(json.loads(b'"' + raw + b'"').encode("utf-8", "surrogatepass"))
+
+
+def check_limits(body):
+    """Raises TooLarge when `body` (bytes) nests deeper than MAX_DEPTH or its pairs pass
+    the expansion limit, counted as the SDKs count them: the top-level object is depth 1;
+    a pair is `path=value` (nulls none, `{}`/`[]` for empty containers, the top-level
+    `signature` none); after every member and element, the pairs so far may be at most
+    MAX_EXPANSION times the bytes read plus EXPANSION_ALLOWANCE. Iterative (no
+    recursion); stops quietly at the first byte that is not JSON (the parser says why)."""
+    pos = _WS.match(body, 0).end()
+    if body[pos : pos + 1] != b"{":
+        return
+    pairs = 0
+    # Frames: [is_object, path_len, next_index, is_top]
+    stack = []
+
+    def open_container(kind, path_len, top):
+        if len(stack) + 1 > MAX_DEPTH:
+            raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
+        stack.append([kind == b"{", path_len, 0, top])
+
+    open_container(b"{", 0, True)
+    pos += 1
+    expect_value = False
+    while stack:
+        frame = stack[-1]
+        pos = _WS.match(body, pos).end()
+        byte = body[pos : pos + 1]
+        if not expect_value:
+            if byte in (b"}", b"]") and frame[2] == 0:
+                # An empty container: `path={}` or `path=[]` (not for the top object).
+                pos += 1
+                stack.pop()
+                if not frame[3]:
+                    pairs += frame[1] + 3
+                if stack:
+                    pairs, pos = _after_value(body, pos, pairs, stack)
+                continue
+            if frame[0]:
+                match = _STRING.match(body, pos)
+                if match is None:
+                    return
+                key_len = _string_len(match.group(1))
+                pos = _WS.match(body, match.end()).end()
+                if body[pos : pos + 1] != b":":
+                    return
+                pos += 1
+                is_signature = frame[3] and match.group(1) == b"signature"
+                child_len = key_len if frame[3] else frame[1] + 1 + key_len
+            else:
+                suffix = len(str(frame[2])) + 2
+                is_signature = False
+                child_len = frame[1] + suffix
+            frame[2] += 1
+            expect_value = True
+            continue
+        expect_value = False
+        byte = body[pos : pos + 1]
+        if byte in (b"{", b"["):
+            open_container(byte, child_len, False)
+            pos += 1
+            continue
+        if byte == b'"':
+            match = _STRING.match(body, pos)
+            if match is None:
+                return
+            if not is_signature:
+                pairs += child_len + 1 + _string_len(match.group(1))
+            pos = match.end()
+        elif body.startswith(b"true", pos):
+            pairs, pos = pairs + (0 if is_signature else child_len + 5), pos + 4
+        elif body.startswith(b"false", pos):
+            pairs, pos = pairs + (0 if is_signature else child_len + 6), pos + 5
+        elif body.startswith(b"null", pos):
+            pos += 4
+        else:
+            match = _NUMBER.match(body, pos)
+            if match is None:
+                return
+            if not is_signature:
+                pairs += child_len + 1 + len(match.group(0))
+            pos = match.end()
+        pairs, pos = _after_value(body, pos, pairs, stack)
+        if pos < 0:
+            return
+
+
+def _after_value(body, pos, pairs, stack):
+    """After a member or element ending at `pos`: the budget, then `,` or the container's
+    end (closing, and counting, as many containers as end here)."""
+    while True:
+        if pairs > pos * MAX_EXPANSION + EXPANSION_ALLOWANCE:
+            raise TooLarge(f"the pairs are more than {MAX_EXPANSION} times the bytes read at byte {pos}")
+        pos = _WS.match(body, pos).end()
+        byte = body[pos : pos + 1]
+        frame = stack[-1]
+        if byte == b",":
+            return pairs, pos + 1
+        if byte == (b"}" if frame[0] else b"]"):
+            stack.pop()
+            pos += 1
+            if not stack:
+                return pairs, pos
+            continue
+        return pairs, -1
+
+
+def parse_received(body):
+    """The message in `body` (bytes) with every limit and refusal of the SDKs but the
+    re-cut rules (see the module's doc): ValueError (DuplicateKey, TooLarge, ...) when it
+    has none."""
+    text = body.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    check_limits(body)
+    message = loads_literal(text)
+    if not isinstance(message, dict):
+        raise ValueError("the message is not a JSON object")
+    return message
 
 
 def _value_text(value):
@@ -212,6 +385,36 @@ def self_test():
         failures.append("a duplicate key is refused")
     except DuplicateKey:
         pass
+    # The SDKs' limits (issue 35: depth 3000 raised RecursionError; NaN, Infinity, lone
+    # surrogates and an expansion past the limit were signed).
+    refused = {
+        "depth 3000": b'{"a":' + b"[" * 3000 + b"]" * 3000 + b"}",
+        "depth 65": b'{"a":' + b"[" * 64 + b"]" * 64 + b"}",
+        "NaN": b'{"a":NaN}',
+        "-Infinity": b'{"a":-Infinity}',
+        "a lone surrogate": b'{"a":"\\ud800"}',
+        "a lone surrogate in a key": b'{"\\udfff":"x"}',
+        "invalid UTF-8": b'{"a":"\xff"}',
+        "a long key above many values": b'{"' + b"k" * 4000 + b'":[' + b",".join([b"1"] * 600) + b"]}",
+        "a duplicate key": b'{"a":1,"\\u0061":2}',
+    }
+    for name, body in refused.items():
+        try:
+            parse_received(body)
+            failures.append(f"{name} is refused")
+        except RecursionError:
+            failures.append(f"{name}: RecursionError")
+        except ValueError:
+            pass
+    for name, body in {
+        "depth 64": b'{"a":' + b"[" * 63 + b"]" * 63 + b"}",
+        "a long key above a few values": b'{"' + b"k" * 4000 + b'":[1,2,3]}',
+        "numbers as written": b'{"a":[-0,1e400,0.10,1E+2]}',
+    }.items():
+        try:
+            parse_received(body)
+        except ValueError as e:
+            failures.append(f"{name} is accepted ({e})")
 
     vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
     for v in vectors["signing"]:

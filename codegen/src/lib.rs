@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diff;
 pub mod emit;
 pub mod format;
+pub mod java;
 pub mod model;
 pub mod openapi;
 pub mod php;

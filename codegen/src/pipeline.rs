@@ -30,6 +30,8 @@ pub enum Artifact {
     TypeScriptSdk,
     /// The PHP SDK (`php/`, Composer package `baas/client`).
     PhpSdk,
+    /// The Java SDK (`java/`, Maven artifact `com.baas:baas-client`).
+    JavaSdk,
     /// The `baas` command line's table of operations (`cli/commands.rs`, included by
     /// the `baas-cli` package).
     CliCommands,
@@ -37,7 +39,7 @@ pub enum Artifact {
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 8] = [
+    pub const ALL: [Artifact; 9] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
@@ -45,6 +47,7 @@ impl Artifact {
         Artifact::PythonSdk,
         Artifact::TypeScriptSdk,
         Artifact::PhpSdk,
+        Artifact::JavaSdk,
         Artifact::CliCommands,
     ];
 
@@ -58,6 +61,7 @@ impl Artifact {
             Artifact::PythonSdk => crate::python::files(api),
             Artifact::TypeScriptSdk => crate::typescript::files(api),
             Artifact::PhpSdk => crate::php::files(api),
+            Artifact::JavaSdk => crate::java::files(api),
             Artifact::CliCommands => crate::cli::files(api),
         }
     }
@@ -165,6 +169,7 @@ mod tests {
             first("python/"),
             first("typescript/"),
             first("php/"),
+            first("java/"),
             first("cli/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");

@@ -414,7 +414,7 @@ pub static GROUPS: &[Group] = &[
                         help: "",
                     },
                     Field {
-                        flag: "oder-array",
+                        flag: "order-array",
                         wire: "oderArray",
                         kind: Kind::Json,
                         required: true,

@@ -111,8 +111,12 @@ refused($c, $verifier, 'a timestamp as text', signed(members(SERVICE, '"' . NOW 
 refused($c, $verifier, 'a fractional timestamp', signed(members(SERVICE, NOW . '.5'), $key), NotificationException::MALFORMED, 'are required');
 refused($c, $verifier, 'a requestId as a number', signed(str_replace('"N1"', '1', members(SERVICE, NOW)), $key),
     NotificationException::MALFORMED, '`requestId` is not a string');
-$c->run('a notificationType as a number', fn () => $c->equal('its text', '28',
-    $verifier->verify(signed(str_replace('"0028"', '28', members(SERVICE, NOW)), $key), NOW)->notificationType));
+// One rule in every language: a string as the service sends it, any number refused.
+foreach (['28', '28.0', '2.8e1', '-28'] as $number) {
+    refused($c, $verifier, "a notificationType as the number $number",
+        signed(str_replace('"0028"', $number, members(SERVICE, NOW)), $key),
+        NotificationException::MALFORMED, '`notificationType` is not a string');
+}
 foreach (['"code":"00000"', '"msg":"ok"', '"data":{}'] as $answer) {
     refused($c, $verifier, "carrying $answer", signed(members(SERVICE, NOW) . ',' . $answer, $key),
         NotificationException::UNTRUSTED, 'a member of an answer');

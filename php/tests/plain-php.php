@@ -65,4 +65,11 @@ $handler = new NotificationHandler(new NotificationVerifier($key, 'baas-sandbox'
 $body = Envelope::sign(new WireObject(['requestId' => 'N1', 'sender' => 'baas-sandbox', 'notificationType' => '0028', 'timestamp' => Envelope::nowMillis(), 'salt' => 's1', 'params' => new WireObject()]), $key);
 check('a notification is answered ok twice and processed once', $handler->handle($body) === 'ok' && $handler->handle($body) === 'ok' && $processed === 1);
 unlink($file);
-echo 'plain-php: the runtime works on PHP ', PHP_VERSION, ' with only ', implode(' ', get_loaded_extensions()), "\n";
+// The generated client too, when it sits beside this runtime (generated/php).
+if (class_exists(\Baas\Client\Client::class)) {
+    $mock->on(\Baas\Client\Account\GetAccountDetailsRequest::class, fn () => ['balance' => '7.00', 'currency' => 'KES']);
+    $generated = new \Baas\Client\Client(new \Baas\Runtime\Config('https://baas.example.com', 'partner1', $key), $mock);
+    $details = $generated->getAccountDetails(accountId: '1');
+    check('the generated client reads the balance', (string) $details->balance === '7.00' && $details->currency === \Baas\Client\Enums\Currency::Kes);
+}
+echo 'plain-php: the runtime', class_exists(\Baas\Client\Client::class) ? ' and the generated client work' : ' works', ' on PHP ', PHP_VERSION, ' with only ', implode(' ', get_loaded_extensions()), "\n";

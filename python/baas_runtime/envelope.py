@@ -139,7 +139,24 @@ def open_response(
     """Opens an answer: a JSON object that could not be re-cut, no member of another kind
     of message, a ``code``, a signature that holds (an unsigned or wrongly signed
     refusal is an unverified :class:`ApiError`), the requestId echoed; a code other than
-    ``00000`` raises :class:`ApiError`."""
+    ``00000`` raises :class:`ApiError`. What a :class:`DecodeError` quotes of the body never
+    shows the key."""
+    try:
+        return _open_checked(
+            status, body, key, request_id=request_id, accept_unsigned_success=accept_unsigned_success
+        )
+    except DecodeError as e:
+        raise e.redacting(key) from None
+
+
+def _open_checked(
+    status: int | None,
+    body: bytes,
+    key: PrivateKey,
+    *,
+    request_id: str,
+    accept_unsigned_success: bool,
+) -> Answer:
     flat = _flatten_received(status, body)
     top = flat.value
     for name in ("notificationType", "params"):

@@ -13,6 +13,8 @@ import codecs
 import enum
 from typing import TYPE_CHECKING
 
+from .secret import REDACTED, PrivateKey
+
 if TYPE_CHECKING:
     from .validate import Violation
 
@@ -299,10 +301,23 @@ class DecodeError(BaasError):
         self.status = status
         self.snippet = snippet(body)
         self.detail = message
+        super().__init__(self._text())
+
+    def _text(self) -> str:
         text = "cannot decode the response"
-        if status is not None:
-            text += f" (HTTP {status})"
-        super().__init__(f"{text}: {message}; body starts {self.snippet!r}")
+        if self.status is not None:
+            text += f" (HTTP {self.status})"
+        return f"{text}: {self.detail}; body starts {self.snippet!r}"
+
+    def redacting(self, key: PrivateKey) -> DecodeError:
+        """This error with the key written ``[redacted]`` wherever it quotes what was
+        received (also a start of the key cut off by the snippet's end): a received body may
+        hold the key, and errors get logged. As in Java and PHP."""
+        self.detail = key.redact(self.detail)
+        self.snippet = redact_quoted(self.snippet, key)
+        self.message = self._text()
+        self.args = (self.message,)
+        return self
 
     @property
     def is_retryable(self) -> bool:
@@ -330,6 +345,20 @@ class Untrusted(BaasError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"received body refused: {reason}")
         self.reason = reason
+
+
+def redact_quoted(text: str, key: PrivateKey) -> str:
+    """``text`` (a snippet of a received body) with every occurrence of the key replaced by
+    ``[redacted]``, and, when the snippet was cut (``…``), a start of the key the cut left
+    at its end too."""
+    secret = key.expose()
+    whole = key.redact(text)
+    if secret and whole.endswith("…"):
+        head = whole[:-1]
+        for i in range(len(head)):
+            if secret.startswith(head[i:]):
+                return head[:i] + REDACTED + "…"
+    return whole
 
 
 def snippet(body: bytes) -> str:

@@ -88,7 +88,9 @@ class SandboxDelivery:
 
 class SandboxAdmin:
     """The sandbox's admin API at ``base_url`` (``http://127.0.0.1:PORT``, as the sandbox
-    prints it). Blocking; one ``httpx.Client``, closed by :meth:`close` or ``with``."""
+    prints it). Blocking; one ``httpx.Client``, closed by :meth:`close` or ``with``.
+    ``admin_token``: the token of a sandbox started with ``--admin-token`` (its banner prints
+    it), sent in the ``X-Sandbox-Admin-Token`` header of every admin request."""
 
     def __init__(
         self,
@@ -96,9 +98,15 @@ class SandboxAdmin:
         *,
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
+        admin_token: str | None = None,
     ) -> None:
+        headers = {} if admin_token is None else {"x-sandbox-admin-token": admin_token}
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/"), timeout=timeout, transport=transport, trust_env=False
+            base_url=base_url.rstrip("/"),
+            timeout=timeout,
+            transport=transport,
+            trust_env=False,
+            headers=headers,
         )
 
     def close(self) -> None:
@@ -245,7 +253,8 @@ class SandboxProcess:
     ``binary`` defaults to ``$BAAS_SANDBOX``, else ``baas-sandbox`` on the ``PATH``.
     ``callback_url`` is where notifications go; ``scenario`` a YAML file of faults put in
     force from the start; ``state_file`` keeps the state across runs (SQLite);
-    ``admin=False`` turns the admin API off (then :attr:`admin` raises).
+    ``admin=False`` turns the admin API off (then :attr:`admin` raises); ``admin_token``
+    makes the admin API require that token (``--admin-token``), which :attr:`admin` sends.
     """
 
     def __init__(
@@ -256,6 +265,7 @@ class SandboxProcess:
         scenario: str | os.PathLike[str] | None = None,
         state_file: str | os.PathLike[str] | None = None,
         admin: bool = True,
+        admin_token: str | None = None,
         startup_timeout: float = 30.0,
     ) -> None:
         self._args = [str(_binary(binary)), "--port", "0"]
@@ -267,7 +277,10 @@ class SandboxProcess:
             self._args += ["--state", str(state_file)]
         if not admin:
             self._args.append("--no-admin")
+        if admin_token is not None:
+            self._args += ["--admin-token", admin_token]
         self._admin_on = admin
+        self._admin_token = admin_token
         self._startup_timeout = startup_timeout
         self._process: subprocess.Popen[str] | None = None
         self._reader: threading.Thread | None = None
@@ -337,7 +350,7 @@ class SandboxProcess:
         if self._process is None:
             raise RuntimeError("the sandbox is not running")
         if self._admin is None:
-            self._admin = SandboxAdmin(self.url)
+            self._admin = SandboxAdmin(self.url, admin_token=self._admin_token)
         return self._admin
 
     def config(self, **options: Any) -> Config:

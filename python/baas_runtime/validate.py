@@ -1,9 +1,12 @@
 """Validation helpers called by generated code, one method per rule kind of the spec.
 
 The method names are those the rule registry gives (``codegen/src/rules``,
-``RuleKind::check``), as in the Rust runtime's ``Validator``. Every check takes the
-:class:`FieldPath` of the value it checks; every violation of one request is collected
-and reported together, each naming its field and rule.
+``RuleKind::check``), as in the Rust runtime's ``Validator``. The generated code calls
+them by name (mypy checks each call the spec makes), and a test of the generator
+(``codegen/src/python/tests.rs``) fails when any rule kind names a method that is missing
+here or takes other arguments. Every check takes the :class:`FieldPath` of the value it
+checks; every violation of one request is collected and reported together, each naming
+its field and rule.
 """
 
 from __future__ import annotations

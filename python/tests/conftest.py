@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -27,15 +27,15 @@ def sandbox_binary() -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-def start_sandbox() -> SandboxProcess:
+def start_sandbox(**options: Any) -> SandboxProcess:
     """The sandbox binary, started with the SDK's own helper (skips, or fails in CI,
-    when it is not built)."""
+    when it is not built); ``options`` go to :class:`SandboxProcess`."""
     binary = sandbox_binary()
     if binary is None:
         if os.environ.get("BAAS_REQUIRE_SANDBOX") == "1":
             pytest.fail("the sandbox binary is not built (cargo build -p baas-sandbox --bin baas-sandbox)")
         pytest.skip("the sandbox binary is not built")
-    return SandboxProcess(binary).start()
+    return SandboxProcess(binary, **options).start()
 
 
 @pytest.fixture(scope="session")

@@ -128,3 +128,19 @@ def test_a_program_that_is_not_the_sandbox_fails_to_start_saying_what_it_printed
         SandboxProcess("/bin/false", startup_timeout=5).start()
     with pytest.raises(FileNotFoundError):
         SandboxProcess("/nonexistent/baas-sandbox").start()
+
+
+def test_with_an_admin_token_the_helper_sends_it_and_a_helper_without_it_is_refused() -> None:
+    sandbox = start_sandbox(admin_token="py-token-35")
+    try:
+        assert "clock_ms" in sandbox.admin.state()
+        sandbox.admin.advance_clock(1000)
+        for token in (None, "py-token-3"):
+            with SandboxAdmin(sandbox.url, admin_token=token) as other:
+                with pytest.raises(SandboxAdminError) as refused:
+                    other.state()
+                assert refused.value.status == 403
+                assert "--admin-token" in str(refused.value)
+        assert any(line.startswith("token:") for line in sandbox.output)
+    finally:
+        sandbox.stop()

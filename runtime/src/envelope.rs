@@ -501,6 +501,16 @@ pub fn open_response<R: DeserializeOwned>(
     key: &PrivateKey,
     expect: Expect<'_>,
 ) -> Result<R, Error> {
+    // What it quotes of the body never shows the key (as in Java and PHP).
+    open_checked(status, body, key, expect).map_err(|e| e.redacting(key))
+}
+
+fn open_checked<R: DeserializeOwned>(
+    status: Option<u16>,
+    body: &[u8],
+    key: &PrivateKey,
+    expect: Expect<'_>,
+) -> Result<R, Error> {
     let flat = flatten_received(status, body)?;
     let fields = response_fields(status, body, &flat)?;
     // A notification or a request is never an answer, signed or not.

@@ -246,6 +246,37 @@ impl Error {
         .into()
     }
 
+    /// This error with the key written [`crate::REDACTED`] wherever it quotes what was
+    /// received: a received body may hold the key (a service or proxy that echoes what
+    /// it was sent), and errors get logged. The snippet of a [`ErrorKind::Decode`] loses
+    /// every occurrence of the key and a start of it cut off by the snippet's end; its
+    /// message too; its source is dropped if its text shows the key.
+    pub(crate) fn redacting(mut self, key: &crate::PrivateKey) -> Error {
+        let Ok(secret) = std::str::from_utf8(key.expose()) else {
+            return self;
+        };
+        if secret.is_empty() {
+            return self;
+        }
+        if let ErrorKind::Decode {
+            message,
+            snippet,
+            source,
+            ..
+        } = &mut self.kind
+        {
+            *message = message.replace(secret, crate::REDACTED);
+            *snippet = redact_quoted(snippet, secret);
+            if source
+                .as_ref()
+                .is_some_and(|e| e.to_string().contains(secret))
+            {
+                *source = None;
+            }
+        }
+        self
+    }
+
     /// True when trying again may succeed: transport failures and timeouts of calls
     /// that move no money, result codes the spec marks retryable, and gateway statuses
     /// 502/503/504. Never for [`ErrorKind::OutcomeUnknown`]: a call that may move money
@@ -331,6 +362,22 @@ pub enum Outcome {
 
 /// At most [`SNIPPET_MAX_BYTES`] bytes of text from the start of a body (invalid UTF-8
 /// shown as U+FFFD), cut at a character boundary, with `…` when something was cut.
+/// `text` (a snippet of a received body) with every occurrence of `secret` replaced by
+/// [`crate::REDACTED`], and, when the snippet was cut (`…`), a start of `secret` that the
+/// cut left at its end too.
+fn redact_quoted(text: &str, secret: &str) -> String {
+    let whole = text.replace(secret, crate::REDACTED);
+    if let Some(head) = whole.strip_suffix('…') {
+        if let Some((i, _)) = head
+            .char_indices()
+            .find(|(i, _)| head.get(*i..).is_some_and(|tail| secret.starts_with(tail)))
+        {
+            return format!("{}{}…", head.get(..i).unwrap_or_default(), crate::REDACTED);
+        }
+    }
+    whole
+}
+
 pub(crate) fn snippet(body: &[u8]) -> String {
     let mut head = body
         .get(..body.len().min(SNIPPET_MAX_BYTES))
@@ -516,6 +563,29 @@ mod tests {
         assert!(invalid.contains("response or notification"), "{invalid}");
         assert!(invalid.contains("private key"), "{invalid}");
         assert!(invalid.contains("baas-sign --verify"), "{invalid}");
+    }
+
+    #[test]
+    fn a_quoted_body_never_shows_the_key() {
+        let key = crate::PrivateKey::new("s3cr3t-key");
+        let quoted = |body: &[u8]| {
+            let e = Error::decode(Some(200), "bad: s3cr3t-key", body, None).redacting(&key);
+            match e.into_kind() {
+                ErrorKind::Decode {
+                    message, snippet, ..
+                } => format!("{message} {snippet}"),
+                other => panic!("{other:?}"),
+            }
+        };
+        let shown = quoted(br#"{"senderKey":"s3cr3t-key","x":1}"#);
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert!(shown.contains("[redacted]"), "{shown}");
+        // The key cut in two by the snippet's end.
+        let mut long = vec![b'x'; SNIPPET_MAX_BYTES - 4];
+        long.extend_from_slice(b"s3cr3t-key and more");
+        let shown = quoted(&long);
+        assert!(shown.ends_with("[redacted]…"), "{shown}");
+        assert!(!shown.contains("s3cr"), "{shown}");
     }
 
     #[test]

@@ -22,15 +22,11 @@
 //! - its `timestamp` is within the freshness window: at most [`DEFAULT_MAX_AGE`] old and
 //!   at most [`DEFAULT_MAX_SKEW`] ahead of this machine's clock, both configurable.
 //!
-//! Keep the delivery ids you processed for at least the window (a [`SeenFile`] does,
-//! across restarts): anything older is refused by its timestamp, anything younger is
-//! recognised by its id, so no notification is processed twice however long ago it was
-//! first delivered.
+//! Keep the delivery ids you processed for longer than any re-delivery can come, counted
+//! from when you processed them (a [`SeenFile`] does, across restarts, for
+//! [`DEFAULT_KEEP`]): the service re-signs a re-delivery with a fresh timestamp, so
+//! after an outage longer than the window only the id tells it was processed.
 
-use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -39,6 +35,9 @@ use crate::envelope::{new_salt, now_millis};
 use crate::error::{Error, ErrorKind};
 use crate::raw_json::RawJson;
 use crate::secret::PrivateKey;
+
+mod seen;
+pub use seen::{SeenFile, DEFAULT_KEEP};
 
 /// The body to answer once a notification is processed (or recognised as a duplicate).
 pub const ACK: &str = "ok";
@@ -222,7 +221,8 @@ fn untrusted(reason: String) -> Error {
 #[serde(rename_all = "camelCase")]
 struct Fields {
     request_id: String,
-    #[serde(deserialize_with = "type_text")]
+    /// A JSON string, as the service sends it (`"0028"`); a number (`28`, `28.0`, `-28`)
+    /// is refused in every language (the shared vectors' `notification_types`).
     notification_type: String,
     sender: Option<String>,
     locale: Option<String>,
@@ -235,10 +235,6 @@ struct Fields {
     data: Option<serde::de::IgnoredAny>,
 }
 
-fn type_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    crate::wire_enum::deserialize_str(d).map(|c| c.into_owned())
-}
-
 /// Verifies a received notification body without checking its sender or its age:
 /// use a [`Verifier`], which does. Kept for receivers that check both themselves.
 ///
@@ -249,8 +245,13 @@ pub fn verify(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     verify_body(body, key)
 }
 
-/// The checks of [`Verifier`] but the sender and the window.
+/// The checks of [`Verifier`] but the sender and the window; what an error quotes of the
+/// body never shows the key (as in Java and PHP).
 fn verify_body(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
+    checked_body(body, key).map_err(|e| e.redacting(key))
+}
+
+fn checked_body(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
     let flat = crate::canonical::Flattened::parse_unambiguous(body).map_err(|e| {
         if matches!(e, crate::canonical::CanonicalError::Ambiguous { .. }) {
             return Error::from(ErrorKind::Untrusted {
@@ -301,160 +302,6 @@ fn verify_body(body: &[u8], key: &PrivateKey) -> Result<Notification, Error> {
         timestamp: Some(fields.timestamp),
         params: fields.params.unwrap_or_default(),
     })
-}
-
-/// The delivery ids a receiver has processed, kept in a file so that a restart does not
-/// forget them (an in-memory set processes every notification re-delivered after a
-/// restart a second time).
-///
-/// Each line is `<timestamp> <notificationType> <requestId>`, appended and flushed to
-/// disk before you answer [`ACK`]. Opening drops the entries older than the window
-/// (those notifications are refused by their timestamp anyway) and rewrites the file,
-/// so it holds about a window's worth of ids. One process at a time: with several
-/// receivers, keep the ids in your database instead (a unique key on
-/// (`requestId`, `notificationType`), inserted in the transaction that processes the
-/// notification).
-///
-/// ```
-/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use baas_runtime::notification::{self, SeenFile, Verifier};
-/// use baas_runtime::{PrivateKey, RawJson};
-///
-/// # let dir = std::env::temp_dir().join(format!("baas-seen-doc-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir)?;
-/// let key = PrivateKey::new("partner-key");
-/// let verifier = Verifier::new(key.clone(), "svc");
-/// let path = dir.join("seen-notifications.txt");
-/// # let params = RawJson::from_string("{}".to_owned())?;
-/// # let body = notification::signed_body("0015", "N1", "svc", "en_KE", &params, &key)?;
-/// let mut seen = SeenFile::open(&path, verifier.window())?;
-/// let n = verifier.verify(&body)?;
-/// if seen.is_new(&n.delivery_id()) {
-///     // process it, then:
-///     seen.record(&n)?;
-/// }
-/// drop(seen);
-/// // After a restart the id is still known.
-/// assert!(!SeenFile::open(&path, verifier.window())?.is_new(&n.delivery_id()));
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok(()) }
-/// ```
-#[derive(Debug)]
-pub struct SeenFile {
-    path: PathBuf,
-    file: File,
-    seen: HashMap<DeliveryId, i64>,
-}
-
-impl SeenFile {
-    /// Opens (or creates) the file, keeping the ids of the last `window` (pass
-    /// [`Verifier::window`]).
-    ///
-    /// # Errors
-    ///
-    /// The file cannot be read, rewritten or created.
-    pub fn open(path: impl AsRef<Path>, window: Duration) -> std::io::Result<SeenFile> {
-        Self::open_at(path, window, now_millis())
-    }
-
-    fn open_at(path: impl AsRef<Path>, window: Duration, now_ms: i64) -> std::io::Result<SeenFile> {
-        let path = path.as_ref().to_path_buf();
-        let oldest = now_ms.saturating_sub(i64::try_from(window.as_millis()).unwrap_or(i64::MAX));
-        let mut seen = HashMap::new();
-        match File::open(&path) {
-            Ok(file) => {
-                for line in BufReader::new(file).lines() {
-                    // A line cut short by a crash is skipped.
-                    if let Some((id, timestamp)) = parse_line(&line?) {
-                        if timestamp >= oldest {
-                            seen.insert(id, timestamp);
-                        }
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-        }
-        // Rewrite what is kept into a new file, then put it in place.
-        let fresh = path.with_extension("tmp");
-        {
-            let mut out = File::create(&fresh)?;
-            let mut ids: Vec<_> = seen.iter().collect();
-            ids.sort_by(|a, b| a.1.cmp(b.1).then_with(|| a.0.cmp(b.0)));
-            for (id, timestamp) in ids {
-                out.write_all(line_of(id, *timestamp).as_bytes())?;
-            }
-            out.sync_all()?;
-        }
-        std::fs::rename(&fresh, &path)?;
-        let file = OpenOptions::new().append(true).open(&path)?;
-        Ok(SeenFile { path, file, seen })
-    }
-
-    /// True when this delivery id was not recorded yet.
-    pub fn is_new(&self, id: &DeliveryId) -> bool {
-        !self.seen.contains_key(id)
-    }
-
-    /// Records a processed notification, on disk before it returns.
-    ///
-    /// # Errors
-    ///
-    /// The file cannot be written: do not answer [`ACK`] then, so the service delivers
-    /// again.
-    pub fn record(&mut self, notification: &Notification) -> std::io::Result<()> {
-        let id = notification.delivery_id();
-        let timestamp = notification.timestamp.unwrap_or_else(now_millis);
-        self.file.write_all(line_of(&id, timestamp).as_bytes())?;
-        self.file.sync_data()?;
-        self.seen.insert(id, timestamp);
-        Ok(())
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// How many ids are kept.
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    /// True when no id is kept.
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
-    }
-}
-
-/// One line of a [`SeenFile`]. The requestId goes last: it is the one part that could
-/// hold a space; the notification type is checked to hold none.
-fn line_of(id: &DeliveryId, timestamp: i64) -> String {
-    let kind: String = id
-        .notification_type
-        .chars()
-        .map(|c| if c.is_whitespace() { '_' } else { c })
-        .collect();
-    let request_id: String = id
-        .request_id
-        .chars()
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-        .collect();
-    format!("{timestamp} {kind} {request_id}\n")
-}
-
-fn parse_line(line: &str) -> Option<(DeliveryId, i64)> {
-    let mut parts = line.splitn(3, ' ');
-    let timestamp = parts.next()?.parse().ok()?;
-    let notification_type = parts.next()?.to_owned();
-    let request_id = parts.next()?.to_owned();
-    Some((
-        DeliveryId {
-            request_id,
-            notification_type,
-        },
-        timestamp,
-    ))
 }
 
 #[derive(Serialize)]
@@ -584,12 +431,20 @@ mod tests {
             verifier.verify(b"ok").map_err(Error::into_kind),
             Err(ErrorKind::Decode { .. })
         ));
-        // A numeric notificationType is kept as text.
-        let numeric = signed(&format!(
-            r#"{{"requestId":"N3","sender":"svc","notificationType":15,"timestamp":{},"salt":"s"}}"#,
-            now_millis()
-        ));
-        assert_eq!(verifier.verify(&numeric).unwrap().notification_type, "15");
+        // One rule in every language: a string as the service sends it, any number refused.
+        for number in ["15", "28.0", "2.8e1", "-28"] {
+            let numeric = signed(&format!(
+                r#"{{"requestId":"N3","sender":"svc","notificationType":{number},"timestamp":{},"salt":"s"}}"#,
+                now_millis()
+            ));
+            assert!(
+                matches!(
+                    verifier.verify(&numeric).map_err(Error::into_kind),
+                    Err(ErrorKind::Decode { .. })
+                ),
+                "{number}"
+            );
+        }
     }
 
     /// Signs a hand-written body with the test key.
@@ -699,45 +554,5 @@ mod tests {
             let reason = refused_as_untrusted(verifier.verify(body.as_bytes()));
             assert!(reason.contains("re-cut"), "{reason}");
         }
-    }
-
-    #[test]
-    fn seen_ids_survive_a_restart_and_expire_with_the_window() {
-        let dir =
-            std::env::temp_dir().join(format!("baas-seen-{}-{}", std::process::id(), now_millis()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("seen.txt");
-        let now = now_millis();
-        let day = Duration::from_secs(24 * 3600);
-        let n = |id: &str, timestamp: i64| Notification {
-            notification_type: "0028".into(),
-            request_id: id.into(),
-            sender: Some(SVC.into()),
-            locale: None,
-            timestamp: Some(timestamp),
-            params: RawJson::default(),
-        };
-        {
-            let mut seen = SeenFile::open_at(&path, day, now).unwrap();
-            assert!(seen.is_empty());
-            let fresh = n("N 1 with spaces", now);
-            assert!(seen.is_new(&fresh.delivery_id()));
-            seen.record(&fresh).unwrap();
-            seen.record(&n("OLD", now - 2 * 24 * 3_600_000)).unwrap();
-            assert!(!seen.is_new(&fresh.delivery_id()));
-        }
-        let seen = SeenFile::open_at(&path, day, now).unwrap();
-        assert!(!seen.is_new(&n("N 1 with spaces", now).delivery_id()));
-        // Older than the window: dropped (its timestamp refuses it anyway).
-        assert!(seen.is_new(&n("OLD", 0).delivery_id()));
-        assert_eq!(seen.len(), 1);
-        assert_eq!(seen.path(), path);
-        drop(seen);
-        // A line cut short by a crash is skipped, the rest kept.
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        text.push_str("12");
-        std::fs::write(&path, text).unwrap();
-        assert_eq!(SeenFile::open_at(&path, day, now).unwrap().len(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

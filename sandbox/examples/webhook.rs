@@ -42,7 +42,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
 
     // A minimal HTTP receiver: one request per connection.
-    let mut seen = SeenFile::open(&seen_path, verifier.window())?;
+    let mut seen = SeenFile::open(&seen_path, baas_client::notification::DEFAULT_KEEP)?;
     let (mut socket, _) =
         tokio::time::timeout(Duration::from_secs(10), listener.accept()).await??;
     let mut buf = Vec::new();

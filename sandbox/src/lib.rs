@@ -129,13 +129,24 @@ pub enum SandboxError {
     /// The state file ([`SandboxConfig::state`]) cannot be used.
     #[error(transparent)]
     State(#[from] state::StateError),
+    /// The admin token ([`SandboxConfig::admin_token`]) is empty or holds a character
+    /// that cannot travel unchanged in a header, a cookie and a URL.
+    #[error(
+        "admin token: use printable ASCII without space, ';', ',', '\"', '\\', '&', '#',          '%', '+' or '=' (and not empty)"
+    )]
+    AdminToken,
 }
 
 /// Largest request body read by default ([`SandboxConfig::max_body_bytes`]): a 30 MB
 /// invoice in Base64 plus the rest of a CNY Express application.
 pub const MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
-/// Connections served at once by default ([`SandboxConfig::max_connections`]).
-pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+/// Connections served at once by default ([`SandboxConfig::max_connections`]). Each
+/// open connection costs a task, a socket and a few KiB until it sends a request, so
+/// this is set well above what clients that behave need: 300 clients sending their
+/// headers slowly (each cut off after [`SandboxConfig::header_read_timeout`]) leave room
+/// for the others (`tests/e2e_slow_clients.rs`). It was 64, and 64 slow clients held
+/// every other request for up to 10 s.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// Bodies larger than this are "large": read only with a permit of
 /// [`SandboxConfig::large_bodies_at_once`] and checked on a blocking thread, not on the
 /// async workers. A normal request is under 2 KiB; this is about 5 ms of checking in a
@@ -198,6 +209,13 @@ pub struct SandboxConfig {
     /// its last task ends: after a drop, the connections' grace period and the
     /// notifications still being retried.
     pub state: Option<std::path::PathBuf>,
+    /// A token the admin page and API require (default none; `--admin-token`): sent in
+    /// the `X-Sandbox-Admin-Token` header (the Python and TypeScript helpers do), in the
+    /// `baas_sandbox_admin` cookie, or as `?token=` in the page's URL (which sets the
+    /// cookie). Printable ASCII without space, `;`, `,`, `"`, `\`, `&`, `#`, `%`, `+`
+    /// or `=`. With or without it, admin requests must come from loopback and name
+    /// the sandbox itself in `Host` (and `Origin`, when sent): see the README.
+    pub admin_token: Option<String>,
 }
 
 impl std::fmt::Debug for SandboxConfig {
@@ -216,6 +234,10 @@ impl std::fmt::Debug for SandboxConfig {
             .field("faults", &self.faults)
             .field("admin", &self.admin)
             .field("state", &self.state)
+            .field(
+                "admin_token",
+                &self.admin_token.as_ref().map(|_| baas_runtime::REDACTED),
+            )
             .finish()
     }
 }
@@ -236,6 +258,7 @@ impl Default for SandboxConfig {
             faults: Vec::new(),
             admin: true,
             state: None,
+            admin_token: None,
         }
     }
 }
@@ -323,6 +346,11 @@ impl Sandbox {
 
     /// Starts a sandbox with `config`.
     pub async fn start_with(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
+        if let Some(token) = &config.admin_token {
+            if !server::token_is_plain(token) {
+                return Err(SandboxError::AdminToken);
+            }
+        }
         let bind_err = |source| SandboxError::Bind {
             port: config.port,
             source,
@@ -351,6 +379,7 @@ impl Sandbox {
                 (shared, restored.queue)
             }
         };
+        shared.listening_on(addr.port());
         let shared = Arc::new(shared);
         let (shutdown, rx) = tokio::sync::watch::channel(false);
         let sandbox = Sandbox {
@@ -380,6 +409,11 @@ impl Sandbox {
     /// [`SandboxConfig::admin`]).
     pub fn admin_url(&self) -> String {
         format!("http://{}/_sandbox/", self.addr)
+    }
+
+    /// The admin token, when the sandbox has one ([`SandboxConfig::admin_token`]).
+    pub fn admin_token(&self) -> Option<&str> {
+        self.shared.admin_token.as_deref()
     }
 
     /// The listening address.

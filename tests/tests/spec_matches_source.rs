@@ -1897,6 +1897,31 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// Whether the reference documents are beside the repository (`../shared/reference/`,
+/// which only this team's machines and CI have). When they are not, the tests that read
+/// them say so and pass, unless `CI=true` or `BAAS_REQUIRE_SHARED=1`: then their absence
+/// is a failure, never a skip.
+fn shared_present(test: &str) -> bool {
+    let path = root().join("../shared/reference/baas-api-spec.md");
+    if path.exists() {
+        return true;
+    }
+    let required = std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("BAAS_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "{test}: the source document {} is missing, and CI or BAAS_REQUIRE_SHARED=1 requires it",
+        path.display()
+    );
+    eprintln!(
+        "SKIPPED {test}: it compares spec/ with the bank's API document, expected at {} \
+         (beside the repository on the team's machines and in CI); set BAAS_REQUIRE_SHARED=1 \
+         to make its absence a failure",
+        path.display()
+    );
+    false
+}
+
 /// A document of `../shared/reference/`.
 fn reference(name: &str) -> String {
     let path = root().join("../shared/reference").join(name);
@@ -1935,6 +1960,9 @@ fn report(mismatches: &[String]) -> String {
 
 #[test]
 fn spec_matches_source_document() {
+    if !shared_present("spec_matches_source_document") {
+        return;
+    }
     let src = source();
     let spec = load_spec(&root().join("spec"));
 
@@ -1965,6 +1993,9 @@ fn spec_matches_source_document() {
 /// missing operation and an unexplained type change each produce a mismatch.
 #[test]
 fn cross_check_reports_each_kind_of_mismatch() {
+    if !shared_present("cross_check_reports_each_kind_of_mismatch") {
+        return;
+    }
     let src = source();
     let good = load_spec(&root().join("spec"));
     let find = |spec: &mut Spec, name: &str| -> usize {
@@ -2107,6 +2138,9 @@ fn operations_sharing_a_money_path_are_never_resent() {
 /// with the declared type where one is stated; the message envelope matches its table.
 #[test]
 fn records_and_envelope_match_the_resources_section() {
+    if !shared_present("records_and_envelope_match_the_resources_section") {
+        return;
+    }
     let spec = load_spec(&root().join("spec"));
     let mut m = compare_records(&spec, &resources());
     m.extend(compare_envelope(&spec, &reference("baas-api-spec.md")));
@@ -2117,6 +2151,9 @@ fn records_and_envelope_match_the_resources_section() {
 /// there, in order, with the wire type and provenance expected.
 #[test]
 fn enums_match_the_value_sets_of_the_documents() {
+    if !shared_present("enums_match_the_value_sets_of_the_documents") {
+        return;
+    }
     let spec = load_spec(&root().join("spec"));
     let m = compare_value_sets(
         &spec,
@@ -2132,6 +2169,9 @@ fn enums_match_the_value_sets_of_the_documents() {
 /// document each produce a mismatch.
 #[test]
 fn cross_check_reports_rules_records_and_value_sets() {
+    if !shared_present("cross_check_reports_rules_records_and_value_sets") {
+        return;
+    }
     let src = source();
     let res = resources();
     let good = load_spec(&root().join("spec"));

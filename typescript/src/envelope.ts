@@ -127,6 +127,15 @@ export function openResponse(
   requestId: string,
   acceptUnsignedSuccess = false,
 ): Answer {
+  try {
+    return openChecked(status, body, key, requestId, acceptUnsignedSuccess);
+  } catch (e) {
+    // What it quotes of the body never shows the key (as in Java and PHP).
+    throw e instanceof DecodeError ? e.redacting(key) : e;
+  }
+}
+
+function openChecked(status: number | undefined, body: Uint8Array, key: PrivateKey, requestId: string, acceptUnsignedSuccess: boolean): Answer {
   const flat = flattenReceived(status, body);
   const top = flat.value;
   for (const name of ["notificationType", "params"]) {

@@ -5,6 +5,7 @@
  * `outcome` says what is known of the call's effect. No error ever holds the private key.
  */
 
+import { type PrivateKey, REDACTED } from "./secret.js";
 import type { Violation } from "./validate.js";
 
 /** Result code of a successful call. */
@@ -229,17 +230,28 @@ export class SignatureInvalid extends BaasError {
 /** The response (or a value in it) could not be decoded. */
 export class DecodeError extends BaasError {
   override name = "DecodeError";
-  readonly snippet: string;
+  snippet: string;
+  #detail: string;
   constructor(
     message: string,
     readonly status?: number,
     body: Uint8Array = new Uint8Array(),
   ) {
     const s = snippet(body);
-    super(
-      `cannot decode the response${status !== undefined ? ` (HTTP ${status})` : ""}: ${message}; body starts ${JSON.stringify(s)}`,
-    );
+    super(decodeText(message, status, s));
     this.snippet = s;
+    this.#detail = message;
+  }
+  /**
+   * This error with the key written `[redacted]` wherever it quotes what was received (also a
+   * start of the key cut off by the snippet's end): a received body may hold the key, and
+   * errors get logged. As in Java and PHP.
+   */
+  redacting(key: PrivateKey): this {
+    this.#detail = key.redact(this.#detail);
+    this.snippet = redactQuoted(this.snippet, key);
+    this.message = decodeText(this.#detail, this.status, this.snippet);
+    return this;
   }
   override get isRetryable(): boolean {
     return this.status === 502 || this.status === 503 || this.status === 504;
@@ -274,6 +286,26 @@ export class Untrusted extends BaasError {
 }
 
 /** At most {@link SNIPPET_MAX_BYTES} bytes of a body as text, `…` when cut. */
+function decodeText(message: string, status: number | undefined, s: string): string {
+  return `cannot decode the response${status !== undefined ? ` (HTTP ${status})` : ""}: ${message}; body starts ${JSON.stringify(s)}`;
+}
+
+/**
+ * `text` (a snippet of a received body) with every occurrence of the key replaced by
+ * `[redacted]`, and, when the snippet was cut (`…`), a start of the key the cut left at its end.
+ */
+export function redactQuoted(text: string, key: PrivateKey): string {
+  const secret = key.expose();
+  const whole = key.redact(text);
+  if (secret.length > 0 && whole.endsWith("…")) {
+    const head = whole.slice(0, -1);
+    for (let i = 0; i < head.length; i++) {
+      if (secret.startsWith(head.slice(i))) return `${head.slice(0, i)}${REDACTED}…`;
+    }
+  }
+  return whole;
+}
+
 export function snippet(body: Uint8Array): string {
   const cut = body.length > SNIPPET_MAX_BYTES;
   let end = Math.min(body.length, SNIPPET_MAX_BYTES);

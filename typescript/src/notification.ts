@@ -11,7 +11,7 @@ import { appendFileSync, existsSync, fsyncSync, mkdirSync, openSync, closeSync, 
 import { dirname } from "node:path";
 import { CanonicalError, type Flattened, JsonNumber, type JsonObject, type JsonValue, parse } from "./canonical.js";
 import { signEnvelopeText, newSalt } from "./envelope.js";
-import { BaasError, DecodeError, SignatureInvalid, SignatureMissing, Untrusted } from "./errors.js";
+import { DecodeError, SignatureInvalid, SignatureMissing, Untrusted } from "./errors.js";
 import type { PrivateKey } from "./secret.js";
 import { writeJson } from "./shape.js";
 import { VerifyError, verifyFlattened } from "./sign.js";
@@ -42,16 +42,24 @@ export function deliveryId(requestId: string, notificationType: string): string 
   return `${notificationType} ${requestId}`;
 }
 
-function text(top: JsonObject, name: string, integerOk = false): string | undefined {
+function text(top: JsonObject, name: string): string | undefined {
   const value = top[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return value;
-  if (integerOk && value instanceof JsonNumber && /^[0-9]+$/u.test(value.text)) return value.text;
   throw new DecodeError(`not a notification: \`${name}\` is not a string`);
 }
 
 /** The checks of {@link Verifier} but the sender and the window. */
 export function verifyBody(body: Uint8Array, key: PrivateKey): Notification {
+  try {
+    return checkedBody(body, key);
+  } catch (e) {
+    // What it quotes of the body never shows the key (as in Java and PHP).
+    throw e instanceof DecodeError ? e.redacting(key) : e;
+  }
+}
+
+function checkedBody(body: Uint8Array, key: PrivateKey): Notification {
   let flat: Flattened;
   try {
     flat = parse(body);
@@ -70,7 +78,9 @@ export function verifyBody(body: Uint8Array, key: PrivateKey): Notification {
   }
   const top = flat.value;
   const requestId = text(top, "requestId");
-  const notificationType = text(top, "notificationType", true);
+  // A JSON string, as the service sends it ("0028"); a number (28, 28.0, -28) is refused in
+  // every language (the shared vectors' notification_types).
+  const notificationType = text(top, "notificationType");
   const salt = text(top, "salt");
   const timestamp = top["timestamp"];
   if (
@@ -153,54 +163,139 @@ export class Verifier {
 }
 
 /**
+ * How long a {@link SeenFile} keeps an id by default, counted from when it was recorded: 30
+ * days. It must outlast every re-delivery: the service re-signs a re-delivery with a fresh
+ * timestamp, so after an outage longer than the verifier's window only the id tells that a
+ * notification was processed.
+ */
+export const DEFAULT_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
+const SEEN_HEADER = "# baas seen-notifications v2: <recorded epoch ms> <notificationType> <requestId>, %XX-escaped";
+
+/** Every byte outside `!`..`~`, and `%`, as `%XX`: the line is ASCII, so nothing in an id splits it. */
+function escapeField(text: string): string {
+  let out = "";
+  for (const b of new TextEncoder().encode(text)) {
+    out += b >= 0x21 && b <= 0x7e && b !== 0x25 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+function unescapeField(field: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < field.length; ) {
+    const c = field.charCodeAt(i);
+    if (c === 0x25) {
+      const hex = field.slice(i + 1, i + 3);
+      if (!/^[0-9A-Fa-f]{2}$/u.test(hex)) return undefined;
+      bytes.push(parseInt(hex, 16));
+      i += 3;
+    } else if (c >= 0x21 && c <= 0x7e) {
+      bytes.push(c);
+      i += 1;
+    } else {
+      return undefined;
+    }
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function seenLine(notificationType: string, requestId: string, recordedMs: number): string {
+  return `${recordedMs} ${escapeField(notificationType)} ${escapeField(requestId)}\n`;
+}
+
+/**
  * The delivery ids a receiver processed, in an append-only file that survives a restart (one
- * process at a time). Each line is `<timestamp> <notificationType> <requestId>`; opening drops
- * entries older than the window and rewrites the file.
+ * process at a time; with several receivers, keep them in your database under a unique key).
+ *
+ * Each id is kept for `keepMs` (default {@link DEFAULT_KEEP_MS}, 30 days) counted from when it was
+ * **recorded**, never from the notification's timestamp: a re-delivery re-signed after a long
+ * outage is fresh by its timestamp and must still be known by its id. Any id is kept exactly:
+ * one ASCII line per id, `<recorded ms> <notificationType> <requestId>`, every byte outside
+ * `!`..`~` and `%` written `%XX` (the format the Rust and Python stores read and write). Opening
+ * drops ids older than `keepMs` and rewrites the file; a file of the first format is read too.
+ *
+ * {@link SeenFile.record} never refuses an id: it keeps the id in memory first, then appends it and
+ * flushes it to disk. If that write fails it throws the file system's error: the id is still known
+ * to this process (acknowledge a re-delivery), and the line is written again with the next record.
  */
 export class SeenFile {
   readonly #seen = new Map<string, number>();
+  #unwritten = "";
 
   constructor(
     readonly path: string,
-    windowMs: number,
+    keepMs: number = DEFAULT_KEEP_MS,
     nowMs: number = Date.now(),
   ) {
+    const kept: [string, string, number][] = [];
     if (existsSync(path)) {
-      for (const line of readFileSync(path, "utf8").split("\n")) {
-        const [stamp, type, requestId] = splitLine(line);
-        if (stamp !== undefined && type !== undefined && requestId !== undefined && nowMs - stamp <= windowMs) {
-          this.#seen.set(deliveryId(requestId, type), stamp);
+      const lines = readFileSync(path, "latin1").split("\n");
+      const current = lines[0] === SEEN_HEADER;
+      for (const line of current ? lines.slice(1) : lines) {
+        const parsed = current ? parseLine(line) : parseLegacy(Buffer.from(line, "latin1").toString("utf8"));
+        // A line cut short by a crash is skipped.
+        if (parsed !== undefined && nowMs - parsed[2] <= keepMs) {
+          this.#seen.set(key(parsed[0], parsed[1]), parsed[2]);
+          kept.push(parsed);
         }
       }
     }
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.tmp`;
-    const lines = [...this.#seen].map(([id, stamp]) => `${stamp} ${id}\n`).join("");
-    writeFileSync(tmp, lines, "utf8");
+    const seenNow = new Map<string, [string, string, number]>();
+    for (const entry of kept) seenNow.set(key(entry[0], entry[1]), entry);
+    const lines = [...seenNow.values()].sort((a, b) => a[2] - b[2]).map(([t, r, at]) => seenLine(t, r, at));
+    writeFileSync(tmp, `${SEEN_HEADER}\n${lines.join("")}`, "latin1");
     syncFile(tmp);
     renameSync(tmp, path);
   }
 
-  isNew(n: Notification<string, unknown>): boolean {
-    return !this.#seen.has(n.deliveryId);
+  isNew(n: Pick<Notification<string, unknown>, "notificationType" | "requestId">): boolean {
+    return !this.#seen.has(key(n.notificationType, n.requestId));
   }
 
-  /** Appends the notification's id, on disk before it returns (answer `ok` after). */
-  record(n: Notification<string, unknown>): void {
-    if (/[ \r\n]/u.test(n.requestId + n.notificationType)) {
-      throw new BaasError("a delivery id with spaces or line breaks cannot be recorded");
-    }
-    appendFileSync(this.path, `${n.timestamp} ${n.deliveryId}\n`, "utf8");
+  /** How many ids are kept. */
+  get size(): number {
+    return this.#seen.size;
+  }
+
+  /**
+   * Records the notification's id: known to this process at once, on disk before it returns
+   * (answer `ok` after). Throws only when the file cannot be written (see the class).
+   */
+  record(n: Pick<Notification<string, unknown>, "notificationType" | "requestId">, nowMs: number = Date.now()): void {
+    this.#unwritten += seenLine(n.notificationType, n.requestId, nowMs);
+    this.#seen.set(key(n.notificationType, n.requestId), nowMs);
+    appendFileSync(this.path, this.#unwritten, "latin1");
     syncFile(this.path);
-    this.#seen.set(n.deliveryId, n.timestamp);
+    this.#unwritten = "";
   }
 }
 
-function splitLine(line: string): [number | undefined, string | undefined, string | undefined] {
+function key(notificationType: string, requestId: string): string {
+  return JSON.stringify([notificationType, requestId]);
+}
+
+function parseLine(line: string): [string, string, number] | undefined {
+  const parts = line.split(" ");
+  if (parts.length !== 3 || !/^-?[0-9]+$/u.test(parts[0] ?? "")) return undefined;
+  const type = unescapeField(parts[1] ?? "");
+  const requestId = unescapeField(parts[2] ?? "");
+  if (type === undefined || requestId === undefined) return undefined;
+  return [type, requestId, Number(parts[0])];
+}
+
+/** A line of the first format: `<timestamp> <type> <requestId>`, not escaped. */
+function parseLegacy(line: string): [string, string, number] | undefined {
   const first = line.indexOf(" ");
   const second = line.indexOf(" ", first + 1);
-  if (first < 0 || second < 0 || !/^-?[0-9]+$/u.test(line.slice(0, first))) return [undefined, undefined, undefined];
-  return [Number(line.slice(0, first)), line.slice(first + 1, second), line.slice(second + 1)];
+  if (first < 0 || second < 0 || !/^-?[0-9]+$/u.test(line.slice(0, first))) return undefined;
+  return [line.slice(first + 1, second), line.slice(second + 1), Number(line.slice(0, first))];
 }
 
 function syncFile(path: string): void {

@@ -82,6 +82,11 @@ export interface SandboxAdminOptions {
   readonly fetch?: Fetch;
   /** Time for each admin request, in milliseconds (default 10 000). */
   readonly timeoutMs?: number;
+  /**
+   * The sandbox's admin token, when it was started with `--admin-token` (the banner prints
+   * it): sent in the `X-Sandbox-Admin-Token` header of every admin request.
+   */
+  readonly adminToken?: string;
 }
 
 const HINT = "was the sandbox started with --no-admin (admin: false)?";
@@ -128,6 +133,7 @@ export class SandboxAdmin {
   readonly baseUrl: string;
   readonly #fetch: Fetch;
   readonly #timeoutMs: number;
+  readonly #headers: Record<string, string>;
 
   /**
    * The admin API of the sandbox at `baseUrl`, as its banner prints it
@@ -146,6 +152,7 @@ export class SandboxAdmin {
     this.baseUrl = baseUrl.replace(/\/+$/u, "").replace(/\/_sandbox$/u, "");
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#timeoutMs = timeoutMs;
+    this.#headers = options.adminToken === undefined ? {} : { "x-sandbox-admin-token": options.adminToken };
   }
 
   /**
@@ -297,10 +304,10 @@ export class SandboxAdmin {
     contentType: string | undefined,
   ): Promise<{ status: number; text: string }> {
     const url = `${this.baseUrl}/_sandbox${path}`;
-    const init: RequestInit = { method: body === undefined ? "GET" : "POST", redirect: "error", headers: { accept: "application/json" } };
+    const init: RequestInit = { method: body === undefined ? "GET" : "POST", redirect: "error", headers: { ...this.#headers, accept: "application/json" } };
     if (body !== undefined && contentType !== undefined) {
       init.body = body;
-      init.headers = { accept: "application/json", "content-type": contentType };
+      init.headers = { ...this.#headers, accept: "application/json", "content-type": contentType };
     }
     // A timer of our own, cleared when the exchange ends (it keeps the process alive meanwhile);
     // raced too, so that a fetch that ignores its signal still ends in time.
@@ -367,6 +374,11 @@ export interface SandboxOptions {
    * {@link SandboxProcess.admin} throws.
    */
   readonly admin?: boolean;
+  /**
+   * Require this token for the admin page and API (`--admin-token`); {@link SandboxProcess.admin}
+   * sends it. Printable ASCII without space, `;`, `,`, `"`, `\`, `&`, `#`, `%`, `+` or `=`.
+   */
+  readonly adminToken?: string;
   /** Time for the sandbox to print its banner, in milliseconds (default 30 000). */
   readonly startupTimeoutMs?: number;
 }
@@ -437,12 +449,12 @@ export class SandboxProcess {
   readonly #admin: SandboxAdmin | undefined;
   #stopping: Promise<void> | undefined;
 
-  private constructor(child: ChildProcess, url: string, sender: string, key: string, admin: boolean) {
+  private constructor(child: ChildProcess, url: string, sender: string, key: string, admin: boolean, adminToken: string | undefined) {
     this.#child = child;
     this.url = url;
     this.sender = sender;
     this.privateKey = new PrivateKey(key);
-    this.#admin = admin ? new SandboxAdmin(url) : undefined;
+    this.#admin = admin ? new SandboxAdmin(url, adminToken === undefined ? {} : { adminToken }) : undefined;
     stopOnExit(child);
     child.unref();
     unref(child.stdout);
@@ -468,6 +480,7 @@ export class SandboxProcess {
     if (options.stateFile !== undefined) args.push("--state", options.stateFile);
     const admin = options.admin ?? true;
     if (!admin) args.push("--no-admin");
+    if (options.adminToken !== undefined) args.push("--admin-token", options.adminToken);
     // Imported here, so that importing the SDK needs no child processes (only starting a sandbox does).
     const { spawn } = await import("node:child_process");
     const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -519,7 +532,7 @@ export class SandboxProcess {
       });
     });
     const { url, sender, key } = await done;
-    return new SandboxProcess(child, url, sender, key, admin);
+    return new SandboxProcess(child, url, sender, key, admin, options.adminToken);
   }
 
   /**

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
   DecodeError,
+  DEFAULT_KEEP_MS,
   PrivateKey,
   SeenFile,
   SignatureInvalid,
@@ -46,15 +47,57 @@ test("another sender, a stale or future one, an answer's members, a changed body
   assert.throws(() => v.verify(new TextEncoder().encode(spliced), 1), Untrusted);
 });
 
-test("delivery ids are kept across a restart and dropped after the window", () => {
+test("delivery ids are kept across a restart, for keepMs counted from when they were recorded", () => {
   const path = join(mkdtempSync(join(tmpdir(), "baas-seen-")), "seen");
   const v = new Verifier(key, "bank");
   const first = v.verify(body(), now);
   const seen = new SeenFile(path, 60_000, now);
   assert.ok(seen.isNew(first));
-  seen.record(first);
+  seen.record(first, now);
   assert.ok(!seen.isNew(first));
   assert.ok(seen.isNew(v.verify(body({ notificationType: "0026" }), now)), "the type is part of the key");
   assert.ok(!new SeenFile(path, 60_000, now + 1000).isNew(first), "kept across a restart");
-  assert.ok(new SeenFile(path, 60_000, now + 120_000).isNew(first), "dropped after the window");
+  assert.ok(new SeenFile(path, 60_000, now + 120_000).isNew(first), "dropped after keepMs");
+});
+
+test("a re-signed re-delivery after an outage longer than the window is not new (issue 35)", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "baas-seen-")), "seen");
+  const v = new Verifier(key, "bank");
+  const first = v.verify(body({ requestId: "NTF-1" }), now);
+  new SeenFile(path, undefined, now).record(first, now);
+  // Down for three days, three times the window; the service re-signs the delivery.
+  const back = now + 72 * 3_600_000;
+  assert.throws(() => v.verify(body({ requestId: "NTF-1" }), back), Untrusted, "the old one is stale");
+  const again = v.verify(body({ requestId: "NTF-1", timestampMs: back }), back);
+  assert.ok(!new SeenFile(path, undefined, back).isNew(again), "processed twice");
+  assert.ok(new SeenFile(path, undefined, now + DEFAULT_KEEP_MS + 1).isNew(again), "dropped after DEFAULT_KEEP_MS");
+});
+
+test("any id is recorded exactly and survives a reopen: CR, LF, space, U+2028, U+0085, VT, FS", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "baas-seen-")), "seen");
+  const ids = ["N 1 with spaces", "cr\rhere", "lf\nhere", "crlf\r\n", "ls\u2028here", "nel\u0085here", "vt\u000bff\u000cfs\u001cgs\u001drs\u001e", "ps\u2029tab\tnul\u0000", "100%25 literal %", "é日本🎉", "", " "];
+  const kinds = ["0028", "00 28", "0\n28"];
+  const seen = new SeenFile(path, undefined, now);
+  for (const requestId of ids) for (const notificationType of kinds) seen.record({ requestId, notificationType }, now);
+  assert.ok(/^[\x00-\x7f]*$/u.test(readFileSync(path, "latin1")), "the file is ASCII");
+  const reopened = new SeenFile(path, undefined, now + 3_600_000);
+  assert.equal(reopened.size, ids.length * kinds.length);
+  for (const requestId of ids) {
+    for (const notificationType of kinds) assert.ok(!reopened.isNew({ requestId, notificationType }), JSON.stringify([notificationType, requestId]));
+    assert.ok(reopened.isNew({ requestId, notificationType: "0015" }));
+  }
+  for (const other of ["N", "N 1", "cr", "cr\n", "ls", "100% literal %", "lf here"]) assert.ok(reopened.isNew({ requestId: other, notificationType: "0028" }), other);
+  appendFileSync(path, "12 00", "latin1");
+  assert.equal(new SeenFile(path, undefined, now).size, ids.length * kinds.length, "a line cut short is skipped");
+});
+
+test("the file is the Rust and Python format, and a file of the first format is read", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "baas-seen-")), "seen");
+  writeFileSync(path, `${now} 0028 N 1 with spaces\n${now - 40 * 86_400_000} 0015 OLD\n`, "utf8");
+  const seen = new SeenFile(path, undefined, now);
+  assert.ok(!seen.isNew({ requestId: "N 1 with spaces", notificationType: "0028" }));
+  assert.ok(seen.isNew({ requestId: "OLD", notificationType: "0015" }));
+  const text = readFileSync(path, "latin1");
+  assert.ok(text.startsWith("# baas seen-notifications v2:"), text);
+  assert.ok(text.includes(`\n${now} 0028 N%201%20with%20spaces\n`), text);
 });

@@ -254,6 +254,18 @@ test("admin: false runs --no-admin: the admin property throws, the API is not se
   );
 });
 
+test("adminToken: SandboxProcess passes --admin-token and its admin sends it; a helper without it is refused", needsBinary, async () => {
+  await withSandbox(
+    async (sandbox) => {
+      assert.ok("clock_ms" in (await sandbox.admin.state()));
+      await sandbox.admin.advanceClock(1000);
+      await refusedWith(new sdk.SandboxAdmin(sandbox.url).state(), 403, "--admin-token");
+      await refusedWith(new sdk.SandboxAdmin(sandbox.url, { adminToken: "ts-token-3" }).state(), 403, "--admin-token");
+    },
+    { adminToken: "ts-token-35" },
+  );
+});
+
 test("start fails clearly: a binary that is not there, one that exits, one that prints no banner", needsBinary, async () => {
   await assert.rejects(sdk.SandboxProcess.start({ binary: "/nonexistent/baas-sandbox" }), /not found.*BAAS_SANDBOX/su);
   // A scenario file that does not exist: the sandbox exits 2, saying why on stderr.

@@ -39,10 +39,29 @@ export interface NullVector {
   body: string;
   unsigned: string;
 }
+/** `answers`: `body` received as the answer to `request_id` (issue 35). */
+export interface AnswerVector {
+  name: string;
+  key: string;
+  request_id: string;
+  body: string;
+  expect: { outcome: "success" | "failure" | "refused"; code?: string; verified?: boolean; refusal?: string };
+}
+/** `notification_types`: one rule for `notificationType` (a JSON string; any number refused). */
+export interface NotificationTypeVector {
+  name: string;
+  key: string;
+  service_sender: string;
+  now_ms: number;
+  body: string;
+  expect: { outcome: "accepted" | "refused"; notification_type?: string };
+}
 export interface Vectors {
   signing: SigningVector[];
   refusals: RefusalVector[];
   received_nulls: NullVector[];
+  answers: AnswerVector[];
+  notification_types: NotificationTypeVector[];
 }
 
 export const VECTORS = JSON.parse(readFileSync(`${REPO}tests/data/signing-vectors.json`, "utf8")) as Vectors;

@@ -62,12 +62,7 @@ pub fn result_code_file(plan: &SdkPlan) -> PhpFile {
     f.body.line("enum ResultCode: string");
     f.body.line("{");
     f.body.indent();
-    let retryable: Vec<String> = plan
-        .result_codes
-        .iter()
-        .filter(|c| c.retryable)
-        .map(|c| names::string(&c.code))
-        .collect();
+    let retryable: Vec<String> = plan.retryable_codes().map(names::string).collect();
     f.body.block_doc(
         &[names::doc_text(crate::plan::sentences::RETRYABLE_CODES)],
         super::WIDTH,

@@ -25,7 +25,8 @@ pub use operations::{
     PendingCall, RequestPlan, ResponsePlan,
 };
 pub use shapes::{
-    CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan, ValuePlan,
+    param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
+    ValuePlan,
 };
 pub use words::Words;
 
@@ -124,9 +125,27 @@ impl SdkPlan {
         self.operations().find(|o| o.wire_name == wire_name)
     }
 
+    /// The fields of an operation's answer: its own, or its record's (none when the
+    /// answer is not shown or empty).
+    pub fn answer_fields<'a>(&'a self, op: &'a OperationPlan) -> &'a [FieldPlan] {
+        match &op.response {
+            ResponsePlan::Fields { fields, .. } => fields,
+            ResponsePlan::Record { record, .. } => self.record(record).map_or(&[], |r| &r.fields),
+            ResponsePlan::Raw { .. } | ResponsePlan::Empty { .. } => &[],
+        }
+    }
+
     /// The record of this name.
     pub fn record(&self, name: &str) -> Option<&RecordPlan> {
         self.records.iter().find(|r| r.name == name)
+    }
+
+    /// The result codes the client retries (the spec marks them retryable), in spec order.
+    pub fn retryable_codes(&self) -> impl Iterator<Item = &str> {
+        self.result_codes
+            .iter()
+            .filter(|c| c.retryable)
+            .map(|c| c.code.as_str())
     }
 
     /// The value set of this name.

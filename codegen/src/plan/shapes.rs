@@ -3,8 +3,8 @@
 use super::sentences;
 use super::{Direction, Doc, Words};
 use crate::model::{
-    Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, Record, Requirement,
-    ResultCode, TypeRef,
+    Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, ParamRef, Record,
+    Requirement, ResultCode, Source, TypeRef,
 };
 use crate::rules::{Check, CheckLevel};
 use crate::text::partner_text;
@@ -14,7 +14,10 @@ use crate::text::partner_text;
 pub struct FieldPlan {
     /// The exact wire name (`oderArray`).
     pub wire_name: String,
-    /// Its words, for languages that case names their own way.
+    /// Its words, for languages that case names their own way: the words of the name the
+    /// spec gives it ([`Field::rust_name`], which corrects the service's misspellings:
+    /// `oderArray` is order array, `benificiaryName` beneficiary name), never of the wire
+    /// name, so that every language spells a field alike and no renamed one breaks.
     pub words: Words,
     /// The Rust name the model gives it (for the Rust client and the command line).
     pub rust_name: String,
@@ -78,21 +81,27 @@ fn checks(field: &Field) -> Vec<Check> {
 }
 
 /// A field's plan.
-pub fn field(field: &Field) -> FieldPlan {
+///
+/// `within` is the source of what holds the field (its record, its answer): where the field
+/// comes from the same place, its doc does not say it again on every field.
+pub fn field(field: &Field, within: Option<Source>) -> FieldPlan {
+    let evidence = (within != Some(field.source))
+        .then(|| sentences::evidence(field.source))
+        .flatten();
     let mut received = Doc::of([partner_text(&field.doc)]);
-    if let Some(words) = sentences::evidence(field.source) {
-        received.push(words);
+    if let Some(words) = &evidence {
+        received.push(words.clone());
     }
     let mut sent = Doc::of([partner_text(&field.doc)]);
     if let Some(rules) = sentences::rules(field) {
         sent.push(rules);
     }
-    if let Some(words) = sentences::evidence(field.source) {
+    if let Some(words) = evidence {
         sent.push(words);
     }
     FieldPlan {
         wire_name: field.wire_name.clone(),
-        words: Words::of(&field.wire_name),
+        words: Words::of(&field.rust_name),
         rust_name: field.rust_name.clone(),
         ty: field.ty.clone(),
         requirement: field.required,
@@ -100,6 +109,11 @@ pub fn field(field: &Field) -> FieldPlan {
         sent_doc: sent.deprecated(field.deprecated.as_deref()),
         received_doc: received.deprecated(field.deprecated.as_deref()),
     }
+}
+
+/// The words of a parameter a constraint names, as [`FieldPlan::words`] has them.
+pub fn param_words(p: &ParamRef) -> Words {
+    Words::of(&p.rust_name)
 }
 
 /// A constraint of an operation, with its words.
@@ -177,7 +191,7 @@ pub fn record(r: &Record) -> RecordPlan {
         sent: r.used_in_request,
         received: r.used_in_response || !r.used_in_request,
         doc,
-        fields: r.fields.iter().map(field).collect(),
+        fields: r.fields.iter().map(|f| field(f, Some(r.source))).collect(),
     }
 }
 

@@ -78,19 +78,11 @@ fn the_otp_steps_name_parameters_their_operations_have() {
     let group = otp.group.as_ref().expect("the spec groups applications");
     let op = plan.operation(&group.operation).expect("group operation");
     assert!(op.param(&group.business_id).is_some());
-    let answer: Vec<&str> = match &op.response {
-        super::ResponsePlan::Fields { fields, .. } => {
-            fields.iter().map(|f| f.wire_name.as_str()).collect()
-        }
-        super::ResponsePlan::Record { record, .. } => plan
-            .record(record)
-            .expect("record")
-            .fields
-            .iter()
-            .map(|f| f.wire_name.as_str())
-            .collect(),
-        _ => Vec::new(),
-    };
+    let answer: Vec<&str> = plan
+        .answer_fields(op)
+        .iter()
+        .map(|f| f.wire_name.as_str())
+        .collect();
     assert!(
         answer.contains(&group.other.as_str()),
         "{} in {answer:?}",

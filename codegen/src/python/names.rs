@@ -1,6 +1,8 @@
-//! Python names and literals from the checked model's names and texts.
+//! Python's naming table and literals: names from the plan's [`Words`], types, and how a
+//! value is written to and read from the wire.
 
 use crate::model::{DecimalWire, Number, TypeRef};
+use crate::plan::{Direction, Words};
 
 /// Python's keywords, and the names the generated methods take besides the fields.
 const RESERVED: [&str; 39] = [
@@ -10,40 +12,26 @@ const RESERVED: [&str; 39] = [
     "with", "yield", "self", "cls", "options", "policy",
 ];
 
-/// A field, parameter or module name: the model's snake_case name (a raw Rust name
-/// unwrapped), with `_` added to a Python keyword or a name the methods use.
-pub fn ident(rust_name: &str) -> String {
-    let name = rust_name.strip_prefix("r#").unwrap_or(rust_name);
-    if RESERVED.contains(&name) {
+/// A field, parameter, method or module name: snake_case, with `_` added to a Python
+/// keyword or a name the methods use.
+pub fn ident(words: &Words) -> String {
+    let name = words.snake();
+    if RESERVED.contains(&name.as_str()) {
         format!("{name}_")
     } else {
-        name.to_owned()
+        name
     }
 }
 
-/// An enum member's name: the model's UpperCamelCase variant in UPPER_SNAKE_CASE
-/// (`InsufficientBalance` → `INSUFFICIENT_BALANCE`, `Kes` → `KES`).
-pub fn member(variant: &str) -> String {
-    let chars: Vec<char> = variant.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if boundary {
-            out.push('_');
-        }
-        out.extend(c.to_uppercase());
+/// An enum member's name: UPPER_SNAKE_CASE (`InsufficientBalance` →
+/// `INSUFFICIENT_BALANCE`), `V` before a name that could not start an identifier.
+pub fn member(words: &Words) -> String {
+    let name = words.screaming();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{name}")
+    } else {
+        name
     }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || out.starts_with('_') {
-        out.insert(0, 'V');
-    }
-    out
 }
 
 /// A Python string literal (double quotes, escaped).
@@ -84,40 +72,23 @@ pub fn decimal(n: Number) -> String {
     format!("Decimal({})", string(&n.to_string()))
 }
 
-/// Which shape of a record a type refers to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    Sent,
-    Received,
-}
-
 /// The Python type of a model type (enums and records by their class names).
 pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
+    let sent = dir == Direction::Sent;
     match ty {
         TypeRef::String => "str".to_owned(),
         TypeRef::Int | TypeRef::Long => "int".to_owned(),
         TypeRef::Decimal { .. } => "Decimal".to_owned(),
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Scalar => "Scalar".to_owned(),
-        TypeRef::Json => match dir {
-            Direction::Sent => "WireValue".to_owned(),
-            Direction::Received => "JsonValue".to_owned(),
-        },
-        TypeRef::Enum { name } => match dir {
-            Direction::Sent => name.clone(),
-            Direction::Received => format!("{name} | Unknown"),
-        },
-        TypeRef::Record {
-            name,
-            received_name,
-        } => match dir {
-            Direction::Sent => name.clone(),
-            Direction::Received => received_name.clone(),
-        },
-        TypeRef::Array { item } => match dir {
-            Direction::Sent => format!("Sequence[{}]", py_type(item, dir)),
-            Direction::Received => format!("list[{}]", py_type(item, dir)),
-        },
+        TypeRef::Json if sent => "WireValue".to_owned(),
+        TypeRef::Json => "JsonValue".to_owned(),
+        TypeRef::Enum { name } if sent => name.clone(),
+        TypeRef::Enum { name } => format!("{name} | Unknown"),
+        TypeRef::Record { name, .. } if sent => name.clone(),
+        TypeRef::Record { received_name, .. } => received_name.clone(),
+        TypeRef::Array { item } if sent => format!("Sequence[{}]", py_type(item, dir)),
+        TypeRef::Array { item } => format!("list[{}]", py_type(item, dir)),
     }
 }
 
@@ -125,13 +96,7 @@ pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
 pub fn named(ty: &TypeRef, dir: Direction, enums: &mut Vec<String>, records: &mut Vec<String>) {
     match ty {
         TypeRef::Enum { name } => enums.push(name.clone()),
-        TypeRef::Record {
-            name,
-            received_name,
-        } => records.push(match dir {
-            Direction::Sent => name.clone(),
-            Direction::Received => received_name.clone(),
-        }),
+        TypeRef::Record { .. } => records.push(py_type(ty, dir)),
         TypeRef::Array { item } => named(item, dir, enums, records),
         TypeRef::String
         | TypeRef::Int
@@ -192,15 +157,24 @@ mod tests {
 
     #[test]
     fn members_and_idents() {
-        assert_eq!(member("InsufficientBalance"), "INSUFFICIENT_BALANCE");
-        assert_eq!(member("Kes"), "KES");
-        assert_eq!(member("Ttid0001"), "TTID0001");
-        assert_eq!(member("HTTPError"), "HTTP_ERROR");
-        assert_eq!(member("Status1"), "STATUS1");
-        assert_eq!(ident("r#type"), "type");
-        assert_eq!(ident("from"), "from_");
-        assert_eq!(ident("options"), "options_");
-        assert_eq!(ident("account_id"), "account_id");
+        for (name, member_name, ident_name) in [
+            (
+                "InsufficientBalance",
+                "INSUFFICIENT_BALANCE",
+                "insufficient_balance",
+            ),
+            ("Kes", "KES", "kes"),
+            ("Ttid0001", "TTID0001", "ttid0001"),
+            ("HTTPError", "HTTP_ERROR", "http_error"),
+            ("1Day", "V1_DAY", "1_day"),
+            ("r#type", "TYPE", "type"),
+            ("from", "FROM", "from_"),
+            ("options", "OPTIONS", "options_"),
+            ("accountId", "ACCOUNT_ID", "account_id"),
+        ] {
+            assert_eq!(member(&Words::of(name)), member_name);
+            assert_eq!(ident(&Words::of(name)), ident_name);
+        }
         assert_eq!(string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
         assert_eq!(
             doc_text("say \"\"\"hi\"\"\""),

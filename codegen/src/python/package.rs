@@ -1,11 +1,12 @@
 //! The package around the modules: `pyproject.toml`, `__init__.py` (what a partner
 //! imports) and `__main__.py` (`python -m baas_client sign`).
 
-use super::{models, names, Out, HEADER, RUNTIME_VERSION};
-use crate::model::Api;
+use super::{docstring, module, names, HEADER, RUNTIME_VERSION};
+use crate::plan::SdkPlan;
+use crate::text::Out;
 
 /// `pyproject.toml`: the package, at `api.client_version`, on the runtime it needs.
-pub fn pyproject(api: &Api) -> String {
+pub fn pyproject(plan: &SdkPlan) -> String {
     let header = HEADER;
     format!(
         r#"{header}[build-system]
@@ -23,8 +24,8 @@ license = {{ text = "Proprietary" }}
 [tool.flit.module]
 name = "baas_client"
 "#,
-        version = api.client_version,
-        title = api.title,
+        version = plan.client_version,
+        title = plan.title,
         runtime = RUNTIME_VERSION,
     )
 }
@@ -80,29 +81,29 @@ const MOCK_AND_NOTIFICATION_NAMES: [&str; 13] = [
 ];
 
 /// `__init__.py`: its docstring, its imports, the versions, and `__all__`.
-pub fn init(api: &Api) -> String {
-    let mut out = Out::module(&init_doc(api));
+pub fn init(plan: &SdkPlan) -> String {
+    let mut out = module(&init_doc(plan));
     let mut local = vec!["AsyncClient", "Client"];
-    if api.otp_flow.is_some() {
+    if plan.otp.is_some() {
         local.extend(["AsyncPendingApplication", "PendingApplication"]);
     }
-    let groups: Vec<String> = api.groups.iter().map(|g| names::ident(&g.name)).collect();
+    let groups: Vec<String> = plan.groups.iter().map(|g| names::ident(&g.words)).collect();
     init_imports(&mut out, &local, &groups);
     out.blank();
-    versions(&mut out, api);
+    versions(&mut out, plan);
     out.blank();
     init_all(&mut out, &local, groups);
     out.finish()
 }
 
 /// The package's docstring: a partner's first call, and what every call does.
-fn init_doc(api: &Api) -> String {
+fn init_doc(plan: &SdkPlan) -> String {
     format!(
         "The Python SDK of the {}.\n\nA partner's first call:\n\n    from baas_client import Client, Config, PrivateKey\n\n    key = PrivateKey.from_env(\"BAAS_PRIVATE_KEY\")\n    with Client(Config(\"https://baas.example.com\", \"your-sender\", key)) as client:\n        account = client.get_account_details(account_id=\"1000000001\")\n        print(account.balance)  # a Decimal, never a float\n\nEvery request is checked against the spec's rules before it is sent, signed over the \
          exact bytes sent; every answer is verified over the exact bytes received. Errors \
          are `BaasError`s whose `outcome` says whether the call was not sent, refused, or \
          may have taken effect.",
-        api.title
+        plan.title
     )
 }
 
@@ -132,17 +133,20 @@ fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
 }
 
 /// `__version__` and `API_VERSION`, each with its docstring.
-fn versions(out: &mut Out, api: &Api) {
+fn versions(out: &mut Out, plan: &SdkPlan) {
     out.line(&format!(
         "__version__ = {}",
-        names::string(&api.client_version)
+        names::string(&plan.client_version)
     ));
-    models::docstring(
+    docstring(
         out,
         "The package's version: `api.client_version` of the spec.",
     );
-    out.line(&format!("API_VERSION = {}", names::string(&api.version)));
-    models::docstring(out, "The revision of the bank's API the spec describes.");
+    out.line(&format!(
+        "API_VERSION = {}",
+        names::string(&plan.api_version)
+    ));
+    docstring(out, "The revision of the bank's API the spec describes.");
 }
 
 /// `__all__`: every name the package exports, sorted.
@@ -172,7 +176,7 @@ fn init_all(out: &mut Out, local: &[&str], groups: Vec<String>) {
 
 /// `__main__.py`: `python -m baas_client sign [--verify | --attach]`.
 pub fn main_module() -> String {
-    let mut out = Out::module(
+    let mut out = module(
         "`python -m baas_client sign [--verify | --attach]`: compute or check a message's \
          signature as the SDK does (the key from `BAAS_PRIVATE_KEY`, never printed; the \
          signature as the last line). The same behaviour and exit codes as `baas-sign`.",

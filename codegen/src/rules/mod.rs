@@ -26,7 +26,9 @@ use serde::Serialize;
 use crate::model::number::Number;
 use crate::model::types::TypeRef;
 
-pub use targets::{Check, CheckArg, CheckLevel, CheckValue, DecimalSyntax, Example, SchemaOut};
+pub use targets::{
+    every_check, Check, CheckArg, CheckLevel, CheckValue, DecimalSyntax, Example, SchemaOut,
+};
 
 /// A rule kind, without its argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -289,6 +291,23 @@ pub enum RuleKind {
 }
 
 impl RuleKey {
+    /// A rule of this kind with a small argument of its shape, for tests that walk every
+    /// kind (each runtime's validator against [`every_check`]).
+    pub fn sample(self) -> Option<RuleKind> {
+        let bound = |mantissa| Some(Number { mantissa, scale: 0 });
+        let arg = match self.arg() {
+            ArgShape::Count => Arg::Count(3),
+            ArgShape::Places => Arg::Places(2),
+            ArgShape::Flag => Arg::Flag,
+            ArgShape::Range => Arg::Range {
+                min: None,
+                max: bound(5),
+            },
+            ArgShape::Text => Arg::Text("t".into()),
+        };
+        self.with(arg)
+    }
+
     /// The rule with this argument; `None` when the argument is not of the key's shape
     /// ([`RuleKey::arg`]).
     pub fn with(self, arg: Arg) -> Option<RuleKind> {
@@ -501,20 +520,7 @@ mod tests {
     #[test]
     fn a_rule_is_built_only_from_an_argument_of_its_shape() {
         for key in RuleKey::ALL {
-            let arg = match key.arg() {
-                ArgShape::Count => Arg::Count(3),
-                ArgShape::Places => Arg::Places(2),
-                ArgShape::Flag => Arg::Flag,
-                ArgShape::Range => Arg::Range {
-                    min: None,
-                    max: Some(Number {
-                        mantissa: 5,
-                        scale: 0,
-                    }),
-                },
-                ArgShape::Text => Arg::Text("t".into()),
-            };
-            let rule = key.with(arg).expect("an argument of the key's shape");
+            let rule = key.sample().expect("an argument of the key's shape");
             assert_eq!(rule.key(), key);
             assert!(rule.spec_text().starts_with(key.spec_key()));
             assert!(!rule.words().is_empty());

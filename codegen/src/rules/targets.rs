@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::RuleKind;
+use super::{RuleKey, RuleKind};
 use crate::model::number::Number;
 use crate::model::types::{DecimalWire, TypeRef};
 
@@ -74,6 +74,33 @@ impl Check {
             level: CheckLevel::Array,
         })
     }
+}
+
+/// Every validator call any rule kind can name (a [`RuleKey::sample`] on each type it
+/// applies to), with its kind: what the validator of each language's runtime must have.
+pub fn every_check() -> Vec<(RuleKey, Check)> {
+    let decimal = |wire| TypeRef::Decimal { wire };
+    let types = [
+        TypeRef::String,
+        TypeRef::Int,
+        TypeRef::Long,
+        decimal(DecimalWire::String),
+        decimal(DecimalWire::Number),
+        TypeRef::Bool,
+        TypeRef::Array {
+            item: Box::new(TypeRef::String),
+        },
+    ];
+    let mut checks: Vec<(RuleKey, Check)> = Vec::new();
+    for key in RuleKey::ALL {
+        let Some(rule) = key.sample() else { continue };
+        for check in types.iter().filter_map(|ty| rule.check(ty)) {
+            if !checks.iter().any(|(k, c)| *k == key && *c == check) {
+                checks.push((key, check));
+            }
+        }
+    }
+    checks
 }
 
 /// How a decimal sent as a JSON string may be written, narrowed by its rules.

@@ -51,12 +51,7 @@ pub fn codes_module(plan: &SdkPlan) -> String {
     let what = doc("The service's result codes (`code` of an answer), by name.");
     named_values(&mut out, "ResultCode", &what, codes);
     out.blank();
-    let retryable: Vec<String> = plan
-        .result_codes
-        .iter()
-        .filter(|c| c.retryable)
-        .map(|c| string(&c.code))
-        .collect();
+    let retryable: Vec<String> = plan.retryable_codes().map(string).collect();
     says(&mut out, sentences::RETRYABLE_CODES);
     out.line(&format!(
         "export const RETRYABLE_CODES: readonly ResultCode[] = [{}];",

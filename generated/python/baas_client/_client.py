@@ -151,9 +151,13 @@ __all__ = ["Client", "AsyncClient", "PendingApplication", "AsyncPendingApplicati
 
 
 class Client:
-    """The blocking client of Banking-as-a-Service partner API: a method per operation.
+    """The blocking client of Banking-as-a-Service partner API: a method per operation. Use it as a context manager, or call `close()` when done.
 
-    Every call validates its parameters, signs the exact bytes it sends, verifies the answer's signature and requestId echo, and retries the spec's retryable codes only where that is safe. Use it as a context manager, or call `close()` when done.
+    The parameters are checked against the spec's rules before anything is sent (an invalid request names each field and rule); the answer's signature and requestId echo are verified before its `data` is read.
+
+    Every failure says whether the request was not sent (fix it and send again), refused (the service's signed result code, typed as a result code) or has an unknown outcome (the bytes may have arrived and no verified answer came back), and names the operation, the requestId of its last attempt and the attempts made.
+
+    A requestId of your own makes the call be sent once: retrying the spec's retryable codes would send the same requestId again, so a call with one is never retried.
     """
 
     def __init__(self, config: Config, *, transport: Transport | None = None) -> None:
@@ -186,9 +190,7 @@ class Client:
     ) -> GetAccountDetailsResponse:
         """Queries the details of an account (its account record).
 
-        Operation `getAccountDetails`: `POST /query/getAccountDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetAccountDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getAccountDetails`: `POST /query/getAccountDetails`.
         """
         return self._runtime.execute(GetAccountDetailsRequest(account_id=account_id), options)
 
@@ -200,9 +202,7 @@ class Client:
     ) -> QueryAccountListByUserIdResponse:
         """Lists the accounts of a user.
 
-        Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryAccountListByUserIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`.
         """
         return self._runtime.execute(QueryAccountListByUserIdRequest(user_id=user_id), options)
 
@@ -215,9 +215,7 @@ class Client:
     ) -> GetAbnormalAccountListResponse:
         """Lists dormant or frozen accounts of the channel.
 
-        Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetAbnormalAccountListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`.
         """
         return self._runtime.execute(GetAbnormalAccountListRequest(page_no=page_no, page_size=page_size), options)
 
@@ -227,7 +225,10 @@ class Client:
         page_no: int,
         page_size: int,
     ) -> Pages[GetAbnormalAccountListResponse, AbnormalAccount]:
-        """Every page of `getAbnormalAccountList`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `AbnormalAccount` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getAbnormalAccountList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getAbnormalAccountList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetAbnormalAccountListRequest(page_no=page_no, page_size=page_size))
 
     def apply_for_short_code(
@@ -238,9 +239,7 @@ class Client:
     ) -> ApplyForShortCodeResponse:
         """Applies for a short code (short alias of accountId).
 
-        Operation `applyForShortCode`: `POST /account/applyForShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `applyForShortCode`: `POST /account/applyForShortCode`.
         """
         return self._runtime.execute(ApplyForShortCodeRequest(account_id=account_id), options)
 
@@ -252,9 +251,7 @@ class Client:
     ) -> QueryForShortCodeResponse:
         """Queries the short code of an account.
 
-        Operation `queryForShortCode`: `POST /account/queryForShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryForShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryForShortCode`: `POST /account/queryForShortCode`.
         """
         return self._runtime.execute(QueryForShortCodeRequest(account_id=account_id), options)
 
@@ -266,9 +263,7 @@ class Client:
     ) -> QueryAccountByShortCodeResponse:
         """Looks up the account of a short code.
 
-        Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryAccountByShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`.
         """
         return self._runtime.execute(QueryAccountByShortCodeRequest(short_code=short_code), options)
 
@@ -280,11 +275,9 @@ class Client:
     ) -> ActivateAccountResponse:
         """Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
 
-        Operation `activateAccount`: `POST /account/activateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ActivateAccountResponse`.
+        Operation `activateAccount`: `POST /account/activateAccount`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(ActivateAccountRequest(account_id=account_id), options)
 
@@ -307,9 +300,7 @@ class Client:
     ) -> EditSubAccountNameResponse:
         """Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
 
-        Operation `editSubAccountName`: `POST /account/editSubAccountName`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `EditSubAccountNameResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `editSubAccountName`: `POST /account/editSubAccountName`.
         """
         return self._runtime.execute(EditSubAccountNameRequest(account_id=account_id, sub_account_name=sub_account_name), options)
 
@@ -321,9 +312,7 @@ class Client:
     ) -> CancelAccountOperationResponse:
         """Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
 
-        Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `CancelAccountOperationResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`.
         """
         return self._runtime.execute(CancelAccountOperationRequest(request_id=request_id), options)
 
@@ -336,9 +325,7 @@ class Client:
     ) -> ValidateAccountResponse:
         """Validates a counterparty account name before a transfer.
 
-        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `validateAccount`: `POST /account/validateAccount`.
         """
         return self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
 
@@ -350,9 +337,7 @@ class Client:
     ) -> QueryClosingBalanceResponse:
         """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
 
-        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
         """
         return self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
 
@@ -382,13 +367,11 @@ class Client:
     ) -> ApplyForCnyExpressResponse:
         """Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 
-        Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForCnyExpressResponse`.
+        Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
 
@@ -416,7 +399,7 @@ class Client:
         invoice: str | None = None,
         options: CallOptions | None = None,
     ) -> PendingApplication[ApplyForCnyExpressResponse]:
-        """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
+        """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
         return PendingApplication._from_success(self, success, success.data.application_id, "applicationId", "applyForCnyExpress")
 
@@ -433,9 +416,7 @@ class Client:
     ) -> GetCnyTransListResponse:
         """Lists CNY Express transfers of an account.
 
-        Operation `getCnyTransList`: `POST /query/getCnyTransList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCnyTransListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCnyTransList`: `POST /query/getCnyTransList`.
         """
         return self._runtime.execute(GetCnyTransListRequest(user_id=user_id, account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
@@ -449,7 +430,10 @@ class Client:
         page_no: str,
         page_size: str,
     ) -> Pages[GetCnyTransListResponse, CnyTransferSummary]:
-        """Every page of `getCnyTransList`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `CnyTransferSummary` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getCnyTransList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getCnyTransList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetCnyTransListRequest(user_id=user_id, account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
 
     def get_cny_transfer_details(
@@ -460,9 +444,7 @@ class Client:
     ) -> GetCnyTransferDetailsResponse:
         """Returns the CNY transfer detail record.
 
-        Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCnyTransferDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`.
         """
         return self._runtime.execute(GetCnyTransferDetailsRequest(application_id=application_id), options)
 
@@ -474,9 +456,7 @@ class Client:
     ) -> GetForeignExchangeRateResponse:
         """Queries the foreign exchange rate of a currency pair.
 
-        Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetForeignExchangeRateResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`.
         """
         return self._runtime.execute(GetForeignExchangeRateRequest(currency_pair=currency_pair), options)
 
@@ -493,11 +473,9 @@ class Client:
     ) -> ApplyForFcExchangeResponse:
         """Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
 
-        Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForFcExchangeResponse`.
+        Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return self._runtime.execute(ApplyForFcExchangeRequest(source_currency=source_currency, target_currency=target_currency, source_account=source_account, target_account=target_account, source_amount=source_amount, target_amount=target_amount), options)
 
@@ -509,9 +487,7 @@ class Client:
     ) -> GetFxRequestStatusResponse:
         """Queries the status of an FX request.
 
-        Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetFxRequestStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`.
         """
         return self._runtime.execute(GetFxRequestStatusRequest(application_id=application_id), options)
 
@@ -521,7 +497,7 @@ class Client:
         application_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetFxRequestStatusResponse:
-        """Sends `getFxRequestStatus` until the answer's `status` is final (`4`, `6`, `7`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getFxRequestStatus` until the answer's `status` is final (4, 6, 7), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return self._runtime.wait_until(GetFxRequestStatusRequest(application_id=application_id), lambda r: _w.wire_text(r.status), ("4", "6", "7",), policy)
 
     def get_onboarding_status(
@@ -534,9 +510,7 @@ class Client:
     ) -> GetOnboardingStatusResponse:
         """Queries the onboarding status of a personal user.
 
-        Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOnboardingStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
         """
         return self._runtime.execute(GetOnboardingStatusRequest(user_id=user_id, onboarding_request_id=onboarding_request_id, mobile=mobile), options)
 
@@ -548,9 +522,7 @@ class Client:
     ) -> GetUserKycResponse:
         """Queries the KYC record of a personal onboarding.
 
-        Operation `getUserKyc`: `POST /onboarding/getUserKyc`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetUserKycResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getUserKyc`: `POST /onboarding/getUserKyc`.
         """
         return self._runtime.execute(GetUserKycRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -562,9 +534,7 @@ class Client:
     ) -> GetKycMediaListResponse:
         """Lists the media uploaded for a personal onboarding.
 
-        Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetKycMediaListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`.
         """
         return self._runtime.execute(GetKycMediaListRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -577,9 +547,7 @@ class Client:
     ) -> GetOnboardingRequestIdResponse:
         """Looks up the onboarding request id of a personal user.
 
-        Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOnboardingRequestIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`.
         """
         return self._runtime.execute(GetOnboardingRequestIdRequest(user_id=user_id, mobile=mobile), options)
 
@@ -592,9 +560,7 @@ class Client:
     ) -> GetBusinessOnboardingStatusResponse:
         """Queries the onboarding status of an SME.
 
-        Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBusinessOnboardingStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
         """
         return self._runtime.execute(GetBusinessOnboardingStatusRequest(onboarding_request_id=onboarding_request_id, business_cer_no=business_cer_no), options)
 
@@ -606,9 +572,7 @@ class Client:
     ) -> GetBusinessOnboardingRequestIdResponse:
         """Looks up the onboarding request id of an SME by its incorporation certificate number.
 
-        Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBusinessOnboardingRequestIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.
         """
         return self._runtime.execute(GetBusinessOnboardingRequestIdRequest(business_cer_no=business_cer_no), options)
 
@@ -620,9 +584,7 @@ class Client:
     ) -> GetStoreOnboardingInfoResponse:
         """Queries the SME onboarding info of a sole proprietorship.
 
-        Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetStoreOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`.
         """
         return self._runtime.execute(GetStoreOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -634,9 +596,7 @@ class Client:
     ) -> GetCompanyOnboardingInfoResponse:
         """Queries the SME onboarding info of an LLC.
 
-        Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCompanyOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`.
         """
         return self._runtime.execute(GetCompanyOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -648,9 +608,7 @@ class Client:
     ) -> GetOrganisationOnboardingInfoResponse:
         """Queries the SME onboarding info of an NGO/CBO.
 
-        Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOrganisationOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`.
         """
         return self._runtime.execute(GetOrganisationOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -662,9 +620,7 @@ class Client:
     ) -> GetPartnershipOnboardingInfoResponse:
         """Queries the SME onboarding info of a partnership.
 
-        Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetPartnershipOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`.
         """
         return self._runtime.execute(GetPartnershipOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -677,9 +633,7 @@ class Client:
     ) -> SendOtpResponse:
         """Sends a one-time password for an application.
 
-        Operation `sendOtp`: `POST /common/sendOtp`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `SendOtpResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `sendOtp`: `POST /common/sendOtp`.
         """
         return self._runtime.execute(SendOtpRequest(business_id=business_id, otp_type=otp_type), options)
 
@@ -692,11 +646,9 @@ class Client:
     ) -> ConfirmOperationResponse:
         """Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
 
-        Operation `confirmOperation`: `POST /common/confirmOperation`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ConfirmOperationResponse`.
+        Operation `confirmOperation`: `POST /common/confirmOperation`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return self._runtime.execute(ConfirmOperationRequest(business_id=business_id, otp_code=otp_code), options)
 
@@ -712,9 +664,7 @@ class Client:
     ) -> SendAccAdminOtpResponse:
         """Sends a one-time password to an account administrator.
 
-        Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `SendAccAdminOtpResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`.
         """
         return self._runtime.execute(SendAccAdminOtpRequest(business_id=business_id, otp_type=otp_type, account_id=account_id, acc_manager_id_number=acc_manager_id_number, id_type=id_type), options)
 
@@ -726,9 +676,7 @@ class Client:
     ) -> GroupApplicationsResponse:
         """Groups several pending applications under one application that is confirmed with one OTP.
 
-        Operation `groupApplications`: `POST /common/groupApplications`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GroupApplicationsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `groupApplications`: `POST /common/groupApplications`.
         """
         return self._runtime.execute(GroupApplicationsRequest(application_id_list=application_id_list), options)
 
@@ -745,11 +693,9 @@ class Client:
     ) -> TxReversalResponse:
         """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 
-        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
+        Operation `txReversal`: `POST /trans/txReversal`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
 
@@ -761,9 +707,7 @@ class Client:
     ) -> QueryTxReversalResponse:
         """Queries a reversal request (its record).
 
-        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryTxReversal`: `POST /trans/queryTxReversal`.
         """
         return self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
 
@@ -782,11 +726,9 @@ class Client:
     ) -> FetchTransactionFeeResponse:
         """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
 
-        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
+        Operation `fetchTransactionFee`: `POST /trans/txReversal`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
 
@@ -804,13 +746,11 @@ class Client:
     ) -> ApplyForMobileMoneyBusinessTransferResponse:
         """Business transfer to a paybill or till of a mobile money operator. Returns txId.
 
-        Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForMobileMoneyBusinessTransferResponse`.
+        Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
 
@@ -826,7 +766,7 @@ class Client:
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
     ) -> PendingApplication[ApplyForMobileMoneyBusinessTransferResponse]:
-        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there. An answer without `txId` raises `DecodeError`."""
+        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
         return PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer")
 
@@ -846,13 +786,11 @@ class Client:
     ) -> ApplyForTransferResponse:
         """Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
 
-        Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForTransferResponse`.
+        Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
 
@@ -870,7 +808,7 @@ class Client:
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
     ) -> PendingApplication[ApplyForTransferResponse]:
-        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there. An answer without `txId` raises `DecodeError`."""
+        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
         return PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer")
 
@@ -890,9 +828,7 @@ class Client:
     ) -> GetTransListResponse:
         """Returns transaction records page by page.
 
-        Operation `getTransList`: `POST /query/getTransList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetTransListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getTransList`: `POST /query/getTransList`.
         """
         return self._runtime.execute(GetTransListRequest(account_id=account_id, tx_type=tx_type, tx_status=tx_status, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size, order_by_desc=order_by_desc, user_id=user_id), options)
 
@@ -909,7 +845,10 @@ class Client:
         order_by_desc: OrderByDesc,
         user_id: str | None = None,
     ) -> Pages[GetTransListResponse, TransactionListItem]:
-        """Every page of `getTransList`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `TransactionListItem` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getTransList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getTransList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetTransListRequest(account_id=account_id, tx_type=tx_type, tx_status=tx_status, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size, order_by_desc=order_by_desc, user_id=user_id))
 
     def get_trans_result(
@@ -920,9 +859,7 @@ class Client:
     ) -> GetTransResultResponse:
         """Queries the result of one transaction.
 
-        Operation `getTransResult`: `POST /query/getTransResult`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetTransResultResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getTransResult`: `POST /query/getTransResult`.
         """
         return self._runtime.execute(GetTransResultRequest(tx_id=tx_id), options)
 
@@ -932,7 +869,7 @@ class Client:
         tx_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetTransResultResponse:
-        """Sends `getTransResult` until the answer's `txStatus` is final (`-1`, `4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getTransResult` until the answer's `txStatus` is final (-1, 4, 8), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return self._runtime.wait_until(GetTransResultRequest(tx_id=tx_id), lambda r: _w.wire_text(r.tx_status), ("-1", "4", "8",), policy)
 
     def telegraphic_transfer(
@@ -962,13 +899,11 @@ class Client:
     ) -> TelegraphicTransferResponse:
         """Applies for a SWIFT cross-border transfer.
 
-        Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TelegraphicTransferResponse`.
+        Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(TelegraphicTransferRequest(account_id=account_id, beneficiary_swift_bic=beneficiary_swift_bic, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_city=beneficiary_bank_city, beneficiary_account_id=beneficiary_account_id, beneficiary_account_ccy=beneficiary_account_ccy, beneficiary_name=beneficiary_name, amount=amount, amount_type=amount_type, payment_channel=payment_channel, payment_purpose_id=payment_purpose_id, sender_address=sender_address, charge_type=charge_type, beneficiary_bank_country=beneficiary_bank_country, beneficiary_bank_address=beneficiary_bank_address, beneficiary_email=beneficiary_email, message_to_beneficiary=message_to_beneficiary, payment_purpose=payment_purpose, support_document=support_document, support_document_type=support_document_type), options)
 
@@ -997,7 +932,7 @@ class Client:
         support_document_type: SwiftDocumentType | None = None,
         options: CallOptions | None = None,
     ) -> PendingApplication[TelegraphicTransferResponse]:
-        """Calls `telegraphicTransfer` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
+        """Calls `telegraphicTransfer` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(TelegraphicTransferRequest(account_id=account_id, beneficiary_swift_bic=beneficiary_swift_bic, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_city=beneficiary_bank_city, beneficiary_account_id=beneficiary_account_id, beneficiary_account_ccy=beneficiary_account_ccy, beneficiary_name=beneficiary_name, amount=amount, amount_type=amount_type, payment_channel=payment_channel, payment_purpose_id=payment_purpose_id, sender_address=sender_address, charge_type=charge_type, beneficiary_bank_country=beneficiary_bank_country, beneficiary_bank_address=beneficiary_bank_address, beneficiary_email=beneficiary_email, message_to_beneficiary=message_to_beneficiary, payment_purpose=payment_purpose, support_document=support_document, support_document_type=support_document_type), options)
         return PendingApplication._from_success(self, success, success.data.application_id, "applicationId", "telegraphicTransfer")
 
@@ -1013,9 +948,7 @@ class Client:
     ) -> GetInterBankTransferListResponse:
         """Lists RTGS/EFT/SWIFT transfer applications.
 
-        Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetInterBankTransferListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
         """
         return self._runtime.execute(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
@@ -1028,7 +961,10 @@ class Client:
         page_no: int,
         page_size: int,
     ) -> Pages[GetInterBankTransferListResponse, InterBankTransfer]:
-        """Every page of `getInterBankTransferList`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `InterBankTransfer` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getInterBankTransferList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getInterBankTransferList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
 
     def get_inter_bank_transfer_details(
@@ -1040,9 +976,7 @@ class Client:
     ) -> GetInterBankTransferDetailsResponse:
         """Queries the details of one RTGS/EFT/SWIFT transfer application.
 
-        Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetInterBankTransferDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`.
         """
         return self._runtime.execute(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), options)
 
@@ -1053,7 +987,7 @@ class Client:
         account_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetInterBankTransferDetailsResponse:
-        """Sends `getInterBankTransferDetails` until the answer's `status` is final (`4`, `6`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getInterBankTransferDetails` until the answer's `status` is final (4, 6), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return self._runtime.wait_until(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), lambda r: _w.wire_text(r.status), ("4", "6",), policy)
 
     def get_bank_codes(
@@ -1064,9 +998,7 @@ class Client:
     ) -> GetBankCodesResponse:
         """Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList [one peer, live]; this bank's own code is 46.
 
-        Operation `getBankCodes`: `POST /staticData/getBankCodes`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBankCodesResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBankCodes`: `POST /staticData/getBankCodes`.
         """
         return self._runtime.execute(GetBankCodesRequest(params=dict(params or {})), options)
 
@@ -1078,11 +1010,9 @@ class Client:
     ) -> AddEmailResponse:
         """Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-        Operation `addEmail`: `POST /user/addEmail`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AddEmailResponse`.
+        Operation `addEmail`: `POST /user/addEmail`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(AddEmailRequest(params=dict(params or {})), options)
 
@@ -1104,11 +1034,9 @@ class Client:
     ) -> VerifyEmailAddressResponse:
         """Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-        Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `VerifyEmailAddressResponse`.
+        Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(VerifyEmailAddressRequest(params=dict(params or {})), options)
 
@@ -1133,13 +1061,11 @@ class Client:
     ) -> AirtimePaymentResponse:
         """Purchases airtime for one mobile number.
 
-        Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AirtimePaymentResponse`.
+        Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
 
@@ -1152,7 +1078,7 @@ class Client:
         amount: Decimal,
         options: CallOptions | None = None,
     ) -> PendingApplication[AirtimePaymentResponse]:
-        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
         return PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
 
@@ -1165,13 +1091,11 @@ class Client:
     ) -> AirtimeBulkPaymentResponse:
         """Purchases airtime for several mobile numbers in one batch.
 
-        Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AirtimeBulkPaymentResponse`.
+        Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(AirtimeBulkPaymentRequest(account_id=account_id, mobile_details=mobile_details), options)
 
@@ -1182,7 +1106,7 @@ class Client:
         mobile_details: Sequence[MobileDetail],
         options: CallOptions | None = None,
     ) -> PendingApplication[AirtimeBulkPaymentResponse]:
-        """Calls `airtimeBulkPayment` and returns the application waiting for its OTP, whose business id is the answer's `bulkPaymentOrderId`: send its OTP and confirm it from there. An answer without `bulkPaymentOrderId` raises `DecodeError`."""
+        """Calls `airtimeBulkPayment` and returns the application waiting for its OTP, whose business id is the answer's `bulkPaymentOrderId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(AirtimeBulkPaymentRequest(account_id=account_id, mobile_details=mobile_details), options)
         return PendingApplication._from_success(self, success, success.data.bulk_payment_order_id, "bulkPaymentOrderId", "airtimeBulkPayment")
 
@@ -1196,9 +1120,7 @@ class Client:
     ) -> BillQueryResponse:
         """Queries the due day and due amount of a bill.
 
-        Operation `billQuery`: `POST /utilityPayment/billQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BillQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `billQuery`: `POST /utilityPayment/billQuery`.
         """
         return self._runtime.execute(BillQueryRequest(bill_type=bill_type, bill_order_number=bill_order_number, mobile=mobile), options)
 
@@ -1213,13 +1135,11 @@ class Client:
     ) -> BillPaymentResponse:
         """Pays a utility bill.
 
-        Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BillPaymentResponse`.
+        Operation `billPayment`: `POST /utilityPayment/v2/billPayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return self._runtime.execute(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
 
@@ -1232,7 +1152,7 @@ class Client:
         amount: Decimal | None = None,
         options: CallOptions | None = None,
     ) -> PendingApplication[BillPaymentResponse]:
-        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
         success = self._runtime.execute_with(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
         return PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment")
 
@@ -1244,9 +1164,7 @@ class Client:
     ) -> PaymentQueryResponse:
         """Queries a utility payment or airtime purchase.
 
-        Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `PaymentQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`.
         """
         return self._runtime.execute(PaymentQueryRequest(payment_id=payment_id), options)
 
@@ -1256,7 +1174,7 @@ class Client:
         payment_id: str,
         policy: WaitPolicy | None = None,
     ) -> PaymentQueryResponse:
-        """Sends `paymentQuery` until the answer's `status` is final (`4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `paymentQuery` until the answer's `status` is final (4, 8), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return self._runtime.wait_until(PaymentQueryRequest(payment_id=payment_id), lambda r: _w.wire_text(r.status), ("4", "8",), policy)
 
     def bulk_payment_query(
@@ -1269,9 +1187,7 @@ class Client:
     ) -> BulkPaymentQueryResponse:
         """Queries a bulk airtime payment, page by page.
 
-        Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BulkPaymentQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
         """
         return self._runtime.execute(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size), options)
 
@@ -1282,7 +1198,10 @@ class Client:
         page_no: int,
         page_size: int,
     ) -> Pages[BulkPaymentQueryResponse, UtilityPayment]:
-        """Every page of `bulkPaymentQuery`, from `pageNo` on (the first page is 1): for the pages, or over `.items()` for every `UtilityPayment` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `bulkPaymentQuery`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `bulkPaymentQuery` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size))
 
     def group_pending(
@@ -1291,16 +1210,20 @@ class Client:
         business_ids: Sequence[str],
         options: CallOptions | None = None,
     ) -> PendingApplication[GroupApplicationsResponse]:
-        """Groups pending applications under one (`groupApplications`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's."""
+        """Calls `groupApplications` with the applications' business ids (`applicationIdList`) and returns the group waiting for one OTP, whose business id is the answer's `applicationId`."""
         request = GroupApplicationsRequest(application_id_list=list(business_ids))
         success = self._runtime.execute_with(request, options)
         return PendingApplication._from_success(self, success, success.data.application_id, "applicationId", "groupApplications")
 
 
 class AsyncClient:
-    """The asyncio (every call is awaited) client of Banking-as-a-Service partner API: a method per operation.
+    """The asyncio (every call is awaited) client of Banking-as-a-Service partner API: a method per operation. Use it as a context manager, or call `await aclose()` when done.
 
-    Every call validates its parameters, signs the exact bytes it sends, verifies the answer's signature and requestId echo, and retries the spec's retryable codes only where that is safe. Use it as a context manager, or call `await aclose()` when done.
+    The parameters are checked against the spec's rules before anything is sent (an invalid request names each field and rule); the answer's signature and requestId echo are verified before its `data` is read.
+
+    Every failure says whether the request was not sent (fix it and send again), refused (the service's signed result code, typed as a result code) or has an unknown outcome (the bytes may have arrived and no verified answer came back), and names the operation, the requestId of its last attempt and the attempts made.
+
+    A requestId of your own makes the call be sent once: retrying the spec's retryable codes would send the same requestId again, so a call with one is never retried.
     """
 
     def __init__(self, config: Config, *, transport: AsyncTransport | None = None) -> None:
@@ -1333,9 +1256,7 @@ class AsyncClient:
     ) -> GetAccountDetailsResponse:
         """Queries the details of an account (its account record).
 
-        Operation `getAccountDetails`: `POST /query/getAccountDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetAccountDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getAccountDetails`: `POST /query/getAccountDetails`.
         """
         return await self._runtime.execute(GetAccountDetailsRequest(account_id=account_id), options)
 
@@ -1347,9 +1268,7 @@ class AsyncClient:
     ) -> QueryAccountListByUserIdResponse:
         """Lists the accounts of a user.
 
-        Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryAccountListByUserIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`.
         """
         return await self._runtime.execute(QueryAccountListByUserIdRequest(user_id=user_id), options)
 
@@ -1362,9 +1281,7 @@ class AsyncClient:
     ) -> GetAbnormalAccountListResponse:
         """Lists dormant or frozen accounts of the channel.
 
-        Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetAbnormalAccountListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`.
         """
         return await self._runtime.execute(GetAbnormalAccountListRequest(page_no=page_no, page_size=page_size), options)
 
@@ -1374,7 +1291,10 @@ class AsyncClient:
         page_no: int,
         page_size: int,
     ) -> AsyncPages[GetAbnormalAccountListResponse, AbnormalAccount]:
-        """Every page of `getAbnormalAccountList`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `AbnormalAccount` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getAbnormalAccountList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getAbnormalAccountList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetAbnormalAccountListRequest(page_no=page_no, page_size=page_size))
 
     async def apply_for_short_code(
@@ -1385,9 +1305,7 @@ class AsyncClient:
     ) -> ApplyForShortCodeResponse:
         """Applies for a short code (short alias of accountId).
 
-        Operation `applyForShortCode`: `POST /account/applyForShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `applyForShortCode`: `POST /account/applyForShortCode`.
         """
         return await self._runtime.execute(ApplyForShortCodeRequest(account_id=account_id), options)
 
@@ -1399,9 +1317,7 @@ class AsyncClient:
     ) -> QueryForShortCodeResponse:
         """Queries the short code of an account.
 
-        Operation `queryForShortCode`: `POST /account/queryForShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryForShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryForShortCode`: `POST /account/queryForShortCode`.
         """
         return await self._runtime.execute(QueryForShortCodeRequest(account_id=account_id), options)
 
@@ -1413,9 +1329,7 @@ class AsyncClient:
     ) -> QueryAccountByShortCodeResponse:
         """Looks up the account of a short code.
 
-        Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryAccountByShortCodeResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`.
         """
         return await self._runtime.execute(QueryAccountByShortCodeRequest(short_code=short_code), options)
 
@@ -1427,11 +1341,9 @@ class AsyncClient:
     ) -> ActivateAccountResponse:
         """Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
 
-        Operation `activateAccount`: `POST /account/activateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ActivateAccountResponse`.
+        Operation `activateAccount`: `POST /account/activateAccount`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(ActivateAccountRequest(account_id=account_id), options)
 
@@ -1454,9 +1366,7 @@ class AsyncClient:
     ) -> EditSubAccountNameResponse:
         """Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
 
-        Operation `editSubAccountName`: `POST /account/editSubAccountName`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `EditSubAccountNameResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `editSubAccountName`: `POST /account/editSubAccountName`.
         """
         return await self._runtime.execute(EditSubAccountNameRequest(account_id=account_id, sub_account_name=sub_account_name), options)
 
@@ -1468,9 +1378,7 @@ class AsyncClient:
     ) -> CancelAccountOperationResponse:
         """Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
 
-        Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `CancelAccountOperationResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`.
         """
         return await self._runtime.execute(CancelAccountOperationRequest(request_id=request_id), options)
 
@@ -1483,9 +1391,7 @@ class AsyncClient:
     ) -> ValidateAccountResponse:
         """Validates a counterparty account name before a transfer.
 
-        Operation `validateAccount`: `POST /account/validateAccount`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ValidateAccountResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `validateAccount`: `POST /account/validateAccount`.
         """
         return await self._runtime.execute(ValidateAccountRequest(account_id=account_id, account_type=account_type), options)
 
@@ -1497,9 +1403,7 @@ class AsyncClient:
     ) -> QueryClosingBalanceResponse:
         """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
 
-        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryClosingBalanceResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
         """
         return await self._runtime.execute(QueryClosingBalanceRequest(query_date=query_date), options)
 
@@ -1529,13 +1433,11 @@ class AsyncClient:
     ) -> ApplyForCnyExpressResponse:
         """Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 
-        Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForCnyExpressResponse`.
+        Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
 
@@ -1563,7 +1465,7 @@ class AsyncClient:
         invoice: str | None = None,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[ApplyForCnyExpressResponse]:
-        """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
+        """Calls `applyForCnyExpress` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(ApplyForCnyExpressRequest(payer_account_id=payer_account_id, beneficiary_type=beneficiary_type, beneficiary_name=beneficiary_name, beneficiary_id_number=beneficiary_id_number, beneficiary_bank_code=beneficiary_bank_code, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_address=beneficiary_bank_address, beneficiary_account_id=beneficiary_account_id, payment_purpose=payment_purpose, support_document_file=support_document_file, support_document_type=support_document_type, company_regis_document_file=company_regis_document_file, company_regis_document_type=company_regis_document_type, invoice_document_type=invoice_document_type, order_array=order_array, beneficiary_country_code=beneficiary_country_code, message_to_beneficiary=message_to_beneficiary, remark=remark, invoice=invoice), options)
         return AsyncPendingApplication._from_success(self, success, success.data.application_id, "applicationId", "applyForCnyExpress")
 
@@ -1580,9 +1482,7 @@ class AsyncClient:
     ) -> GetCnyTransListResponse:
         """Lists CNY Express transfers of an account.
 
-        Operation `getCnyTransList`: `POST /query/getCnyTransList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCnyTransListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCnyTransList`: `POST /query/getCnyTransList`.
         """
         return await self._runtime.execute(GetCnyTransListRequest(user_id=user_id, account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
@@ -1596,7 +1496,10 @@ class AsyncClient:
         page_no: str,
         page_size: str,
     ) -> AsyncPages[GetCnyTransListResponse, CnyTransferSummary]:
-        """Every page of `getCnyTransList`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `CnyTransferSummary` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getCnyTransList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getCnyTransList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetCnyTransListRequest(user_id=user_id, account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
 
     async def get_cny_transfer_details(
@@ -1607,9 +1510,7 @@ class AsyncClient:
     ) -> GetCnyTransferDetailsResponse:
         """Returns the CNY transfer detail record.
 
-        Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCnyTransferDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`.
         """
         return await self._runtime.execute(GetCnyTransferDetailsRequest(application_id=application_id), options)
 
@@ -1621,9 +1522,7 @@ class AsyncClient:
     ) -> GetForeignExchangeRateResponse:
         """Queries the foreign exchange rate of a currency pair.
 
-        Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetForeignExchangeRateResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`.
         """
         return await self._runtime.execute(GetForeignExchangeRateRequest(currency_pair=currency_pair), options)
 
@@ -1640,11 +1539,9 @@ class AsyncClient:
     ) -> ApplyForFcExchangeResponse:
         """Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
 
-        Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForFcExchangeResponse`.
+        Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return await self._runtime.execute(ApplyForFcExchangeRequest(source_currency=source_currency, target_currency=target_currency, source_account=source_account, target_account=target_account, source_amount=source_amount, target_amount=target_amount), options)
 
@@ -1656,9 +1553,7 @@ class AsyncClient:
     ) -> GetFxRequestStatusResponse:
         """Queries the status of an FX request.
 
-        Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetFxRequestStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`.
         """
         return await self._runtime.execute(GetFxRequestStatusRequest(application_id=application_id), options)
 
@@ -1668,7 +1563,7 @@ class AsyncClient:
         application_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetFxRequestStatusResponse:
-        """Sends `getFxRequestStatus` until the answer's `status` is final (`4`, `6`, `7`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getFxRequestStatus` until the answer's `status` is final (4, 6, 7), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return await self._runtime.wait_until(GetFxRequestStatusRequest(application_id=application_id), lambda r: _w.wire_text(r.status), ("4", "6", "7",), policy)
 
     async def get_onboarding_status(
@@ -1681,9 +1576,7 @@ class AsyncClient:
     ) -> GetOnboardingStatusResponse:
         """Queries the onboarding status of a personal user.
 
-        Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOnboardingStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
         """
         return await self._runtime.execute(GetOnboardingStatusRequest(user_id=user_id, onboarding_request_id=onboarding_request_id, mobile=mobile), options)
 
@@ -1695,9 +1588,7 @@ class AsyncClient:
     ) -> GetUserKycResponse:
         """Queries the KYC record of a personal onboarding.
 
-        Operation `getUserKyc`: `POST /onboarding/getUserKyc`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetUserKycResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getUserKyc`: `POST /onboarding/getUserKyc`.
         """
         return await self._runtime.execute(GetUserKycRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1709,9 +1600,7 @@ class AsyncClient:
     ) -> GetKycMediaListResponse:
         """Lists the media uploaded for a personal onboarding.
 
-        Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetKycMediaListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`.
         """
         return await self._runtime.execute(GetKycMediaListRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1724,9 +1613,7 @@ class AsyncClient:
     ) -> GetOnboardingRequestIdResponse:
         """Looks up the onboarding request id of a personal user.
 
-        Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOnboardingRequestIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`.
         """
         return await self._runtime.execute(GetOnboardingRequestIdRequest(user_id=user_id, mobile=mobile), options)
 
@@ -1739,9 +1626,7 @@ class AsyncClient:
     ) -> GetBusinessOnboardingStatusResponse:
         """Queries the onboarding status of an SME.
 
-        Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBusinessOnboardingStatusResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
         """
         return await self._runtime.execute(GetBusinessOnboardingStatusRequest(onboarding_request_id=onboarding_request_id, business_cer_no=business_cer_no), options)
 
@@ -1753,9 +1638,7 @@ class AsyncClient:
     ) -> GetBusinessOnboardingRequestIdResponse:
         """Looks up the onboarding request id of an SME by its incorporation certificate number.
 
-        Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBusinessOnboardingRequestIdResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.
         """
         return await self._runtime.execute(GetBusinessOnboardingRequestIdRequest(business_cer_no=business_cer_no), options)
 
@@ -1767,9 +1650,7 @@ class AsyncClient:
     ) -> GetStoreOnboardingInfoResponse:
         """Queries the SME onboarding info of a sole proprietorship.
 
-        Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetStoreOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`.
         """
         return await self._runtime.execute(GetStoreOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1781,9 +1662,7 @@ class AsyncClient:
     ) -> GetCompanyOnboardingInfoResponse:
         """Queries the SME onboarding info of an LLC.
 
-        Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetCompanyOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`.
         """
         return await self._runtime.execute(GetCompanyOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1795,9 +1674,7 @@ class AsyncClient:
     ) -> GetOrganisationOnboardingInfoResponse:
         """Queries the SME onboarding info of an NGO/CBO.
 
-        Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetOrganisationOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`.
         """
         return await self._runtime.execute(GetOrganisationOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1809,9 +1686,7 @@ class AsyncClient:
     ) -> GetPartnershipOnboardingInfoResponse:
         """Queries the SME onboarding info of a partnership.
 
-        Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetPartnershipOnboardingInfoResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`.
         """
         return await self._runtime.execute(GetPartnershipOnboardingInfoRequest(onboarding_request_id=onboarding_request_id), options)
 
@@ -1824,9 +1699,7 @@ class AsyncClient:
     ) -> SendOtpResponse:
         """Sends a one-time password for an application.
 
-        Operation `sendOtp`: `POST /common/sendOtp`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `SendOtpResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `sendOtp`: `POST /common/sendOtp`.
         """
         return await self._runtime.execute(SendOtpRequest(business_id=business_id, otp_type=otp_type), options)
 
@@ -1839,11 +1712,9 @@ class AsyncClient:
     ) -> ConfirmOperationResponse:
         """Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
 
-        Operation `confirmOperation`: `POST /common/confirmOperation`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ConfirmOperationResponse`.
+        Operation `confirmOperation`: `POST /common/confirmOperation`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return await self._runtime.execute(ConfirmOperationRequest(business_id=business_id, otp_code=otp_code), options)
 
@@ -1859,9 +1730,7 @@ class AsyncClient:
     ) -> SendAccAdminOtpResponse:
         """Sends a one-time password to an account administrator.
 
-        Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `SendAccAdminOtpResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`.
         """
         return await self._runtime.execute(SendAccAdminOtpRequest(business_id=business_id, otp_type=otp_type, account_id=account_id, acc_manager_id_number=acc_manager_id_number, id_type=id_type), options)
 
@@ -1873,9 +1742,7 @@ class AsyncClient:
     ) -> GroupApplicationsResponse:
         """Groups several pending applications under one application that is confirmed with one OTP.
 
-        Operation `groupApplications`: `POST /common/groupApplications`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GroupApplicationsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `groupApplications`: `POST /common/groupApplications`.
         """
         return await self._runtime.execute(GroupApplicationsRequest(application_id_list=application_id_list), options)
 
@@ -1892,11 +1759,9 @@ class AsyncClient:
     ) -> TxReversalResponse:
         """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 
-        Operation `txReversal`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TxReversalResponse`.
+        Operation `txReversal`: `POST /trans/txReversal`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return await self._runtime.execute(TxReversalRequest(transaction_id=transaction_id, reversal_receipt_no=reversal_receipt_no, reversed_time=reversed_time, reversal_reason=reversal_reason, voucher_base64=voucher_base64, voucher_type=voucher_type), options)
 
@@ -1908,9 +1773,7 @@ class AsyncClient:
     ) -> QueryTxReversalResponse:
         """Queries a reversal request (its record).
 
-        Operation `queryTxReversal`: `POST /trans/queryTxReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `QueryTxReversalResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `queryTxReversal`: `POST /trans/queryTxReversal`.
         """
         return await self._runtime.execute(QueryTxReversalRequest(application_id=application_id), options)
 
@@ -1929,11 +1792,9 @@ class AsyncClient:
     ) -> FetchTransactionFeeResponse:
         """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
 
-        Operation `fetchTransactionFee`: `POST /trans/txReversal`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `FetchTransactionFeeResponse`.
+        Operation `fetchTransactionFee`: `POST /trans/txReversal`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
         """
         return await self._runtime.execute(FetchTransactionFeeRequest(payer_account_id=payer_account_id, benificiary_name=benificiary_name, benificiary_type=benificiary_type, benificiary_account=benificiary_account, benificiary_bank_code=benificiary_bank_code, amount=amount, pay_type=pay_type, benificiary_sub_account=benificiary_sub_account), options)
 
@@ -1951,13 +1812,11 @@ class AsyncClient:
     ) -> ApplyForMobileMoneyBusinessTransferResponse:
         """Business transfer to a paybill or till of a mobile money operator. Returns txId.
 
-        Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForMobileMoneyBusinessTransferResponse`.
+        Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
 
@@ -1973,7 +1832,7 @@ class AsyncClient:
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[ApplyForMobileMoneyBusinessTransferResponse]:
-        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there. An answer without `txId` raises `DecodeError`."""
+        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
         return AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer")
 
@@ -1993,13 +1852,11 @@ class AsyncClient:
     ) -> ApplyForTransferResponse:
         """Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
 
-        Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `ApplyForTransferResponse`.
+        Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
 
@@ -2017,7 +1874,7 @@ class AsyncClient:
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[ApplyForTransferResponse]:
-        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there. An answer without `txId` raises `DecodeError`."""
+        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
         return AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer")
 
@@ -2037,9 +1894,7 @@ class AsyncClient:
     ) -> GetTransListResponse:
         """Returns transaction records page by page.
 
-        Operation `getTransList`: `POST /query/getTransList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetTransListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getTransList`: `POST /query/getTransList`.
         """
         return await self._runtime.execute(GetTransListRequest(account_id=account_id, tx_type=tx_type, tx_status=tx_status, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size, order_by_desc=order_by_desc, user_id=user_id), options)
 
@@ -2056,7 +1911,10 @@ class AsyncClient:
         order_by_desc: OrderByDesc,
         user_id: str | None = None,
     ) -> AsyncPages[GetTransListResponse, TransactionListItem]:
-        """Every page of `getTransList`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `TransactionListItem` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getTransList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getTransList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetTransListRequest(account_id=account_id, tx_type=tx_type, tx_status=tx_status, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size, order_by_desc=order_by_desc, user_id=user_id))
 
     async def get_trans_result(
@@ -2067,9 +1925,7 @@ class AsyncClient:
     ) -> GetTransResultResponse:
         """Queries the result of one transaction.
 
-        Operation `getTransResult`: `POST /query/getTransResult`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetTransResultResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getTransResult`: `POST /query/getTransResult`.
         """
         return await self._runtime.execute(GetTransResultRequest(tx_id=tx_id), options)
 
@@ -2079,7 +1935,7 @@ class AsyncClient:
         tx_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetTransResultResponse:
-        """Sends `getTransResult` until the answer's `txStatus` is final (`-1`, `4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getTransResult` until the answer's `txStatus` is final (-1, 4, 8), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return await self._runtime.wait_until(GetTransResultRequest(tx_id=tx_id), lambda r: _w.wire_text(r.tx_status), ("-1", "4", "8",), policy)
 
     async def telegraphic_transfer(
@@ -2109,13 +1965,11 @@ class AsyncClient:
     ) -> TelegraphicTransferResponse:
         """Applies for a SWIFT cross-border transfer.
 
-        Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `TelegraphicTransferResponse`.
+        Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(TelegraphicTransferRequest(account_id=account_id, beneficiary_swift_bic=beneficiary_swift_bic, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_city=beneficiary_bank_city, beneficiary_account_id=beneficiary_account_id, beneficiary_account_ccy=beneficiary_account_ccy, beneficiary_name=beneficiary_name, amount=amount, amount_type=amount_type, payment_channel=payment_channel, payment_purpose_id=payment_purpose_id, sender_address=sender_address, charge_type=charge_type, beneficiary_bank_country=beneficiary_bank_country, beneficiary_bank_address=beneficiary_bank_address, beneficiary_email=beneficiary_email, message_to_beneficiary=message_to_beneficiary, payment_purpose=payment_purpose, support_document=support_document, support_document_type=support_document_type), options)
 
@@ -2144,7 +1998,7 @@ class AsyncClient:
         support_document_type: SwiftDocumentType | None = None,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[TelegraphicTransferResponse]:
-        """Calls `telegraphicTransfer` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there. An answer without `applicationId` raises `DecodeError`."""
+        """Calls `telegraphicTransfer` and returns the application waiting for its OTP, whose business id is the answer's `applicationId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(TelegraphicTransferRequest(account_id=account_id, beneficiary_swift_bic=beneficiary_swift_bic, beneficiary_bank_name=beneficiary_bank_name, beneficiary_bank_city=beneficiary_bank_city, beneficiary_account_id=beneficiary_account_id, beneficiary_account_ccy=beneficiary_account_ccy, beneficiary_name=beneficiary_name, amount=amount, amount_type=amount_type, payment_channel=payment_channel, payment_purpose_id=payment_purpose_id, sender_address=sender_address, charge_type=charge_type, beneficiary_bank_country=beneficiary_bank_country, beneficiary_bank_address=beneficiary_bank_address, beneficiary_email=beneficiary_email, message_to_beneficiary=message_to_beneficiary, payment_purpose=payment_purpose, support_document=support_document, support_document_type=support_document_type), options)
         return AsyncPendingApplication._from_success(self, success, success.data.application_id, "applicationId", "telegraphicTransfer")
 
@@ -2160,9 +2014,7 @@ class AsyncClient:
     ) -> GetInterBankTransferListResponse:
         """Lists RTGS/EFT/SWIFT transfer applications.
 
-        Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetInterBankTransferListResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
         """
         return await self._runtime.execute(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size), options)
 
@@ -2175,7 +2027,10 @@ class AsyncClient:
         page_no: int,
         page_size: int,
     ) -> AsyncPages[GetInterBankTransferListResponse, InterBankTransfer]:
-        """Every page of `getInterBankTransferList`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `InterBankTransfer` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `getInterBankTransferList`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `getInterBankTransferList` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(GetInterBankTransferListRequest(account_id=account_id, start_time=start_time, end_time=end_time, page_no=page_no, page_size=page_size))
 
     async def get_inter_bank_transfer_details(
@@ -2187,9 +2042,7 @@ class AsyncClient:
     ) -> GetInterBankTransferDetailsResponse:
         """Queries the details of one RTGS/EFT/SWIFT transfer application.
 
-        Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetInterBankTransferDetailsResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`.
         """
         return await self._runtime.execute(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), options)
 
@@ -2200,7 +2053,7 @@ class AsyncClient:
         account_id: str,
         policy: WaitPolicy | None = None,
     ) -> GetInterBankTransferDetailsResponse:
-        """Sends `getInterBankTransferDetails` until the answer's `status` is final (`4`, `6`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `getInterBankTransferDetails` until the answer's `status` is final (4, 6), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return await self._runtime.wait_until(GetInterBankTransferDetailsRequest(application_id=application_id, account_id=account_id), lambda r: _w.wire_text(r.status), ("4", "6",), policy)
 
     async def get_bank_codes(
@@ -2211,9 +2064,7 @@ class AsyncClient:
     ) -> GetBankCodesResponse:
         """Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList [one peer, live]; this bank's own code is 46.
 
-        Operation `getBankCodes`: `POST /staticData/getBankCodes`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `GetBankCodesResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `getBankCodes`: `POST /staticData/getBankCodes`.
         """
         return await self._runtime.execute(GetBankCodesRequest(params=dict(params or {})), options)
 
@@ -2225,11 +2076,9 @@ class AsyncClient:
     ) -> AddEmailResponse:
         """Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-        Operation `addEmail`: `POST /user/addEmail`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AddEmailResponse`.
+        Operation `addEmail`: `POST /user/addEmail`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(AddEmailRequest(params=dict(params or {})), options)
 
@@ -2251,11 +2100,9 @@ class AsyncClient:
     ) -> VerifyEmailAddressResponse:
         """Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-        Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `VerifyEmailAddressResponse`.
+        Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(VerifyEmailAddressRequest(params=dict(params or {})), options)
 
@@ -2280,13 +2127,11 @@ class AsyncClient:
     ) -> AirtimePaymentResponse:
         """Purchases airtime for one mobile number.
 
-        Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AirtimePaymentResponse`.
+        Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
 
@@ -2299,7 +2144,7 @@ class AsyncClient:
         amount: Decimal,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[AirtimePaymentResponse]:
-        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
         return AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
 
@@ -2312,13 +2157,11 @@ class AsyncClient:
     ) -> AirtimeBulkPaymentResponse:
         """Purchases airtime for several mobile numbers in one batch.
 
-        Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `AirtimeBulkPaymentResponse`.
+        Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(AirtimeBulkPaymentRequest(account_id=account_id, mobile_details=mobile_details), options)
 
@@ -2329,7 +2172,7 @@ class AsyncClient:
         mobile_details: Sequence[MobileDetail],
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[AirtimeBulkPaymentResponse]:
-        """Calls `airtimeBulkPayment` and returns the application waiting for its OTP, whose business id is the answer's `bulkPaymentOrderId`: send its OTP and confirm it from there. An answer without `bulkPaymentOrderId` raises `DecodeError`."""
+        """Calls `airtimeBulkPayment` and returns the application waiting for its OTP, whose business id is the answer's `bulkPaymentOrderId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(AirtimeBulkPaymentRequest(account_id=account_id, mobile_details=mobile_details), options)
         return AsyncPendingApplication._from_success(self, success, success.data.bulk_payment_order_id, "bulkPaymentOrderId", "airtimeBulkPayment")
 
@@ -2343,9 +2186,7 @@ class AsyncClient:
     ) -> BillQueryResponse:
         """Queries the due day and due amount of a bill.
 
-        Operation `billQuery`: `POST /utilityPayment/billQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BillQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `billQuery`: `POST /utilityPayment/billQuery`.
         """
         return await self._runtime.execute(BillQueryRequest(bill_type=bill_type, bill_order_number=bill_order_number, mobile=mobile), options)
 
@@ -2360,13 +2201,11 @@ class AsyncClient:
     ) -> BillPaymentResponse:
         """Pays a utility bill.
 
-        Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BillPaymentResponse`.
+        Operation `billPayment`: `POST /utilityPayment/v2/billPayment`.
 
-        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is `OutcomeUnknown` (look the application up before sending it again).
+        Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
 
-        Needs confirmation: it takes effect only after `sendOtp` and `confirmOperation`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
         """
         return await self._runtime.execute(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
 
@@ -2379,7 +2218,7 @@ class AsyncClient:
         amount: Decimal | None = None,
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[BillPaymentResponse]:
-        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there. An answer without `paymentId` raises `DecodeError`."""
+        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
         success = await self._runtime.execute_with(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
         return AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment")
 
@@ -2391,9 +2230,7 @@ class AsyncClient:
     ) -> PaymentQueryResponse:
         """Queries a utility payment or airtime purchase.
 
-        Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `PaymentQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`.
         """
         return await self._runtime.execute(PaymentQueryRequest(payment_id=payment_id), options)
 
@@ -2403,7 +2240,7 @@ class AsyncClient:
         payment_id: str,
         policy: WaitPolicy | None = None,
     ) -> PaymentQueryResponse:
-        """Sends `paymentQuery` until the answer's `status` is final (`4`, `8`), waiting between queries as `policy` says (doubling delays, a deadline), and returns that answer. Raises `WaitDeadline` with the last state when the deadline passes first; a retryable failure of one query is polled past."""
+        """Sends `paymentQuery` until the answer's `status` is final (4, 8), waiting between queries as the policy says (growing delays, a deadline), and returns that answer; fails with the last state when the deadline passes first."""
         return await self._runtime.wait_until(PaymentQueryRequest(payment_id=payment_id), lambda r: _w.wire_text(r.status), ("4", "8",), policy)
 
     async def bulk_payment_query(
@@ -2416,9 +2253,7 @@ class AsyncClient:
     ) -> BulkPaymentQueryResponse:
         """Queries a bulk airtime payment, page by page.
 
-        Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`. The parameters are checked against the spec's rules before anything is sent (`InvalidRequest` names each field and rule); the answer's signature and requestId echo are verified before its `data` is read as `BulkPaymentQueryResponse`.
-
-        Raises `ApiError` for a result code other than `00000` (`ResultCode.from_error` types it), otherwise a transport, timeout, signature or decoding error; every `BaasError` names the operation, the requestId of its last attempt and the attempts made. `options` sets this call's requestId or time limit.
+        Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
         """
         return await self._runtime.execute(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size), options)
 
@@ -2429,7 +2264,10 @@ class AsyncClient:
         page_no: int,
         page_size: int,
     ) -> AsyncPages[BulkPaymentQueryResponse, UtilityPayment]:
-        """Every page of `bulkPaymentQuery`, from `pageNo` on (the first page is 1): async for the pages, or over `.items()` for every `UtilityPayment` of every page. It stops after the page that reaches the total, a page shorter than the page size, or an empty one; an error ends it, raised. Each page is one call."""
+        """Every page of `bulkPaymentQuery`, from the `pageNo` given on, or every item across pages. It stops after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an error ends it. Each page is one call.
+
+        How `bulkPaymentQuery` pages: by `pageNo` from 1, `pageSize` a page.
+        """
         return self._runtime.pages(BulkPaymentQueryRequest(bulk_payment_order_id=bulk_payment_order_id, page_no=page_no, page_size=page_size))
 
     async def group_pending(
@@ -2438,7 +2276,7 @@ class AsyncClient:
         business_ids: Sequence[str],
         options: CallOptions | None = None,
     ) -> AsyncPendingApplication[GroupApplicationsResponse]:
-        """Groups pending applications under one (`groupApplications`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's."""
+        """Calls `groupApplications` with the applications' business ids (`applicationIdList`) and returns the group waiting for one OTP, whose business id is the answer's `applicationId`."""
         request = GroupApplicationsRequest(application_id_list=list(business_ids))
         success = await self._runtime.execute_with(request, options)
         return AsyncPendingApplication._from_success(self, success, success.data.application_id, "applicationId", "groupApplications")
@@ -2470,11 +2308,11 @@ class PendingApplication(Generic[R]):
         return self._response
 
     def send_otp(self, channel: OtpType, *, options: CallOptions | None = None) -> None:
-        """Sends the application's OTP (`sendOtp`) by `channel`."""
+        """Sends the application's OTP to the customer (`sendOtp` with its business id)."""
         self._client.send_otp(business_id=self._business_id, otp_type=channel, options=options)
 
     def confirm(self, otp: str, *, options: CallOptions | None = None) -> None:
-        """Confirms the application with the OTP its owner received (`confirmOperation`): this is what releases the money. A confirmation whose outcome is unknown raises `OutcomeUnknown`: look the application up before confirming again."""
+        """Confirms the application with the OTP the customer received (`confirmOperation` with its business id). Never retried: if its outcome is unknown, look the application up before confirming again."""
         self._client.confirm_operation(business_id=self._business_id, otp_code=otp, options=options)
 
 
@@ -2504,9 +2342,9 @@ class AsyncPendingApplication(Generic[R]):
         return self._response
 
     async def send_otp(self, channel: OtpType, *, options: CallOptions | None = None) -> None:
-        """Sends the application's OTP (`sendOtp`) by `channel`."""
+        """Sends the application's OTP to the customer (`sendOtp` with its business id)."""
         await self._client.send_otp(business_id=self._business_id, otp_type=channel, options=options)
 
     async def confirm(self, otp: str, *, options: CallOptions | None = None) -> None:
-        """Confirms the application with the OTP its owner received (`confirmOperation`): this is what releases the money. A confirmation whose outcome is unknown raises `OutcomeUnknown`: look the application up before confirming again."""
+        """Confirms the application with the OTP the customer received (`confirmOperation` with its business id). Never retried: if its outcome is unknown, look the application up before confirming again."""
         await self._client.confirm_operation(business_id=self._business_id, otp_code=otp, options=options)

@@ -41,12 +41,14 @@ __all__ = [
 
 
 GetAccountDetailsResponse = Account
-"""The `data` of a `getAccountDetails` answer: a `Account`."""
+"""The answer of `getAccountDetails` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetAccountDetailsRequest(Request[GetAccountDetailsResponse]):
-    """Queries the details of an account (its account record).
+    """The parameters of `getAccountDetails`.
+
+    Queries the details of an account (its account record).
 
     Operation `getAccountDetails`: `POST /query/getAccountDetails`.
     """
@@ -72,7 +74,7 @@ class GetAccountDetailsRequest(Request[GetAccountDetailsResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountListByUserIdResponse:
-    """The `data` of a `queryAccountListByUserId` answer."""
+    """The answer of `queryAccountListByUserId` (its `data`): every field optional, and members the service adds later are ignored."""
     accounts: list[AccountListItem] | None = None
     """accountId, accountName, currency, accountType, dormantStatus, freezeStatus Wire name `accounts`."""
 
@@ -87,7 +89,9 @@ class QueryAccountListByUserIdResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountListByUserIdRequest(Request[QueryAccountListByUserIdResponse]):
-    """Lists the accounts of a user.
+    """The parameters of `queryAccountListByUserId`.
+
+    Lists the accounts of a user.
 
     Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`.
     """
@@ -113,7 +117,7 @@ class QueryAccountListByUserIdRequest(Request[QueryAccountListByUserIdResponse])
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetAbnormalAccountListResponse:
-    """The `data` of a `getAbnormalAccountList` answer."""
+    """The answer of `getAbnormalAccountList` (its `data`): every field optional, and members the service adds later are ignored."""
     total: int | None = None
     """Wire name `total`."""
     result_array: list[AbnormalAccount] | None = None
@@ -131,7 +135,9 @@ class GetAbnormalAccountListResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse, AbnormalAccount]):
-    """Lists dormant or frozen accounts of the channel.
+    """The parameters of `getAbnormalAccountList`.
+
+    Lists dormant or frozen accounts of the channel.
 
     Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`.
     """
@@ -140,9 +146,9 @@ class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse,
     MOVES_MONEY: ClassVar[bool] = False
     FIRST_PAGE: ClassVar[int] = 1
     page_no: int
-    """Wire name `pageNo`. Rules: at least 1."""
+    """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
-    """Wire name `pageSize`. Rules: at most 50."""
+    """Rules: at most 50. Wire name `pageSize`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("pageNo")
@@ -176,7 +182,7 @@ class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse,
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForShortCodeResponse:
-    """The `data` of a `applyForShortCode` answer."""
+    """The answer of `applyForShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
     account_id: str | None = None
     """Wire name `accountId`."""
     short_code: str | None = None
@@ -194,7 +200,9 @@ class ApplyForShortCodeResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForShortCodeRequest(Request[ApplyForShortCodeResponse]):
-    """Applies for a short code (short alias of accountId).
+    """The parameters of `applyForShortCode`.
+
+    Applies for a short code (short alias of accountId).
 
     Operation `applyForShortCode`: `POST /account/applyForShortCode`.
     """
@@ -220,7 +228,7 @@ class ApplyForShortCodeRequest(Request[ApplyForShortCodeResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryForShortCodeResponse:
-    """The `data` of a `queryForShortCode` answer."""
+    """The answer of `queryForShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
     account_id: str | None = None
     """Wire name `accountId`."""
     short_code: str | None = None
@@ -238,7 +246,9 @@ class QueryForShortCodeResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryForShortCodeRequest(Request[QueryForShortCodeResponse]):
-    """Queries the short code of an account.
+    """The parameters of `queryForShortCode`.
+
+    Queries the short code of an account.
 
     Operation `queryForShortCode`: `POST /account/queryForShortCode`.
     """
@@ -264,7 +274,7 @@ class QueryForShortCodeRequest(Request[QueryForShortCodeResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountByShortCodeResponse:
-    """The `data` of a `queryAccountByShortCode` answer."""
+    """The answer of `queryAccountByShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
     account_id: str | None = None
     """Wire name `accountId`."""
     short_code: str | None = None
@@ -282,7 +292,9 @@ class QueryAccountByShortCodeResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountByShortCodeRequest(Request[QueryAccountByShortCodeResponse]):
-    """Looks up the account of a short code.
+    """The parameters of `queryAccountByShortCode`.
+
+    Looks up the account of a short code.
 
     Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`.
     """
@@ -308,7 +320,7 @@ class QueryAccountByShortCodeRequest(Request[QueryAccountByShortCodeResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActivateAccountResponse:
-    """The `data` of a `activateAccount` answer."""
+    """The answer of `activateAccount` (its `data`): every field optional, and members the service adds later are ignored."""
     account_id: str | None = None
     """Wire name `accountId`."""
     short_code: str | None = None
@@ -326,15 +338,19 @@ class ActivateAccountResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActivateAccountRequest(Request[ActivateAccountResponse]):
-    """Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
+    """The parameters of `activateAccount`.
 
-    Operation `activateAccount`: `POST /account/activateAccount`. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
+
+    Operation `activateAccount`: `POST /account/activateAccount`.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     """
     OPERATION: ClassVar[str] = "activateAccount"
     PATH: ClassVar[str] = "/account/activateAccount"
     MOVES_MONEY: ClassVar[bool] = False
     account_id: str
-    """A dormant account. Wire name `accountId`. Rules: checked by the service only: must be a dormant account (dormancy: after 6 consecutive months without transactions)."""
+    """A dormant account. Rules: checked by the service only: must be a dormant account (dormancy: after 6 consecutive months without transactions). Wire name `accountId`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -352,7 +368,7 @@ class ActivateAccountRequest(Request[ActivateAccountResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EditSubAccountNameResponse:
-    """The `data` of a `editSubAccountName` answer."""
+    """The answer of `editSubAccountName` (its `data`): every field optional, and members the service adds later are ignored."""
     application_id: str | None = None
     """Wire name `applicationId`."""
 
@@ -367,7 +383,9 @@ class EditSubAccountNameResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
-    """Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
+    """The parameters of `editSubAccountName`.
+
+    Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
 
     Operation `editSubAccountName`: `POST /account/editSubAccountName`.
     """
@@ -375,9 +393,9 @@ class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
     PATH: ClassVar[str] = "/account/editSubAccountName"
     MOVES_MONEY: ClassVar[bool] = False
     account_id: str
-    """Must belong to the SME customer. Wire name `accountId`. Rules: checked by the service only: must belong to the SME customer."""
+    """Must belong to the SME customer. Rules: checked by the service only: must belong to the SME customer. Wire name `accountId`."""
     sub_account_name: str | None = None
-    """Suffix of the final name; omitted: the name is reset to the parent business name. Wire name `subAccountName`. Rules: at most 253 characters; checked by the service only: the final name (business name + '_' + subAccountName) is at most 255 characters."""
+    """Suffix of the final name; omitted: the name is reset to the parent business name. Rules: at most 253 characters; checked by the service only: the final name (business name + '_' + subAccountName) is at most 255 characters. Wire name `subAccountName`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -401,7 +419,7 @@ class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CancelAccountOperationResponse:
-    """The `data` of a `cancelAccountOperation` answer: nothing but the code. code and msg only"""
+    """The answer of `cancelAccountOperation`: code and message only. code and msg only."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CancelAccountOperationResponse:
@@ -412,7 +430,9 @@ class CancelAccountOperationResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CancelAccountOperationRequest(Request[CancelAccountOperationResponse]):
-    """Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
+    """The parameters of `cancelAccountOperation`.
+
+    Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
 
     Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`.
     """
@@ -420,7 +440,7 @@ class CancelAccountOperationRequest(Request[CancelAccountOperationResponse]):
     PATH: ClassVar[str] = "/account/cancelAccountOperation"
     MOVES_MONEY: ClassVar[bool] = False
     request_id: str
-    """The request to cancel. Wire name `requestId`. Rules: checked by the service only: must name an unconfirmed /account/activateAccount, /user/verifyEmailAddress or /user/addEmail request."""
+    """The request to cancel. Rules: checked by the service only: must name an unconfirmed /account/activateAccount, /user/verifyEmailAddress or /user/addEmail request. Wire name `requestId`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("requestId")
@@ -437,12 +457,14 @@ class CancelAccountOperationRequest(Request[CancelAccountOperationResponse]):
 
 
 ValidateAccountResponse = AccountValidationResult
-"""The `data` of a `validateAccount` answer: a `AccountValidationResult`."""
+"""The answer of `validateAccount` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ValidateAccountRequest(Request[ValidateAccountResponse]):
-    """Validates a counterparty account name before a transfer.
+    """The parameters of `validateAccount`.
+
+    Validates a counterparty account name before a transfer.
 
     Operation `validateAccount`: `POST /account/validateAccount`.
     """
@@ -472,12 +494,14 @@ class ValidateAccountRequest(Request[ValidateAccountResponse]):
 
 
 QueryClosingBalanceResponse = ClosingBalanceJob
-"""The `data` of a `queryClosingBalance` answer: a `ClosingBalanceJob`."""
+"""The answer of `queryClosingBalance` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryClosingBalanceRequest(Request[QueryClosingBalanceResponse]):
-    """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
+    """The parameters of `queryClosingBalance`.
+
+    Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
 
     Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
     """

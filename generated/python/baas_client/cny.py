@@ -26,7 +26,7 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForCnyExpressResponse:
-    """The `data` of a `applyForCnyExpress` answer."""
+    """The answer of `applyForCnyExpress` (its `data`): every field optional, and members the service adds later are ignored."""
     application_id: str | None = None
     """Identifier of the transfer application. Wire name `applicationId`."""
 
@@ -41,13 +41,19 @@ class ApplyForCnyExpressResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
-    """Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
+    """The parameters of `applyForCnyExpress`.
 
-    Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 
-    Constraint: `beneficiaryCountryCode` is required when beneficiaryType is 1.
+    Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`.
 
-    Constraint: `invoice` is required when the sum of oderArray[].amount is greater than 70000. invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    `beneficiaryCountryCode` is required when `beneficiaryType` is `1`.
+
+    `invoice` is required when the sum of `oderArray[].amount` is greater than 70000. Invoice is mandatory when the amount exceeds 70,000 CNY; the transfer amount is the sum of the order amounts.
     """
     OPERATION: ClassVar[str] = "applyForCnyExpress"
     PATH: ClassVar[str] = "/trans/applyForCnyExpress"
@@ -59,11 +65,11 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     beneficiary_name: str
     """Beneficiary full name (Chinese name preferred). Declared int in the document; typed string. Wire name `beneficiaryName`."""
     beneficiary_id_number: str
-    """Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string. Wire name `beneficiaryIdNumber`. Rules: at most 18 characters."""
+    """Max 18 characters; individual: national ID/passport; enterprise: company registration number. Declared decimal in the document; typed string. Rules: at most 18 characters. Wire name `beneficiaryIdNumber`."""
     beneficiary_bank_code: str
-    """Must come from the CNY Express bank list (not shown). Wire name `beneficiaryBankCode`. Rules: checked by the service only: must come from the CNY Express bank list."""
+    """Must come from the CNY Express bank list (not shown). Rules: checked by the service only: must come from the CNY Express bank list. Wire name `beneficiaryBankCode`."""
     beneficiary_bank_name: str
-    """Must come from the CNY Express bank list (not shown). Wire name `beneficiaryBankName`. Rules: checked by the service only: must come from the CNY Express bank list."""
+    """Must come from the CNY Express bank list (not shown). Rules: checked by the service only: must come from the CNY Express bank list. Wire name `beneficiaryBankName`."""
     beneficiary_bank_address: str
     """Wire name `beneficiaryBankAddress`."""
     beneficiary_account_id: str
@@ -83,13 +89,13 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     order_array: Sequence[OrderItem]
     """Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank. Wire name `oderArray`."""
     beneficiary_country_code: str | None = None
-    """Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown). Wire name `beneficiaryCountryCode`. Rules: checked by the service only: must be a supported CNY nationality (list not shown)."""
+    """Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown). Rules: checked by the service only: must be a supported CNY nationality (list not shown). Wire name `beneficiaryCountryCode`."""
     message_to_beneficiary: str | None = None
-    """Max 100 characters. Wire name `messageToBeneficiary`. Rules: at most 100 characters."""
+    """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
     remark: str | None = None
     """Wire name `remark`."""
     invoice: str | None = None
-    """Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Wire name `invoice`. Rules: valid Base64 whose decoded size is at most 31457280 bytes."""
+    """Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: valid Base64 whose decoded size is at most 31457280 bytes. Wire name `invoice`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payerAccountId")
@@ -186,7 +192,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetCnyTransListResponse:
-    """The `data` of a `getCnyTransList` answer."""
+    """The answer of `getCnyTransList` (its `data`): every field optional, and members the service adds later are ignored."""
     result: list[CnyTransferSummary] | None = None
     """CNY transfer records without orders and document fields. Wire name `result`."""
     total_rows: int | None = None
@@ -204,7 +210,9 @@ class GetCnyTransListResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSummary]):
-    """Lists CNY Express transfers of an account.
+    """The parameters of `getCnyTransList`.
+
+    Lists CNY Express transfers of an account.
 
     Operation `getCnyTransList`: `POST /query/getCnyTransList`.
     """
@@ -223,7 +231,7 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
     page_no: str
     """Page to return (declared string). Wire name `pageNo`."""
     page_size: str
-    """Records per page (declared string). seen on the live service: at most 50, above it the service answers 15002. Wire name `pageSize`. Rules: checked by the service only: at most 50; above it the service answers 15002."""
+    """Records per page (declared string). seen on the live service: at most 50, above it the service answers 15002. Rules: checked by the service only: at most 50; above it the service answers 15002. Wire name `pageSize`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -270,12 +278,14 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
 
 
 GetCnyTransferDetailsResponse = CnyTransferDetail
-"""The `data` of a `getCnyTransferDetails` answer: a `CnyTransferDetail`."""
+"""The answer of `getCnyTransferDetails` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetCnyTransferDetailsRequest(Request[GetCnyTransferDetailsResponse]):
-    """Returns the CNY transfer detail record.
+    """The parameters of `getCnyTransferDetails`.
+
+    Returns the CNY transfer detail record.
 
     Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`.
     """

@@ -10,7 +10,10 @@ from baas_runtime.notification import Notification
 
 
 class AbnormalStatus(enum.Enum):
-    """Abnormal account code (elements of status of the abnormal account list item): 1 Dormant, 2 Restricted, 3 Frozen."""
+    """Abnormal account code (elements of status of the abnormal account list item): 1 Dormant, 2 Restricted, 3 Frozen.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     DORMANT = 1
     """1 Dormant"""
@@ -21,7 +24,10 @@ class AbnormalStatus(enum.Enum):
 
 
 class AccountStatus(enum.Enum):
-    """accountStatus (int): 0 Normal, 1 Locked, 2 Closed. Transitions among these values: not shown."""
+    """accountStatus (int): 0 Normal, 1 Locked, 2 Closed. Transitions among these values: not shown.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NORMAL = 0
     """0 Normal"""
@@ -32,7 +38,10 @@ class AccountStatus(enum.Enum):
 
 
 class AccountType(enum.Enum):
-    """Account type code (accountType of the Account record). "Account type definitions" beyond these codes: not shown."""
+    """Account type code (accountType of the Account record). "Account type definitions" beyond these codes: not shown.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     CURRENT = "C001"
     """C001 Current"""
@@ -51,7 +60,10 @@ class AccountType(enum.Enum):
 
 
 class AmountType(enum.Enum):
-    """amountType of /trans/telegraphicTransfer (int): which currency the amount is in."""
+    """amountType of /trans/telegraphicTransfer (int): which currency the amount is in.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     DEBIT_ACCOUNT_CURRENCY = 0
     """0 = in debit account currency"""
@@ -60,7 +72,10 @@ class AmountType(enum.Enum):
 
 
 class BeneficiaryType(enum.Enum):
-    """Type of a CNY Express beneficiary (beneficiaryType, declared string)."""
+    """Type of a CNY Express beneficiary (beneficiaryType, declared string).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     INDIVIDUAL = "1"
     """1 = Individual"""
@@ -69,7 +84,10 @@ class BeneficiaryType(enum.Enum):
 
 
 class BillType(enum.Enum):
-    """billType (int): 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water."""
+    """billType (int): 0 = first satellite TV provider, 1 = second satellite TV provider, 3 = third satellite TV provider, 6 = water.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SATELLITE_TV1 = 0
     """0 = first satellite TV provider"""
@@ -82,7 +100,10 @@ class BillType(enum.Enum):
 
 
 class BusinessType(enum.Enum):
-    """SME business type (businessType of the SME onboarding info): 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO."""
+    """SME business type (businessType of the SME onboarding info): 1 Sole Proprietorship, 2 LLC, 3 Partnership, 5 NGO/CBO.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SOLE_PROPRIETORSHIP = 1
     """1 Sole Proprietorship"""
@@ -95,7 +116,10 @@ class BusinessType(enum.Enum):
 
 
 class ChargeType(enum.Enum):
-    """chargeType of /trans/telegraphicTransfer: who pays the charges."""
+    """chargeType of /trans/telegraphicTransfer: who pays the charges.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     OUR = "OUR"
     """OUR = remitter pays all charges"""
@@ -106,7 +130,10 @@ class ChargeType(enum.Enum):
 
 
 class CnyDocumentType(enum.Enum):
-    """Type of a Base64 document of /trans/applyForCnyExpress: "image or pdf"."""
+    """Type of a Base64 document of /trans/applyForCnyExpress: "image or pdf".
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     IMAGE = "image"
     """image"""
@@ -115,7 +142,10 @@ class CnyDocumentType(enum.Enum):
 
 
 class Currency(enum.Enum):
-    """Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF."""
+    """Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     KES = "KES"
     """KES"""
@@ -134,7 +164,10 @@ class Currency(enum.Enum):
 
 
 class CurrencyPair(enum.Enum):
-    """currencyPair of /query/v2/getForeignExchangeRate, written BaseCurrency/QuoteCurrency."""
+    """currencyPair of /query/v2/getForeignExchangeRate, written BaseCurrency/QuoteCurrency.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     USD_KES = "USD/KES"
     """USD/KES"""
@@ -159,7 +192,10 @@ class CurrencyPair(enum.Enum):
 
 
 class DormantStatus(enum.Enum):
-    """dormantStatus: 0 Normal, 1 Dormant. An account becomes dormant automatically after 6 consecutive months without transactions (server-side)."""
+    """dormantStatus: 0 Normal, 1 Dormant. An account becomes dormant automatically after 6 consecutive months without transactions (server-side).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NORMAL = 0
     """0 Normal"""
@@ -168,7 +204,10 @@ class DormantStatus(enum.Enum):
 
 
 class FeeBeneficiaryType(enum.Enum):
-    """benificiaryType of the fetch-transaction-fee call (declared string): 0 = Individual, 1 = Business."""
+    """benificiaryType of the fetch-transaction-fee call (declared string): 0 = Individual, 1 = Business.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     INDIVIDUAL = "0"
     """0 = Individual"""
@@ -177,7 +216,10 @@ class FeeBeneficiaryType(enum.Enum):
 
 
 class FreezeStatus(enum.Enum):
-    """freezeStatus: 0 Normal, 1 Frozen."""
+    """freezeStatus: 0 Normal, 1 Frozen.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NORMAL = 0
     """0 Normal"""
@@ -186,7 +228,10 @@ class FreezeStatus(enum.Enum):
 
 
 class FxCurrency(enum.Enum):
-    """A currency of a foreign exchange: the currencies of the pairs that /query/v2/getForeignExchangeRate quotes, in order of first appearance."""
+    """A currency of a foreign exchange: the currencies of the pairs that /query/v2/getForeignExchangeRate quotes, in order of first appearance.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     USD = "USD"
     """US dollar"""
@@ -207,7 +252,12 @@ class FxCurrency(enum.Enum):
 
 
 class FxRequestStatus(enum.Enum):
-    """FX request status, from the bank's public documentation (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2)."""
+    """FX request status, from the bank's public documentation (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2).
+
+    From the bank's public documentation, not from its API document.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SUBMITTED = 1
     """1 submitted"""
@@ -224,7 +274,10 @@ class FxRequestStatus(enum.Enum):
 
 
 class Gender(enum.Enum):
-    """Gender of the personal KYC record: '0' Female, '1' Male (written quoted)."""
+    """Gender of the personal KYC record: '0' Female, '1' Male (written quoted).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     FEMALE = "0"
     """'0' Female"""
@@ -233,7 +286,10 @@ class Gender(enum.Enum):
 
 
 class IdType(enum.Enum):
-    """KYC identity document type (idType). Declared string by /common/sendAccAdminOtp ("101, 102 or 103 as in the KYC id types")."""
+    """KYC identity document type (idType). Declared string by /common/sendAccAdminOtp ("101, 102 or 103 as in the KYC id types").
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     KENYA_NATIONAL_ID = "101"
     """101 Kenya National ID"""
@@ -244,7 +300,12 @@ class IdType(enum.Enum):
 
 
 class InterBankApplicationStatus(enum.Enum):
-    """SWIFT / inter-bank transfer application status, from the bank's public documentation: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's)."""
+    """SWIFT / inter-bank transfer application status, from the bank's public documentation: 1 submitted, (OTP) 2 validating, 3 approved or 4 rejected, 6 in transit. The status of the inter-bank transfer record (whose other members are the sandbox's).
+
+    From the bank's public documentation, not from its API document.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SUBMITTED = 1
     """1 submitted"""
@@ -259,7 +320,10 @@ class InterBankApplicationStatus(enum.Enum):
 
 
 class KycStatus(enum.Enum):
-    """Personal KYC status (status of the personal KYC record). Transitions: not shown."""
+    """Personal KYC status (status of the personal KYC record). Transitions: not shown.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SUBMITTED = 1
     """1 Submitted"""
@@ -276,7 +340,10 @@ class KycStatus(enum.Enum):
 
 
 class NetworkProvider(enum.Enum):
-    """networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the bank's public documentation: the three Kenyan mobile operators (which is which: not shown)."""
+    """networkProvider (int): 0 = first provider, 1 = second provider, 2 = third provider. the bank's public documentation: the three Kenyan mobile operators (which is which: not shown).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     FIRST = 0
     """0 = first provider"""
@@ -287,7 +354,12 @@ class NetworkProvider(enum.Enum):
 
 
 class OnboardingStatus(enum.Enum):
-    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service (6 and 8 by one integration). Also the status of the onboarding-result notifications (0001, 0005, 0006)."""
+    """SME onboarding status (onboardingStatus returned as an integer by /onboarding/business/getBusinessOnboardingStatus). The document: "Values of onboardingStatus ... not shown"; the values are as seen on the live service (6 and 8 by one integration). Also the status of the onboarding-result notifications (0001, 0005, 0006).
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NOT_SUBMITTED = 0
     """0 not submitted"""
@@ -312,7 +384,10 @@ class OnboardingStatus(enum.Enum):
 
 
 class OrderByDesc(enum.Enum):
-    """orderByDesc of /query/getTransList (declared int): order by transaction date."""
+    """orderByDesc of /query/getTransList (declared int): order by transaction date.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NEWEST_FIRST = 1
     """1 = newest first"""
@@ -321,7 +396,10 @@ class OrderByDesc(enum.Enum):
 
 
 class OtpType(enum.Enum):
-    """otpType of /common/sendOtp and /common/sendAccAdminOtp: sms or email, in lower case as the document writes them (SMS and whatsapp are peers' reports, not confirmed)."""
+    """otpType of /common/sendOtp and /common/sendAccAdminOtp: sms or email, in lower case as the document writes them (SMS and whatsapp are peers' reports, not confirmed).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SMS = "sms"
     """sms"""
@@ -330,7 +408,10 @@ class OtpType(enum.Enum):
 
 
 class PayType(enum.Enum):
-    """payType (declared string): 0 = Paybill, 1 = Till/BuyGoods. Used by /trans/v2/applyForMobileMoneyBusinessTransfer and the fee call."""
+    """payType (declared string): 0 = Paybill, 1 = Till/BuyGoods. Used by /trans/v2/applyForMobileMoneyBusinessTransfer and the fee call.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     PAYBILL = "0"
     """0 = Paybill"""
@@ -339,14 +420,20 @@ class PayType(enum.Enum):
 
 
 class PaymentChannel(enum.Enum):
-    """paymentChannel of /trans/telegraphicTransfer: "value SWIFT" (the only value given)."""
+    """paymentChannel of /trans/telegraphicTransfer: "value SWIFT" (the only value given).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     SWIFT = "SWIFT"
     """SWIFT"""
 
 
 class PaymentPurpose(enum.Enum):
-    """Purpose of a CNY Express transfer (paymentPurpose of /trans/applyForCnyExpress and of the CNY transfer record)."""
+    """Purpose of a CNY Express transfer (paymentPurpose of /trans/applyForCnyExpress and of the CNY transfer record).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     PURCHASE_GOODS = "PURCHASE_GOODS"
     """PURCHASE_GOODS"""
@@ -355,7 +442,10 @@ class PaymentPurpose(enum.Enum):
 
 
 class ProfileCheck(enum.Enum):
-    """Personal profileCheck of the KYC record."""
+    """Personal profileCheck of the KYC record.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     NOT_CHECKED = 0
     """0 Not Checked"""
@@ -370,7 +460,10 @@ class ProfileCheck(enum.Enum):
 
 
 class SwiftDocumentType(enum.Enum):
-    """supportDocumentType of /trans/telegraphicTransfer: "PDF or Image"."""
+    """supportDocumentType of /trans/telegraphicTransfer: "PDF or Image".
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     PDF = "PDF"
     """PDF"""
@@ -379,7 +472,12 @@ class SwiftDocumentType(enum.Enum):
 
 
 class TxStatus(enum.Enum):
-    """Transaction status (txStatus). The document: an integer, the filter example [2, 8] is processing and succeeded, full list not shown; values as seen on the live service. Flow: submitted, OTP confirmed, processing, result."""
+    """Transaction status (txStatus). The document: an integer, the filter example [2, 8] is processing and succeeded, full list not shown; values as seen on the live service. Flow: submitted, OTP confirmed, processing, result.
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     TIMEOUT = -1
     """-1 timeout"""
@@ -394,7 +492,12 @@ class TxStatus(enum.Enum):
 
 
 class UtilityPaymentStatus(enum.Enum):
-    """Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values."""
+    """Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values.
+
+    From the bank's public documentation, not from its API document.
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     WAITING_FOR_OTP = 1
     """1 waiting for OTP"""
@@ -407,7 +510,10 @@ class UtilityPaymentStatus(enum.Enum):
 
 
 class ValidateAccountType(enum.Enum):
-    """accountType parameter of /account/validateAccount (int)."""
+    """accountType parameter of /account/validateAccount (int).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     INTERNAL = 0
     """0 = internal account"""
@@ -418,7 +524,10 @@ class ValidateAccountType(enum.Enum):
 
 
 class VoucherType(enum.Enum):
-    """voucherType of /trans/txReversal: "image" (the only value given)."""
+    """voucherType of /trans/txReversal: "image" (the only value given).
+
+    A value this version of the SDK does not list is kept as it was received, never refused.
+    """
 
     IMAGE = "image"
     """image"""
@@ -495,7 +604,7 @@ class ResultCode(enum.Enum):
 
 
 RETRYABLE_CODES: frozenset[str] = frozenset({"10001", "10002"})
-"""The result codes after which the spec says a call may be tried again."""
+"""The result codes the spec marks retryable: the client retries these only."""
 
 
 class NotificationType(enum.Enum):
@@ -508,43 +617,106 @@ class NotificationType(enum.Enum):
     CLOSING_BALANCES = "0015"
     """Closing balances of a day (the result of /report/queryClosingBalance, named by its jobId)."""
     PERSONAL_ONBOARDING = "0001"
-    """Personal onboarding result."""
+    """Personal onboarding result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     TRANSACTION_RESULT = "0002"
-    """Transaction result."""
+    """Transaction result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     BALANCE_CHANGE = "0003"
-    """Balance change of an account."""
+    """Balance change of an account.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     INTERNAL_BATCH = "0004"
-    """Internal batch (merchant bulk) result."""
+    """Internal batch (merchant bulk) result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     WALLET_UPGRADE = "0005"
-    """Wallet account upgrade result."""
+    """Wallet account upgrade result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     SME_ACCOUNT_OPENING = "0006"
-    """SME account opening result."""
+    """SME account opening result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     UTILITY_PAYMENT = "0007"
-    """Utility payment result."""
+    """Utility payment result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     SME_BULK_PAYMENT = "0008"
-    """SME bulk payment result."""
+    """SME bulk payment result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     STATEMENT_REPORT = "0009"
-    """Account statement report."""
+    """Account statement report.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     FC_DEPOSIT = "0010"
-    """Foreign-currency deposit."""
+    """Foreign-currency deposit.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     FC_OUTBOUND = "0011"
-    """Foreign-currency outbound (cross-border) result."""
+    """Foreign-currency outbound (cross-border) result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     MULTIPLE_ACCOUNT_OPENING = "0012"
-    """Multiple account opening."""
+    """Multiple account opening.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     FX_EXCHANGE = "0013"
-    """Foreign-currency exchange result of the request without v2."""
+    """Foreign-currency exchange result of the request without v2.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     BULK_UTILITY_PAYMENT = "0014"
-    """Bulk utility payment result."""
+    """Bulk utility payment result.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     ACCOUNT_CLOSURE = "0019"
-    """Account closure."""
+    """Account closure.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     STATUS_CHANGE = "0021"
-    """Status change (name only). Payload of notification 0021: not public."""
+    """Status change (name only).
+
+    Payload of notification 0021: not public.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     BALANCE = "0022"
-    """Balance (reported to carry the balance-change payload)."""
+    """Balance (reported to carry the balance-change payload).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     INTER_BANK_TRANSFER = "0023"
-    """Inter-bank transfer (name only). Payload of notification 0023: not public."""
+    """Inter-bank transfer (name only).
+
+    Payload of notification 0023: not public.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     MOBILE_MONEY_IMT = "0027"
-    """Mobile money IMT (name only). Payload of notification 0027: not public."""
+    """Mobile money IMT (name only).
+
+    Payload of notification 0027: not public.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
 
     @classmethod
     def of(cls, notification: Notification) -> "NotificationType | Unknown":

@@ -26,7 +26,10 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetForeignExchangeRateResponse:
-    """The `data` of a `getForeignExchangeRate` answer."""
+    """The answer of `getForeignExchangeRate` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+    """
     currency_pair: CurrencyPair | Unknown | None = None
     """Wire name `currencyPair`."""
     rate: Decimal | None = None
@@ -47,7 +50,9 @@ class GetForeignExchangeRateResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
-    """Queries the foreign exchange rate of a currency pair.
+    """The parameters of `getForeignExchangeRate`.
+
+    Queries the foreign exchange rate of a currency pair.
 
     Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`.
     """
@@ -72,7 +77,10 @@ class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForFcExchangeResponse:
-    """The `data` of a `applyForFcExchange` answer."""
+    """The answer of `applyForFcExchange` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+    """
     application_id: str | None = None
     """The FX request: query it with /query/v2/getFxRequestStatus. Wire name `applicationId`."""
     source_amount: Decimal | None = None
@@ -96,11 +104,15 @@ class ApplyForFcExchangeResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
-    """Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
+    """The parameters of `applyForFcExchange`.
 
-    Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`. Moves money: never re-sent once its bytes may have left.
+    Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
 
-    Constraint: exactly one of `sourceAmount`, `targetAmount` is required. either sourceAmount or targetAmount is mandatory
+    Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount is mandatory.
     """
     OPERATION: ClassVar[str] = "applyForFcExchange"
     PATH: ClassVar[str] = "/trans/v2/applyForFcExchange"
@@ -114,9 +126,9 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
     target_account: str
     """Mandatory. Wire name `targetAccount`."""
     source_amount: Decimal | None = None
-    """Conditional: either sourceAmount or targetAmount is mandatory. Wire name `sourceAmount`. Rules: greater than zero; at most 2 decimal places."""
+    """Conditional: either sourceAmount or targetAmount is mandatory. Rules: greater than zero; at most 2 decimal places. Wire name `sourceAmount`."""
     target_amount: Decimal | None = None
-    """Conditional: either sourceAmount or targetAmount is mandatory. Wire name `targetAmount`. Rules: greater than zero; at most 2 decimal places."""
+    """Conditional: either sourceAmount or targetAmount is mandatory. Rules: greater than zero; at most 2 decimal places. Wire name `targetAmount`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("sourceCurrency")
@@ -158,12 +170,17 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
 
 
 GetFxRequestStatusResponse = FxRequest
-"""The `data` of a `getFxRequestStatus` answer: a `FxRequest`."""
+"""The answer of `getFxRequestStatus` (its `data`): every field optional, and members the service adds later are ignored.
+
+Not public: this is the sandbox's choice, and the live service may differ.
+"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetFxRequestStatusRequest(Request[GetFxRequestStatusResponse]):
-    """Queries the status of an FX request.
+    """The parameters of `getFxRequestStatus`.
+
+    Queries the status of an FX request.
 
     Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`.
     """

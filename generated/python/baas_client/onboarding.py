@@ -38,16 +38,18 @@ __all__ = [
 
 
 GetOnboardingStatusResponse = PersonalOnboardingStatus
-"""The `data` of a `getOnboardingStatus` answer: a `PersonalOnboardingStatus`."""
+"""The answer of `getOnboardingStatus` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetOnboardingStatusRequest(Request[GetOnboardingStatusResponse]):
-    """Queries the onboarding status of a personal user.
+    """The parameters of `getOnboardingStatus`.
+
+    Queries the onboarding status of a personal user.
 
     Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
 
-    Constraint: at least one of `userId`, `onboardingRequestId`, `mobile` is required. at least one must have a non-null value
+    At least one of `userId`, `onboardingRequestId`, `mobile` is required. At least one must have a non-null value.
     """
     OPERATION: ClassVar[str] = "getOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/getOnboardingStatus"
@@ -86,12 +88,14 @@ class GetOnboardingStatusRequest(Request[GetOnboardingStatusResponse]):
 
 
 GetUserKycResponse = PersonalKyc
-"""The `data` of a `getUserKyc` answer: a `PersonalKyc`."""
+"""The answer of `getUserKyc` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetUserKycRequest(Request[GetUserKycResponse]):
-    """Queries the KYC record of a personal onboarding.
+    """The parameters of `getUserKyc`.
+
+    Queries the KYC record of a personal onboarding.
 
     Operation `getUserKyc`: `POST /onboarding/getUserKyc`.
     """
@@ -117,7 +121,7 @@ class GetUserKycRequest(Request[GetUserKycResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetKycMediaListResponse:
-    """The `data` of a `getKycMediaList` answer."""
+    """The answer of `getKycMediaList` (its `data`): every field optional, and members the service adds later are ignored."""
     media_list: list[KycMediaItem] | None = None
     """Wire name `mediaList`."""
 
@@ -132,7 +136,9 @@ class GetKycMediaListResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetKycMediaListRequest(Request[GetKycMediaListResponse]):
-    """Lists the media uploaded for a personal onboarding.
+    """The parameters of `getKycMediaList`.
+
+    Lists the media uploaded for a personal onboarding.
 
     Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`.
     """
@@ -158,7 +164,7 @@ class GetKycMediaListRequest(Request[GetKycMediaListResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetOnboardingRequestIdResponse:
-    """The `data` of a `getOnboardingRequestId` answer."""
+    """The answer of `getOnboardingRequestId` (its `data`): every field optional, and members the service adds later are ignored."""
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
 
@@ -173,7 +179,9 @@ class GetOnboardingRequestIdResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetOnboardingRequestIdRequest(Request[GetOnboardingRequestIdResponse]):
-    """Looks up the onboarding request id of a personal user.
+    """The parameters of `getOnboardingRequestId`.
+
+    Looks up the onboarding request id of a personal user.
 
     Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`.
     """
@@ -206,16 +214,18 @@ class GetOnboardingRequestIdRequest(Request[GetOnboardingRequestIdResponse]):
 
 
 GetBusinessOnboardingStatusResponse = BusinessOnboardingStatus
-"""The `data` of a `getBusinessOnboardingStatus` answer: a `BusinessOnboardingStatus`."""
+"""The answer of `getBusinessOnboardingStatus` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResponse]):
-    """Queries the onboarding status of an SME.
+    """The parameters of `getBusinessOnboardingStatus`.
+
+    Queries the onboarding status of an SME.
 
     Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
 
-    Constraint: at least one of `onboardingRequestId`, `businessCerNo` is required. at least one must be valid and non-empty
+    At least one of `onboardingRequestId`, `businessCerNo` is required. At least one must be valid and non-empty.
     """
     OPERATION: ClassVar[str] = "getBusinessOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/business/getBusinessOnboardingStatus"
@@ -248,7 +258,7 @@ class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResp
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBusinessOnboardingRequestIdResponse:
-    """The `data` of a `getBusinessOnboardingRequestId` answer."""
+    """The answer of `getBusinessOnboardingRequestId` (its `data`): every field optional, and members the service adds later are ignored."""
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
 
@@ -263,7 +273,9 @@ class GetBusinessOnboardingRequestIdResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBusinessOnboardingRequestIdRequest(Request[GetBusinessOnboardingRequestIdResponse]):
-    """Looks up the onboarding request id of an SME by its incorporation certificate number.
+    """The parameters of `getBusinessOnboardingRequestId`.
+
+    Looks up the onboarding request id of an SME by its incorporation certificate number.
 
     Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.
     """
@@ -288,12 +300,14 @@ class GetBusinessOnboardingRequestIdRequest(Request[GetBusinessOnboardingRequest
 
 
 GetStoreOnboardingInfoResponse = StoreOnboardingInfo
-"""The `data` of a `getStoreOnboardingInfo` answer: a `StoreOnboardingInfo`."""
+"""The answer of `getStoreOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetStoreOnboardingInfoRequest(Request[GetStoreOnboardingInfoResponse]):
-    """Queries the SME onboarding info of a sole proprietorship.
+    """The parameters of `getStoreOnboardingInfo`.
+
+    Queries the SME onboarding info of a sole proprietorship.
 
     Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`.
     """
@@ -318,12 +332,14 @@ class GetStoreOnboardingInfoRequest(Request[GetStoreOnboardingInfoResponse]):
 
 
 GetCompanyOnboardingInfoResponse = CompanyOnboardingInfo
-"""The `data` of a `getCompanyOnboardingInfo` answer: a `CompanyOnboardingInfo`."""
+"""The answer of `getCompanyOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetCompanyOnboardingInfoRequest(Request[GetCompanyOnboardingInfoResponse]):
-    """Queries the SME onboarding info of an LLC.
+    """The parameters of `getCompanyOnboardingInfo`.
+
+    Queries the SME onboarding info of an LLC.
 
     Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`.
     """
@@ -348,12 +364,14 @@ class GetCompanyOnboardingInfoRequest(Request[GetCompanyOnboardingInfoResponse])
 
 
 GetOrganisationOnboardingInfoResponse = OrganisationOnboardingInfo
-"""The `data` of a `getOrganisationOnboardingInfo` answer: a `OrganisationOnboardingInfo`."""
+"""The answer of `getOrganisationOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetOrganisationOnboardingInfoRequest(Request[GetOrganisationOnboardingInfoResponse]):
-    """Queries the SME onboarding info of an NGO/CBO.
+    """The parameters of `getOrganisationOnboardingInfo`.
+
+    Queries the SME onboarding info of an NGO/CBO.
 
     Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`.
     """
@@ -378,12 +396,14 @@ class GetOrganisationOnboardingInfoRequest(Request[GetOrganisationOnboardingInfo
 
 
 GetPartnershipOnboardingInfoResponse = PartnershipOnboardingInfo
-"""The `data` of a `getPartnershipOnboardingInfo` answer: a `PartnershipOnboardingInfo`."""
+"""The answer of `getPartnershipOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetPartnershipOnboardingInfoRequest(Request[GetPartnershipOnboardingInfoResponse]):
-    """Queries the SME onboarding info of a partnership.
+    """The parameters of `getPartnershipOnboardingInfo`.
+
+    Queries the SME onboarding info of a partnership.
 
     Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`.
     """

@@ -27,7 +27,7 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SendOtpResponse:
-    """The `data` of a `sendOtp` answer: nothing but the code. code, msg"""
+    """The answer of `sendOtp`: code and message only. code, msg."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SendOtpResponse:
@@ -38,7 +38,9 @@ class SendOtpResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SendOtpRequest(Request[SendOtpResponse]):
-    """Sends a one-time password for an application.
+    """The parameters of `sendOtp`.
+
+    Sends a one-time password for an application.
 
     Operation `sendOtp`: `POST /common/sendOtp`.
     """
@@ -69,7 +71,7 @@ class SendOtpRequest(Request[SendOtpResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ConfirmOperationResponse:
-    """The `data` of a `confirmOperation` answer: nothing but the code. code, msg"""
+    """The answer of `confirmOperation`: code and message only. code, msg."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ConfirmOperationResponse:
@@ -80,9 +82,13 @@ class ConfirmOperationResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ConfirmOperationRequest(Request[ConfirmOperationResponse]):
-    """Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
+    """The parameters of `confirmOperation`.
 
-    Operation `confirmOperation`: `POST /common/confirmOperation`. Moves money: never re-sent once its bytes may have left.
+    Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
+
+    Operation `confirmOperation`: `POST /common/confirmOperation`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
     """
     OPERATION: ClassVar[str] = "confirmOperation"
     PATH: ClassVar[str] = "/common/confirmOperation"
@@ -112,7 +118,7 @@ class ConfirmOperationRequest(Request[ConfirmOperationResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SendAccAdminOtpResponse:
-    """The `data` of a `sendAccAdminOtp` answer: nothing but the code. code, msg"""
+    """The answer of `sendAccAdminOtp`: code and message only. code, msg."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SendAccAdminOtpResponse:
@@ -123,7 +129,9 @@ class SendAccAdminOtpResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
-    """Sends a one-time password to an account administrator.
+    """The parameters of `sendAccAdminOtp`.
+
+    Sends a one-time password to an account administrator.
 
     Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`.
     """
@@ -171,7 +179,7 @@ class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GroupApplicationsResponse:
-    """The `data` of a `groupApplications` answer."""
+    """The answer of `groupApplications` (its `data`): every field optional, and members the service adds later are ignored."""
     application_id: str | None = None
     """New id usable to confirm one OTP for the group. Wire name `applicationId`."""
 
@@ -186,7 +194,9 @@ class GroupApplicationsResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GroupApplicationsRequest(Request[GroupApplicationsResponse]):
-    """Groups several pending applications under one application that is confirmed with one OTP.
+    """The parameters of `groupApplications`.
+
+    Groups several pending applications under one application that is confirmed with one OTP.
 
     Operation `groupApplications`: `POST /common/groupApplications`.
     """

@@ -15,7 +15,10 @@ from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, Benef
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AbnormalAccount:
-    """Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel."""
+    """Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel.
+
+    `AbnormalAccount` as received: every field optional, and members added later are ignored.
+    """
     user_id: str | None = None
     """Wire name `userId`."""
     account_id: str | None = None
@@ -39,7 +42,10 @@ class AbnormalAccount:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Account:
-    """Account record (/query/getAccountDetails)."""
+    """Account record (/query/getAccountDetails).
+
+    `Account` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -81,7 +87,12 @@ class Account:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountClosureResult:
-    """Payload of notification 0019 (account closure)."""
+    """Payload of notification 0019 (account closure).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `AccountClosureResult` as received: every field optional, and members added later are ignored.
+    """
     request_id: str | None = None
     """The closure request. Wire name `requestId`."""
     account_id: str | None = None
@@ -108,9 +119,12 @@ class AccountClosureResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountListItem:
-    """Item of accounts of /account/queryAccountListByUserId."""
+    """Item of accounts of /account/queryAccountListByUserId.
+
+    `AccountListItem` as received: every field optional, and members added later are ignored.
+    """
     balance: Decimal | None = None
-    """Balance with 2 decimal places, as in the account record. Wire name `balance`."""
+    """Balance with 2 decimal places, as in the account record. Not public: this is the sandbox's choice, and the live service may differ. Wire name `balance`."""
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -141,7 +155,12 @@ class AccountListItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountOpeningResult:
-    """Payload of notification 0012 (multiple account opening)."""
+    """Payload of notification 0012 (multiple account opening).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `AccountOpeningResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     account_id: str | None = None
@@ -171,7 +190,10 @@ class AccountOpeningResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AccountValidationResult:
-    """Account validation result (/account/validateAccount)."""
+    """Account validation result (/account/validateAccount).
+
+    `AccountValidationResult` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
     """Wire name `accountId`."""
     account_name: str | None = None
@@ -198,7 +220,12 @@ class AccountValidationResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BalanceChange:
-    """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus."""
+    """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BalanceChange` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     external_tx_id: str | None = None
@@ -264,7 +291,12 @@ class BalanceChange:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BalanceChangeExtInfo:
-    """extInfo of notification 0003."""
+    """extInfo of notification 0003.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
+    """
     transaction_narrative: str | None = None
     """Wire name `transactionNarrative`."""
     oppo_phone_number: str | None = None
@@ -282,7 +314,12 @@ class BalanceChangeExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BankCode:
-    """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's."""
+    """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `BankCode` as received: every field optional, and members added later are ignored.
+    """
     bank_code: str | None = None
     """The code to send as a payee bank code (this bank's own is 46). Wire name `bankCode`."""
     bank_name: str | None = None
@@ -300,7 +337,12 @@ class BankCode:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BulkUtilityPaymentResult:
-    """Payload of notification 0014 (bulk utility payment result)."""
+    """Payload of notification 0014 (bulk utility payment result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `BulkUtilityPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     bulk_payment_order_id: str | None = None
     """Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
@@ -324,7 +366,10 @@ class BulkUtilityPaymentResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BusinessOnboardingStatus:
-    """SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family."""
+    """SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
+
+    `BusinessOnboardingStatus` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     onboarding_status: OnboardingStatus | Unknown | None = None
@@ -363,7 +408,12 @@ class BusinessOnboardingStatus:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalance:
-    """One account's closing balance in notification 0015. Not public: the sandbox's shape."""
+    """One account's closing balance in notification 0015. Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `ClosingBalance` as received: every field optional, and members added later are ignored.
+    """
     account_id: str | None = None
     """Wire name `accountId`."""
     currency: str | None = None
@@ -384,7 +434,10 @@ class ClosingBalance:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalanceJob:
-    """Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015."""
+    """Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
+
+    `ClosingBalanceJob` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
     """Wire name `jobId`."""
 
@@ -399,7 +452,12 @@ class ClosingBalanceJob:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ClosingBalanceReport:
-    """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape."""
+    """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
     """Wire name `jobId`."""
     query_date: str | None = None
@@ -426,7 +484,10 @@ class ClosingBalanceReport:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferDetail:
-    """CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links."""
+    """CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
+
+    `CnyTransferDetail` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Identifier of the transfer application. Wire name `applicationId`."""
     payer_account_id: str | None = None
@@ -501,7 +562,12 @@ class CnyTransferDetail:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferResult:
-    """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape."""
+    """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `CnyTransferResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     status: int | None = None
@@ -528,7 +594,10 @@ class CnyTransferResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CnyTransferSummary:
-    """CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields."""
+    """CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
+
+    `CnyTransferSummary` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Identifier of the transfer application. Wire name `applicationId`."""
     payer_account_id: str | None = None
@@ -591,7 +660,10 @@ class CnyTransferSummary:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CompanyOnboardingInfo:
-    """SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
+
+    `CompanyOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -666,7 +738,12 @@ class CompanyOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FcDepositResult:
-    """Payload of notification 0010 (foreign-currency deposit)."""
+    """Payload of notification 0010 (foreign-currency deposit).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FcDepositResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     account_id: str | None = None
@@ -702,7 +779,12 @@ class FcDepositResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FcOutboundResult:
-    """Payload of notification 0011 (foreign-currency outbound, cross-border, result)."""
+    """Payload of notification 0011 (foreign-currency outbound, cross-border, result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FcOutboundResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     account_id: str | None = None
@@ -750,7 +832,10 @@ class FcOutboundResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FeeResult:
-    """Fee result of the fetch-transaction-fee call."""
+    """Fee result of the fetch-transaction-fee call.
+
+    `FeeResult` as received: every field optional, and members added later are ignored.
+    """
     fee_amount: Decimal | None = None
     """Declared string. Wire name `feeAmount`."""
 
@@ -765,7 +850,12 @@ class FeeResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxConversionResult:
-    """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record."""
+    """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `FxConversionResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     status: FxRequestStatus | Unknown | None = None
@@ -798,7 +888,12 @@ class FxConversionResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxExchangeResult:
-    """Payload of notification 0013 (foreign-currency exchange result of the request without v2)."""
+    """Payload of notification 0013 (foreign-currency exchange result of the request without v2).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `FxExchangeResult` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     kes_account_id: str | None = None
@@ -846,7 +941,12 @@ class FxExchangeResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FxRequest:
-    """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2."""
+    """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `FxRequest` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     out_tx_id: str | None = None
@@ -885,7 +985,12 @@ class FxRequest:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InterBankTransfer:
-    """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds."""
+    """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `InterBankTransfer` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     tx_id: str | None = None
@@ -972,7 +1077,12 @@ class InterBankTransfer:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InternalBatchItem:
-    """One payment of notification 0004."""
+    """One payment of notification 0004.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `InternalBatchItem` as received: every field optional, and members added later are ignored.
+    """
     payee_account_id: str | None = None
     """Wire name `payeeAccountId`."""
     payee_account_name: str | None = None
@@ -1011,7 +1121,12 @@ class InternalBatchItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InternalBatchResult:
-    """Payload of notification 0004 (internal batch, merchant bulk, result)."""
+    """Payload of notification 0004 (internal batch, merchant bulk, result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `InternalBatchResult` as received: every field optional, and members added later are ignored.
+    """
     order_id: str | None = None
     """Wire name `orderId`."""
     results: list[InternalBatchItem] | None = None
@@ -1029,7 +1144,10 @@ class InternalBatchResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class KycMediaItem:
-    """KYC media list item (mediaList of /onboarding/personal/getKycMediaList)."""
+    """KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
+
+    `KycMediaItem` as received: every field optional, and members added later are ignored.
+    """
     media_type: Scalar | None = None
     """Type and values not shown. Wire name `mediaType`."""
     file_type_id: Scalar | None = None
@@ -1056,7 +1174,7 @@ class MobileDetail:
     network_provider: NetworkProvider
     """Wire name `networkProvider`."""
     amount: Decimal
-    """Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("mobileNumber")
@@ -1079,7 +1197,12 @@ class MobileDetail:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OnboardingResult:
-    """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening)."""
+    """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `OnboardingResult` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     user_id: str | None = None
@@ -1115,20 +1238,17 @@ class OnboardingResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OrderItem:
-    """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
-
-    As sent in requests.
-    """
+    """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail)."""
     product_name: str
     """Wire name `productName`."""
     quantity: int
-    """Positive integer, at most 99,999,999. Wire name `quantity`. Rules: greater than zero; at most 99999999."""
+    """Positive integer, at most 99,999,999. Rules: greater than zero; at most 99999999. Wire name `quantity`."""
     amount: Decimal
-    """Declared string; at most 500,000 CNY. Wire name `amount`. Rules: at most 500000; greater than zero; at most 2 decimal places."""
+    """Declared string; at most 500,000 CNY. Rules: at most 500000; greater than zero; at most 2 decimal places. Wire name `amount`."""
     order_time: int
     """Numeric timestamp. Wire name `orderTime`."""
     platform: str
-    """Merchant business name or URL, at most 128 characters. Wire name `platform`. Rules: at most 128 characters."""
+    """Merchant business name or URL, at most 128 characters. Rules: at most 128 characters. Wire name `platform`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("productName")
@@ -1164,7 +1284,7 @@ class OrderItem:
 class OrderItemReceived:
     """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 
-    As received (every field optional).
+    `OrderItem` as received: every field optional, and members added later are ignored.
     """
     product_name: str | None = None
     """Wire name `productName`."""
@@ -1192,7 +1312,10 @@ class OrderItemReceived:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OrganisationOnboardingInfo:
-    """SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
+
+    `OrganisationOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1267,7 +1390,10 @@ class OrganisationOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PartnershipOnboardingInfo:
-    """SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders."""
+    """SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
+
+    `PartnershipOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1342,7 +1468,10 @@ class PartnershipOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PersonalKyc:
-    """Personal KYC record (/onboarding/getUserKyc)."""
+    """Personal KYC record (/onboarding/getUserKyc).
+
+    `PersonalKyc` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     baas_channel_id: str | None = None
@@ -1429,7 +1558,10 @@ class PersonalKyc:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PersonalOnboardingStatus:
-    """Personal onboarding status (/onboarding/getOnboardingStatus)."""
+    """Personal onboarding status (/onboarding/getOnboardingStatus).
+
+    `PersonalOnboardingStatus` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Wire name `onboardingRequestId`."""
     onboarding_status: str | None = None
@@ -1459,7 +1591,10 @@ class PersonalOnboardingStatus:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ReversalApplication:
-    """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`)."""
+    """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`).
+
+    `ReversalApplication` as received: every field optional, and members added later are ignored.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
     transaction_id: str | None = None
@@ -1495,7 +1630,10 @@ class ReversalApplication:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderCompanyInfo:
-    """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
+    """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
+
+    `ShareholderCompanyInfo` as received: every field optional, and members added later are ignored.
+    """
     company_id: Scalar | None = None
     """Type not shown. Wire name `companyId`."""
     company_name: str | None = None
@@ -1522,7 +1660,10 @@ class ShareholderCompanyInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShareholderMemberInfo:
-    """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info)."""
+    """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
+
+    `ShareholderMemberInfo` as received: every field optional, and members added later are ignored.
+    """
     member_id: Scalar | None = None
     """Type not shown. Wire name `memberId`."""
     country_code: str | None = None
@@ -1588,7 +1729,12 @@ class ShareholderMemberInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeBulkPaymentItem:
-    """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected."""
+    """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     beneficiary_name: str | None = None
@@ -1642,7 +1788,12 @@ class SmeBulkPaymentItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeBulkPaymentResult:
-    """Payload of notification 0008 (SME bulk payment result)."""
+    """Payload of notification 0008 (SME bulk payment result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     bulk_payment_order_id: str | None = None
     """Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
@@ -1666,7 +1817,10 @@ class SmeBulkPaymentResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SmeMediaInfo:
-    """Item of onboardingMediaInfos of the SME onboarding info."""
+    """Item of onboardingMediaInfos of the SME onboarding info.
+
+    `SmeMediaInfo` as received: every field optional, and members added later are ignored.
+    """
     file_url: str | None = None
     """Wire name `fileUrl`."""
     media_type: Scalar | None = None
@@ -1696,7 +1850,12 @@ class SmeMediaInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StatementReport:
-    """Payload of notification 0009 (account statement report)."""
+    """Payload of notification 0009 (account statement report).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `StatementReport` as received: every field optional, and members added later are ignored.
+    """
     job_id: str | None = None
     """Wire name `jobId`."""
     statement_url: str | None = None
@@ -1714,7 +1873,10 @@ class StatementReport:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StoreOnboardingInfo:
-    """SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields."""
+    """SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
+
+    `StoreOnboardingInfo` as received: every field optional, and members added later are ignored.
+    """
     onboarding_request_id: str | None = None
     """Onboarding request id. Wire name `onboardingRequestId`."""
     sme_name: str | None = None
@@ -1807,15 +1969,20 @@ class StoreOnboardingInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionExtInfo:
-    """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends."""
+    """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends.
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    `TransactionExtInfo` as received: every field optional, and members added later are ignored.
+    """
     transaction_narrative: str | None = None
     """The narrative shown for the transaction. Wire name `transactionNarrative`."""
     fee: Decimal | None = None
-    """Fee charged for the transaction. Wire name `fee`."""
+    """Fee charged for the transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
     oppo_account_id: str | None = None
-    """Account of the other side. Wire name `oppoAccountId`."""
+    """Account of the other side. Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoAccountId`."""
     remark: str | None = None
-    """The remark sent with the transfer. Wire name `remark`."""
+    """The remark sent with the transfer. Not public: this is the sandbox's choice, and the live service may differ. Wire name `remark`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionExtInfo:
@@ -1831,7 +1998,12 @@ class TransactionExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionListItem:
-    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing)."""
+    """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing).
+
+    Seen on the live service by integrations; not in the bank's API document.
+
+    `TransactionListItem` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     tx_type: str | None = None
@@ -1851,13 +2023,13 @@ class TransactionListItem:
     ext_info: TransactionExtInfo | None = None
     """An object (e.g. transactionNarrative); its other members are not public. Wire name `extInfo`."""
     account_id: str | None = None
-    """The account the row belongs to. Wire name `accountId`."""
+    """The account the row belongs to. Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     currency: Currency | Unknown | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     payment_channel: str | None = None
-    """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Wire name `paymentChannel`."""
+    """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentChannel`."""
     oppo_bank_code: str | None = None
-    """Bank code of the other side (seen live on /query/getTransResult). Wire name `oppoBankCode`."""
+    """Bank code of the other side (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoBankCode`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionListItem:
@@ -1882,7 +2054,12 @@ class TransactionListItem:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionResult:
-    """Payload of notification 0002 (transaction result)."""
+    """Payload of notification 0002 (transaction result).
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `TransactionResult` as received: every field optional, and members added later are ignored.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     tx_type: str | None = None
@@ -1963,7 +2140,12 @@ class TransactionResult:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TransactionResultExtInfo:
-    """extInfo of notification 0002."""
+    """extInfo of notification 0002.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `TransactionResultExtInfo` as received: every field optional, and members added later are ignored.
+    """
     external_tx_id: str | None = None
     """Wire name `externalTxId`."""
     oppo_phone_number: str | None = None
@@ -1990,7 +2172,12 @@ class TransactionResultExtInfo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UtilityPayment:
-    """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's."""
+    """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+
+    `UtilityPayment` as received: every field optional, and members added later are ignored.
+    """
     payment_id: str | None = None
     """Wire name `paymentId`."""
     tx_id: str | None = None
@@ -2044,7 +2231,12 @@ class UtilityPayment:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UtilityPaymentResult:
-    """Payload of notification 0007 (utility payment result); also the items of notification 0014."""
+    """Payload of notification 0007 (utility payment result); also the items of notification 0014.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+
+    `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
+    """
     payment_id: str | None = None
     """Wire name `paymentId`."""
     pay_service_category: str | None = None

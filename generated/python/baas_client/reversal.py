@@ -26,7 +26,7 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TxReversalResponse:
-    """The `data` of a `txReversal` answer."""
+    """The answer of `txReversal` (its `data`): every field optional, and members the service adds later are ignored."""
     application_id: str | None = None
     """Wire name `applicationId`."""
 
@@ -41,17 +41,21 @@ class TxReversalResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TxReversalRequest(Request[TxReversalResponse]):
-    """Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
+    """The parameters of `txReversal`.
 
-    Operation `txReversal`: `POST /trans/txReversal`. Moves money: never re-sent once its bytes may have left.
+    Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 
-    Constraint: `transactionId` (checked by the service only: reversal only within 1 month of the transaction)
+    Operation `txReversal`: `POST /trans/txReversal`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    `transactionId`: checked by the service only: reversal only within 1 month of the transaction.
     """
     OPERATION: ClassVar[str] = "txReversal"
     PATH: ClassVar[str] = "/trans/txReversal"
     MOVES_MONEY: ClassVar[bool] = True
     transaction_id: str
-    """Must be within the last 1 month. Wire name `transactionId`. Rules: checked by the service only: the transaction must be within the last 1 month (completed within the last 1 month)."""
+    """Must be within the last 1 month. Rules: checked by the service only: the transaction must be within the last 1 month (completed within the last 1 month). Wire name `transactionId`."""
     reversal_receipt_no: str | None = None
     """Receipt number of a reversal already done by a third party. Wire name `reversalReceiptNo`."""
     reversed_time: str | None = None
@@ -103,12 +107,14 @@ class TxReversalRequest(Request[TxReversalResponse]):
 
 
 QueryTxReversalResponse = ReversalApplication
-"""The `data` of a `queryTxReversal` answer: a `ReversalApplication`."""
+"""The answer of `queryTxReversal` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QueryTxReversalRequest(Request[QueryTxReversalResponse]):
-    """Queries a reversal request (its record).
+    """The parameters of `queryTxReversal`.
+
+    Queries a reversal request (its record).
 
     Operation `queryTxReversal`: `POST /trans/queryTxReversal`.
     """
@@ -133,14 +139,18 @@ class QueryTxReversalRequest(Request[QueryTxReversalResponse]):
 
 
 FetchTransactionFeeResponse = FeeResult
-"""The `data` of a `fetchTransactionFee` answer: a `FeeResult`."""
+"""The answer of `fetchTransactionFee` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FetchTransactionFeeRequest(Request[FetchTransactionFeeResponse]):
-    """Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
+    """The parameters of `fetchTransactionFee`.
 
-    Operation `fetchTransactionFee`: `POST /trans/txReversal`. Moves money: never re-sent once its bytes may have left.
+    Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves_money because it is sent to the reversal path: it is never re-sent automatically.
+
+    Operation `fetchTransactionFee`: `POST /trans/txReversal`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
     """
     OPERATION: ClassVar[str] = "fetchTransactionFee"
     PATH: ClassVar[str] = "/trans/txReversal"
@@ -154,9 +164,9 @@ class FetchTransactionFeeRequest(Request[FetchTransactionFeeResponse]):
     benificiary_account: str
     """Account number or shortcode. Wire name `benificiaryAccount`."""
     benificiary_bank_code: str
-    """From the bank-code list (values not shown). Wire name `benificiaryBankCode`. Rules: checked by the service only: must come from the bank-code list."""
+    """From the bank-code list (values not shown). Rules: checked by the service only: must come from the bank-code list. Wire name `benificiaryBankCode`."""
     amount: Decimal
-    """Declared string. Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Declared string. Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
     pay_type: PayType | None = None
     """Wire name `payType`."""
     benificiary_sub_account: str | None = None

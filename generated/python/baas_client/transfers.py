@@ -36,7 +36,7 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForMobileMoneyBusinessTransferResponse:
-    """The `data` of a `applyForMobileMoneyBusinessTransfer` answer."""
+    """The answer of `applyForMobileMoneyBusinessTransfer` (its `data`): every field optional, and members the service adds later are ignored."""
     tx_id: str | None = None
     """Wire name `txId`."""
 
@@ -51,11 +51,17 @@ class ApplyForMobileMoneyBusinessTransferResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusinessTransferResponse]):
-    """Business transfer to a paybill or till of a mobile money operator. Returns txId.
+    """The parameters of `applyForMobileMoneyBusinessTransfer`.
 
-    Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Business transfer to a paybill or till of a mobile money operator. Returns txId.
 
-    Constraint: `payeeReferenceNumber` is required when payType is 0. payeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill)
+    Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    `payeeReferenceNumber` is required when `payType` is `0`. PayeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
     """
     OPERATION: ClassVar[str] = "applyForMobileMoneyBusinessTransfer"
     PATH: ClassVar[str] = "/trans/v2/applyForMobileMoneyBusinessTransfer"
@@ -67,11 +73,11 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
     pay_type: PayType
     """Wire name `payType`."""
     amount: Decimal
-    """Whole number. Wire name `amount`. Rules: a whole number (no fractional part); greater than zero."""
+    """Whole number. Rules: a whole number (no fractional part); greater than zero. Wire name `amount`."""
     payee_reference_number: str | None = None
     """Account number, needed when the receiver is a paybill. Wire name `payeeReferenceNumber`."""
     description: str | None = None
-    """Max 100 characters. Wire name `description`. Rules: at most 100 characters."""
+    """Max 100 characters. Rules: at most 100 characters. Wire name `description`."""
     payee_mobile_for_notification: str | None = None
     """Beneficiary gets an SMS about the inbound funds. Wire name `payeeMobileForNotification`."""
 
@@ -120,7 +126,7 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForTransferResponse:
-    """The `data` of a `applyForTransfer` answer."""
+    """The answer of `applyForTransfer` (its `data`): every field optional, and members the service adds later are ignored."""
     tx_id: str | None = None
     """Wire name `txId`."""
 
@@ -135,11 +141,17 @@ class ApplyForTransferResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
-    """Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
+    """The parameters of `applyForTransfer`.
 
-    Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
 
-    Constraint: `payeeAccountName`, `payeeBankCode` (checked by the service only: payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money)
+    Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    `payeeAccountName`, `payeeBankCode`: checked by the service only: payeeAccountName is mandatory when the counterparty is a bank; optional for mobile money.
     """
     OPERATION: ClassVar[str] = "applyForTransfer"
     PATH: ClassVar[str] = "/trans/v2/applyForTransfer"
@@ -147,19 +159,19 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
     payer_account_id: str
     """Wire name `payerAccountId`."""
     payee_bank_code: str
-    """From the bank-code list (/staticData/getBankCodes; values not shown). Wire name `payeeBankCode`. Rules: checked by the service only: must come from the bank-code list."""
+    """From the bank-code list (/staticData/getBankCodes; values not shown). Rules: checked by the service only: must come from the bank-code list. Wire name `payeeBankCode`."""
     payee_account_id: str
     """Wire name `payeeAccountId`."""
     currency: Currency
     """Wire name `currency`."""
     amount: Decimal
-    """Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
     payee_account_name: str | None = None
     """Mandatory when the counterparty is a bank; optional for mobile money. Wire name `payeeAccountName`."""
     payment_purpose: str | None = None
     """Interbank instant transfer purpose code (values not shown). Wire name `paymentPurpose`."""
     remark: str | None = None
-    """Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters. Wire name `remark`. Rules: at most 100 characters; checked by the service only: for one mobile money operator: alphanumeric only, at most 64 characters."""
+    """Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters. Rules: at most 100 characters; checked by the service only: for one mobile money operator: alphanumeric only, at most 64 characters. Wire name `remark`."""
     payee_mobile_for_notification: str | None = None
     """SMS notification to the beneficiary. Wire name `payeeMobileForNotification`."""
 
@@ -216,7 +228,10 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransListResponse:
-    """The `data` of a `getTransList` answer."""
+    """The answer of `getTransList` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Seen on the live service by integrations; not in the bank's API document.
+    """
     total_rows: int | None = None
     """Wire name `totalRows`."""
     result: list[TransactionListItem] | None = None
@@ -234,7 +249,9 @@ class GetTransListResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem]):
-    """Returns transaction records page by page.
+    """The parameters of `getTransList`.
+
+    Returns transaction records page by page.
 
     Operation `getTransList`: `POST /query/getTransList`.
     """
@@ -253,9 +270,9 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
     end_time: int
     """UTC epoch ms. Wire name `endTime`."""
     page_no: int
-    """Wire name `pageNo`. Rules: at least 1."""
+    """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
-    """Wire name `pageSize`. Rules: at most 50."""
+    """Rules: at most 50. Wire name `pageSize`."""
     order_by_desc: OrderByDesc
     """Wire name `orderByDesc`."""
     user_id: str | None = None
@@ -323,7 +340,10 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransResultResponse:
-    """The `data` of a `getTransResult` answer."""
+    """The answer of `getTransResult` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Seen on the live service by integrations; not in the bank's API document.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     tx_status: TxStatus | Unknown | None = None
@@ -337,19 +357,19 @@ class GetTransResultResponse:
     oppo_bank_code: str | None = None
     """Wire name `oppoBankCode`."""
     account_id: str | None = None
-    """Wire name `accountId`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    """Transaction type code (TTID...); the list is open. Not public: this is the sandbox's choice, and the live service may differ. Wire name `txType`."""
     amount: Decimal | None = None
-    """Wire name `amount`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     currency: Currency | Unknown | None = None
-    """Wire name `currency`."""
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
     create_time: int | None = None
-    """Epoch ms. Wire name `createTime`."""
+    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
     complete_time: int | None = None
-    """Epoch ms, once final. Wire name `completeTime`."""
+    """Epoch ms, once final. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completeTime`."""
     oppo_account_name: str | None = None
-    """Name of the other side. Wire name `oppoAccountName`."""
+    """Name of the other side. Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoAccountName`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetTransResultResponse:
@@ -374,7 +394,9 @@ class GetTransResultResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransResultRequest(Request[GetTransResultResponse]):
-    """Queries the result of one transaction.
+    """The parameters of `getTransResult`.
+
+    Queries the result of one transaction.
 
     Operation `getTransResult`: `POST /query/getTransResult`.
     """
@@ -400,7 +422,10 @@ class GetTransResultRequest(Request[GetTransResultResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TelegraphicTransferResponse:
-    """The `data` of a `telegraphicTransfer` answer."""
+    """The answer of `telegraphicTransfer` (its `data`): every field optional, and members the service adds later are ignored.
+
+    From the bank's public documentation, not from its API document.
+    """
     application_id: str | None = None
     """Wire name `applicationId`."""
 
@@ -415,11 +440,17 @@ class TelegraphicTransferResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
-    """Applies for a SWIFT cross-border transfer.
+    """The parameters of `telegraphicTransfer`.
 
-    Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Applies for a SWIFT cross-border transfer.
 
-    Constraint: `paymentPurpose` is required when paymentPurposeId is OTHR. paymentPurpose (free text) is used when paymentPurposeId is OTHR
+    Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    `paymentPurpose` is required when `paymentPurposeId` is `OTHR`. PaymentPurpose (free text) is used when paymentPurposeId is OTHR.
     """
     OPERATION: ClassVar[str] = "telegraphicTransfer"
     PATH: ClassVar[str] = "/trans/telegraphicTransfer"
@@ -427,7 +458,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     account_id: str
     """Wire name `accountId`."""
     beneficiary_swift_bic: str
-    """The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list. Wire name `beneficiarySwiftBic`. Rules: checked by the service only: must come from the bank-code list."""
+    """The beneficiary bank's SWIFT BIC (Bank Identifier Code, 8 or 11 characters, e.g. DEUTDEFF). The document calls it the receiving bank code, from the bank-code list. Rules: checked by the service only: must come from the bank-code list. Wire name `beneficiarySwiftBic`."""
     beneficiary_bank_name: str
     """Wire name `beneficiaryBankName`."""
     beneficiary_bank_city: str
@@ -439,7 +470,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     beneficiary_name: str
     """Wire name `beneficiaryName`."""
     amount: Decimal
-    """Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
     amount_type: AmountType
     """Wire name `amountType`."""
     payment_channel: PaymentChannel
@@ -457,9 +488,9 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     beneficiary_email: str | None = None
     """Wire name `beneficiaryEmail`."""
     message_to_beneficiary: str | None = None
-    """Max 100 characters. Wire name `messageToBeneficiary`. Rules: at most 100 characters."""
+    """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
     payment_purpose: str | None = None
-    """Used when paymentPurposeId is OTHR; max 35 characters. Wire name `paymentPurpose`. Rules: at most 35 characters."""
+    """Used when paymentPurposeId is OTHR; max 35 characters. Rules: at most 35 characters. Wire name `paymentPurpose`."""
     support_document: str | None = None
     """Base64. Size limit: not shown. Wire name `supportDocument`."""
     support_document_type: SwiftDocumentType | None = None
@@ -565,7 +596,10 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetInterBankTransferListResponse:
-    """The `data` of a `getInterBankTransferList` answer."""
+    """The answer of `getInterBankTransferList` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+    """
     total_rows: int | None = None
     """Wire name `totalRows`."""
     result: list[InterBankTransfer] | None = None
@@ -583,7 +617,9 @@ class GetInterBankTransferListResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListResponse, InterBankTransfer]):
-    """Lists RTGS/EFT/SWIFT transfer applications.
+    """The parameters of `getInterBankTransferList`.
+
+    Lists RTGS/EFT/SWIFT transfer applications.
 
     Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
     """
@@ -598,9 +634,9 @@ class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListRespo
     end_time: int
     """Wire name `endTime`."""
     page_no: int
-    """Wire name `pageNo`. Rules: at least 1."""
+    """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
-    """Wire name `pageSize`. Rules: at most 50."""
+    """Rules: at most 50. Wire name `pageSize`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -643,12 +679,17 @@ class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListRespo
 
 
 GetInterBankTransferDetailsResponse = InterBankTransfer
-"""The `data` of a `getInterBankTransferDetails` answer: a `InterBankTransfer`."""
+"""The answer of `getInterBankTransferDetails` (its `data`): every field optional, and members the service adds later are ignored.
+
+Not public: this is the sandbox's choice, and the live service may differ.
+"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResponse]):
-    """Queries the details of one RTGS/EFT/SWIFT transfer application.
+    """The parameters of `getInterBankTransferDetails`.
+
+    Queries the details of one RTGS/EFT/SWIFT transfer application.
 
     Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`.
     """
@@ -680,7 +721,10 @@ class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResp
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBankCodesResponse:
-    """The `data` of a `getBankCodes` answer."""
+    """The answer of `getBankCodes` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Seen on the live service in one integration; not confirmed by the bank.
+    """
     bank_code_list: list[BankCode] | None = None
     """The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live]; other entries seen: M-PESA, 68, 01 [one peer]. Wire name `bankCodeList`."""
 
@@ -695,11 +739,13 @@ class GetBankCodesResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GetBankCodesRequest(Request[GetBankCodesResponse]):
-    """Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList [one peer, live]; this bank's own code is 46.
+    """The parameters of `getBankCodes`.
+
+    Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList [one peer, live]; this bank's own code is 46.
 
     Operation `getBankCodes`: `POST /staticData/getBankCodes`.
 
-    The spec does not show the parameters: `params` is sent as given. Request of /staticData/getBankCodes: not shown.
+    The spec does not show the parameters: they are sent as given. Request of /staticData/getBankCodes: not shown.
     """
     OPERATION: ClassVar[str] = "getBankCodes"
     PATH: ClassVar[str] = "/staticData/getBankCodes"

@@ -21,16 +21,20 @@ __all__ = [
 
 
 AddEmailResponse = JsonValue
-"""The `data` of a `addEmail` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /user/addEmail: not shown."""
+"""The answer of `addEmail`, as received. Response of /user/addEmail: not shown."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AddEmailRequest(Request[AddEmailResponse]):
-    """Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
+    """The parameters of `addEmail`.
 
-    Operation `addEmail`: `POST /user/addEmail`. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-    The spec does not show the parameters: `params` is sent as given. Request of /user/addEmail: not shown.
+    Operation `addEmail`: `POST /user/addEmail`.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    The spec does not show the parameters: they are sent as given. Request of /user/addEmail: not shown.
     """
     OPERATION: ClassVar[str] = "addEmail"
     PATH: ClassVar[str] = "/user/addEmail"
@@ -46,16 +50,20 @@ class AddEmailRequest(Request[AddEmailResponse]):
 
 
 VerifyEmailAddressResponse = JsonValue
-"""The `data` of a `verifyEmailAddress` answer, as received (the spec does not show its shape: numbers keep their literal text). Response of /user/verifyEmailAddress: not shown."""
+"""The answer of `verifyEmailAddress`, as received. Response of /user/verifyEmailAddress: not shown."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class VerifyEmailAddressRequest(Request[VerifyEmailAddressResponse]):
-    """Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
+    """The parameters of `verifyEmailAddress`.
 
-    Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 
-    The spec does not show the parameters: `params` is sent as given. Request of /user/verifyEmailAddress: not shown.
+    Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+
+    The spec does not show the parameters: they are sent as given. Request of /user/verifyEmailAddress: not shown.
     """
     OPERATION: ClassVar[str] = "verifyEmailAddress"
     PATH: ClassVar[str] = "/user/verifyEmailAddress"

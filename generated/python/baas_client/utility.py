@@ -32,7 +32,7 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AirtimePaymentResponse:
-    """The `data` of a `airtimePayment` answer."""
+    """The answer of `airtimePayment` (its `data`): every field optional, and members the service adds later are ignored."""
     tx_id: str | None = None
     """Wire name `txId`."""
     payment_id: str | None = None
@@ -50,9 +50,15 @@ class AirtimePaymentResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AirtimePaymentRequest(Request[AirtimePaymentResponse]):
-    """Purchases airtime for one mobile number.
+    """The parameters of `airtimePayment`.
 
-    Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Purchases airtime for one mobile number.
+
+    Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     """
     OPERATION: ClassVar[str] = "airtimePayment"
     PATH: ClassVar[str] = "/utilityPayment/v2/airtimePayment"
@@ -64,7 +70,7 @@ class AirtimePaymentRequest(Request[AirtimePaymentResponse]):
     network_provider: NetworkProvider
     """Wire name `networkProvider`."""
     amount: Decimal
-    """Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -94,7 +100,10 @@ class AirtimePaymentRequest(Request[AirtimePaymentResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AirtimeBulkPaymentResponse:
-    """The `data` of a `airtimeBulkPayment` answer."""
+    """The answer of `airtimeBulkPayment` (its `data`): every field optional, and members the service adds later are ignored.
+
+    From the bank's public documentation, not from its API document.
+    """
     bulk_payment_order_id: str | None = None
     """Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk payments. Wire name `bulkPaymentOrderId`."""
 
@@ -109,9 +118,15 @@ class AirtimeBulkPaymentResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AirtimeBulkPaymentRequest(Request[AirtimeBulkPaymentResponse]):
-    """Purchases airtime for several mobile numbers in one batch.
+    """The parameters of `airtimeBulkPayment`.
 
-    Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Purchases airtime for several mobile numbers in one batch.
+
+    Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     """
     OPERATION: ClassVar[str] = "airtimeBulkPayment"
     PATH: ClassVar[str] = "/utilityPayment/v2/airtimeBulkPayment"
@@ -144,7 +159,10 @@ class AirtimeBulkPaymentRequest(Request[AirtimeBulkPaymentResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BillQueryResponse:
-    """The `data` of a `billQuery` answer."""
+    """The answer of `billQuery` (its `data`): every field optional, and members the service adds later are ignored.
+
+    From the bank's public documentation, not from its API document.
+    """
     due_date: Scalar | None = None
     """Format not shown. Wire name `dueDate`."""
     due_amount: Decimal | None = None
@@ -165,7 +183,9 @@ class BillQueryResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BillQueryRequest(Request[BillQueryResponse]):
-    """Queries the due day and due amount of a bill.
+    """The parameters of `billQuery`.
+
+    Queries the due day and due amount of a bill.
 
     Operation `billQuery`: `POST /utilityPayment/billQuery`.
     """
@@ -203,7 +223,10 @@ class BillQueryRequest(Request[BillQueryResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BillPaymentResponse:
-    """The `data` of a `billPayment` answer."""
+    """The answer of `billPayment` (its `data`): every field optional, and members the service adds later are ignored.
+
+    From the bank's public documentation, not from its API document.
+    """
     tx_id: str | None = None
     """Wire name `txId`."""
     payment_id: str | None = None
@@ -221,9 +244,15 @@ class BillPaymentResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BillPaymentRequest(Request[BillPaymentResponse]):
-    """Pays a utility bill.
+    """The parameters of `billPayment`.
 
-    Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. Moves money: never re-sent once its bytes may have left. Takes effect only once confirmed with an OTP (`sendOtp`, `confirmOperation`).
+    Pays a utility bill.
+
+    Operation `billPayment`: `POST /utilityPayment/v2/billPayment`.
+
+    Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it again.
+
+    Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     """
     OPERATION: ClassVar[str] = "billPayment"
     PATH: ClassVar[str] = "/utilityPayment/v2/billPayment"
@@ -235,7 +264,7 @@ class BillPaymentRequest(Request[BillPaymentResponse]):
     bill_order_number: str
     """Wire name `billOrderNumber`."""
     amount: Decimal | None = None
-    """When omitted it is filled with the bill's due amount. Wire name `amount`. Rules: greater than zero; at most 2 decimal places."""
+    """When omitted it is filled with the bill's due amount. Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -266,12 +295,17 @@ class BillPaymentRequest(Request[BillPaymentResponse]):
 
 
 PaymentQueryResponse = UtilityPayment
-"""The `data` of a `paymentQuery` answer: a `UtilityPayment`."""
+"""The answer of `paymentQuery` (its `data`): every field optional, and members the service adds later are ignored.
+
+Not public: this is the sandbox's choice, and the live service may differ.
+"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PaymentQueryRequest(Request[PaymentQueryResponse]):
-    """Queries a utility payment or airtime purchase.
+    """The parameters of `paymentQuery`.
+
+    Queries a utility payment or airtime purchase.
 
     Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`.
     """
@@ -297,7 +331,10 @@ class PaymentQueryRequest(Request[PaymentQueryResponse]):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BulkPaymentQueryResponse:
-    """The `data` of a `bulkPaymentQuery` answer."""
+    """The answer of `bulkPaymentQuery` (its `data`): every field optional, and members the service adds later are ignored.
+
+    Not public: this is the sandbox's choice, and the live service may differ.
+    """
     bulk_payment_order_id: str | None = None
     """Wire name `bulkPaymentOrderId`."""
     status: UtilityPaymentStatus | Unknown | None = None
@@ -321,7 +358,9 @@ class BulkPaymentQueryResponse:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BulkPaymentQueryRequest(PagedRequest[BulkPaymentQueryResponse, UtilityPayment]):
-    """Queries a bulk airtime payment, page by page.
+    """The parameters of `bulkPaymentQuery`.
+
+    Queries a bulk airtime payment, page by page.
 
     Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
     """
@@ -332,9 +371,9 @@ class BulkPaymentQueryRequest(PagedRequest[BulkPaymentQueryResponse, UtilityPaym
     bulk_payment_order_id: str
     """Identifies a batch. Wire name `bulkPaymentOrderId`."""
     page_no: int
-    """Wire name `pageNo`. Rules: at least 1."""
+    """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
-    """Wire name `pageSize`. Rules: at most 50."""
+    """Rules: at most 50. Wire name `pageSize`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("bulkPaymentOrderId")

@@ -121,9 +121,11 @@ final class NotificationVerifier implements \Stringable
             );
         }
         $top = $flat->value();
-        $requestId = $this->text($top, 'requestId', false);
-        $notificationType = $this->text($top, 'notificationType', true);
-        $salt = $this->text($top, 'salt', false);
+        $requestId = $this->text($top, 'requestId');
+        // A JSON string, as the service sends it ("0028"); a number (28, 28.0, -28) is refused,
+        // as every SDK refuses it (the shared vectors' notification_types).
+        $notificationType = $this->text($top, 'notificationType');
+        $salt = $this->text($top, 'salt');
         $timestamp = $top->get('timestamp');
         if ($requestId === null || $notificationType === null || $salt === null
             || !$timestamp instanceof JsonNumber || !$timestamp->isPlainInteger()) {
@@ -139,8 +141,8 @@ final class NotificationVerifier implements \Stringable
             }
         }
         $params = $top->get('params');
-        $sender = $this->text($top, 'sender', false);
-        $locale = $this->text($top, 'locale', false);
+        $sender = $this->text($top, 'sender');
+        $locale = $this->text($top, 'locale');
         if ($sender === null || $sender !== $this->serviceSender) {
             throw $this->untrusted("the notification's sender is '" . ($sender ?? '')
                 . "', not the service's '" . $this->serviceSender . "'");
@@ -186,21 +188,12 @@ final class NotificationVerifier implements \Stringable
         return $negative ? 'before' : 'after';
     }
 
-    /**
-     * A string member, or null when absent or `null`; a number is accepted as its literal
-     * text when `$numberOk`.
-     */
-    private function text(JsonObject $top, string $name, bool $numberOk): ?string
+    /** A string member, or null when absent or `null`. */
+    private function text(JsonObject $top, string $name): ?string
     {
         $value = $top->get($name);
-        if ($value === null) {
-            return null;
-        }
-        if (is_string($value)) {
+        if ($value === null || is_string($value)) {
             return $value;
-        }
-        if ($numberOk && $value instanceof JsonNumber) {
-            return $value->literal;
         }
         throw $this->malformed('not a notification: `' . $name . '` is not a string');
     }

@@ -121,7 +121,9 @@ final class Signer
     }
 
     /**
-     * Verifies the top-level `signature` of a received body. A body that breaks a re-cut rule
+     * Verifies the top-level `signature` of a received body (for an answer, use
+     * {@see verifyAnswer()}, which also checks that it answers your request; for a
+     * notification, {@see NotificationVerifier}). A body that breaks a re-cut rule
      * is refused before its signature is looked at; a `null` object member reads as absent.
      * Call it on the exact bytes received, before `json_decode` or anything else reads them.
      *
@@ -139,6 +141,79 @@ final class Signer
             throw VerifyException::malformed($e->redactedFor($key));
         }
         self::verifyFlattened($flat, $key);
+    }
+
+    /**
+     * Verifies a received answer as the answer to the request whose requestId was
+     * `$requestId`: use this, not {@see verify()}, for every answer. Besides the signature
+     * over the exact bytes, it refuses a signed answer to another request (an old success
+     * replayed), a notification or a request passed off as an answer, and an answer carrying
+     * a notification's or a request's members. A refusal (`code` not `00000`) that is unsigned
+     * or wrongly signed is returned with `verified` false (the document allows unsigned
+     * refusals; trust nothing in it); a success must be signed.
+     *
+     * @param string $receivedBody the exact bytes received
+     * @param string $requestId the requestId of the request sent
+     * @param PrivateKey $key the private key
+     * @return Answer the answer
+     * @throws VerifyException {@see VerifyException::WRONG_KIND} (a `notificationType` or
+     *     `params`), {@see VerifyException::MALFORMED} (not a usable JSON object, a re-cut rule,
+     *     no `code`, a member of the wrong type), {@see VerifyException::MISSING} or
+     *     {@see VerifyException::MISMATCH} (a success whose signature is absent or does not
+     *     hold), {@see VerifyException::REQUEST_ID_MISMATCH} (another requestId echoed, or none
+     *     in a signed answer)
+     */
+    public static function verifyAnswer(
+        #[\SensitiveParameter] string $receivedBody,
+        string $requestId,
+        PrivateKey $key,
+    ): Answer {
+        try {
+            $flat = Canonical::parse($receivedBody);
+        } catch (CanonicalException $e) {
+            throw VerifyException::malformed($e->redactedFor($key));
+        }
+        $top = $flat->value();
+        foreach (['notificationType', 'params'] as $member) {
+            if ($top->get($member) !== null) {
+                throw VerifyException::wrongKind('the answer carries `' . $member
+                    . '`, a member of another kind of message (a notification or a request)');
+            }
+        }
+        $code = self::answerText($top, 'code');
+        $echoed = self::answerText($top, 'requestId');
+        $msg = self::answerText($top, 'msg');
+        if ($code === null) {
+            throw VerifyException::malformedAnswer('the answer has no `code`');
+        }
+        $success = $code === Answer::SUCCESS;
+        $verified = true;
+        try {
+            self::verifyFlattened($flat, $key);
+        } catch (VerifyException $e) {
+            if ($success) {
+                throw $e;
+            }
+            $verified = false;
+        }
+        $unsignedRefusalWithoutId = $echoed === null && !$verified && !$success;
+        if ($echoed !== $requestId && !$unsignedRefusalWithoutId) {
+            throw VerifyException::requestIdMismatch(
+                $key->redact($requestId),
+                $echoed === null ? null : $key->redact($echoed),
+            );
+        }
+        return new Answer($code, $msg, $verified, $flat);
+    }
+
+    /** A string member of an answer, or null when absent or `null`. */
+    private static function answerText(JsonObject $top, string $name): ?string
+    {
+        $value = $top->get($name);
+        if ($value === null || is_string($value)) {
+            return $value;
+        }
+        throw VerifyException::malformedAnswer('the answer\'s `' . $name . '` is not a string');
     }
 
     /**

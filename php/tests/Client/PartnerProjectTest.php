@@ -17,7 +17,8 @@ use PHPUnit\Framework\TestCase;
  * The five everyday tasks of issue 32, as a new partner writes them from the README
  * (php/examples/, shown verbatim in php/README.md): installed into a fresh project with Composer
  * from path repositories (Packagist off), run against the sandbox, the notification endpoint
- * served by `php -S` and called by the sandbox itself. CI sets BAAS_REQUIRE_COMPOSER=1 (Debian's
+ * served by `php -S` and called by the sandbox itself; every example runs under `php -n` (no
+ * curl, mbstring, bcmath or PDO: the transport is PHP's own sockets). CI sets BAAS_REQUIRE_COMPOSER=1 (Debian's
  * `composer`); without Composer the project's vendor/autoload.php requires both autoloaders.
  */
 final class PartnerProjectTest extends TestCase
@@ -57,7 +58,7 @@ final class PartnerProjectTest extends TestCase
         self::$endpointPort = (int) substr($name, strrpos($name, ':') + 1);
         self::$sandbox = SandboxProcess::start($binary, callbackUrl: 'http://127.0.0.1:' . self::$endpointPort . '/');
         self::$endpoint = proc_open(
-            [PHP_BINARY, '-S', '127.0.0.1:' . self::$endpointPort, 'notification-endpoint.php'],
+            [PHP_BINARY, '-n', '-S', '127.0.0.1:' . self::$endpointPort, 'notification-endpoint.php'],
             [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']],
             $pipes,
             self::$project,
@@ -128,7 +129,8 @@ final class PartnerProjectTest extends TestCase
     /** Runs an example; `$answer` is called with each line it prints and may return input. */
     private static function runExample(string $example, ?\Closure $answer = null): string
     {
-        $process = proc_open([PHP_BINARY, $example], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, self::$project, self::env());
+        // `php -n`: no extension but those PHP is built with (Debian's plain php-cli has no more).
+        $process = proc_open([PHP_BINARY, '-n', $example], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, self::$project, self::env());
         self::assertIsResource($process);
         $printed = '';
         while (($line = fgets($pipes[1])) !== false) {

@@ -1,4 +1,4 @@
-//! `baas-sandbox --port N [--callback URL] [--state FILE]`: runs the sandbox on
+//! `baas-sandbox --port N [--callback URL] [--state FILE] [--admin-token TOKEN]`: runs the sandbox on
 //! 127.0.0.1 until interrupted, printing how to reach it; in memory, or with its state
 //! kept in FILE across restarts.
 
@@ -29,6 +29,11 @@ struct Args {
     /// when it does not exist. Without it everything is in memory.
     #[arg(long, value_name = "FILE")]
     state: Option<std::path::PathBuf>,
+    /// Require this token for the admin page and API (X-Sandbox-Admin-Token header, or
+    /// the admin URL with ?token= printed below). Printable ASCII without space, ';',
+    /// ',', '"', '\\', '&', '#', '%', '+' or '='.
+    #[arg(long, value_name = "TOKEN")]
+    admin_token: Option<String>,
 }
 
 fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
@@ -37,6 +42,7 @@ fn config(args: Args) -> Result<SandboxConfig, ScenarioError> {
     config.callback_url = args.callback;
     config.admin = !args.no_admin;
     config.state = args.state;
+    config.admin_token = args.admin_token;
     if let Some(file) = &args.scenario {
         config.faults = scenario::load(file)?;
     }
@@ -64,8 +70,13 @@ async fn main() -> ExitCode {
         }
     };
     println!("baas-sandbox listening on {}", sandbox.base_url());
-    if admin {
-        println!("admin:  {}", sandbox.admin_url());
+    match (admin, sandbox.admin_token()) {
+        (true, Some(token)) => {
+            println!("admin:  {}?token={token}", sandbox.admin_url());
+            println!("token:  {token}   (admin token: the X-Sandbox-Admin-Token header)");
+        }
+        (true, None) => println!("admin:  {}", sandbox.admin_url()),
+        (false, _) => {}
     }
     match &state {
         Some(file) => println!("state:  {} (SQLite, kept across restarts)", file.display()),
@@ -127,6 +138,8 @@ mod tests {
         assert!(Args::try_parse_from(["baas-sandbox", "--bogus"]).is_err());
         let quiet = Args::try_parse_from(["baas-sandbox", "--no-admin"]).unwrap();
         assert!(!config(quiet).unwrap().admin);
+        let token = Args::try_parse_from(["baas-sandbox", "--admin-token", "t0k"]).unwrap();
+        assert_eq!(config(token).unwrap().admin_token.as_deref(), Some("t0k"));
         let kept = Args::try_parse_from(["baas-sandbox", "--state", "s.db"]).unwrap();
         assert_eq!(
             config(kept).unwrap().state,

@@ -29,6 +29,7 @@ use crate::bank::Bank;
 use crate::state::{Delivered, QueuedNotification, StateError, Store};
 use crate::SandboxConfig;
 
+pub(crate) use admin::token_is_plain;
 #[cfg(test)]
 pub(crate) use envelope::decode_request;
 pub(crate) use http::serve;
@@ -119,6 +120,12 @@ pub(crate) struct Shared {
     pub(crate) first_attempts: tokio::sync::watch::Sender<u64>,
     /// The admin page is served (`/_sandbox/`).
     pub(crate) admin: bool,
+    /// The token admin requests must carry, if any (see
+    /// [`crate::SandboxConfig::admin_token`]).
+    pub(crate) admin_token: Option<String>,
+    /// The port listened on (0 until [`Shared::listening_on`]): an admin request's
+    /// `Host` must name it.
+    port: std::sync::atomic::AtomicU16,
     /// The last exchanges with their answers, for the admin page.
     pub(crate) recent: Mutex<VecDeque<admin::Exchange>>,
     /// The last signed notifications (requestId, type, body), for redelivery.
@@ -177,11 +184,23 @@ impl Shared {
             faults: Mutex::new(crate::faults::Faults::default()),
             first_attempts: tokio::sync::watch::Sender::new(0),
             admin: config.admin,
+            admin_token: config.admin_token.clone(),
+            port: std::sync::atomic::AtomicU16::new(0),
             recent: Mutex::new(VecDeque::new()),
             signed_notifications: Mutex::new(VecDeque::new()),
             store: store.map(Mutex::new),
             state_failed: Mutex::new(None),
         }
+    }
+
+    /// Records the port listened on.
+    pub(crate) fn listening_on(&self, port: u16) {
+        self.port.store(port, Ordering::SeqCst);
+    }
+
+    /// The port listened on (0 before [`Shared::listening_on`]).
+    pub(crate) fn port(&self) -> u16 {
+        self.port.load(Ordering::SeqCst)
     }
 
     /// Why the state file can no longer be written, once that happened.

@@ -82,6 +82,14 @@ pub enum StateError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A new state file could not be created (owner-only: mode 0600).
+    #[error("state file {path}: cannot create it: {source}")]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// Reading or writing failed.
     #[error("state file {path}: {doing}: {source}")]
     Io {

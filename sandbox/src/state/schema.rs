@@ -38,6 +38,7 @@ pub(super) enum Found {
 /// Opens (or creates) the file. Nothing is written yet: a file that is not a state
 /// file is left as it is.
 pub(super) fn connect(path: &Path) -> Result<Connection, StateError> {
+    create_private(path)?;
     let conn = Connection::open(path).map_err(|source| StateError::Open {
         path: path.to_owned(),
         source,
@@ -53,6 +54,24 @@ pub(super) fn connect(path: &Path) -> Result<Connection, StateError> {
     conn.query_row("PRAGMA locking_mode = EXCLUSIVE", [], |_| Ok(()))
         .map_err(|source| classify(path, "opening it", source))?;
     Ok(conn)
+}
+
+/// Creates `path` empty, readable and writable by its owner only (0600), when it does
+/// not exist: it holds every OTP-confirmed movement and requestId, and SQLite creates
+/// its `-wal` file with the same mode. An existing file keeps its mode.
+fn create_private(path: &Path) -> Result<(), StateError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(StateError::Create {
+            path: path.to_owned(),
+            source,
+        }),
+    }
 }
 
 /// Says what the file is, refusing anything but an empty database or a state file of

@@ -233,6 +233,26 @@ fn every_record_reads_back_as_it_was_written() {
     assert_eq!(newest.request_ids, ids[ids.len() - 3..]);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_new_state_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = dir("mode");
+    let path = d.join("state.db");
+    let (store, _) = Store::open(&path, NOW, 10).unwrap();
+    drop(store);
+    for entry in std::fs::read_dir(&d).unwrap() {
+        let entry = entry.unwrap();
+        let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}: {mode:o}", entry.path().display());
+    }
+    // An existing file keeps the mode its owner gave it.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    drop(Store::open(&path, NOW, 10).unwrap());
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}
+
 #[test]
 fn a_second_sandbox_on_the_same_file_is_refused() {
     let path = dir("busy").join("state.db");
@@ -334,7 +354,8 @@ fn an_empty_file_starts_seeded_and_a_damaged_row_is_named() {
 
     let missing_dir = d.join("no/such/dir/state.db");
     let e = Store::open(&missing_dir, NOW, 10).unwrap_err();
-    assert!(matches!(e, StateError::Open { .. }), "{e:?}");
+    assert!(matches!(e, StateError::Create { .. }), "{e:?}");
+    assert!(e.to_string().contains("cannot create it"), "{e}");
 }
 
 /// The code and msg of a signed request to `path` with `params`.

@@ -5,10 +5,11 @@
 mod methods;
 mod pending;
 
-use super::models::{docstring, request_name, response_name};
+use super::models::{field_ident, request_name, response_name};
 use super::names::{ident, string};
-use super::Out;
-use crate::model::{Api, OtpStep};
+use super::{doc, docstring, module};
+use crate::plan::{sentences, OtpStepPlan, SdkPlan};
+use crate::text::Out;
 use methods::operation_methods;
 use pending::pending_class;
 
@@ -84,45 +85,41 @@ fn def_line(
 
 /// `Client` or `AsyncClient`: its docstring, construction and closing, `execute`, a
 /// method per operation, and `group_pending` where the OTP flow groups applications.
-fn client_class(out: &mut Out, api: &Api, flavour: Flavour) {
+fn client_class(out: &mut Out, plan: &SdkPlan, flavour: Flavour) {
     let name = flavour.client();
     out.blank();
     out.blank();
     out.line(&format!("class {name}:"));
     out.indent();
-    docstring(out, &client_doc(api, flavour));
+    docstring(out, &client_doc(plan, flavour));
     out.blank();
     constructor(out, flavour);
     out.blank();
     lifecycle(out, flavour);
     out.blank();
     execute_method(out, flavour);
-    for op in api.operations() {
-        operation_methods(out, api, op, flavour);
+    for op in plan.operations() {
+        operation_methods(out, plan, op, flavour);
     }
-    if let Some(group) = api.otp_flow.as_ref().and_then(|f| f.group.as_ref()) {
-        group_pending_method(out, flavour, group);
+    if let Some(group) = plan.otp.as_ref().and_then(|f| f.group.as_ref()) {
+        group_pending_method(out, plan, flavour, group);
     }
     out.dedent();
 }
 
 /// The docstring of a client class.
-fn client_doc(api: &Api, flavour: Flavour) -> String {
-    let what = match flavour {
-        Flavour::Sync => "blocking",
-        Flavour::Async => "asyncio (every call is awaited)",
+fn client_doc(plan: &SdkPlan, flavour: Flavour) -> String {
+    let (what, close) = match flavour {
+        Flavour::Sync => ("blocking", "close()"),
+        Flavour::Async => ("asyncio (every call is awaited)", "await aclose()"),
     };
     format!(
-        "The {} client of {}: a method per operation.\n\nEvery call validates its \
-         parameters, signs the exact bytes it sends, verifies the answer's signature and \
-         requestId echo, and retries the spec's retryable codes only where that is \
-         safe. Use it as a context manager, or call `{}` when done.",
-        what,
-        api.title,
-        match flavour {
-            Flavour::Sync => "close()",
-            Flavour::Async => "await aclose()",
-        }
+        "The {what} client of {}: a method per operation. Use it as a context manager, or \
+         call `{close}` when done.\n\n{}\n\n{}\n\n{}",
+        plan.title,
+        sentences::CHECKED_AND_VERIFIED,
+        sentences::ERRORS,
+        sentences::OWN_REQUEST_ID
     )
 }
 
@@ -195,7 +192,10 @@ fn execute_method(out: &mut Out, flavour: Flavour) {
 }
 
 /// `group_pending`: pending applications grouped under one, confirmed with one OTP.
-fn group_pending_method(out: &mut Out, flavour: Flavour, group: &OtpStep) {
+fn group_pending_method(out: &mut Out, plan: &SdkPlan, flavour: Flavour, group: &OtpStepPlan) {
+    let Some(op) = plan.operation(&group.operation) else {
+        return;
+    };
     out.blank();
     def_line(
         out,
@@ -203,21 +203,14 @@ fn group_pending_method(out: &mut Out, flavour: Flavour, group: &OtpStep) {
         "group_pending",
         &["business_ids: Sequence[str]".to_owned()],
         &["options: CallOptions | None = None"],
-        &format!("{}[{}Response]", flavour.pending(), group.type_name),
+        &format!("{}[{}]", flavour.pending(), response_name(op)),
     );
     out.indent();
-    docstring(
-        out,
-        &format!(
-            "Groups pending applications under one (`{}`), confirmed with one OTP: send and \
-             confirm the returned handle's OTP instead of each one's.",
-            group.operation
-        ),
-    );
+    doc(out, &group.doc);
     out.line(&format!(
-        "request = {}Request({}=list(business_ids))",
-        group.type_name,
-        ident(&group.business_id)
+        "request = {}({}=list(business_ids))",
+        request_name(op),
+        field_ident(op.params(), &group.business_id)
     ));
     out.line(&format!(
         "success = {}self._runtime.execute_with(request, options)",
@@ -226,18 +219,18 @@ fn group_pending_method(out: &mut Out, flavour: Flavour, group: &OtpStep) {
     out.line(&format!(
         "return {}._from_success(self, success, success.data.{}, {}, {})",
         flavour.pending(),
-        ident(&group.other),
-        string(&group.other_wire),
+        field_ident(plan.answer_fields(op), &group.other),
+        string(&group.other),
         string(&group.operation)
     ));
     out.dedent();
 }
 
 /// `_client.py`.
-pub fn client_module(api: &Api) -> Out {
-    let mut out = Out::module(&format!(
+pub fn client_module(plan: &SdkPlan) -> String {
+    let mut out = module(&format!(
         "`Client` and `AsyncClient` of {}: a method per operation.",
-        api.title
+        plan.title
     ));
     out.line("from decimal import Decimal");
     out.line("from typing import Generic, Mapping, Sequence, TypeVar");
@@ -266,30 +259,28 @@ pub fn client_module(api: &Api) -> Out {
     out.line("from .enums import *  # noqa: F403 (every value set a parameter may take)");
     out.line("from .enums import RETRYABLE_CODES");
     out.line("from .records import *  # noqa: F403 (every record a parameter or answer may hold)");
-    for group in &api.groups {
-        let names: Vec<String> = group
-            .operations
-            .iter()
-            .flat_map(|op| [request_name(op), response_name(op)])
-            .collect();
-        out.line(&format!("from .{} import (", ident(&group.name)));
-        for n in names {
-            out.line(&format!("    {n},"));
+    for group in &plan.groups {
+        out.line(&format!("from .{} import (", ident(&group.words)));
+        for op in &group.operations {
+            out.line(&format!("    {},", request_name(op)));
+            out.line(&format!("    {},", response_name(op)));
         }
         out.line(")");
     }
     out.blank();
     out.line("R = TypeVar(\"R\")");
     out.blank();
-    if api.otp_flow.is_some() {
+    if plan.otp.is_some() {
         out.line("__all__ = [\"Client\", \"AsyncClient\", \"PendingApplication\", \"AsyncPendingApplication\"]");
     } else {
         out.line("__all__ = [\"Client\", \"AsyncClient\"]");
     }
-    client_class(&mut out, api, Flavour::Sync);
-    client_class(&mut out, api, Flavour::Async);
-    pending_class(&mut out, api, Flavour::Sync);
-    pending_class(&mut out, api, Flavour::Async);
+    for flavour in [Flavour::Sync, Flavour::Async] {
+        client_class(&mut out, plan, flavour);
+    }
+    for flavour in [Flavour::Sync, Flavour::Async] {
+        pending_class(&mut out, plan, flavour);
+    }
     out.line_raw("");
-    out
+    out.finish()
 }

@@ -1,15 +1,16 @@
 //! `PendingApplication` and `AsyncPendingApplication`: an application waiting for its
 //! OTP, with the steps that finish it.
 
-use super::super::models::docstring;
-use super::super::names::{ident, py_type, Direction};
-use super::super::Out;
+use super::super::models::field_ident;
+use super::super::names::{ident, py_type};
+use super::super::{doc, docstring};
 use super::Flavour;
-use crate::model::{Api, OtpFlow, TypeRef};
+use crate::plan::{Direction, OtpStepPlan, SdkPlan};
+use crate::text::Out;
 
 /// `PendingApplication` or `AsyncPendingApplication`, when the spec has an OTP flow.
-pub(super) fn pending_class(out: &mut Out, api: &Api, flavour: Flavour) {
-    let Some(flow) = &api.otp_flow else {
+pub(super) fn pending_class(out: &mut Out, plan: &SdkPlan, flavour: Flavour) {
+    let Some(flow) = &plan.otp else {
         return;
     };
     let name = flavour.pending();
@@ -53,62 +54,45 @@ pub(super) fn pending_class(out: &mut Out, api: &Api, flavour: Flavour) {
     out.line("    \"\"\"The answer of the call that made the application.\"\"\"");
     out.line("    return self._response");
     out.blank();
-    send_otp_method(out, flow, flavour);
+    let channel = py_type(&flow.send.other_ty, Direction::Sent);
+    step(
+        out,
+        plan,
+        flavour,
+        "send_otp",
+        (&channel, "channel"),
+        &flow.send,
+    );
     out.blank();
-    confirm_method(out, flow, flavour);
+    step(out, plan, flavour, "confirm", ("str", "otp"), &flow.confirm);
     out.dedent();
 }
 
-/// `send_otp`: the OTP sent by a channel, through the client's send step.
-fn send_otp_method(out: &mut Out, flow: &OtpFlow, flavour: Flavour) {
-    let channel = match &flow.send.other_ty {
-        TypeRef::Enum { name } => name.clone(),
-        other => py_type(other, Direction::Sent),
+/// A step of the OTP flow on the handle (`send_otp`, `confirm`): the client's method of
+/// the step's operation, with the business id and the step's argument `(type, name)`.
+fn step(
+    out: &mut Out,
+    plan: &SdkPlan,
+    flavour: Flavour,
+    name: &str,
+    (ty, arg): (&str, &str),
+    step: &OtpStepPlan,
+) {
+    let Some(op) = plan.operation(&step.operation) else {
+        return;
     };
     out.line(&format!(
-        "{} send_otp(self, channel: {channel}, *, options: CallOptions | None = None) -> None:",
+        "{} {name}(self, {arg}: {ty}, *, options: CallOptions | None = None) -> None:",
         flavour.def()
     ));
     out.indent();
-    docstring(
-        out,
-        &format!(
-            "Sends the application's OTP (`{}`) by `channel`.",
-            flow.send.operation
-        ),
-    );
+    doc(out, &step.doc);
     out.line(&format!(
-        "{}self._client.{}({}=self._business_id, {}=channel, options=options)",
+        "{}self._client.{}({}=self._business_id, {}={arg}, options=options)",
         flavour.call(),
-        ident(&flow.send.rust_name),
-        ident(&flow.send.business_id),
-        ident(&flow.send.other)
-    ));
-    out.dedent();
-}
-
-/// `confirm`: the application confirmed with its OTP, through the client's confirm step.
-fn confirm_method(out: &mut Out, flow: &OtpFlow, flavour: Flavour) {
-    out.line(&format!(
-        "{} confirm(self, otp: str, *, options: CallOptions | None = None) -> None:",
-        flavour.def()
-    ));
-    out.indent();
-    docstring(
-        out,
-        &format!(
-            "Confirms the application with the OTP its owner received (`{}`): this is what \
-             releases the money. A confirmation whose outcome is unknown raises \
-             `OutcomeUnknown`: look the application up before confirming again.",
-            flow.confirm.operation
-        ),
-    );
-    out.line(&format!(
-        "{}self._client.{}({}=self._business_id, {}=otp, options=options)",
-        flavour.call(),
-        ident(&flow.confirm.rust_name),
-        ident(&flow.confirm.business_id),
-        ident(&flow.confirm.other)
+        ident(&op.words),
+        field_ident(op.params(), &step.business_id),
+        field_ident(op.params(), &step.other)
     ));
     out.dedent();
 }

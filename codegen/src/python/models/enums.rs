@@ -1,13 +1,13 @@
 //! `enums.py`: the spec's value sets, `ResultCode` and `NotificationType`.
 
 use super::super::names::{member, string};
-use super::super::Out;
-use super::docstring;
-use crate::model::{Api, EnumDef, EnumWireType};
+use super::super::{doc, docstring, module};
+use crate::plan::{sentences, EnumPlan, SdkPlan, Words};
+use crate::text::Out;
 
 /// `enums.py`: every value set, the result codes and the notification types.
-pub fn enums_module(api: &Api) -> Out {
-    let mut out = Out::module(
+pub fn enums_module(plan: &SdkPlan) -> String {
+    let mut out = module(
         "The value sets of the API. A received value the client does not know is kept as \
          `baas_runtime.Unknown` (its text), never an error; a value to send is a member.",
     );
@@ -15,45 +15,44 @@ pub fn enums_module(api: &Api) -> Out {
     out.blank();
     out.line("from baas_runtime import BaasError, Unknown");
     out.line("from baas_runtime.notification import Notification");
-    for e in &api.enums {
+    for e in &plan.enums {
         enum_class(&mut out, e);
     }
-    result_code_class(&mut out, api);
-    retryable_codes(&mut out, api);
-    notification_type_class(&mut out, api);
-    out
+    result_code_class(&mut out, plan);
+    retryable_codes(&mut out, plan);
+    notification_type_class(&mut out, plan);
+    out.finish()
 }
 
 /// The class of one value set: a member per value, each with its docstring.
-fn enum_class(out: &mut Out, e: &EnumDef) {
+fn enum_class(out: &mut Out, e: &EnumPlan) {
     out.blank();
     out.blank();
     out.line(&format!("class {}(enum.Enum):", e.name));
     out.indent();
-    let mut doc = e.doc.trim().to_owned();
-    if doc.is_empty() {
-        doc = format!("The value set `{}`.", e.name);
-    }
-    docstring(out, &doc);
+    doc(out, &e.doc);
     out.blank();
     let mut used: Vec<String> = Vec::new();
     for v in &e.values {
-        let name = unique(member(&v.name), &mut used);
-        let value = match (e.wire_type, v.integer) {
-            (EnumWireType::Integer, Some(n)) => n.to_string(),
+        let name = unique(member(&v.words), &mut used);
+        let value = match (e.integer, v.integer) {
+            (true, Some(n)) => n.to_string(),
             _ => string(&v.wire),
         };
         out.line(&format!("{name} = {value}"));
-        let mut text = e.value_doc(v);
-        if let Some(note) = &v.deprecated {
-            text = format!("{text} Deprecated: {note}").trim().to_owned();
-        }
-        if text.is_empty() {
-            text = format!("Wire value `{}`.", v.wire);
-        }
-        docstring(out, &text);
+        doc(out, &v.doc);
     }
     out.dedent();
+}
+
+/// The members of `ResultCode` or `NotificationType`: `(words, value, doc)` each.
+fn members<'a>(out: &mut Out, members: impl Iterator<Item = (&'a Words, &'a str, String)>) {
+    let mut used = Vec::new();
+    for (words, value, text) in members {
+        let name = unique(member(words), &mut used);
+        out.line(&format!("{name} = {}", string(value)));
+        docstring(out, &text);
+    }
 }
 
 /// `name`, or `name_2`, `name_3`, ... when `used` has it already.
@@ -69,26 +68,25 @@ fn unique(name: String, used: &mut Vec<String>) -> String {
 }
 
 /// `ResultCode`: the service's result codes, and `from_error`.
-fn result_code_class(out: &mut Out, api: &Api) {
+fn result_code_class(out: &mut Out, plan: &SdkPlan) {
     out.blank();
     out.blank();
     out.line("class ResultCode(enum.Enum):");
     out.indent();
     docstring(
         out,
-        "The service's result codes (`00000` is success). Read an error's code as one with \
-         `ResultCode.from_error(error)`.",
+        &format!(
+            "The service's result codes (`{}` is success). Read an error's code as one with \
+             `ResultCode.from_error(error)`.",
+            plan.success_code
+        ),
     );
     out.blank();
-    let mut used = Vec::new();
-    for c in &api.result_codes {
-        out.line(&format!(
-            "{} = {}",
-            unique(member(&c.name), &mut used),
-            string(&c.code)
-        ));
-        docstring(out, &c.partner_doc());
-    }
+    let codes = plan.result_codes.iter();
+    members(
+        out,
+        codes.map(|c| (&c.words, c.code.as_str(), c.doc.clone())),
+    );
     out.blank();
     out.line("@classmethod");
     out.line("def from_error(cls, error: BaseException) -> \"ResultCode | Unknown | None\":");
@@ -106,27 +104,19 @@ fn result_code_class(out: &mut Out, api: &Api) {
 }
 
 /// `RETRYABLE_CODES`: the result codes after which a call may be tried again.
-fn retryable_codes(out: &mut Out, api: &Api) {
+fn retryable_codes(out: &mut Out, plan: &SdkPlan) {
     out.blank();
     out.blank();
-    let retryable: Vec<String> = api
-        .result_codes
-        .iter()
-        .filter(|c| c.retryable)
-        .map(|c| string(&c.code))
-        .collect();
+    let retryable: Vec<String> = plan.retryable_codes().map(string).collect();
     out.line(&format!(
         "RETRYABLE_CODES: frozenset[str] = frozenset({{{}}})",
         retryable.join(", ")
     ));
-    docstring(
-        out,
-        "The result codes after which the spec says a call may be tried again.",
-    );
+    docstring(out, sentences::RETRYABLE_CODES);
 }
 
 /// `NotificationType`: the notifications the service sends, and `of`.
-fn notification_type_class(out: &mut Out, api: &Api) {
+fn notification_type_class(out: &mut Out, plan: &SdkPlan) {
     out.blank();
     out.blank();
     out.line("class NotificationType(enum.Enum):");
@@ -136,19 +126,11 @@ fn notification_type_class(out: &mut Out, api: &Api) {
         "The notifications the service POSTs to the partner's callback URL.",
     );
     out.blank();
-    let mut used = Vec::new();
-    for n in &api.notifications {
-        out.line(&format!(
-            "{} = {}",
-            unique(member(&n.name), &mut used),
-            string(&n.notification_type)
-        ));
-        let mut text = n.doc.trim().to_owned();
-        if !n.payload_note.trim().is_empty() {
-            text = format!("{text} {}", n.payload_note.trim());
-        }
-        docstring(out, &text);
-    }
+    let types = plan.notifications.iter();
+    members(
+        out,
+        types.map(|n| (&n.words, n.notification_type.as_str(), n.doc.plain())),
+    );
     out.blank();
     out.line("@classmethod");
     out.line("def of(cls, notification: Notification) -> \"NotificationType | Unknown\":");

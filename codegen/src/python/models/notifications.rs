@@ -1,25 +1,20 @@
 //! `notifications.py`: a verified notification's `params` as the record of its type.
 
 use super::super::names::string;
-use super::super::Out;
-use super::docstring;
-use crate::model::Api;
+use super::super::{docstring, module};
+use crate::plan::SdkPlan;
 
 /// The module: `OtherPayload`, the `Payload` alias and `payload_of`.
-pub fn notifications_module(api: &Api) -> Out {
-    let mut out = Out::module(
+pub fn notifications_module(plan: &SdkPlan) -> String {
+    let mut out = module(
         "Typed payloads of the notifications (callbacks) the service sends: after a \
          `Verifier` has verified a body, `payload_of` gives its `params` as the record of \
          its type.",
     );
-    let mut typed: Vec<(&str, &str)> = api
+    let mut typed: Vec<(&str, &str)> = plan
         .notifications
         .iter()
-        .filter_map(|n| {
-            n.payload
-                .as_ref()
-                .map(|p| (n.notification_type.as_str(), p.received_name.as_str()))
-        })
+        .filter_map(|n| Some((n.notification_type.as_str(), n.payload.as_deref()?)))
         .collect();
     let mut records: Vec<&str> = typed.iter().map(|(_, r)| *r).collect();
     records.sort_unstable();
@@ -86,5 +81,5 @@ pub fn notifications_module(api: &Api) -> Out {
     out.line("    return OtherPayload(notification_type=NotificationType.of(notification), params=notification.params)");
     out.line("return reader(notification.params, \"params\")");
     out.dedent();
-    out
+    out.finish()
 }

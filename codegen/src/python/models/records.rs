@@ -1,52 +1,22 @@
 //! `records.py`, and the classes of sent shapes (validated, strict) and received shapes
 //! (every field optional, read leniently) that requests and responses are made of.
 
-use super::super::names::{self, ident, py_type, reader, string, to_wire, Direction};
-use super::super::Out;
-use super::docstring;
+use super::super::names::{self, ident, py_type, reader, string, to_wire};
+use super::super::{doc, docstring, module};
 use super::validation::{constraint_check, field_checks};
-use crate::model::{Api, Constraint, Field, Record};
+use crate::plan::{sentences, ConstraintPlan, Direction, Doc, FieldPlan, SdkPlan};
+use crate::text::Out;
 
-/// The docstring of a field: its doc, its rules in words, its deprecation.
-fn field_doc(field: &Field, dir: Direction) -> String {
-    let mut parts = Vec::new();
-    if !field.doc.trim().is_empty() {
-        parts.push(field.doc.trim().to_owned());
-    }
-    parts.push(format!("Wire name `{}`.", field.wire_name));
-    if dir == Direction::Sent {
-        let rules: Vec<String> = field.rules.iter().map(|r| r.kind.words()).collect();
-        if !rules.is_empty() {
-            parts.push(format!("Rules: {}.", rules.join("; ")));
-        }
-    }
-    if let Some(note) = &field.deprecated {
-        parts.push(format!("Deprecated: {note}"));
-    }
-    parts.join(" ")
-}
-
-/// Imports of the enums and records a module's fields name.
-fn imports(out: &mut Out, fields: &[(&Field, Direction)], own_records: bool) {
-    let (mut enums, mut records) = (Vec::new(), Vec::new());
-    for (f, dir) in fields {
-        names::named(&f.ty, *dir, &mut enums, &mut records);
-    }
-    enums.sort();
-    enums.dedup();
-    records.sort();
-    records.dedup();
-    if !enums.is_empty() {
-        out.line(&format!("from .enums import {}", enums.join(", ")));
-    }
-    if !records.is_empty() && !own_records {
-        out.line(&format!("from .records import {}", records.join(", ")));
-    }
+/// The docstring of a field, on one line: its doc in `dir` and its wire name.
+fn field_doc(field: &FieldPlan, dir: Direction) -> String {
+    let mut d = field.doc(dir).clone();
+    d.push(sentences::wire_name(&field.wire_name));
+    d.plain().replace("\n\n", " ")
 }
 
 /// `records.py`: every record, in each shape it is used in.
-pub fn records_module(api: &Api) -> Out {
-    let mut out = Out::module(
+pub fn records_module(plan: &SdkPlan) -> String {
+    let mut out = module(
         "The records of the API: sent shapes (validated, strict) and received shapes (every \
          field optional, unknown members ignored).",
     );
@@ -57,82 +27,57 @@ pub fn records_module(api: &Api) -> Out {
     out.line("import baas_runtime.wire as _w");
     out.line("from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator");
     out.line("from baas_runtime.wire import WireValue");
-    let mut fields = Vec::new();
-    for r in &api.records {
-        for f in &r.fields {
-            fields.push((f, Direction::Sent));
-            fields.push((f, Direction::Received));
-        }
+    let mut enums = Vec::new();
+    for f in plan.records.iter().flat_map(|r| &r.fields) {
+        names::named(&f.ty, Direction::Sent, &mut enums, &mut Vec::new());
     }
-    imports(&mut out, &fields, true);
-    for r in &api.records {
-        if r.used_in_request {
+    enums.sort();
+    enums.dedup();
+    if !enums.is_empty() {
+        out.line(&format!("from .enums import {}", enums.join(", ")));
+    }
+    for r in &plan.records {
+        for (dir, shown) in [(Direction::Sent, r.sent), (Direction::Received, r.received)] {
+            if !shown {
+                continue;
+            }
             out.blank();
             out.blank();
-            sent_class(
-                &mut out,
-                &format!("class {}:", r.name),
-                &record_doc(r, Direction::Sent),
-                &r.fields,
-                &[],
-                &[],
-            );
-        }
-        if r.used_in_response || !r.used_in_request {
-            out.blank();
-            out.blank();
-            received_class(
-                &mut out,
-                &r.received_name,
-                &record_doc(r, Direction::Received),
-                &r.fields,
-            );
+            let name = r.name_in(dir);
+            match dir {
+                Direction::Sent => {
+                    let class_line = format!("class {name}:");
+                    sent_class(&mut out, (&class_line, &[]), &r.doc_in(dir), &r.fields, &[]);
+                }
+                Direction::Received => received_class(&mut out, name, &r.doc_in(dir), &r.fields),
+            }
         }
     }
     out.line_raw("");
-    out
-}
-
-fn record_doc(r: &Record, dir: Direction) -> String {
-    let doc = if r.doc.trim().is_empty() {
-        format!("The record `{}`.", r.name)
-    } else {
-        r.doc.trim().to_owned()
-    };
-    match (dir, r.has_two_shapes()) {
-        (Direction::Received, true) => format!("{doc}\n\nAs received (every field optional)."),
-        (Direction::Sent, true) => format!("{doc}\n\nAs sent in requests."),
-        _ => doc,
-    }
+    out.finish()
 }
 
 /// A class of a sent shape: required fields as required keyword arguments, its rules
-/// checked by `_validate_at`, its wire form by `_to_wire`. `class_line` opens it and
-/// `class_vars` follow its docstring.
+/// checked by `_validate_at`, its wire form by `_to_wire`. The class line opens it and
+/// the class variables follow its docstring.
 pub fn sent_class(
     out: &mut Out,
-    class_line: &str,
-    doc: &str,
-    fields: &[Field],
-    constraints: &[Constraint],
-    class_vars: &[String],
+    (class_line, class_vars): (&str, &[String]),
+    class_doc: &Doc,
+    fields: &[FieldPlan],
+    constraints: &[ConstraintPlan],
 ) {
     out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
     out.line(class_line);
     out.indent();
-    docstring(out, doc);
+    doc(out, class_doc);
     for v in class_vars {
         out.line(v);
     }
-    let (required, optional): (Vec<&Field>, Vec<&Field>) =
-        fields.iter().partition(|f| !f.optional_when_sent());
-    for f in required.iter().chain(optional.iter()) {
+    for f in required_first(fields) {
         let ty = py_type(&f.ty, Direction::Sent);
-        if f.optional_when_sent() {
-            out.line(&format!("{}: {ty} | None = None", ident(&f.rust_name)));
-        } else {
-            out.line(&format!("{}: {ty}", ident(&f.rust_name)));
-        }
+        let default = if f.required() { "" } else { " | None = None" };
+        out.line(&format!("{}: {ty}{default}", ident(&f.words)));
         docstring(out, &field_doc(f, Direction::Sent));
     }
     out.blank();
@@ -154,19 +99,14 @@ pub fn sent_class(
     out.indent();
     out.line("out: dict[str, WireValue] = {}");
     for f in fields {
-        let id = ident(&f.rust_name);
+        let id = ident(&f.words);
         let wire = string(&f.wire_name);
-        if f.optional_when_sent() {
-            out.line(&format!("if self.{id} is not None:"));
-            out.line(&format!(
-                "    out[{wire}] = {}",
-                to_wire(&f.ty, &format!("self.{id}"), &f.wire_name)
-            ));
+        let value = to_wire(&f.ty, &format!("self.{id}"), &f.wire_name);
+        if f.required() {
+            out.line(&format!("out[{wire}] = {value}"));
         } else {
-            out.line(&format!(
-                "out[{wire}] = {}",
-                to_wire(&f.ty, &format!("self.{id}"), &f.wire_name)
-            ));
+            out.line(&format!("if self.{id} is not None:"));
+            out.line(&format!("    out[{wire}] = {value}"));
         }
     }
     out.line("return out");
@@ -174,18 +114,23 @@ pub fn sent_class(
     out.dedent();
 }
 
+/// The fields a sent shape takes, required ones first (as its keyword arguments list
+/// them).
+pub fn required_first(fields: &[FieldPlan]) -> impl Iterator<Item = &FieldPlan> {
+    let (required, optional): (Vec<&FieldPlan>, Vec<&FieldPlan>) =
+        fields.iter().partition(|f| f.required());
+    required.into_iter().chain(optional)
+}
+
 /// A class of a received shape: every field optional, read leniently by `_from_wire`.
-pub fn received_class(out: &mut Out, name: &str, doc: &str, fields: &[Field]) {
+pub fn received_class(out: &mut Out, name: &str, class_doc: &Doc, fields: &[FieldPlan]) {
     out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
     out.line(&format!("class {name}:"));
     out.indent();
-    docstring(out, doc);
+    doc(out, class_doc);
     for f in fields {
-        out.line(&format!(
-            "{}: {} | None = None",
-            ident(&f.rust_name),
-            py_type(&f.ty, Direction::Received)
-        ));
+        let ty = py_type(&f.ty, Direction::Received);
+        out.line(&format!("{}: {ty} | None = None", ident(&f.words)));
         docstring(out, &field_doc(f, Direction::Received));
     }
     out.blank();
@@ -204,17 +149,15 @@ pub fn received_class(out: &mut Out, name: &str, doc: &str, fields: &[Field]) {
     } else {
         out.line("o = _w.object_of(value, at)");
         out.line("return cls(");
-        out.indent();
         for f in fields {
-            let wire = string(&f.wire_name);
             out.line(&format!(
-                "{}={}(o.get({wire}), at + {}),",
-                ident(&f.rust_name),
+                "    {}={}(o.get({}), at + {}),",
+                ident(&f.words),
                 reader(&f.ty),
+                string(&f.wire_name),
                 string(&format!(".{}", f.wire_name))
             ));
         }
-        out.dedent();
         out.line(")");
     }
     out.dedent();

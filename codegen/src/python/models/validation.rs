@@ -1,11 +1,11 @@
-//! The rule checks of sent shapes (`_validate_at`): each field's type and rules, and an
-//! operation's constraints, as calls of `baas_runtime.validate.Validator`; and the
-//! constraints in words for docstrings.
+//! The rule checks of sent shapes (`_validate_at`): each field's type and the plan's
+//! checks, and an operation's constraints, as calls of `baas_runtime.validate.Validator`.
 
 use super::super::names::{decimal, ident, string};
-use super::super::Out;
-use crate::model::{Condition, Constraint, ConstraintKind, Field, ParamRef, TypeRef};
-use crate::rules::{CheckArg, CheckLevel, CheckValue};
+use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
+use crate::plan::{param_words, ConstraintPlan, FieldPlan};
+use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
+use crate::text::Out;
 
 /// The type check of one value, as a condition (`v.is_type(...)`).
 fn type_check(ty: &TypeRef, value: &str, path: &str) -> Option<String> {
@@ -23,30 +23,14 @@ fn type_check(ty: &TypeRef, value: &str, path: &str) -> Option<String> {
     })
 }
 
-/// The rule checks of one value of scalar type `ty` held in `value` at `path`.
-fn scalar_checks(field: &Field, ty: &TypeRef, value: &str, path: &str) -> Vec<String> {
-    let mut lines: Vec<String> = field
-        .rules
-        .iter()
-        .filter_map(|r| r.kind.check(ty))
-        .filter(|c| c.level == CheckLevel::Value)
-        .map(|check| {
-            let v = match check.value {
-                CheckValue::Text | CheckValue::Amount | CheckValue::Integer => value.to_owned(),
-                CheckValue::Length => format!("len({value})"),
-            };
-            call(check.method, path, &v, &check.args)
-        })
-        .collect();
-    if let TypeRef::Record { .. } = ty {
-        lines.push(format!("{value}._validate_at(v, {path})"));
-    }
-    lines
-}
-
-fn call(method: &str, path: &str, value: &str, args: &[CheckArg]) -> String {
-    let mut parts = vec![path.to_owned(), value.to_owned()];
-    for a in args {
+/// A validator call of `check` on the value held in `value` at `path`.
+pub(in crate::python) fn call(check: &Check, path: &str, value: &str) -> String {
+    let value = match check.value {
+        CheckValue::Text | CheckValue::Amount | CheckValue::Integer => value.to_owned(),
+        CheckValue::Length => format!("len({value})"),
+    };
+    let mut parts = vec![path.to_owned(), value];
+    for a in &check.args {
         parts.push(match a {
             CheckArg::Count(n) => n.to_string(),
             CheckArg::Places(n) => n.to_string(),
@@ -55,7 +39,28 @@ fn call(method: &str, path: &str, value: &str, args: &[CheckArg]) -> String {
             CheckArg::Integer(None) | CheckArg::Amount(None) => "None".to_owned(),
         });
     }
-    format!("v.{method}({})", parts.join(", "))
+    format!("v.{}({})", check.method, parts.join(", "))
+}
+
+/// The checks at `level` of a value of type `ty` held in `value` at `path` (a record's
+/// own checks last).
+fn checks(
+    field: &FieldPlan,
+    level: CheckLevel,
+    ty: &TypeRef,
+    value: &str,
+    path: &str,
+) -> Vec<String> {
+    let mut lines: Vec<String> = field
+        .checks
+        .iter()
+        .filter(|c| c.level == level)
+        .map(|c| call(c, path, value))
+        .collect();
+    if let (CheckLevel::Value, TypeRef::Record { .. }) = (level, ty) {
+        lines.push(format!("{value}._validate_at(v, {path})"));
+    }
+    lines
 }
 
 /// Writes `lines` under `cond` (or as they are when there is no condition).
@@ -78,88 +83,64 @@ fn guarded(out: &mut Out, cond: Option<String>, lines: &[String]) {
     }
 }
 
-/// The checks of one field: its type, then its rules (as the Rust runtime's order).
-pub fn field_checks(out: &mut Out, field: &Field) {
-    let id = ident(&field.rust_name);
+/// The checks of one field: its type, then its checks (as the Rust runtime's order), and
+/// for an array each element's type and checks.
+pub fn field_checks(out: &mut Out, field: &FieldPlan) {
+    let id = ident(&field.words);
     let value = format!("self.{id}");
-    let path = format!("at.field({})", string(&field.wire_name));
-    let optional = field.optional_when_sent();
-    let mut body: Vec<String> = Vec::new();
-    let mut nested: Option<(String, Vec<String>, Vec<String>)> = None;
-    match &field.ty {
-        TypeRef::Array { item } => {
-            for check in field
-                .rules
-                .iter()
-                .filter_map(|r| r.kind.check(&field.ty))
-                .filter(|c| c.level == CheckLevel::Array)
-            {
-                body.push(call(
-                    check.method,
-                    "p",
-                    &format!("len({value})"),
-                    &check.args,
-                ));
-            }
-            let element = format!("{id}_item");
-            let element_checks = scalar_checks(field, item, &element, "q");
-            let element_type = type_check(item, &element, "q");
-            nested = Some((element_type.unwrap_or_default(), element_checks, Vec::new()));
-        }
-        ty => body.extend(scalar_checks(field, ty, &value, "p")),
-    }
-    if !optional && field.ty == TypeRef::String {
+    let element = format!("{id}_item");
+    let (mut body, elements) = match &field.ty {
+        TypeRef::Array { item } => (
+            checks(field, CheckLevel::Array, &field.ty, &value, "p"),
+            Some((
+                type_check(item, &element, "q"),
+                checks(field, CheckLevel::Value, item, &element, "q"),
+            ))
+            .filter(|(t, c)| t.is_some() || !c.is_empty()),
+        ),
+        ty => (checks(field, CheckLevel::Value, ty, &value, "p"), None),
+    };
+    if field.required_text() {
         body.insert(0, format!("v.required(p, {value} != \"\")"));
     }
     let cond = type_check(&field.ty, &value, "p");
-    if cond.is_none() && body.is_empty() && nested.is_none() {
+    if cond.is_none() && body.is_empty() && elements.is_none() {
         return;
     }
-    out.line(&format!("p = {path}"));
-    if optional {
+    out.line(&format!("p = at.field({})", string(&field.wire_name)));
+    if !field.required() {
         out.line(&format!("if {value} is not None:"));
         out.indent();
     }
-    let has_elements = nested
-        .as_ref()
-        .is_some_and(|(t, c, _)| !t.is_empty() || !c.is_empty());
-    match (cond, has_elements) {
-        (Some(cond), true) => {
+    match (cond, elements) {
+        (Some(cond), Some((item_type, item_checks))) => {
             out.line(&format!("if {cond}:"));
             out.indent();
             for l in &body {
                 out.line(l);
             }
-            elements(out, &value, &format!("{id}_item"), nested);
+            out.line(&format!("for i, {element} in enumerate({value}):"));
+            out.indent();
+            out.line("q = p.index(i)");
+            guarded(out, item_type, &item_checks);
+            out.dedent();
             out.dedent();
         }
         (cond, _) => guarded(out, cond, &body),
     }
-    if optional {
+    if !field.required() {
         out.dedent();
     }
 }
 
-fn elements(
-    out: &mut Out,
-    value: &str,
-    element: &str,
-    nested: Option<(String, Vec<String>, Vec<String>)>,
-) {
-    let Some((type_cond, checks, _)) = nested else {
-        return;
-    };
-    out.line(&format!("for i, {element} in enumerate({value}):"));
-    out.indent();
-    out.line("q = p.index(i)");
-    let cond = (!type_cond.is_empty()).then_some(type_cond);
-    guarded(out, cond, &checks);
-    out.dedent();
+/// The Python name of a parameter a constraint names.
+fn param(p: &ParamRef) -> String {
+    ident(&param_words(p))
 }
 
 /// Whether a parameter is present: set, and for strings non-empty.
 fn present(p: &ParamRef) -> String {
-    let id = ident(&p.rust_name);
+    let id = param(p);
     match (p.text, p.optional) {
         (true, true) => format!("(self.{id} is not None and self.{id} != \"\")"),
         (false, true) => format!("self.{id} is not None"),
@@ -168,28 +149,14 @@ fn present(p: &ParamRef) -> String {
     }
 }
 
-fn condition_text(condition: &Condition) -> String {
-    match condition {
-        Condition::Equals { field, value } => format!("{} is {value}", field.wire_name),
-        Condition::SumGreaterThan { array, item, value } => format!(
-            "the sum of {}[].{} is greater than {value}",
-            array.wire_name, item.wire_name
-        ),
-    }
-}
-
 fn condition_expr(condition: &Condition) -> String {
     match condition {
         Condition::Equals { field, value } => {
-            format!(
-                "_w.wire_text(self.{}) == {}",
-                ident(&field.rust_name),
-                string(value)
-            )
+            format!("_w.wire_text(self.{}) == {}", param(field), string(value))
         }
         Condition::SumGreaterThan { array, item, value } => {
-            let id = ident(&array.rust_name);
-            let item_id = ident(&item.rust_name);
+            let id = param(array);
+            let item_id = param(item);
             let items = if array.optional {
                 format!("(self.{id} or ())")
             } else {
@@ -203,7 +170,8 @@ fn condition_expr(condition: &Condition) -> String {
     }
 }
 
-pub fn constraint_check(out: &mut Out, c: &Constraint) {
+/// The check of a constraint across fields (nothing for one only the service checks).
+pub fn constraint_check(out: &mut Out, c: &ConstraintPlan) {
     let pairs = |refs: &[ParamRef]| {
         let items: Vec<String> = refs
             .iter()
@@ -217,7 +185,7 @@ pub fn constraint_check(out: &mut Out, c: &Constraint) {
             string(&field.wire_name),
             present(field),
             condition_expr(when),
-            string(&condition_text(when))
+            string(c.condition.as_deref().unwrap_or_default())
         )),
         ConstraintKind::AtLeastOneOf { fields } => {
             out.line(&format!("v.at_least_one_of(at, {})", pairs(fields)))
@@ -226,44 +194,5 @@ pub fn constraint_check(out: &mut Out, c: &Constraint) {
             out.line(&format!("v.exactly_one_of(at, {})", pairs(fields)))
         }
         ConstraintKind::ServerSide { .. } => {}
-    }
-}
-
-/// A constraint in words for a request's docstring.
-pub fn constraint_words(c: &Constraint) -> String {
-    let refs = |fields: &[ParamRef]| {
-        fields
-            .iter()
-            .map(|f| format!("`{}`", f.wire_name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let text = match &c.kind {
-        ConstraintKind::RequiredIf { field, when } => {
-            format!(
-                "`{}` is required when {}.",
-                field.wire_name,
-                condition_text(when)
-            )
-        }
-        ConstraintKind::AtLeastOneOf { fields } => {
-            format!("at least one of {} is required.", refs(fields))
-        }
-        ConstraintKind::ExactlyOneOf { fields } => {
-            format!("exactly one of {} is required.", refs(fields))
-        }
-        ConstraintKind::ServerSide { fields, text } => {
-            let names: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
-            format!(
-                "{} (checked by the service only: {})",
-                names.join(", "),
-                text.trim()
-            )
-        }
-    };
-    if c.doc.trim().is_empty() {
-        text
-    } else {
-        format!("{text} {}", c.doc.trim())
     }
 }

@@ -1,13 +1,18 @@
 //! The admin page at `/_sandbox/` on the sandbox's own port, off the signed API: what
 //! the sandbox holds and what happened, as server-rendered HTML ([`html`]) and as JSON
-//! under `/_sandbox/api/`. Read-only; answered only to loopback peers; never shows the
-//! partner's key (nothing it shows is read from the configuration's key).
+//! under `/_sandbox/api/`. Read-only; answered only to loopback peers whose request
+//! names the sandbox itself (`Host`, `Origin`) and carries the admin token when there is
+//! one ([`guard`]); never shows the partner's key (nothing it shows is read from the
+//! configuration's key).
 //!
 //! Admin requests are neither counted in `requests_seen()` nor logged in `requests()`:
 //! looking must not change what a test counts.
 
 mod actions;
+mod guard;
 mod html;
+
+pub(crate) use guard::token_is_plain;
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -283,8 +288,24 @@ pub(crate) async fn serve(
     read_timeout: std::time::Duration,
 ) -> Response<Full<Bytes>> {
     let path = req.uri().path().to_owned();
-    if req.method() != Method::POST || !peer.ip().is_loopback() {
+    if !peer.ip().is_loopback() {
         return respond(shared, req.method(), &path, peer);
+    }
+    let token = shared.admin_token.as_deref();
+    if let Some(refusal) = guard::check(req.uri(), req.headers(), shared.port(), token) {
+        return text(StatusCode::FORBIDDEN, refusal.message());
+    }
+    if req.method() != Method::POST {
+        let mut answer = respond(shared, req.method(), &path, peer);
+        // `?token=` opens the page: keep it in a cookie for the page's own forms.
+        if let Some(token) = token.filter(|t| guard::query_token(req.uri(), t)) {
+            if let Ok(cookie) = hyper::header::HeaderValue::from_str(&guard::set_cookie(token)) {
+                answer
+                    .headers_mut()
+                    .insert(hyper::header::SET_COOKIE, cookie);
+            }
+        }
+        return answer;
     }
     let (parts, body) = req.into_parts();
     let limited = http_body_util::Limited::new(body, actions::MAX_ACTION_BYTES);

@@ -11,7 +11,6 @@ import com.baas.signing.VerifyException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -26,7 +25,6 @@ public final class Envelope {
     public static final String SUCCESS_CODE = "00000";
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String[] OTHER_KINDS = {"notificationType", "params"};
 
     private Envelope() {
     }
@@ -152,59 +150,62 @@ public final class Envelope {
      */
     public static Answer openResponse(int status, byte[] body, PrivateKey key, String requestId,
             boolean acceptUnsignedSuccess, Set<String> retryableCodes) {
+        com.baas.signing.Answer answer;
+        try {
+            answer = Signer.verifyAnswer(body, requestId, key);
+        } catch (VerifyException e) {
+            switch (e.kind()) {
+                case WRONG_KIND -> throw new UntrustedException(key.redact(e.getMessage()));
+                case MISMATCH -> throw new SignatureInvalidException();
+                case REQUEST_ID_MISMATCH -> throw new RequestIdMismatchException(requestId, echoed(body));
+                case MISSING -> {
+                    if (!acceptUnsignedSuccess) {
+                        throw new SignatureMissingException();
+                    }
+                    return unsignedSuccess(status, body, key, requestId);
+                }
+                default -> {
+                    CanonicalException cause = e.getCause();
+                    if (cause != null && cause.kind() == CanonicalException.Kind.AMBIGUOUS) {
+                        throw new UntrustedException("it could be re-cut into another message: "
+                                + key.redact(cause.getMessage()));
+                    }
+                    throw new DecodeException(key.redact(e.getMessage()), status, key.redact(DecodeException.snippet(body)));
+                }
+            }
+        }
+        JsonValue.JsonObject top = answer.body().value();
+        if (!answer.success()) {
+            String m = key.redact(answer.msg().orElse(""));
+            throw new ApiException(answer.code(), m, top.getString("requestId"), answer.verified(),
+                    retryableCodes.contains(answer.code()));
+        }
+        JsonValue data = top.get("data");
+        return new Answer(data == null ? new JsonValue.JsonObject(Map.of()) : data, requestId);
+    }
+
+    /** The requestId an answer echoes, read without the rules (for an error's message). */
+    private static String echoed(byte[] body) {
+        try {
+            return Canonical.parseLoose(body).value().getString("requestId");
+        } catch (CanonicalException e) {
+            return null;
+        }
+    }
+
+    /** A success without a signature, accepted by configuration: still bound to its requestId. */
+    private static Answer unsignedSuccess(int status, byte[] body, PrivateKey key, String requestId) {
         Flattened flat;
         try {
             flat = Canonical.parse(body);
         } catch (CanonicalException e) {
-            if (e.kind() == CanonicalException.Kind.AMBIGUOUS) {
-                throw new UntrustedException("it could be re-cut into another message: " + key.redact(e.getMessage()));
-            }
-            throw new DecodeException("body is not a usable JSON object: " + key.redact(e.getMessage()), status,
-                    key.redact(DecodeException.snippet(body)));
+            throw new DecodeException(key.redact(e.getMessage()), status, key.redact(DecodeException.snippet(body)));
         }
-        JsonValue.JsonObject top = flat.value();
-        for (String name : OTHER_KINDS) {
-            if (top.get(name) != null) {
-                throw new UntrustedException("the answer carries `" + name + "`, a member of another kind of message");
-            }
+        String echoed = flat.value().getString("requestId");
+        if (!requestId.equals(echoed)) {
+            throw new RequestIdMismatchException(requestId, echoed);
         }
-        JsonValue code = top.get("code");
-        JsonValue echoed = top.get("requestId");
-        JsonValue msg = top.get("msg");
-        if (code != null && !(code instanceof JsonValue.JsonString)
-                || echoed != null && !(echoed instanceof JsonValue.JsonString)
-                || msg != null && !(msg instanceof JsonValue.JsonString)) {
-            throw new DecodeException("the envelope's code, requestId or msg is not a string", status,
-                    key.redact(DecodeException.snippet(body)));
-        }
-        if (code == null) {
-            throw new DecodeException("the response has no `code`", status, key.redact(DecodeException.snippet(body)));
-        }
-        String codeText = ((JsonValue.JsonString) code).value();
-        String echoedText = echoed == null ? null : ((JsonValue.JsonString) echoed).value();
-        boolean success = SUCCESS_CODE.equals(codeText);
-        boolean verified;
-        try {
-            Signer.verifyFlattened(flat, key);
-            verified = true;
-        } catch (VerifyException e) {
-            boolean missing = e.kind() == VerifyException.Kind.MISSING;
-            if (!success || missing && acceptUnsignedSuccess) {
-                verified = false;
-            } else if (missing) {
-                throw new SignatureMissingException();
-            } else {
-                throw new SignatureInvalidException();
-            }
-        }
-        if (!Objects.equals(echoedText, requestId) && !(echoedText == null && !verified && !success)) {
-            throw new RequestIdMismatchException(requestId, echoedText);
-        }
-        if (!success) {
-            String m = msg == null ? "" : key.redact(((JsonValue.JsonString) msg).value());
-            throw new ApiException(codeText, m, echoedText, verified, retryableCodes.contains(codeText));
-        }
-        JsonValue data = top.get("data");
+        JsonValue data = flat.value().get("data");
         return new Answer(data == null ? new JsonValue.JsonObject(Map.of()) : data, requestId);
     }
 

@@ -153,6 +153,22 @@ public final class JsonWriter {
     }
 
     /**
+     * A JSON number from its text (an integer value set's wire value).
+     *
+     * @param literal the number's text, e.g. {@code 8}
+     * @return this writer
+     * @throws EncodeException when the text is not a JSON number
+     */
+    public JsonWriter number(String literal) {
+        if (!literal.matches("-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")) {
+            throw new EncodeException("'" + literal + "' is not a number, and this value set is sent as one");
+        }
+        beforeValue();
+        writeRaw(literal);
+        return this;
+    }
+
+    /**
      * {@code true} or {@code false}.
      *
      * @param value the boolean

@@ -16,14 +16,14 @@ public interface Operation<R> {
      *
      * @return the name
      */
-    String name();
+    String operationName();
 
     /**
      * The wire path, e.g. {@code /trans/v2/applyForTransfer}.
      *
      * @return the path
      */
-    String path();
+    String operationPath();
 
     /**
      * Whether the call may move money: then it is never re-sent once its bytes may have left,
@@ -55,5 +55,5 @@ public interface Operation<R> {
      * @return the typed response
      * @throws DecodeException when the data has another shape
      */
-    R decode(JsonValue data);
+    R decodeResponse(JsonValue data);
 }

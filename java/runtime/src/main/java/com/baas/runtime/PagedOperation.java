@@ -6,7 +6,8 @@ import java.util.OptionalLong;
 
 /**
  * An operation whose results come in pages (generated): how to ask for another page and how
- * to find the items and the total in an answer. {@link RuntimeClient#pages} walks them.
+ * to find the items and the total in an answer. (Its methods' names are
+ * chosen so that no request field's getter can take them.) {@link RuntimeClient#pages} walks them.
  *
  * @param <R> the typed response of one page
  * @param <I> the type of one item
@@ -17,7 +18,7 @@ public interface PagedOperation<R, I> extends Operation<R> {
      *
      * @return the page number
      */
-    int page();
+    int pageNumber();
 
     /**
      * This request for another page.
@@ -25,14 +26,14 @@ public interface PagedOperation<R, I> extends Operation<R> {
      * @param page the page number
      * @return a new request
      */
-    PagedOperation<R, I> withPage(int page);
+    PagedOperation<R, I> withPageNumber(int page);
 
     /**
      * The page size asked for, when the request sets one.
      *
      * @return the size, or empty
      */
-    OptionalInt pageSize();
+    OptionalInt requestedPageSize();
 
     /**
      * The items of one page's answer.
@@ -40,7 +41,7 @@ public interface PagedOperation<R, I> extends Operation<R> {
      * @param response the answer
      * @return the items, empty when there are none
      */
-    List<I> items(R response);
+    List<I> pageItems(R response);
 
     /**
      * The number of items over all pages, when the answer says it.
@@ -48,5 +49,5 @@ public interface PagedOperation<R, I> extends Operation<R> {
      * @param response the answer
      * @return the total, or empty
      */
-    OptionalLong total(R response);
+    OptionalLong pageTotal(R response);
 }

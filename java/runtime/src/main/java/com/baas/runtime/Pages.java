@@ -38,14 +38,14 @@ public final class Pages<R, I> implements Iterable<Page<I>> {
         PagedOperation<R, I> after(PagedOperation<R, I> request, R response, Page<I> page) {
             seen += page.items().size();
             boolean last = page.items().isEmpty()
-                    || request.pageSize().isPresent() && page.items().size() < request.pageSize().getAsInt()
+                    || request.requestedPageSize().isPresent() && page.items().size() < request.requestedPageSize().getAsInt()
                     || page.total().isPresent() && seen >= page.total().getAsLong();
-            return last ? null : request.withPage(request.page() + 1);
+            return last ? null : request.withPageNumber(request.pageNumber() + 1);
         }
     }
 
     private static <R, I> Page<I> page(PagedOperation<R, I> request, R response) {
-        return new Page<>(request.page(), request.items(response), request.total(response));
+        return new Page<>(request.pageNumber(), request.pageItems(response), request.pageTotal(response));
     }
 
     /**

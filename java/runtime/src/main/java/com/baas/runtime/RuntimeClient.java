@@ -90,7 +90,7 @@ public final class RuntimeClient implements AutoCloseable {
         try {
             v.finish();
         } catch (InvalidRequestException e) {
-            throw e.inCall(op.name(), options.requestId().orElse(null), 0);
+            throw e.inCall(op.operationName(), options.requestId().orElse(null), 0);
         }
     }
 
@@ -100,7 +100,7 @@ public final class RuntimeClient implements AutoCloseable {
     }
 
     private Transport.Request request(Operation<?> op, Envelope.SignedRequest signed, CallOptions options) {
-        return new Transport.Request(config.url(op.path()), signed.body(),
+        return new Transport.Request(config.url(op.operationPath()), signed.body(),
                 options.timeout().orElse(config.requestTimeout()), config.maxResponseBytes());
     }
 
@@ -108,7 +108,7 @@ public final class RuntimeClient implements AutoCloseable {
             int attempt) {
         Envelope.Answer answer = Envelope.openResponse(response.status(), response.body(), config.privateKey(),
                 signed.requestId(), config.acceptUnsignedSuccess(), retryableCodes);
-        return new Success<>(op.decode(answer.data()), signed.requestId(), answer.data(), attempt + 1);
+        return new Success<>(op.decodeResponse(answer.data()), signed.requestId(), answer.data(), attempt + 1);
     }
 
     /** The wait before the next attempt, or empty to give up. */
@@ -129,15 +129,15 @@ public final class RuntimeClient implements AutoCloseable {
         boolean unknown = op.movesMoney() && failed.requestId() != null && error.mayHaveReachedService()
                 && !(error instanceof ApiException api && api.verified());
         BaasException out = unknown ? new OutcomeUnknownException(error) : error;
-        return out.inCall(op.name(), failed.requestId(), attempts);
+        return out.inCall(op.operationName(), failed.requestId(), attempts);
     }
 
     private void log(Operation<?> op, long started, BaasException error, Success<?> success) {
         if (!LOG.isLoggable(Level.DEBUG)) {
             return;
         }
-        StringBuilder b = new StringBuilder("baas.call rpc.method=").append(op.name())
-                .append(" url.path=").append(op.path())
+        StringBuilder b = new StringBuilder("baas.call rpc.method=").append(op.operationName())
+                .append(" url.path=").append(op.operationPath())
                 .append(" baas.moves_money=").append(op.movesMoney())
                 .append(" duration_ms=").append((System.nanoTime() - started) / 1_000_000);
         if (error != null) {
@@ -453,7 +453,7 @@ public final class RuntimeClient implements AutoCloseable {
 
         BaasException deadline(Operation<?> query) {
             return new WaitDeadlineException(lastState, Duration.ofNanos(System.nanoTime() - started))
-                    .inCall(query.name(), lastRequestId, queries);
+                    .inCall(query.operationName(), lastRequestId, queries);
         }
     }
 

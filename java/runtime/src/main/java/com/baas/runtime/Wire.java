@@ -181,6 +181,26 @@ public final class Wire {
     }
 
     /**
+     * A received scalar whose JSON type the spec does not show, as its text: a string as it
+     * is, a number as its literal text (never through a {@code double}), a boolean as
+     * {@code true}/{@code false}.
+     *
+     * @param value the value
+     * @param at its path
+     * @return the text, or {@code null}
+     */
+    public static String scalar(JsonValue value, String at) {
+        if (value == null || value instanceof JsonValue.JsonNull) {
+            return null;
+        }
+        String text = text(value);
+        if (text == null) {
+            throw shape(at, "a string, number or boolean", value);
+        }
+        return text;
+    }
+
+    /**
      * Any JSON value, as received.
      *
      * @param value the value
@@ -207,6 +227,20 @@ public final class Wire {
             throw shape(at, "a value-set value", value);
         }
         return text == null ? null : of.apply(text);
+    }
+
+    /**
+     * A value read by a {@link Reader} (a value set's or a list's, as generated code builds
+     * them).
+     *
+     * @param <T> what it reads
+     * @param value the value
+     * @param at its path
+     * @param reader how it is read
+     * @return the typed value, or {@code null}
+     */
+    public static <T> T readWith(JsonValue value, String at, Reader<T> reader) {
+        return reader.read(value, at);
     }
 
     /**

@@ -5,7 +5,7 @@ package com.baas.signing;
  *
  * <p>A notification may be delivered more than once: process it once per
  * {@code (requestId, notificationType)} (store that pair, in the transaction that processes
- * it, for at least the verifier's maximum age), and answer {@link NotificationVerifier#ACK}
+ * it, for 30 days from then: a re-delivery comes re-signed, fresh), and answer {@link NotificationVerifier#ACK}
  * to every delivery.
  *
  * @param notificationType the notification number, e.g. {@code 0028}

@@ -52,7 +52,7 @@ public final class NotificationVerifier {
      *
      * @param key the partner's private key
      * @param serviceSender the service's {@code sender}, as the bank gives it
-     * @param maxAge how old a timestamp may be (keep processed ids at least this long)
+     * @param maxAge how old a timestamp may be (keep processed ids far longer: 30 days from processing)
      * @param maxSkew how far ahead of this machine's clock a timestamp may be
      */
     public NotificationVerifier(PrivateKey key, String serviceSender, Duration maxAge, Duration maxSkew) {
@@ -75,7 +75,7 @@ public final class NotificationVerifier {
     }
 
     /**
-     * How old a timestamp may be; also how long processed ids must be kept.
+     * How old a timestamp may be (processed ids must be kept far longer: a re-delivery is re-signed).
      *
      * @return the maximum age
      */
@@ -136,9 +136,11 @@ public final class NotificationVerifier {
                             + "the received body with `BaasSign --verify`", null);
         }
         JsonValue.JsonObject top = flat.value();
-        String requestId = text(top, "requestId", false);
-        String notificationType = text(top, "notificationType", true);
-        String salt = text(top, "salt", false);
+        String requestId = text(top, "requestId");
+        // A JSON string, as the service sends it ("0028"); a number (28, 28.0, -28) is refused,
+        // as every SDK refuses it (the shared vectors' notification_types).
+        String notificationType = text(top, "notificationType");
+        String salt = text(top, "salt");
         JsonValue timestamp = top.get("timestamp");
         if (requestId == null || notificationType == null || salt == null
                 || !(timestamp instanceof JsonValue.JsonNumber number) || !number.isPlainInteger()) {
@@ -152,8 +154,8 @@ public final class NotificationVerifier {
             }
         }
         JsonValue params = top.get("params");
-        String sender = text(top, "sender", false);
-        String locale = text(top, "locale", false);
+        String sender = text(top, "sender");
+        String locale = text(top, "locale");
         if (!serviceSender.equals(sender)) {
             throw untrusted("the notification's sender is '" + (sender == null ? "" : sender)
                     + "', not the service's '" + serviceSender + "'", null);
@@ -176,20 +178,14 @@ public final class NotificationVerifier {
                 params == null ? new JsonValue.JsonObject(Map.of()) : params);
     }
 
-    /**
-     * A string member, or {@code null} when absent or {@code null}; a number is accepted as
-     * its literal text when {@code numberOk}.
-     */
-    private String text(JsonValue.JsonObject top, String name, boolean numberOk) {
+    /** A string member, or {@code null} when absent or {@code null}. */
+    private String text(JsonValue.JsonObject top, String name) {
         JsonValue value = top.get(name);
         if (value == null) {
             return null;
         }
         if (value instanceof JsonValue.JsonString s) {
             return s.value();
-        }
-        if (numberOk && value instanceof JsonValue.JsonNumber n) {
-            return n.literal();
         }
         throw malformed("not a notification: `" + name + "` is not a string", null);
     }

@@ -149,8 +149,10 @@ public final class Signer {
 
     /**
      * Verifies the top-level {@code signature} of a received body and returns it read
-     * losslessly. A body that breaks a re-cut rule is refused before its signature is looked
-     * at; a {@code null} object member reads as absent.
+     * losslessly. For an answer, use {@link #verifyAnswer}, which also checks that it
+     * answers your request; for a notification, {@link NotificationVerifier}. A body that
+     * breaks a re-cut rule is refused before its signature is looked at; a {@code null}
+     * object member reads as absent.
      *
      * @param receivedBody the exact bytes received
      * @param key the private key
@@ -168,6 +170,77 @@ public final class Signer {
         }
         verifyFlattened(flat, key);
         return flat;
+    }
+
+    /**
+     * Verifies a received answer as the answer to the request whose requestId was
+     * {@code requestId}: use this, not {@link #verify}, for every answer. Besides the
+     * signature over the exact bytes, it refuses a signed answer to another request (an
+     * old success replayed), a notification or a request passed off as an answer, and an
+     * answer carrying a notification's or a request's members. A refusal ({@code code} not
+     * {@code 00000}) that is unsigned or wrongly signed is returned with
+     * {@link Answer#verified()} false (the document allows unsigned refusals; trust nothing
+     * in it); a success must be signed.
+     *
+     * @param receivedBody the exact bytes received
+     * @param requestId the requestId of the request sent
+     * @param key the private key
+     * @return the answer
+     * @throws VerifyException {@link VerifyException.Kind#WRONG_KIND} (a
+     *     {@code notificationType} or {@code params}), {@link VerifyException.Kind#MALFORMED}
+     *     (not a usable JSON object, a re-cut rule, no {@code code}, a member of the wrong
+     *     type), {@link VerifyException.Kind#MISSING} or {@link VerifyException.Kind#MISMATCH}
+     *     (a success whose signature is absent or does not hold),
+     *     {@link VerifyException.Kind#REQUEST_ID_MISMATCH} (another requestId echoed, or none
+     *     in a signed answer)
+     */
+    public static Answer verifyAnswer(byte[] receivedBody, String requestId, PrivateKey key) {
+        Flattened flat;
+        try {
+            flat = Canonical.parse(receivedBody);
+        } catch (CanonicalException e) {
+            throw VerifyException.malformed(e.redactedFor(key));
+        }
+        JsonValue.JsonObject top = flat.value();
+        for (String member : new String[] {"notificationType", "params"}) {
+            if (top.get(member) != null) {
+                throw VerifyException.wrongKind("the answer carries `" + member
+                        + "`, a member of another kind of message (a notification or a request)");
+            }
+        }
+        String code = answerText(top, "code");
+        String echoed = answerText(top, "requestId");
+        String msg = answerText(top, "msg");
+        if (code == null) {
+            throw VerifyException.malformedAnswer("the answer has no `code`");
+        }
+        boolean success = Answer.SUCCESS.equals(code);
+        boolean verified = true;
+        try {
+            verifyFlattened(flat, key);
+        } catch (VerifyException e) {
+            if (success) {
+                throw e;
+            }
+            verified = false;
+        }
+        boolean unsignedRefusalWithoutId = echoed == null && !verified && !success;
+        if (!requestId.equals(echoed) && !unsignedRefusalWithoutId) {
+            throw VerifyException.requestIdMismatch(key.redact(requestId), echoed == null ? null : key.redact(echoed));
+        }
+        return new Answer(code, Optional.ofNullable(msg), verified, flat);
+    }
+
+    /** A string member of an answer, or null when absent or null. */
+    private static String answerText(JsonValue.JsonObject top, String name) {
+        JsonValue value = top.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JsonValue.JsonString s) {
+            return s.value();
+        }
+        throw VerifyException.malformedAnswer("the answer's `" + name + "` is not a string");
     }
 
     /**

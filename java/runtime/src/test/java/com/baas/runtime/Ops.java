@@ -31,12 +31,12 @@ final class Ops {
         static final String PATH = "/query/getAccountDetails";
 
         @Override
-        public String name() {
+        public String operationName() {
             return "getAccountDetails";
         }
 
         @Override
-        public String path() {
+        public String operationPath() {
             return PATH;
         }
 
@@ -64,7 +64,7 @@ final class Ops {
         }
 
         @Override
-        public AccountDetails decode(JsonValue data) {
+        public AccountDetails decodeResponse(JsonValue data) {
             return AccountDetails.decode(data);
         }
     }
@@ -75,12 +75,12 @@ final class Ops {
         static final String PATH = "/trans/v2/applyForTransfer";
 
         @Override
-        public String name() {
+        public String operationName() {
             return "applyForTransfer";
         }
 
         @Override
-        public String path() {
+        public String operationPath() {
             return PATH;
         }
 
@@ -114,13 +114,13 @@ final class Ops {
         }
 
         @Override
-        public JsonValue.JsonObject decode(JsonValue data) {
+        public JsonValue.JsonObject decodeResponse(JsonValue data) {
             return Wire.object(data, "data");
         }
     }
 
     /** Any operation with params given as JSON text and its data as received. */
-    record Raw(String name, String path, boolean movesMoney, String paramsJson)
+    record Raw(String operationName, String operationPath, boolean movesMoney, String paramsJson)
             implements Operation<JsonValue.JsonObject> {
         @Override
         public void validate(Validator v) {
@@ -133,23 +133,23 @@ final class Ops {
         }
 
         @Override
-        public JsonValue.JsonObject decode(JsonValue data) {
+        public JsonValue.JsonObject decodeResponse(JsonValue data) {
             return Wire.object(data, "data");
         }
     }
 
     /** A paged operation: {@code getTransList}, its rows as received. */
-    record GetTransList(String accountId, int page, int size)
+    record GetTransList(String accountId, int pageNumber, int size)
             implements PagedOperation<JsonValue.JsonObject, JsonValue.JsonObject> {
         static final String PATH = "/query/getTransList";
 
         @Override
-        public String name() {
+        public String operationName() {
             return "getTransList";
         }
 
         @Override
-        public String path() {
+        public String operationPath() {
             return PATH;
         }
 
@@ -168,34 +168,34 @@ final class Ops {
             w.beginObject().name("accountId").value(accountId)
                     .name("txType").beginArray().endArray().name("txStatus").beginArray().endArray()
                     .name("startTime").value(0L).name("endTime").value(4102444800000L)
-                    .name("pageNo").value(page).name("pageSize").value(size).name("orderByDesc").value(1L)
+                    .name("pageNo").value(pageNumber).name("pageSize").value(size).name("orderByDesc").value(1L)
                     .endObject();
         }
 
         @Override
-        public JsonValue.JsonObject decode(JsonValue data) {
+        public JsonValue.JsonObject decodeResponse(JsonValue data) {
             return Wire.object(data, "data");
         }
 
         @Override
-        public PagedOperation<JsonValue.JsonObject, JsonValue.JsonObject> withPage(int page) {
+        public PagedOperation<JsonValue.JsonObject, JsonValue.JsonObject> withPageNumber(int page) {
             return new GetTransList(accountId, page, size);
         }
 
         @Override
-        public OptionalInt pageSize() {
+        public OptionalInt requestedPageSize() {
             return OptionalInt.of(size);
         }
 
         @Override
-        public List<JsonValue.JsonObject> items(JsonValue.JsonObject response) {
+        public List<JsonValue.JsonObject> pageItems(JsonValue.JsonObject response) {
             List<JsonValue.JsonObject> rows = Wire.list(response.get("result"), "data.result",
                     (v, at) -> Wire.object(v, at));
             return rows == null ? List.of() : rows;
         }
 
         @Override
-        public OptionalLong total(JsonValue.JsonObject response) {
+        public OptionalLong pageTotal(JsonValue.JsonObject response) {
             Long total = Wire.integer(response.get("totalRows"), "data.totalRows");
             return total == null ? OptionalLong.empty() : OptionalLong.of(total);
         }

@@ -151,4 +151,18 @@ class SandboxTest {
         assertTrue(e.status() >= 400, e.getMessage());
         assertThrows(SandboxAdmin.SandboxAdminException.class, () -> admin.otp("no-such-application"));
     }
+
+    @Test
+    void withAnAdminTokenTheHelperSendsItAndOneWithoutItIsRefused() {
+        try (SandboxProcess guarded = SandboxProcess.builder().binary(binary().orElseThrow())
+                .adminToken("java-token-35").start()) {
+            assertTrue(guarded.admin().state().get("accounts") != null);
+            for (String token : new String[] {null, "java-token-3"}) {
+                SandboxAdmin.SandboxAdminException e = assertThrows(SandboxAdmin.SandboxAdminException.class,
+                        () -> new SandboxAdmin(guarded.url(), token).state());
+                assertEquals(403, e.status(), e.getMessage());
+                assertTrue(e.getMessage().contains("--admin-token"), e.getMessage());
+            }
+        }
+    }
 }

@@ -25,6 +25,7 @@ public final class SandboxAdmin {
     private final String baseUrl;
     private final HttpClient http;
     private final Duration timeout;
+    private final String adminToken;
 
     /** An admin call the sandbox refused (its own message), or that nothing answered. */
     public static final class SandboxAdminException extends RuntimeException {
@@ -80,9 +81,27 @@ public final class SandboxAdmin {
      * @param baseUrl the sandbox's URL, as it prints it
      */
     public SandboxAdmin(String baseUrl) {
+        this(baseUrl, null);
+    }
+
+    /**
+     * The admin API of a sandbox started with {@code --admin-token} (its banner prints the
+     * token): the token is sent in the {@code X-Sandbox-Admin-Token} header of every request.
+     *
+     * @param baseUrl the sandbox's URL, as it prints it
+     * @param adminToken the sandbox's admin token, or {@code null} when it has none
+     */
+    public SandboxAdmin(String baseUrl, String adminToken) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = Duration.ofSeconds(10);
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.adminToken = adminToken;
+    }
+
+    /** A request to the admin path, carrying the admin token when there is one. */
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + ADMIN + "/" + path)).timeout(timeout);
+        return adminToken == null ? b : b.header("X-Sandbox-Admin-Token", adminToken);
     }
 
     /**
@@ -207,8 +226,7 @@ public final class SandboxAdmin {
 
     private JsonValue get(String path) {
         String what = "GET " + ADMIN + "/" + path;
-        HttpResponse<byte[]> r = exchange(HttpRequest.newBuilder(URI.create(baseUrl + ADMIN + "/" + path))
-                .timeout(timeout).GET().build(), what);
+        HttpResponse<byte[]> r = exchange(request(path).GET().build(), what);
         if (r.statusCode() != 200) {
             throw new SandboxAdminException(what + ": HTTP " + r.statusCode() + ": "
                     + new String(r.body(), StandardCharsets.UTF_8).strip(), r.statusCode(), null);
@@ -247,8 +265,7 @@ public final class SandboxAdmin {
 
     private String post(String path, String body, String contentType) {
         String what = "POST " + ADMIN + "/" + path;
-        HttpResponse<byte[]> r = exchange(HttpRequest.newBuilder(URI.create(baseUrl + ADMIN + "/" + path))
-                .timeout(timeout).header("Content-Type", contentType)
+        HttpResponse<byte[]> r = exchange(request(path).header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(), what);
         JsonValue said;
         try {

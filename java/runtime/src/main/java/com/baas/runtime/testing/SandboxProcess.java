@@ -38,6 +38,7 @@ public final class SandboxProcess implements AutoCloseable {
 
     private final List<String> args;
     private final boolean adminOn;
+    private final String adminToken;
     private final long startupMillis;
     private final Deque<String> output = new ArrayDeque<>();
     private final CountDownLatch banner = new CountDownLatch(1);
@@ -62,7 +63,11 @@ public final class SandboxProcess implements AutoCloseable {
         if (!b.admin) {
             args.add("--no-admin");
         }
+        if (b.adminToken != null) {
+            args.addAll(List.of("--admin-token", b.adminToken));
+        }
         this.adminOn = b.admin;
+        this.adminToken = b.adminToken;
         this.startupMillis = b.startupMillis;
     }
 
@@ -82,6 +87,7 @@ public final class SandboxProcess implements AutoCloseable {
         private Path scenario;
         private Path stateFile;
         private boolean admin = true;
+        private String adminToken;
         private long startupMillis = 30_000;
 
         private Builder() {
@@ -139,6 +145,18 @@ public final class SandboxProcess implements AutoCloseable {
          */
         public Builder admin(boolean on) {
             this.admin = on;
+            return this;
+        }
+
+        /**
+         * Require this token for the admin page and API ({@code --admin-token});
+         * {@link SandboxProcess#admin()} sends it.
+         *
+         * @param token printable ASCII without space, {@code ; , " \ & # % + =}
+         * @return this builder
+         */
+        public Builder adminToken(String token) {
+            this.adminToken = token;
             return this;
         }
 
@@ -261,7 +279,7 @@ public final class SandboxProcess implements AutoCloseable {
             throw new IllegalStateException("the sandbox runs without its admin API (admin(false))");
         }
         if (admin == null) {
-            admin = new SandboxAdmin(url);
+            admin = new SandboxAdmin(url, adminToken);
         }
         return admin;
     }
