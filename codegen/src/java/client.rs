@@ -218,6 +218,7 @@ pub fn client(ctx: &Ctx<'_>, asynchronous: bool) -> EmittedFile {
         let n = op_names(ctx, op);
         operation_methods(ctx, &mut out, op, &n, asynchronous);
     }
+    group_methods(ctx, &mut out, asynchronous);
     out.dedent();
     out.line("}");
     class_file(ROOT_PACKAGE, class, out.finish())
@@ -366,6 +367,74 @@ fn operation_methods(
         ));
         out.line("}");
     }
+}
+
+/// `groupPending`: several pending applications grouped under one OTP (when the plan has the
+/// group step and its answer names the new business id).
+fn group_methods(ctx: &Ctx<'_>, out: &mut Out, asynchronous: bool) {
+    let Some(group) = ctx.plan.otp.as_ref().and_then(|o| o.group.as_ref()) else {
+        return;
+    };
+    let Some((chain, n)) = step_request(ctx, group, "businessIds", "") else {
+        return;
+    };
+    if matches!(n.returns.as_str(), "Void" | "JsonValue") {
+        return;
+    }
+    let id = format!(
+        "s.data().{}().map(v -> String.valueOf(v)).orElse(null)",
+        member(&Words::of(&group.other))
+    );
+    let ptype = format!("Pending<{}>", n.returns);
+    let ret = if asynchronous {
+        format!("CompletableFuture<{ptype}>")
+    } else {
+        ptype.clone()
+    };
+    out.blank();
+    method_doc(
+        out,
+        &group.doc,
+        &[
+            "@param businessIds the pending applications' business ids".to_owned(),
+            "@param options a requestId of yours, a time limit".to_owned(),
+            "@return the group waiting for one OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {ret} groupPending(java.util.List<String> businessIds, CallOptions options) {{"
+    ));
+    let field = string_literal(&group.other);
+    if asynchronous {
+        out.line(&format!(
+            "    return runtime.executeWithAsync({chain}, options).thenApply(s -> new Pending<>(client, s, {id}, {field}, {}.OPERATION));",
+            n.request
+        ));
+    } else {
+        out.line(&format!(
+            "    Success<{}> s = runtime.executeWith({chain}, options);",
+            n.returns
+        ));
+        out.line(&format!(
+            "    return new Pending<>(this, s, {id}, {field}, {}.OPERATION);",
+            n.request
+        ));
+    }
+    out.line("}");
+    out.blank();
+    method_doc(
+        out,
+        &group.doc,
+        &[
+            "@param businessIds the pending applications' business ids".to_owned(),
+            "@return the group waiting for one OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {ret} groupPending(java.util.List<String> businessIds) {{"
+    ));
+    out.line("    return groupPending(businessIds, CallOptions.none());");
+    out.line("}");
 }
 
 /// Builds the request of an OTP step from its business id and other value, or `None` when

@@ -188,3 +188,72 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     }
     files
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{every_check, CheckArg, CheckValue};
+    use std::path::Path;
+
+    fn repo() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    }
+
+    /// Every validator call generated code can make exists in the Java runtime's
+    /// `Validator` with the value and argument types the call passes.
+    #[test]
+    fn the_runtime_has_every_check_the_rule_registry_names() {
+        let path = repo().join("java/runtime/src/main/java/com/baas/runtime/Validator.java");
+        let text = std::fs::read_to_string(&path).expect("Validator.java");
+        for (key, check) in every_check() {
+            let method = plan::Words::of(check.method).camel();
+            let value = match check.value {
+                CheckValue::Text => "String",
+                CheckValue::Integer => "long",
+                CheckValue::Amount => "BigDecimal",
+                CheckValue::Length => "int",
+            };
+            let mut params = vec!["FieldPath at".to_owned(), format!("{value} ")];
+            let args: Vec<&str> = check
+                .args
+                .iter()
+                .map(|a| match a {
+                    CheckArg::Count(_) | CheckArg::Places(_) => "long",
+                    CheckArg::Integer(_) => "Long",
+                    CheckArg::Amount(_) => "BigDecimal",
+                })
+                .collect();
+            let signature = format!("public void {method}({}", params.remove(0));
+            let at = text
+                .find(&signature)
+                .unwrap_or_else(|| panic!("{key:?}: no `{signature}` in Validator.java"));
+            let line = text[at..].lines().next().unwrap_or_default();
+            let mut expected = vec![value];
+            expected.extend(args);
+            let got: Vec<&str> = line
+                .split_once('(')
+                .and_then(|(_, rest)| rest.split_once(')'))
+                .map(|(inner, _)| {
+                    inner
+                        .split(", ")
+                        .skip(1)
+                        .filter_map(|p| p.split(' ').next())
+                        .collect()
+                })
+                .unwrap_or_default();
+            assert_eq!(got, expected, "{key:?}: `{line}`");
+        }
+    }
+
+    /// The client is generated for the runtime version `java/pom.xml` builds.
+    #[test]
+    fn the_runtime_version_is_the_one_the_maven_build_makes() {
+        let text = std::fs::read_to_string(repo().join("java/pom.xml")).expect("java/pom.xml");
+        assert!(
+            text.contains(&format!(
+                "<artifactId>baas-java</artifactId>\n  <version>{RUNTIME_VERSION}</version>"
+            )),
+            "java/pom.xml's version is not {RUNTIME_VERSION}"
+        );
+    }
+}

@@ -312,9 +312,12 @@ pub fn group(g: &Group, otp: Option<&OtpPlan>) -> GroupPlan {
 
 fn request(op: &Operation) -> RequestPlan {
     match &op.params {
-        Params::Fields { fields } => {
-            RequestPlan::Fields(fields.iter().map(shapes::field).collect())
-        }
+        Params::Fields { fields } => RequestPlan::Fields(
+            fields
+                .iter()
+                .map(|f| shapes::field(f, Some(op.source)))
+                .collect(),
+        ),
         Params::Unspecified { note } => RequestPlan::Free {
             note: sentences::free_params(note),
         },
@@ -329,7 +332,10 @@ fn response(op: &Operation) -> ResponsePlan {
                 answer.push(words);
             }
             ResponsePlan::Fields {
-                fields: fields.iter().map(shapes::field).collect(),
+                fields: fields
+                    .iter()
+                    .map(|f| shapes::field(f, Some(*source)))
+                    .collect(),
                 doc: answer,
             }
         }

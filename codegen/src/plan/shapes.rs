@@ -4,7 +4,7 @@ use super::sentences;
 use super::{Direction, Doc, Words};
 use crate::model::{
     Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, ParamRef, Record,
-    Requirement, ResultCode, TypeRef,
+    Requirement, ResultCode, Source, TypeRef,
 };
 use crate::rules::{Check, CheckLevel};
 use crate::text::partner_text;
@@ -81,16 +81,22 @@ fn checks(field: &Field) -> Vec<Check> {
 }
 
 /// A field's plan.
-pub fn field(field: &Field) -> FieldPlan {
+///
+/// `within` is the source of what holds the field (its record, its answer): where the field
+/// comes from the same place, its doc does not say it again on every field.
+pub fn field(field: &Field, within: Option<Source>) -> FieldPlan {
+    let evidence = (within != Some(field.source))
+        .then(|| sentences::evidence(field.source))
+        .flatten();
     let mut received = Doc::of([partner_text(&field.doc)]);
-    if let Some(words) = sentences::evidence(field.source) {
-        received.push(words);
+    if let Some(words) = &evidence {
+        received.push(words.clone());
     }
     let mut sent = Doc::of([partner_text(&field.doc)]);
     if let Some(rules) = sentences::rules(field) {
         sent.push(rules);
     }
-    if let Some(words) = sentences::evidence(field.source) {
+    if let Some(words) = evidence {
         sent.push(words);
     }
     FieldPlan {
@@ -185,7 +191,7 @@ pub fn record(r: &Record) -> RecordPlan {
         sent: r.used_in_request,
         received: r.used_in_response || !r.used_in_request,
         doc,
-        fields: r.fields.iter().map(field).collect(),
+        fields: r.fields.iter().map(|f| field(f, Some(r.source))).collect(),
     }
 }
 

@@ -31,11 +31,11 @@ class GetForeignExchangeRateResponse:
     Not public: this is the sandbox's choice, and the live service may differ.
     """
     currency_pair: CurrencyPair | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currencyPair`."""
+    """Wire name `currencyPair`."""
     rate: Decimal | None = None
-    """Units of the quote currency for one unit of the base currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `rate`."""
+    """Units of the quote currency for one unit of the base currency. Wire name `rate`."""
     quote_time: int | None = None
-    """When the rate was quoted, epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `quoteTime`."""
+    """When the rate was quoted, epoch ms. Wire name `quoteTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetForeignExchangeRateResponse:
@@ -82,13 +82,13 @@ class ApplyForFcExchangeResponse:
     Not public: this is the sandbox's choice, and the live service may differ.
     """
     application_id: str | None = None
-    """The FX request: query it with /query/v2/getFxRequestStatus. Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
+    """The FX request: query it with /query/v2/getFxRequestStatus. Wire name `applicationId`."""
     source_amount: Decimal | None = None
-    """Debited from the source account. Not public: this is the sandbox's choice, and the live service may differ. Wire name `sourceAmount`."""
+    """Debited from the source account. Wire name `sourceAmount`."""
     target_amount: Decimal | None = None
-    """Credited to the target account. Not public: this is the sandbox's choice, and the live service may differ. Wire name `targetAmount`."""
+    """Credited to the target account. Wire name `targetAmount`."""
     fx_rate: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `fxRate`."""
+    """Wire name `fxRate`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForFcExchangeResponse:

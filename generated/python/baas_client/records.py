@@ -94,15 +94,15 @@ class AccountClosureResult:
     `AccountClosureResult` as received: every field optional, and members added later are ignored.
     """
     request_id: str | None = None
-    """The closure request. Seen on the live service in one integration; not confirmed by the bank. Wire name `requestId`."""
+    """The closure request. Wire name `requestId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     complete_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
+    """Epoch ms. Wire name `completeTime`."""
     status: int | None = None
-    """1 account closed, 2 request rejected. Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """1 account closed, 2 request rejected. Wire name `status`."""
     rejection_reason: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReason`."""
+    """Wire name `rejectionReason`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountClosureResult:
@@ -162,17 +162,17 @@ class AccountOpeningResult:
     `AccountOpeningResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
+    """Wire name `accountName`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     status: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """Wire name `status`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountOpeningResult:
@@ -227,41 +227,41 @@ class BalanceChange:
     `BalanceChange` as received: every field optional, and members added later are ignored.
     """
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     external_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     user_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `userId`."""
+    """Wire name `userId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
+    """Wire name `accountName`."""
     tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
+    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
     oppo_bank_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoBankCode`."""
+    """Wire name `oppoBankCode`."""
     oppo_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountId`."""
+    """Wire name `oppoAccountId`."""
     oppo_account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountName`."""
+    """Wire name `oppoAccountName`."""
     oppo_sub_account: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoSubAccount`."""
+    """Wire name `oppoSubAccount`."""
     third_party_tx_type: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
+    """Wire name `thirdPartyTxType`."""
     mpesa_business_pay_type: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `mpesaBusinessPayType`."""
+    """Wire name `mpesaBusinessPayType`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
+    """Wire name `feeAmount`."""
     balance: Decimal | None = None
-    """The account's balance after the change. Seen on the live service in one integration; not confirmed by the bank. Wire name `balance`."""
+    """The account's balance after the change. Wire name `balance`."""
     complete_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
+    """Epoch ms. Wire name `completeTime`."""
     ext_info: BalanceChangeExtInfo | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `extInfo`."""
+    """Wire name `extInfo`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChange:
@@ -298,9 +298,9 @@ class BalanceChangeExtInfo:
     `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
     """
     transaction_narrative: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `transactionNarrative`."""
+    """Wire name `transactionNarrative`."""
     oppo_phone_number: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoPhoneNumber`."""
+    """Wire name `oppoPhoneNumber`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChangeExtInfo:
@@ -321,9 +321,9 @@ class BankCode:
     `BankCode` as received: every field optional, and members added later are ignored.
     """
     bank_code: str | None = None
-    """The code to send as a payee bank code (this bank's own is 46). Not public: this is the sandbox's choice, and the live service may differ. Wire name `bankCode`."""
+    """The code to send as a payee bank code (this bank's own is 46). Wire name `bankCode`."""
     bank_name: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `bankName`."""
+    """Wire name `bankName`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BankCode:
@@ -344,13 +344,13 @@ class BulkUtilityPaymentResult:
     `BulkUtilityPaymentResult` as received: every field optional, and members added later are ignored.
     """
     bulk_payment_order_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `bulkPaymentOrderId`."""
+    """Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payerAccountId`."""
+    """Wire name `payerAccountId`."""
     tx_count: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txCount`."""
+    """Wire name `txCount`."""
     results: list[UtilityPaymentResult] | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
+    """Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BulkUtilityPaymentResult:
@@ -415,11 +415,11 @@ class ClosingBalance:
     `ClosingBalance` as received: every field optional, and members added later are ignored.
     """
     account_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
+    """Wire name `accountId`."""
     currency: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """Wire name `currency`."""
     closing_balance: Decimal | None = None
-    """What the ledger held at the end of the day. Not public: this is the sandbox's choice, and the live service may differ. Wire name `closingBalance`."""
+    """What the ledger held at the end of the day. Wire name `closingBalance`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalance:
@@ -459,15 +459,15 @@ class ClosingBalanceReport:
     `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
     """
     job_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `jobId`."""
+    """Wire name `jobId`."""
     query_date: str | None = None
-    """The day (YYYY-MM-DD) whose closing balances these are. Not public: this is the sandbox's choice, and the live service may differ. Wire name `queryDate`."""
+    """The day (YYYY-MM-DD) whose closing balances these are. Wire name `queryDate`."""
     status: str | None = None
-    """SUCCESS when the job computed the balances. Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """SUCCESS when the job computed the balances. Wire name `status`."""
     generated_time: int | None = None
-    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `generatedTime`."""
+    """Epoch ms. Wire name `generatedTime`."""
     balances: list[ClosingBalance] | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `balances`."""
+    """Wire name `balances`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalanceReport:
@@ -569,15 +569,15 @@ class CnyTransferResult:
     `CnyTransferResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     status: int | None = None
-    """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name `status`."""
     amount: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
+    """Wire name `amount`."""
     currency: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """Wire name `currency`."""
     completed_time: int | None = None
-    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completedTime`."""
+    """Epoch ms. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferResult:
@@ -745,21 +745,21 @@ class FcDepositResult:
     `FcDepositResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     status: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """Wire name `status`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcDepositResult:
@@ -786,29 +786,29 @@ class FcOutboundResult:
     `FcOutboundResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     refund_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `refundTxId`."""
+    """Wire name `refundTxId`."""
     operation_bank_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operationBankCode`."""
+    """Wire name `operationBankCode`."""
     operation_bank_account: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operationBankAccount`."""
+    """Wire name `operationBankAccount`."""
     external_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalId`."""
+    """Wire name `externalId`."""
     status: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """Wire name `status`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcOutboundResult:
@@ -857,19 +857,19 @@ class FxConversionResult:
     `FxConversionResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     status: FxRequestStatus | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """Wire name `status`."""
     out_tx_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `outTxId`."""
+    """Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `inTxId`."""
+    """Wire name `inTxId`."""
     currency: str | None = None
-    """The target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """The target currency. Wire name `currency`."""
     amount: Decimal | None = None
-    """The target amount. Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
+    """The target amount. Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `fxRate`."""
+    """Wire name `fxRate`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxConversionResult:
@@ -895,29 +895,29 @@ class FxExchangeResult:
     `FxExchangeResult` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     kes_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `kesAccountId`."""
+    """Wire name `kesAccountId`."""
     fc_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `fcAccountId`."""
+    """Wire name `fcAccountId`."""
     out_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `outTxId`."""
+    """Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `inTxId`."""
+    """Wire name `inTxId`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     status: FxRequestStatus | Unknown | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """Wire name `status`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `fxRate`."""
+    """Wire name `fxRate`."""
     operation: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `operation`."""
+    """Wire name `operation`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxExchangeResult:
@@ -948,23 +948,23 @@ class FxRequest:
     `FxRequest` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     out_tx_id: str | None = None
-    """The transaction that took the source currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `outTxId`."""
+    """The transaction that took the source currency. Wire name `outTxId`."""
     in_tx_id: str | None = None
-    """The transaction that paid the target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `inTxId`."""
+    """The transaction that paid the target currency. Wire name `inTxId`."""
     status: FxRequestStatus | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """Wire name `status`."""
     currency: str | None = None
-    """The target currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """The target currency. Wire name `currency`."""
     amount: Decimal | None = None
-    """The target amount. Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
+    """The target amount. Wire name `amount`."""
     fx_rate: Decimal | None = None
-    """Units of the target currency for one unit of the source currency. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fxRate`."""
+    """Units of the target currency for one unit of the source currency. Wire name `fxRate`."""
     error_code: str | None = None
-    """Why the request failed, when it did. Not public: this is the sandbox's choice, and the live service may differ. Wire name `errorCode`."""
+    """Why the request failed, when it did. Wire name `errorCode`."""
     error_msg: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxRequest:
@@ -992,55 +992,55 @@ class InterBankTransfer:
     `InterBankTransfer` as received: every field optional, and members added later are ignored.
     """
     application_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
     tx_id: str | None = None
-    """The debit transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `txId`."""
+    """The debit transaction. Wire name `txId`."""
     account_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
+    """Wire name `accountId`."""
     status: InterBankApplicationStatus | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """Wire name `status`."""
     debit_amount: Decimal | None = None
-    """What the account was debited, the fee included. Not public: this is the sandbox's choice, and the live service may differ. Wire name `debitAmount`."""
+    """What the account was debited, the fee included. Wire name `debitAmount`."""
     fee: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
+    """Wire name `fee`."""
     currency: str | None = None
-    """Currency of the debited account. Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """Currency of the debited account. Wire name `currency`."""
     create_time: int | None = None
-    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
+    """Epoch ms. Wire name `createTime`."""
     beneficiary_bic: str | None = None
-    """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiarySwiftBic`."""
+    """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Wire name `beneficiarySwiftBic`."""
     beneficiary_bank_name: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankName`."""
+    """Wire name `beneficiaryBankName`."""
     beneficiary_bank_country: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankCountry`."""
+    """Wire name `beneficiaryBankCountry`."""
     beneficiary_bank_city: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankCity`."""
+    """Wire name `beneficiaryBankCity`."""
     beneficiary_bank_address: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryBankAddress`."""
+    """Wire name `beneficiaryBankAddress`."""
     beneficiary_account_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryAccountId`."""
+    """Wire name `beneficiaryAccountId`."""
     beneficiary_account_currency: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryAccountCcy`."""
+    """Wire name `beneficiaryAccountCcy`."""
     beneficiary_name: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryName`."""
+    """Wire name `beneficiaryName`."""
     beneficiary_email: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `beneficiaryEmail`."""
+    """Wire name `beneficiaryEmail`."""
     amount: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
+    """Wire name `amount`."""
     amount_type: AmountType | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amountType`."""
+    """Wire name `amountType`."""
     message_to_beneficiary: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `messageToBeneficiary`."""
+    """Wire name `messageToBeneficiary`."""
     payment_channel: PaymentChannel | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentChannel`."""
+    """Wire name `paymentChannel`."""
     payment_purpose_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentPurposeId`."""
+    """Wire name `paymentPurposeId`."""
     payment_purpose: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentPurpose`."""
+    """Wire name `paymentPurpose`."""
     sender_address: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `senderAddress`."""
+    """Wire name `senderAddress`."""
     charge_type: ChargeType | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `chargeType`."""
+    """Wire name `chargeType`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InterBankTransfer:
@@ -1084,23 +1084,23 @@ class InternalBatchItem:
     `InternalBatchItem` as received: every field optional, and members added later are ignored.
     """
     payee_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeAccountId`."""
+    """Wire name `payeeAccountId`."""
     payee_account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeAccountName`."""
+    """Wire name `payeeAccountName`."""
     payee_type: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payeeType`."""
+    """Wire name `payeeType`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     tx_status: TxStatus | Unknown | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
+    """Wire name `txStatus`."""
     failed_reason: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `failedReason`."""
+    """Wire name `failedReason`."""
     completed_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completedTime`."""
+    """Epoch ms. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchItem:
@@ -1128,9 +1128,9 @@ class InternalBatchResult:
     `InternalBatchResult` as received: every field optional, and members added later are ignored.
     """
     order_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `orderId`."""
+    """Wire name `orderId`."""
     results: list[InternalBatchItem] | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
+    """Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchResult:
@@ -1204,21 +1204,21 @@ class OnboardingResult:
     `OnboardingResult` as received: every field optional, and members added later are ignored.
     """
     onboarding_request_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `onboardingRequestId`."""
+    """Wire name `onboardingRequestId`."""
     user_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `userId`."""
+    """Wire name `userId`."""
     status: OnboardingStatus | Unknown | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """Wire name `status`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     account_type: Scalar | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountType`."""
+    """Wire name `accountType`."""
     complete_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `completeTime`."""
+    """Epoch ms. Wire name `completeTime`."""
     rejection_reason_ids: list[Scalar] | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReasonIds`."""
+    """Wire name `rejectionReasonIds`."""
     rejection_reason_msgs: list[str] | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `rejectionReasonMsgs`."""
+    """Wire name `rejectionReasonMsgs`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> OnboardingResult:
@@ -1736,33 +1736,33 @@ class SmeBulkPaymentItem:
     `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
     """
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     beneficiary_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryName`."""
+    """Wire name `benificiaryName`."""
     beneficiary_account: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryAccount`."""
+    """Wire name `benificiaryAccount`."""
     beneficiary_sub_account: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiarySubAccount`."""
+    """Wire name `benificiarySubAccount`."""
     beneficiary_bank_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `benificiaryBankCode`."""
+    """Wire name `benificiaryBankCode`."""
     payment_channel: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `paymentChannel`."""
+    """Wire name `paymentChannel`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
+    """Wire name `feeAmount`."""
     external_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     tx_status: TxStatus | Unknown | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
+    """Wire name `txStatus`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
     completed_time: str | None = None
-    """A string in this payload. Seen on the live service in one integration; not confirmed by the bank. Wire name `completedTime`."""
+    """A string in this payload. Wire name `completedTime`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentItem:
@@ -1795,13 +1795,13 @@ class SmeBulkPaymentResult:
     `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
     """
     bulk_payment_order_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `bulkPaymentOrderId`."""
+    """Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payerAccountId`."""
+    """Wire name `payerAccountId`."""
     tx_type: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
+    """Wire name `txType`."""
     results: list[SmeBulkPaymentItem] | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `resultArray`."""
+    """Wire name `resultArray`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentResult:
@@ -1857,9 +1857,9 @@ class StatementReport:
     `StatementReport` as received: every field optional, and members added later are ignored.
     """
     job_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `jobId`."""
+    """Wire name `jobId`."""
     statement_url: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `statementUrl`."""
+    """Wire name `statementUrl`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> StatementReport:
@@ -1976,7 +1976,7 @@ class TransactionExtInfo:
     `TransactionExtInfo` as received: every field optional, and members added later are ignored.
     """
     transaction_narrative: str | None = None
-    """The narrative shown for the transaction. Seen on the live service by integrations; not in the bank's API document. Wire name `transactionNarrative`."""
+    """The narrative shown for the transaction. Wire name `transactionNarrative`."""
     fee: Decimal | None = None
     """Fee charged for the transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
     oppo_account_id: str | None = None
@@ -2005,23 +2005,23 @@ class TransactionListItem:
     `TransactionListItem` as received: every field optional, and members added later are ignored.
     """
     tx_id: str | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `txId`."""
+    """Wire name `txId`."""
     tx_type: str | None = None
-    """Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Seen on the live service by integrations; not in the bank's API document. Wire name `txType`."""
+    """Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Wire name `txType`."""
     tx_status: TxStatus | Unknown | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `txStatus`."""
+    """Wire name `txStatus`."""
     amount: Decimal | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `amount`."""
+    """Wire name `amount`."""
     create_time: int | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `createTime`."""
+    """Wire name `createTime`."""
     complete_time: int | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `completeTime`."""
+    """Wire name `completeTime`."""
     oppo_account_name: str | None = None
-    """Name of the other side of the transaction. Seen on the live service by integrations; not in the bank's API document. Wire name `oppoAccountName`."""
+    """Name of the other side of the transaction. Wire name `oppoAccountName`."""
     external_tx_id: str | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     ext_info: TransactionExtInfo | None = None
-    """An object (e.g. transactionNarrative); its other members are not public. Seen on the live service by integrations; not in the bank's API document. Wire name `extInfo`."""
+    """An object (e.g. transactionNarrative); its other members are not public. Wire name `extInfo`."""
     account_id: str | None = None
     """The account the row belongs to. Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     currency: Currency | Unknown | None = None
@@ -2061,51 +2061,51 @@ class TransactionResult:
     `TransactionResult` as received: every field optional, and members added later are ignored.
     """
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Seen on the live service in one integration; not confirmed by the bank. Wire name `txType`."""
+    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
     external_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountId`."""
+    """Wire name `accountId`."""
     account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountName`."""
+    """Wire name `accountName`."""
     account_type: Scalar | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `accountType`."""
+    """Wire name `accountType`."""
     oppo_channel_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoChannelId`."""
+    """Wire name `oppoChannelId`."""
     oppo_sub_account: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoSubAccount`."""
+    """Wire name `oppoSubAccount`."""
     oppo_bank_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoBankCode`."""
+    """Wire name `oppoBankCode`."""
     mpesa_business_pay_type: int | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `mpesaBusinessPayType`."""
+    """Wire name `mpesaBusinessPayType`."""
     oppo_account_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountId`."""
+    """Wire name `oppoAccountId`."""
     oppo_account_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoAccountName`."""
+    """Wire name `oppoAccountName`."""
     third_party_tx_type: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
+    """Wire name `thirdPartyTxType`."""
     currency: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `currency`."""
+    """Wire name `currency`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     fee_amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `feeAmount`."""
+    """Wire name `feeAmount`."""
     balance: Decimal | None = None
-    """The account's balance after the transaction. Seen on the live service in one integration; not confirmed by the bank. Wire name `balance`."""
+    """The account's balance after the transaction. Wire name `balance`."""
     tx_status: TxStatus | Unknown | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txStatus`."""
+    """Wire name `txStatus`."""
     create_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `createTime`."""
+    """Epoch ms. Wire name `createTime`."""
     update_time: int | None = None
-    """Epoch ms. Seen on the live service in one integration; not confirmed by the bank. Wire name `updateTime`."""
+    """Epoch ms. Wire name `updateTime`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
     ext_info: TransactionResultExtInfo | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `extInfo`."""
+    """Wire name `extInfo`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResult:
@@ -2147,15 +2147,15 @@ class TransactionResultExtInfo:
     `TransactionResultExtInfo` as received: every field optional, and members added later are ignored.
     """
     external_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     oppo_phone_number: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `oppoPhoneNumber`."""
+    """Wire name `oppoPhoneNumber`."""
     counterparty_name: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `counterpartyName`."""
+    """Wire name `counterpartyName`."""
     third_party_tx_type: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `thirdPartyTxType`."""
+    """Wire name `thirdPartyTxType`."""
     transaction_narrative: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `transactionNarrative`."""
+    """Wire name `transactionNarrative`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResultExtInfo:
@@ -2179,33 +2179,33 @@ class UtilityPayment:
     `UtilityPayment` as received: every field optional, and members added later are ignored.
     """
     payment_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentId`."""
+    """Wire name `paymentId`."""
     tx_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `txId`."""
+    """Wire name `txId`."""
     payment_type: str | None = None
-    """AIRTIME or BILL. Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentType`."""
+    """AIRTIME or BILL. Wire name `paymentType`."""
     account_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
+    """Wire name `accountId`."""
     amount: Decimal | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
+    """Wire name `amount`."""
     currency: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
+    """Wire name `currency`."""
     status: UtilityPaymentStatus | Unknown | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """Wire name `status`."""
     create_time: int | None = None
-    """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
+    """Epoch ms. Wire name `createTime`."""
     complete_time: int | None = None
-    """Epoch ms, once final. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completeTime`."""
+    """Epoch ms, once final. Wire name `completeTime`."""
     mobile_number: str | None = None
-    """Airtime only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `mobileNumber`."""
+    """Airtime only. Wire name `mobileNumber`."""
     network_provider: NetworkProvider | Unknown | None = None
-    """Airtime only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `networkProvider`."""
+    """Airtime only. Wire name `networkProvider`."""
     bill_order_number: str | None = None
-    """Bills only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `billOrderNumber`."""
+    """Bills only. Wire name `billOrderNumber`."""
     bill_type: BillType | Unknown | None = None
-    """Bills only. Not public: this is the sandbox's choice, and the live service may differ. Wire name `billType`."""
+    """Bills only. Wire name `billType`."""
     bulk_payment_order_id: str | None = None
-    """The batch, for an airtime purchase of a bulk payment. Not public: this is the sandbox's choice, and the live service may differ. Wire name `bulkPaymentOrderId`."""
+    """The batch, for an airtime purchase of a bulk payment. Wire name `bulkPaymentOrderId`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPayment:
@@ -2238,25 +2238,25 @@ class UtilityPaymentResult:
     `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
     """
     payment_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `paymentId`."""
+    """Wire name `paymentId`."""
     pay_service_category: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `payServiceCategory`."""
+    """Wire name `payServiceCategory`."""
     sub_type: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `subType`."""
+    """Wire name `subType`."""
     order_no: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `orderNo`."""
+    """Wire name `orderNo`."""
     tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `txId`."""
+    """Wire name `txId`."""
     refund_tx_id: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `refundTxId`."""
+    """Wire name `refundTxId`."""
     amount: Decimal | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `amount`."""
+    """Wire name `amount`."""
     status: str | None = None
-    """A string in this payload; values not public. Seen on the live service in one integration; not confirmed by the bank. Wire name `status`."""
+    """A string in this payload; values not public. Wire name `status`."""
     error_code: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorCode`."""
+    """Wire name `errorCode`."""
     error_msg: str | None = None
-    """Seen on the live service in one integration; not confirmed by the bank. Wire name `errorMsg`."""
+    """Wire name `errorMsg`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPaymentResult:

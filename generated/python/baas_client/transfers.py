@@ -233,9 +233,9 @@ class GetTransListResponse:
     Seen on the live service by integrations; not in the bank's API document.
     """
     total_rows: int | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `totalRows`."""
+    """Wire name `totalRows`."""
     result: list[TransactionListItem] | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `result`."""
+    """Wire name `result`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetTransListResponse:
@@ -345,17 +345,17 @@ class GetTransResultResponse:
     Seen on the live service by integrations; not in the bank's API document.
     """
     tx_id: str | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `txId`."""
+    """Wire name `txId`."""
     tx_status: TxStatus | Unknown | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `txStatus`."""
+    """Wire name `txStatus`."""
     external_tx_id: str | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `externalTxId`."""
+    """Wire name `externalTxId`."""
     ext_info: TransactionExtInfo | None = None
-    """An object, e.g. transactionNarrative. Seen on the live service by integrations; not in the bank's API document. Wire name `extInfo`."""
+    """An object, e.g. transactionNarrative. Wire name `extInfo`."""
     payment_channel: str | None = None
-    """e.g. INTERNAL_TRANSFER. Seen on the live service by integrations; not in the bank's API document. Wire name `paymentChannel`."""
+    """e.g. INTERNAL_TRANSFER. Wire name `paymentChannel`."""
     oppo_bank_code: str | None = None
-    """Seen on the live service by integrations; not in the bank's API document. Wire name `oppoBankCode`."""
+    """Wire name `oppoBankCode`."""
     account_id: str | None = None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
     tx_type: str | None = None
@@ -427,7 +427,7 @@ class TelegraphicTransferResponse:
     From the bank's public documentation, not from its API document.
     """
     application_id: str | None = None
-    """From the bank's public documentation, not from its API document. Wire name `applicationId`."""
+    """Wire name `applicationId`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TelegraphicTransferResponse:
@@ -601,9 +601,9 @@ class GetInterBankTransferListResponse:
     Not public: this is the sandbox's choice, and the live service may differ.
     """
     total_rows: int | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `totalRows`."""
+    """Wire name `totalRows`."""
     result: list[InterBankTransfer] | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `result`."""
+    """Wire name `result`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetInterBankTransferListResponse:
@@ -726,7 +726,7 @@ class GetBankCodesResponse:
     Seen on the live service in one integration; not confirmed by the bank.
     """
     bank_code_list: list[BankCode] | None = None
-    """The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live]; other entries seen: M-PESA, 68, 01 [one peer]. Seen on the live service in one integration; not confirmed by the bank. Wire name `bankCodeList`."""
+    """The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live]; other entries seen: M-PESA, 68, 01 [one peer]. Wire name `bankCodeList`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetBankCodesResponse:

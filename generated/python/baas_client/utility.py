@@ -105,7 +105,7 @@ class AirtimeBulkPaymentResponse:
     From the bank's public documentation, not from its API document.
     """
     bulk_payment_order_id: str | None = None
-    """Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk payments. From the bank's public documentation, not from its API document. Wire name `bulkPaymentOrderId`."""
+    """Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk payments. Wire name `bulkPaymentOrderId`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AirtimeBulkPaymentResponse:
@@ -164,11 +164,11 @@ class BillQueryResponse:
     From the bank's public documentation, not from its API document.
     """
     due_date: Scalar | None = None
-    """Format not shown. From the bank's public documentation, not from its API document. Wire name `dueDate`."""
+    """Format not shown. Wire name `dueDate`."""
     due_amount: Decimal | None = None
-    """From the bank's public documentation, not from its API document. Wire name `dueAmount`."""
+    """Wire name `dueAmount`."""
     currency: str | None = None
-    """From the bank's public documentation, not from its API document. Wire name `currency`."""
+    """Wire name `currency`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BillQueryResponse:
@@ -228,9 +228,9 @@ class BillPaymentResponse:
     From the bank's public documentation, not from its API document.
     """
     tx_id: str | None = None
-    """From the bank's public documentation, not from its API document. Wire name `txId`."""
+    """Wire name `txId`."""
     payment_id: str | None = None
-    """From the bank's public documentation, not from its API document. Wire name `paymentId`."""
+    """Wire name `paymentId`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BillPaymentResponse:
@@ -336,13 +336,13 @@ class BulkPaymentQueryResponse:
     Not public: this is the sandbox's choice, and the live service may differ.
     """
     bulk_payment_order_id: str | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `bulkPaymentOrderId`."""
+    """Wire name `bulkPaymentOrderId`."""
     status: UtilityPaymentStatus | Unknown | None = None
-    """Status of the batch. Not public: this is the sandbox's choice, and the live service may differ. Wire name `status`."""
+    """Status of the batch. Wire name `status`."""
     total_rows: int | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `totalRows`."""
+    """Wire name `totalRows`."""
     result: list[UtilityPayment] | None = None
-    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `result`."""
+    """Wire name `result`."""
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BulkPaymentQueryResponse:

@@ -19,13 +19,9 @@ final class ApplyForFcExchangeResponse
 {
     /**
      * @param string|null $applicationId The FX request: query it with /query/v2/getFxRequestStatus.
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     * @param Decimal|null $sourceAmount Debited from the source account. Not public: this is the
-     * sandbox's choice, and the live service may differ.
-     * @param Decimal|null $targetAmount Credited to the target account. Not public: this is the
-     * sandbox's choice, and the live service may differ.
-     * @param Decimal|null $fxRate Not public: this is the sandbox's choice, and the live service may
-     * differ.
+     * @param Decimal|null $sourceAmount Debited from the source account.
+     * @param Decimal|null $targetAmount Credited to the target account.
+     * @param Decimal|null $fxRate
      */
     public function __construct(
         public readonly ?string $applicationId = null,

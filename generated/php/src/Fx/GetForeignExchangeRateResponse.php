@@ -20,12 +20,9 @@ use Baas\Runtime\UnknownValue;
 final class GetForeignExchangeRateResponse
 {
     /**
-     * @param CurrencyPair|UnknownValue|null $currencyPair Not public: this is the sandbox's choice,
-     * and the live service may differ.
-     * @param Decimal|null $rate Units of the quote currency for one unit of the base currency. Not
-     * public: this is the sandbox's choice, and the live service may differ.
-     * @param int|null $quoteTime When the rate was quoted, epoch ms. Not public: this is the sandbox's
-     * choice, and the live service may differ.
+     * @param CurrencyPair|UnknownValue|null $currencyPair
+     * @param Decimal|null $rate Units of the quote currency for one unit of the base currency.
+     * @param int|null $quoteTime When the rate was quoted, epoch ms.
      */
     public function __construct(
         public readonly CurrencyPair|UnknownValue|null $currencyPair = null,

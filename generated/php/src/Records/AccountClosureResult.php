@@ -18,16 +18,11 @@ use Baas\Runtime\Read;
 final class AccountClosureResult
 {
     /**
-     * @param string|null $requestId The closure request. Seen on the live service in one integration;
-     * not confirmed by the bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param int|null $completeTime Epoch ms. Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param int|null $status 1 account closed, 2 request rejected. Seen on the live service in one
-     * integration; not confirmed by the bank.
-     * @param string|null $rejectionReason Seen on the live service in one integration; not confirmed
-     * by the bank.
+     * @param string|null $requestId The closure request.
+     * @param string|null $accountId
+     * @param int|null $completeTime Epoch ms.
+     * @param int|null $status 1 account closed, 2 request rejected.
+     * @param string|null $rejectionReason
      */
     public function __construct(
         public readonly ?string $requestId = null,

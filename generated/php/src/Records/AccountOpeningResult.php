@@ -18,17 +18,12 @@ use Baas\Runtime\Read;
 final class AccountOpeningResult
 {
     /**
-     * @param string|null $applicationId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $accountName Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param int|null $status Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
+     * @param string|null $applicationId
+     * @param string|null $accountId
+     * @param string|null $accountName
+     * @param string|null $currency
+     * @param int|null $status
+     * @param string|null $errorCode
      */
     public function __construct(
         public readonly ?string $applicationId = null,

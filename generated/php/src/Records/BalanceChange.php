@@ -20,41 +20,24 @@ use Baas\Runtime\Read;
 final class BalanceChange
 {
     /**
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $externalTxId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $userId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $accountName Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $txType Transaction type code (TTID...); the list is open. Seen on the live
-     * service in one integration; not confirmed by the bank.
-     * @param string|null $oppoBankCode Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoAccountName Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $oppoSubAccount Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $thirdPartyTxType Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param int|null $mpesaBusinessPayType Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $feeAmount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $balance The account's balance after the change. Seen on the live service in
-     * one integration; not confirmed by the bank.
-     * @param int|null $completeTime Epoch ms. Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param BalanceChangeExtInfo|null $extInfo Seen on the live service in one integration; not
-     * confirmed by the bank.
+     * @param string|null $txId
+     * @param string|null $externalTxId
+     * @param string|null $userId
+     * @param string|null $accountId
+     * @param string|null $accountName
+     * @param string|null $txType Transaction type code (TTID...); the list is open.
+     * @param string|null $oppoBankCode
+     * @param string|null $oppoAccountId
+     * @param string|null $oppoAccountName
+     * @param string|null $oppoSubAccount
+     * @param string|null $thirdPartyTxType
+     * @param int|null $mpesaBusinessPayType
+     * @param string|null $currency
+     * @param Decimal|null $amount
+     * @param Decimal|null $feeAmount
+     * @param Decimal|null $balance The account's balance after the change.
+     * @param int|null $completeTime Epoch ms.
+     * @param BalanceChangeExtInfo|null $extInfo
      */
     public function __construct(
         public readonly ?string $txId = null,

@@ -18,10 +18,8 @@ use Baas\Runtime\Read;
 final class BalanceChangeExtInfo
 {
     /**
-     * @param string|null $transactionNarrative Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $oppoPhoneNumber Seen on the live service in one integration; not confirmed
-     * by the bank.
+     * @param string|null $transactionNarrative
+     * @param string|null $oppoPhoneNumber
      */
     public function __construct(
         public readonly ?string $transactionNarrative = null,

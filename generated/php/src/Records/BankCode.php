@@ -19,10 +19,8 @@ use Baas\Runtime\Read;
 final class BankCode
 {
     /**
-     * @param string|null $bankCode The code to send as a payee bank code (this bank's own is 46). Not
-     * public: this is the sandbox's choice, and the live service may differ.
-     * @param string|null $bankName Not public: this is the sandbox's choice, and the live service may
-     * differ.
+     * @param string|null $bankCode The code to send as a payee bank code (this bank's own is 46).
+     * @param string|null $bankName
      */
     public function __construct(
         public readonly ?string $bankCode = null,

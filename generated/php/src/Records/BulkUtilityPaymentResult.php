@@ -19,13 +19,10 @@ use Baas\Runtime\Read;
 final class BulkUtilityPaymentResult
 {
     /**
-     * @param string|null $bulkPaymentOrderId Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $payerAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param int|null $txCount Seen on the live service in one integration; not confirmed by the bank.
-     * @param list<UtilityPaymentResult>|null $resultArray Seen on the live service in one integration;
-     * not confirmed by the bank.
+     * @param string|null $bulkPaymentOrderId
+     * @param string|null $payerAccountId
+     * @param int|null $txCount
+     * @param list<UtilityPaymentResult>|null $resultArray
      */
     public function __construct(
         public readonly ?string $bulkPaymentOrderId = null,

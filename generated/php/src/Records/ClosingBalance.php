@@ -19,12 +19,9 @@ use Baas\Runtime\Read;
 final class ClosingBalance
 {
     /**
-     * @param string|null $accountId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $currency Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param Decimal|null $closingBalance What the ledger held at the end of the day. Not public: this
-     * is the sandbox's choice, and the live service may differ.
+     * @param string|null $accountId
+     * @param string|null $currency
+     * @param Decimal|null $closingBalance What the ledger held at the end of the day.
      */
     public function __construct(
         public readonly ?string $accountId = null,

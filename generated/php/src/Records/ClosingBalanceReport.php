@@ -19,16 +19,11 @@ use Baas\Runtime\Read;
 final class ClosingBalanceReport
 {
     /**
-     * @param string|null $jobId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $queryDate The day (YYYY-MM-DD) whose closing balances these are. Not public:
-     * this is the sandbox's choice, and the live service may differ.
-     * @param string|null $status SUCCESS when the job computed the balances. Not public: this is the
-     * sandbox's choice, and the live service may differ.
-     * @param int|null $generatedTime Epoch ms. Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param list<ClosingBalance>|null $balances Not public: this is the sandbox's choice, and the
-     * live service may differ.
+     * @param string|null $jobId
+     * @param string|null $queryDate The day (YYYY-MM-DD) whose closing balances these are.
+     * @param string|null $status SUCCESS when the job computed the balances.
+     * @param int|null $generatedTime Epoch ms.
+     * @param list<ClosingBalance>|null $balances
      */
     public function __construct(
         public readonly ?string $jobId = null,

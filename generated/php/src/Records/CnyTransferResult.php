@@ -19,16 +19,11 @@ use Baas\Runtime\Read;
 final class CnyTransferResult
 {
     /**
-     * @param string|null $applicationId Not public: this is the sandbox's choice, and the live service
-     * may differ.
-     * @param int|null $status CNY transfer status (the sandbox: 8 succeeded, 4 failed). Not public:
-     * this is the sandbox's choice, and the live service may differ.
-     * @param Decimal|null $amount Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $currency Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param int|null $completedTime Epoch ms. Not public: this is the sandbox's choice, and the live
-     * service may differ.
+     * @param string|null $applicationId
+     * @param int|null $status CNY transfer status (the sandbox: 8 succeeded, 4 failed).
+     * @param Decimal|null $amount
+     * @param string|null $currency
+     * @param int|null $completedTime Epoch ms.
      */
     public function __construct(
         public readonly ?string $applicationId = null,

@@ -19,20 +19,14 @@ use Baas\Runtime\Read;
 final class FcDepositResult
 {
     /**
-     * @param string|null $applicationId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param int|null $status Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorMsg Seen on the live service in one integration; not confirmed by the
-     * bank.
+     * @param string|null $applicationId
+     * @param string|null $accountId
+     * @param string|null $txId
+     * @param int|null $status
+     * @param string|null $currency
+     * @param Decimal|null $amount
+     * @param string|null $errorCode
+     * @param string|null $errorMsg
      */
     public function __construct(
         public readonly ?string $applicationId = null,

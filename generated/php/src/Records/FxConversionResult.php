@@ -22,20 +22,13 @@ use Baas\Runtime\UnknownValue;
 final class FxConversionResult
 {
     /**
-     * @param string|null $applicationId Not public: this is the sandbox's choice, and the live service
-     * may differ.
-     * @param FxRequestStatus|UnknownValue|null $status Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param string|null $outTxId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $inTxId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $currency The target currency. Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param Decimal|null $amount The target amount. Not public: this is the sandbox's choice, and the
-     * live service may differ.
-     * @param Decimal|null $fxRate Not public: this is the sandbox's choice, and the live service may
-     * differ.
+     * @param string|null $applicationId
+     * @param FxRequestStatus|UnknownValue|null $status
+     * @param string|null $outTxId
+     * @param string|null $inTxId
+     * @param string|null $currency The target currency.
+     * @param Decimal|null $amount The target amount.
+     * @param Decimal|null $fxRate
      */
     public function __construct(
         public readonly ?string $applicationId = null,

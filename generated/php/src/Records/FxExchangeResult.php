@@ -21,30 +21,18 @@ use Baas\Runtime\UnknownValue;
 final class FxExchangeResult
 {
     /**
-     * @param string|null $applicationId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $kesAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $fcAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $outTxId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $inTxId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param FxRequestStatus|UnknownValue|null $status Seen on the live service in one integration;
-     * not confirmed by the bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $fxRate Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $operation Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorMsg Seen on the live service in one integration; not confirmed by the
-     * bank.
+     * @param string|null $applicationId
+     * @param string|null $kesAccountId
+     * @param string|null $fcAccountId
+     * @param string|null $outTxId
+     * @param string|null $inTxId
+     * @param string|null $currency
+     * @param FxRequestStatus|UnknownValue|null $status
+     * @param Decimal|null $amount
+     * @param Decimal|null $fxRate
+     * @param string|null $operation
+     * @param string|null $errorCode
+     * @param string|null $errorMsg
      */
     public function __construct(
         public readonly ?string $applicationId = null,

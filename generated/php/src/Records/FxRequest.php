@@ -22,24 +22,15 @@ use Baas\Runtime\UnknownValue;
 final class FxRequest
 {
     /**
-     * @param string|null $applicationId Not public: this is the sandbox's choice, and the live service
-     * may differ.
-     * @param string|null $outTxId The transaction that took the source currency. Not public: this is
-     * the sandbox's choice, and the live service may differ.
-     * @param string|null $inTxId The transaction that paid the target currency. Not public: this is
-     * the sandbox's choice, and the live service may differ.
-     * @param FxRequestStatus|UnknownValue|null $status Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param string|null $currency The target currency. Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param Decimal|null $amount The target amount. Not public: this is the sandbox's choice, and the
-     * live service may differ.
+     * @param string|null $applicationId
+     * @param string|null $outTxId The transaction that took the source currency.
+     * @param string|null $inTxId The transaction that paid the target currency.
+     * @param FxRequestStatus|UnknownValue|null $status
+     * @param string|null $currency The target currency.
+     * @param Decimal|null $amount The target amount.
      * @param Decimal|null $fxRate Units of the target currency for one unit of the source currency.
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     * @param string|null $errorCode Why the request failed, when it did. Not public: this is the
-     * sandbox's choice, and the live service may differ.
-     * @param string|null $errorMsg Not public: this is the sandbox's choice, and the live service may
-     * differ.
+     * @param string|null $errorCode Why the request failed, when it did.
+     * @param string|null $errorMsg
      */
     public function __construct(
         public readonly ?string $applicationId = null,

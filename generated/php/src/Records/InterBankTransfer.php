@@ -26,56 +26,31 @@ use Baas\Runtime\UnknownValue;
 final class InterBankTransfer
 {
     /**
-     * @param string|null $applicationId Not public: this is the sandbox's choice, and the live service
-     * may differ.
-     * @param string|null $txId The debit transaction. Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param string|null $accountId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param InterBankApplicationStatus|UnknownValue|null $status Not public: this is the sandbox's
-     * choice, and the live service may differ.
-     * @param Decimal|null $debitAmount What the account was debited, the fee included. Not public:
-     * this is the sandbox's choice, and the live service may differ.
-     * @param Decimal|null $fee Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $currency Currency of the debited account. Not public: this is the sandbox's
-     * choice, and the live service may differ.
-     * @param int|null $createTime Epoch ms. Not public: this is the sandbox's choice, and the live
-     * service may differ.
+     * @param string|null $applicationId
+     * @param string|null $txId The debit transaction.
+     * @param string|null $accountId
+     * @param InterBankApplicationStatus|UnknownValue|null $status
+     * @param Decimal|null $debitAmount What the account was debited, the fee included.
+     * @param Decimal|null $fee
+     * @param string|null $currency Currency of the debited account.
+     * @param int|null $createTime Epoch ms.
      * @param string|null $beneficiarySwiftBic The beneficiary bank's SWIFT BIC (Bank Identifier Code).
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     * @param string|null $beneficiaryBankName Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $beneficiaryBankCountry Not public: this is the sandbox's choice, and the
-     * live service may differ.
-     * @param string|null $beneficiaryBankCity Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $beneficiaryBankAddress Not public: this is the sandbox's choice, and the
-     * live service may differ.
-     * @param string|null $beneficiaryAccountId Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $beneficiaryAccountCcy Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $beneficiaryName Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $beneficiaryEmail Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param Decimal|null $amount Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param AmountType|UnknownValue|null $amountType Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param string|null $messageToBeneficiary Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param PaymentChannel|UnknownValue|null $paymentChannel Not public: this is the sandbox's
-     * choice, and the live service may differ.
-     * @param string|null $paymentPurposeId Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $paymentPurpose Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param string|null $senderAddress Not public: this is the sandbox's choice, and the live service
-     * may differ.
-     * @param ChargeType|UnknownValue|null $chargeType Not public: this is the sandbox's choice, and
-     * the live service may differ.
+     * @param string|null $beneficiaryBankName
+     * @param string|null $beneficiaryBankCountry
+     * @param string|null $beneficiaryBankCity
+     * @param string|null $beneficiaryBankAddress
+     * @param string|null $beneficiaryAccountId
+     * @param string|null $beneficiaryAccountCcy
+     * @param string|null $beneficiaryName
+     * @param string|null $beneficiaryEmail
+     * @param Decimal|null $amount
+     * @param AmountType|UnknownValue|null $amountType
+     * @param string|null $messageToBeneficiary
+     * @param PaymentChannel|UnknownValue|null $paymentChannel
+     * @param string|null $paymentPurposeId
+     * @param string|null $paymentPurpose
+     * @param string|null $senderAddress
+     * @param ChargeType|UnknownValue|null $chargeType
      */
     public function __construct(
         public readonly ?string $applicationId = null,

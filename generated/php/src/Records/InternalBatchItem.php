@@ -21,23 +21,15 @@ use Baas\Runtime\UnknownValue;
 final class InternalBatchItem
 {
     /**
-     * @param string|null $payeeAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $payeeAccountName Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param int|null $payeeType Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param TxStatus|UnknownValue|null $txStatus Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $failedReason Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param int|null $completedTime Epoch ms. Seen on the live service in one integration; not
-     * confirmed by the bank.
+     * @param string|null $payeeAccountId
+     * @param string|null $payeeAccountName
+     * @param int|null $payeeType
+     * @param string|null $currency
+     * @param Decimal|null $amount
+     * @param string|null $txId
+     * @param TxStatus|UnknownValue|null $txStatus
+     * @param string|null $failedReason
+     * @param int|null $completedTime Epoch ms.
      */
     public function __construct(
         public readonly ?string $payeeAccountId = null,

@@ -18,10 +18,8 @@ use Baas\Runtime\Read;
 final class InternalBatchResult
 {
     /**
-     * @param string|null $orderId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param list<InternalBatchItem>|null $resultArray Seen on the live service in one integration;
-     * not confirmed by the bank.
+     * @param string|null $orderId
+     * @param list<InternalBatchItem>|null $resultArray
      */
     public function __construct(
         public readonly ?string $orderId = null,

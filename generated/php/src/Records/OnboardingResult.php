@@ -21,22 +21,14 @@ use Baas\Runtime\UnknownValue;
 final class OnboardingResult
 {
     /**
-     * @param string|null $onboardingRequestId Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $userId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param OnboardingStatus|UnknownValue|null $status Seen on the live service in one integration;
-     * not confirmed by the bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $accountType Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param int|null $completeTime Epoch ms. Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param list<string>|null $rejectionReasonIds Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param list<string>|null $rejectionReasonMsgs Seen on the live service in one integration; not
-     * confirmed by the bank.
+     * @param string|null $onboardingRequestId
+     * @param string|null $userId
+     * @param OnboardingStatus|UnknownValue|null $status
+     * @param string|null $accountId
+     * @param string|null $accountType
+     * @param int|null $completeTime Epoch ms.
+     * @param list<string>|null $rejectionReasonIds
+     * @param list<string>|null $rejectionReasonMsgs
      */
     public function __construct(
         public readonly ?string $onboardingRequestId = null,

@@ -22,33 +22,20 @@ use Baas\Runtime\UnknownValue;
 final class SmeBulkPaymentItem
 {
     /**
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $benificiaryName Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $benificiaryAccount Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $benificiarySubAccount Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $benificiaryBankCode Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $paymentChannel Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $feeAmount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $externalTxId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param TxStatus|UnknownValue|null $txStatus Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorMsg Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $completedTime A string in this payload. Seen on the live service in one
-     * integration; not confirmed by the bank.
+     * @param string|null $txId
+     * @param string|null $benificiaryName
+     * @param string|null $benificiaryAccount
+     * @param string|null $benificiarySubAccount
+     * @param string|null $benificiaryBankCode
+     * @param string|null $paymentChannel
+     * @param string|null $currency
+     * @param Decimal|null $amount
+     * @param Decimal|null $feeAmount
+     * @param string|null $externalTxId
+     * @param TxStatus|UnknownValue|null $txStatus
+     * @param string|null $errorCode
+     * @param string|null $errorMsg
+     * @param string|null $completedTime A string in this payload.
      */
     public function __construct(
         public readonly ?string $txId = null,

@@ -18,14 +18,10 @@ use Baas\Runtime\Read;
 final class SmeBulkPaymentResult
 {
     /**
-     * @param string|null $bulkPaymentOrderId Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $payerAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $txType Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param list<SmeBulkPaymentItem>|null $resultArray Seen on the live service in one integration;
-     * not confirmed by the bank.
+     * @param string|null $bulkPaymentOrderId
+     * @param string|null $payerAccountId
+     * @param string|null $txType
+     * @param list<SmeBulkPaymentItem>|null $resultArray
      */
     public function __construct(
         public readonly ?string $bulkPaymentOrderId = null,

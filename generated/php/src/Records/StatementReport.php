@@ -18,10 +18,8 @@ use Baas\Runtime\Read;
 final class StatementReport
 {
     /**
-     * @param string|null $jobId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $statementUrl Seen on the live service in one integration; not confirmed by
-     * the bank.
+     * @param string|null $jobId
+     * @param string|null $statementUrl
      */
     public function __construct(
         public readonly ?string $jobId = null,

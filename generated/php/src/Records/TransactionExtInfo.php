@@ -20,8 +20,7 @@ use Baas\Runtime\Read;
 final class TransactionExtInfo
 {
     /**
-     * @param string|null $transactionNarrative The narrative shown for the transaction. Seen on the
-     * live service by integrations; not in the bank's API document.
+     * @param string|null $transactionNarrative The narrative shown for the transaction.
      * @param Decimal|null $fee Fee charged for the transaction. Not public: this is the sandbox's
      * choice, and the live service may differ.
      * @param string|null $oppoAccountId Account of the other side. Not public: this is the sandbox's

@@ -24,25 +24,18 @@ use Baas\Runtime\UnknownValue;
 final class TransactionListItem
 {
     /**
-     * @param string|null $txId Seen on the live service by integrations; not in the bank's API
-     * document.
+     * @param string|null $txId
      * @param string|null $txType Transaction type code (TTID0001 withdraw to mobile money, TTID0002
      * transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is
-     * open. Seen on the live service by integrations; not in the bank's API document.
-     * @param TxStatus|UnknownValue|null $txStatus Seen on the live service by integrations; not in the
-     * bank's API document.
-     * @param Decimal|null $amount Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param int|null $createTime Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param int|null $completeTime Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param string|null $oppoAccountName Name of the other side of the transaction. Seen on the live
-     * service by integrations; not in the bank's API document.
-     * @param string|null $externalTxId Seen on the live service by integrations; not in the bank's API
-     * document.
+     * open.
+     * @param TxStatus|UnknownValue|null $txStatus
+     * @param Decimal|null $amount
+     * @param int|null $createTime
+     * @param int|null $completeTime
+     * @param string|null $oppoAccountName Name of the other side of the transaction.
+     * @param string|null $externalTxId
      * @param TransactionExtInfo|null $extInfo An object (e.g. transactionNarrative); its other members
-     * are not public. Seen on the live service by integrations; not in the bank's API document.
+     * are not public.
      * @param string|null $accountId The account the row belongs to. Not public: this is the sandbox's
      * choice, and the live service may differ.
      * @param Currency|UnknownValue|null $currency Not public: this is the sandbox's choice, and the

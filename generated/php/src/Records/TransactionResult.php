@@ -21,51 +21,29 @@ use Baas\Runtime\UnknownValue;
 final class TransactionResult
 {
     /**
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $txType Transaction type code (TTID...); the list is open. Seen on the live
-     * service in one integration; not confirmed by the bank.
-     * @param string|null $externalTxId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $accountId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $accountName Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $accountType Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoChannelId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoSubAccount Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoBankCode Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param int|null $mpesaBusinessPayType Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $oppoAccountId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoAccountName Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $thirdPartyTxType Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $currency Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $feeAmount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $balance The account's balance after the transaction. Seen on the live
-     * service in one integration; not confirmed by the bank.
-     * @param TxStatus|UnknownValue|null $txStatus Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param int|null $createTime Epoch ms. Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param int|null $updateTime Epoch ms. Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorMsg Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param TransactionResultExtInfo|null $extInfo Seen on the live service in one integration; not
-     * confirmed by the bank.
+     * @param string|null $txId
+     * @param string|null $txType Transaction type code (TTID...); the list is open.
+     * @param string|null $externalTxId
+     * @param string|null $accountId
+     * @param string|null $accountName
+     * @param string|null $accountType
+     * @param string|null $oppoChannelId
+     * @param string|null $oppoSubAccount
+     * @param string|null $oppoBankCode
+     * @param int|null $mpesaBusinessPayType
+     * @param string|null $oppoAccountId
+     * @param string|null $oppoAccountName
+     * @param string|null $thirdPartyTxType
+     * @param string|null $currency
+     * @param Decimal|null $amount
+     * @param Decimal|null $feeAmount
+     * @param Decimal|null $balance The account's balance after the transaction.
+     * @param TxStatus|UnknownValue|null $txStatus
+     * @param int|null $createTime Epoch ms.
+     * @param int|null $updateTime Epoch ms.
+     * @param string|null $errorCode
+     * @param string|null $errorMsg
+     * @param TransactionResultExtInfo|null $extInfo
      */
     public function __construct(
         public readonly ?string $txId = null,

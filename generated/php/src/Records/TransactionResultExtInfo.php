@@ -19,16 +19,11 @@ use Baas\Runtime\Read;
 final class TransactionResultExtInfo
 {
     /**
-     * @param string|null $externalTxId Seen on the live service in one integration; not confirmed by
-     * the bank.
-     * @param string|null $oppoPhoneNumber Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $counterpartyName Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $thirdPartyTxType Seen on the live service in one integration; not confirmed
-     * by the bank.
-     * @param string|null $transactionNarrative Seen on the live service in one integration; not
-     * confirmed by the bank.
+     * @param string|null $externalTxId
+     * @param string|null $oppoPhoneNumber
+     * @param string|null $counterpartyName
+     * @param string|null $thirdPartyTxType
+     * @param string|null $transactionNarrative
      */
     public function __construct(
         public readonly ?string $externalTxId = null,

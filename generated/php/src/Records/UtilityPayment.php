@@ -24,34 +24,20 @@ use Baas\Runtime\UnknownValue;
 final class UtilityPayment
 {
     /**
-     * @param string|null $paymentId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $txId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $paymentType AIRTIME or BILL. Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param string|null $accountId Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param Decimal|null $amount Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param string|null $currency Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param UtilityPaymentStatus|UnknownValue|null $status Not public: this is the sandbox's choice,
-     * and the live service may differ.
-     * @param int|null $createTime Epoch ms. Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param int|null $completeTime Epoch ms, once final. Not public: this is the sandbox's choice,
-     * and the live service may differ.
-     * @param string|null $mobileNumber Airtime only. Not public: this is the sandbox's choice, and the
-     * live service may differ.
-     * @param NetworkProvider|UnknownValue|null $networkProvider Airtime only. Not public: this is the
-     * sandbox's choice, and the live service may differ.
-     * @param string|null $billOrderNumber Bills only. Not public: this is the sandbox's choice, and
-     * the live service may differ.
-     * @param BillType|UnknownValue|null $billType Bills only. Not public: this is the sandbox's
-     * choice, and the live service may differ.
-     * @param string|null $bulkPaymentOrderId The batch, for an airtime purchase of a bulk payment. Not
-     * public: this is the sandbox's choice, and the live service may differ.
+     * @param string|null $paymentId
+     * @param string|null $txId
+     * @param string|null $paymentType AIRTIME or BILL.
+     * @param string|null $accountId
+     * @param Decimal|null $amount
+     * @param string|null $currency
+     * @param UtilityPaymentStatus|UnknownValue|null $status
+     * @param int|null $createTime Epoch ms.
+     * @param int|null $completeTime Epoch ms, once final.
+     * @param string|null $mobileNumber Airtime only.
+     * @param NetworkProvider|UnknownValue|null $networkProvider Airtime only.
+     * @param string|null $billOrderNumber Bills only.
+     * @param BillType|UnknownValue|null $billType Bills only.
+     * @param string|null $bulkPaymentOrderId The batch, for an airtime purchase of a bulk payment.
      */
     public function __construct(
         public readonly ?string $paymentId = null,

@@ -19,25 +19,16 @@ use Baas\Runtime\Read;
 final class UtilityPaymentResult
 {
     /**
-     * @param string|null $paymentId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $payServiceCategory Seen on the live service in one integration; not
-     * confirmed by the bank.
-     * @param string|null $subType Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $orderNo Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $txId Seen on the live service in one integration; not confirmed by the bank.
-     * @param string|null $refundTxId Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param Decimal|null $amount Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $status A string in this payload; values not public. Seen on the live service
-     * in one integration; not confirmed by the bank.
-     * @param string|null $errorCode Seen on the live service in one integration; not confirmed by the
-     * bank.
-     * @param string|null $errorMsg Seen on the live service in one integration; not confirmed by the
-     * bank.
+     * @param string|null $paymentId
+     * @param string|null $payServiceCategory
+     * @param string|null $subType
+     * @param string|null $orderNo
+     * @param string|null $txId
+     * @param string|null $refundTxId
+     * @param Decimal|null $amount
+     * @param string|null $status A string in this payload; values not public.
+     * @param string|null $errorCode
+     * @param string|null $errorMsg
      */
     public function __construct(
         public readonly ?string $paymentId = null,

@@ -18,10 +18,8 @@ use Baas\Runtime\Read;
 final class GetInterBankTransferListResponse
 {
     /**
-     * @param int|null $totalRows Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param list<InterBankTransfer>|null $result Not public: this is the sandbox's choice, and the
-     * live service may differ.
+     * @param int|null $totalRows
+     * @param list<InterBankTransfer>|null $result
      */
     public function __construct(
         public readonly ?int $totalRows = null,

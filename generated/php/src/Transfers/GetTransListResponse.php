@@ -18,10 +18,8 @@ use Baas\Runtime\Read;
 final class GetTransListResponse
 {
     /**
-     * @param int|null $totalRows Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param list<TransactionListItem>|null $result Seen on the live service by integrations; not in
-     * the bank's API document.
+     * @param int|null $totalRows
+     * @param list<TransactionListItem>|null $result
      */
     public function __construct(
         public readonly ?int $totalRows = null,

@@ -22,18 +22,12 @@ use Baas\Runtime\UnknownValue;
 final class GetTransResultResponse
 {
     /**
-     * @param string|null $txId Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param TxStatus|UnknownValue|null $txStatus Seen on the live service by integrations; not in the
-     * bank's API document.
-     * @param string|null $externalTxId Seen on the live service by integrations; not in the bank's API
-     * document.
-     * @param TransactionExtInfo|null $extInfo An object, e.g. transactionNarrative. Seen on the live
-     * service by integrations; not in the bank's API document.
-     * @param string|null $paymentChannel e.g. INTERNAL_TRANSFER. Seen on the live service by
-     * integrations; not in the bank's API document.
-     * @param string|null $oppoBankCode Seen on the live service by integrations; not in the bank's API
-     * document.
+     * @param string|null $txId
+     * @param TxStatus|UnknownValue|null $txStatus
+     * @param string|null $externalTxId
+     * @param TransactionExtInfo|null $extInfo An object, e.g. transactionNarrative.
+     * @param string|null $paymentChannel e.g. INTERNAL_TRANSFER.
+     * @param string|null $oppoBankCode
      * @param string|null $accountId Not public: this is the sandbox's choice, and the live service may
      * differ.
      * @param string|null $txType Transaction type code (TTID...); the list is open. Not public: this

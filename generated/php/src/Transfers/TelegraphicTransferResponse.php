@@ -16,10 +16,7 @@ use Baas\Runtime\Read;
  */
 final class TelegraphicTransferResponse
 {
-    /**
-     * @param string|null $applicationId From the bank's public documentation, not from its API
-     * document.
-     */
+    /** @param string|null $applicationId */
     public function __construct(
         public readonly ?string $applicationId = null,
     ) {

@@ -18,8 +18,7 @@ final class AirtimeBulkPaymentResponse
 {
     /**
      * @param string|null $bulkPaymentOrderId Identifies the batch; the bank's public documentation:
-     * also the OTP's businessId for bulk payments. From the bank's public documentation, not from its
-     * API document.
+     * also the OTP's businessId for bulk payments.
      */
     public function __construct(
         public readonly ?string $bulkPaymentOrderId = null,

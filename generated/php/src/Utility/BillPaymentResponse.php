@@ -17,8 +17,8 @@ use Baas\Runtime\Read;
 final class BillPaymentResponse
 {
     /**
-     * @param string|null $txId From the bank's public documentation, not from its API document.
-     * @param string|null $paymentId From the bank's public documentation, not from its API document.
+     * @param string|null $txId
+     * @param string|null $paymentId
      */
     public function __construct(
         public readonly ?string $txId = null,

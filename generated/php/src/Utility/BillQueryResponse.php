@@ -18,10 +18,9 @@ use Baas\Runtime\Read;
 final class BillQueryResponse
 {
     /**
-     * @param string|null $dueDate Format not shown. From the bank's public documentation, not from its
-     * API document.
-     * @param Decimal|null $dueAmount From the bank's public documentation, not from its API document.
-     * @param string|null $currency From the bank's public documentation, not from its API document.
+     * @param string|null $dueDate Format not shown.
+     * @param Decimal|null $dueAmount
+     * @param string|null $currency
      */
     public function __construct(
         public readonly ?string $dueDate = null,

@@ -20,14 +20,10 @@ use Baas\Runtime\UnknownValue;
 final class BulkPaymentQueryResponse
 {
     /**
-     * @param string|null $bulkPaymentOrderId Not public: this is the sandbox's choice, and the live
-     * service may differ.
-     * @param UtilityPaymentStatus|UnknownValue|null $status Status of the batch. Not public: this is
-     * the sandbox's choice, and the live service may differ.
-     * @param int|null $totalRows Not public: this is the sandbox's choice, and the live service may
-     * differ.
-     * @param list<UtilityPayment>|null $result Not public: this is the sandbox's choice, and the live
-     * service may differ.
+     * @param string|null $bulkPaymentOrderId
+     * @param UtilityPaymentStatus|UnknownValue|null $status Status of the batch.
+     * @param int|null $totalRows
+     * @param list<UtilityPayment>|null $result
      */
     public function __construct(
         public readonly ?string $bulkPaymentOrderId = null,

@@ -64,25 +64,12 @@ const ApplyForFcExchangeRequestShape: rt.RecordShape = {
  * Not public: this is the sandbox's choice, and the live service may differ.
  */
 export interface ApplyForFcExchangeResponse {
-  /**
-   * The FX request: query it with /query/v2/getFxRequestStatus.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The FX request: query it with /query/v2/getFxRequestStatus. */
   readonly applicationId?: string;
-  /**
-   * Debited from the source account.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Debited from the source account. */
   readonly sourceAmount?: rt.Amount;
-  /**
-   * Credited to the target account.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Credited to the target account. */
   readonly targetAmount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly fxRate?: rt.Amount;
 }
 

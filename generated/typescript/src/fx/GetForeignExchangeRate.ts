@@ -33,19 +33,10 @@ const GetForeignExchangeRateRequestShape: rt.RecordShape = {
  * Not public: this is the sandbox's choice, and the live service may differ.
  */
 export interface GetForeignExchangeRateResponse {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currencyPair?: CurrencyPair | rt.Unknown<string>;
-  /**
-   * Units of the quote currency for one unit of the base currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Units of the quote currency for one unit of the base currency. */
   readonly rate?: rt.Amount;
-  /**
-   * When the rate was quoted, epoch ms.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** When the rate was quoted, epoch ms. */
   readonly quoteTime?: number;
 }
 

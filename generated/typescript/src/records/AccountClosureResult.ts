@@ -11,27 +11,13 @@ import type * as rt from "@baas/runtime";
  * `AccountClosureResult` as received: every field optional, and members added later are ignored.
  */
 export interface AccountClosureResult {
-  /**
-   * The closure request.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** The closure request. */
   readonly requestId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly completeTime?: number;
-  /**
-   * 1 account closed, 2 request rejected.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** 1 account closed, 2 request rejected. */
   readonly status?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReason?: string;
 }
 

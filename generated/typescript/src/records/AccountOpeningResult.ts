@@ -11,17 +11,11 @@ import type * as rt from "@baas/runtime";
  * `AccountOpeningResult` as received: every field optional, and members added later are ignored.
  */
 export interface AccountOpeningResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly status?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
 }
 

@@ -13,53 +13,26 @@ import { BalanceChangeExtInfoShape, type BalanceChangeExtInfo } from "./BalanceC
  * `BalanceChange` as received: every field optional, and members added later are ignored.
  */
 export interface BalanceChange {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly userId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountName?: string;
-  /**
-   * Transaction type code (TTID...); the list is open.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Transaction type code (TTID...); the list is open. */
   readonly txType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoBankCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoSubAccount?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly thirdPartyTxType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly mpesaBusinessPayType?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly feeAmount?: rt.Amount;
-  /**
-   * The account's balance after the change.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** The account's balance after the change. */
   readonly balance?: rt.Amount;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly completeTime?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly extInfo?: BalanceChangeExtInfo;
 }
 

@@ -11,9 +11,7 @@ import type * as rt from "@baas/runtime";
  * `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
  */
 export interface BalanceChangeExtInfo {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly transactionNarrative?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoPhoneNumber?: string;
 }
 

@@ -12,13 +12,8 @@ import type * as rt from "@baas/runtime";
  * `BankCode` as received: every field optional, and members added later are ignored.
  */
 export interface BankCode {
-  /**
-   * The code to send as a payee bank code (this bank's own is 46).
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The code to send as a payee bank code (this bank's own is 46). */
   readonly bankCode?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly bankName?: string;
 }
 

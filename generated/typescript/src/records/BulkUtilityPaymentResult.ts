@@ -13,13 +13,9 @@ import { UtilityPaymentResultShape, type UtilityPaymentResult } from "./UtilityP
  * ignored.
  */
 export interface BulkUtilityPaymentResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payerAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txCount?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly UtilityPaymentResult[];
 }
 

@@ -11,15 +11,9 @@ import type * as rt from "@baas/runtime";
  * `ClosingBalance` as received: every field optional, and members added later are ignored.
  */
 export interface ClosingBalance {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
-  /**
-   * What the ledger held at the end of the day.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** What the ledger held at the end of the day. */
   readonly closingBalance?: rt.Amount;
 }
 

@@ -13,27 +13,13 @@ import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
  * `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
  */
 export interface ClosingBalanceReport {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly jobId?: string;
-  /**
-   * The day (YYYY-MM-DD) whose closing balances these are.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The day (YYYY-MM-DD) whose closing balances these are. */
   readonly queryDate?: string;
-  /**
-   * SUCCESS when the job computed the balances.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** SUCCESS when the job computed the balances. */
   readonly status?: string;
-  /**
-   * Epoch ms.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Epoch ms. */
   readonly generatedTime?: number;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly balances?: readonly ClosingBalance[];
 }
 

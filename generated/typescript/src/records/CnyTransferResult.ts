@@ -11,23 +11,12 @@ import type * as rt from "@baas/runtime";
  * `CnyTransferResult` as received: every field optional, and members added later are ignored.
  */
 export interface CnyTransferResult {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /**
-   * CNY transfer status (the sandbox: 8 succeeded, 4 failed).
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** CNY transfer status (the sandbox: 8 succeeded, 4 failed). */
   readonly status?: number;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
-  /**
-   * Epoch ms.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Epoch ms. */
   readonly completedTime?: number;
 }
 

@@ -11,29 +11,17 @@ import type * as rt from "@baas/runtime";
  * `FcOutboundResult` as received: every field optional, and members added later are ignored.
  */
 export interface FcOutboundResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly refundTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly operationBankCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly operationBankAccount?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly status?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
 }
 

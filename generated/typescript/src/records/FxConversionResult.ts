@@ -13,27 +13,14 @@ import { FxRequestStatus } from "../enums.js";
  * `FxConversionResult` as received: every field optional, and members added later are ignored.
  */
 export interface FxConversionResult {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: FxRequestStatus | rt.Unknown<number>;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly outTxId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly inTxId?: string;
-  /**
-   * The target currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The target currency. */
   readonly currency?: string;
-  /**
-   * The target amount.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The target amount. */
   readonly amount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly fxRate?: rt.Amount;
 }
 

@@ -12,29 +12,17 @@ import { FxRequestStatus } from "../enums.js";
  * `FxExchangeResult` as received: every field optional, and members added later are ignored.
  */
 export interface FxExchangeResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly applicationId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly kesAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly fcAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly outTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly inTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly status?: FxRequestStatus | rt.Unknown<number>;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly fxRate?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly operation?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
 }
 

@@ -13,47 +13,20 @@ import { FxRequestStatus } from "../enums.js";
  * `FxRequest` as received: every field optional, and members added later are ignored.
  */
 export interface FxRequest {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /**
-   * The transaction that took the source currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The transaction that took the source currency. */
   readonly outTxId?: string;
-  /**
-   * The transaction that paid the target currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The transaction that paid the target currency. */
   readonly inTxId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: FxRequestStatus | rt.Unknown<number>;
-  /**
-   * The target currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The target currency. */
   readonly currency?: string;
-  /**
-   * The target amount.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The target amount. */
   readonly amount?: rt.Amount;
-  /**
-   * Units of the target currency for one unit of the source currency.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Units of the target currency for one unit of the source currency. */
   readonly fxRate?: rt.Amount;
-  /**
-   * Why the request failed, when it did.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Why the request failed, when it did. */
   readonly errorCode?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly errorMsg?: string;
 }
 

@@ -14,75 +14,35 @@ import { AmountType, ChargeType, InterBankApplicationStatus, PaymentChannel } fr
  * `InterBankTransfer` as received: every field optional, and members added later are ignored.
  */
 export interface InterBankTransfer {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly applicationId?: string;
-  /**
-   * The debit transaction.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The debit transaction. */
   readonly txId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: InterBankApplicationStatus | rt.Unknown<number>;
-  /**
-   * What the account was debited, the fee included.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** What the account was debited, the fee included. */
   readonly debitAmount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly fee?: rt.Amount;
-  /**
-   * Currency of the debited account.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Currency of the debited account. */
   readonly currency?: string;
-  /**
-   * Epoch ms.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Epoch ms. */
   readonly createTime?: number;
-  /**
-   * The beneficiary bank's SWIFT BIC (Bank Identifier Code).
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The beneficiary bank's SWIFT BIC (Bank Identifier Code). */
   readonly beneficiarySwiftBic?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryBankName?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryBankCountry?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryBankCity?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryBankAddress?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryAccountId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryAccountCcy?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryName?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly beneficiaryEmail?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amountType?: AmountType | rt.Unknown<number>;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly messageToBeneficiary?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentChannel?: PaymentChannel | rt.Unknown<string>;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentPurposeId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentPurpose?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly senderAddress?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly chargeType?: ChargeType | rt.Unknown<string>;
 }
 

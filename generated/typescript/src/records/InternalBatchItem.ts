@@ -12,27 +12,15 @@ import { TxStatus } from "../enums.js";
  * `InternalBatchItem` as received: every field optional, and members added later are ignored.
  */
 export interface InternalBatchItem {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeAccountName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payeeType?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly failedReason?: string;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly completedTime?: number;
 }
 

@@ -12,9 +12,7 @@ import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchI
  * `InternalBatchResult` as received: every field optional, and members added later are ignored.
  */
 export interface InternalBatchResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly orderId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly InternalBatchItem[];
 }
 

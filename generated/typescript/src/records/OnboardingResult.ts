@@ -13,25 +13,14 @@ import { OnboardingStatus } from "../enums.js";
  * `OnboardingResult` as received: every field optional, and members added later are ignored.
  */
 export interface OnboardingResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly onboardingRequestId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly userId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly status?: OnboardingStatus | rt.Unknown<number>;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountType?: string;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly completeTime?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReasonIds?: readonly string[];
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly rejectionReasonMsgs?: readonly string[];
 }
 

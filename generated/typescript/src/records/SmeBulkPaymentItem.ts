@@ -13,37 +13,20 @@ import { TxStatus } from "../enums.js";
  * `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
  */
 export interface SmeBulkPaymentItem {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly benificiaryName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly benificiaryAccount?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly benificiarySubAccount?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly benificiaryBankCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly paymentChannel?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly feeAmount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
-  /**
-   * A string in this payload.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** A string in this payload. */
   readonly completedTime?: string;
 }
 

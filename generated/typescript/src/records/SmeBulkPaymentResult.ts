@@ -12,13 +12,9 @@ import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPayme
  * `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
  */
 export interface SmeBulkPaymentResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly bulkPaymentOrderId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payerAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 

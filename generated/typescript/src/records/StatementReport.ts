@@ -11,9 +11,7 @@ import type * as rt from "@baas/runtime";
  * `StatementReport` as received: every field optional, and members added later are ignored.
  */
 export interface StatementReport {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly jobId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly statementUrl?: string;
 }
 

@@ -12,11 +12,7 @@ import type * as rt from "@baas/runtime";
  * `TransactionExtInfo` as received: every field optional, and members added later are ignored.
  */
 export interface TransactionExtInfo {
-  /**
-   * The narrative shown for the transaction.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
-   */
+  /** The narrative shown for the transaction. */
   readonly transactionNarrative?: string;
   /**
    * Fee charged for the transaction.

@@ -15,36 +15,20 @@ import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionE
  * `TransactionListItem` as received: every field optional, and members added later are ignored.
  */
 export interface TransactionListItem {
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txId?: string;
   /**
    * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
    * transfer in, ...; see the txType filter of getTransList); the list is open.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
    */
   readonly txType?: string;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly createTime?: number;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly completeTime?: number;
-  /**
-   * Name of the other side of the transaction.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
-   */
+  /** Name of the other side of the transaction. */
   readonly oppoAccountName?: string;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly externalTxId?: string;
-  /**
-   * An object (e.g. transactionNarrative); its other members are not public.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
-   */
+  /** An object (e.g. transactionNarrative); its other members are not public. */
   readonly extInfo?: TransactionExtInfo;
   /**
    * The account the row belongs to.

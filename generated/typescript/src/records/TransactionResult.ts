@@ -13,67 +13,32 @@ import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./
  * `TransactionResult` as received: every field optional, and members added later are ignored.
  */
 export interface TransactionResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /**
-   * Transaction type code (TTID...); the list is open.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Transaction type code (TTID...); the list is open. */
   readonly txType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly accountType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoChannelId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoSubAccount?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoBankCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly mpesaBusinessPayType?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoAccountName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly thirdPartyTxType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly currency?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly feeAmount?: rt.Amount;
-  /**
-   * The account's balance after the transaction.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** The account's balance after the transaction. */
   readonly balance?: rt.Amount;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly createTime?: number;
-  /**
-   * Epoch ms.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** Epoch ms. */
   readonly updateTime?: number;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly extInfo?: TransactionResultExtInfo;
 }
 

@@ -12,15 +12,10 @@ import type * as rt from "@baas/runtime";
  * ignored.
  */
 export interface TransactionResultExtInfo {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly externalTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly oppoPhoneNumber?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly counterpartyName?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly thirdPartyTxType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly transactionNarrative?: string;
 }
 

@@ -13,65 +13,27 @@ import { BillType, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
  * `UtilityPayment` as received: every field optional, and members added later are ignored.
  */
 export interface UtilityPayment {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly paymentId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly txId?: string;
-  /**
-   * AIRTIME or BILL.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** AIRTIME or BILL. */
   readonly paymentType?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly currency?: string;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
-  /**
-   * Epoch ms.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Epoch ms. */
   readonly createTime?: number;
-  /**
-   * Epoch ms, once final.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Epoch ms, once final. */
   readonly completeTime?: number;
-  /**
-   * Airtime only.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Airtime only. */
   readonly mobileNumber?: string;
-  /**
-   * Airtime only.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Airtime only. */
   readonly networkProvider?: NetworkProvider | rt.Unknown<number>;
-  /**
-   * Bills only.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Bills only. */
   readonly billOrderNumber?: string;
-  /**
-   * Bills only.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Bills only. */
   readonly billType?: BillType | rt.Unknown<number>;
-  /**
-   * The batch, for an airtime purchase of a bulk payment.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** The batch, for an airtime purchase of a bulk payment. */
   readonly bulkPaymentOrderId?: string;
 }
 

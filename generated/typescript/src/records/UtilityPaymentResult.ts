@@ -11,29 +11,16 @@ import type * as rt from "@baas/runtime";
  * `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
  */
 export interface UtilityPaymentResult {
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly paymentId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly payServiceCategory?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly subType?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly orderNo?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly txId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly refundTxId?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly amount?: rt.Amount;
-  /**
-   * A string in this payload; values not public.
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
-   */
+  /** A string in this payload; values not public. */
   readonly status?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorCode?: string;
-  /** Seen on the live service in one integration; not confirmed by the bank. */
   readonly errorMsg?: string;
 }
 

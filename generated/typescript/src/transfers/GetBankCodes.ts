@@ -29,8 +29,6 @@ export interface GetBankCodesResponse {
    * The bank codes (an array; the shape of its items is not public). This bank's own code is 46
    * (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live];
    * other entries seen: M-PESA, 68, 01 [one peer].
-   *
-   * Seen on the live service in one integration; not confirmed by the bank.
    */
   readonly bankCodeList?: readonly BankCode[];
 }

@@ -40,9 +40,7 @@ const GetInterBankTransferListRequestShape: rt.RecordShape = {
  * Not public: this is the sandbox's choice, and the live service may differ.
  */
 export interface GetInterBankTransferListResponse {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly totalRows?: number;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly result?: readonly InterBankTransfer[];
 }
 

@@ -68,9 +68,7 @@ const GetTransListRequestShape: rt.RecordShape = {
  * Seen on the live service by integrations; not in the bank's API document.
  */
 export interface GetTransListResponse {
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly totalRows?: number;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly result?: readonly TransactionListItem[];
 }
 

@@ -31,25 +31,13 @@ const GetTransResultRequestShape: rt.RecordShape = {
  * Seen on the live service by integrations; not in the bank's API document.
  */
 export interface GetTransResultResponse {
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txId?: string;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly txStatus?: TxStatus | rt.Unknown<number>;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly externalTxId?: string;
-  /**
-   * An object, e.g. transactionNarrative.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
-   */
+  /** An object, e.g. transactionNarrative. */
   readonly extInfo?: TransactionExtInfo;
-  /**
-   * e.g. INTERNAL_TRANSFER.
-   *
-   * Seen on the live service by integrations; not in the bank's API document.
-   */
+  /** e.g. INTERNAL_TRANSFER. */
   readonly paymentChannel?: string;
-  /** Seen on the live service by integrations; not in the bank's API document. */
   readonly oppoBankCode?: string;
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;

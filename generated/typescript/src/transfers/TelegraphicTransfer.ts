@@ -100,7 +100,6 @@ const TelegraphicTransferRequestShape: rt.RecordShape = {
  * From the bank's public documentation, not from its API document.
  */
 export interface TelegraphicTransferResponse {
-  /** From the bank's public documentation, not from its API document. */
   readonly applicationId?: string;
 }
 

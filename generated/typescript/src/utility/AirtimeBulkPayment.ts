@@ -42,8 +42,6 @@ export interface AirtimeBulkPaymentResponse {
   /**
    * Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk
    * payments.
-   *
-   * From the bank's public documentation, not from its API document.
    */
   readonly bulkPaymentOrderId?: string;
 }

@@ -46,9 +46,7 @@ const BillPaymentRequestShape: rt.RecordShape = {
  * From the bank's public documentation, not from its API document.
  */
 export interface BillPaymentResponse {
-  /** From the bank's public documentation, not from its API document. */
   readonly txId?: string;
-  /** From the bank's public documentation, not from its API document. */
   readonly paymentId?: string;
 }
 

@@ -34,15 +34,9 @@ const BillQueryRequestShape: rt.RecordShape = {
  * From the bank's public documentation, not from its API document.
  */
 export interface BillQueryResponse {
-  /**
-   * Format not shown.
-   *
-   * From the bank's public documentation, not from its API document.
-   */
+  /** Format not shown. */
   readonly dueDate?: string;
-  /** From the bank's public documentation, not from its API document. */
   readonly dueAmount?: rt.Amount;
-  /** From the bank's public documentation, not from its API document. */
   readonly currency?: string;
 }
 

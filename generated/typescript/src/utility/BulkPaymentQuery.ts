@@ -38,17 +38,10 @@ const BulkPaymentQueryRequestShape: rt.RecordShape = {
  * Not public: this is the sandbox's choice, and the live service may differ.
  */
 export interface BulkPaymentQueryResponse {
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly bulkPaymentOrderId?: string;
-  /**
-   * Status of the batch.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
+  /** Status of the batch. */
   readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly totalRows?: number;
-  /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly result?: readonly UtilityPayment[];
 }
 

@@ -1950,4 +1950,29 @@ public final class AsyncClient {
     public Pages<BulkPaymentQueryResponse, UtilityPayment> bulkPaymentQueryPages(BulkPaymentQueryRequest request) {
         return runtime.pages(request);
     }
+
+    /**
+     * Calls <code>groupApplications</code> with the applications' business ids
+     * (<code>applicationIdList</code>) and returns the group waiting for one OTP, whose business
+     * id is the answer's <code>applicationId</code>.
+     *
+     * @param businessIds the pending applications' business ids
+     * @param options a requestId of yours, a time limit
+     * @return the group waiting for one OTP
+     */
+    public CompletableFuture<Pending<GroupApplicationsResponse>> groupPending(java.util.List<String> businessIds, CallOptions options) {
+        return runtime.executeWithAsync(GroupApplicationsRequest.builder().applicationIdList(businessIds).build(), options).thenApply(s -> new Pending<>(client, s, s.data().applicationId().map(v -> String.valueOf(v)).orElse(null), "applicationId", GroupApplicationsRequest.OPERATION));
+    }
+
+    /**
+     * Calls <code>groupApplications</code> with the applications' business ids
+     * (<code>applicationIdList</code>) and returns the group waiting for one OTP, whose business
+     * id is the answer's <code>applicationId</code>.
+     *
+     * @param businessIds the pending applications' business ids
+     * @return the group waiting for one OTP
+     */
+    public CompletableFuture<Pending<GroupApplicationsResponse>> groupPending(java.util.List<String> businessIds) {
+        return groupPending(businessIds, CallOptions.none());
+    }
 }

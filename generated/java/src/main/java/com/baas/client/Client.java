@@ -2001,4 +2001,30 @@ public final class Client implements AutoCloseable {
     public Pages<BulkPaymentQueryResponse, UtilityPayment> bulkPaymentQueryPages(BulkPaymentQueryRequest request) {
         return runtime.pages(request);
     }
+
+    /**
+     * Calls <code>groupApplications</code> with the applications' business ids
+     * (<code>applicationIdList</code>) and returns the group waiting for one OTP, whose business
+     * id is the answer's <code>applicationId</code>.
+     *
+     * @param businessIds the pending applications' business ids
+     * @param options a requestId of yours, a time limit
+     * @return the group waiting for one OTP
+     */
+    public Pending<GroupApplicationsResponse> groupPending(java.util.List<String> businessIds, CallOptions options) {
+        Success<GroupApplicationsResponse> s = runtime.executeWith(GroupApplicationsRequest.builder().applicationIdList(businessIds).build(), options);
+        return new Pending<>(this, s, s.data().applicationId().map(v -> String.valueOf(v)).orElse(null), "applicationId", GroupApplicationsRequest.OPERATION);
+    }
+
+    /**
+     * Calls <code>groupApplications</code> with the applications' business ids
+     * (<code>applicationIdList</code>) and returns the group waiting for one OTP, whose business
+     * id is the answer's <code>applicationId</code>.
+     *
+     * @param businessIds the pending applications' business ids
+     * @return the group waiting for one OTP
+     */
+    public Pending<GroupApplicationsResponse> groupPending(java.util.List<String> businessIds) {
+        return groupPending(businessIds, CallOptions.none());
+    }
 }

@@ -102,6 +102,19 @@ class GeneratedClientTest {
     }
 
     @Test
+    void applicationsAreGroupedUnderOneOtp() {
+        mock.on(com.baas.client.otp.GroupApplicationsRequest.PATH, p -> MockAnswer.data("{\"applicationId\":\"G1\"}"));
+        mock.on(ConfirmOperationRequest.PATH, p -> MockAnswer.ok());
+        var group = client.groupPending(List.of("TX1", "TX2"));
+        assertEquals("G1", group.businessId());
+        group.confirm("654321");
+        assertEquals("[\"TX1\",\"TX2\"]", new String(new com.baas.runtime.JsonWriter()
+                .json(mock.requestsOf(com.baas.client.otp.GroupApplicationsRequest.PATH).get(0).params()
+                        .get("applicationIdList")).toBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("G1", mock.requestsOf(ConfirmOperationRequest.PATH).get(0).params().getString("businessId"));
+    }
+
+    @Test
     void everyPageIsWalked() {
         mock.on(GetTransListRequest.PATH, p -> p.getString("accountId") != null
                 && "1".equals(com.baas.runtime.Wire.text(p.get("pageNo")))

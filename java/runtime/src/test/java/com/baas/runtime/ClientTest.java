@@ -189,6 +189,23 @@ class ClientTest {
     }
 
     @Test
+    void anUnsignedSuccessIsAcceptedOnlyWhenConfiguredAndStillBoundToItsRequest() {
+        mock.on(Ops.GetAccountDetails.PATH, p -> MockAnswer.data("{\"balance\":\"3.00\"}"));
+        Transport unsigned = tampering(b -> replace(b, ",\"signature\":\"", ",\"x\":\""));
+        assertThrows(SignatureMissingException.class,
+                () -> new RuntimeClient(config(), unsigned, RETRYABLE).execute(new Ops.GetAccountDetails("1")));
+        Config lenient = config().toBuilder().acceptUnsignedSuccess(true).build();
+        assertEquals(new BigDecimal("3.00"), new RuntimeClient(lenient, unsigned, RETRYABLE)
+                .execute(new Ops.GetAccountDetails("1")).balance().orElseThrow());
+        Transport otherId = request -> {
+            Transport.Response r = unsigned.send(request);
+            return new Transport.Response(r.status(), replace(r.body(), "partner1", "someone"));
+        };
+        assertThrows(RequestIdMismatchException.class,
+                () -> new RuntimeClient(lenient, otherId, RETRYABLE).execute(new Ops.GetAccountDetails("1")));
+    }
+
+    @Test
     void anAnswerToAnotherRequestIsRefused() {
         mock.on(Ops.GetAccountDetails.PATH, p -> MockAnswer.data("{\"balance\":\"1.00\"}"));
         AtomicReference<byte[]> first = new AtomicReference<>();

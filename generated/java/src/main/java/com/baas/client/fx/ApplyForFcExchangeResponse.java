@@ -60,8 +60,6 @@ public final class ApplyForFcExchangeResponse {
     /**
      * The FX request: query it with /query/v2/getFxRequestStatus.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -72,8 +70,6 @@ public final class ApplyForFcExchangeResponse {
 
     /**
      * Debited from the source account.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;sourceAmount&lt;/code&gt;.
      *
@@ -86,8 +82,6 @@ public final class ApplyForFcExchangeResponse {
     /**
      * Credited to the target account.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;targetAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -97,9 +91,7 @@ public final class ApplyForFcExchangeResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

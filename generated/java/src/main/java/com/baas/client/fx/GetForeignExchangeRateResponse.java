@@ -55,9 +55,7 @@ public final class GetForeignExchangeRateResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;currencyPair&lt;/code&gt;.
+     * Wire name &lt;code&gt;currencyPair&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -67,8 +65,6 @@ public final class GetForeignExchangeRateResponse {
 
     /**
      * Units of the quote currency for one unit of the base currency.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;rate&lt;/code&gt;.
      *
@@ -80,8 +76,6 @@ public final class GetForeignExchangeRateResponse {
 
     /**
      * When the rate was quoted, epoch ms.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;quoteTime&lt;/code&gt;.
      *

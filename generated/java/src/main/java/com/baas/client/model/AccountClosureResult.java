@@ -61,8 +61,6 @@ public final class AccountClosureResult {
     /**
      * The closure request.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;requestId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -72,9 +70,7 @@ public final class AccountClosureResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -84,8 +80,6 @@ public final class AccountClosureResult {
 
     /**
      * Epoch ms.
-     *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
      *
      * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
      *
@@ -98,8 +92,6 @@ public final class AccountClosureResult {
     /**
      * 1 account closed, 2 request rejected.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -109,9 +101,7 @@ public final class AccountClosureResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;rejectionReason&lt;/code&gt;.
+     * Wire name &lt;code&gt;rejectionReason&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

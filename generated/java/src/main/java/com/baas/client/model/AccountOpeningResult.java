@@ -62,9 +62,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -73,9 +71,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -84,9 +80,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -95,9 +89,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -106,9 +98,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -117,9 +107,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

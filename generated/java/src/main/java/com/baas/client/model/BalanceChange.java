@@ -99,9 +99,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -110,9 +108,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -121,9 +117,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name &lt;code&gt;userId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -132,9 +126,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -143,9 +135,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -156,8 +146,6 @@ public final class BalanceChange {
     /**
      * Transaction type code (TTID...); the list is open.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -167,9 +155,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -178,9 +164,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -189,9 +173,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -200,9 +182,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -211,9 +191,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -222,9 +200,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
+     * Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -233,9 +209,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -244,9 +218,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -255,9 +227,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -267,8 +237,6 @@ public final class BalanceChange {
 
     /**
      * The account's balance after the change.
-     *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
      *
      * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
      *
@@ -281,8 +249,6 @@ public final class BalanceChange {
     /**
      * Epoch ms.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -292,9 +258,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * Wire name &lt;code&gt;extInfo&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -50,9 +50,7 @@ public final class BalanceChangeExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
+     * Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -61,9 +59,7 @@ public final class BalanceChangeExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

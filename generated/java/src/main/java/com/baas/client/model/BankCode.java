@@ -53,8 +53,6 @@ public final class BankCode {
     /**
      * The code to send as a payee bank code (this bank's own is 46).
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;bankCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -64,9 +62,7 @@ public final class BankCode {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;bankName&lt;/code&gt;.
+     * Wire name &lt;code&gt;bankName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

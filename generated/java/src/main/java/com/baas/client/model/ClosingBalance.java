@@ -53,9 +53,7 @@ public final class ClosingBalance {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -64,9 +62,7 @@ public final class ClosingBalance {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -76,8 +72,6 @@ public final class ClosingBalance {
 
     /**
      * What the ledger held at the end of the day.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;closingBalance&lt;/code&gt;.
      *

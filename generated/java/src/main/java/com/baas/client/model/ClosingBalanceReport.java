@@ -60,9 +60,7 @@ public final class ClosingBalanceReport {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;jobId&lt;/code&gt;.
+     * Wire name &lt;code&gt;jobId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -72,8 +70,6 @@ public final class ClosingBalanceReport {
 
     /**
      * The day (YYYY-MM-DD) whose closing balances these are.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;queryDate&lt;/code&gt;.
      *
@@ -86,8 +82,6 @@ public final class ClosingBalanceReport {
     /**
      * SUCCESS when the job computed the balances.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -99,8 +93,6 @@ public final class ClosingBalanceReport {
     /**
      * Epoch ms.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;generatedTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -110,9 +102,7 @@ public final class ClosingBalanceReport {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;balances&lt;/code&gt;.
+     * Wire name &lt;code&gt;balances&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

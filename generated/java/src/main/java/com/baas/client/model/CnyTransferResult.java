@@ -59,9 +59,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -72,8 +70,6 @@ public final class CnyTransferResult {
     /**
      * CNY transfer status (the sandbox: 8 succeeded, 4 failed).
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -83,9 +79,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -94,9 +88,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -106,8 +98,6 @@ public final class CnyTransferResult {
 
     /**
      * Epoch ms.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
      *

@@ -68,9 +68,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -79,9 +77,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -90,9 +86,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -101,9 +95,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -112,9 +104,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -123,9 +113,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -134,9 +122,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -145,9 +131,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

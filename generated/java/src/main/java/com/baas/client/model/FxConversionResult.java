@@ -66,9 +66,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -77,9 +75,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -88,9 +84,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;outTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;outTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -99,9 +93,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;inTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;inTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -111,8 +103,6 @@ public final class FxConversionResult {
 
     /**
      * The target currency.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
@@ -125,8 +115,6 @@ public final class FxConversionResult {
     /**
      * The target amount.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -136,9 +124,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

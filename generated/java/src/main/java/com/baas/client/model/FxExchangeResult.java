@@ -80,9 +80,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -91,9 +89,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;kesAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;kesAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -102,9 +98,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;fcAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;fcAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -113,9 +107,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;outTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;outTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -124,9 +116,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;inTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;inTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -135,9 +125,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -146,9 +134,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -157,9 +143,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -168,9 +152,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -179,9 +161,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;operation&lt;/code&gt;.
+     * Wire name &lt;code&gt;operation&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -190,9 +170,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -201,9 +179,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

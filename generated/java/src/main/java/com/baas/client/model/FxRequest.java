@@ -72,9 +72,7 @@ public final class FxRequest {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -84,8 +82,6 @@ public final class FxRequest {
 
     /**
      * The transaction that took the source currency.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;outTxId&lt;/code&gt;.
      *
@@ -98,8 +94,6 @@ public final class FxRequest {
     /**
      * The transaction that paid the target currency.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;inTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -109,9 +103,7 @@ public final class FxRequest {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -121,8 +113,6 @@ public final class FxRequest {
 
     /**
      * The target currency.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
@@ -135,8 +125,6 @@ public final class FxRequest {
     /**
      * The target amount.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -147,8 +135,6 @@ public final class FxRequest {
 
     /**
      * Units of the target currency for one unit of the source currency.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;fxRate&lt;/code&gt;.
      *
@@ -161,8 +147,6 @@ public final class FxRequest {
     /**
      * Why the request failed, when it did.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -172,9 +156,7 @@ public final class FxRequest {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -121,9 +121,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -134,8 +132,6 @@ public final class InterBankTransfer {
     /**
      * The debit transaction.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -145,9 +141,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -156,9 +150,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -169,8 +161,6 @@ public final class InterBankTransfer {
     /**
      * What the account was debited, the fee included.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;debitAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -180,9 +170,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;fee&lt;/code&gt;.
+     * Wire name &lt;code&gt;fee&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -192,8 +180,6 @@ public final class InterBankTransfer {
 
     /**
      * Currency of the debited account.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
@@ -206,8 +192,6 @@ public final class InterBankTransfer {
     /**
      * Epoch ms.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -219,8 +203,6 @@ public final class InterBankTransfer {
     /**
      * The beneficiary bank's SWIFT BIC (Bank Identifier Code).
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;beneficiarySwiftBic&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -230,9 +212,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -241,9 +221,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryBankCountry&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryBankCountry&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -252,9 +230,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryBankCity&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryBankCity&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -263,9 +239,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -274,9 +248,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -285,9 +257,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryAccountCcy&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryAccountCcy&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -296,9 +266,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -307,9 +275,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;beneficiaryEmail&lt;/code&gt;.
+     * Wire name &lt;code&gt;beneficiaryEmail&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -318,9 +284,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -329,9 +293,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;amountType&lt;/code&gt;.
+     * Wire name &lt;code&gt;amountType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -340,9 +302,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -351,9 +311,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -362,9 +320,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;paymentPurposeId&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentPurposeId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -373,9 +329,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -384,9 +338,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;senderAddress&lt;/code&gt;.
+     * Wire name &lt;code&gt;senderAddress&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -395,9 +347,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;chargeType&lt;/code&gt;.
+     * Wire name &lt;code&gt;chargeType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -71,9 +71,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;payeeAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;payeeAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -82,9 +80,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;payeeAccountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;payeeAccountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -93,9 +89,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;payeeType&lt;/code&gt;.
+     * Wire name &lt;code&gt;payeeType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -104,9 +98,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -115,9 +107,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -126,9 +116,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -137,9 +125,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -148,9 +134,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;failedReason&lt;/code&gt;.
+     * Wire name &lt;code&gt;failedReason&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -160,8 +144,6 @@ public final class InternalBatchItem {
 
     /**
      * Epoch ms.
-     *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
      *
      * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
      *

@@ -50,9 +50,7 @@ public final class InternalBatchResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;orderId&lt;/code&gt;.
+     * Wire name &lt;code&gt;orderId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -61,9 +59,7 @@ public final class InternalBatchResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;resultArray&lt;/code&gt;.
+     * Wire name &lt;code&gt;resultArray&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

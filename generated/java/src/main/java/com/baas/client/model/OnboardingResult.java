@@ -69,9 +69,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -80,9 +78,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name &lt;code&gt;userId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -91,9 +87,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -102,9 +96,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -113,9 +105,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -126,8 +116,6 @@ public final class OnboardingResult {
     /**
      * Epoch ms.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -137,9 +125,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;rejectionReasonIds&lt;/code&gt;.
+     * Wire name &lt;code&gt;rejectionReasonIds&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -148,9 +134,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;rejectionReasonMsgs&lt;/code&gt;.
+     * Wire name &lt;code&gt;rejectionReasonMsgs&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -87,9 +87,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -98,9 +96,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;benificiaryName&lt;/code&gt;.
+     * Wire name &lt;code&gt;benificiaryName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -109,9 +105,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;benificiaryAccount&lt;/code&gt;.
+     * Wire name &lt;code&gt;benificiaryAccount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -120,9 +114,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;benificiarySubAccount&lt;/code&gt;.
+     * Wire name &lt;code&gt;benificiarySubAccount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -131,9 +123,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;benificiaryBankCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;benificiaryBankCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -142,9 +132,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -153,9 +141,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -164,9 +150,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -175,9 +159,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -186,9 +168,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -197,9 +177,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -208,9 +186,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -219,9 +195,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -231,8 +205,6 @@ public final class SmeBulkPaymentItem {
 
     /**
      * A string in this payload.
-     *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
      *
      * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
      *

@@ -56,9 +56,7 @@ public final class SmeBulkPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -67,9 +65,7 @@ public final class SmeBulkPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -78,9 +74,7 @@ public final class SmeBulkPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * Wire name &lt;code&gt;txType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -89,9 +83,7 @@ public final class SmeBulkPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;resultArray&lt;/code&gt;.
+     * Wire name &lt;code&gt;resultArray&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

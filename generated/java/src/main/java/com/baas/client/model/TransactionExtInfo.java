@@ -59,8 +59,6 @@ public final class TransactionExtInfo {
     /**
      * The narrative shown for the transaction.
      *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
-     *
      * <p>Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
      *
      * @return the value, or empty when absent

@@ -85,9 +85,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -99,8 +97,6 @@ public final class TransactionListItem {
      * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
      * transfer in, ...; see the txType filter of getTransList); the list is open.
      *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
-     *
      * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -110,9 +106,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -121,9 +115,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -132,9 +124,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * Wire name &lt;code&gt;createTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -143,9 +133,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * Wire name &lt;code&gt;completeTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -156,8 +144,6 @@ public final class TransactionListItem {
     /**
      * Name of the other side of the transaction.
      *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
-     *
      * <p>Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -167,9 +153,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -179,8 +163,6 @@ public final class TransactionListItem {
 
     /**
      * An object (e.g. transactionNarrative); its other members are not public.
-     *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
      *
      * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
      *

@@ -113,9 +113,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -126,8 +124,6 @@ public final class TransactionResult {
     /**
      * Transaction type code (TTID...); the list is open.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -137,9 +133,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -148,9 +142,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -159,9 +151,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -170,9 +160,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -181,9 +169,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoChannelId&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoChannelId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -192,9 +178,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -203,9 +187,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -214,9 +196,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
+     * Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -225,9 +205,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -236,9 +214,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -247,9 +223,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -258,9 +232,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -269,9 +241,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -280,9 +250,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -293,8 +261,6 @@ public final class TransactionResult {
     /**
      * The account's balance after the transaction.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -304,9 +270,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -316,8 +280,6 @@ public final class TransactionResult {
 
     /**
      * Epoch ms.
-     *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
      *
      * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
      *
@@ -330,8 +292,6 @@ public final class TransactionResult {
     /**
      * Epoch ms.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;updateTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -341,9 +301,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -352,9 +310,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -363,9 +319,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * Wire name &lt;code&gt;extInfo&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

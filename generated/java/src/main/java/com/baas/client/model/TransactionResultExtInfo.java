@@ -59,9 +59,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -70,9 +68,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -81,9 +77,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;counterpartyName&lt;/code&gt;.
+     * Wire name &lt;code&gt;counterpartyName&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -92,9 +86,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -103,9 +95,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
+     * Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

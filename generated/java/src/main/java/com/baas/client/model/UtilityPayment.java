@@ -87,9 +87,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -98,9 +96,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -111,8 +107,6 @@ public final class UtilityPayment {
     /**
      * AIRTIME or BILL.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;paymentType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -122,9 +116,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -133,9 +125,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -144,9 +134,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -155,9 +143,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -167,8 +153,6 @@ public final class UtilityPayment {
 
     /**
      * Epoch ms.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
      *
@@ -181,8 +165,6 @@ public final class UtilityPayment {
     /**
      * Epoch ms, once final.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -193,8 +175,6 @@ public final class UtilityPayment {
 
     /**
      * Airtime only.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;mobileNumber&lt;/code&gt;.
      *
@@ -207,8 +187,6 @@ public final class UtilityPayment {
     /**
      * Airtime only.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;networkProvider&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -219,8 +197,6 @@ public final class UtilityPayment {
 
     /**
      * Bills only.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;billOrderNumber&lt;/code&gt;.
      *
@@ -233,8 +209,6 @@ public final class UtilityPayment {
     /**
      * Bills only.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;billType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -245,8 +219,6 @@ public final class UtilityPayment {
 
     /**
      * The batch, for an airtime purchase of a bulk payment.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
      *

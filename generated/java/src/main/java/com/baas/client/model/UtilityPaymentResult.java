@@ -74,9 +74,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -85,9 +83,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;payServiceCategory&lt;/code&gt;.
+     * Wire name &lt;code&gt;payServiceCategory&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -96,9 +92,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;subType&lt;/code&gt;.
+     * Wire name &lt;code&gt;subType&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -107,9 +101,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;orderNo&lt;/code&gt;.
+     * Wire name &lt;code&gt;orderNo&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -118,9 +110,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -129,9 +119,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;refundTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;refundTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -140,9 +128,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name &lt;code&gt;amount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -153,8 +139,6 @@ public final class UtilityPaymentResult {
     /**
      * A string in this payload; values not public.
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -164,9 +148,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -175,9 +157,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Seen on the live service in one integration; not confirmed by the bank.
-     *
-     * <p>Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -53,8 +53,6 @@ public final class GetBankCodesResponse {
      * (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer,
      * live]; other entries seen: M-PESA, 68, 01 [one peer].
      *
-     * <p>Seen on the live service in one integration; not confirmed by the bank.
-     *
      * <p>Wire name &lt;code&gt;bankCodeList&lt;/code&gt;.
      *
      * @return the value, or empty when absent

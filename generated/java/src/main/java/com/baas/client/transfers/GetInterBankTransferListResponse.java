@@ -52,9 +52,7 @@ public final class GetInterBankTransferListResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -63,9 +61,7 @@ public final class GetInterBankTransferListResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;result&lt;/code&gt;.
+     * Wire name &lt;code&gt;result&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -52,9 +52,7 @@ public final class GetTransListResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -63,9 +61,7 @@ public final class GetTransListResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;result&lt;/code&gt;.
+     * Wire name &lt;code&gt;result&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -85,9 +85,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -96,9 +94,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -107,9 +103,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -119,8 +113,6 @@ public final class GetTransResultResponse {
 
     /**
      * An object, e.g. transactionNarrative.
-     *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
      *
      * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
      *
@@ -133,8 +125,6 @@ public final class GetTransResultResponse {
     /**
      * e.g. INTERNAL_TRANSFER.
      *
-     * <p>Seen on the live service by integrations; not in the bank's API document.
-     *
      * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -144,9 +134,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Seen on the live service by integrations; not in the bank's API document.
-     *
-     * <p>Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -49,9 +49,7 @@ public final class TelegraphicTransferResponse {
     }
 
     /**
-     * From the bank's public documentation, not from its API document.
-     *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -52,8 +52,6 @@ public final class AirtimeBulkPaymentResponse {
      * Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk
      * payments.
      *
-     * <p>From the bank's public documentation, not from its API document.
-     *
      * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
      *
      * @return the value, or empty when absent

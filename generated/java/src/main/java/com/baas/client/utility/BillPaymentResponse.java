@@ -52,9 +52,7 @@ public final class BillPaymentResponse {
     }
 
     /**
-     * From the bank's public documentation, not from its API document.
-     *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name &lt;code&gt;txId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -63,9 +61,7 @@ public final class BillPaymentResponse {
     }
 
     /**
-     * From the bank's public documentation, not from its API document.
-     *
-     * <p>Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -57,8 +57,6 @@ public final class BillQueryResponse {
     /**
      * Format not shown.
      *
-     * <p>From the bank's public documentation, not from its API document.
-     *
      * <p>Wire name &lt;code&gt;dueDate&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -68,9 +66,7 @@ public final class BillQueryResponse {
     }
 
     /**
-     * From the bank's public documentation, not from its API document.
-     *
-     * <p>Wire name &lt;code&gt;dueAmount&lt;/code&gt;.
+     * Wire name &lt;code&gt;dueAmount&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -79,9 +75,7 @@ public final class BillQueryResponse {
     }
 
     /**
-     * From the bank's public documentation, not from its API document.
-     *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name &lt;code&gt;currency&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */

@@ -58,9 +58,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -71,8 +69,6 @@ public final class BulkPaymentQueryResponse {
     /**
      * Status of the batch.
      *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
-     *
      * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
      *
      * @return the value, or empty when absent
@@ -82,9 +78,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
@@ -93,9 +87,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Not public: this is the sandbox's choice, and the live service may differ.
-     *
-     * <p>Wire name &lt;code&gt;result&lt;/code&gt;.
+     * Wire name &lt;code&gt;result&lt;/code&gt;.
      *
      * @return the value, or empty when absent
      */
