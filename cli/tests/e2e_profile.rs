@@ -37,20 +37,36 @@ async fn a_profile_calls_with_its_key_and_shows_it_redacted() {
         .arg("profile");
     let shown = common::run(show).await;
     assert_eq!(shown.code, 0, "{}", shown.stderr);
-    assert!(shown.stdout.contains("profile:        local"), "{}", shown.stdout);
-    assert!(shown.stdout.contains(&sandbox.base_url()), "{}", shown.stdout);
+    assert!(
+        shown.stdout.contains("profile:        local"),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        shown.stdout.contains(&sandbox.base_url()),
+        "{}",
+        shown.stdout
+    );
     assert!(
         shown.stdout.contains("[redacted]") && shown.stdout.contains("TEST_BAAS_KEY"),
         "{}",
         shown.stdout
     );
-    assert!(!shown.stdout.contains(DEFAULT_KEY), "the key is never shown");
+    assert!(
+        !shown.stdout.contains(DEFAULT_KEY),
+        "the key is never shown"
+    );
 
     let mut get = common::baas(&sandbox);
     get.env("BAAS_CONFIG", &config)
         .env("TEST_BAAS_KEY", DEFAULT_KEY)
         .env("BAAS_SANDBOX_URL", "http://127.0.0.1:9") // not used: the profile is
-        .args(["account", "get-account-details", "--account-id", "1000000001"]);
+        .args([
+            "account",
+            "get-account-details",
+            "--account-id",
+            "1000000001",
+        ]);
     let got = common::run(get).await;
     assert_eq!(got.code, 0, "{}", got.stderr);
     let answer: serde_json::Value = serde_json::from_str(&got.stdout).unwrap();
@@ -62,10 +78,19 @@ async fn a_profile_calls_with_its_key_and_shows_it_redacted() {
     keyless
         .env("BAAS_CONFIG", &config)
         .env_remove("TEST_BAAS_KEY")
-        .args(["account", "get-account-details", "--account-id", "1000000001"]);
+        .args([
+            "account",
+            "get-account-details",
+            "--account-id",
+            "1000000001",
+        ]);
     let refused = common::run(keyless).await;
     assert_eq!(refused.code, 3, "{}", refused.stderr);
-    assert!(refused.stderr.contains("TEST_BAAS_KEY"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("TEST_BAAS_KEY"),
+        "{}",
+        refused.stderr
+    );
     assert_eq!(sandbox.requests_seen(), 1);
 
     // A profile the file does not have.
@@ -95,8 +120,16 @@ async fn with_no_profile_and_no_sandbox_running_the_call_is_made_in_process() {
     ]);
     let ran = common::run(cmd).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    assert!(ran.stdout.contains("accountId: '1000000001'"), "{}", ran.stdout);
-    assert!(ran.stderr.contains("sandbox in this process"), "{}", ran.stderr);
+    assert!(
+        ran.stdout.contains("accountId: '1000000001'"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stderr.contains("sandbox in this process"),
+        "{}",
+        ran.stderr
+    );
     assert!(ran.stderr.contains("verified answer"), "{}", ran.stderr);
     assert_eq!(sandbox.requests_seen(), 0, "not the test's sandbox");
 }
