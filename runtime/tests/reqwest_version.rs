@@ -25,12 +25,23 @@ fn the_reqwest_version_from_client_takes_is_written_where_partners_read() {
         .next()
         .and_then(|head| head.rsplit("\n\n").next())
         .expect("from_client's rustdoc");
-    assert!(doc.contains(&said), "from_client's rustdoc does not say {said:?}:\n{doc}");
+    assert!(
+        doc.contains(&said),
+        "from_client's rustdoc does not say {said:?}:\n{doc}"
+    );
     let readme = read("../README.md");
-    let at = readme.find("from_client(").expect("README names from_client");
+    let at = readme
+        .find("from_client(")
+        .expect("README names from_client");
     let paragraph = &readme[at..at + 400.min(readme.len() - at)];
-    assert!(paragraph.contains(&said), "README beside from_client does not say {said:?}");
-    assert!(paragraph.contains("transport::reqwest"), "README names no re-export");
+    assert!(
+        paragraph.contains(&said),
+        "README beside from_client does not say {said:?}"
+    );
+    assert!(
+        paragraph.contains("transport::reqwest"),
+        "README names no re-export"
+    );
 }
 
 /// The re-export is the reqwest `from_client` takes: this compiles only then.
