@@ -538,7 +538,7 @@ mod tests {
             Amount::checked_sum(fees).map(|t| t.to_string()).as_deref(),
             Some("4.00")
         );
-        assert_eq!(Amount::checked_sum(&fees), Some(a("4")));
+        assert_eq!(Amount::checked_sum(fees.iter()), Some(a("4")));
         assert_eq!(
             Amount::checked_sum(Vec::<Amount>::new()),
             Some(Amount::ZERO)
