@@ -18,7 +18,9 @@
 
 mod client;
 mod names;
+mod notifications;
 mod ops;
+mod otp;
 mod shape;
 mod types;
 
@@ -163,9 +165,9 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     ));
     files.push(client::client(&ctx, false));
     files.push(client::client(&ctx, true));
-    files.extend(client::pending(&ctx));
+    files.extend(otp::pending(&ctx));
     files.push(types::result_codes(&ctx));
-    files.push(client::notifications(&ctx));
+    files.push(notifications::notifications(&ctx));
     for e in &plan.enums {
         files.push(types::value_set(e));
     }
