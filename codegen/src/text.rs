@@ -126,6 +126,38 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// A double-quoted string literal in the C family's escapes (`\"`, `\\`, `\n`, `\r`,
+/// `\t`); any other character `other` escapes (a control character, for each language
+/// its own way) is written as it returns, the rest as it is.
+pub fn quoted(text: &str, other: impl Fn(char) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => match other(c) {
+                Some(escaped) => out.push_str(&escaped),
+                None => out.push(c),
+            },
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `name`, or `name` with `suffix` when a language reserves it (`type` → `type_`).
+pub fn unreserved(name: String, reserved: &[&str], suffix: &str) -> String {
+    if reserved.contains(&name.as_str()) {
+        format!("{name}{suffix}")
+    } else {
+        name
+    }
+}
+
 /// Spec text as partner documentation: whitespace collapsed, and the repository's
 /// reference files named by what they are (partners do not have them).
 pub fn partner_text(text: &str) -> String {
@@ -159,6 +191,14 @@ mod tests {
             out.finish(),
             "/** Short. */\n/**\n * one two\n * three\n * four\n *\n * five\n */\n"
         );
+    }
+
+    #[test]
+    fn quoted_escapes_the_c_family_and_leaves_the_rest_to_the_language() {
+        let hex = |c: char| (c < ' ').then(|| format!("\\x{:02x}", c as u32));
+        assert_eq!(quoted("a\"b\\c\nd\u{1}é", hex), r#""a\"b\\c\nd\x01é""#);
+        assert_eq!(unreserved("type".into(), &["type"], "_"), "type_");
+        assert_eq!(unreserved("kind".into(), &["type"], "_"), "kind");
     }
 
     #[test]

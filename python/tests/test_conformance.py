@@ -250,7 +250,7 @@ def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> 
     scenario = json.loads(path.read_text(encoding="utf-8"))
     run = Run(path.name, fresh_sandbox, tmp_path)
     verifier = Verifier(fresh_sandbox.private_key, scenario.get("service_sender", "baas-sandbox"))
-    seen = SeenFile(tmp_path / "seen", verifier.window)
+    seen = SeenFile(tmp_path / "seen")  # ids kept DEFAULT_KEEP from when recorded
     try:
         for i, step in enumerate(scenario["steps"], 1):
             at = f"{path.name} step {i}"

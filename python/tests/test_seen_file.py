@@ -4,6 +4,7 @@ again; any id is recorded exactly and survives a reopen."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from baas_runtime.notification import (
@@ -111,3 +112,21 @@ def test_a_failed_write_keeps_the_id_known_and_writes_it_later(tmp_path: Path) -
     reopened = SeenFile(path, now_ms=T0)
     assert not reopened.is_new(DeliveryId("A", "0028"))
     assert not reopened.is_new(DeliveryId("B", "0028"))
+
+
+def test_the_shared_file_reads_and_writes_the_same_in_every_language(tmp_path: Path) -> None:
+    """tests/data/seen-file.json: the file the Rust and TypeScript stores read and write
+    too, byte for byte."""
+    shared = json.loads(
+        (Path(__file__).resolve().parents[2] / "tests" / "data" / "seen-file.json").read_text(encoding="utf-8")
+    )
+    recorded = shared["recorded_ms"]
+    (tmp_path / "read").write_bytes(shared["file"].encode("ascii"))
+    seen = SeenFile(tmp_path / "read", now_ms=recorded + HOUR)
+    assert len(seen) == len(shared["ids"])
+    for kind, request_id in shared["ids"]:
+        assert not seen.is_new(DeliveryId(request_id, kind)), (kind, request_id)
+    mine = SeenFile(tmp_path / "written", now_ms=recorded)
+    for kind, request_id in shared["ids"]:
+        mine.record(_n(kind, request_id), now_ms=recorded)
+    assert (tmp_path / "written").read_bytes() == shared["file"].encode("ascii")

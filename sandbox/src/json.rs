@@ -220,7 +220,12 @@ impl Reader<'_> {
 
     /// The value at the cursor, `depth` levels below the top-level value.
     fn value(&mut self, depth: usize) -> Result<Json, JsonError> {
-        if depth > MAX_DEPTH {
+        // An object or array `depth` levels below the top-level object is at level
+        // `depth + 1`: at most MAX_DEPTH levels, the top-level object included, as every
+        // SDK counts them (an empty one too; the differential test found the sandbox read
+        // an empty `[]` one level deeper).
+        self.skip_ws();
+        if depth >= MAX_DEPTH && matches!(self.peek(), Some(b'{' | b'[')) {
             return Err(JsonError(format!("nesting deeper than {MAX_DEPTH}")));
         }
         self.values_left = self.values_left.checked_sub(1).ok_or_else(|| {
@@ -433,5 +438,15 @@ mod tests {
             "]".repeat(MAX_DEPTH + 2)
         );
         assert!(Json::parse(&deep).is_err());
+        // 64 levels, the top one included, even when the innermost is empty; not 65.
+        let edge = |levels: usize| {
+            format!(
+                r#"{{"a":{}{}}}"#,
+                "[".repeat(levels - 1),
+                "]".repeat(levels - 1)
+            )
+        };
+        assert!(Json::parse(&edge(MAX_DEPTH)).is_ok());
+        assert!(Json::parse(&edge(MAX_DEPTH + 1)).is_err());
     }
 }

@@ -202,7 +202,7 @@ for (const file of files) {
     try {
       const run = new Run(sandbox);
       const verifier = new sdk.NotificationVerifier(sandbox.privateKey, scenario.service_sender ?? "baas-sandbox");
-      const seen = new SeenFile(join(mkdtempSync(join(tmpdir(), "baas-ts-")), "seen"), verifier.windowMs);
+      const seen = new SeenFile(join(mkdtempSync(join(tmpdir(), "baas-ts-")), "seen"));
       for (const [i, step] of scenario.steps.entries()) {
         const at = `${file} step ${i + 1}`;
         if (step.notification !== undefined) {

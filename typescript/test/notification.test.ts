@@ -101,3 +101,19 @@ test("the file is the Rust and Python format, and a file of the first format is 
   assert.ok(text.startsWith("# baas seen-notifications v2:"), text);
   assert.ok(text.includes(`\n${now} 0028 N%201%20with%20spaces\n`), text);
 });
+
+test("tests/data/seen-file.json: the file the Rust and Python stores read and write too, byte for byte", () => {
+  const shared = JSON.parse(readFileSync(new URL("../../../tests/data/seen-file.json", import.meta.url), "utf8")) as {
+    recorded_ms: number;
+    file: string;
+    ids: [string, string][];
+  };
+  const dir = mkdtempSync(join(tmpdir(), "baas-seen-"));
+  writeFileSync(join(dir, "read"), shared.file, "latin1");
+  const seen = new SeenFile(join(dir, "read"), undefined, shared.recorded_ms + 3_600_000);
+  assert.equal(seen.size, shared.ids.length);
+  for (const [notificationType, requestId] of shared.ids) assert.ok(!seen.isNew({ notificationType, requestId }), JSON.stringify([notificationType, requestId]));
+  const mine = new SeenFile(join(dir, "written"), undefined, shared.recorded_ms);
+  for (const [notificationType, requestId] of shared.ids) mine.record({ notificationType, requestId }, shared.recorded_ms);
+  assert.equal(readFileSync(join(dir, "written"), "latin1"), shared.file);
+});

@@ -172,12 +172,7 @@ pub fn step(words: &Words) -> String {
 
 /// A package name for a group (`transfers`).
 pub fn package(words: &Words) -> String {
-    let name = words.snake().replace('_', "");
-    if KEYWORDS.contains(&name.as_str()) {
-        format!("{name}s")
-    } else {
-        name
-    }
+    crate::text::unreserved(words.snake().replace('_', ""), &KEYWORDS, "s")
 }
 
 /// The Java type of a model type in one direction (boxed: fields may be absent).
@@ -314,25 +309,15 @@ pub fn doc_paragraphs(doc: &Doc) -> Vec<String> {
 
 /// A Java string literal.
 pub fn string_literal(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::text::quoted(text, |c| {
+        ((c as u32) < 0x20 || (c as u32) > 0x7e).then(|| {
+            let mut buf = [0u16; 2];
+            c.encode_utf16(&mut buf)
+                .iter()
+                .map(|unit| format!("\\u{unit:04x}"))
+                .collect()
+        })
+    })
 }
 
 #[cfg(test)]

@@ -145,12 +145,7 @@ pub fn prop(wire_name: &str, words: &Words) -> String {
 
 /// A method name of the client (`applyForTransfer`), `Call` added to one it has itself.
 pub fn method(words: &Words) -> String {
-    let name = words.camel();
-    if CLIENT_METHODS.contains(&name.as_str()) {
-        format!("{name}Call")
-    } else {
-        name
-    }
+    crate::text::unreserved(words.camel(), &CLIENT_METHODS, "Call")
 }
 
 /// The namespace of a group's operations (`Baas\Client\Transfers`).

@@ -15,12 +15,7 @@ const RESERVED: [&str; 39] = [
 /// A field, parameter, method or module name: snake_case, with `_` added to a Python
 /// keyword or a name the methods use.
 pub fn ident(words: &Words) -> String {
-    let name = words.snake();
-    if RESERVED.contains(&name.as_str()) {
-        format!("{name}_")
-    } else {
-        name
-    }
+    crate::text::unreserved(words.snake(), &RESERVED, "_")
 }
 
 /// An enum member's name: UPPER_SNAKE_CASE (`InsufficientBalance` →
@@ -36,23 +31,9 @@ pub fn member(words: &Words) -> String {
 
 /// A Python string literal (double quotes, escaped).
 pub fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::text::quoted(text, |c| {
+        ((c as u32) < 0x20 || c == '\u{7f}').then(|| format!("\\x{:02x}", c as u32))
+    })
 }
 
 /// The body of a docstring: backslashes and triple quotes escaped, no trailing

@@ -23,11 +23,7 @@ const RESERVED: &[&str] = &[
 ];
 
 fn unreserved(name: String) -> String {
-    if RESERVED.contains(&name.as_str()) {
-        format!("{name}_")
-    } else {
-        name
-    }
+    crate::text::unreserved(name, RESERVED, "_")
 }
 
 /// A group's module file stem and import binding (`transfers`).

@@ -412,6 +412,45 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// `tests/data/seen-file.json`: the file the Python and TypeScript stores read and
+    /// write too, byte for byte.
+    #[test]
+    fn the_shared_file_reads_and_writes_the_same_in_every_language() {
+        let shared: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/data/seen-file.json")).unwrap();
+        let recorded = shared["recorded_ms"].as_i64().unwrap();
+        let text = shared["file"].as_str().unwrap();
+        let ids: Vec<(String, String)> = shared["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| {
+                (
+                    pair[0].as_str().unwrap().to_owned(),
+                    pair[1].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let dir = dir("shared");
+        let read = dir.join("read");
+        std::fs::write(&read, text).unwrap();
+        let seen = SeenFile::open_at(&read, DEFAULT_KEEP, recorded + HOUR).unwrap();
+        assert_eq!(seen.len(), ids.len());
+        for (kind, id) in &ids {
+            assert!(
+                !seen.is_new(&n(kind, id, 0).delivery_id()),
+                "{kind:?} {id:?}"
+            );
+        }
+        let written = dir.join("written");
+        let mut mine = SeenFile::open_at(&written, DEFAULT_KEEP, recorded).unwrap();
+        for (kind, id) in &ids {
+            mine.record_at(&n(kind, id, 0), recorded).unwrap();
+        }
+        assert_eq!(std::fs::read_to_string(&written).unwrap(), text);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn escaping_round_trips_and_refuses_what_it_never_writes() {
         for text in ["", "a b", "%", "%25", "\u{2028}", "🎉", "a\u{0}b"] {
