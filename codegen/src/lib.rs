@@ -6,6 +6,7 @@
 //! every problem found as located [`Diagnostics`].
 
 pub mod artifact;
+pub mod cli;
 pub mod diff;
 pub mod emit;
 pub mod format;

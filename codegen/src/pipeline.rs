@@ -32,11 +32,14 @@ pub enum Artifact {
     PhpSdk,
     /// The Java SDK (`java/`, Maven artifact `com.baas:baas-client`).
     JavaSdk,
+    /// The `baas` command line's table of operations (`cli/commands.rs`, included by
+    /// the `baas-cli` package).
+    CliCommands,
 }
 
 impl Artifact {
     /// Every artifact, in the order its files are written.
-    pub const ALL: [Artifact; 8] = [
+    pub const ALL: [Artifact; 9] = [
         Artifact::RustClient,
         Artifact::OpenApi,
         Artifact::SpecSchema,
@@ -45,6 +48,7 @@ impl Artifact {
         Artifact::TypeScriptSdk,
         Artifact::PhpSdk,
         Artifact::JavaSdk,
+        Artifact::CliCommands,
     ];
 
     /// The artifact's files, unformatted.
@@ -58,6 +62,7 @@ impl Artifact {
             Artifact::TypeScriptSdk => crate::typescript::files(api),
             Artifact::PhpSdk => crate::php::files(api),
             Artifact::JavaSdk => crate::java::files(api),
+            Artifact::CliCommands => crate::cli::files(api),
         }
     }
 }
@@ -165,6 +170,7 @@ mod tests {
             first("typescript/"),
             first("php/"),
             first("java/"),
+            first("cli/"),
         ];
         assert!(order.iter().all(Option::is_some), "{order:?}");
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");

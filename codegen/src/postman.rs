@@ -330,12 +330,15 @@ fn request_item(api: &Api, op: &Operation) -> Value {
         doc.push_str(&format!("\n\nDeprecated: {note}"));
     }
     if op.moves_money {
-        doc.push_str(
-            "\n\nMoves money: never re-send it automatically; look the application up first.",
-        );
+        doc.push_str("\n\n");
+        doc.push_str(crate::plan::sentences::MOVES_MONEY);
     }
-    if op.otp {
-        doc.push_str("\n\nNeeds an OTP: sendOtp, then confirmOperation with the application's id.");
+    if let (true, Some(flow)) = (op.otp, &api.otp_flow) {
+        doc.push_str("\n\n");
+        doc.push_str(&crate::plan::sentences::needs_otp(
+            &flow.send.operation,
+            &flow.confirm.operation,
+        ));
     }
     json!({
         "name": op.name,

@@ -116,7 +116,7 @@ pub fn sync(root: &Path, files: &[GeneratedFile], mode: Mode) -> Result<Vec<Chan
 
 /// Where generated files of each language live: the folder below the output root, the
 /// file name ending, and the header every generated file of it starts with.
-const GENERATED_TREES: [(&str, &str, &str); 5] = [
+const GENERATED_TREES: [(&str, &str, &str); 6] = [
     ("src", ".rs", GENERATED_HEADER),
     (crate::python::ROOT, ".py", crate::python::HEADER),
     // Only the sources: `dist/` beside them holds what tsc writes from them.
@@ -124,6 +124,7 @@ const GENERATED_TREES: [(&str, &str, &str); 5] = [
     (crate::php::SRC, ".php", crate::php::HEADER),
     // Only the generated sources: the module's pom.xml is compared as any file is.
     (crate::java::SRC, ".java", crate::java::HEADER),
+    (crate::cli::ROOT, ".rs", GENERATED_HEADER),
 ];
 
 /// Files under each of [`GENERATED_TREES`] that carry its generated header but are not

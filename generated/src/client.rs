@@ -352,7 +352,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`ApplyForCnyExpressRequired`](super::cny::ApplyForCnyExpressRequired) struct literal, or a built [`ApplyForCnyExpressRequest`](super::cny::ApplyForCnyExpressRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `applyForCnyExpress` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -488,7 +488,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`ApplyForFcExchangeRequired`](super::fx::ApplyForFcExchangeRequired) struct literal, or a built [`ApplyForFcExchangeRequest`](super::fx::ApplyForFcExchangeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
     ///
-    /// `applyForFcExchange` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -843,7 +843,7 @@ impl Client {
     ///
     /// The service answers with code and msg only.
     ///
-    /// `confirmOperation` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -933,7 +933,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`TxReversalRequired`](super::reversal::TxReversalRequired) struct literal, or a built [`TxReversalRequest`](super::reversal::TxReversalRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TxReversalResponse`](super::reversal::TxReversalResponse).
     ///
-    /// `txReversal` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -989,7 +989,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`FetchTransactionFeeRequired`](super::reversal::FetchTransactionFeeRequired) struct literal, or a built [`FetchTransactionFeeRequest`](super::reversal::FetchTransactionFeeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`FeeResult`](super::records::FeeResult).
     ///
-    /// `fetchTransactionFee` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1023,7 +1023,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`ApplyForMobileMoneyBusinessTransferRequired`](super::transfers::ApplyForMobileMoneyBusinessTransferRequired) struct literal, or a built [`ApplyForMobileMoneyBusinessTransferRequest`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForMobileMoneyBusinessTransferResponse`](super::transfers::ApplyForMobileMoneyBusinessTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `applyForMobileMoneyBusinessTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1056,7 +1056,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`ApplyForTransferRequired`](super::transfers::ApplyForTransferRequired) struct literal, or a built [`ApplyForTransferRequest`](super::transfers::ApplyForTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForTransferResponse`](super::transfers::ApplyForTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `applyForTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1150,7 +1150,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`TelegraphicTransferRequired`](super::transfers::TelegraphicTransferRequired) struct literal, or a built [`TelegraphicTransferRequest`](super::transfers::TelegraphicTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TelegraphicTransferResponse`](super::transfers::TelegraphicTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `telegraphicTransfer` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1326,7 +1326,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`AirtimePaymentRequired`](super::utility::AirtimePaymentRequired) struct literal, or a built [`AirtimePaymentRequest`](super::utility::AirtimePaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `airtimePayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1358,7 +1358,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`AirtimeBulkPaymentRequired`](super::utility::AirtimeBulkPaymentRequired) struct literal, or a built [`AirtimeBulkPaymentRequest`](super::utility::AirtimeBulkPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimeBulkPaymentResponse`](super::utility::AirtimeBulkPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `airtimeBulkPayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///
@@ -1420,7 +1420,7 @@ impl Client {
     ///
     /// Takes the required fields as a [`BillPaymentRequired`](super::utility::BillPaymentRequired) struct literal, or a built [`BillPaymentRequest`](super::utility::BillPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BillPaymentResponse`](super::utility::BillPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
-    /// `billPayment` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.
+    /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
     /// # Example
     ///

@@ -11,7 +11,9 @@ use Baas\Signing\{Notification, NotificationException, NotificationVerifier, Pri
 // Your callback URL: verifies the exact bytes, processes each notification once, answers `ok`.
 $key = PrivateKey::fromEnv('BAAS_PRIVATE_KEY') ?? throw new RuntimeException('BAAS_PRIVATE_KEY is not set');
 $handler = new NotificationHandler(
-    new NotificationVerifier($key, getenv('BAAS_SERVICE_SENDER') ?: 'the-service-sender'),
+    // The service's sender name: the sandbox's is `baas-sandbox` (its banner prints it,
+    // `SandboxProcess::SERVICE_SENDER`); the live service's comes from your bank.
+    new NotificationVerifier($key, getenv('BAAS_SERVICE_SENDER') ?: 'baas-sandbox'),
     new FileProcessedStore(__DIR__ . '/var/baas-processed'),
     function (Notification $n): void {
         $payload = Notifications::payload($n); // e.g. a ClosingBalanceReport for 0015

@@ -42,7 +42,7 @@ from .transport import AsyncHttpxTransport, AsyncTransport, HttpxTransport, Tran
 from .validate import FieldPath, RuleKind, Validator, Violation
 from .wire import Scalar, Unknown
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Ambiguity",

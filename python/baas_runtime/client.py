@@ -170,7 +170,7 @@ class _Core:
         self.mark(error)
         fixed_id = options.request_id is not None
         may_resend = not (request.MOVES_MONEY or fixed_id) or not error.may_have_reached_service
-        if attempt >= self.config.max_retries or not error.is_retryable or not may_resend:
+        if attempt >= self.config.max_retries or not error.is_retryable() or not may_resend:
             return None
         return min(self.config.retry_backoff * float(1 << min(attempt, 16)), MAX_BACKOFF)
 
@@ -308,7 +308,7 @@ class RuntimeClient:
                     return success.data
                 last_state, last_request_id = now, success.request_id
             except BaasError as e:
-                if not (e.is_retryable and not query.MOVES_MONEY):
+                if not (e.is_retryable() and not query.MOVES_MONEY):
                     raise
             elapsed = time.monotonic() - started
             if elapsed + delay > policy.deadline:
@@ -403,7 +403,7 @@ class AsyncRuntimeClient:
                     return success.data
                 last_state, last_request_id = now, success.request_id
             except BaasError as e:
-                if not (e.is_retryable and not query.MOVES_MONEY):
+                if not (e.is_retryable() and not query.MOVES_MONEY):
                     raise
             elapsed = time.monotonic() - started
             if elapsed + delay > policy.deadline:

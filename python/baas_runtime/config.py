@@ -126,7 +126,14 @@ def _is_loopback(after_scheme: str) -> bool:
 @dataclass(frozen=True)
 class CallOptions:
     """Options of one call: the requestId to send (to store it before sending, to
-    reconcile or cancel by it; a new one by default) and its time limit in seconds."""
+    reconcile or cancel by it; a new one by default) and its time limit in seconds.
+
+    **A requestId of your own turns off retries** of a failed attempt that may have
+    reached the service (a timeout, a dropped connection, a retryable code such as
+    ``10001``), queries included: the service refuses a requestId it has seen
+    (``12002``), so the call is tried again only when the failed attempt provably never
+    left. Without one, a query is retried with a new requestId up to
+    ``Config.max_retries`` times."""
 
     request_id: str | None = None
     timeout: float | None = None

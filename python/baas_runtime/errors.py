@@ -85,9 +85,9 @@ class BaasError(Exception):
         """False only when the request bytes provably never reached the service."""
         return True
 
-    @property
     def is_retryable(self) -> bool:
-        """True when trying again may succeed (never for :class:`OutcomeUnknown`)."""
+        """True when trying again may succeed (never for :class:`OutcomeUnknown`). A
+        method, as in Rust (``error.is_retryable()``; a property until baas-runtime 0.3.0)."""
         return False
 
     @property
@@ -159,7 +159,6 @@ class TransportError(BaasError):
     def may_have_reached_service(self) -> bool:
         return self._reached
 
-    @property
     def is_retryable(self) -> bool:
         return True
 
@@ -181,7 +180,6 @@ class CallTimeout(BaasError):
     def may_have_reached_service(self) -> bool:
         return self._reached
 
-    @property
     def is_retryable(self) -> bool:
         return True
 
@@ -231,7 +229,6 @@ class ApiError(BaasError):
     def api_code(self) -> str | None:
         return self.code
 
-    @property
     def is_retryable(self) -> bool:
         return self.retryable
 
@@ -319,7 +316,6 @@ class DecodeError(BaasError):
         self.args = (self.message,)
         return self
 
-    @property
     def is_retryable(self) -> bool:
         return self.status in (502, 503, 504)
 

@@ -34,6 +34,7 @@ from .config import Config
 from .secret import PrivateKey
 
 __all__ = [
+    "SERVICE_SENDER",
     "SandboxAdmin",
     "SandboxAdminError",
     "SandboxApplication",
@@ -42,6 +43,10 @@ __all__ = [
 ]
 
 _ADMIN = "/_sandbox"
+#: The sandbox's service sender: the ``sender`` of every answer and notification it signs,
+#: what a notification ``Verifier`` is given (``Verifier(key, SERVICE_SENDER)``). The live
+#: service's sender name comes from your bank.
+SERVICE_SENDER = "baas-sandbox"
 _LISTENING = "baas-sandbox listening on "
 
 
@@ -90,7 +95,14 @@ class SandboxAdmin:
     """The sandbox's admin API at ``base_url`` (``http://127.0.0.1:PORT``, as the sandbox
     prints it). Blocking; one ``httpx.Client``, closed by :meth:`close` or ``with``.
     ``admin_token``: the token of a sandbox started with ``--admin-token`` (its banner prints
-    it), sent in the ``X-Sandbox-Admin-Token`` header of every admin request."""
+    it), sent in the ``X-Sandbox-Admin-Token`` header of every admin request.
+
+    Attach to a sandbox that is already running (started by ``cargo run -p baas-sandbox``,
+    another test, a container): ``SandboxAdmin("http://127.0.0.1:8080")``."""
+
+    #: The sandbox's service sender (``baas-sandbox``): the sender of its answers and
+    #: notifications, for ``Verifier(key, admin.service_sender)``.
+    service_sender: str = SERVICE_SENDER
 
     def __init__(
         self,
@@ -288,6 +300,9 @@ class SandboxProcess:
         self._output: collections.deque[str] = collections.deque(maxlen=200)
         self.url = ""
         self.sender = ""
+        #: The sender of the sandbox's answers and notifications, as its banner prints it
+        #: (``baas-sandbox``): give it to your notification ``Verifier``.
+        self.service_sender = SERVICE_SENDER
         self._key: PrivateKey | None = None
 
     def start(self) -> SandboxProcess:
@@ -328,6 +343,10 @@ class SandboxProcess:
                 self.url = line[len(_LISTENING) :].strip()
             elif line.startswith("sender:"):
                 self.sender = line.split(":", 1)[1].strip()
+            elif line.startswith("service:"):
+                words = line.split(":", 1)[1].split()
+                if words:
+                    self.service_sender = words[0]
             elif line.startswith("key:"):
                 words = line.split(":", 1)[1].split()
                 if words:

@@ -153,7 +153,7 @@ def test_signed_refusal_is_refused_unsigned_is_unknown() -> None:
     mock.on(Pay, lambda p: Refusal("14009", "insufficient balance", signed=False))
     with pytest.raises(OutcomeUnknown) as unknown:
         client.execute(Pay(amount=Decimal("1.00")))
-    assert unknown.value.outcome is Outcome.UNKNOWN and not unknown.value.is_retryable
+    assert unknown.value.outcome is Outcome.UNKNOWN and not unknown.value.is_retryable()
     assert isinstance(unknown.value.cause, ApiError)
     assert unknown.value.request_id is not None and unknown.value.attempts == 1
 
@@ -185,7 +185,7 @@ def test_retryable_codes_are_retried_only_where_safe() -> None:
     mock.on(GetBalance, lambda p: Refusal("10001", "busy"))
     with pytest.raises(ApiError) as busy:
         client_for(mock, max_retries=2).execute(GetBalance(account_id="1"))
-    assert busy.value.attempts == 3 and busy.value.is_retryable
+    assert busy.value.attempts == 3 and busy.value.is_retryable()
     assert len({r.request_id for r in mock.requests}) == 3, "a new requestId per attempt"
     mock.on(Pay, lambda p: Refusal("10001", "busy"))
     with pytest.raises(ApiError):
@@ -194,7 +194,7 @@ def test_retryable_codes_are_retried_only_where_safe() -> None:
     mock.on(GetBalance, lambda p: Refusal("14001", "no such account"))
     with pytest.raises(ApiError) as final:
         client_for(mock).execute(GetBalance(account_id="1"))
-    assert final.value.attempts == 1 and not final.value.is_retryable
+    assert final.value.attempts == 1 and not final.value.is_retryable()
 
 
 def test_per_call_request_id_and_a_fixed_id_is_not_resent() -> None:

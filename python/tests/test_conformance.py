@@ -195,7 +195,7 @@ def check_error(at: str, error: BaseException, expect: dict[str, Any]) -> None:
         typed = ResultCode.from_error(error)
         assert isinstance(typed, ResultCode) and typed.name.lower() == expect["result_code"], f"{at}: {typed}"
     if "retryable" in expect:
-        assert error.is_retryable == expect["retryable"], f"{at}: retryable of {error}"
+        assert error.is_retryable() == expect["retryable"], f"{at}: retryable of {error}"
     if "violations" in expect:
         assert isinstance(error, InvalidRequest), f"{at}: {error!r}"
         got = [[str(v.field), v.rule.value] for v in error.violations]

@@ -3,6 +3,9 @@ binary, and its refusals without one."""
 
 from __future__ import annotations
 
+import http.server
+import threading
+import time
 from decimal import Decimal
 
 import httpx
@@ -10,13 +13,15 @@ import pytest
 
 from baas_client import (
     ApiError,
+    BaasError,
     Client,
     ResultCode,
     SandboxAdmin,
     SandboxAdminError,
     SandboxProcess,
+    Verifier,
 )
-from baas_client.enums import Currency, OtpType, TxStatus
+from baas_client.enums import Currency, FxCurrency, OtpType, TxStatus
 from conftest import start_sandbox
 
 
@@ -142,5 +147,93 @@ def test_with_an_admin_token_the_helper_sends_it_and_a_helper_without_it_is_refu
                 assert refused.value.status == 403
                 assert "--admin-token" in str(refused.value)
         assert any(line.startswith("token:") for line in sandbox.output)
+    finally:
+        sandbox.stop()
+
+
+def test_the_service_sender_is_printed_exposed_and_verifies_the_sandboxs_notifications() -> None:
+    # Issue 34: a receiver given any other sender refuses every delivery; the helper says
+    # which one the sandbox signs with, and the banner prints it.
+    bodies: list[bytes] = []
+
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            bodies.append(self.rfile.read(int(self.headers["content-length"])))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sandbox = start_sandbox(callback_url=f"http://127.0.0.1:{server.server_address[1]}/cb")
+    try:
+        assert sandbox.service_sender == "baas-sandbox"
+        assert any(line.startswith("service: baas-sandbox") for line in sandbox.output)
+        assert sandbox.admin.service_sender == sandbox.service_sender
+        with SandboxAdmin(sandbox.url) as attached:  # attached to a running sandbox
+            assert attached.service_sender == "baas-sandbox"
+            assert attached.state()["accounts"]
+        with Client(sandbox.config()) as client:
+            client.apply_for_fc_exchange(
+                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_account="1000000002", target_account="1000000001",
+                source_amount=Decimal("10.00"),
+            )
+        deadline = time.monotonic() + 10
+        while not bodies and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bodies, "no notification delivered"
+        n = Verifier(sandbox.private_key, sandbox.service_sender).verify(bodies[0])
+        assert n.sender == "baas-sandbox" and n.notification_type == "0026"
+        with pytest.raises(BaasError):
+            Verifier(sandbox.private_key, "service-sender").verify(bodies[0])
+    finally:
+        sandbox.stop()
+        server.shutdown()
+
+
+def _documented_admin_api() -> dict[str, set[str]]:
+    """The README's table of the admin API's JSON: each path's members."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table: dict[str, set[str]] = {}
+    for line in readme.splitlines():
+        row = re.match(r"^\| `/_sandbox/api/(\w+)` \| [^|]+ \| (.+) \|$", line)
+        if row:
+            # The members are the code spans that start each comma-separated item.
+            items = re.split(r",\s*(?![^()]*\))", row.group(2))
+            table[row.group(1)] = {m.group(1) for i in items if (m := re.match(r"\s*`(\w+)`", i))}
+    return table
+
+
+def test_the_readmes_admin_api_table_names_every_member_the_sandbox_serves() -> None:
+    # Issue 34: the admin API's JSON was undocumented. The README's table is checked against a
+    # running sandbox, attached to by URL as a partner would, with every array non-empty.
+    documented = _documented_admin_api()
+    assert set(documented) == {"state", "accounts", "transactions", "applications", "requests", "deliveries", "faults"}
+    sandbox = start_sandbox()
+    try:
+        with Client(sandbox.config()) as client, SandboxAdmin(sandbox.url) as admin:
+            admin.add_faults('faults:\n  - operation: getBankCodes\n    fault: code\n    code: "10000"\n')
+            client.apply_for_transfer_pending(
+                payer_account_id="1000000001", payee_bank_code="46", payee_account_id="1000000004",
+                currency=Currency.KES, amount=Decimal("1.00"),
+            )
+            client.apply_for_fc_exchange(  # booked at once: a transaction and a notification
+                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_account="1000000002", target_account="1000000001", source_amount=Decimal("1.00"),
+            )
+            state = admin.state()
+            assert set(state) == documented["state"], "README table vs /_sandbox/api/state"
+            for part in ["accounts", "transactions", "applications", "requests", "deliveries", "faults"]:
+                rows = httpx.get(f"{sandbox.url}/_sandbox/api/{part}", trust_env=False).json()
+                assert isinstance(rows, list) and rows, f"/_sandbox/api/{part} is empty: nothing to compare"
+                for row in rows:
+                    assert set(row) == documented[part], f"README table vs /_sandbox/api/{part}: {sorted(row)}"
     finally:
         sandbox.stop()

@@ -55,6 +55,13 @@ impl std::fmt::Debug for Client {
 pub struct CallOptions {
     /// The requestId to send (to store it before sending, to reconcile, or to cancel an
     /// application by it); a new one by default.
+    ///
+    /// **A requestId of your own turns off retries** of a failed attempt that may have
+    /// reached the service (a timeout, a dropped connection, a retryable code such as
+    /// `10001`): the service refuses a requestId it has seen (`12002`), so the call is
+    /// tried again only when the failed attempt provably never left. Queries included:
+    /// without it, a query is retried with a new requestId up to
+    /// [`Config::max_retries`] times.
     pub request_id: Option<String>,
     /// The time limit of this call instead of [`Config::request_timeout`].
     pub timeout: Option<Duration>,
@@ -66,7 +73,8 @@ impl CallOptions {
         CallOptions::default()
     }
 
-    /// Sends this requestId.
+    /// Sends this requestId. This turns off retries of any attempt that may have reached
+    /// the service, queries included (see [`CallOptions::request_id`](field@CallOptions::request_id)).
     #[must_use]
     pub fn request_id(mut self, request_id: impl Into<String>) -> CallOptions {
         self.request_id = Some(request_id.into());
@@ -241,9 +249,12 @@ impl Client {
             .await;
         let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         span.record("duration_ms", millis);
+        // `baas.request_id` is recorded once, when the call ends: the last attempt's (each
+        // attempt's own is on its `baas.attempt` span).
         match &result {
-            Ok(_) => {
+            Ok(answered) => {
                 span.record("baas.outcome", "success");
+                span.record("baas.request_id", answered.request_id.as_str());
             }
             Err(error) => {
                 let outcome = match error.outcome() {
@@ -369,7 +380,6 @@ impl Client {
         }
         .map_err(|e| (None, e))?;
         let envelope::SignedRequest { request_id, body } = signed;
-        call.record("baas.request_id", request_id.as_str());
         let span = tracing::debug_span!(
             parent: call,
             "baas.attempt",

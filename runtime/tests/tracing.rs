@@ -169,6 +169,12 @@ async fn calls_and_attempts_are_traced_without_the_key() {
     let ids = capture.values("baas.attempt", "baas.request_id");
     assert_eq!(ids.len(), 3);
     assert!(ids.iter().all(|id| id.starts_with("client1")), "{ids:?}");
+    // Issue 34: the call's span records its requestId once, the last attempt's (it was
+    // recorded on every attempt and again on the error: four values for one field).
+    assert_eq!(
+        capture.values("baas.call", "baas.request_id"),
+        ids.last().cloned().into_iter().collect::<Vec<_>>()
+    );
     assert!(!capture.values("baas.call", "duration_ms").is_empty());
     // Neither the key nor, by default, the parameters are recorded.
     let text = capture.all_text();

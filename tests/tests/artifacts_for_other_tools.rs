@@ -63,3 +63,23 @@ fn openapi_has_every_operation_on_its_wire_path() {
     }
     assert_eq!(doc["openapi"], "3.1.0");
 }
+
+/// Issue 34: a notification is sent by the service, so its `sender` is the service's sender
+/// name (the sandbox's `baas-sandbox`), never "the partner's sender name": a partner who
+/// read the webhooks gave their own name to the verifier, which then refused every delivery.
+#[test]
+fn every_webhook_says_its_sender_is_the_services() {
+    let api = api();
+    let doc = baas_codegen::openapi::document(&api);
+    let webhooks = doc["webhooks"].as_object().expect("webhooks");
+    assert!(webhooks.len() >= 20, "{} webhooks", webhooks.len());
+    for (name, hook) in webhooks {
+        let sender = &hook["post"]["requestBody"]["content"]["application/json"]["schema"]
+            ["properties"]["sender"];
+        let said = sender["description"].as_str().unwrap_or_default();
+        assert!(
+            said.contains("service's sender") && !said.contains("partner"),
+            "webhook {name}: sender is described as {said:?}"
+        );
+    }
+}

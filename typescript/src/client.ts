@@ -85,7 +85,15 @@ export interface CallEvent {
 
 /** Options of one call. */
 export interface CallOptions {
-  /** The requestId to send (to store it before sending; a new one by default). */
+  /**
+   * The requestId to send (to store it before sending; a new one by default).
+   *
+   * **A requestId of your own turns off retries** of a failed attempt that may have reached the
+   * service (a timeout, a dropped connection, a retryable code such as `10001`), queries
+   * included: the service refuses a requestId it has seen (`12002`), so the call is tried again
+   * only when the failed attempt provably never left. Without one, a query is retried with a new
+   * requestId up to `Config.maxRetries` times.
+   */
   readonly requestId?: string;
   /** This call's time limit in milliseconds. */
   readonly timeoutMs?: number;

@@ -119,11 +119,19 @@ function reviveNumbers(_key: string, value: unknown): unknown {
 }
 
 /**
+ * The sandbox's service sender: the `sender` of every answer and notification it signs, what a
+ * notification verifier is given (`new NotificationVerifier(key, SERVICE_SENDER)`). The live
+ * service's sender name comes from your bank.
+ */
+export const SERVICE_SENDER = "baas-sandbox";
+
+/**
  * The sandbox's admin API (`/_sandbox/` on its own port): answered to loopback peers only, never
  * signed, so it is read with plain JSON and needs no key. Each method makes one request and
  * throws {@link SandboxAdminError} when the sandbox refuses or cannot be reached.
  *
  * ```ts
+ * // Attached to a sandbox already running (cargo run -p baas-sandbox -- --port 8080):
  * const admin = new SandboxAdmin("http://127.0.0.1:8080");
  * await admin.addFaults('faults:\n  - operation: getAccountDetails\n    fault: code\n    code: "10001"\n');
  * ```
@@ -131,6 +139,11 @@ function reviveNumbers(_key: string, value: unknown): unknown {
 export class SandboxAdmin {
   /** The sandbox's base URL, e.g. `http://127.0.0.1:8080` (no trailing `/`). */
   readonly baseUrl: string;
+  /**
+   * The sandbox's service sender (`baas-sandbox`): the sender of its answers and notifications,
+   * for `new NotificationVerifier(key, admin.serviceSender)`.
+   */
+  readonly serviceSender: string = SERVICE_SENDER;
   readonly #fetch: Fetch;
   readonly #timeoutMs: number;
   readonly #headers: Record<string, string>;
@@ -392,6 +405,7 @@ const STOP_GRACE_MS = 5_000;
 interface Banner {
   url: string | undefined;
   sender: string | undefined;
+  service: string | undefined;
   key: string | undefined;
 }
 
@@ -443,16 +457,22 @@ export class SandboxProcess {
   readonly url: string;
   /** The sender name the sandbox accepts (`sandbox-partner`). */
   readonly sender: string;
+  /**
+   * The sender of the sandbox's answers and notifications, as its banner prints it
+   * (`baas-sandbox`): give it to your `NotificationVerifier`.
+   */
+  readonly serviceSender: string;
   /** The sandbox's published test key, which signs both ways. */
   readonly privateKey: PrivateKey;
   readonly #child: ChildProcess;
   readonly #admin: SandboxAdmin | undefined;
   #stopping: Promise<void> | undefined;
 
-  private constructor(child: ChildProcess, url: string, sender: string, key: string, admin: boolean, adminToken: string | undefined) {
+  private constructor(child: ChildProcess, url: string, sender: string, serviceSender: string, key: string, admin: boolean, adminToken: string | undefined) {
     this.#child = child;
     this.url = url;
     this.sender = sender;
+    this.serviceSender = serviceSender;
     this.privateKey = new PrivateKey(key);
     this.#admin = admin ? new SandboxAdmin(url, adminToken === undefined ? {} : { adminToken }) : undefined;
     stopOnExit(child);
@@ -490,7 +510,7 @@ export class SandboxProcess {
       if (ready) process.stderr.write(`${line}\n`);
       else stderr = `${stderr}${line}\n`.slice(-STDERR_TAIL);
     });
-    const banner: Banner = { url: undefined, sender: undefined, key: undefined };
+    const banner: Banner = { url: undefined, sender: undefined, service: undefined, key: undefined };
     const said: string[] = [];
     const done = new Promise<{ url: string; sender: string; key: string }>((resolve, reject) => {
       const fail = (why: string, cause?: unknown): void => {
@@ -522,6 +542,7 @@ export class SandboxProcess {
           line.startsWith(prefix) ? line.slice(prefix.length).trim() : undefined;
         banner.url = value("baas-sandbox listening on ") ?? banner.url;
         banner.sender = value("sender:") ?? banner.sender;
+        banner.service = value("service:")?.split(/\s+/u)[0] ?? banner.service;
         banner.key = value("key:")?.replace(/\s+\(test key\)$/u, "") ?? banner.key;
         const { url, sender, key } = banner;
         if (url !== undefined && sender !== undefined && key !== undefined) {
@@ -532,7 +553,7 @@ export class SandboxProcess {
       });
     });
     const { url, sender, key } = await done;
-    return new SandboxProcess(child, url, sender, key, admin, options.adminToken);
+    return new SandboxProcess(child, url, sender, banner.service ?? SERVICE_SENDER, key, admin, options.adminToken);
   }
 
   /**

@@ -195,6 +195,17 @@ test("deliveries to the callback URL are listed and one is delivered again", nee
         const first = await until("a delivery", async () => (await admin.deliveries()).find((d) => d.acknowledged));
         assert.deepEqual([first.notificationType, first.attempt], ["0028", 1]);
         assert.ok(bodies.some((b) => b.includes(first.requestId)), "the receiver got it");
+        // Issue 34: the service sender the helper reads from the banner verifies the delivery; the
+        // names partners guessed ("service-sender", "baas") refuse it.
+        assert.equal(sandbox.serviceSender, "baas-sandbox");
+        assert.equal(admin.serviceSender, sandbox.serviceSender);
+        assert.equal(new sdk.SandboxAdmin(sandbox.url).serviceSender, "baas-sandbox");
+        const delivered = new TextEncoder().encode(bodies.find((b) => b.includes(first.requestId)) ?? "");
+        const n = new sdk.NotificationVerifier(sandbox.privateKey, sandbox.serviceSender).verify(delivered);
+        assert.equal(n.sender, "baas-sandbox");
+        for (const guess of ["service-sender", "baas"]) {
+          assert.throws(() => new sdk.NotificationVerifier(sandbox.privateKey, guess).verify(delivered));
+        }
         await admin.redeliver(first.requestId);
         await until("the delivery again", async () => (await admin.deliveries()).filter((d) => d.requestId === first.requestId).length >= 2);
         assert.ok(bodies.filter((b) => b.includes(first.requestId)).length >= 2);

@@ -22,10 +22,16 @@ pub fn emit_client(api: &Api) -> TokenStream {
     client_struct(api, &methods)
 }
 
-/// What a partner must know of a call that may move money: it is never re-sent once its
-/// bytes may have arrived (the rest of what sending can fail with is `Call::send`'s).
+/// What a partner must know of a call that may move money: the plan's sentence, its
+/// error named by its rustdoc path (the rest of what sending can fail with is
+/// `Call::send`'s).
 fn money_note(op: &Operation) -> Option<String> {
-    op.moves_money.then(|| format!("`{}` may move money: once its bytes may have arrived it is never re-sent, and a failure then is [`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown); look it up before sending it again.", op.name))
+    op.moves_money.then(|| {
+        crate::plan::sentences::MOVES_MONEY.replace(
+            "`OutcomeUnknown`",
+            "[`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)",
+        )
+    })
 }
 
 /// What the call of `op` offers beyond `.send()`, in words (where the spec says how).

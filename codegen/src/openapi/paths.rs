@@ -319,6 +319,17 @@ fn shared_path(ops: &[&Operation], post: &mut Map<String, Value>) -> (Value, Val
 
 pub(super) fn notification_webhook(api: &Api, n: &Notification) -> Value {
     let mut properties = envelope_properties(api, &api.envelope.request, "params");
+    // The service sends notifications: their `sender` is the service's sender name (as in
+    // its answers), not the partner's one of the request envelope.
+    if let Some(sender) = api
+        .envelope
+        .response
+        .iter()
+        .find(|f| f.wire_name == "sender")
+    {
+        let answers = envelope_properties(api, std::slice::from_ref(sender), "params");
+        properties.extend(answers);
+    }
     properties.insert(
         "notificationType".into(),
         json!({ "type": "string", "const": n.notification_type }),

@@ -134,9 +134,11 @@ pub const ERRORS: &str = "Every failure says whether the request was not sent (f
     names the operation, the requestId of its last attempt and the attempts made.";
 
 /// A per-call requestId turns off the retries of queries (the requestId would repeat).
-pub const OWN_REQUEST_ID: &str = "A requestId of your own makes the call be sent once: \
-    retrying the spec's retryable codes would send the same requestId again, so a call with \
-    one is never retried.";
+pub const OWN_REQUEST_ID: &str = "A requestId of your own (a call's options) turns off \
+    retries, queries included: a failed attempt that may have reached the service (a timeout, \
+    a dropped connection, a retryable code) would be sent again with the same requestId, which \
+    the service refuses (`12002`), so the call is tried again only when the failed attempt \
+    provably never left.";
 
 /// The doc of an operation's request type.
 pub fn request(name: &str) -> String {

@@ -19,6 +19,7 @@ fn client_doc(plan: &SdkPlan) -> Doc {
         "A failure is thrown as a `BaasError` whose `outcome` is `not_sent`, `refused` \
          (`ApiError`) or `unknown` (`OutcomeUnknown` for a call that moves money)."
             .to_owned(),
+        sentences::OWN_REQUEST_ID.to_owned(),
     ])
 }
 

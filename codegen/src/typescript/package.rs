@@ -22,7 +22,9 @@ pub fn package_json(plan: &SdkPlan) -> String {
         "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" } },
         "files": ["dist/"],
         "dependencies": { "@baas/runtime": RUNTIME_VERSION },
-        "scripts": { "build": "tsc -p tsconfig.json" }
+        // `npm pack` builds dist/ first (tsc from the workspace's `npm ci`): a tarball
+        // packed from a fresh checkout is never without its code.
+        "scripts": { "build": "tsc -p tsconfig.json", "prepack": "tsc -p tsconfig.json" }
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');

@@ -157,7 +157,7 @@ class Client:
 
     Every failure says whether the request was not sent (fix it and send again), refused (the service's signed result code, typed as a result code) or has an unknown outcome (the bytes may have arrived and no verified answer came back), and names the operation, the requestId of its last attempt and the attempts made.
 
-    A requestId of your own makes the call be sent once: retrying the spec's retryable codes would send the same requestId again, so a call with one is never retried.
+    A requestId of your own (a call's options) turns off retries, queries included: a failed attempt that may have reached the service (a timeout, a dropped connection, a retryable code) would be sent again with the same requestId, which the service refuses (`12002`), so the call is tried again only when the failed attempt provably never left.
     """
 
     def __init__(self, config: Config, *, transport: Transport | None = None) -> None:
@@ -1223,7 +1223,7 @@ class AsyncClient:
 
     Every failure says whether the request was not sent (fix it and send again), refused (the service's signed result code, typed as a result code) or has an unknown outcome (the bytes may have arrived and no verified answer came back), and names the operation, the requestId of its last attempt and the attempts made.
 
-    A requestId of your own makes the call be sent once: retrying the spec's retryable codes would send the same requestId again, so a call with one is never retried.
+    A requestId of your own (a call's options) turns off retries, queries included: a failed attempt that may have reached the service (a timeout, a dropped connection, a retryable code) would be sent again with the same requestId, which the service refuses (`12002`), so the call is tried again only when the failed attempt provably never left.
     """
 
     def __init__(self, config: Config, *, transport: AsyncTransport | None = None) -> None:

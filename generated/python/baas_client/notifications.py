@@ -12,6 +12,29 @@ from baas_runtime.notification import Notification
 from .enums import NotificationType
 from .records import AccountClosureResult, AccountOpeningResult, BalanceChange, BulkUtilityPaymentResult, ClosingBalanceReport, CnyTransferResult, FcDepositResult, FcOutboundResult, FxConversionResult, FxExchangeResult, InternalBatchResult, OnboardingResult, SmeBulkPaymentResult, StatementReport, TransactionResult, UtilityPaymentResult
 
+__all__ = [
+    "AccountClosureResult",
+    "AccountOpeningResult",
+    "BalanceChange",
+    "BulkUtilityPaymentResult",
+    "ClosingBalanceReport",
+    "CnyTransferResult",
+    "FcDepositResult",
+    "FcOutboundResult",
+    "FxConversionResult",
+    "FxExchangeResult",
+    "InternalBatchResult",
+    "NotificationType",
+    "OnboardingResult",
+    "OtherPayload",
+    "Payload",
+    "payload_of",
+    "SmeBulkPaymentResult",
+    "StatementReport",
+    "TransactionResult",
+    "UtilityPaymentResult",
+]
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OtherPayload:

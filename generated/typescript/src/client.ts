@@ -29,6 +29,11 @@ import { utilityCalls, type UtilityCalls } from "./calls/utility.js";
  *
  * A failure is thrown as a `BaasError` whose `outcome` is `not_sent`, `refused` (`ApiError`) or
  * `unknown` (`OutcomeUnknown` for a call that moves money).
+ *
+ * A requestId of your own (a call's options) turns off retries, queries included: a failed attempt
+ * that may have reached the service (a timeout, a dropped connection, a retryable code) would be
+ * sent again with the same requestId, which the service refuses (`12002`), so the call is tried
+ * again only when the failed attempt provably never left.
  */
 export class Client {
   /** The runtime client (`execute`, `executeWith`, `pages`, `waitUntil`). */

@@ -59,6 +59,11 @@ final class SandboxTest extends TestCase
     {
         self::assertSame('sandbox-partner', self::$sandbox?->sender);
         self::assertSame('baas-sandbox', self::$sandbox?->notificationVerifier()->serviceSender());
+        // Issue 34: the banner prints the service sender, and both helpers expose it.
+        self::assertStringContainsString("\nservice: baas-sandbox ", (string) self::$sandbox?->output());
+        self::assertSame('baas-sandbox', self::$sandbox?->serviceSender);
+        self::assertSame('baas-sandbox', self::$sandbox?->admin()->serviceSender);
+        self::assertSame('baas-sandbox', (new \Baas\Runtime\Testing\SandboxAdmin((string) self::$sandbox?->url))->serviceSender);
         self::assertStringStartsWith('http://127.0.0.1:', (string) self::$sandbox?->url);
     }
 

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use baas_sandbox::faults::scenario::{self, ScenarioError};
-use baas_sandbox::{Sandbox, SandboxConfig, DEFAULT_KEY, DEFAULT_SENDER};
+use baas_sandbox::{Sandbox, SandboxConfig, DEFAULT_KEY, DEFAULT_SENDER, SERVICE_SENDER};
 
 /// Runs the in-memory BaaS sandbox on 127.0.0.1 until Ctrl-C.
 #[derive(clap::Parser, Debug)]
@@ -83,6 +83,7 @@ async fn main() -> ExitCode {
         None => println!("state:  in memory (--state FILE keeps it across restarts)"),
     }
     println!("sender: {DEFAULT_SENDER}");
+    println!("service: {SERVICE_SENDER}   (the sender of its answers and notifications: give it to your notification verifier)");
     println!("key:    {DEFAULT_KEY}   (test key)");
     for fault in &faults {
         println!("fault:  {fault}");

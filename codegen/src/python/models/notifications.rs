@@ -30,6 +30,17 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
         out.line(&format!("from .records import {}", records.join(", ")));
     }
     out.blank();
+    // Re-exported explicitly: `from baas_client.notifications import ClosingBalanceReport`
+    // passes `mypy --strict` (an import alone is not an export to it).
+    let mut exported: Vec<&str> = vec!["NotificationType", "OtherPayload", "Payload", "payload_of"];
+    exported.extend(records.iter().copied());
+    exported.sort_unstable_by_key(|name| name.to_ascii_lowercase());
+    out.line("__all__ = [");
+    for name in &exported {
+        out.line(&format!("    {},", string(name)));
+    }
+    out.line("]");
+    out.blank();
     out.blank();
     out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
     out.line("class OtherPayload:");

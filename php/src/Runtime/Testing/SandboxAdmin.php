@@ -13,10 +13,19 @@ use Baas\Runtime\Transport\Transport;
  * The sandbox's admin API (unsigned, loopback only): read the OTP of a pending application, put
  * faults in force, move its clock, deliver a notification again, read what happened. Nothing here
  * is meant for the live service.
+ *
+ * Attach to a sandbox that is already running (`cargo run -p baas-sandbox -- --port 8080`):
+ * `new SandboxAdmin('http://127.0.0.1:8080')`.
  */
 final class SandboxAdmin
 {
     private const ADMIN = '/_sandbox/';
+
+    /**
+     * The sandbox's service sender (`baas-sandbox`): the sender of its answers and notifications,
+     * for `new NotificationVerifier($key, $admin->serviceSender)`.
+     */
+    public readonly string $serviceSender;
 
     private readonly Transport $http;
 
@@ -34,6 +43,7 @@ final class SandboxAdmin
         #[\SensitiveParameter] private readonly ?string $adminToken = null,
     ) {
         $this->http = $transport ?? new StreamTransport();
+        $this->serviceSender = SandboxProcess::SERVICE_SENDER;
     }
 
     /**

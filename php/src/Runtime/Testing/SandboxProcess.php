@@ -23,7 +23,10 @@ use Baas\Signing\PrivateKey;
  */
 final class SandboxProcess
 {
-    /** The sender the sandbox signs its notifications with (the service's sender). */
+    /**
+     * The sandbox's service sender: the `sender` of every answer and notification it signs, what
+     * a notification verifier is given. The live service's sender name comes from your bank.
+     */
     public const SERVICE_SENDER = 'baas-sandbox';
 
     private const LISTENING = 'baas-sandbox listening on ';
@@ -42,6 +45,8 @@ final class SandboxProcess
         public readonly string $url,
         /** The partner's sender name the sandbox expects (`sandbox-partner`). */
         public readonly string $sender,
+        /** The sender of its answers and notifications, as its banner prints it (`baas-sandbox`). */
+        public readonly string $serviceSender,
         private readonly PrivateKey $key,
         private readonly bool $adminOn,
         private readonly ?string $adminToken,
@@ -101,7 +106,9 @@ final class SandboxProcess
             $key = self::line($printed, 'key:');
             if ($url !== null && $sender !== null && $key !== null) {
                 $words = preg_split('/\s+/', $key) ?: [''];
-                return new self($process, $output, $url, $sender, new PrivateKey($words[0]), $admin, $adminToken);
+                $service = preg_split('/\s+/', self::line($printed, 'service:') ?? '') ?: [''];
+                $serviceSender = $service[0] !== '' ? $service[0] : self::SERVICE_SENDER;
+                return new self($process, $output, $url, $sender, $serviceSender, new PrivateKey($words[0]), $admin, $adminToken);
             }
             if (!proc_get_status($process)['running'] || microtime(true) > $deadline) {
                 proc_terminate($process, 9);
@@ -121,7 +128,7 @@ final class SandboxProcess
      */
     public function __debugInfo(): array
     {
-        return ['url' => $this->url, 'sender' => $this->sender, 'running' => $this->process !== null];
+        return ['url' => $this->url, 'sender' => $this->sender, 'serviceSender' => $this->serviceSender, 'running' => $this->process !== null];
     }
 
     /**
@@ -153,7 +160,7 @@ final class SandboxProcess
      */
     public function notificationVerifier(): NotificationVerifier
     {
-        return new NotificationVerifier($this->key, self::SERVICE_SENDER);
+        return new NotificationVerifier($this->key, $this->serviceSender);
     }
 
     /**

@@ -37,8 +37,11 @@ import java.util.concurrent.CompletableFuture;
  * may have arrived and no verified answer came back), and names the operation, the requestId
  * of its last attempt and the attempts made.
  *
- * A requestId of your own makes the call be sent once: retrying the spec's retryable codes
- * would send the same requestId again, so a call with one is never retried.
+ * A requestId of your own (a call's options) turns off retries, queries included: a failed
+ * attempt that may have reached the service (a timeout, a dropped connection, a retryable
+ * code) would be sent again with the same requestId, which the service refuses
+ * (<code>12002</code>), so the call is tried again only when the failed attempt provably never
+ * left.
  */
 public final class AsyncClient {
     private final RuntimeClient runtime;

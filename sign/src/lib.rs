@@ -1,0 +1,173 @@
+//! The `baas-sign` logic, shared by the `baas-sign` command and `baas sign` (the `baas`
+//! command line): the same input, output and exit codes. See `src/main.rs` for what it
+//! does and its exit codes.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use baas_runtime::canonical::{CanonicalError, Flattened};
+use baas_runtime::sign::constant_time_eq;
+use baas_runtime::{PrivateKey, REDACTED};
+
+/// The environment variable holding the private key.
+pub const KEY_VARIABLE: &str = "BAAS_PRIVATE_KEY";
+
+/// What to do with the message on stdin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Print the canonical string (key redacted), then the signature.
+    Sign,
+    /// Check the message's own signature.
+    Verify,
+    /// Print the message with its signature added.
+    Attach,
+}
+
+/// Reads the message on stdin and does `mode`; `name` prefixes every message on stderr.
+pub fn run(mode: Mode, name: &str) -> ExitCode {
+    let Some(key) = PrivateKey::from_env(KEY_VARIABLE) else {
+        eprintln!("{name}: set the private key in the environment variable {KEY_VARIABLE}");
+        return ExitCode::from(2);
+    };
+    // Every message to stderr goes through `say`, which redacts the key.
+    let say = |text: &str| eprintln!("{name}: {}", redact(text, key.expose()));
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        say(&format!("cannot read stdin: {e}"));
+        return ExitCode::from(2);
+    }
+    // Read as the runtime's signers and verifiers read (the re-cut rules applied, in
+    // memory bounded by the input's size); a body the rules refuse is read again as any
+    // JSON object, to show its canonical string.
+    // A signature that holds is checked in place (no copy of the input, memory about
+    // twice its size): only a failure needs the canonical string.
+    if matches!(mode, Mode::Verify) {
+        if let Ok(check) = baas_runtime::sign::check(&input, &key) {
+            if check.holds() {
+                let _ = writeln!(std::io::stdout().lock(), "signature OK: {}", check.expected);
+                return ExitCode::SUCCESS;
+            }
+        }
+    }
+    let unusable = |e: CanonicalError| {
+        say(&format!("the input is not a usable JSON object: {e}"));
+        ExitCode::from(2)
+    };
+    let (flat, refusal) = match Flattened::parse_unambiguous(&input) {
+        // A null member verifies (a received one reads as absent), but nothing holding
+        // a null is signed: a message we send never holds one.
+        Ok(flat) => match (flat.first_null_path(), &mode) {
+            (Some(path), Mode::Sign | Mode::Attach) => {
+                let refused = CanonicalError::Ambiguous {
+                    path: path.to_owned(),
+                    rule: baas_runtime::canonical::Ambiguity::Null,
+                };
+                (flat, Some(refused))
+            }
+            _ => (flat, None),
+        },
+        Err(refused @ CanonicalError::Ambiguous { .. }) => match Flattened::parse(&input) {
+            Ok(flat) => (flat, Some(refused)),
+            Err(e) => return unusable(e),
+        },
+        Err(e) => return unusable(e),
+    };
+    if flat.has_sender_key_pair() {
+        say(
+            "warning: the input has a top-level `senderKey`; the key is never sent \
+             (the algorithm adds it), so this body does not sign like the message sent",
+        );
+    }
+    // Written out only to be printed (it repeats every path: longer than the input).
+    let canonical = || flat.canonical_string_redacted(&key);
+    let mut out = std::io::stdout().lock();
+    match mode {
+        Mode::Sign => {
+            if let Some(e) = refusal {
+                say(&format!(
+                    "not signed: {e}\n  canonical string (key redacted):\n{}",
+                    canonical()
+                ));
+                return ExitCode::from(2);
+            }
+            let expected = flat.signature_hex(&key);
+            if writeln!(out, "{}\n{expected}", canonical()).is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Mode::Attach => {
+            if flat.has_signature_key() {
+                say("the input already has a `signature`; remove it to sign again");
+                return ExitCode::from(2);
+            }
+            // The output is meant to be sent: it must never carry the key, whether
+            // written plainly or with JSON escapes (the pairs hold keys and values
+            // unescaped).
+            if flat.has_sender_key_pair() || contains_key(&input, &flat, key.expose()) {
+                say("the input contains the private key; the key is never sent, remove it");
+                return ExitCode::from(2);
+            }
+            if let Some(e) = refusal {
+                say(&format!("not signed: {e}"));
+                return ExitCode::from(2);
+            }
+            let expected = flat.signature_hex(&key);
+            match baas_runtime::sign::attach_signature(input, &expected) {
+                Ok(body) => {
+                    if out.write_all(&body).and_then(|()| writeln!(out)).is_err() {
+                        return ExitCode::from(2);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    say(&format!("cannot attach the signature: {e}"));
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Mode::Verify => {
+            if let Some(e) = refusal {
+                say(&format!(
+                    "REFUSED: {e}\n  (every verifier refuses this body, whatever its \
+                     signature)\n  canonical string (key redacted):\n{}",
+                    canonical()
+                ));
+                return ExitCode::from(1);
+            }
+            let expected = flat.signature_hex(&key);
+            match flat.signature() {
+                Some(received) if constant_time_eq(received.as_bytes(), expected.as_bytes()) => {
+                    let _ = writeln!(out, "signature OK: {expected}");
+                    ExitCode::SUCCESS
+                }
+                received => {
+                    let what = match received {
+                        Some(r) => format!("signature MISMATCH\n  received: {r}"),
+                        None => "signature MISSING".to_owned(),
+                    };
+                    say(&format!(
+                        "{what}\n  expected: {expected}\n  canonical string (key redacted):\n{}",
+                        canonical()
+                    ));
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}
+
+/// `text` with every occurrence of `secret` replaced by `[redacted]`.
+fn redact(text: &str, secret: &[u8]) -> String {
+    match std::str::from_utf8(secret) {
+        Ok(secret) if !secret.is_empty() => text.replace(secret, REDACTED),
+        _ => text.to_owned(),
+    }
+}
+
+/// True when the key shows in the body: in its bytes as written, or in any key or value
+/// once unescaped (`\u0079ourkey`), or across a pair's path and value.
+fn contains_key(input: &[u8], flat: &Flattened, secret: &[u8]) -> bool {
+    let found = |hay: &[u8]| !secret.is_empty() && hay.windows(secret.len()).any(|w| w == secret);
+    found(input) || flat.pairs().any(|pair| found(pair.as_bytes()))
+}
