@@ -149,7 +149,8 @@ pub fn cli() -> Command {
         .subcommand(Command::new("profile").about("Show the profile in force (the key redacted)"))
         .subcommand(crate::sandbox::command())
         .subcommand(crate::listen::command())
-        .subcommand(crate::sign::command());
+        .subcommand(crate::sign::command())
+        .subcommands(crate::docs::commands());
     for group in GROUPS {
         let mut g = Command::new(group.name)
             .about(group.about)

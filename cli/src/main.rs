@@ -18,6 +18,7 @@
 
 mod call;
 mod commands;
+mod docs;
 mod exit;
 mod listen;
 mod output;
@@ -44,6 +45,8 @@ async fn main() -> ExitCode {
         Some(("sandbox", sub)) => sandbox::run(sub, profile_flag.as_deref()).await,
         Some(("listen", sub)) => listen::run(sub, profile_flag.as_deref()).await,
         Some(("sign", sub)) => return sign::run(sub),
+        Some(("completions", sub)) => docs::completions(sub),
+        Some(("man", sub)) => docs::man(sub),
         Some((group, sub)) => match sub.subcommand() {
             Some((command, args)) => match table::find(group, command) {
                 Some(op) => commands::run_operation(op, args, profile_flag.as_deref()).await,

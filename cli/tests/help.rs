@@ -101,3 +101,40 @@ fn a_command_has_a_flag_per_parameter_with_its_rules() {
     let status = help(&["transfers", "get-trans-result"]);
     assert!(status.contains("--wait"), "{status}");
 }
+
+#[test]
+fn completions_and_man_pages_name_every_operation() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_baas"))
+            .args(args)
+            .env("BAAS_CONFIG", "/nonexistent/baas-config.yaml")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let bash = run(&["completions", "bash"]);
+    for op in baas_client::dispatch::OPERATIONS {
+        assert!(
+            bash.contains(&kebab(op.name)),
+            "{} in the bash completions",
+            op.name
+        );
+    }
+    assert!(bash.contains("--payer-account-id"));
+    let man = run(&["man"]);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH baas"),
+        "{}",
+        &man[..200]
+    );
+    let dir = std::env::temp_dir().join(format!("baas-man-{}", std::process::id()));
+    run(&["man", "--out", dir.to_str().unwrap()]);
+    let pages = std::fs::read_dir(&dir).unwrap().count();
+    assert!(
+        pages > baas_client::dispatch::OPERATIONS.len(),
+        "a page per command: {pages}"
+    );
+    assert!(dir.join("baas-transfers-apply-for-transfer.1").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,4 +1,5 @@
-//! The `baas` command line's table of operations (`generated/cli/commands.rs`), rendered
+//! The `baas` command line's table of operations (`generated/cli/commands.rs`, which
+//! includes a `group_<name>.rs` per group so that no file is long), rendered
 //! from the SDK plan: for each group its operations, for each operation its command name
 //! (the wire name in kebab case), help (the plan's docs, evidence grades included), one
 //! flag per parameter (the wire name in kebab case, its kind, whether it is required, its
@@ -37,7 +38,49 @@ pub const RESERVED_FLAGS: &[&str] = &[
 /// The artifact's files.
 pub fn files(api: &Api) -> Vec<EmittedFile> {
     let plan = plan::build(api);
-    vec![EmittedFile::text(PATH, render(api, &plan))]
+    let mut files = vec![EmittedFile::text(PATH, render(api, &plan))];
+    for g in &plan.groups {
+        files.push(EmittedFile::text(
+            format!("{ROOT}/{}.rs", group_file(g)),
+            render_group(&plan, g),
+        ));
+    }
+    files
+}
+
+/// The file of a group's commands (below [`ROOT`]), without `.rs`.
+fn group_file(g: &plan::GroupPlan) -> String {
+    format!("group_{}", g.words.snake())
+}
+
+/// The constant naming a group's commands.
+fn group_const(g: &plan::GroupPlan) -> String {
+    g.words.screaming()
+}
+
+/// One group's commands, a file of its own (so that no generated file is long).
+fn render_group(plan: &SdkPlan, g: &plan::GroupPlan) -> String {
+    let mut out = Out::headed(GENERATED_HEADER, "    ");
+    out.line(&format!(
+        "// The `baas {}` commands, rendered from the SDK plan; included by commands.rs.",
+        g.words.kebab()
+    ));
+    out.blank();
+    out.line(&format!("/// The `{}` group.", g.name));
+    out.line(&format!("pub const {}: Group = Group {{", group_const(g)));
+    out.indent();
+    out.line(&format!("name: {},", lit(&g.words.kebab())));
+    out.line(&format!("about: {},", lit(&g.doc.plain())));
+    out.line("operations: &[");
+    out.indent();
+    for op in &g.operations {
+        operation(&mut out, plan, op);
+    }
+    out.dedent();
+    out.line("],");
+    out.dedent();
+    out.line("};");
+    out.finish()
 }
 
 /// A Rust string literal of `text`.
@@ -167,26 +210,19 @@ fn render(api: &Api, plan: &SdkPlan) -> String {
     out.line("// The `baas` command's operations, rendered from the SDK plan by baas-codegen");
     out.line("// (codegen/src/cli.rs); included by cli/src/table.rs, which defines the types.");
     out.blank();
-    out.line("/// Every group, in spec order, each with its operations in spec order.");
-    out.line("pub static GROUPS: &[Group] = &[");
-    out.indent();
     for g in &plan.groups {
-        out.line("Group {");
-        out.indent();
-        out.line(&format!("name: {},", lit(&g.words.kebab())));
-        out.line(&format!("about: {},", lit(&g.doc.plain())));
-        out.line("operations: &[");
-        out.indent();
-        for op in &g.operations {
-            operation(&mut out, plan, op);
-        }
-        out.dedent();
-        out.line("],");
-        out.dedent();
-        out.line("},");
+        out.line(&format!(
+            "include!({});",
+            lit(&format!("{}.rs", group_file(g)))
+        ));
     }
-    out.dedent();
-    out.line("];");
+    out.blank();
+    out.line("/// Every group, in spec order, each with its operations in spec order.");
+    let consts: Vec<String> = plan.groups.iter().map(group_const).collect();
+    out.line(&format!(
+        "pub static GROUPS: &[Group] = &[{}];",
+        consts.join(", ")
+    ));
     out.blank();
     out.line("/// The operations in the spec (a test counts the commands against it).");
     out.line(&format!(
@@ -231,7 +267,16 @@ mod tests {
         let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
         let checked = crate::check_spec(&spec).expect("spec/ checks");
         let plan = plan::build(&checked.api);
-        let text = render(&checked.api, &plan);
+        let text: String = files(&checked.api)
+            .into_iter()
+            .map(|f| match f.content {
+                crate::artifact::Content::Text(t) => {
+                    assert!(t.lines().count() < 600, "{} is long", f.path);
+                    t
+                }
+                crate::artifact::Content::Rust(_) => panic!("text only"),
+            })
+            .collect();
         for op in plan.operations() {
             assert!(
                 text.contains(&format!("command: {},", lit(&op.words.kebab()))),
@@ -267,6 +312,11 @@ mod tests {
             );
         }
         assert!(text.starts_with(GENERATED_HEADER));
+        assert_eq!(
+            text.matches(GENERATED_HEADER).count(),
+            plan.groups.len() + 1,
+            "commands.rs and a file per group, each headed"
+        );
         assert!(!text.contains("//!"), "an include!d file has no inner docs");
     }
 }

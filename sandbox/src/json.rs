@@ -60,8 +60,11 @@ impl Json {
     }
 
     /// [`Json::parse`], refusing a document of more than `max_values` values (see
-    /// [`MAX_VALUES`]) as soon as the tree reaches that many, before it grows further.
-    /// The syntax pass before it allocates nothing.
+    /// [`MAX_VALUES`]) as soon as the tree reaches that many, before it grows further,
+    /// and one whose pairs pass [`crate::signing::MAX_EXPANSION`] times the bytes read so
+    /// far plus [`crate::signing::EXPANSION_ALLOWANCE`], counted at the end of every
+    /// member and element as every SDK counts them (the differential test holds the
+    /// sandbox to them). The syntax pass before it allocates nothing.
     ///
     /// No error message quotes the text (a key, a value): the sandbox answers these
     /// before it knows who sent the body, and echoes nothing of it.
@@ -72,8 +75,10 @@ impl Json {
             pos: 0,
             values_left: max_values,
             max_values,
+            pairs: 0,
+            expansion_limit: max_values != usize::MAX,
         };
-        let value = reader.value(0)?;
+        let value = reader.value(0, 0)?;
         reader.skip_ws();
         if reader.rest().is_empty() {
             Ok(value)
@@ -187,6 +192,11 @@ struct Reader<'a> {
     /// Values the tree may still take, of `max_values` (see [`Json::parse_bounded`]).
     values_left: usize,
     max_values: usize,
+    /// Bytes of the `path=value` pairs read so far (the top-level `signature` left out),
+    /// and whether they are held to the expansion limit as the SDKs hold them (see
+    /// [`Json::parse_bounded`]).
+    pairs: usize,
+    expansion_limit: bool,
 }
 
 impl Reader<'_> {
@@ -218,8 +228,32 @@ impl Reader<'_> {
         }
     }
 
-    /// The value at the cursor, `depth` levels below the top-level value.
-    fn value(&mut self, depth: usize) -> Result<Json, JsonError> {
+    /// Counts a pair of `path_len + 1 + value_len` bytes.
+    fn pair(&mut self, path_len: usize, value_len: usize) {
+        self.pairs = self
+            .pairs
+            .saturating_add(path_len.saturating_add(1).saturating_add(value_len));
+    }
+
+    /// After a member or element: the pairs so far within the expansion limit.
+    fn within_budget(&self) -> Result<(), JsonError> {
+        let budget = self
+            .pos
+            .saturating_mul(crate::signing::MAX_EXPANSION)
+            .saturating_add(crate::signing::EXPANSION_ALLOWANCE);
+        if self.expansion_limit && self.pairs > budget {
+            return Err(JsonError(format!(
+                "the pairs pass {} times the bytes read at byte {} (long keys above many values)",
+                crate::signing::MAX_EXPANSION,
+                self.pos
+            )));
+        }
+        Ok(())
+    }
+
+    /// The value at the cursor, `depth` levels below the top-level value, whose path is
+    /// `path_len` bytes long.
+    fn value(&mut self, depth: usize, path_len: usize) -> Result<Json, JsonError> {
         // An object or array `depth` levels below the top-level object is at level
         // `depth + 1`: at most MAX_DEPTH levels, the top-level object included, as every
         // SDK counts them (an empty one too; the differential test found the sandbox read
@@ -242,6 +276,9 @@ impl Reader<'_> {
                 self.skip_ws();
                 if self.peek() == Some(b'}') {
                     self.pos += 1;
+                    if depth > 0 {
+                        self.pair(path_len, 2);
+                    }
                     return Ok(Json::Object(out));
                 }
                 loop {
@@ -249,7 +286,17 @@ impl Reader<'_> {
                     let at = self.pos;
                     let key = self.string()?;
                     self.expect(b':')?;
-                    let value = self.value(depth + 1)?;
+                    let child = if depth == 0 {
+                        key.len()
+                    } else {
+                        path_len + 1 + key.len()
+                    };
+                    let before = self.pairs;
+                    let value = self.value(depth + 1, child)?;
+                    if depth == 0 && key == "signature" {
+                        self.pairs = before;
+                    }
+                    self.within_budget()?;
                     if out.contains_key(&key) {
                         return Err(JsonError(format!("duplicate key at byte {at}")));
                     }
@@ -271,10 +318,13 @@ impl Reader<'_> {
                 self.skip_ws();
                 if self.peek() == Some(b']') {
                     self.pos += 1;
+                    self.pair(path_len, 2);
                     return Ok(Json::Array(items));
                 }
                 loop {
-                    items.push(self.value(depth + 1)?);
+                    let child = path_len + 2 + crate::signing::decimal_len(items.len());
+                    items.push(self.value(depth + 1, child)?);
+                    self.within_budget()?;
                     self.skip_ws();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -286,9 +336,19 @@ impl Reader<'_> {
                     }
                 }
             }
-            Some(b'"') => self.string().map(Json::String),
-            Some(b't') => self.word("true", Json::Bool(true)),
-            Some(b'f') => self.word("false", Json::Bool(false)),
+            Some(b'"') => {
+                let text = self.string()?;
+                self.pair(path_len, text.len());
+                Ok(Json::String(text))
+            }
+            Some(b't') => {
+                self.pair(path_len, 4);
+                self.word("true", Json::Bool(true))
+            }
+            Some(b'f') => {
+                self.pair(path_len, 5);
+                self.word("false", Json::Bool(false))
+            }
             Some(b'n') => self.word("null", Json::Null),
             Some(b'-' | b'0'..=b'9') => {
                 let rest = self.rest();
@@ -297,6 +357,7 @@ impl Reader<'_> {
                     .unwrap_or(rest.len());
                 let literal = rest.get(..len).unwrap_or_default().to_owned();
                 self.pos += len;
+                self.pair(path_len, literal.len());
                 Ok(Json::Number(literal))
             }
             _ => Err(self.unexpected()),

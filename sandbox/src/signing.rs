@@ -98,7 +98,7 @@ pub fn canonical_len(message: &Json) -> usize {
 }
 
 /// Digits of `n` in decimal.
-fn decimal_len(mut n: usize) -> usize {
+pub(crate) fn decimal_len(mut n: usize) -> usize {
     let mut digits = 1;
     while n >= 10 {
         n /= 10;

@@ -153,13 +153,15 @@ fn a_max_size_hostile_body_costs_about_its_size_again() {
     // Pairs near the expansion limit: a key of 880 bytes above 99,000 elements, whose
     // pairs are about 30 times the body, and none is held. At a sixteenth of the size
     // (3 MB), as hashing 1.5 GB takes minutes in a debug build; memory is what is
-    // measured here, and it does not grow with the pairs.
+    // measured here, and it does not grow with the pairs. The filler comes first: the
+    // limit holds at the end of every member, as in every SDK (after it, the elements'
+    // pairs would pass 32 times the bytes read so far).
     let elements = repeated(99_000 * 2, "[", "1", ",", "]");
     let filler_len = MAX_BODY_BYTES / 16 - elements.len() - 2048;
     let params = format!(
-        r#"{{"{}":{elements},"s":{}}}"#,
-        "k".repeat(880),
-        filler(filler_len)
+        r#"{{"s":{},"{}":{elements}}}"#,
+        filler(filler_len),
+        "k".repeat(880)
     );
     let body = envelope(&params);
     drop((params, elements));

@@ -18,7 +18,9 @@
 
 mod client;
 mod names;
+mod notifications;
 mod ops;
+mod otp;
 mod shape;
 mod types;
 
@@ -163,9 +165,9 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     ));
     files.push(client::client(&ctx, false));
     files.push(client::client(&ctx, true));
-    files.extend(client::pending(&ctx));
+    files.extend(otp::pending(&ctx));
     files.push(types::result_codes(&ctx));
-    files.push(client::notifications(&ctx));
+    files.push(notifications::notifications(&ctx));
     for e in &plan.enums {
         files.push(types::value_set(e));
     }
@@ -255,5 +257,25 @@ mod tests {
             )),
             "java/pom.xml's version is not {RUNTIME_VERSION}"
         );
+    }
+
+    /// The hand-written poms and the README name the client version the spec gives (a
+    /// version bump of the spec moves them too).
+    #[test]
+    fn the_hand_written_poms_and_the_readme_name_the_client_version() {
+        let checked = crate::check_spec(&repo().join("spec")).expect("spec/ checks");
+        let version = &checked.api.client_version;
+        for file in ["java/conformance/pom.xml", "java/partner-example/pom.xml"] {
+            let text = std::fs::read_to_string(repo().join(file)).expect(file);
+            assert!(
+                text.contains(&format!(
+                    "<artifactId>baas-client</artifactId>\n      <version>{version}</version>"
+                )),
+                "{file} does not depend on baas-client {version}"
+            );
+        }
+        let readme = std::fs::read_to_string(repo().join("java/README.md")).expect("README");
+        assert!(readme.contains(&format!("com.baas:baas-client:{version}")));
+        assert!(readme.contains(&format!("<version>{version}</version>")));
     }
 }

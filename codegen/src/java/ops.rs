@@ -70,7 +70,7 @@ pub fn files(ctx: &Ctx<'_>, op: &OperationPlan) -> Vec<crate::artifact::EmittedF
         out.line(IMPORTS);
         out.blank();
         let mut d = doc.clone();
-        d.push("Immutable; every field is optional and members this version does not know are ignored.");
+        d.push("Immutable.");
         out.block_doc(&doc_paragraphs(&d), 92);
         out.line(&format!("public final class {} {{", n.response));
         out.indent();

@@ -84,10 +84,7 @@ pub fn getters(out: &mut Out, fields: &[JField<'_>], dir: Direction) {
     for f in fields {
         out.blank();
         let required = dir == Direction::Sent && f.plan.required();
-        let wire = format!(
-            "Wire name <code>{}</code>.",
-            names::javadoc(&f.plan.wire_name)
-        );
+        let wire = crate::plan::sentences::wire_name(&f.plan.wire_name);
         let ret = if required {
             "@return the value".to_owned()
         } else {

@@ -42,8 +42,12 @@ pub fn value_set(e: &EnumPlan) -> EmittedFile {
     out.blank();
     let mut d = e.doc.clone();
     d.push(format!(
-        "Wire values are {}; <code>of</code> keeps one this version does not list (<code>isKnown()</code> is false).",
-        if e.integer { "JSON integers" } else { "JSON strings" }
+        "Wire values are {}; `of` keeps one this version does not list (`isKnown()` is false).",
+        if e.integer {
+            "JSON integers"
+        } else {
+            "JSON strings"
+        }
     ));
     out.block_doc(&doc_paragraphs(&d), 92);
     out.line(&format!("public final class {class} extends ValueSet {{"));
@@ -305,9 +309,7 @@ fn received_record(r: &RecordPlan) -> EmittedFile {
     out.line(MODEL_IMPORTS);
     out.blank();
     let mut d = r.doc_in(Direction::Received);
-    d.push(
-        "Immutable; every field is optional and members this version does not know are ignored.",
-    );
+    d.push("Immutable.");
     out.block_doc(&doc_paragraphs(&d), 92);
     out.line(&format!("public final class {class} {{"));
     out.indent();

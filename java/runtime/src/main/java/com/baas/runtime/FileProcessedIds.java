@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * {@link ProcessedIds} in an append-only file that survives a restart (one receiver process
- * at a time). Each line is {@code <recordedAtMillis> <type> <requestId>}, the type and the
+ * at a time), in the format the Rust, Python and TypeScript SDKs write (the shared
+ * {@code tests/data/seen-file.json}): after the {@link #HEADER} line, each line is {@code <recordedAtMillis> <type> <requestId>}, the type and the
  * requestId escaped so that any text is kept exactly (a space, {@code %}, line breaks, U+2028,
  * U+0085 and every other character outside printable ASCII are written {@code %XX} per UTF-8
  * byte). Opening drops the entries recorded longer ago than the horizon and rewrites the file
@@ -30,6 +31,10 @@ public final class FileProcessedIds implements ProcessedIds {
      * re-delivery schedule of the service (5 attempts within a day).
      */
     public static final Duration DEFAULT_HORIZON = Duration.ofDays(30);
+
+    /** The file's first line, as every SDK of this API writes it (the format is shared). */
+    public static final String HEADER =
+            "# baas seen-notifications v2: <recorded epoch ms> <notificationType> <requestId>, %XX-escaped";
 
     private final Path path;
     private final Clock clock;
@@ -85,7 +90,7 @@ public final class FileProcessedIds implements ProcessedIds {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         createPrivate(tmp);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(HEADER).append('\n');
         for (Map.Entry<DeliveryId, Long> e : seen.entrySet()) {
             b.append(line(e.getKey(), e.getValue()));
         }

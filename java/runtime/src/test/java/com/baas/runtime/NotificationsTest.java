@@ -56,8 +56,32 @@ class NotificationsTest {
             assertFalse(reopened.isNew(id), "kept exactly: " + id);
         }
         assertTrue(reopened.isNew(new ProcessedIds.DeliveryId("with", "0028")));
-        assertEquals(odd.size(), Files.readAllLines(file, StandardCharsets.UTF_8).size(), "one line per id");
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertEquals(FileProcessedIds.HEADER, lines.get(0));
+        assertEquals(odd.size() + 1, lines.size(), "the header, then one line per id");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    }
+
+    @Test
+    void theSharedProcessedIdsFileIsReadAsEverySdkReadsIt() throws Exception {
+        com.baas.signing.JsonValue.JsonObject shared = com.baas.signing.Canonical.parseLoose(Files.readAllBytes(
+                Path.of(System.getProperty("baas.repo", "../.."), "tests/data/seen-file.json"))).value();
+        Path file = dir.resolve("shared.txt");
+        Files.writeString(file, shared.getString("file"), StandardCharsets.UTF_8);
+        long recorded = Long.parseLong(((com.baas.signing.JsonValue.JsonNumber) shared.get("recorded_ms")).literal());
+        FileProcessedIds store = new FileProcessedIds(file, FileProcessedIds.DEFAULT_HORIZON, at(recorded + 1000));
+        List<ProcessedIds.DeliveryId> ids = new ArrayList<>();
+        for (com.baas.signing.JsonValue pair : ((com.baas.signing.JsonValue.JsonArray) shared.get("ids")).elements()) {
+            List<com.baas.signing.JsonValue> two = ((com.baas.signing.JsonValue.JsonArray) pair).elements();
+            ids.add(new ProcessedIds.DeliveryId(((com.baas.signing.JsonValue.JsonString) two.get(1)).value(),
+                    ((com.baas.signing.JsonValue.JsonString) two.get(0)).value()));
+        }
+        for (ProcessedIds.DeliveryId id : ids) {
+            assertFalse(store.isNew(id), "known: " + id);
+        }
+        assertEquals(ids.size(), store.size(), "no other id");
+        assertEquals(shared.getString("file"), Files.readString(file, StandardCharsets.UTF_8),
+                "rewritten byte for byte as the other SDKs write it");
     }
 
     @Test

@@ -94,7 +94,7 @@ public final class ActivateAccountRequest implements Operation<ActivateAccountRe
      * <p>Rules: checked by the service only: must be a dormant account (dormancy: after 6
      * consecutive months without transactions).
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value
      */

@@ -82,7 +82,7 @@ public final class ApplyForShortCodeRequest implements Operation<ApplyForShortCo
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>applyForShortCode</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ApplyForShortCodeResponse {
     private final String accountId;
@@ -50,7 +50,7 @@ public final class ApplyForShortCodeResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -59,7 +59,7 @@ public final class ApplyForShortCodeResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;shortCode&lt;/code&gt;.
+     * Wire name <code>shortCode</code>.
      *
      * @return the value, or empty when absent
      */

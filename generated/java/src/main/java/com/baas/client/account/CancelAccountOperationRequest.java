@@ -92,7 +92,7 @@ public final class CancelAccountOperationRequest implements Operation<Void> {
      * <p>Rules: checked by the service only: must name an unconfirmed /account/activateAccount,
      * /user/verifyEmailAddress or /user/addEmail request.
      *
-     * <p>Wire name &lt;code&gt;requestId&lt;/code&gt;.
+     * <p>Wire name <code>requestId</code>.
      *
      * @return the value
      */

@@ -111,7 +111,7 @@ public final class EditSubAccountNameRequest implements Operation<EditSubAccount
      *
      * <p>Rules: checked by the service only: must belong to the SME customer.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -125,7 +125,7 @@ public final class EditSubAccountNameRequest implements Operation<EditSubAccount
      * <p>Rules: at most 253 characters; checked by the service only: the final name (business name
      * + '_' + subAccountName) is at most 255 characters.
      *
-     * <p>Wire name &lt;code&gt;subAccountName&lt;/code&gt;.
+     * <p>Wire name <code>subAccountName</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>editSubAccountName</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class EditSubAccountNameResponse {
     private final String applicationId;
@@ -47,7 +47,7 @@ public final class EditSubAccountNameResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */

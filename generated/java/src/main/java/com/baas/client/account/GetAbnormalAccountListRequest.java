@@ -106,7 +106,7 @@ public final class GetAbnormalAccountListRequest implements PagedOperation<GetAb
     /**
      * Rules: at least 1.
      *
-     * <p>Wire name &lt;code&gt;pageNo&lt;/code&gt;.
+     * <p>Wire name <code>pageNo</code>.
      *
      * @return the value
      */
@@ -117,7 +117,7 @@ public final class GetAbnormalAccountListRequest implements PagedOperation<GetAb
     /**
      * Rules: at most 50.
      *
-     * <p>Wire name &lt;code&gt;pageSize&lt;/code&gt;.
+     * <p>Wire name <code>pageSize</code>.
      *
      * @return the value
      */

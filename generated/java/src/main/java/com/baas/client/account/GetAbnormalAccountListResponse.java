@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>getAbnormalAccountList</code> (its <code>data</code>): every field
  * optional, and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetAbnormalAccountListResponse {
     private final Integer total;
@@ -50,7 +50,7 @@ public final class GetAbnormalAccountListResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;total&lt;/code&gt;.
+     * Wire name <code>total</code>.
      *
      * @return the value, or empty when absent
      */
@@ -61,7 +61,7 @@ public final class GetAbnormalAccountListResponse {
     /**
      * Abnormal account items.
      *
-     * <p>Wire name &lt;code&gt;resultArray&lt;/code&gt;.
+     * <p>Wire name <code>resultArray</code>.
      *
      * @return the value, or empty when absent
      */

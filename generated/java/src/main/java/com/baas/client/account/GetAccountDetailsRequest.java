@@ -82,7 +82,7 @@ public final class GetAccountDetailsRequest implements Operation<Account> {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */

@@ -83,7 +83,7 @@ public final class QueryAccountByShortCodeRequest implements Operation<QueryAcco
     }
 
     /**
-     * Wire name &lt;code&gt;shortCode&lt;/code&gt;.
+     * Wire name <code>shortCode</code>.
      *
      * @return the value
      */

@@ -83,7 +83,7 @@ public final class QueryAccountListByUserIdRequest implements Operation<QueryAcc
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>queryAccountListByUserId</code> (its <code>data</code>): every field
  * optional, and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class QueryAccountListByUserIdResponse {
     private final List<AccountListItem> accounts;
@@ -49,7 +49,7 @@ public final class QueryAccountListByUserIdResponse {
     /**
      * accountId, accountName, currency, accountType, dormantStatus, freezeStatus
      *
-     * <p>Wire name &lt;code&gt;accounts&lt;/code&gt;.
+     * <p>Wire name <code>accounts</code>.
      *
      * @return the value, or empty when absent
      */

@@ -86,7 +86,7 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     /**
      * A UTC date (format not shown).
      *
-     * <p>Wire name &lt;code&gt;queryDate&lt;/code&gt;.
+     * <p>Wire name <code>queryDate</code>.
      *
      * @return the value
      */

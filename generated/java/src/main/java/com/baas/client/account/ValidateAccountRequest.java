@@ -105,7 +105,7 @@ public final class ValidateAccountRequest implements Operation<AccountValidation
     /**
      * Number or shortcode.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -114,7 +114,7 @@ public final class ValidateAccountRequest implements Operation<AccountValidation
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value
      */

@@ -468,7 +468,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /**
      * Payer account number.
      *
-     * <p>Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * <p>Wire name <code>payerAccountId</code>.
      *
      * @return the value
      */
@@ -477,7 +477,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryType&lt;/code&gt;.
+     * Wire name <code>beneficiaryType</code>.
      *
      * @return the value
      */
@@ -488,7 +488,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /**
      * Beneficiary full name (Chinese name preferred). Declared int in the document; typed string.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryName</code>.
      *
      * @return the value
      */
@@ -502,7 +502,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: at most 18 characters.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryIdNumber&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryIdNumber</code>.
      *
      * @return the value
      */
@@ -516,7 +516,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: checked by the service only: must be a supported CNY nationality (list not shown).
      *
-     * <p>Wire name &lt;code&gt;beneficiaryCountryCode&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryCountryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -529,7 +529,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: checked by the service only: must come from the CNY Express bank list.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryBankCode&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryBankCode</code>.
      *
      * @return the value
      */
@@ -542,7 +542,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: checked by the service only: must come from the CNY Express bank list.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryBankName</code>.
      *
      * @return the value
      */
@@ -551,7 +551,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankAddress</code>.
      *
      * @return the value
      */
@@ -560,7 +560,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountId</code>.
      *
      * @return the value
      */
@@ -569,7 +569,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * Wire name <code>paymentPurpose</code>.
      *
      * @return the value
      */
@@ -582,7 +582,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: at most 100 characters.
      *
-     * <p>Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * <p>Wire name <code>messageToBeneficiary</code>.
      *
      * @return the value, or empty when absent
      */
@@ -591,7 +591,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;remark&lt;/code&gt;.
+     * Wire name <code>remark</code>.
      *
      * @return the value, or empty when absent
      */
@@ -602,7 +602,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /**
      * Base64. Size limit: not shown.
      *
-     * <p>Wire name &lt;code&gt;supportDocumentFile&lt;/code&gt;.
+     * <p>Wire name <code>supportDocumentFile</code>.
      *
      * @return the value
      */
@@ -611,7 +611,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;supportDocumentType&lt;/code&gt;.
+     * Wire name <code>supportDocumentType</code>.
      *
      * @return the value
      */
@@ -622,7 +622,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /**
      * Base64. Size limit: not shown.
      *
-     * <p>Wire name &lt;code&gt;companyRegisDocumentFile&lt;/code&gt;.
+     * <p>Wire name <code>companyRegisDocumentFile</code>.
      *
      * @return the value
      */
@@ -631,7 +631,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;companyRegisDocumentType&lt;/code&gt;.
+     * Wire name <code>companyRegisDocumentType</code>.
      *
      * @return the value
      */
@@ -644,7 +644,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
      *
      * <p>Rules: valid Base64 whose decoded size is at most 31457280 bytes.
      *
-     * <p>Wire name &lt;code&gt;invoice&lt;/code&gt;.
+     * <p>Wire name <code>invoice</code>.
      *
      * @return the value, or empty when absent
      */
@@ -653,7 +653,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Wire name &lt;code&gt;invoiceDocumentType&lt;/code&gt;.
+     * Wire name <code>invoiceDocumentType</code>.
      *
      * @return the value
      */
@@ -664,7 +664,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /**
      * Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
      *
-     * <p>Wire name &lt;code&gt;oderArray&lt;/code&gt;.
+     * <p>Wire name <code>oderArray</code>.
      *
      * @return the value
      */

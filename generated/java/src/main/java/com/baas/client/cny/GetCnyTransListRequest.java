@@ -189,7 +189,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
     /**
      * User id in the partner's system.
      *
-     * <p>Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * <p>Wire name <code>userId</code>.
      *
      * @return the value
      */
@@ -200,7 +200,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
     /**
      * Payer account number.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -211,7 +211,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
     /**
      * UTC epoch ms.
      *
-     * <p>Wire name &lt;code&gt;startTime&lt;/code&gt;.
+     * <p>Wire name <code>startTime</code>.
      *
      * @return the value
      */
@@ -222,7 +222,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
     /**
      * UTC epoch ms.
      *
-     * <p>Wire name &lt;code&gt;endTime&lt;/code&gt;.
+     * <p>Wire name <code>endTime</code>.
      *
      * @return the value
      */
@@ -233,7 +233,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
     /**
      * Page to return (declared string).
      *
-     * <p>Wire name &lt;code&gt;pageNo&lt;/code&gt;.
+     * <p>Wire name <code>pageNo</code>.
      *
      * @return the value
      */
@@ -247,7 +247,7 @@ public final class GetCnyTransListRequest implements PagedOperation<GetCnyTransL
      *
      * <p>Rules: checked by the service only: at most 50; above it the service answers 15002.
      *
-     * <p>Wire name &lt;code&gt;pageSize&lt;/code&gt;.
+     * <p>Wire name <code>pageSize</code>.
      *
      * @return the value
      */

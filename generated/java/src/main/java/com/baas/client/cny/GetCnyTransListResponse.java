@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>getCnyTransList</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetCnyTransListResponse {
     private final List<CnyTransferSummary> result;
@@ -52,7 +52,7 @@ public final class GetCnyTransListResponse {
     /**
      * CNY transfer records without orders and document fields.
      *
-     * <p>Wire name &lt;code&gt;result&lt;/code&gt;.
+     * <p>Wire name <code>result</code>.
      *
      * @return the value, or empty when absent
      */
@@ -61,7 +61,7 @@ public final class GetCnyTransListResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name <code>totalRows</code>.
      *
      * @return the value, or empty when absent
      */

@@ -85,7 +85,7 @@ public final class GetCnyTransferDetailsRequest implements Operation<CnyTransfer
     /**
      * The id returned when the transfer was initiated.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value
      */

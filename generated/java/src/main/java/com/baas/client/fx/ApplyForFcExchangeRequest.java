@@ -192,7 +192,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /**
      * The currency converted from.
      *
-     * <p>Wire name &lt;code&gt;sourceCurrency&lt;/code&gt;.
+     * <p>Wire name <code>sourceCurrency</code>.
      *
      * @return the value
      */
@@ -203,7 +203,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /**
      * The currency converted to.
      *
-     * <p>Wire name &lt;code&gt;targetCurrency&lt;/code&gt;.
+     * <p>Wire name <code>targetCurrency</code>.
      *
      * @return the value
      */
@@ -214,7 +214,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /**
      * Mandatory.
      *
-     * <p>Wire name &lt;code&gt;sourceAccount&lt;/code&gt;.
+     * <p>Wire name <code>sourceAccount</code>.
      *
      * @return the value
      */
@@ -225,7 +225,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /**
      * Mandatory.
      *
-     * <p>Wire name &lt;code&gt;targetAccount&lt;/code&gt;.
+     * <p>Wire name <code>targetAccount</code>.
      *
      * @return the value
      */
@@ -238,7 +238,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
      *
      * <p>Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;sourceAmount&lt;/code&gt;.
+     * <p>Wire name <code>sourceAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -251,7 +251,7 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
      *
      * <p>Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;targetAmount&lt;/code&gt;.
+     * <p>Wire name <code>targetAmount</code>.
      *
      * @return the value, or empty when absent
      */

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Not public: this is the sandbox's choice, and the live service may differ.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ApplyForFcExchangeResponse {
     private final String applicationId;
@@ -60,7 +60,7 @@ public final class ApplyForFcExchangeResponse {
     /**
      * The FX request: query it with /query/v2/getFxRequestStatus.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -71,7 +71,7 @@ public final class ApplyForFcExchangeResponse {
     /**
      * Debited from the source account.
      *
-     * <p>Wire name &lt;code&gt;sourceAmount&lt;/code&gt;.
+     * <p>Wire name <code>sourceAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -82,7 +82,7 @@ public final class ApplyForFcExchangeResponse {
     /**
      * Credited to the target account.
      *
-     * <p>Wire name &lt;code&gt;targetAmount&lt;/code&gt;.
+     * <p>Wire name <code>targetAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -91,7 +91,7 @@ public final class ApplyForFcExchangeResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name <code>fxRate</code>.
      *
      * @return the value, or empty when absent
      */

@@ -87,7 +87,7 @@ public final class GetForeignExchangeRateRequest implements Operation<GetForeign
      * Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS,
      * KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.
      *
-     * <p>Wire name &lt;code&gt;currencyPair&lt;/code&gt;.
+     * <p>Wire name <code>currencyPair</code>.
      *
      * @return the value
      */

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Not public: this is the sandbox's choice, and the live service may differ.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetForeignExchangeRateResponse {
     private final CurrencyPair currencyPair;
@@ -55,7 +55,7 @@ public final class GetForeignExchangeRateResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;currencyPair&lt;/code&gt;.
+     * Wire name <code>currencyPair</code>.
      *
      * @return the value, or empty when absent
      */
@@ -66,7 +66,7 @@ public final class GetForeignExchangeRateResponse {
     /**
      * Units of the quote currency for one unit of the base currency.
      *
-     * <p>Wire name &lt;code&gt;rate&lt;/code&gt;.
+     * <p>Wire name <code>rate</code>.
      *
      * @return the value, or empty when absent
      */
@@ -77,7 +77,7 @@ public final class GetForeignExchangeRateResponse {
     /**
      * When the rate was quoted, epoch ms.
      *
-     * <p>Wire name &lt;code&gt;quoteTime&lt;/code&gt;.
+     * <p>Wire name <code>quoteTime</code>.
      *
      * @return the value, or empty when absent
      */

@@ -85,7 +85,7 @@ public final class GetFxRequestStatusRequest implements Operation<FxRequest> {
     /**
      * Mandatory. Id of the FX request.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>AbnormalAccount</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AbnormalAccount {
     private final String userId;
@@ -55,7 +55,7 @@ public final class AbnormalAccount {
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -64,7 +64,7 @@ public final class AbnormalAccount {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -73,7 +73,7 @@ public final class AbnormalAccount {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -84,7 +84,7 @@ public final class AbnormalAccount {
     /**
      * Every abnormal code that applies to the account.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */

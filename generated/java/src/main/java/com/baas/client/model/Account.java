@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>Account</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class Account {
     private final String accountId;
@@ -72,7 +72,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -81,7 +81,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -90,7 +90,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -99,7 +99,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -110,7 +110,7 @@ public final class Account {
     /**
      * Short alias of accountId.
      *
-     * <p>Wire name &lt;code&gt;shortCode&lt;/code&gt;.
+     * <p>Wire name <code>shortCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -119,7 +119,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;accountStatus&lt;/code&gt;.
+     * Wire name <code>accountStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -130,7 +130,7 @@ public final class Account {
     /**
      * Unix timestamp (unit not shown).
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -141,7 +141,7 @@ public final class Account {
     /**
      * Declared string with 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
+     * <p>Wire name <code>balance</code>.
      *
      * @return the value, or empty when absent
      */
@@ -150,7 +150,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;dormantStatus&lt;/code&gt;.
+     * Wire name <code>dormantStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -159,7 +159,7 @@ public final class Account {
     }
 
     /**
-     * Wire name &lt;code&gt;freezeStatus&lt;/code&gt;.
+     * Wire name <code>freezeStatus</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>AccountClosureResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AccountClosureResult {
     private final String requestId;
@@ -61,7 +61,7 @@ public final class AccountClosureResult {
     /**
      * The closure request.
      *
-     * <p>Wire name &lt;code&gt;requestId&lt;/code&gt;.
+     * <p>Wire name <code>requestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -70,7 +70,7 @@ public final class AccountClosureResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -81,7 +81,7 @@ public final class AccountClosureResult {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * <p>Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -92,7 +92,7 @@ public final class AccountClosureResult {
     /**
      * 1 account closed, 2 request rejected.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -101,7 +101,7 @@ public final class AccountClosureResult {
     }
 
     /**
-     * Wire name &lt;code&gt;rejectionReason&lt;/code&gt;.
+     * Wire name <code>rejectionReason</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>AccountListItem</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AccountListItem {
     private final BigDecimal balance;
@@ -67,7 +67,7 @@ public final class AccountListItem {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
+     * <p>Wire name <code>balance</code>.
      *
      * @return the value, or empty when absent
      */
@@ -76,7 +76,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -85,7 +85,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -94,7 +94,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -103,7 +103,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -112,7 +112,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;dormantStatus&lt;/code&gt;.
+     * Wire name <code>dormantStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -121,7 +121,7 @@ public final class AccountListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;freezeStatus&lt;/code&gt;.
+     * Wire name <code>freezeStatus</code>.
      *
      * @return the value, or empty when absent
      */

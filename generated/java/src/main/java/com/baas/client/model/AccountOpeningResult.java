@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>AccountOpeningResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AccountOpeningResult {
     private final String applicationId;
@@ -62,7 +62,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -71,7 +71,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -80,7 +80,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -89,7 +89,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -98,7 +98,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class AccountOpeningResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>AccountValidationResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AccountValidationResult {
     private final String accountId;
@@ -57,7 +57,7 @@ public final class AccountValidationResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -66,7 +66,7 @@ public final class AccountValidationResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -77,7 +77,7 @@ public final class AccountValidationResult {
     /**
      * Type not shown: it may echo the request's 0/1/2 or be an account type code.
      *
-     * <p>Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * <p>Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -88,7 +88,7 @@ public final class AccountValidationResult {
     /**
      * Returned for internal accounts.
      *
-     * <p>Wire name &lt;code&gt;freezeStatus&lt;/code&gt;.
+     * <p>Wire name <code>freezeStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -99,7 +99,7 @@ public final class AccountValidationResult {
     /**
      * Returned for internal accounts; type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;restrictStatus&lt;/code&gt;.
+     * <p>Wire name <code>restrictStatus</code>.
      *
      * @return the value, or empty when absent
      */

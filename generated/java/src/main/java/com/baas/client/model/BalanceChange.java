@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>BalanceChange</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BalanceChange {
     private final String txId;
@@ -99,7 +99,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -108,7 +108,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -117,7 +117,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -126,7 +126,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -135,7 +135,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -146,7 +146,7 @@ public final class BalanceChange {
     /**
      * Transaction type code (TTID...); the list is open.
      *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * <p>Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -155,7 +155,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name <code>oppoBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -164,7 +164,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
+     * Wire name <code>oppoAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -173,7 +173,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * Wire name <code>oppoAccountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -182,7 +182,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
+     * Wire name <code>oppoSubAccount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -191,7 +191,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name <code>thirdPartyTxType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -200,7 +200,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
+     * Wire name <code>mpesaBusinessPayType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -209,7 +209,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -218,7 +218,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -227,7 +227,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name <code>feeAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -238,7 +238,7 @@ public final class BalanceChange {
     /**
      * The account's balance after the change.
      *
-     * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
+     * <p>Wire name <code>balance</code>.
      *
      * @return the value, or empty when absent
      */
@@ -249,7 +249,7 @@ public final class BalanceChange {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * <p>Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -258,7 +258,7 @@ public final class BalanceChange {
     }
 
     /**
-     * Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * Wire name <code>extInfo</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>BalanceChangeExtInfo</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BalanceChangeExtInfo {
     private final String transactionNarrative;
@@ -50,7 +50,7 @@ public final class BalanceChangeExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
+     * Wire name <code>transactionNarrative</code>.
      *
      * @return the value, or empty when absent
      */
@@ -59,7 +59,7 @@ public final class BalanceChangeExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
+     * Wire name <code>oppoPhoneNumber</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>BankCode</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BankCode {
     private final String bankCode;
@@ -53,7 +53,7 @@ public final class BankCode {
     /**
      * The code to send as a payee bank code (this bank's own is 46).
      *
-     * <p>Wire name &lt;code&gt;bankCode&lt;/code&gt;.
+     * <p>Wire name <code>bankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -62,7 +62,7 @@ public final class BankCode {
     }
 
     /**
-     * Wire name &lt;code&gt;bankName&lt;/code&gt;.
+     * Wire name <code>bankName</code>.
      *
      * @return the value, or empty when absent
      */

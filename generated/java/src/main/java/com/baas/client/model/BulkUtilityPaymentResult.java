@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>BulkUtilityPaymentResult</code> as received: every field optional, and members
  * added later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BulkUtilityPaymentResult {
     private final String bulkPaymentOrderId;
@@ -56,7 +56,7 @@ public final class BulkUtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * Wire name <code>bulkPaymentOrderId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -65,7 +65,7 @@ public final class BulkUtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name <code>payerAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -74,7 +74,7 @@ public final class BulkUtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;txCount&lt;/code&gt;.
+     * Wire name <code>txCount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -83,7 +83,7 @@ public final class BulkUtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;resultArray&lt;/code&gt;.
+     * Wire name <code>resultArray</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>BusinessOnboardingStatus</code> as received: every field optional, and members
  * added later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BusinessOnboardingStatus {
     private final String onboardingRequestId;
@@ -70,7 +70,7 @@ public final class BusinessOnboardingStatus {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -81,7 +81,7 @@ public final class BusinessOnboardingStatus {
     /**
      * Integer; values as seen on the live service.
      *
-     * <p>Wire name &lt;code&gt;onboardingStatus&lt;/code&gt;.
+     * <p>Wire name <code>onboardingStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -92,7 +92,7 @@ public final class BusinessOnboardingStatus {
     /**
      * First shape. Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;rejectionReasonId&lt;/code&gt;.
+     * <p>Wire name <code>rejectionReasonId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -103,7 +103,7 @@ public final class BusinessOnboardingStatus {
     /**
      * First shape.
      *
-     * <p>Wire name &lt;code&gt;rejectionReasonMsg&lt;/code&gt;.
+     * <p>Wire name <code>rejectionReasonMsg</code>.
      *
      * @return the value, or empty when absent
      */
@@ -112,7 +112,7 @@ public final class BusinessOnboardingStatus {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -121,7 +121,7 @@ public final class BusinessOnboardingStatus {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -132,7 +132,7 @@ public final class BusinessOnboardingStatus {
     /**
      * Second shape (array).
      *
-     * <p>Wire name &lt;code&gt;rejectionReasonIds&lt;/code&gt;.
+     * <p>Wire name <code>rejectionReasonIds</code>.
      *
      * @return the value, or empty when absent
      */
@@ -143,7 +143,7 @@ public final class BusinessOnboardingStatus {
     /**
      * Second shape (array); wire name as written.
      *
-     * <p>Wire name &lt;code&gt;rejectReasonMsgs&lt;/code&gt;.
+     * <p>Wire name <code>rejectReasonMsgs</code>.
      *
      * @return the value, or empty when absent
      */
@@ -154,7 +154,7 @@ public final class BusinessOnboardingStatus {
     /**
      * Second shape.
      *
-     * <p>Wire name &lt;code&gt;auditTime&lt;/code&gt;.
+     * <p>Wire name <code>auditTime</code>.
      *
      * @return the value, or empty when absent
      */

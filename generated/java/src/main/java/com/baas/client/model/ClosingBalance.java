@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>ClosingBalance</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ClosingBalance {
     private final String accountId;
@@ -53,7 +53,7 @@ public final class ClosingBalance {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -62,7 +62,7 @@ public final class ClosingBalance {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -73,7 +73,7 @@ public final class ClosingBalance {
     /**
      * What the ledger held at the end of the day.
      *
-     * <p>Wire name &lt;code&gt;closingBalance&lt;/code&gt;.
+     * <p>Wire name <code>closingBalance</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>ClosingBalanceJob</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ClosingBalanceJob {
     private final String jobId;
@@ -46,7 +46,7 @@ public final class ClosingBalanceJob {
     }
 
     /**
-     * Wire name &lt;code&gt;jobId&lt;/code&gt;.
+     * Wire name <code>jobId</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>ClosingBalanceReport</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ClosingBalanceReport {
     private final String jobId;
@@ -60,7 +60,7 @@ public final class ClosingBalanceReport {
     }
 
     /**
-     * Wire name &lt;code&gt;jobId&lt;/code&gt;.
+     * Wire name <code>jobId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -71,7 +71,7 @@ public final class ClosingBalanceReport {
     /**
      * The day (YYYY-MM-DD) whose closing balances these are.
      *
-     * <p>Wire name &lt;code&gt;queryDate&lt;/code&gt;.
+     * <p>Wire name <code>queryDate</code>.
      *
      * @return the value, or empty when absent
      */
@@ -82,7 +82,7 @@ public final class ClosingBalanceReport {
     /**
      * SUCCESS when the job computed the balances.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -93,7 +93,7 @@ public final class ClosingBalanceReport {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;generatedTime&lt;/code&gt;.
+     * <p>Wire name <code>generatedTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -102,7 +102,7 @@ public final class ClosingBalanceReport {
     }
 
     /**
-     * Wire name &lt;code&gt;balances&lt;/code&gt;.
+     * Wire name <code>balances</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>CnyTransferDetail</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class CnyTransferDetail {
     private final String applicationId;
@@ -108,7 +108,7 @@ public final class CnyTransferDetail {
     /**
      * Identifier of the transfer application.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -117,7 +117,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name <code>payerAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -126,7 +126,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryType&lt;/code&gt;.
+     * Wire name <code>beneficiaryType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -135,7 +135,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * Wire name <code>beneficiaryName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -146,7 +146,7 @@ public final class CnyTransferDetail {
     /**
      * Present for individual beneficiaries.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryCountryCode&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryCountryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -155,7 +155,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankCode&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -164,7 +164,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -173,7 +173,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -182,7 +182,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryIdNumber&lt;/code&gt;.
+     * Wire name <code>beneficiaryIdNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -191,7 +191,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -200,7 +200,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * Wire name <code>paymentPurpose</code>.
      *
      * @return the value, or empty when absent
      */
@@ -211,7 +211,7 @@ public final class CnyTransferDetail {
     /**
      * Present if provided.
      *
-     * <p>Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * <p>Wire name <code>messageToBeneficiary</code>.
      *
      * @return the value, or empty when absent
      */
@@ -220,7 +220,7 @@ public final class CnyTransferDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;remark&lt;/code&gt;.
+     * Wire name <code>remark</code>.
      *
      * @return the value, or empty when absent
      */
@@ -231,7 +231,7 @@ public final class CnyTransferDetail {
     /**
      * Declared string, decimal with 4 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -242,7 +242,7 @@ public final class CnyTransferDetail {
     /**
      * CNY transfer status, an integer; the meaning of its values: not shown (not public either).
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -253,7 +253,7 @@ public final class CnyTransferDetail {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -264,7 +264,7 @@ public final class CnyTransferDetail {
     /**
      * Epoch ms, or null while not completed.
      *
-     * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
+     * <p>Wire name <code>completedTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -275,7 +275,7 @@ public final class CnyTransferDetail {
     /**
      * Order items.
      *
-     * <p>Wire name &lt;code&gt;orders&lt;/code&gt;.
+     * <p>Wire name <code>orders</code>.
      *
      * @return the value, or empty when absent
      */
@@ -286,7 +286,7 @@ public final class CnyTransferDetail {
     /**
      * Temporary download link to the stored document.
      *
-     * <p>Wire name &lt;code&gt;supportDocumentFile&lt;/code&gt;.
+     * <p>Wire name <code>supportDocumentFile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -297,7 +297,7 @@ public final class CnyTransferDetail {
     /**
      * Link or null.
      *
-     * <p>Wire name &lt;code&gt;companyRegisDocumentFile&lt;/code&gt;.
+     * <p>Wire name <code>companyRegisDocumentFile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -308,7 +308,7 @@ public final class CnyTransferDetail {
     /**
      * Link or null.
      *
-     * <p>Wire name &lt;code&gt;invoice&lt;/code&gt;.
+     * <p>Wire name <code>invoice</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>CnyTransferResult</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class CnyTransferResult {
     private final String applicationId;
@@ -59,7 +59,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -70,7 +70,7 @@ public final class CnyTransferResult {
     /**
      * CNY transfer status (the sandbox: 8 succeeded, 4 failed).
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -79,7 +79,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -88,7 +88,7 @@ public final class CnyTransferResult {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -99,7 +99,7 @@ public final class CnyTransferResult {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
+     * <p>Wire name <code>completedTime</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>CnyTransferSummary</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class CnyTransferSummary {
     private final String applicationId;
@@ -96,7 +96,7 @@ public final class CnyTransferSummary {
     /**
      * Identifier of the transfer application.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -105,7 +105,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name <code>payerAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -114,7 +114,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryType&lt;/code&gt;.
+     * Wire name <code>beneficiaryType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -123,7 +123,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * Wire name <code>beneficiaryName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class CnyTransferSummary {
     /**
      * Present for individual beneficiaries.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryCountryCode&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryCountryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -143,7 +143,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankCode&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -152,7 +152,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -161,7 +161,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -170,7 +170,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryIdNumber&lt;/code&gt;.
+     * Wire name <code>beneficiaryIdNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -179,7 +179,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -188,7 +188,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * Wire name <code>paymentPurpose</code>.
      *
      * @return the value, or empty when absent
      */
@@ -199,7 +199,7 @@ public final class CnyTransferSummary {
     /**
      * Present if provided.
      *
-     * <p>Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * <p>Wire name <code>messageToBeneficiary</code>.
      *
      * @return the value, or empty when absent
      */
@@ -208,7 +208,7 @@ public final class CnyTransferSummary {
     }
 
     /**
-     * Wire name &lt;code&gt;remark&lt;/code&gt;.
+     * Wire name <code>remark</code>.
      *
      * @return the value, or empty when absent
      */
@@ -219,7 +219,7 @@ public final class CnyTransferSummary {
     /**
      * Declared string, decimal with 4 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -230,7 +230,7 @@ public final class CnyTransferSummary {
     /**
      * CNY transfer status, an integer; the meaning of its values: not shown (not public either).
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -241,7 +241,7 @@ public final class CnyTransferSummary {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -252,7 +252,7 @@ public final class CnyTransferSummary {
     /**
      * Epoch ms, or null while not completed.
      *
-     * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
+     * <p>Wire name <code>completedTime</code>.
      *
      * @return the value, or empty when absent
      */

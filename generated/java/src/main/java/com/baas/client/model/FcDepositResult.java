@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>FcDepositResult</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class FcDepositResult {
     private final String applicationId;
@@ -68,7 +68,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -77,7 +77,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -86,7 +86,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -95,7 +95,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -104,7 +104,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -113,7 +113,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -122,7 +122,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -131,7 +131,7 @@ public final class FcDepositResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>FeeResult</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class FeeResult {
     private final BigDecimal feeAmount;
@@ -47,7 +47,7 @@ public final class FeeResult {
     /**
      * Declared string.
      *
-     * <p>Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * <p>Wire name <code>feeAmount</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>FxConversionResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class FxConversionResult {
     private final String applicationId;
@@ -66,7 +66,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -75,7 +75,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -84,7 +84,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;outTxId&lt;/code&gt;.
+     * Wire name <code>outTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -93,7 +93,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;inTxId&lt;/code&gt;.
+     * Wire name <code>inTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -104,7 +104,7 @@ public final class FxConversionResult {
     /**
      * The target currency.
      *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -115,7 +115,7 @@ public final class FxConversionResult {
     /**
      * The target amount.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -124,7 +124,7 @@ public final class FxConversionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name <code>fxRate</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>FxExchangeResult</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class FxExchangeResult {
     private final String applicationId;
@@ -80,7 +80,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -89,7 +89,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;kesAccountId&lt;/code&gt;.
+     * Wire name <code>kesAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -98,7 +98,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;fcAccountId&lt;/code&gt;.
+     * Wire name <code>fcAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;outTxId&lt;/code&gt;.
+     * Wire name <code>outTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -116,7 +116,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;inTxId&lt;/code&gt;.
+     * Wire name <code>inTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -143,7 +143,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -152,7 +152,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * Wire name <code>fxRate</code>.
      *
      * @return the value, or empty when absent
      */
@@ -161,7 +161,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;operation&lt;/code&gt;.
+     * Wire name <code>operation</code>.
      *
      * @return the value, or empty when absent
      */
@@ -170,7 +170,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -179,7 +179,7 @@ public final class FxExchangeResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>FxRequest</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class FxRequest {
     private final String applicationId;
@@ -72,7 +72,7 @@ public final class FxRequest {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -83,7 +83,7 @@ public final class FxRequest {
     /**
      * The transaction that took the source currency.
      *
-     * <p>Wire name &lt;code&gt;outTxId&lt;/code&gt;.
+     * <p>Wire name <code>outTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -94,7 +94,7 @@ public final class FxRequest {
     /**
      * The transaction that paid the target currency.
      *
-     * <p>Wire name &lt;code&gt;inTxId&lt;/code&gt;.
+     * <p>Wire name <code>inTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -103,7 +103,7 @@ public final class FxRequest {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -114,7 +114,7 @@ public final class FxRequest {
     /**
      * The target currency.
      *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class FxRequest {
     /**
      * The target amount.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -136,7 +136,7 @@ public final class FxRequest {
     /**
      * Units of the target currency for one unit of the source currency.
      *
-     * <p>Wire name &lt;code&gt;fxRate&lt;/code&gt;.
+     * <p>Wire name <code>fxRate</code>.
      *
      * @return the value, or empty when absent
      */
@@ -147,7 +147,7 @@ public final class FxRequest {
     /**
      * Why the request failed, when it did.
      *
-     * <p>Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * <p>Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -156,7 +156,7 @@ public final class FxRequest {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */

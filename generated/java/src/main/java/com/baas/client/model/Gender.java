@@ -9,8 +9,8 @@ import java.util.List;
  *
  * <p>A value this version of the SDK does not list is kept as it was received, never refused.
  *
- * <p>Wire values are JSON strings; &lt;code&gt;of&lt;/code&gt; keeps one this version does not
- * list (&lt;code&gt;isKnown()&lt;/code&gt; is false).
+ * <p>Wire values are JSON strings; <code>of</code> keeps one this version does not list
+ * (<code>isKnown()</code> is false).
  */
 public final class Gender extends ValueSet {
     /** '0' Female */

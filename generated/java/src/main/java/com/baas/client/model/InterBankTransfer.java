@@ -22,7 +22,7 @@ import java.util.Optional;
  * <p><code>InterBankTransfer</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class InterBankTransfer {
     private final String applicationId;
@@ -121,7 +121,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -132,7 +132,7 @@ public final class InterBankTransfer {
     /**
      * The debit transaction.
      *
-     * <p>Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * <p>Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -141,7 +141,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -150,7 +150,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -161,7 +161,7 @@ public final class InterBankTransfer {
     /**
      * What the account was debited, the fee included.
      *
-     * <p>Wire name &lt;code&gt;debitAmount&lt;/code&gt;.
+     * <p>Wire name <code>debitAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -170,7 +170,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;fee&lt;/code&gt;.
+     * Wire name <code>fee</code>.
      *
      * @return the value, or empty when absent
      */
@@ -181,7 +181,7 @@ public final class InterBankTransfer {
     /**
      * Currency of the debited account.
      *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -192,7 +192,7 @@ public final class InterBankTransfer {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -203,7 +203,7 @@ public final class InterBankTransfer {
     /**
      * The beneficiary bank's SWIFT BIC (Bank Identifier Code).
      *
-     * <p>Wire name &lt;code&gt;beneficiarySwiftBic&lt;/code&gt;.
+     * <p>Wire name <code>beneficiarySwiftBic</code>.
      *
      * @return the value, or empty when absent
      */
@@ -212,7 +212,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -221,7 +221,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankCountry&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankCountry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -230,7 +230,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankCity&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankCity</code>.
      *
      * @return the value, or empty when absent
      */
@@ -239,7 +239,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -248,7 +248,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -257,7 +257,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountCcy&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountCcy</code>.
      *
      * @return the value, or empty when absent
      */
@@ -266,7 +266,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * Wire name <code>beneficiaryName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -275,7 +275,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryEmail&lt;/code&gt;.
+     * Wire name <code>beneficiaryEmail</code>.
      *
      * @return the value, or empty when absent
      */
@@ -284,7 +284,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -293,7 +293,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;amountType&lt;/code&gt;.
+     * Wire name <code>amountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -302,7 +302,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * Wire name <code>messageToBeneficiary</code>.
      *
      * @return the value, or empty when absent
      */
@@ -311,7 +311,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * Wire name <code>paymentChannel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -320,7 +320,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentPurposeId&lt;/code&gt;.
+     * Wire name <code>paymentPurposeId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -329,7 +329,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * Wire name <code>paymentPurpose</code>.
      *
      * @return the value, or empty when absent
      */
@@ -338,7 +338,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;senderAddress&lt;/code&gt;.
+     * Wire name <code>senderAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -347,7 +347,7 @@ public final class InterBankTransfer {
     }
 
     /**
-     * Wire name &lt;code&gt;chargeType&lt;/code&gt;.
+     * Wire name <code>chargeType</code>.
      *
      * @return the value, or empty when absent
      */

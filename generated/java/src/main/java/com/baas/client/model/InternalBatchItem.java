@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>InternalBatchItem</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class InternalBatchItem {
     private final String payeeAccountId;
@@ -71,7 +71,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;payeeAccountId&lt;/code&gt;.
+     * Wire name <code>payeeAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -80,7 +80,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;payeeAccountName&lt;/code&gt;.
+     * Wire name <code>payeeAccountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -89,7 +89,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;payeeType&lt;/code&gt;.
+     * Wire name <code>payeeType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -98,7 +98,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -116,7 +116,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name <code>txStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class InternalBatchItem {
     }
 
     /**
-     * Wire name &lt;code&gt;failedReason&lt;/code&gt;.
+     * Wire name <code>failedReason</code>.
      *
      * @return the value, or empty when absent
      */
@@ -145,7 +145,7 @@ public final class InternalBatchItem {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
+     * <p>Wire name <code>completedTime</code>.
      *
      * @return the value, or empty when absent
      */

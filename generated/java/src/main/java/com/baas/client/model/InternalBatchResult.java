@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>InternalBatchResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class InternalBatchResult {
     private final String orderId;
@@ -50,7 +50,7 @@ public final class InternalBatchResult {
     }
 
     /**
-     * Wire name &lt;code&gt;orderId&lt;/code&gt;.
+     * Wire name <code>orderId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -59,7 +59,7 @@ public final class InternalBatchResult {
     }
 
     /**
-     * Wire name &lt;code&gt;resultArray&lt;/code&gt;.
+     * Wire name <code>resultArray</code>.
      *
      * @return the value, or empty when absent
      */

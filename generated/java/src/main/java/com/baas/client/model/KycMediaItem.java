@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>KycMediaItem</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class KycMediaItem {
     private final String mediaType;
@@ -53,7 +53,7 @@ public final class KycMediaItem {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;mediaType&lt;/code&gt;.
+     * <p>Wire name <code>mediaType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -64,7 +64,7 @@ public final class KycMediaItem {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;fileTypeId&lt;/code&gt;.
+     * <p>Wire name <code>fileTypeId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -73,7 +73,7 @@ public final class KycMediaItem {
     }
 
     /**
-     * Wire name &lt;code&gt;mediaUrl&lt;/code&gt;.
+     * Wire name <code>mediaUrl</code>.
      *
      * @return the value, or empty when absent
      */

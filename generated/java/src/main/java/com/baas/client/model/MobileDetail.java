@@ -108,7 +108,7 @@ public final class MobileDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;mobileNumber&lt;/code&gt;.
+     * Wire name <code>mobileNumber</code>.
      *
      * @return the value
      */
@@ -117,7 +117,7 @@ public final class MobileDetail {
     }
 
     /**
-     * Wire name &lt;code&gt;networkProvider&lt;/code&gt;.
+     * Wire name <code>networkProvider</code>.
      *
      * @return the value
      */
@@ -128,7 +128,7 @@ public final class MobileDetail {
     /**
      * Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>OnboardingResult</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class OnboardingResult {
     private final String onboardingRequestId;
@@ -69,7 +69,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -78,7 +78,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -87,7 +87,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -96,7 +96,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -105,7 +105,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -116,7 +116,7 @@ public final class OnboardingResult {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * <p>Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;rejectionReasonIds&lt;/code&gt;.
+     * Wire name <code>rejectionReasonIds</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class OnboardingResult {
     }
 
     /**
-     * Wire name &lt;code&gt;rejectionReasonMsgs&lt;/code&gt;.
+     * Wire name <code>rejectionReasonMsgs</code>.
      *
      * @return the value, or empty when absent
      */

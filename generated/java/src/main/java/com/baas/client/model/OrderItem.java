@@ -157,7 +157,7 @@ public final class OrderItem {
     }
 
     /**
-     * Wire name &lt;code&gt;productName&lt;/code&gt;.
+     * Wire name <code>productName</code>.
      *
      * @return the value
      */
@@ -170,7 +170,7 @@ public final class OrderItem {
      *
      * <p>Rules: greater than zero; at most 99999999.
      *
-     * <p>Wire name &lt;code&gt;quantity&lt;/code&gt;.
+     * <p>Wire name <code>quantity</code>.
      *
      * @return the value
      */
@@ -183,7 +183,7 @@ public final class OrderItem {
      *
      * <p>Rules: at most 500000; greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */
@@ -194,7 +194,7 @@ public final class OrderItem {
     /**
      * Numeric timestamp.
      *
-     * <p>Wire name &lt;code&gt;orderTime&lt;/code&gt;.
+     * <p>Wire name <code>orderTime</code>.
      *
      * @return the value
      */
@@ -207,7 +207,7 @@ public final class OrderItem {
      *
      * <p>Rules: at most 128 characters.
      *
-     * <p>Wire name &lt;code&gt;platform&lt;/code&gt;.
+     * <p>Wire name <code>platform</code>.
      *
      * @return the value
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>OrderItem</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class OrderItemReceived {
     private final String productName;
@@ -58,7 +58,7 @@ public final class OrderItemReceived {
     }
 
     /**
-     * Wire name &lt;code&gt;productName&lt;/code&gt;.
+     * Wire name <code>productName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -69,7 +69,7 @@ public final class OrderItemReceived {
     /**
      * Positive integer, at most 99,999,999.
      *
-     * <p>Wire name &lt;code&gt;quantity&lt;/code&gt;.
+     * <p>Wire name <code>quantity</code>.
      *
      * @return the value, or empty when absent
      */
@@ -80,7 +80,7 @@ public final class OrderItemReceived {
     /**
      * Declared string; at most 500,000 CNY.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -91,7 +91,7 @@ public final class OrderItemReceived {
     /**
      * Numeric timestamp.
      *
-     * <p>Wire name &lt;code&gt;orderTime&lt;/code&gt;.
+     * <p>Wire name <code>orderTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -102,7 +102,7 @@ public final class OrderItemReceived {
     /**
      * Merchant business name or URL, at most 128 characters.
      *
-     * <p>Wire name &lt;code&gt;platform&lt;/code&gt;.
+     * <p>Wire name <code>platform</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>OrganisationOnboardingInfo</code> as received: every field optional, and members
  * added later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class OrganisationOnboardingInfo {
     private final String onboardingRequestId;
@@ -108,7 +108,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Onboarding request id.
      *
-     * <p>Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * <p>Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -119,7 +119,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Name of the business.
      *
-     * <p>Wire name &lt;code&gt;smeName&lt;/code&gt;.
+     * <p>Wire name <code>smeName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -128,7 +128,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessType&lt;/code&gt;.
+     * Wire name <code>businessType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -139,7 +139,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Country code of the mobile number.
      *
-     * <p>Wire name &lt;code&gt;countryCode&lt;/code&gt;.
+     * <p>Wire name <code>countryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -148,7 +148,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -157,7 +157,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;email&lt;/code&gt;.
+     * Wire name <code>email</code>.
      *
      * @return the value, or empty when absent
      */
@@ -168,7 +168,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Tax number (spelled krapin in this record).
      *
-     * <p>Wire name &lt;code&gt;krapin&lt;/code&gt;.
+     * <p>Wire name <code>krapin</code>.
      *
      * @return the value, or empty when absent
      */
@@ -177,7 +177,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessCertificateNumber&lt;/code&gt;.
+     * Wire name <code>businessCertificateNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -188,7 +188,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Type not shown.
      *
-     * <p>Wire name &lt;code&gt;channel&lt;/code&gt;.
+     * <p>Wire name <code>channel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -199,7 +199,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * User id in the partner's system.
      *
-     * <p>Wire name &lt;code&gt;channelUserId&lt;/code&gt;.
+     * <p>Wire name <code>channelUserId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -210,7 +210,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Uploaded media.
      *
-     * <p>Wire name &lt;code&gt;onboardingMediaInfos&lt;/code&gt;.
+     * <p>Wire name <code>onboardingMediaInfos</code>.
      *
      * @return the value, or empty when absent
      */
@@ -221,7 +221,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Status of the SME onboarding; type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -232,7 +232,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Rejection reason ids (array); type of the elements and their values not shown.
      *
-     * <p>Wire name &lt;code&gt;rejectReasonIds&lt;/code&gt;.
+     * <p>Wire name <code>rejectReasonIds</code>.
      *
      * @return the value, or empty when absent
      */
@@ -243,7 +243,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Rejection reason messages (array); wire name as written.
      *
-     * <p>Wire name &lt;code&gt;rejectReasonMsgs&lt;/code&gt;.
+     * <p>Wire name <code>rejectReasonMsgs</code>.
      *
      * @return the value, or empty when absent
      */
@@ -252,7 +252,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -261,7 +261,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;auditTime&lt;/code&gt;.
+     * Wire name <code>auditTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -270,7 +270,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessIndustry&lt;/code&gt;.
+     * Wire name <code>businessIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -279,7 +279,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;specifyIndustry&lt;/code&gt;.
+     * Wire name <code>specifyIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -288,7 +288,7 @@ public final class OrganisationOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessAddress&lt;/code&gt;.
+     * Wire name <code>businessAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -299,7 +299,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Shareholders or members who are persons.
      *
-     * <p>Wire name &lt;code&gt;shareholdersMemberInfos&lt;/code&gt;.
+     * <p>Wire name <code>shareholdersMemberInfos</code>.
      *
      * @return the value, or empty when absent
      */
@@ -310,7 +310,7 @@ public final class OrganisationOnboardingInfo {
     /**
      * Shareholders that are companies.
      *
-     * <p>Wire name &lt;code&gt;shareholdersCompanyInfos&lt;/code&gt;.
+     * <p>Wire name <code>shareholdersCompanyInfos</code>.
      *
      * @return the value, or empty when absent
      */

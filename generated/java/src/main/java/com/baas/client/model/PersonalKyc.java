@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>PersonalKyc</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class PersonalKyc {
     private final String onboardingRequestId;
@@ -117,7 +117,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -128,7 +128,7 @@ public final class PersonalKyc {
     /**
      * The partner's channel id.
      *
-     * <p>Wire name &lt;code&gt;baasChannelId&lt;/code&gt;.
+     * <p>Wire name <code>baasChannelId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -137,7 +137,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -146,7 +146,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;firstName&lt;/code&gt;.
+     * Wire name <code>firstName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -155,7 +155,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;middleName&lt;/code&gt;.
+     * Wire name <code>middleName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -164,7 +164,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;lastName&lt;/code&gt;.
+     * Wire name <code>lastName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -173,7 +173,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;gender&lt;/code&gt;.
+     * Wire name <code>gender</code>.
      *
      * @return the value, or empty when absent
      */
@@ -182,7 +182,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;nationality&lt;/code&gt;.
+     * Wire name <code>nationality</code>.
      *
      * @return the value, or empty when absent
      */
@@ -191,7 +191,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;idType&lt;/code&gt;.
+     * Wire name <code>idType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -200,7 +200,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;idNumber&lt;/code&gt;.
+     * Wire name <code>idNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -211,7 +211,7 @@ public final class PersonalKyc {
     /**
      * Format not shown.
      *
-     * <p>Wire name &lt;code&gt;birthday&lt;/code&gt;.
+     * <p>Wire name <code>birthday</code>.
      *
      * @return the value, or empty when absent
      */
@@ -220,7 +220,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;address&lt;/code&gt;.
+     * Wire name <code>address</code>.
      *
      * @return the value, or empty when absent
      */
@@ -231,7 +231,7 @@ public final class PersonalKyc {
     /**
      * Of the mobile number.
      *
-     * <p>Wire name &lt;code&gt;countryCode&lt;/code&gt;.
+     * <p>Wire name <code>countryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -240,7 +240,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -251,7 +251,7 @@ public final class PersonalKyc {
     /**
      * Value set referenced by name, not shown.
      *
-     * <p>Wire name &lt;code&gt;employmentStatus&lt;/code&gt;.
+     * <p>Wire name <code>employmentStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -262,7 +262,7 @@ public final class PersonalKyc {
     /**
      * Value set referenced by name, not shown.
      *
-     * <p>Wire name &lt;code&gt;monthlyIncome&lt;/code&gt;.
+     * <p>Wire name <code>monthlyIncome</code>.
      *
      * @return the value, or empty when absent
      */
@@ -273,7 +273,7 @@ public final class PersonalKyc {
     /**
      * Tax number.
      *
-     * <p>Wire name &lt;code&gt;kraPin&lt;/code&gt;.
+     * <p>Wire name <code>kraPin</code>.
      *
      * @return the value, or empty when absent
      */
@@ -282,7 +282,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;businessIndustry&lt;/code&gt;.
+     * Wire name <code>businessIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -291,7 +291,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;specifyIndustry&lt;/code&gt;.
+     * Wire name <code>specifyIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -300,7 +300,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;profileCheck&lt;/code&gt;.
+     * Wire name <code>profileCheck</code>.
      *
      * @return the value, or empty when absent
      */
@@ -311,7 +311,7 @@ public final class PersonalKyc {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;profileCheckResultCode&lt;/code&gt;.
+     * <p>Wire name <code>profileCheckResultCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -320,7 +320,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;profileCheckResultText&lt;/code&gt;.
+     * Wire name <code>profileCheckResultText</code>.
      *
      * @return the value, or empty when absent
      */
@@ -329,7 +329,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -338,7 +338,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;updateTime&lt;/code&gt;.
+     * Wire name <code>updateTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -347,7 +347,7 @@ public final class PersonalKyc {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>PersonalOnboardingStatus</code> as received: every field optional, and members
  * added later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class PersonalOnboardingStatus {
     private final String onboardingRequestId;
@@ -60,7 +60,7 @@ public final class PersonalOnboardingStatus {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -71,7 +71,7 @@ public final class PersonalOnboardingStatus {
     /**
      * Text; its values: not shown.
      *
-     * <p>Wire name &lt;code&gt;onboardingStatus&lt;/code&gt;.
+     * <p>Wire name <code>onboardingStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -82,7 +82,7 @@ public final class PersonalOnboardingStatus {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;rejectionReasonId&lt;/code&gt;.
+     * <p>Wire name <code>rejectionReasonId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -93,7 +93,7 @@ public final class PersonalOnboardingStatus {
     /**
      * Values not shown.
      *
-     * <p>Wire name &lt;code&gt;rejectionReasonMsg&lt;/code&gt;.
+     * <p>Wire name <code>rejectionReasonMsg</code>.
      *
      * @return the value, or empty when absent
      */
@@ -104,7 +104,7 @@ public final class PersonalOnboardingStatus {
     /**
      * Assigned on success.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -113,7 +113,7 @@ public final class PersonalOnboardingStatus {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>ReversalApplication</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ReversalApplication {
     private final String applicationId;
@@ -67,7 +67,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -76,7 +76,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;transactionId&lt;/code&gt;.
+     * Wire name <code>transactionId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -85,7 +85,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;reversalReceiptNo&lt;/code&gt;.
+     * Wire name <code>reversalReceiptNo</code>.
      *
      * @return the value, or empty when absent
      */
@@ -96,7 +96,7 @@ public final class ReversalApplication {
     /**
      * Declared string as a parameter of /trans/txReversal.
      *
-     * <p>Wire name &lt;code&gt;reversedTime&lt;/code&gt;.
+     * <p>Wire name <code>reversedTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -105,7 +105,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;reversalReason&lt;/code&gt;.
+     * Wire name <code>reversalReason</code>.
      *
      * @return the value, or empty when absent
      */
@@ -114,7 +114,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;voucher&lt;/code&gt;.
+     * Wire name <code>voucher</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class ReversalApplication {
     /**
      * Status values and transitions of reversal requests: not shown.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class ReversalApplication {
     }
 
     /**
-     * Wire name &lt;code&gt;reversalTxId&lt;/code&gt;.
+     * Wire name <code>reversalTxId</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>ShareholderCompanyInfo</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ShareholderCompanyInfo {
     private final String companyId;
@@ -59,7 +59,7 @@ public final class ShareholderCompanyInfo {
     /**
      * Type not shown.
      *
-     * <p>Wire name &lt;code&gt;companyId&lt;/code&gt;.
+     * <p>Wire name <code>companyId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -68,7 +68,7 @@ public final class ShareholderCompanyInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;companyName&lt;/code&gt;.
+     * Wire name <code>companyName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -77,7 +77,7 @@ public final class ShareholderCompanyInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;registrationFileKey&lt;/code&gt;.
+     * Wire name <code>registrationFileKey</code>.
      *
      * @return the value, or empty when absent
      */
@@ -86,7 +86,7 @@ public final class ShareholderCompanyInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;registrationFileUrl&lt;/code&gt;.
+     * Wire name <code>registrationFileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -97,7 +97,7 @@ public final class ShareholderCompanyInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;registrationFileType&lt;/code&gt;.
+     * <p>Wire name <code>registrationFileType</code>.
      *
      * @return the value, or empty when absent
      */

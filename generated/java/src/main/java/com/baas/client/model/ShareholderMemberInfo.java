@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>ShareholderMemberInfo</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ShareholderMemberInfo {
     private final String memberId;
@@ -98,7 +98,7 @@ public final class ShareholderMemberInfo {
     /**
      * Type not shown.
      *
-     * <p>Wire name &lt;code&gt;memberId&lt;/code&gt;.
+     * <p>Wire name <code>memberId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;countryCode&lt;/code&gt;.
+     * Wire name <code>countryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -116,7 +116,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -127,7 +127,7 @@ public final class ShareholderMemberInfo {
     /**
      * As in the KYC id types.
      *
-     * <p>Wire name &lt;code&gt;idType&lt;/code&gt;.
+     * <p>Wire name <code>idType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -136,7 +136,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;idNumber&lt;/code&gt;.
+     * Wire name <code>idNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -145,7 +145,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;firstName&lt;/code&gt;.
+     * Wire name <code>firstName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -154,7 +154,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;middleName&lt;/code&gt;.
+     * Wire name <code>middleName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -163,7 +163,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;lastName&lt;/code&gt;.
+     * Wire name <code>lastName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -172,7 +172,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;fullName&lt;/code&gt;.
+     * Wire name <code>fullName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -181,7 +181,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;kraPin&lt;/code&gt;.
+     * Wire name <code>kraPin</code>.
      *
      * @return the value, or empty when absent
      */
@@ -190,7 +190,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;idFrontFileUrl&lt;/code&gt;.
+     * Wire name <code>idFrontFileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -201,7 +201,7 @@ public final class ShareholderMemberInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;idFrontFileType&lt;/code&gt;.
+     * <p>Wire name <code>idFrontFileType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -210,7 +210,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;selfieFileUrl&lt;/code&gt;.
+     * Wire name <code>selfieFileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -221,7 +221,7 @@ public final class ShareholderMemberInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;selfieFileType&lt;/code&gt;.
+     * <p>Wire name <code>selfieFileType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -230,7 +230,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;idBackFileUrl&lt;/code&gt;.
+     * Wire name <code>idBackFileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -241,7 +241,7 @@ public final class ShareholderMemberInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;idBackFileType&lt;/code&gt;.
+     * <p>Wire name <code>idBackFileType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -250,7 +250,7 @@ public final class ShareholderMemberInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;kraPinFileUrl&lt;/code&gt;.
+     * Wire name <code>kraPinFileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -261,7 +261,7 @@ public final class ShareholderMemberInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;kraPinFileType&lt;/code&gt;.
+     * <p>Wire name <code>kraPinFileType</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>SmeBulkPaymentItem</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class SmeBulkPaymentItem {
     private final String txId;
@@ -87,7 +87,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -96,7 +96,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiaryName&lt;/code&gt;.
+     * Wire name <code>benificiaryName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -105,7 +105,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiaryAccount&lt;/code&gt;.
+     * Wire name <code>benificiaryAccount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -114,7 +114,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiarySubAccount&lt;/code&gt;.
+     * Wire name <code>benificiarySubAccount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -123,7 +123,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiaryBankCode&lt;/code&gt;.
+     * Wire name <code>benificiaryBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -132,7 +132,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * Wire name <code>paymentChannel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -141,7 +141,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -150,7 +150,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -159,7 +159,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name <code>feeAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -168,7 +168,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -177,7 +177,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name <code>txStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -186,7 +186,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -195,7 +195,7 @@ public final class SmeBulkPaymentItem {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */
@@ -206,7 +206,7 @@ public final class SmeBulkPaymentItem {
     /**
      * A string in this payload.
      *
-     * <p>Wire name &lt;code&gt;completedTime&lt;/code&gt;.
+     * <p>Wire name <code>completedTime</code>.
      *
      * @return the value, or empty when absent
      */

@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p><code>SmeMediaInfo</code> as received: every field optional, and members added later are
  * ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class SmeMediaInfo {
     private final String fileUrl;
@@ -60,7 +60,7 @@ public final class SmeMediaInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;fileUrl&lt;/code&gt;.
+     * Wire name <code>fileUrl</code>.
      *
      * @return the value, or empty when absent
      */
@@ -71,7 +71,7 @@ public final class SmeMediaInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;mediaType&lt;/code&gt;.
+     * <p>Wire name <code>mediaType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -80,7 +80,7 @@ public final class SmeMediaInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;contentType&lt;/code&gt;.
+     * Wire name <code>contentType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -91,7 +91,7 @@ public final class SmeMediaInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;fileTypeId&lt;/code&gt;.
+     * <p>Wire name <code>fileTypeId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -100,7 +100,7 @@ public final class SmeMediaInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;fileKey&lt;/code&gt;.
+     * Wire name <code>fileKey</code>.
      *
      * @return the value, or empty when absent
      */
@@ -111,7 +111,7 @@ public final class SmeMediaInfo {
     /**
      * Type not shown.
      *
-     * <p>Wire name &lt;code&gt;fileId&lt;/code&gt;.
+     * <p>Wire name <code>fileId</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>StatementReport</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class StatementReport {
     private final String jobId;
@@ -50,7 +50,7 @@ public final class StatementReport {
     }
 
     /**
-     * Wire name &lt;code&gt;jobId&lt;/code&gt;.
+     * Wire name <code>jobId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -59,7 +59,7 @@ public final class StatementReport {
     }
 
     /**
-     * Wire name &lt;code&gt;statementUrl&lt;/code&gt;.
+     * Wire name <code>statementUrl</code>.
      *
      * @return the value, or empty when absent
      */

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p><code>StoreOnboardingInfo</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class StoreOnboardingInfo {
     private final String onboardingRequestId;
@@ -126,7 +126,7 @@ public final class StoreOnboardingInfo {
     /**
      * Onboarding request id.
      *
-     * <p>Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * <p>Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -137,7 +137,7 @@ public final class StoreOnboardingInfo {
     /**
      * Name of the business.
      *
-     * <p>Wire name &lt;code&gt;smeName&lt;/code&gt;.
+     * <p>Wire name <code>smeName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -146,7 +146,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessType&lt;/code&gt;.
+     * Wire name <code>businessType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -157,7 +157,7 @@ public final class StoreOnboardingInfo {
     /**
      * Country code of the mobile number.
      *
-     * <p>Wire name &lt;code&gt;countryCode&lt;/code&gt;.
+     * <p>Wire name <code>countryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -166,7 +166,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -175,7 +175,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;email&lt;/code&gt;.
+     * Wire name <code>email</code>.
      *
      * @return the value, or empty when absent
      */
@@ -186,7 +186,7 @@ public final class StoreOnboardingInfo {
     /**
      * Tax number (spelled krapin in this record).
      *
-     * <p>Wire name &lt;code&gt;krapin&lt;/code&gt;.
+     * <p>Wire name <code>krapin</code>.
      *
      * @return the value, or empty when absent
      */
@@ -195,7 +195,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessCertificateNumber&lt;/code&gt;.
+     * Wire name <code>businessCertificateNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -206,7 +206,7 @@ public final class StoreOnboardingInfo {
     /**
      * Type not shown.
      *
-     * <p>Wire name &lt;code&gt;channel&lt;/code&gt;.
+     * <p>Wire name <code>channel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -217,7 +217,7 @@ public final class StoreOnboardingInfo {
     /**
      * User id in the partner's system.
      *
-     * <p>Wire name &lt;code&gt;channelUserId&lt;/code&gt;.
+     * <p>Wire name <code>channelUserId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -228,7 +228,7 @@ public final class StoreOnboardingInfo {
     /**
      * Uploaded media.
      *
-     * <p>Wire name &lt;code&gt;onboardingMediaInfos&lt;/code&gt;.
+     * <p>Wire name <code>onboardingMediaInfos</code>.
      *
      * @return the value, or empty when absent
      */
@@ -239,7 +239,7 @@ public final class StoreOnboardingInfo {
     /**
      * Status of the SME onboarding; type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -250,7 +250,7 @@ public final class StoreOnboardingInfo {
     /**
      * Rejection reason ids (array); type of the elements and their values not shown.
      *
-     * <p>Wire name &lt;code&gt;rejectReasonIds&lt;/code&gt;.
+     * <p>Wire name <code>rejectReasonIds</code>.
      *
      * @return the value, or empty when absent
      */
@@ -261,7 +261,7 @@ public final class StoreOnboardingInfo {
     /**
      * Rejection reason messages (array); wire name as written.
      *
-     * <p>Wire name &lt;code&gt;rejectReasonMsgs&lt;/code&gt;.
+     * <p>Wire name <code>rejectReasonMsgs</code>.
      *
      * @return the value, or empty when absent
      */
@@ -270,7 +270,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -279,7 +279,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;auditTime&lt;/code&gt;.
+     * Wire name <code>auditTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -288,7 +288,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessIndustry&lt;/code&gt;.
+     * Wire name <code>businessIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -297,7 +297,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;specifyIndustry&lt;/code&gt;.
+     * Wire name <code>specifyIndustry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -306,7 +306,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;businessAddress&lt;/code&gt;.
+     * Wire name <code>businessAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -315,7 +315,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;ownerFullName&lt;/code&gt;.
+     * Wire name <code>ownerFullName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -324,7 +324,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;ownerIdNumber&lt;/code&gt;.
+     * Wire name <code>ownerIdNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -335,7 +335,7 @@ public final class StoreOnboardingInfo {
     /**
      * Type and values not shown.
      *
-     * <p>Wire name &lt;code&gt;ownerIdType&lt;/code&gt;.
+     * <p>Wire name <code>ownerIdType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -346,7 +346,7 @@ public final class StoreOnboardingInfo {
     /**
      * Format not shown.
      *
-     * <p>Wire name &lt;code&gt;ownerBirthDay&lt;/code&gt;.
+     * <p>Wire name <code>ownerBirthDay</code>.
      *
      * @return the value, or empty when absent
      */
@@ -357,7 +357,7 @@ public final class StoreOnboardingInfo {
     /**
      * Next of kin.
      *
-     * <p>Wire name &lt;code&gt;kinFullName&lt;/code&gt;.
+     * <p>Wire name <code>kinFullName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -366,7 +366,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;kinCountryCode&lt;/code&gt;.
+     * Wire name <code>kinCountryCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -375,7 +375,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;kinMobile&lt;/code&gt;.
+     * Wire name <code>kinMobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -384,7 +384,7 @@ public final class StoreOnboardingInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;kinRelationship&lt;/code&gt;.
+     * Wire name <code>kinRelationship</code>.
      *
      * @return the value, or empty when absent
      */

@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>TransactionExtInfo</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class TransactionExtInfo {
     private final String transactionNarrative;
@@ -59,7 +59,7 @@ public final class TransactionExtInfo {
     /**
      * The narrative shown for the transaction.
      *
-     * <p>Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
+     * <p>Wire name <code>transactionNarrative</code>.
      *
      * @return the value, or empty when absent
      */
@@ -72,7 +72,7 @@ public final class TransactionExtInfo {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;fee&lt;/code&gt;.
+     * <p>Wire name <code>fee</code>.
      *
      * @return the value, or empty when absent
      */
@@ -85,7 +85,7 @@ public final class TransactionExtInfo {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
+     * <p>Wire name <code>oppoAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -98,7 +98,7 @@ public final class TransactionExtInfo {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;remark&lt;/code&gt;.
+     * <p>Wire name <code>remark</code>.
      *
      * @return the value, or empty when absent
      */

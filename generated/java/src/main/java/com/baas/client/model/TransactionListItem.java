@@ -22,7 +22,7 @@ import java.util.Optional;
  * <p><code>TransactionListItem</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class TransactionListItem {
     private final String txId;
@@ -85,7 +85,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -97,7 +97,7 @@ public final class TransactionListItem {
      * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
      * transfer in, ...; see the txType filter of getTransList); the list is open.
      *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * <p>Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -106,7 +106,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name <code>txStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -115,7 +115,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -124,7 +124,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -133,7 +133,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -144,7 +144,7 @@ public final class TransactionListItem {
     /**
      * Name of the other side of the transaction.
      *
-     * <p>Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * <p>Wire name <code>oppoAccountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -153,7 +153,7 @@ public final class TransactionListItem {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -164,7 +164,7 @@ public final class TransactionListItem {
     /**
      * An object (e.g. transactionNarrative); its other members are not public.
      *
-     * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * <p>Wire name <code>extInfo</code>.
      *
      * @return the value, or empty when absent
      */
@@ -177,7 +177,7 @@ public final class TransactionListItem {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -188,7 +188,7 @@ public final class TransactionListItem {
     /**
      * Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -201,7 +201,7 @@ public final class TransactionListItem {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * <p>Wire name <code>paymentChannel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -214,7 +214,7 @@ public final class TransactionListItem {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * <p>Wire name <code>oppoBankCode</code>.
      *
      * @return the value, or empty when absent
      */

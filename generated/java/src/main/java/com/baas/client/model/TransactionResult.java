@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>TransactionResult</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class TransactionResult {
     private final String txId;
@@ -113,7 +113,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -124,7 +124,7 @@ public final class TransactionResult {
     /**
      * Transaction type code (TTID...); the list is open.
      *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * <p>Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -133,7 +133,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -142,7 +142,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -151,7 +151,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountName&lt;/code&gt;.
+     * Wire name <code>accountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -160,7 +160,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;accountType&lt;/code&gt;.
+     * Wire name <code>accountType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -169,7 +169,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoChannelId&lt;/code&gt;.
+     * Wire name <code>oppoChannelId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -178,7 +178,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoSubAccount&lt;/code&gt;.
+     * Wire name <code>oppoSubAccount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -187,7 +187,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name <code>oppoBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -196,7 +196,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;mpesaBusinessPayType&lt;/code&gt;.
+     * Wire name <code>mpesaBusinessPayType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -205,7 +205,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoAccountId&lt;/code&gt;.
+     * Wire name <code>oppoAccountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -214,7 +214,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * Wire name <code>oppoAccountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -223,7 +223,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name <code>thirdPartyTxType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -232,7 +232,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -241,7 +241,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -250,7 +250,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;feeAmount&lt;/code&gt;.
+     * Wire name <code>feeAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -261,7 +261,7 @@ public final class TransactionResult {
     /**
      * The account's balance after the transaction.
      *
-     * <p>Wire name &lt;code&gt;balance&lt;/code&gt;.
+     * <p>Wire name <code>balance</code>.
      *
      * @return the value, or empty when absent
      */
@@ -270,7 +270,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name <code>txStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -281,7 +281,7 @@ public final class TransactionResult {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -292,7 +292,7 @@ public final class TransactionResult {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;updateTime&lt;/code&gt;.
+     * <p>Wire name <code>updateTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -301,7 +301,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -310,7 +310,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */
@@ -319,7 +319,7 @@ public final class TransactionResult {
     }
 
     /**
-     * Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * Wire name <code>extInfo</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>TransactionResultExtInfo</code> as received: every field optional, and members
  * added later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class TransactionResultExtInfo {
     private final String externalTxId;
@@ -59,7 +59,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -68,7 +68,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoPhoneNumber&lt;/code&gt;.
+     * Wire name <code>oppoPhoneNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -77,7 +77,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;counterpartyName&lt;/code&gt;.
+     * Wire name <code>counterpartyName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -86,7 +86,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;thirdPartyTxType&lt;/code&gt;.
+     * Wire name <code>thirdPartyTxType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -95,7 +95,7 @@ public final class TransactionResultExtInfo {
     }
 
     /**
-     * Wire name &lt;code&gt;transactionNarrative&lt;/code&gt;.
+     * Wire name <code>transactionNarrative</code>.
      *
      * @return the value, or empty when absent
      */

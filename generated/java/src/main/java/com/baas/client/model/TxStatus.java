@@ -13,8 +13,8 @@ import java.util.List;
  *
  * <p>A value this version of the SDK does not list is kept as it was received, never refused.
  *
- * <p>Wire values are JSON integers; &lt;code&gt;of&lt;/code&gt; keeps one this version does
- * not list (&lt;code&gt;isKnown()&lt;/code&gt; is false).
+ * <p>Wire values are JSON integers; <code>of</code> keeps one this version does not list
+ * (<code>isKnown()</code> is false).
  */
 public final class TxStatus extends ValueSet {
     /** -1 timeout */

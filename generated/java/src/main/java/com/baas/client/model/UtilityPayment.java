@@ -21,7 +21,7 @@ import java.util.Optional;
  * <p><code>UtilityPayment</code> as received: every field optional, and members added later
  * are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class UtilityPayment {
     private final String paymentId;
@@ -87,7 +87,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name <code>paymentId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -96,7 +96,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class UtilityPayment {
     /**
      * AIRTIME or BILL.
      *
-     * <p>Wire name &lt;code&gt;paymentType&lt;/code&gt;.
+     * <p>Wire name <code>paymentType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -116,7 +116,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -143,7 +143,7 @@ public final class UtilityPayment {
     }
 
     /**
-     * Wire name &lt;code&gt;status&lt;/code&gt;.
+     * Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -154,7 +154,7 @@ public final class UtilityPayment {
     /**
      * Epoch ms.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -165,7 +165,7 @@ public final class UtilityPayment {
     /**
      * Epoch ms, once final.
      *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * <p>Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -176,7 +176,7 @@ public final class UtilityPayment {
     /**
      * Airtime only.
      *
-     * <p>Wire name &lt;code&gt;mobileNumber&lt;/code&gt;.
+     * <p>Wire name <code>mobileNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -187,7 +187,7 @@ public final class UtilityPayment {
     /**
      * Airtime only.
      *
-     * <p>Wire name &lt;code&gt;networkProvider&lt;/code&gt;.
+     * <p>Wire name <code>networkProvider</code>.
      *
      * @return the value, or empty when absent
      */
@@ -198,7 +198,7 @@ public final class UtilityPayment {
     /**
      * Bills only.
      *
-     * <p>Wire name &lt;code&gt;billOrderNumber&lt;/code&gt;.
+     * <p>Wire name <code>billOrderNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -209,7 +209,7 @@ public final class UtilityPayment {
     /**
      * Bills only.
      *
-     * <p>Wire name &lt;code&gt;billType&lt;/code&gt;.
+     * <p>Wire name <code>billType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -220,7 +220,7 @@ public final class UtilityPayment {
     /**
      * The batch, for an airtime purchase of a bulk payment.
      *
-     * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * <p>Wire name <code>bulkPaymentOrderId</code>.
      *
      * @return the value, or empty when absent
      */

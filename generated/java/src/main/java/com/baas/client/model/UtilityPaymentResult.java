@@ -20,7 +20,7 @@ import java.util.Optional;
  * <p><code>UtilityPaymentResult</code> as received: every field optional, and members added
  * later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class UtilityPaymentResult {
     private final String paymentId;
@@ -74,7 +74,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name <code>paymentId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -83,7 +83,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;payServiceCategory&lt;/code&gt;.
+     * Wire name <code>payServiceCategory</code>.
      *
      * @return the value, or empty when absent
      */
@@ -92,7 +92,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;subType&lt;/code&gt;.
+     * Wire name <code>subType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -101,7 +101,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;orderNo&lt;/code&gt;.
+     * Wire name <code>orderNo</code>.
      *
      * @return the value, or empty when absent
      */
@@ -110,7 +110,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -119,7 +119,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;refundTxId&lt;/code&gt;.
+     * Wire name <code>refundTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -128,7 +128,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -139,7 +139,7 @@ public final class UtilityPaymentResult {
     /**
      * A string in this payload; values not public.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -148,7 +148,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorCode&lt;/code&gt;.
+     * Wire name <code>errorCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -157,7 +157,7 @@ public final class UtilityPaymentResult {
     }
 
     /**
-     * Wire name &lt;code&gt;errorMsg&lt;/code&gt;.
+     * Wire name <code>errorMsg</code>.
      *
      * @return the value, or empty when absent
      */

@@ -85,7 +85,7 @@ public final class GetBusinessOnboardingRequestIdRequest implements Operation<Ge
     /**
      * Mandatory.
      *
-     * <p>Wire name &lt;code&gt;businessCerNo&lt;/code&gt;.
+     * <p>Wire name <code>businessCerNo</code>.
      *
      * @return the value
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>getBusinessOnboardingRequestId</code> (its <code>data</code>): every
  * field optional, and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetBusinessOnboardingRequestIdResponse {
     private final String onboardingRequestId;
@@ -47,7 +47,7 @@ public final class GetBusinessOnboardingRequestIdResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */

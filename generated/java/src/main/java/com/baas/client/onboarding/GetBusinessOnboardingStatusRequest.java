@@ -99,7 +99,7 @@ public final class GetBusinessOnboardingStatusRequest implements Operation<Busin
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -110,7 +110,7 @@ public final class GetBusinessOnboardingStatusRequest implements Operation<Busin
     /**
      * Incorporation certificate number.
      *
-     * <p>Wire name &lt;code&gt;businessCerNo&lt;/code&gt;.
+     * <p>Wire name <code>businessCerNo</code>.
      *
      * @return the value, or empty when absent
      */

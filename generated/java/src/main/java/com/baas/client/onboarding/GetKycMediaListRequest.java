@@ -83,7 +83,7 @@ public final class GetKycMediaListRequest implements Operation<GetKycMediaListRe
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>getKycMediaList</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetKycMediaListResponse {
     private final List<KycMediaItem> mediaList;
@@ -47,7 +47,7 @@ public final class GetKycMediaListResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;mediaList&lt;/code&gt;.
+     * Wire name <code>mediaList</code>.
      *
      * @return the value, or empty when absent
      */

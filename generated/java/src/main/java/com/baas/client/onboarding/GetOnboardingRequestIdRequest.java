@@ -98,7 +98,7 @@ public final class GetOnboardingRequestIdRequest implements Operation<GetOnboard
     /**
      * Used if unique.
      *
-     * <p>Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * <p>Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -107,7 +107,7 @@ public final class GetOnboardingRequestIdRequest implements Operation<GetOnboard
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */

@@ -116,7 +116,7 @@ public final class GetOnboardingStatusRequest implements Operation<PersonalOnboa
     }
 
     /**
-     * Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class GetOnboardingStatusRequest implements Operation<PersonalOnboa
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class GetOnboardingStatusRequest implements Operation<PersonalOnboa
     }
 
     /**
-     * Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */

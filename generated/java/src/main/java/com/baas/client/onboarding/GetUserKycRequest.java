@@ -82,7 +82,7 @@ public final class GetUserKycRequest implements Operation<PersonalKyc> {
     }
 
     /**
-     * Wire name &lt;code&gt;onboardingRequestId&lt;/code&gt;.
+     * Wire name <code>onboardingRequestId</code>.
      *
      * @return the value
      */

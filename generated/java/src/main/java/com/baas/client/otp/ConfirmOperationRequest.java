@@ -108,7 +108,7 @@ public final class ConfirmOperationRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;businessId&lt;/code&gt;.
+     * Wire name <code>businessId</code>.
      *
      * @return the value
      */
@@ -117,7 +117,7 @@ public final class ConfirmOperationRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;otpCode&lt;/code&gt;.
+     * Wire name <code>otpCode</code>.
      *
      * @return the value
      */

@@ -82,7 +82,7 @@ public final class GroupApplicationsRequest implements Operation<GroupApplicatio
     }
 
     /**
-     * Wire name &lt;code&gt;applicationIdList&lt;/code&gt;.
+     * Wire name <code>applicationIdList</code>.
      *
      * @return the value
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>groupApplications</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GroupApplicationsResponse {
     private final String applicationId;
@@ -49,7 +49,7 @@ public final class GroupApplicationsResponse {
     /**
      * New id usable to confirm one OTP for the group.
      *
-     * <p>Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * <p>Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */

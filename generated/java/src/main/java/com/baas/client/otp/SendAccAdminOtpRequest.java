@@ -164,7 +164,7 @@ public final class SendAccAdminOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;businessId&lt;/code&gt;.
+     * Wire name <code>businessId</code>.
      *
      * @return the value
      */
@@ -173,7 +173,7 @@ public final class SendAccAdminOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;otpType&lt;/code&gt;.
+     * Wire name <code>otpType</code>.
      *
      * @return the value
      */
@@ -182,7 +182,7 @@ public final class SendAccAdminOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -191,7 +191,7 @@ public final class SendAccAdminOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;accManagerIdNumber&lt;/code&gt;.
+     * Wire name <code>accManagerIdNumber</code>.
      *
      * @return the value
      */
@@ -200,7 +200,7 @@ public final class SendAccAdminOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;idType&lt;/code&gt;.
+     * Wire name <code>idType</code>.
      *
      * @return the value
      */

@@ -107,7 +107,7 @@ public final class SendOtpRequest implements Operation<Void> {
      * Application id. the bank's public documentation: for utility and airtime payments it is the
      * paymentId (bulkPaymentOrderId for bulk).
      *
-     * <p>Wire name &lt;code&gt;businessId&lt;/code&gt;.
+     * <p>Wire name <code>businessId</code>.
      *
      * @return the value
      */
@@ -116,7 +116,7 @@ public final class SendOtpRequest implements Operation<Void> {
     }
 
     /**
-     * Wire name &lt;code&gt;otpType&lt;/code&gt;.
+     * Wire name <code>otpType</code>.
      *
      * @return the value
      */

@@ -229,7 +229,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     }
 
     /**
-     * Wire name &lt;code&gt;payType&lt;/code&gt;.
+     * Wire name <code>payType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -240,7 +240,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     /**
      * Debit account.
      *
-     * <p>Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * <p>Wire name <code>payerAccountId</code>.
      *
      * @return the value
      */
@@ -249,7 +249,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiaryName&lt;/code&gt;.
+     * Wire name <code>benificiaryName</code>.
      *
      * @return the value
      */
@@ -258,7 +258,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     }
 
     /**
-     * Wire name &lt;code&gt;benificiaryType&lt;/code&gt;.
+     * Wire name <code>benificiaryType</code>.
      *
      * @return the value
      */
@@ -269,7 +269,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     /**
      * Account number or shortcode.
      *
-     * <p>Wire name &lt;code&gt;benificiaryAccount&lt;/code&gt;.
+     * <p>Wire name <code>benificiaryAccount</code>.
      *
      * @return the value
      */
@@ -280,7 +280,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
     /**
      * Paybill sub-account.
      *
-     * <p>Wire name &lt;code&gt;benificiarySubAccount&lt;/code&gt;.
+     * <p>Wire name <code>benificiarySubAccount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -293,7 +293,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
      *
      * <p>Rules: checked by the service only: must come from the bank-code list.
      *
-     * <p>Wire name &lt;code&gt;benificiaryBankCode&lt;/code&gt;.
+     * <p>Wire name <code>benificiaryBankCode</code>.
      *
      * @return the value
      */
@@ -306,7 +306,7 @@ public final class FetchTransactionFeeRequest implements Operation<FeeResult> {
      *
      * <p>Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */

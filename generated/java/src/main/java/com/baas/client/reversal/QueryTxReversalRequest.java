@@ -82,7 +82,7 @@ public final class QueryTxReversalRequest implements Operation<ReversalApplicati
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value
      */

@@ -183,7 +183,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
      * <p>Rules: checked by the service only: the transaction must be within the last 1 month
      * (completed within the last 1 month).
      *
-     * <p>Wire name &lt;code&gt;transactionId&lt;/code&gt;.
+     * <p>Wire name <code>transactionId</code>.
      *
      * @return the value
      */
@@ -194,7 +194,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     /**
      * Receipt number of a reversal already done by a third party.
      *
-     * <p>Wire name &lt;code&gt;reversalReceiptNo&lt;/code&gt;.
+     * <p>Wire name <code>reversalReceiptNo</code>.
      *
      * @return the value, or empty when absent
      */
@@ -205,7 +205,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     /**
      * Time of that third-party reversal (format not shown).
      *
-     * <p>Wire name &lt;code&gt;reversedTime&lt;/code&gt;.
+     * <p>Wire name <code>reversedTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -214,7 +214,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     }
 
     /**
-     * Wire name &lt;code&gt;reversalReason&lt;/code&gt;.
+     * Wire name <code>reversalReason</code>.
      *
      * @return the value, or empty when absent
      */
@@ -225,7 +225,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     /**
      * Voucher document (Base64). Size limit: not shown.
      *
-     * <p>Wire name &lt;code&gt;voucherBase64&lt;/code&gt;.
+     * <p>Wire name <code>voucherBase64</code>.
      *
      * @return the value, or empty when absent
      */
@@ -234,7 +234,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     }
 
     /**
-     * Wire name &lt;code&gt;voucherType&lt;/code&gt;.
+     * Wire name <code>voucherType</code>.
      *
      * @return the value, or empty when absent
      */

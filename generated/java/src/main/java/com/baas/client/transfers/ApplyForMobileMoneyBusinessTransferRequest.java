@@ -210,7 +210,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
     }
 
     /**
-     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name <code>payerAccountId</code>.
      *
      * @return the value
      */
@@ -221,7 +221,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
     /**
      * Shortcode of receiving paybill/till.
      *
-     * <p>Wire name &lt;code&gt;payeeShortCode&lt;/code&gt;.
+     * <p>Wire name <code>payeeShortCode</code>.
      *
      * @return the value
      */
@@ -232,7 +232,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
     /**
      * Account number, needed when the receiver is a paybill.
      *
-     * <p>Wire name &lt;code&gt;payeeReferenceNumber&lt;/code&gt;.
+     * <p>Wire name <code>payeeReferenceNumber</code>.
      *
      * @return the value, or empty when absent
      */
@@ -241,7 +241,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
     }
 
     /**
-     * Wire name &lt;code&gt;payType&lt;/code&gt;.
+     * Wire name <code>payType</code>.
      *
      * @return the value
      */
@@ -254,7 +254,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
      *
      * <p>Rules: a whole number (no fractional part); greater than zero.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */
@@ -267,7 +267,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
      *
      * <p>Rules: at most 100 characters.
      *
-     * <p>Wire name &lt;code&gt;description&lt;/code&gt;.
+     * <p>Wire name <code>description</code>.
      *
      * @return the value, or empty when absent
      */
@@ -278,7 +278,7 @@ public final class ApplyForMobileMoneyBusinessTransferRequest implements Operati
     /**
      * Beneficiary gets an SMS about the inbound funds.
      *
-     * <p>Wire name &lt;code&gt;payeeMobileForNotification&lt;/code&gt;.
+     * <p>Wire name <code>payeeMobileForNotification</code>.
      *
      * @return the value, or empty when absent
      */

@@ -248,7 +248,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     }
 
     /**
-     * Wire name &lt;code&gt;payerAccountId&lt;/code&gt;.
+     * Wire name <code>payerAccountId</code>.
      *
      * @return the value
      */
@@ -261,7 +261,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
      *
      * <p>Rules: checked by the service only: must come from the bank-code list.
      *
-     * <p>Wire name &lt;code&gt;payeeBankCode&lt;/code&gt;.
+     * <p>Wire name <code>payeeBankCode</code>.
      *
      * @return the value
      */
@@ -270,7 +270,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     }
 
     /**
-     * Wire name &lt;code&gt;payeeAccountId&lt;/code&gt;.
+     * Wire name <code>payeeAccountId</code>.
      *
      * @return the value
      */
@@ -281,7 +281,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     /**
      * Mandatory when the counterparty is a bank; optional for mobile money.
      *
-     * <p>Wire name &lt;code&gt;payeeAccountName&lt;/code&gt;.
+     * <p>Wire name <code>payeeAccountName</code>.
      *
      * @return the value, or empty when absent
      */
@@ -290,7 +290,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value
      */
@@ -301,7 +301,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     /**
      * Interbank instant transfer purpose code (values not shown).
      *
-     * <p>Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * <p>Wire name <code>paymentPurpose</code>.
      *
      * @return the value, or empty when absent
      */
@@ -312,7 +312,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     /**
      * Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */
@@ -326,7 +326,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
      * <p>Rules: at most 100 characters; checked by the service only: for one mobile money
      * operator: alphanumeric only, at most 64 characters.
      *
-     * <p>Wire name &lt;code&gt;remark&lt;/code&gt;.
+     * <p>Wire name <code>remark</code>.
      *
      * @return the value, or empty when absent
      */
@@ -337,7 +337,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     /**
      * SMS notification to the beneficiary.
      *
-     * <p>Wire name &lt;code&gt;payeeMobileForNotification&lt;/code&gt;.
+     * <p>Wire name <code>payeeMobileForNotification</code>.
      *
      * @return the value, or empty when absent
      */

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * The answer of <code>applyForTransfer</code> (its <code>data</code>): every field optional,
  * and members the service adds later are ignored.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class ApplyForTransferResponse {
     private final String txId;
@@ -47,7 +47,7 @@ public final class ApplyForTransferResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */

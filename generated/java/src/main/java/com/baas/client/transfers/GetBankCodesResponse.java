@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Seen on the live service in one integration; not confirmed by the bank.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetBankCodesResponse {
     private final List<BankCode> bankCodeList;
@@ -53,7 +53,7 @@ public final class GetBankCodesResponse {
      * (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer,
      * live]; other entries seen: M-PESA, 68, 01 [one peer].
      *
-     * <p>Wire name &lt;code&gt;bankCodeList&lt;/code&gt;.
+     * <p>Wire name <code>bankCodeList</code>.
      *
      * @return the value, or empty when absent
      */

@@ -104,7 +104,7 @@ public final class GetInterBankTransferDetailsRequest implements Operation<Inter
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value
      */
@@ -113,7 +113,7 @@ public final class GetInterBankTransferDetailsRequest implements Operation<Inter
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */

@@ -164,7 +164,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -173,7 +173,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
     }
 
     /**
-     * Wire name &lt;code&gt;startTime&lt;/code&gt;.
+     * Wire name <code>startTime</code>.
      *
      * @return the value
      */
@@ -182,7 +182,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
     }
 
     /**
-     * Wire name &lt;code&gt;endTime&lt;/code&gt;.
+     * Wire name <code>endTime</code>.
      *
      * @return the value
      */
@@ -193,7 +193,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
     /**
      * Rules: at least 1.
      *
-     * <p>Wire name &lt;code&gt;pageNo&lt;/code&gt;.
+     * <p>Wire name <code>pageNo</code>.
      *
      * @return the value
      */
@@ -204,7 +204,7 @@ public final class GetInterBankTransferListRequest implements PagedOperation<Get
     /**
      * Rules: at most 50.
      *
-     * <p>Wire name &lt;code&gt;pageSize&lt;/code&gt;.
+     * <p>Wire name <code>pageSize</code>.
      *
      * @return the value
      */

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Not public: this is the sandbox's choice, and the live service may differ.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetInterBankTransferListResponse {
     private final Integer totalRows;
@@ -52,7 +52,7 @@ public final class GetInterBankTransferListResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name <code>totalRows</code>.
      *
      * @return the value, or empty when absent
      */
@@ -61,7 +61,7 @@ public final class GetInterBankTransferListResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;result&lt;/code&gt;.
+     * Wire name <code>result</code>.
      *
      * @return the value, or empty when absent
      */

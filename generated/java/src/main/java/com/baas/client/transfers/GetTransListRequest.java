@@ -252,7 +252,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
      * User id in the partner's system. TRUE in one definition, FALSE in another; a production
      * integration omits it and gets answers [one peer, live]. Send it when known.
      *
-     * <p>Wire name &lt;code&gt;userId&lt;/code&gt;.
+     * <p>Wire name <code>userId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -261,7 +261,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -278,7 +278,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
      * out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money
      * IMT, TTID0027 CNY transfer); the list is open.
      *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * <p>Wire name <code>txType</code>.
      *
      * @return the value
      */
@@ -290,7 +290,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
      * Status filter; array of integer (another definition: array of string). The example [2, 8]
      * selects processing and succeeded records.
      *
-     * <p>Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * <p>Wire name <code>txStatus</code>.
      *
      * @return the value
      */
@@ -301,7 +301,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     /**
      * UTC epoch ms.
      *
-     * <p>Wire name &lt;code&gt;startTime&lt;/code&gt;.
+     * <p>Wire name <code>startTime</code>.
      *
      * @return the value
      */
@@ -312,7 +312,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     /**
      * UTC epoch ms.
      *
-     * <p>Wire name &lt;code&gt;endTime&lt;/code&gt;.
+     * <p>Wire name <code>endTime</code>.
      *
      * @return the value
      */
@@ -323,7 +323,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     /**
      * Rules: at least 1.
      *
-     * <p>Wire name &lt;code&gt;pageNo&lt;/code&gt;.
+     * <p>Wire name <code>pageNo</code>.
      *
      * @return the value
      */
@@ -334,7 +334,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     /**
      * Rules: at most 50.
      *
-     * <p>Wire name &lt;code&gt;pageSize&lt;/code&gt;.
+     * <p>Wire name <code>pageSize</code>.
      *
      * @return the value
      */
@@ -343,7 +343,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     }
 
     /**
-     * Wire name &lt;code&gt;orderByDesc&lt;/code&gt;.
+     * Wire name <code>orderByDesc</code>.
      *
      * @return the value
      */

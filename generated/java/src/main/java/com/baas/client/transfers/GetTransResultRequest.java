@@ -82,7 +82,7 @@ public final class GetTransResultRequest implements Operation<GetTransResultResp
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value
      */

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Seen on the live service by integrations; not in the bank's API document.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class GetTransResultResponse {
     private final String txId;
@@ -85,7 +85,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -94,7 +94,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;txStatus&lt;/code&gt;.
+     * Wire name <code>txStatus</code>.
      *
      * @return the value, or empty when absent
      */
@@ -103,7 +103,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;externalTxId&lt;/code&gt;.
+     * Wire name <code>externalTxId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -114,7 +114,7 @@ public final class GetTransResultResponse {
     /**
      * An object, e.g. transactionNarrative.
      *
-     * <p>Wire name &lt;code&gt;extInfo&lt;/code&gt;.
+     * <p>Wire name <code>extInfo</code>.
      *
      * @return the value, or empty when absent
      */
@@ -125,7 +125,7 @@ public final class GetTransResultResponse {
     /**
      * e.g. INTERNAL_TRANSFER.
      *
-     * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * <p>Wire name <code>paymentChannel</code>.
      *
      * @return the value, or empty when absent
      */
@@ -134,7 +134,7 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;oppoBankCode&lt;/code&gt;.
+     * Wire name <code>oppoBankCode</code>.
      *
      * @return the value, or empty when absent
      */
@@ -145,7 +145,7 @@ public final class GetTransResultResponse {
     /**
      * Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * <p>Wire name <code>accountId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -158,7 +158,7 @@ public final class GetTransResultResponse {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;txType&lt;/code&gt;.
+     * <p>Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -169,7 +169,7 @@ public final class GetTransResultResponse {
     /**
      * Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -180,7 +180,7 @@ public final class GetTransResultResponse {
     /**
      * Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */
@@ -193,7 +193,7 @@ public final class GetTransResultResponse {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;createTime&lt;/code&gt;.
+     * <p>Wire name <code>createTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -206,7 +206,7 @@ public final class GetTransResultResponse {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;completeTime&lt;/code&gt;.
+     * <p>Wire name <code>completeTime</code>.
      *
      * @return the value, or empty when absent
      */
@@ -219,7 +219,7 @@ public final class GetTransResultResponse {
      *
      * <p>Not public: this is the sandbox's choice, and the live service may differ.
      *
-     * <p>Wire name &lt;code&gt;oppoAccountName&lt;/code&gt;.
+     * <p>Wire name <code>oppoAccountName</code>.
      *
      * @return the value, or empty when absent
      */

@@ -463,7 +463,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -477,7 +477,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
      *
      * <p>Rules: checked by the service only: must come from the bank-code list.
      *
-     * <p>Wire name &lt;code&gt;beneficiarySwiftBic&lt;/code&gt;.
+     * <p>Wire name <code>beneficiarySwiftBic</code>.
      *
      * @return the value
      */
@@ -486,7 +486,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankName&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankName</code>.
      *
      * @return the value
      */
@@ -497,7 +497,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /**
      * Described as the branch code of the receiving bank.
      *
-     * <p>Wire name &lt;code&gt;beneficiaryBankCountry&lt;/code&gt;.
+     * <p>Wire name <code>beneficiaryBankCountry</code>.
      *
      * @return the value, or empty when absent
      */
@@ -506,7 +506,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankCity&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankCity</code>.
      *
      * @return the value
      */
@@ -515,7 +515,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryBankAddress&lt;/code&gt;.
+     * Wire name <code>beneficiaryBankAddress</code>.
      *
      * @return the value, or empty when absent
      */
@@ -524,7 +524,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountId&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountId</code>.
      *
      * @return the value
      */
@@ -533,7 +533,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryAccountCcy&lt;/code&gt;.
+     * Wire name <code>beneficiaryAccountCcy</code>.
      *
      * @return the value
      */
@@ -542,7 +542,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryName&lt;/code&gt;.
+     * Wire name <code>beneficiaryName</code>.
      *
      * @return the value
      */
@@ -551,7 +551,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;beneficiaryEmail&lt;/code&gt;.
+     * Wire name <code>beneficiaryEmail</code>.
      *
      * @return the value, or empty when absent
      */
@@ -562,7 +562,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /**
      * Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */
@@ -571,7 +571,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;amountType&lt;/code&gt;.
+     * Wire name <code>amountType</code>.
      *
      * @return the value
      */
@@ -584,7 +584,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
      *
      * <p>Rules: at most 100 characters.
      *
-     * <p>Wire name &lt;code&gt;messageToBeneficiary&lt;/code&gt;.
+     * <p>Wire name <code>messageToBeneficiary</code>.
      *
      * @return the value, or empty when absent
      */
@@ -595,7 +595,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /**
      * Value SWIFT.
      *
-     * <p>Wire name &lt;code&gt;paymentChannel&lt;/code&gt;.
+     * <p>Wire name <code>paymentChannel</code>.
      *
      * @return the value
      */
@@ -606,7 +606,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /**
      * Payment purpose code (value set referenced by name, not shown; OTHR is named).
      *
-     * <p>Wire name &lt;code&gt;paymentPurposeId&lt;/code&gt;.
+     * <p>Wire name <code>paymentPurposeId</code>.
      *
      * @return the value
      */
@@ -619,7 +619,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
      *
      * <p>Rules: at most 35 characters.
      *
-     * <p>Wire name &lt;code&gt;paymentPurpose&lt;/code&gt;.
+     * <p>Wire name <code>paymentPurpose</code>.
      *
      * @return the value, or empty when absent
      */
@@ -628,7 +628,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;senderAddress&lt;/code&gt;.
+     * Wire name <code>senderAddress</code>.
      *
      * @return the value
      */
@@ -639,7 +639,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /**
      * Base64. Size limit: not shown.
      *
-     * <p>Wire name &lt;code&gt;supportDocument&lt;/code&gt;.
+     * <p>Wire name <code>supportDocument</code>.
      *
      * @return the value, or empty when absent
      */
@@ -648,7 +648,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;supportDocumentType&lt;/code&gt;.
+     * Wire name <code>supportDocumentType</code>.
      *
      * @return the value, or empty when absent
      */
@@ -657,7 +657,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name &lt;code&gt;chargeType&lt;/code&gt;.
+     * Wire name <code>chargeType</code>.
      *
      * @return the value
      */

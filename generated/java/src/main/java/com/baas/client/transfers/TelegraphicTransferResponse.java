@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>From the bank's public documentation, not from its API document.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class TelegraphicTransferResponse {
     private final String applicationId;
@@ -49,7 +49,7 @@ public final class TelegraphicTransferResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;applicationId&lt;/code&gt;.
+     * Wire name <code>applicationId</code>.
      *
      * @return the value, or empty when absent
      */

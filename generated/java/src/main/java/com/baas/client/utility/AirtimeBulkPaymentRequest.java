@@ -111,7 +111,7 @@ public final class AirtimeBulkPaymentRequest implements Operation<AirtimeBulkPay
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -122,7 +122,7 @@ public final class AirtimeBulkPaymentRequest implements Operation<AirtimeBulkPay
     /**
      * Items: mobileNumber, networkProvider, amount.
      *
-     * <p>Wire name &lt;code&gt;mobileDetails&lt;/code&gt;.
+     * <p>Wire name <code>mobileDetails</code>.
      *
      * @return the value
      */

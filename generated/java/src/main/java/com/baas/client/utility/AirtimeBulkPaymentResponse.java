@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>From the bank's public documentation, not from its API document.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class AirtimeBulkPaymentResponse {
     private final String bulkPaymentOrderId;
@@ -52,7 +52,7 @@ public final class AirtimeBulkPaymentResponse {
      * Identifies the batch; the bank's public documentation: also the OTP's businessId for bulk
      * payments.
      *
-     * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * <p>Wire name <code>bulkPaymentOrderId</code>.
      *
      * @return the value, or empty when absent
      */

@@ -151,7 +151,7 @@ public final class AirtimePaymentRequest implements Operation<AirtimePaymentResp
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -160,7 +160,7 @@ public final class AirtimePaymentRequest implements Operation<AirtimePaymentResp
     }
 
     /**
-     * Wire name &lt;code&gt;mobileNumber&lt;/code&gt;.
+     * Wire name <code>mobileNumber</code>.
      *
      * @return the value
      */
@@ -169,7 +169,7 @@ public final class AirtimePaymentRequest implements Operation<AirtimePaymentResp
     }
 
     /**
-     * Wire name &lt;code&gt;networkProvider&lt;/code&gt;.
+     * Wire name <code>networkProvider</code>.
      *
      * @return the value
      */
@@ -180,7 +180,7 @@ public final class AirtimePaymentRequest implements Operation<AirtimePaymentResp
     /**
      * Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value
      */

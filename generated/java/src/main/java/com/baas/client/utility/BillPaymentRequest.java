@@ -149,7 +149,7 @@ public final class BillPaymentRequest implements Operation<BillPaymentResponse> 
     }
 
     /**
-     * Wire name &lt;code&gt;accountId&lt;/code&gt;.
+     * Wire name <code>accountId</code>.
      *
      * @return the value
      */
@@ -158,7 +158,7 @@ public final class BillPaymentRequest implements Operation<BillPaymentResponse> 
     }
 
     /**
-     * Wire name &lt;code&gt;billType&lt;/code&gt;.
+     * Wire name <code>billType</code>.
      *
      * @return the value
      */
@@ -167,7 +167,7 @@ public final class BillPaymentRequest implements Operation<BillPaymentResponse> 
     }
 
     /**
-     * Wire name &lt;code&gt;billOrderNumber&lt;/code&gt;.
+     * Wire name <code>billOrderNumber</code>.
      *
      * @return the value
      */
@@ -180,7 +180,7 @@ public final class BillPaymentRequest implements Operation<BillPaymentResponse> 
      *
      * <p>Rules: greater than zero; at most 2 decimal places.
      *
-     * <p>Wire name &lt;code&gt;amount&lt;/code&gt;.
+     * <p>Wire name <code>amount</code>.
      *
      * @return the value, or empty when absent
      */

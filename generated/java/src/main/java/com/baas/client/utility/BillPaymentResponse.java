@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>From the bank's public documentation, not from its API document.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BillPaymentResponse {
     private final String txId;
@@ -52,7 +52,7 @@ public final class BillPaymentResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;txId&lt;/code&gt;.
+     * Wire name <code>txId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -61,7 +61,7 @@ public final class BillPaymentResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;paymentId&lt;/code&gt;.
+     * Wire name <code>paymentId</code>.
      *
      * @return the value, or empty when absent
      */

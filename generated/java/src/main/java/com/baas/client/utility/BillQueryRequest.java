@@ -120,7 +120,7 @@ public final class BillQueryRequest implements Operation<BillQueryResponse> {
     }
 
     /**
-     * Wire name &lt;code&gt;billType&lt;/code&gt;.
+     * Wire name <code>billType</code>.
      *
      * @return the value
      */
@@ -131,7 +131,7 @@ public final class BillQueryRequest implements Operation<BillQueryResponse> {
     /**
      * Mobile linked to the bill.
      *
-     * <p>Wire name &lt;code&gt;mobile&lt;/code&gt;.
+     * <p>Wire name <code>mobile</code>.
      *
      * @return the value, or empty when absent
      */
@@ -140,7 +140,7 @@ public final class BillQueryRequest implements Operation<BillQueryResponse> {
     }
 
     /**
-     * Wire name &lt;code&gt;billOrderNumber&lt;/code&gt;.
+     * Wire name <code>billOrderNumber</code>.
      *
      * @return the value
      */

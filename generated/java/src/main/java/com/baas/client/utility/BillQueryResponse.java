@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>From the bank's public documentation, not from its API document.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BillQueryResponse {
     private final String dueDate;
@@ -57,7 +57,7 @@ public final class BillQueryResponse {
     /**
      * Format not shown.
      *
-     * <p>Wire name &lt;code&gt;dueDate&lt;/code&gt;.
+     * <p>Wire name <code>dueDate</code>.
      *
      * @return the value, or empty when absent
      */
@@ -66,7 +66,7 @@ public final class BillQueryResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;dueAmount&lt;/code&gt;.
+     * Wire name <code>dueAmount</code>.
      *
      * @return the value, or empty when absent
      */
@@ -75,7 +75,7 @@ public final class BillQueryResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;currency&lt;/code&gt;.
+     * Wire name <code>currency</code>.
      *
      * @return the value, or empty when absent
      */

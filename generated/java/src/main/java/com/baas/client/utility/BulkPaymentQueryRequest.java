@@ -126,7 +126,7 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
     /**
      * Identifies a batch.
      *
-     * <p>Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * <p>Wire name <code>bulkPaymentOrderId</code>.
      *
      * @return the value
      */
@@ -137,7 +137,7 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
     /**
      * Rules: at least 1.
      *
-     * <p>Wire name &lt;code&gt;pageNo&lt;/code&gt;.
+     * <p>Wire name <code>pageNo</code>.
      *
      * @return the value
      */
@@ -148,7 +148,7 @@ public final class BulkPaymentQueryRequest implements PagedOperation<BulkPayment
     /**
      * Rules: at most 50.
      *
-     * <p>Wire name &lt;code&gt;pageSize&lt;/code&gt;.
+     * <p>Wire name <code>pageSize</code>.
      *
      * @return the value
      */

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Not public: this is the sandbox's choice, and the live service may differ.
  *
- * <p>Immutable; every field is optional and members this version does not know are ignored.
+ * <p>Immutable.
  */
 public final class BulkPaymentQueryResponse {
     private final String bulkPaymentOrderId;
@@ -58,7 +58,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;bulkPaymentOrderId&lt;/code&gt;.
+     * Wire name <code>bulkPaymentOrderId</code>.
      *
      * @return the value, or empty when absent
      */
@@ -69,7 +69,7 @@ public final class BulkPaymentQueryResponse {
     /**
      * Status of the batch.
      *
-     * <p>Wire name &lt;code&gt;status&lt;/code&gt;.
+     * <p>Wire name <code>status</code>.
      *
      * @return the value, or empty when absent
      */
@@ -78,7 +78,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;totalRows&lt;/code&gt;.
+     * Wire name <code>totalRows</code>.
      *
      * @return the value, or empty when absent
      */
@@ -87,7 +87,7 @@ public final class BulkPaymentQueryResponse {
     }
 
     /**
-     * Wire name &lt;code&gt;result&lt;/code&gt;.
+     * Wire name <code>result</code>.
      *
      * @return the value, or empty when absent
      */

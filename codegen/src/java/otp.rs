@@ -1,0 +1,216 @@
+//! The OTP handle `Pending` and the group step (`com.baas.client`).
+
+use super::client::method_doc;
+use super::names::{java_type, member, string_literal};
+use super::ops::{op_names, OpNames};
+use super::{class_file, Ctx, ROOT_PACKAGE};
+use crate::artifact::EmittedFile;
+use crate::plan::{Direction, Words};
+use crate::text::Out;
+
+/// `groupPending`: several pending applications grouped under one OTP (when the plan has the
+/// group step and its answer names the new business id).
+pub fn group_methods(ctx: &Ctx<'_>, out: &mut Out, asynchronous: bool) {
+    let Some(group) = ctx.plan.otp.as_ref().and_then(|o| o.group.as_ref()) else {
+        return;
+    };
+    let Some((chain, n)) = step_request(ctx, group, "businessIds", "") else {
+        return;
+    };
+    if matches!(n.returns.as_str(), "Void" | "JsonValue") {
+        return;
+    }
+    let id = format!(
+        "s.data().{}().map(v -> String.valueOf(v)).orElse(null)",
+        member(&Words::of(&group.other))
+    );
+    let ptype = format!("Pending<{}>", n.returns);
+    let ret = if asynchronous {
+        format!("CompletableFuture<{ptype}>")
+    } else {
+        ptype.clone()
+    };
+    out.blank();
+    method_doc(
+        out,
+        &group.doc,
+        &[
+            "@param businessIds the pending applications' business ids".to_owned(),
+            "@param options a requestId of yours, a time limit".to_owned(),
+            "@return the group waiting for one OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {ret} groupPending(java.util.List<String> businessIds, CallOptions options) {{"
+    ));
+    let field = string_literal(&group.other);
+    if asynchronous {
+        out.line(&format!(
+            "    return runtime.executeWithAsync({chain}, options).thenApply(s -> new Pending<>(client, s, {id}, {field}, {}.OPERATION));",
+            n.request
+        ));
+    } else {
+        out.line(&format!(
+            "    Success<{}> s = runtime.executeWith({chain}, options);",
+            n.returns
+        ));
+        out.line(&format!(
+            "    return new Pending<>(this, s, {id}, {field}, {}.OPERATION);",
+            n.request
+        ));
+    }
+    out.line("}");
+    out.blank();
+    method_doc(
+        out,
+        &group.doc,
+        &[
+            "@param businessIds the pending applications' business ids".to_owned(),
+            "@return the group waiting for one OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {ret} groupPending(java.util.List<String> businessIds) {{"
+    ));
+    out.line("    return groupPending(businessIds, CallOptions.none());");
+    out.line("}");
+}
+
+/// Builds the request of an OTP step from its business id and other value, or `None` when
+/// the step needs a parameter the handle does not have.
+fn step_request(
+    ctx: &Ctx<'_>,
+    step: &crate::plan::OtpStepPlan,
+    id: &str,
+    other: &str,
+) -> Option<(String, OpNames)> {
+    let op = ctx.plan.operation(&step.operation)?;
+    let n = op_names(ctx, op);
+    let mut chain = format!("{}.builder()", n.request);
+    let fields = super::shape::fields(op.params(), Direction::Sent);
+    for f in fields
+        .iter()
+        .filter(|f| f.plan.required())
+        .chain(fields.iter().filter(|f| !f.plan.required()))
+    {
+        let value = if f.plan.wire_name == step.business_id {
+            id
+        } else if f.plan.wire_name == step.other {
+            other
+        } else if f.plan.required() {
+            return None;
+        } else {
+            continue;
+        };
+        chain.push_str(&format!(".{}({value})", f.name));
+    }
+    chain.push_str(".build()");
+    Some((chain, n))
+}
+
+/// `Pending`: the OTP handle.
+pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
+    let otp = ctx.plan.otp.as_ref()?;
+    let channel_ty = java_type(&otp.send.other_ty, Direction::Sent);
+    let (send, send_n) = step_request(ctx, &otp.send, "businessId()", "channel")?;
+    let (confirm, confirm_n) = step_request(ctx, &otp.confirm, "businessId()", "code")?;
+    let mut out = Out::new("    ");
+    out.line(&format!("package {ROOT_PACKAGE};"));
+    out.blank();
+    super::client::imports(
+        ctx,
+        &mut out,
+        &[
+            "import com.baas.runtime.PendingApplication;",
+            "import java.util.concurrent.CompletableFuture;",
+        ],
+    );
+    out.block_doc(&[
+        "An application waiting for its OTP: the answer of the call that made it, its business id, and the steps that finish it. Made by the client's <code>…Pending</code> methods.".to_owned(),
+        "@param <R> the answer of the call that made the application".to_owned(),
+    ], 92);
+    out.line("public final class Pending<R> extends PendingApplication<R> {");
+    out.indent();
+    out.line("private final Client client;");
+    out.blank();
+    out.line("Pending(Client client, Success<R> success, String businessId, String field, String operation) {");
+    out.line("    super(success, businessId, field, operation);");
+    out.line("    this.client = client;");
+    out.line("}");
+    let send_name = member(&Words::of(&otp.send.operation));
+    let confirm_name = member(&Words::of(&otp.confirm.operation));
+    for (method, arg, argty, chain, n, opname, doc) in [
+        (
+            "sendOtp",
+            "channel",
+            channel_ty.as_str(),
+            &send,
+            &send_n,
+            &send_name,
+            &otp.send.doc,
+        ),
+        (
+            "confirm",
+            "code",
+            "String",
+            &confirm,
+            &confirm_n,
+            &confirm_name,
+            &otp.confirm.doc,
+        ),
+    ] {
+        out.blank();
+        method_doc(
+            &mut out,
+            doc,
+            &[
+                format!(
+                    "@param {arg} the {}",
+                    if arg == "code" {
+                        "OTP its owner received"
+                    } else {
+                        "channel"
+                    }
+                ),
+                "@param options a requestId of yours, a time limit".to_owned(),
+                "@return the answer".to_owned(),
+            ],
+        );
+        out.line(&format!(
+            "public {} {method}({argty} {arg}, CallOptions options) {{",
+            n.returns
+        ));
+        out.line(&format!("    return client.{opname}({chain}, options);"));
+        out.line("}");
+        out.blank();
+        method_doc(
+            &mut out,
+            doc,
+            &[
+                format!("@param {arg} the value"),
+                "@return the answer".to_owned(),
+            ],
+        );
+        out.line(&format!("public {} {method}({argty} {arg}) {{", n.returns));
+        out.line(&format!("    return {method}({arg}, CallOptions.none());"));
+        out.line("}");
+        out.blank();
+        method_doc(
+            &mut out,
+            doc,
+            &[
+                format!("@param {arg} the value"),
+                "@return the answer to come".to_owned(),
+            ],
+        );
+        out.line(&format!(
+            "public CompletableFuture<{}> {method}Async({argty} {arg}) {{",
+            n.returns
+        ));
+        out.line(&format!("    return client.async().{opname}({chain});"));
+        out.line("}");
+    }
+    out.dedent();
+    out.line("}");
+    Some(class_file(ROOT_PACKAGE, "Pending", out.finish()))
+}
