@@ -30,7 +30,7 @@ pub struct GetAccountDetailsRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
-/// The required fields of [`GetAccountDetailsRequest`], by name: build it with a struct literal and pass it to [`GetAccountDetailsRequest::new`].
+/// The required fields of [`GetAccountDetailsRequest`], by name: build it with a struct literal and pass it to [`GetAccountDetailsRequest::new`] (then set optional fields), or, where a `GetAccountDetailsRequest` is expected (a field, an item of a `Vec<GetAccountDetailsRequest>`), give the literal alone with `.into()`, one name: `vec![GetAccountDetailsRequired { .. }.into()]`. A setter taking `impl Into<GetAccountDetailsRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAccountDetailsRequired {
     /// Wire name `accountId` (string): see [`GetAccountDetailsRequest::account_id`].
@@ -75,7 +75,7 @@ pub struct QueryAccountListByUserIdRequest {
     #[serde(rename = "userId")]
     pub user_id: String,
 }
-/// The required fields of [`QueryAccountListByUserIdRequest`], by name: build it with a struct literal and pass it to [`QueryAccountListByUserIdRequest::new`].
+/// The required fields of [`QueryAccountListByUserIdRequest`], by name: build it with a struct literal and pass it to [`QueryAccountListByUserIdRequest::new`] (then set optional fields), or, where a `QueryAccountListByUserIdRequest` is expected (a field, an item of a `Vec<QueryAccountListByUserIdRequest>`), give the literal alone with `.into()`, one name: `vec![QueryAccountListByUserIdRequired { .. }.into()]`. A setter taking `impl Into<QueryAccountListByUserIdRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryAccountListByUserIdRequired {
     /// Wire name `userId` (string): see [`QueryAccountListByUserIdRequest::user_id`].
@@ -104,6 +104,18 @@ pub struct QueryAccountListByUserIdResponse {
     /// accountId, accountName, currency, accountType, dormantStatus, freezeStatus. Wire name: `accounts` (array of record [`records::AccountListItem`](super::records::AccountListItem)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<super::records::AccountListItem>>,
+}
+impl QueryAccountListByUserIdResponse {
+    #[cfg(feature = "server")]
+    /// This value with `accounts` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_accounts(
+        mut self,
+        value: impl Into<Vec<super::records::AccountListItem>>,
+    ) -> Self {
+        self.accounts = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
     type Response = super::account::QueryAccountListByUserIdResponse;
@@ -142,7 +154,7 @@ pub struct GetAbnormalAccountListRequest {
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
-/// The required fields of [`GetAbnormalAccountListRequest`], by name: build it with a struct literal and pass it to [`GetAbnormalAccountListRequest::new`].
+/// The required fields of [`GetAbnormalAccountListRequest`], by name: build it with a struct literal and pass it to [`GetAbnormalAccountListRequest::new`] (then set optional fields), or, where a `GetAbnormalAccountListRequest` is expected (a field, an item of a `Vec<GetAbnormalAccountListRequest>`), give the literal alone with `.into()`, one name: `vec![GetAbnormalAccountListRequired { .. }.into()]`. A setter taking `impl Into<GetAbnormalAccountListRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetAbnormalAccountListRequired {
     /// Wire name `pageNo` (int): see [`GetAbnormalAccountListRequest::page_no`].
@@ -178,6 +190,25 @@ pub struct GetAbnormalAccountListResponse {
     /// Abnormal account items. Wire name: `resultArray` (array of record [`records::AbnormalAccount`](super::records::AbnormalAccount)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub result_array: Option<Vec<super::records::AbnormalAccount>>,
+}
+impl GetAbnormalAccountListResponse {
+    #[cfg(feature = "server")]
+    /// This value with `total` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_total(mut self, value: impl Into<i32>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `resultArray` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_result_array(
+        mut self,
+        value: impl Into<Vec<super::records::AbnormalAccount>>,
+    ) -> Self {
+        self.result_array = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Paged for GetAbnormalAccountListRequest {
     type Item = super::records::AbnormalAccount;
@@ -225,7 +256,7 @@ pub struct ApplyForShortCodeRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
-/// The required fields of [`ApplyForShortCodeRequest`], by name: build it with a struct literal and pass it to [`ApplyForShortCodeRequest::new`].
+/// The required fields of [`ApplyForShortCodeRequest`], by name: build it with a struct literal and pass it to [`ApplyForShortCodeRequest::new`] (then set optional fields), or, where a `ApplyForShortCodeRequest` is expected (a field, an item of a `Vec<ApplyForShortCodeRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForShortCodeRequired { .. }.into()]`. A setter taking `impl Into<ApplyForShortCodeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForShortCodeRequired {
     /// Wire name `accountId` (string): see [`ApplyForShortCodeRequest::account_id`].
@@ -266,6 +297,22 @@ pub struct ApplyForShortCodeResponse {
     )]
     pub short_code: Option<String>,
 }
+impl ApplyForShortCodeResponse {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shortCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_short_code(mut self, value: impl Into<String>) -> Self {
+        self.short_code = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for ApplyForShortCodeRequest {
     type Response = super::account::ApplyForShortCodeResponse;
     const NAME: &'static str = "applyForShortCode";
@@ -292,7 +339,7 @@ pub struct QueryForShortCodeRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
-/// The required fields of [`QueryForShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryForShortCodeRequest::new`].
+/// The required fields of [`QueryForShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryForShortCodeRequest::new`] (then set optional fields), or, where a `QueryForShortCodeRequest` is expected (a field, an item of a `Vec<QueryForShortCodeRequest>`), give the literal alone with `.into()`, one name: `vec![QueryForShortCodeRequired { .. }.into()]`. A setter taking `impl Into<QueryForShortCodeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryForShortCodeRequired {
     /// Wire name `accountId` (string): see [`QueryForShortCodeRequest::account_id`].
@@ -333,6 +380,22 @@ pub struct QueryForShortCodeResponse {
     )]
     pub short_code: Option<String>,
 }
+impl QueryForShortCodeResponse {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shortCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_short_code(mut self, value: impl Into<String>) -> Self {
+        self.short_code = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for QueryForShortCodeRequest {
     type Response = super::account::QueryForShortCodeResponse;
     const NAME: &'static str = "queryForShortCode";
@@ -359,7 +422,7 @@ pub struct QueryAccountByShortCodeRequest {
     #[serde(rename = "shortCode")]
     pub short_code: String,
 }
-/// The required fields of [`QueryAccountByShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryAccountByShortCodeRequest::new`].
+/// The required fields of [`QueryAccountByShortCodeRequest`], by name: build it with a struct literal and pass it to [`QueryAccountByShortCodeRequest::new`] (then set optional fields), or, where a `QueryAccountByShortCodeRequest` is expected (a field, an item of a `Vec<QueryAccountByShortCodeRequest>`), give the literal alone with `.into()`, one name: `vec![QueryAccountByShortCodeRequired { .. }.into()]`. A setter taking `impl Into<QueryAccountByShortCodeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryAccountByShortCodeRequired {
     /// Wire name `shortCode` (string): see [`QueryAccountByShortCodeRequest::short_code`].
@@ -402,6 +465,22 @@ pub struct QueryAccountByShortCodeResponse {
     )]
     pub short_code: Option<String>,
 }
+impl QueryAccountByShortCodeResponse {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shortCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_short_code(mut self, value: impl Into<String>) -> Self {
+        self.short_code = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
     type Response = super::account::QueryAccountByShortCodeResponse;
     const NAME: &'static str = "queryAccountByShortCode";
@@ -434,7 +513,7 @@ pub struct ActivateAccountRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
-/// The required fields of [`ActivateAccountRequest`], by name: build it with a struct literal and pass it to [`ActivateAccountRequest::new`].
+/// The required fields of [`ActivateAccountRequest`], by name: build it with a struct literal and pass it to [`ActivateAccountRequest::new`] (then set optional fields), or, where a `ActivateAccountRequest` is expected (a field, an item of a `Vec<ActivateAccountRequest>`), give the literal alone with `.into()`, one name: `vec![ActivateAccountRequired { .. }.into()]`. A setter taking `impl Into<ActivateAccountRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActivateAccountRequired {
     /// Wire name `accountId` (string): see [`ActivateAccountRequest::account_id`].
@@ -474,6 +553,22 @@ pub struct ActivateAccountResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub short_code: Option<String>,
+}
+impl ActivateAccountResponse {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shortCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_short_code(mut self, value: impl Into<String>) -> Self {
+        self.short_code = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for ActivateAccountRequest {
     type Response = super::account::ActivateAccountResponse;
@@ -517,7 +612,7 @@ pub struct EditSubAccountNameRequest {
     #[serde(rename = "subAccountName", default, skip_serializing_if = "Option::is_none")]
     pub sub_account_name: Option<String>,
 }
-/// The required fields of [`EditSubAccountNameRequest`], by name: build it with a struct literal and pass it to [`EditSubAccountNameRequest::new`].
+/// The required fields of [`EditSubAccountNameRequest`], by name: build it with a struct literal and pass it to [`EditSubAccountNameRequest::new`] (then set optional fields), or, where a `EditSubAccountNameRequest` is expected (a field, an item of a `Vec<EditSubAccountNameRequest>`), give the literal alone with `.into()`, one name: `vec![EditSubAccountNameRequired { .. }.into()]`. A setter taking `impl Into<EditSubAccountNameRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EditSubAccountNameRequired {
     /// Wire name `accountId` (string): see [`EditSubAccountNameRequest::account_id`].
@@ -566,6 +661,15 @@ pub struct EditSubAccountNameResponse {
     )]
     pub application_id: Option<String>,
 }
+impl EditSubAccountNameResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for EditSubAccountNameRequest {
     type Response = super::account::EditSubAccountNameResponse;
     const NAME: &'static str = "editSubAccountName";
@@ -599,7 +703,7 @@ pub struct CancelAccountOperationRequest {
     #[serde(rename = "requestId")]
     pub request_id: String,
 }
-/// The required fields of [`CancelAccountOperationRequest`], by name: build it with a struct literal and pass it to [`CancelAccountOperationRequest::new`].
+/// The required fields of [`CancelAccountOperationRequest`], by name: build it with a struct literal and pass it to [`CancelAccountOperationRequest::new`] (then set optional fields), or, where a `CancelAccountOperationRequest` is expected (a field, an item of a `Vec<CancelAccountOperationRequest>`), give the literal alone with `.into()`, one name: `vec![CancelAccountOperationRequired { .. }.into()]`. A setter taking `impl Into<CancelAccountOperationRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelAccountOperationRequired {
     /// Wire name `requestId` (string): see [`CancelAccountOperationRequest::request_id`].
@@ -656,7 +760,7 @@ pub struct ValidateAccountRequest {
     #[serde(rename = "accountType")]
     pub account_type: super::enums::ValidateAccountType,
 }
-/// The required fields of [`ValidateAccountRequest`], by name: build it with a struct literal and pass it to [`ValidateAccountRequest::new`].
+/// The required fields of [`ValidateAccountRequest`], by name: build it with a struct literal and pass it to [`ValidateAccountRequest::new`] (then set optional fields), or, where a `ValidateAccountRequest` is expected (a field, an item of a `Vec<ValidateAccountRequest>`), give the literal alone with `.into()`, one name: `vec![ValidateAccountRequired { .. }.into()]`. A setter taking `impl Into<ValidateAccountRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidateAccountRequired {
     /// Wire name `accountId` (string): see [`ValidateAccountRequest::account_id`].
@@ -703,7 +807,7 @@ pub struct QueryClosingBalanceRequest {
     #[serde(rename = "queryDate")]
     pub query_date: String,
 }
-/// The required fields of [`QueryClosingBalanceRequest`], by name: build it with a struct literal and pass it to [`QueryClosingBalanceRequest::new`].
+/// The required fields of [`QueryClosingBalanceRequest`], by name: build it with a struct literal and pass it to [`QueryClosingBalanceRequest::new`] (then set optional fields), or, where a `QueryClosingBalanceRequest` is expected (a field, an item of a `Vec<QueryClosingBalanceRequest>`), give the literal alone with `.into()`, one name: `vec![QueryClosingBalanceRequired { .. }.into()]`. A setter taking `impl Into<QueryClosingBalanceRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryClosingBalanceRequired {
     /// Wire name `queryDate` (string): see [`QueryClosingBalanceRequest::query_date`].

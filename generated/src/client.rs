@@ -375,13 +375,13 @@ impl Client {
     ///         company_regis_document_file: "example".into(),
     ///         company_regis_document_type: baas_client::enums::CnyDocumentType::Image,
     ///         invoice_document_type: baas_client::enums::CnyDocumentType::Image,
-    ///         order_array: vec![baas_client::records::OrderItem::new(baas_client::records::OrderItemRequired {
+    ///         order_array: vec![baas_client::records::OrderItemRequired {
     ///             product_name: "example".into(),
     ///             quantity: 1,
     ///             amount: baas_client::Amount::new(1, 0),
     ///             order_time: 1,
     ///             platform: "example".into(),
-    ///         })],
+    ///         }.into()],
     ///     })
     ///     .beneficiary_country_code("example")
     ///     .send()
@@ -904,7 +904,7 @@ impl Client {
     ///
     /// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
     ///
-    /// Takes the required fields as a [`GroupApplicationsRequired`](super::otp::GroupApplicationsRequired) struct literal, or a built [`GroupApplicationsRequest`](super::otp::GroupApplicationsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GroupApplicationsResponse`](super::otp::GroupApplicationsResponse).
+    /// Takes the required fields as a [`GroupApplicationsRequired`](super::otp::GroupApplicationsRequired) struct literal, or a built [`GroupApplicationsRequest`](super::otp::GroupApplicationsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GroupApplicationsResponse`](super::otp::GroupApplicationsResponse); `.pending().await` gives the new application, which groups the ones listed, as a handle that sends and confirms its one OTP (none of them takes effect until it is confirmed; [`Client::group_pending`](super::Client::group_pending) does the same from their ids); `.send()` only returns its id (`applicationId`), whose OTP you then send and confirm yourself.
     ///
     /// # Example
     ///
@@ -1368,11 +1368,11 @@ impl Client {
     /// let response = client
     ///     .airtime_bulk_payment(AirtimeBulkPaymentRequired {
     ///         account_id: "example".into(),
-    ///         mobile_details: vec![baas_client::records::MobileDetail::new(baas_client::records::MobileDetailRequired {
+    ///         mobile_details: vec![baas_client::records::MobileDetailRequired {
     ///             mobile_number: "example".into(),
     ///             network_provider: baas_client::enums::NetworkProvider::First,
     ///             amount: baas_client::Amount::new(1, 0),
-    ///         })],
+    ///         }.into()],
     ///     })
     ///     .send()
     ///     .await?;

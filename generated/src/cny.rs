@@ -129,7 +129,7 @@ pub struct ApplyForCnyExpressRequest {
     #[serde(rename = "oderArray")]
     pub order_array: Vec<super::records::OrderItem>,
 }
-/// The required fields of [`ApplyForCnyExpressRequest`], by name: build it with a struct literal and pass it to [`ApplyForCnyExpressRequest::new`].
+/// The required fields of [`ApplyForCnyExpressRequest`], by name: build it with a struct literal and pass it to [`ApplyForCnyExpressRequest::new`] (then set optional fields), or, where a `ApplyForCnyExpressRequest` is expected (a field, an item of a `Vec<ApplyForCnyExpressRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForCnyExpressRequired { .. }.into()]`. A setter taking `impl Into<ApplyForCnyExpressRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForCnyExpressRequired {
     /// Wire name `payerAccountId` (string): see [`ApplyForCnyExpressRequest::payer_account_id`].
@@ -272,6 +272,15 @@ pub struct ApplyForCnyExpressResponse {
     )]
     pub application_id: Option<String>,
 }
+impl ApplyForCnyExpressResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for ApplyForCnyExpressRequest {
     type Response = super::cny::ApplyForCnyExpressResponse;
     const NAME: &'static str = "applyForCnyExpress";
@@ -377,7 +386,7 @@ pub struct GetCnyTransListRequest {
     #[serde(rename = "pageSize")]
     pub page_size: String,
 }
-/// The required fields of [`GetCnyTransListRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransListRequest::new`].
+/// The required fields of [`GetCnyTransListRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransListRequest::new`] (then set optional fields), or, where a `GetCnyTransListRequest` is expected (a field, an item of a `Vec<GetCnyTransListRequest>`), give the literal alone with `.into()`, one name: `vec![GetCnyTransListRequired { .. }.into()]`. A setter taking `impl Into<GetCnyTransListRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCnyTransListRequired {
     /// Wire name `userId` (string): see [`GetCnyTransListRequest::user_id`].
@@ -437,6 +446,25 @@ pub struct GetCnyTransListResponse {
     )]
     pub total_rows: Option<i32>,
 }
+impl GetCnyTransListResponse {
+    #[cfg(feature = "server")]
+    /// This value with `result` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_result(
+        mut self,
+        value: impl Into<Vec<super::records::CnyTransferSummary>>,
+    ) -> Self {
+        self.result = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `totalRows` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_total_rows(mut self, value: impl Into<i32>) -> Self {
+        self.total_rows = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Paged for GetCnyTransListRequest {
     type Item = super::records::CnyTransferSummary;
     const FIRST_PAGE: i64 = 1;
@@ -485,7 +513,7 @@ pub struct GetCnyTransferDetailsRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
-/// The required fields of [`GetCnyTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransferDetailsRequest::new`].
+/// The required fields of [`GetCnyTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetCnyTransferDetailsRequest::new`] (then set optional fields), or, where a `GetCnyTransferDetailsRequest` is expected (a field, an item of a `Vec<GetCnyTransferDetailsRequest>`), give the literal alone with `.into()`, one name: `vec![GetCnyTransferDetailsRequired { .. }.into()]`. A setter taking `impl Into<GetCnyTransferDetailsRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCnyTransferDetailsRequired {
     /// Wire name `applicationId` (string): see [`GetCnyTransferDetailsRequest::application_id`].

@@ -22,7 +22,7 @@ pub struct GetForeignExchangeRateRequest {
     #[serde(rename = "currencyPair")]
     pub currency_pair: super::enums::CurrencyPair,
 }
-/// The required fields of [`GetForeignExchangeRateRequest`], by name: build it with a struct literal and pass it to [`GetForeignExchangeRateRequest::new`].
+/// The required fields of [`GetForeignExchangeRateRequest`], by name: build it with a struct literal and pass it to [`GetForeignExchangeRateRequest::new`] (then set optional fields), or, where a `GetForeignExchangeRateRequest` is expected (a field, an item of a `Vec<GetForeignExchangeRateRequest>`), give the literal alone with `.into()`, one name: `vec![GetForeignExchangeRateRequired { .. }.into()]`. A setter taking `impl Into<GetForeignExchangeRateRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetForeignExchangeRateRequired {
     /// Wire name `currencyPair` (value set [`enums::CurrencyPair`](super::enums::CurrencyPair)): see [`GetForeignExchangeRateRequest::currency_pair`].
@@ -60,6 +60,32 @@ pub struct GetForeignExchangeRateResponse {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub quote_time: Option<i64>,
+}
+impl GetForeignExchangeRateResponse {
+    #[cfg(feature = "server")]
+    /// This value with `currencyPair` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency_pair(
+        mut self,
+        value: impl Into<super::enums::CurrencyPair>,
+    ) -> Self {
+        self.currency_pair = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rate(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.rate = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `quoteTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_quote_time(mut self, value: impl Into<i64>) -> Self {
+        self.quote_time = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GetForeignExchangeRateRequest {
     type Response = super::fx::GetForeignExchangeRateResponse;
@@ -117,7 +143,7 @@ pub struct ApplyForFcExchangeRequest {
     #[serde(rename = "targetAmount", default, skip_serializing_if = "Option::is_none")]
     pub target_amount: Option<baas_runtime::Amount>,
 }
-/// The required fields of [`ApplyForFcExchangeRequest`], by name: build it with a struct literal and pass it to [`ApplyForFcExchangeRequest::new`].
+/// The required fields of [`ApplyForFcExchangeRequest`], by name: build it with a struct literal and pass it to [`ApplyForFcExchangeRequest::new`] (then set optional fields), or, where a `ApplyForFcExchangeRequest` is expected (a field, an item of a `Vec<ApplyForFcExchangeRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForFcExchangeRequired { .. }.into()]`. A setter taking `impl Into<ApplyForFcExchangeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForFcExchangeRequired {
     /// Wire name `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)): see [`ApplyForFcExchangeRequest::source_currency`].
@@ -201,6 +227,36 @@ pub struct ApplyForFcExchangeResponse {
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
 }
+impl ApplyForFcExchangeResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `sourceAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_source_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.source_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `targetAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_target_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.target_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fxRate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fx_rate(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fx_rate = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     type Response = super::fx::ApplyForFcExchangeResponse;
     const NAME: &'static str = "applyForFcExchange";
@@ -245,7 +301,7 @@ pub struct GetFxRequestStatusRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
-/// The required fields of [`GetFxRequestStatusRequest`], by name: build it with a struct literal and pass it to [`GetFxRequestStatusRequest::new`].
+/// The required fields of [`GetFxRequestStatusRequest`], by name: build it with a struct literal and pass it to [`GetFxRequestStatusRequest::new`] (then set optional fields), or, where a `GetFxRequestStatusRequest` is expected (a field, an item of a `Vec<GetFxRequestStatusRequest>`), give the literal alone with `.into()`, one name: `vec![GetFxRequestStatusRequired { .. }.into()]`. A setter taking `impl Into<GetFxRequestStatusRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetFxRequestStatusRequired {
     /// Wire name `applicationId` (string): see [`GetFxRequestStatusRequest::application_id`].

@@ -121,7 +121,7 @@ pub struct GetUserKycRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetUserKycRequest`], by name: build it with a struct literal and pass it to [`GetUserKycRequest::new`].
+/// The required fields of [`GetUserKycRequest`], by name: build it with a struct literal and pass it to [`GetUserKycRequest::new`] (then set optional fields), or, where a `GetUserKycRequest` is expected (a field, an item of a `Vec<GetUserKycRequest>`), give the literal alone with `.into()`, one name: `vec![GetUserKycRequired { .. }.into()]`. A setter taking `impl Into<GetUserKycRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetUserKycRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetUserKycRequest::onboarding_request_id`].
@@ -169,7 +169,7 @@ pub struct GetKycMediaListRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetKycMediaListRequest`], by name: build it with a struct literal and pass it to [`GetKycMediaListRequest::new`].
+/// The required fields of [`GetKycMediaListRequest`], by name: build it with a struct literal and pass it to [`GetKycMediaListRequest::new`] (then set optional fields), or, where a `GetKycMediaListRequest` is expected (a field, an item of a `Vec<GetKycMediaListRequest>`), give the literal alone with `.into()`, one name: `vec![GetKycMediaListRequired { .. }.into()]`. A setter taking `impl Into<GetKycMediaListRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetKycMediaListRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetKycMediaListRequest::onboarding_request_id`].
@@ -196,6 +196,18 @@ pub struct GetKycMediaListResponse {
     /// Wire name: `mediaList` (array of record [`records::KycMediaItem`](super::records::KycMediaItem)).
     #[serde(rename = "mediaList", default, skip_serializing_if = "Option::is_none")]
     pub media_list: Option<Vec<super::records::KycMediaItem>>,
+}
+impl GetKycMediaListResponse {
+    #[cfg(feature = "server")]
+    /// This value with `mediaList` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_media_list(
+        mut self,
+        value: impl Into<Vec<super::records::KycMediaItem>>,
+    ) -> Self {
+        self.media_list = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GetKycMediaListRequest {
     type Response = super::onboarding::GetKycMediaListResponse;
@@ -273,6 +285,15 @@ pub struct GetOnboardingRequestIdResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub onboarding_request_id: Option<String>,
+}
+impl GetOnboardingRequestIdResponse {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
     type Response = super::onboarding::GetOnboardingRequestIdResponse;
@@ -379,7 +400,7 @@ pub struct GetBusinessOnboardingRequestIdRequest {
     #[serde(rename = "businessCerNo")]
     pub business_cer_no: String,
 }
-/// The required fields of [`GetBusinessOnboardingRequestIdRequest`], by name: build it with a struct literal and pass it to [`GetBusinessOnboardingRequestIdRequest::new`].
+/// The required fields of [`GetBusinessOnboardingRequestIdRequest`], by name: build it with a struct literal and pass it to [`GetBusinessOnboardingRequestIdRequest::new`] (then set optional fields), or, where a `GetBusinessOnboardingRequestIdRequest` is expected (a field, an item of a `Vec<GetBusinessOnboardingRequestIdRequest>`), give the literal alone with `.into()`, one name: `vec![GetBusinessOnboardingRequestIdRequired { .. }.into()]`. A setter taking `impl Into<GetBusinessOnboardingRequestIdRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetBusinessOnboardingRequestIdRequired {
     /// Wire name `businessCerNo` (string): see [`GetBusinessOnboardingRequestIdRequest::business_cer_no`].
@@ -415,6 +436,15 @@ pub struct GetBusinessOnboardingRequestIdResponse {
     )]
     pub onboarding_request_id: Option<String>,
 }
+impl GetBusinessOnboardingRequestIdResponse {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
     type Response = super::onboarding::GetBusinessOnboardingRequestIdResponse;
     const NAME: &'static str = "getBusinessOnboardingRequestId";
@@ -441,7 +471,7 @@ pub struct GetStoreOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetStoreOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetStoreOnboardingInfoRequest::new`].
+/// The required fields of [`GetStoreOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetStoreOnboardingInfoRequest::new`] (then set optional fields), or, where a `GetStoreOnboardingInfoRequest` is expected (a field, an item of a `Vec<GetStoreOnboardingInfoRequest>`), give the literal alone with `.into()`, one name: `vec![GetStoreOnboardingInfoRequired { .. }.into()]`. A setter taking `impl Into<GetStoreOnboardingInfoRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetStoreOnboardingInfoRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetStoreOnboardingInfoRequest::onboarding_request_id`].
@@ -489,7 +519,7 @@ pub struct GetCompanyOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetCompanyOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetCompanyOnboardingInfoRequest::new`].
+/// The required fields of [`GetCompanyOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetCompanyOnboardingInfoRequest::new`] (then set optional fields), or, where a `GetCompanyOnboardingInfoRequest` is expected (a field, an item of a `Vec<GetCompanyOnboardingInfoRequest>`), give the literal alone with `.into()`, one name: `vec![GetCompanyOnboardingInfoRequired { .. }.into()]`. A setter taking `impl Into<GetCompanyOnboardingInfoRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetCompanyOnboardingInfoRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetCompanyOnboardingInfoRequest::onboarding_request_id`].
@@ -539,7 +569,7 @@ pub struct GetOrganisationOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetOrganisationOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetOrganisationOnboardingInfoRequest::new`].
+/// The required fields of [`GetOrganisationOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetOrganisationOnboardingInfoRequest::new`] (then set optional fields), or, where a `GetOrganisationOnboardingInfoRequest` is expected (a field, an item of a `Vec<GetOrganisationOnboardingInfoRequest>`), give the literal alone with `.into()`, one name: `vec![GetOrganisationOnboardingInfoRequired { .. }.into()]`. A setter taking `impl Into<GetOrganisationOnboardingInfoRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetOrganisationOnboardingInfoRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetOrganisationOnboardingInfoRequest::onboarding_request_id`].
@@ -590,7 +620,7 @@ pub struct GetPartnershipOnboardingInfoRequest {
     #[serde(rename = "onboardingRequestId")]
     pub onboarding_request_id: String,
 }
-/// The required fields of [`GetPartnershipOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetPartnershipOnboardingInfoRequest::new`].
+/// The required fields of [`GetPartnershipOnboardingInfoRequest`], by name: build it with a struct literal and pass it to [`GetPartnershipOnboardingInfoRequest::new`] (then set optional fields), or, where a `GetPartnershipOnboardingInfoRequest` is expected (a field, an item of a `Vec<GetPartnershipOnboardingInfoRequest>`), give the literal alone with `.into()`, one name: `vec![GetPartnershipOnboardingInfoRequired { .. }.into()]`. A setter taking `impl Into<GetPartnershipOnboardingInfoRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPartnershipOnboardingInfoRequired {
     /// Wire name `onboardingRequestId` (string): see [`GetPartnershipOnboardingInfoRequest::onboarding_request_id`].

@@ -26,7 +26,7 @@ pub struct SendOtpRequest {
     #[serde(rename = "otpType")]
     pub otp_type: super::enums::OtpType,
 }
-/// The required fields of [`SendOtpRequest`], by name: build it with a struct literal and pass it to [`SendOtpRequest::new`].
+/// The required fields of [`SendOtpRequest`], by name: build it with a struct literal and pass it to [`SendOtpRequest::new`] (then set optional fields), or, where a `SendOtpRequest` is expected (a field, an item of a `Vec<SendOtpRequest>`), give the literal alone with `.into()`, one name: `vec![SendOtpRequired { .. }.into()]`. A setter taking `impl Into<SendOtpRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SendOtpRequired {
     /// Wire name `businessId` (string): see [`SendOtpRequest::business_id`].
@@ -85,7 +85,7 @@ pub struct ConfirmOperationRequest {
     #[serde(rename = "otpCode")]
     pub otp_code: String,
 }
-/// The required fields of [`ConfirmOperationRequest`], by name: build it with a struct literal and pass it to [`ConfirmOperationRequest::new`].
+/// The required fields of [`ConfirmOperationRequest`], by name: build it with a struct literal and pass it to [`ConfirmOperationRequest::new`] (then set optional fields), or, where a `ConfirmOperationRequest` is expected (a field, an item of a `Vec<ConfirmOperationRequest>`), give the literal alone with `.into()`, one name: `vec![ConfirmOperationRequired { .. }.into()]`. A setter taking `impl Into<ConfirmOperationRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfirmOperationRequired {
     /// Wire name `businessId` (string): see [`ConfirmOperationRequest::business_id`].
@@ -154,7 +154,7 @@ pub struct SendAccAdminOtpRequest {
     #[serde(rename = "idType")]
     pub id_type: super::enums::IdType,
 }
-/// The required fields of [`SendAccAdminOtpRequest`], by name: build it with a struct literal and pass it to [`SendAccAdminOtpRequest::new`].
+/// The required fields of [`SendAccAdminOtpRequest`], by name: build it with a struct literal and pass it to [`SendAccAdminOtpRequest::new`] (then set optional fields), or, where a `SendAccAdminOtpRequest` is expected (a field, an item of a `Vec<SendAccAdminOtpRequest>`), give the literal alone with `.into()`, one name: `vec![SendAccAdminOtpRequired { .. }.into()]`. A setter taking `impl Into<SendAccAdminOtpRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SendAccAdminOtpRequired {
     /// Wire name `businessId` (string): see [`SendAccAdminOtpRequest::business_id`].
@@ -233,7 +233,7 @@ pub struct GroupApplicationsRequest {
     #[serde(rename = "applicationIdList")]
     pub application_id_list: Vec<String>,
 }
-/// The required fields of [`GroupApplicationsRequest`], by name: build it with a struct literal and pass it to [`GroupApplicationsRequest::new`].
+/// The required fields of [`GroupApplicationsRequest`], by name: build it with a struct literal and pass it to [`GroupApplicationsRequest::new`] (then set optional fields), or, where a `GroupApplicationsRequest` is expected (a field, an item of a `Vec<GroupApplicationsRequest>`), give the literal alone with `.into()`, one name: `vec![GroupApplicationsRequired { .. }.into()]`. A setter taking `impl Into<GroupApplicationsRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupApplicationsRequired {
     /// Wire name `applicationIdList` (array of string): see [`GroupApplicationsRequest::application_id_list`].
@@ -265,6 +265,15 @@ pub struct GroupApplicationsResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub application_id: Option<String>,
+}
+impl GroupApplicationsResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GroupApplicationsRequest {
     type Response = super::otp::GroupApplicationsResponse;

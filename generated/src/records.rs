@@ -30,6 +30,42 @@ pub struct AbnormalAccount {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<super::enums::AbnormalStatus>>,
 }
+impl AbnormalAccount {
+    #[cfg(feature = "server")]
+    /// This value with `userId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(
+        mut self,
+        value: impl Into<super::enums::AccountType>,
+    ) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<Vec<super::enums::AbnormalStatus>>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
 /// Account record (/query/getAccountDetails).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -94,6 +130,90 @@ pub struct Account {
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
 }
+impl Account {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(
+        mut self,
+        value: impl Into<super::enums::AccountType>,
+    ) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shortCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_short_code(mut self, value: impl Into<String>) -> Self {
+        self.short_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_status(
+        mut self,
+        value: impl Into<super::enums::AccountStatus>,
+    ) -> Self {
+        self.account_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `balance` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_balance(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.balance = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `dormantStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_dormant_status(
+        mut self,
+        value: impl Into<super::enums::DormantStatus>,
+    ) -> Self {
+        self.dormant_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `freezeStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_freeze_status(
+        mut self,
+        value: impl Into<super::enums::FreezeStatus>,
+    ) -> Self {
+        self.freeze_status = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0019 (account closure). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -139,6 +259,43 @@ pub struct AccountClosureResult {
     )]
     pub rejection_reason: Option<String>,
 }
+impl AccountClosureResult {
+    #[cfg(feature = "server")]
+    /// This value with `requestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReason` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason(mut self, value: impl Into<String>) -> Self {
+        self.rejection_reason = Some(value.into());
+        self
+    }
+}
 /// Item of accounts of /account/queryAccountListByUserId.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -175,6 +332,66 @@ pub struct AccountListItem {
     /// Wire name: `freezeStatus` (value set [`enums::FreezeStatus`](super::enums::FreezeStatus)).
     #[serde(rename = "freezeStatus", default, skip_serializing_if = "Option::is_none")]
     pub freeze_status: Option<super::enums::FreezeStatus>,
+}
+impl AccountListItem {
+    #[cfg(feature = "server")]
+    /// This value with `balance` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_balance(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.balance = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(
+        mut self,
+        value: impl Into<super::enums::AccountType>,
+    ) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `dormantStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_dormant_status(
+        mut self,
+        value: impl Into<super::enums::DormantStatus>,
+    ) -> Self {
+        self.dormant_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `freezeStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_freeze_status(
+        mut self,
+        value: impl Into<super::enums::FreezeStatus>,
+    ) -> Self {
+        self.freeze_status = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0012 (multiple account opening). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -228,6 +445,50 @@ pub struct AccountOpeningResult {
     )]
     pub error_code: Option<String>,
 }
+impl AccountOpeningResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+}
 /// Account validation result (/account/validateAccount).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -258,6 +519,49 @@ pub struct AccountValidationResult {
     /// Returned for internal accounts; type and values not shown. Wire name: `restrictStatus` (a string or number whose type is not shown; read it either way).
     #[serde(rename = "restrictStatus", default, skip_serializing_if = "Option::is_none")]
     pub restrict_status: Option<baas_runtime::Scalar>,
+}
+impl AccountValidationResult {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `freezeStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_freeze_status(
+        mut self,
+        value: impl Into<super::enums::FreezeStatus>,
+    ) -> Self {
+        self.freeze_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `restrictStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_restrict_status(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.restrict_status = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -388,6 +692,137 @@ pub struct BalanceChange {
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::BalanceChangeExtInfo>,
 }
+impl BalanceChange {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `userId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.oppo_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_id(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_name(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoSubAccount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_sub_account(mut self, value: impl Into<String>) -> Self {
+        self.oppo_sub_account = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `thirdPartyTxType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_third_party_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.third_party_tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mpesaBusinessPayType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mpesa_business_pay_type(mut self, value: impl Into<i32>) -> Self {
+        self.mpesa_business_pay_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `feeAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `balance` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_balance(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.balance = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `extInfo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_ext_info(
+        mut self,
+        value: impl Into<super::records::BalanceChangeExtInfo>,
+    ) -> Self {
+        self.ext_info = Some(value.into());
+        self
+    }
+}
 /// extInfo of notification 0003. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -409,6 +844,22 @@ pub struct BalanceChangeExtInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_phone_number: Option<String>,
+}
+impl BalanceChangeExtInfo {
+    #[cfg(feature = "server")]
+    /// This value with `transactionNarrative` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_transaction_narrative(mut self, value: impl Into<String>) -> Self {
+        self.transaction_narrative = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoPhoneNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.oppo_phone_number = Some(value.into());
+        self
+    }
 }
 /// Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's. Not public: this is the sandbox's choice, and the live service may differ.
 ///
@@ -433,6 +884,22 @@ pub struct BankCode {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub bank_name: Option<String>,
+}
+impl BankCode {
+    #[cfg(feature = "server")]
+    /// This value with `bankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `bankName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bank_name(mut self, value: impl Into<String>) -> Self {
+        self.bank_name = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0014 (bulk utility payment result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -466,6 +933,39 @@ pub struct BulkUtilityPaymentResult {
     /// Wire name: `resultArray` (array of record [`records::UtilityPaymentResult`](super::records::UtilityPaymentResult)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::UtilityPaymentResult>>,
+}
+impl BulkUtilityPaymentResult {
+    #[cfg(feature = "server")]
+    /// This value with `bulkPaymentOrderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bulk_payment_order_id(mut self, value: impl Into<String>) -> Self {
+        self.bulk_payment_order_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payerAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payer_account_id(mut self, value: impl Into<String>) -> Self {
+        self.payer_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txCount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_count(mut self, value: impl Into<i32>) -> Self {
+        self.tx_count = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `resultArray` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_results(
+        mut self,
+        value: impl Into<Vec<super::records::UtilityPaymentResult>>,
+    ) -> Self {
+        self.results = Some(value.into());
+        self
+    }
 }
 /// SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -538,6 +1038,83 @@ pub struct BusinessOnboardingStatus {
     )]
     pub audit_time: Option<i64>,
 }
+impl BusinessOnboardingStatus {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_status(
+        mut self,
+        value: impl Into<super::enums::OnboardingStatus>,
+    ) -> Self {
+        self.onboarding_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_id(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.rejection_reason_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_msg(mut self, value: impl Into<String>) -> Self {
+        self.rejection_reason_msg = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(
+        mut self,
+        value: impl Into<super::enums::AccountType>,
+    ) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.rejection_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.reject_reason_msgs = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `auditTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_audit_time(mut self, value: impl Into<i64>) -> Self {
+        self.audit_time = Some(value.into());
+        self
+    }
+}
 /// One account's closing balance in notification 0015. Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -562,6 +1139,32 @@ pub struct ClosingBalance {
     #[serde(rename = "closingBalance", default, skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<baas_runtime::Amount>,
 }
+impl ClosingBalance {
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `closingBalance` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_closing_balance(
+        mut self,
+        value: impl Into<baas_runtime::Amount>,
+    ) -> Self {
+        self.closing_balance = Some(value.into());
+        self
+    }
+}
 /// Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -575,6 +1178,15 @@ pub struct ClosingBalanceJob {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub job_id: Option<String>,
+}
+impl ClosingBalanceJob {
+    #[cfg(feature = "server")]
+    /// This value with `jobId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_job_id(mut self, value: impl Into<String>) -> Self {
+        self.job_id = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -615,6 +1227,46 @@ pub struct ClosingBalanceReport {
     /// Wire name: `balances` (array of record [`records::ClosingBalance`](super::records::ClosingBalance)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balances: Option<Vec<super::records::ClosingBalance>>,
+}
+impl ClosingBalanceReport {
+    #[cfg(feature = "server")]
+    /// This value with `jobId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_job_id(mut self, value: impl Into<String>) -> Self {
+        self.job_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `queryDate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_query_date(mut self, value: impl Into<String>) -> Self {
+        self.query_date = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `generatedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_generated_time(mut self, value: impl Into<i64>) -> Self {
+        self.generated_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `balances` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_balances(
+        mut self,
+        value: impl Into<Vec<super::records::ClosingBalance>>,
+    ) -> Self {
+        self.balances = Some(value.into());
+        self
+    }
 }
 /// CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -775,6 +1427,164 @@ pub struct CnyTransferDetail {
     )]
     pub invoice: Option<String>,
 }
+impl CnyTransferDetail {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payerAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payer_account_id(mut self, value: impl Into<String>) -> Self {
+        self.payer_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_type(
+        mut self,
+        value: impl Into<super::enums::BeneficiaryType>,
+    ) -> Self {
+        self.beneficiary_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryCountryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_country_code(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_address(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryIdNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_id_number(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_id_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_account_id(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentPurpose` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_purpose(
+        mut self,
+        value: impl Into<super::enums::PaymentPurpose>,
+    ) -> Self {
+        self.payment_purpose = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `messageToBeneficiary` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_message_to_beneficiary(mut self, value: impl Into<String>) -> Self {
+        self.message_to_beneficiary = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `remark` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_remark(mut self, value: impl Into<String>) -> Self {
+        self.remark = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_completed_time(mut self, value: impl Into<i64>) -> Self {
+        self.completed_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `orders` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_orders(
+        mut self,
+        value: impl Into<Vec<super::records::OrderItemReceived>>,
+    ) -> Self {
+        self.orders = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `supportDocumentFile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_support_document_file(mut self, value: impl Into<String>) -> Self {
+        self.support_document_file = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `companyRegisDocumentFile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_company_regis_document_file(mut self, value: impl Into<String>) -> Self {
+        self.company_regis_document_file = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `invoice` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_invoice(mut self, value: impl Into<String>) -> Self {
+        self.invoice = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -813,6 +1623,43 @@ pub struct CnyTransferResult {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub completed_time: Option<i64>,
+}
+impl CnyTransferResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_completed_time(mut self, value: impl Into<i64>) -> Self {
+        self.completed_time = Some(value.into());
+        self
+    }
 }
 /// CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -946,6 +1793,133 @@ pub struct CnyTransferSummary {
         deserialize_with = "baas_runtime::lenient::option_i64"
     )]
     pub completed_time: Option<i64>,
+}
+impl CnyTransferSummary {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payerAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payer_account_id(mut self, value: impl Into<String>) -> Self {
+        self.payer_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_type(
+        mut self,
+        value: impl Into<super::enums::BeneficiaryType>,
+    ) -> Self {
+        self.beneficiary_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryCountryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_country_code(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_address(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryIdNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_id_number(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_id_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_account_id(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentPurpose` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_purpose(
+        mut self,
+        value: impl Into<super::enums::PaymentPurpose>,
+    ) -> Self {
+        self.payment_purpose = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `messageToBeneficiary` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_message_to_beneficiary(mut self, value: impl Into<String>) -> Self {
+        self.message_to_beneficiary = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `remark` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_remark(mut self, value: impl Into<String>) -> Self {
+        self.remark = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_completed_time(mut self, value: impl Into<i64>) -> Self {
+        self.completed_time = Some(value.into());
+        self
+    }
 }
 /// SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1098,6 +2072,170 @@ pub struct CompanyOnboardingInfo {
     )]
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
+impl CompanyOnboardingInfo {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `smeName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sme_name(mut self, value: impl Into<String>) -> Self {
+        self.sme_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_type(
+        mut self,
+        value: impl Into<super::enums::BusinessType>,
+    ) -> Self {
+        self.business_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `email` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `krapin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_krapin(mut self, value: impl Into<String>) -> Self {
+        self.krapin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessCertificateNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_certificate_number(mut self, value: impl Into<String>) -> Self {
+        self.business_certificate_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channelUserId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel_user_id(mut self, value: impl Into<String>) -> Self {
+        self.channel_user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingMediaInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_media_infos(
+        mut self,
+        value: impl Into<Vec<super::records::SmeMediaInfo>>,
+    ) -> Self {
+        self.onboarding_media_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.reject_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.reject_reason_msgs = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `auditTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_audit_time(mut self, value: impl Into<i64>) -> Self {
+        self.audit_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_industry(mut self, value: impl Into<String>) -> Self {
+        self.business_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `specifyIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_specify_industry(mut self, value: impl Into<String>) -> Self {
+        self.specify_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_address(mut self, value: impl Into<String>) -> Self {
+        self.business_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersMemberInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_member_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderMemberInfo>>,
+    ) -> Self {
+        self.shareholders_member_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersCompanyInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_company_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderCompanyInfo>>,
+    ) -> Self {
+        self.shareholders_company_infos = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0010 (foreign-currency deposit). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -1160,6 +2298,64 @@ pub struct FcDepositResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub error_msg: Option<String>,
+}
+impl FcDepositResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0011 (foreign-currency outbound, cross-border, result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1256,6 +2452,92 @@ pub struct FcOutboundResult {
     )]
     pub error_msg: Option<String>,
 }
+impl FcOutboundResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `refundTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_refund_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.refund_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `operationBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_operation_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.operation_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `operationBankAccount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_operation_bank_account(mut self, value: impl Into<String>) -> Self {
+        self.operation_bank_account = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<i32>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
+}
 /// Fee result of the fetch-transaction-fee call.
 ///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
@@ -1266,6 +2548,15 @@ pub struct FeeResult {
     /// Declared string. Wire name: `feeAmount` (decimal, sent as a JSON string).
     #[serde(rename = "feeAmount", default, skip_serializing_if = "Option::is_none")]
     pub fee_amount: Option<baas_runtime::Amount>,
+}
+impl FeeResult {
+    #[cfg(feature = "server")]
+    /// This value with `feeAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee_amount = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1312,6 +2603,60 @@ pub struct FxConversionResult {
     /// Wire name: `fxRate` (decimal, sent as a JSON string).
     #[serde(rename = "fxRate", default, skip_serializing_if = "Option::is_none")]
     pub fx_rate: Option<baas_runtime::Amount>,
+}
+impl FxConversionResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::FxRequestStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `outTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_out_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.out_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `inTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_in_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.in_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fxRate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fx_rate(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fx_rate = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0013 (foreign-currency exchange result of the request without v2). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1398,6 +2743,95 @@ pub struct FxExchangeResult {
     )]
     pub error_msg: Option<String>,
 }
+impl FxExchangeResult {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kesAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kes_account_id(mut self, value: impl Into<String>) -> Self {
+        self.kes_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fcAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fc_account_id(mut self, value: impl Into<String>) -> Self {
+        self.fc_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `outTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_out_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.out_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `inTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_in_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.in_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::FxRequestStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fxRate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fx_rate(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fx_rate = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `operation` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_operation(mut self, value: impl Into<String>) -> Self {
+        self.operation = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
+}
 /// An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2. Not public: this is the sandbox's choice, and the live service may differ.
 ///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
@@ -1461,6 +2895,74 @@ pub struct FxRequest {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub error_msg: Option<String>,
+}
+impl FxRequest {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `outTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_out_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.out_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `inTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_in_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.in_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::FxRequestStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fxRate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fx_rate(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fx_rate = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
 }
 /// A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1632,6 +3134,198 @@ pub struct InterBankTransfer {
     #[serde(rename = "chargeType", default, skip_serializing_if = "Option::is_none")]
     pub charge_type: Option<super::enums::ChargeType>,
 }
+impl InterBankTransfer {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::InterBankApplicationStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `debitAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_debit_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.debit_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fee` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiarySwiftBic` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bic(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bic = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankCountry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_country(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_country = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankCity` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_city(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_city = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryBankAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_address(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_account_id(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryAccountCcy` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_account_currency(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.beneficiary_account_currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `beneficiaryEmail` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_email(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_email = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount_type(
+        mut self,
+        value: impl Into<super::enums::AmountType>,
+    ) -> Self {
+        self.amount_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `messageToBeneficiary` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_message_to_beneficiary(mut self, value: impl Into<String>) -> Self {
+        self.message_to_beneficiary = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentChannel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_channel(
+        mut self,
+        value: impl Into<super::enums::PaymentChannel>,
+    ) -> Self {
+        self.payment_channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentPurposeId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_purpose_id(mut self, value: impl Into<String>) -> Self {
+        self.payment_purpose_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentPurpose` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_purpose(mut self, value: impl Into<String>) -> Self {
+        self.payment_purpose = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `senderAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sender_address(mut self, value: impl Into<String>) -> Self {
+        self.sender_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `chargeType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_charge_type(
+        mut self,
+        value: impl Into<super::enums::ChargeType>,
+    ) -> Self {
+        self.charge_type = Some(value.into());
+        self
+    }
+}
 /// One payment of notification 0004. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -1699,6 +3393,71 @@ pub struct InternalBatchItem {
     )]
     pub completed_time: Option<i64>,
 }
+impl InternalBatchItem {
+    #[cfg(feature = "server")]
+    /// This value with `payeeAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payee_account_id(mut self, value: impl Into<String>) -> Self {
+        self.payee_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payeeAccountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payee_account_name(mut self, value: impl Into<String>) -> Self {
+        self.payee_account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payeeType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payee_type(mut self, value: impl Into<i32>) -> Self {
+        self.payee_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_status(mut self, value: impl Into<super::enums::TxStatus>) -> Self {
+        self.tx_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `failedReason` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_failed_reason(mut self, value: impl Into<String>) -> Self {
+        self.failed_reason = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_completed_time(mut self, value: impl Into<i64>) -> Self {
+        self.completed_time = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0004 (internal batch, merchant bulk, result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -1715,6 +3474,25 @@ pub struct InternalBatchResult {
     /// Wire name: `resultArray` (array of record [`records::InternalBatchItem`](super::records::InternalBatchItem)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::InternalBatchItem>>,
+}
+impl InternalBatchResult {
+    #[cfg(feature = "server")]
+    /// This value with `orderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_order_id(mut self, value: impl Into<String>) -> Self {
+        self.order_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `resultArray` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_results(
+        mut self,
+        value: impl Into<Vec<super::records::InternalBatchItem>>,
+    ) -> Self {
+        self.results = Some(value.into());
+        self
+    }
 }
 /// KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -1736,6 +3514,29 @@ pub struct KycMediaItem {
     )]
     pub media_url: Option<String>,
 }
+impl KycMediaItem {
+    #[cfg(feature = "server")]
+    /// This value with `mediaType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_media_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.media_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fileTypeId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_file_type_id(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.file_type_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mediaUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_media_url(mut self, value: impl Into<String>) -> Self {
+        self.media_url = Some(value.into());
+        self
+    }
+}
 /// Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
@@ -1756,7 +3557,7 @@ pub struct MobileDetail {
     /// - at most 2 decimal places
     pub amount: baas_runtime::Amount,
 }
-/// The required fields of [`MobileDetail`], by name: build it with a struct literal and pass it to [`MobileDetail::new`].
+/// The required fields of [`MobileDetail`], by name: build it with a struct literal and pass it to [`MobileDetail::new`] (then set optional fields), or, where a `MobileDetail` is expected (a field, an item of a `Vec<MobileDetail>`), give the literal alone with `.into()`, one name: `vec![MobileDetailRequired { .. }.into()]`. A setter taking `impl Into<MobileDetail>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MobileDetailRequired {
     /// Wire name `mobileNumber` (string): see [`MobileDetail::mobile_number`].
@@ -1851,6 +3652,70 @@ pub struct OnboardingResult {
     )]
     pub rejection_reason_msgs: Option<Vec<String>>,
 }
+impl OnboardingResult {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `userId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::OnboardingStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.rejection_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.rejection_reason_msgs = Some(value.into());
+        self
+    }
+}
 /// Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 ///
 /// The shape sent in requests (responses carry [`OrderItemReceived`]).
@@ -1887,7 +3752,7 @@ pub struct OrderItem {
     /// - at most 128 characters
     pub platform: String,
 }
-/// The required fields of [`OrderItem`], by name: build it with a struct literal and pass it to [`OrderItem::new`].
+/// The required fields of [`OrderItem`], by name: build it with a struct literal and pass it to [`OrderItem::new`] (then set optional fields), or, where a `OrderItem` is expected (a field, an item of a `Vec<OrderItem>`), give the literal alone with `.into()`, one name: `vec![OrderItemRequired { .. }.into()]`. A setter taking `impl Into<OrderItem>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderItemRequired {
     /// Wire name `productName` (string): see [`OrderItem::product_name`].
@@ -2000,6 +3865,43 @@ pub struct OrderItemReceived {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub platform: Option<String>,
+}
+impl OrderItemReceived {
+    #[cfg(feature = "server")]
+    /// This value with `productName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_product_name(mut self, value: impl Into<String>) -> Self {
+        self.product_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `quantity` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_quantity(mut self, value: impl Into<i32>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `orderTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_order_time(mut self, value: impl Into<i64>) -> Self {
+        self.order_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `platform` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_platform(mut self, value: impl Into<String>) -> Self {
+        self.platform = Some(value.into());
+        self
+    }
 }
 /// SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -2152,6 +4054,170 @@ pub struct OrganisationOnboardingInfo {
     )]
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
 }
+impl OrganisationOnboardingInfo {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `smeName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sme_name(mut self, value: impl Into<String>) -> Self {
+        self.sme_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_type(
+        mut self,
+        value: impl Into<super::enums::BusinessType>,
+    ) -> Self {
+        self.business_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `email` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `krapin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_krapin(mut self, value: impl Into<String>) -> Self {
+        self.krapin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessCertificateNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_certificate_number(mut self, value: impl Into<String>) -> Self {
+        self.business_certificate_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channelUserId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel_user_id(mut self, value: impl Into<String>) -> Self {
+        self.channel_user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingMediaInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_media_infos(
+        mut self,
+        value: impl Into<Vec<super::records::SmeMediaInfo>>,
+    ) -> Self {
+        self.onboarding_media_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.reject_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.reject_reason_msgs = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `auditTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_audit_time(mut self, value: impl Into<i64>) -> Self {
+        self.audit_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_industry(mut self, value: impl Into<String>) -> Self {
+        self.business_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `specifyIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_specify_industry(mut self, value: impl Into<String>) -> Self {
+        self.specify_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_address(mut self, value: impl Into<String>) -> Self {
+        self.business_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersMemberInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_member_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderMemberInfo>>,
+    ) -> Self {
+        self.shareholders_member_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersCompanyInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_company_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderCompanyInfo>>,
+    ) -> Self {
+        self.shareholders_company_infos = Some(value.into());
+        self
+    }
+}
 /// SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -2302,6 +4368,170 @@ pub struct PartnershipOnboardingInfo {
         skip_serializing_if = "Option::is_none"
     )]
     pub shareholders_company_infos: Option<Vec<super::records::ShareholderCompanyInfo>>,
+}
+impl PartnershipOnboardingInfo {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `smeName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sme_name(mut self, value: impl Into<String>) -> Self {
+        self.sme_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_type(
+        mut self,
+        value: impl Into<super::enums::BusinessType>,
+    ) -> Self {
+        self.business_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `email` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `krapin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_krapin(mut self, value: impl Into<String>) -> Self {
+        self.krapin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessCertificateNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_certificate_number(mut self, value: impl Into<String>) -> Self {
+        self.business_certificate_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channelUserId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel_user_id(mut self, value: impl Into<String>) -> Self {
+        self.channel_user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingMediaInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_media_infos(
+        mut self,
+        value: impl Into<Vec<super::records::SmeMediaInfo>>,
+    ) -> Self {
+        self.onboarding_media_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.reject_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.reject_reason_msgs = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `auditTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_audit_time(mut self, value: impl Into<i64>) -> Self {
+        self.audit_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_industry(mut self, value: impl Into<String>) -> Self {
+        self.business_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `specifyIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_specify_industry(mut self, value: impl Into<String>) -> Self {
+        self.specify_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_address(mut self, value: impl Into<String>) -> Self {
+        self.business_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersMemberInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_member_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderMemberInfo>>,
+    ) -> Self {
+        self.shareholders_member_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `shareholdersCompanyInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_shareholders_company_infos(
+        mut self,
+        value: impl Into<Vec<super::records::ShareholderCompanyInfo>>,
+    ) -> Self {
+        self.shareholders_company_infos = Some(value.into());
+        self
+    }
 }
 /// Personal KYC record (/onboarding/getUserKyc).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -2480,6 +4710,189 @@ pub struct PersonalKyc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::KycStatus>,
 }
+impl PersonalKyc {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `baasChannelId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_baas_channel_id(mut self, value: impl Into<String>) -> Self {
+        self.baas_channel_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `userId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `firstName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `middleName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_middle_name(mut self, value: impl Into<String>) -> Self {
+        self.middle_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `lastName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `gender` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_gender(mut self, value: impl Into<super::enums::Gender>) -> Self {
+        self.gender = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `nationality` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_nationality(mut self, value: impl Into<String>) -> Self {
+        self.nationality = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_type(mut self, value: impl Into<super::enums::IdType>) -> Self {
+        self.id_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_number(mut self, value: impl Into<String>) -> Self {
+        self.id_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `birthday` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_birthday(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.birthday = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `address` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_address(mut self, value: impl Into<String>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `employmentStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_employment_status(mut self, value: impl Into<String>) -> Self {
+        self.employment_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `monthlyIncome` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_monthly_income(mut self, value: impl Into<String>) -> Self {
+        self.monthly_income = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kraPin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kra_pin(mut self, value: impl Into<String>) -> Self {
+        self.kra_pin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_industry(mut self, value: impl Into<String>) -> Self {
+        self.business_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `specifyIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_specify_industry(mut self, value: impl Into<String>) -> Self {
+        self.specify_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `profileCheck` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_profile_check(
+        mut self,
+        value: impl Into<super::enums::ProfileCheck>,
+    ) -> Self {
+        self.profile_check = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `profileCheckResultCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_profile_check_result_code(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.profile_check_result_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `profileCheckResultText` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_profile_check_result_text(mut self, value: impl Into<String>) -> Self {
+        self.profile_check_result_text = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `updateTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_update_time(mut self, value: impl Into<i64>) -> Self {
+        self.update_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<super::enums::KycStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
 /// Personal onboarding status (/onboarding/getOnboardingStatus).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -2529,6 +4942,56 @@ pub struct PersonalOnboardingStatus {
     /// Wire name: `accountType` (value set [`enums::AccountType`](super::enums::AccountType)).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<super::enums::AccountType>,
+}
+impl PersonalOnboardingStatus {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_status(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_id(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.rejection_reason_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectionReasonMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_rejection_reason_msg(mut self, value: impl Into<String>) -> Self {
+        self.rejection_reason_msg = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(
+        mut self,
+        value: impl Into<super::enums::AccountType>,
+    ) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
 }
 /// A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -2594,6 +5057,64 @@ pub struct ReversalApplication {
     )]
     pub reversal_tx_id: Option<String>,
 }
+impl ReversalApplication {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `transactionId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_transaction_id(mut self, value: impl Into<String>) -> Self {
+        self.transaction_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `reversalReceiptNo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reversal_receipt_no(mut self, value: impl Into<String>) -> Self {
+        self.reversal_receipt_no = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `reversedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reversed_time(mut self, value: impl Into<String>) -> Self {
+        self.reversed_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `reversalReason` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reversal_reason(mut self, value: impl Into<String>) -> Self {
+        self.reversal_reason = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `voucher` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_voucher(mut self, value: impl Into<String>) -> Self {
+        self.voucher = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `reversalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reversal_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.reversal_tx_id = Some(value.into());
+        self
+    }
+}
 /// Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -2633,6 +5154,46 @@ pub struct ShareholderCompanyInfo {
         skip_serializing_if = "Option::is_none"
     )]
     pub registration_file_type: Option<baas_runtime::Scalar>,
+}
+impl ShareholderCompanyInfo {
+    #[cfg(feature = "server")]
+    /// This value with `companyId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_company_id(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.company_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `companyName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_company_name(mut self, value: impl Into<String>) -> Self {
+        self.company_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `registrationFileKey` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_registration_file_key(mut self, value: impl Into<String>) -> Self {
+        self.registration_file_key = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `registrationFileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_registration_file_url(mut self, value: impl Into<String>) -> Self {
+        self.registration_file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `registrationFileType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_registration_file_type(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.registration_file_type = Some(value.into());
+        self
+    }
 }
 /// Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -2757,6 +5318,146 @@ pub struct ShareholderMemberInfo {
     #[serde(rename = "kraPinFileType", default, skip_serializing_if = "Option::is_none")]
     pub kra_pin_file_type: Option<baas_runtime::Scalar>,
 }
+impl ShareholderMemberInfo {
+    #[cfg(feature = "server")]
+    /// This value with `memberId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_member_id(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.member_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_type(mut self, value: impl Into<super::enums::IdType>) -> Self {
+        self.id_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_number(mut self, value: impl Into<String>) -> Self {
+        self.id_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `firstName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `middleName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_middle_name(mut self, value: impl Into<String>) -> Self {
+        self.middle_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `lastName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fullName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
+        self.full_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kraPin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kra_pin(mut self, value: impl Into<String>) -> Self {
+        self.kra_pin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idFrontFileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_front_file_url(mut self, value: impl Into<String>) -> Self {
+        self.id_front_file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idFrontFileType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_front_file_type(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.id_front_file_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `selfieFileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_selfie_file_url(mut self, value: impl Into<String>) -> Self {
+        self.selfie_file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `selfieFileType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_selfie_file_type(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.selfie_file_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idBackFileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_back_file_url(mut self, value: impl Into<String>) -> Self {
+        self.id_back_file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `idBackFileType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_id_back_file_type(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.id_back_file_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kraPinFileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kra_pin_file_url(mut self, value: impl Into<String>) -> Self {
+        self.kra_pin_file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kraPinFileType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kra_pin_file_type(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.kra_pin_file_type = Some(value.into());
+        self
+    }
+}
 /// One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected. Seen on the live service in one integration; not confirmed by the bank.
 ///
 /// Decision [`misspelt-wire-names`](super::decisions#decision-misspelt-wire-names): about benificiary\* (notification 0008), oderArray (/trans/applyForCnyExpress).
@@ -2861,6 +5562,106 @@ pub struct SmeBulkPaymentItem {
     )]
     pub completed_time: Option<String>,
 }
+impl SmeBulkPaymentItem {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `benificiaryName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_name(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `benificiaryAccount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_account(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_account = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `benificiarySubAccount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_sub_account(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_sub_account = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `benificiaryBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_beneficiary_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.beneficiary_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentChannel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_channel(mut self, value: impl Into<String>) -> Self {
+        self.payment_channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `feeAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_status(mut self, value: impl Into<super::enums::TxStatus>) -> Self {
+        self.tx_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completedTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_completed_time(mut self, value: impl Into<String>) -> Self {
+        self.completed_time = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0008 (SME bulk payment result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -2893,6 +5694,39 @@ pub struct SmeBulkPaymentResult {
     /// Wire name: `resultArray` (array of record [`records::SmeBulkPaymentItem`](super::records::SmeBulkPaymentItem)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::SmeBulkPaymentItem>>,
+}
+impl SmeBulkPaymentResult {
+    #[cfg(feature = "server")]
+    /// This value with `bulkPaymentOrderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bulk_payment_order_id(mut self, value: impl Into<String>) -> Self {
+        self.bulk_payment_order_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payerAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payer_account_id(mut self, value: impl Into<String>) -> Self {
+        self.payer_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `resultArray` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_results(
+        mut self,
+        value: impl Into<Vec<super::records::SmeBulkPaymentItem>>,
+    ) -> Self {
+        self.results = Some(value.into());
+        self
+    }
 }
 /// Item of onboardingMediaInfos of the SME onboarding info.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -2933,6 +5767,50 @@ pub struct SmeMediaInfo {
     #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<baas_runtime::Scalar>,
 }
+impl SmeMediaInfo {
+    #[cfg(feature = "server")]
+    /// This value with `fileUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_file_url(mut self, value: impl Into<String>) -> Self {
+        self.file_url = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mediaType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_media_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.media_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `contentType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_content_type(mut self, value: impl Into<String>) -> Self {
+        self.content_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fileTypeId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_file_type_id(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.file_type_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fileKey` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_file_key(mut self, value: impl Into<String>) -> Self {
+        self.file_key = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fileId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_file_id(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.file_id = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0009 (account statement report). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -2954,6 +5832,22 @@ pub struct StatementReport {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub statement_url: Option<String>,
+}
+impl StatementReport {
+    #[cfg(feature = "server")]
+    /// This value with `jobId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_job_id(mut self, value: impl Into<String>) -> Self {
+        self.job_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `statementUrl` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_statement_url(mut self, value: impl Into<String>) -> Self {
+        self.statement_url = Some(value.into());
+        self
+    }
 }
 /// SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -3146,6 +6040,209 @@ pub struct StoreOnboardingInfo {
     )]
     pub kin_relationship: Option<String>,
 }
+impl StoreOnboardingInfo {
+    #[cfg(feature = "server")]
+    /// This value with `onboardingRequestId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_request_id(mut self, value: impl Into<String>) -> Self {
+        self.onboarding_request_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `smeName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sme_name(mut self, value: impl Into<String>) -> Self {
+        self.sme_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_type(
+        mut self,
+        value: impl Into<super::enums::BusinessType>,
+    ) -> Self {
+        self.business_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `countryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile(mut self, value: impl Into<String>) -> Self {
+        self.mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `email` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `krapin` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_krapin(mut self, value: impl Into<String>) -> Self {
+        self.krapin = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessCertificateNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_certificate_number(mut self, value: impl Into<String>) -> Self {
+        self.business_certificate_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `channelUserId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_channel_user_id(mut self, value: impl Into<String>) -> Self {
+        self.channel_user_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `onboardingMediaInfos` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_onboarding_media_infos(
+        mut self,
+        value: impl Into<Vec<super::records::SmeMediaInfo>>,
+    ) -> Self {
+        self.onboarding_media_infos = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonIds` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_ids(
+        mut self,
+        value: impl Into<Vec<baas_runtime::Scalar>>,
+    ) -> Self {
+        self.reject_reason_ids = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `rejectReasonMsgs` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_reject_reason_msgs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.reject_reason_msgs = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `auditTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_audit_time(mut self, value: impl Into<i64>) -> Self {
+        self.audit_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_industry(mut self, value: impl Into<String>) -> Self {
+        self.business_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `specifyIndustry` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_specify_industry(mut self, value: impl Into<String>) -> Self {
+        self.specify_industry = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `businessAddress` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_business_address(mut self, value: impl Into<String>) -> Self {
+        self.business_address = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `ownerFullName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_owner_full_name(mut self, value: impl Into<String>) -> Self {
+        self.owner_full_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `ownerIdNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_owner_id_number(mut self, value: impl Into<String>) -> Self {
+        self.owner_id_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `ownerIdType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_owner_id_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.owner_id_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `ownerBirthDay` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_owner_birth_day(
+        mut self,
+        value: impl Into<baas_runtime::Scalar>,
+    ) -> Self {
+        self.owner_birth_day = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kinFullName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kin_full_name(mut self, value: impl Into<String>) -> Self {
+        self.kin_full_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kinCountryCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kin_country_code(mut self, value: impl Into<String>) -> Self {
+        self.kin_country_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kinMobile` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kin_mobile(mut self, value: impl Into<String>) -> Self {
+        self.kin_mobile = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `kinRelationship` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_kin_relationship(mut self, value: impl Into<String>) -> Self {
+        self.kin_relationship = Some(value.into());
+        self
+    }
+}
 /// extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends. Seen on the live service by integrations; not in the bank's API document.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -3177,6 +6274,36 @@ pub struct TransactionExtInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub remark: Option<String>,
+}
+impl TransactionExtInfo {
+    #[cfg(feature = "server")]
+    /// This value with `transactionNarrative` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_transaction_narrative(mut self, value: impl Into<String>) -> Self {
+        self.transaction_narrative = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `fee` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_id(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `remark` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_remark(mut self, value: impl Into<String>) -> Self {
+        self.remark = Some(value.into());
+        self
+    }
 }
 /// Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing). Seen on the live service by integrations; not in the bank's API document.
 ///
@@ -3269,6 +6396,102 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_bank_code: Option<String>,
+}
+impl TransactionListItem {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_status(mut self, value: impl Into<super::enums::TxStatus>) -> Self {
+        self.tx_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_name(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `extInfo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_ext_info(
+        mut self,
+        value: impl Into<super::records::TransactionExtInfo>,
+    ) -> Self {
+        self.ext_info = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentChannel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_channel(mut self, value: impl Into<String>) -> Self {
+        self.payment_channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.oppo_bank_code = Some(value.into());
+        self
+    }
 }
 /// Payload of notification 0002 (transaction result). Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -3429,6 +6652,172 @@ pub struct TransactionResult {
     #[serde(rename = "extInfo", default, skip_serializing_if = "Option::is_none")]
     pub ext_info: Option<super::records::TransactionResultExtInfo>,
 }
+impl TransactionResult {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_type(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoChannelId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_channel_id(mut self, value: impl Into<String>) -> Self {
+        self.oppo_channel_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoSubAccount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_sub_account(mut self, value: impl Into<String>) -> Self {
+        self.oppo_sub_account = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.oppo_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mpesaBusinessPayType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mpesa_business_pay_type(mut self, value: impl Into<i32>) -> Self {
+        self.mpesa_business_pay_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_id(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_name(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `thirdPartyTxType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_third_party_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.third_party_tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `feeAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_fee_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.fee_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `balance` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_balance(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.balance = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_status(mut self, value: impl Into<super::enums::TxStatus>) -> Self {
+        self.tx_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `updateTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_update_time(mut self, value: impl Into<i64>) -> Self {
+        self.update_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `extInfo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_ext_info(
+        mut self,
+        value: impl Into<super::records::TransactionResultExtInfo>,
+    ) -> Self {
+        self.ext_info = Some(value.into());
+        self
+    }
+}
 /// extInfo of notification 0002. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -3474,6 +6863,43 @@ pub struct TransactionResultExtInfo {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub transaction_narrative: Option<String>,
+}
+impl TransactionResultExtInfo {
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoPhoneNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.oppo_phone_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `counterpartyName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_counterparty_name(mut self, value: impl Into<String>) -> Self {
+        self.counterparty_name = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `thirdPartyTxType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_third_party_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.third_party_tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `transactionNarrative` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_transaction_narrative(mut self, value: impl Into<String>) -> Self {
+        self.transaction_narrative = Some(value.into());
+        self
+    }
 }
 /// A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's. Not public: this is the sandbox's choice, and the live service may differ.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
@@ -3576,6 +7002,112 @@ pub struct UtilityPayment {
     )]
     pub bulk_payment_order_id: Option<String>,
 }
+impl UtilityPayment {
+    #[cfg(feature = "server")]
+    /// This value with `paymentId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_id(mut self, value: impl Into<String>) -> Self {
+        self.payment_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_type(mut self, value: impl Into<String>) -> Self {
+        self.payment_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::UtilityPaymentStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `mobileNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_mobile_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `networkProvider` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_network_provider(
+        mut self,
+        value: impl Into<super::enums::NetworkProvider>,
+    ) -> Self {
+        self.network_provider = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `billOrderNumber` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bill_order_number(mut self, value: impl Into<String>) -> Self {
+        self.bill_order_number = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `billType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bill_type(mut self, value: impl Into<super::enums::BillType>) -> Self {
+        self.bill_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `bulkPaymentOrderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bulk_payment_order_id(mut self, value: impl Into<String>) -> Self {
+        self.bulk_payment_order_id = Some(value.into());
+        self
+    }
+}
 /// Payload of notification 0007 (utility payment result); also the items of notification 0014. Seen on the live service in one integration; not confirmed by the bank.
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "server", derive(serde::Serialize))]
@@ -3655,4 +7187,76 @@ pub struct UtilityPaymentResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub error_msg: Option<String>,
+}
+impl UtilityPaymentResult {
+    #[cfg(feature = "server")]
+    /// This value with `paymentId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_id(mut self, value: impl Into<String>) -> Self {
+        self.payment_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `payServiceCategory` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_pay_service_category(mut self, value: impl Into<String>) -> Self {
+        self.pay_service_category = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `subType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.sub_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `orderNo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_order_no(mut self, value: impl Into<String>) -> Self {
+        self.order_no = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `refundTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_refund_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.refund_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_code(mut self, value: impl Into<String>) -> Self {
+        self.error_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `errorMsg` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
 }

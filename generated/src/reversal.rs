@@ -51,7 +51,7 @@ pub struct TxReversalRequest {
     #[serde(rename = "voucherType", default, skip_serializing_if = "Option::is_none")]
     pub voucher_type: Option<super::enums::VoucherType>,
 }
-/// The required fields of [`TxReversalRequest`], by name: build it with a struct literal and pass it to [`TxReversalRequest::new`].
+/// The required fields of [`TxReversalRequest`], by name: build it with a struct literal and pass it to [`TxReversalRequest::new`] (then set optional fields), or, where a `TxReversalRequest` is expected (a field, an item of a `Vec<TxReversalRequest>`), give the literal alone with `.into()`, one name: `vec![TxReversalRequired { .. }.into()]`. A setter taking `impl Into<TxReversalRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxReversalRequired {
     /// Wire name `transactionId` (string): see [`TxReversalRequest::transaction_id`].
@@ -148,6 +148,15 @@ pub struct TxReversalResponse {
     )]
     pub application_id: Option<String>,
 }
+impl TxReversalResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for TxReversalRequest {
     type Response = super::reversal::TxReversalResponse;
     const NAME: &'static str = "txReversal";
@@ -174,7 +183,7 @@ pub struct QueryTxReversalRequest {
     #[serde(rename = "applicationId")]
     pub application_id: String,
 }
-/// The required fields of [`QueryTxReversalRequest`], by name: build it with a struct literal and pass it to [`QueryTxReversalRequest::new`].
+/// The required fields of [`QueryTxReversalRequest`], by name: build it with a struct literal and pass it to [`QueryTxReversalRequest::new`] (then set optional fields), or, where a `QueryTxReversalRequest` is expected (a field, an item of a `Vec<QueryTxReversalRequest>`), give the literal alone with `.into()`, one name: `vec![QueryTxReversalRequired { .. }.into()]`. A setter taking `impl Into<QueryTxReversalRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryTxReversalRequired {
     /// Wire name `applicationId` (string): see [`QueryTxReversalRequest::application_id`].
@@ -254,7 +263,7 @@ pub struct FetchTransactionFeeRequest {
     /// - at most 2 decimal places
     pub amount: baas_runtime::Amount,
 }
-/// The required fields of [`FetchTransactionFeeRequest`], by name: build it with a struct literal and pass it to [`FetchTransactionFeeRequest::new`].
+/// The required fields of [`FetchTransactionFeeRequest`], by name: build it with a struct literal and pass it to [`FetchTransactionFeeRequest::new`] (then set optional fields), or, where a `FetchTransactionFeeRequest` is expected (a field, an item of a `Vec<FetchTransactionFeeRequest>`), give the literal alone with `.into()`, one name: `vec![FetchTransactionFeeRequired { .. }.into()]`. A setter taking `impl Into<FetchTransactionFeeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchTransactionFeeRequired {
     /// Wire name `payerAccountId` (string): see [`FetchTransactionFeeRequest::payer_account_id`].

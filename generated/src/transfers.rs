@@ -69,7 +69,7 @@ pub struct ApplyForMobileMoneyBusinessTransferRequest {
     )]
     pub payee_mobile_for_notification: Option<String>,
 }
-/// The required fields of [`ApplyForMobileMoneyBusinessTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForMobileMoneyBusinessTransferRequest::new`].
+/// The required fields of [`ApplyForMobileMoneyBusinessTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForMobileMoneyBusinessTransferRequest::new`] (then set optional fields), or, where a `ApplyForMobileMoneyBusinessTransferRequest` is expected (a field, an item of a `Vec<ApplyForMobileMoneyBusinessTransferRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForMobileMoneyBusinessTransferRequired { .. }.into()]`. A setter taking `impl Into<ApplyForMobileMoneyBusinessTransferRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForMobileMoneyBusinessTransferRequired {
     /// Wire name `payerAccountId` (string): see [`ApplyForMobileMoneyBusinessTransferRequest::payer_account_id`].
@@ -158,6 +158,15 @@ pub struct ApplyForMobileMoneyBusinessTransferResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
+}
+impl ApplyForMobileMoneyBusinessTransferResponse {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
     type Response = super::transfers::ApplyForMobileMoneyBusinessTransferResponse;
@@ -251,7 +260,7 @@ pub struct ApplyForTransferRequest {
     )]
     pub payee_mobile_for_notification: Option<String>,
 }
-/// The required fields of [`ApplyForTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForTransferRequest::new`].
+/// The required fields of [`ApplyForTransferRequest`], by name: build it with a struct literal and pass it to [`ApplyForTransferRequest::new`] (then set optional fields), or, where a `ApplyForTransferRequest` is expected (a field, an item of a `Vec<ApplyForTransferRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForTransferRequired { .. }.into()]`. A setter taking `impl Into<ApplyForTransferRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForTransferRequired {
     /// Wire name `payerAccountId` (string): see [`ApplyForTransferRequest::payer_account_id`].
@@ -354,6 +363,15 @@ pub struct ApplyForTransferResponse {
     )]
     pub tx_id: Option<String>,
 }
+impl ApplyForTransferResponse {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for ApplyForTransferRequest {
     type Response = super::transfers::ApplyForTransferResponse;
     const NAME: &'static str = "applyForTransfer";
@@ -425,7 +443,7 @@ pub struct GetTransListRequest {
     #[serde(rename = "orderByDesc")]
     pub order_by_desc: super::enums::OrderByDesc,
 }
-/// The required fields of [`GetTransListRequest`], by name: build it with a struct literal and pass it to [`GetTransListRequest::new`].
+/// The required fields of [`GetTransListRequest`], by name: build it with a struct literal and pass it to [`GetTransListRequest::new`] (then set optional fields), or, where a `GetTransListRequest` is expected (a field, an item of a `Vec<GetTransListRequest>`), give the literal alone with `.into()`, one name: `vec![GetTransListRequired { .. }.into()]`. A setter taking `impl Into<GetTransListRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTransListRequired {
     /// Wire name `accountId` (string): see [`GetTransListRequest::account_id`].
@@ -507,6 +525,25 @@ pub struct GetTransListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::TransactionListItem>>,
 }
+impl GetTransListResponse {
+    #[cfg(feature = "server")]
+    /// This value with `totalRows` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_total_rows(mut self, value: impl Into<i32>) -> Self {
+        self.total_rows = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `result` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_result(
+        mut self,
+        value: impl Into<Vec<super::records::TransactionListItem>>,
+    ) -> Self {
+        self.result = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Paged for GetTransListRequest {
     type Item = super::records::TransactionListItem;
     const FIRST_PAGE: i64 = 1;
@@ -558,7 +595,7 @@ pub struct GetTransResultRequest {
     #[serde(rename = "txId")]
     pub tx_id: String,
 }
-/// The required fields of [`GetTransResultRequest`], by name: build it with a struct literal and pass it to [`GetTransResultRequest::new`].
+/// The required fields of [`GetTransResultRequest`], by name: build it with a struct literal and pass it to [`GetTransResultRequest::new`] (then set optional fields), or, where a `GetTransResultRequest` is expected (a field, an item of a `Vec<GetTransResultRequest>`), give the literal alone with `.into()`, one name: `vec![GetTransResultRequired { .. }.into()]`. A setter taking `impl Into<GetTransResultRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTransResultRequired {
     /// Wire name `txId` (string): see [`GetTransResultRequest::tx_id`].
@@ -666,6 +703,102 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub oppo_account_name: Option<String>,
+}
+impl GetTransResultResponse {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txStatus` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_status(mut self, value: impl Into<super::enums::TxStatus>) -> Self {
+        self.tx_status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `externalTxId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_external_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.external_tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `extInfo` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_ext_info(
+        mut self,
+        value: impl Into<super::records::TransactionExtInfo>,
+    ) -> Self {
+        self.ext_info = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentChannel` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_channel(mut self, value: impl Into<String>) -> Self {
+        self.payment_channel = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoBankCode` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_bank_code(mut self, value: impl Into<String>) -> Self {
+        self.oppo_bank_code = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `accountId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+        self.tx_type = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `amount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `createTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_create_time(mut self, value: impl Into<i64>) -> Self {
+        self.create_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `completeTime` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_complete_time(mut self, value: impl Into<i64>) -> Self {
+        self.complete_time = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `oppoAccountName` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_oppo_account_name(mut self, value: impl Into<String>) -> Self {
+        self.oppo_account_name = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GetTransResultRequest {
     type Response = super::transfers::GetTransResultResponse;
@@ -814,7 +947,7 @@ pub struct TelegraphicTransferRequest {
     #[serde(rename = "chargeType")]
     pub charge_type: super::enums::ChargeType,
 }
-/// The required fields of [`TelegraphicTransferRequest`], by name: build it with a struct literal and pass it to [`TelegraphicTransferRequest::new`].
+/// The required fields of [`TelegraphicTransferRequest`], by name: build it with a struct literal and pass it to [`TelegraphicTransferRequest::new`] (then set optional fields), or, where a `TelegraphicTransferRequest` is expected (a field, an item of a `Vec<TelegraphicTransferRequest>`), give the literal alone with `.into()`, one name: `vec![TelegraphicTransferRequired { .. }.into()]`. A setter taking `impl Into<TelegraphicTransferRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TelegraphicTransferRequired {
     /// Wire name `accountId` (string): see [`TelegraphicTransferRequest::account_id`].
@@ -991,6 +1124,15 @@ pub struct TelegraphicTransferResponse {
     )]
     pub application_id: Option<String>,
 }
+impl TelegraphicTransferResponse {
+    #[cfg(feature = "server")]
+    /// This value with `applicationId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_application_id(mut self, value: impl Into<String>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for TelegraphicTransferRequest {
     type Response = super::transfers::TelegraphicTransferResponse;
     const NAME: &'static str = "telegraphicTransfer";
@@ -1074,7 +1216,7 @@ pub struct GetInterBankTransferListRequest {
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
-/// The required fields of [`GetInterBankTransferListRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferListRequest::new`].
+/// The required fields of [`GetInterBankTransferListRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferListRequest::new`] (then set optional fields), or, where a `GetInterBankTransferListRequest` is expected (a field, an item of a `Vec<GetInterBankTransferListRequest>`), give the literal alone with `.into()`, one name: `vec![GetInterBankTransferListRequired { .. }.into()]`. A setter taking `impl Into<GetInterBankTransferListRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetInterBankTransferListRequired {
     /// Wire name `accountId` (string): see [`GetInterBankTransferListRequest::account_id`].
@@ -1132,6 +1274,25 @@ pub struct GetInterBankTransferListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::InterBankTransfer>>,
 }
+impl GetInterBankTransferListResponse {
+    #[cfg(feature = "server")]
+    /// This value with `totalRows` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_total_rows(mut self, value: impl Into<i32>) -> Self {
+        self.total_rows = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `result` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_result(
+        mut self,
+        value: impl Into<Vec<super::records::InterBankTransfer>>,
+    ) -> Self {
+        self.result = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Paged for GetInterBankTransferListRequest {
     type Item = super::records::InterBankTransfer;
     const FIRST_PAGE: i64 = 1;
@@ -1182,7 +1343,7 @@ pub struct GetInterBankTransferDetailsRequest {
     #[serde(rename = "accountId")]
     pub account_id: String,
 }
-/// The required fields of [`GetInterBankTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferDetailsRequest::new`].
+/// The required fields of [`GetInterBankTransferDetailsRequest`], by name: build it with a struct literal and pass it to [`GetInterBankTransferDetailsRequest::new`] (then set optional fields), or, where a `GetInterBankTransferDetailsRequest` is expected (a field, an item of a `Vec<GetInterBankTransferDetailsRequest>`), give the literal alone with `.into()`, one name: `vec![GetInterBankTransferDetailsRequired { .. }.into()]`. A setter taking `impl Into<GetInterBankTransferDetailsRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetInterBankTransferDetailsRequired {
     /// Wire name `applicationId` (string): see [`GetInterBankTransferDetailsRequest::application_id`].
@@ -1273,6 +1434,18 @@ pub struct GetBankCodesResponse {
     /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
     #[serde(rename = "bankCodeList", default, skip_serializing_if = "Option::is_none")]
     pub bank_code_list: Option<Vec<super::records::BankCode>>,
+}
+impl GetBankCodesResponse {
+    #[cfg(feature = "server")]
+    /// This value with `bankCodeList` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bank_code_list(
+        mut self,
+        value: impl Into<Vec<super::records::BankCode>>,
+    ) -> Self {
+        self.bank_code_list = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for GetBankCodesRequest {
     type Response = super::transfers::GetBankCodesResponse;

@@ -38,7 +38,7 @@ pub struct AirtimePaymentRequest {
     /// - at most 2 decimal places
     pub amount: baas_runtime::Amount,
 }
-/// The required fields of [`AirtimePaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimePaymentRequest::new`].
+/// The required fields of [`AirtimePaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimePaymentRequest::new`] (then set optional fields), or, where a `AirtimePaymentRequest` is expected (a field, an item of a `Vec<AirtimePaymentRequest>`), give the literal alone with `.into()`, one name: `vec![AirtimePaymentRequired { .. }.into()]`. A setter taking `impl Into<AirtimePaymentRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AirtimePaymentRequired {
     /// Wire name `accountId` (string): see [`AirtimePaymentRequest::account_id`].
@@ -95,6 +95,22 @@ pub struct AirtimePaymentResponse {
     )]
     pub payment_id: Option<String>,
 }
+impl AirtimePaymentResponse {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_id(mut self, value: impl Into<String>) -> Self {
+        self.payment_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for AirtimePaymentRequest {
     type Response = super::utility::AirtimePaymentResponse;
     const NAME: &'static str = "airtimePayment";
@@ -127,7 +143,7 @@ pub struct AirtimeBulkPaymentRequest {
     #[serde(rename = "mobileDetails")]
     pub mobile_details: Vec<super::records::MobileDetail>,
 }
-/// The required fields of [`AirtimeBulkPaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimeBulkPaymentRequest::new`].
+/// The required fields of [`AirtimeBulkPaymentRequest`], by name: build it with a struct literal and pass it to [`AirtimeBulkPaymentRequest::new`] (then set optional fields), or, where a `AirtimeBulkPaymentRequest` is expected (a field, an item of a `Vec<AirtimeBulkPaymentRequest>`), give the literal alone with `.into()`, one name: `vec![AirtimeBulkPaymentRequired { .. }.into()]`. A setter taking `impl Into<AirtimeBulkPaymentRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AirtimeBulkPaymentRequired {
     /// Wire name `accountId` (string): see [`AirtimeBulkPaymentRequest::account_id`].
@@ -161,6 +177,15 @@ pub struct AirtimeBulkPaymentResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub bulk_payment_order_id: Option<String>,
+}
+impl AirtimeBulkPaymentResponse {
+    #[cfg(feature = "server")]
+    /// This value with `bulkPaymentOrderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bulk_payment_order_id(mut self, value: impl Into<String>) -> Self {
+        self.bulk_payment_order_id = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
     type Response = super::utility::AirtimeBulkPaymentResponse;
@@ -197,7 +222,7 @@ pub struct BillQueryRequest {
     #[serde(rename = "billOrderNumber")]
     pub bill_order_number: String,
 }
-/// The required fields of [`BillQueryRequest`], by name: build it with a struct literal and pass it to [`BillQueryRequest::new`].
+/// The required fields of [`BillQueryRequest`], by name: build it with a struct literal and pass it to [`BillQueryRequest::new`] (then set optional fields), or, where a `BillQueryRequest` is expected (a field, an item of a `Vec<BillQueryRequest>`), give the literal alone with `.into()`, one name: `vec![BillQueryRequired { .. }.into()]`. A setter taking `impl Into<BillQueryRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BillQueryRequired {
     /// Wire name `billType` (value set [`enums::BillType`](super::enums::BillType)): see [`BillQueryRequest::bill_type`].
@@ -254,6 +279,29 @@ pub struct BillQueryResponse {
     )]
     pub currency: Option<String>,
 }
+impl BillQueryResponse {
+    #[cfg(feature = "server")]
+    /// This value with `dueDate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_due_date(mut self, value: impl Into<baas_runtime::Scalar>) -> Self {
+        self.due_date = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `dueAmount` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_due_amount(mut self, value: impl Into<baas_runtime::Amount>) -> Self {
+        self.due_amount = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+        self.currency = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for BillQueryRequest {
     type Response = super::utility::BillQueryResponse;
     const NAME: &'static str = "billQuery";
@@ -294,7 +342,7 @@ pub struct BillPaymentRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
 }
-/// The required fields of [`BillPaymentRequest`], by name: build it with a struct literal and pass it to [`BillPaymentRequest::new`].
+/// The required fields of [`BillPaymentRequest`], by name: build it with a struct literal and pass it to [`BillPaymentRequest::new`] (then set optional fields), or, where a `BillPaymentRequest` is expected (a field, an item of a `Vec<BillPaymentRequest>`), give the literal alone with `.into()`, one name: `vec![BillPaymentRequired { .. }.into()]`. A setter taking `impl Into<BillPaymentRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BillPaymentRequired {
     /// Wire name `accountId` (string): see [`BillPaymentRequest::account_id`].
@@ -357,6 +405,22 @@ pub struct BillPaymentResponse {
     )]
     pub payment_id: Option<String>,
 }
+impl BillPaymentResponse {
+    #[cfg(feature = "server")]
+    /// This value with `txId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_tx_id(mut self, value: impl Into<String>) -> Self {
+        self.tx_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `paymentId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_payment_id(mut self, value: impl Into<String>) -> Self {
+        self.payment_id = Some(value.into());
+        self
+    }
+}
 impl baas_runtime::Operation for BillPaymentRequest {
     type Response = super::utility::BillPaymentResponse;
     const NAME: &'static str = "billPayment";
@@ -388,7 +452,7 @@ pub struct PaymentQueryRequest {
     #[serde(rename = "paymentId")]
     pub payment_id: String,
 }
-/// The required fields of [`PaymentQueryRequest`], by name: build it with a struct literal and pass it to [`PaymentQueryRequest::new`].
+/// The required fields of [`PaymentQueryRequest`], by name: build it with a struct literal and pass it to [`PaymentQueryRequest::new`] (then set optional fields), or, where a `PaymentQueryRequest` is expected (a field, an item of a `Vec<PaymentQueryRequest>`), give the literal alone with `.into()`, one name: `vec![PaymentQueryRequired { .. }.into()]`. A setter taking `impl Into<PaymentQueryRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaymentQueryRequired {
     /// Wire name `paymentId` (string): see [`PaymentQueryRequest::payment_id`].
@@ -461,7 +525,7 @@ pub struct BulkPaymentQueryRequest {
     #[serde(rename = "pageSize")]
     pub page_size: i32,
 }
-/// The required fields of [`BulkPaymentQueryRequest`], by name: build it with a struct literal and pass it to [`BulkPaymentQueryRequest::new`].
+/// The required fields of [`BulkPaymentQueryRequest`], by name: build it with a struct literal and pass it to [`BulkPaymentQueryRequest::new`] (then set optional fields), or, where a `BulkPaymentQueryRequest` is expected (a field, an item of a `Vec<BulkPaymentQueryRequest>`), give the literal alone with `.into()`, one name: `vec![BulkPaymentQueryRequired { .. }.into()]`. A setter taking `impl Into<BulkPaymentQueryRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BulkPaymentQueryRequired {
     /// Wire name `bulkPaymentOrderId` (string): see [`BulkPaymentQueryRequest::bulk_payment_order_id`].
@@ -515,6 +579,42 @@ pub struct BulkPaymentQueryResponse {
     /// Wire name: `result` (array of record [`records::UtilityPayment`](super::records::UtilityPayment)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<super::records::UtilityPayment>>,
+}
+impl BulkPaymentQueryResponse {
+    #[cfg(feature = "server")]
+    /// This value with `bulkPaymentOrderId` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_bulk_payment_order_id(mut self, value: impl Into<String>) -> Self {
+        self.bulk_payment_order_id = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `status` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_status(
+        mut self,
+        value: impl Into<super::enums::UtilityPaymentStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `totalRows` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_total_rows(mut self, value: impl Into<i32>) -> Self {
+        self.total_rows = Some(value.into());
+        self
+    }
+    #[cfg(feature = "server")]
+    /// This value with `result` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
+    #[must_use]
+    pub fn with_result(
+        mut self,
+        value: impl Into<Vec<super::records::UtilityPayment>>,
+    ) -> Self {
+        self.result = Some(value.into());
+        self
+    }
 }
 impl baas_runtime::Paged for BulkPaymentQueryRequest {
     type Item = super::records::UtilityPayment;

@@ -31,11 +31,13 @@ async fn can_pay(client: &Client, account: &str, amount: &str) -> Result<bool, b
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let key = PrivateKey::new("unit-test-key");
     let mock = Arc::new(MockTransport::new(key.clone()));
+    // A stub answer in one expression: `with_*` on every received type (feature `mock`).
     mock.on::<GetAccountDetailsRequest, _>(|req| {
-        let mut account = Account::default();
-        account.account_id = Some(req.account_id.clone());
-        account.balance = Some("100.00".parse().expect("amount"));
-        Ok::<baas_client::records::Account, Refusal>(account)
+        Ok::<_, Refusal>(
+            Account::default()
+                .with_account_id(req.account_id.clone())
+                .with_balance(baas_client::Amount::new(10000, 2)),
+        )
     });
     let client =
         Client::with_transport(Config::new("https://mock.invalid", "me", key), mock.clone())?;

@@ -11,7 +11,7 @@ use baas_client::records::Account;
 use baas_client::transfers::{
     ApplyForTransferRequest, ApplyForTransferRequired, ApplyForTransferResponse,
 };
-use baas_client::{CallOptions, Client, Config, ErrorKind, Outcome, PrivateKey};
+use baas_client::{Amount, CallOptions, Client, Config, ErrorKind, Outcome, PrivateKey};
 
 fn mocked() -> (Arc<MockTransport>, Client) {
     let key = PrivateKey::new("unit-test-key");
@@ -37,11 +37,14 @@ fn transfer(amount: &str) -> ApplyForTransferRequest {
 #[tokio::test]
 async fn stubs_answer_typed_and_requests_are_recorded() {
     let (mock, client) = mocked();
+    // One expression per stub (`with_*`, feature `mock`): a `#[non_exhaustive]` answer
+    // took a `default()` and one assignment per field.
     mock.on::<GetAccountDetailsRequest, _>(|req| {
-        let mut account = Account::default();
-        account.account_id = Some(req.account_id.clone());
-        account.balance = Some("12.30".parse().expect("amount"));
-        Ok::<baas_client::records::Account, Refusal>(account)
+        Ok::<_, Refusal>(
+            Account::default()
+                .with_account_id(req.account_id.clone())
+                .with_balance(Amount::new(1230, 2)),
+        )
     });
     let account = client
         .get_account_details(GetAccountDetailsRequired {

@@ -45,6 +45,13 @@ fn call_extras(api: &Api, op: &Operation) -> Vec<String> {
     if op.business_id.is_some() && api.otp_flow.is_some() {
         extras.push("`.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed)".to_owned());
     }
+    let group = api.otp_flow.as_ref().and_then(|f| f.group.as_ref());
+    if let Some(g) = group.filter(|g| g.operation == op.name) {
+        extras.push(format!(
+            "`.pending().await` gives the new application, which groups the ones listed, as a handle that sends and confirms its one OTP (none of them takes effect until it is confirmed; [`Client::group_pending`](super::Client::group_pending) does the same from their ids); `.send()` only returns its id (`{}`), whose OTP you then send and confirm yourself",
+            g.other_wire
+        ));
+    }
     if let Some(states) = &op.final_states {
         let listed: Vec<String> = states.values.iter().map(|v| format!("`{v}`")).collect();
         extras.push(format!(

@@ -20,8 +20,20 @@ fn amount(text: &str) -> String {
     format!("{CRATE}::Amount::new({mantissa}, {})", frac.len())
 }
 
+/// Where an example expression goes, which decides how a record is written there.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// A place of a known type (a struct field, an item of one's `vec!`):
+    /// `TypeRequired { .. }.into()`, one name.
+    Typed,
+    /// A setter's `impl Into<Type>`: the `TypeRequired { .. }` literal as it is.
+    Into,
+    /// Anywhere else (an item of a setter's `vec!`): `Type::new(TypeRequired { .. })`.
+    Other,
+}
+
 /// A Rust expression of type `ty` (sent shape) for the example JSON value `v`.
-fn expr(api: &Api, ty: &TypeRef, v: &Value) -> String {
+fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
     match ty {
         TypeRef::String => format!("{:?}.into()", v.as_str().unwrap_or("example")),
         TypeRef::Int | TypeRef::Long => v.as_i64().unwrap_or(1).to_string(),
@@ -52,13 +64,21 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value) -> String {
                 &format!("{CRATE}::records::{name}Required"),
                 &r.fields,
                 v,
+                place,
             ),
             None => "Default::default()".to_owned(),
         },
         TypeRef::Array { item } => {
             let items: Vec<String> = v
                 .as_array()
-                .map(|a| a.iter().map(|x| expr(api, item, x)).collect())
+                .map(|a| {
+                    let place = if place == Place::Typed {
+                        Place::Typed
+                    } else {
+                        Place::Other
+                    };
+                    a.iter().map(|x| expr(api, item, x, place)).collect()
+                })
                 .unwrap_or_default();
             format!("vec![{}]", items.join(", "))
         }
@@ -66,12 +86,15 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value) -> String {
 }
 
 /// `Type::new(TypeRequired { .. })` (or `Type::new()`) with the setters of the optional
-/// fields the example carries.
-fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value) -> String {
+/// fields the example carries; without setters, where one name is enough (`place`), the
+/// `TypeRequired { .. }` literal alone (`From<TypeRequired> for Type`).
+fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value, place: Place) -> String {
     let (literal, setters) = parts(api, required, fields, v);
-    let mut out = match literal {
-        Some(literal) => format!("{ty}::new({literal})"),
-        None => format!("{ty}::new()"),
+    let mut out = match (literal, place) {
+        (Some(literal), Place::Typed) if setters.is_empty() => format!("{literal}.into()"),
+        (Some(literal), Place::Into) if setters.is_empty() => literal,
+        (Some(literal), _) => format!("{ty}::new({literal})"),
+        (None, _) => format!("{ty}::new()"),
     };
     for setter in setters {
         out.push('\n');
@@ -85,11 +108,11 @@ fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value) -> St
 fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<String>, Vec<String>) {
     let obj = v.as_object();
     let given = |f: &&Field| obj.is_some_and(|o| o.contains_key(&f.wire_name));
-    let value = |f: &Field| {
+    let value = |f: &Field, place: Place| {
         let x = obj
             .and_then(|o| o.get(&f.wire_name))
             .unwrap_or(&Value::Null);
-        expr(api, &f.ty, x)
+        expr(api, &f.ty, x, place)
     };
     let req: Vec<&Field> = fields
         .iter()
@@ -98,7 +121,7 @@ fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<Stri
     let literal = (!req.is_empty()).then(|| {
         let inits: Vec<String> = req
             .iter()
-            .map(|f| format!("    {}: {},", f.rust_name, indent(&value(f))))
+            .map(|f| format!("    {}: {},", f.rust_name, indent(&value(f, Place::Typed))))
             .collect();
         format!("{required} {{\n{}\n}}", inits.join("\n"))
     });
@@ -110,7 +133,7 @@ fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<Stri
             // A setter takes `impl Into<..>`: a text is given as it is.
             let v = match (&f.ty, obj.and_then(|o| o.get(&f.wire_name))) {
                 (TypeRef::String, Some(Value::String(s))) => format!("{s:?}"),
-                _ => value(f),
+                _ => value(f, Place::Into),
             };
             format!(".{}({})", f.rust_name, indent(&v))
         })

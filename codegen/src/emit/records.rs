@@ -117,6 +117,9 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
                 .map(setter),
         );
     }
+    if spec.direction == Direction::Received {
+        methods.extend(spec.fields.iter().map(stub_setter));
+    }
     if spec.validate_at {
         methods.push(validate::record_validate_at(spec.fields));
     }
@@ -206,7 +209,8 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
     });
     let mut doc = Doc::new();
     doc.raw(&format!(
-        "The required fields of [`{name}`], by name: build it with a struct literal and pass it to [`{name}::new`]."
+        "The required fields of [`{name}`], by name: build it with a struct literal and pass it to [`{name}::new`] (then set optional fields), or, where a `{name}` is expected (a field, an item of a `Vec<{name}>`), give the literal alone with `.into()`, one name: `vec![{req} {{ .. }}.into()]`. A setter taking `impl Into<{name}>` takes the literal as it is.",
+        req = spec.required_name
     ));
     let doc = doc.outer();
     let ty = ident(name);
@@ -268,6 +272,31 @@ fn setter(field: &Field) -> TokenStream {
         #deprecated
         #[must_use]
         pub fn #id(mut self, value: impl Into<#base>) -> Self {
+            self.#id = Some(value.into());
+            self
+        }
+    }
+}
+
+/// `with_<field>` on a received struct, in the `server` feature (which `mock` turns on,
+/// with the `Serialize` a stub answer needs): a stub answer in one
+/// expression (`Account::default().with_balance(..)`), where `#[non_exhaustive]` forbids
+/// a struct literal.
+fn stub_setter(field: &Field) -> TokenStream {
+    let id = ident(&field.rust_name);
+    let with = ident(&format!("with_{}", plain(&field.rust_name)));
+    let base = rust_type(&field.ty, Direction::Received);
+    let doc = format!(
+        " This value with `{}` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.",
+        field.wire_name
+    );
+    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
+    quote! {
+        #[cfg(feature = "server")]
+        #[doc = #doc]
+        #deprecated
+        #[must_use]
+        pub fn #with(mut self, value: impl Into<#base>) -> Self {
             self.#id = Some(value.into());
             self
         }
