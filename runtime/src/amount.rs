@@ -91,20 +91,82 @@ impl Amount {
         self.0.is_sign_negative() && !self.0.is_zero()
     }
 
-    /// Exact sum, `None` on overflow.
+    /// Exact sum, with the larger scale of the two (`1.50 + 2.5` is `4.00`); `None` when
+    /// the exact sum does not fit an amount (more than 96 bits of digits at 28 places
+    /// or fewer). Never rounds: `rust_decimal`'s own addition rounds such a sum to fewer
+    /// places (`10000000000000000000.5 + 0.000000000001` gives
+    /// `10000000000000000000.500000000`); this gives `None`.
     pub fn checked_add(self, other: Amount) -> Option<Amount> {
-        self.0.checked_add(other.0).map(Amount)
+        exact_sum(self.0, other.0)
+            .or_else(|| exact_sum(self.0.normalize(), other.0.normalize()))
+            .map(Amount)
     }
 
-    /// Exact difference, `None` on overflow.
+    /// Exact difference, `None` when it does not fit an amount (never rounds, as
+    /// [`Amount::checked_add`]).
     pub fn checked_sub(self, other: Amount) -> Option<Amount> {
-        self.0.checked_sub(other.0).map(Amount)
+        self.checked_add(Amount(-other.0))
+    }
+
+    /// Exact total of any number of amounts (owned or borrowed), `None` as soon as a
+    /// partial sum does not fit an amount; the total of nothing is `Some(ZERO)`.
+    ///
+    /// `Option`, as `u64::checked_add`, because adding amounts can fail: an amount is a
+    /// 96-bit integer and a scale, so a sum can need more digits than it holds. The
+    /// SDK never rounds money and never panics on it, so there is no `Amount: Sum` or
+    /// `Amount: AddAssign` that would have to do one or the other; `iter.sum::<Option<Amount>>()`
+    /// and `total += amount` on an `Option<Amount>` do the same as this.
+    ///
+    /// ```
+    /// use baas_runtime::Amount;
+    /// let fees = ["1.50", "2.25", "0.25"].map(|t| t.parse::<Amount>().unwrap());
+    /// assert_eq!(Amount::checked_sum(&fees), Some("4.00".parse().unwrap()));
+    /// assert_eq!(fees.iter().sum::<Option<Amount>>(), Amount::checked_sum(fees));
+    ///
+    /// let mut total = Some(Amount::ZERO);
+    /// for fee in fees {
+    ///     total += fee;
+    /// }
+    /// assert_eq!(total.map(|t| t.to_string()).as_deref(), Some("4.00"));
+    /// ```
+    pub fn checked_sum<I>(amounts: I) -> Option<Amount>
+    where
+        I: IntoIterator,
+        I::Item: std::borrow::Borrow<Amount>,
+    {
+        use std::borrow::Borrow;
+        amounts
+            .into_iter()
+            .try_fold(Amount::ZERO, |acc, a| acc.checked_add(*a.borrow()))
     }
 
     /// The underlying decimal.
     pub fn as_decimal(&self) -> Decimal {
         self.0
     }
+}
+
+/// `a + b` at the larger scale of the two, when that fits an amount: the operand with the
+/// smaller scale is multiplied up in 128 bits, the sum is kept if it fits 96 bits, else
+/// its trailing zeros are dropped until it fits (`None` when it never does).
+fn exact_sum(a: Decimal, b: Decimal) -> Option<Decimal> {
+    let scale = a.scale().max(b.scale());
+    let up = |d: Decimal| -> Option<i128> {
+        10i128
+            .checked_pow(scale - d.scale())
+            .and_then(|f| d.mantissa().checked_mul(f))
+    };
+    let (mut mantissa, mut scale) = (up(a)?.checked_add(up(b)?)?, scale);
+    // Largest mantissa an amount holds: 2^96 - 1.
+    const MAX: i128 = (1 << 96) - 1;
+    while mantissa.unsigned_abs() > MAX.unsigned_abs() {
+        if scale == 0 || mantissa % 10 != 0 {
+            return None;
+        }
+        mantissa /= 10;
+        scale -= 1;
+    }
+    Decimal::try_from_i128_with_scale(mantissa, scale).ok()
 }
 
 impl From<Decimal> for Amount {
@@ -168,8 +230,9 @@ impl fmt::Display for Amount {
     }
 }
 
-/// Exact addition; `None` on overflow (`Amount + Amount + Amount` chains through
-/// `Option<Amount>`). Never panics, never saturates.
+/// Exact addition ([`Amount::checked_add`]); `None` when the exact sum does not fit an
+/// amount (`Amount + Amount + Amount` chains through `Option<Amount>`). Never panics,
+/// never saturates, never rounds.
 impl std::ops::Add for Amount {
     type Output = Option<Amount>;
     fn add(self, other: Amount) -> Option<Amount> {
@@ -182,6 +245,21 @@ impl std::ops::Add<Amount> for Option<Amount> {
     type Output = Option<Amount>;
     fn add(self, other: Amount) -> Option<Amount> {
         self.and_then(|a| a.checked_add(other))
+    }
+}
+
+/// Continues a running total: `total += amount` on a `Some(ZERO)` start; `None` once a
+/// partial sum does not fit an amount, and stays `None` (see [`Amount::checked_sum`]).
+impl std::ops::AddAssign<Amount> for Option<Amount> {
+    fn add_assign(&mut self, other: Amount) {
+        *self = self.and_then(|a| a.checked_add(other));
+    }
+}
+
+/// [`AddAssign<Amount>`](std::ops::AddAssign) for a borrowed amount.
+impl<'a> std::ops::AddAssign<&'a Amount> for Option<Amount> {
+    fn add_assign(&mut self, other: &'a Amount) {
+        *self += *other;
     }
 }
 
@@ -378,6 +456,106 @@ mod tests {
         assert_eq!(total, Some(Amount::new(3, 0)));
         assert!(Amount::new(1, 0) > Amount::ZERO);
         assert_eq!(Amount::new(100, 2), Amount::new(1, 0));
+    }
+
+    fn a(text: &str) -> Amount {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn sums_never_round() {
+        // rust_decimal rounds each of these to fewer places; an amount sum refuses.
+        assert_eq!(a("10000000000000000000.5") + a("0.000000000001"), None);
+        assert_eq!(Amount::from(Decimal::MAX) + a("0.1"), None);
+        assert_eq!(
+            a("7.9228162514264337593543950335") + Amount::new(1, 28),
+            None
+        );
+        assert_eq!(
+            a("1")
+                .checked_sub(a("0.0000000000000000000000000001"))
+                .map(|d| d.to_string()),
+            Some("0.9999999999999999999999999999".to_owned())
+        );
+        assert_eq!(
+            a("-10000000000000000000.5").checked_sub(a("0.000000000001")),
+            None
+        );
+        // Exact sums that only fit once trailing zeros go are kept, at fewer places.
+        let big = a("10000000000000000000000000000");
+        let sum = big + a("5.0000000000000000000000000000");
+        assert_eq!(
+            sum.map(|s| s.to_string()).as_deref(),
+            Some("10000000000000000000000000005")
+        );
+        assert_eq!(
+            a("-39614081257132168796771975168") + a("-39614081257132168796771975167"),
+            Some(a("-79228162514264337593543950335"))
+        );
+        assert_eq!(
+            a("-39614081257132168796771975168") + a("-39614081257132168796771975168"),
+            None
+        );
+        // The larger scale is kept; zero adds nothing but its places.
+        assert_eq!(
+            (a("0.00") + a("5")).map(|s| s.to_string()).as_deref(),
+            Some("5.00")
+        );
+        assert_eq!(
+            (a("1.50") + a("-1.5")).map(|s| s.to_string()).as_deref(),
+            Some("0.00")
+        );
+        // Against i128 arithmetic on a spread of mantissas and scales.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (m1, m2) = (x as i64 >> (x % 40), (x.rotate_left(21) as i64) >> (x % 23));
+            // Scales at most 9 apart: the exact sum fits an amount.
+            let s1 = (x % 29) as u32;
+            let s2 = (s1 + (x.rotate_left(7) % 19) as u32)
+                .saturating_sub(9)
+                .min(28);
+            let sum = Amount::new(m1, s1)
+                .checked_add(Amount::new(m2, s2))
+                .unwrap();
+            let s = s1.max(s2);
+            let want = i128::from(m1) * 10i128.pow(s - s1) + i128::from(m2) * 10i128.pow(s - s2);
+            assert_eq!(
+                sum.as_decimal(),
+                Decimal::from_i128_with_scale(want, s),
+                "{m1}e-{s1} + {m2}e-{s2}"
+            );
+            assert_eq!(sum.scale(), s);
+        }
+    }
+
+    #[test]
+    fn totals() {
+        let fees = [a("1.50"), a("2.25"), a("0.25")];
+        assert_eq!(
+            Amount::checked_sum(fees).map(|t| t.to_string()).as_deref(),
+            Some("4.00")
+        );
+        assert_eq!(Amount::checked_sum(fees.iter()), Some(a("4")));
+        assert_eq!(
+            Amount::checked_sum(Vec::<Amount>::new()),
+            Some(Amount::ZERO)
+        );
+        let mut total = Some(Amount::ZERO);
+        for fee in &fees {
+            total += fee;
+        }
+        total += a("1");
+        assert_eq!(total, Some(a("5")));
+        total += Amount::from(Decimal::MAX);
+        assert_eq!(total, None);
+        total += Amount::ZERO;
+        assert_eq!(total, None, "a total that did not fit stays None");
+        let over = [Amount::from(Decimal::MAX), a("1"), a("-1")];
+        assert_eq!(Amount::checked_sum(over), None);
+        assert_eq!(over.iter().sum::<Option<Amount>>(), None);
     }
 
     #[test]

@@ -156,6 +156,17 @@ pub enum ErrorKind {
         /// Why it was refused.
         reason: String,
     },
+    /// A file the SDK keeps for you could not be read or written (a
+    /// [`crate::notification::SeenFile`]); nothing was sent. `source` is the operating
+    /// system's error ([`std::io::Error::kind`] tells, e.g., `PermissionDenied`).
+    Storage {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What failed, e.g. `cannot write the processed-ids file`.
+        message: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
 }
 
 impl Error {
@@ -230,6 +241,20 @@ impl Error {
         .into()
     }
 
+    /// A file the SDK keeps could not be read or written ([`ErrorKind::Storage`]).
+    pub fn storage(
+        path: impl Into<std::path::PathBuf>,
+        message: impl Into<String>,
+        source: std::io::Error,
+    ) -> Error {
+        ErrorKind::Storage {
+            path: path.into(),
+            message: message.into(),
+            source,
+        }
+        .into()
+    }
+
     /// A decode failure with a bounded snippet of `body`.
     pub fn decode(
         status: Option<u16>,
@@ -300,7 +325,8 @@ impl Error {
             ErrorKind::InvalidRequest(_)
             | ErrorKind::Config { .. }
             | ErrorKind::Encode { .. }
-            | ErrorKind::Random { .. } => false,
+            | ErrorKind::Random { .. }
+            | ErrorKind::Storage { .. } => false,
             ErrorKind::Transport {
                 may_have_reached_service,
                 ..
@@ -489,6 +515,11 @@ impl fmt::Display for ErrorKind {
             },
             ErrorKind::Random { message } => write!(f, "random generator failed: {message}"),
             ErrorKind::Untrusted { reason } => write!(f, "received body refused: {reason}"),
+            ErrorKind::Storage {
+                path,
+                message,
+                source,
+            } => write!(f, "{message} {}: {source}", path.display()),
             ErrorKind::WaitDeadline { last_state, after } => write!(
                 f,
                 "no final state reported within {} s (last state: {})",
@@ -532,6 +563,7 @@ impl std::error::Error for Error {
                 .as_ref()
                 .map(|s| &**s as &(dyn std::error::Error + 'static)),
             ErrorKind::OutcomeUnknown { source, .. } => Some(&**source),
+            ErrorKind::Storage { source, .. } => Some(source),
             _ => None,
         }
     }

@@ -74,8 +74,10 @@ pub trait Transport: Send + Sync {
     }
 }
 
-/// The `reqwest` this runtime is built on, to build a client for
-/// [`HttpsTransport::from_client`] with the same version.
+/// The `reqwest` this runtime is built on (0.12), to build a client for
+/// [`HttpsTransport::from_client`] without depending on `reqwest` yourself:
+/// `baas_client::transport::reqwest::Client::builder()`. A `reqwest` of another major
+/// version in your `Cargo.toml` is another crate, whose `Client` this does not take.
 pub use reqwest;
 
 /// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off, and
@@ -159,6 +161,24 @@ impl HttpsTransport {
     /// connection that never opened (to the proxy too) is "not sent", anything after it
     /// "may have reached the service"; a proxy's own error page (502, 503, 504) is not a
     /// signed answer and counts as "may have reached".
+    ///
+    /// The client must be a **reqwest 0.12** `Client`: build it with the re-exported
+    /// [`reqwest`](mod@reqwest) (`transport::reqwest`), which is always the version this takes,
+    /// or with `reqwest = "0.12"` in your own `Cargo.toml` (another major version is a
+    /// different type: "expected `reqwest::Client`, found `reqwest::Client`", E0308).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use baas_runtime::transport::{reqwest, HttpsTransport};
+    ///
+    /// let client = reqwest::Client::builder()
+    ///     .redirect(reqwest::redirect::Policy::none())
+    ///     .connect_timeout(Duration::from_secs(5))
+    ///     .build()?;
+    /// let transport = HttpsTransport::from_client(client);
+    /// # drop(transport);
+    /// # Ok::<(), reqwest::Error>(())
+    /// ```
     pub fn from_client(client: reqwest::Client) -> HttpsTransport {
         HttpsTransport {
             client,

@@ -81,8 +81,10 @@ impl SeenFile {
     ///
     /// # Errors
     ///
-    /// The file cannot be read, rewritten or created.
-    pub fn open(path: impl AsRef<Path>, keep: Duration) -> std::io::Result<SeenFile> {
+    /// [`ErrorKind::Storage`](crate::ErrorKind::Storage) (the SDK's one [`crate::Error`],
+    /// so `?` works in a function returning it), naming the file, with the operating
+    /// system's error as its source: the file cannot be read, rewritten or created.
+    pub fn open(path: impl AsRef<Path>, keep: Duration) -> Result<SeenFile, crate::Error> {
         Self::open_at(path, keep, now_millis())
     }
 
@@ -90,8 +92,14 @@ impl SeenFile {
         path: impl AsRef<Path>,
         keep: Duration,
         now_ms: i64,
-    ) -> std::io::Result<SeenFile> {
-        let path = path.as_ref().to_path_buf();
+    ) -> Result<SeenFile, crate::Error> {
+        let path = path.as_ref();
+        Self::open_io(path, keep, now_ms)
+            .map_err(|e| crate::Error::storage(path, "cannot open the processed-ids file", e))
+    }
+
+    fn open_io(path: &Path, keep: Duration, now_ms: i64) -> std::io::Result<SeenFile> {
+        let path = path.to_path_buf();
         let oldest = now_ms.saturating_sub(i64::try_from(keep.as_millis()).unwrap_or(i64::MAX));
         let mut seen = HashMap::new();
         match File::open(&path) {
@@ -155,10 +163,11 @@ impl SeenFile {
     ///
     /// # Errors
     ///
-    /// The file cannot be written. The id is still recorded in memory (a re-delivery
-    /// to this process is recognised: acknowledge it) and its line is written with the
-    /// next record; a restart before then would process the notification again.
-    pub fn record(&mut self, notification: &Notification) -> std::io::Result<()> {
+    /// [`ErrorKind::Storage`](crate::ErrorKind::Storage): the file cannot be written.
+    /// The id is still recorded in memory (a re-delivery to this process is recognised:
+    /// acknowledge it) and its line is written with the next record; a restart before
+    /// then would process the notification again.
+    pub fn record(&mut self, notification: &Notification) -> Result<(), crate::Error> {
         self.record_at(notification, now_millis())
     }
 
@@ -166,12 +175,17 @@ impl SeenFile {
         &mut self,
         notification: &Notification,
         now_ms: i64,
-    ) -> std::io::Result<()> {
+    ) -> Result<(), crate::Error> {
         let id = notification.delivery_id();
         self.unwritten.push_str(&line_of(&id, now_ms));
         self.seen.insert(id, now_ms);
-        self.file.write_all(self.unwritten.as_bytes())?;
-        self.file.sync_data()?;
+        let written = self
+            .file
+            .write_all(self.unwritten.as_bytes())
+            .and_then(|()| self.file.sync_data());
+        written.map_err(|e| {
+            crate::Error::storage(&self.path, "cannot write the processed-ids file", e)
+        })?;
         self.unwritten.clear();
         Ok(())
     }
@@ -386,6 +400,41 @@ mod tests {
         let seen = SeenFile::open_at(&path, DEFAULT_KEEP, now).unwrap();
         assert_eq!(seen.len(), ids.len() * kinds.len());
         assert_eq!(seen.path(), path);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A partner's function returning the SDK's error takes `?` on a `SeenFile` (it
+    /// was a `std::io::Error`: E0277), and the error names the file.
+    #[test]
+    fn errors_are_the_sdks_own_and_name_the_file() {
+        fn partner(path: &Path) -> Result<usize, crate::Error> {
+            let seen = SeenFile::open(path, DEFAULT_KEEP)?;
+            Ok(seen.len())
+        }
+        let dir = dir("error");
+        let not_a_dir = dir.join("plain-file");
+        std::fs::write(&not_a_dir, "x").unwrap();
+        let path = not_a_dir.join("seen");
+        let err = partner(&path).unwrap_err();
+        let crate::ErrorKind::Storage {
+            path: named,
+            source,
+            ..
+        } = err.kind()
+        else {
+            panic!("not a storage error: {err:?}");
+        };
+        assert_eq!(named, &path);
+        assert_ne!(source.kind(), std::io::ErrorKind::Other, "{source}");
+        let text = err.to_string();
+        assert!(
+            text.contains("processed-ids file") && text.contains(&*path.to_string_lossy()),
+            "{text}"
+        );
+        assert!(std::error::Error::source(&err).is_some());
+        assert_eq!(err.outcome(), crate::Outcome::NotSent);
+        assert!(!err.is_retryable());
+        assert_eq!(partner(&dir.join("seen")).unwrap(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
