@@ -354,9 +354,7 @@ Later: z
             parse_resources(DOC, []).is_ok(),
             "prose nobody needs is no error"
         );
-        let errors = parse_resources(DOC, ["Value sets", "Missing"])
-            .err()
-            .expect("errors");
+        let errors = parse_resources(DOC, ["Value sets", "Missing"]).expect_err("errors");
         assert_eq!(
             errors,
             [
