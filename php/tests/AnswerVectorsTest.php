@@ -6,7 +6,7 @@ declare(strict_types=1);
  * The shared vectors of answers bound to their request (`answers`: a mismatched requestId
  * echo, a notification or a request given as an answer, a success altered or unsigned) and
  * of the one `notificationType` rule (`notification_types`: a JSON string, any number
- * refused). Argument: the vectors file (default: signing-vectors.json next to this file).
+ * refused). Argument: the vectors file (default: the shared tests/data/signing-vectors.json).
  */
 
 namespace Baas\Signing\Tests;

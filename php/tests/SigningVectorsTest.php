@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 /*
  * The shared signing vectors (`signing`, `refusals`, `received_nulls`), which every signer
- * and verifier of the API passes. Argument: the vectors file (default: signing-vectors.json
+ * and verifier of the API passes. Argument: the vectors file (default: the shared tests/data/signing-vectors.json
  * next to this file).
  */
 

@@ -3,9 +3,13 @@
 //! [`fixtures`] holds the generator's output for the small specs in
 //! `tests/fixtures/gen/`: checked in and compiled here, so the snapshot tests compare
 //! them with a fresh render *and* the compiler checks that they build.
+//!
+//! [`source_doc`] reads the bank's Markdown API document, for the cross-check of
+//! `spec/` against it (`tests/tests/spec_matches_source.rs`).
 
 pub mod fixtures;
 pub mod fuzz_bodies;
+pub mod source_doc;
 
 /// The Rust examples of the root `README.md`, compiled (and the sandbox one run) by
 /// `cargo test`, so the partner's first call cannot drift from the generated API.

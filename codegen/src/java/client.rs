@@ -1,59 +1,13 @@
 //! `Client` and `AsyncClient` (`com.baas.client`): a method per operation, and the
 //! `…Pending`, `…Pages` and `…UntilFinal` calls where the plan says.
 
-use super::names::{doc_paragraphs, javadoc, member, string_literal};
+use super::head::{imports, method_doc};
+use super::names::{javadoc, member, string_literal};
 use super::ops::{op_names, OpNames};
 use super::{class_file, Ctx, ROOT_PACKAGE};
 use crate::artifact::EmittedFile;
-use crate::plan::{BusinessIdPlan, Doc, OperationPlan, ResponsePlan, Words};
+use crate::plan::{BusinessIdPlan, OperationPlan, ResponsePlan, Words};
 use crate::text::Out;
-
-pub fn imports(ctx: &Ctx<'_>, out: &mut Out, extra: &[&str]) {
-    for g in &ctx.plan.groups {
-        if !g.operations.is_empty() {
-            out.line(&format!(
-                "import {ROOT_PACKAGE}.{}.*;",
-                ctx.group_package(&g.name)
-            ));
-        }
-    }
-    for line in [
-        "import com.baas.client.model.*;",
-        "import com.baas.runtime.CallOptions;",
-        "import com.baas.runtime.Config;",
-        "import com.baas.runtime.JdkTransport;",
-        "import com.baas.runtime.Pages;",
-        "import com.baas.runtime.RuntimeClient;",
-        "import com.baas.runtime.Success;",
-        "import com.baas.runtime.Transport;",
-        "import com.baas.runtime.ValueSet;",
-        "import com.baas.runtime.WaitPolicy;",
-        "import com.baas.runtime.Wire;",
-        "import com.baas.signing.JsonValue;",
-        "import java.util.Optional;",
-        "import java.util.Set;",
-    ] {
-        out.line(line);
-    }
-    for line in extra {
-        out.line(line);
-    }
-    out.blank();
-}
-
-pub fn method_doc(out: &mut Out, doc: &Doc, tags: &[String]) {
-    let mut p = doc_paragraphs(doc);
-    p.retain(|x| !x.starts_with("@deprecated"));
-    let mut all = tags.to_vec();
-    if let Some(note) = &doc.deprecated {
-        all.push(format!("@deprecated {}", javadoc(note)));
-    }
-    p.push(all.join("\n"));
-    out.block_doc(&p, 92);
-    if doc.deprecated.is_some() {
-        out.line("@Deprecated");
-    }
-}
 
 /// The business id of a success `s`, as Java.
 fn business_id(op: &OperationPlan, n: &OpNames) -> Option<(String, String)> {

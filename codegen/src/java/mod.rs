@@ -17,6 +17,7 @@
 //! validator calls the plan lists, how to write and read each field), the runtime does.
 
 mod client;
+mod head;
 mod names;
 mod notifications;
 mod ops;

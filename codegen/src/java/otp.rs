@@ -1,6 +1,6 @@
 //! The OTP handle `Pending` and the group step (`com.baas.client`).
 
-use super::client::method_doc;
+use super::head::method_doc;
 use super::names::{java_type, member, string_literal};
 use super::ops::{op_names, OpNames};
 use super::{class_file, Ctx, ROOT_PACKAGE};
@@ -117,7 +117,7 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     let mut out = Out::new("    ");
     out.line(&format!("package {ROOT_PACKAGE};"));
     out.blank();
-    super::client::imports(
+    super::head::imports(
         ctx,
         &mut out,
         &[

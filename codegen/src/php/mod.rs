@@ -23,6 +23,7 @@ mod names;
 mod operations;
 mod package;
 mod types;
+mod validation;
 
 use std::collections::BTreeSet;
 

@@ -261,7 +261,7 @@ pub fn validate_method(
     f.body.line("{");
     f.body.indent();
     for field in fields {
-        super::operations::field_checks(f, plan, field);
+        super::validation::field_checks(f, plan, field);
     }
     for line in constraint_lines {
         f.body.line(line);

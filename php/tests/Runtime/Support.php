@@ -17,11 +17,14 @@ final class Support
 {
     public const KEY = 'test-key-5f1c9a';
 
-    /** The shared vectors: the repository's when it is there, else the package's copy. */
+    /** The shared vectors (one copy, in the repository's tests/data): missing is a failure. */
     public static function vectorsFile(): string
     {
         $shared = dirname(__DIR__, 3) . '/tests/data/signing-vectors.json';
-        return is_file($shared) ? $shared : dirname(__DIR__) . '/signing-vectors.json';
+        if (!is_file($shared)) {
+            throw new \RuntimeException('the shared signing vectors are missing: ' . $shared);
+        }
+        return $shared;
     }
 
     /** A client of a mock, retries without waiting. */

@@ -146,7 +146,7 @@ final class Checks
      */
     public static function vectors(array $argv): JsonObject
     {
-        $path = $argv[1] ?? dirname(__DIR__) . '/signing-vectors.json';
+        $path = $argv[1] ?? dirname(__DIR__, 3) . '/tests/data/signing-vectors.json';
         $text = file_get_contents($path);
         if (!is_string($text)) {
             throw new \RuntimeException('cannot read ' . $path);
