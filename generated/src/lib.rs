@@ -106,8 +106,8 @@ pub use baas_runtime::wire_enum::ParseEnumError;
 pub use baas_runtime::Client as RuntimeClient;
 pub use client::Client;
 pub use call::{Call, FinalState};
-/// This crate's version (`0.5.1`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
-pub const VERSION: &str = "0.5.1";
+/// This crate's version (`0.6.0`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed.
+pub const VERSION: &str = "0.6.0";
 /// The revision of the bank's API this crate was generated from: `api.version` of the spec (empty when the spec gives none).
 pub const API_VERSION: &str = "1";
 pub mod enums;

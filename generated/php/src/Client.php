@@ -28,7 +28,7 @@ use Baas\Runtime\RuntimeClient;
 use Baas\Runtime\Transport\Transport;
 
 /**
- * The Banking-as-a-Service partner API client (0.5.1): one method per operation, each taking the
+ * The Banking-as-a-Service partner API client (0.6.0): one method per operation, each taking the
  * request's fields as named arguments (required ones without a default) and `options` for this
  * call.
  *
@@ -61,7 +61,7 @@ final class Client
     use UtilityCalls;
 
     /** The version of this client (`api.client_version`). */
-    public const VERSION = '0.5.1';
+    public const VERSION = '0.6.0';
 
     private readonly RuntimeClient $runtime;
 

@@ -60,7 +60,7 @@ from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplic
 from .enums import NotificationType, ResultCode
 from . import account, cny, fx, onboarding, otp, reversal, transfers, user, utility
 
-__version__ = "0.5.1"
+__version__ = "0.6.0"
 """The package's version: `api.client_version` of the spec."""
 API_VERSION = "1"
 """The revision of the bank's API the spec describes."""

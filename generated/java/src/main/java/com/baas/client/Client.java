@@ -44,7 +44,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Client implements AutoCloseable {
     /** This SDK's version (<code>api.client_version</code>). */
-    public static final String VERSION = "0.5.1";
+    public static final String VERSION = "0.6.0";
 
     private final RuntimeClient runtime;
     private final AsyncClient async;
