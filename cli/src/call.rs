@@ -188,12 +188,29 @@ where
     Ok(success)
 }
 
-fn unsupported(run: &Run<'_>) -> Result<(), Failure> {
+/// The flag a kind of call serves beyond sending once: `--all` for a paged operation,
+/// `--otp` for one confirmed with an OTP, `--wait` for a status query.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Serves {
+    Nothing,
+    All,
+    Otp,
+    Wait,
+}
+
+/// Refuses, before anything is sent, a flag the operation has no call for.
+fn unsupported(run: &Run<'_>, serves: Serves) -> Result<(), Failure> {
     let what = [
-        (run.asked.all, "--all (the operation does not page)"),
-        (run.asked.otp, "--otp (the operation needs no OTP)"),
         (
-            run.asked.wait,
+            run.asked.all && serves != Serves::All,
+            "--all (the operation does not page)",
+        ),
+        (
+            run.asked.otp && serves != Serves::Otp,
+            "--otp (the operation needs no OTP)",
+        ),
+        (
+            run.asked.wait && serves != Serves::Wait,
             "--wait (the operation reports no state with final values)",
         ),
     ];
@@ -212,7 +229,7 @@ impl<'a> Visitor for Run<'a> {
         O::Response: serde::Serialize,
     {
         Box::pin(async move {
-            unsupported(&self)?;
+            unsupported(&self, Serves::Nothing)?;
             let request: O = decode(&self)?;
             if self.asked.dry_run {
                 return dry_run(&self, &request).await;
@@ -229,15 +246,8 @@ impl<'a> Visitor for Run<'a> {
     {
         Box::pin(async move {
             let all = self.asked.all;
-            let asked = Asked {
-                all: false,
-                ..self.asked.clone()
-            };
-            let one = Run {
-                asked: &asked,
-                ..self
-            };
-            unsupported(&one)?;
+            let one = self;
+            unsupported(&one, Serves::All)?;
             let request: O = decode(&one)?;
             if one.asked.dry_run {
                 return dry_run(&one, &request).await;
@@ -265,15 +275,8 @@ impl<'a> Visitor for Run<'a> {
     {
         Box::pin(async move {
             let otp = self.asked.otp;
-            let asked = Asked {
-                otp: false,
-                ..self.asked.clone()
-            };
-            let one = Run {
-                asked: &asked,
-                ..self
-            };
-            unsupported(&one)?;
+            let one = self;
+            unsupported(&one, Serves::Otp)?;
             let request: O = decode(&one)?;
             if one.asked.dry_run {
                 return dry_run(&one, &request).await;
@@ -325,15 +328,8 @@ impl<'a> Visitor for Run<'a> {
     {
         Box::pin(async move {
             let wait = self.asked.wait;
-            let asked = Asked {
-                wait: false,
-                ..self.asked.clone()
-            };
-            let one = Run {
-                asked: &asked,
-                ..self
-            };
-            unsupported(&one)?;
+            let one = self;
+            unsupported(&one, Serves::Wait)?;
             let request: O = decode(&one)?;
             if one.asked.dry_run {
                 return dry_run(&one, &request).await;
