@@ -37,8 +37,23 @@ fn field_arg(field: &'static Field) -> Arg {
         help.push_str(": ");
         help.push_str(field.help);
     }
-    if let Kind::Enum { name, values, .. } = field.kind {
-        help.push_str(&format!(" One of {name}: {}.", values.join(", ")));
+    match field.kind {
+        Kind::Enum {
+            name,
+            values,
+            open: false,
+            ..
+        } => help.push_str(&format!(" One of {name}: {}.", values.join(", "))),
+        Kind::Enum {
+            name,
+            values,
+            open: true,
+            ..
+        } => help.push_str(&format!(
+            " A {name}: {}, or any other code (the list is open).",
+            values.join(", ")
+        )),
+        _ => {}
     }
     Arg::new(field.flag)
         .long(field.flag)

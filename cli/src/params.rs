@@ -74,8 +74,9 @@ pub fn value_json(field: &Field, text: &str) -> Result<String, ParamsError> {
             name,
             integer,
             values,
+            open,
         } => {
-            if !values.contains(&text) {
+            if !open && !values.contains(&text) {
                 return err(format!(
                     "--{flag}: `{text}` is not a value of {name} ({})",
                     values.join(", ")
@@ -168,10 +169,19 @@ mod tests {
             name: "Currency",
             integer: false,
             values: &["KES", "USD"],
+            open: false,
         };
         assert_eq!(value_json(&field(e), "KES").unwrap(), "\"KES\"");
         let refused = value_json(&field(e), "EUR").unwrap_err().0;
         assert!(refused.contains("KES, USD"), "{refused}");
+        // An open set takes any other code, sent as given.
+        let open = Kind::Enum {
+            name: "TxType",
+            integer: false,
+            values: &["TTID0001"],
+            open: true,
+        };
+        assert_eq!(value_json(&field(open), "TTID0099").unwrap(), "\"TTID0099\"");
         assert_eq!(
             value_json(&field(Kind::Json), "[1, 2.50]").unwrap(),
             "[1, 2.50]"

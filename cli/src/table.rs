@@ -79,6 +79,8 @@ pub enum Kind {
         integer: bool,
         /// Its wire values.
         values: &'static [&'static str],
+        /// An open set: any other text value is taken too.
+        open: bool,
     },
     /// JSON text (a record, an array, a value not shown).
     Json,

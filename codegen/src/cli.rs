@@ -108,10 +108,11 @@ fn kind(plan: &SdkPlan, ty: &TypeRef) -> String {
             Some(e) => {
                 let values: Vec<String> = e.values.iter().map(|v| lit(&v.wire)).collect();
                 format!(
-                    "Kind::Enum {{ name: {}, integer: {}, values: &[{}] }}",
+                    "Kind::Enum {{ name: {}, integer: {}, values: &[{}], open: {} }}",
                     lit(name),
                     e.integer,
-                    values.join(", ")
+                    values.join(", "),
+                    e.open
                 )
             }
             None => "Kind::Text".to_owned(),

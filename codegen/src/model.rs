@@ -461,6 +461,9 @@ pub struct EnumDef {
     /// UpperCamelCase Rust type name, as written in the spec.
     pub name: String,
     pub wire_type: EnumWireType,
+    /// An open value set: requests may carry a value it does not list (answers always
+    /// may). Closed sets refuse one in requests by their type.
+    pub open: bool,
     pub doc: String,
     pub source: Source,
     pub values: Vec<EnumValue>,

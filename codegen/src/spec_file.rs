@@ -199,6 +199,9 @@ pub(crate) enum EnumWireTypeSpec {
 pub(crate) struct EnumSpec {
     pub name: Spanned<String>,
     pub wire_type: EnumWireTypeSpec,
+    /// `open: true`: an open value set (the codes listed are the ones known; requests may
+    /// carry any other, as answers may).
+    pub open: Option<bool>,
     pub doc: Option<String>,
     pub source: Option<SourceSpec>,
     pub values: Spanned<Vec<Spanned<EnumValueSpec>>>,

@@ -59,6 +59,7 @@ fn rule_keys() -> Map<String, Value> {
             ArgShape::Range => r("range"),
             ArgShape::Text => r("text"),
             ArgShape::Flag => json!({ "type": "boolean" }),
+            ArgShape::Values => json!({ "type": "array", "items": r("text") }),
         };
         if let (Value::Object(m), Some(summary)) = (&mut schema, key.summary()) {
             m.insert("description".into(), json!(summary));
@@ -196,6 +197,7 @@ fn types() -> Map<String, Value> {
         "enum": object("A value set.", &["name", "wire_type", "values"], json!({
             "name": r("text"),
             "wire_type": { "enum": ["string", "integer"] },
+            "open": { "type": "boolean", "description": "an open value set: requests may carry a value it does not list (answers always may)" },
             "doc": r("text"),
             "source": r("source"),
             "values": list_of("enumValue"),

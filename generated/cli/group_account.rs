@@ -238,7 +238,7 @@ pub const ACCOUNT: Group = Group {
                 Field {
                     flag: "account-type",
                     wire: "accountType",
-                    kind: Kind::Enum { name: "ValidateAccountType", integer: true, values: &["0", "1", "2"] },
+                    kind: Kind::Enum { name: "ValidateAccountType", integer: true, values: &["0", "1", "2"], open: false },
                     required: true,
                     help: "",
                 },

@@ -26,7 +26,7 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "beneficiary-type",
                     wire: "beneficiaryType",
-                    kind: Kind::Enum { name: "BeneficiaryType", integer: false, values: &["1", "2"] },
+                    kind: Kind::Enum { name: "BeneficiaryType", integer: false, values: &["1", "2"], open: false },
                     required: true,
                     help: "",
                 },
@@ -82,7 +82,7 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "payment-purpose",
                     wire: "paymentPurpose",
-                    kind: Kind::Enum { name: "PaymentPurpose", integer: false, values: &["PURCHASE_GOODS", "RELATED_PARTY_PAYMENT"] },
+                    kind: Kind::Enum { name: "PaymentPurpose", integer: false, values: &["PURCHASE_GOODS", "RELATED_PARTY_PAYMENT"], open: false },
                     required: true,
                     help: "",
                 },
@@ -110,7 +110,7 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "support-document-type",
                     wire: "supportDocumentType",
-                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"] },
+                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"], open: false },
                     required: true,
                     help: "",
                 },
@@ -124,7 +124,7 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "company-regis-document-type",
                     wire: "companyRegisDocumentType",
-                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"] },
+                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"], open: false },
                     required: true,
                     help: "",
                 },
@@ -138,7 +138,7 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "invoice-document-type",
                     wire: "invoiceDocumentType",
-                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"] },
+                    kind: Kind::Enum { name: "CnyDocumentType", integer: false, values: &["image", "pdf"], open: false },
                     required: true,
                     help: "",
                 },

@@ -19,7 +19,7 @@ pub const FX: Group = Group {
                 Field {
                     flag: "currency-pair",
                     wire: "currencyPair",
-                    kind: Kind::Enum { name: "CurrencyPair", integer: false, values: &["USD/KES", "EUR/KES", "GBP/KES", "KES/TZS", "KES/UGX", "KES/RWF", "GBP/USD", "EUR/GBP", "EUR/USD", "USD/CNY"] },
+                    kind: Kind::Enum { name: "CurrencyPair", integer: false, values: &["USD/KES", "EUR/KES", "GBP/KES", "KES/TZS", "KES/UGX", "KES/RWF", "GBP/USD", "EUR/GBP", "EUR/USD", "USD/CNY"], open: false },
                     required: true,
                     help: "Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY.",
                 },
@@ -41,16 +41,16 @@ pub const FX: Group = Group {
                 Field {
                     flag: "source-currency",
                     wire: "sourceCurrency",
-                    kind: Kind::Enum { name: "FxCurrency", integer: false, values: &["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"] },
+                    kind: Kind::Enum { name: "Currency", integer: false, values: &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF", "CNY"], open: true },
                     required: true,
-                    help: "The currency converted from.",
+                    help: "The currency converted from. Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.",
                 },
                 Field {
                     flag: "target-currency",
                     wire: "targetCurrency",
-                    kind: Kind::Enum { name: "FxCurrency", integer: false, values: &["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"] },
+                    kind: Kind::Enum { name: "Currency", integer: false, values: &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF", "CNY"], open: true },
                     required: true,
-                    help: "The currency converted to.",
+                    help: "The currency converted to. Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.",
                 },
                 Field {
                     flag: "source-account",

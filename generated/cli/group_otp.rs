@@ -26,7 +26,7 @@ pub const OTP: Group = Group {
                 Field {
                     flag: "otp-type",
                     wire: "otpType",
-                    kind: Kind::Enum { name: "OtpType", integer: false, values: &["sms", "email"] },
+                    kind: Kind::Enum { name: "OtpType", integer: false, values: &["sms", "email"], open: false },
                     required: true,
                     help: "",
                 },
@@ -84,7 +84,7 @@ pub const OTP: Group = Group {
                 Field {
                     flag: "otp-type",
                     wire: "otpType",
-                    kind: Kind::Enum { name: "OtpType", integer: false, values: &["sms", "email"] },
+                    kind: Kind::Enum { name: "OtpType", integer: false, values: &["sms", "email"], open: false },
                     required: true,
                     help: "",
                 },
@@ -105,7 +105,7 @@ pub const OTP: Group = Group {
                 Field {
                     flag: "id-type",
                     wire: "idType",
-                    kind: Kind::Enum { name: "IdType", integer: false, values: &["101", "102", "103"] },
+                    kind: Kind::Enum { name: "IdType", integer: false, values: &["101", "102", "103"], open: false },
                     required: true,
                     help: "",
                 },

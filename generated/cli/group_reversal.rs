@@ -54,7 +54,7 @@ pub const REVERSAL: Group = Group {
                 Field {
                     flag: "voucher-type",
                     wire: "voucherType",
-                    kind: Kind::Enum { name: "VoucherType", integer: false, values: &["image"] },
+                    kind: Kind::Enum { name: "VoucherType", integer: false, values: &["image"], open: false },
                     required: false,
                     help: "",
                 },
@@ -98,7 +98,7 @@ pub const REVERSAL: Group = Group {
                 Field {
                     flag: "pay-type",
                     wire: "payType",
-                    kind: Kind::Enum { name: "PayType", integer: false, values: &["0", "1"] },
+                    kind: Kind::Enum { name: "PayType", integer: false, values: &["0", "1"], open: false },
                     required: false,
                     help: "",
                 },
@@ -119,7 +119,7 @@ pub const REVERSAL: Group = Group {
                 Field {
                     flag: "benificiary-type",
                     wire: "benificiaryType",
-                    kind: Kind::Enum { name: "FeeBeneficiaryType", integer: false, values: &["0", "1"] },
+                    kind: Kind::Enum { name: "FeeBeneficiaryType", integer: false, values: &["0", "1"], open: false },
                     required: true,
                     help: "",
                 },

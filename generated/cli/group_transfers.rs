@@ -40,7 +40,7 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "pay-type",
                     wire: "payType",
-                    kind: Kind::Enum { name: "PayType", integer: false, values: &["0", "1"] },
+                    kind: Kind::Enum { name: "PayType", integer: false, values: &["0", "1"], open: false },
                     required: true,
                     help: "",
                 },
@@ -111,9 +111,9 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "currency",
                     wire: "currency",
-                    kind: Kind::Enum { name: "Currency", integer: false, values: &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF"] },
+                    kind: Kind::Enum { name: "Currency", integer: false, values: &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF", "CNY"], open: true },
                     required: true,
-                    help: "",
+                    help: "Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF.",
                 },
                 Field {
                     flag: "payment-purpose",
@@ -177,7 +177,7 @@ pub const TRANSFERS: Group = Group {
                     wire: "txType",
                     kind: Kind::Json,
                     required: true,
-                    help: "Transaction type filter; empty array [] returns all types. The document does not show the value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer); the list is open.",
+                    help: "Transaction type filter; empty array [] returns all types. The document does not show the value set; public documentation and integrations give the codes; the list is open, so any other code may be sent.",
                 },
                 Field {
                     flag: "tx-status",
@@ -217,7 +217,7 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "order-by-desc",
                     wire: "orderByDesc",
-                    kind: Kind::Enum { name: "OrderByDesc", integer: true, values: &["1", "0"] },
+                    kind: Kind::Enum { name: "OrderByDesc", integer: true, values: &["1", "0"], open: false },
                     required: true,
                     help: "",
                 },
@@ -310,9 +310,9 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "beneficiary-account-ccy",
                     wire: "beneficiaryAccountCcy",
-                    kind: Kind::Text,
+                    kind: Kind::Enum { name: "Currency", integer: false, values: &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF", "CNY"], open: true },
                     required: true,
-                    help: "",
+                    help: "Any currency code of the beneficiary's account.",
                 },
                 Field {
                     flag: "beneficiary-name",
@@ -338,7 +338,7 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "amount-type",
                     wire: "amountType",
-                    kind: Kind::Enum { name: "AmountType", integer: true, values: &["0", "1"] },
+                    kind: Kind::Enum { name: "AmountType", integer: true, values: &["0", "1"], open: false },
                     required: true,
                     help: "",
                 },
@@ -352,7 +352,7 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "payment-channel",
                     wire: "paymentChannel",
-                    kind: Kind::Enum { name: "PaymentChannel", integer: false, values: &["SWIFT"] },
+                    kind: Kind::Enum { name: "PaymentChannel", integer: false, values: &["SWIFT"], open: false },
                     required: true,
                     help: "Value SWIFT.",
                 },
@@ -387,14 +387,14 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "support-document-type",
                     wire: "supportDocumentType",
-                    kind: Kind::Enum { name: "SwiftDocumentType", integer: false, values: &["PDF", "Image"] },
+                    kind: Kind::Enum { name: "SwiftDocumentType", integer: false, values: &["PDF", "Image"], open: false },
                     required: false,
                     help: "",
                 },
                 Field {
                     flag: "charge-type",
                     wire: "chargeType",
-                    kind: Kind::Enum { name: "ChargeType", integer: false, values: &["OUR", "BEN", "SHA"] },
+                    kind: Kind::Enum { name: "ChargeType", integer: false, values: &["OUR", "BEN", "SHA"], open: false },
                     required: true,
                     help: "",
                 },

@@ -33,7 +33,7 @@ pub const UTILITY: Group = Group {
                 Field {
                     flag: "network-provider",
                     wire: "networkProvider",
-                    kind: Kind::Enum { name: "NetworkProvider", integer: true, values: &["0", "1", "2"] },
+                    kind: Kind::Enum { name: "NetworkProvider", integer: true, values: &["0", "1", "2"], open: false },
                     required: true,
                     help: "",
                 },
@@ -91,7 +91,7 @@ pub const UTILITY: Group = Group {
                 Field {
                     flag: "bill-type",
                     wire: "billType",
-                    kind: Kind::Enum { name: "BillType", integer: true, values: &["0", "1", "3", "6"] },
+                    kind: Kind::Enum { name: "BillType", integer: true, values: &["0", "1", "3", "6"], open: false },
                     required: true,
                     help: "",
                 },
@@ -134,7 +134,7 @@ pub const UTILITY: Group = Group {
                 Field {
                     flag: "bill-type",
                     wire: "billType",
-                    kind: Kind::Enum { name: "BillType", integer: true, values: &["0", "1", "3", "6"] },
+                    kind: Kind::Enum { name: "BillType", integer: true, values: &["0", "1", "3", "6"], open: false },
                     required: true,
                     help: "",
                 },

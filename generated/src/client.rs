@@ -497,8 +497,8 @@ impl Client {
     /// use baas_client::fx::ApplyForFcExchangeRequired;
     /// let response = client
     ///     .apply_for_fc_exchange(ApplyForFcExchangeRequired {
-    ///         source_currency: baas_client::enums::FxCurrency::Usd,
-    ///         target_currency: baas_client::enums::FxCurrency::Usd,
+    ///         source_currency: baas_client::enums::Currency::Kes,
+    ///         target_currency: baas_client::enums::Currency::Kes,
     ///         source_account: "example".into(),
     ///         target_account: "example".into(),
     ///     })
@@ -1097,7 +1097,7 @@ impl Client {
     /// let response = client
     ///     .get_trans_list(GetTransListRequired {
     ///         account_id: "example".into(),
-    ///         tx_type: vec!["example".into()],
+    ///         tx_type: vec![baas_client::enums::TxType::WithdrawToMobileMoney],
     ///         tx_status: vec![baas_client::enums::TxStatus::Timeout],
     ///         start_time: 1,
     ///         end_time: 1,
@@ -1164,7 +1164,7 @@ impl Client {
     ///         beneficiary_bank_name: "example".into(),
     ///         beneficiary_bank_city: "example".into(),
     ///         beneficiary_account_id: "example".into(),
-    ///         beneficiary_account_ccy: "example".into(),
+    ///         beneficiary_account_ccy: baas_client::enums::Currency::Kes,
     ///         beneficiary_name: "example".into(),
     ///         amount: baas_client::Amount::new(1, 0),
     ///         amount_type: baas_client::enums::AmountType::DebitAccountCurrency,

@@ -5,12 +5,6 @@
 //!
 //! Where the source document is ambiguous, the spec records what was decided and why. Items link here.
 //!
-//! ## Decision `account-currency-set`
-//!
-//! About Account currency, AccountListItem currency. **Decided:** Both are the value set Currency (the currencies of applyForTransfer). A currency outside it decodes as Currency::Unknown and is kept. **Why:** An account's currency is the currency its transfers are made in, and partners compare it with Currency when they build a transfer; a response never fails over a new code, because Unknown keeps it. Team decision.
-//!
-//! > Account: currency | string; accounts: array of accountId, accountName, currency, ...
-//!
 //! ## Decision `business-transfer-reference-number`
 //!
 //! About /trans/v2/applyForMobileMoneyBusinessTransfer payeeReferenceNumber. **Decided:** Flag kept FALSE as declared, plus the constraint required\_if payeeReferenceNumber when payType equals "0". **Why:** The receiver is a paybill exactly when payType is 0 (Paybill), so "needed when the receiver is a paybill" is a condition the client can check; the declared flag is kept so the spec matches the document's flags.
@@ -65,6 +59,12 @@
 //!
 //! > pageNo | string | TRUE | page to return; pageSize | string | TRUE | records per page
 //!
+//! ## Decision `currency-one-type`
+//!
+//! About Every currency field: Account and AccountListItem currency, applyForTransfer currency, applyForFcExchange sourceCurrency/targetCurrency, telegraphicTransfer beneficiaryAccountCcy, billQuery currency, the records and notification payloads that carry a currency. **Decided:** One type, Currency, for every field that carries a currency: an open value set (ISO 4217 codes) whose named values are the currencies of applyForTransfer and CNY. A code it does not list is taken in requests (Rust `Currency::of`, Java `Currency.of`, a plain string in Python, TypeScript and PHP) and kept in answers (Unknown), so no answer fails to decode on a new currency. Where the service takes fewer codes in a request, the field says so with a `one_of` rule, checked before sending: applyForTransfer currency (the seven of the document) and the FX conversion currencies (fx-currency-set). beneficiaryAccountCcy takes any code. (Until 0.6.0: Currency for accounts and transfers, FxCurrency for conversions, a plain string in nine records.) **Why:** Partners compared an account's Currency with a conversion's FxCurrency and a notification's string and wrote converters between them; one currency is one type. The restriction of one call is a fact about that call's request, not about currencies, so it is a rule of the request field (the way the service refuses it), and answers stay forward-compatible. Team decision.
+//!
+//! > Account: currency | string; accounts: array of accountId, accountName, currency, ...; applyForTransfer currency: KES, USD, GBP, EUR, TZS, UGX or RWF; applyForFcExchange sourceCurrency | string; telegraphicTransfer beneficiaryAccountCcy | string; getForeignExchangeRate currencyPair one of: USD/KES, ..., USD/CNY
+//!
 //! ## Decision `decimal-wire-string`
 //!
 //! About every decimal field (request and response). **Decided:** Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). **Why:** The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.
@@ -115,7 +115,7 @@
 //!
 //! ## Decision `fx-currency-set`
 //!
-//! About /trans/v2/applyForFcExchange sourceCurrency, targetCurrency. **Decided:** Both are the value set FxCurrency: the eight currencies that appear in the quoted pairs (USD, KES, EUR, GBP, TZS, UGX, RWF, CNY). **Why:** The document gives the conversion currencies no list of their own, but a conversion needs a rate, and the rate call quotes only these pairs; a typed set refuses a misspelled code before money is applied for. CNY is in it (USD/CNY), which the transfer currency set lacks, so the two sets stay apart. Team decision.
+//! About /trans/v2/applyForFcExchange sourceCurrency, targetCurrency. **Decided:** Both are the currency type Currency with the request rule `one_of: [USD, KES, EUR, GBP, TZS, UGX, RWF, CNY]`: the eight currencies that appear in the quoted pairs. (Until 0.6.0 they were a value set of their own, FxCurrency; see currency-one-type.) **Why:** The document gives the conversion currencies no list of their own, but a conversion needs a rate, and the rate call quotes only these pairs; the rule refuses a misspelled or unquoted code before money is applied for, as the FxCurrency type did. Team decision.
 //!
 //! > sourceCurrency | string | mandatory; targetCurrency | string | mandatory; getForeignExchangeRate currencyPair one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY
 //!
@@ -325,7 +325,7 @@
 //!
 //! ## Decision `tx-type-codes`
 //!
-//! About /query/getTransList txType (filter and result rows). **Decided:** txType stays `string` (filter items and result field); the codes and their sources are written in the field docs. The sandbox writes these codes in its rows. **Why:** The list is open, so an enum in a request would refuse a code the service has and this list lacks; as a string the caller passes any code and reads any code. The docs give the public meanings for the same path.
+//! About /query/getTransList txType (filter and result rows). **Decided:** txType (filter items, result rows, notification payloads) is the open value set TxType: the codes above are its named values (each with its grade), and any other code is taken in requests (Rust `TxType::of`, Java `TxType.of`, a plain string in Python, TypeScript and PHP) and kept in answers (Unknown). The sandbox writes these codes in its rows. (Until 0.6.0 it was a plain string, the codes written in the field docs.) **Why:** The list is open, so a closed enum in a request would refuse a code the service has and this list lacks; a plain string made every partner copy the codes out of the docs into constants of their own. An open value set gives the named codes and still passes and reads any other (the pattern of openai-java's value classes and smithy-rs's unknown variants).
 //!
 //! > Value sets of transaction type ... are referenced by name: not shown. Public record (added 2026-11): txType values are codes: TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit \[docs\]; TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer \[one peer\]. The list is open. Added 2026-11-25: txType codes \[one peer\]: TTID0004 interest income, TTID0010 foreign-currency exchange.
 //!

@@ -781,7 +781,7 @@ impl<'de> serde::Deserialize<'de> for CnyDocumentType {
         Ok(CnyDocumentType::from_wire(&wire))
     }
 }
-/// Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+/// A currency code (ISO 4217), wherever the API carries one: the currencies of /trans/v2/applyForTransfer (KES, USD, GBP, EUR, TZS, UGX, RWF), then CNY, the other currency the rates of /query/v2/getForeignExchangeRate quote. A request field the service restricts to fewer codes says which (a `one_of` rule).
 ///
 /// Wire values:
 ///
@@ -792,23 +792,28 @@ impl<'de> serde::Deserialize<'de> for CnyDocumentType {
 /// - `TZS`: [`Tzs`](Currency::Tzs)
 /// - `UGX`: [`Ugx`](Currency::Ugx)
 /// - `RWF`: [`Rwf`](Currency::Rwf)
+/// - `CNY`: [`Cny`](Currency::Cny)
+///
+/// The list is open: \[`Currency::of`\] gives a value for a request from any wire text (a listed one is its variant, any other is sent as given), and an answer's unlisted value is kept in \[`Currency::Unknown`\].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Currency {
-    /// KES. Wire value: `KES`.
+    /// Kenyan shilling. Wire value: `KES`.
     Kes,
-    /// USD. Wire value: `USD`.
+    /// US dollar. Wire value: `USD`.
     Usd,
-    /// GBP. Wire value: `GBP`.
+    /// Pound sterling. Wire value: `GBP`.
     Gbp,
-    /// EUR. Wire value: `EUR`.
+    /// Euro. Wire value: `EUR`.
     Eur,
-    /// TZS. Wire value: `TZS`.
+    /// Tanzanian shilling. Wire value: `TZS`.
     Tzs,
-    /// UGX. Wire value: `UGX`.
+    /// Ugandan shilling. Wire value: `UGX`.
     Ugx,
-    /// RWF. Wire value: `RWF`.
+    /// Rwandan franc. Wire value: `RWF`.
     Rwf,
+    /// Chinese yuan. Wire value: `CNY`.
+    Cny,
     /// A wire value of `Currency` that this version of the client does not know, kept as received.
     Unknown(UnknownValue),
 }
@@ -822,6 +827,7 @@ impl Currency {
         Currency::Tzs,
         Currency::Ugx,
         Currency::Rwf,
+        Currency::Cny,
     ];
     /// This `Currency` as it is sent and received.
     #[must_use]
@@ -834,6 +840,7 @@ impl Currency {
             Currency::Tzs => "TZS",
             Currency::Ugx => "UGX",
             Currency::Rwf => "RWF",
+            Currency::Cny => "CNY",
             Currency::Unknown(value) => value.as_str(),
         }
     }
@@ -847,8 +854,14 @@ impl Currency {
             "TZS" => Currency::Tzs,
             "UGX" => Currency::Ugx,
             "RWF" => Currency::Rwf,
+            "CNY" => Currency::Cny,
             other => Currency::Unknown(UnknownValue(other.to_owned())),
         }
+    }
+    /// The `Currency` of any wire text, for a request (the list is open): a listed one is its variant, any other is kept in `Unknown` and sent as given.
+    #[must_use]
+    pub fn of(wire: &str) -> Currency {
+        Currency::from_wire(wire)
     }
 }
 impl std::fmt::Display for Currency {
@@ -1223,114 +1236,6 @@ impl<'de> serde::Deserialize<'de> for FreezeStatus {
     ) -> Result<Self, D::Error> {
         baas_runtime::wire_enum::deserialize_int(deserializer)
             .map(FreezeStatus::from_i64)
-    }
-}
-/// A currency of a foreign exchange: the currencies of the pairs that /query/v2/getForeignExchangeRate quotes, in order of first appearance.
-///
-/// Wire values:
-///
-/// - `USD`: [`Usd`](FxCurrency::Usd)
-/// - `KES`: [`Kes`](FxCurrency::Kes)
-/// - `EUR`: [`Eur`](FxCurrency::Eur)
-/// - `GBP`: [`Gbp`](FxCurrency::Gbp)
-/// - `TZS`: [`Tzs`](FxCurrency::Tzs)
-/// - `UGX`: [`Ugx`](FxCurrency::Ugx)
-/// - `RWF`: [`Rwf`](FxCurrency::Rwf)
-/// - `CNY`: [`Cny`](FxCurrency::Cny)
-///
-/// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FxCurrency {
-    /// US dollar. Wire value: `USD`.
-    Usd,
-    /// Kenyan shilling. Wire value: `KES`.
-    Kes,
-    /// Euro. Wire value: `EUR`.
-    Eur,
-    /// Pound sterling. Wire value: `GBP`.
-    Gbp,
-    /// Tanzanian shilling. Wire value: `TZS`.
-    Tzs,
-    /// Ugandan shilling. Wire value: `UGX`.
-    Ugx,
-    /// Rwandan franc. Wire value: `RWF`.
-    Rwf,
-    /// Chinese yuan. Wire value: `CNY`.
-    Cny,
-    /// A wire value of `FxCurrency` that this version of the client does not know, kept as received.
-    Unknown(UnknownValue),
-}
-impl FxCurrency {
-    /// Every value of `FxCurrency` the spec lists, in spec order.
-    pub const KNOWN: &'static [FxCurrency] = &[
-        FxCurrency::Usd,
-        FxCurrency::Kes,
-        FxCurrency::Eur,
-        FxCurrency::Gbp,
-        FxCurrency::Tzs,
-        FxCurrency::Ugx,
-        FxCurrency::Rwf,
-        FxCurrency::Cny,
-    ];
-    /// This `FxCurrency` as it is sent and received.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        match self {
-            FxCurrency::Usd => "USD",
-            FxCurrency::Kes => "KES",
-            FxCurrency::Eur => "EUR",
-            FxCurrency::Gbp => "GBP",
-            FxCurrency::Tzs => "TZS",
-            FxCurrency::Ugx => "UGX",
-            FxCurrency::Rwf => "RWF",
-            FxCurrency::Cny => "CNY",
-            FxCurrency::Unknown(value) => value.as_str(),
-        }
-    }
-    /// The `FxCurrency` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
-    pub(crate) fn from_wire(wire: &str) -> FxCurrency {
-        match wire {
-            "USD" => FxCurrency::Usd,
-            "KES" => FxCurrency::Kes,
-            "EUR" => FxCurrency::Eur,
-            "GBP" => FxCurrency::Gbp,
-            "TZS" => FxCurrency::Tzs,
-            "UGX" => FxCurrency::Ugx,
-            "RWF" => FxCurrency::Rwf,
-            "CNY" => FxCurrency::Cny,
-            other => FxCurrency::Unknown(UnknownValue(other.to_owned())),
-        }
-    }
-}
-impl std::fmt::Display for FxCurrency {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for FxCurrency {
-    type Err = baas_runtime::wire_enum::ParseEnumError;
-    /// The `FxCurrency` variant of a listed wire value; any other text is an error (never `Unknown`).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match FxCurrency::from_wire(s) {
-            FxCurrency::Unknown(_) => {
-                Err(baas_runtime::wire_enum::ParseEnumError::new(s))
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl serde::Serialize for FxCurrency {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for FxCurrency {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
-        Ok(FxCurrency::from_wire(&wire))
     }
 }
 /// FX request status, from the bank's public documentation (documented for /query/getFxRequestStatus, the path without v2). The status of the FX request record that the sandbox answers for v2 (decision fx-status-record-v2).
@@ -3053,6 +2958,159 @@ impl<'de> serde::Deserialize<'de> for TxStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         baas_runtime::wire_enum::deserialize_int(deserializer).map(TxStatus::from_i64)
+    }
+}
+/// A transaction type code (txType of /query/getTransList and of transaction rows and notifications).
+///
+/// Wire values:
+///
+/// - `TTID0001`: [`WithdrawToMobileMoney`](TxType::WithdrawToMobileMoney)
+/// - `TTID0002`: [`TransferOut`](TxType::TransferOut)
+/// - `TTID0003`: [`TransferIn`](TxType::TransferIn)
+/// - `TTID0007`: [`Refund`](TxType::Refund)
+/// - `TTID0008`: [`FcDeposit`](TxType::FcDeposit)
+/// - `TTID0011`: [`Reversal`](TxType::Reversal)
+/// - `TTID0023`: [`CashDeposit`](TxType::CashDeposit)
+/// - `TTID0005`: [`PaybillTill`](TxType::PaybillTill)
+/// - `TTID0006`: [`UtilityPayment`](TxType::UtilityPayment)
+/// - `TTID0009`: [`FcTransferOut`](TxType::FcTransferOut)
+/// - `TTID0024`: [`CashWithdrawal`](TxType::CashWithdrawal)
+/// - `TTID0025`: [`MobileMoneyImt`](TxType::MobileMoneyImt)
+/// - `TTID0027`: [`CnyTransfer`](TxType::CnyTransfer)
+/// - `TTID0004`: [`InterestIncome`](TxType::InterestIncome)
+/// - `TTID0010`: [`FcExchange`](TxType::FcExchange)
+///
+/// The list is open: \[`TxType::of`\] gives a value for a request from any wire text (a listed one is its variant, any other is sent as given), and an answer's unlisted value is kept in \[`TxType::Unknown`\]. From the bank's public documentation, not from its API document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TxType {
+    /// Withdraw to mobile money. Wire value: `TTID0001`.
+    WithdrawToMobileMoney,
+    /// Transfer out. Wire value: `TTID0002`.
+    TransferOut,
+    /// Transfer in. Wire value: `TTID0003`.
+    TransferIn,
+    /// Refund. Wire value: `TTID0007`.
+    Refund,
+    /// Foreign-currency deposit. Wire value: `TTID0008`.
+    FcDeposit,
+    /// Reversal. Wire value: `TTID0011`.
+    Reversal,
+    /// Cash deposit. Wire value: `TTID0023`.
+    CashDeposit,
+    /// Paybill/till. Wire value: `TTID0005`. Seen on the live service in one integration; not confirmed by the bank.
+    PaybillTill,
+    /// Utility payment. Wire value: `TTID0006`. Seen on the live service in one integration; not confirmed by the bank.
+    UtilityPayment,
+    /// Foreign-currency transfer out. Wire value: `TTID0009`. Seen on the live service in one integration; not confirmed by the bank.
+    FcTransferOut,
+    /// Cash withdrawal. Wire value: `TTID0024`. Seen on the live service in one integration; not confirmed by the bank.
+    CashWithdrawal,
+    /// Mobile money IMT. Wire value: `TTID0025`. Seen on the live service in one integration; not confirmed by the bank.
+    MobileMoneyImt,
+    /// CNY transfer. Wire value: `TTID0027`. Seen on the live service in one integration; not confirmed by the bank.
+    CnyTransfer,
+    /// Interest income. Wire value: `TTID0004`. Seen on the live service in one integration; not confirmed by the bank.
+    InterestIncome,
+    /// Foreign-currency exchange. Wire value: `TTID0010`. Seen on the live service in one integration; not confirmed by the bank.
+    FcExchange,
+    /// A wire value of `TxType` that this version of the client does not know, kept as received.
+    Unknown(UnknownValue),
+}
+impl TxType {
+    /// Every value of `TxType` the spec lists, in spec order.
+    pub const KNOWN: &'static [TxType] = &[
+        TxType::WithdrawToMobileMoney,
+        TxType::TransferOut,
+        TxType::TransferIn,
+        TxType::Refund,
+        TxType::FcDeposit,
+        TxType::Reversal,
+        TxType::CashDeposit,
+        TxType::PaybillTill,
+        TxType::UtilityPayment,
+        TxType::FcTransferOut,
+        TxType::CashWithdrawal,
+        TxType::MobileMoneyImt,
+        TxType::CnyTransfer,
+        TxType::InterestIncome,
+        TxType::FcExchange,
+    ];
+    /// This `TxType` as it is sent and received.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            TxType::WithdrawToMobileMoney => "TTID0001",
+            TxType::TransferOut => "TTID0002",
+            TxType::TransferIn => "TTID0003",
+            TxType::Refund => "TTID0007",
+            TxType::FcDeposit => "TTID0008",
+            TxType::Reversal => "TTID0011",
+            TxType::CashDeposit => "TTID0023",
+            TxType::PaybillTill => "TTID0005",
+            TxType::UtilityPayment => "TTID0006",
+            TxType::FcTransferOut => "TTID0009",
+            TxType::CashWithdrawal => "TTID0024",
+            TxType::MobileMoneyImt => "TTID0025",
+            TxType::CnyTransfer => "TTID0027",
+            TxType::InterestIncome => "TTID0004",
+            TxType::FcExchange => "TTID0010",
+            TxType::Unknown(value) => value.as_str(),
+        }
+    }
+    /// The `TxType` of a received wire text: a listed one is its variant, any other is kept in `Unknown`.
+    pub(crate) fn from_wire(wire: &str) -> TxType {
+        match wire {
+            "TTID0001" => TxType::WithdrawToMobileMoney,
+            "TTID0002" => TxType::TransferOut,
+            "TTID0003" => TxType::TransferIn,
+            "TTID0007" => TxType::Refund,
+            "TTID0008" => TxType::FcDeposit,
+            "TTID0011" => TxType::Reversal,
+            "TTID0023" => TxType::CashDeposit,
+            "TTID0005" => TxType::PaybillTill,
+            "TTID0006" => TxType::UtilityPayment,
+            "TTID0009" => TxType::FcTransferOut,
+            "TTID0024" => TxType::CashWithdrawal,
+            "TTID0025" => TxType::MobileMoneyImt,
+            "TTID0027" => TxType::CnyTransfer,
+            "TTID0004" => TxType::InterestIncome,
+            "TTID0010" => TxType::FcExchange,
+            other => TxType::Unknown(UnknownValue(other.to_owned())),
+        }
+    }
+    /// The `TxType` of any wire text, for a request (the list is open): a listed one is its variant, any other is kept in `Unknown` and sent as given.
+    #[must_use]
+    pub fn of(wire: &str) -> TxType {
+        TxType::from_wire(wire)
+    }
+}
+impl std::fmt::Display for TxType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl std::str::FromStr for TxType {
+    type Err = baas_runtime::wire_enum::ParseEnumError;
+    /// The `TxType` variant of a listed wire value; any other text is an error (never `Unknown`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match TxType::from_wire(s) {
+            TxType::Unknown(_) => Err(baas_runtime::wire_enum::ParseEnumError::new(s)),
+            known => Ok(known),
+        }
+    }
+}
+impl serde::Serialize for TxType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        baas_runtime::wire_enum::serialize_str(self.as_str(), serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TxType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let wire = baas_runtime::wire_enum::deserialize_str(deserializer)?;
+        Ok(TxType::from_wire(&wire))
     }
 }
 /// Utility and airtime payment status, from the bank's public documentation: 1 waiting for OTP, 2 processing (other values not public). The status of the utility payment record (whose other members are the sandbox's); 4 and 8 are the sandbox's final values.

@@ -110,16 +110,24 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ApplyForFcExchangeRequest {
-    /// The currency converted from. Wire name: `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    /// The currency converted from. Wire name: `sourceCurrency` (value set [`enums::Currency`](super::enums::Currency)). Required.
+    ///
+    /// Rules:
+    ///
+    /// - one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY
     ///
     /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "sourceCurrency")]
-    pub source_currency: super::enums::FxCurrency,
-    /// The currency converted to. Wire name: `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)). Required.
+    pub source_currency: super::enums::Currency,
+    /// The currency converted to. Wire name: `targetCurrency` (value set [`enums::Currency`](super::enums::Currency)). Required.
+    ///
+    /// Rules:
+    ///
+    /// - one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY
     ///
     /// Decision [`fx-currency-set`](super::decisions#decision-fx-currency-set): about /trans/v2/applyForFcExchange sourceCurrency, targetCurrency.
     #[serde(rename = "targetCurrency")]
-    pub target_currency: super::enums::FxCurrency,
+    pub target_currency: super::enums::Currency,
     /// Mandatory. Wire name: `sourceAccount` (string). Required.
     #[serde(rename = "sourceAccount")]
     pub source_account: String,
@@ -146,10 +154,10 @@ pub struct ApplyForFcExchangeRequest {
 /// The required fields of [`ApplyForFcExchangeRequest`], by name: build it with a struct literal and pass it to [`ApplyForFcExchangeRequest::new`] (then set optional fields), or, where a `ApplyForFcExchangeRequest` is expected (a field, an item of a `Vec<ApplyForFcExchangeRequest>`), give the literal alone with `.into()`, one name: `vec![ApplyForFcExchangeRequired { .. }.into()]`. A setter taking `impl Into<ApplyForFcExchangeRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApplyForFcExchangeRequired {
-    /// Wire name `sourceCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)): see [`ApplyForFcExchangeRequest::source_currency`].
-    pub source_currency: super::enums::FxCurrency,
-    /// Wire name `targetCurrency` (value set [`enums::FxCurrency`](super::enums::FxCurrency)): see [`ApplyForFcExchangeRequest::target_currency`].
-    pub target_currency: super::enums::FxCurrency,
+    /// Wire name `sourceCurrency` (value set [`enums::Currency`](super::enums::Currency)): see [`ApplyForFcExchangeRequest::source_currency`].
+    pub source_currency: super::enums::Currency,
+    /// Wire name `targetCurrency` (value set [`enums::Currency`](super::enums::Currency)): see [`ApplyForFcExchangeRequest::target_currency`].
+    pub target_currency: super::enums::Currency,
     /// Wire name `sourceAccount` (string): see [`ApplyForFcExchangeRequest::source_account`].
     pub source_account: String,
     /// Wire name `targetAccount` (string): see [`ApplyForFcExchangeRequest::target_account`].
@@ -265,6 +273,16 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
         let mut v = baas_runtime::Validator::new();
         let at = baas_runtime::FieldPath::ROOT;
+        v.one_of(
+            at.field("sourceCurrency"),
+            self.source_currency.as_str(),
+            &["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"],
+        );
+        v.one_of(
+            at.field("targetCurrency"),
+            self.target_currency.as_str(),
+            &["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"],
+        );
         v.required(at.field("sourceAccount"), !self.source_account.is_empty());
         v.required(at.field("targetAccount"), !self.target_account.is_empty());
         if let Some(value) = &self.source_amount {

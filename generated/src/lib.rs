@@ -48,7 +48,7 @@
 //!
 //! Decisions that apply to many items are listed here once instead of on each:
 //!
-//! - [`account-currency-set`](decisions#decision-account-currency-set) — Account currency, AccountListItem currency
+//! - [`currency-one-type`](decisions#decision-currency-one-type) — Every currency field: Account and AccountListItem currency, applyForTransfer currency, applyForFcExchange sourceCurrency/targetCurrency, telegraphicTransfer beneficiaryAccountCcy, billQuery currency, the records and notification payloads that carry a currency
 //! - [`decimal-wire-string`](decisions#decision-decimal-wire-string) — every decimal field (request and response)
 //! - [`document-type-values`](decisions#decision-document-type-values) — /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType
 //! - [`enum-wire-types`](decisions#decision-enum-wire-types) — value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes

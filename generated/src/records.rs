@@ -422,13 +422,9 @@ pub struct AccountOpeningResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `status` (int).
     #[serde(
         default,
@@ -470,7 +466,7 @@ impl AccountOpeningResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -608,14 +604,9 @@ pub struct BalanceChange {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_name: Option<String>,
-    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string).
-    #[serde(
-        rename = "txType",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub tx_type: Option<String>,
+    /// Wire name: `txType` (value set [`enums::TxType`](super::enums::TxType)).
+    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    pub tx_type: Option<super::enums::TxType>,
     /// Wire name: `oppoBankCode` (string).
     #[serde(
         rename = "oppoBankCode",
@@ -664,13 +655,9 @@ pub struct BalanceChange {
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub mpesa_business_pay_type: Option<i32>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -731,7 +718,7 @@ impl BalanceChange {
     #[cfg(feature = "server")]
     /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx_type(mut self, value: impl Into<super::enums::TxType>) -> Self {
         self.tx_type = Some(value.into());
         self
     }
@@ -780,7 +767,7 @@ impl BalanceChange {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -1128,13 +1115,9 @@ pub struct ClosingBalance {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_id: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// What the ledger held at the end of the day. Wire name: `closingBalance` (decimal, sent as a JSON string).
     #[serde(rename = "closingBalance", default, skip_serializing_if = "Option::is_none")]
     pub closing_balance: Option<baas_runtime::Amount>,
@@ -1150,7 +1133,7 @@ impl ClosingBalance {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -1608,13 +1591,9 @@ pub struct CnyTransferResult {
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Epoch ms. Wire name: `completedTime` (long).
     #[serde(
         rename = "completedTime",
@@ -1649,7 +1628,7 @@ impl CnyTransferResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -2272,13 +2251,9 @@ pub struct FcDepositResult {
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub status: Option<i32>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -2331,7 +2306,7 @@ impl FcDepositResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -2425,13 +2400,9 @@ pub struct FcOutboundResult {
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub status: Option<i32>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -2512,7 +2483,7 @@ impl FcOutboundResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -2590,13 +2561,9 @@ pub struct FxConversionResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub in_tx_id: Option<String>,
-    /// The target currency. Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// The target currency. Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// The target amount. Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -2639,7 +2606,7 @@ impl FxConversionResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -2703,13 +2670,9 @@ pub struct FxExchangeResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub in_tx_id: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::FxRequestStatus>,
@@ -2782,7 +2745,7 @@ impl FxExchangeResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -2866,13 +2829,9 @@ pub struct FxRequest {
     /// Wire name: `status` (value set [`enums::FxRequestStatus`](super::enums::FxRequestStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::FxRequestStatus>,
-    /// The target currency. Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// The target currency. Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// The target amount. Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -2931,7 +2890,7 @@ impl FxRequest {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -3002,13 +2961,9 @@ pub struct InterBankTransfer {
     /// Wire name: `fee` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<baas_runtime::Amount>,
-    /// Currency of the debited account. Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Currency of the debited account. Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Epoch ms. Wire name: `createTime` (long).
     #[serde(
         rename = "createTime",
@@ -3065,14 +3020,13 @@ pub struct InterBankTransfer {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub beneficiary_account_id: Option<String>,
-    /// Wire name: `beneficiaryAccountCcy` (string).
+    /// Wire name: `beneficiaryAccountCcy` (value set [`enums::Currency`](super::enums::Currency)).
     #[serde(
         rename = "beneficiaryAccountCcy",
         default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
+        skip_serializing_if = "Option::is_none"
     )]
-    pub beneficiary_account_currency: Option<String>,
+    pub beneficiary_account_currency: Option<super::enums::Currency>,
     /// Wire name: `beneficiaryName` (string).
     #[serde(
         rename = "beneficiaryName",
@@ -3183,7 +3137,7 @@ impl InterBankTransfer {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -3241,7 +3195,7 @@ impl InterBankTransfer {
     #[must_use]
     pub fn with_beneficiary_account_currency(
         mut self,
-        value: impl Into<String>,
+        value: impl Into<super::enums::Currency>,
     ) -> Self {
         self.beneficiary_account_currency = Some(value.into());
         self
@@ -3355,13 +3309,9 @@ pub struct InternalBatchItem {
         deserialize_with = "baas_runtime::lenient::option_i32"
     )]
     pub payee_type: Option<i32>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -3418,7 +3368,7 @@ impl InternalBatchItem {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -5513,13 +5463,9 @@ pub struct SmeBulkPaymentItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub payment_channel: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -5608,7 +5554,7 @@ impl SmeBulkPaymentItem {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -5683,14 +5629,9 @@ pub struct SmeBulkPaymentResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub payer_account_id: Option<String>,
-    /// Wire name: `txType` (string).
-    #[serde(
-        rename = "txType",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub tx_type: Option<String>,
+    /// Wire name: `txType` (value set [`enums::TxType`](super::enums::TxType)).
+    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    pub tx_type: Option<super::enums::TxType>,
     /// Wire name: `resultArray` (array of record [`records::SmeBulkPaymentItem`](super::records::SmeBulkPaymentItem)).
     #[serde(rename = "resultArray", default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<super::records::SmeBulkPaymentItem>>,
@@ -5713,7 +5654,7 @@ impl SmeBulkPaymentResult {
     #[cfg(feature = "server")]
     /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx_type(mut self, value: impl Into<super::enums::TxType>) -> Self {
         self.tx_type = Some(value.into());
         self
     }
@@ -6320,14 +6261,9 @@ pub struct TransactionListItem {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Wire name: `txType` (string).
-    #[serde(
-        rename = "txType",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub tx_type: Option<String>,
+    /// Wire name: `txType` (value set [`enums::TxType`](super::enums::TxType)).
+    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    pub tx_type: Option<super::enums::TxType>,
     /// Wire name: `txStatus` (value set [`enums::TxStatus`](super::enums::TxStatus)).
     #[serde(rename = "txStatus", default, skip_serializing_if = "Option::is_none")]
     pub tx_status: Option<super::enums::TxStatus>,
@@ -6408,7 +6344,7 @@ impl TransactionListItem {
     #[cfg(feature = "server")]
     /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx_type(mut self, value: impl Into<super::enums::TxType>) -> Self {
         self.tx_type = Some(value.into());
         self
     }
@@ -6506,14 +6442,9 @@ pub struct TransactionResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub tx_id: Option<String>,
-    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string).
-    #[serde(
-        rename = "txType",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub tx_type: Option<String>,
+    /// Wire name: `txType` (value set [`enums::TxType`](super::enums::TxType)).
+    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    pub tx_type: Option<super::enums::TxType>,
     /// Wire name: `externalTxId` (string).
     #[serde(
         rename = "externalTxId",
@@ -6597,13 +6528,9 @@ pub struct TransactionResult {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub third_party_tx_type: Option<String>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -6663,7 +6590,7 @@ impl TransactionResult {
     #[cfg(feature = "server")]
     /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx_type(mut self, value: impl Into<super::enums::TxType>) -> Self {
         self.tx_type = Some(value.into());
         self
     }
@@ -6747,7 +6674,7 @@ impl TransactionResult {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }
@@ -6941,13 +6868,9 @@ pub struct UtilityPayment {
     /// Wire name: `amount` (decimal, sent as a JSON string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
     /// Wire name: `status` (value set [`enums::UtilityPaymentStatus`](super::enums::UtilityPaymentStatus)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<super::enums::UtilityPaymentStatus>,
@@ -7041,7 +6964,7 @@ impl UtilityPayment {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }

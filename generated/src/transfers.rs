@@ -231,6 +231,10 @@ pub struct ApplyForTransferRequest {
     )]
     pub payee_account_name: Option<String>,
     /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)). Required.
+    ///
+    /// Rules:
+    ///
+    /// - one of KES, USD, GBP, EUR, TZS, UGX, RWF
     pub currency: super::enums::Currency,
     /// Interbank instant transfer purpose code (values not shown). Wire name: `paymentPurpose` (string). Optional.
     #[serde(rename = "paymentPurpose", default, skip_serializing_if = "Option::is_none")]
@@ -383,6 +387,11 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
         v.required(at.field("payerAccountId"), !self.payer_account_id.is_empty());
         v.required(at.field("payeeBankCode"), !self.payee_bank_code.is_empty());
         v.required(at.field("payeeAccountId"), !self.payee_account_id.is_empty());
+        v.one_of(
+            at.field("currency"),
+            self.currency.as_str(),
+            &["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF"],
+        );
         v.positive_amount(at.field("amount"), &self.amount);
         v.decimal_places(at.field("amount"), &self.amount, 2);
         if let Some(value) = &self.remark {
@@ -413,9 +422,9 @@ pub struct GetTransListRequest {
     /// Wire name: `accountId` (string). Required.
     #[serde(rename = "accountId")]
     pub account_id: String,
-    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer); the list is open. Wire name: `txType` (array of string). Required.
+    /// Transaction type filter; empty array \[\] returns all types. The document does not show the value set; public documentation and integrations give the codes; the list is open, so any other code may be sent. Wire name: `txType` (array of value set [`enums::TxType`](super::enums::TxType)). Required.
     #[serde(rename = "txType")]
-    pub tx_type: Vec<String>,
+    pub tx_type: Vec<super::enums::TxType>,
     /// Status filter; array of integer (another definition: array of string). The example \[2, 8\] selects processing and succeeded records. Wire name: `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)). Required.
     #[serde(rename = "txStatus")]
     pub tx_status: Vec<super::enums::TxStatus>,
@@ -448,8 +457,8 @@ pub struct GetTransListRequest {
 pub struct GetTransListRequired {
     /// Wire name `accountId` (string): see [`GetTransListRequest::account_id`].
     pub account_id: String,
-    /// Wire name `txType` (array of string): see [`GetTransListRequest::tx_type`].
-    pub tx_type: Vec<String>,
+    /// Wire name `txType` (array of value set [`enums::TxType`](super::enums::TxType)): see [`GetTransListRequest::tx_type`].
+    pub tx_type: Vec<super::enums::TxType>,
     /// Wire name `txStatus` (array of value set [`enums::TxStatus`](super::enums::TxStatus)): see [`GetTransListRequest::tx_status`].
     pub tx_status: Vec<super::enums::TxStatus>,
     /// Wire name `startTime` (long): see [`GetTransListRequest::start_time`].
@@ -665,14 +674,9 @@ pub struct GetTransResultResponse {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub account_id: Option<String>,
-    /// Transaction type code (TTID...); the list is open. Wire name: `txType` (string). Not public: this is the sandbox's choice, and the live service may differ.
-    #[serde(
-        rename = "txType",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub tx_type: Option<String>,
+    /// Wire name: `txType` (value set [`enums::TxType`](super::enums::TxType)). Not public: this is the sandbox's choice, and the live service may differ.
+    #[serde(rename = "txType", default, skip_serializing_if = "Option::is_none")]
+    pub tx_type: Option<super::enums::TxType>,
     /// Wire name: `amount` (decimal, sent as a JSON string). Not public: this is the sandbox's choice, and the live service may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<baas_runtime::Amount>,
@@ -760,7 +764,7 @@ impl GetTransResultResponse {
     #[cfg(feature = "server")]
     /// This value with `txType` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_tx_type(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx_type(mut self, value: impl Into<super::enums::TxType>) -> Self {
         self.tx_type = Some(value.into());
         self
     }
@@ -877,9 +881,9 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `beneficiaryAccountId` (string). Required.
     #[serde(rename = "beneficiaryAccountId")]
     pub beneficiary_account_id: String,
-    /// Wire name: `beneficiaryAccountCcy` (string). Required.
+    /// Any currency code of the beneficiary's account. Wire name: `beneficiaryAccountCcy` (value set [`enums::Currency`](super::enums::Currency)). Required.
     #[serde(rename = "beneficiaryAccountCcy")]
-    pub beneficiary_account_ccy: String,
+    pub beneficiary_account_ccy: super::enums::Currency,
     /// Wire name: `beneficiaryName` (string). Required.
     #[serde(rename = "beneficiaryName")]
     pub beneficiary_name: String,
@@ -960,8 +964,8 @@ pub struct TelegraphicTransferRequired {
     pub beneficiary_bank_city: String,
     /// Wire name `beneficiaryAccountId` (string): see [`TelegraphicTransferRequest::beneficiary_account_id`].
     pub beneficiary_account_id: String,
-    /// Wire name `beneficiaryAccountCcy` (string): see [`TelegraphicTransferRequest::beneficiary_account_ccy`].
-    pub beneficiary_account_ccy: String,
+    /// Wire name `beneficiaryAccountCcy` (value set [`enums::Currency`](super::enums::Currency)): see [`TelegraphicTransferRequest::beneficiary_account_ccy`].
+    pub beneficiary_account_ccy: super::enums::Currency,
     /// Wire name `beneficiaryName` (string): see [`TelegraphicTransferRequest::beneficiary_name`].
     pub beneficiary_name: String,
     /// Wire name `amount` (decimal, sent as a JSON string): see [`TelegraphicTransferRequest::amount`].
@@ -1157,10 +1161,6 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
         v.required(
             at.field("beneficiaryAccountId"),
             !self.beneficiary_account_id.is_empty(),
-        );
-        v.required(
-            at.field("beneficiaryAccountCcy"),
-            !self.beneficiary_account_ccy.is_empty(),
         );
         v.required(at.field("beneficiaryName"), !self.beneficiary_name.is_empty());
         v.positive_amount(at.field("amount"), &self.amount);

@@ -271,13 +271,9 @@ pub struct BillQueryResponse {
     /// Wire name: `dueAmount` (decimal, sent as a JSON string).
     #[serde(rename = "dueAmount", default, skip_serializing_if = "Option::is_none")]
     pub due_amount: Option<baas_runtime::Amount>,
-    /// Wire name: `currency` (string).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub currency: Option<String>,
+    /// Wire name: `currency` (value set [`enums::Currency`](super::enums::Currency)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<super::enums::Currency>,
 }
 impl BillQueryResponse {
     #[cfg(feature = "server")]
@@ -297,7 +293,7 @@ impl BillQueryResponse {
     #[cfg(feature = "server")]
     /// This value with `currency` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_currency(mut self, value: impl Into<String>) -> Self {
+    pub fn with_currency(mut self, value: impl Into<super::enums::Currency>) -> Self {
         self.currency = Some(value.into());
         self
     }

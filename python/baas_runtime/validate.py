@@ -36,6 +36,7 @@ class RuleKind(enum.Enum):
     DECIMAL_PLACES = "decimal_places"
     MAX_ITEMS = "max_items"
     MIN_ITEMS = "min_items"
+    ONE_OF = "one_of"
     REQUIRED = "required"
     REQUIRED_IF = "required_if"
     AT_LEAST_ONE_OF = "at_least_one_of"
@@ -110,7 +111,9 @@ class Validator:
 
     # ---- types (Python only: a value of another type than the field's) -------------
 
-    def is_type(self, at: FieldPath, value: object, expected: type[Any], words: str) -> bool:
+    def is_type(
+        self, at: FieldPath, value: object, expected: type[Any] | tuple[type[Any], ...], words: str
+    ) -> bool:
         """True when ``value`` is an ``expected``; records a ``TYPE`` violation otherwise.
         ``bool`` is no integer and ``float`` is never accepted (money is exact)."""
         ok = isinstance(value, expected) and not (
@@ -178,6 +181,14 @@ class Validator:
             self._push(at, RuleKind.BASE64, f"is not valid Base64: {why}")
         elif n > max:
             self._push(at, RuleKind.BASE64_MAX_BYTES, f"decodes to {n} bytes, at most {max} allowed")
+
+    # ---- value sets -----------------------------------------------------------------
+
+    def one_of(self, at: FieldPath, value: str, allowed: tuple[str, ...]) -> None:
+        """One of the ``allowed`` wire values (a value set's field that takes fewer of its
+        values in this request)."""
+        if value not in allowed:
+            self._push(at, RuleKind.ONE_OF, f"is `{value}`, must be one of {', '.join(allowed)}")
 
     # ---- numbers --------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ __all__ = [
     "decimal_text",
     "decimal_number",
     "enum_wire",
+    "enum_text",
     "json_wire",
     "object_of",
     "str_of",
@@ -119,12 +120,22 @@ E = TypeVar("E", bound=enum.Enum)
 T = TypeVar("T")
 
 
-def enum_wire(value: enum.Enum) -> WireValue:
-    """The wire value of a generated enum member (text, or an integer)."""
+def enum_wire(value: enum.Enum | str) -> WireValue:
+    """The wire value of a generated enum member (text, or an integer), or of a code given
+    as text to an open value set's field (sent as given)."""
+    if isinstance(value, str):
+        return value
     wire = value.value
     if isinstance(wire, (str, int)):
         return wire
     raise ValueError(f"{value!r} has no wire value")
+
+
+def enum_text(value: enum.Enum | str) -> str:
+    """The wire text of a text value set's member, or a code given as text (an open set's
+    field): what a ``one_of`` rule compares."""
+    wire = enum_wire(value)
+    return wire if isinstance(wire, str) else str(wire)
 
 
 def json_wire(value: object, at: str = "") -> WireValue:

@@ -21,7 +21,7 @@ from baas_client import (
     SandboxProcess,
     Verifier,
 )
-from baas_client.enums import Currency, FxCurrency, OtpType, TxStatus
+from baas_client.enums import Currency, OtpType, TxStatus
 from conftest import start_sandbox
 
 
@@ -178,7 +178,7 @@ def test_the_service_sender_is_printed_exposed_and_verifies_the_sandboxs_notific
             assert attached.state()["accounts"]
         with Client(sandbox.config()) as client:
             client.apply_for_fc_exchange(
-                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_currency=Currency.USD, target_currency=Currency.KES,
                 source_account="1000000002", target_account="1000000001",
                 source_amount=Decimal("10.00"),
             )
@@ -225,7 +225,7 @@ def test_the_readmes_admin_api_table_names_every_member_the_sandbox_serves() -> 
                 currency=Currency.KES, amount=Decimal("1.00"),
             )
             client.apply_for_fc_exchange(  # booked at once: a transaction and a notification
-                source_currency=FxCurrency.USD, target_currency=FxCurrency.KES,
+                source_currency=Currency.USD, target_currency=Currency.KES,
                 source_account="1000000002", target_account="1000000001", source_amount=Decimal("1.00"),
             )
             state = admin.state()

@@ -35,6 +35,9 @@ pub enum RuleKind {
     MaxItems,
     /// Fewer array items than required.
     MinItems,
+    /// A value of a value set this request does not take (the service takes fewer of
+    /// its values here).
+    OneOf,
     /// A required field is missing or empty.
     Required,
     /// A field required by a condition is missing or empty.
@@ -231,6 +234,18 @@ impl Validator {
                 format!("decodes to {n} bytes, at most {max} allowed"),
             ),
             Ok(_) => {}
+        }
+    }
+
+    /// One of the `allowed` wire values (a value set's field that takes fewer of its values
+    /// in this request).
+    pub fn one_of(&mut self, at: FieldPath<'_>, value: &str, allowed: &[&str]) {
+        if !allowed.contains(&value) {
+            self.push(
+                at,
+                RuleKind::OneOf,
+                format!("is `{value}`, must be one of {}", allowed.join(", ")),
+            );
         }
     }
 
@@ -598,6 +613,22 @@ mod tests {
         );
         assert!(text.contains("beneficiaryCountryCode: is required when beneficiaryType = 1"));
         assert!(Validator::new().finish().is_ok());
+    }
+
+    #[test]
+    fn one_of_takes_only_the_listed_values() {
+        let at = FieldPath::ROOT;
+        let mut v = Validator::new();
+        v.one_of(at.field("currency"), "KES", &["KES", "USD"]);
+        assert!(v.finish().is_ok());
+        let mut v = Validator::new();
+        v.one_of(at.field("currency"), "CNY", &["KES", "USD"]);
+        let errors = v.finish().unwrap_err();
+        assert_eq!(errors.violations()[0].rule, RuleKind::OneOf);
+        assert_eq!(
+            errors.to_string(),
+            "1 rule violated: currency: is `CNY`, must be one of KES, USD"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use baas_client::enums::FxCurrency;
+use baas_client::enums::Currency;
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::notification::SeenFile;
 use baas_client::notifications::Payload;
@@ -31,8 +31,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Kes,
-                target_currency: FxCurrency::Eur,
+                source_currency: Currency::Kes,
+                target_currency: Currency::Eur,
                 source_account: "2000000001".into(),
                 target_account: "2000000003".into(),
             })
@@ -75,7 +75,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "FX {} done: {} {} at {}",
                 fx.application_id.unwrap_or_default(),
                 fx.amount.map(|a| a.to_string()).unwrap_or_default(),
-                fx.currency.unwrap_or_default(),
+                fx.currency.map(|c| c.to_string()).unwrap_or_default(),
                 fx.fx_rate.map(|r| r.to_string()).unwrap_or_default(),
             ),
             other => println!("notification {}: {other:?}", other.notification_type()),

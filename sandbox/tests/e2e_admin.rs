@@ -6,7 +6,7 @@
 
 mod common;
 
-use baas_client::enums::{Currency, FxCurrency, OtpType};
+use baas_client::enums::{Currency, OtpType};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::otp::*;
 use baas_client::transfers::*;
@@ -140,8 +140,8 @@ async fn deliveries_and_dropped_answers_are_shown() {
     let (sb, c) = start().await;
     c.apply_for_fc_exchange(
         ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-            source_currency: FxCurrency::Kes,
-            target_currency: FxCurrency::Eur,
+            source_currency: Currency::Kes,
+            target_currency: Currency::Eur,
             source_account: "2000000001".into(),
             target_account: "2000000003".into(),
         })
@@ -324,8 +324,8 @@ async fn a_notification_is_delivered_again_from_the_page() {
     });
     c.apply_for_fc_exchange(
         ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-            source_currency: FxCurrency::Kes,
-            target_currency: FxCurrency::Eur,
+            source_currency: Currency::Kes,
+            target_currency: Currency::Eur,
             source_account: "2000000001".into(),
             target_account: "2000000003".into(),
         })

@@ -8,7 +8,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use baas_client::enums::FxCurrency;
+use baas_client::enums::Currency;
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::Client;
 use baas_runtime::notification::{self, Verifier};
@@ -80,8 +80,8 @@ async fn receiver(sb: &Sandbox) -> Arc<Mutex<Received>> {
 async fn exchange(c: &Client) -> String {
     c.apply_for_fc_exchange(
         ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-            source_currency: FxCurrency::Kes,
-            target_currency: FxCurrency::Eur,
+            source_currency: Currency::Kes,
+            target_currency: Currency::Eur,
             source_account: "2000000001".into(),
             target_account: "2000000003".into(),
         })

@@ -6,7 +6,7 @@ mod common;
 
 use baas_client::account::GetAccountDetailsRequired;
 use baas_client::enums::{
-    AmountType, ChargeType, Currency, FeeBeneficiaryType, FxCurrency, PaymentChannel,
+    AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel,
 };
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::reversal::FetchTransactionFeeRequired;
@@ -66,8 +66,8 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Eur,
-                target_currency: FxCurrency::Kes,
+                source_currency: Currency::Eur,
+                target_currency: Currency::Kes,
                 source_account: "2000000003".into(),
                 target_account: "2000000001".into(),
             })
@@ -79,8 +79,8 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
     let r = c
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Eur,
-                target_currency: FxCurrency::Kes,
+                source_currency: Currency::Eur,
+                target_currency: Currency::Kes,
                 source_account: "2000000003".into(),
                 target_account: "2000000001".into(),
             })
@@ -113,7 +113,7 @@ async fn amounts_at_the_limit_of_the_decimal_type_are_refused_not_panicked_on() 
             beneficiary_bank_name: "Deutsche Bank".into(),
             beneficiary_bank_city: "Frankfurt".into(),
             beneficiary_account_id: "DE89370400440532013000".into(),
-            beneficiary_account_ccy: "EUR".into(),
+            beneficiary_account_ccy: Currency::Eur,
             beneficiary_name: "Max Mustermann".into(),
             amount: amount(HUGE),
             amount_type: AmountType::CreditAccountCurrency,

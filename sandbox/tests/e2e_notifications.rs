@@ -11,7 +11,7 @@ use std::time::Duration;
 use baas_client::account::QueryClosingBalanceRequired;
 use baas_client::cny::ApplyForCnyExpressRequired;
 use baas_client::enums::NotificationType;
-use baas_client::enums::{BeneficiaryType, CnyDocumentType, FxCurrency, PaymentPurpose};
+use baas_client::enums::{BeneficiaryType, CnyDocumentType, Currency, PaymentPurpose};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::records::{OrderItem, OrderItemRequired};
 use baas_runtime::notification::{self, DeliveryId, Notification, Verifier};
@@ -115,8 +115,8 @@ async fn notifications_are_signed_retried_and_verified() {
     let fx = c
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Kes,
-                target_currency: FxCurrency::Eur,
+                source_currency: Currency::Kes,
+                target_currency: Currency::Eur,
                 source_account: "2000000001".into(),
                 target_account: "2000000003".into(),
             })

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use baas_client::enums::{Currency, FxCurrency, OtpType, TxStatus};
+use baas_client::enums::{Currency, OtpType, TxStatus};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::otp::{
     ConfirmOperationRequest, ConfirmOperationRequired, SendOtpRequest, SendOtpRequired,
@@ -79,8 +79,8 @@ async fn tx_status(c: &Client, tx: &str) -> Option<TxStatus> {
 
 async fn apply_fx(c: &Client, kes: &str) -> Result<String, Error> {
     let request = ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-        source_currency: FxCurrency::Kes,
-        target_currency: FxCurrency::Eur,
+        source_currency: Currency::Kes,
+        target_currency: Currency::Eur,
         source_account: FX_SOURCE.into(),
         target_account: FX_TARGET.into(),
     })

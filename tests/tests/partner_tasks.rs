@@ -9,7 +9,7 @@ use std::time::Duration;
 use baas_client::account::QueryAccountListByUserIdRequired;
 use baas_client::account::{ActivateAccountRequest, ActivateAccountRequired};
 use baas_client::enums::{
-    AmountType, ChargeType, CurrencyPair, FxCurrency, FxRequestStatus, InterBankApplicationStatus,
+    AmountType, ChargeType, CurrencyPair, Currency, FxRequestStatus, InterBankApplicationStatus,
     NetworkProvider, OtpType, PaymentChannel, UtilityPaymentStatus,
 };
 use baas_client::fx::{
@@ -59,8 +59,8 @@ async fn fx_rate_conversion_and_its_final_status_are_typed() {
     let fx = client
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Eur,
-                target_currency: FxCurrency::Kes,
+                source_currency: Currency::Eur,
+                target_currency: Currency::Kes,
                 source_account: "2000000003".into(),
                 target_account: "2000000001".into(),
             })
@@ -123,7 +123,7 @@ async fn a_swift_transfer_is_listed_by_the_pager_and_waited_for() {
             beneficiary_bank_name: "Deutsche Bank".into(),
             beneficiary_bank_city: "Frankfurt".into(),
             beneficiary_account_id: "DE89370400440532013000".into(),
-            beneficiary_account_ccy: "EUR".into(),
+            beneficiary_account_ccy: Currency::Eur,
             beneficiary_name: "Hans Muster".into(),
             amount: amount("1000"),
             amount_type: AmountType::DebitAccountCurrency,

@@ -61,6 +61,9 @@ fn methods() -> BTreeSet<&'static str> {
         TypeRef::Decimal {
             wire: DecimalWire::String,
         },
+        TypeRef::Enum {
+            name: "Currency".to_owned(),
+        },
         TypeRef::Array {
             item: Box::new(TypeRef::String),
         },
@@ -89,6 +92,7 @@ fn example(key: RuleKey) -> RuleKind {
             max: Some(number("10")),
         },
         ArgShape::Text => Arg::Text("checked by the service".to_owned()),
+        ArgShape::Values => Arg::Values(vec!["KES".to_owned()]),
     };
     key.with(arg).expect("an argument of the key's shape")
 }

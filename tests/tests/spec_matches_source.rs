@@ -809,11 +809,11 @@ struct ValueSet {
     wire_type: String,
     doc: Doc,
     list: String,
-    /// A later text of the same document that adds values to the list ("adds `6` waiting
-    /// for account opening and `8` failed to open the account"): its values joined by
-    /// "and", merged into the list in wire order.
+    /// Later texts of the same document that add values to the list ("adds `6` waiting
+    /// for account opening and `8` failed to open the account"): each one's values joined
+    /// by "and" or ",", merged into the list in wire order (in order, for text values).
     #[serde(default)]
-    adds: Option<String>,
+    adds: Vec<String>,
 }
 
 fn tables() -> &'static Tables {
@@ -1007,9 +1007,8 @@ fn values_of(list: &str) -> Vec<String> {
 
 /// `list` with the values of an "adds" text (`6 waiting ... and 8 failed ...`), in
 /// wire order when every value is an integer.
-fn with_added(mut list: Vec<String>, adds: Option<&str>) -> Vec<String> {
-    let Some(adds) = adds else { return list };
-    for item in adds.split(" and ") {
+fn with_added(mut list: Vec<String>, adds: &[String]) -> Vec<String> {
+    for item in adds.iter().flat_map(|a| a.split(" and ")).flat_map(|a| a.split(", ")) {
         if let Some(value) = item.split_whitespace().next() {
             list.push(value.to_owned());
         }
@@ -1076,7 +1075,7 @@ fn compare_value_sets(spec: &Spec, seed: &str, facts: &str) -> Vec<String> {
                         }
                         seen
                     }
-                    _ => with_added(values_of(list), adds.as_deref()),
+                    _ => with_added(values_of(list), adds),
                 };
                 if got != want {
                     out.push(format!(

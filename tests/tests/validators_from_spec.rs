@@ -219,7 +219,12 @@ fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) ->
         TypeRef::Json | TypeRef::Scalar => json!({}),
         TypeRef::Enum { name } => {
             let def = api.enum_def(name).expect("enum declared");
-            let first = &def.values[0].wire;
+            // The first value a `one_of` rule takes, else the set's first.
+            let allowed = rules.iter().find_map(|r| match &r.kind {
+                RuleKind::OneOf { values } => values.first(),
+                _ => None,
+            });
+            let first = allowed.unwrap_or(&def.values[0].wire);
             match def.wire_type {
                 EnumWireType::String => json!(first),
                 EnumWireType::Integer => json!(first.parse::<i64>().expect("integer wire")),
@@ -493,6 +498,22 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
                 Value::Array(vec![item; past]),
             )]
         }
+        RuleKind::OneOf { values } => {
+            // Past the rule: a value the set lists and the rule does not, or (an open set)
+            // a code the set does not list either.
+            let TypeRef::Enum { name } = element_ty else {
+                unreachable!("one_of is on value sets")
+            };
+            let def = api.enum_def(name).expect("enum declared");
+            let past = def
+                .values
+                .iter()
+                .map(|v| v.wire.clone())
+                .find(|w| !values.contains(w))
+                .or_else(|| def.open.then(|| "ZZZ".to_owned()));
+            past.map(|p| vec![(wrap(json!(values[0])), wrap(json!(p)))])
+                .unwrap_or_default()
+        }
         RuleKind::MinChars { .. } | RuleKind::ServerSide { .. } => vec![],
     }
 }
@@ -509,6 +530,7 @@ fn violated(rule: &RuleKind) -> Violated {
         RuleKind::Base64MaxBytes { .. } => Violated::Base64MaxBytes,
         RuleKind::MaxItems { .. } => Violated::MaxItems,
         RuleKind::MinItems { .. } => Violated::MinItems,
+        RuleKind::OneOf { .. } => Violated::OneOf,
         RuleKind::ServerSide { .. } => unreachable!("never checked by the client"),
     }
 }

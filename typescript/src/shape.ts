@@ -24,6 +24,8 @@ export type Ty =
       readonly name: string;
       readonly wire: "string" | "integer";
       readonly values: readonly (string | number)[];
+      /** An open set: a request may carry a value it does not list (any string). */
+      readonly open?: true;
     }
   | { readonly k: "record"; readonly record: () => RecordShape }
   | { readonly k: "array"; readonly item: Ty };
@@ -39,7 +41,8 @@ export type RuleCheck =
   | readonly ["range_amount", string | null, string | null]
   | readonly ["positive_amount"]
   | readonly ["whole"]
-  | readonly ["decimal_places", number];
+  | readonly ["decimal_places", number]
+  | readonly ["one_of", readonly string[]];
 
 /** A rule check of an array as a whole. */
 export type ArrayCheck = readonly ["max_items", number] | readonly ["min_items", number];
@@ -186,9 +189,14 @@ function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, 
     case "json":
       return;
     case "enum":
-      if (!ty.values.includes(value as string | number)) {
-        v.push(at, "type", `must be a ${ty.name} (${ty.values.map((x) => JSON.stringify(x)).join(", ")}), not ${JSON.stringify(value)}`);
+      if (ty.open === true && ty.wire === "string") {
+        if (typeof value !== "string") return v.push(at, "type", `must be a ${ty.name} (a string), not ${typeName(value)}`);
+        return checks(v, field, at, { text: value });
       }
+      if (!ty.values.includes(value as string | number)) {
+        return v.push(at, "type", `must be a ${ty.name} (${ty.values.map((x) => JSON.stringify(x)).join(", ")}), not ${JSON.stringify(value)}`);
+      }
+      if (typeof value === "string") checks(v, field, at, { text: value });
       return;
     case "record":
       return validateRecord(v, ty.record(), value, at);
@@ -255,6 +263,9 @@ function checks(v: Validator, field: FieldShape, at: FieldPath, value: Checked):
         break;
       case "decimal_places":
         v.decimal_places(at, amount(c, value), c[1]);
+        break;
+      case "one_of":
+        v.one_of(at, text(c, value), c[1]);
         break;
       default: {
         const unknown: never = c;

@@ -21,6 +21,7 @@ export type RuleKind =
   | "decimal_places"
   | "max_items"
   | "min_items"
+  | "one_of"
   | "required"
   | "required_if"
   | "at_least_one_of"
@@ -132,6 +133,11 @@ export class Validator {
 
   min_items(at: FieldPath, length: number, min: number): void {
     if (length < min) this.push(at, "min_items", `has ${length} items, at least ${min} required`);
+  }
+
+  /** One of the `allowed` wire values (a value set's field that takes fewer of its values in this request). */
+  one_of(at: FieldPath, value: string, allowed: readonly string[]): void {
+    if (!allowed.includes(value)) this.push(at, "one_of", `is \`${value}\`, must be one of ${allowed.join(", ")}`);
   }
 
   required(at: FieldPath, present: boolean): void {

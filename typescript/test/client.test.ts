@@ -113,14 +113,21 @@ test("every rule check runs on the value its type gives; a check on a value of a
       { wire: "n", ty: { k: "int" }, required: true, checks: [["range_int", 1, 5], ["positive_int"]] },
       { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["range_amount", "1", null], ["positive_amount"], ["whole"], ["decimal_places", 0]] },
       { wire: "list", ty: { k: "array", item: { k: "int" } }, required: true, arrayChecks: [["max_items", 1], ["min_items", 1]] },
+      { wire: "ccy", ty: { k: "enum", name: "Currency", wire: "string", values: ["KES", "CNY"], open: true }, required: true, checks: [["one_of", ["KES"]]] },
+      { wire: "other", ty: { k: "enum", name: "Currency", wire: "string", values: ["KES", "CNY"], open: true }, required: true, checks: [["one_of", ["KES", "XAF"]]] },
+      { wire: "closed", ty: { k: "enum", name: "Kind", wire: "string", values: ["1", "2"] }, required: true, checks: [["one_of", ["1"]]] },
     ],
   };
   const v = new Validator();
-  validateRecord(v, shape, { name: "a-bcd", n: -9, amount: "-0.5", list: [1, 2] }, FieldPath.ROOT);
+  validateRecord(v, shape, { name: "a-bcd", n: -9, amount: "-0.5", list: [1, 2], ccy: "CNY", other: "XAF", closed: "2" }, FieldPath.ROOT);
   assert.deepEqual(
     v.violations.map((x) => `${x.field}:${x.rule}`),
-    ["name:max_chars", "name:alphanumeric", "name:base64", "n:range", "n:positive", "amount:range", "amount:positive", "amount:whole", "amount:decimal_places", "list:max_items"],
+    ["name:max_chars", "name:alphanumeric", "name:base64", "n:range", "n:positive", "amount:range", "amount:positive", "amount:whole", "amount:decimal_places", "list:max_items", "ccy:one_of", "closed:one_of"],
   );
+  // A closed set refuses a value it does not list by its type; an open one takes it (the code above passed).
+  const closed = new Validator();
+  validateRecord(closed, { name: "C", fields: [shape.fields[6]!] }, { closed: "XAF" }, FieldPath.ROOT);
+  assert.deepEqual(closed.violations.map((x) => `${x.field}:${x.rule}`), ["closed:type"]);
   const wrong: RecordShape = { name: "W", fields: [{ wire: "n", ty: { k: "int" }, required: true, checks: [["max_chars", 2]] }] };
   assert.throws(() => validateRecord(new Validator(), wrong, { n: 1 }, FieldPath.ROOT), /max_chars applies to text/u);
 });

@@ -61,10 +61,18 @@ pub(super) fn enum_def(ck: &mut Checker, e: &Spanned<EnumSpec>) -> model::EnumDe
             ),
         });
     }
+    if spec.open == Some(true) && wire_type == EnumWireType::Integer {
+        ck.error(
+            &spec.name.loc,
+            format!("{what} is `open` but its wire values are integers"),
+            Some("an open set takes any text code; integer sets are closed (remove `open`)".into()),
+        );
+    }
     let decisions = ck.decisions_of(&spec.decisions, &what);
     model::EnumDef {
         name,
         wire_type,
+        open: spec.open.unwrap_or(false),
         doc: spec.doc.clone().unwrap_or_default(),
         source: spec.source.map_or(model::Source::Seed, Into::into),
         values,

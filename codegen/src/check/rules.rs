@@ -3,9 +3,10 @@
 //! and in order), no rule appears twice unless repeatable, and no pair of bounds
 //! contradicts ([`BOUND_PAIRS`]). Rules are never matched by their spec key here.
 
+use super::declare::Declared;
 use super::types::type_text;
 use super::Checker;
-use crate::model::{self, Location, Rule, TypeRef};
+use crate::model::{self, EnumWireType, Location, Rule, TypeRef};
 use crate::rules::RuleKind;
 use crate::rules::{Arg, RuleKey, BOUND_PAIRS};
 use crate::spec_file::{RangeSpec, RawArg, RuleSpec, Spanned};
@@ -13,6 +14,7 @@ use crate::spec_file::{RangeSpec, RawArg, RuleSpec, Spanned};
 /// The checked rules of `what`, of type `ty` (whose type resolved).
 pub(super) fn rules(
     ck: &mut Checker,
+    declared: &Declared,
     list: &[Spanned<RuleSpec>],
     ty: &TypeRef,
     what: &str,
@@ -23,7 +25,7 @@ pub(super) fn rules(
         let Some((key, raw)) = rule_item(ck, r, what) else {
             continue;
         };
-        let Some(kind) = rule_kind(ck, key, &raw.loc, &raw.value, ty, what) else {
+        let Some(kind) = rule_kind(ck, declared, key, &raw.loc, &raw.value, ty, what) else {
             continue;
         };
         if let Some(prev) = out
@@ -136,6 +138,7 @@ fn rule_bounds(ck: &mut Checker, rules: &[Rule], what: &str) {
 
 fn rule_kind(
     ck: &mut Checker,
+    declared: &Declared,
     key: RuleKey,
     loc: &Location,
     raw: &RawArg,
@@ -186,9 +189,59 @@ fn rule_kind(
             Arg::Text(text.clone())
         }
         RawArg::Range(range) => range_arg(ck, range, loc, elem, what)?,
+        RawArg::Values(values) => values_arg(ck, declared, values, loc, elem, what)?,
     };
     // The argument was decoded in the key's own shape, so this always builds.
     key.with(arg)
+}
+
+/// The values of a `one_of:` rule: some of the wire values of a text value set, each once.
+fn values_arg(
+    ck: &mut Checker,
+    declared: &Declared,
+    values: &[String],
+    loc: &Location,
+    elem: &TypeRef,
+    what: &str,
+) -> Option<Arg> {
+    let TypeRef::Enum { name } = elem else {
+        return None;
+    };
+    // An unknown enum was reported where the type was resolved.
+    let info = declared.enums.get(name)?;
+    if info.wire_type != EnumWireType::String {
+        ck.error(
+            loc,
+            format!("`one_of` on {what}: `{name}` is a set of integers"),
+            Some("`one_of` restricts a set of text values".into()),
+        );
+        return None;
+    }
+    if values.is_empty() {
+        ck.error(
+            loc,
+            format!("`one_of` of {what} lists no value"),
+            Some(format!("list the values of `{name}` requests may carry")),
+        );
+        return None;
+    }
+    let mut ok = true;
+    for (i, v) in values.iter().enumerate() {
+        if !info.wires.contains(v) {
+            ck.error(
+                loc,
+                format!("`one_of` of {what} lists `{v}`, which `{name}` does not list"),
+                Some(format!(
+                    "list it in `{name}` first (a restriction names known values), or remove it"
+                )),
+            );
+            ok = false;
+        } else if values[..i].contains(v) {
+            ck.error(loc, format!("`one_of` of {what} lists `{v}` twice"), None);
+            ok = false;
+        }
+    }
+    ok.then(|| Arg::Values(values.to_vec()))
 }
 
 /// The bounds of a `range:` rule, exact, with min not above max.

@@ -262,6 +262,20 @@ fn enum_values(old: &Api, o: &EnumDef, n: &EnumDef) -> Vec<Item> {
             Wire::Breaking,
         ));
     }
+    if o.open != n.open {
+        // Open: requests may carry any value (a constructor of unlisted values is added,
+        // and a value no longer refused by the type); closed again takes that away.
+        items.push(Item::new(
+            "",
+            if n.open {
+                "opened: requests may carry a value it does not list".to_owned()
+            } else {
+                "closed: requests may no longer carry a value it does not list".to_owned()
+            },
+            if n.open { Level::Minor } else { Level::Major },
+            Wire::Compatible,
+        ));
+    }
     if o.doc != n.doc || o.source != n.source || o.decisions != n.decisions {
         items.push(docs_item(""));
     }

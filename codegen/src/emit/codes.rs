@@ -20,6 +20,7 @@ fn synthetic(name: &str, values: Vec<EnumValue>) -> EnumDef {
     EnumDef {
         name: name.to_owned(),
         wire_type: EnumWireType::String,
+        open: false,
         doc: String::new(),
         source: Source::Seed,
         values,

@@ -147,6 +147,14 @@ fn enum_doc(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
         .map(|v| format!("`{}`: [`{}`]({}::{})", v.wire, v.name, def.name, v.name))
         .collect();
     doc.list("Wire values:", &values);
+    if def.open {
+        doc.text(&format!(
+            "The list is open: [`{0}::of`] gives a value for a request from any wire text \
+             (a listed one is its variant, any other is sent as given), and an answer's \
+             unlisted value is kept in [`{0}::Unknown`].",
+            def.name
+        ));
+    }
     docs::add_provenance(&mut doc, def.source);
     docs::add_decisions(&mut doc, api, &def.decisions);
     doc.outer()
@@ -196,6 +204,20 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
         def.name
     );
     let wires: Vec<&str> = def.values.iter().map(|v| v.wire.as_str()).collect();
+    let of = def.open.then(|| {
+        let of_doc = format!(
+            " The `{}` of any wire text, for a request (the list is open): a listed one is \
+             its variant, any other is kept in `Unknown` and sent as given.",
+            def.name
+        );
+        quote! {
+            #[doc = #of_doc]
+            #[must_use]
+            pub fn of(wire: &str) -> #name {
+                #name::from_wire(wire)
+            }
+        }
+    });
     quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -226,6 +248,8 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
                         other => #name::Unknown(UnknownValue(other.to_owned())),
                     }
                 }
+
+                #of
             }
 
             impl std::fmt::Display for #name {

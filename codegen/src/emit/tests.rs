@@ -205,7 +205,9 @@ pub(crate) fn sample_api() -> Api {
                         name: "Kind".into(),
                     },
                     Required,
-                    vec![],
+                    vec![rule(RuleKind::OneOf {
+                        values: vec!["1".into()],
+                    })],
                 ),
                 field(
                     "oderArray",
@@ -421,6 +423,7 @@ pub(crate) fn sample_api() -> Api {
             EnumDef {
                 name: "Kind".into(),
                 wire_type: EnumWireType::String,
+                open: false,
                 doc: "Kind <x>.".into(),
                 source: Source::Seed,
                 values: vec![
@@ -433,6 +436,7 @@ pub(crate) fn sample_api() -> Api {
             EnumDef {
                 name: "TxStatus".into(),
                 wire_type: EnumWireType::Integer,
+                open: false,
                 doc: "Status.".into(),
                 source: Source::Live,
                 values: vec![
@@ -486,6 +490,11 @@ fn whole_crate_emits_and_parses() {
         "{trans}"
     );
     assert!(trans.contains("pub r#type: super::enums::Kind"), "{trans}");
+    // A `one_of` rule checks the value set's wire text against its list.
+    assert!(
+        trans.contains("v.one_of(at.field(\"type\"), self.r#type.as_str(), &[\"1\"]);"),
+        "{trans}"
+    );
     assert!(trans.contains("deny_unknown_fields"), "{trans}");
     // Required fields by name, no positional constructor.
     assert!(

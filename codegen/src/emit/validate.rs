@@ -98,6 +98,7 @@ fn call(check: &Check, path: &TokenStream, value: TokenStream) -> TokenStream {
             quote!(Some(#a))
         }
         CheckArg::Integer(None) | CheckArg::Amount(None) => quote!(None),
+        CheckArg::Texts(values) => quote!(&[#(#values),*]),
     });
     quote!(v.#method(#path, #value, #(#args),*);)
 }
@@ -116,6 +117,10 @@ fn scalar_checks(
             let value = match check.value {
                 CheckValue::Text | CheckValue::Amount => place.by_ref(),
                 CheckValue::Integer => int_value(ty, place),
+                CheckValue::Wire => {
+                    let receiver = place.receiver();
+                    quote!(#receiver.as_str())
+                }
                 // Lengths are array-level checks, made by the caller.
                 CheckValue::Length => place.by_ref(),
             };

@@ -215,6 +215,7 @@ mod tests {
                 CheckValue::Integer => "long",
                 CheckValue::Amount => "BigDecimal",
                 CheckValue::Length => "int",
+                CheckValue::Wire => "String",
             };
             let mut params = vec!["FieldPath at".to_owned(), format!("{value} ")];
             let args: Vec<&str> = check
@@ -224,6 +225,7 @@ mod tests {
                     CheckArg::Count(_) | CheckArg::Places(_) => "long",
                     CheckArg::Integer(_) => "Long",
                     CheckArg::Amount(_) => "BigDecimal",
+                    CheckArg::Texts(_) => "List<String>",
                 })
                 .collect();
             let signature = format!("public void {method}({}", params.remove(0));

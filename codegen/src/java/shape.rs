@@ -327,6 +327,10 @@ fn arg(a: &CheckArg) -> String {
         CheckArg::Integer(None) => "(Long) null".to_owned(),
         CheckArg::Amount(Some(n)) => format!("new BigDecimal(\"{n}\")"),
         CheckArg::Amount(None) => "(BigDecimal) null".to_owned(),
+        CheckArg::Texts(values) => {
+            let items: Vec<String> = values.iter().map(|v| string_literal(v)).collect();
+            format!("java.util.List.of({})", items.join(", "))
+        }
     }
 }
 
@@ -359,6 +363,7 @@ fn value_checks(out: &mut Out, f: &FieldPlan, ty: &TypeRef, expr: &str, at: &str
             for c in f.checks.iter().filter(|c| c.level == CheckLevel::Value) {
                 let value = match c.value {
                     CheckValue::Integer => format!("(long) {expr}"),
+                    CheckValue::Wire => format!("{expr}.wire()"),
                     CheckValue::Text | CheckValue::Amount | CheckValue::Length => expr.to_owned(),
                 };
                 let mut args = vec![at.to_owned(), value];

@@ -118,11 +118,12 @@ fn type_keywords(
                 json!("any JSON; its shape is not shown"),
             );
         }
-        TypeRef::Enum { name } if sent => {
+        TypeRef::Enum { name } if sent && !api.enum_def(name).is_some_and(|e| e.open) => {
             map.insert("$ref".into(), json!(format!("#/components/schemas/{name}")));
         }
         // A received value set is open: a value the spec does not list is kept
-        // (`Unknown`), so the schema names the set and accepts any value of its type.
+        // (`Unknown`), so the schema names the set and accepts any value of its type. So
+        // is a sent one whose set is open (a `one_of` rule narrows it with `enum`).
         TypeRef::Enum { name } => {
             let wire = match api.enum_def(name).map(|e| e.wire_type) {
                 Some(EnumWireType::Integer) => "integer",

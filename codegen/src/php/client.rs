@@ -185,8 +185,8 @@ fn args(f: &mut PhpFile, op: &OperationPlan) -> Args {
             for x in ordered {
                 f.type_uses(&x.ty, Direction::Sent);
                 let name = names::prop(&x.wire_name, &x.words);
-                let declared = names::php_type(&x.ty, Direction::Sent);
-                let doc_ty = names::doc_type(&x.ty, Direction::Sent);
+                let declared = names::field_type(x, Direction::Sent);
+                let doc_ty = names::field_doc_type(x, Direction::Sent);
                 let summary =
                     first_sentence(x.sent_doc.paragraphs.first().map_or("", String::as_str));
                 let doc_ty = if x.required() {

@@ -176,6 +176,21 @@ pub fn doc_text(text: &str) -> String {
 /// The PHP type of a value of `ty` in one direction, without nullability (`string`,
 /// `Decimal`, `Currency`, `array`), for declarations; `qualify` names a record or enum class.
 pub fn php_type(ty: &TypeRef, dir: Direction) -> String {
+    php_type_of(ty, dir, false)
+}
+
+/// The PHP type of a field in one direction: an open value set's sent field takes a code
+/// given as text too (`TxType|string`).
+pub fn field_type(field: &crate::plan::FieldPlan, dir: Direction) -> String {
+    php_type_of(&field.ty, dir, field.open_values)
+}
+
+/// The PHPDoc type of a field in one direction (see [`field_type`]).
+pub fn field_doc_type(field: &crate::plan::FieldPlan, dir: Direction) -> String {
+    doc_type_of(&field.ty, dir, field.open_values)
+}
+
+fn php_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
     match ty {
         TypeRef::String | TypeRef::Scalar => "string".to_owned(),
         TypeRef::Int | TypeRef::Long => "int".to_owned(),
@@ -183,6 +198,7 @@ pub fn php_type(ty: &TypeRef, dir: Direction) -> String {
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Json => "mixed".to_owned(),
         TypeRef::Enum { name } => match dir {
+            Direction::Sent if open => format!("{}|string", class_named(name)),
             Direction::Sent => class_named(name),
             Direction::Received => format!("{}|UnknownValue", class_named(name)),
         },
@@ -199,13 +215,17 @@ pub fn php_type(ty: &TypeRef, dir: Direction) -> String {
 
 /// The PHPDoc type of a value of `ty` (`list<OderItem>`, `Currency|UnknownValue`).
 pub fn doc_type(ty: &TypeRef, dir: Direction) -> String {
+    doc_type_of(ty, dir, false)
+}
+
+fn doc_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
     match ty {
-        TypeRef::Array { item } => format!("list<{}>", doc_type(item, dir)),
+        TypeRef::Array { item } => format!("list<{}>", doc_type_of(item, dir, open)),
         TypeRef::Json => match dir {
             Direction::Sent => "array<array-key, mixed>|WireObject|scalar".to_owned(),
             Direction::Received => "mixed".to_owned(),
         },
-        ty => php_type(ty, dir),
+        ty => php_type_of(ty, dir, open),
     }
 }
 
@@ -231,8 +251,9 @@ pub fn doc_nullable(doc: &str) -> String {
 
 /// What `Validator::listOf` checks the items of a sent array against (`string`, `int`,
 /// `bool`, or a class), or `None` for items of any JSON value.
-pub fn list_item_check(item: &TypeRef) -> Option<String> {
+pub fn list_item_check(item: &TypeRef, open: bool) -> Option<String> {
     match item {
+        TypeRef::Enum { name } if open => Some(format!("{}::class . '|string'", class_named(name))),
         TypeRef::String | TypeRef::Scalar => Some("'string'".to_owned()),
         TypeRef::Int | TypeRef::Long => Some("'int'".to_owned()),
         TypeRef::Bool => Some("'bool'".to_owned()),

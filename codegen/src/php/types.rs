@@ -186,7 +186,7 @@ fn sent_record(plan: &SdkPlan, r: &RecordPlan) -> PhpFile {
 
 /// The `@param` tag of a field.
 fn param_tag(field: &FieldPlan, dir: Direction) -> String {
-    let declared = names::doc_type(&field.ty, dir);
+    let declared = names::field_doc_type(field, dir);
     let ty = if dir == Direction::Received || !field.required() {
         names::doc_nullable(&declared)
     } else {
@@ -224,7 +224,7 @@ pub fn constructor(f: &mut PhpFile, fields: &[FieldPlan], dir: Direction) {
     f.body.line("public function __construct(");
     f.body.indent();
     for field in &ordered {
-        let declared = names::php_type(&field.ty, dir);
+        let declared = names::field_type(field, dir);
         let name = names::prop(&field.wire_name, &field.words);
         if dir == Direction::Sent && field.required() {
             f.body.line(&format!("public readonly {declared} ${name},"));

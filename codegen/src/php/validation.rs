@@ -15,6 +15,10 @@ fn arg(a: &CheckArg) -> String {
         CheckArg::Integer(Some(n)) => n.to_string(),
         CheckArg::Amount(Some(n)) => names::string(&n.to_string()),
         CheckArg::Integer(None) | CheckArg::Amount(None) => "null".to_owned(),
+        CheckArg::Texts(values) => {
+            let items: Vec<String> = values.iter().map(|v| names::string(v)).collect();
+            format!("[{}]", items.join(", "))
+        }
     }
 }
 
@@ -23,6 +27,8 @@ fn call(check: &crate::rules::Check, at: &str, value: &str) -> String {
     let value = match check.value {
         CheckValue::Length => format!("count({value})"),
         CheckValue::Text | CheckValue::Integer | CheckValue::Amount => value.to_owned(),
+        // A value set's case, or (an open set's) a code given as text.
+        CheckValue::Wire => format!("(is_string({value}) ? {value} : {value}->value)"),
     };
     let mut args = vec![at.to_owned(), value];
     args.extend(check.args.iter().map(arg));
@@ -63,7 +69,7 @@ pub fn field_checks(f: &mut PhpFile, plan: &SdkPlan, field: &FieldPlan) {
                 inner.extend(each.into_iter().map(|l| format!("    {l}")));
                 inner.push("}".to_owned());
             }
-            match names::list_item_check(item) {
+            match names::list_item_check(item, field.open_values) {
                 Some(check) => {
                     f.runtime("Validator");
                     lines.push(format!("if ($v->listOf({at}, {this}, {check})) {{"));

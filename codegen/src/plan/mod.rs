@@ -157,7 +157,7 @@ impl SdkPlan {
 /// The plan of a checked model.
 pub fn build(api: &Api) -> SdkPlan {
     let otp = operations::otp_plan(api);
-    SdkPlan {
+    let mut plan = SdkPlan {
         title: api.title.clone(),
         client_version: api.client_version.clone(),
         api_version: api.version.clone(),
@@ -172,6 +172,32 @@ pub fn build(api: &Api) -> SdkPlan {
         result_codes: api.result_codes.iter().map(shapes::code).collect(),
         notifications: api.notifications.iter().map(shapes::notification).collect(),
         otp,
+    };
+    mark_open_values(&mut plan, api);
+    plan
+}
+
+/// Marks every field whose value is of an open value set ([`FieldPlan::open_values`]).
+fn mark_open_values(plan: &mut SdkPlan, api: &Api) {
+    let open = |f: &FieldPlan| match shapes::element(&f.ty) {
+        crate::model::TypeRef::Enum { name } => api.enum_def(name).is_some_and(|e| e.open),
+        _ => false,
+    };
+    let mark = |fields: &mut Vec<FieldPlan>| {
+        for f in fields.iter_mut() {
+            f.open_values = open(f);
+        }
+    };
+    for op in plan.groups.iter_mut().flat_map(|g| g.operations.iter_mut()) {
+        if let RequestPlan::Fields(fields) = &mut op.request {
+            mark(fields);
+        }
+        if let ResponsePlan::Fields { fields, .. } = &mut op.response {
+            mark(fields);
+        }
+    }
+    for r in &mut plan.records {
+        mark(&mut r.fields);
     }
 }
 

@@ -255,6 +255,10 @@ pub fn received_record(name: &str) -> String {
 pub const UNKNOWN_VALUE: &str = "A value this version of the SDK does not list is kept as \
     it was received, never refused.";
 
+/// An open value set: requests take values it does not list.
+pub const OPEN_VALUE_SET: &str = "The list is open: a request may carry a value this version \
+    does not list (the listed ones are named here), and an answer's is kept.";
+
 /// The retryable result codes.
 pub const RETRYABLE_CODES: &str =
     "The result codes the spec marks retryable: the client retries these only.";

@@ -23,6 +23,9 @@ pub struct FieldPlan {
     pub rust_name: String,
     /// Its type.
     pub ty: TypeRef,
+    /// Whether its value (each element of an array) is of an open value set: the sent
+    /// shape takes a value the set does not list too (set by [`super::build`]).
+    pub open_values: bool,
     /// Required, optional, or required under a constraint.
     pub requirement: Requirement,
     /// The checks the client makes before sending, in the order the runtimes make them:
@@ -104,6 +107,7 @@ pub fn field(field: &Field, within: Option<Source>) -> FieldPlan {
         words: Words::of(&field.rust_name),
         rust_name: field.rust_name.clone(),
         ty: field.ty.clone(),
+        open_values: false,
         requirement: field.required,
         checks: checks(field),
         sent_doc: sent.deprecated(field.deprecated.as_deref()),
@@ -202,6 +206,8 @@ pub struct EnumPlan {
     pub name: String,
     /// Whether its wire values are integers (else strings).
     pub integer: bool,
+    /// Whether it is open: requests may carry a value it does not list.
+    pub open: bool,
     /// Its doc (the sentence on unknown values included).
     pub doc: Doc,
     /// Its values, in spec order.
@@ -229,10 +235,15 @@ pub fn enum_plan(e: &EnumDef) -> EnumPlan {
     if let Some(words) = sentences::evidence(e.source) {
         doc.push(words);
     }
-    doc.push(sentences::UNKNOWN_VALUE);
+    doc.push(if e.open {
+        sentences::OPEN_VALUE_SET
+    } else {
+        sentences::UNKNOWN_VALUE
+    });
     EnumPlan {
         name: e.name.clone(),
         integer: e.wire_type == EnumWireType::Integer,
+        open: e.open,
         doc,
         values: e
             .values

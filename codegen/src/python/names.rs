@@ -53,8 +53,18 @@ pub fn decimal(n: Number) -> String {
     format!("Decimal({})", string(&n.to_string()))
 }
 
+/// The Python type of a field in the sent shape: an open value set's field takes a code
+/// given as text too (`TxType | str`).
+pub fn sent_type(f: &crate::plan::FieldPlan) -> String {
+    py_type_of(&f.ty, Direction::Sent, f.open_values)
+}
+
 /// The Python type of a model type (enums and records by their class names).
 pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
+    py_type_of(ty, dir, false)
+}
+
+fn py_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
     let sent = dir == Direction::Sent;
     match ty {
         TypeRef::String => "str".to_owned(),
@@ -64,12 +74,15 @@ pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
         TypeRef::Scalar => "Scalar".to_owned(),
         TypeRef::Json if sent => "WireValue".to_owned(),
         TypeRef::Json => "JsonValue".to_owned(),
+        TypeRef::Enum { name } if sent && open => format!("{name} | str"),
         TypeRef::Enum { name } if sent => name.clone(),
         TypeRef::Enum { name } => format!("{name} | Unknown"),
         TypeRef::Record { name, .. } if sent => name.clone(),
         TypeRef::Record { received_name, .. } => received_name.clone(),
-        TypeRef::Array { item } if sent => format!("Sequence[{}]", py_type(item, dir)),
-        TypeRef::Array { item } => format!("list[{}]", py_type(item, dir)),
+        TypeRef::Array { item } if sent => {
+            format!("Sequence[{}]", py_type_of(item, dir, open))
+        }
+        TypeRef::Array { item } => format!("list[{}]", py_type_of(item, dir, open)),
     }
 }
 

@@ -52,6 +52,7 @@ fn python_type(value: CheckValue) -> &'static str {
         CheckValue::Text => "str",
         CheckValue::Integer | CheckValue::Length => "int",
         CheckValue::Amount => "Decimal",
+        CheckValue::Wire => "str",
     }
 }
 
@@ -60,6 +61,7 @@ fn arg_type(arg: &CheckArg) -> &'static str {
         CheckArg::Count(_) | CheckArg::Places(_) => "int",
         CheckArg::Integer(_) => "int | None",
         CheckArg::Amount(_) => "Decimal | None",
+        CheckArg::Texts(_) => "tuple[str, ...]",
     }
 }
 

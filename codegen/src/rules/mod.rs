@@ -53,6 +53,8 @@ pub enum RuleKey {
     MaxItems,
     /// `min_items: N`.
     MinItems,
+    /// `one_of: [A, B]`.
+    OneOf,
     /// `server_side: "text"`.
     ServerSide,
 }
@@ -70,6 +72,8 @@ pub enum ArgShape {
     Range,
     /// Free text.
     Text,
+    /// A list of wire values of the field's value set.
+    Values,
 }
 
 /// The types a rule applies to.
@@ -83,6 +87,8 @@ pub enum AppliesTo {
     Decimals,
     /// Arrays (the array itself).
     Arrays,
+    /// Value sets, or arrays of them (each element).
+    ValueSets,
     /// Any type.
     Any,
 }
@@ -101,6 +107,7 @@ impl AppliesTo {
             }
             AppliesTo::Decimals => matches!(elem, TypeRef::Decimal { .. }),
             AppliesTo::Arrays => matches!(ty, TypeRef::Array { .. }),
+            AppliesTo::ValueSets => matches!(elem, TypeRef::Enum { .. }),
             AppliesTo::Any => true,
         }
     }
@@ -112,13 +119,14 @@ impl AppliesTo {
             AppliesTo::Numbers => "int, long and decimal (or arrays of them)",
             AppliesTo::Decimals => "decimals (or arrays of decimals)",
             AppliesTo::Arrays => "arrays",
+            AppliesTo::ValueSets => "value sets (or arrays of them)",
             AppliesTo::Any => "any type",
         }
     }
 }
 
 /// Number of rule kinds.
-pub const RULE_COUNT: usize = 11;
+pub const RULE_COUNT: usize = 12;
 
 impl RuleKey {
     /// Every rule kind, in the order the spec format lists them.
@@ -133,6 +141,7 @@ impl RuleKey {
         RuleKey::Base64MaxBytes,
         RuleKey::MaxItems,
         RuleKey::MinItems,
+        RuleKey::OneOf,
         RuleKey::ServerSide,
     ];
 
@@ -149,6 +158,7 @@ impl RuleKey {
             RuleKey::Base64MaxBytes => "base64_max_bytes",
             RuleKey::MaxItems => "max_items",
             RuleKey::MinItems => "min_items",
+            RuleKey::OneOf => "one_of",
             RuleKey::ServerSide => "server_side",
         }
     }
@@ -165,6 +175,7 @@ impl RuleKey {
             RuleKey::Positive | RuleKey::Whole | RuleKey::Alphanumeric => ArgShape::Flag,
             RuleKey::Range => ArgShape::Range,
             RuleKey::ServerSide => ArgShape::Text,
+            RuleKey::OneOf => ArgShape::Values,
         }
     }
 
@@ -178,6 +189,7 @@ impl RuleKey {
             RuleKey::Range | RuleKey::Positive => AppliesTo::Numbers,
             RuleKey::Whole | RuleKey::DecimalPlaces => AppliesTo::Decimals,
             RuleKey::MaxItems | RuleKey::MinItems => AppliesTo::Arrays,
+            RuleKey::OneOf => AppliesTo::ValueSets,
             RuleKey::ServerSide => AppliesTo::Any,
         }
     }
@@ -196,6 +208,9 @@ impl RuleKey {
             RuleKey::Base64MaxBytes => "string: valid Base64 of at most N decoded bytes",
             RuleKey::MaxItems => "array: at most N items",
             RuleKey::MinItems => "array: at least N items",
+            RuleKey::OneOf => {
+                "value set: in requests, only these of its wire values (the rest stay readable in answers)"
+            }
             RuleKey::ServerSide => "documented, never checked by the client",
         })
     }
@@ -257,6 +272,8 @@ pub enum Arg {
     },
     /// See [`ArgShape::Text`].
     Text(String),
+    /// See [`ArgShape::Values`].
+    Values(Vec<String>),
 }
 
 /// A rule with its argument, as the checked model holds it.
@@ -286,6 +303,9 @@ pub enum RuleKind {
     MaxItems { max: u64 },
     /// At least `min` items.
     MinItems { min: u64 },
+    /// In requests, only these wire values of the field's value set (an open set's
+    /// request field that the service restricts to fewer codes).
+    OneOf { values: Vec<String> },
     /// Only the service can check this; documented, never checked by the client.
     ServerSide { text: String },
 }
@@ -304,6 +324,7 @@ impl RuleKey {
                 max: bound(5),
             },
             ArgShape::Text => Arg::Text("t".into()),
+            ArgShape::Values => Arg::Values(vec!["A".into(), "B".into()]),
         };
         self.with(arg)
     }
@@ -337,6 +358,10 @@ impl RuleKey {
                 Arg::Text(text) => RuleKind::ServerSide { text },
                 _ => return None,
             },
+            RuleKey::OneOf => match arg {
+                Arg::Values(values) => RuleKind::OneOf { values },
+                _ => return None,
+            },
         })
     }
 }
@@ -355,6 +380,7 @@ impl RuleKind {
             RuleKind::Base64MaxBytes { .. } => RuleKey::Base64MaxBytes,
             RuleKind::MaxItems { .. } => RuleKey::MaxItems,
             RuleKind::MinItems { .. } => RuleKey::MinItems,
+            RuleKind::OneOf { .. } => RuleKey::OneOf,
             RuleKind::ServerSide { .. } => RuleKey::ServerSide,
         }
     }
@@ -371,6 +397,7 @@ impl RuleKind {
             | RuleKind::Whole
             | RuleKind::DecimalPlaces { .. }
             | RuleKind::Alphanumeric
+            | RuleKind::OneOf { .. }
             | RuleKind::ServerSide { .. } => None,
         }
     }
@@ -388,7 +415,8 @@ impl RuleKind {
             | RuleKind::Alphanumeric
             | RuleKind::Base64MaxBytes { .. }
             | RuleKind::MaxItems { .. }
-            | RuleKind::MinItems { .. } => None,
+            | RuleKind::MinItems { .. }
+            | RuleKind::OneOf { .. } => None,
         }
     }
 
@@ -419,6 +447,7 @@ impl RuleKind {
             }
             RuleKind::MaxItems { max } => format!("at most {max} items"),
             RuleKind::MinItems { min } => format!("at least {min} items"),
+            RuleKind::OneOf { values } => format!("one of {}", values.join(", ")),
             RuleKind::ServerSide { text: t } => format!("checked by the service only: {}", text(t)),
         }
     }
@@ -435,6 +464,7 @@ impl RuleKind {
             RuleKind::Range { min, max } => format!("{key} {}..={}", n(min), n(max)),
             RuleKind::DecimalPlaces { places } => format!("{key} {places}"),
             RuleKind::ServerSide { text } => format!("{key} \"{text}\""),
+            RuleKind::OneOf { values } => format!("{key} [{}]", values.join(", ")),
             RuleKind::Positive | RuleKind::Whole | RuleKind::Alphanumeric => key.to_owned(),
         }
     }
@@ -489,6 +519,19 @@ impl RuleKind {
                 if min_tighter || max_tighter {
                     Some(true)
                 } else if omin != nmin || omax != nmax {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            // Fewer values refuse one that was taken; more only accept more.
+            RuleKind::OneOf { values: a } => {
+                let RuleKind::OneOf { values: b } = new else {
+                    return None;
+                };
+                if a.iter().any(|v| !b.contains(v)) {
+                    Some(true)
+                } else if b.iter().any(|v| !a.contains(v)) {
                     Some(false)
                 } else {
                     None

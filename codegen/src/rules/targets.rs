@@ -27,6 +27,8 @@ pub enum CheckValue {
     Amount,
     /// The array's length.
     Length,
+    /// The wire text of a value set's value (`"KES"`; listed or not).
+    Wire,
 }
 
 /// An argument of a validator call after the path and the value.
@@ -40,6 +42,8 @@ pub enum CheckArg {
     Integer(Option<i64>),
     /// An optional exact decimal bound.
     Amount(Option<Number>),
+    /// Wire texts (a list of strings).
+    Texts(Vec<String>),
 }
 
 /// A runtime validator call: `validator.<method>(path, value, args...)`. Every runtime
@@ -87,6 +91,7 @@ pub fn every_check() -> Vec<(RuleKey, Check)> {
         decimal(DecimalWire::String),
         decimal(DecimalWire::Number),
         TypeRef::Bool,
+        TypeRef::Enum { name: "E".into() },
         TypeRef::Array {
             item: Box::new(TypeRef::String),
         },
@@ -153,6 +158,8 @@ pub struct Example {
     pub decimal_min: Option<Number>,
     /// At least this many items.
     pub min_items: Option<u64>,
+    /// Only these wire values of a value set.
+    pub one_of: Option<Vec<String>>,
 }
 
 impl Default for Example {
@@ -165,6 +172,7 @@ impl Default for Example {
             int_max: None,
             decimal_min: None,
             min_items: None,
+            one_of: None,
         }
     }
 }
@@ -211,6 +219,11 @@ impl RuleKind {
             }
             RuleKind::MaxItems { max } => Check::array("max_items", *max),
             RuleKind::MinItems { min } => Check::array("min_items", *min),
+            RuleKind::OneOf { values } if matches!(elem, TypeRef::Enum { .. }) => Check::value(
+                "one_of",
+                V::Wire,
+                vec![CheckArg::Texts(values.clone())],
+            ),
             RuleKind::MaxChars { .. }
             | RuleKind::MinChars { .. }
             | RuleKind::Alphanumeric
@@ -219,6 +232,7 @@ impl RuleKind {
             | RuleKind::Positive
             | RuleKind::Whole
             | RuleKind::DecimalPlaces { .. }
+            | RuleKind::OneOf { .. }
             | RuleKind::ServerSide { .. } => None,
         }
     }
@@ -239,6 +253,7 @@ impl RuleKind {
             | RuleKind::Base64MaxBytes { .. }
             | RuleKind::MaxItems { .. }
             | RuleKind::MinItems { .. }
+            | RuleKind::OneOf { .. }
             | RuleKind::ServerSide { .. } => {}
         }
     }
@@ -313,6 +328,9 @@ impl RuleKind {
                 out.patterns.push("^[A-Za-z0-9+/]*={0,2}$".to_owned());
             }
             RuleKind::ServerSide { text } => out.server_side.push(text.clone()),
+            RuleKind::OneOf { values } => {
+                map.insert("enum".into(), json!(values));
+            }
             RuleKind::MaxItems { .. } | RuleKind::MinItems { .. } => {}
         }
     }
@@ -334,6 +352,7 @@ impl RuleKind {
             | RuleKind::DecimalPlaces { .. }
             | RuleKind::Alphanumeric
             | RuleKind::Base64MaxBytes { .. }
+            | RuleKind::OneOf { .. }
             | RuleKind::ServerSide { .. } => {}
         }
     }
@@ -358,6 +377,7 @@ impl RuleKind {
             RuleKind::MinItems { min } => {
                 example.min_items.get_or_insert(*min);
             }
+            RuleKind::OneOf { values } => example.one_of = Some(values.clone()),
             RuleKind::Positive
             | RuleKind::Whole
             | RuleKind::DecimalPlaces { .. }

@@ -23,6 +23,8 @@ pub(crate) enum RawArg {
     Range(RangeSpec),
     /// Free text.
     Text(String),
+    /// A list of wire values.
+    Values(Vec<String>),
 }
 
 /// The rule keys of one rule item, in the order written (a well-formed item has one).
@@ -75,6 +77,7 @@ fn rule_value<'de, A: MapAccess<'de>>(
         ArgShape::Flag => wrap(map.next_value::<Spanned<bool>>()?, RawArg::Flag),
         ArgShape::Range => wrap(map.next_value::<Spanned<RangeSpec>>()?, RawArg::Range),
         ArgShape::Text => wrap(map.next_value::<Spanned<String>>()?, RawArg::Text),
+        ArgShape::Values => wrap(map.next_value::<Spanned<Vec<String>>>()?, RawArg::Values),
     })
 }
 

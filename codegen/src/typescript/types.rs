@@ -29,6 +29,11 @@ pub fn ts_type(ty: &TypeRef, dir: Direction, plan: &SdkPlan) -> String {
         TypeRef::Bool => "boolean".to_owned(),
         TypeRef::Json if sent => "rt.JsonInput".to_owned(),
         TypeRef::Json => "rt.JsonValue".to_owned(),
+        // An open set's field takes any other code too; `string & {}` keeps the listed
+        // ones offered by editors.
+        TypeRef::Enum { name } if sent && plan.enum_plan(name).is_some_and(|e| e.open) => {
+            format!("{name} | (string & {{}})")
+        }
         TypeRef::Enum { name } if sent => name.clone(),
         TypeRef::Enum { name } => format!("{name} | rt.Unknown<{}>", unknown(name)),
         TypeRef::Record { name, .. } if sent => name.clone(),
@@ -63,8 +68,13 @@ pub fn descriptor(ty: &TypeRef, plan: &SdkPlan) -> String {
             } else {
                 "string"
             };
+            let open = if plan.enum_plan(name).is_some_and(|e| e.open) {
+                ", open: true"
+            } else {
+                ""
+            };
             format!(
-                "{{ k: \"enum\", name: {}, wire: \"{wire}\", values: Object.values({name}) }}",
+                "{{ k: \"enum\", name: {}, wire: \"{wire}\", values: Object.values({name}){open} }}",
                 string(name)
             )
         }
@@ -156,6 +166,10 @@ fn check_arg(arg: &CheckArg) -> String {
         CheckArg::Integer(Some(n)) => n.to_string(),
         CheckArg::Amount(Some(n)) => string(&n.to_string()),
         CheckArg::Integer(None) | CheckArg::Amount(None) => "null".to_owned(),
+        CheckArg::Texts(values) => {
+            let items: Vec<String> = values.iter().map(|v| string(v)).collect();
+            format!("[{}]", items.join(", "))
+        }
     }
 }
 

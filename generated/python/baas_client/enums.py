@@ -142,25 +142,27 @@ class CnyDocumentType(enum.Enum):
 
 
 class Currency(enum.Enum):
-    """Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+    """A currency code (ISO 4217), wherever the API carries one: the currencies of /trans/v2/applyForTransfer (KES, USD, GBP, EUR, TZS, UGX, RWF), then CNY, the other currency the rates of /query/v2/getForeignExchangeRate quote. A request field the service restricts to fewer codes says which (a `one_of` rule).
 
-    A value this version of the SDK does not list is kept as it was received, never refused.
+    The list is open: a request may carry a value this version does not list (the listed ones are named here), and an answer's is kept.
     """
 
     KES = "KES"
-    """KES"""
+    """Kenyan shilling"""
     USD = "USD"
-    """USD"""
+    """US dollar"""
     GBP = "GBP"
-    """GBP"""
+    """Pound sterling"""
     EUR = "EUR"
-    """EUR"""
+    """Euro"""
     TZS = "TZS"
-    """TZS"""
+    """Tanzanian shilling"""
     UGX = "UGX"
-    """UGX"""
+    """Ugandan shilling"""
     RWF = "RWF"
-    """RWF"""
+    """Rwandan franc"""
+    CNY = "CNY"
+    """Chinese yuan"""
 
 
 class CurrencyPair(enum.Enum):
@@ -225,30 +227,6 @@ class FreezeStatus(enum.Enum):
     """0 Normal"""
     FROZEN = 1
     """1 Frozen"""
-
-
-class FxCurrency(enum.Enum):
-    """A currency of a foreign exchange: the currencies of the pairs that /query/v2/getForeignExchangeRate quotes, in order of first appearance.
-
-    A value this version of the SDK does not list is kept as it was received, never refused.
-    """
-
-    USD = "USD"
-    """US dollar"""
-    KES = "KES"
-    """Kenyan shilling"""
-    EUR = "EUR"
-    """Euro"""
-    GBP = "GBP"
-    """Pound sterling"""
-    TZS = "TZS"
-    """Tanzanian shilling"""
-    UGX = "UGX"
-    """Ugandan shilling"""
-    RWF = "RWF"
-    """Rwandan franc"""
-    CNY = "CNY"
-    """Chinese yuan"""
 
 
 class FxRequestStatus(enum.Enum):
@@ -489,6 +467,46 @@ class TxStatus(enum.Enum):
     """4 failed"""
     SUCCEEDED = 8
     """8 succeeded"""
+
+
+class TxType(enum.Enum):
+    """A transaction type code (txType of /query/getTransList and of transaction rows and notifications).
+
+    From the bank's public documentation, not from its API document.
+
+    The list is open: a request may carry a value this version does not list (the listed ones are named here), and an answer's is kept.
+    """
+
+    WITHDRAW_TO_MOBILE_MONEY = "TTID0001"
+    """Withdraw to mobile money."""
+    TRANSFER_OUT = "TTID0002"
+    """Transfer out."""
+    TRANSFER_IN = "TTID0003"
+    """Transfer in."""
+    REFUND = "TTID0007"
+    """Refund."""
+    FC_DEPOSIT = "TTID0008"
+    """Foreign-currency deposit."""
+    REVERSAL = "TTID0011"
+    """Reversal."""
+    CASH_DEPOSIT = "TTID0023"
+    """Cash deposit."""
+    PAYBILL_TILL = "TTID0005"
+    """Paybill/till. Seen on the live service in one integration; not confirmed by the bank."""
+    UTILITY_PAYMENT = "TTID0006"
+    """Utility payment. Seen on the live service in one integration; not confirmed by the bank."""
+    FC_TRANSFER_OUT = "TTID0009"
+    """Foreign-currency transfer out. Seen on the live service in one integration; not confirmed by the bank."""
+    CASH_WITHDRAWAL = "TTID0024"
+    """Cash withdrawal. Seen on the live service in one integration; not confirmed by the bank."""
+    MOBILE_MONEY_IMT = "TTID0025"
+    """Mobile money IMT. Seen on the live service in one integration; not confirmed by the bank."""
+    CNY_TRANSFER = "TTID0027"
+    """CNY transfer. Seen on the live service in one integration; not confirmed by the bank."""
+    INTEREST_INCOME = "TTID0004"
+    """Interest income. Seen on the live service in one integration; not confirmed by the bank."""
+    FC_EXCHANGE = "TTID0010"
+    """Foreign-currency exchange. Seen on the live service in one integration; not confirmed by the bank."""
 
 
 class UtilityPaymentStatus(enum.Enum):

@@ -11,7 +11,7 @@ from typing import ClassVar, Mapping, Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import CurrencyPair, FxCurrency
+from .enums import Currency, CurrencyPair
 from .records import FxRequest
 
 __all__ = [
@@ -117,10 +117,10 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
     OPERATION: ClassVar[str] = "applyForFcExchange"
     PATH: ClassVar[str] = "/trans/v2/applyForFcExchange"
     MOVES_MONEY: ClassVar[bool] = True
-    source_currency: FxCurrency
-    """The currency converted from. Wire name `sourceCurrency`."""
-    target_currency: FxCurrency
-    """The currency converted to. Wire name `targetCurrency`."""
+    source_currency: Currency | str
+    """The currency converted from. Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY. Wire name `sourceCurrency`."""
+    target_currency: Currency | str
+    """The currency converted to. Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY. Wire name `targetCurrency`."""
     source_account: str
     """Mandatory. Wire name `sourceAccount`."""
     target_account: str
@@ -132,9 +132,11 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("sourceCurrency")
-        v.is_type(p, self.source_currency, FxCurrency, "a FxCurrency")
+        if v.is_type(p, self.source_currency, (Currency, str), "a Currency or a code"):
+            v.one_of(p, _w.enum_text(self.source_currency), ("USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY",))
         p = at.field("targetCurrency")
-        v.is_type(p, self.target_currency, FxCurrency, "a FxCurrency")
+        if v.is_type(p, self.target_currency, (Currency, str), "a Currency or a code"):
+            v.one_of(p, _w.enum_text(self.target_currency), ("USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY",))
         p = at.field("sourceAccount")
         if v.is_type(p, self.source_account, str, "a str"):
             v.required(p, self.source_account != "")

@@ -10,7 +10,7 @@ from typing import Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, BeneficiaryType, BillType, BusinessType, ChargeType, Currency, DormantStatus, FreezeStatus, FxRequestStatus, Gender, IdType, InterBankApplicationStatus, KycStatus, NetworkProvider, OnboardingStatus, PaymentChannel, PaymentPurpose, ProfileCheck, TxStatus, UtilityPaymentStatus
+from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, BeneficiaryType, BillType, BusinessType, ChargeType, Currency, DormantStatus, FreezeStatus, FxRequestStatus, Gender, IdType, InterBankApplicationStatus, KycStatus, NetworkProvider, OnboardingStatus, PaymentChannel, PaymentPurpose, ProfileCheck, TxStatus, TxType, UtilityPaymentStatus
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -167,7 +167,7 @@ class AccountOpeningResult:
     """Wire name `accountId`."""
     account_name: str | None = None
     """Wire name `accountName`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     status: int | None = None
     """Wire name `status`."""
@@ -182,7 +182,7 @@ class AccountOpeningResult:
             application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             status=_w.int32_of(o.get("status"), at + ".status"),
             error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
         )
@@ -236,8 +236,8 @@ class BalanceChange:
     """Wire name `accountId`."""
     account_name: str | None = None
     """Wire name `accountName`."""
-    tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    tx_type: TxType | Unknown | None = None
+    """Wire name `txType`."""
     oppo_bank_code: str | None = None
     """Wire name `oppoBankCode`."""
     oppo_account_id: str | None = None
@@ -250,7 +250,7 @@ class BalanceChange:
     """Wire name `thirdPartyTxType`."""
     mpesa_business_pay_type: int | None = None
     """Wire name `mpesaBusinessPayType`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -273,14 +273,14 @@ class BalanceChange:
             user_id=_w.str_of(o.get("userId"), at + ".userId"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
-            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            tx_type=_w.enum_reader(TxType)(o.get("txType"), at + ".txType"),
             oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
             oppo_account_id=_w.str_of(o.get("oppoAccountId"), at + ".oppoAccountId"),
             oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
             oppo_sub_account=_w.str_of(o.get("oppoSubAccount"), at + ".oppoSubAccount"),
             third_party_tx_type=_w.str_of(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
             mpesa_business_pay_type=_w.int32_of(o.get("mpesaBusinessPayType"), at + ".mpesaBusinessPayType"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
             balance=_w.decimal_of(o.get("balance"), at + ".balance"),
@@ -416,7 +416,7 @@ class ClosingBalance:
     """
     account_id: str | None = None
     """Wire name `accountId`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     closing_balance: Decimal | None = None
     """What the ledger held at the end of the day. Wire name `closingBalance`."""
@@ -427,7 +427,7 @@ class ClosingBalance:
         o = _w.object_of(value, at)
         return cls(
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             closing_balance=_w.decimal_of(o.get("closingBalance"), at + ".closingBalance"),
         )
 
@@ -574,7 +574,7 @@ class CnyTransferResult:
     """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name `status`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     completed_time: int | None = None
     """Epoch ms. Wire name `completedTime`."""
@@ -587,7 +587,7 @@ class CnyTransferResult:
             application_id=_w.str_of(o.get("applicationId"), at + ".applicationId"),
             status=_w.int32_of(o.get("status"), at + ".status"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             completed_time=_w.int_of(o.get("completedTime"), at + ".completedTime"),
         )
 
@@ -752,7 +752,7 @@ class FcDepositResult:
     """Wire name `txId`."""
     status: int | None = None
     """Wire name `status`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -770,7 +770,7 @@ class FcDepositResult:
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             tx_id=_w.str_of(o.get("txId"), at + ".txId"),
             status=_w.int32_of(o.get("status"), at + ".status"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
             error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
@@ -801,7 +801,7 @@ class FcOutboundResult:
     """Wire name `externalId`."""
     status: int | None = None
     """Wire name `status`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -823,7 +823,7 @@ class FcOutboundResult:
             operation_bank_account=_w.str_of(o.get("operationBankAccount"), at + ".operationBankAccount"),
             external_id=_w.str_of(o.get("externalId"), at + ".externalId"),
             status=_w.int32_of(o.get("status"), at + ".status"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
             error_msg=_w.str_of(o.get("errorMsg"), at + ".errorMsg"),
@@ -864,7 +864,7 @@ class FxConversionResult:
     """Wire name `outTxId`."""
     in_tx_id: str | None = None
     """Wire name `inTxId`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """The target currency. Wire name `currency`."""
     amount: Decimal | None = None
     """The target amount. Wire name `amount`."""
@@ -880,7 +880,7 @@ class FxConversionResult:
             status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
             out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
             in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
         )
@@ -904,7 +904,7 @@ class FxExchangeResult:
     """Wire name `outTxId`."""
     in_tx_id: str | None = None
     """Wire name `inTxId`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     status: FxRequestStatus | Unknown | None = None
     """Wire name `status`."""
@@ -929,7 +929,7 @@ class FxExchangeResult:
             fc_account_id=_w.str_of(o.get("fcAccountId"), at + ".fcAccountId"),
             out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
             in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
@@ -955,7 +955,7 @@ class FxRequest:
     """The transaction that paid the target currency. Wire name `inTxId`."""
     status: FxRequestStatus | Unknown | None = None
     """Wire name `status`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """The target currency. Wire name `currency`."""
     amount: Decimal | None = None
     """The target amount. Wire name `amount`."""
@@ -975,7 +975,7 @@ class FxRequest:
             out_tx_id=_w.str_of(o.get("outTxId"), at + ".outTxId"),
             in_tx_id=_w.str_of(o.get("inTxId"), at + ".inTxId"),
             status=_w.enum_reader(FxRequestStatus)(o.get("status"), at + ".status"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fx_rate=_w.decimal_of(o.get("fxRate"), at + ".fxRate"),
             error_code=_w.str_of(o.get("errorCode"), at + ".errorCode"),
@@ -1003,7 +1003,7 @@ class InterBankTransfer:
     """What the account was debited, the fee included. Wire name `debitAmount`."""
     fee: Decimal | None = None
     """Wire name `fee`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Currency of the debited account. Wire name `currency`."""
     create_time: int | None = None
     """Epoch ms. Wire name `createTime`."""
@@ -1019,7 +1019,7 @@ class InterBankTransfer:
     """Wire name `beneficiaryBankAddress`."""
     beneficiary_account_id: str | None = None
     """Wire name `beneficiaryAccountId`."""
-    beneficiary_account_currency: str | None = None
+    beneficiary_account_currency: Currency | Unknown | None = None
     """Wire name `beneficiaryAccountCcy`."""
     beneficiary_name: str | None = None
     """Wire name `beneficiaryName`."""
@@ -1053,7 +1053,7 @@ class InterBankTransfer:
             status=_w.enum_reader(InterBankApplicationStatus)(o.get("status"), at + ".status"),
             debit_amount=_w.decimal_of(o.get("debitAmount"), at + ".debitAmount"),
             fee=_w.decimal_of(o.get("fee"), at + ".fee"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             beneficiary_bic=_w.str_of(o.get("beneficiarySwiftBic"), at + ".beneficiarySwiftBic"),
             beneficiary_bank_name=_w.str_of(o.get("beneficiaryBankName"), at + ".beneficiaryBankName"),
@@ -1061,7 +1061,7 @@ class InterBankTransfer:
             beneficiary_bank_city=_w.str_of(o.get("beneficiaryBankCity"), at + ".beneficiaryBankCity"),
             beneficiary_bank_address=_w.str_of(o.get("beneficiaryBankAddress"), at + ".beneficiaryBankAddress"),
             beneficiary_account_id=_w.str_of(o.get("beneficiaryAccountId"), at + ".beneficiaryAccountId"),
-            beneficiary_account_currency=_w.str_of(o.get("beneficiaryAccountCcy"), at + ".beneficiaryAccountCcy"),
+            beneficiary_account_currency=_w.enum_reader(Currency)(o.get("beneficiaryAccountCcy"), at + ".beneficiaryAccountCcy"),
             beneficiary_name=_w.str_of(o.get("beneficiaryName"), at + ".beneficiaryName"),
             beneficiary_email=_w.str_of(o.get("beneficiaryEmail"), at + ".beneficiaryEmail"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
@@ -1089,7 +1089,7 @@ class InternalBatchItem:
     """Wire name `payeeAccountName`."""
     payee_type: int | None = None
     """Wire name `payeeType`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -1110,7 +1110,7 @@ class InternalBatchItem:
             payee_account_id=_w.str_of(o.get("payeeAccountId"), at + ".payeeAccountId"),
             payee_account_name=_w.str_of(o.get("payeeAccountName"), at + ".payeeAccountName"),
             payee_type=_w.int32_of(o.get("payeeType"), at + ".payeeType"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             tx_id=_w.str_of(o.get("txId"), at + ".txId"),
             tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
@@ -1747,7 +1747,7 @@ class SmeBulkPaymentItem:
     """Wire name `benificiaryBankCode`."""
     payment_channel: str | None = None
     """Wire name `paymentChannel`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -1775,7 +1775,7 @@ class SmeBulkPaymentItem:
             beneficiary_sub_account=_w.str_of(o.get("benificiarySubAccount"), at + ".benificiarySubAccount"),
             beneficiary_bank_code=_w.str_of(o.get("benificiaryBankCode"), at + ".benificiaryBankCode"),
             payment_channel=_w.str_of(o.get("paymentChannel"), at + ".paymentChannel"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
             external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
@@ -1798,7 +1798,7 @@ class SmeBulkPaymentResult:
     """Wire name `bulkPaymentOrderId`."""
     payer_account_id: str | None = None
     """Wire name `payerAccountId`."""
-    tx_type: str | None = None
+    tx_type: TxType | Unknown | None = None
     """Wire name `txType`."""
     results: list[SmeBulkPaymentItem] | None = None
     """Wire name `resultArray`."""
@@ -1810,7 +1810,7 @@ class SmeBulkPaymentResult:
         return cls(
             bulk_payment_order_id=_w.str_of(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
             payer_account_id=_w.str_of(o.get("payerAccountId"), at + ".payerAccountId"),
-            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            tx_type=_w.enum_reader(TxType)(o.get("txType"), at + ".txType"),
             results=_w.list_reader(_w.record_reader(SmeBulkPaymentItem._from_wire))(o.get("resultArray"), at + ".resultArray"),
         )
 
@@ -2006,8 +2006,8 @@ class TransactionListItem:
     """
     tx_id: str | None = None
     """Wire name `txId`."""
-    tx_type: str | None = None
-    """Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is open. Wire name `txType`."""
+    tx_type: TxType | Unknown | None = None
+    """Wire name `txType`."""
     tx_status: TxStatus | Unknown | None = None
     """Wire name `txStatus`."""
     amount: Decimal | None = None
@@ -2037,7 +2037,7 @@ class TransactionListItem:
         o = _w.object_of(value, at)
         return cls(
             tx_id=_w.str_of(o.get("txId"), at + ".txId"),
-            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            tx_type=_w.enum_reader(TxType)(o.get("txType"), at + ".txType"),
             tx_status=_w.enum_reader(TxStatus)(o.get("txStatus"), at + ".txStatus"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
@@ -2062,8 +2062,8 @@ class TransactionResult:
     """
     tx_id: str | None = None
     """Wire name `txId`."""
-    tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Wire name `txType`."""
+    tx_type: TxType | Unknown | None = None
+    """Wire name `txType`."""
     external_tx_id: str | None = None
     """Wire name `externalTxId`."""
     account_id: str | None = None
@@ -2086,7 +2086,7 @@ class TransactionResult:
     """Wire name `oppoAccountName`."""
     third_party_tx_type: str | None = None
     """Wire name `thirdPartyTxType`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
@@ -2113,7 +2113,7 @@ class TransactionResult:
         o = _w.object_of(value, at)
         return cls(
             tx_id=_w.str_of(o.get("txId"), at + ".txId"),
-            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            tx_type=_w.enum_reader(TxType)(o.get("txType"), at + ".txType"),
             external_tx_id=_w.str_of(o.get("externalTxId"), at + ".externalTxId"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             account_name=_w.str_of(o.get("accountName"), at + ".accountName"),
@@ -2125,7 +2125,7 @@ class TransactionResult:
             oppo_account_id=_w.str_of(o.get("oppoAccountId"), at + ".oppoAccountId"),
             oppo_account_name=_w.str_of(o.get("oppoAccountName"), at + ".oppoAccountName"),
             third_party_tx_type=_w.str_of(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             fee_amount=_w.decimal_of(o.get("feeAmount"), at + ".feeAmount"),
             balance=_w.decimal_of(o.get("balance"), at + ".balance"),
@@ -2188,7 +2188,7 @@ class UtilityPayment:
     """Wire name `accountId`."""
     amount: Decimal | None = None
     """Wire name `amount`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
     status: UtilityPaymentStatus | Unknown | None = None
     """Wire name `status`."""
@@ -2217,7 +2217,7 @@ class UtilityPayment:
             payment_type=_w.str_of(o.get("paymentType"), at + ".paymentType"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             status=_w.enum_reader(UtilityPaymentStatus)(o.get("status"), at + ".status"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
             complete_time=_w.int_of(o.get("completeTime"), at + ".completeTime"),

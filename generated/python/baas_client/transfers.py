@@ -11,7 +11,7 @@ from typing import ClassVar, Mapping, Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import AmountType, ChargeType, Currency, OrderByDesc, PayType, PaymentChannel, SwiftDocumentType, TxStatus
+from .enums import AmountType, ChargeType, Currency, OrderByDesc, PayType, PaymentChannel, SwiftDocumentType, TxStatus, TxType
 from .records import BankCode, InterBankTransfer, TransactionExtInfo, TransactionListItem
 
 __all__ = [
@@ -162,8 +162,8 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
     """From the bank-code list (/staticData/getBankCodes; values not shown). Rules: checked by the service only: must come from the bank-code list. Wire name `payeeBankCode`."""
     payee_account_id: str
     """Wire name `payeeAccountId`."""
-    currency: Currency
-    """Wire name `currency`."""
+    currency: Currency | str
+    """Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF. Wire name `currency`."""
     amount: Decimal
     """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
     payee_account_name: str | None = None
@@ -189,7 +189,8 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
         if self.payee_account_name is not None:
             v.is_type(p, self.payee_account_name, str, "a str")
         p = at.field("currency")
-        v.is_type(p, self.currency, Currency, "a Currency")
+        if v.is_type(p, self.currency, (Currency, str), "a Currency or a code"):
+            v.one_of(p, _w.enum_text(self.currency), ("KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF",))
         p = at.field("paymentPurpose")
         if self.payment_purpose is not None:
             v.is_type(p, self.payment_purpose, str, "a str")
@@ -261,8 +262,8 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
     FIRST_PAGE: ClassVar[int] = 1
     account_id: str
     """Wire name `accountId`."""
-    tx_type: Sequence[str]
-    """Transaction type filter; empty array [] returns all types. The document does not show the value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY transfer); the list is open. Wire name `txType`."""
+    tx_type: Sequence[TxType | str]
+    """Transaction type filter; empty array [] returns all types. The document does not show the value set; public documentation and integrations give the codes; the list is open, so any other code may be sent. Wire name `txType`."""
     tx_status: Sequence[TxStatus]
     """Status filter; array of integer (another definition: array of string). The example [2, 8] selects processing and succeeded records. Wire name `txStatus`."""
     start_time: int
@@ -289,7 +290,7 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
         if v.is_list(p, self.tx_type):
             for i, tx_type_item in enumerate(self.tx_type):
                 q = p.index(i)
-                v.is_type(q, tx_type_item, str, "a str")
+                v.is_type(q, tx_type_item, (TxType, str), "a TxType or a code")
         p = at.field("txStatus")
         if v.is_list(p, self.tx_status):
             for i, tx_status_item in enumerate(self.tx_status):
@@ -313,7 +314,7 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
         if self.user_id is not None:
             out["userId"] = self.user_id
         out["accountId"] = self.account_id
-        out["txType"] = [item for item in self.tx_type]
+        out["txType"] = [_w.enum_wire(item) for item in self.tx_type]
         out["txStatus"] = [_w.enum_wire(item) for item in self.tx_status]
         out["startTime"] = self.start_time
         out["endTime"] = self.end_time
@@ -358,8 +359,8 @@ class GetTransResultResponse:
     """Wire name `oppoBankCode`."""
     account_id: str | None = None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
-    tx_type: str | None = None
-    """Transaction type code (TTID...); the list is open. Not public: this is the sandbox's choice, and the live service may differ. Wire name `txType`."""
+    tx_type: TxType | Unknown | None = None
+    """Not public: this is the sandbox's choice, and the live service may differ. Wire name `txType`."""
     amount: Decimal | None = None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
     currency: Currency | Unknown | None = None
@@ -383,7 +384,7 @@ class GetTransResultResponse:
             payment_channel=_w.str_of(o.get("paymentChannel"), at + ".paymentChannel"),
             oppo_bank_code=_w.str_of(o.get("oppoBankCode"), at + ".oppoBankCode"),
             account_id=_w.str_of(o.get("accountId"), at + ".accountId"),
-            tx_type=_w.str_of(o.get("txType"), at + ".txType"),
+            tx_type=_w.enum_reader(TxType)(o.get("txType"), at + ".txType"),
             amount=_w.decimal_of(o.get("amount"), at + ".amount"),
             currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
             create_time=_w.int_of(o.get("createTime"), at + ".createTime"),
@@ -465,8 +466,8 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     """Wire name `beneficiaryBankCity`."""
     beneficiary_account_id: str
     """Wire name `beneficiaryAccountId`."""
-    beneficiary_account_ccy: str
-    """Wire name `beneficiaryAccountCcy`."""
+    beneficiary_account_ccy: Currency | str
+    """Any currency code of the beneficiary's account. Wire name `beneficiaryAccountCcy`."""
     beneficiary_name: str
     """Wire name `beneficiaryName`."""
     amount: Decimal
@@ -519,8 +520,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
         if v.is_type(p, self.beneficiary_account_id, str, "a str"):
             v.required(p, self.beneficiary_account_id != "")
         p = at.field("beneficiaryAccountCcy")
-        if v.is_type(p, self.beneficiary_account_ccy, str, "a str"):
-            v.required(p, self.beneficiary_account_ccy != "")
+        v.is_type(p, self.beneficiary_account_ccy, (Currency, str), "a Currency or a code")
         p = at.field("beneficiaryName")
         if v.is_type(p, self.beneficiary_name, str, "a str"):
             v.required(p, self.beneficiary_name != "")
@@ -570,7 +570,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
         if self.beneficiary_bank_address is not None:
             out["beneficiaryBankAddress"] = self.beneficiary_bank_address
         out["beneficiaryAccountId"] = self.beneficiary_account_id
-        out["beneficiaryAccountCcy"] = self.beneficiary_account_ccy
+        out["beneficiaryAccountCcy"] = _w.enum_wire(self.beneficiary_account_ccy)
         out["beneficiaryName"] = self.beneficiary_name
         if self.beneficiary_email is not None:
             out["beneficiaryEmail"] = self.beneficiary_email

@@ -11,7 +11,7 @@ from typing import ClassVar, Mapping, Sequence
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
 from baas_runtime.wire import WireValue
-from .enums import BillType, NetworkProvider, UtilityPaymentStatus
+from .enums import BillType, Currency, NetworkProvider, UtilityPaymentStatus
 from .records import MobileDetail, UtilityPayment
 
 __all__ = [
@@ -167,7 +167,7 @@ class BillQueryResponse:
     """Format not shown. Wire name `dueDate`."""
     due_amount: Decimal | None = None
     """Wire name `dueAmount`."""
-    currency: str | None = None
+    currency: Currency | Unknown | None = None
     """Wire name `currency`."""
 
     @classmethod
@@ -177,7 +177,7 @@ class BillQueryResponse:
         return cls(
             due_date=_w.scalar_of(o.get("dueDate"), at + ".dueDate"),
             due_amount=_w.decimal_of(o.get("dueAmount"), at + ".dueAmount"),
-            currency=_w.str_of(o.get("currency"), at + ".currency"),
+            currency=_w.enum_reader(Currency)(o.get("currency"), at + ".currency"),
         )
 
 

@@ -31,6 +31,8 @@ enum RuleKind: string
     case MaxItems = 'max_items';
     /** At least so many items. */
     case MinItems = 'min_items';
+    /** One of the values of a value set this request takes. */
+    case OneOf = 'one_of';
     /** The field must be present. */
     case Required = 'required';
     /** The field must be present when a condition holds. */

@@ -224,6 +224,19 @@ final class Validator
     }
 
     /**
+     * One of the `$allowed` wire values (a value set's field that takes fewer of its values in
+     * this request).
+     *
+     * @param list<string> $allowed the wire values this request takes
+     */
+    public function oneOf(FieldPath $at, string $value, array $allowed): void
+    {
+        if (!in_array($value, $allowed, true)) {
+            $this->push($at, RuleKind::OneOf, 'is `' . $value . '`, must be one of ' . implode(', ', $allowed));
+        }
+    }
+
+    /**
      * The field must be present (set and, for text, not empty).
      *
      * @param FieldPath $at the field
@@ -283,8 +296,9 @@ final class Validator
     }
 
     /**
-     * A list whose every item is of `$type` (`string`, `int`, `bool`, or a class): PHP cannot
-     * declare an array's item type, so generated code checks it here.
+     * A list whose every item is of `$type` (`string`, `int`, `bool`, or a class; several
+     * joined by `|`, as an open value set's `TxType|string`): PHP cannot declare an array's
+     * item type, so generated code checks it here.
      *
      * @param FieldPath $at the array field
      * @param array<mixed> $value its value
@@ -297,13 +311,17 @@ final class Validator
             $this->push($at, RuleKind::Type, 'must be a list (keys 0, 1, 2, ...)');
             return false;
         }
+        $types = explode('|', $type);
         foreach ($value as $i => $item) {
-            $ok = match ($type) {
-                'string' => is_string($item),
-                'int' => is_int($item),
-                'bool' => is_bool($item),
-                default => $item instanceof $type,
-            };
+            $ok = false;
+            foreach ($types as $one) {
+                $ok = $ok || match ($one) {
+                    'string' => is_string($item),
+                    'int' => is_int($item),
+                    'bool' => is_bool($item),
+                    default => $item instanceof $one,
+                };
+            }
             if (!$ok) {
                 $this->push($at->index($i), RuleKind::Type, 'must be ' . $type . ', not ' . get_debug_type($item));
                 return false;

@@ -46,18 +46,23 @@ final class ValidatorJsonTest extends TestCase
         $v->atLeastOneOf($root, ['userId' => false, 'accountId' => false]);
         $v->exactlyOneOf($root, ['a' => true, 'b' => true]);
         $v->listOf($root->field('txStatus'), [TxStatus::Succeeded, 8], TxStatus::class);
+        $v->oneOf($root->field('currency'), 'CNY', ['KES', 'USD']);
+        $v->oneOf($root->field('fine'), 'KES', ['KES', 'USD']);
+        $v->listOf($root->field('codes'), [Currency::Kes, 'XAF'], Currency::class . '|string');
+        $v->listOf($root->field('notCodes'), [Currency::Kes, 7], Currency::class . '|string');
         $got = array_map(fn ($x) => $x->field . ' ' . $x->rule->value, $v->violations());
         self::assertSame([
             'name max_chars', 'short min_chars', 'code alphanumeric', 'file base64_max_bytes', 'bad64 base64',
             'page range', 'n positive', 'amount range', 'fee positive', 'units whole', 'oderArray[2].amount decimal_places',
             'list max_items', 'list min_items', 'accountId required', 'payeeAccountName required_if',
             'userId|accountId at_least_one_of', 'a|b exactly_one_of', 'txStatus[1] type',
+            'currency one_of', 'notCodes[1] type',
         ], $got);
         try {
             $v->finish();
             self::fail('no InvalidRequest');
         } catch (InvalidRequest $e) {
-            self::assertCount(18, $e->violations);
+            self::assertCount(20, $e->violations);
             self::assertSame(RuleKind::DecimalPlaces, $e->of('oderArray[2].amount')[0]->rule);
         }
     }

@@ -157,7 +157,7 @@ impl Bank {
         d.out_tx_id = f.out_tx.clone();
         d.in_tx_id = f.in_tx.clone();
         d.status = wire(f.status);
-        d.currency = Some(f.target_currency.clone());
+        d.currency = Some(baas_client::enums::Currency::of(&f.target_currency));
         d.amount = Some(m2(f.target_amount));
         d.fx_rate = Some(f.rate.into());
         answer(&d)

@@ -284,7 +284,7 @@ impl Bank {
                         p.application_id = Some(id.clone());
                         p.status = i32::try_from(x.status).ok();
                         p.amount = x.record.amount;
-                        p.currency = Some("CNY".to_owned());
+                        p.currency = Some(baas_client::enums::Currency::Cny);
                         p.completed_time = Some(now_ms);
                         self.outbox.push(Outgoing {
                             payload: Payload::CnyTransfer(p),
@@ -366,7 +366,7 @@ impl Bank {
                     p.status = Some(FxRequestStatus::Successful);
                     p.out_tx_id = Some(out);
                     p.in_tx_id = Some(inn);
-                    p.currency = Some(f.target_currency.clone());
+                    p.currency = Some(baas_client::enums::Currency::of(&f.target_currency));
                     p.amount = Some(m2(f.target_amount));
                     p.fx_rate = Some(f.rate.into());
                     self.outbox.push(Outgoing {

@@ -209,7 +209,7 @@ impl Bank {
             .map(|a| {
                 let mut b = ClosingBalance::default();
                 b.account_id = Some(a.id.clone());
-                b.currency = Some(a.currency.clone());
+                b.currency = Some(baas_client::enums::Currency::of(&a.currency));
                 b.closing_balance = Some(m2(self.balance_at(&a.id, day_end)));
                 b
             })

@@ -42,7 +42,7 @@ macro_rules! fill_tx {
         ext.remark = text(&t.remark);
         $row.tx_id = Some(t.id.clone());
         $row.account_id = Some(t.account_id.clone());
-        $row.tx_type = Some(t.tx_type.to_owned());
+        $row.tx_type = Some(baas_client::enums::TxType::of(t.tx_type));
         $row.tx_status = wire(t.status);
         $row.amount = Some(m2(t.amount));
         $row.currency = wire(t.currency.as_str());
@@ -373,7 +373,11 @@ impl Bank {
         let page = page(req.page_no.into(), req.page_size.into())?;
         // An unlisted txType or txStatus matches no row (as any absent one).
         // Sets: the lists come from the request and are looked up once per transaction.
-        let types: HashSet<&str> = req.tx_type.iter().map(String::as_str).collect();
+        let types: HashSet<&str> = req
+            .tx_type
+            .iter()
+            .map(baas_client::enums::TxType::as_str)
+            .collect();
         let statuses: HashSet<i64> = req.tx_status.iter().map(TxStatus::as_i64).collect();
         let mut rows: Vec<&Tx> = self
             .txs
@@ -444,7 +448,7 @@ fn swift_record(s: &Swift) -> InterBankTransfer {
     r.status = wire(s.status);
     r.debit_amount = Some(m2(s.debit_amount));
     r.fee = Some(m2(s.fee));
-    r.currency = Some(s.currency.clone());
+    r.currency = Some(baas_client::enums::Currency::of(&s.currency));
     r.create_time = Some(s.create_time);
     r
 }

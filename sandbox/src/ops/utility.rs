@@ -42,7 +42,7 @@ fn payment_record(p: &Payment) -> UtilityPayment {
     r.payment_type = Some(p.kind.to_owned());
     r.account_id = Some(p.account_id.clone());
     r.amount = Some(m2(p.amount));
-    r.currency = Some(p.currency.clone());
+    r.currency = Some(baas_client::enums::Currency::of(&p.currency));
     r.status = wire(p.status);
     r.create_time = Some(p.create_time);
     r.complete_time = p.complete_time;
@@ -237,7 +237,7 @@ impl Bank {
         let mut d = BillQueryResponse::default();
         d.due_date = Some(Scalar::string(bill.due_date.as_str()));
         d.due_amount = Some(m2(bill.due_amount));
-        d.currency = Some("KES".to_owned());
+        d.currency = Some(baas_client::enums::Currency::Kes);
         answer(&d)
     }
 

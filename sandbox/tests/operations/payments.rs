@@ -72,7 +72,7 @@ pub async fn small_transfer_otp_flow_queries_reversal(sb: &Sandbox, c: &Client) 
         .get_trans_list(
             GetTransListRequest::new(GetTransListRequired {
                 account_id: "1000000001".into(),
-                tx_type: Vec::<String>::new(),
+                tx_type: Vec::<TxType>::new(),
                 tx_status: vec![TxStatus::Processing, TxStatus::Succeeded],
                 start_time: T0,
                 end_time: T1,
@@ -93,7 +93,7 @@ pub async fn small_transfer_otp_flow_queries_reversal(sb: &Sandbox, c: &Client) 
         code(
             c.get_trans_list(GetTransListRequired {
                 account_id: "1000000001".into(),
-                tx_type: vec!["TTID0002".to_owned()],
+                tx_type: vec![TxType::TransferOut],
                 tx_status: Vec::<TxStatus>::new(),
                 start_time: T1,
                 end_time: T0,
@@ -283,7 +283,7 @@ pub async fn swift(sb: &Sandbox, c: &Client) {
             beneficiary_bank_name: "Deutsche Bank".into(),
             beneficiary_bank_city: "Frankfurt".into(),
             beneficiary_account_id: "DE89370400440532013000".into(),
-            beneficiary_account_ccy: "EUR".into(),
+            beneficiary_account_ccy: Currency::Eur,
             beneficiary_name: "Hans Muster".into(),
             amount: amount("1000"),
             amount_type: AmountType::DebitAccountCurrency,
@@ -350,8 +350,8 @@ pub async fn fx(sb: &Sandbox, c: &Client) {
     let fx = c
         .apply_for_fc_exchange(
             ApplyForFcExchangeRequest::new(ApplyForFcExchangeRequired {
-                source_currency: FxCurrency::Kes,
-                target_currency: FxCurrency::Eur,
+                source_currency: Currency::Kes,
+                target_currency: Currency::Eur,
                 source_account: "2000000001".into(),
                 target_account: "2000000003".into(),
             })

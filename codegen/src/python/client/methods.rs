@@ -3,7 +3,7 @@
 
 use super::super::doc;
 use super::super::models::{field_ident, request_name, required_first, response_name};
-use super::super::names::{ident, py_type, string};
+use super::super::names::{ident, py_type, sent_type, string};
 use super::{def_line, Flavour};
 use crate::plan::{BusinessIdPlan, Direction, OperationPlan, RequestPlan, SdkPlan};
 use crate::text::Out;
@@ -16,7 +16,7 @@ fn signature(op: &OperationPlan) -> (Vec<String>, String) {
         RequestPlan::Fields(fields) => {
             for f in required_first(fields) {
                 let id = ident(&f.words);
-                let ty = py_type(&f.ty, Direction::Sent);
+                let ty = sent_type(f);
                 let default = if f.required() { "" } else { " | None = None" };
                 sig.push(format!("{id}: {ty}{default}"));
                 args.push(format!("{id}={id}"));

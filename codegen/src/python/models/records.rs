@@ -1,7 +1,7 @@
 //! `records.py`, and the classes of sent shapes (validated, strict) and received shapes
 //! (every field optional, read leniently) that requests and responses are made of.
 
-use super::super::names::{self, ident, py_type, reader, string, to_wire};
+use super::super::names::{self, ident, py_type, reader, sent_type, string, to_wire};
 use super::super::{doc, docstring, module};
 use super::validation::{constraint_check, field_checks};
 use crate::plan::{sentences, ConstraintPlan, Direction, Doc, FieldPlan, SdkPlan};
@@ -75,7 +75,7 @@ pub fn sent_class(
         out.line(v);
     }
     for f in required_first(fields) {
-        let ty = py_type(&f.ty, Direction::Sent);
+        let ty = sent_type(f);
         let default = if f.required() { "" } else { " | None = None" };
         out.line(&format!("{}: {ty}{default}", ident(&f.words)));
         docstring(out, &field_doc(f, Direction::Sent));

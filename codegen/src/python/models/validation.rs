@@ -8,8 +8,11 @@ use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 use crate::text::Out;
 
 /// The type check of one value, as a condition (`v.is_type(...)`).
-fn type_check(ty: &TypeRef, value: &str, path: &str) -> Option<String> {
+fn type_check(ty: &TypeRef, open: bool, value: &str, path: &str) -> Option<String> {
     Some(match ty {
+        TypeRef::Enum { name } if open => {
+            format!("v.is_type({path}, {value}, ({name}, str), \"a {name} or a code\")")
+        }
         TypeRef::String => format!("v.is_type({path}, {value}, str, \"a str\")"),
         TypeRef::Int => format!("v.is_int({path}, {value}, 32)"),
         TypeRef::Long => format!("v.is_int({path}, {value}, 64)"),
@@ -28,6 +31,7 @@ pub(in crate::python) fn call(check: &Check, path: &str, value: &str) -> String 
     let value = match check.value {
         CheckValue::Text | CheckValue::Amount | CheckValue::Integer => value.to_owned(),
         CheckValue::Length => format!("len({value})"),
+        CheckValue::Wire => format!("_w.enum_text({value})"),
     };
     let mut parts = vec![path.to_owned(), value];
     for a in &check.args {
@@ -37,6 +41,10 @@ pub(in crate::python) fn call(check: &Check, path: &str, value: &str) -> String 
             CheckArg::Integer(Some(n)) => n.to_string(),
             CheckArg::Amount(Some(n)) => decimal(*n),
             CheckArg::Integer(None) | CheckArg::Amount(None) => "None".to_owned(),
+            CheckArg::Texts(values) => {
+                let items: Vec<String> = values.iter().map(|v| string(v)).collect();
+                format!("({},)", items.join(", "))
+            }
         });
     }
     format!("v.{}({})", check.method, parts.join(", "))
@@ -93,7 +101,7 @@ pub fn field_checks(out: &mut Out, field: &FieldPlan) {
         TypeRef::Array { item } => (
             checks(field, CheckLevel::Array, &field.ty, &value, "p"),
             Some((
-                type_check(item, &element, "q"),
+                type_check(item, field.open_values, &element, "q"),
                 checks(field, CheckLevel::Value, item, &element, "q"),
             ))
             .filter(|(t, c)| t.is_some() || !c.is_empty()),
@@ -103,7 +111,7 @@ pub fn field_checks(out: &mut Out, field: &FieldPlan) {
     if field.required_text() {
         body.insert(0, format!("v.required(p, {value} != \"\")"));
     }
-    let cond = type_check(&field.ty, &value, "p");
+    let cond = type_check(&field.ty, field.open_values, &value, "p");
     if cond.is_none() && body.is_empty() && elements.is_none() {
         return;
     }

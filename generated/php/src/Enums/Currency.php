@@ -7,33 +7,40 @@ declare(strict_types=1);
 namespace Baas\Client\Enums;
 
 /**
- * Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+ * A currency code (ISO 4217), wherever the API carries one: the currencies of
+ * /trans/v2/applyForTransfer (KES, USD, GBP, EUR, TZS, UGX, RWF), then CNY, the other currency the
+ * rates of /query/v2/getForeignExchangeRate quote. A request field the service restricts to fewer
+ * codes says which (a `one_of` rule).
  *
- * A value this version of the SDK does not list is kept as it was received, never refused.
+ * The list is open: a request may carry a value this version does not list (the listed ones are
+ * named here), and an answer's is kept.
  *
  * A received field of this set is `Currency|UnknownValue|null`: a value this version does not list
  * reads as an `UnknownValue` holding the wire value.
  */
 enum Currency: string
 {
-    /** KES */
+    /** Kenyan shilling */
     case Kes = 'KES';
 
-    /** USD */
+    /** US dollar */
     case Usd = 'USD';
 
-    /** GBP */
+    /** Pound sterling */
     case Gbp = 'GBP';
 
-    /** EUR */
+    /** Euro */
     case Eur = 'EUR';
 
-    /** TZS */
+    /** Tanzanian shilling */
     case Tzs = 'TZS';
 
-    /** UGX */
+    /** Ugandan shilling */
     case Ugx = 'UGX';
 
-    /** RWF */
+    /** Rwandan franc */
     case Rwf = 'RWF';
+
+    /** Chinese yuan */
+    case Cny = 'CNY';
 }

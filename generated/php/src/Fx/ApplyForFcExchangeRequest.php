@@ -6,7 +6,7 @@ declare(strict_types=1);
 
 namespace Baas\Client\Fx;
 
-use Baas\Client\Enums\FxCurrency;
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\OperationInfo;
@@ -34,8 +34,10 @@ use Baas\Runtime\WireObject;
 final class ApplyForFcExchangeRequest implements Request
 {
     /**
-     * @param FxCurrency $sourceCurrency The currency converted from.
-     * @param FxCurrency $targetCurrency The currency converted to.
+     * @param Currency|string $sourceCurrency The currency converted from. Rules: one of USD, KES, EUR,
+     * GBP, TZS, UGX, RWF, CNY.
+     * @param Currency|string $targetCurrency The currency converted to. Rules: one of USD, KES, EUR,
+     * GBP, TZS, UGX, RWF, CNY.
      * @param string $sourceAccount Mandatory.
      * @param string $targetAccount Mandatory.
      * @param Decimal|null $sourceAmount Conditional: either sourceAmount or targetAmount is mandatory.
@@ -44,8 +46,8 @@ final class ApplyForFcExchangeRequest implements Request
      * Rules: greater than zero; at most 2 decimal places.
      */
     public function __construct(
-        public readonly FxCurrency $sourceCurrency,
-        public readonly FxCurrency $targetCurrency,
+        public readonly Currency|string $sourceCurrency,
+        public readonly Currency|string $targetCurrency,
         public readonly string $sourceAccount,
         public readonly string $targetAccount,
         public readonly ?Decimal $sourceAmount = null,
@@ -71,6 +73,8 @@ final class ApplyForFcExchangeRequest implements Request
      */
     public function validate(Validator $v, FieldPath $at): void
     {
+        $v->oneOf($at->field('sourceCurrency'), (is_string($this->sourceCurrency) ? $this->sourceCurrency : $this->sourceCurrency->value), ['USD', 'KES', 'EUR', 'GBP', 'TZS', 'UGX', 'RWF', 'CNY']);
+        $v->oneOf($at->field('targetCurrency'), (is_string($this->targetCurrency) ? $this->targetCurrency : $this->targetCurrency->value), ['USD', 'KES', 'EUR', 'GBP', 'TZS', 'UGX', 'RWF', 'CNY']);
         $v->required($at->field('sourceAccount'), $this->sourceAccount !== '');
         $v->required($at->field('targetAccount'), $this->targetAccount !== '');
         if ($this->sourceAmount !== null) {

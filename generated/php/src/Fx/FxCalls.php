@@ -6,8 +6,8 @@ declare(strict_types=1);
 
 namespace Baas\Client\Fx;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\CurrencyPair;
-use Baas\Client\Enums\FxCurrency;
 use Baas\Client\Records\FxRequest;
 use Baas\Runtime\CallOptions;
 use Baas\Runtime\Decimal;
@@ -59,8 +59,8 @@ trait FxCalls
      * answer is an unknown outcome (`OutcomeUnknown`): look the application up before sending it
      * again.
      *
-     * @param FxCurrency $sourceCurrency The currency converted from.
-     * @param FxCurrency $targetCurrency The currency converted to.
+     * @param Currency|string $sourceCurrency The currency converted from.
+     * @param Currency|string $targetCurrency The currency converted to.
      * @param string $sourceAccount Mandatory.
      * @param string $targetAccount Mandatory.
      * @param Decimal|null $sourceAmount Conditional: either sourceAmount or targetAmount is mandatory.
@@ -71,8 +71,8 @@ trait FxCalls
      * sent, refused or its outcome is unknown
      */
     public function applyForFcExchange(
-        FxCurrency $sourceCurrency,
-        FxCurrency $targetCurrency,
+        Currency|string $sourceCurrency,
+        Currency|string $targetCurrency,
         string $sourceAccount,
         string $targetAccount,
         ?Decimal $sourceAmount = null,

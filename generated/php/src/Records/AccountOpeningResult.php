@@ -6,7 +6,9 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0012 (multiple account opening).
@@ -21,7 +23,7 @@ final class AccountOpeningResult
      * @param string|null $applicationId
      * @param string|null $accountId
      * @param string|null $accountName
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param int|null $status
      * @param string|null $errorCode
      */
@@ -29,7 +31,7 @@ final class AccountOpeningResult
         public readonly ?string $applicationId = null,
         public readonly ?string $accountId = null,
         public readonly ?string $accountName = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?int $status = null,
         public readonly ?string $errorCode = null,
     ) {
@@ -54,7 +56,7 @@ final class AccountOpeningResult
             applicationId: Read::string($o->get('applicationId'), Read::path($at, 'applicationId')),
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
             accountName: Read::string($o->get('accountName'), Read::path($at, 'accountName')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             status: Read::int($o->get('status'), Read::path($at, 'status')),
             errorCode: Read::string($o->get('errorCode'), Read::path($at, 'errorCode')),
         );

@@ -6,8 +6,11 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
+use Baas\Client\Enums\TxType;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no
@@ -25,14 +28,14 @@ final class BalanceChange
      * @param string|null $userId
      * @param string|null $accountId
      * @param string|null $accountName
-     * @param string|null $txType Transaction type code (TTID...); the list is open.
+     * @param TxType|UnknownValue|null $txType
      * @param string|null $oppoBankCode
      * @param string|null $oppoAccountId
      * @param string|null $oppoAccountName
      * @param string|null $oppoSubAccount
      * @param string|null $thirdPartyTxType
      * @param int|null $mpesaBusinessPayType
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param Decimal|null $feeAmount
      * @param Decimal|null $balance The account's balance after the change.
@@ -45,14 +48,14 @@ final class BalanceChange
         public readonly ?string $userId = null,
         public readonly ?string $accountId = null,
         public readonly ?string $accountName = null,
-        public readonly ?string $txType = null,
+        public readonly TxType|UnknownValue|null $txType = null,
         public readonly ?string $oppoBankCode = null,
         public readonly ?string $oppoAccountId = null,
         public readonly ?string $oppoAccountName = null,
         public readonly ?string $oppoSubAccount = null,
         public readonly ?string $thirdPartyTxType = null,
         public readonly ?int $mpesaBusinessPayType = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?Decimal $feeAmount = null,
         public readonly ?Decimal $balance = null,
@@ -82,14 +85,14 @@ final class BalanceChange
             userId: Read::string($o->get('userId'), Read::path($at, 'userId')),
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
             accountName: Read::string($o->get('accountName'), Read::path($at, 'accountName')),
-            txType: Read::string($o->get('txType'), Read::path($at, 'txType')),
+            txType: Read::enum(TxType::class, $o->get('txType'), Read::path($at, 'txType')),
             oppoBankCode: Read::string($o->get('oppoBankCode'), Read::path($at, 'oppoBankCode')),
             oppoAccountId: Read::string($o->get('oppoAccountId'), Read::path($at, 'oppoAccountId')),
             oppoAccountName: Read::string($o->get('oppoAccountName'), Read::path($at, 'oppoAccountName')),
             oppoSubAccount: Read::string($o->get('oppoSubAccount'), Read::path($at, 'oppoSubAccount')),
             thirdPartyTxType: Read::string($o->get('thirdPartyTxType'), Read::path($at, 'thirdPartyTxType')),
             mpesaBusinessPayType: Read::int($o->get('mpesaBusinessPayType'), Read::path($at, 'mpesaBusinessPayType')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             feeAmount: Read::decimal($o->get('feeAmount'), Read::path($at, 'feeAmount')),
             balance: Read::decimal($o->get('balance'), Read::path($at, 'balance')),

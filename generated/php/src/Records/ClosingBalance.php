@@ -6,8 +6,10 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * One account's closing balance in notification 0015. Not public: the sandbox's shape.
@@ -20,12 +22,12 @@ final class ClosingBalance
 {
     /**
      * @param string|null $accountId
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $closingBalance What the ledger held at the end of the day.
      */
     public function __construct(
         public readonly ?string $accountId = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $closingBalance = null,
     ) {
     }
@@ -47,7 +49,7 @@ final class ClosingBalance
         }
         return new self(
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             closingBalance: Read::decimal($o->get('closingBalance'), Read::path($at, 'closingBalance')),
         );
     }

@@ -6,8 +6,10 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
@@ -22,14 +24,14 @@ final class CnyTransferResult
      * @param string|null $applicationId
      * @param int|null $status CNY transfer status (the sandbox: 8 succeeded, 4 failed).
      * @param Decimal|null $amount
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param int|null $completedTime Epoch ms.
      */
     public function __construct(
         public readonly ?string $applicationId = null,
         public readonly ?int $status = null,
         public readonly ?Decimal $amount = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?int $completedTime = null,
     ) {
     }
@@ -53,7 +55,7 @@ final class CnyTransferResult
             applicationId: Read::string($o->get('applicationId'), Read::path($at, 'applicationId')),
             status: Read::int($o->get('status'), Read::path($at, 'status')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             completedTime: Read::int($o->get('completedTime'), Read::path($at, 'completedTime')),
         );
     }

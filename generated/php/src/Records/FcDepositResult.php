@@ -6,8 +6,10 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0010 (foreign-currency deposit).
@@ -23,7 +25,7 @@ final class FcDepositResult
      * @param string|null $accountId
      * @param string|null $txId
      * @param int|null $status
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param string|null $errorCode
      * @param string|null $errorMsg
@@ -33,7 +35,7 @@ final class FcDepositResult
         public readonly ?string $accountId = null,
         public readonly ?string $txId = null,
         public readonly ?int $status = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?string $errorCode = null,
         public readonly ?string $errorMsg = null,
@@ -60,7 +62,7 @@ final class FcDepositResult
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
             txId: Read::string($o->get('txId'), Read::path($at, 'txId')),
             status: Read::int($o->get('status'), Read::path($at, 'status')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             errorCode: Read::string($o->get('errorCode'), Read::path($at, 'errorCode')),
             errorMsg: Read::string($o->get('errorMsg'), Read::path($at, 'errorMsg')),

@@ -6,8 +6,10 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0011 (foreign-currency outbound, cross-border, result).
@@ -27,7 +29,7 @@ final class FcOutboundResult
      * @param string|null $operationBankAccount
      * @param string|null $externalId
      * @param int|null $status
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param string|null $errorCode
      * @param string|null $errorMsg
@@ -41,7 +43,7 @@ final class FcOutboundResult
         public readonly ?string $operationBankAccount = null,
         public readonly ?string $externalId = null,
         public readonly ?int $status = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?string $errorCode = null,
         public readonly ?string $errorMsg = null,
@@ -72,7 +74,7 @@ final class FcOutboundResult
             operationBankAccount: Read::string($o->get('operationBankAccount'), Read::path($at, 'operationBankAccount')),
             externalId: Read::string($o->get('externalId'), Read::path($at, 'externalId')),
             status: Read::int($o->get('status'), Read::path($at, 'status')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             errorCode: Read::string($o->get('errorCode'), Read::path($at, 'errorCode')),
             errorMsg: Read::string($o->get('errorMsg'), Read::path($at, 'errorMsg')),

@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\FxRequestStatus;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
@@ -26,7 +27,7 @@ final class FxConversionResult
      * @param FxRequestStatus|UnknownValue|null $status
      * @param string|null $outTxId
      * @param string|null $inTxId
-     * @param string|null $currency The target currency.
+     * @param Currency|UnknownValue|null $currency The target currency.
      * @param Decimal|null $amount The target amount.
      * @param Decimal|null $fxRate
      */
@@ -35,7 +36,7 @@ final class FxConversionResult
         public readonly FxRequestStatus|UnknownValue|null $status = null,
         public readonly ?string $outTxId = null,
         public readonly ?string $inTxId = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?Decimal $fxRate = null,
     ) {
@@ -61,7 +62,7 @@ final class FxConversionResult
             status: Read::enum(FxRequestStatus::class, $o->get('status'), Read::path($at, 'status')),
             outTxId: Read::string($o->get('outTxId'), Read::path($at, 'outTxId')),
             inTxId: Read::string($o->get('inTxId'), Read::path($at, 'inTxId')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             fxRate: Read::decimal($o->get('fxRate'), Read::path($at, 'fxRate')),
         );

@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\FxRequestStatus;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
@@ -26,7 +27,7 @@ final class FxRequest
      * @param string|null $outTxId The transaction that took the source currency.
      * @param string|null $inTxId The transaction that paid the target currency.
      * @param FxRequestStatus|UnknownValue|null $status
-     * @param string|null $currency The target currency.
+     * @param Currency|UnknownValue|null $currency The target currency.
      * @param Decimal|null $amount The target amount.
      * @param Decimal|null $fxRate Units of the target currency for one unit of the source currency.
      * @param string|null $errorCode Why the request failed, when it did.
@@ -37,7 +38,7 @@ final class FxRequest
         public readonly ?string $outTxId = null,
         public readonly ?string $inTxId = null,
         public readonly FxRequestStatus|UnknownValue|null $status = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?Decimal $fxRate = null,
         public readonly ?string $errorCode = null,
@@ -65,7 +66,7 @@ final class FxRequest
             outTxId: Read::string($o->get('outTxId'), Read::path($at, 'outTxId')),
             inTxId: Read::string($o->get('inTxId'), Read::path($at, 'inTxId')),
             status: Read::enum(FxRequestStatus::class, $o->get('status'), Read::path($at, 'status')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             fxRate: Read::decimal($o->get('fxRate'), Read::path($at, 'fxRate')),
             errorCode: Read::string($o->get('errorCode'), Read::path($at, 'errorCode')),

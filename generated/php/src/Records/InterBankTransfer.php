@@ -8,6 +8,7 @@ namespace Baas\Client\Records;
 
 use Baas\Client\Enums\AmountType;
 use Baas\Client\Enums\ChargeType;
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\InterBankApplicationStatus;
 use Baas\Client\Enums\PaymentChannel;
 use Baas\Runtime\Decimal;
@@ -32,7 +33,7 @@ final class InterBankTransfer
      * @param InterBankApplicationStatus|UnknownValue|null $status
      * @param Decimal|null $debitAmount What the account was debited, the fee included.
      * @param Decimal|null $fee
-     * @param string|null $currency Currency of the debited account.
+     * @param Currency|UnknownValue|null $currency Currency of the debited account.
      * @param int|null $createTime Epoch ms.
      * @param string|null $beneficiarySwiftBic The beneficiary bank's SWIFT BIC (Bank Identifier Code).
      * @param string|null $beneficiaryBankName
@@ -40,7 +41,7 @@ final class InterBankTransfer
      * @param string|null $beneficiaryBankCity
      * @param string|null $beneficiaryBankAddress
      * @param string|null $beneficiaryAccountId
-     * @param string|null $beneficiaryAccountCcy
+     * @param Currency|UnknownValue|null $beneficiaryAccountCcy
      * @param string|null $beneficiaryName
      * @param string|null $beneficiaryEmail
      * @param Decimal|null $amount
@@ -59,7 +60,7 @@ final class InterBankTransfer
         public readonly InterBankApplicationStatus|UnknownValue|null $status = null,
         public readonly ?Decimal $debitAmount = null,
         public readonly ?Decimal $fee = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?int $createTime = null,
         public readonly ?string $beneficiarySwiftBic = null,
         public readonly ?string $beneficiaryBankName = null,
@@ -67,7 +68,7 @@ final class InterBankTransfer
         public readonly ?string $beneficiaryBankCity = null,
         public readonly ?string $beneficiaryBankAddress = null,
         public readonly ?string $beneficiaryAccountId = null,
-        public readonly ?string $beneficiaryAccountCcy = null,
+        public readonly Currency|UnknownValue|null $beneficiaryAccountCcy = null,
         public readonly ?string $beneficiaryName = null,
         public readonly ?string $beneficiaryEmail = null,
         public readonly ?Decimal $amount = null,
@@ -103,7 +104,7 @@ final class InterBankTransfer
             status: Read::enum(InterBankApplicationStatus::class, $o->get('status'), Read::path($at, 'status')),
             debitAmount: Read::decimal($o->get('debitAmount'), Read::path($at, 'debitAmount')),
             fee: Read::decimal($o->get('fee'), Read::path($at, 'fee')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             createTime: Read::int($o->get('createTime'), Read::path($at, 'createTime')),
             beneficiarySwiftBic: Read::string($o->get('beneficiarySwiftBic'), Read::path($at, 'beneficiarySwiftBic')),
             beneficiaryBankName: Read::string($o->get('beneficiaryBankName'), Read::path($at, 'beneficiaryBankName')),
@@ -111,7 +112,7 @@ final class InterBankTransfer
             beneficiaryBankCity: Read::string($o->get('beneficiaryBankCity'), Read::path($at, 'beneficiaryBankCity')),
             beneficiaryBankAddress: Read::string($o->get('beneficiaryBankAddress'), Read::path($at, 'beneficiaryBankAddress')),
             beneficiaryAccountId: Read::string($o->get('beneficiaryAccountId'), Read::path($at, 'beneficiaryAccountId')),
-            beneficiaryAccountCcy: Read::string($o->get('beneficiaryAccountCcy'), Read::path($at, 'beneficiaryAccountCcy')),
+            beneficiaryAccountCcy: Read::enum(Currency::class, $o->get('beneficiaryAccountCcy'), Read::path($at, 'beneficiaryAccountCcy')),
             beneficiaryName: Read::string($o->get('beneficiaryName'), Read::path($at, 'beneficiaryName')),
             beneficiaryEmail: Read::string($o->get('beneficiaryEmail'), Read::path($at, 'beneficiaryEmail')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),

@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\TxStatus;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
@@ -24,7 +25,7 @@ final class InternalBatchItem
      * @param string|null $payeeAccountId
      * @param string|null $payeeAccountName
      * @param int|null $payeeType
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param string|null $txId
      * @param TxStatus|UnknownValue|null $txStatus
@@ -35,7 +36,7 @@ final class InternalBatchItem
         public readonly ?string $payeeAccountId = null,
         public readonly ?string $payeeAccountName = null,
         public readonly ?int $payeeType = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?string $txId = null,
         public readonly TxStatus|UnknownValue|null $txStatus = null,
@@ -63,7 +64,7 @@ final class InternalBatchItem
             payeeAccountId: Read::string($o->get('payeeAccountId'), Read::path($at, 'payeeAccountId')),
             payeeAccountName: Read::string($o->get('payeeAccountName'), Read::path($at, 'payeeAccountName')),
             payeeType: Read::int($o->get('payeeType'), Read::path($at, 'payeeType')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             txId: Read::string($o->get('txId'), Read::path($at, 'txId')),
             txStatus: Read::enum(TxStatus::class, $o->get('txStatus'), Read::path($at, 'txStatus')),

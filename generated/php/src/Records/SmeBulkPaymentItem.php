@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\TxStatus;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
@@ -28,7 +29,7 @@ final class SmeBulkPaymentItem
      * @param string|null $benificiarySubAccount
      * @param string|null $benificiaryBankCode
      * @param string|null $paymentChannel
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param Decimal|null $feeAmount
      * @param string|null $externalTxId
@@ -44,7 +45,7 @@ final class SmeBulkPaymentItem
         public readonly ?string $benificiarySubAccount = null,
         public readonly ?string $benificiaryBankCode = null,
         public readonly ?string $paymentChannel = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?Decimal $feeAmount = null,
         public readonly ?string $externalTxId = null,
@@ -77,7 +78,7 @@ final class SmeBulkPaymentItem
             benificiarySubAccount: Read::string($o->get('benificiarySubAccount'), Read::path($at, 'benificiarySubAccount')),
             benificiaryBankCode: Read::string($o->get('benificiaryBankCode'), Read::path($at, 'benificiaryBankCode')),
             paymentChannel: Read::string($o->get('paymentChannel'), Read::path($at, 'paymentChannel')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             feeAmount: Read::decimal($o->get('feeAmount'), Read::path($at, 'feeAmount')),
             externalTxId: Read::string($o->get('externalTxId'), Read::path($at, 'externalTxId')),

@@ -6,7 +6,9 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\TxType;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * Payload of notification 0008 (SME bulk payment result).
@@ -20,13 +22,13 @@ final class SmeBulkPaymentResult
     /**
      * @param string|null $bulkPaymentOrderId
      * @param string|null $payerAccountId
-     * @param string|null $txType
+     * @param TxType|UnknownValue|null $txType
      * @param list<SmeBulkPaymentItem>|null $resultArray
      */
     public function __construct(
         public readonly ?string $bulkPaymentOrderId = null,
         public readonly ?string $payerAccountId = null,
-        public readonly ?string $txType = null,
+        public readonly TxType|UnknownValue|null $txType = null,
         public readonly ?array $resultArray = null,
     ) {
     }
@@ -49,7 +51,7 @@ final class SmeBulkPaymentResult
         return new self(
             bulkPaymentOrderId: Read::string($o->get('bulkPaymentOrderId'), Read::path($at, 'bulkPaymentOrderId')),
             payerAccountId: Read::string($o->get('payerAccountId'), Read::path($at, 'payerAccountId')),
-            txType: Read::string($o->get('txType'), Read::path($at, 'txType')),
+            txType: Read::enum(TxType::class, $o->get('txType'), Read::path($at, 'txType')),
             resultArray: Read::list($o->get('resultArray'), Read::path($at, 'resultArray'), static fn (mixed $item, string $at): mixed => SmeBulkPaymentItem::read($item, $at)),
         );
     }

@@ -8,6 +8,7 @@ namespace Baas\Client\Records;
 
 use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
 use Baas\Runtime\UnknownValue;
@@ -25,9 +26,7 @@ final class TransactionListItem
 {
     /**
      * @param string|null $txId
-     * @param string|null $txType Transaction type code (TTID0001 withdraw to mobile money, TTID0002
-     * transfer out, TTID0003 transfer in, ...; see the txType filter of getTransList); the list is
-     * open.
+     * @param TxType|UnknownValue|null $txType
      * @param TxStatus|UnknownValue|null $txStatus
      * @param Decimal|null $amount
      * @param int|null $createTime
@@ -49,7 +48,7 @@ final class TransactionListItem
      */
     public function __construct(
         public readonly ?string $txId = null,
-        public readonly ?string $txType = null,
+        public readonly TxType|UnknownValue|null $txType = null,
         public readonly TxStatus|UnknownValue|null $txStatus = null,
         public readonly ?Decimal $amount = null,
         public readonly ?int $createTime = null,
@@ -81,7 +80,7 @@ final class TransactionListItem
         }
         return new self(
             txId: Read::string($o->get('txId'), Read::path($at, 'txId')),
-            txType: Read::string($o->get('txType'), Read::path($at, 'txType')),
+            txType: Read::enum(TxType::class, $o->get('txType'), Read::path($at, 'txType')),
             txStatus: Read::enum(TxStatus::class, $o->get('txStatus'), Read::path($at, 'txStatus')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             createTime: Read::int($o->get('createTime'), Read::path($at, 'createTime')),

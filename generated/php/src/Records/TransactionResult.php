@@ -6,7 +6,9 @@ declare(strict_types=1);
 
 namespace Baas\Client\Records;
 
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
 use Baas\Runtime\UnknownValue;
@@ -22,7 +24,7 @@ final class TransactionResult
 {
     /**
      * @param string|null $txId
-     * @param string|null $txType Transaction type code (TTID...); the list is open.
+     * @param TxType|UnknownValue|null $txType
      * @param string|null $externalTxId
      * @param string|null $accountId
      * @param string|null $accountName
@@ -34,7 +36,7 @@ final class TransactionResult
      * @param string|null $oppoAccountId
      * @param string|null $oppoAccountName
      * @param string|null $thirdPartyTxType
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param Decimal|null $amount
      * @param Decimal|null $feeAmount
      * @param Decimal|null $balance The account's balance after the transaction.
@@ -47,7 +49,7 @@ final class TransactionResult
      */
     public function __construct(
         public readonly ?string $txId = null,
-        public readonly ?string $txType = null,
+        public readonly TxType|UnknownValue|null $txType = null,
         public readonly ?string $externalTxId = null,
         public readonly ?string $accountId = null,
         public readonly ?string $accountName = null,
@@ -59,7 +61,7 @@ final class TransactionResult
         public readonly ?string $oppoAccountId = null,
         public readonly ?string $oppoAccountName = null,
         public readonly ?string $thirdPartyTxType = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?Decimal $amount = null,
         public readonly ?Decimal $feeAmount = null,
         public readonly ?Decimal $balance = null,
@@ -89,7 +91,7 @@ final class TransactionResult
         }
         return new self(
             txId: Read::string($o->get('txId'), Read::path($at, 'txId')),
-            txType: Read::string($o->get('txType'), Read::path($at, 'txType')),
+            txType: Read::enum(TxType::class, $o->get('txType'), Read::path($at, 'txType')),
             externalTxId: Read::string($o->get('externalTxId'), Read::path($at, 'externalTxId')),
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
             accountName: Read::string($o->get('accountName'), Read::path($at, 'accountName')),
@@ -101,7 +103,7 @@ final class TransactionResult
             oppoAccountId: Read::string($o->get('oppoAccountId'), Read::path($at, 'oppoAccountId')),
             oppoAccountName: Read::string($o->get('oppoAccountName'), Read::path($at, 'oppoAccountName')),
             thirdPartyTxType: Read::string($o->get('thirdPartyTxType'), Read::path($at, 'thirdPartyTxType')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             feeAmount: Read::decimal($o->get('feeAmount'), Read::path($at, 'feeAmount')),
             balance: Read::decimal($o->get('balance'), Read::path($at, 'balance')),

@@ -7,6 +7,7 @@ declare(strict_types=1);
 namespace Baas\Client\Records;
 
 use Baas\Client\Enums\BillType;
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\NetworkProvider;
 use Baas\Client\Enums\UtilityPaymentStatus;
 use Baas\Runtime\Decimal;
@@ -29,7 +30,7 @@ final class UtilityPayment
      * @param string|null $paymentType AIRTIME or BILL.
      * @param string|null $accountId
      * @param Decimal|null $amount
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      * @param UtilityPaymentStatus|UnknownValue|null $status
      * @param int|null $createTime Epoch ms.
      * @param int|null $completeTime Epoch ms, once final.
@@ -45,7 +46,7 @@ final class UtilityPayment
         public readonly ?string $paymentType = null,
         public readonly ?string $accountId = null,
         public readonly ?Decimal $amount = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
         public readonly UtilityPaymentStatus|UnknownValue|null $status = null,
         public readonly ?int $createTime = null,
         public readonly ?int $completeTime = null,
@@ -78,7 +79,7 @@ final class UtilityPayment
             paymentType: Read::string($o->get('paymentType'), Read::path($at, 'paymentType')),
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             status: Read::enum(UtilityPaymentStatus::class, $o->get('status'), Read::path($at, 'status')),
             createTime: Read::int($o->get('createTime'), Read::path($at, 'createTime')),
             completeTime: Read::int($o->get('completeTime'), Read::path($at, 'completeTime')),

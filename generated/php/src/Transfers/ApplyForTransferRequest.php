@@ -39,7 +39,7 @@ final class ApplyForTransferRequest implements Request
      * @param string $payeeBankCode From the bank-code list (/staticData/getBankCodes; values not
      * shown). Rules: checked by the service only: must come from the bank-code list.
      * @param string $payeeAccountId
-     * @param Currency $currency
+     * @param Currency|string $currency Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF.
      * @param Decimal $amount Rules: greater than zero; at most 2 decimal places.
      * @param string|null $payeeAccountName Mandatory when the counterparty is a bank; optional for
      * mobile money.
@@ -53,7 +53,7 @@ final class ApplyForTransferRequest implements Request
         public readonly string $payerAccountId,
         public readonly string $payeeBankCode,
         public readonly string $payeeAccountId,
-        public readonly Currency $currency,
+        public readonly Currency|string $currency,
         public readonly Decimal $amount,
         public readonly ?string $payeeAccountName = null,
         public readonly ?string $paymentPurpose = null,
@@ -83,6 +83,7 @@ final class ApplyForTransferRequest implements Request
         $v->required($at->field('payerAccountId'), $this->payerAccountId !== '');
         $v->required($at->field('payeeBankCode'), $this->payeeBankCode !== '');
         $v->required($at->field('payeeAccountId'), $this->payeeAccountId !== '');
+        $v->oneOf($at->field('currency'), (is_string($this->currency) ? $this->currency : $this->currency->value), ['KES', 'USD', 'GBP', 'EUR', 'TZS', 'UGX', 'RWF']);
         $v->positiveAmount($at->field('amount'), $this->amount);
         $v->decimalPlaces($at->field('amount'), $this->amount, 2);
         if ($this->remark !== null) {

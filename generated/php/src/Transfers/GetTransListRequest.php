@@ -8,6 +8,7 @@ namespace Baas\Client\Transfers;
 
 use Baas\Client\Enums\OrderByDesc;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Client\Records\TransactionListItem;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\OperationInfo;
@@ -28,13 +29,9 @@ final class GetTransListRequest implements PagedRequest
 {
     /**
      * @param string $accountId
-     * @param list<string> $txType Transaction type filter; empty array [] returns all types. The
-     * document does not show the value set; public documentation gives codes (TTID0001 withdraw to
-     * mobile money, TTID0002 transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008
-     * foreign-currency deposit, TTID0011 reversal, TTID0023 cash deposit), integrations report more
-     * (TTID0004 interest income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009
-     * foreign-currency transfer out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal,
-     * TTID0025 mobile money IMT, TTID0027 CNY transfer); the list is open.
+     * @param list<TxType|string> $txType Transaction type filter; empty array [] returns all types.
+     * The document does not show the value set; public documentation and integrations give the codes;
+     * the list is open, so any other code may be sent.
      * @param list<TxStatus> $txStatus Status filter; array of integer (another definition: array of
      * string). The example [2, 8] selects processing and succeeded records.
      * @param int $startTime UTC epoch ms.
@@ -78,7 +75,7 @@ final class GetTransListRequest implements PagedRequest
     public function validate(Validator $v, FieldPath $at): void
     {
         $v->required($at->field('accountId'), $this->accountId !== '');
-        if ($v->listOf($at->field('txType'), $this->txType, 'string')) {
+        if ($v->listOf($at->field('txType'), $this->txType, TxType::class . '|string')) {
         }
         if ($v->listOf($at->field('txStatus'), $this->txStatus, TxStatus::class)) {
         }

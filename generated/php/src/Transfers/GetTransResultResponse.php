@@ -8,6 +8,7 @@ namespace Baas\Client\Transfers;
 
 use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Client\Records\TransactionExtInfo;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
@@ -30,8 +31,8 @@ final class GetTransResultResponse
      * @param string|null $oppoBankCode
      * @param string|null $accountId Not public: this is the sandbox's choice, and the live service may
      * differ.
-     * @param string|null $txType Transaction type code (TTID...); the list is open. Not public: this
-     * is the sandbox's choice, and the live service may differ.
+     * @param TxType|UnknownValue|null $txType Not public: this is the sandbox's choice, and the live
+     * service may differ.
      * @param Decimal|null $amount Not public: this is the sandbox's choice, and the live service may
      * differ.
      * @param Currency|UnknownValue|null $currency Not public: this is the sandbox's choice, and the
@@ -51,7 +52,7 @@ final class GetTransResultResponse
         public readonly ?string $paymentChannel = null,
         public readonly ?string $oppoBankCode = null,
         public readonly ?string $accountId = null,
-        public readonly ?string $txType = null,
+        public readonly TxType|UnknownValue|null $txType = null,
         public readonly ?Decimal $amount = null,
         public readonly Currency|UnknownValue|null $currency = null,
         public readonly ?int $createTime = null,
@@ -83,7 +84,7 @@ final class GetTransResultResponse
             paymentChannel: Read::string($o->get('paymentChannel'), Read::path($at, 'paymentChannel')),
             oppoBankCode: Read::string($o->get('oppoBankCode'), Read::path($at, 'oppoBankCode')),
             accountId: Read::string($o->get('accountId'), Read::path($at, 'accountId')),
-            txType: Read::string($o->get('txType'), Read::path($at, 'txType')),
+            txType: Read::enum(TxType::class, $o->get('txType'), Read::path($at, 'txType')),
             amount: Read::decimal($o->get('amount'), Read::path($at, 'amount')),
             currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
             createTime: Read::int($o->get('createTime'), Read::path($at, 'createTime')),

@@ -8,6 +8,7 @@ namespace Baas\Client\Transfers;
 
 use Baas\Client\Enums\AmountType;
 use Baas\Client\Enums\ChargeType;
+use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\PaymentChannel;
 use Baas\Client\Enums\SwiftDocumentType;
 use Baas\Runtime\Decimal;
@@ -45,7 +46,7 @@ final class TelegraphicTransferRequest implements Request
      * @param string $beneficiaryBankName
      * @param string $beneficiaryBankCity
      * @param string $beneficiaryAccountId
-     * @param string $beneficiaryAccountCcy
+     * @param Currency|string $beneficiaryAccountCcy Any currency code of the beneficiary's account.
      * @param string $beneficiaryName
      * @param Decimal $amount Rules: greater than zero; at most 2 decimal places.
      * @param AmountType $amountType
@@ -69,7 +70,7 @@ final class TelegraphicTransferRequest implements Request
         public readonly string $beneficiaryBankName,
         public readonly string $beneficiaryBankCity,
         public readonly string $beneficiaryAccountId,
-        public readonly string $beneficiaryAccountCcy,
+        public readonly Currency|string $beneficiaryAccountCcy,
         public readonly string $beneficiaryName,
         public readonly Decimal $amount,
         public readonly AmountType $amountType,
@@ -110,7 +111,6 @@ final class TelegraphicTransferRequest implements Request
         $v->required($at->field('beneficiaryBankName'), $this->beneficiaryBankName !== '');
         $v->required($at->field('beneficiaryBankCity'), $this->beneficiaryBankCity !== '');
         $v->required($at->field('beneficiaryAccountId'), $this->beneficiaryAccountId !== '');
-        $v->required($at->field('beneficiaryAccountCcy'), $this->beneficiaryAccountCcy !== '');
         $v->required($at->field('beneficiaryName'), $this->beneficiaryName !== '');
         $v->positiveAmount($at->field('amount'), $this->amount);
         $v->decimalPlaces($at->field('amount'), $this->amount, 2);

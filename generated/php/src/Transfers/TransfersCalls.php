@@ -15,6 +15,7 @@ use Baas\Client\Enums\PayType;
 use Baas\Client\Enums\PaymentChannel;
 use Baas\Client\Enums\SwiftDocumentType;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Client\Records\InterBankTransfer;
 use Baas\Client\Records\TransactionListItem;
 use Baas\Runtime\CallOptions;
@@ -125,7 +126,7 @@ trait TransfersCalls
      * @param string $payeeBankCode From the bank-code list (/staticData/getBankCodes; values not
      * shown).
      * @param string $payeeAccountId
-     * @param Currency $currency
+     * @param Currency|string $currency Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF.
      * @param Decimal $amount Rules: greater than zero; at most 2 decimal places.
      * @param string|null $payeeAccountName Mandatory when the counterparty is a bank; optional for
      * mobile money.
@@ -142,7 +143,7 @@ trait TransfersCalls
         string $payerAccountId,
         string $payeeBankCode,
         string $payeeAccountId,
-        Currency $currency,
+        Currency|string $currency,
         Decimal $amount,
         ?string $payeeAccountName = null,
         ?string $paymentPurpose = null,
@@ -165,7 +166,7 @@ trait TransfersCalls
         string $payerAccountId,
         string $payeeBankCode,
         string $payeeAccountId,
-        Currency $currency,
+        Currency|string $currency,
         Decimal $amount,
         ?string $payeeAccountName = null,
         ?string $paymentPurpose = null,
@@ -191,7 +192,7 @@ trait TransfersCalls
      * Operation `getTransList`: `POST /query/getTransList`.
      *
      * @param string $accountId
-     * @param list<string> $txType Transaction type filter; empty array [] returns all types.
+     * @param list<TxType|string> $txType Transaction type filter; empty array [] returns all types.
      * @param list<TxStatus> $txStatus Status filter; array of integer (another definition: array of
      * string).
      * @param int $startTime UTC epoch ms.
@@ -225,7 +226,7 @@ trait TransfersCalls
      * after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an
      * error ends it. Each page is one call.
      *
-     * @param list<string> $txType
+     * @param list<TxType|string> $txType
      * @param list<TxStatus> $txStatus
      * @return \Generator<int, Page<TransactionListItem>> the pages, fetched as they are read
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying whether the request was not
@@ -250,7 +251,7 @@ trait TransfersCalls
      * after an empty page, a page shorter than `pageSize`, or the page that reaches the total; an
      * error ends it. Each page is one call.
      *
-     * @param list<string> $txType
+     * @param list<TxType|string> $txType
      * @param list<TxStatus> $txStatus
      * @return \Generator<int, TransactionListItem> the items, fetched as they are read
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying whether the request was not
@@ -323,7 +324,7 @@ trait TransfersCalls
      * @param string $beneficiaryBankName
      * @param string $beneficiaryBankCity
      * @param string $beneficiaryAccountId
-     * @param string $beneficiaryAccountCcy
+     * @param Currency|string $beneficiaryAccountCcy Any currency code of the beneficiary's account.
      * @param string $beneficiaryName
      * @param Decimal $amount Rules: greater than zero; at most 2 decimal places.
      * @param AmountType $amountType
@@ -350,7 +351,7 @@ trait TransfersCalls
         string $beneficiaryBankName,
         string $beneficiaryBankCity,
         string $beneficiaryAccountId,
-        string $beneficiaryAccountCcy,
+        Currency|string $beneficiaryAccountCcy,
         string $beneficiaryName,
         Decimal $amount,
         AmountType $amountType,
@@ -384,7 +385,7 @@ trait TransfersCalls
         string $beneficiaryBankName,
         string $beneficiaryBankCity,
         string $beneficiaryAccountId,
-        string $beneficiaryAccountCcy,
+        Currency|string $beneficiaryAccountCcy,
         string $beneficiaryName,
         Decimal $amount,
         AmountType $amountType,

@@ -6,8 +6,10 @@ declare(strict_types=1);
 
 namespace Baas\Client\Utility;
 
+use Baas\Client\Enums\Currency;
 use Baas\Runtime\Decimal;
 use Baas\Runtime\Read;
+use Baas\Runtime\UnknownValue;
 
 /**
  * The answer of `billQuery` (its `data`): every field optional, and members the service adds later
@@ -20,12 +22,12 @@ final class BillQueryResponse
     /**
      * @param string|null $dueDate Format not shown.
      * @param Decimal|null $dueAmount
-     * @param string|null $currency
+     * @param Currency|UnknownValue|null $currency
      */
     public function __construct(
         public readonly ?string $dueDate = null,
         public readonly ?Decimal $dueAmount = null,
-        public readonly ?string $currency = null,
+        public readonly Currency|UnknownValue|null $currency = null,
     ) {
     }
 
@@ -47,7 +49,7 @@ final class BillQueryResponse
         return new self(
             dueDate: Read::string($o->get('dueDate'), Read::path($at, 'dueDate')),
             dueAmount: Read::decimal($o->get('dueAmount'), Read::path($at, 'dueAmount')),
-            currency: Read::string($o->get('currency'), Read::path($at, 'currency')),
+            currency: Read::enum(Currency::class, $o->get('currency'), Read::path($at, 'currency')),
         );
     }
 }

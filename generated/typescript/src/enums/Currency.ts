@@ -2,24 +2,30 @@
 /** The value set `Currency`. */
 
 /**
- * Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+ * A currency code (ISO 4217), wherever the API carries one: the currencies of
+ * /trans/v2/applyForTransfer (KES, USD, GBP, EUR, TZS, UGX, RWF), then CNY, the other currency the
+ * rates of /query/v2/getForeignExchangeRate quote. A request field the service restricts to fewer
+ * codes says which (a `one_of` rule).
  *
- * A value this version of the SDK does not list is kept as it was received, never refused.
+ * The list is open: a request may carry a value this version does not list (the listed ones are
+ * named here), and an answer's is kept.
  */
 export const Currency = {
-  /** KES */
+  /** Kenyan shilling */
   Kes: "KES",
-  /** USD */
+  /** US dollar */
   Usd: "USD",
-  /** GBP */
+  /** Pound sterling */
   Gbp: "GBP",
-  /** EUR */
+  /** Euro */
   Eur: "EUR",
-  /** TZS */
+  /** Tanzanian shilling */
   Tzs: "TZS",
-  /** UGX */
+  /** Ugandan shilling */
   Ugx: "UGX",
-  /** RWF */
+  /** Rwandan franc */
   Rwf: "RWF",
+  /** Chinese yuan */
+  Cny: "CNY",
 } as const;
 export type Currency = (typeof Currency)[keyof typeof Currency];

@@ -2,7 +2,7 @@
 /** The operation `applyForFcExchange`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { FxCurrency } from "../enums.js";
+import { Currency } from "../enums.js";
 
 /**
  * The parameters of `applyForFcExchange`.
@@ -20,10 +20,18 @@ import { FxCurrency } from "../enums.js";
  * is mandatory.
  */
 export interface ApplyForFcExchangeRequest {
-  /** The currency converted from. */
-  readonly sourceCurrency: FxCurrency;
-  /** The currency converted to. */
-  readonly targetCurrency: FxCurrency;
+  /**
+   * The currency converted from.
+   *
+   * Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+   */
+  readonly sourceCurrency: Currency | (string & {});
+  /**
+   * The currency converted to.
+   *
+   * Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+   */
+  readonly targetCurrency: Currency | (string & {});
   /** Mandatory. */
   readonly sourceAccount: string;
   /** Mandatory. */
@@ -45,8 +53,8 @@ export interface ApplyForFcExchangeRequest {
 const ApplyForFcExchangeRequestShape: rt.RecordShape = {
   name: "ApplyForFcExchangeRequest",
   fields: [
-    { wire: "sourceCurrency", ty: { k: "enum", name: "FxCurrency", wire: "string", values: Object.values(FxCurrency) }, required: true },
-    { wire: "targetCurrency", ty: { k: "enum", name: "FxCurrency", wire: "string", values: Object.values(FxCurrency) }, required: true },
+    { wire: "sourceCurrency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"]]] },
+    { wire: "targetCurrency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"]]] },
     { wire: "sourceAccount", ty: { k: "string" }, required: true },
     { wire: "targetAccount", ty: { k: "string" }, required: true },
     { wire: "sourceAmount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },

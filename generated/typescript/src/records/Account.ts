@@ -30,7 +30,7 @@ export const AccountShape: rt.RecordShape = {
   fields: [
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "accountName", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency) }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
     { wire: "shortCode", ty: { k: "string" }, required: false },
     { wire: "accountStatus", ty: { k: "enum", name: "AccountStatus", wire: "integer", values: Object.values(AccountStatus) }, required: false },

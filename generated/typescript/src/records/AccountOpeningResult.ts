@@ -2,6 +2,7 @@
 /** The record `AccountOpeningResult`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency } from "../enums.js";
 
 /**
  * Payload of notification 0012 (multiple account opening).
@@ -14,7 +15,7 @@ export interface AccountOpeningResult {
   readonly applicationId?: string;
   readonly accountId?: string;
   readonly accountName?: string;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly status?: number;
   readonly errorCode?: string;
 }
@@ -25,7 +26,7 @@ export const AccountOpeningResultShape: rt.RecordShape = {
     { wire: "applicationId", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "accountName", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "status", ty: { k: "int" }, required: false },
     { wire: "errorCode", ty: { k: "string" }, required: false },
   ],

@@ -2,6 +2,7 @@
 /** The record `BalanceChange`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency, TxType } from "../enums.js";
 import { BalanceChangeExtInfoShape, type BalanceChangeExtInfo } from "./BalanceChangeExtInfo.js";
 
 /**
@@ -18,15 +19,14 @@ export interface BalanceChange {
   readonly userId?: string;
   readonly accountId?: string;
   readonly accountName?: string;
-  /** Transaction type code (TTID...); the list is open. */
-  readonly txType?: string;
+  readonly txType?: TxType | rt.Unknown<string>;
   readonly oppoBankCode?: string;
   readonly oppoAccountId?: string;
   readonly oppoAccountName?: string;
   readonly oppoSubAccount?: string;
   readonly thirdPartyTxType?: string;
   readonly mpesaBusinessPayType?: number;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly feeAmount?: rt.Amount;
   /** The account's balance after the change. */
@@ -44,14 +44,14 @@ export const BalanceChangeShape: rt.RecordShape = {
     { wire: "userId", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "accountName", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
     { wire: "oppoBankCode", ty: { k: "string" }, required: false },
     { wire: "oppoAccountId", ty: { k: "string" }, required: false },
     { wire: "oppoAccountName", ty: { k: "string" }, required: false },
     { wire: "oppoSubAccount", ty: { k: "string" }, required: false },
     { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
     { wire: "mpesaBusinessPayType", ty: { k: "int" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false },

@@ -2,6 +2,7 @@
 /** The record `ClosingBalance`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency } from "../enums.js";
 
 /**
  * One account's closing balance in notification 0015. Not public: the sandbox's shape.
@@ -12,7 +13,7 @@ import type * as rt from "@baas/runtime";
  */
 export interface ClosingBalance {
   readonly accountId?: string;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   /** What the ledger held at the end of the day. */
   readonly closingBalance?: rt.Amount;
 }
@@ -21,7 +22,7 @@ export const ClosingBalanceShape: rt.RecordShape = {
   name: "ClosingBalance",
   fields: [
     { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
   ],
 };

@@ -2,6 +2,7 @@
 /** The record `CnyTransferResult`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency } from "../enums.js";
 
 /**
  * Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
@@ -15,7 +16,7 @@ export interface CnyTransferResult {
   /** CNY transfer status (the sandbox: 8 succeeded, 4 failed). */
   readonly status?: number;
   readonly amount?: rt.Amount;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   /** Epoch ms. */
   readonly completedTime?: number;
 }
@@ -26,7 +27,7 @@ export const CnyTransferResultShape: rt.RecordShape = {
     { wire: "applicationId", ty: { k: "string" }, required: false },
     { wire: "status", ty: { k: "int" }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "completedTime", ty: { k: "long" }, required: false },
   ],
 };

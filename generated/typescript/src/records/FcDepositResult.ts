@@ -2,6 +2,7 @@
 /** The record `FcDepositResult`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency } from "../enums.js";
 
 /**
  * Payload of notification 0010 (foreign-currency deposit).
@@ -15,7 +16,7 @@ export interface FcDepositResult {
   readonly accountId?: string;
   readonly txId?: string;
   readonly status?: number;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly errorCode?: string;
   readonly errorMsg?: string;
@@ -28,7 +29,7 @@ export const FcDepositResultShape: rt.RecordShape = {
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "txId", ty: { k: "string" }, required: false },
     { wire: "status", ty: { k: "int" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "errorCode", ty: { k: "string" }, required: false },
     { wire: "errorMsg", ty: { k: "string" }, required: false },

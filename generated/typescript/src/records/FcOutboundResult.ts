@@ -2,6 +2,7 @@
 /** The record `FcOutboundResult`. */
 
 import type * as rt from "@baas/runtime";
+import { Currency } from "../enums.js";
 
 /**
  * Payload of notification 0011 (foreign-currency outbound, cross-border, result).
@@ -19,7 +20,7 @@ export interface FcOutboundResult {
   readonly operationBankAccount?: string;
   readonly externalId?: string;
   readonly status?: number;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly errorCode?: string;
   readonly errorMsg?: string;
@@ -36,7 +37,7 @@ export const FcOutboundResultShape: rt.RecordShape = {
     { wire: "operationBankAccount", ty: { k: "string" }, required: false },
     { wire: "externalId", ty: { k: "string" }, required: false },
     { wire: "status", ty: { k: "int" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "errorCode", ty: { k: "string" }, required: false },
     { wire: "errorMsg", ty: { k: "string" }, required: false },

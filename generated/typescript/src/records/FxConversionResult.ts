@@ -2,7 +2,7 @@
 /** The record `FxConversionResult`. */
 
 import type * as rt from "@baas/runtime";
-import { FxRequestStatus } from "../enums.js";
+import { Currency, FxRequestStatus } from "../enums.js";
 
 /**
  * Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members
@@ -18,7 +18,7 @@ export interface FxConversionResult {
   readonly outTxId?: string;
   readonly inTxId?: string;
   /** The target currency. */
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   /** The target amount. */
   readonly amount?: rt.Amount;
   readonly fxRate?: rt.Amount;
@@ -31,7 +31,7 @@ export const FxConversionResultShape: rt.RecordShape = {
     { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
     { wire: "outTxId", ty: { k: "string" }, required: false },
     { wire: "inTxId", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
   ],

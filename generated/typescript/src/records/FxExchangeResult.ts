@@ -2,7 +2,7 @@
 /** The record `FxExchangeResult`. */
 
 import type * as rt from "@baas/runtime";
-import { FxRequestStatus } from "../enums.js";
+import { Currency, FxRequestStatus } from "../enums.js";
 
 /**
  * Payload of notification 0013 (foreign-currency exchange result of the request without v2).
@@ -17,7 +17,7 @@ export interface FxExchangeResult {
   readonly fcAccountId?: string;
   readonly outTxId?: string;
   readonly inTxId?: string;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly status?: FxRequestStatus | rt.Unknown<number>;
   readonly amount?: rt.Amount;
   readonly fxRate?: rt.Amount;
@@ -34,7 +34,7 @@ export const FxExchangeResultShape: rt.RecordShape = {
     { wire: "fcAccountId", ty: { k: "string" }, required: false },
     { wire: "outTxId", ty: { k: "string" }, required: false },
     { wire: "inTxId", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },

@@ -2,7 +2,7 @@
 /** The record `FxRequest`. */
 
 import type * as rt from "@baas/runtime";
-import { FxRequestStatus } from "../enums.js";
+import { Currency, FxRequestStatus } from "../enums.js";
 
 /**
  * An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for
@@ -20,7 +20,7 @@ export interface FxRequest {
   readonly inTxId?: string;
   readonly status?: FxRequestStatus | rt.Unknown<number>;
   /** The target currency. */
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   /** The target amount. */
   readonly amount?: rt.Amount;
   /** Units of the target currency for one unit of the source currency. */
@@ -37,7 +37,7 @@ export const FxRequestShape: rt.RecordShape = {
     { wire: "outTxId", ty: { k: "string" }, required: false },
     { wire: "inTxId", ty: { k: "string" }, required: false },
     { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "errorCode", ty: { k: "string" }, required: false },

@@ -2,7 +2,7 @@
 /** The record `InterBankTransfer`. */
 
 import type * as rt from "@baas/runtime";
-import { AmountType, ChargeType, InterBankApplicationStatus, PaymentChannel } from "../enums.js";
+import { AmountType, ChargeType, Currency, InterBankApplicationStatus, PaymentChannel } from "../enums.js";
 
 /**
  * A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList,
@@ -23,7 +23,7 @@ export interface InterBankTransfer {
   readonly debitAmount?: rt.Amount;
   readonly fee?: rt.Amount;
   /** Currency of the debited account. */
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   /** Epoch ms. */
   readonly createTime?: number;
   /** The beneficiary bank's SWIFT BIC (Bank Identifier Code). */
@@ -33,7 +33,7 @@ export interface InterBankTransfer {
   readonly beneficiaryBankCity?: string;
   readonly beneficiaryBankAddress?: string;
   readonly beneficiaryAccountId?: string;
-  readonly beneficiaryAccountCcy?: string;
+  readonly beneficiaryAccountCcy?: Currency | rt.Unknown<string>;
   readonly beneficiaryName?: string;
   readonly beneficiaryEmail?: string;
   readonly amount?: rt.Amount;
@@ -55,7 +55,7 @@ export const InterBankTransferShape: rt.RecordShape = {
     { wire: "status", ty: { k: "enum", name: "InterBankApplicationStatus", wire: "integer", values: Object.values(InterBankApplicationStatus) }, required: false },
     { wire: "debitAmount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "fee", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "createTime", ty: { k: "long" }, required: false },
     { wire: "beneficiarySwiftBic", ty: { k: "string" }, required: false },
     { wire: "beneficiaryBankName", ty: { k: "string" }, required: false },
@@ -63,7 +63,7 @@ export const InterBankTransferShape: rt.RecordShape = {
     { wire: "beneficiaryBankCity", ty: { k: "string" }, required: false },
     { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
     { wire: "beneficiaryAccountId", ty: { k: "string" }, required: false },
-    { wire: "beneficiaryAccountCcy", ty: { k: "string" }, required: false },
+    { wire: "beneficiaryAccountCcy", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "beneficiaryName", ty: { k: "string" }, required: false },
     { wire: "beneficiaryEmail", ty: { k: "string" }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },

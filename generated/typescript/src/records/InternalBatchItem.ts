@@ -2,7 +2,7 @@
 /** The record `InternalBatchItem`. */
 
 import type * as rt from "@baas/runtime";
-import { TxStatus } from "../enums.js";
+import { Currency, TxStatus } from "../enums.js";
 
 /**
  * One payment of notification 0004.
@@ -15,7 +15,7 @@ export interface InternalBatchItem {
   readonly payeeAccountId?: string;
   readonly payeeAccountName?: string;
   readonly payeeType?: number;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly txId?: string;
   readonly txStatus?: TxStatus | rt.Unknown<number>;
@@ -30,7 +30,7 @@ export const InternalBatchItemShape: rt.RecordShape = {
     { wire: "payeeAccountId", ty: { k: "string" }, required: false },
     { wire: "payeeAccountName", ty: { k: "string" }, required: false },
     { wire: "payeeType", ty: { k: "int" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "txId", ty: { k: "string" }, required: false },
     { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },

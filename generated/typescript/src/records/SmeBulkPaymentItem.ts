@@ -2,7 +2,7 @@
 /** The record `SmeBulkPaymentItem`. */
 
 import type * as rt from "@baas/runtime";
-import { TxStatus } from "../enums.js";
+import { Currency, TxStatus } from "../enums.js";
 
 /**
  * One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust
@@ -19,7 +19,7 @@ export interface SmeBulkPaymentItem {
   readonly benificiarySubAccount?: string;
   readonly benificiaryBankCode?: string;
   readonly paymentChannel?: string;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly feeAmount?: rt.Amount;
   readonly externalTxId?: string;
@@ -39,7 +39,7 @@ export const SmeBulkPaymentItemShape: rt.RecordShape = {
     { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
     { wire: "benificiaryBankCode", ty: { k: "string" }, required: false },
     { wire: "paymentChannel", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "externalTxId", ty: { k: "string" }, required: false },

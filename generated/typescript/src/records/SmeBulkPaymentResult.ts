@@ -2,6 +2,7 @@
 /** The record `SmeBulkPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
+import { TxType } from "../enums.js";
 import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPaymentItem.js";
 
 /**
@@ -14,7 +15,7 @@ import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPayme
 export interface SmeBulkPaymentResult {
   readonly bulkPaymentOrderId?: string;
   readonly payerAccountId?: string;
-  readonly txType?: string;
+  readonly txType?: TxType | rt.Unknown<string>;
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 
@@ -23,7 +24,7 @@ export const SmeBulkPaymentResultShape: rt.RecordShape = {
   fields: [
     { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
     { wire: "payerAccountId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
     { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
   ],
 };

@@ -2,7 +2,7 @@
 /** The record `TransactionListItem`. */
 
 import type * as rt from "@baas/runtime";
-import { Currency, TxStatus } from "../enums.js";
+import { Currency, TxStatus, TxType } from "../enums.js";
 import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionExtInfo.js";
 
 /**
@@ -16,11 +16,7 @@ import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionE
  */
 export interface TransactionListItem {
   readonly txId?: string;
-  /**
-   * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
-   * transfer in, ...; see the txType filter of getTransList); the list is open.
-   */
-  readonly txType?: string;
+  readonly txType?: TxType | rt.Unknown<string>;
   readonly txStatus?: TxStatus | rt.Unknown<number>;
   readonly amount?: rt.Amount;
   readonly createTime?: number;
@@ -56,7 +52,7 @@ export const TransactionListItemShape: rt.RecordShape = {
   name: "TransactionListItem",
   fields: [
     { wire: "txId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
     { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "createTime", ty: { k: "long" }, required: false },
@@ -65,7 +61,7 @@ export const TransactionListItemShape: rt.RecordShape = {
     { wire: "externalTxId", ty: { k: "string" }, required: false },
     { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency) }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "paymentChannel", ty: { k: "string" }, required: false },
     { wire: "oppoBankCode", ty: { k: "string" }, required: false },
   ],

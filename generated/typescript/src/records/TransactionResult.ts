@@ -2,7 +2,7 @@
 /** The record `TransactionResult`. */
 
 import type * as rt from "@baas/runtime";
-import { TxStatus } from "../enums.js";
+import { Currency, TxStatus, TxType } from "../enums.js";
 import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./TransactionResultExtInfo.js";
 
 /**
@@ -14,8 +14,7 @@ import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./
  */
 export interface TransactionResult {
   readonly txId?: string;
-  /** Transaction type code (TTID...); the list is open. */
-  readonly txType?: string;
+  readonly txType?: TxType | rt.Unknown<string>;
   readonly externalTxId?: string;
   readonly accountId?: string;
   readonly accountName?: string;
@@ -27,7 +26,7 @@ export interface TransactionResult {
   readonly oppoAccountId?: string;
   readonly oppoAccountName?: string;
   readonly thirdPartyTxType?: string;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly amount?: rt.Amount;
   readonly feeAmount?: rt.Amount;
   /** The account's balance after the transaction. */
@@ -46,7 +45,7 @@ export const TransactionResultShape: rt.RecordShape = {
   name: "TransactionResult",
   fields: [
     { wire: "txId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
     { wire: "externalTxId", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "accountName", ty: { k: "string" }, required: false },
@@ -58,7 +57,7 @@ export const TransactionResultShape: rt.RecordShape = {
     { wire: "oppoAccountId", ty: { k: "string" }, required: false },
     { wire: "oppoAccountName", ty: { k: "string" }, required: false },
     { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
     { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false },

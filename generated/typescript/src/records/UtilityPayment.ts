@@ -2,7 +2,7 @@
 /** The record `UtilityPayment`. */
 
 import type * as rt from "@baas/runtime";
-import { BillType, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
+import { BillType, Currency, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
 
 /**
  * A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of
@@ -19,7 +19,7 @@ export interface UtilityPayment {
   readonly paymentType?: string;
   readonly accountId?: string;
   readonly amount?: rt.Amount;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
   readonly status?: UtilityPaymentStatus | rt.Unknown<number>;
   /** Epoch ms. */
   readonly createTime?: number;
@@ -45,7 +45,7 @@ export const UtilityPaymentShape: rt.RecordShape = {
     { wire: "paymentType", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
     { wire: "createTime", ty: { k: "long" }, required: false },
     { wire: "completeTime", ty: { k: "long" }, required: false },

@@ -31,7 +31,8 @@ export interface ApplyForTransferRequest {
   readonly payeeAccountId: string;
   /** Mandatory when the counterparty is a bank; optional for mobile money. */
   readonly payeeAccountName?: string;
-  readonly currency: Currency;
+  /** Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF. */
+  readonly currency: Currency | (string & {});
   /** Interbank instant transfer purpose code (values not shown). */
   readonly paymentPurpose?: string;
   /** Rules: greater than zero; at most 2 decimal places. */
@@ -54,7 +55,7 @@ const ApplyForTransferRequestShape: rt.RecordShape = {
     { wire: "payeeBankCode", ty: { k: "string" }, required: true },
     { wire: "payeeAccountId", ty: { k: "string" }, required: true },
     { wire: "payeeAccountName", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency) }, required: true },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF"]]] },
     { wire: "paymentPurpose", ty: { k: "string" }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
     { wire: "remark", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },

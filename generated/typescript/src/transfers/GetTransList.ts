@@ -2,7 +2,7 @@
 /** The operation `getTransList`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { OrderByDesc, TxStatus } from "../enums.js";
+import { OrderByDesc, TxStatus, TxType } from "../enums.js";
 import { type TransactionListItem } from "../records.js";
 import { TransactionListItemShape } from "../records.js";
 
@@ -22,14 +22,10 @@ export interface GetTransListRequest {
   readonly accountId: string;
   /**
    * Transaction type filter; empty array [] returns all types. The document does not show the value
-   * set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002 transfer out,
-   * TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit, TTID0011 reversal,
-   * TTID0023 cash deposit), integrations report more (TTID0004 interest income, TTID0005
-   * paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer out, TTID0010
-   * foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money IMT, TTID0027 CNY
-   * transfer); the list is open.
+   * set; public documentation and integrations give the codes; the list is open, so any other code
+   * may be sent.
    */
-  readonly txType: readonly string[];
+  readonly txType: readonly (TxType | (string & {}))[];
   /**
    * Status filter; array of integer (another definition: array of string). The example [2, 8]
    * selects processing and succeeded records.
@@ -51,7 +47,7 @@ const GetTransListRequestShape: rt.RecordShape = {
   fields: [
     { wire: "userId", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "txType", ty: { k: "array", item: { k: "string" } }, required: true },
+    { wire: "txType", ty: { k: "array", item: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true } }, required: true },
     { wire: "txStatus", ty: { k: "array", item: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) } }, required: true },
     { wire: "startTime", ty: { k: "long" }, required: true },
     { wire: "endTime", ty: { k: "long" }, required: true },

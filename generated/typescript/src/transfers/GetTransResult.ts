@@ -2,7 +2,7 @@
 /** The operation `getTransResult`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { Currency, TxStatus } from "../enums.js";
+import { Currency, TxStatus, TxType } from "../enums.js";
 import { type TransactionExtInfo } from "../records.js";
 import { TransactionExtInfoShape } from "../records.js";
 
@@ -41,12 +41,8 @@ export interface GetTransResultResponse {
   readonly oppoBankCode?: string;
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly accountId?: string;
-  /**
-   * Transaction type code (TTID...); the list is open.
-   *
-   * Not public: this is the sandbox's choice, and the live service may differ.
-   */
-  readonly txType?: string;
+  /** Not public: this is the sandbox's choice, and the live service may differ. */
+  readonly txType?: TxType | rt.Unknown<string>;
   /** Not public: this is the sandbox's choice, and the live service may differ. */
   readonly amount?: rt.Amount;
   /** Not public: this is the sandbox's choice, and the live service may differ. */
@@ -81,9 +77,9 @@ const GetTransResultResponseShape: rt.RecordShape = {
     { wire: "paymentChannel", ty: { k: "string" }, required: false },
     { wire: "oppoBankCode", ty: { k: "string" }, required: false },
     { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency) }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
     { wire: "createTime", ty: { k: "long" }, required: false },
     { wire: "completeTime", ty: { k: "long" }, required: false },
     { wire: "oppoAccountName", ty: { k: "string" }, required: false },

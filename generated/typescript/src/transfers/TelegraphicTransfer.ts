@@ -2,7 +2,7 @@
 /** The operation `telegraphicTransfer`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { AmountType, ChargeType, PaymentChannel, SwiftDocumentType } from "../enums.js";
+import { AmountType, ChargeType, Currency, PaymentChannel, SwiftDocumentType } from "../enums.js";
 
 /**
  * The parameters of `telegraphicTransfer`.
@@ -35,7 +35,8 @@ export interface TelegraphicTransferRequest {
   readonly beneficiaryBankCity: string;
   readonly beneficiaryBankAddress?: string;
   readonly beneficiaryAccountId: string;
-  readonly beneficiaryAccountCcy: string;
+  /** Any currency code of the beneficiary's account. */
+  readonly beneficiaryAccountCcy: Currency | (string & {});
   readonly beneficiaryName: string;
   readonly beneficiaryEmail?: string;
   /** Rules: greater than zero; at most 2 decimal places. */
@@ -74,7 +75,7 @@ const TelegraphicTransferRequestShape: rt.RecordShape = {
     { wire: "beneficiaryBankCity", ty: { k: "string" }, required: true },
     { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
     { wire: "beneficiaryAccountId", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryAccountCcy", ty: { k: "string" }, required: true },
+    { wire: "beneficiaryAccountCcy", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true },
     { wire: "beneficiaryName", ty: { k: "string" }, required: true },
     { wire: "beneficiaryEmail", ty: { k: "string" }, required: false },
     { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },

@@ -2,7 +2,7 @@
 /** The operation `billQuery`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { BillType } from "../enums.js";
+import { BillType, Currency } from "../enums.js";
 
 /**
  * The parameters of `billQuery`.
@@ -37,7 +37,7 @@ export interface BillQueryResponse {
   /** Format not shown. */
   readonly dueDate?: string;
   readonly dueAmount?: rt.Amount;
-  readonly currency?: string;
+  readonly currency?: Currency | rt.Unknown<string>;
 }
 
 const BillQueryResponseShape: rt.RecordShape = {
@@ -45,7 +45,7 @@ const BillQueryResponseShape: rt.RecordShape = {
   fields: [
     { wire: "dueDate", ty: { k: "scalar" }, required: false },
     { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
   ],
 };
 

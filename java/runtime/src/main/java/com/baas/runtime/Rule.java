@@ -29,6 +29,8 @@ public enum Rule {
     MAX_ITEMS,
     /** At least N items. */
     MIN_ITEMS,
+    /** One of the values of a value set this request takes. */
+    ONE_OF,
     /** Present (and, for text, not empty). */
     REQUIRED,
     /** Present when a condition holds. */

@@ -243,6 +243,22 @@ public final class Validator {
         }
     }
 
+    // ---- value sets ----
+
+    /**
+     * One of the {@code allowed} wire values (a value set's field that takes fewer of its
+     * values in this request).
+     *
+     * @param at the value's path
+     * @param value its wire value
+     * @param allowed the wire values this request takes
+     */
+    public void oneOf(FieldPath at, String value, List<String> allowed) {
+        if (!allowed.contains(value)) {
+            push(at, Rule.ONE_OF, "is `" + value + "`, must be one of " + String.join(", ", allowed));
+        }
+    }
+
     // ---- presence and rules across fields ----
 
     /**

@@ -38,14 +38,14 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /** The operation's wire path. */
     public static final String PATH = "/trans/v2/applyForFcExchange";
 
-    private final FxCurrency sourceCurrency;
-    private final FxCurrency targetCurrency;
+    private final Currency sourceCurrency;
+    private final Currency targetCurrency;
     private final String sourceAccount;
     private final String targetAccount;
     private final BigDecimal sourceAmount;
     private final BigDecimal targetAmount;
 
-    private ApplyForFcExchangeRequest(FxCurrency sourceCurrency, FxCurrency targetCurrency, String sourceAccount, String targetAccount, BigDecimal sourceAmount, BigDecimal targetAmount) {
+    private ApplyForFcExchangeRequest(Currency sourceCurrency, Currency targetCurrency, String sourceAccount, String targetAccount, BigDecimal sourceAmount, BigDecimal targetAmount) {
         this.sourceCurrency = sourceCurrency;
         this.targetCurrency = targetCurrency;
         this.sourceAccount = sourceAccount;
@@ -70,10 +70,12 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
         /**
          * The currency converted from.
          *
+         * <p>Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+         *
          * @param sourceCurrency the value
          * @return the next step
          */
-        TargetCurrencyStep sourceCurrency(FxCurrency sourceCurrency);
+        TargetCurrencyStep sourceCurrency(Currency sourceCurrency);
     }
 
     /** The step that takes <code>targetCurrency</code>. */
@@ -81,10 +83,12 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
         /**
          * The currency converted to.
          *
+         * <p>Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+         *
          * @param targetCurrency the value
          * @return the next step
          */
-        SourceAccountStep targetCurrency(FxCurrency targetCurrency);
+        SourceAccountStep targetCurrency(Currency targetCurrency);
     }
 
     /** The step that takes <code>sourceAccount</code>. */
@@ -140,21 +144,21 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     }
 
     private static final class Builder implements SourceCurrencyStep, TargetCurrencyStep, SourceAccountStep, TargetAccountStep, Build {
-        private FxCurrency sourceCurrency;
-        private FxCurrency targetCurrency;
+        private Currency sourceCurrency;
+        private Currency targetCurrency;
         private String sourceAccount;
         private String targetAccount;
         private BigDecimal sourceAmount;
         private BigDecimal targetAmount;
 
         @Override
-        public TargetCurrencyStep sourceCurrency(FxCurrency sourceCurrency) {
+        public TargetCurrencyStep sourceCurrency(Currency sourceCurrency) {
             this.sourceCurrency = sourceCurrency;
             return this;
         }
 
         @Override
-        public SourceAccountStep targetCurrency(FxCurrency targetCurrency) {
+        public SourceAccountStep targetCurrency(Currency targetCurrency) {
             this.targetCurrency = targetCurrency;
             return this;
         }
@@ -192,22 +196,26 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     /**
      * The currency converted from.
      *
+     * <p>Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+     *
      * <p>Wire name <code>sourceCurrency</code>.
      *
      * @return the value
      */
-    public FxCurrency sourceCurrency() {
+    public Currency sourceCurrency() {
         return sourceCurrency;
     }
 
     /**
      * The currency converted to.
      *
+     * <p>Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY.
+     *
      * <p>Wire name <code>targetCurrency</code>.
      *
      * @return the value
      */
-    public FxCurrency targetCurrency() {
+    public Currency targetCurrency() {
         return targetCurrency;
     }
 
@@ -278,7 +286,13 @@ public final class ApplyForFcExchangeRequest implements Operation<ApplyForFcExch
     public void validate(Validator v) {
         FieldPath at = FieldPath.ROOT;
         v.required(at.field("sourceCurrency"), sourceCurrency != null);
+        if (sourceCurrency != null) {
+            v.oneOf(at.field("sourceCurrency"), sourceCurrency.wire(), java.util.List.of("USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"));
+        }
         v.required(at.field("targetCurrency"), targetCurrency != null);
+        if (targetCurrency != null) {
+            v.oneOf(at.field("targetCurrency"), targetCurrency.wire(), java.util.List.of("USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"));
+        }
         v.required(at.field("sourceAccount"), sourceAccount != null && !sourceAccount.isEmpty());
         v.required(at.field("targetAccount"), targetAccount != null && !targetAccount.isEmpty());
         if (sourceAmount != null) {

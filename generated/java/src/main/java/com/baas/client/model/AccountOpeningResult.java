@@ -26,11 +26,11 @@ public final class AccountOpeningResult {
     private final String applicationId;
     private final String accountId;
     private final String accountName;
-    private final String currency;
+    private final Currency currency;
     private final Integer status;
     private final String errorCode;
 
-    private AccountOpeningResult(String applicationId, String accountId, String accountName, String currency, Integer status, String errorCode) {
+    private AccountOpeningResult(String applicationId, String accountId, String accountName, Currency currency, Integer status, String errorCode) {
         this.applicationId = applicationId;
         this.accountId = accountId;
         this.accountName = accountName;
@@ -56,7 +56,7 @@ public final class AccountOpeningResult {
                 Wire.string(o.get("applicationId"), at + ".applicationId"),
                 Wire.string(o.get("accountId"), at + ".accountId"),
                 Wire.string(o.get("accountName"), at + ".accountName"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.int32(o.get("status"), at + ".status"),
                 Wire.string(o.get("errorCode"), at + ".errorCode"));
     }
@@ -93,7 +93,7 @@ public final class AccountOpeningResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -29,21 +29,21 @@ public final class BalanceChange {
     private final String userId;
     private final String accountId;
     private final String accountName;
-    private final String txType;
+    private final TxType txType;
     private final String oppoBankCode;
     private final String oppoAccountId;
     private final String oppoAccountName;
     private final String oppoSubAccount;
     private final String thirdPartyTxType;
     private final Integer mpesaBusinessPayType;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final BigDecimal feeAmount;
     private final BigDecimal balance;
     private final Long completeTime;
     private final BalanceChangeExtInfo extInfo;
 
-    private BalanceChange(String txId, String externalTxId, String userId, String accountId, String accountName, String txType, String oppoBankCode, String oppoAccountId, String oppoAccountName, String oppoSubAccount, String thirdPartyTxType, Integer mpesaBusinessPayType, String currency, BigDecimal amount, BigDecimal feeAmount, BigDecimal balance, Long completeTime, BalanceChangeExtInfo extInfo) {
+    private BalanceChange(String txId, String externalTxId, String userId, String accountId, String accountName, TxType txType, String oppoBankCode, String oppoAccountId, String oppoAccountName, String oppoSubAccount, String thirdPartyTxType, Integer mpesaBusinessPayType, Currency currency, BigDecimal amount, BigDecimal feeAmount, BigDecimal balance, Long completeTime, BalanceChangeExtInfo extInfo) {
         this.txId = txId;
         this.externalTxId = externalTxId;
         this.userId = userId;
@@ -83,14 +83,14 @@ public final class BalanceChange {
                 Wire.string(o.get("userId"), at + ".userId"),
                 Wire.string(o.get("accountId"), at + ".accountId"),
                 Wire.string(o.get("accountName"), at + ".accountName"),
-                Wire.string(o.get("txType"), at + ".txType"),
+                Wire.<TxType>readWith(o.get("txType"), at + ".txType", (x0, p0) -> Wire.valueOf(x0, p0, TxType::of)),
                 Wire.string(o.get("oppoBankCode"), at + ".oppoBankCode"),
                 Wire.string(o.get("oppoAccountId"), at + ".oppoAccountId"),
                 Wire.string(o.get("oppoAccountName"), at + ".oppoAccountName"),
                 Wire.string(o.get("oppoSubAccount"), at + ".oppoSubAccount"),
                 Wire.string(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
                 Wire.int32(o.get("mpesaBusinessPayType"), at + ".mpesaBusinessPayType"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("feeAmount"), at + ".feeAmount"),
                 Wire.decimal(o.get("balance"), at + ".balance"),
@@ -144,13 +144,11 @@ public final class BalanceChange {
     }
 
     /**
-     * Transaction type code (TTID...); the list is open.
-     *
-     * <p>Wire name <code>txType</code>.
+     * Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> txType() {
+    public Optional<TxType> txType() {
         return Optional.ofNullable(txType);
     }
 
@@ -213,7 +211,7 @@ public final class BalanceChange {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -24,10 +24,10 @@ import java.util.Optional;
  */
 public final class ClosingBalance {
     private final String accountId;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal closingBalance;
 
-    private ClosingBalance(String accountId, String currency, BigDecimal closingBalance) {
+    private ClosingBalance(String accountId, Currency currency, BigDecimal closingBalance) {
         this.accountId = accountId;
         this.currency = currency;
         this.closingBalance = closingBalance;
@@ -48,7 +48,7 @@ public final class ClosingBalance {
         JsonValue.JsonObject o = Wire.object(value, at);
         return new ClosingBalance(
                 Wire.string(o.get("accountId"), at + ".accountId"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("closingBalance"), at + ".closingBalance"));
     }
 
@@ -66,7 +66,7 @@ public final class ClosingBalance {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -26,10 +26,10 @@ public final class CnyTransferResult {
     private final String applicationId;
     private final Integer status;
     private final BigDecimal amount;
-    private final String currency;
+    private final Currency currency;
     private final Long completedTime;
 
-    private CnyTransferResult(String applicationId, Integer status, BigDecimal amount, String currency, Long completedTime) {
+    private CnyTransferResult(String applicationId, Integer status, BigDecimal amount, Currency currency, Long completedTime) {
         this.applicationId = applicationId;
         this.status = status;
         this.amount = amount;
@@ -54,7 +54,7 @@ public final class CnyTransferResult {
                 Wire.string(o.get("applicationId"), at + ".applicationId"),
                 Wire.int32(o.get("status"), at + ".status"),
                 Wire.decimal(o.get("amount"), at + ".amount"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.integer(o.get("completedTime"), at + ".completedTime"));
     }
 
@@ -92,7 +92,7 @@ public final class CnyTransferResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

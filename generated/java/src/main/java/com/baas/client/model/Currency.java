@@ -5,36 +5,43 @@ import com.baas.runtime.ValueSet;
 import java.util.List;
 
 /**
- * Supported currency of /trans/v2/applyForTransfer: KES, USD, GBP, EUR, TZS, UGX or RWF.
+ * A currency code (ISO 4217), wherever the API carries one: the currencies of
+ * /trans/v2/applyForTransfer (KES, USD, GBP, EUR, TZS, UGX, RWF), then CNY, the other currency
+ * the rates of /query/v2/getForeignExchangeRate quote. A request field the service restricts
+ * to fewer codes says which (a <code>one_of</code> rule).
  *
- * <p>A value this version of the SDK does not list is kept as it was received, never refused.
+ * <p>The list is open: a request may carry a value this version does not list (the listed ones
+ * are named here), and an answer's is kept.
  *
  * <p>Wire values are JSON strings; <code>of</code> keeps one this version does not list
  * (<code>isKnown()</code> is false).
  */
 public final class Currency extends ValueSet {
-    /** KES */
+    /** Kenyan shilling */
     public static final Currency KES = new Currency("KES", true);
 
-    /** USD */
+    /** US dollar */
     public static final Currency USD = new Currency("USD", true);
 
-    /** GBP */
+    /** Pound sterling */
     public static final Currency GBP = new Currency("GBP", true);
 
-    /** EUR */
+    /** Euro */
     public static final Currency EUR = new Currency("EUR", true);
 
-    /** TZS */
+    /** Tanzanian shilling */
     public static final Currency TZS = new Currency("TZS", true);
 
-    /** UGX */
+    /** Ugandan shilling */
     public static final Currency UGX = new Currency("UGX", true);
 
-    /** RWF */
+    /** Rwandan franc */
     public static final Currency RWF = new Currency("RWF", true);
 
-    private static final List<Currency> VALUES = List.of(KES, USD, GBP, EUR, TZS, UGX, RWF);
+    /** Chinese yuan */
+    public static final Currency CNY = new Currency("CNY", true);
+
+    private static final List<Currency> VALUES = List.of(KES, USD, GBP, EUR, TZS, UGX, RWF, CNY);
 
     private Currency(String wire, boolean known) {
         super(wire, known);

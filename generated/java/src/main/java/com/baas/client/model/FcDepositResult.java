@@ -27,12 +27,12 @@ public final class FcDepositResult {
     private final String accountId;
     private final String txId;
     private final Integer status;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final String errorCode;
     private final String errorMsg;
 
-    private FcDepositResult(String applicationId, String accountId, String txId, Integer status, String currency, BigDecimal amount, String errorCode, String errorMsg) {
+    private FcDepositResult(String applicationId, String accountId, String txId, Integer status, Currency currency, BigDecimal amount, String errorCode, String errorMsg) {
         this.applicationId = applicationId;
         this.accountId = accountId;
         this.txId = txId;
@@ -61,7 +61,7 @@ public final class FcDepositResult {
                 Wire.string(o.get("accountId"), at + ".accountId"),
                 Wire.string(o.get("txId"), at + ".txId"),
                 Wire.int32(o.get("status"), at + ".status"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.string(o.get("errorCode"), at + ".errorCode"),
                 Wire.string(o.get("errorMsg"), at + ".errorMsg"));
@@ -108,7 +108,7 @@ public final class FcDepositResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -31,12 +31,12 @@ public final class FcOutboundResult {
     private final String operationBankAccount;
     private final String externalId;
     private final Integer status;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final String errorCode;
     private final String errorMsg;
 
-    private FcOutboundResult(String applicationId, String accountId, String txId, String refundTxId, String operationBankCode, String operationBankAccount, String externalId, Integer status, String currency, BigDecimal amount, String errorCode, String errorMsg) {
+    private FcOutboundResult(String applicationId, String accountId, String txId, String refundTxId, String operationBankCode, String operationBankAccount, String externalId, Integer status, Currency currency, BigDecimal amount, String errorCode, String errorMsg) {
         this.applicationId = applicationId;
         this.accountId = accountId;
         this.txId = txId;
@@ -73,7 +73,7 @@ public final class FcOutboundResult {
                 Wire.string(o.get("operationBankAccount"), at + ".operationBankAccount"),
                 Wire.string(o.get("externalId"), at + ".externalId"),
                 Wire.int32(o.get("status"), at + ".status"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.string(o.get("errorCode"), at + ".errorCode"),
                 Wire.string(o.get("errorMsg"), at + ".errorMsg"));
@@ -156,7 +156,7 @@ public final class FcOutboundResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -28,11 +28,11 @@ public final class FxConversionResult {
     private final FxRequestStatus status;
     private final String outTxId;
     private final String inTxId;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final BigDecimal fxRate;
 
-    private FxConversionResult(String applicationId, FxRequestStatus status, String outTxId, String inTxId, String currency, BigDecimal amount, BigDecimal fxRate) {
+    private FxConversionResult(String applicationId, FxRequestStatus status, String outTxId, String inTxId, Currency currency, BigDecimal amount, BigDecimal fxRate) {
         this.applicationId = applicationId;
         this.status = status;
         this.outTxId = outTxId;
@@ -60,7 +60,7 @@ public final class FxConversionResult {
                 Wire.<FxRequestStatus>readWith(o.get("status"), at + ".status", (x0, p0) -> Wire.valueOf(x0, p0, FxRequestStatus::of)),
                 Wire.string(o.get("outTxId"), at + ".outTxId"),
                 Wire.string(o.get("inTxId"), at + ".inTxId"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("fxRate"), at + ".fxRate"));
     }
@@ -108,7 +108,7 @@ public final class FxConversionResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -28,7 +28,7 @@ public final class FxExchangeResult {
     private final String fcAccountId;
     private final String outTxId;
     private final String inTxId;
-    private final String currency;
+    private final Currency currency;
     private final FxRequestStatus status;
     private final BigDecimal amount;
     private final BigDecimal fxRate;
@@ -36,7 +36,7 @@ public final class FxExchangeResult {
     private final String errorCode;
     private final String errorMsg;
 
-    private FxExchangeResult(String applicationId, String kesAccountId, String fcAccountId, String outTxId, String inTxId, String currency, FxRequestStatus status, BigDecimal amount, BigDecimal fxRate, String operation, String errorCode, String errorMsg) {
+    private FxExchangeResult(String applicationId, String kesAccountId, String fcAccountId, String outTxId, String inTxId, Currency currency, FxRequestStatus status, BigDecimal amount, BigDecimal fxRate, String operation, String errorCode, String errorMsg) {
         this.applicationId = applicationId;
         this.kesAccountId = kesAccountId;
         this.fcAccountId = fcAccountId;
@@ -70,7 +70,7 @@ public final class FxExchangeResult {
                 Wire.string(o.get("fcAccountId"), at + ".fcAccountId"),
                 Wire.string(o.get("outTxId"), at + ".outTxId"),
                 Wire.string(o.get("inTxId"), at + ".inTxId"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.<FxRequestStatus>readWith(o.get("status"), at + ".status", (x0, p0) -> Wire.valueOf(x0, p0, FxRequestStatus::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("fxRate"), at + ".fxRate"),
@@ -129,7 +129,7 @@ public final class FxExchangeResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

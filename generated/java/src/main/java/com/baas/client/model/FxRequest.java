@@ -28,13 +28,13 @@ public final class FxRequest {
     private final String outTxId;
     private final String inTxId;
     private final FxRequestStatus status;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final BigDecimal fxRate;
     private final String errorCode;
     private final String errorMsg;
 
-    private FxRequest(String applicationId, String outTxId, String inTxId, FxRequestStatus status, String currency, BigDecimal amount, BigDecimal fxRate, String errorCode, String errorMsg) {
+    private FxRequest(String applicationId, String outTxId, String inTxId, FxRequestStatus status, Currency currency, BigDecimal amount, BigDecimal fxRate, String errorCode, String errorMsg) {
         this.applicationId = applicationId;
         this.outTxId = outTxId;
         this.inTxId = inTxId;
@@ -64,7 +64,7 @@ public final class FxRequest {
                 Wire.string(o.get("outTxId"), at + ".outTxId"),
                 Wire.string(o.get("inTxId"), at + ".inTxId"),
                 Wire.<FxRequestStatus>readWith(o.get("status"), at + ".status", (x0, p0) -> Wire.valueOf(x0, p0, FxRequestStatus::of)),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("fxRate"), at + ".fxRate"),
                 Wire.string(o.get("errorCode"), at + ".errorCode"),
@@ -118,7 +118,7 @@ public final class FxRequest {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -31,7 +31,7 @@ public final class InterBankTransfer {
     private final InterBankApplicationStatus status;
     private final BigDecimal debitAmount;
     private final BigDecimal fee;
-    private final String currency;
+    private final Currency currency;
     private final Long createTime;
     private final String beneficiaryBic;
     private final String beneficiaryBankName;
@@ -39,7 +39,7 @@ public final class InterBankTransfer {
     private final String beneficiaryBankCity;
     private final String beneficiaryBankAddress;
     private final String beneficiaryAccountId;
-    private final String beneficiaryAccountCurrency;
+    private final Currency beneficiaryAccountCurrency;
     private final String beneficiaryName;
     private final String beneficiaryEmail;
     private final BigDecimal amount;
@@ -51,7 +51,7 @@ public final class InterBankTransfer {
     private final String senderAddress;
     private final ChargeType chargeType;
 
-    private InterBankTransfer(String applicationId, String txId, String accountId, InterBankApplicationStatus status, BigDecimal debitAmount, BigDecimal fee, String currency, Long createTime, String beneficiaryBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, String beneficiaryAccountCurrency, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, ChargeType chargeType) {
+    private InterBankTransfer(String applicationId, String txId, String accountId, InterBankApplicationStatus status, BigDecimal debitAmount, BigDecimal fee, Currency currency, Long createTime, String beneficiaryBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, Currency beneficiaryAccountCurrency, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, ChargeType chargeType) {
         this.applicationId = applicationId;
         this.txId = txId;
         this.accountId = accountId;
@@ -99,7 +99,7 @@ public final class InterBankTransfer {
                 Wire.<InterBankApplicationStatus>readWith(o.get("status"), at + ".status", (x0, p0) -> Wire.valueOf(x0, p0, InterBankApplicationStatus::of)),
                 Wire.decimal(o.get("debitAmount"), at + ".debitAmount"),
                 Wire.decimal(o.get("fee"), at + ".fee"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.integer(o.get("createTime"), at + ".createTime"),
                 Wire.string(o.get("beneficiarySwiftBic"), at + ".beneficiarySwiftBic"),
                 Wire.string(o.get("beneficiaryBankName"), at + ".beneficiaryBankName"),
@@ -107,7 +107,7 @@ public final class InterBankTransfer {
                 Wire.string(o.get("beneficiaryBankCity"), at + ".beneficiaryBankCity"),
                 Wire.string(o.get("beneficiaryBankAddress"), at + ".beneficiaryBankAddress"),
                 Wire.string(o.get("beneficiaryAccountId"), at + ".beneficiaryAccountId"),
-                Wire.string(o.get("beneficiaryAccountCcy"), at + ".beneficiaryAccountCcy"),
+                Wire.<Currency>readWith(o.get("beneficiaryAccountCcy"), at + ".beneficiaryAccountCcy", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.string(o.get("beneficiaryName"), at + ".beneficiaryName"),
                 Wire.string(o.get("beneficiaryEmail"), at + ".beneficiaryEmail"),
                 Wire.decimal(o.get("amount"), at + ".amount"),
@@ -185,7 +185,7 @@ public final class InterBankTransfer {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 
@@ -261,7 +261,7 @@ public final class InterBankTransfer {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> beneficiaryAccountCurrency() {
+    public Optional<Currency> beneficiaryAccountCurrency() {
         return Optional.ofNullable(beneficiaryAccountCurrency);
     }
 

@@ -26,14 +26,14 @@ public final class InternalBatchItem {
     private final String payeeAccountId;
     private final String payeeAccountName;
     private final Integer payeeType;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final String txId;
     private final TxStatus txStatus;
     private final String failedReason;
     private final Long completedTime;
 
-    private InternalBatchItem(String payeeAccountId, String payeeAccountName, Integer payeeType, String currency, BigDecimal amount, String txId, TxStatus txStatus, String failedReason, Long completedTime) {
+    private InternalBatchItem(String payeeAccountId, String payeeAccountName, Integer payeeType, Currency currency, BigDecimal amount, String txId, TxStatus txStatus, String failedReason, Long completedTime) {
         this.payeeAccountId = payeeAccountId;
         this.payeeAccountName = payeeAccountName;
         this.payeeType = payeeType;
@@ -62,7 +62,7 @@ public final class InternalBatchItem {
                 Wire.string(o.get("payeeAccountId"), at + ".payeeAccountId"),
                 Wire.string(o.get("payeeAccountName"), at + ".payeeAccountName"),
                 Wire.int32(o.get("payeeType"), at + ".payeeType"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.string(o.get("txId"), at + ".txId"),
                 Wire.<TxStatus>readWith(o.get("txStatus"), at + ".txStatus", (x0, p0) -> Wire.valueOf(x0, p0, TxStatus::of)),
@@ -102,7 +102,7 @@ public final class InternalBatchItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

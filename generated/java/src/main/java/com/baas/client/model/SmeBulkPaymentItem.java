@@ -30,7 +30,7 @@ public final class SmeBulkPaymentItem {
     private final String beneficiarySubAccount;
     private final String beneficiaryBankCode;
     private final String paymentChannel;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final BigDecimal feeAmount;
     private final String externalTxId;
@@ -39,7 +39,7 @@ public final class SmeBulkPaymentItem {
     private final String errorMsg;
     private final String completedTime;
 
-    private SmeBulkPaymentItem(String txId, String beneficiaryName, String beneficiaryAccount, String beneficiarySubAccount, String beneficiaryBankCode, String paymentChannel, String currency, BigDecimal amount, BigDecimal feeAmount, String externalTxId, TxStatus txStatus, String errorCode, String errorMsg, String completedTime) {
+    private SmeBulkPaymentItem(String txId, String beneficiaryName, String beneficiaryAccount, String beneficiarySubAccount, String beneficiaryBankCode, String paymentChannel, Currency currency, BigDecimal amount, BigDecimal feeAmount, String externalTxId, TxStatus txStatus, String errorCode, String errorMsg, String completedTime) {
         this.txId = txId;
         this.beneficiaryName = beneficiaryName;
         this.beneficiaryAccount = beneficiaryAccount;
@@ -76,7 +76,7 @@ public final class SmeBulkPaymentItem {
                 Wire.string(o.get("benificiarySubAccount"), at + ".benificiarySubAccount"),
                 Wire.string(o.get("benificiaryBankCode"), at + ".benificiaryBankCode"),
                 Wire.string(o.get("paymentChannel"), at + ".paymentChannel"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("feeAmount"), at + ".feeAmount"),
                 Wire.string(o.get("externalTxId"), at + ".externalTxId"),
@@ -145,7 +145,7 @@ public final class SmeBulkPaymentItem {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

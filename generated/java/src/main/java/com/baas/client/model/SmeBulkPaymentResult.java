@@ -25,10 +25,10 @@ import java.util.Optional;
 public final class SmeBulkPaymentResult {
     private final String bulkPaymentOrderId;
     private final String payerAccountId;
-    private final String txType;
+    private final TxType txType;
     private final List<SmeBulkPaymentItem> results;
 
-    private SmeBulkPaymentResult(String bulkPaymentOrderId, String payerAccountId, String txType, List<SmeBulkPaymentItem> results) {
+    private SmeBulkPaymentResult(String bulkPaymentOrderId, String payerAccountId, TxType txType, List<SmeBulkPaymentItem> results) {
         this.bulkPaymentOrderId = bulkPaymentOrderId;
         this.payerAccountId = payerAccountId;
         this.txType = txType;
@@ -51,7 +51,7 @@ public final class SmeBulkPaymentResult {
         return new SmeBulkPaymentResult(
                 Wire.string(o.get("bulkPaymentOrderId"), at + ".bulkPaymentOrderId"),
                 Wire.string(o.get("payerAccountId"), at + ".payerAccountId"),
-                Wire.string(o.get("txType"), at + ".txType"),
+                Wire.<TxType>readWith(o.get("txType"), at + ".txType", (x0, p0) -> Wire.valueOf(x0, p0, TxType::of)),
                 Wire.<List<SmeBulkPaymentItem>>readWith(o.get("resultArray"), at + ".resultArray", (x0, p0) -> Wire.list(x0, p0, SmeBulkPaymentItem::decode)));
     }
 
@@ -78,7 +78,7 @@ public final class SmeBulkPaymentResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> txType() {
+    public Optional<TxType> txType() {
         return Optional.ofNullable(txType);
     }
 

@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public final class TransactionListItem {
     private final String txId;
-    private final String txType;
+    private final TxType txType;
     private final TxStatus txStatus;
     private final BigDecimal amount;
     private final Long createTime;
@@ -39,7 +39,7 @@ public final class TransactionListItem {
     private final String paymentChannel;
     private final String oppoBankCode;
 
-    private TransactionListItem(String txId, String txType, TxStatus txStatus, BigDecimal amount, Long createTime, Long completeTime, String oppoAccountName, String externalTxId, TransactionExtInfo extInfo, String accountId, Currency currency, String paymentChannel, String oppoBankCode) {
+    private TransactionListItem(String txId, TxType txType, TxStatus txStatus, BigDecimal amount, Long createTime, Long completeTime, String oppoAccountName, String externalTxId, TransactionExtInfo extInfo, String accountId, Currency currency, String paymentChannel, String oppoBankCode) {
         this.txId = txId;
         this.txType = txType;
         this.txStatus = txStatus;
@@ -70,7 +70,7 @@ public final class TransactionListItem {
         JsonValue.JsonObject o = Wire.object(value, at);
         return new TransactionListItem(
                 Wire.string(o.get("txId"), at + ".txId"),
-                Wire.string(o.get("txType"), at + ".txType"),
+                Wire.<TxType>readWith(o.get("txType"), at + ".txType", (x0, p0) -> Wire.valueOf(x0, p0, TxType::of)),
                 Wire.<TxStatus>readWith(o.get("txStatus"), at + ".txStatus", (x0, p0) -> Wire.valueOf(x0, p0, TxStatus::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.integer(o.get("createTime"), at + ".createTime"),
@@ -94,14 +94,11 @@ public final class TransactionListItem {
     }
 
     /**
-     * Transaction type code (TTID0001 withdraw to mobile money, TTID0002 transfer out, TTID0003
-     * transfer in, ...; see the txType filter of getTransList); the list is open.
-     *
-     * <p>Wire name <code>txType</code>.
+     * Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> txType() {
+    public Optional<TxType> txType() {
         return Optional.ofNullable(txType);
     }
 

@@ -24,7 +24,7 @@ import java.util.Optional;
  */
 public final class TransactionResult {
     private final String txId;
-    private final String txType;
+    private final TxType txType;
     private final String externalTxId;
     private final String accountId;
     private final String accountName;
@@ -36,7 +36,7 @@ public final class TransactionResult {
     private final String oppoAccountId;
     private final String oppoAccountName;
     private final String thirdPartyTxType;
-    private final String currency;
+    private final Currency currency;
     private final BigDecimal amount;
     private final BigDecimal feeAmount;
     private final BigDecimal balance;
@@ -47,7 +47,7 @@ public final class TransactionResult {
     private final String errorMsg;
     private final TransactionResultExtInfo extInfo;
 
-    private TransactionResult(String txId, String txType, String externalTxId, String accountId, String accountName, String accountType, String oppoChannelId, String oppoSubAccount, String oppoBankCode, Integer mpesaBusinessPayType, String oppoAccountId, String oppoAccountName, String thirdPartyTxType, String currency, BigDecimal amount, BigDecimal feeAmount, BigDecimal balance, TxStatus txStatus, Long createTime, Long updateTime, String errorCode, String errorMsg, TransactionResultExtInfo extInfo) {
+    private TransactionResult(String txId, TxType txType, String externalTxId, String accountId, String accountName, String accountType, String oppoChannelId, String oppoSubAccount, String oppoBankCode, Integer mpesaBusinessPayType, String oppoAccountId, String oppoAccountName, String thirdPartyTxType, Currency currency, BigDecimal amount, BigDecimal feeAmount, BigDecimal balance, TxStatus txStatus, Long createTime, Long updateTime, String errorCode, String errorMsg, TransactionResultExtInfo extInfo) {
         this.txId = txId;
         this.txType = txType;
         this.externalTxId = externalTxId;
@@ -88,7 +88,7 @@ public final class TransactionResult {
         JsonValue.JsonObject o = Wire.object(value, at);
         return new TransactionResult(
                 Wire.string(o.get("txId"), at + ".txId"),
-                Wire.string(o.get("txType"), at + ".txType"),
+                Wire.<TxType>readWith(o.get("txType"), at + ".txType", (x0, p0) -> Wire.valueOf(x0, p0, TxType::of)),
                 Wire.string(o.get("externalTxId"), at + ".externalTxId"),
                 Wire.string(o.get("accountId"), at + ".accountId"),
                 Wire.string(o.get("accountName"), at + ".accountName"),
@@ -100,7 +100,7 @@ public final class TransactionResult {
                 Wire.string(o.get("oppoAccountId"), at + ".oppoAccountId"),
                 Wire.string(o.get("oppoAccountName"), at + ".oppoAccountName"),
                 Wire.string(o.get("thirdPartyTxType"), at + ".thirdPartyTxType"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.decimal(o.get("feeAmount"), at + ".feeAmount"),
                 Wire.decimal(o.get("balance"), at + ".balance"),
@@ -122,13 +122,11 @@ public final class TransactionResult {
     }
 
     /**
-     * Transaction type code (TTID...); the list is open.
-     *
-     * <p>Wire name <code>txType</code>.
+     * Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> txType() {
+    public Optional<TxType> txType() {
         return Optional.ofNullable(txType);
     }
 
@@ -236,7 +234,7 @@ public final class TransactionResult {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

@@ -29,7 +29,7 @@ public final class UtilityPayment {
     private final String paymentType;
     private final String accountId;
     private final BigDecimal amount;
-    private final String currency;
+    private final Currency currency;
     private final UtilityPaymentStatus status;
     private final Long createTime;
     private final Long completeTime;
@@ -39,7 +39,7 @@ public final class UtilityPayment {
     private final BillType billType;
     private final String bulkPaymentOrderId;
 
-    private UtilityPayment(String paymentId, String txId, String paymentType, String accountId, BigDecimal amount, String currency, UtilityPaymentStatus status, Long createTime, Long completeTime, String mobileNumber, NetworkProvider networkProvider, String billOrderNumber, BillType billType, String bulkPaymentOrderId) {
+    private UtilityPayment(String paymentId, String txId, String paymentType, String accountId, BigDecimal amount, Currency currency, UtilityPaymentStatus status, Long createTime, Long completeTime, String mobileNumber, NetworkProvider networkProvider, String billOrderNumber, BillType billType, String bulkPaymentOrderId) {
         this.paymentId = paymentId;
         this.txId = txId;
         this.paymentType = paymentType;
@@ -75,7 +75,7 @@ public final class UtilityPayment {
                 Wire.string(o.get("paymentType"), at + ".paymentType"),
                 Wire.string(o.get("accountId"), at + ".accountId"),
                 Wire.decimal(o.get("amount"), at + ".amount"),
-                Wire.string(o.get("currency"), at + ".currency"),
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.<UtilityPaymentStatus>readWith(o.get("status"), at + ".status", (x0, p0) -> Wire.valueOf(x0, p0, UtilityPaymentStatus::of)),
                 Wire.integer(o.get("createTime"), at + ".createTime"),
                 Wire.integer(o.get("completeTime"), at + ".completeTime"),
@@ -138,7 +138,7 @@ public final class UtilityPayment {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 

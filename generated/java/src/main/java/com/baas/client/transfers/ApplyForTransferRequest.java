@@ -112,7 +112,7 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     /** The step that takes <code>currency</code>. */
     public interface CurrencyStep {
         /**
-         * The value.
+         * Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF.
          *
          * @param currency the value
          * @return the next step
@@ -290,7 +290,9 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
     }
 
     /**
-     * Wire name <code>currency</code>.
+     * Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF.
+     *
+     * <p>Wire name <code>currency</code>.
      *
      * @return the value
      */
@@ -367,6 +369,9 @@ public final class ApplyForTransferRequest implements Operation<ApplyForTransfer
         v.required(at.field("payeeBankCode"), payeeBankCode != null && !payeeBankCode.isEmpty());
         v.required(at.field("payeeAccountId"), payeeAccountId != null && !payeeAccountId.isEmpty());
         v.required(at.field("currency"), currency != null);
+        if (currency != null) {
+            v.oneOf(at.field("currency"), currency.wire(), java.util.List.of("KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF"));
+        }
         v.required(at.field("amount"), amount != null);
         if (amount != null) {
             v.positiveAmount(at.field("amount"), amount);

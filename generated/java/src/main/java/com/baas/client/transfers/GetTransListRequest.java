@@ -31,7 +31,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
 
     private final String userId;
     private final String accountId;
-    private final List<String> txType;
+    private final List<TxType> txType;
     private final List<TxStatus> txStatus;
     private final Long startTime;
     private final Long endTime;
@@ -39,7 +39,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     private final Integer pageSize;
     private final OrderByDesc orderByDesc;
 
-    private GetTransListRequest(String userId, String accountId, List<String> txType, List<TxStatus> txStatus, Long startTime, Long endTime, Integer pageNo, Integer pageSize, OrderByDesc orderByDesc) {
+    private GetTransListRequest(String userId, String accountId, List<TxType> txType, List<TxStatus> txStatus, Long startTime, Long endTime, Integer pageNo, Integer pageSize, OrderByDesc orderByDesc) {
         this.userId = userId;
         this.accountId = accountId;
         this.txType = txType == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(txType));
@@ -78,17 +78,13 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     public interface TxTypeStep {
         /**
          * Transaction type filter; empty array [] returns all types. The document does not show the
-         * value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002
-         * transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit,
-         * TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest
-         * income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer
-         * out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money
-         * IMT, TTID0027 CNY transfer); the list is open.
+         * value set; public documentation and integrations give the codes; the list is open, so any
+         * other code may be sent.
          *
          * @param txType the value
          * @return the next step
          */
-        TxStatusStep txType(List<String> txType);
+        TxStatusStep txType(List<TxType> txType);
     }
 
     /** The step that takes <code>txStatus</code>. */
@@ -180,7 +176,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
     private static final class Builder implements AccountIdStep, TxTypeStep, TxStatusStep, StartTimeStep, EndTimeStep, PageNoStep, PageSizeStep, OrderByDescStep, Build {
         private String userId;
         private String accountId;
-        private List<String> txType;
+        private List<TxType> txType;
         private List<TxStatus> txStatus;
         private Long startTime;
         private Long endTime;
@@ -195,7 +191,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
         }
 
         @Override
-        public TxStatusStep txType(List<String> txType) {
+        public TxStatusStep txType(List<TxType> txType) {
             this.txType = txType;
             return this;
         }
@@ -271,18 +267,14 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
 
     /**
      * Transaction type filter; empty array [] returns all types. The document does not show the
-     * value set; public documentation gives codes (TTID0001 withdraw to mobile money, TTID0002
-     * transfer out, TTID0003 transfer in, TTID0007 refund, TTID0008 foreign-currency deposit,
-     * TTID0011 reversal, TTID0023 cash deposit), integrations report more (TTID0004 interest
-     * income, TTID0005 paybill/till, TTID0006 utility payment, TTID0009 foreign-currency transfer
-     * out, TTID0010 foreign-currency exchange, TTID0024 cash withdrawal, TTID0025 mobile money
-     * IMT, TTID0027 CNY transfer); the list is open.
+     * value set; public documentation and integrations give the codes; the list is open, so any
+     * other code may be sent.
      *
      * <p>Wire name <code>txType</code>.
      *
      * @return the value
      */
-    public List<String> txType() {
+    public List<TxType> txType() {
         return txType;
     }
 
@@ -373,7 +365,7 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
         v.required(at.field("txType"), txType != null);
         if (txType != null) {
             for (int i0 = 0; i0 < txType.size(); i0++) {
-                String e0 = txType.get(i0);
+                TxType e0 = txType.get(i0);
                 if (e0 != null) {
                 }
             }
@@ -413,8 +405,8 @@ public final class GetTransListRequest implements PagedOperation<GetTransListRes
         if (txType != null) {
             w.name("txType");
             w.beginArray();
-            for (String e0 : txType) {
-                w.value(e0);
+            for (TxType e0 : txType) {
+                w.value(e0.wire());
             }
             w.endArray();
         }

@@ -32,14 +32,14 @@ public final class GetTransResultResponse {
     private final String paymentChannel;
     private final String oppoBankCode;
     private final String accountId;
-    private final String txType;
+    private final TxType txType;
     private final BigDecimal amount;
     private final Currency currency;
     private final Long createTime;
     private final Long completeTime;
     private final String oppoAccountName;
 
-    private GetTransResultResponse(String txId, TxStatus txStatus, String externalTxId, TransactionExtInfo extInfo, String paymentChannel, String oppoBankCode, String accountId, String txType, BigDecimal amount, Currency currency, Long createTime, Long completeTime, String oppoAccountName) {
+    private GetTransResultResponse(String txId, TxStatus txStatus, String externalTxId, TransactionExtInfo extInfo, String paymentChannel, String oppoBankCode, String accountId, TxType txType, BigDecimal amount, Currency currency, Long createTime, Long completeTime, String oppoAccountName) {
         this.txId = txId;
         this.txStatus = txStatus;
         this.externalTxId = externalTxId;
@@ -76,7 +76,7 @@ public final class GetTransResultResponse {
                 Wire.string(o.get("paymentChannel"), at + ".paymentChannel"),
                 Wire.string(o.get("oppoBankCode"), at + ".oppoBankCode"),
                 Wire.string(o.get("accountId"), at + ".accountId"),
-                Wire.string(o.get("txType"), at + ".txType"),
+                Wire.<TxType>readWith(o.get("txType"), at + ".txType", (x0, p0) -> Wire.valueOf(x0, p0, TxType::of)),
                 Wire.decimal(o.get("amount"), at + ".amount"),
                 Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)),
                 Wire.integer(o.get("createTime"), at + ".createTime"),
@@ -154,15 +154,13 @@ public final class GetTransResultResponse {
     }
 
     /**
-     * Transaction type code (TTID...); the list is open.
-     *
-     * <p>Not public: this is the sandbox's choice, and the live service may differ.
+     * Not public: this is the sandbox's choice, and the live service may differ.
      *
      * <p>Wire name <code>txType</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> txType() {
+    public Optional<TxType> txType() {
         return Optional.ofNullable(txType);
     }
 

@@ -46,7 +46,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     private final String beneficiaryBankCity;
     private final String beneficiaryBankAddress;
     private final String beneficiaryAccountId;
-    private final String beneficiaryAccountCcy;
+    private final Currency beneficiaryAccountCcy;
     private final String beneficiaryName;
     private final String beneficiaryEmail;
     private final BigDecimal amount;
@@ -60,7 +60,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     private final SwiftDocumentType supportDocumentType;
     private final ChargeType chargeType;
 
-    private TelegraphicTransferRequest(String accountId, String beneficiarySwiftBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, String beneficiaryAccountCcy, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, String supportDocument, SwiftDocumentType supportDocumentType, ChargeType chargeType) {
+    private TelegraphicTransferRequest(String accountId, String beneficiarySwiftBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, Currency beneficiaryAccountCcy, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, String supportDocument, SwiftDocumentType supportDocumentType, ChargeType chargeType) {
         this.accountId = accountId;
         this.beneficiarySwiftBic = beneficiarySwiftBic;
         this.beneficiaryBankName = beneficiaryBankName;
@@ -159,12 +159,12 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     /** The step that takes <code>beneficiaryAccountCcy</code>. */
     public interface BeneficiaryAccountCcyStep {
         /**
-         * The value.
+         * Any currency code of the beneficiary's account.
          *
          * @param beneficiaryAccountCcy the value
          * @return the next step
          */
-        BeneficiaryNameStep beneficiaryAccountCcy(String beneficiaryAccountCcy);
+        BeneficiaryNameStep beneficiaryAccountCcy(Currency beneficiaryAccountCcy);
     }
 
     /** The step that takes <code>beneficiaryName</code>. */
@@ -322,7 +322,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         private String beneficiaryBankCity;
         private String beneficiaryBankAddress;
         private String beneficiaryAccountId;
-        private String beneficiaryAccountCcy;
+        private Currency beneficiaryAccountCcy;
         private String beneficiaryName;
         private String beneficiaryEmail;
         private BigDecimal amount;
@@ -367,7 +367,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         }
 
         @Override
-        public BeneficiaryNameStep beneficiaryAccountCcy(String beneficiaryAccountCcy) {
+        public BeneficiaryNameStep beneficiaryAccountCcy(Currency beneficiaryAccountCcy) {
             this.beneficiaryAccountCcy = beneficiaryAccountCcy;
             return this;
         }
@@ -533,11 +533,13 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Wire name <code>beneficiaryAccountCcy</code>.
+     * Any currency code of the beneficiary's account.
+     *
+     * <p>Wire name <code>beneficiaryAccountCcy</code>.
      *
      * @return the value
      */
-    public String beneficiaryAccountCcy() {
+    public Currency beneficiaryAccountCcy() {
         return beneficiaryAccountCcy;
     }
 
@@ -688,7 +690,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         v.required(at.field("beneficiaryBankName"), beneficiaryBankName != null && !beneficiaryBankName.isEmpty());
         v.required(at.field("beneficiaryBankCity"), beneficiaryBankCity != null && !beneficiaryBankCity.isEmpty());
         v.required(at.field("beneficiaryAccountId"), beneficiaryAccountId != null && !beneficiaryAccountId.isEmpty());
-        v.required(at.field("beneficiaryAccountCcy"), beneficiaryAccountCcy != null && !beneficiaryAccountCcy.isEmpty());
+        v.required(at.field("beneficiaryAccountCcy"), beneficiaryAccountCcy != null);
         v.required(at.field("beneficiaryName"), beneficiaryName != null && !beneficiaryName.isEmpty());
         v.required(at.field("amount"), amount != null);
         if (amount != null) {
@@ -742,7 +744,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         }
         if (beneficiaryAccountCcy != null) {
             w.name("beneficiaryAccountCcy");
-            w.value(beneficiaryAccountCcy);
+            w.value(beneficiaryAccountCcy.wire());
         }
         if (beneficiaryName != null) {
             w.name("beneficiaryName");

@@ -27,9 +27,9 @@ import java.util.OptionalLong;
 public final class BillQueryResponse {
     private final String dueDate;
     private final BigDecimal dueAmount;
-    private final String currency;
+    private final Currency currency;
 
-    private BillQueryResponse(String dueDate, BigDecimal dueAmount, String currency) {
+    private BillQueryResponse(String dueDate, BigDecimal dueAmount, Currency currency) {
         this.dueDate = dueDate;
         this.dueAmount = dueAmount;
         this.currency = currency;
@@ -51,7 +51,7 @@ public final class BillQueryResponse {
         return new BillQueryResponse(
                 Wire.scalar(o.get("dueDate"), at + ".dueDate"),
                 Wire.decimal(o.get("dueAmount"), at + ".dueAmount"),
-                Wire.string(o.get("currency"), at + ".currency"));
+                Wire.<Currency>readWith(o.get("currency"), at + ".currency", (x0, p0) -> Wire.valueOf(x0, p0, Currency::of)));
     }
 
     /**
@@ -79,7 +79,7 @@ public final class BillQueryResponse {
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> currency() {
+    public Optional<Currency> currency() {
         return Optional.ofNullable(currency);
     }
 
