@@ -184,7 +184,7 @@ class Validator:
 
     # ---- value sets -----------------------------------------------------------------
 
-    def one_of(self, at: FieldPath, value: str, allowed: tuple[str, ...]) -> None:
+    def one_of(self, at: FieldPath, value: str, allowed: Sequence[str]) -> None:
         """One of the ``allowed`` wire values (a value set's field that takes fewer of its
         values in this request)."""
         if value not in allowed:

@@ -153,3 +153,46 @@ def test_sandbox_async(sandbox: SandboxProcess) -> None:
             assert missing.value.outcome is Outcome.REFUSED  # type: ignore[attr-defined]
 
     asyncio.run(run())
+
+
+def test_open_value_sets_take_any_code_and_one_of_rules_narrow_a_request() -> None:
+    """Currency and TxType are open value sets (decisions currency-one-type, tx-type-codes):
+    a request takes a listed member or any other code as text; a field the service restricts
+    (applyForTransfer's currency) refuses another code before sending; answers keep any code."""
+    from baas_client.enums import TxType
+    from baas_client.fx import ApplyForFcExchangeRequest
+    from baas_client.transfers import GetTransListRequest
+
+    mock = MockService(KEY)
+    client = mock_client(mock)
+    with pytest.raises(InvalidRequest) as refused:
+        client.apply_for_transfer(
+            payer_account_id="1", payee_bank_code="46", payee_account_id="2", currency=Currency.CNY, amount=Decimal("1")
+        )
+    assert [(v.field, v.rule.value) for v in refused.value.violations] == [("currency", "one_of")]
+    assert "must be one of KES, USD, GBP, EUR, TZS, UGX, RWF" in str(refused.value)
+    with pytest.raises(InvalidRequest) as misspelt:
+        client.apply_for_fc_exchange(
+            source_currency="KSH", target_currency=Currency.EUR, source_account="1", target_account="2",
+            source_amount=Decimal("10"),
+        )
+    assert [(v.field, v.rule.value) for v in misspelt.value.violations] == [("sourceCurrency", "one_of")]
+    assert not mock.requests
+
+    mock.on(
+        GetTransListRequest,
+        lambda p: {"totalRows": 1, "result": [{"txId": "T1", "txType": "TTID0099", "currency": "XAU"}]}
+        if p["txType"] == ["TTID0002", "TTID0099"]
+        else Refusal("10000", f"got {p['txType']!r}"),
+    )
+    page = client.get_trans_list(
+        account_id="1", tx_type=[TxType.TRANSFER_OUT, "TTID0099"], tx_status=[], start_time=0, end_time=1,
+        page_no=1, page_size=10, order_by_desc=OrderByDesc.NEWEST_FIRST,
+    )
+    assert page.result is not None and page.result[0].tx_type == Unknown("TTID0099")
+    assert page.result[0].currency == Unknown("XAU")
+    wire = ApplyForFcExchangeRequest(
+        source_currency=Currency.CNY, target_currency="USD", source_account="1", target_account="2",
+        target_amount=Decimal("1"),
+    )._to_wire()
+    assert (wire["sourceCurrency"], wire["targetCurrency"]) == ("CNY", "USD")

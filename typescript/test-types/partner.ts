@@ -18,8 +18,11 @@ export async function partner(client: Client): Promise<void> {
   await client.applyForTransfer(transfer);
   // @ts-expect-error money is never a number
   await client.applyForTransfer({ ...transfer, amount: 250 });
-  // @ts-expect-error a value outside the value set does not compile
+  // An open value set (Currency, TxType) takes a code it does not list; where the service takes
+  // fewer codes (this call's currency), the request's one_of rule refuses it before sending.
   await client.applyForTransfer({ ...transfer, currency: "XXX" });
+  // @ts-expect-error an open set's value is still text, never a number
+  await client.applyForTransfer({ ...transfer, currency: 404 });
   // @ts-expect-error the OTP channel is a value of its set
   await client.sendOtp({ businessId: "x", otpType: "SMS" });
   const result: GetTransResultResponse = await client.getTransResult({ txId: "t" });

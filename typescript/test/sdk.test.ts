@@ -8,6 +8,7 @@ import {
   confirmOperation,
   Currency,
   getAccountDetails,
+  getTransList,
   InvalidRequest,
   isKnown,
   MockService,
@@ -18,6 +19,7 @@ import {
   sendOtp,
   signedNotification,
   OutcomeUnknown,
+  TxType,
 } from "@baas/client";
 
 const key = new PrivateKey("unit-test-key-42");
@@ -62,6 +64,23 @@ test("the spec's rules are checked before sending, named as every runtime names 
     },
   );
   assert.equal(mock.requests.length, 0);
+});
+
+test("an open value set takes any code; a one_of rule narrows a request field before sending", async () => {
+  const mock = new MockService(key)
+    .on(applyForTransfer, () => ({ txId: "T1" }))
+    .on(getTransList, (p) => ({ totalRows: 1, result: [{ txId: "T1", txType: JSON.stringify(p["txType"]) === '["TTID0002","TTID0099"]' ? "TTID0099" : "?" }] }));
+  const transfer = { payerAccountId: "1", payeeBankCode: "46", payeeAccountId: "2", amount: "1.00" } as const;
+  await assert.rejects(client(mock).applyForTransfer({ ...transfer, currency: Currency.Cny }), (e: unknown) => {
+    assert.ok(e instanceof InvalidRequest);
+    assert.deepEqual(e.violations.map((v) => [v.field, v.rule]), [["currency", "one_of"]]);
+    return true;
+  });
+  assert.equal(mock.requests.length, 0);
+  const page = await client(mock).getTransList({
+    accountId: "1", txType: [TxType.TransferOut, "TTID0099"], txStatus: [], startTime: 0, endTime: 1, pageNo: 1, pageSize: 10, orderByDesc: 1,
+  });
+  assert.equal(page.result?.[0]?.txType, "TTID0099");
 });
 
 test("an OTP transfer through the handle; a lost confirmation is OutcomeUnknown, sent once", async () => {

@@ -339,7 +339,21 @@ mod tests {
             .and_then(|r| r.fields[0].value.rules.as_deref())
             .unwrap_or(&[]);
         let mut ck = checker();
-        let out = rules(&mut ck, rules_spec, &ty, "field `x`");
+        let mut declared = Declared {
+            enums: Default::default(),
+            records: Default::default(),
+            types: Default::default(),
+        };
+        for (name, wire_type) in [("Ccy", EnumWireType::String), ("Status", EnumWireType::Integer)] {
+            declared.enums.insert(
+                name.into(),
+                super::super::declare::EnumInfo {
+                    wire_type,
+                    wires: vec!["KES".into(), "USD".into(), "CNY".into()],
+                },
+            );
+        }
+        let out = rules(&mut ck, &declared, rules_spec, &ty, "field `x`");
         (out.into_iter().map(|r| r.kind).collect(), errors(&ck))
     }
 
@@ -400,6 +414,40 @@ mod tests {
                 "s/t.yaml:6:17: one rule item of field `x` holds several rules: `max_chars`, `min_chars`",
                 "s/t.yaml:6:86: rule of field `x` has `source:`/`doc:` without `rule:`",
             ]
+        );
+    }
+
+    #[test]
+    fn one_of_names_some_listed_values_of_a_text_set() {
+        let ccy = || TypeRef::Enum { name: "Ccy".into() };
+        let (kinds, errors) = check("[{ one_of: [KES, USD] }]", ccy());
+        assert_eq!(
+            kinds,
+            [RuleKind::OneOf {
+                values: vec!["KES".into(), "USD".into()]
+            }]
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let (kinds, errors) = check("[{ one_of: [KES, XAF, KES] }]", ccy());
+        assert!(kinds.is_empty());
+        assert_eq!(
+            errors,
+            [
+                "s/t.yaml:6:27: `one_of` of field `x` lists `XAF`, which `Ccy` does not list",
+                "s/t.yaml:6:27: `one_of` of field `x` lists `KES` twice",
+            ]
+        );
+        let (_, errors) = check("[{ one_of: [] }]", ccy());
+        assert_eq!(errors, ["s/t.yaml:6:27: `one_of` of field `x` lists no value"]);
+        let (_, errors) = check("[{ one_of: [KES] }]", TypeRef::Enum { name: "Status".into() });
+        assert_eq!(
+            errors,
+            ["s/t.yaml:6:27: `one_of` on field `x`: `Status` is a set of integers"]
+        );
+        let (_, errors) = check("[{ one_of: [KES] }]", TypeRef::String);
+        assert_eq!(
+            errors,
+            ["s/t.yaml:6:27: rule `one_of` does not apply to field `x`, of type `string`"]
         );
     }
 }

@@ -61,7 +61,7 @@ fn arg_type(arg: &CheckArg) -> &'static str {
         CheckArg::Count(_) | CheckArg::Places(_) => "int",
         CheckArg::Integer(_) => "int | None",
         CheckArg::Amount(_) => "Decimal | None",
-        CheckArg::Texts(_) => "tuple[str, ...]",
+        CheckArg::Texts(_) => "Sequence[str]",
     }
 }
 

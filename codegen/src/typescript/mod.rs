@@ -177,40 +177,15 @@ mod tests {
     /// one fail to compile.
     #[test]
     fn the_runtime_dispatches_every_check_the_rule_registry_names() {
-        use crate::model::{DecimalWire, TypeRef};
-        use crate::rules::{Arg, ArgShape, CheckLevel, RuleKey};
+        use crate::rules::CheckLevel;
         let shape = Path::new(env!("CARGO_MANIFEST_DIR")).join("../typescript/src/shape.ts");
         let shape = std::fs::read_to_string(shape).expect("typescript/src/shape.ts");
-        let types = [
-            TypeRef::String,
-            TypeRef::Int,
-            TypeRef::Long,
-            TypeRef::Decimal {
-                wire: DecimalWire::String,
-            },
-            TypeRef::Array {
-                item: Box::new(TypeRef::String),
-            },
-        ];
-        let mut methods = std::collections::BTreeSet::new();
-        for key in RuleKey::ALL {
-            let arg = match key.arg() {
-                ArgShape::Count => Arg::Count(1),
-                ArgShape::Places => Arg::Places(2),
-                ArgShape::Flag => Arg::Flag,
-                ArgShape::Range => Arg::Range {
-                    min: None,
-                    max: None,
-                },
-                ArgShape::Text => Arg::Text("text".to_owned()),
-            };
-            let kind = key.with(arg).expect("an argument of the key's shape");
-            for ty in &types {
-                if let Some(check) = kind.check(ty) {
-                    methods.insert((check.method, check.level == CheckLevel::Value));
-                }
-            }
-        }
+        // Every validator call the registry can name (each kind's sample on each type it
+        // applies to), with whether it checks a value (else an array's length).
+        let methods: std::collections::BTreeSet<(&str, bool)> = crate::rules::every_check()
+            .into_iter()
+            .map(|(_, check)| (check.method, check.level == CheckLevel::Value))
+            .collect();
         assert!(methods.len() >= 12, "{methods:?}");
         for (method, value) in methods {
             let tuple = format!("readonly [\"{method}\"");

@@ -11,6 +11,7 @@ use Baas\Client\Enums\OrderByDesc;
 use Baas\Client\Enums\OtpType;
 use Baas\Client\Enums\ResultCode;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Enums\TxType;
 use Baas\Client\Notifications;
 use Baas\Client\Otp\ConfirmOperationRequest;
 use Baas\Client\Otp\SendOtpRequest;
@@ -113,7 +114,8 @@ final class GeneratedClientTest extends TestCase
             if ($p->isOptional()) {
                 continue;
             }
-            $type = (string) $p->getType();
+            // An open value set's parameter is `Currency|string`: given a case.
+            $type = explode('|', (string) $p->getType())[0];
             $args[$p->getName()] = match (true) {
                 $type === 'string' => 'x1',
                 $type === 'int' => 1,
@@ -158,6 +160,22 @@ final class GeneratedClientTest extends TestCase
         self::assertSame('G1', $this->mock->requestsOf(ConfirmOperationRequest::class)[0]->params->get('businessId'));
     }
 
+    public function testAnOpenValueSetTakesAnyCodeAndOneOfNarrowsARequest(): void
+    {
+        try {
+            $this->client->applyForTransfer(payerAccountId: '1', payeeBankCode: '46', payeeAccountId: '2', currency: Currency::Cny, amount: Decimal::of('1.00'));
+            self::fail('no InvalidRequest');
+        } catch (InvalidRequest $e) {
+            self::assertSame(['currency one_of'], array_map(fn ($v) => $v->field . ' ' . $v->rule->value, $e->violations));
+        }
+        self::assertCount(0, $this->mock->requests());
+        $this->mock->on(GetTransListRequest::class, fn (JsonObject $p): array => ['totalRows' => 1, 'result' => [['txId' => 'T1', 'txType' => 'TTID0099', 'currency' => 'XAU']]]);
+        $page = $this->client->getTransList(accountId: '1', txType: [TxType::TransferOut, 'TTID0099'], txStatus: [], startTime: 0, endTime: 1, pageNo: 1, pageSize: 10, orderByDesc: OrderByDesc::NewestFirst);
+        self::assertSame(['TTID0002', 'TTID0099'], $this->mock->requestsOf(GetTransListRequest::class)[0]->params->get('txType'));
+        self::assertEquals(new UnknownValue('TTID0099', TxType::class), $page->result[0]->txType);
+        self::assertEquals(new UnknownValue('XAU', Currency::class), $page->result[0]->currency);
+    }
+
     public function testEveryPageTotalledPerType(): void
     {
         $this->mock->on(GetTransListRequest::class, function (JsonObject $p): array {
@@ -167,7 +185,9 @@ final class GeneratedClientTest extends TestCase
         });
         $totals = [];
         foreach ($this->client->getTransListItems(accountId: '1', txType: [], txStatus: [TxStatus::Succeeded], startTime: 0, endTime: 1, pageNo: 1, pageSize: 2, orderByDesc: OrderByDesc::NewestFirst) as $row) {
-            $totals[$row->txType] = ($totals[$row->txType] ?? Decimal::zero())->plus($row->amount);
+            // txType is the open value set TxType: a case, or an UnknownValue; both hold ->value.
+            $code = $row->txType->value;
+            $totals[$code] = ($totals[$code] ?? Decimal::zero())->plus($row->amount);
         }
         self::assertSame(['TTID0002' => '20.20', 'TTID0003' => '0.10'], array_map('strval', $totals));
         self::assertCount(2, $this->mock->requests());

@@ -88,7 +88,15 @@ final class GeneratedSurfaceTest extends TestCase
         $args = [];
         foreach ((new \ReflectionMethod($class, '__construct'))->getParameters() as $p) {
             $type = $p->getType();
-            $name = $type instanceof \ReflectionNamedType ? $type->getName() : 'mixed';
+            $name = match (true) {
+                $type instanceof \ReflectionNamedType => $type->getName(),
+                // An open value set's `TxType|string`: given a case.
+                $type instanceof \ReflectionUnionType => array_values(array_filter(
+                    array_map(static fn (\ReflectionNamedType $t): string => $t->getName(), $type->getTypes()),
+                    static fn (string $n): bool => enum_exists($n),
+                ))[0] ?? 'mixed',
+                default => 'mixed',
+            };
             if ($p->getName() === 'params' && !$type instanceof \ReflectionNamedType) {
                 $args['params'] = ['free' => 'x'];
                 continue;

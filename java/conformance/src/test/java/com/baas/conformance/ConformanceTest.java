@@ -12,6 +12,7 @@ import com.baas.client.model.Currency;
 import com.baas.client.model.OrderByDesc;
 import com.baas.client.model.OtpType;
 import com.baas.client.model.TxStatus;
+import com.baas.client.model.TxType;
 import com.baas.client.otp.ConfirmOperationRequest;
 import com.baas.client.otp.SendOtpRequest;
 import com.baas.client.account.GetAccountDetailsRequest;
@@ -150,8 +151,8 @@ class ConformanceTest {
                         .otpCode(Json.str(p, "otpCode")).build();
                 case "getTransResult" -> GetTransResultRequest.builder().txId(Json.str(p, "txId")).build();
                 case "getTransList" -> {
-                    List<String> types = new ArrayList<>();
-                    ((JsonValue.JsonArray) p.get("txType")).elements().forEach(e -> types.add(Json.text(e)));
+                    List<TxType> types = new ArrayList<>();
+                    ((JsonValue.JsonArray) p.get("txType")).elements().forEach(e -> types.add(TxType.of(Json.text(e))));
                     List<TxStatus> statuses = new ArrayList<>();
                     ((JsonValue.JsonArray) p.get("txStatus")).elements().forEach(e -> statuses.add(TxStatus.of(Json.text(e))));
                     yield GetTransListRequest.builder().accountId(Json.str(p, "accountId")).txType(types).txStatus(statuses)

@@ -15,6 +15,7 @@ import com.baas.client.model.Currency;
 import com.baas.client.model.OrderByDesc;
 import com.baas.client.model.OtpType;
 import com.baas.client.model.TxStatus;
+import com.baas.client.model.TxType;
 import com.baas.client.transfers.ApplyForTransferRequest;
 import com.baas.client.transfers.GetTransListRequest;
 import com.baas.client.transfers.GetTransResultRequest;
@@ -94,7 +95,7 @@ class FiveTasksTest {
                 .startTime(0).endTime(4102444800000L).pageNo(1).pageSize(1)
                 .orderByDesc(OrderByDesc.NEWEST_FIRST).build();
         Map<String, BigDecimal> perType = client.getTransListPages(request).stream()
-                .collect(groupingBy(t -> t.txType().orElse("?"),
+                .collect(groupingBy(t -> t.txType().map(TxType::wire).orElse("?"),
                         reducing(BigDecimal.ZERO, t -> t.amount().orElse(BigDecimal.ZERO), BigDecimal::add)));
         long rows = client.getTransList(request.withPageNumber(1)).totalRows().orElseThrow();
         assertEquals(rows, client.getTransListPages(request).stream().count());

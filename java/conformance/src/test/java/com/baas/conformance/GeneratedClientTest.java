@@ -15,18 +15,22 @@ import com.baas.client.model.Currency;
 import com.baas.client.model.OrderByDesc;
 import com.baas.client.model.OtpType;
 import com.baas.client.model.TransactionListItem;
+import com.baas.client.model.TxType;
 import com.baas.client.otp.ConfirmOperationRequest;
 import com.baas.client.otp.SendOtpRequest;
 import com.baas.client.transfers.ApplyForTransferRequest;
 import com.baas.client.transfers.ApplyForTransferResponse;
 import com.baas.client.transfers.GetTransListRequest;
+import com.baas.client.transfers.GetTransListResponse;
 import com.baas.runtime.ApiException;
 import com.baas.runtime.Config;
 import com.baas.runtime.InvalidRequestException;
 import com.baas.runtime.Outcome;
 import com.baas.runtime.OutcomeUnknownException;
+import com.baas.runtime.Rule;
 import com.baas.runtime.testing.MockAnswer;
 import com.baas.runtime.testing.MockService;
+import com.baas.signing.JsonValue;
 import com.baas.signing.NotificationVerifier;
 import com.baas.signing.PrivateKey;
 import java.math.BigDecimal;
@@ -71,6 +75,27 @@ class GeneratedClientTest {
         assertEquals("pageSize", e.violations().get(0).field());
         assertEquals(Outcome.NOT_SENT, e.outcome());
         assertEquals(1, mock.requests().size());
+    }
+
+    @Test
+    void anOpenValueSetTakesAnyCodeAndOneOfNarrowsARequest() {
+        InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> client.applyForTransfer(
+                ApplyForTransferRequest.builder().payerAccountId("1").payeeBankCode("46").payeeAccountId("2")
+                        .currency(Currency.CNY).amount(new BigDecimal("1.00")).build()));
+        assertEquals("currency", e.violations().get(0).field());
+        assertEquals(Rule.ONE_OF, e.violations().get(0).rule());
+        assertEquals(0, mock.requests().size());
+        mock.on(GetTransListRequest.PATH, p -> MockAnswer.data(
+                "{\"totalRows\":1,\"result\":[{\"txId\":\"T1\",\"txType\":\"TTID0099\"}]}"));
+        GetTransListResponse page = client.getTransList(GetTransListRequest.builder().accountId("1")
+                .txType(List.of(TxType.TRANSFER_OUT, TxType.of("TTID0099"))).txStatus(List.of()).startTime(0)
+                .endTime(1).pageNo(1).pageSize(10).orderByDesc(OrderByDesc.NEWEST_FIRST).build());
+        assertEquals(
+                List.of(new JsonValue.JsonString("TTID0002"), new JsonValue.JsonString("TTID0099")),
+                ((JsonValue.JsonArray) mock.requests().get(0).params().get("txType")).elements());
+        TxType received = page.result().orElseThrow().get(0).txType().orElseThrow();
+        assertEquals(TxType.of("TTID0099"), received);
+        assertFalse(received.isKnown());
     }
 
     @Test
