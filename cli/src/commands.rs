@@ -22,6 +22,7 @@ fn value_name(kind: Kind) -> &'static str {
         Kind::Integer => "INT",
         Kind::Decimal | Kind::DecimalNumber => "AMOUNT",
         Kind::Bool => "true|false",
+        Kind::Date => "YYYY-MM-DD",
         Kind::Enum { .. } => "VALUE",
         Kind::Json => "JSON",
     }

@@ -57,6 +57,10 @@ pub fn value_json(field: &Field, text: &str) -> Result<String, ParamsError> {
     let quoted = || serde_json::to_string(text).unwrap_or_default();
     match field.kind {
         Kind::Text => Ok(quoted()),
+        Kind::Date => match text.parse::<baas_client::Date>() {
+            Ok(day) => Ok(format!("\"{day}\"")),
+            Err(e) => err(format!("--{flag}: {e}")),
+        },
         Kind::Integer => match text.parse::<i64>() {
             Ok(n) => Ok(n.to_string()),
             Err(_) => err(format!("--{flag}: `{text}` is not a whole number")),
@@ -160,6 +164,12 @@ mod tests {
         assert!(value_json(&field(Kind::Decimal), "1e3").is_err());
         assert!(value_json(&field(Kind::Decimal), "1.").is_err());
         assert_eq!(value_json(&field(Kind::Integer), "7").unwrap(), "7");
+        assert_eq!(
+            value_json(&field(Kind::Date), "2026-11-27").unwrap(),
+            "\"2026-11-27\""
+        );
+        let refused = value_json(&field(Kind::Date), "2026-02-30").unwrap_err().0;
+        assert!(refused.contains("is not a date YYYY-MM-DD"), "{refused}");
         assert!(value_json(&field(Kind::Integer), "7.5").is_err());
         assert_eq!(
             value_json(&field(Kind::Text), "a\"b").unwrap(),

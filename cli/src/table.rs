@@ -65,6 +65,8 @@ pub enum Kind {
     Integer,
     /// Money as a JSON string of its exact text (`"100.50"`).
     Decimal,
+    /// A day of the calendar, `YYYY-MM-DD`, as a JSON string.
+    Date,
     /// Money as a JSON number of its exact text (`100.50`).
     #[allow(dead_code)] // no parameter of today's spec is one; the generator can write it
     DecimalNumber,

@@ -104,6 +104,7 @@ fn kind(plan: &SdkPlan, ty: &TypeRef) -> String {
             wire: DecimalWire::Number,
         } => "Kind::DecimalNumber".to_owned(),
         TypeRef::Bool => "Kind::Bool".to_owned(),
+        TypeRef::Date => "Kind::Date".to_owned(),
         TypeRef::Enum { name } => match plan.enum_plan(name) {
             Some(e) => {
                 let values: Vec<String> = e.values.iter().map(|v| lit(&v.wire)).collect();

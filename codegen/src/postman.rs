@@ -157,6 +157,7 @@ fn example_facts(field: &Field) -> Example {
 fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
     let facts = example_facts(field);
     match ty {
+        TypeRef::Date => json!("2026-11-27"),
         TypeRef::String => {
             if facts.base64 {
                 return json!("ZXhhbXBsZQ==");

@@ -260,9 +260,9 @@ pub const ACCOUNT: Group = Group {
                 Field {
                     flag: "query-date",
                     wire: "queryDate",
-                    kind: Kind::Text,
+                    kind: Kind::Date,
                     required: true,
-                    help: "A UTC date (format not shown).",
+                    help: "The UTC day whose closing balances to report; it must have ended.",
                 },
             ],
             pages: None,

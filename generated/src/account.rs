@@ -803,15 +803,17 @@ impl baas_runtime::Operation for ValidateAccountRequest {
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct QueryClosingBalanceRequest {
-    /// A UTC date (format not shown). Wire name: `queryDate` (string). Required.
+    /// The UTC day whose closing balances to report; it must have ended. Wire name: `queryDate` (date, `YYYY-MM-DD`: [`Date`](baas_runtime::Date)). Required.
+    ///
+    /// Decision [`date-type`](super::decisions#decision-date-type): about /report/queryClosingBalance queryDate; ClosingBalanceReport queryDate (notification 0015); the spec type `date`.
     #[serde(rename = "queryDate")]
-    pub query_date: String,
+    pub query_date: baas_runtime::Date,
 }
 /// The required fields of [`QueryClosingBalanceRequest`], by name: build it with a struct literal and pass it to [`QueryClosingBalanceRequest::new`] (then set optional fields), or, where a `QueryClosingBalanceRequest` is expected (a field, an item of a `Vec<QueryClosingBalanceRequest>`), give the literal alone with `.into()`, one name: `vec![QueryClosingBalanceRequired { .. }.into()]`. A setter taking `impl Into<QueryClosingBalanceRequest>` takes the literal as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryClosingBalanceRequired {
-    /// Wire name `queryDate` (string): see [`QueryClosingBalanceRequest::query_date`].
-    pub query_date: String,
+    /// Wire name `queryDate` (date, `YYYY-MM-DD`: [`Date`](baas_runtime::Date)): see [`QueryClosingBalanceRequest::query_date`].
+    pub query_date: baas_runtime::Date,
 }
 impl From<QueryClosingBalanceRequired> for QueryClosingBalanceRequest {
     fn from(required: QueryClosingBalanceRequired) -> QueryClosingBalanceRequest {
@@ -832,9 +834,6 @@ impl baas_runtime::Operation for QueryClosingBalanceRequest {
     const PATH: &'static str = "/report/queryClosingBalance";
     const MOVES_MONEY: bool = false;
     fn validate(&self) -> Result<(), baas_runtime::ValidationErrors> {
-        let mut v = baas_runtime::Validator::new();
-        let at = baas_runtime::FieldPath::ROOT;
-        v.required(at.field("queryDate"), !self.query_date.is_empty());
-        v.finish()
+        Ok(())
     }
 }

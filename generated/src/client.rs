@@ -332,7 +332,7 @@ impl Client {
     /// use baas_client::account::QueryClosingBalanceRequired;
     /// let response = client
     ///     .query_closing_balance(QueryClosingBalanceRequired {
-    ///         query_date: "example".into(),
+    ///         query_date: "2026-11-27".parse::<baas_client::Date>().expect("a date"),
     ///     })
     ///     .send()
     ///     .await?;

@@ -65,6 +65,12 @@
 //!
 //! > Account: currency | string; accounts: array of accountId, accountName, currency, ...; applyForTransfer currency: KES, USD, GBP, EUR, TZS, UGX or RWF; applyForFcExchange sourceCurrency | string; telegraphicTransfer beneficiaryAccountCcy | string; getForeignExchangeRate currencyPair one of: USD/KES, ..., USD/CNY
 //!
+//! ## Decision `date-type`
+//!
+//! About /report/queryClosingBalance queryDate; ClosingBalanceReport queryDate (notification 0015); the spec type `date`. **Decided:** A day of the calendar is the spec type `date`, written `YYYY-MM-DD` (a JSON string, ISO 8601's calendar date, UTC day) both ways: Rust `baas_runtime::Date` (a small validated type: the SDK has no date crate; `today_utc`, `add_days`, `FromStr`), Python `datetime.date`, TypeScript `IsoDate` (a string checked by `isoDate(...)`, with `isoDateOf(Date)` and `todayUtc()`), Java `java.time.LocalDate`, PHP `DateTimeImmutable` (sent as its `Y-m-d`). A request's date is a real day by its type (no `2026-02-30`); an answer's that is not `YYYY-MM-DD` is a decode error naming the field, never a wrong day read silently. (Until 0.6.0 queryDate was a string whose format the request did not show.) **Why:** The document gives the field as a UTC date without its format, while the sandbox and the 0015 report use YYYY-MM-DD; partners each wrote the formatting (12 lines for "yesterday" in one case) and could send another format. One date type says the format once, in every language, with the language's own date where it has one. Team decision.
+//!
+//! > queryDate | string | TRUE | Query date (UTC); the format is not shown. The sandbox and the 0015 report write YYYY-MM-DD.
+//!
 //! ## Decision `decimal-wire-string`
 //!
 //! About every decimal field (request and response). **Decided:** Every decimal field is `wire: string`: requests send the exact decimal text as a JSON string ("100.50"); response decimals are declared `wire: string` too, and the runtime accepts both a JSON string and a JSON number there (verifying a number from its literal text). **Why:** The document never says how a decimal is written in JSON. A string is signed over exactly the text that is sent, so the signature cannot be broken by the server re-rendering a number (100.50 vs 100.5); an integration sends applyForTransfer amounts as strings against the sandbox \[live\], and response amounts come back as strings \[docs\]. Team decision.

@@ -1184,14 +1184,11 @@ pub struct ClosingBalanceReport {
         deserialize_with = "baas_runtime::lenient::option_string"
     )]
     pub job_id: Option<String>,
-    /// The day (YYYY-MM-DD) whose closing balances these are. Wire name: `queryDate` (string).
-    #[serde(
-        rename = "queryDate",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "baas_runtime::lenient::option_string"
-    )]
-    pub query_date: Option<String>,
+    /// The UTC day whose closing balances these are. Wire name: `queryDate` (date, `YYYY-MM-DD`: [`Date`](baas_runtime::Date)).
+    ///
+    /// Decision [`date-type`](super::decisions#decision-date-type): about /report/queryClosingBalance queryDate; ClosingBalanceReport queryDate (notification 0015); the spec type `date`.
+    #[serde(rename = "queryDate", default, skip_serializing_if = "Option::is_none")]
+    pub query_date: Option<baas_runtime::Date>,
     /// SUCCESS when the job computed the balances. Wire name: `status` (string).
     #[serde(
         default,
@@ -1222,7 +1219,7 @@ impl ClosingBalanceReport {
     #[cfg(feature = "server")]
     /// This value with `queryDate` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.
     #[must_use]
-    pub fn with_query_date(mut self, value: impl Into<String>) -> Self {
+    pub fn with_query_date(mut self, value: impl Into<baas_runtime::Date>) -> Self {
         self.query_date = Some(value.into());
         self
     }

@@ -11,6 +11,7 @@ its field and rule.
 
 from __future__ import annotations
 
+import datetime
 import enum
 from dataclasses import dataclass
 from decimal import Decimal
@@ -147,6 +148,17 @@ class Validator:
             return True
         what = "a float: money is exact, use Decimal(\"...\")" if isinstance(value, float) else _type_name(value)
         self._push(at, RuleKind.TYPE, f"must be a finite Decimal, not {what}")
+        return False
+
+    def is_date(self, at: FieldPath, value: object) -> bool:
+        """True when ``value`` is a :class:`datetime.date` (a ``datetime`` is refused: the
+        wire holds a UTC day, so pass ``moment.astimezone(timezone.utc).date()``)."""
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            return True
+        what = "a datetime: give its UTC day, .astimezone(timezone.utc).date()" if isinstance(
+            value, datetime.datetime
+        ) else _type_name(value)
+        self._push(at, RuleKind.TYPE, f"must be a date, not {what}")
         return False
 
     # ---- strings --------------------------------------------------------------------

@@ -13,6 +13,7 @@ they do not know. A value of another shape is a :class:`WireShapeError` naming i
 
 from __future__ import annotations
 
+import datetime
 import enum
 import json
 import re
@@ -32,6 +33,8 @@ __all__ = [
     "decimal_number",
     "enum_wire",
     "enum_text",
+    "date_text",
+    "date_of",
     "json_wire",
     "object_of",
     "str_of",
@@ -208,6 +211,27 @@ def object_of(value: JsonValue, at: str) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise WireShapeError(at, "an object", value)
+
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def date_text(value: datetime.date) -> str:
+    """A day of the calendar as sent: ``YYYY-MM-DD`` (decision ``date-type``)."""
+    return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+
+
+def date_of(value: JsonValue, at: str) -> datetime.date | None:
+    """A day of the calendar, received as the string ``YYYY-MM-DD`` (exactly: another
+    format is a :class:`WireShapeError`, never a day guessed)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            return datetime.date(int(value[0:4]), int(value[5:7]), int(value[8:10]))
+        except ValueError:
+            pass
+    raise WireShapeError(at, "a date YYYY-MM-DD", value)
 
 
 def str_of(value: JsonValue, at: str) -> str | None:

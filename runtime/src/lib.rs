@@ -46,6 +46,7 @@ pub mod amount;
 pub mod canonical;
 mod client;
 mod config;
+mod date;
 pub mod envelope;
 mod error;
 pub mod lenient;
@@ -64,6 +65,7 @@ pub mod wire_enum;
 
 pub use amount::{Amount, AmountError};
 pub use client::{CallOptions, Client, Operation, Success};
+pub use date::{Date, DateError};
 pub use config::{
     Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,

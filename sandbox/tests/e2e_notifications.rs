@@ -105,7 +105,7 @@ async fn notifications_are_signed_retried_and_verified() {
 
     let job = c
         .query_closing_balance(QueryClosingBalanceRequired {
-            query_date: "2025-06-30".into(),
+            query_date: "2025-06-30".parse().expect("a date"),
         })
         .send()
         .await
@@ -222,7 +222,7 @@ async fn delivery_stops_after_five_attempts() {
     sb.set_callback_url(&receiver(sb.notification_verifier(), state.clone()).await)
         .unwrap();
     c.query_closing_balance(QueryClosingBalanceRequired {
-        query_date: "2025-06-30".into(),
+        query_date: "2025-06-30".parse().expect("a date"),
     })
     .send()
     .await
@@ -243,7 +243,7 @@ async fn delivery_stops_after_five_attempts() {
 async fn without_a_callback_url_the_notification_is_logged_as_undeliverable() {
     let (sb, c) = start().await;
     c.query_closing_balance(QueryClosingBalanceRequired {
-        query_date: "2025-06-30".into(),
+        query_date: "2025-06-30".parse().expect("a date"),
     })
     .send()
     .await

@@ -5,6 +5,7 @@
 
 export * from "./canonical.js";
 export * from "./client.js";
+export * from "./date.js";
 export * from "./decimal.js";
 export * from "./envelope.js";
 export * from "./errors.js";

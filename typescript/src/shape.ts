@@ -5,6 +5,7 @@
  * time too (a caller without TypeScript, or one that casts).
  */
 
+import { isIsoDate } from "./date.js";
 import { isDecimalText } from "./decimal.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "./canonical.js";
 import { FieldPath, Validator } from "./validate.js";
@@ -16,6 +17,8 @@ export type Ty =
   | { readonly k: "long" }
   | { readonly k: "decimal"; readonly wire: "string" | "number" }
   | { readonly k: "bool" }
+  /** A day of the calendar, `YYYY-MM-DD` (an {@link import("./date.js").IsoDate}). */
+  | { readonly k: "date" }
   /** Received only: a string, number or boolean whose JSON type is not shown, as its text. */
   | { readonly k: "scalar" }
   | { readonly k: "json" }
@@ -185,6 +188,9 @@ function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, 
     }
     case "bool":
       if (typeof value !== "boolean") v.push(at, "type", `must be a boolean, not ${typeName(value)}`);
+      return;
+    case "date":
+      if (!isIsoDate(value)) v.push(at, "type", `must be a date YYYY-MM-DD of the calendar (isoDate(...)), not ${JSON.stringify(value) ?? typeName(value)}`);
       return;
     case "json":
       return;
@@ -400,6 +406,9 @@ export function readValue(ty: Ty, value: JsonValue, at: string): unknown {
     case "bool":
       if (typeof value === "boolean") return value;
       throw new ShapeError(at, "a boolean", value);
+    case "date":
+      if (isIsoDate(value)) return value;
+      throw new ShapeError(at, "a date YYYY-MM-DD", value);
     case "scalar":
       if (typeof value === "string") return value;
       if (value instanceof JsonNumber) return value.text;

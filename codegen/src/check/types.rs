@@ -7,7 +7,9 @@ use crate::model::{DecimalWire, TypeRef};
 use crate::spec_file::{DecimalWireSpec, Spanned};
 
 /// Built-in type names of the spec format.
-const BUILTIN_TYPES: &[&str] = &["string", "int", "long", "decimal", "bool", "scalar", "json"];
+const BUILTIN_TYPES: &[&str] = &[
+    "string", "int", "long", "decimal", "bool", "date", "scalar", "json",
+];
 
 /// The type as written in the spec (`array<OrderItem>`), for messages.
 pub(super) fn type_text(t: &TypeRef) -> String {
@@ -17,6 +19,7 @@ pub(super) fn type_text(t: &TypeRef) -> String {
         TypeRef::Long => "long".into(),
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
+        TypeRef::Date => "date".into(),
         TypeRef::Scalar => "scalar".into(),
         TypeRef::Json => "json".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
@@ -82,6 +85,7 @@ fn base_type(
         "int" => TypeRef::Int,
         "long" => TypeRef::Long,
         "bool" => TypeRef::Bool,
+        "date" => TypeRef::Date,
         "scalar" => TypeRef::Scalar,
         "json" => TypeRef::Json,
         "decimal" => TypeRef::Decimal {

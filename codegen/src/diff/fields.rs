@@ -242,6 +242,7 @@ fn type_words(t: &TypeRef) -> String {
         TypeRef::Long => "`long`".into(),
         TypeRef::Decimal { wire } => format!("`decimal` ({wire:?} on the wire)").to_lowercase(),
         TypeRef::Bool => "`bool`".into(),
+        TypeRef::Date => "`date`".into(),
         TypeRef::Scalar => "`scalar`".into(),
         TypeRef::Json => "`json`".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => format!("`{name}`"),

@@ -310,6 +310,7 @@ pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
             crate::model::DecimalWire::Number => "decimal, sent as a JSON number".to_owned(),
         },
         TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Date => "date, `YYYY-MM-DD`: [`Date`](baas_runtime::Date)".to_owned(),
         TypeRef::Scalar => {
             "a string or number whose type is not shown; read it either way".to_owned()
         }

@@ -39,6 +39,10 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
         TypeRef::Int | TypeRef::Long => v.as_i64().unwrap_or(1).to_string(),
         TypeRef::Decimal { .. } => amount(v.as_str().map_or("1", |s| s)),
         TypeRef::Bool => v.as_bool().unwrap_or(true).to_string(),
+        TypeRef::Date => format!(
+            "{:?}.parse::<{CRATE}::Date>().expect(\"a date\")",
+            v.as_str().unwrap_or("2026-11-27")
+        ),
         TypeRef::Scalar | TypeRef::Json => format!("{CRATE}::RawJson::empty_object()"),
         TypeRef::Enum { name } => {
             let wire = match v {

@@ -307,7 +307,7 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            mock, notification, transport, Amount, AmountError, CallOptions, Config, Error, ErrorKind, FieldPath,
+            mock, notification, transport, Amount, AmountError, CallOptions, Config, Date, DateError, Error, ErrorKind, FieldPath,
             Items, Operation, Outcome, Page, Paged, Pages, PrivateKey, RawJson, RuleKind, Scalar, Success,
             ValidationErrors, Validator, Violation, WaitPolicy,
         };

@@ -92,7 +92,7 @@ const TAKEN_MEMBERS: [&str; 22] = [
 
 /// Type names a generated type may not take: those of `java.lang` and of the classes
 /// generated files import by name.
-const TAKEN_TYPES: [&str; 34] = [
+const TAKEN_TYPES: [&str; 35] = [
     "Object",
     "String",
     "Integer",
@@ -117,6 +117,7 @@ const TAKEN_TYPES: [&str; 34] = [
     "Set",
     "Map",
     "BigDecimal",
+    "LocalDate",
     "JsonValue",
     "JsonWriter",
     "Validator",
@@ -183,6 +184,7 @@ pub fn java_type(ty: &TypeRef, dir: Direction) -> String {
         TypeRef::Long => "Long".to_owned(),
         TypeRef::Decimal { .. } => "BigDecimal".to_owned(),
         TypeRef::Bool => "Boolean".to_owned(),
+        TypeRef::Date => "LocalDate".to_owned(),
         TypeRef::Json => "JsonValue".to_owned(),
         TypeRef::Enum { name } => type_name(name),
         TypeRef::Record {
@@ -214,6 +216,7 @@ fn reader_at(ty: &TypeRef, depth: usize) -> String {
         TypeRef::Long => "Wire::integer".to_owned(),
         TypeRef::Decimal { .. } => "Wire::decimal".to_owned(),
         TypeRef::Bool => "Wire::bool".to_owned(),
+        TypeRef::Date => "Wire::date".to_owned(),
         TypeRef::Json => "Wire::json".to_owned(),
         TypeRef::Enum { name } => format!(
             "(x{depth}, p{depth}) -> Wire.valueOf(x{depth}, p{depth}, {}::of)",
@@ -244,6 +247,7 @@ pub fn write_value(
             wire: DecimalWire::Number,
         } => format!("w.value({expr});"),
         TypeRef::Bool => format!("w.value((boolean) {expr});"),
+        TypeRef::Date => format!("w.value(Wire.dateText({expr}));"),
         TypeRef::Json => format!("w.json({expr});"),
         TypeRef::Enum { name } if enum_integer(name) => format!("w.number({expr}.wire());"),
         TypeRef::Enum { .. } => format!("w.value({expr}.wire());"),

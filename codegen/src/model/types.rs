@@ -24,6 +24,8 @@ pub enum TypeRef {
         wire: DecimalWire,
     },
     Bool,
+    /// A calendar day, written `YYYY-MM-DD` as a JSON string (decision `date-type`).
+    Date,
     /// A received scalar whose JSON type is not shown: its text, readable as a string
     /// or a number (responses only).
     Scalar,

@@ -74,6 +74,11 @@ fn type_keywords(
         TypeRef::String => {
             map.insert("type".into(), json!("string"));
         }
+        TypeRef::Date => {
+            map.insert("type".into(), json!("string"));
+            map.insert("format".into(), json!("date"));
+            map.insert("pattern".into(), json!("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"));
+        }
         TypeRef::Int | TypeRef::Long => {
             map.insert("type".into(), json!("integer"));
             let format = if *ty == TypeRef::Int {

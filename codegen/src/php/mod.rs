@@ -120,7 +120,12 @@ impl PhpFile {
                     self.runtime("WireObject");
                 }
             }
-            TypeRef::String | TypeRef::Scalar | TypeRef::Int | TypeRef::Long | TypeRef::Bool => {}
+            TypeRef::String
+            | TypeRef::Scalar
+            | TypeRef::Int
+            | TypeRef::Long
+            | TypeRef::Bool
+            | TypeRef::Date => {}
         }
     }
 

@@ -71,6 +71,7 @@ fn py_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
         TypeRef::Int | TypeRef::Long => "int".to_owned(),
         TypeRef::Decimal { .. } => "Decimal".to_owned(),
         TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Date => "_dt.date".to_owned(),
         TypeRef::Scalar => "Scalar".to_owned(),
         TypeRef::Json if sent => "WireValue".to_owned(),
         TypeRef::Json => "JsonValue".to_owned(),
@@ -97,6 +98,7 @@ pub fn named(ty: &TypeRef, dir: Direction, enums: &mut Vec<String>, records: &mu
         | TypeRef::Long
         | TypeRef::Decimal { .. }
         | TypeRef::Bool
+        | TypeRef::Date
         | TypeRef::Scalar
         | TypeRef::Json => {}
     }
@@ -113,6 +115,7 @@ pub fn to_wire(ty: &TypeRef, value: &str, wire_name: &str) -> String {
             wire: DecimalWire::Number,
         } => format!("_w.decimal_number({value})"),
         TypeRef::Json => format!("_w.json_wire({value}, {})", string(wire_name)),
+        TypeRef::Date => format!("_w.date_text({value})"),
         // Never sent (the checker refuses a sent scalar); written as its text.
         TypeRef::Scalar => format!("str({value})"),
         TypeRef::Enum { .. } => format!("_w.enum_wire({value})"),
@@ -131,6 +134,7 @@ pub fn reader(ty: &TypeRef) -> String {
         TypeRef::Long => "_w.int_of".to_owned(),
         TypeRef::Decimal { .. } => "_w.decimal_of".to_owned(),
         TypeRef::Bool => "_w.bool_of".to_owned(),
+        TypeRef::Date => "_w.date_of".to_owned(),
         TypeRef::Scalar => "_w.scalar_of".to_owned(),
         TypeRef::Json => "_w.json_of".to_owned(),
         TypeRef::Enum { name } => format!("_w.enum_reader({name})"),

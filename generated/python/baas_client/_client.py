@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 from decimal import Decimal
 from typing import Generic, Mapping, Sequence, TypeVar
 
@@ -332,7 +333,7 @@ class Client:
     def query_closing_balance(
         self,
         *,
-        query_date: str,
+        query_date: _dt.date,
         options: CallOptions | None = None,
     ) -> QueryClosingBalanceResponse:
         """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
@@ -1398,7 +1399,7 @@ class AsyncClient:
     async def query_closing_balance(
         self,
         *,
-        query_date: str,
+        query_date: _dt.date,
         options: CallOptions | None = None,
     ) -> QueryClosingBalanceResponse:
         """Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
@@ -508,17 +509,16 @@ class QueryClosingBalanceRequest(Request[QueryClosingBalanceResponse]):
     OPERATION: ClassVar[str] = "queryClosingBalance"
     PATH: ClassVar[str] = "/report/queryClosingBalance"
     MOVES_MONEY: ClassVar[bool] = False
-    query_date: str
-    """A UTC date (format not shown). Wire name `queryDate`."""
+    query_date: _dt.date
+    """The UTC day whose closing balances to report; it must have ended. Wire name `queryDate`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("queryDate")
-        if v.is_type(p, self.query_date, str, "a str"):
-            v.required(p, self.query_date != "")
+        v.is_date(p, self.query_date)
 
     def _to_wire(self) -> dict[str, WireValue]:
         out: dict[str, WireValue] = {}
-        out["queryDate"] = self.query_date
+        out["queryDate"] = _w.date_text(self.query_date)
         return out
 
     def _decode_response(self, data: JsonValue) -> QueryClosingBalanceResponse:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import datetime as _dt
 from decimal import Decimal
 from typing import Sequence
 
@@ -460,8 +461,8 @@ class ClosingBalanceReport:
     """
     job_id: str | None = None
     """Wire name `jobId`."""
-    query_date: str | None = None
-    """The day (YYYY-MM-DD) whose closing balances these are. Wire name `queryDate`."""
+    query_date: _dt.date | None = None
+    """The UTC day whose closing balances these are. Wire name `queryDate`."""
     status: str | None = None
     """SUCCESS when the job computed the balances. Wire name `status`."""
     generated_time: int | None = None
@@ -475,7 +476,7 @@ class ClosingBalanceReport:
         o = _w.object_of(value, at)
         return cls(
             job_id=_w.str_of(o.get("jobId"), at + ".jobId"),
-            query_date=_w.str_of(o.get("queryDate"), at + ".queryDate"),
+            query_date=_w.date_of(o.get("queryDate"), at + ".queryDate"),
             status=_w.str_of(o.get("status"), at + ".status"),
             generated_time=_w.int_of(o.get("generatedTime"), at + ".generatedTime"),
             balances=_w.list_reader(_w.record_reader(ClosingBalance._from_wire))(o.get("balances"), at + ".balances"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 

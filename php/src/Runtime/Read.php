@@ -96,6 +96,29 @@ final class Read
     }
 
     /**
+     * A day of the calendar: exactly the string `YYYY-MM-DD` naming a real day, as a
+     * `DateTimeImmutable` at midnight UTC (another format is refused, never a day guessed;
+     * decision `date-type`).
+     *
+     * @param mixed $value the received value
+     * @param string $at its path
+     * @return \DateTimeImmutable|null the day, or null when absent
+     */
+    public static function date(mixed $value, string $at): ?\DateTimeImmutable
+    {
+        if ($value === null) {
+            return null;
+        }
+        if (is_string($value) && preg_match('/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/D', $value) === 1) {
+            $day = \DateTimeImmutable::createFromFormat('!Y-m-d', $value, new \DateTimeZone('UTC'));
+            if ($day !== false && $day->format('Y-m-d') === $value) {
+                return $day;
+            }
+        }
+        throw self::wrong($at, 'a date YYYY-MM-DD', $value);
+    }
+
+    /**
      * An exact decimal, from a string or a number (`"100.50"`, `100.50`), never through a float.
      *
      * @param mixed $value the received value

@@ -200,45 +200,6 @@ fn minor_unit(field: &str, value: Decimal) -> Result<Decimal, ApiError> {
     Ok(value)
 }
 
-/// Days since 1970-01-01 of a `YYYY-MM-DD` date that exists in the (proleptic
-/// Gregorian) calendar: `2026-13-45` and `2026-02-30` do not.
-pub(crate) fn calendar_day(date: &str) -> Option<i64> {
-    let b = date.as_bytes();
-    let shape_ok = b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                *c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-    if !shape_ok {
-        return None;
-    }
-    let year: i64 = date[0..4].parse().ok()?;
-    let month: i64 = date[5..7].parse().ok()?;
-    let day: i64 = date[8..10].parse().ok()?;
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days_in_month = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if !(1..=days_in_month).contains(&day) {
-        return None;
-    }
-    // Days from civil (H. Hinnant's algorithm), March-based years.
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some(era * 146_097 + doe - 719_468)
-}
-
 fn paginate<T: Clone>(items: &[T], (no, size): (usize, usize)) -> Vec<T> {
     items
         .iter()

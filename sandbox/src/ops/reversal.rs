@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::wire::{answer, m2};
-use super::{bank_kind, calendar_day, given, not_served, positive, transfer_fee};
+use super::{bank_kind, given, not_served, positive, transfer_fee};
 use crate::bank::{
     tx_status, tx_type, Bank, Oppo, Outgoing, Posting, Reversal, Tx, DAY_MS, REVERSAL_DAYS,
 };
@@ -184,13 +184,9 @@ impl Bank {
         r: &QueryClosingBalanceRequest,
         now_ms: i64,
     ) -> Result<Value, ApiError> {
-        let date = r.query_date.as_str();
-        let day = calendar_day(date).ok_or_else(|| {
-            ApiError::invalid(
-                "queryDate",
-                format!("`{date}` is not a UTC date YYYY-MM-DD of the calendar"),
-            )
-        })?;
+        // A day of the calendar by its type: the request did not decode otherwise.
+        let date = r.query_date;
+        let day = date.days();
         let today = now_ms.div_euclid(DAY_MS);
         if day >= today {
             return Err(ApiError::new(
@@ -216,7 +212,7 @@ impl Bank {
             .collect();
         let mut report = ClosingBalanceReport::default();
         report.job_id = Some(job.clone());
-        report.query_date = Some(date.to_owned());
+        report.query_date = Some(date);
         report.status = Some("SUCCESS".to_owned());
         report.generated_time = Some(now_ms);
         report.balances = Some(balances);

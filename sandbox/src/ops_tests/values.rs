@@ -9,10 +9,13 @@ use crate::json::Json;
 
 #[test]
 fn calendar_days() {
-    use crate::ops::calendar_day as day;
+    // queryDate is a `baas_client::Date` (decision date-type): a request with another text
+    // does not decode, and is refused as the service refuses it (12001).
+    let day = |t: &str| t.parse::<baas_client::Date>().ok().map(baas_client::Date::days);
     assert_eq!(day("1970-01-01"), Some(0));
     assert_eq!(day("2000-03-01"), Some(11_017));
     assert_eq!(day("2024-02-29"), Some(19_782));
+    let mut t = T::new();
     for bad in [
         "2026-13-45",
         "2026-02-30",
@@ -23,6 +26,11 @@ fn calendar_days() {
         "26-01-01x",
     ] {
         assert_eq!(day(bad), None, "{bad}");
+        assert_eq!(
+            t.code("queryClosingBalance", json!({ "queryDate": bad })),
+            codes::INVALID_PARAMETER,
+            "{bad}"
+        );
     }
     assert_eq!(day("2000-02-29"), Some(11_016));
 }

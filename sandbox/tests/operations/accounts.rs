@@ -213,7 +213,7 @@ pub async fn accounts(sb: &Sandbox, c: &Client) {
 pub async fn closing_balance_user_email_requests(sb: &Sandbox, c: &Client) {
     let job = c
         .query_closing_balance(QueryClosingBalanceRequired {
-            query_date: "2025-06-30".into(),
+            query_date: "2025-06-30".parse().expect("a date"),
         })
         .send()
         .await

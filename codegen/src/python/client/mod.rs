@@ -232,6 +232,7 @@ pub fn client_module(plan: &SdkPlan) -> String {
         "`Client` and `AsyncClient` of {}: a method per operation.",
         plan.title
     ));
+    out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
     out.line("from typing import Generic, Mapping, Sequence, TypeVar");
     out.blank();

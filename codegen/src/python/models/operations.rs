@@ -35,6 +35,7 @@ pub fn group_module(plan: &SdkPlan, group: &GroupPlan) -> String {
     let mut out = module(&group.doc.plain());
     out.line("import dataclasses");
     out.line("from dataclasses import dataclass, field");
+    out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
     out.line("from typing import ClassVar, Mapping, Sequence");
     out.blank();

@@ -21,6 +21,7 @@ pub fn records_module(plan: &SdkPlan) -> String {
          field optional, unknown members ignored).",
     );
     out.line("from dataclasses import dataclass");
+    out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
     out.line("from typing import Sequence");
     out.blank();

@@ -18,6 +18,7 @@ fn type_check(ty: &TypeRef, open: bool, value: &str, path: &str) -> Option<Strin
         TypeRef::Long => format!("v.is_int({path}, {value}, 64)"),
         TypeRef::Decimal { .. } => format!("v.is_decimal({path}, {value})"),
         TypeRef::Bool => format!("v.is_type({path}, {value}, bool, \"a bool\")"),
+        TypeRef::Date => format!("v.is_date({path}, {value})"),
         TypeRef::Json | TypeRef::Scalar => return None,
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => {
             format!("v.is_type({path}, {value}, {name}, \"a {name}\")")

@@ -290,14 +290,15 @@ trait AccountCalls
      *
      * Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
      *
-     * @param string $queryDate A UTC date (format not shown).
+     * @param \DateTimeImmutable $queryDate The UTC day whose closing balances to report; it must have
+     * ended.
      * @param CallOptions|null $options per-call options (your requestId, a time limit, retries)
      * @return ClosingBalanceJob the answer
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying whether the request was not
      * sent, refused or its outcome is unknown
      */
     public function queryClosingBalance(
-        string $queryDate,
+        \DateTimeImmutable $queryDate,
         ?CallOptions $options = null,
     ): ClosingBalanceJob {
         return $this->runtime()->execute(new QueryClosingBalanceRequest(queryDate: $queryDate), $options);

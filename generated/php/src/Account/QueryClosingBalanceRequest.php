@@ -25,9 +25,12 @@ use Baas\Runtime\WireObject;
  */
 final class QueryClosingBalanceRequest implements Request
 {
-    /** @param string $queryDate A UTC date (format not shown). */
+    /**
+     * @param \DateTimeImmutable $queryDate The UTC day whose closing balances to report; it must have
+     * ended.
+     */
     public function __construct(
-        public readonly string $queryDate,
+        public readonly \DateTimeImmutable $queryDate,
     ) {
     }
 
@@ -49,7 +52,6 @@ final class QueryClosingBalanceRequest implements Request
      */
     public function validate(Validator $v, FieldPath $at): void
     {
-        $v->required($at->field('queryDate'), $this->queryDate !== '');
     }
 
     /**
@@ -60,7 +62,7 @@ final class QueryClosingBalanceRequest implements Request
     public function toWire(): WireObject
     {
         return new WireObject([
-            'queryDate' => $this->queryDate,
+            'queryDate' => $this->queryDate->format('Y-m-d'),
         ]);
     }
 

@@ -20,14 +20,14 @@ final class ClosingBalanceReport
 {
     /**
      * @param string|null $jobId
-     * @param string|null $queryDate The day (YYYY-MM-DD) whose closing balances these are.
+     * @param \DateTimeImmutable|null $queryDate The UTC day whose closing balances these are.
      * @param string|null $status SUCCESS when the job computed the balances.
      * @param int|null $generatedTime Epoch ms.
      * @param list<ClosingBalance>|null $balances
      */
     public function __construct(
         public readonly ?string $jobId = null,
-        public readonly ?string $queryDate = null,
+        public readonly ?\DateTimeImmutable $queryDate = null,
         public readonly ?string $status = null,
         public readonly ?int $generatedTime = null,
         public readonly ?array $balances = null,
@@ -51,7 +51,7 @@ final class ClosingBalanceReport
         }
         return new self(
             jobId: Read::string($o->get('jobId'), Read::path($at, 'jobId')),
-            queryDate: Read::string($o->get('queryDate'), Read::path($at, 'queryDate')),
+            queryDate: Read::date($o->get('queryDate'), Read::path($at, 'queryDate')),
             status: Read::string($o->get('status'), Read::path($at, 'status')),
             generatedTime: Read::int($o->get('generatedTime'), Read::path($at, 'generatedTime')),
             balances: Read::list($o->get('balances'), Read::path($at, 'balances'), static fn (mixed $item, string $at): mixed => ClosingBalance::read($item, $at)),

@@ -14,14 +14,14 @@ import { ClosingBalanceJobShape } from "../records.js";
  * Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
  */
 export interface QueryClosingBalanceRequest {
-  /** A UTC date (format not shown). */
-  readonly queryDate: string;
+  /** The UTC day whose closing balances to report; it must have ended. */
+  readonly queryDate: rt.IsoDate;
 }
 
 const QueryClosingBalanceRequestShape: rt.RecordShape = {
   name: "QueryClosingBalanceRequest",
   fields: [
-    { wire: "queryDate", ty: { k: "string" }, required: true },
+    { wire: "queryDate", ty: { k: "date" }, required: true },
   ],
 };
 

@@ -14,8 +14,8 @@ import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
  */
 export interface ClosingBalanceReport {
   readonly jobId?: string;
-  /** The day (YYYY-MM-DD) whose closing balances these are. */
-  readonly queryDate?: string;
+  /** The UTC day whose closing balances these are. */
+  readonly queryDate?: rt.IsoDate;
   /** SUCCESS when the job computed the balances. */
   readonly status?: string;
   /** Epoch ms. */
@@ -27,7 +27,7 @@ export const ClosingBalanceReportShape: rt.RecordShape = {
   name: "ClosingBalanceReport",
   fields: [
     { wire: "jobId", ty: { k: "string" }, required: false },
-    { wire: "queryDate", ty: { k: "string" }, required: false },
+    { wire: "queryDate", ty: { k: "date" }, required: false },
     { wire: "status", ty: { k: "string" }, required: false },
     { wire: "generatedTime", ty: { k: "long" }, required: false },
     { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },

@@ -3,6 +3,8 @@ package com.baas.runtime;
 import com.baas.signing.JsonValue;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.regex.Pattern;
 public final class Wire {
     private static final Pattern INTEGER = Pattern.compile("-?(?:0|[1-9][0-9]*)");
     private static final Pattern DECIMAL = Pattern.compile("-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?");
+    private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
     private static final JsonValue.JsonObject EMPTY = new JsonValue.JsonObject(Map.of());
 
     private Wire() {
@@ -178,6 +181,44 @@ public final class Wire {
             return b.value();
         }
         throw shape(at, "a boolean", value);
+    }
+
+    /**
+     * A received day of the calendar: exactly the string {@code YYYY-MM-DD} naming a real day
+     * (another format is refused, never a day guessed; decision {@code date-type}).
+     *
+     * @param value the value
+     * @param at its path, for errors
+     * @return the day, or {@code null} when absent
+     */
+    public static LocalDate date(JsonValue value, String at) {
+        if (value == null || value instanceof JsonValue.JsonNull) {
+            return null;
+        } else if (value instanceof JsonValue.JsonString s && DATE.matcher(s.value()).matches()) {
+            String t = s.value();
+            try {
+                return LocalDate.of(Integer.parseInt(t.substring(0, 4)), Integer.parseInt(t.substring(5, 7)),
+                        Integer.parseInt(t.substring(8, 10)));
+            } catch (DateTimeException e) {
+                throw shape(at, "a date YYYY-MM-DD of the calendar", value);
+            }
+        }
+        throw shape(at, "a date YYYY-MM-DD", value);
+    }
+
+    /**
+     * A day of the calendar as sent: {@code YYYY-MM-DD}.
+     *
+     * @param day the day (years 1 to 9999)
+     * @return its text
+     * @throws IllegalArgumentException for a year outside 1 to 9999, which the wire cannot hold
+     */
+    public static String dateText(LocalDate day) {
+        if (day.getYear() < 1 || day.getYear() > 9999) {
+            throw new IllegalArgumentException(day + " is outside years 0001 to 9999");
+        }
+        return String.format(java.util.Locale.ROOT, "%04d-%02d-%02d", day.getYear(), day.getMonthValue(),
+                day.getDayOfMonth());
     }
 
     /**

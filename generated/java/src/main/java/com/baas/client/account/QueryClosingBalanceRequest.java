@@ -10,6 +10,7 @@ import com.baas.runtime.Validator;
 import com.baas.runtime.Wire;
 import com.baas.signing.JsonValue;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,9 +32,9 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     /** The operation's wire path. */
     public static final String PATH = "/report/queryClosingBalance";
 
-    private final String queryDate;
+    private final LocalDate queryDate;
 
-    private QueryClosingBalanceRequest(String queryDate) {
+    private QueryClosingBalanceRequest(LocalDate queryDate) {
         this.queryDate = queryDate;
     }
 
@@ -50,12 +51,12 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     /** The step that takes <code>queryDate</code>. */
     public interface QueryDateStep {
         /**
-         * A UTC date (format not shown).
+         * The UTC day whose closing balances to report; it must have ended.
          *
          * @param queryDate the value
          * @return the next step
          */
-        Build queryDate(String queryDate);
+        Build queryDate(LocalDate queryDate);
     }
 
     /** The last step: optional fields, then <code>build()</code>. */
@@ -69,10 +70,10 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     }
 
     private static final class Builder implements QueryDateStep, Build {
-        private String queryDate;
+        private LocalDate queryDate;
 
         @Override
-        public Build queryDate(String queryDate) {
+        public Build queryDate(LocalDate queryDate) {
             this.queryDate = queryDate;
             return this;
         }
@@ -84,13 +85,13 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     }
 
     /**
-     * A UTC date (format not shown).
+     * The UTC day whose closing balances to report; it must have ended.
      *
      * <p>Wire name <code>queryDate</code>.
      *
      * @return the value
      */
-    public String queryDate() {
+    public LocalDate queryDate() {
         return queryDate;
     }
 
@@ -112,7 +113,7 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
     @Override
     public void validate(Validator v) {
         FieldPath at = FieldPath.ROOT;
-        v.required(at.field("queryDate"), queryDate != null && !queryDate.isEmpty());
+        v.required(at.field("queryDate"), queryDate != null);
     }
 
     @Override
@@ -120,7 +121,7 @@ public final class QueryClosingBalanceRequest implements Operation<ClosingBalanc
         w.beginObject();
         if (queryDate != null) {
             w.name("queryDate");
-            w.value(queryDate);
+            w.value(Wire.dateText(queryDate));
         }
         w.endObject();
     }

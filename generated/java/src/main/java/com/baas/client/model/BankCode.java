@@ -8,6 +8,7 @@ import com.baas.runtime.ValueSet;
 import com.baas.runtime.Wire;
 import com.baas.signing.JsonValue;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -8,6 +8,7 @@ import com.baas.runtime.ValueSet;
 import com.baas.runtime.Wire;
 import com.baas.signing.JsonValue;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,12 +26,12 @@ import java.util.Optional;
  */
 public final class ClosingBalanceReport {
     private final String jobId;
-    private final String queryDate;
+    private final LocalDate queryDate;
     private final String status;
     private final Long generatedTime;
     private final List<ClosingBalance> balances;
 
-    private ClosingBalanceReport(String jobId, String queryDate, String status, Long generatedTime, List<ClosingBalance> balances) {
+    private ClosingBalanceReport(String jobId, LocalDate queryDate, String status, Long generatedTime, List<ClosingBalance> balances) {
         this.jobId = jobId;
         this.queryDate = queryDate;
         this.status = status;
@@ -53,7 +54,7 @@ public final class ClosingBalanceReport {
         JsonValue.JsonObject o = Wire.object(value, at);
         return new ClosingBalanceReport(
                 Wire.string(o.get("jobId"), at + ".jobId"),
-                Wire.string(o.get("queryDate"), at + ".queryDate"),
+                Wire.date(o.get("queryDate"), at + ".queryDate"),
                 Wire.string(o.get("status"), at + ".status"),
                 Wire.integer(o.get("generatedTime"), at + ".generatedTime"),
                 Wire.<List<ClosingBalance>>readWith(o.get("balances"), at + ".balances", (x0, p0) -> Wire.list(x0, p0, ClosingBalance::decode)));
@@ -69,13 +70,13 @@ public final class ClosingBalanceReport {
     }
 
     /**
-     * The day (YYYY-MM-DD) whose closing balances these are.
+     * The UTC day whose closing balances these are.
      *
      * <p>Wire name <code>queryDate</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> queryDate() {
+    public Optional<LocalDate> queryDate() {
         return Optional.ofNullable(queryDate);
     }
 
