@@ -196,3 +196,25 @@ def test_open_value_sets_take_any_code_and_one_of_rules_narrow_a_request() -> No
         target_amount=Decimal("1"),
     )._to_wire()
     assert (wire["sourceCurrency"], wire["targetCurrency"]) == ("CNY", "USD")
+
+
+def test_dates_are_days_of_the_calendar_written_yyyy_mm_dd() -> None:
+    """queryDate is a datetime.date, sent as YYYY-MM-DD (decision date-type); a datetime
+    (a moment, not a day) is refused before sending; an answer's date is read exactly."""
+    import datetime
+
+    from baas_client.account import QueryClosingBalanceRequest
+    from baas_runtime.wire import WireShapeError, date_of
+
+    mock = MockService(KEY)
+    mock.on(QueryClosingBalanceRequest, lambda p: {"jobId": "J1"} if p["queryDate"] == "2026-02-28" else Refusal("12001", "bad"))
+    client = mock_client(mock)
+    assert client.query_closing_balance(query_date=datetime.date(2026, 3, 1) - datetime.timedelta(days=1)).job_id == "J1"
+    with pytest.raises(InvalidRequest) as refused:
+        client.query_closing_balance(query_date=datetime.datetime(2026, 2, 28, 23, 0))
+    assert [(v.field, v.rule.value) for v in refused.value.violations] == [("queryDate", "type")]
+    assert "UTC day" in str(refused.value)
+    assert date_of("0001-01-01", "d") == datetime.date(1, 1, 1)
+    for bad in ["2026-02-30", "27/11/2026", "20261127", "2026-11-27T00:00:00Z", 20261127]:
+        with pytest.raises(WireShapeError):
+            date_of(bad, "queryDate")  # type: ignore[arg-type]

@@ -216,6 +216,7 @@ fn valid_scalar(api: &Api, ty: &TypeRef, rules: &[baas_codegen::model::Rule]) ->
             decimal(&text, *wire)
         }
         TypeRef::Bool => json!(true),
+        TypeRef::Date => json!("2026-11-27"),
         TypeRef::Json | TypeRef::Scalar => json!({}),
         TypeRef::Enum { name } => {
             let def = api.enum_def(name).expect("enum declared");
@@ -501,7 +502,7 @@ fn cases(api: &Api, field: &Field, rule: &RuleKind) -> Vec<(Value, Value)> {
         RuleKind::OneOf { values } => {
             // Past the rule: a value the set lists and the rule does not, or (an open set)
             // a code the set does not list either.
-            let TypeRef::Enum { name } = element_ty else {
+            let TypeRef::Enum { name } = &element_ty else {
                 unreachable!("one_of is on value sets")
             };
             let def = api.enum_def(name).expect("enum declared");

@@ -23,6 +23,8 @@ export async function partner(client: Client): Promise<void> {
   await client.applyForTransfer({ ...transfer, currency: "XXX" });
   // @ts-expect-error an open set's value is still text, never a number
   await client.applyForTransfer({ ...transfer, currency: 404 });
+  // @ts-expect-error a date is an IsoDate, built by isoDate("2026-11-27"), isoDateOf(...) or todayUtc()
+  await client.queryClosingBalance({ queryDate: "2026-11-27" });
   // @ts-expect-error the OTP channel is a value of its set
   await client.sendOtp({ businessId: "x", otpType: "SMS" });
   const result: GetTransResultResponse = await client.getTransResult({ txId: "t" });

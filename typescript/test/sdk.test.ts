@@ -10,6 +10,11 @@ import {
   getAccountDetails,
   getTransList,
   InvalidRequest,
+  addDays,
+  isoDate,
+  isoDateOf,
+  queryClosingBalance,
+  type IsoDate,
   isKnown,
   MockService,
   NotificationType,
@@ -81,6 +86,24 @@ test("an open value set takes any code; a one_of rule narrows a request field be
     accountId: "1", txType: [TxType.TransferOut, "TTID0099"], txStatus: [], startTime: 0, endTime: 1, pageNo: 1, pageSize: 10, orderByDesc: 1,
   });
   assert.equal(page.result?.[0]?.txType, "TTID0099");
+});
+
+test("dates are days of the calendar, YYYY-MM-DD, checked before sending", async () => {
+  assert.equal(addDays(isoDate("2026-03-01"), -1), "2026-02-28");
+  assert.equal(addDays(isoDate("2024-12-31"), 1), "2025-01-01");
+  assert.equal(isoDateOf(new Date(Date.UTC(2026, 10, 27, 23, 59))), "2026-11-27");
+  for (const bad of ["2026-02-30", "27/11/2026", "20261127", "2026-11-27T00:00:00Z", "0000-01-01"]) {
+    assert.throws(() => isoDate(bad), RangeError, bad);
+  }
+  const mock = new MockService(key).on(queryClosingBalance, (p) => (p["queryDate"] === "2026-02-28" ? { jobId: "J1" } : { refuse: "12001", msg: "bad" }));
+  const job = await client(mock).queryClosingBalance({ queryDate: addDays(isoDate("2026-03-01"), -1) });
+  assert.equal(job.jobId, "J1");
+  await assert.rejects(client(mock).queryClosingBalance({ queryDate: "2026-02-30" as IsoDate }), (e: unknown) => {
+    assert.ok(e instanceof InvalidRequest);
+    assert.deepEqual(e.violations.map((v) => [v.field, v.rule]), [["queryDate", "type"]]);
+    return true;
+  });
+  assert.equal(mock.requests.length, 1);
 });
 
 test("an OTP transfer through the handle; a lost confirmation is OutcomeUnknown, sent once", async () => {

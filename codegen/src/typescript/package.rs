@@ -58,7 +58,7 @@ pub fn tsconfig() -> String {
 
 /// What `@baas/client` re-exports from `@baas/runtime` (values, then types), unless a
 /// generated name takes it.
-const RUNTIME_VALUES: [&str; 27] = [
+const RUNTIME_VALUES: [&str; 32] = [
     "ACK",
     "ApiError",
     "BaasError",
@@ -86,9 +86,15 @@ const RUNTIME_VALUES: [&str; 27] = [
     "SandboxAdmin",
     "SandboxAdminError",
     "SandboxProcess",
+    "addDays",
+    "isIsoDate",
+    "isoDate",
+    "isoDateOf",
+    "todayUtc",
 ];
-const RUNTIME_TYPES: [&str; 17] = [
+const RUNTIME_TYPES: [&str; 18] = [
     "Amount",
+    "IsoDate",
     "CallOptions",
     "Config",
     "Fetch",

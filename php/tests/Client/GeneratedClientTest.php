@@ -18,6 +18,7 @@ use Baas\Client\Otp\SendOtpRequest;
 use Baas\Client\Records\Account;
 use Baas\Client\Records\ClosingBalanceReport;
 use Baas\Client\Account\GetAccountDetailsRequest;
+use Baas\Client\Account\QueryClosingBalanceRequest;
 use Baas\Client\Transfers\ApplyForTransferRequest;
 use Baas\Client\Transfers\GetTransListRequest;
 use Baas\Client\Transfers\GetTransResultRequest;
@@ -26,8 +27,10 @@ use Baas\Runtime\Decimal;
 use Baas\Runtime\Envelope;
 use Baas\Runtime\Exception\ApiError;
 use Baas\Runtime\Exception\BaasException;
+use Baas\Runtime\Exception\DecodeError;
 use Baas\Runtime\Exception\InvalidRequest;
 use Baas\Runtime\Outcome;
+use Baas\Runtime\Read;
 use Baas\Runtime\Testing\MockService;
 use Baas\Runtime\Testing\Refusal;
 use Baas\Runtime\UnknownValue;
@@ -174,6 +177,23 @@ final class GeneratedClientTest extends TestCase
         self::assertSame(['TTID0002', 'TTID0099'], $this->mock->requestsOf(GetTransListRequest::class)[0]->params->get('txType'));
         self::assertEquals(new UnknownValue('TTID0099', TxType::class), $page->result[0]->txType);
         self::assertEquals(new UnknownValue('XAU', Currency::class), $page->result[0]->currency);
+    }
+
+    public function testDatesAreDaysWrittenYyyyMmDd(): void
+    {
+        $this->mock->on(QueryClosingBalanceRequest::class, fn (): array => ['jobId' => 'J1']);
+        $day = (new \DateTimeImmutable('2026-03-01 23:30', new \DateTimeZone('UTC')))->modify('-1 day');
+        self::assertSame('J1', $this->client->queryClosingBalance(queryDate: $day)->jobId);
+        self::assertSame('2026-02-28', $this->mock->requestsOf(QueryClosingBalanceRequest::class)[0]->params->get('queryDate'));
+        self::assertSame('2024-02-29', Read::date('2024-02-29', 'd')?->format('Y-m-d'));
+        foreach (['2026-02-30', '27/11/2026', '20261127', '2026-11-27T00:00:00Z'] as $bad) {
+            try {
+                Read::date($bad, 'queryDate');
+                self::fail("read $bad");
+            } catch (DecodeError $e) {
+                self::assertStringContainsString('queryDate', $e->getMessage());
+            }
+        }
     }
 
     public function testEveryPageTotalledPerType(): void

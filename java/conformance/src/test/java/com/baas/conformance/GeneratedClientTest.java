@@ -10,6 +10,7 @@ import com.baas.client.Notifications;
 import com.baas.client.Pending;
 import com.baas.client.ResultCode;
 import com.baas.client.account.GetAccountDetailsRequest;
+import com.baas.client.account.QueryClosingBalanceRequest;
 import com.baas.client.model.Account;
 import com.baas.client.model.Currency;
 import com.baas.client.model.OrderByDesc;
@@ -28,12 +29,14 @@ import com.baas.runtime.InvalidRequestException;
 import com.baas.runtime.Outcome;
 import com.baas.runtime.OutcomeUnknownException;
 import com.baas.runtime.Rule;
+import com.baas.runtime.Wire;
 import com.baas.runtime.testing.MockAnswer;
 import com.baas.runtime.testing.MockService;
 import com.baas.signing.JsonValue;
 import com.baas.signing.NotificationVerifier;
 import com.baas.signing.PrivateKey;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +99,18 @@ class GeneratedClientTest {
         TxType received = page.result().orElseThrow().get(0).txType().orElseThrow();
         assertEquals(TxType.of("TTID0099"), received);
         assertFalse(received.isKnown());
+    }
+
+    @Test
+    void datesAreLocalDatesWrittenYyyyMmDd() {
+        mock.on(QueryClosingBalanceRequest.PATH, p -> MockAnswer.data("{\"jobId\":\"J1\"}"));
+        client.queryClosingBalance(QueryClosingBalanceRequest.builder()
+                .queryDate(LocalDate.of(2026, 3, 1).minusDays(1)).build());
+        assertEquals("2026-02-28", mock.requests().get(0).params().getString("queryDate"));
+        assertEquals(LocalDate.of(2024, 2, 29), Wire.date(new JsonValue.JsonString("2024-02-29"), "d"));
+        for (String bad : List.of("2026-02-30", "27/11/2026", "20261127", "+2026-11-27")) {
+            assertThrows(RuntimeException.class, () -> Wire.date(new JsonValue.JsonString(bad), "queryDate"), bad);
+        }
     }
 
     @Test
