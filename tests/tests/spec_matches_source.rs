@@ -615,12 +615,21 @@ fn check_notes(
     match spec.enum_values.get(item) {
         Some(values) => {
             let toks = tokens(notes);
-            let absent: Vec<&str> = values
-                .iter()
-                .filter(|(_, src)| *src == Source::Seed)
-                .map(|(w, _)| w.as_str())
-                .filter(|w| !toks.contains(*w))
-                .collect();
+            // A field whose `one_of` rule narrows its set (decision currency-one-type)
+            // takes the rule's values, which the notes list; else the set's own values.
+            let one_of = f.rules.iter().find_map(|r| match r {
+                RuleKind::OneOf { values } => Some(values),
+                _ => None,
+            });
+            let absent: Vec<&str> = match one_of {
+                Some(allowed) => allowed.iter().map(String::as_str).collect(),
+                None => values
+                    .iter()
+                    .filter(|(_, src)| *src == Source::Seed)
+                    .map(|(w, _)| w.as_str())
+                    .collect(),
+            };
+            let absent: Vec<&str> = absent.into_iter().filter(|w| !toks.contains(*w)).collect();
             if !absent.is_empty() {
                 missing(format!(
                     "match between the notes and the values of enum {item}: {absent:?} are not in the notes"
@@ -1010,6 +1019,9 @@ fn values_of(list: &str) -> Vec<String> {
 /// `list` with the values of an "adds" text (`6 waiting ... and 8 failed ...`), in
 /// wire order when every value is an integer.
 fn with_added(mut list: Vec<String>, adds: &[String]) -> Vec<String> {
+    if adds.is_empty() {
+        return list;
+    }
     for item in adds.iter().flat_map(|a| a.split(" and ")).flat_map(|a| a.split(", ")) {
         if let Some(value) = item.split_whitespace().next() {
             list.push(value.to_owned());
