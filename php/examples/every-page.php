@@ -17,7 +17,8 @@ $totals = [];
 $rows = $client->getTransListItems(accountId: '1000000001', txType: [], txStatus: [], startTime: 0,
     endTime: 4_102_444_800_000, pageNo: 1, pageSize: 50, orderByDesc: OrderByDesc::NewestFirst);
 foreach ($rows as $row) {
-    $totals[$row->txType] = ($totals[$row->txType] ?? Decimal::zero())->plus($row->amount ?? '0');
+    $type = $row->txType?->value ?? '?'; // a TxType case or an UnknownValue: both hold the code
+    $totals[$type] = ($totals[$type] ?? Decimal::zero())->plus($row->amount ?? '0');
 }
 foreach ($totals as $type => $total) {
     echo "$type: $total\n";

@@ -196,7 +196,7 @@ final class PartnerProjectTest extends TestCase
         $sandbox = self::$sandbox;
         self::assertNotNull($sandbox);
         $client = new Client($sandbox->config());
-        $client->queryClosingBalance(queryDate: gmdate('Y-m-d', time() - 86400));
+        $client->queryClosingBalance(queryDate: new \DateTimeImmutable('yesterday', new \DateTimeZone('UTC')));
         $acknowledged = [];
         for ($i = 0; $i < 200 && $acknowledged === []; $i++) {
             usleep(25000);
