@@ -56,6 +56,7 @@ pub mod random;
 mod raw_json;
 mod scalar;
 mod secret;
+pub mod settle;
 pub mod sign;
 pub mod transport;
 mod validate;
@@ -75,6 +76,7 @@ pub use scalar::Scalar;
 pub use secret::{PrivateKey, REDACTED};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};
 pub use validate::{FieldPath, RuleKind, ValidationErrors, Validator, Violation};
+pub use settle::{Phase, Settlement};
 pub use wait::WaitPolicy;
 
 pub use serde;

@@ -22,6 +22,7 @@ pub mod words;
 
 pub use operations::{
     BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
+    SettleCall,
     PendingCall, RequestPlan, ResponsePlan,
 };
 pub use shapes::{
@@ -165,7 +166,7 @@ pub fn build(api: &Api) -> SdkPlan {
         groups: api
             .groups
             .iter()
-            .map(|g| operations::group(g, otp.as_ref()))
+            .map(|g| operations::group(g, otp.as_ref(), api.otp_flow.as_ref()))
             .collect(),
         records: api.records.iter().map(shapes::record).collect(),
         enums: api.enums.iter().map(shapes::enum_plan).collect(),
