@@ -38,13 +38,18 @@ from .errors import (
 )
 from .operation import PagedRequest, Request
 from .secret import REDACTED, PrivateKey
+from .settle import Confirmed, NotConfirmed, Settlement, StillUnknown
 from .transport import AsyncHttpxTransport, AsyncTransport, HttpxTransport, Transport
 from .validate import FieldPath, RuleKind, Validator, Violation
 from .wire import Scalar, Unknown
 
-__version__ = "0.3.0"
+__version__ = "0.3.1"
 
 __all__ = [
+    "Confirmed",
+    "NotConfirmed",
+    "Settlement",
+    "StillUnknown",
     "Ambiguity",
     "ApiError",
     "AsyncHttpxTransport",

@@ -155,6 +155,25 @@ impl SdkPlan {
     }
 }
 
+impl SdkPlan {
+    /// True when some operation's application is settled by a status query.
+    pub fn settles(&self) -> bool {
+        self.groups
+            .iter()
+            .flat_map(|g| g.operations.iter())
+            .any(|o| o.calls.settle.is_some())
+    }
+
+    /// The rule for sending an OTP again, when some application is settled.
+    pub fn otp_rule(&self) -> Option<&str> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.operations.iter())
+            .find_map(|o| o.calls.settle.as_ref())
+            .map(|s| s.otp_rule.as_str())
+    }
+}
+
 /// The plan of a checked model.
 pub fn build(api: &Api) -> SdkPlan {
     let otp = operations::otp_plan(api);

@@ -31,18 +31,20 @@ name = "baas_client"
 }
 
 /// What `baas_client` re-exports from `baas_runtime`.
-const RUNTIME_NAMES: [&str; 28] = [
+const RUNTIME_NAMES: [&str; 32] = [
     "ApiError",
     "BaasError",
     "CallOptions",
     "CallTimeout",
     "Config",
     "ConfigError",
+    "Confirmed",
     "DecodeError",
     "EncodeError",
     "InvalidRequest",
     "JsonNumber",
     "JsonValue",
+    "NotConfirmed",
     "Scalar",
     "Outcome",
     "OutcomeUnknown",
@@ -51,8 +53,10 @@ const RUNTIME_NAMES: [&str; 28] = [
     "RequestIdMismatch",
     "ResponseTooLarge",
     "RuleKind",
+    "Settlement",
     "SignatureInvalid",
     "SignatureMissing",
+    "StillUnknown",
     "Success",
     "TransportError",
     "Unknown",
@@ -86,6 +90,9 @@ pub fn init(plan: &SdkPlan) -> String {
     let mut local = vec!["AsyncClient", "Client"];
     if plan.otp.is_some() {
         local.extend(["AsyncPendingApplication", "PendingApplication"]);
+    }
+    if plan.settles() {
+        local.extend(["AsyncSettlingPendingApplication", "SettlingPendingApplication"]);
     }
     let groups: Vec<String> = plan.groups.iter().map(|g| names::ident(&g.words)).collect();
     init_imports(&mut out, &local, &groups);

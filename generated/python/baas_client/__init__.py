@@ -22,11 +22,13 @@ from baas_runtime import (
     CallTimeout,
     Config,
     ConfigError,
+    Confirmed,
     DecodeError,
     EncodeError,
     InvalidRequest,
     JsonNumber,
     JsonValue,
+    NotConfirmed,
     Scalar,
     Outcome,
     OutcomeUnknown,
@@ -35,8 +37,10 @@ from baas_runtime import (
     RequestIdMismatch,
     ResponseTooLarge,
     RuleKind,
+    Settlement,
     SignatureInvalid,
     SignatureMissing,
+    StillUnknown,
     Success,
     TransportError,
     Unknown,
@@ -56,7 +60,7 @@ from baas_runtime.sandbox import (
 )
 
 from . import enums, notifications, records
-from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication
+from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication, AsyncSettlingPendingApplication, SettlingPendingApplication
 from .enums import NotificationType, ResultCode
 from . import account, cny, fx, onboarding, otp, reversal, transfers, user, utility
 
@@ -71,12 +75,14 @@ __all__ = [
     "ApiError",
     "AsyncClient",
     "AsyncPendingApplication",
+    "AsyncSettlingPendingApplication",
     "BaasError",
     "CallOptions",
     "CallTimeout",
     "Client",
     "Config",
     "ConfigError",
+    "Confirmed",
     "DecodeError",
     "DeliveryId",
     "EncodeError",
@@ -85,6 +91,7 @@ __all__ = [
     "JsonNumber",
     "JsonValue",
     "MockService",
+    "NotConfirmed",
     "Notification",
     "NotificationType",
     "Outcome",
@@ -104,8 +111,11 @@ __all__ = [
     "SandboxProcess",
     "Scalar",
     "SeenFile",
+    "Settlement",
+    "SettlingPendingApplication",
     "SignatureInvalid",
     "SignatureMissing",
+    "StillUnknown",
     "Success",
     "TransportError",
     "Unknown",
