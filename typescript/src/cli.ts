@@ -22,7 +22,7 @@ import { attachSignature, check } from "./sign.js";
 
 export const KEY_VARIABLE = "BAAS_PRIVATE_KEY";
 /** The version `--version` prints (the package's). */
-export const VERSION = "0.2.0";
+export const VERSION = "0.3.0";
 
 export interface Io {
   readonly stdin: Uint8Array;

@@ -87,7 +87,7 @@ const RUNTIME_VALUES: [&str; 27] = [
     "SandboxAdminError",
     "SandboxProcess",
 ];
-const RUNTIME_TYPES: [&str; 17] = [
+const RUNTIME_TYPES: [&str; 18] = [
     "Amount",
     "CallOptions",
     "Config",
@@ -105,6 +105,7 @@ const RUNTIME_TYPES: [&str; 17] = [
     "SandboxApplication",
     "SandboxDelivery",
     "SandboxOptions",
+    "Settlement",
 ];
 
 /// `src/index.ts`.
@@ -118,6 +119,8 @@ pub fn index(plan: &SdkPlan) -> String {
     let mut taken: Vec<String> = [
         "Client",
         "Pending",
+        "SettlingPending",
+        "OTP_RULE",
         "NotificationType",
         "Notification",
         "NotificationVerifier",
@@ -150,7 +153,9 @@ pub fn index(plan: &SdkPlan) -> String {
         ));
     }
     out.line("export { Client } from \"./client.js\";");
-    if plan.otp.is_some() {
+    if plan.settles() {
+        out.line("export { OTP_RULE, Pending, SettlingPending } from \"./pending.js\";");
+    } else if plan.otp.is_some() {
         out.line("export { Pending } from \"./pending.js\";");
     }
     out.line("export { NotificationType, NotificationVerifier, type Notification, type KnownNotification, type OtherNotification, type NotificationPayloads } from \"./notifications.js\";");
