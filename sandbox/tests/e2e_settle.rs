@@ -57,6 +57,8 @@ fn moved_once(sb: &Sandbox, totals: &std::collections::BTreeMap<String, baas_cli
 async fn a_confirmation_lost_before_it_arrived_settles_as_not_confirmed_and_is_confirmed_again_once(
 ) {
     let (sb, c) = start().await;
+    assert_eq!(sb.service_sender(), baas_sandbox::SERVICE_SENDER);
+    assert_eq!(sb.service_sender(), "baas-sandbox");
     let totals = sb.totals();
     let before = (sb.balance(PAYER), sb.balance(PAYEE));
     let pending = c.apply_for_transfer(transfer()).pending().await.expect("applied");
