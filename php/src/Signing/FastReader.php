@@ -51,6 +51,8 @@ final class FastReader
      * on what is inside a string, and the body is invalid anyway.
      */
     private const NUMBER = '/' . self::STRING . '(*SKIP)(*F)|"(*COMMIT)(*F)|-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+(?![ \t\r\n]*+:)/';
+    /** An empty object, or a key "0" (or what reads like one): objects read as stdClass. */
+    private const OBJECT_LIKE_LIST = '/\{[ \t\r\n]*+\}|"0"[ \t\r\n]*+:/';
     /** A text that is a JSON number literal. */
     private const WHOLE_NUMBER = '/\A-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+\z/';
     /** Colons outside strings: one per key. */
@@ -90,8 +92,11 @@ final class FastReader
     private string $head = '';
     private string $tail = '';
 
-    /** @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply) */
-    private function __construct(private readonly bool $r3)
+    /**
+     * @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply)
+     * @param bool $assoc whether objects were decoded as PHP arrays (else as `stdClass`)
+     */
+    private function __construct(private readonly bool $r3, private readonly bool $assoc)
     {
     }
 
@@ -118,15 +123,19 @@ final class FastReader
         $collecting = gc_enabled();
         gc_disable();
         try {
-            $tree = json_decode($numbered, false, Canonical::MAX_DEPTH + 1);
-            if (!$tree instanceof \stdClass) {
+            // Objects as PHP arrays (cheaper than stdClass) when no object can be taken for a
+            // list: no empty object, and no key "0" (a list's first key).
+            // (A top-level list decodes to a list: refused below either way.)
+            $assoc = preg_match(self::OBJECT_LIKE_LIST, $body) === 0 && strpos($body, '\\u0030') === false;
+            $tree = json_decode($numbered, $assoc, Canonical::MAX_DEPTH + 1);
+            if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
                 return null;
             }
             // Without a backslash no quote is escaped: every key and every string (numbers
             // now strings too) is two quotes, and a key json_decode kept once is missing.
             $quotes = strpos($body, '\\') === false ? substr_count($numbered, '"') : -1;
             unset($numbered);
-            $reader = new self(strpos($body, '&') !== false || strpos($body, '\\u0026') !== false);
+            $reader = new self(strpos($body, '&') !== false || strpos($body, '\\u0026') !== false, $assoc);
             try {
                 $reader->top($tree);
             } catch (FastReaderDeclined) {
@@ -138,7 +147,7 @@ final class FastReader
             }
             $nullPaths = [];
             if ($reader->nulls) {
-                self::nullPaths($tree, '', $nullPaths);
+                self::nullPaths($tree, '', $assoc, $nullPaths);
             }
             return [$reader->head, $reader->tail, $reader->signature, $reader->hasSignatureKey, $nullPaths];
         } finally {
@@ -173,7 +182,8 @@ final class FastReader
     }
 
     /** The top-level object: its pairs around the place of the `senderKey` pair. */
-    private function top(\stdClass $tree): void
+    /** @param \stdClass|array<array-key, mixed> $tree */
+    private function top(\stdClass|array $tree): void
     {
         $members = (array) $tree;
         if (array_key_exists('signature', $members)) {
@@ -243,17 +253,26 @@ final class FastReader
                 continue;
             }
             $this->notStrings++;
-            if ($value instanceof \stdClass) {
+            if (is_array($value)) {
+                if ($this->assoc && !array_is_list($value)) {
+                    $text = $this->object($value, $pathDot . $key . '.');
+                } else {
+                    $text = $value === [] ? $pathDot . $key . '=[]' : $this->array($value, $pathDot . $key);
+                }
+            } elseif ($value instanceof \stdClass) {
                 $inner = (array) $value;
-                $pairs[] = $inner === [] ? $pathDot . $key . '={}' : $this->object($inner, $pathDot . $key . '.');
-            } elseif (is_array($value)) {
-                $pairs[] = $value === [] ? $pathDot . $key . '=[]' : $this->array($value, $pathDot . $key);
+                $text = $inner === [] ? $pathDot . $key . '={}' : $this->object($inner, $pathDot . $key . '.');
             } elseif (is_bool($value)) {
-                $pairs[] = $pathDot . $key . ($value ? '=true' : '=false');
+                $text = $pathDot . $key . ($value ? '=true' : '=false');
             } elseif ($value === null) {
                 $this->nulls = true;
+                continue;
             } else {
                 throw new FastReaderDeclined();
+            }
+            // A container whose members are all null has no pair.
+            if ($text !== '') {
+                $pairs[] = $text;
             }
         }
         if ($this->r3) {
@@ -316,15 +335,22 @@ final class FastReader
                 continue;
             }
             $this->notStrings++;
-            if ($value instanceof \stdClass) {
+            if (is_array($value)) {
+                if ($this->assoc && !array_is_list($value)) {
+                    $text = $this->object($value, $at . '.');
+                } else {
+                    $text = $value === [] ? $at . '=[]' : $this->array($value, $at);
+                }
+            } elseif ($value instanceof \stdClass) {
                 $inner = (array) $value;
-                $parts[] = $inner === [] ? $at . '={}' : $this->object($inner, $at . '.');
-            } elseif (is_array($value)) {
-                $parts[] = $value === [] ? $at . '=[]' : $this->array($value, $at);
+                $text = $inner === [] ? $at . '={}' : $this->object($inner, $at . '.');
             } elseif (is_bool($value)) {
-                $parts[] = $at . ($value ? '=true' : '=false');
+                $text = $at . ($value ? '=true' : '=false');
             } else {
                 throw new FastReaderDeclined(); // a null element (R2)
+            }
+            if ($text !== '') {
+                $parts[] = $text;
             }
         }
         return implode('&', $parts);
@@ -364,9 +390,9 @@ final class FastReader
      *
      * @param list<string> $paths
      */
-    private static function nullPaths(mixed $value, string $path, array &$paths): void
+    private static function nullPaths(mixed $value, string $path, bool $assoc, array &$paths): void
     {
-        if ($value instanceof \stdClass) {
+        if ($value instanceof \stdClass || ($assoc && is_array($value) && !array_is_list($value))) {
             foreach ((array) $value as $key => $member) {
                 $at = $path === '' ? (string) $key : $path . '.' . $key;
                 if ($member === null) {
@@ -374,22 +400,13 @@ final class FastReader
                         $paths[] = $at;
                     }
                 } else {
-                    self::nullPaths($member, $at, $paths);
+                    self::nullPaths($member, $at, $assoc, $paths);
                 }
             }
         } elseif (is_array($value)) {
             foreach ($value as $i => $element) {
-                self::nullPaths($element, $path . '[' . $i . ']', $paths);
+                self::nullPaths($element, $path . '[' . $i . ']', $assoc, $paths);
             }
         }
     }
-}
-
-/**
- * The fast reader cannot vouch for a body: the reader decides.
- *
- * @internal
- */
-final class FastReaderDeclined extends \Exception
-{
 }
