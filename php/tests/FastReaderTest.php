@@ -210,6 +210,11 @@ $c->check('an expanding body: refused as too large', str_starts_with(parsed($exp
 $longArray = '{"' . str_repeat('k', 120) . '":[' . implode(',', array_fill(0, 5000, '1')) . ']}';
 $c->check('a long path over many short elements: refused as too large', str_starts_with(parsed($longArray, $key), 'refused too_large'),
     substr(parsed($longArray, $key), 0, 60));
+foreach (['{ }', '{"a":{ },"b":[ ],"c":1}', '{"a":[{ },[]],"b":{"c":{}}}', '{"a":{"0":"x","1":"y"},"b":["x","y"]}', '{"a":{"\u0030":"x"}}',
+    '{"a":[],"b":{}}', '{"z":{"\n":1},"y":{"1":2,"0":3}}'] as $body) {
+    $c->equal("objects that read like lists: $body", slow($body, $key), parsed($body, $key));
+    $c->check("... read fast: $body", FastReader::read($body) !== null);
+}
 $allNull = '{"a":{"b":null},"c":[{"d":null}],"e":1}';
 $c->equal('members all null: no pair for their object', slow($allNull, $key), parsed($allNull, $key));
 $c->check('... read fast', FastReader::read($allNull) !== null);

@@ -33,7 +33,7 @@ namespace Baas\Signing;
  * (the caller then runs {@see CanonicalReader}, which says exactly why a body is refused)
  * whenever anything is refused or out of its reach: a syntax error, a rule, a duplicate key,
  * a null array element, depth, a top-level `signature` that is not a string, a path long
- * enough that the expansion limit could be reached (see {@see objectPathFits()}), a regular
+ * enough that the expansion limit could be reached (see {@see object()}), a regular
  * expression error. Every step is linear in the body.
  *
  * @internal use {@see Canonical::parse()}
@@ -51,8 +51,10 @@ final class FastReader
      * on what is inside a string, and the body is invalid anyway.
      */
     private const NUMBER = '/' . self::STRING . '(*SKIP)(*F)|"(*COMMIT)(*F)|-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+(?![ \t\r\n]*+:)/';
-    /** An empty object, or a key "0" (or what reads like one): objects read as stdClass. */
-    private const OBJECT_LIKE_LIST = '/\{[ \t\r\n]*+\}|"0"[ \t\r\n]*+:/';
+    /** An empty object (or what reads like one): objects read as stdClass. */
+    private const EMPTY_OBJECT = '/\{[ \t\r\n]*+\}/';
+    /** A key "0" (or what reads like one): objects read as stdClass. */
+    private const KEY_ZERO = '/"0"[ \t\r\n]*+:/';
     /** A text that is a JSON number literal. */
     private const WHOLE_NUMBER = '/\A-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+\z/';
     /** Colons outside strings: one per key. */
@@ -63,14 +65,22 @@ final class FastReader
     private const INNERMOST = '/\{[^{}\[\]]*+\}|\[[^{}\[\]]*+\]/';
     /** An innermost object with more than MAX_MEMBERS colons. */
     private const CROWDED = '/\{(?:[^:{}\[\]]*+:){65}/';
+    /** The `senderKey` pair, without the key. */
+    private const KEY_PAIR = Canonical::SENDER_KEY . '=';
     /** The bytes R1 refuses in a key. */
     private const SPECIAL = '&=.[]';
 
     /** Keys remembered as clean (R1), at most this many (a bounded table cannot be flooded). */
     private const CLEAN_KEYS = 1024;
+    /** Orders of keys remembered, at most this many, each for keys of at most MAX_SHAPE bytes. */
+    private const SHAPES = 64;
+    private const MAX_SHAPE = 2048;
 
     /** How many times the structure was stripped one level, for the tests that check linearity. */
     public static int $structurePasses = 0;
+
+    /** @var array<string, list<array-key>|false> key orders by the keys' sequence ({@see shape()}) */
+    private static array $shapes = [];
 
     /** @var array<int, list<int>> array element orders by length */
     private static array $orders = [];
@@ -87,10 +97,12 @@ final class FastReader
     /** Members and elements that are not strings (numbers are strings here). */
     private int $notStrings = 0;
     private bool $nulls = false;
+    /** Whether an empty array was read (objects read as arrays: it may have been `{}`). */
+    private bool $empties = false;
     private ?string $signature = null;
     private bool $hasSignatureKey = false;
-    private string $head = '';
-    private string $tail = '';
+    private string $joined = '';
+    private int $keyAt = 0;
 
     /**
      * @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply)
@@ -105,9 +117,10 @@ final class FastReader
      * rules and `null` members accepted.
      *
      * @param string $body the bytes
-     * @return array{string, string, ?string, bool, list<string>}|null the pairs before and after
-     *     `senderKey` (joined with `&`), the signature, whether there is a `signature` member,
-     *     the null members' paths in document order; null when the reader must decide
+     * @return array{string, int, ?string, bool, list<string>}|null the pairs sorted and joined
+     *     with `&`, `senderKey=` among them without the key, the offset where the key goes
+     *     (just after that `=`), the signature, whether there is a `signature` member, the
+     *     null members' paths in document order; null when the reader must decide
      */
     public static function read(#[\SensitiveParameter] string $body): ?array
     {
@@ -119,26 +132,27 @@ final class FastReader
         if (!is_string($numbered)) {
             return null;
         }
+        // Without a backslash no quote is escaped: every key and every string (numbers now
+        // strings too) is two quotes, and a key json_decode kept once is missing.
+        $quotes = strpos($body, '\\') === false ? substr_count($numbered, '"') : -1;
+        $r3 = strpos($body, '&') !== false || strpos($body, '\\u0026') !== false;
+        // Objects as PHP arrays (cheaper than stdClass) unless an object could be taken for a
+        // list: one with the key "0" (a list's first key), or an empty one (`{}`; written with
+        // whitespace inside, it is seen once read, and the body read again).
+        $assoc = strpos($body, '{}') === false && strpos($body, '\\u0030') === false
+            && (strpos($body, '"0"') === false || preg_match(self::KEY_ZERO, $body) === 0);
         // json_decode's tree holds no cycle: the cycle collector need not walk it.
         $collecting = gc_enabled();
         gc_disable();
         try {
-            // Objects as PHP arrays (cheaper than stdClass) when no object can be taken for a
-            // list: no empty object, and no key "0" (a list's first key).
-            // (A top-level list decodes to a list: refused below either way.)
-            $assoc = preg_match(self::OBJECT_LIKE_LIST, $body) === 0 && strpos($body, '\\u0030') === false;
             $tree = json_decode($numbered, $assoc, Canonical::MAX_DEPTH + 1);
-            if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
-                return null;
-            }
-            // Without a backslash no quote is escaped: every key and every string (numbers
-            // now strings too) is two quotes, and a key json_decode kept once is missing.
-            $quotes = strpos($body, '\\') === false ? substr_count($numbered, '"') : -1;
             unset($numbered);
-            $reader = new self(strpos($body, '&') !== false || strpos($body, '\\u0026') !== false, $assoc);
-            try {
-                $reader->top($tree);
-            } catch (FastReaderDeclined) {
+            $reader = self::traverse($tree, $assoc, $r3);
+            if ($assoc && ($tree === [] || ($reader !== null && $reader->empties && preg_match(self::EMPTY_OBJECT, $body) !== 0))) {
+                $tree = json_decode((string) preg_replace(self::NUMBER, '"$0"', $body), false, Canonical::MAX_DEPTH + 1);
+                $reader = self::traverse($tree, false, $r3);
+            }
+            if ($reader === null) {
                 return null;
             }
             $keysAndStrings = $reader->members + $reader->items - $reader->notStrings;
@@ -147,14 +161,34 @@ final class FastReader
             }
             $nullPaths = [];
             if ($reader->nulls) {
-                self::nullPaths($tree, '', $assoc, $nullPaths);
+                self::nullPaths($tree, '', $reader->assoc, $nullPaths);
             }
-            return [$reader->head, $reader->tail, $reader->signature, $reader->hasSignatureKey, $nullPaths];
+            return [$reader->joined, $reader->keyAt, $reader->signature, $reader->hasSignatureKey, $nullPaths];
         } finally {
             if ($collecting) {
                 gc_enable();
             }
         }
+    }
+
+    /**
+     * The pairs of a decoded body, or null when the reader must decide.
+     *
+     * @param mixed $tree what json_decode gave
+     */
+    private static function traverse(mixed $tree, bool $assoc, bool $r3): ?self
+    {
+        // (A top-level list decodes to a list: refused either way.)
+        if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
+            return null;
+        }
+        $reader = new self($r3, $assoc);
+        try {
+            $reader->top($tree);
+        } catch (FastReaderDeclined) {
+            return null;
+        }
+        return $reader;
     }
 
     /**
@@ -204,43 +238,64 @@ final class FastReader
         if (array_key_exists(Canonical::SENDER_KEY, $members)) {
             throw new FastReaderDeclined(); // R4
         }
-        $pairs = $this->pairs($members, '');
-        // Where the key's pair goes: it sorts as `senderKey=` does (no other top-level key is
-        // `senderKey`, rule R4, so the comparison ends within those bytes).
-        $pairs[] = Canonical::SENDER_KEY . '=';
-        sort($pairs, SORT_STRING);
-        $at = (int) array_search(Canonical::SENDER_KEY . '=', $pairs, true);
-        $this->head = implode('&', array_slice($pairs, 0, $at));
-        $this->tail = implode('&', array_slice($pairs, $at + 1));
+        $joined = $this->object($members, '', true);
+        // The `senderKey=` pair: no other pair starts so (rule R4) nor holds `&senderKey=` (R3).
+        $this->joined = $joined;
+        if (str_starts_with($joined, self::KEY_PAIR . '&') || $joined === self::KEY_PAIR) {
+            $this->keyAt = strlen(self::KEY_PAIR);
+        } else {
+            $at = strpos($joined, '&' . self::KEY_PAIR . '&');
+            $this->keyAt = ($at === false ? strlen($joined) - strlen(self::KEY_PAIR) : $at + 1) + strlen(self::KEY_PAIR);
+        }
     }
 
     /**
-     * The pairs of a non-empty object at `$path.`, sorted and joined.
+     * The pairs of a non-empty object at `$path.` (or of the top-level object, with the
+     * `senderKey=` pair), sorted and joined. A member's string is its pair, or its
+     * container's pairs already sorted and joined: sorting these strings sorts the pairs, as
+     * the pairs of a member all start with its path and the byte after it (`=`, `.` or `[`,
+     * which no key holds, rule R1), so two members' strings compare as any two of their pairs
+     * do, decided within those bytes.
+     *
+     * A path of at most 126 bytes keeps every pair within the expansion limit, whatever the
+     * object holds: a member's pair is `path.key=value` (the path's length + 2 + key + value
+     * bytes) and reads at least key + value + 4 bytes of its own (`,"key":value`), so within
+     * 32 times its own bytes, and the sum of the pairs within 32 times the bytes read, at every
+     * point. Longer paths are left to the reader.
      *
      * @param array<array-key, mixed> $members
      */
-    private function object(array $members, string $pathDot): string
+    private function object(array $members, string $pathDot, bool $top = false): string
     {
-        if (!self::objectPathFits($pathDot)) {
+        if (strlen($pathDot) > 127) {
             throw new FastReaderDeclined();
         }
-        $pairs = $this->pairs($members, $pathDot);
-        sort($pairs, SORT_STRING);
-        return implode('&', $pairs);
-    }
-
-    /**
-     * An object's pairs, unsorted: a scalar's pair, or a container's pairs already sorted and
-     * joined. Sorting these strings sorts the pairs: the pairs of a member all start with
-     * its path and the byte after it (`=`, `.` or `[`, which no key holds, rule R1), so two
-     * members' strings compare as any two of their pairs do, decided within those bytes.
-     *
-     * @param array<array-key, mixed> $members
-     * @return list<string>
-     */
-    private function pairs(array $members, string $pathDot): array
-    {
         $count = count($members);
+        if (!$top && $count > 1) {
+            // The rows of a page share their keys: an object of strings is written in the order
+            // its keys were found to sort in before, without sorting.
+            $shape = implode("\0", array_keys($members));
+            $order = self::$shapes[$shape] ?? self::shape($members, $shape);
+            if ($order !== false) {
+                $pairs = [];
+                foreach ($order as $key) {
+                    $value = $members[$key] ?? null;
+                    if (!is_string($value)) {
+                        $pairs = null;
+                        break;
+                    }
+                    $pairs[] = $pathDot . $key . '=' . $value;
+                }
+                if ($pairs !== null) {
+                    if ($this->r3) {
+                        self::checkValues($members);
+                    }
+                    $this->members += $count;
+                    $this->items += $count;
+                    return implode('&', $pairs);
+                }
+            }
+        }
         $this->members += $count;
         $this->items += $count;
         $pairs = [];
@@ -256,8 +311,11 @@ final class FastReader
             if (is_array($value)) {
                 if ($this->assoc && !array_is_list($value)) {
                     $text = $this->object($value, $pathDot . $key . '.');
+                } elseif ($value === []) {
+                    $this->empties = true;
+                    $text = $pathDot . $key . '=[]';
                 } else {
-                    $text = $value === [] ? $pathDot . $key . '=[]' : $this->array($value, $pathDot . $key);
+                    $text = $this->array($value, $pathDot . $key);
                 }
             } elseif ($value instanceof \stdClass) {
                 $inner = (array) $value;
@@ -276,13 +334,60 @@ final class FastReader
             }
         }
         if ($this->r3) {
-            foreach ($members as $value) {
-                if (is_string($value) && strpos($value, '&') !== false && Canonical::readsAsPair($value)) {
-                    throw new FastReaderDeclined(); // R3
-                }
+            self::checkValues($members);
+        }
+        if ($top) {
+            $pairs[] = self::KEY_PAIR;
+        }
+        sort($pairs, SORT_STRING);
+        return implode('&', $pairs);
+    }
+
+    /**
+     * Rule R3 for an object's string values.
+     *
+     * @param array<array-key, mixed> $members
+     */
+    private static function checkValues(array $members): void
+    {
+        foreach ($members as $value) {
+            if (is_string($value) && strpos($value, '&') !== false && Canonical::readsAsPair($value)) {
+                throw new FastReaderDeclined(); // R3
             }
         }
-        return $pairs;
+    }
+
+    /**
+     * The order of an object's keys when all its members are scalars (by key then `=`), its
+     * keys checked (rule R1), remembered by the keys' sequence; false for an object that held
+     * a container or a null when first seen (it is sorted each time).
+     *
+     * @param array<array-key, mixed> $members
+     * @return list<array-key>|false
+     */
+    private static function shape(array $members, string $shape): array|false
+    {
+        $steps = [];
+        $scalars = true;
+        foreach ($members as $key => $value) {
+            if (!isset(self::$cleanKeys[$key])) {
+                self::checkKey($key);
+            }
+            $steps[$key . '='] = $key;
+            $scalars = $scalars && (is_string($value) || is_bool($value));
+        }
+        $order = false;
+        if ($scalars) {
+            ksort($steps, SORT_STRING);
+            $order = array_values($steps);
+        }
+        if (strlen($shape) <= self::MAX_SHAPE) {
+            if (count(self::$shapes) >= self::SHAPES) {
+                self::$shapes = [];
+            }
+            self::$shapes[$shape] = $order;
+        }
+        return $order;
     }
 
     /** Rule R1 for one key, remembered when clean. */
@@ -295,18 +400,6 @@ final class FastReader
         if (count(self::$cleanKeys) < self::CLEAN_KEYS) {
             self::$cleanKeys[$key] = true;
         }
-    }
-
-    /**
-     * Whether every pair of the object at `$path.` keeps within the expansion limit, whatever
-     * it holds: a member's pair is `path.key=value` (the path's length + 2 + key + value
-     * bytes) and reads at least key + value + 4 bytes of its own (`,"key":value`), so a path
-     * of at most 126 bytes keeps every pair within 32 times its own bytes, and the sum of the
-     * pairs within 32 times the bytes read, at every point.
-     */
-    private static function objectPathFits(string $pathDot): bool
-    {
-        return strlen($pathDot) <= 127;
     }
 
     /**
@@ -324,7 +417,9 @@ final class FastReader
         }
         $this->items += count($elements);
         $parts = [];
-        foreach (self::order(count($elements)) as $i) {
+        // Up to 10 elements, `0]` to `9]` are in their own order.
+        $count = count($elements);
+        foreach ($count <= 10 ? array_keys($elements) : self::order($count) as $i) {
             $value = $elements[$i];
             $at = $path . '[' . $i . ']';
             if (is_string($value)) {
@@ -338,8 +433,11 @@ final class FastReader
             if (is_array($value)) {
                 if ($this->assoc && !array_is_list($value)) {
                     $text = $this->object($value, $at . '.');
+                } elseif ($value === []) {
+                    $this->empties = true;
+                    $text = $at . '=[]';
                 } else {
-                    $text = $value === [] ? $at . '=[]' : $this->array($value, $at);
+                    $text = $this->array($value, $at);
                 }
             } elseif ($value instanceof \stdClass) {
                 $inner = (array) $value;

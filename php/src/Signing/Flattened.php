@@ -26,8 +26,9 @@ final class Flattened
      * @param bool $hasSignatureKey whether there is a top-level `signature`, even `null`
      * @param bool $hasSenderKeyPair whether there is a top-level `senderKey`
      * @param list<string> $nullPaths the paths of the `null`s skipped, in document order
-     * @param array{string, string}|null $sorted the pairs already sorted and joined with `&`,
-     *     those before the `senderKey` pair and those after it ({@see FastReader})
+     * @param array{string, int}|null $sorted the pairs already sorted and joined with `&`,
+     *     `senderKey=` among them without the key, and the offset where the key goes
+     *     ({@see FastReader})
      * @param string|null $body the body, to read what was not read yet (read with the re-cut
      *     rules, `null` members accepted)
      */
@@ -163,19 +164,15 @@ final class Flattened
     }
 
     /**
-     * The canonical string in three parts (the pairs before the key's, the key's pair with
-     * its `&`s, the pairs after), from pairs read already sorted.
+     * The canonical string in three parts (up to `senderKey=`, the key, the rest), from pairs
+     * read already sorted.
      *
      * @return array{string, string, string}
      */
     private function keyed(PrivateKey $key): array
     {
-        [$head, $tail] = $this->sorted ?? ['', ''];
-        return [
-            $head,
-            ($head === '' ? '' : '&') . Canonical::SENDER_KEY . '=' . $key->expose() . ($tail === '' ? '' : '&'),
-            $tail,
-        ];
+        [$joined, $at] = $this->sorted ?? ['', 0];
+        return [substr($joined, 0, $at), $key->expose(), substr($joined, $at)];
     }
 
     /**
