@@ -166,6 +166,12 @@ foreach (['{"a":"\1}', '{1:2}', '{"a":1:2}', '{"a":"x 5}', '{"a":"\"5}', '{"a" 5
     $c->equal("the fast reading declines $body", null, FastReader::read($body));
     $c->check("$body is refused", str_starts_with(parsed($body, $key), 'refused'), parsed($body, $key));
 }
+// json_decode reads UTF-8 as strictly as the reader: the fast reading never accepts invalid UTF-8.
+foreach (["\xff", "\xc0\xaf", "\xed\xa0\x80", "\xe2\x82", "\xf4\x90\x80\x80", "\xe2(\xa1", "\xf8\x88\x80\x80\x80", "\x80"] as $bad) {
+    foreach (['{"a":"' . $bad . '"}', '{"' . $bad . '":1}', '{"a":1}' . $bad, '{"a":1,' . $bad . '"b":2}'] as $body) {
+        $c->equal('invalid UTF-8 declined: ' . bin2hex($body), null, FastReader::read($body));
+    }
+}
 // A number written as the top-level signature is refused as the reader refuses it.
 $c->equal('a numeric signature', slow('{"a":1,"signature":5}', $key), parsed('{"a":1,"signature":5}', $key));
 $c->equal('a signature that reads as a number', slow('{"a":1,"signature":"5"}', $key), parsed('{"a":1,"signature":"5"}', $key));

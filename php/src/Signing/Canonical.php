@@ -74,6 +74,14 @@ final class Canonical
                 self::MAX_BODY,
             );
         }
+        // json_decode reads UTF-8 strictly (RFC 3629): what the fast reading accepts is valid.
+        if ($unambiguous && $nullMembers) {
+            $fast = FastReader::read($body);
+            if ($fast !== null) {
+                [$joined, $keyAt, $signature, $hasSignatureKey, $nullPaths] = $fast;
+                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$joined, $keyAt], $body);
+            }
+        }
         if (preg_match('//u', $body) !== 1) {
             $bad = self::firstInvalidUtf8($body);
             if ($bad >= 0) {
@@ -82,13 +90,6 @@ final class Canonical
                     'body is not valid UTF-8 (byte ' . $bad . ')',
                     $bad,
                 );
-            }
-        }
-        if ($unambiguous && $nullMembers) {
-            $fast = FastReader::read($body);
-            if ($fast !== null) {
-                [$head, $tail, $signature, $hasSignatureKey, $nullPaths] = $fast;
-                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$head, $tail], $body);
             }
         }
         $reader = new CanonicalReader($body, $unambiguous, $nullMembers);

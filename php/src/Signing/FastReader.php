@@ -23,11 +23,14 @@ namespace Baas\Signing;
  *   at most {@see Canonical::MAX_DEPTH} times) and a body with an object of more than
  *   {@see MAX_MEMBERS} members is left to {@see CanonicalReader}.
  *
- * The pairs are then written already sorted: members of each object sorted by key plus the
- * byte that follows the key in every pair of that member (`=` for a scalar or an empty
- * container, `.` for an object, `[` for an array; keys hold none of these, rule R1), array
- * elements in the order of `0]`, `1]`, `10]`..., which is the order of the pair strings
- * themselves, without sorting the pairs.
+ * Objects are decoded as PHP arrays (cheaper than `stdClass`) unless one could pass for a
+ * list (a key "0", an empty object). The pairs of a short body are listed and sorted once;
+ * a longer body's are written already sorted: each object's pairs sorted on their own (an
+ * object's members all start with its path, so sorting each object sorts the whole), the
+ * order of an object of scalars remembered by its keys (the rows of a page share theirs),
+ * array elements in the order of `0]`, `1]`, `10]`... (the order of their pair strings),
+ * and the `senderKey=` pair placed among the top-level ones. Sorting many short lists of
+ * pairs costs less than sorting one long one.
  *
  * It vouches only for bodies the reader would accept with the same pairs, and returns null
  * (the caller then runs {@see CanonicalReader}, which says exactly why a body is refused)
@@ -70,6 +73,8 @@ final class FastReader
     /** The bytes R1 refuses in a key. */
     private const SPECIAL = '&=.[]';
 
+    /** A body of at most this many bytes has its pairs listed and sorted once. */
+    private const SHORT = 8192;
     /** Keys remembered as clean (R1), at most this many (a bounded table cannot be flooded). */
     private const CLEAN_KEYS = 1024;
     /** Orders of keys remembered, at most this many, each for keys of at most MAX_SHAPE bytes. */
@@ -81,9 +86,6 @@ final class FastReader
 
     /** @var array<string, list<array-key>|false> key orders by the keys' sequence ({@see shape()}) */
     private static array $shapes = [];
-
-    /** @var array<int, list<int>> array element orders by length */
-    private static array $orders = [];
 
     /**
      * @var array<array-key, true> keys found clean, kept from one body to the next (the
@@ -107,8 +109,9 @@ final class FastReader
     /**
      * @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply)
      * @param bool $assoc whether objects were decoded as PHP arrays (else as `stdClass`)
+     * @param bool $short whether the body is short: its pairs are listed and sorted once
      */
-    private function __construct(private readonly bool $r3, private readonly bool $assoc)
+    private function __construct(private readonly bool $r3, private readonly bool $assoc, private readonly bool $short = false)
     {
     }
 
@@ -133,24 +136,32 @@ final class FastReader
             return null;
         }
         // Without a backslash no quote is escaped: every key and every string (numbers now
-        // strings too) is two quotes, and a key json_decode kept once is missing.
-        $quotes = strpos($body, '\\') === false ? substr_count($numbered, '"') : -1;
-        $r3 = strpos($body, '&') !== false || strpos($body, '\\u0026') !== false;
+        // strings too) is two quotes, and a key json_decode kept once is missing. Nor is
+        // anything written as `\u....`.
+        $escapes = strpos($body, '\\') !== false;
+        $quotes = $escapes ? -1 : substr_count($numbered, '"');
+        $r3 = strpos($body, '&') !== false || ($escapes && strpos($body, '\\u0026') !== false);
         // Objects as PHP arrays (cheaper than stdClass) unless an object could be taken for a
         // list: one with the key "0" (a list's first key), or an empty one (`{}`; written with
         // whitespace inside, it is seen once read, and the body read again).
-        $assoc = strpos($body, '{}') === false && strpos($body, '\\u0030') === false
+        $assoc = strpos($body, '{}') === false && !($escapes && strpos($body, '\\u0030') !== false)
             && (strpos($body, '"0"') === false || preg_match(self::KEY_ZERO, $body) === 0);
-        // json_decode's tree holds no cycle: the cycle collector need not walk it.
-        $collecting = gc_enabled();
-        gc_disable();
+        // json_decode's tree of a long body holds many arrays and no cycle: the cycle
+        // collector need not walk it.
+        $collecting = strlen($body) > 65536 && gc_enabled();
+        if ($collecting) {
+            gc_disable();
+        }
         try {
             $tree = json_decode($numbered, $assoc, Canonical::MAX_DEPTH + 1);
             unset($numbered);
-            $reader = self::traverse($tree, $assoc, $r3);
+            $short = strlen($body) <= self::SHORT;
+            $reader = self::traverse($tree, $assoc, $r3, $short);
             if ($assoc && ($tree === [] || ($reader !== null && $reader->empties && preg_match(self::EMPTY_OBJECT, $body) !== 0))) {
-                $tree = json_decode((string) preg_replace(self::NUMBER, '"$0"', $body), false, Canonical::MAX_DEPTH + 1);
-                $reader = self::traverse($tree, false, $r3);
+                $numbered = preg_replace(self::NUMBER, '"$0"', $body);
+                $tree = json_decode((string) $numbered, false, Canonical::MAX_DEPTH + 1);
+                unset($numbered);
+                $reader = self::traverse($tree, false, $r3, $short);
             }
             if ($reader === null) {
                 return null;
@@ -161,7 +172,7 @@ final class FastReader
             }
             $nullPaths = [];
             if ($reader->nulls) {
-                self::nullPaths($tree, '', $reader->assoc, $nullPaths);
+                TreeWalk::nullPaths($tree, '', $reader->assoc, $nullPaths);
             }
             return [$reader->joined, $reader->keyAt, $reader->signature, $reader->hasSignatureKey, $nullPaths];
         } finally {
@@ -176,13 +187,13 @@ final class FastReader
      *
      * @param mixed $tree what json_decode gave
      */
-    private static function traverse(mixed $tree, bool $assoc, bool $r3): ?self
+    private static function traverse(mixed $tree, bool $assoc, bool $r3, bool $short): ?self
     {
         // (A top-level list decodes to a list: refused either way.)
         if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
             return null;
         }
-        $reader = new self($r3, $assoc);
+        $reader = new self($r3, $assoc, $short);
         try {
             $reader->top($tree);
         } catch (FastReaderDeclined) {
@@ -224,7 +235,8 @@ final class FastReader
             $signature = $members['signature'];
             unset($members['signature']);
             // A number reads as a string here: the reader says whether it was one.
-            if ($signature !== null && (!is_string($signature) || preg_match(self::WHOLE_NUMBER, $signature) !== 0)) {
+            if ($signature !== null && (!is_string($signature)
+                || (is_numeric($signature) && preg_match(self::WHOLE_NUMBER, $signature) !== 0))) {
                 throw new FastReaderDeclined();
             }
             $this->members++;
@@ -238,7 +250,15 @@ final class FastReader
         if (array_key_exists(Canonical::SENDER_KEY, $members)) {
             throw new FastReaderDeclined(); // R4
         }
-        $joined = $this->object($members, '', true);
+        if ($this->short) {
+            // A short body: its pairs listed, then sorted once (fewer calls than sorting each object).
+            $pairs = [self::KEY_PAIR];
+            $this->listObject($members, '', $pairs);
+            sort($pairs, SORT_STRING);
+            $joined = implode('&', $pairs);
+        } else {
+            $joined = $this->object($members, '', true);
+        }
         // The `senderKey=` pair: no other pair starts so (rule R4) nor holds `&senderKey=` (R3).
         $this->joined = $joined;
         if (str_starts_with($joined, self::KEY_PAIR . '&') || $joined === self::KEY_PAIR) {
@@ -419,7 +439,7 @@ final class FastReader
         $parts = [];
         // Up to 10 elements, `0]` to `9]` are in their own order.
         $count = count($elements);
-        foreach ($count <= 10 ? array_keys($elements) : self::order($count) as $i) {
+        foreach ($count <= 10 ? array_keys($elements) : TreeWalk::order($count) as $i) {
             $value = $elements[$i];
             $at = $path . '[' . $i . ']';
             if (is_string($value)) {
@@ -455,56 +475,80 @@ final class FastReader
     }
 
     /**
-     * The indexes 0 to n-1 in the order of the strings `0]`, `1]`, ..., `n-1]` (`]` sorts
-     * after every digit, so `10]` comes before `1]`).
+     * A short body's object: its pairs appended to `$pairs`, unsorted (as {@see object()}
+     * checks them, the same limits on paths).
      *
-     * @return list<int>
+     * @param array<array-key, mixed> $members
+     * @param list<string> $pairs
      */
-    private static function order(int $n): array
+    private function listObject(array $members, string $pathDot, array &$pairs): void
     {
-        if (isset(self::$orders[$n])) {
-            return self::$orders[$n];
+        if (strlen($pathDot) > 127) {
+            throw new FastReaderDeclined();
         }
-        $texts = [];
-        for ($i = 0; $i < $n; $i++) {
-            $texts[] = $i . ']';
-        }
-        sort($texts, SORT_STRING);
-        $order = [];
-        foreach ($texts as $text) {
-            $order[] = (int) $text;
-        }
-        if ($n <= 100000) {
-            if (count(self::$orders) >= 32) {
-                self::$orders = [];
+        $count = count($members);
+        $this->members += $count;
+        $this->items += $count;
+        $clean = self::$cleanKeys;
+        foreach ($members as $key => $value) {
+            if (!isset($clean[$key])) {
+                self::checkKey($key);
             }
-            self::$orders[$n] = $order;
+            if (is_string($value)) {
+                $pairs[] = $pathDot . $key . '=' . $value;
+            } else {
+                $this->listValue($value, $pathDot . $key, true, $pairs);
+            }
         }
-        return $order;
+        if ($this->r3) {
+            self::checkValues($members);
+        }
     }
 
     /**
-     * The paths of the null members, in document order.
+     * A short body's value other than a string, at `$path`.
      *
-     * @param list<string> $paths
+     * @param list<string> $pairs
      */
-    private static function nullPaths(mixed $value, string $path, bool $assoc, array &$paths): void
+    private function listValue(mixed $value, string $path, bool $member, array &$pairs): void
     {
-        if ($value instanceof \stdClass || ($assoc && is_array($value) && !array_is_list($value))) {
-            foreach ((array) $value as $key => $member) {
-                $at = $path === '' ? (string) $key : $path . '.' . $key;
-                if ($member === null) {
-                    if ($path !== '' || $key !== 'signature') {
-                        $paths[] = $at;
+        $this->notStrings++;
+        if (is_array($value)) {
+            if ($this->assoc && !array_is_list($value)) {
+                $this->listObject($value, $path . '.', $pairs);
+            } elseif ($value === []) {
+                $this->empties = true;
+                $pairs[] = $path . '=[]';
+            } else {
+                if (strlen($path) > 50) {
+                    throw new FastReaderDeclined();
+                }
+                $this->items += count($value);
+                foreach ($value as $i => $element) {
+                    if (is_string($element)) {
+                        if ($this->r3 && strpos($element, '&') !== false && Canonical::readsAsPair($element)) {
+                            throw new FastReaderDeclined(); // R3
+                        }
+                        $pairs[] = $path . '[' . $i . ']=' . $element;
+                    } else {
+                        $this->listValue($element, $path . '[' . $i . ']', false, $pairs);
                     }
-                } else {
-                    self::nullPaths($member, $at, $assoc, $paths);
                 }
             }
-        } elseif (is_array($value)) {
-            foreach ($value as $i => $element) {
-                self::nullPaths($element, $path . '[' . $i . ']', $assoc, $paths);
+        } elseif ($value instanceof \stdClass) {
+            $inner = (array) $value;
+            if ($inner === []) {
+                $pairs[] = $path . '={}';
+            } else {
+                $this->listObject($inner, $path . '.', $pairs);
             }
+        } elseif (is_bool($value)) {
+            $pairs[] = $path . ($value ? '=true' : '=false');
+        } elseif ($value === null && $member) {
+            $this->nulls = true;
+        } else {
+            throw new FastReaderDeclined(); // a null element (R2), or what json_decode never gives
         }
     }
+
 }
