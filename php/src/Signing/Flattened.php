@@ -46,6 +46,25 @@ final class Flattened
         $this->pairs = $pairs;
     }
 
+    /**
+     * The result of pairs written while serializing a body (the runtime's JSON writer): no
+     * reading of the body, which the writer vouches for (no re-cut rule broken, no `null`, no
+     * top-level `signature` or `senderKey`, within the limits).
+     *
+     * @internal
+     * @param list<string> $pairs the pairs, in any order
+     * @param string $body the body written
+     * @return self the body's pairs
+     */
+    public static function ofWrittenPairs(array $pairs, #[\SensitiveParameter] string $body): self
+    {
+        $pairs[] = Canonical::SENDER_KEY . '=';
+        sort($pairs, SORT_STRING);
+        $at = (int) array_search(Canonical::SENDER_KEY . '=', $pairs, true);
+        $keyAt = strlen(implode('&', array_slice($pairs, 0, $at))) + ($at > 0 ? 1 : 0) + strlen(Canonical::SENDER_KEY) + 1;
+        return new self(null, null, null, false, false, [], [implode('&', $pairs), $keyAt], $body);
+    }
+
     /** Reads the body with {@see CanonicalReader} for what the fast reading did not keep. */
     private function readFully(): void
     {
