@@ -78,8 +78,8 @@ final class Canonical
         if ($unambiguous && $nullMembers) {
             $fast = FastReader::read($body);
             if ($fast !== null) {
-                [$joined, $keyAt, $signature, $hasSignatureKey, $nullPaths] = $fast;
-                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$joined, $keyAt], $body);
+                [$head, $tail, $signature, $hasSignatureKey, $nullPaths] = $fast;
+                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$head, $tail], $body);
             }
         }
         if (preg_match('//u', $body) !== 1) {

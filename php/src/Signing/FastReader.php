@@ -103,8 +103,12 @@ final class FastReader
     private bool $empties = false;
     private ?string $signature = null;
     private bool $hasSignatureKey = false;
-    private string $joined = '';
-    private int $keyAt = 0;
+    /** The pairs before the `senderKey` pair, sorted and joined. */
+    private string $head = '';
+    /** The pairs after it. */
+    private string $tail = '';
+    /** @var list<string>|null a short body's pairs, to sort once the tree is freed */
+    private ?array $listed = null;
 
     /**
      * @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply)
@@ -120,10 +124,10 @@ final class FastReader
      * rules and `null` members accepted.
      *
      * @param string $body the bytes
-     * @return array{string, int, ?string, bool, list<string>}|null the pairs sorted and joined
-     *     with `&`, `senderKey=` among them without the key, the offset where the key goes
-     *     (just after that `=`), the signature, whether there is a `signature` member, the
-     *     null members' paths in document order; null when the reader must decide
+     * @return array{string, string, ?string, bool, list<string>}|null the pairs sorted and
+     *     joined with `&`, those before the `senderKey` pair and those after it, the
+     *     signature, whether there is a `signature` member, the null members' paths in
+     *     document order; null when the reader must decide
      */
     public static function read(#[\SensitiveParameter] string $body): ?array
     {
@@ -174,7 +178,14 @@ final class FastReader
             if ($reader->nulls) {
                 TreeWalk::nullPaths($tree, '', $reader->assoc, $nullPaths);
             }
-            return [$reader->joined, $reader->keyAt, $reader->signature, $reader->hasSignatureKey, $nullPaths];
+            unset($tree);
+            if ($reader->listed !== null) {
+                $pairs = $reader->listed;
+                $reader->listed = null;
+                sort($pairs, SORT_STRING);
+                [$reader->head, $reader->tail] = Flattened::aroundKey($pairs);
+            }
+            return [$reader->head, $reader->tail, $reader->signature, $reader->hasSignatureKey, $nullPaths];
         } finally {
             if ($collecting) {
                 gc_enable();
@@ -251,21 +262,13 @@ final class FastReader
             throw new FastReaderDeclined(); // R4
         }
         if ($this->short) {
-            // A short body: its pairs listed, then sorted once (fewer calls than sorting each object).
+            // A short body: its pairs listed, then sorted once (fewer calls than sorting each
+            // object), once the tree is freed.
             $pairs = [self::KEY_PAIR];
             $this->listObject($members, '', $pairs);
-            sort($pairs, SORT_STRING);
-            $joined = implode('&', $pairs);
+            $this->listed = $pairs;
         } else {
-            $joined = $this->object($members, '', true);
-        }
-        // The `senderKey=` pair: no other pair starts so (rule R4) nor holds `&senderKey=` (R3).
-        $this->joined = $joined;
-        if (str_starts_with($joined, self::KEY_PAIR . '&') || $joined === self::KEY_PAIR) {
-            $this->keyAt = strlen(self::KEY_PAIR);
-        } else {
-            $at = strpos($joined, '&' . self::KEY_PAIR . '&');
-            $this->keyAt = ($at === false ? strlen($joined) - strlen(self::KEY_PAIR) : $at + 1) + strlen(self::KEY_PAIR);
+            $this->object($members, '', true);
         }
     }
 
@@ -357,7 +360,12 @@ final class FastReader
             self::checkValues($members);
         }
         if ($top) {
+            // The place of the `senderKey` pair: it sorts as `senderKey=` does (no other
+            // top-level key is `senderKey`, rule R4, so the comparison ends within those bytes).
             $pairs[] = self::KEY_PAIR;
+            sort($pairs, SORT_STRING);
+            [$this->head, $this->tail] = Flattened::aroundKey($pairs);
+            return '';
         }
         sort($pairs, SORT_STRING);
         return implode('&', $pairs);

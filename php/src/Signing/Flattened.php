@@ -26,9 +26,8 @@ final class Flattened
      * @param bool $hasSignatureKey whether there is a top-level `signature`, even `null`
      * @param bool $hasSenderKeyPair whether there is a top-level `senderKey`
      * @param list<string> $nullPaths the paths of the `null`s skipped, in document order
-     * @param array{string, int}|null $sorted the pairs already sorted and joined with `&`,
-     *     `senderKey=` among them without the key, and the offset where the key goes
-     *     ({@see FastReader})
+     * @param array{string, string}|null $sorted the pairs already sorted and joined with `&`:
+     *     those before the `senderKey` pair and those after it ({@see FastReader})
      * @param string|null $body the body, to read what was not read yet (read with the re-cut
      *     rules, `null` members accepted)
      */
@@ -60,9 +59,21 @@ final class Flattened
     {
         $pairs[] = Canonical::SENDER_KEY . '=';
         sort($pairs, SORT_STRING);
-        $at = (int) array_search(Canonical::SENDER_KEY . '=', $pairs, true);
-        $keyAt = strlen(implode('&', array_slice($pairs, 0, $at))) + ($at > 0 ? 1 : 0) + strlen(Canonical::SENDER_KEY) + 1;
-        return new self(null, null, null, false, false, [], [implode('&', $pairs), $keyAt], $body);
+        return new self(null, null, null, false, false, [], self::aroundKey($pairs), $body);
+    }
+
+    /**
+     * Sorted pairs holding `senderKey=` (the key's place; no other pair is `senderKey=`, rule
+     * R4), joined on either side of it.
+     *
+     * @internal
+     * @param list<string> $sorted the pairs, sorted, with `senderKey=`
+     * @return array{string, string} the pairs before it and after it, each joined with `&`
+     */
+    public static function aroundKey(array $sorted): array
+    {
+        $at = (int) array_search(Canonical::SENDER_KEY . '=', $sorted, true);
+        return [implode('&', array_slice($sorted, 0, $at)), implode('&', array_slice($sorted, $at + 1))];
     }
 
     /** Reads the body with {@see CanonicalReader} for what the fast reading did not keep. */
@@ -183,15 +194,19 @@ final class Flattened
     }
 
     /**
-     * The canonical string in three parts (up to `senderKey=`, the key, the rest), from pairs
-     * read already sorted.
+     * The canonical string in three parts (the pairs before the key's, the key's pair with
+     * its `&`s, the pairs after), from pairs read already sorted.
      *
      * @return array{string, string, string}
      */
     private function keyed(PrivateKey $key): array
     {
-        [$joined, $at] = $this->sorted ?? ['', 0];
-        return [substr($joined, 0, $at), $key->expose(), substr($joined, $at)];
+        [$head, $tail] = $this->sorted ?? ['', ''];
+        return [
+            $head,
+            ($head === '' ? '' : '&') . Canonical::SENDER_KEY . '=' . $key->expose() . ($tail === '' ? '' : '&'),
+            $tail,
+        ];
     }
 
     /**
@@ -226,10 +241,7 @@ final class Flattened
             return hash('sha256', $this->canonicalStringExposingKey($key), true);
         }
         [$head, $middle, $tail] = $this->keyed($key);
-        if (strlen($head) + strlen($tail) < 65536) {
-            return hash('sha256', $head . $middle . $tail, true);
-        }
-        // No copy of a long canonical string: its three parts hashed in turn.
+        // No copy of the canonical string: its three parts hashed in turn.
         $context = hash_init('sha256');
         hash_update($context, $head);
         hash_update($context, $middle);
