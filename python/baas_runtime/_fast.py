@@ -7,9 +7,12 @@ them together on the differential corpus).
 How:
 
 - ``json`` (C) parses the text with hooks that keep what signing needs: every number as its
-  literal text (``parse_int``/``parse_float`` make :class:`JsonNumber`), every object as its
-  list of members, repeats included (``object_pairs_hook=tuple``; made a dict here, a repeat
-  seen by its count), NaN and Infinity refused (``parse_constant``).
+  literal text (``parse_int``/``parse_float`` make :class:`JsonNumber`), NaN and Infinity
+  refused (``parse_constant``). A repeated key (json keeps the last) is seen by counting:
+  every member has one colon outside strings, and the colons inside strings are those of the
+  values (a body whose keys hold a colon, or with a ``\u003a`` escape, goes to the exact
+  reader), each of which is in the canonical string once; so the body's colons, less the
+  canonical string's and the signature's, are the members read unless a key repeats.
 - What ``json`` does not check is checked here, or sent to the exact reader: the re-cut rules
   (keys as each object is read, values holding ``&`` only when the body holds one, a
   top-level ``senderKey``), null members skipped and null elements refused, the depth, lone
@@ -39,7 +42,8 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
-from operator import add, itemgetter
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Callable, NoReturn
 
 from .canonical import (
@@ -53,9 +57,9 @@ from .canonical import (
 
 __all__ = ["Uncertain", "read"]
 
-# A `\u` escape of a UTF-16 surrogate (or text that looks like one: `\\ud800` is a
-# backslash then `ud800`): such bodies are read by the exact reader.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A `\u` escape of a UTF-16 surrogate, or of a colon (or text that looks like one:
+# `\\ud800` is a backslash then `ud800`): such bodies are read by the exact reader.
+_ESCAPES_TO_CHECK = re.compile(r"\\u(?:[dD][89a-fA-F]|003[aA])")
 _R1 = re.compile(r"[&=.\[\]]")
 
 
@@ -72,7 +76,6 @@ _scan = json.scanner.make_scanner(
         parse_int=JsonNumber,
         parse_float=JsonNumber,
         parse_constant=_no_constant,
-        object_pairs_hook=tuple,
     )
 )
 _JSON_WS = " \t\n\r"
@@ -94,46 +97,61 @@ def _byte_len(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
+_FOLLOWS = {str: "=", JsonNumber: "=", bool: "=", dict: ".", list: "["}
+
+
 class _Plan:
-    """How the pairs of an object whose values are all text or numbers are joined: its
-    values taken in the canonical order of its keys, each after ``key=``."""
+    """How the pairs of an object with given keys and kinds of values are joined: the values
+    taken in the canonical order of the keys (each key followed by ``=``, or ``.`` and ``[``
+    for a filled object or array), into ``prefix key=value&...``, where an object's or an
+    array's place holds its own run of pairs and a boolean's its text."""
 
-    __slots__ = ("values", "heads", "mixed")
+    __slots__ = ("values", "template", "special", "count")
 
-    def __init__(self, keys: tuple[str, ...]) -> None:
-        ordered = sorted(keys, key=lambda k: k + "=")
+    def __init__(self, keys: tuple[str, ...], kinds: tuple[type, ...]) -> None:
+        kind_of = dict(zip(keys, kinds))
+        ordered = sorted(keys, key=lambda k: k + _FOLLOWS[kind_of[k]])
+        self.count = len(ordered)
         self.values: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*ordered)
-        self.heads = tuple(k + "=" for k in ordered)
-        #: An object with these keys held a value other than text or a number: the next
-        #: ones are read member by member straight away.
-        self.mixed = False
+        self.template: list[str | None] = []
+        #: (place, key, kind) of each value that is not text or a number.
+        self.special: list[tuple[int, str, type]] = []
+        for place, key in enumerate(ordered):
+            kind = kind_of[key]
+            self.template += [None, key + "=", None, "&"]
+            if kind is not str and kind is not JsonNumber:
+                self.special.append((place, key, kind))
+        self.template.pop()
 
 
 # Plans by key tuple, and array orders by length; both bounded.
-_PLANS: dict[tuple[str, ...], _Plan | None] = {}
+_PLANS: dict[tuple[tuple[str, ...], tuple[type, ...]], _Plan | None] = {}
 _ORDERS: dict[int, tuple[int, ...]] = {}
 _CACHED = 512
 
 
-# Keys seen free of `& = . [ ]` (R1), bounded.
+# Keys seen free of `& = . [ ]` (R1) and of `:` (see the count of colons in `read`), bounded.
 _CLEAN_KEYS: set[str] = set()
 
 
 def _clean(key: str) -> None:
-    if not key or _R1.search(key) is not None:
+    if not key or _R1.search(key) is not None or ":" in key:
         raise Uncertain  # R1: the exact reader names the path
     if len(_CLEAN_KEYS) >= 4 * _CACHED:
         _CLEAN_KEYS.clear()
     _CLEAN_KEYS.add(key)
 
 
-def _plan(keys: tuple[str, ...]) -> _Plan | None:
-    plan = _PLANS.get(keys, False)
+def _plan(keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Plan | None:
+    """The plan of an object with these keys and kinds of values; None when its keys are
+    not all clean (member by member, which names the key) or a value is null."""
+    plan = _PLANS.get((keys, kinds), False)
     if plan is False:
         if len(_PLANS) >= _CACHED:
             _PLANS.clear()
-        clean = all(k and _R1.search(k) is None for k in keys)
-        plan = _PLANS[keys] = _Plan(keys) if clean else None
+        clean = all(k and _R1.search(k) is None and ":" not in k for k in keys)
+        plannable = clean and all(kind in _FOLLOWS for kind in kinds)
+        plan = _PLANS[(keys, kinds)] = _Plan(keys, kinds) if plannable else None
     return plan  # type: ignore[return-value]
 
 
@@ -148,34 +166,39 @@ def _order(length: int) -> tuple[int, ...]:
     return order
 
 
-def read(text: str, null_members: bool) -> Flattened:
-    """The body in ``text`` read to sign or verify, or :class:`Uncertain`."""
+def read(data: bytes, null_members: bool) -> Flattened:
+    """The body read to sign or verify, or :class:`Uncertain`."""
     try:
-        members = _decode(text)
+        text = data.decode("utf-8")
+        top = _decode(text)
     except (ValueError, RecursionError):
         raise Uncertain from None
-    if type(members) is not tuple:
+    if type(top) is not dict:
         raise Uncertain  # not an object: the exact reader says what it is
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
-        raise Uncertain
-    top = dict(members)
-    if len(top) != len(members):
-        raise Uncertain  # a repeated key
+    if "\\u" in text and _ESCAPES_TO_CHECK.search(text) is not None:
+        raise Uncertain  # an escaped surrogate, or an escaped colon (see `colons` below)
+    amp = "&" in text
+    colons = text.count(":")
+    del text  # as long as the body, or up to four times: not kept through the walk
     if SENDER_KEY in top:
         raise Uncertain  # R4
-    signature = None
+    signature = top.get("signature")
     has_signature = "signature" in top
     if has_signature:
-        signature = top["signature"]
         if signature is not None and type(signature) is not str:
             raise Uncertain  # not a string: the exact reader refuses it
-        members = tuple([m for m in members if m[0] != "signature"])
-    walk = _Walk("&" in text, null_members)
-    entries = walk.entries(members, "", 1, top)
-    entries.sort()
+        colons -= signature.count(":") if signature else 0
+    walk = _Walk(amp, null_members)
+    parts = walk.ordered(walk.entries(top, "", 1, top=True))
+    # A repeated key: json keeps the last, so the body has more members than the dicts. Every
+    # member has one colon outside strings; the colons inside strings are those of the values
+    # (keys with a colon are not read here, and no `\u003a` escape is), each of which is in
+    # the canonical string once (but `signature`'s, taken off above).
+    if colons - sum([part.count(":") for part in parts]) != walk.members:
+        raise Uncertain
     return Flattened(
         value=top,
-        parts=[part for _, part in entries],
+        parts=parts,
         signature=signature,
         has_signature_key=has_signature,
         has_sender_key_pair=False,
@@ -183,81 +206,129 @@ def read(text: str, null_members: bool) -> Flattened:
     )
 
 
+# What the walk gives for an object or an array: its pairs in canonical order, as runs of
+# `&`-joined pairs (a list, so that no level copies the text of the levels below it).
+Runs = list[str]
+
+
 class _Walk:
-    __slots__ = ("amp", "null_members", "nulls", "excess")
+    __slots__ = ("amp", "null_members", "nulls", "excess", "members")
 
     def __init__(self, amp: bool, null_members: bool) -> None:
         self.amp = amp  # the body holds `&`: text values are checked against R3
         self.null_members = null_members
         self.nulls: list[str] = []
         self.excess = 0
+        self.members = 0  # members of every object read (see the count of colons)
 
     def over(self, excess: int) -> None:
         self.excess += excess
         if self.excess > EXPANSION_ALLOWANCE:
             raise Uncertain
 
-    def obj(self, members: tuple[tuple[str, Any], ...], prefix: str, depth: int) -> tuple[dict[str, Any], str]:
-        """The object's dict and its pairs joined in canonical order (prefix ends in `.`)."""
-        made = dict(members)
-        if len(made) != len(members):
-            raise Uncertain  # a repeated key
+    def obj(self, made: dict[str, Any], prefix: str, depth: int) -> Runs:
+        """The object's runs (``prefix`` ends in ``.``)."""
         if depth > MAX_DEPTH:
             raise Uncertain
+        count = len(made)
         if len(prefix) > 31:
-            self.over(len(members) * max(0, _byte_len(prefix) - 126))
-        if len(members) > 1:
-            plan = _plan(tuple(made))
-            if plan is not None and not plan.mixed:
-                values = plan.values(made)
-                try:
-                    run = ("&" + prefix).join(map(add, plan.heads, values))
-                except TypeError:
-                    plan.mixed = True  # not all text and numbers: member by member below
-                else:
-                    if self.amp and any(reads_as_pair(v) for v in values):
-                        raise Uncertain  # R3
-                    return made, prefix + run
-        entries = self.entries(members, prefix, depth, made)
+            self.over(count * max(0, _byte_len(prefix) - 126))
+        if count > 1:
+            plan = _plan(tuple(made), tuple(map(type, made.values())))
+            if plan is not None:
+                runs = self.planned(plan, made, prefix, depth)
+                if runs is not None:
+                    self.members += count
+                    return runs
+        return self.ordered(self.entries(made, prefix, depth))
+
+    @staticmethod
+    def ordered(entries: list[tuple[str, str | Runs]]) -> Runs:
         entries.sort()
-        return made, "&".join([part for _, part in entries])
+        out: Runs = []
+        for _, item in entries:
+            if type(item) is str:
+                out.append(item)
+            else:
+                out += item
+        return out
+
+    def planned(self, plan: _Plan, made: dict[str, Any], prefix: str, depth: int) -> Runs | None:
+        """The object's runs by its plan; None when a container the plan took as filled is
+        empty (member by member then; nothing is read twice)."""
+        values = list(plan.values(made))
+        special = plan.special
+        for place, _, kind in special:
+            if kind is not bool and not values[place]:
+                return None  # an empty container is a pair (`key={}`), in another place
+        parts = plan.template.copy()
+        parts[0::4] = [prefix] * plan.count
+        children: list[tuple[int, Runs]] = []
+        for place, key, kind in special:
+            value = values[place]
+            if kind is bool:
+                values[place] = "true" if value else "false"
+                continue
+            if kind is dict:
+                children.append((place, self.obj(value, prefix + key + ".", depth + 1)))
+            else:
+                children.append((place, self.array(value, prefix + key, depth + 1)))
+            values[place] = ""
+        if self.amp and any(reads_as_pair(v) for v in values if type(v) is str):
+            raise Uncertain  # R3 (a child's runs were checked as they were made)
+        parts[2::4] = values
+        if not children:
+            return ["".join(parts)]  # type: ignore[arg-type]
+        # The members between two containers make one run; each container gives its own.
+        out: Runs = []
+        start = 0
+        for place, runs in children:
+            if place > start:
+                out.append("".join(parts[4 * start : 4 * place - 1]))  # type: ignore[arg-type]
+            out += runs
+            start = place + 1
+        if start < plan.count:
+            out.append("".join(parts[4 * start :]))  # type: ignore[arg-type]
+        return out
 
     def entries(
-        self, members: tuple[tuple[str, Any], ...], prefix: str, depth: int, made: dict[str, Any]
-    ) -> list[tuple[str, str]]:
-        """(key and what follows it, the member's pairs) for each member with pairs."""
-        out: list[tuple[str, str]] = []
+        self, made: dict[str, Any], prefix: str, depth: int, top: bool = False
+    ) -> list[tuple[str, str | Runs]]:
+        """(key and what follows it, the member's pair or runs) for each member with pairs."""
+        self.members += len(made)
+        out: list[tuple[str, str | Runs]] = []
         append = out.append
-        for key, value in members:
+        for key, value in made.items():
             if key not in _CLEAN_KEYS:
                 _clean(key)
             kind = type(value)
             if kind is str:
+                if top and key == "signature":
+                    continue
                 if self.amp and reads_as_pair(value):
                     raise Uncertain  # R3
                 append((key + "=", f"{prefix}{key}={value}"))
             elif kind is JsonNumber:
                 append((key + "=", prefix + key + "=" + value))
-            elif kind is tuple:
+            elif kind is dict:
                 if value:
-                    made[key], run = self.obj(value, prefix + key + ".", depth + 1)
-                    if run:
-                        append((key + ".", run))
+                    runs = self.obj(value, prefix + key + ".", depth + 1)
+                    if runs:
+                        append((key + ".", runs))
                 elif depth >= MAX_DEPTH:
                     raise Uncertain  # an empty object nested too deep
                 else:
-                    made[key] = {}
                     append((key + "=", prefix + key + "={}"))
             elif kind is list:
                 if value:
-                    run = self.array(value, prefix + key, depth + 1)
-                    if run:
-                        append((key + "[", run))
+                    append((key + "[", self.array(value, prefix + key, depth + 1)))
                 elif depth >= MAX_DEPTH:
                     raise Uncertain
                 else:
                     append((key + "=", prefix + key + "=[]"))
             elif value is None:
+                if top and key == "signature":
+                    continue
                 if not self.null_members:
                     raise Uncertain  # R2, for a reader that takes no null member
                 self.nulls.append(prefix + key)
@@ -265,24 +336,22 @@ class _Walk:
                 append((key + "=", prefix + key + ("=true" if value else "=false")))
         return out
 
-    def array(self, items: list[Any], path: str, depth: int) -> str:
-        """The array's pairs joined in canonical order (its elements made dicts in place)."""
+    def array(self, items: list[Any], path: str, depth: int) -> Runs:
+        """The array's runs."""
         if depth > MAX_DEPTH:
             raise Uncertain
         over = _byte_len(path) + len(str(len(items) - 1)) - 28
         if over > 0:  # counted for the leaves only (elements that are not a filled container)
-            self.over(over * sum(1 for v in items if not v or type(v) not in (tuple, list)))
-        runs: list[str] = []
+            self.over(over * sum(1 for v in items if not v or type(v) not in (dict, list)))
+        each: list[Runs] = []
         for index, value in enumerate(items):
             kind = type(value)
-            if kind is tuple:
+            if kind is dict:
                 if value:
-                    items[index], run = self.obj(value, f"{path}[{index}].", depth + 1)
-                    runs.append(run)
+                    each.append(self.obj(value, f"{path}[{index}].", depth + 1))
                     continue
                 if depth >= MAX_DEPTH:
                     raise Uncertain
-                items[index] = {}
                 run = f"{path}[{index}]={{}}"
             elif kind is str:
                 if self.amp and reads_as_pair(value):
@@ -292,7 +361,7 @@ class _Walk:
                 run = f"{path}[{index}]=" + value
             elif kind is list:
                 if value:
-                    runs.append(self.array(value, f"{path}[{index}]", depth + 1))
+                    each.append(self.array(value, f"{path}[{index}]", depth + 1))
                     continue
                 if depth >= MAX_DEPTH:
                     raise Uncertain
@@ -301,7 +370,7 @@ class _Walk:
                 raise Uncertain  # R2: the exact reader names the path
             else:
                 run = f"{path}[{index}]=" + ("true" if value else "false")
-            runs.append(run)
-        if len(runs) == 1:
-            return runs[0]
-        return "&".join(filter(None, itemgetter(*_order(len(runs)))(runs)))
+            each.append([run])
+        if len(each) == 1:
+            return each[0]
+        return list(chain.from_iterable(itemgetter(*_order(len(each)))(each)))

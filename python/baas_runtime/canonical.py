@@ -175,7 +175,7 @@ class Flattened:
     #: The parsed body (numbers as :class:`JsonNumber`, objects in document order).
     value: dict[str, JsonValue]
     #: The canonical string without the ``senderKey`` pair, in its order, as runs of
-    #: ``&``-joined pairs (the pairs of one object or array together); see :attr:`pairs`.
+    #: ``&``-joined pairs (each the pairs of one object, or one pair); see :attr:`pairs`.
     parts: Sequence[str]
     #: The top-level ``signature`` when it is a string.
     signature: str | None
@@ -232,8 +232,15 @@ class Flattened:
         return "&".join(out)
 
     def digest(self, key: PrivateKey) -> bytes:
-        """SHA-256 of the canonical string."""
-        return hashlib.sha256(self.canonical_string_exposing_key(key).encode("utf-8")).digest()
+        """SHA-256 of the canonical string (hashed a few runs at a time: the whole string is
+        never made)."""
+        parts = self._with(SENDER_KEY + "=" + key.expose())
+        hashed = hashlib.sha256(parts[0].encode("utf-8"))
+        update = hashed.update
+        for part in parts[1:]:
+            update(b"&")
+            update(part.encode("utf-8"))
+        return hashed.digest()
 
     def signature_hex(self, key: PrivateKey) -> str:
         """The lowercase hex signature for ``key``."""
@@ -272,17 +279,17 @@ def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = RECEIVE
         raise CanonicalError(
             "too_large", f"the body is longer than {MAX_BODY} bytes", offset=MAX_BODY
         )
+    if unambiguous:
+        try:
+            return _fast.read(data, null_members)
+        except _fast.Uncertain:
+            pass
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise CanonicalError(
             "invalid_utf8", f"body is not valid UTF-8 (byte {e.start})", offset=e.start
         ) from None
-    if unambiguous:
-        try:
-            return _fast.read(text, null_members)
-        except _fast.Uncertain:
-            pass
     # The exact reader: it refuses (with the kind, offset, path and rule of the refusal),
     # or reads what the fast reading could not vouch for.
     from ._reader import Reader
