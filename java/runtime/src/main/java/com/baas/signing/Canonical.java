@@ -35,8 +35,8 @@ public final class Canonical {
     /** The name of the pair that carries the key. */
     public static final String SENDER_KEY = "senderKey";
     /**
-     * A received body may carry a {@code null} object member, read as absent; a {@code null}
-     * array element is refused (R2), and a signer refuses any {@code null}.
+     * A body may carry a {@code null} object member, read as absent and skipped when signing
+     * (a signer warns about it); a {@code null} array element is refused (R2).
      */
     public static final boolean RECEIVED_NULL_MEMBERS = true;
 
@@ -78,25 +78,22 @@ public final class Canonical {
                     "body is not valid UTF-8 (byte " + bad + ")", bad);
         }
         CanonicalReader reader = new CanonicalReader(body, unambiguous, nullMembers);
-        JsonValue.JsonObject value = reader.top();
-        return new Flattened(value, reader.pairs, reader.signature, reader.hasSignatureKey,
-                reader.hasSenderKeyPair, reader.firstNull);
+        Tape tape = reader.top();
+        return new Flattened(tape, reader.signature, reader.hasSignatureKey, reader.hasSenderKeyPair,
+                reader.nulls);
     }
 
     /**
-     * Reads a body to sign: the re-cut rules, and a {@code null} anywhere refused (R2, at
-     * the first one; a message sent never holds one).
+     * Reads a body to sign: the re-cut rules, a {@code null} object member skipped as the
+     * document says (its path in {@link Flattened#skippedNulls()}, for the signer to warn
+     * about), a {@code null} array element refused (R2: it would move the indexes).
      *
      * @param body the exact bytes to send (without {@code signature})
      * @return the body flattened
      * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
      */
     public static Flattened parseForSigning(byte[] body) {
-        Flattened flat = parse(body, true, true);
-        if (flat.firstNullPath().isPresent()) {
-            throw CanonicalException.ambiguous(Ambiguity.NULL, flat.firstNullPath().get());
-        }
-        return flat;
+        return parse(body, true, true);
     }
 
     /**
