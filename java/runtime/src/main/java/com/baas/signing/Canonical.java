@@ -1,5 +1,8 @@
 package com.baas.signing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -24,6 +27,7 @@ import java.util.Objects;
  * stand for another body: the re-cut rules R1 to R4 of {@link Ambiguity}.
  */
 public final class Canonical {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** Deepest nesting of objects and arrays accepted (the top-level object is depth 1). */
     public static final int MAX_DEPTH = 64;
     /** The pairs may be at most this many times as long as the bytes read so far ... */
@@ -186,6 +190,13 @@ public final class Canonical {
         int n = b.length;
         int i = 0;
         while (i < n) {
+            // ASCII eight bytes at a time.
+            while (i + 8 <= n && ((long) LONGS.get(b, i) & 0x8080808080808080L) == 0) {
+                i += 8;
+            }
+            if (i >= n) {
+                break;
+            }
             int c = b[i] & 0xFF;
             if (c < 0x80) {
                 i++;

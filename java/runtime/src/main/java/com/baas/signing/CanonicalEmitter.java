@@ -230,8 +230,9 @@ final class CanonicalEmitter {
                 return;
             }
             int saved = pathLength;
-            for (int i = tape.a(id) + n; i < tape.a(id) + 2 * n; i++) {
-                int child = kids[i];
+            int at = tape.a(id);
+            for (int i = at + n; i < at + 2 * n; i++) {
+                int child = kids[at + kids[i]];
                 if (top && keyPair != null && beforeKeyPair(child)) {
                     keyPair();
                 }

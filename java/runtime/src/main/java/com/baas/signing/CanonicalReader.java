@@ -16,6 +16,24 @@ final class CanonicalReader {
     private static final byte[] SIGNATURE = "signature".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SENDER_KEY = Canonical.SENDER_KEY.getBytes(StandardCharsets.US_ASCII);
 
+    /** Byte classes: {@link #STOP} ends the plain run of a string, {@link #SPECIAL} & = . [ ], {@link #AMP} &. */
+    private static final byte[] CLASS = new byte[256];
+    private static final int STOP = 1;
+    private static final int SPECIAL = 2;
+    private static final int AMP = 4;
+
+    static {
+        for (int c = 0; c < 0x20; c++) {
+            CLASS[c] = STOP;
+        }
+        CLASS['"'] = STOP;
+        CLASS['\\'] = STOP;
+        for (char c : new char[] {'&', '=', '.', '[', ']'}) {
+            CLASS[c] = SPECIAL;
+        }
+        CLASS['&'] = SPECIAL | AMP;
+    }
+
     private final byte[] body;
     private final boolean nullMembers;
     private boolean unambiguous;
@@ -23,6 +41,8 @@ final class CanonicalReader {
     /** Where the last string read starts ({@link Tape#source} encoding) and its UTF-8 length. */
     private int strRef;
     private int strLength;
+    /** The classes ({@link #SPECIAL}, {@link #AMP}) of the last string's characters. */
+    private int strFlags;
 
     final Tape tape;
     private long pairBytes;
@@ -31,6 +51,8 @@ final class CanonicalReader {
     private int sp;
     /** The record being read at each depth (depth 1: the top-level object). */
     private final int[] chain = new int[Canonical.MAX_DEPTH + 2];
+    /** The last object closed at each depth, whose member order the next one may share. */
+    private final int[] lastObject = new int[Canonical.MAX_DEPTH + 2];
     String signature;
     boolean hasSignatureKey;
     boolean hasSenderKeyPair;
@@ -42,6 +64,7 @@ final class CanonicalReader {
         this.unambiguous = unambiguous;
         this.nullMembers = nullMembers;
         this.tape = new Tape(body);
+        Arrays.fill(lastObject, -1);
     }
 
     private CanonicalException syntax(String expected) {
@@ -154,7 +177,7 @@ final class CanonicalReader {
                 hasSenderKeyPair = true;
                 tape.clean = false;
             }
-            if (badKey(member)) {
+            if (badKey()) {
                 if (unambiguous) {
                     throw CanonicalException.ambiguous(Ambiguity.KEY, path(depth + 1, member));
                 }
@@ -186,28 +209,20 @@ final class CanonicalReader {
         }
         tape.children(id, stack, base, sp, true);
         sp = base;
+        int previous = lastObject[depth];
+        lastObject[depth] = id;
+        if (previous >= 0 && tape.sameShape(previous, id)) {
+            return;
+        }
         int repeated = tape.sortMembers(id);
         if (repeated >= 0) {
             throw CanonicalException.duplicateKey(path(depth + 1, repeated));
         }
     }
 
-    /** Rule R1 on a member's key: empty, or holding one of {@code & = . [ ]}. */
-    private boolean badKey(int member) {
-        int length = tape.keyLength(member);
-        if (length == 0) {
-            return true;
-        }
-        int k = tape.key(member);
-        byte[] src = tape.source(k);
-        int s = Tape.offset(k);
-        for (int i = s; i < s + length; i++) {
-            byte b = src[i];
-            if (b == '&' || b == '=' || b == '.' || b == '[' || b == ']') {
-                return true;
-            }
-        }
-        return false;
+    /** Rule R1 on the key just read: empty, or holding one of {@code & = . [ ]}. */
+    private boolean badKey() {
+        return strLength == 0 || (strFlags & SPECIAL) != 0;
     }
 
     private void array(int depth, int id, long pathLength) {
@@ -264,7 +279,8 @@ final class CanonicalReader {
         int c = peek();
         if (c == '"') {
             string();
-            if (unambiguous && readsAsPair(tape.source(strRef), Tape.offset(strRef), strLength)) {
+            if (unambiguous && (strFlags & AMP) != 0
+                    && readsAsPair(tape.source(strRef), Tape.offset(strRef), strLength)) {
                 throw CanonicalException.ambiguous(Ambiguity.VALUE_READS_AS_PAIR, path(depth + 1, id));
             }
             tape.setKind(id, Tape.STRING);
@@ -370,37 +386,45 @@ final class CanonicalReader {
         int n = body.length;
         int i = start + 1;
         boolean escaped = false;
+        int flags = 0;
         while (true) {
             if (i >= n) {
                 throw syntax("a valid JSON string");
             }
-            byte c = body[i];
+            int c = body[i] & 0xFF;
+            int k = CLASS[c];
+            if (k == 0) {
+                i++;
+                continue;
+            }
+            if (k != STOP) {
+                flags |= k;
+                i++;
+                continue;
+            }
             if (c == '"') {
                 break;
             }
-            if (c >= 0 && c < 0x20) {
+            if (c < 0x20) {
                 throw syntax("a valid JSON string");
             }
-            if (c == '\\') {
-                escaped = true;
-                if (i + 1 >= n) {
+            // A backslash.
+            escaped = true;
+            if (i + 1 >= n) {
+                throw syntax("a valid JSON string");
+            }
+            byte e = body[i + 1];
+            if (e == 'u') {
+                if (i + 5 >= n || !isHex(body[i + 2]) || !isHex(body[i + 3])
+                        || !isHex(body[i + 4]) || !isHex(body[i + 5])) {
                     throw syntax("a valid JSON string");
                 }
-                byte e = body[i + 1];
-                if (e == 'u') {
-                    if (i + 5 >= n || !isHex(body[i + 2]) || !isHex(body[i + 3])
-                            || !isHex(body[i + 4]) || !isHex(body[i + 5])) {
-                        throw syntax("a valid JSON string");
-                    }
-                    i += 6;
-                } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f'
-                        || e == 'n' || e == 'r' || e == 't') {
-                    i += 2;
-                } else {
-                    throw syntax("a valid JSON string");
-                }
+                i += 6;
+            } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f'
+                    || e == 'n' || e == 'r' || e == 't') {
+                i += 2;
             } else {
-                i++;
+                throw syntax("a valid JSON string");
             }
         }
         int end = i;
@@ -408,9 +432,20 @@ final class CanonicalReader {
         if (!escaped) {
             strRef = start + 1;
             strLength = end - start - 1;
+            strFlags = flags;
             return;
         }
         unescape(start, end);
+        byte[] text = tape.scratch;
+        int from = Tape.offset(strRef);
+        flags = 0;
+        for (int j = from; j < from + strLength; j++) {
+            int k = CLASS[text[j] & 0xFF];
+            if (k != STOP) {
+                flags |= k;
+            }
+        }
+        strFlags = flags;
     }
 
     /** Unescapes the string between the quotes at {@code start} and {@code end} into scratch bytes. */

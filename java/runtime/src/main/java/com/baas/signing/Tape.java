@@ -18,7 +18,7 @@ import java.util.Map;
  * key starts (a negative value {@code ~k}: at {@code k} in {@link #scratch}), or an array
  * element's index. For a scalar, {@code a}/{@code b} are where its text starts (same encoding)
  * and its length; for a container, where its children start in {@link #kids} and how many
- * there are (an object's children follow, sorted, right after them).
+ * there are (for an object, their positions sorted by label follow right after them).
  */
 final class Tape {
     static final int OBJECT = 0;
@@ -121,7 +121,9 @@ final class Tape {
         }
         System.arraycopy(stack, from, kids, kidsLength, n);
         if (object) {
-            System.arraycopy(stack, from, kids, kidsLength + n, n);
+            for (int i = 0; i < n; i++) {
+                kids[kidsLength + n + i] = i;
+            }
         }
         set(id, kidsLength, n);
         kidsLength += need;
@@ -151,17 +153,33 @@ final class Tape {
         byte[] by = source(ky);
         int sx = offset(kx);
         int sy = offset(ky);
-        if (lx == ly && Arrays.equals(bx, sx, sx + lx, by, sy, sy + ly)) {
+        if (lx == ly && mismatch(bx, sx, by, sy, lx) < 0) {
             return 0;
         }
         return compareLabels(bx, sx, lx, separator(x), by, sy, ly, separator(y));
     }
 
+    /** The first index where two runs of {@code length} bytes differ, or -1 (keys are short: a plain loop). */
+    static int mismatch(byte[] a, int as, byte[] b, int bs, int length) {
+        if (length > 32) {
+            return Arrays.mismatch(a, as, as + length, b, bs, bs + length);
+        }
+        for (int i = 0; i < length; i++) {
+            if (a[as + i] != b[bs + i]) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Compares the labels {@code key + separator} of two members as bytes. */
     static int compareLabels(byte[] a, int as, int al, int asep, byte[] b, int bs, int bl, int bsep) {
-        int m = Arrays.mismatch(a, as, as + al, b, bs, bs + bl);
-        if (m < 0) {
+        int m = mismatch(a, as, b, bs, Math.min(al, bl));
+        if (m < 0 && al == bl) {
             return asep - bsep;
+        }
+        if (m < 0) {
+            m = Math.min(al, bl);
         }
         if (m < al && m < bl) {
             return (a[as + m] & 0xFF) - (b[bs + m] & 0xFF);
@@ -177,8 +195,7 @@ final class Tape {
     /** Whether a member's key is exactly {@code word} (ASCII). */
     boolean keyIs(int id, byte[] word) {
         int k = key(id);
-        int s = offset(k);
-        return keyLength(id) == word.length && Arrays.equals(source(k), s, s + word.length, word, 0, word.length);
+        return keyLength(id) == word.length && mismatch(source(k), offset(k), word, 0, word.length) < 0;
     }
 
     String keyText(int id) {
@@ -191,68 +208,99 @@ final class Tape {
         return new String(source(ref), offset(ref), b(id), StandardCharsets.UTF_8);
     }
 
+    /** Compares members at positions {@code i} and {@code j} of the object whose children start at {@code at}. */
+    private int compareAt(int at, int i, int j) {
+        return compareMembers(kids[at + i], kids[at + j]);
+    }
+
     /**
-     * Sorts an object's children (the second copy) by label: insertion sort for the few members
-     * objects have, a merge sort (stable) beyond. Returns the first member, in document order,
-     * that repeats a key of an earlier one, or -1.
+     * Sorts an object's members by label (the positions after its children): insertion sort
+     * for the few members objects have, a merge sort (stable) beyond. Returns the first member,
+     * in document order, that repeats a key of an earlier one, or -1.
      */
     int sortMembers(int id) {
-        int from = a(id) + b(id);
+        int at = a(id);
         int n = b(id);
-        if (n <= 12) {
-            for (int i = from + 1; i < from + n; i++) {
-                int v = kids[i];
-                int j = i - 1;
-                while (j >= from && compareMembers(kids[j], v) > 0) {
-                    kids[j + 1] = kids[j];
-                    j--;
-                }
-                kids[j + 1] = v;
-            }
+        int from = at + n;
+        if (n <= 16) {
+            insertion(at, from, from + n);
         } else {
-            int[] tmp = new int[n];
-            mergeSort(kids, from, from + n, tmp);
+            mergeSort(at, from, from + n, new int[n]);
         }
         int repeated = -1;
         for (int i = from + 1; i < from + n; i++) {
             // Stable: equal keys stay in document order, so the second of a run is its repeat.
-            if (compareMembers(kids[i - 1], kids[i]) == 0 && (i - 2 < from || compareMembers(kids[i - 2], kids[i]) != 0)
-                    && (repeated < 0 || kids[i] < repeated)) {
-                repeated = kids[i];
+            if (compareAt(at, kids[i - 1], kids[i]) == 0
+                    && (i - 2 < from || compareAt(at, kids[i - 2], kids[i]) != 0)
+                    && (repeated < 0 || kids[at + kids[i]] < repeated)) {
+                repeated = kids[at + kids[i]];
             }
         }
         return repeated;
     }
 
-    private void mergeSort(int[] a, int from, int to, int[] tmp) {
-        if (to - from <= 12) {
-            for (int i = from + 1; i < to; i++) {
-                int v = a[i];
-                int j = i - 1;
-                while (j >= from && compareMembers(a[j], v) > 0) {
-                    a[j + 1] = a[j];
-                    j--;
-                }
-                a[j + 1] = v;
+    private void insertion(int at, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            int v = kids[i];
+            int j = i - 1;
+            while (j >= from && compareAt(at, kids[j], v) > 0) {
+                kids[j + 1] = kids[j];
+                j--;
             }
+            kids[j + 1] = v;
+        }
+    }
+
+    private void mergeSort(int at, int from, int to, int[] tmp) {
+        if (to - from <= 16) {
+            insertion(at, from, to);
             return;
         }
         int mid = (from + to) >>> 1;
-        mergeSort(a, from, mid, tmp);
-        mergeSort(a, mid, to, tmp);
-        if (compareMembers(a[mid - 1], a[mid]) <= 0) {
+        mergeSort(at, from, mid, tmp);
+        mergeSort(at, mid, to, tmp);
+        if (compareAt(at, kids[mid - 1], kids[mid]) <= 0) {
             return;
         }
-        System.arraycopy(a, from, tmp, 0, mid - from);
+        System.arraycopy(kids, from, tmp, 0, mid - from);
         int i = 0;
         int j = mid;
         int k = from;
         while (i < mid - from && j < to) {
-            a[k++] = compareMembers(tmp[i], a[j]) <= 0 ? tmp[i++] : a[j++];
+            kids[k++] = compareAt(at, tmp[i], kids[j]) <= 0 ? tmp[i++] : kids[j++];
         }
         while (i < mid - from) {
-            a[k++] = tmp[i++];
+            kids[k++] = tmp[i++];
         }
+    }
+
+    /**
+     * Whether object {@code id} has the members of object {@code previous}: the same keys in
+     * the same order, each with the same separator. Its order is then the other's (and it has
+     * no repeated key), as in a page of rows: the rows after the first need no sort.
+     */
+    boolean sameShape(int previous, int id) {
+        int n = b(id);
+        if (b(previous) != n) {
+            return false;
+        }
+        int pa = a(previous);
+        int ia = a(id);
+        for (int i = 0; i < n; i++) {
+            int p = kids[pa + i];
+            int x = kids[ia + i];
+            int length = keyLength(x);
+            if (keyLength(p) != length || separator(p) != separator(x)) {
+                return false;
+            }
+            int kp = key(p);
+            int kx = key(x);
+            if (mismatch(source(kp), offset(kp), source(kx), offset(kx), length) >= 0) {
+                return false;
+            }
+        }
+        System.arraycopy(kids, pa + n, kids, ia + n, n);
+        return true;
     }
 
     /** The value of a record as a {@link JsonValue} (objects keep null members). */
