@@ -41,7 +41,8 @@ final class CanonicalEmitter {
         this.sha = sha;
         this.out = out;
         this.asText = asText;
-        this.buf = new byte[sha != null ? 8192 : 256];
+        // Into SHA-256 in chunks of at most 8 KiB; no larger than the canonical string itself.
+        this.buf = new byte[sha != null ? (int) Math.min(8192, 64 + tape.pairBytes + 2L * tape.count) : 256];
     }
 
     /** Feeds the canonical string (the pairs and {@code keyPair}, sorted, joined by {@code &}) into {@code sha}. */

@@ -133,6 +133,7 @@ final class CanonicalReader {
         if (pos != body.length) {
             throw syntax("end of input");
         }
+        tape.pairBytes = pairBytes;
         return tape;
     }
 

@@ -14,6 +14,16 @@ import java.util.Optional;
  * verifier needs of it. Built by {@link Canonical#parse(byte[])} and its siblings.
  */
 public final class Flattened {
+    private static final MessageDigest SHA256;
+
+    static {
+        try {
+            SHA256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Tape tape;
     private final String signature;
     private final boolean hasSignatureKey;
@@ -109,6 +119,11 @@ public final class Flattened {
         return nullPaths;
     }
 
+    /** The tape read (for the tests that bound the reader's work and memory). */
+    Tape tape() {
+        return tape;
+    }
+
     /** The pairs and {@code keyPair}, sorted by their UTF-8 bytes (code point order). */
     private List<String> sorted(String keyPair) {
         return CanonicalEmitter.sortedText(tape, keyPair.getBytes(StandardCharsets.UTF_8));
@@ -153,14 +168,22 @@ public final class Flattened {
      * @return the 32-byte digest
      */
     public byte[] digest(PrivateKey key) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        MessageDigest sha = sha256();
         CanonicalEmitter.digest(tape, (Canonical.SENDER_KEY + "=" + key.expose()).getBytes(StandardCharsets.UTF_8), sha);
         return sha.digest();
+    }
+
+    /** A fresh SHA-256 (a clone of one made once: cheaper than the provider lookup each time). */
+    private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException again) {
+                throw new IllegalStateException("every Java runtime has SHA-256", again);
+            }
+        }
     }
 
     /**

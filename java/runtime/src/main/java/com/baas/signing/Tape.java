@@ -42,6 +42,10 @@ final class Tape {
     int signatureNode = -1;
     /** Every key is clean (no R1, no top-level {@code senderKey}): the labels sort the pairs. */
     boolean clean = true;
+    /** The length of the pairs (without {@code &}), as the reader counted them for its budget. */
+    long pairBytes;
+    /** How many times two members were compared (for the tests that bound the work). */
+    long comparisons;
 
     Tape(byte[] body) {
         this.body = body;
@@ -145,6 +149,7 @@ final class Tape {
      * every object by label and writing them in that order is sorting all pairs by bytes.
      */
     int compareMembers(int x, int y) {
+        comparisons++;
         int kx = key(x);
         int ky = key(y);
         int lx = keyLength(x);
