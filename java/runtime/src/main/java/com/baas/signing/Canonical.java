@@ -81,7 +81,9 @@ public final class Canonical {
             throw CanonicalException.at(CanonicalException.Kind.INVALID_UTF8,
                     "body is not valid UTF-8 (byte " + bad + ")", bad);
         }
-        CanonicalReader reader = new CanonicalReader(body, unambiguous, nullMembers);
+        // The result reads its values from these bytes when asked (value(), pairs()): its own
+        // copy, so that what a caller later does to the array changes nothing that was verified.
+        CanonicalReader reader = new CanonicalReader(body.clone(), unambiguous, nullMembers);
         Tape tape = reader.top();
         return new Flattened(tape, reader.signature, reader.hasSignatureKey, reader.hasSenderKeyPair,
                 reader.nulls);

@@ -33,6 +33,7 @@ public final class CanonicalTest {
         depthAndSize(c);
         attach(c);
         tampering(c);
+        readOnDemand(c);
         theKeyIsNeverShown(c);
         c.finish();
     }
@@ -314,6 +315,20 @@ public final class CanonicalTest {
                 Checks.utf8(Checks.text(signed).replace(",\"salt\":", " ,\n\t\"salt\" : ")), KEY));
         c.check("constant-time equality", Signer.constantTimeEquals("ab", "ab") && !Signer.constantTimeEquals("ab", "ac")
                 && !Signer.constantTimeEquals("ab", "abc") && !Signer.constantTimeEquals("abc", "ab"));
+    }
+
+    /** value() and pairs() are built when asked, from the reader's own copy of the bytes. */
+    private static void readOnDemand(Checks c) {
+        c.run("what was verified is what value() and pairs() give, whatever happens to the array", () -> {
+            byte[] body = Signer.attach(Checks.utf8("{\"a\":\"x\",\"b\":[1,{\"c\":true}]}"), KEY);
+            Flattened flat = Signer.verify(body, KEY);
+            java.util.Arrays.fill(body, (byte) ' ');
+            c.equal("value()", "{a=JsonString[value=x], b=JsonArray[elements=[JsonNumber[literal=1], "
+                    + "JsonObject[members={c=JsonBoolean[value=true]}]]], signature=JsonString[value="
+                    + flat.signature().orElse("") + "]}", flat.value().members().toString());
+            c.equal("pairs()", List.of("a=x", "b[0]=1", "b[1].c=true"), flat.pairs());
+            c.check("value() is built once", flat.value() == flat.value());
+        });
     }
 
     private static void theKeyIsNeverShown(Checks c) {
