@@ -158,6 +158,61 @@ public final class Canonical {
         return false;
     }
 
+    /**
+     * Rule R3 on UTF-8 bytes (the special characters are ASCII, and no byte of a multi-byte
+     * character is one): {@code &}, a key, any number of {@code .key} or {@code [digits]}, {@code =}.
+     */
+    static boolean readsAsPair(byte[] src, int from, int length) {
+        int n = from + length;
+        for (int amp = from; amp < n; amp++) {
+            if (src[amp] != '&') {
+                continue;
+            }
+            int i = amp + 1;
+            int end = keyRun(src, i, n);
+            if (end == i) {
+                continue;
+            }
+            i = end;
+            while (i < n) {
+                byte c = src[i];
+                if (c == '=') {
+                    return true;
+                } else if (c == '.') {
+                    end = keyRun(src, i + 1, n);
+                    if (end == i + 1) {
+                        break;
+                    }
+                    i = end;
+                } else if (c == '[') {
+                    int j = i + 1;
+                    while (j < n && src[j] >= '0' && src[j] <= '9') {
+                        j++;
+                    }
+                    if (j == i + 1 || j >= n || src[j] != ']') {
+                        break;
+                    }
+                    i = j + 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static int keyRun(byte[] src, int from, int n) {
+        int i = from;
+        while (i < n) {
+            byte b = src[i];
+            if (b == '&' || b == '=' || b == '.' || b == '[' || b == ']') {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
     /** The end of the run of key characters (not {@code & = . [ ]}) starting at {@code from}. */
     private static int keyRun(String value, int from) {
         int i = from;

@@ -281,7 +281,7 @@ final class CanonicalReader {
         if (c == '"') {
             string();
             if (unambiguous && (strFlags & AMP) != 0
-                    && readsAsPair(tape.source(strRef), Tape.offset(strRef), strLength)) {
+                    && Canonical.readsAsPair(tape.source(strRef), Tape.offset(strRef), strLength)) {
                 throw CanonicalException.ambiguous(Ambiguity.VALUE_READS_AS_PAIR, path(depth + 1, id));
             }
             tape.setKind(id, Tape.STRING);
@@ -514,61 +514,6 @@ final class CanonicalReader {
             v = v << 4 | Character.digit(body[at + k], 16);
         }
         return v;
-    }
-
-    /**
-     * Rule R3 on UTF-8 bytes (the special characters are ASCII, and no byte of a multi-byte
-     * character is one): {@code &}, a key, any number of {@code .key} or {@code [digits]}, {@code =}.
-     */
-    static boolean readsAsPair(byte[] src, int from, int length) {
-        int n = from + length;
-        for (int amp = from; amp < n; amp++) {
-            if (src[amp] != '&') {
-                continue;
-            }
-            int i = amp + 1;
-            int end = keyRun(src, i, n);
-            if (end == i) {
-                continue;
-            }
-            i = end;
-            while (i < n) {
-                byte c = src[i];
-                if (c == '=') {
-                    return true;
-                } else if (c == '.') {
-                    end = keyRun(src, i + 1, n);
-                    if (end == i + 1) {
-                        break;
-                    }
-                    i = end;
-                } else if (c == '[') {
-                    int j = i + 1;
-                    while (j < n && src[j] >= '0' && src[j] <= '9') {
-                        j++;
-                    }
-                    if (j == i + 1 || j >= n || src[j] != ']') {
-                        break;
-                    }
-                    i = j + 1;
-                } else {
-                    break;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static int keyRun(byte[] src, int from, int n) {
-        int i = from;
-        while (i < n) {
-            byte b = src[i];
-            if (b == '&' || b == '=' || b == '.' || b == '[' || b == ']') {
-                return i;
-            }
-            i++;
-        }
-        return i;
     }
 
     /** The top-level {@code signature}: a string, {@code null}, or refused once read through. */
