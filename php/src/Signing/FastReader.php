@@ -64,6 +64,8 @@ final class FastReader
     private const COLON = '/' . self::STRING . '(*SKIP)(*F)|:/';
     /** What is not structure: strings, and every byte but `{ } [ ] :` and a stray quote. */
     private const NOT_STRUCTURE = '/(?:' . self::STRING . '|[^"{}\[\]:]++)++/';
+    /** The same, in a body without a backslash (no escape in its strings). */
+    private const NOT_STRUCTURE_PLAIN = '/(?:"[^"]*+"|[^"{}\[\]:]++)++/';
     /** An innermost container (nothing nested in it). */
     private const INNERMOST = '/\{[^{}\[\]]*+\}|\[[^{}\[\]]*+\]/';
     /** An innermost object with more than MAX_MEMBERS colons. */
@@ -131,8 +133,9 @@ final class FastReader
      */
     public static function read(#[\SensitiveParameter] string $body): ?array
     {
+        $escapes = strpos($body, '\\') !== false;
         // At most that many members in any object: no flooding to fear.
-        if (substr_count($body, ':') > self::MAX_MEMBERS && !self::structureFits($body)) {
+        if (substr_count($body, ':') > self::MAX_MEMBERS && !self::structureFits($body, $escapes)) {
             return null;
         }
         $numbered = preg_replace(self::NUMBER, '"$0"', $body);
@@ -142,7 +145,6 @@ final class FastReader
         // Without a backslash no quote is escaped: every key and every string (numbers now
         // strings too) is two quotes, and a key json_decode kept once is missing. Nor is
         // anything written as `\u....`.
-        $escapes = strpos($body, '\\') !== false;
         $quotes = $escapes ? -1 : substr_count($numbered, '"');
         $r3 = strpos($body, '&') !== false || ($escapes && strpos($body, '\\u0026') !== false);
         // Objects as PHP arrays (cheaper than stdClass) unless an object could be taken for a
@@ -217,9 +219,9 @@ final class FastReader
      * Whether no object has more than MAX_MEMBERS members and the nesting is at most
      * MAX_DEPTH (else, or when the structure is unbalanced, the reader decides).
      */
-    private static function structureFits(string $body): bool
+    private static function structureFits(string $body, bool $escapes = true): bool
     {
-        $shape = preg_replace(self::NOT_STRUCTURE, '', $body);
+        $shape = preg_replace($escapes ? self::NOT_STRUCTURE : self::NOT_STRUCTURE_PLAIN, '', $body);
         if (!is_string($shape)) {
             return false;
         }
