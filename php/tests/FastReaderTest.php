@@ -18,6 +18,8 @@ use Baas\Signing\Canonical;
 use Baas\Signing\CanonicalException;
 use Baas\Signing\CanonicalReader;
 use Baas\Signing\FastReader;
+use Baas\Signing\JsonNumber;
+use Baas\Signing\JsonObject;
 use Baas\Signing\PrivateKey;
 
 require_once __DIR__ . '/support/Checks.php';
@@ -55,6 +57,25 @@ function parsed(string $body, PrivateKey $key): string
     } catch (CanonicalException $e) {
         return 'refused ' . $e->kind() . ' ' . $e->rule()?->id() . ' ' . $e->path() . ' ' . $e->getMessage();
     }
+}
+
+/** A lossless tree as text: members in order, numbers as their literal, types shown. */
+function dump(mixed $value): string
+{
+    if ($value instanceof JsonObject) {
+        $out = [];
+        foreach ($value as $key => $member) {
+            $out[] = json_encode($key) . ':' . dump($member);
+        }
+        return '{' . implode(',', $out) . '}';
+    }
+    if (is_array($value)) {
+        return '[' . implode(',', array_map('Baas\Signing\Tests\dump', $value)) . ']';
+    }
+    if ($value instanceof JsonNumber) {
+        return 'N' . $value->literal;
+    }
+    return var_export($value, true);
 }
 
 /** Seeded bodies, each with at most a few oddities. */
@@ -148,9 +169,18 @@ $gen = new Bodies();
 $fast = 0;
 $total = 2500;
 $differences = 0;
+$trees = 0;
 for ($i = 0; $i < $total; $i++) {
     $body = $gen->body();
-    $fast += FastReader::read($body) !== null ? 1 : 0;
+    if (FastReader::read($body) !== null) {
+        $fast++;
+        // The lossless tree built from json_decode is the reader's.
+        $tree = FastReader::lossless($body);
+        $expectedTree = dump((new CanonicalReader($body, true, true))->top());
+        if ($tree !== null && dump($tree) !== $expectedTree && $trees++ < 3) {
+            $c->equal('the same tree of ' . $body, $expectedTree, dump($tree));
+        }
+    }
     $expected = slow($body, $key);
     $got = parsed($body, $key);
     if ($expected !== $got && $differences++ < 5) {
@@ -158,6 +188,8 @@ for ($i = 0; $i < $total; $i++) {
     }
 }
 $c->equal("$total seeded bodies read alike", 0, $differences);
+$c->equal('... with the same lossless tree', 0, $trees);
+$c->check('a number keeps its literal in the tree', dump(FastReader::lossless('{"a":100.50,"b":[-0,"1e5",1E+5],"c":{}}')) === '{"a":N100.50,"b":[N-0,\'1e5\',N1E+5],"c":{}}');
 $c->check("the fast reading vouches for many of them ($fast of $total)", $fast > $total / 3, (string) $fast);
 
 // Bodies the number rewriting could have turned valid: left to the reader, refused as before.

@@ -216,6 +216,25 @@ final class FastReader
     }
 
     /**
+     * The lossless tree ({@see JsonObject}, numbers as {@see JsonNumber}) of a body this
+     * reading accepted, through json_decode: every number rewritten as a string of a NUL then
+     * its literal (a body with a `\u0000` of its own is left to the reader), objects as
+     * `stdClass` (an empty object, a key "0" stay what they are).
+     *
+     * @param string $body a body {@see read()} accepted
+     * @return JsonObject|null the top-level object, or null when the reader must build it
+     */
+    public static function lossless(#[\SensitiveParameter] string $body): ?JsonObject
+    {
+        if (strpos($body, '\\u0000') !== false) {
+            return null;
+        }
+        $marked = preg_replace(self::NUMBER, '"\\u0000$0"', $body);
+        $tree = is_string($marked) ? json_decode($marked, false, Canonical::MAX_DEPTH + 1) : null;
+        return $tree instanceof \stdClass ? TreeWalk::lossless($tree) : null;
+    }
+
+    /**
      * Whether no object has more than MAX_MEMBERS members and the nesting is at most
      * MAX_DEPTH (else, or when the structure is unbalanced, the reader decides).
      */

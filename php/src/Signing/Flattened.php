@@ -92,6 +92,9 @@ final class Flattened
     public function value(): JsonObject
     {
         if ($this->value === null) {
+            $this->value = FastReader::lossless((string) $this->body);
+        }
+        if ($this->value === null) {
             $this->readFully();
         }
         return $this->value;

@@ -6,7 +6,7 @@ namespace Baas\Signing;
 
 /**
  * What {@see FastReader} needs of a decoded tree besides its pairs: the order of an array's
- * pairs, and the paths of the null members.
+ * pairs, the paths of the null members, and the lossless tree.
  *
  * @internal
  */
@@ -75,5 +75,41 @@ final class TreeWalk
                 self::nullPaths($element, $path . '[' . $i . ']', $assoc, $paths);
             }
         }
+    }
+
+    /**
+     * A decoded object as the lossless reader gives it: members in document order, a string
+     * that starts with a NUL byte (put there for a number) as that number's literal.
+     *
+     * @param \stdClass $object an object json_decode gave
+     * @return JsonObject the object
+     */
+    public static function lossless(\stdClass $object): JsonObject
+    {
+        $index = new KeyIndex();
+        $values = [];
+        foreach ($object as $key => $value) {
+            $index->add((string) $key);
+            $values[] = self::losslessValue($value);
+        }
+        return new JsonObject($index, $values);
+    }
+
+    private static function losslessValue(mixed $value): mixed
+    {
+        if (is_string($value)) {
+            return str_starts_with($value, "\0") ? new JsonNumber(substr($value, 1)) : $value;
+        }
+        if ($value instanceof \stdClass) {
+            return self::lossless($value);
+        }
+        if (is_array($value)) {
+            $list = [];
+            foreach ($value as $element) {
+                $list[] = self::losslessValue($element);
+            }
+            return $list;
+        }
+        return $value;
     }
 }
