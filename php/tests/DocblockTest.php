@@ -32,7 +32,7 @@ foreach ($files as $file) {
     $c->check(
         "$name: json_decode only of the numbers rewritten",
         $decodes === 0 || ($name === 'FastReader.php' && array_unique($m[1]) === ['$numbered']
-            && str_contains($text, '$numbered = preg_replace(self::NUMBER, \'"$0"\', $body)')),
+            && preg_match_all('/\\$numbered = preg_replace\\(self::NUMBER, /', $text) === preg_match_all('/\\$numbered =/', $text)),
         implode(', ', $m[1]),
     );
     $class = 'Baas\\Signing\\' . basename($file, '.php');

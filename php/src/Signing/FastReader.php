@@ -229,8 +229,8 @@ final class FastReader
         if (strpos($body, '\\u0000') !== false) {
             return null;
         }
-        $marked = preg_replace(self::NUMBER, '"\\u0000$0"', $body);
-        $tree = is_string($marked) ? json_decode($marked, false, Canonical::MAX_DEPTH + 1) : null;
+        $numbered = preg_replace(self::NUMBER, '"\\u0000$0"', $body);
+        $tree = is_string($numbered) ? json_decode($numbered, false, Canonical::MAX_DEPTH + 1) : null;
         return $tree instanceof \stdClass ? TreeWalk::lossless($tree) : null;
     }
 
