@@ -77,7 +77,7 @@ final class FastReader
 
     /** A body of at most this many bytes has its pairs listed and sorted once. */
     private const SHORT = 8192;
-    /** Keys remembered as clean (R1), at most this many (a bounded table cannot be flooded). */
+    /** Keys remembered as clean (R1), at most this many of at most 64 bytes (a bounded table cannot be flooded). */
     private const CLEAN_KEYS = 1024;
     /** Orders of keys remembered, at most this many, each for keys of at most MAX_SHAPE bytes. */
     private const SHAPES = 64;
@@ -446,7 +446,7 @@ final class FastReader
         if ($text === '' || strcspn($text, self::SPECIAL) !== strlen($text)) {
             throw new FastReaderDeclined(); // R1
         }
-        if (count(self::$cleanKeys) < self::CLEAN_KEYS) {
+        if (strlen($text) <= 64 && count(self::$cleanKeys) < self::CLEAN_KEYS) {
             self::$cleanKeys[$key] = true;
         }
     }

@@ -40,8 +40,8 @@ final class TreeWalk
         foreach ($texts as $text) {
             $order[] = (int) $text;
         }
-        if ($n <= 100000) {
-            if (count(self::$orders) >= 32) {
+        if ($n <= 10000) {
+            if (count(self::$orders) >= 8) {
                 self::$orders = [];
             }
             self::$orders[$n] = $order;
