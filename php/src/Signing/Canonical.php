@@ -37,8 +37,9 @@ final class Canonical
     /** The name of the pair that carries the key. */
     public const SENDER_KEY = 'senderKey';
     /**
-     * A received body may carry a `null` object member, read as absent; a `null` array
-     * element is refused (R2), and a signer refuses any `null`.
+     * A body may carry a `null` object member, read as absent (the document skips null values
+     * when signing: a signer signs such a body and warns, {@see Flattened::skippedNulls()});
+     * a `null` array element is refused (R2).
      */
     public const RECEIVED_NULL_MEMBERS = true;
 
@@ -73,6 +74,14 @@ final class Canonical
                 self::MAX_BODY,
             );
         }
+        // json_decode reads UTF-8 strictly (RFC 3629): what the fast reading accepts is valid.
+        if ($unambiguous && $nullMembers) {
+            $fast = FastReader::read($body);
+            if ($fast !== null) {
+                [$head, $tail, $signature, $hasSignatureKey, $nullPaths] = $fast;
+                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$head, $tail], $body);
+            }
+        }
         if (preg_match('//u', $body) !== 1) {
             $bad = self::firstInvalidUtf8($body);
             if ($bad >= 0) {
@@ -96,13 +105,14 @@ final class Canonical
             $reader->signature,
             $reader->hasSignatureKey,
             $reader->hasSenderKeyPair,
-            $reader->firstNull,
+            $reader->nullPaths,
         );
     }
 
     /**
-     * Reads a body to sign: the re-cut rules, and a `null` anywhere refused (R2, at the first
-     * one; a message sent never holds one).
+     * Reads a body to sign: the re-cut rules; a `null` member is skipped, as the document
+     * says, and listed in {@see Flattened::skippedNulls()} for the signer to warn about; a
+     * `null` array element is refused (R2).
      *
      * @param string $body the exact bytes to send (without `signature`)
      * @return Flattened the body flattened
@@ -110,11 +120,7 @@ final class Canonical
      */
     public static function parseForSigning(#[\SensitiveParameter] string $body): Flattened
     {
-        $flat = self::parse($body, true, true);
-        if ($flat->firstNullPath() !== null) {
-            throw CanonicalException::ambiguous(Ambiguity::NULL, $flat->firstNullPath());
-        }
-        return $flat;
+        return self::parse($body, true, true);
     }
 
     /**
