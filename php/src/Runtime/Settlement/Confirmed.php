@@ -23,6 +23,11 @@ final class Confirmed implements Settlement
     {
     }
 
+    /**
+     * Whether confirming again is safe. False: the confirmation arrived; confirming again would confirm twice.
+     *
+     * @return bool whether the application may be confirmed again
+     */
     public function safeToConfirmAgain(): bool
     {
         return false;

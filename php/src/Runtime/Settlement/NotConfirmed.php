@@ -23,6 +23,11 @@ final class NotConfirmed implements Settlement
     {
     }
 
+    /**
+     * Whether confirming again is safe. True: the confirmation never arrived.
+     *
+     * @return bool whether the application may be confirmed again
+     */
     public function safeToConfirmAgain(): bool
     {
         return true;

@@ -23,6 +23,11 @@ final class StillUnknown implements Settlement
     {
     }
 
+    /**
+     * Whether confirming again is safe. False: nothing is known yet.
+     *
+     * @return bool whether the application may be confirmed again
+     */
     public function safeToConfirmAgain(): bool
     {
         return false;
