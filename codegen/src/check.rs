@@ -39,11 +39,11 @@ pub(crate) mod names;
 mod operation;
 mod operations;
 mod otp;
-mod settle;
 mod paging;
 mod records;
 mod rules;
 mod sets;
+mod settle;
 mod shapes;
 #[cfg(test)]
 mod testing;

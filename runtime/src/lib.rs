@@ -74,9 +74,9 @@ pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;
 pub use scalar::Scalar;
 pub use secret::{PrivateKey, REDACTED};
+pub use settle::{Phase, Settlement};
 pub use transport::{HttpRequest, HttpResponse, HttpsTransport, Transport};
 pub use validate::{FieldPath, RuleKind, ValidationErrors, Validator, Violation};
-pub use settle::{Phase, Settlement};
 pub use wait::WaitPolicy;
 
 pub use serde;

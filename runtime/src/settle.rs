@@ -63,7 +63,12 @@ impl Client {
     /// its answer with `state` (the state and its [`Phase`]). Never returns an error: a
     /// failed lookup is [`Settlement::StillUnknown`]. Generated clients call it from
     /// their pending applications' `settle`.
-    pub async fn settle<O, S, F>(&self, query: &O, state: F, otp_rule: &'static str) -> Settlement<S>
+    pub async fn settle<O, S, F>(
+        &self,
+        query: &O,
+        state: F,
+        otp_rule: &'static str,
+    ) -> Settlement<S>
     where
         O: Operation,
         F: Fn(&O::Response) -> Option<(S, Phase)>,

@@ -61,14 +61,21 @@ async fn a_confirmation_lost_before_it_arrived_settles_as_not_confirmed_and_is_c
     assert_eq!(sb.service_sender(), "baas-sandbox");
     let totals = sb.totals();
     let before = (sb.balance(PAYER), sb.balance(PAYEE));
-    let pending = c.apply_for_transfer(transfer()).pending().await.expect("applied");
+    let pending = c
+        .apply_for_transfer(transfer())
+        .pending()
+        .await
+        .expect("applied");
     pending.send_otp(OtpType::Sms).await.expect("sendOtp");
     let tx = pending.business_id().to_owned();
     sb.inject(Fault::answer("confirmOperation", AnswerFault::LoseRequest).when("businessId", &tx));
     let otp = sb.otp_for(&tx);
 
     let err = pending.confirm(otp.clone()).await.unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::OutcomeUnknown { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::OutcomeUnknown { .. }),
+        "{err:?}"
+    );
     assert_eq!(err.outcome(), Outcome::Unknown);
     // Nothing happened: no money moved, and the log shows the request as lost.
     assert_eq!((sb.balance(PAYER), sb.balance(PAYEE)), before);
@@ -99,7 +106,11 @@ async fn a_confirmation_lost_before_it_arrived_settles_as_not_confirmed_and_is_c
 async fn a_confirmation_whose_answer_was_lost_settles_as_confirmed() {
     let (sb, c) = start().await;
     let totals = sb.totals();
-    let pending = c.apply_for_transfer(transfer()).pending().await.expect("applied");
+    let pending = c
+        .apply_for_transfer(transfer())
+        .pending()
+        .await
+        .expect("applied");
     pending.send_otp(OtpType::Sms).await.expect("sendOtp");
     let tx = pending.business_id().to_owned();
     sb.inject(Fault::answer("confirmOperation", AnswerFault::DropAnswer).when("businessId", &tx));
@@ -121,7 +132,11 @@ async fn a_confirmation_whose_answer_was_lost_settles_as_confirmed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lookup_that_keeps_failing_leaves_it_unknown_and_a_payment_settles_by_its_query() {
     let (sb, c) = start().await;
-    let pending = c.apply_for_transfer(transfer()).pending().await.expect("applied");
+    let pending = c
+        .apply_for_transfer(transfer())
+        .pending()
+        .await
+        .expect("applied");
     // Busy three times: the query is tried three times (two retries), then given up.
     sb.inject(
         Fault::answer(
@@ -142,7 +157,10 @@ async fn a_lookup_that_keeps_failing_leaves_it_unknown_and_a_payment_settles_by_
     }
     assert!(matches!(
         pending.settle().await,
-        Settlement::NotConfirmed { state: TxStatus::Submitted, .. }
+        Settlement::NotConfirmed {
+            state: TxStatus::Submitted,
+            ..
+        }
     ));
 
     // An airtime payment settles through paymentQuery (status 1: waiting for its OTP).
@@ -163,9 +181,15 @@ async fn a_lookup_that_keeps_failing_leaves_it_unknown_and_a_payment_settles_by_
     assert_eq!(err.outcome(), Outcome::Unknown);
     assert!(matches!(
         payment.settle().await,
-        Settlement::NotConfirmed { state: UtilityPaymentStatus::WaitingForOtp, .. }
+        Settlement::NotConfirmed {
+            state: UtilityPaymentStatus::WaitingForOtp,
+            ..
+        }
     ));
-    payment.confirm(sb.otp_for(&id)).await.expect("confirmed again");
+    payment
+        .confirm(sb.otp_for(&id))
+        .await
+        .expect("confirmed again");
     assert!(matches!(
         payment.settle().await,
         Settlement::Confirmed { is_final: true, .. }
@@ -180,5 +204,8 @@ fn lose_request_reads_from_a_scenario_and_names_itself() {
     )
     .expect("reads");
     assert_eq!(faults.len(), 1);
-    assert_eq!(faults[0].to_string(), "lose_request on operation confirmOperation, next 1");
+    assert_eq!(
+        faults[0].to_string(),
+        "lose_request on operation confirmOperation, next 1"
+    );
 }

@@ -88,7 +88,10 @@ pub(super) fn final_states(
         if spec.values.iter().any(|f| f.value == v.value) {
             ck.error(
                 &v.loc,
-                format!("`awaiting_otp` value `{}` of {owner} is also final", v.value),
+                format!(
+                    "`awaiting_otp` value `{}` of {owner} is also final",
+                    v.value
+                ),
                 Some("an application waiting for its OTP is not in a final state".into()),
             );
         }

@@ -35,7 +35,9 @@ pub(super) fn settled_by(
                 ck.error(
                     &query.loc,
                     format!("{owner} has `settled_by`, but the spec has no OTP flow"),
-                    Some("mark the operations that send and confirm an OTP with `otp_step:`".into()),
+                    Some(
+                        "mark the operations that send and confirm an OTP with `otp_step:`".into(),
+                    ),
                 );
                 continue;
             }
@@ -52,12 +54,18 @@ pub(super) fn settled_by(
         let Some(q) = ops().find(|o| o.name == query.value) else {
             ck.error(
                 &query.loc,
-                format!("`settled_by: {}` of {owner} is not an operation", query.value),
+                format!(
+                    "`settled_by: {}` of {owner} is not an operation",
+                    query.value
+                ),
                 Some("name the status query that takes the application's business id".into()),
             );
             continue;
         };
-        let Some(states) = q.final_states.clone().filter(|f| !f.awaiting_otp.is_empty())
+        let Some(states) = q
+            .final_states
+            .clone()
+            .filter(|f| !f.awaiting_otp.is_empty())
         else {
             ck.error(
                 &query.loc,
@@ -176,12 +184,18 @@ operations:
             "  - name: get\n    path: /get\n    params: [{ name: txId, type: string, required: true }]\n    response: { record: Detail }\n    final_states: { field: status, values: [-1] }\n",
         );
         assert!(s.is_none());
-        assert!(errs[0].contains("has no `final_states` with `awaiting_otp`"), "{errs:?}");
+        assert!(
+            errs[0].contains("has no `final_states` with `awaiting_otp`"),
+            "{errs:?}"
+        );
         let (s, errs) = settle(
             "  - name: get\n    path: /get\n    params: [{ name: txId, type: string, required: true }, { name: b, type: string, required: true }]\n    response: { record: Detail }\n    final_states: { field: status, values: [-1], awaiting_otp: [1] }\n",
         );
         assert!(s.is_none());
-        assert!(errs[0].contains("does not take exactly one required parameter"), "{errs:?}");
+        assert!(
+            errs[0].contains("does not take exactly one required parameter"),
+            "{errs:?}"
+        );
     }
 
     #[test]
@@ -189,7 +203,15 @@ operations:
         let (_, errs) = settle(
             "  - name: get\n    path: /get\n    params: [{ name: txId, type: string, required: true }]\n    response: { record: Detail }\n    final_states: { field: status, values: [-1], awaiting_otp: [-1, 7] }\n",
         );
-        assert!(errs.iter().any(|e| e.contains("`awaiting_otp` value `-1` of operation `get` is also final")), "{errs:?}");
-        assert!(errs.iter().any(|e| e.contains("`7` of operation `get` is not a value of enum `Status`")), "{errs:?}");
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("`awaiting_otp` value `-1` of operation `get` is also final")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("`7` of operation `get` is not a value of enum `Status`")),
+            "{errs:?}"
+        );
     }
 }

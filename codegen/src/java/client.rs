@@ -90,7 +90,10 @@ fn settle_of(ctx: &Ctx<'_>, s: &crate::plan::SettleCall) -> Option<SettleOf> {
     let getter = member(&Words::of(&s.field));
     let (state_ty, state) = match &s.enum_name {
         Some(e) => (e.clone(), format!("r -> r.{getter}()")),
-        None => ("String".to_owned(), format!("r -> r.{getter}().map(v -> String.valueOf(v))")),
+        None => (
+            "String".to_owned(),
+            format!("r -> r.{getter}().map(v -> String.valueOf(v))"),
+        ),
     };
     let set = |values: &[String]| {
         let quoted: Vec<String> = values.iter().map(|v| string_literal(v)).collect();

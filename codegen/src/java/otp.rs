@@ -133,7 +133,10 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     out.indent();
     if let Some(rule) = ctx.plan.otp_rule() {
         out.block_doc(&["When the OTP of an application that was not confirmed may be sent again (the spec's words).".to_owned()], 92);
-        out.line(&format!("public static final String OTP_RULE = {};", string_literal(rule)));
+        out.line(&format!(
+            "public static final String OTP_RULE = {};",
+            string_literal(rule)
+        ));
         out.blank();
     }
     out.line("private final Client client;");
@@ -256,12 +259,21 @@ pub fn settling_pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     out.line("}");
     let doc = "Settles a confirmation whose outcome is unknown: sends the application's status query once with its business id. <code>Confirmed</code> (with the state and whether it is final) when it no longer waits for its OTP: do not confirm again. <code>NotConfirmed</code> when it still waits for it: the confirmation never arrived, so confirming again is safe, as its <code>otpRule</code> says. <code>StillUnknown</code> (with the error) when the lookup fails or its answer carries no state, or one this SDK does not list. Never throws a <code>BaasException</code>.";
     out.blank();
-    out.block_doc(&[doc.to_owned(), "@return what the lookup says".to_owned()], 92);
+    out.block_doc(
+        &[doc.to_owned(), "@return what the lookup says".to_owned()],
+        92,
+    );
     out.line("public Settlement<S> settle() {");
     out.line("    return lookup.apply(businessId());");
     out.line("}");
     out.blank();
-    out.block_doc(&[format!("{doc} Without blocking: the future always completes normally."), "@return what the lookup says, to come".to_owned()], 92);
+    out.block_doc(
+        &[
+            format!("{doc} Without blocking: the future always completes normally."),
+            "@return what the lookup says, to come".to_owned(),
+        ],
+        92,
+    );
     out.line("public CompletableFuture<Settlement<S>> settleAsync() {");
     out.line("    return lookupAsync.apply(businessId());");
     out.line("}");

@@ -410,7 +410,9 @@ fn pending_method(
     let doc = &doc;
     let mut tags = a.short_tags.clone();
     tags.push("@param CallOptions|null $options per-call options of this call".to_owned());
-    let state = settle.as_ref().map_or(String::new(), |(ty, _)| format!(", {ty}"));
+    let state = settle
+        .as_ref()
+        .map_or(String::new(), |(ty, _)| format!(", {ty}"));
     tags.push(format!("@return {class}<{response}, {send_ret}, {confirm_ret}{state}> the application waiting for its OTP"));
     tags.push(
         "@throws \\Baas\\Runtime\\Exception\\BaasException every failure, saying its outcome"
@@ -670,7 +672,10 @@ fn settle_lookup(
         f.uses(fqn);
     }
     let request = request_class(query);
-    f.uses(&format!("{}\\{request}", names::group_namespace(&query.group)));
+    f.uses(&format!(
+        "{}\\{request}",
+        names::group_namespace(&query.group)
+    ));
     let param = query.param(&s.param)?;
     let param = names::prop(&param.wire_name, &param.words);
     let state_ty = match &s.enum_name {

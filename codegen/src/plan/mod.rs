@@ -22,8 +22,7 @@ pub mod words;
 
 pub use operations::{
     BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
-    SettleCall,
-    PendingCall, RequestPlan, ResponsePlan,
+    PendingCall, RequestPlan, ResponsePlan, SettleCall,
 };
 pub use shapes::{
     param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,

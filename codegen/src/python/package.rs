@@ -93,7 +93,10 @@ pub fn init(plan: &SdkPlan) -> String {
         local.extend(["AsyncPendingApplication", "PendingApplication"]);
     }
     if plan.settles() {
-        local.extend(["AsyncSettlingPendingApplication", "SettlingPendingApplication"]);
+        local.extend([
+            "AsyncSettlingPendingApplication",
+            "SettlingPendingApplication",
+        ]);
     }
     let groups: Vec<String> = plan.groups.iter().map(|g| names::ident(&g.words)).collect();
     out.line("from typing import TYPE_CHECKING, Any");
@@ -121,7 +124,10 @@ fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
     }
     for (names, home) in [
         (&MOCK_AND_NOTIFICATION_NAMES[0..3], "baas_runtime.mock"),
-        (&MOCK_AND_NOTIFICATION_NAMES[3..8], "baas_runtime.notification"),
+        (
+            &MOCK_AND_NOTIFICATION_NAMES[3..8],
+            "baas_runtime.notification",
+        ),
         (&MOCK_AND_NOTIFICATION_NAMES[8..13], "baas_runtime.sandbox"),
     ] {
         for n in names {
@@ -134,14 +140,22 @@ fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
     for n in ["NotificationType", "ResultCode"] {
         homes.push((n.to_owned(), ".enums".to_owned()));
     }
-    for n in ["enums", "notifications", "records"].iter().map(|s| (*s).to_owned()).chain(groups.iter().cloned()) {
+    for n in ["enums", "notifications", "records"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(groups.iter().cloned())
+    {
         homes.push((n, String::new()));
     }
     homes.sort();
     out.line("# Where each name lives (\"\" for a module of this package): imported on first use.");
     out.line("_HOMES = {");
     for (name, home) in &homes {
-        out.line(&format!("    {}: {},", names::string(name), names::string(home)));
+        out.line(&format!(
+            "    {}: {},",
+            names::string(name),
+            names::string(home)
+        ));
     }
     out.line("}");
     out.blank();
@@ -153,7 +167,10 @@ fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
     out.blank();
     out.line("def __getattr__(name: str) -> Any:");
     out.indent();
-    docstring(out, "Imports a name of the package the first time it is used (PEP 562).");
+    docstring(
+        out,
+        "Imports a name of the package the first time it is used (PEP 562).",
+    );
     out.line("import importlib");
     out.blank();
     out.line("home = _HOMES.get(name)");

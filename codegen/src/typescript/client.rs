@@ -5,9 +5,9 @@
 use super::names::{self, access, prop, string};
 use super::types::ts_type;
 use super::{module, says, write_doc, Out};
-use crate::plan::{SettleCall, 
+use crate::plan::{
     sentences, BusinessIdPlan, Direction, Doc, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan,
-    SdkPlan, Words,
+    SdkPlan, SettleCall, Words,
 };
 
 /// The client's doc: what every call does and how it fails, in TypeScript's error names.
@@ -104,11 +104,17 @@ pub fn calls_module(group: &GroupPlan) -> String {
         }
     } else {
         out.line("import { OTP_RULE, Pending, SettlingPending } from \"../pending.js\";");
-        let mut enums: Vec<&str> = settles.iter().filter_map(|s| s.enum_name.as_deref()).collect();
+        let mut enums: Vec<&str> = settles
+            .iter()
+            .filter_map(|s| s.enum_name.as_deref())
+            .collect();
         enums.sort_unstable();
         enums.dedup();
         if !enums.is_empty() {
-            out.line(&format!("import {{ {} }} from \"../enums.js\";", enums.join(", ")));
+            out.line(&format!(
+                "import {{ {} }} from \"../enums.js\";",
+                enums.join(", ")
+            ));
         }
     }
     out.line(&format!(
@@ -452,11 +458,26 @@ fn settle_lookup(settle: &SettleCall) -> String {
     let module = names::module(&Words::of(&settle.query_group));
     let descriptor = format!("{module}.{}", names::method(&settle.query_words));
     let (state, known) = match (&settle.enum_name, &settle.field_rust) {
-        (Some(e), Some(_)) => (access("r", &settle.field), format!("known: Object.values({e}), ")),
-        (None, Some(_)) => (format!("rt.stateText({})", access("r", &settle.field)), String::new()),
-        (_, None) => (format!("rt.memberText(r, {})", string(&settle.field)), String::new()),
+        (Some(e), Some(_)) => (
+            access("r", &settle.field),
+            format!("known: Object.values({e}), "),
+        ),
+        (None, Some(_)) => (
+            format!("rt.stateText({})", access("r", &settle.field)),
+            String::new(),
+        ),
+        (_, None) => (
+            format!("rt.memberText(r, {})", string(&settle.field)),
+            String::new(),
+        ),
     };
-    let list = |values: &[String]| values.iter().map(|v| string(v)).collect::<Vec<_>>().join(", ");
+    let list = |values: &[String]| {
+        values
+            .iter()
+            .map(|v| string(v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     format!(
         "this.runtime.settle({descriptor}, {{ {}: businessId }}, {{ state: (r) => {state}, {known}awaitingOtp: [{}], finals: [{}], otpRule: OTP_RULE }})",
         prop(&settle.param),

@@ -98,10 +98,7 @@ fn settling_class(out: &mut Out, flavour: Flavour) {
     out.line("    super().__init__(pending._client, pending.business_id, pending.response)");
     out.line("    self._settle = settle");
     out.blank();
-    out.line(&format!(
-        "{} settle(self) -> Settlement[S]:",
-        flavour.def()
-    ));
+    out.line(&format!("{} settle(self) -> Settlement[S]:", flavour.def()));
     out.indent();
     docstring(
         out,
