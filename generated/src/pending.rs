@@ -181,9 +181,9 @@ impl PendingApplication<
                 {
                     response
                         .tx_status
-                        .clone()
+                        .as_ref()
                         .map(|state| {
-                            let phase = match &state {
+                            let phase = match state {
                                 super::enums::TxStatus::Submitted => {
                                     baas_runtime::Phase::AwaitingOtp
                                 }
@@ -197,7 +197,7 @@ impl PendingApplication<
                                 }
                                 _ => baas_runtime::Phase::InProgress,
                             };
-                            (state, phase)
+                            (state.to_owned(), phase)
                         })
                 },
                 "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
@@ -224,9 +224,9 @@ impl PendingApplication<
                 {
                     response
                         .tx_status
-                        .clone()
+                        .as_ref()
                         .map(|state| {
-                            let phase = match &state {
+                            let phase = match state {
                                 super::enums::TxStatus::Submitted => {
                                     baas_runtime::Phase::AwaitingOtp
                                 }
@@ -240,7 +240,7 @@ impl PendingApplication<
                                 }
                                 _ => baas_runtime::Phase::InProgress,
                             };
-                            (state, phase)
+                            (state.to_owned(), phase)
                         })
                 },
                 "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
@@ -269,9 +269,9 @@ impl PendingApplication<
                 {
                     response
                         .status
-                        .clone()
+                        .as_ref()
                         .map(|state| {
-                            let phase = match &state {
+                            let phase = match state {
                                 super::enums::UtilityPaymentStatus::WaitingForOtp => {
                                     baas_runtime::Phase::AwaitingOtp
                                 }
@@ -284,7 +284,7 @@ impl PendingApplication<
                                 }
                                 _ => baas_runtime::Phase::InProgress,
                             };
-                            (state, phase)
+                            (state.to_owned(), phase)
                         })
                 },
                 "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
@@ -313,9 +313,9 @@ impl PendingApplication<
                 {
                     response
                         .status
-                        .clone()
+                        .as_ref()
                         .map(|state| {
-                            let phase = match &state {
+                            let phase = match state {
                                 super::enums::UtilityPaymentStatus::WaitingForOtp => {
                                     baas_runtime::Phase::AwaitingOtp
                                 }
@@ -328,7 +328,7 @@ impl PendingApplication<
                                 }
                                 _ => baas_runtime::Phase::InProgress,
                             };
-                            (state, phase)
+                            (state.to_owned(), phase)
                         })
                 },
                 "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",

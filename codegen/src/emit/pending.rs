@@ -159,14 +159,14 @@ fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> To
             (
                 quote!(super::enums::#ty),
                 quote! {
-                    response.#field.clone().map(|state| {
-                        let phase = match &state {
+                    response.#field.as_ref().map(|state| {
+                        let phase = match state {
                             #(#awaiting)|* => baas_runtime::Phase::AwaitingOtp,
                             #(#finals)|* => baas_runtime::Phase::Final,
                             super::enums::#ty::Unknown(_) => baas_runtime::Phase::Unlisted,
                             _ => baas_runtime::Phase::InProgress,
                         };
-                        (state, phase)
+                        (state.to_owned(), phase)
                     })
                 },
             )
