@@ -69,6 +69,10 @@ export function signEnvelopeText(text: string, key: PrivateKey): Uint8Array {
     }
     throw e;
   }
+  // The document skips null members when signing; the SDK never sends one all the same.
+  if (flat.firstNullPath !== undefined) {
+    throw new EncodeError(`\`${flat.firstNullPath}\` is null; a null is never sent (leave the field out)`);
+  }
   if (flat.hasSignatureKey) throw new EncodeError("the body already has a `signature` (sign it without one)");
   return attachSignature(body, signatureHex(flat, key));
 }

@@ -6,8 +6,10 @@
  * accepts it), so the refusals, their kinds and paths are the exact reader's.
  *
  * What `JSON.parse` drops, and how it is had back:
- * - a number's literal text (`100.50`): the scan lists the number tokens of the text in document
- *   order; the walk below visits numbers in the same order and takes their text from the list.
+ * - a number's literal text (`100.50`): the scan counts the number tokens of the text in document
+ *   order and keeps the text of those JavaScript would not write back the same (anything but
+ *   an integer of at most 15 digits, `-0` included); the walk below visits numbers in the same
+ *   order and takes their text from there, or writes the number.
  *   Objects list their keys in document order, except keys that look like array indices, which
  *   JavaScript puts first: a key starting with a digit makes the path give up.
  * - repeated keys (the last one wins): the scan counts the members of the text (`:` outside
@@ -99,12 +101,43 @@ function arrayOrder(n: number): readonly number[] {
   return order;
 }
 
+/** The number tokens of a body: how many, and the text of those `String(n)` does not give back. */
+class Numbers {
+  count = 0;
+  /** The positions (among all the numbers, in document order) of those kept as text ... */
+  readonly kept: number[] = [];
+  /** ... and their text. */
+  readonly texts: string[] = [];
+}
+
+/** Reads the numbers of a body in document order, in step with {@link scan}'s count. */
+class NumberReader {
+  private at = 0;
+  private next = 0;
+  constructor(private readonly numbers: Numbers) {}
+
+  /** The literal text of the next number, whose value is `v`. */
+  text(v: number): string {
+    const position = this.at++;
+    const kept = this.numbers.kept;
+    if (this.next < kept.length && kept[this.next] === position) return this.numbers.texts[this.next++] as string;
+    return String(v);
+  }
+
+  /** True when every number of the body was read. */
+  done(): boolean {
+    return this.at === this.numbers.count;
+  }
+}
+
+type Latin1 = Buffer & { latin1Slice(start: number, end: number): string };
+
 /**
- * The members (`:` outside strings) of a body `JSON.parse` accepted; its number tokens into
- * `numbers`. It reads the bytes, not the decoded text: on Node 20, scanning a long string with
- * `charCodeAt`/`indexOf` after `JSON.parse` has read it can be a thousand times slower.
+ * The members (`:` outside strings) of a body `JSON.parse` accepted, and its numbers. It reads
+ * the bytes, not the decoded text: on Node 20, scanning a long string with `charCodeAt` or
+ * `indexOf` after `JSON.parse` has read it can be a thousand times slower.
  */
-function scan(b: Buffer, numbers: string[]): number {
+function scan(b: Buffer, numbers: Numbers): number {
   const n = b.length;
   let members = 0;
   let i = 0;
@@ -123,11 +156,20 @@ function scan(b: Buffer, numbers: string[]): number {
       i++;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const start = i++;
+      let digitsOnly = true;
       for (; i < n; i++) {
         const d = b[i] as number;
-        if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)) break;
+        if (d >= 0x30 && d <= 0x39) continue;
+        if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) digitsOnly = false;
+        else break;
       }
-      numbers.push(b.toString("latin1", start, i));
+      const digits = i - start - (c === 0x2d ? 1 : 0);
+      // String(n) gives back an integer of up to 15 digits (exact in a double), but not `-0`.
+      if (!digitsOnly || digits > 15 || (c === 0x2d && digits === 1 && b[start + 1] === 0x30)) {
+        numbers.kept.push(numbers.count);
+        numbers.texts.push((b as Latin1).latin1Slice(start, i));
+      }
+      numbers.count++;
     } else {
       i++;
     }
@@ -149,7 +191,7 @@ export class FastFlattened implements Flattened {
     readonly hasSignatureKey: boolean,
     readonly skippedNulls: readonly string[],
     private readonly parsed: Record<string, unknown>,
-    private readonly numbers: readonly string[],
+    private readonly numbers: Numbers,
     private readonly pairsOf: () => readonly string[],
   ) {}
 
@@ -166,11 +208,10 @@ export class FastFlattened implements Flattened {
   /** The parsed body as the exact reader gives it (no prototypes, numbers as their text). */
   get value(): JsonObject {
     if (this.materialized === undefined) {
-      let at = 0;
-      const numbers = this.numbers;
+      const numbers = new NumberReader(this.numbers);
       const convert = (v: unknown): JsonValue => {
         if (v === null || typeof v === "string" || typeof v === "boolean") return v;
-        if (typeof v === "number") return new JsonNumber(numbers[at++] as string);
+        if (typeof v === "number") return new JsonNumber(numbers.text(v));
         if (Array.isArray(v)) return v.map(convert);
         const out = Object.create(null) as JsonObject;
         for (const k of Object.keys(v as object)) out[k] = convert((v as Record<string, unknown>)[k]);
@@ -184,14 +225,13 @@ export class FastFlattened implements Flattened {
 
 /** One walk over a parsed body. */
 class Walk {
-  at = 0;
   keysSeen = 0;
   excess = 0;
   empty = false;
   readonly nulls: string[] = [];
 
   constructor(
-    private readonly numbers: readonly string[],
+    readonly numbers: NumberReader,
     /** The text has `&`: string values are checked against R3. */
     private readonly amp: boolean,
     /** The text has `\u`: every key and string is checked for lone surrogates. */
@@ -267,7 +307,7 @@ class Walk {
     }
     if (typeof v === "number") {
       this.empty = false;
-      return `${path}=${this.numbers[this.at++] as string}`;
+      return `${path}=${this.numbers.text(v)}`;
     }
     if (typeof v === "boolean") {
       this.empty = false;
@@ -365,9 +405,9 @@ export function readFast(body: Buffer, text: string, pairsOf: () => readonly str
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
   const top = parsed as Record<string, unknown>;
-  const numbers: string[] = [];
+  const numbers = new Numbers();
   const members = scan(body, numbers);
-  const walk = new Walk(numbers, body.indexOf(0x26) !== -1, body.indexOf("\\u", 0, "latin1") !== -1);
+  const walk = new Walk(new NumberReader(numbers), body.indexOf(0x26) !== -1, body.indexOf("\\u", 0, "latin1") !== -1);
   try {
     const keys = Object.keys(top);
     walk.keysSeen += keys.length;
@@ -402,7 +442,7 @@ export function readFast(body: Buffer, text: string, pairsOf: () => readonly str
         if (walk.excess > EXPANSION_ALLOWANCE) throw GIVE_UP;
       }
     }
-    if (walk.keysSeen !== members || walk.at !== numbers.length) return undefined;
+    if (walk.keysSeen !== members || !walk.numbers.done()) return undefined;
     const shape = walk.shapeAt(1, keys, kinds);
     let split = shape.order.length;
     for (let k = 0; k < shape.order.length; k++) {

@@ -35,7 +35,7 @@ export interface JsonObject {
 export const Ambiguity = {
   /** R1: an object key (any depth) is empty or holds `&`, `=`, `.`, `[` or `]`. */
   Key: "R1",
-  /** R2: a `null` array element; for a signer, any `null`. */
+  /** R2: a `null` array element (a `null` member is skipped: read as absent). */
   Null: "R2",
   /** R3: a string value holds `&` then text that reads as a pair (`path=`). */
   ValueReadsAsPair: "R3",
@@ -49,8 +49,8 @@ const AMBIGUITY_WORDS: Record<Ambiguity, string> = {
     "an object key is empty or contains `&`, `=`, `.`, `[` or `]`, so the signed text could be " +
     "read as other keys or array elements",
   R2:
-    "a `null` is left out of the signed text, so it could be added or removed without changing " +
-    "the signature; leave the member out instead",
+    "a `null` array element is left out of the signed text and moves the indexes of the " +
+    "elements after it, so the signed text could stand for another array; leave the element out instead",
   R3:
     "a text value contains `&` followed by something that reads as `name=`, so the signed text " +
     "could be read as members that were never sent",
