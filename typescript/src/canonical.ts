@@ -92,6 +92,20 @@ export function parse(body: Uint8Array, options: ParseOptions = {}): Flattened {
   return exact(body, unambiguous, nullMembers);
 }
 
+/**
+ * Reads a body with the exact sequential reader alone (reader.ts), never the fast path: the
+ * reference {@link parse} is held to (its tests compare the two on generated bodies).
+ */
+export function parseExact(body: Uint8Array, options: ParseOptions = {}): Flattened {
+  if (body.length > MAX_BODY) {
+    throw new CanonicalError("too_large", `the body is longer than ${MAX_BODY} bytes`, MAX_BODY);
+  }
+  if (!isUtf8(body)) {
+    throw new CanonicalError("invalid_utf8", "body is not valid UTF-8", firstInvalidUtf8(body));
+  }
+  return exact(body, options.unambiguous ?? true, options.nullMembers ?? true);
+}
+
 function exact(body: Uint8Array, unambiguous: boolean, nullMembers: boolean): Flattened {
   const parser = new Parser(body, unambiguous, nullMembers);
   const value = parser.top();
