@@ -17,7 +17,7 @@
  */
 
 import { isUtf8 } from "node:buffer";
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { FastFlattened, readFast } from "./fastpath.js";
 import { firstInvalidUtf8, Parser } from "./reader.js";
 import { CanonicalError, compareUtf8, type Flattened, MAX_BODY, SENDER_KEY } from "./rules.js";
@@ -52,10 +52,17 @@ export function canonicalStringRedacted(flat: Flattened, key: PrivateKey): strin
 
 /** The lowercase hex SHA-256 signature of a flattened body for `key`. */
 export function signatureHex(flat: Flattened, key: PrivateKey): string {
-  if (flat instanceof FastFlattened) {
-    return createHash("sha256").update(canonicalStringExposingKey(flat, key), "utf8").digest("hex");
-  }
-  return createHash("sha256").update(canonicalStringExposingKey(flat, key), "utf8").digest("hex");
+  if (flat instanceof FastFlattened) return sha256Hex(canonicalStringExposingKey(flat, key));
+  return crypto.createHash("sha256").update(canonicalStringExposingKey(flat, key), "utf8").digest("hex");
+}
+
+type OneShot = (algorithm: string, data: string, encoding: "hex") => string;
+// Node 20.12 and later hash a string in one call (a third of the cost on a small message).
+const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
+
+/** The lowercase hex SHA-256 of `text`'s UTF-8 bytes. */
+function sha256Hex(text: string): string {
+  return oneShot !== undefined ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 export interface ParseOptions {

@@ -4,6 +4,7 @@
 //   B  the floor: JSON.parse of the decoded text + node:crypto SHA-256 of a buffer as long as
 //      the canonical string
 //   C  the 30-line signer a partner would write: JSON.parse, recursive flatten, sort, join, SHA-256
+// Times are CPU time (user + system) of the process, per call.
 // Memory: the bytes one A call and one C call allocate on the V8 heap (plus external memory),
 // measured in a child process started with --expose-gc and a young generation large enough that
 // no collection runs inside the call (checked with v8.GCProfiler: a call during which a GC ran is
@@ -119,11 +120,15 @@ function median(xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** ns per call of `f` over `n` calls. */
+/**
+ * CPU ns per call of `f` over `n` calls: the process's user and system time, so that waiting for
+ * a core on a shared machine is not counted (the collector's and compiler's threads are).
+ */
 function timed(f, n) {
-  const t = process.hrtime.bigint();
+  const t = process.cpuUsage();
   for (let i = 0; i < n; i++) f();
-  return Number(process.hrtime.bigint() - t) / n;
+  const d = process.cpuUsage(t);
+  return ((d.user + d.system) * 1000) / n;
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
