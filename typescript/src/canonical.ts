@@ -17,8 +17,8 @@
  */
 
 import { isUtf8 } from "node:buffer";
-import * as crypto from "node:crypto";
 import { FastFlattened, readFast } from "./fastpath.js";
+import { nodeCrypto } from "./lazy.js";
 import { firstInvalidUtf8, Parser } from "./reader.js";
 import { CanonicalError, compareUtf8, type Flattened, MAX_BODY, SENDER_KEY } from "./rules.js";
 import { PrivateKey, REDACTED } from "./secret.js";
@@ -53,15 +53,16 @@ export function canonicalStringRedacted(flat: Flattened, key: PrivateKey): strin
 /** The lowercase hex SHA-256 signature of a flattened body for `key`. */
 export function signatureHex(flat: Flattened, key: PrivateKey): string {
   if (flat instanceof FastFlattened) return sha256Hex(canonicalStringExposingKey(flat, key));
-  return crypto.createHash("sha256").update(canonicalStringExposingKey(flat, key), "utf8").digest("hex");
+  return nodeCrypto().createHash("sha256").update(canonicalStringExposingKey(flat, key), "utf8").digest("hex");
 }
 
 type OneShot = (algorithm: string, data: string, encoding: "hex") => string;
-// Node 20.12 and later hash a string in one call (a third of the cost on a small message).
-const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 
 /** The lowercase hex SHA-256 of `text`'s UTF-8 bytes. */
 function sha256Hex(text: string): string {
+  const crypto = nodeCrypto();
+  // Node 20.12 and later hash a string in one call (a third of the cost on a small message).
+  const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
   return oneShot !== undefined ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text, "utf8").digest("hex");
 }
 

@@ -4,7 +4,6 @@
  * servers (the mock uses them).
  */
 
-import { randomBytes } from "node:crypto";
 import {
   Ambiguity,
   CanonicalError,
@@ -26,18 +25,19 @@ import {
   SUCCESS_CODE,
   Untrusted,
 } from "./errors.js";
+import { nodeCrypto } from "./lazy.js";
 import type { PrivateKey } from "./secret.js";
 import { attachSignature, VerifyError, verifyFlattened } from "./sign.js";
 import { writeJson } from "./shape.js";
 
 /** A new requestId: the sender followed by 32 random hex digits. */
 export function newRequestId(sender: string): string {
-  return sender + randomBytes(16).toString("hex");
+  return sender + nodeCrypto().randomBytes(16).toString("hex");
 }
 
 /** A new salt: 24 random hex digits. */
 export function newSalt(): string {
-  return randomBytes(12).toString("hex");
+  return nodeCrypto().randomBytes(12).toString("hex");
 }
 
 const encoder = new TextEncoder();
