@@ -5,6 +5,7 @@ import com.baas.signing.Canonical;
 import com.baas.signing.CanonicalException;
 import com.baas.signing.Flattened;
 import com.baas.signing.JsonValue;
+import com.baas.signing.PairsRecorder;
 import com.baas.signing.PrivateKey;
 import com.baas.signing.Signer;
 import com.baas.signing.VerifyException;
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * Message envelopes: building and signing requests, opening and verifying answers, over the
- * signing library ({@link Signer}, {@link Canonical}), which stays the only signing code.
+ * signing library ({@link Signer}, {@link Canonical}, {@link PairsRecorder}), which stays the
+ * only signing code. An envelope is signed while it is written, not read back.
  * Besides what the client uses, {@link #signedAnswer} and {@link #verifyRequest} are tools
  * for test servers ({@code MockService} uses them).
  */
@@ -98,11 +100,30 @@ public final class Envelope {
             }
             return Signer.attachSignature(unsigned, flat.signatureHex(key));
         } catch (CanonicalException e) {
-            if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
-                throw nullSent(e.path(), key);
-            }
-            throw new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
+            throw refused(e, key);
         }
+    }
+
+    /**
+     * Signs what {@code w} wrote while it wrote it (its recorder), or, when the recorder could
+     * not follow, as {@link #sign} does by reading the bytes back; the same refusals either way.
+     */
+    static byte[] signWritten(JsonWriter w, PairsRecorder recorder, PrivateKey key) {
+        byte[] unsigned = w.toBytes();
+        Flattened flat;
+        try {
+            flat = recorder.finish(unsigned);
+        } catch (CanonicalException e) {
+            throw refused(e, key);
+        }
+        return flat == null ? sign(unsigned, key) : Signer.attachSignature(unsigned, flat.signatureHex(key));
+    }
+
+    private static EncodeException refused(CanonicalException e, PrivateKey key) {
+        if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
+            return nullSent(e.path(), key);
+        }
+        return new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
     }
 
     private static EncodeException nullSent(String path, PrivateKey key) {
@@ -125,7 +146,8 @@ public final class Envelope {
             PrivateKey key, String requestId) {
         String rid = requestId == null ? newRequestId(sender) : requestId;
         checkRequestId(rid);
-        JsonWriter w = new JsonWriter().beginObject();
+        PairsRecorder recorder = new PairsRecorder();
+        JsonWriter w = new JsonWriter(recorder).beginObject();
         w.name("requestId").value(rid);
         w.name("sender").value(sender);
         w.name("locale").value(locale);
@@ -133,7 +155,7 @@ public final class Envelope {
         w.name("salt").value(newSalt());
         w.name("params");
         params.accept(w);
-        return new SignedRequest(rid, sign(w.endObject().toBytes(), key));
+        return new SignedRequest(rid, signWritten(w.endObject(), recorder, key));
     }
 
     /**
@@ -237,7 +259,8 @@ public final class Envelope {
      */
     public static byte[] signedAnswer(String requestId, String sender, String locale, String code, String msg,
             Consumer<JsonWriter> data, PrivateKey key) {
-        JsonWriter w = new JsonWriter().beginObject();
+        PairsRecorder recorder = new PairsRecorder();
+        JsonWriter w = new JsonWriter(recorder).beginObject();
         w.name("requestId").value(requestId);
         w.name("sender").value(sender);
         w.name("locale").value(locale);
@@ -249,7 +272,7 @@ public final class Envelope {
             w.name("data");
             data.accept(w);
         }
-        return sign(w.endObject().toBytes(), key);
+        return signWritten(w.endObject(), recorder, key);
     }
 
     /**

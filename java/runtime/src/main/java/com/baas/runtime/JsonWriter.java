@@ -1,6 +1,7 @@
 package com.baas.runtime;
 
 import com.baas.signing.JsonValue;
+import com.baas.signing.PairsRecorder;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -19,15 +20,29 @@ import java.util.Map;
  * Money is written with its exact text ({@link #value(BigDecimal)} writes a JSON number,
  * {@link #decimalText(BigDecimal)} the text where the wire wants a string); a {@code null} is
  * never written. A string holding a lone surrogate (not text) is an {@link EncodeException}.
+ * The envelopes the SDK sends are signed while they are written ({@link PairsRecorder}), not
+ * read back.
  */
 public final class JsonWriter {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     /** One entry per open object or array: whether it has a member or element yet. */
     private final Deque<boolean[]> open = new ArrayDeque<>();
     private boolean afterName;
+    /** Told what is written, to sign it without reading it back; or null. */
+    private final PairsRecorder recorder;
+    /** Where the last string's text starts, its UTF-8 length, whether it was escaped. */
+    private int lastAt;
+    private int lastLength;
+    private boolean lastEscaped;
 
     /** An empty writer. */
     public JsonWriter() {
+        this(null);
+    }
+
+    /** An empty writer that tells {@code recorder} what it writes (the envelopes the SDK signs). */
+    JsonWriter(PairsRecorder recorder) {
+        this.recorder = recorder;
     }
 
     private void beforeValue() {
@@ -54,6 +69,9 @@ public final class JsonWriter {
     public JsonWriter beginObject() {
         beforeValue();
         out.write('{');
+        if (recorder != null) {
+            recorder.beginObject();
+        }
         open.push(new boolean[] {false});
         return this;
     }
@@ -66,6 +84,9 @@ public final class JsonWriter {
     public JsonWriter endObject() {
         open.pop();
         out.write('}');
+        if (recorder != null) {
+            recorder.endObject(out.size());
+        }
         return this;
     }
 
@@ -77,6 +98,9 @@ public final class JsonWriter {
     public JsonWriter beginArray() {
         beforeValue();
         out.write('[');
+        if (recorder != null) {
+            recorder.beginArray();
+        }
         open.push(new boolean[] {false});
         return this;
     }
@@ -89,6 +113,9 @@ public final class JsonWriter {
     public JsonWriter endArray() {
         open.pop();
         out.write(']');
+        if (recorder != null) {
+            recorder.endArray(out.size());
+        }
         return this;
     }
 
@@ -101,6 +128,9 @@ public final class JsonWriter {
     public JsonWriter name(String name) {
         beforeValue();
         writeString(name);
+        if (recorder != null) {
+            recorder.name(name);
+        }
         out.write(':');
         afterName = true;
         return this;
@@ -115,6 +145,9 @@ public final class JsonWriter {
     public JsonWriter value(String value) {
         beforeValue();
         writeString(value);
+        if (recorder != null) {
+            recorder.string(value, lastAt, lastLength, lastEscaped, out.size());
+        }
         return this;
     }
 
@@ -126,7 +159,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(BigDecimal value) {
         beforeValue();
-        writeRaw(value.toPlainString());
+        writeRaw(value.toPlainString(), PairsRecorder.Literal.NUMBER);
         return this;
     }
 
@@ -148,7 +181,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(long value) {
         beforeValue();
-        writeRaw(Long.toString(value));
+        writeRaw(Long.toString(value), PairsRecorder.Literal.NUMBER);
         return this;
     }
 
@@ -164,7 +197,7 @@ public final class JsonWriter {
             throw new EncodeException("'" + literal + "' is not a number, and this value set is sent as one");
         }
         beforeValue();
-        writeRaw(literal);
+        writeRaw(literal, PairsRecorder.Literal.NUMBER);
         return this;
     }
 
@@ -176,7 +209,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(boolean value) {
         beforeValue();
-        writeRaw(value ? "true" : "false");
+        writeRaw(value ? "true" : "false", value ? PairsRecorder.Literal.TRUE : PairsRecorder.Literal.FALSE);
         return this;
     }
 
@@ -206,7 +239,7 @@ public final class JsonWriter {
             return value(s.value());
         } else if (value instanceof JsonValue.JsonNumber n) {
             beforeValue();
-            writeRaw(n.literal());
+            writeRaw(n.literal(), PairsRecorder.Literal.NUMBER);
             return this;
         } else if (value instanceof JsonValue.JsonBoolean b) {
             return value(b.value());
@@ -227,15 +260,23 @@ public final class JsonWriter {
         return out.toByteArray();
     }
 
-    private void writeRaw(String text) {
+    private void writeRaw(String text, PairsRecorder.Literal kind) {
         byte[] b = text.getBytes(StandardCharsets.US_ASCII);
+        int at = out.size();
         out.write(b, 0, b.length);
+        if (recorder != null) {
+            recorder.literal(at, b.length, kind);
+        }
     }
 
     private void writeString(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        boolean escaped = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                escaped = true;
+            }
             switch (c) {
                 case '"' -> b.append("\\\"");
                 case '\\' -> b.append("\\\\");
@@ -260,6 +301,9 @@ public final class JsonWriter {
             }
         }
         byte[] bytes = b.append('"').toString().getBytes(StandardCharsets.UTF_8);
+        lastAt = out.size() + 1;
+        lastEscaped = escaped;
+        lastLength = escaped && recorder != null ? s.getBytes(StandardCharsets.UTF_8).length : bytes.length - 2;
         out.write(bytes, 0, bytes.length);
     }
 }
