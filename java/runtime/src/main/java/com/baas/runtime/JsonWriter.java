@@ -2,10 +2,10 @@ package com.baas.runtime;
 
 import com.baas.signing.JsonValue;
 import com.baas.signing.PairsRecorder;
-import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 
@@ -24,15 +24,16 @@ import java.util.Map;
  * read back.
  */
 public final class JsonWriter {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    /** The text written (a plain buffer: ByteArrayOutputStream locks on every write). */
+    private final Buffer out = new Buffer();
     /** One entry per open object or array: whether it has a member or element yet. */
     private final Deque<boolean[]> open = new ArrayDeque<>();
     private boolean afterName;
     /** Told what is written, to sign it without reading it back; or null. */
     private final PairsRecorder recorder;
-    /** Where the last string's text starts, its UTF-8 length, whether it was escaped. */
+    /** Where the last string's text starts, its UTF-8 (unescaped), whether it was escaped. */
     private int lastAt;
-    private int lastLength;
+    private byte[] lastText;
     private boolean lastEscaped;
 
     /** An empty writer. */
@@ -129,7 +130,7 @@ public final class JsonWriter {
         beforeValue();
         writeString(name);
         if (recorder != null) {
-            recorder.name(name);
+            recorder.name(lastText);
         }
         out.write(':');
         afterName = true;
@@ -146,7 +147,7 @@ public final class JsonWriter {
         beforeValue();
         writeString(value);
         if (recorder != null) {
-            recorder.string(value, lastAt, lastLength, lastEscaped, out.size());
+            recorder.string(lastText, lastAt, lastEscaped, out.size());
         }
         return this;
     }
@@ -270,6 +271,22 @@ public final class JsonWriter {
     }
 
     private void writeString(String s) {
+        // Most strings need no escape and hold no surrogate: their UTF-8, written as it is.
+        boolean plain = true;
+        for (int i = 0; i < s.length() && plain; i++) {
+            char c = s.charAt(i);
+            plain = c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c);
+        }
+        if (plain) {
+            byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+            out.write('"');
+            lastAt = out.size();
+            out.write(bytes, 0, bytes.length);
+            out.write('"');
+            lastText = bytes;
+            lastEscaped = false;
+            return;
+        }
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
         boolean escaped = false;
         for (int i = 0; i < s.length(); i++) {
@@ -303,7 +320,37 @@ public final class JsonWriter {
         byte[] bytes = b.append('"').toString().getBytes(StandardCharsets.UTF_8);
         lastAt = out.size() + 1;
         lastEscaped = escaped;
-        lastLength = escaped && recorder != null ? s.getBytes(StandardCharsets.UTF_8).length : bytes.length - 2;
+        lastText = recorder == null ? null : escaped ? s.getBytes(StandardCharsets.UTF_8)
+                : Arrays.copyOfRange(bytes, 1, bytes.length - 1);
         out.write(bytes, 0, bytes.length);
+    }
+
+    /** A growable byte buffer, without the locking of {@code ByteArrayOutputStream}. */
+    private static final class Buffer {
+        private byte[] bytes = new byte[256];
+        private int size;
+
+        void write(int b) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, size * 2);
+            }
+            bytes[size++] = (byte) b;
+        }
+
+        void write(byte[] b, int from, int length) {
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length));
+            }
+            System.arraycopy(b, from, bytes, size, length);
+            size += length;
+        }
+
+        int size() {
+            return size;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, size);
+        }
     }
 }

@@ -20,7 +20,8 @@ import java.util.List;
  * {@link #finish(byte[])} return {@code null}: then read the bytes back instead.
  */
 public final class PairsRecorder {
-    private static final String SIGNATURE = "signature";
+    private static final byte[] SIGNATURE = "signature".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SENDER_KEY = Canonical.SENDER_KEY.getBytes(StandardCharsets.US_ASCII);
 
     private final Tape tape = new Tape(1024);
     private final int[] chain = new int[Canonical.MAX_DEPTH + 2];
@@ -182,34 +183,38 @@ public final class PairsRecorder {
         }
     }
 
-    /** The classes of the characters of a text: 1 when it holds a separator, 2 when it holds {@code &}. */
-    private static int flags(String text) {
-        int flags = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '&') {
-                flags |= 3;
-            } else if (c == '=' || c == '.' || c == '[' || c == ']') {
-                flags |= 1;
+    /** Whether UTF-8 text holds one of {@code & = . [ ]} (no byte of a multi-byte character is one). */
+    private static boolean holdsSeparator(byte[] text) {
+        for (byte b : text) {
+            if (b == '&' || b == '=' || b == '.' || b == '[' || b == ']') {
+                return true;
             }
         }
-        return flags;
+        return false;
+    }
+
+    private static boolean holdsAmpersand(byte[] text) {
+        for (byte b : text) {
+            if (b == '&') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A copy of {@code text} in the tape's scratch bytes. */
-    private int copy(String text) {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        int ref = tape.scratchReserve(bytes.length);
-        System.arraycopy(bytes, 0, tape.scratch, Tape.offset(ref), bytes.length);
+    private int copy(byte[] text) {
+        int ref = tape.scratchReserve(text.length);
+        System.arraycopy(text, 0, tape.scratch, Tape.offset(ref), text.length);
         return ref;
     }
 
     /**
      * A member's name, written as a JSON string.
      *
-     * @param name the name
+     * @param name the name's UTF-8 (unescaped); the recorder copies it
      */
-    public void name(String name) {
+    public void name(byte[] name) {
         if (off()) {
             return;
         }
@@ -218,21 +223,20 @@ public final class PairsRecorder {
             return;
         }
         boolean top = depth == 1;
-        if (top && name.equals(SIGNATURE)) {
+        if (top && Arrays.equals(name, SIGNATURE)) {
             abandoned = true;
             return;
         }
         // Keys are compared before the text is finished: the recorder keeps its own copy.
         int id = tape.add(Tape.NULL);
-        int ref = copy(name);
-        int length = tape.scratchLength - Tape.offset(ref);
-        tape.setKey(id, ref, length);
+        int length = name.length;
+        tape.setKey(id, copy(name), length);
         push(id);
-        if (top && name.equals(Canonical.SENDER_KEY)) {
+        if (top && Arrays.equals(name, SENDER_KEY)) {
             refuse(CanonicalException.ambiguous(Ambiguity.SENDER_KEY, tape.path(chain, depth + 1, id)));
             return;
         }
-        if (length == 0 || (flags(name) & 1) != 0) {
+        if (length == 0 || holdsSeparator(name)) {
             refuse(CanonicalException.ambiguous(Ambiguity.KEY, tape.path(chain, depth + 1, id)));
             return;
         }
@@ -243,13 +247,12 @@ public final class PairsRecorder {
     /**
      * A string value.
      *
-     * @param value the text
+     * @param value its UTF-8 (unescaped); copied only when {@code escaped}
      * @param at where its text starts in the text written (after the opening quote)
-     * @param length its length in UTF-8 bytes (unescaped)
-     * @param escaped whether the text written holds an escape
+     * @param escaped whether the text written holds an escape (then it is not {@code value})
      * @param end the length of the text written, the closing quote included
      */
-    public void string(String value, int at, int length, boolean escaped, int end) {
+    public void string(byte[] value, int at, boolean escaped, int end) {
         if (off() || depth == 0) {
             abandoned |= depth == 0;
             return;
@@ -260,7 +263,8 @@ public final class PairsRecorder {
         }
         // The value is read from the text written once it is finished, unless it was escaped there.
         int ref = escaped ? copy(value) : at;
-        if ((flags(value) & 2) != 0 && readsAsPair(value)) {
+        int length = value.length;
+        if (holdsAmpersand(value) && Canonical.readsAsPair(value, 0, length)) {
             refuse(CanonicalException.ambiguous(Ambiguity.VALUE_READS_AS_PAIR, tape.path(chain, depth + 1, id)));
             return;
         }
@@ -290,11 +294,6 @@ public final class PairsRecorder {
         tape.set(id, at, length);
         pairBytes += memberLength + 1 + length;
         withinBudget(at + length);
-    }
-
-    private static boolean readsAsPair(String value) {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        return Canonical.readsAsPair(bytes, 0, bytes.length);
     }
 
     /** The kinds of {@link #literal}. */
