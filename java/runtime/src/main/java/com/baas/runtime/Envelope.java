@@ -5,7 +5,6 @@ import com.baas.signing.Canonical;
 import com.baas.signing.CanonicalException;
 import com.baas.signing.Flattened;
 import com.baas.signing.JsonValue;
-import com.baas.signing.PairsRecorder;
 import com.baas.signing.PrivateKey;
 import com.baas.signing.Signer;
 import com.baas.signing.VerifyException;
@@ -17,8 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * Message envelopes: building and signing requests, opening and verifying answers, over the
- * signing library ({@link Signer}, {@link Canonical}, {@link PairsRecorder}), which stays the
- * only signing code. An envelope is signed while it is written, not read back.
+ * signing library ({@link Signer}, {@link Canonical}), which stays the only signing code.
  * Besides what the client uses, {@link #signedAnswer} and {@link #verifyRequest} are tools
  * for test servers ({@code MockService} uses them).
  */
@@ -104,21 +102,6 @@ public final class Envelope {
         }
     }
 
-    /**
-     * Signs what {@code w} wrote while it wrote it (its recorder), or, when the recorder could
-     * not follow, as {@link #sign} does by reading the bytes back; the same refusals either way.
-     */
-    static byte[] signWritten(JsonWriter w, PairsRecorder recorder, PrivateKey key) {
-        byte[] unsigned = w.toBytes();
-        Flattened flat;
-        try {
-            flat = recorder.finish(unsigned);
-        } catch (CanonicalException e) {
-            throw refused(e, key);
-        }
-        return flat == null ? sign(unsigned, key) : Signer.attachSignature(unsigned, flat.signatureHex(key));
-    }
-
     private static EncodeException refused(CanonicalException e, PrivateKey key) {
         if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
             return nullSent(e.path(), key);
@@ -146,8 +129,7 @@ public final class Envelope {
             PrivateKey key, String requestId) {
         String rid = requestId == null ? newRequestId(sender) : requestId;
         checkRequestId(rid);
-        PairsRecorder recorder = new PairsRecorder();
-        JsonWriter w = new JsonWriter(recorder).beginObject();
+        JsonWriter w = new JsonWriter().beginObject();
         w.name("requestId").value(rid);
         w.name("sender").value(sender);
         w.name("locale").value(locale);
@@ -155,7 +137,7 @@ public final class Envelope {
         w.name("salt").value(newSalt());
         w.name("params");
         params.accept(w);
-        return new SignedRequest(rid, signWritten(w.endObject(), recorder, key));
+        return new SignedRequest(rid, sign(w.endObject().toBytes(), key));
     }
 
     /**
@@ -259,8 +241,7 @@ public final class Envelope {
      */
     public static byte[] signedAnswer(String requestId, String sender, String locale, String code, String msg,
             Consumer<JsonWriter> data, PrivateKey key) {
-        PairsRecorder recorder = new PairsRecorder();
-        JsonWriter w = new JsonWriter(recorder).beginObject();
+        JsonWriter w = new JsonWriter().beginObject();
         w.name("requestId").value(requestId);
         w.name("sender").value(sender);
         w.name("locale").value(locale);
@@ -272,7 +253,7 @@ public final class Envelope {
             w.name("data");
             data.accept(w);
         }
-        return signWritten(w.endObject(), recorder, key);
+        return sign(w.endObject().toBytes(), key);
     }
 
     /**

@@ -1,7 +1,6 @@
 package com.baas.runtime;
 
 import com.baas.signing.JsonValue;
-import com.baas.signing.PairsRecorder;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -20,8 +19,6 @@ import java.util.Map;
  * Money is written with its exact text ({@link #value(BigDecimal)} writes a JSON number,
  * {@link #decimalText(BigDecimal)} the text where the wire wants a string); a {@code null} is
  * never written. A string holding a lone surrogate (not text) is an {@link EncodeException}.
- * The envelopes the SDK sends are signed while they are written ({@link PairsRecorder}), not
- * read back.
  */
 public final class JsonWriter {
     /** The text written (a plain buffer: ByteArrayOutputStream locks on every write). */
@@ -29,21 +26,9 @@ public final class JsonWriter {
     /** One entry per open object or array: whether it has a member or element yet. */
     private final Deque<boolean[]> open = new ArrayDeque<>();
     private boolean afterName;
-    /** Told what is written, to sign it without reading it back; or null. */
-    private final PairsRecorder recorder;
-    /** Where the last string's text starts, its UTF-8 (unescaped), whether it was escaped. */
-    private int lastAt;
-    private byte[] lastText;
-    private boolean lastEscaped;
 
     /** An empty writer. */
     public JsonWriter() {
-        this(null);
-    }
-
-    /** An empty writer that tells {@code recorder} what it writes (the envelopes the SDK signs). */
-    JsonWriter(PairsRecorder recorder) {
-        this.recorder = recorder;
     }
 
     private void beforeValue() {
@@ -70,9 +55,6 @@ public final class JsonWriter {
     public JsonWriter beginObject() {
         beforeValue();
         out.write('{');
-        if (recorder != null) {
-            recorder.beginObject();
-        }
         open.push(new boolean[] {false});
         return this;
     }
@@ -85,9 +67,6 @@ public final class JsonWriter {
     public JsonWriter endObject() {
         open.pop();
         out.write('}');
-        if (recorder != null) {
-            recorder.endObject(out.size());
-        }
         return this;
     }
 
@@ -99,9 +78,6 @@ public final class JsonWriter {
     public JsonWriter beginArray() {
         beforeValue();
         out.write('[');
-        if (recorder != null) {
-            recorder.beginArray();
-        }
         open.push(new boolean[] {false});
         return this;
     }
@@ -114,9 +90,6 @@ public final class JsonWriter {
     public JsonWriter endArray() {
         open.pop();
         out.write(']');
-        if (recorder != null) {
-            recorder.endArray(out.size());
-        }
         return this;
     }
 
@@ -129,9 +102,6 @@ public final class JsonWriter {
     public JsonWriter name(String name) {
         beforeValue();
         writeString(name);
-        if (recorder != null) {
-            recorder.name(lastText);
-        }
         out.write(':');
         afterName = true;
         return this;
@@ -146,9 +116,6 @@ public final class JsonWriter {
     public JsonWriter value(String value) {
         beforeValue();
         writeString(value);
-        if (recorder != null) {
-            recorder.string(lastText, lastAt, lastEscaped, out.size());
-        }
         return this;
     }
 
@@ -160,7 +127,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(BigDecimal value) {
         beforeValue();
-        writeRaw(value.toPlainString(), PairsRecorder.Literal.NUMBER);
+        writeRaw(value.toPlainString());
         return this;
     }
 
@@ -182,7 +149,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(long value) {
         beforeValue();
-        writeRaw(Long.toString(value), PairsRecorder.Literal.NUMBER);
+        writeRaw(Long.toString(value));
         return this;
     }
 
@@ -198,7 +165,7 @@ public final class JsonWriter {
             throw new EncodeException("'" + literal + "' is not a number, and this value set is sent as one");
         }
         beforeValue();
-        writeRaw(literal, PairsRecorder.Literal.NUMBER);
+        writeRaw(literal);
         return this;
     }
 
@@ -210,7 +177,7 @@ public final class JsonWriter {
      */
     public JsonWriter value(boolean value) {
         beforeValue();
-        writeRaw(value ? "true" : "false", value ? PairsRecorder.Literal.TRUE : PairsRecorder.Literal.FALSE);
+        writeRaw(value ? "true" : "false");
         return this;
     }
 
@@ -240,7 +207,7 @@ public final class JsonWriter {
             return value(s.value());
         } else if (value instanceof JsonValue.JsonNumber n) {
             beforeValue();
-            writeRaw(n.literal(), PairsRecorder.Literal.NUMBER);
+            writeRaw(n.literal());
             return this;
         } else if (value instanceof JsonValue.JsonBoolean b) {
             return value(b.value());
@@ -261,13 +228,9 @@ public final class JsonWriter {
         return out.toByteArray();
     }
 
-    private void writeRaw(String text, PairsRecorder.Literal kind) {
+    private void writeRaw(String text) {
         byte[] b = text.getBytes(StandardCharsets.US_ASCII);
-        int at = out.size();
         out.write(b, 0, b.length);
-        if (recorder != null) {
-            recorder.literal(at, b.length, kind);
-        }
     }
 
     private void writeString(String s) {
@@ -280,20 +243,13 @@ public final class JsonWriter {
         if (plain) {
             byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
             out.write('"');
-            lastAt = out.size();
             out.write(bytes, 0, bytes.length);
             out.write('"');
-            lastText = bytes;
-            lastEscaped = false;
             return;
         }
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        boolean escaped = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c < 0x20 || c == '"' || c == '\\') {
-                escaped = true;
-            }
             switch (c) {
                 case '"' -> b.append("\\\"");
                 case '\\' -> b.append("\\\\");
@@ -318,10 +274,6 @@ public final class JsonWriter {
             }
         }
         byte[] bytes = b.append('"').toString().getBytes(StandardCharsets.UTF_8);
-        lastAt = out.size() + 1;
-        lastEscaped = escaped;
-        lastText = recorder == null ? null : escaped ? s.getBytes(StandardCharsets.UTF_8)
-                : Arrays.copyOfRange(bytes, 1, bytes.length - 1);
         out.write(bytes, 0, bytes.length);
     }
 

@@ -31,8 +31,8 @@ final class Tape {
 
     static final int STRIDE = 4;
 
-    /** The bytes the records point into (set once they are all written, for a recorded body). */
-    byte[] body;
+    /** The bytes the records point into. */
+    final byte[] body;
     byte[] scratch = new byte[0];
     int scratchLength;
     int[] nodes;
@@ -49,13 +49,8 @@ final class Tape {
     long comparisons;
 
     Tape(byte[] body) {
-        this(body.length);
         this.body = body;
-    }
-
-    /** A tape for a body of about {@code bytes} bytes, still to be given its bytes. */
-    Tape(int bytes) {
-        int estimate = Math.max(16, bytes / 24);
+        int estimate = Math.max(16, body.length / 24);
         nodes = new int[estimate * STRIDE];
         kids = new int[estimate];
     }
