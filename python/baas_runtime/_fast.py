@@ -98,6 +98,7 @@ def _byte_len(text: str) -> int:
 
 
 _FOLLOWS = {str: "=", JsonNumber: "=", bool: "=", dict: ".", list: "["}
+_TEXTS = frozenset((str, JsonNumber))
 
 
 class _Plan:
@@ -202,19 +203,23 @@ def read(data: bytes, null_members: bool) -> Flattened:
     # member has one colon outside strings; the colons inside strings are those of the values
     # (keys with a colon are not read here, and no `\u003a` escape is), each of which is in
     # the canonical string once (but `signature`'s, taken off above).
-    if len(parts) <= 64:
-        colons -= "".join(parts).count(":")
-    else:  # without copying the whole text
-        colons -= sum(map(str.count, parts, repeat(":")))
+    # (As many colons as members: then none is inside a string and no key repeats, since
+    # the members written are at least those read. Else the values' colons are counted.)
+    if colons != walk.members:
+        if len(parts) <= 64:
+            colons -= "".join(parts).count(":")
+        else:  # without copying the whole text
+            colons -= sum(map(str.count, parts, repeat(":")))
     if colons != walk.members:
         raise Uncertain
-    return Flattened(
+    return Flattened._made(
         value=top,
         parts=parts,
         signature=signature,
         has_signature_key=has_signature,
         has_sender_key_pair=False,
         null_paths=tuple(walk.nulls),
+        parts_are_pairs=False,
     )
 
 
@@ -278,15 +283,22 @@ class _Walk:
         self.members += len(made)
         if len(prefix) > 31:
             self.over(len(made) * max(0, _byte_len(prefix) - 126))
+        amp = self.amp
+        if not _CLEAN_KEYS.issuperset(made):
+            for key in made:
+                _clean(key)
+        if not top and not amp and _TEXTS.issuperset(map(type, made.values())):
+            # Text and numbers only (the rows of a page): one comprehension, `!s` making a
+            # JsonNumber plain text.
+            out += [f"{prefix}{key}={value!s}" for key, value in made.items()]
+            return
         append = out.append
         for key, value in made.items():
-            if key not in _CLEAN_KEYS:
-                _clean(key)
             kind = type(value)
             if kind is str:
                 if top and key == "signature":
                     continue
-                if self.amp and reads_as_pair(value):
+                if amp and reads_as_pair(value):
                     raise Uncertain  # R3
                 append(f"{prefix}{key}={value}")
             elif kind is JsonNumber:
