@@ -98,7 +98,6 @@ def _byte_len(text: str) -> int:
 
 
 _FOLLOWS = {str: "=", JsonNumber: "=", bool: "=", dict: ".", list: "["}
-_TEXTS = frozenset((str, JsonNumber))
 
 
 class _Plan:
@@ -287,11 +286,6 @@ class _Walk:
         if not _CLEAN_KEYS.issuperset(made):
             for key in made:
                 _clean(key)
-        if not top and not amp and _TEXTS.issuperset(map(type, made.values())):
-            # Text and numbers only (the rows of a page): one comprehension, `!s` making a
-            # JsonNumber plain text.
-            out += [f"{prefix}{key}={value!s}" for key, value in made.items()]
-            return
         append = out.append
         for key, value in made.items():
             kind = type(value)
