@@ -215,11 +215,23 @@ pub(super) fn digest(
     sender_at: usize,
     key: &PrivateKey,
 ) -> [u8; 32] {
-    let pair = |&(start, end): &(u32, u32)| text.get(start as usize..end as usize);
+    digest_with(pairs, sender_at, key, |&(start, end), hashing| {
+        hashing.put(text.get(start as usize..end as usize).unwrap_or_default());
+    })
+}
+
+/// [`digest`] of records that `put` writes (one pair, or several joined with `&`).
+#[inline(always)]
+pub(super) fn digest_with(
+    pairs: &[(u32, u32)],
+    sender_at: usize,
+    key: &PrivateKey,
+    mut put: impl FnMut(&(u32, u32), &mut Hashing),
+) -> [u8; 32] {
     let mut hashing = Hashing::new();
     let (before, after) = pairs.split_at(sender_at.min(pairs.len()));
     for record in before {
-        hashing.put(pair(record).unwrap_or_default());
+        put(record, &mut hashing);
         hashing.put(b"&");
     }
     hashing.put(SENDER_KEY.as_bytes());
@@ -227,7 +239,7 @@ pub(super) fn digest(
     hashing.sender_key(key);
     for record in after {
         hashing.put(b"&");
-        hashing.put(pair(record).unwrap_or_default());
+        put(record, &mut hashing);
     }
     hashing.finish()
 }
