@@ -36,7 +36,7 @@
 mod text;
 
 use super::limits::{over_budget, EXPANSION_ALLOWANCE, MAX_DEPTH};
-use super::members::{self, Member};
+use super::members::{self, Member, Shapes};
 use super::rules::reads_as_pair_after_ampersand;
 use super::scan::{plain_run_ascii, push_decimal, Out, Tokens};
 use super::SENDER_KEY;
@@ -81,6 +81,9 @@ pub(super) struct Flat {
     path: Vec<u8>,
     /// Pair records being moved into order.
     spare: Vec<(u32, u32)>,
+    /// The order of objects of a few shapes read before (kept with the buffers, so the
+    /// envelope of every answer is sorted once per thread).
+    shapes: Shapes,
 }
 
 /// What a value turned out to be, for its member's separator.
@@ -139,6 +142,7 @@ impl Flat {
             elements: Vec::new(),
             path: Vec::with_capacity(64),
             spare: Vec::with_capacity(64),
+            shapes: Shapes::default(),
         }
     }
 
@@ -410,6 +414,7 @@ impl Reader<'_, '_> {
             flat.pairs.get_mut(first_pair..).unwrap_or_default(),
             &mut flat.spare,
             top,
+            Some(&mut flat.shapes),
         )?;
         if top {
             flat.sender_at = first_pair + before;

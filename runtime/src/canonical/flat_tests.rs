@@ -281,3 +281,33 @@ fn what_needs_judgement_is_left_to_the_careful_parser() {
     assert!(Flat::read(deep.as_bytes()).is_none());
     assert!(careful(deep.as_bytes()).is_err());
 }
+
+/// The order of an object is reused only for one with the same keys and separators in
+/// the same order: keys past sixteen bytes that differ only after them, a separator
+/// changed by the value's kind, the same keys in another order.
+#[test]
+fn remembered_orders_are_reused_only_for_the_same_keys() {
+    let long = |a: &str, b: &str| {
+        format!(r#"{{"abcdefghijklmnop{a}":1,"abcdefghijklmnop{b}":2,"z":3,"b":4}}"#)
+    };
+    let bodies = [
+        format!(r#"{{"rows":[{},{},{}]}}"#, long("X", "Y"), long("Y", "X"), long("X", "Y")),
+        r#"{"rows":[{"b":1,"a":{"c":1}},{"b":{"c":1},"a":1},{"b":[1],"a":1},{"b":1,"a":[1]}]}"#
+            .to_owned(),
+        r#"{"rows":[{"b":1,"a":2,"c":3},{"c":1,"a":2,"b":3},{"a":1,"c":2,"b":3},{"b":1,"a":2,"c":3}]}"#
+            .to_owned(),
+        r#"{"rows":[{"b":1,"a":2},{"b":1,"a":2,"a0":3},{"b":1,"a":2}]}"#.to_owned(),
+    ];
+    for body in &bodies {
+        // Twice: the second read finds every shape remembered from the first.
+        for _ in 0..2 {
+            match agree(body) {
+                Ok(taken) => assert!(taken, "left to the careful parser: {body}"),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    // A repeated key is refused even where a shape without it was remembered.
+    let repeated = r#"{"rows":[{"b":1,"a":2},{"b":1,"b":2}]}"#;
+    assert!(Flat::read(repeated.as_bytes()).is_none());
+}
