@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import logging
 import os
 import random
 import subprocess
@@ -60,6 +61,9 @@ from baas_runtime import sign as py_sign  # noqa: E402
 from baas_runtime.secret import PrivateKey  # noqa: E402
 
 PY_KEY = PrivateKey(KEY)
+# The signers in this process warn about every null member they skip (issue 34 item 10):
+# expected here, hundreds of times, so not printed.
+logging.disable(logging.WARNING)
 
 # ------------------------------------------------------------------ the generator
 
@@ -355,7 +359,7 @@ def null_members_only(text: bytes) -> str | None:
         interop.check_unambiguous(message, received=True)
     except (ValueError, RecursionError):
         return None
-    if not interop.null_member_paths(message):
+    if not interop.null_members(message):
         return None
     return "ok " + interop.signature(message, KEY)
 

@@ -80,7 +80,8 @@ const MOCK_AND_NOTIFICATION_NAMES: [&str; 13] = [
     "SandboxProcess",
 ];
 
-/// `__init__.py`: its docstring, its imports, the versions, and `__all__`.
+/// `__init__.py`: its docstring, its names (imported when first used), the versions, and
+/// `__all__`.
 pub fn init(plan: &SdkPlan) -> String {
     let mut out = module(&init_doc(plan));
     let mut local = vec!["AsyncClient", "Client"];
@@ -88,12 +89,81 @@ pub fn init(plan: &SdkPlan) -> String {
         local.extend(["AsyncPendingApplication", "PendingApplication"]);
     }
     let groups: Vec<String> = plan.groups.iter().map(|g| names::ident(&g.words)).collect();
+    out.line("from typing import TYPE_CHECKING, Any");
+    out.blank();
+    out.line("if TYPE_CHECKING:");
+    out.indent();
     init_imports(&mut out, &local, &groups);
+    out.dedent();
     out.blank();
     versions(&mut out, plan);
     out.blank();
-    init_all(&mut out, &local, groups);
+    init_all(&mut out, &local, groups.clone());
+    out.blank();
+    lazy(&mut out, &local, &groups);
     out.finish()
+}
+
+/// Where each exported name lives, and the module `__getattr__` (PEP 562) that imports it
+/// when it is first used: `import baas_client` loads no more than this file, and a call
+/// loads what it needs (issue 36: importing the SDK at most 1.5 times httpx's import).
+fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
+    let mut homes: Vec<(String, String)> = Vec::new();
+    for n in RUNTIME_NAMES {
+        homes.push((n.to_owned(), "baas_runtime".to_owned()));
+    }
+    for (names, home) in [
+        (&MOCK_AND_NOTIFICATION_NAMES[0..3], "baas_runtime.mock"),
+        (&MOCK_AND_NOTIFICATION_NAMES[3..8], "baas_runtime.notification"),
+        (&MOCK_AND_NOTIFICATION_NAMES[8..13], "baas_runtime.sandbox"),
+    ] {
+        for n in names {
+            homes.push(((*n).to_owned(), home.to_owned()));
+        }
+    }
+    for n in local {
+        homes.push(((*n).to_owned(), "._client".to_owned()));
+    }
+    for n in ["NotificationType", "ResultCode"] {
+        homes.push((n.to_owned(), ".enums".to_owned()));
+    }
+    for n in ["enums", "notifications", "records"].iter().map(|s| (*s).to_owned()).chain(groups.iter().cloned()) {
+        homes.push((n, String::new()));
+    }
+    homes.sort();
+    out.line("# Where each name lives (\"\" for a module of this package): imported on first use.");
+    out.line("_HOMES = {");
+    for (name, home) in &homes {
+        out.line(&format!("    {}: {},", names::string(name), names::string(home)));
+    }
+    out.line("}");
+    out.blank();
+    out.blank();
+    // Hidden from type checkers, which read the imports above: a misspelt name stays an
+    // error for a partner's mypy instead of an `Any`.
+    out.line("if not TYPE_CHECKING:");
+    out.indent();
+    out.blank();
+    out.line("def __getattr__(name: str) -> Any:");
+    out.indent();
+    docstring(out, "Imports a name of the package the first time it is used (PEP 562).");
+    out.line("import importlib");
+    out.blank();
+    out.line("home = _HOMES.get(name)");
+    out.line("if home is None:");
+    out.line("    raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")");
+    out.line("if home:");
+    out.line("    value = getattr(importlib.import_module(home, __name__), name)");
+    out.line("else:");
+    out.line("    value = importlib.import_module(f\"{__name__}.{name}\")");
+    out.line("globals()[name] = value");
+    out.line("return value");
+    out.dedent();
+    out.dedent();
+    out.blank();
+    out.blank();
+    out.line("def __dir__() -> list[str]:");
+    out.line("    return sorted(set(globals()) | set(__all__))");
 }
 
 /// The package's docstring: a partner's first call, and what every call does.
@@ -102,12 +172,14 @@ fn init_doc(plan: &SdkPlan) -> String {
         "The Python SDK of the {}.\n\nA partner's first call:\n\n    from baas_client import Client, Config, PrivateKey\n\n    key = PrivateKey.from_env(\"BAAS_PRIVATE_KEY\")\n    with Client(Config(\"https://baas.example.com\", \"your-sender\", key)) as client:\n        account = client.get_account_details(account_id=\"1000000001\")\n        print(account.balance)  # a Decimal, never a float\n\nEvery request is checked against the spec's rules before it is sent, signed over the \
          exact bytes sent; every answer is verified over the exact bytes received. Errors \
          are `BaasError`s whose `outcome` says whether the call was not sent, refused, or \
-         may have taken effect.",
+         may have taken effect. Each name is imported when first used, so importing the \
+         package costs little.",
         plan.title
     )
 }
 
-/// The runtime's names, the clients, the enums and records, and the group modules.
+/// The runtime's names, the clients, the enums and records, and the group modules (for
+/// the type checker; at run time `__getattr__` imports them).
 fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
     out.line("from baas_runtime import (");
     for n in RUNTIME_NAMES {
