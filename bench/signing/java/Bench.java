@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,8 +48,7 @@ public final class Bench {
     static String naiveSign(byte[] body, String key) throws Exception {
         JsonNode root = MAPPER.readTree(body);
         List<String> pairs = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
             if (!e.getKey().equals("signature")) {
                 flatten(e.getKey(), e.getValue(), pairs);
             }
@@ -67,8 +65,7 @@ public final class Bench {
             if (value.isEmpty()) {
                 out.add(path + "={}");
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : value.properties()) {
                 flatten(path + "." + e.getKey(), e.getValue(), out);
             }
         } else if (value.isArray()) {
