@@ -97,7 +97,9 @@ function arrayOrder(n: number): readonly number[] {
     order.push(i);
   };
   for (let d = 0; d < 10 && d < n; d++) visit(d);
-  if (arrayOrders.size < 256) arrayOrders.set(n, order);
+  // Kept for lengths met again (pages of 100, 2,000 rows): at most 64 of them, of at most
+  // 10,000 elements each (about 5 MB in all).
+  if (n <= 10_000 && arrayOrders.size < 64) arrayOrders.set(n, order);
   return order;
 }
 
