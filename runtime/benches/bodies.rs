@@ -9,7 +9,8 @@
 //! * C: the naive signer a partner would write (serde_json `Value`, recursive flatten to
 //!   owned strings, sort, join, SHA-256), as in `benches/signing.rs`;
 //!
-//! and the peak memory of one A and one C call over the body's size (a counting global
+//! (each timed in this thread's CPU time, so that other processes' turns on a shared
+//! machine do not count) and the peak memory of one A and one C call over the body's size (a counting global
 //! allocator, switched on only for those two calls). Then, for issue 36 item 4, the cost
 //! per byte of a page above 8 KiB against the same rows cut below 8 KiB (no cliff where
 //! the one-pass reader used to stop).
@@ -25,6 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use baas_runtime::{sign, PrivateKey};
+
+#[path = "roundtrip/thread_cpu.rs"]
+mod thread_cpu;
 use sha2::{Digest, Sha256};
 
 // ---------------------------------------------------------------------------------------
@@ -158,13 +162,14 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// Nanoseconds per call of `f` over `calls` calls.
+/// CPU nanoseconds of this thread per call of `f` over `calls` calls (on a machine
+/// shared with other work, wall-clock rounds would count other processes' turns).
 fn timed<T>(calls: u32, f: &mut impl FnMut() -> T) -> f64 {
-    let started = Instant::now();
+    let started = thread_cpu::thread_cpu_ns();
     for _ in 0..calls {
         black_box(f());
     }
-    started.elapsed().as_secs_f64() * 1e9 / f64::from(calls)
+    (thread_cpu::thread_cpu_ns() - started) as f64 / f64::from(calls)
 }
 
 /// Calls per round so that one round of the slowest of `sides` takes about `round_ms`.

@@ -27,7 +27,7 @@
 //!
 //! Memory: a body up to [`SMALL`] bytes may have up to 64 KiB of pairs' text (buffers
 //! kept for the thread's next body). Above that, the text is given the body's size
-//! (plus [`SLACK`]) once and never more, and what the pass holds besides it may grow
+//! (plus [`TEXT_SLACK`]) once and never more, and what the pass holds besides it may grow
 //! to half the body read so far: a body that needs more (long paths over short values,
 //! many keys in one object, a huge element) is left to the careful parser at the point
 //! where it goes over, so memory stays within twice the body and time linear
@@ -120,7 +120,10 @@ const KEEP_TEXT: usize = 64 * 1024;
 /// thread's next body; larger ones are held to their own size (see the module's doc).
 pub(super) const SMALL: usize = 8 * 1024;
 
-/// Bytes of text, and of everything else, allowed above a large body's bounds.
+/// Bytes of text allowed above a large body's size.
+pub(super) const TEXT_SLACK: usize = 4 * 1024;
+
+/// Bytes of everything else allowed above half of a large body read so far.
 pub(super) const SLACK: usize = 16 * 1024;
 
 impl Flat {
@@ -158,7 +161,7 @@ impl Flat {
         let large = body.len() > SMALL;
         let text_limit = if large {
             // Once, for the whole body: the text never grows past it.
-            flat.text.reserve_exact(body.len() + SLACK);
+            flat.text.reserve_exact(body.len() + TEXT_SLACK);
             flat.text.capacity()
         } else {
             usize::MAX
@@ -308,7 +311,7 @@ impl Reader<'_, '_> {
         if !self.large {
             return (flat.text.len() <= EXPANSION_ALLOWANCE).then_some(());
         }
-        if over_budget(self.pos, flat.pair_bytes) || flat.text.len() > self.pos + SLACK {
+        if over_budget(self.pos, flat.pair_bytes) || flat.text.len() > self.pos + TEXT_SLACK {
             return None;
         }
         // Lengths (buffers kept from an earlier body may be longer): each is at most

@@ -31,13 +31,15 @@
 //! [`Flattened::parse_unambiguous`] accepts allocates about twice its size at most
 //! (one `u32` per member or element, each at least two bytes of body), plus the
 //! longest path and the longest string holding `&`; the one pass, which writes the
-//! pairs out, takes bodies up to 8 KiB and stops past 64 KiB of pairs.
+//! pairs out, holds a body above 8 KiB to twice its size (its text to the body's size,
+//! the rest to half of it) and a smaller one to 64 KiB of pairs, and leaves a body that
+//! needs more to the careful parser.
 //!
-//! The signers and verifiers of the runtime read bodies up to 8 KiB in one pass
-//! (`flat`): each pair's text written once and each object's pairs put in order as it
-//! ends; a body that pass does not take (larger, or needing judgement: escaped or
-//! refused keys, repeats, null elements, limits) is read by the careful parser below,
-//! which gives the answer or the error.
+//! The signers and verifiers of the runtime read bodies in one pass (`flat`): each
+//! pair's text written once and each object's pairs put in order as it ends; a body
+//! that pass does not take (needing judgement: escaped or refused keys, repeats, null
+//! elements, limits; or more memory than it allows itself) is read by the careful
+//! parser below, which gives the answer or the error.
 //!
 //! The parts, by what they do: `scan` the tokenizer (strings, escapes, numbers)
 //! the parsers share; `limits` the bounds on depth, size and expansion; `rules` the
