@@ -305,7 +305,7 @@ class _Walk:
                     raise Uncertain  # R3
                 append(f"{prefix}{key}={value}")
             elif kind is JsonNumber:
-                append(prefix + key + "=" + value)
+                append(f"{prefix}{key}={value!s}")
             elif kind is dict:
                 if value:
                     self.flat_object(value, prefix + key + ".", depth + 1, out)
@@ -350,7 +350,7 @@ class _Walk:
                     raise Uncertain  # R3
                 append(f"{path}[{index}]={value}")
             elif kind is JsonNumber:
-                append(f"{path}[{index}]=" + value)
+                append(f"{path}[{index}]={value!s}")
             elif kind is list:
                 if value:
                     self.flat_array(value, f"{path}[{index}]", depth + 1, out)
