@@ -124,10 +124,16 @@ class _Plan:
         self.template.pop()
 
 
-# Plans by key tuple, and array orders by length; both bounded.
+# Plans by key tuple, and array orders by length; both bounded in count and in size, so
+# that what hostile bodies leave behind stays small (a few MB at most): plans for objects of
+# at most _PLANNED keys, orders of arrays of at most _ORDERED elements, keys of at most
+# _KEPT_KEY characters.
 _PLANS: dict[tuple[tuple[str, ...], tuple[type, ...]], _Plan | None] = {}
 _ORDERS: dict[int, tuple[int, ...]] = {}
 _CACHED = 512
+_PLANNED = 64
+_ORDERED = 4096
+_KEPT_KEY = 64
 
 
 # Keys seen free of `& = . [ ]` (R1) and of `:` (see the count of colons in `read`), bounded.
@@ -137,9 +143,10 @@ _CLEAN_KEYS: set[str] = set()
 def _clean(key: str) -> None:
     if not key or _R1.search(key) is not None or ":" in key:
         raise Uncertain  # R1: the exact reader names the path
-    if len(_CLEAN_KEYS) >= 4 * _CACHED:
-        _CLEAN_KEYS.clear()
-    _CLEAN_KEYS.add(key)
+    if len(key) <= _KEPT_KEY:
+        if len(_CLEAN_KEYS) >= 4 * _CACHED:
+            _CLEAN_KEYS.clear()
+        _CLEAN_KEYS.add(key)
 
 
 def _plan(keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Plan | None:
@@ -160,9 +167,11 @@ def _order(length: int) -> tuple[int, ...]:
     before ``p[1]...``, as ``0`` comes before ``]``), whatever follows."""
     order = _ORDERS.get(length)
     if order is None:
-        if len(_ORDERS) >= _CACHED:
-            _ORDERS.clear()
-        order = _ORDERS[length] = tuple(sorted(range(length), key=lambda i: f"{i}]"))
+        order = tuple(sorted(range(length), key=lambda i: f"{i}]"))
+        if length <= _ORDERED:
+            if len(_ORDERS) >= _CACHED:
+                _ORDERS.clear()
+            _ORDERS[length] = order
     return order
 
 
@@ -249,7 +258,7 @@ class _Walk:
         count = len(made)
         if len(prefix) > 31:
             self.over(count * max(0, _byte_len(prefix) - 126))
-        if count > 1:
+        if 1 < count <= _PLANNED:
             plan = _plan(tuple(made), tuple(map(type, made.values())))
             if plan is not None:
                 runs = self.planned(plan, made, prefix, depth)

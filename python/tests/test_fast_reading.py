@@ -164,6 +164,7 @@ def _peak(work: Callable[[], object]) -> int:
 
 def _refused_or_read(body: bytes) -> Callable[[], object]:
     def work() -> object:
+        _fast._ORDERS.clear()  # both sizes make their arrays' order (a smaller one may be kept)
         try:
             return parse(body)
         except CanonicalError as e:
@@ -232,3 +233,18 @@ def test_the_benchmark_bodies_read_as_the_exact_reader_reads_them(flat_up_to: in
         assert fast.signature_hex(key) == hashlib.sha256(canonical_text.encode()).hexdigest()
         if message is not page:  # the plain algorithm of bodies.py holds without nulls
             assert fast.signature_hex(key) == signature == fast.signature
+
+
+def test_what_bodies_leave_behind_stays_bounded() -> None:
+    """The plans, orders and clean keys kept between messages: bounded in number and size,
+    whatever the bodies (many distinct wide objects, long arrays, long keys)."""
+    for i in range(40):
+        wide = "{" + ",".join(f'"k{i}_{j}":"v"' for j in range(200)) + "}"
+        long_key = '"' + "q" * (1000 + i) + '"'
+        body = f'{{"w":{wide},"a":[{",".join(["1"] * (5000 + i))}],{long_key}:1,"pad":"{"x" * 9000}"}}'
+        parse(body.encode())
+    assert len(_fast._PLANS) <= _fast._CACHED
+    assert all(len(keys) <= _fast._PLANNED for keys, _ in _fast._PLANS)
+    assert all(length <= _fast._ORDERED for length in _fast._ORDERS)
+    assert all(len(key) <= _fast._KEPT_KEY for key in _fast._CLEAN_KEYS)
+    assert len(_fast._CLEAN_KEYS) <= 4 * _fast._CACHED
