@@ -298,12 +298,18 @@ fn main() {
         let verified = sign::verify(&body.bytes, &key);
         let expected = sign::check(&body.bytes, &key).map(|c| c.expected);
         if verified.is_err() || expected.as_deref() != Ok(body.signature.as_str()) {
-            eprintln!("{}: the runtime's verify disagrees with the manifest: {verified:?}", body.name);
+            eprintln!(
+                "{}: the runtime's verify disagrees with the manifest: {verified:?}",
+                body.name
+            );
             failed = true;
             continue;
         }
         if !naive_verify(&body.bytes, key_text) {
-            eprintln!("{}: the naive signer disagrees with the manifest", body.name);
+            eprintln!(
+                "{}: the naive signer disagrees with the manifest",
+                body.name
+            );
             failed = true;
             continue;
         }
@@ -400,5 +406,8 @@ fn profile(bodies: &[Body], spec: &str) {
         }
     }
     let per_call = started.elapsed().as_secs_f64() * 1e9 / calls.max(1) as f64;
-    eprintln!("{per_call:.0} ns per call, {:.2} ns per byte", per_call / bytes.len() as f64);
+    eprintln!(
+        "{per_call:.0} ns per call, {:.2} ns per byte",
+        per_call / bytes.len() as f64
+    );
 }

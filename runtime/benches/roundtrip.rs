@@ -42,9 +42,7 @@ mod thread_cpu;
 
 use counting::allocations;
 use cpu::{calling_cpu_ns, server_cpu_ns, this_thread_schedstat, SERVER_THREADS};
-use signing::{
-    allocations_per_call, canonical_bytes, cny_express_answer, cny_express_request,
-};
+use signing::{allocations_per_call, canonical_bytes, cny_express_answer, cny_express_request};
 
 // ---------------------------------------------------------------------------------------
 // The operation and the server.

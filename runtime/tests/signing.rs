@@ -98,8 +98,14 @@ fn empty_containers_and_nulls() {
         sign::sign(br#"{"x":[]}"#, &key)
     );
     assert!(sign::sign(br#"{"x":[],"n":null}"#, &key).is_ok());
-    assert_eq!(refused_rule(r#"{"x":[],"a":[null,1]}"#), Some(Ambiguity::Null));
-    assert_eq!(refused_rule(r#"{"x":[],"a":[{"n":null},null]}"#), Some(Ambiguity::Null));
+    assert_eq!(
+        refused_rule(r#"{"x":[],"a":[null,1]}"#),
+        Some(Ambiguity::Null)
+    );
+    assert_eq!(
+        refused_rule(r#"{"x":[],"a":[{"n":null},null]}"#),
+        Some(Ambiguity::Null)
+    );
 }
 
 #[test]
@@ -728,7 +734,8 @@ mod vectors {
             assert!(warned.is_empty(), "{name}: {warned:?}");
         }
         // A body without nulls signs without a warning.
-        let (_, warned) = warnings(|| sign::sign(br#"{"a":"null","b":[1]}"#, &PrivateKey::new(KEY)));
+        let (_, warned) =
+            warnings(|| sign::sign(br#"{"a":"null","b":[1]}"#, &PrivateKey::new(KEY)));
         assert!(warned.is_empty(), "{warned:?}");
     }
 

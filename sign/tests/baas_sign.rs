@@ -284,7 +284,10 @@ fn a_null_member_is_signed_skipped_with_one_warning_per_path() {
         let (body, unsigned) = (field(v, "body"), field(v, "unsigned"));
         let (code, out, err) = run(&["--verify"], Some(key), body);
         assert_eq!(code, 0, "{name}: {out}{err}");
-        assert!(!err.contains("warning"), "{name}: verifying warns of nothing: {err}");
+        assert!(
+            !err.contains("warning"),
+            "{name}: verifying warns of nothing: {err}"
+        );
         let skipped: Vec<&str> = v["skipped"]
             .as_array()
             .unwrap()
@@ -302,9 +305,16 @@ fn a_null_member_is_signed_skipped_with_one_warning_per_path() {
         let (code, out, err) = run(&[], Some(key), unsigned);
         assert_eq!(code, 0, "{name}: {out}{err}");
         assert_eq!(out.lines().last(), Some(signature), "{name}: {out}");
-        assert!(!out.contains("null"), "{name}: nulls are not in the canonical string: {out}");
+        assert!(
+            !out.contains("null"),
+            "{name}: nulls are not in the canonical string: {out}"
+        );
         assert_eq!(warnings(&err), skipped, "{name}: {err}");
-        assert_eq!(err.lines().count(), skipped.len(), "{name}: one line per path: {err}");
+        assert_eq!(
+            err.lines().count(),
+            skipped.len(),
+            "{name}: one line per path: {err}"
+        );
         let (code, out, err) = run(&["--attach"], Some(key), unsigned);
         assert_eq!(code, 0, "{name}: {out}{err}");
         assert_eq!(out.trim_end(), body, "{name}");

@@ -248,14 +248,25 @@ impl Flat {
     /// pairs after it (the key is never copied).
     pub(super) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
         let text = &self.text;
-        members::digest_with(&self.pairs, self.sender_at, key, |&(start, end), hashing| {
-            if end & BLOCK == 0 {
-                hashing.put(text.get(start as usize..end as usize).unwrap_or_default());
-            } else {
-                let block = self.inner.get(start as usize..(end & !BLOCK) as usize);
-                put_block(block.unwrap_or_default(), text, &self.arrays, &self.array_at, hashing);
-            }
-        })
+        members::digest_with(
+            &self.pairs,
+            self.sender_at,
+            key,
+            |&(start, end), hashing| {
+                if end & BLOCK == 0 {
+                    hashing.put(text.get(start as usize..end as usize).unwrap_or_default());
+                } else {
+                    let block = self.inner.get(start as usize..(end & !BLOCK) as usize);
+                    put_block(
+                        block.unwrap_or_default(),
+                        text,
+                        &self.arrays,
+                        &self.array_at,
+                        hashing,
+                    );
+                }
+            },
+        )
     }
 }
 
@@ -317,7 +328,8 @@ impl Reader<'_, '_> {
         // Lengths (buffers kept from an earlier body may be longer): each is at most
         // twice its length, and the records being moved into order (`spare`) are never
         // more than those of `pairs`.
-        let records = 2 * flat.pairs.len() + flat.elements.len() + flat.inner.len() + flat.array_at.len();
+        let records =
+            2 * flat.pairs.len() + flat.elements.len() + flat.inner.len() + flat.array_at.len();
         let held = 8 * records
             + std::mem::size_of::<Member>() * flat.members.len()
             + 16 * flat.top.len()

@@ -1,9 +1,9 @@
 //! The one pass's pieces of text: strings and keys read from the body, and the blocks in
 //! which the pairs of one array element are kept (see `Flat`).
 
+use super::super::scan::Out;
 use super::super::scan::{bytes_equal, escape, run_ascii};
 use super::super::walk::Hashing;
-use super::super::scan::Out;
 
 /// The high bit of a record's end: the record is a block (the pairs of one array
 /// element), not one pair. Text stays far below 2 GiB (the body's size at most, plus
