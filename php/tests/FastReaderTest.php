@@ -253,6 +253,11 @@ foreach (['{ }', '{"a":{ },"b":[ ],"c":1}', '{"a":[{ },[]],"b":{"c":{}}}', '{"a"
     $c->equal("objects that read like lists: $body", slow($body, $key), parsed($body, $key));
     $c->check("... read fast: $body", FastReader::read($body) !== null);
 }
+// Repeated keys hidden by what json_decode makes of numbers and empty objects.
+foreach (['{"requestId":"R","params":{ },"requestId":1}', '{"a":"x","b":{ },"a":1.5}', '{"a":1,"a":"1"}', '{"a":1.5,"a":"1.5"}',
+    '{"a":{"b":1},"c":[ ],"a":{"b":"1"}}', '{"x":-0,"x":"0"}', '{"0":1,"0":"1"}'] as $body) {
+    $c->equal("repeated keys: $body", slow($body, $key), parsed($body, $key));
+}
 $allNull = '{"a":{"b":null},"c":[{"d":null}],"e":1}';
 $c->equal('members all null: no pair for their object', slow($allNull, $key), parsed($allNull, $key));
 $c->check('... read fast', FastReader::read($allNull) !== null);

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Callable, NoReturn
 
@@ -124,10 +124,16 @@ class _Plan:
         self.template.pop()
 
 
-# Plans by key tuple, and array orders by length; both bounded.
+# Plans by key tuple, and array orders by length; both bounded in count and in size, so
+# that what hostile bodies leave behind stays small (a few MB at most): plans for objects of
+# at most _PLANNED keys, orders of arrays of at most _ORDERED elements, keys of at most
+# _KEPT_KEY characters.
 _PLANS: dict[tuple[tuple[str, ...], tuple[type, ...]], _Plan | None] = {}
 _ORDERS: dict[int, tuple[int, ...]] = {}
 _CACHED = 512
+_PLANNED = 64
+_ORDERED = 4096
+_KEPT_KEY = 64
 
 
 # Keys seen free of `& = . [ ]` (R1) and of `:` (see the count of colons in `read`), bounded.
@@ -137,9 +143,10 @@ _CLEAN_KEYS: set[str] = set()
 def _clean(key: str) -> None:
     if not key or _R1.search(key) is not None or ":" in key:
         raise Uncertain  # R1: the exact reader names the path
-    if len(_CLEAN_KEYS) >= 4 * _CACHED:
-        _CLEAN_KEYS.clear()
-    _CLEAN_KEYS.add(key)
+    if len(key) <= _KEPT_KEY:
+        if len(_CLEAN_KEYS) >= 4 * _CACHED:
+            _CLEAN_KEYS.clear()
+        _CLEAN_KEYS.add(key)
 
 
 def _plan(keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Plan | None:
@@ -160,10 +167,17 @@ def _order(length: int) -> tuple[int, ...]:
     before ``p[1]...``, as ``0`` comes before ``]``), whatever follows."""
     order = _ORDERS.get(length)
     if order is None:
-        if len(_ORDERS) >= _CACHED:
-            _ORDERS.clear()
-        order = _ORDERS[length] = tuple(sorted(range(length), key=lambda i: f"{i}]"))
+        order = tuple(sorted(range(length), key=lambda i: f"{i}]"))
+        if length <= _ORDERED:
+            if len(_ORDERS) >= _CACHED:
+                _ORDERS.clear()
+            _ORDERS[length] = order
     return order
+
+
+#: Bodies up to this size are flattened pair by pair and sorted once (fewer steps for a few
+#: dozen pairs); longer ones run by run, in the order the keys give.
+FLAT_UP_TO = 8192
 
 
 def read(data: bytes, null_members: bool) -> Flattened:
@@ -189,20 +203,31 @@ def read(data: bytes, null_members: bool) -> Flattened:
             raise Uncertain  # not a string: the exact reader refuses it
         colons -= signature.count(":") if signature else 0
     walk = _Walk(amp, null_members)
-    parts = walk.ordered(walk.entries(top, "", 1, top=True))
+    if len(data) <= FLAT_UP_TO:
+        parts = walk.flat(top)
+    else:
+        parts = walk.ordered(walk.entries(top, "", 1, top=True))
     # A repeated key: json keeps the last, so the body has more members than the dicts. Every
     # member has one colon outside strings; the colons inside strings are those of the values
     # (keys with a colon are not read here, and no `\u003a` escape is), each of which is in
     # the canonical string once (but `signature`'s, taken off above).
-    if colons - sum([part.count(":") for part in parts]) != walk.members:
+    # (As many colons as members: then none is inside a string and no key repeats, since
+    # the members written are at least those read. Else the values' colons are counted.)
+    if colons != walk.members:
+        if len(parts) <= 64:
+            colons -= "".join(parts).count(":")
+        else:  # without copying the whole text
+            colons -= sum(map(str.count, parts, repeat(":")))
+    if colons != walk.members:
         raise Uncertain
-    return Flattened(
+    return Flattened._made(
         value=top,
         parts=parts,
         signature=signature,
         has_signature_key=has_signature,
         has_sender_key_pair=False,
         null_paths=tuple(walk.nulls),
+        parts_are_pairs=False,
     )
 
 
@@ -233,7 +258,7 @@ class _Walk:
         count = len(made)
         if len(prefix) > 31:
             self.over(count * max(0, _byte_len(prefix) - 126))
-        if count > 1:
+        if 1 < count <= _PLANNED:
             plan = _plan(tuple(made), tuple(map(type, made.values())))
             if plan is not None:
                 runs = self.planned(plan, made, prefix, depth)
@@ -252,6 +277,91 @@ class _Walk:
             else:
                 out += item
         return out
+
+    def flat(self, top: dict[str, Any]) -> list[str]:
+        """Every pair, sorted (Python's sort: code point order, the order of UTF-8 bytes)."""
+        out: list[str] = []
+        self.flat_object(top, "", 1, out, top=True)
+        out.sort()
+        return out
+
+    def flat_object(self, made: dict[str, Any], prefix: str, depth: int, out: list[str], top: bool = False) -> None:
+        if depth > MAX_DEPTH:
+            raise Uncertain
+        self.members += len(made)
+        if len(prefix) > 31:
+            self.over(len(made) * max(0, _byte_len(prefix) - 126))
+        amp = self.amp
+        if not _CLEAN_KEYS.issuperset(made):
+            for key in made:
+                _clean(key)
+        append = out.append
+        for key, value in made.items():
+            kind = type(value)
+            if kind is str:
+                if top and key == "signature":
+                    continue
+                if amp and reads_as_pair(value):
+                    raise Uncertain  # R3
+                append(f"{prefix}{key}={value}")
+            elif kind is JsonNumber:
+                append(f"{prefix}{key}={value!s}")
+            elif kind is dict:
+                if value:
+                    self.flat_object(value, prefix + key + ".", depth + 1, out)
+                elif depth >= MAX_DEPTH:
+                    raise Uncertain
+                else:
+                    append(prefix + key + "={}")
+            elif kind is list:
+                if value:
+                    self.flat_array(value, prefix + key, depth + 1, out)
+                elif depth >= MAX_DEPTH:
+                    raise Uncertain
+                else:
+                    append(prefix + key + "=[]")
+            elif value is None:
+                if top and key == "signature":
+                    continue
+                if not self.null_members:
+                    raise Uncertain
+                self.nulls.append(prefix + key)
+            else:
+                append(prefix + key + ("=true" if value else "=false"))
+
+    def flat_array(self, items: list[Any], path: str, depth: int, out: list[str]) -> None:
+        if depth > MAX_DEPTH:
+            raise Uncertain
+        over = _byte_len(path) + len(str(len(items) - 1)) - 28
+        if over > 0:
+            self.over(over * sum(1 for v in items if not v or type(v) not in (dict, list)))
+        append = out.append
+        for index, value in enumerate(items):
+            kind = type(value)
+            if kind is dict:
+                if value:
+                    self.flat_object(value, f"{path}[{index}].", depth + 1, out)
+                elif depth >= MAX_DEPTH:
+                    raise Uncertain
+                else:
+                    append(f"{path}[{index}]={{}}")
+            elif kind is str:
+                if self.amp and reads_as_pair(value):
+                    raise Uncertain  # R3
+                append(f"{path}[{index}]={value}")
+            elif kind is JsonNumber:
+                append(f"{path}[{index}]={value!s}")
+            elif kind is list:
+                if value:
+                    self.flat_array(value, f"{path}[{index}]", depth + 1, out)
+                elif depth >= MAX_DEPTH:
+                    raise Uncertain
+                else:
+                    append(f"{path}[{index}]=[]")
+            elif value is None:
+                raise Uncertain  # R2
+            else:
+                append(f"{path}[{index}]=" + ("true" if value else "false"))
 
     def planned(self, plan: _Plan, made: dict[str, Any], prefix: str, depth: int) -> Runs | None:
         """The object's runs by its plan; None when a container the plan took as filled is

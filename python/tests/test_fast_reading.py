@@ -8,6 +8,7 @@ path and rule. And hostile bodies cost linear work (counted, not timed)."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import random
 import sys
@@ -65,7 +66,12 @@ KEY = PrivateKey("differential-key-7f3a")
 
 
 @pytest.mark.parametrize("null_members", [True, False])
-def test_the_fast_reading_agrees_with_the_exact_reader(null_members: bool) -> None:
+@pytest.mark.parametrize("flat_up_to", [1 << 30, 0], ids=["pair by pair", "run by run"])
+def test_the_fast_reading_agrees_with_the_exact_reader(
+    null_members: bool, flat_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both ways of building the canonical string, on every body.
+    monkeypatch.setattr(_fast, "FLAT_UP_TO", flat_up_to)
     unambiguous = True
     vouched = accepted = 0
     for body in _corpus(20261128, 1500):
@@ -158,6 +164,7 @@ def _peak(work: Callable[[], object]) -> int:
 
 def _refused_or_read(body: bytes) -> Callable[[], object]:
     def work() -> object:
+        _fast._ORDERS.clear()  # both sizes make their arrays' order (a smaller one may be kept)
         try:
             return parse(body)
         except CanonicalError as e:
@@ -192,3 +199,52 @@ def test_hostile_bodies_cost_linear_work(shape: str) -> None:
     assert calls[1] <= 4.6 * calls[0] + 200, calls
     peaks = _peak(_refused_or_read(small)), _peak(_refused_or_read(large))
     assert peaks[1] <= 4.6 * peaks[0] + 65_536, peaks
+
+
+def _bench_bodies() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_bodies", REPO / "bench" / "signing" / "bodies.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("flat_up_to", [1 << 30, 0], ids=["pair by pair", "run by run"])
+def test_the_benchmark_bodies_read_as_the_exact_reader_reads_them(flat_up_to: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request with nested rows and a page of 150 rows (the benchmark's shapes), with a
+    null member, booleans, an empty array and a text holding `&` added to some rows."""
+    monkeypatch.setattr(_fast, "FLAT_UP_TO", flat_up_to)
+    bodies = _bench_bodies()
+    page = bodies.page(150, 4200)
+    for i, row in enumerate(page["data"]["result"]):
+        if i % 7 == 0:
+            row["note"] = None
+        if i % 5 == 0:
+            row["flags"] = {"fresh": i % 2 == 0, "tags": [], "why": "Tom & Jerry"}
+    for message in (bodies.small(), page):
+        body, signature, _ = bodies._signed(message)
+        key = PrivateKey(bodies.KEY)
+        fast = _fast.read(body, True)
+        exact = _exact(body, True, True)
+        assert _same(fast.value, exact[0]) and fast.pairs == exact[1]
+        assert list(fast.null_paths) == exact[5]
+        canonical_text = "&".join(sorted([*exact[1], "senderKey=" + bodies.KEY]))
+        assert fast.canonical_string_exposing_key(key) == canonical_text
+        assert fast.signature_hex(key) == hashlib.sha256(canonical_text.encode()).hexdigest()
+        if message is not page:  # the plain algorithm of bodies.py holds without nulls
+            assert fast.signature_hex(key) == signature == fast.signature
+
+
+def test_what_bodies_leave_behind_stays_bounded() -> None:
+    """The plans, orders and clean keys kept between messages: bounded in number and size,
+    whatever the bodies (many distinct wide objects, long arrays, long keys)."""
+    for i in range(40):
+        wide = "{" + ",".join(f'"k{i}_{j}":"v"' for j in range(200)) + "}"
+        long_key = '"' + "q" * (1000 + i) + '"'
+        body = f'{{"w":{wide},"a":[{",".join(["1"] * (5000 + i))}],{long_key}:1,"pad":"{"x" * 9000}"}}'
+        parse(body.encode())
+    assert len(_fast._PLANS) <= _fast._CACHED
+    assert all(len(keys) <= _fast._PLANNED for keys, _ in _fast._PLANS)
+    assert all(length <= _fast._ORDERED for length in _fast._ORDERS)
+    assert all(len(key) <= _fast._KEPT_KEY for key in _fast._CLEAN_KEYS)
+    assert len(_fast._CLEAN_KEYS) <= 4 * _fast._CACHED

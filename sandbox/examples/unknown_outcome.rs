@@ -75,7 +75,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             // only a transfer still waiting for its OTP may be confirmed again.
             match pending.settle().await {
                 Settlement::NotConfirmed { state, otp_rule } => {
-                    println!("still waiting for the OTP ({state}): confirming again is safe. {otp_rule}")
+                    println!(
+                        "still waiting for the OTP ({state}): confirming again is safe. {otp_rule}"
+                    )
                 }
                 Settlement::Confirmed { state, is_final } => {
                     let query = GetTransResultRequest::new(GetTransResultRequired {

@@ -66,23 +66,35 @@ const RUNTIME_NAMES: [&str; 32] = [
     "WaitPolicy",
 ];
 
-/// What `baas_client` re-exports from `baas_runtime.mock`, `baas_runtime.notification`
-/// and `baas_runtime.sandbox`.
-const MOCK_AND_NOTIFICATION_NAMES: [&str; 13] = [
-    "Failure",
-    "MockService",
-    "Refusal",
-    "ACK",
-    "DeliveryId",
-    "Notification",
-    "SeenFile",
-    "Verifier",
-    "SandboxAdmin",
-    "SandboxAdminError",
-    "SandboxApplication",
-    "SandboxDelivery",
-    "SandboxProcess",
+/// What `baas_client` re-exports from the runtime's modules other than its top level, by
+/// module: written once here for the type checker's imports, the lazy table and `__all__`.
+const RUNTIME_SUBMODULES: [(&str, &[&str]); 3] = [
+    ("baas_runtime.mock", &["Failure", "MockService", "Refusal"]),
+    (
+        "baas_runtime.notification",
+        &["ACK", "DeliveryId", "Notification", "SeenFile", "Verifier"],
+    ),
+    (
+        "baas_runtime.sandbox",
+        &[
+            "SandboxAdmin",
+            "SandboxAdminError",
+            "SandboxApplication",
+            "SandboxDelivery",
+            "SandboxProcess",
+        ],
+    ),
 ];
+
+/// The value sets `baas_client` re-exports from its `enums` module.
+const ENUM_NAMES: [&str; 2] = ["NotificationType", "ResultCode"];
+
+/// The package's own modules every client has (the groups' modules come from the plan).
+const MODULES: [&str; 3] = ["enums", "notifications", "records"];
+
+/// The longest import written on one line (black's default line length); longer ones are
+/// parenthesized, one name per line.
+const IMPORT_LINE: usize = 88;
 
 /// `__init__.py`: its docstring, its names (imported when first used), the versions, and
 /// `__all__`.
@@ -122,14 +134,7 @@ fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
     for n in RUNTIME_NAMES {
         homes.push((n.to_owned(), "baas_runtime".to_owned()));
     }
-    for (names, home) in [
-        (&MOCK_AND_NOTIFICATION_NAMES[0..3], "baas_runtime.mock"),
-        (
-            &MOCK_AND_NOTIFICATION_NAMES[3..8],
-            "baas_runtime.notification",
-        ),
-        (&MOCK_AND_NOTIFICATION_NAMES[8..13], "baas_runtime.sandbox"),
-    ] {
+    for (home, names) in RUNTIME_SUBMODULES {
         for n in names {
             homes.push(((*n).to_owned(), home.to_owned()));
         }
@@ -137,10 +142,10 @@ fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
     for n in local {
         homes.push(((*n).to_owned(), "._client".to_owned()));
     }
-    for n in ["NotificationType", "ResultCode"] {
+    for n in ENUM_NAMES {
         homes.push((n.to_owned(), ".enums".to_owned()));
     }
-    for n in ["enums", "notifications", "records"]
+    for n in MODULES
         .iter()
         .map(|s| (*s).to_owned())
         .chain(groups.iter().cloned())
@@ -210,22 +215,28 @@ fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
         out.line(&format!("    {n},"));
     }
     out.line(")");
-    out.line("from baas_runtime.mock import Failure, MockService, Refusal");
-    out.line(
-        "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
-    );
-    out.line("from baas_runtime.sandbox import (");
-    out.line("    SandboxAdmin,");
-    out.line("    SandboxAdminError,");
-    out.line("    SandboxApplication,");
-    out.line("    SandboxDelivery,");
-    out.line("    SandboxProcess,");
-    out.line(")");
+    for (module, names) in RUNTIME_SUBMODULES {
+        import(out, module, names);
+    }
     out.blank();
-    out.line("from . import enums, notifications, records");
+    out.line(&format!("from . import {}", MODULES.join(", ")));
     out.line(&format!("from ._client import {}", local.join(", ")));
-    out.line("from .enums import NotificationType, ResultCode");
+    import(out, ".enums", &ENUM_NAMES);
     out.line(&format!("from . import {}", groups.join(", ")));
+}
+
+/// `from MODULE import NAMES`, on one line when it fits in [`IMPORT_LINE`].
+fn import(out: &mut Out, module: &str, names: &[&str]) {
+    let line = format!("from {module} import {}", names.join(", "));
+    if line.len() <= IMPORT_LINE {
+        out.line(&line);
+        return;
+    }
+    out.line(&format!("from {module} import ("));
+    for n in names {
+        out.line(&format!("    {n},"));
+    }
+    out.line(")");
 }
 
 /// `__version__` and `API_VERSION`, each with its docstring.
@@ -248,19 +259,14 @@ fn versions(out: &mut Out, plan: &SdkPlan) {
 /// `__all__`: every name the package exports, sorted.
 fn init_all(out: &mut Out, local: &[&str], groups: Vec<String>) {
     let mut all: Vec<String> = RUNTIME_NAMES.iter().map(|s| (*s).to_owned()).collect();
-    all.extend(MOCK_AND_NOTIFICATION_NAMES.map(str::to_owned));
-    all.extend(local.iter().map(|s| (*s).to_owned()));
     all.extend(
-        [
-            "NotificationType",
-            "ResultCode",
-            "enums",
-            "notifications",
-            "records",
-            "API_VERSION",
-        ]
-        .map(str::to_owned),
+        RUNTIME_SUBMODULES
+            .iter()
+            .flat_map(|(_, names)| names.iter().map(|n| (*n).to_owned())),
     );
+    all.extend(local.iter().map(|s| (*s).to_owned()));
+    all.extend(ENUM_NAMES.iter().chain(&MODULES).map(|s| (*s).to_owned()));
+    all.push("API_VERSION".to_owned());
     all.extend(groups);
     all.sort();
     out.line("__all__ = [");

@@ -22,9 +22,11 @@ pub fn package_json(plan: &SdkPlan) -> String {
         "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" } },
         "files": ["dist/"],
         "dependencies": { "@baas/runtime": RUNTIME_VERSION },
-        // `npm pack` builds dist/ first (tsc from the workspace's `npm ci`): a tarball
-        // packed from a fresh checkout is never without its code.
-        "scripts": { "build": "tsc -p tsconfig.json", "prepack": "tsc -p tsconfig.json" }
+        // `npm pack` builds dist/ first (tsc and esbuild from the workspace's `npm ci`): a
+        // tarball packed from a fresh checkout is never without its code. dist/index.js is
+        // then one module (typescript/bundle.mjs): importing 170 files cost 3x an empty
+        // Node start (issue 36).
+        "scripts": { "build": "tsc -p tsconfig.json && node ../../typescript/bundle.mjs .", "prepack": "tsc -p tsconfig.json && node ../../typescript/bundle.mjs ." }
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');

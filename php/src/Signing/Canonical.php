@@ -13,8 +13,11 @@ namespace Baas\Signing;
  * strings are sorted by their bytes (UTF-8), joined with `&` and hashed with SHA-256
  * (lowercase hex).
  *
- * The bytes are read by a reader of this library, never by `json_decode` (which turns
- * `100.50` into `100.5`): strings are unescaped, numbers keep their literal text. It
+ * The bytes are never read by `json_decode` alone (which turns `100.50` into `100.5`):
+ * strings are unescaped, numbers keep their literal text. A body is first read by
+ * {@see FastReader} (`json_decode` of the body with its numbers rewritten as strings, and
+ * scans of the raw bytes for what `json_decode` hides); whatever it cannot vouch for is read
+ * by {@see CanonicalReader}, this library's one-pass reader, which decides. Either way it
  * refuses, in time linear in the body:
  * - a body that is not valid UTF-8, not JSON, or whose top-level value is not an object;
  * - duplicate keys in one object; nesting deeper than {@see MAX_DEPTH};

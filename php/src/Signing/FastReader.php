@@ -11,7 +11,7 @@ namespace Baas\Signing;
  * - number literals: every number outside a string is first rewritten as a JSON string of
  *   its literal text (`100.50` → `"100.50"`), so `json_decode` keeps the text (the pair of a
  *   number and of a string are written alike; only the top-level `signature` must be a
- *   string, and one that starts like a number is left to the reader). The rewriting cannot
+ *   string, and one that reads as a number literal is left to the reader). The rewriting cannot
  *   make an invalid body valid: a number in a key's place is left alone, and a quote that
  *   opens no string stops it;
  * - repeated keys (`json_decode` keeps the last): the keys and strings counted in the bytes
@@ -77,10 +77,14 @@ final class FastReader
 
     /** A body of at most this many bytes has its pairs listed and sorted once. */
     private const SHORT = 8192;
-    /** Keys remembered as clean (R1), at most this many of at most 64 bytes (a bounded table cannot be flooded). */
+    /**
+     * Keys remembered as clean (R1), at most this many, of at most 64 bytes each (a bounded
+     * table cannot be flooded).
+     */
     private const CLEAN_KEYS = 1024;
-    /** Orders of keys remembered, at most this many, each for keys of at most MAX_SHAPE bytes. */
+    /** Orders of keys remembered, at most this many ... */
     private const SHAPES = 64;
+    /** ... each for keys of at most this many bytes in all. */
     private const MAX_SHAPE = 2048;
 
     /** How many times the structure was stripped one level, for the tests that check linearity. */
@@ -122,8 +126,8 @@ final class FastReader
     }
 
     /**
-     * Reads a body (valid UTF-8, at most {@see Canonical::MAX_BODY} bytes) with the re-cut
-     * rules and `null` members accepted.
+     * Reads a body (at most {@see Canonical::MAX_BODY} bytes; json_decode refuses invalid
+     * UTF-8 as strictly as the reader) with the re-cut rules and `null` members accepted.
      *
      * @param string $body the bytes
      * @return array{string, string, ?string, bool, list<string>}|null the pairs sorted and

@@ -98,11 +98,15 @@ public final class Envelope {
             }
             return Signer.attachSignature(unsigned, flat.signatureHex(key));
         } catch (CanonicalException e) {
-            if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
-                throw nullSent(e.path(), key);
-            }
-            throw new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
+            throw refused(e, key);
         }
+    }
+
+    private static EncodeException refused(CanonicalException e, PrivateKey key) {
+        if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
+            return nullSent(e.path(), key);
+        }
+        return new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
     }
 
     private static EncodeException nullSent(String path, PrivateKey key) {

@@ -106,20 +106,7 @@ final class CanonicalReader {
 
     /** The path of record {@code id}, read at {@code depth} (its container at depth - 1). */
     private String path(int depth, int id) {
-        StringBuilder b = new StringBuilder();
-        for (int d = 2; d <= depth; d++) {
-            int node = d == depth ? id : chain[d];
-            boolean element = tape.kind(chain[d - 1]) == Tape.ARRAY;
-            if (element) {
-                b.append('[').append(tape.key(node)).append(']');
-            } else {
-                if (d > 2) {
-                    b.append('.');
-                }
-                b.append(tape.keyText(node));
-            }
-        }
-        return b.toString();
+        return tape.path(chain, depth, id);
     }
 
     Tape top() {

@@ -31,6 +31,7 @@ final class Tape {
 
     static final int STRIDE = 4;
 
+    /** The bytes the records point into. */
     final byte[] body;
     byte[] scratch = new byte[0];
     int scratchLength;
@@ -52,6 +53,26 @@ final class Tape {
         int estimate = Math.max(16, body.length / 24);
         nodes = new int[estimate * STRIDE];
         kids = new int[estimate];
+    }
+
+    /**
+     * The path of record {@code id}, a child of {@code chain[depth - 1]}, where {@code chain[d]}
+     * is the container being read at depth {@code d} (the top-level object at 1).
+     */
+    String path(int[] chain, int depth, int id) {
+        StringBuilder b = new StringBuilder();
+        for (int d = 2; d <= depth; d++) {
+            int node = d == depth ? id : chain[d];
+            if (kind(chain[d - 1]) == ARRAY) {
+                b.append('[').append(key(node)).append(']');
+            } else {
+                if (d > 2) {
+                    b.append('.');
+                }
+                b.append(keyText(node));
+            }
+        }
+        return b.toString();
     }
 
     int add(int kind) {
