@@ -209,3 +209,56 @@ fn lose_request_reads_from_a_scenario_and_names_itself() {
         "lose_request on operation confirmOperation, next 1"
     );
 }
+
+#[tokio::test]
+async fn a_lookup_without_a_state_or_with_one_the_sdk_does_not_list_is_still_unknown() {
+    use baas_client::mock::MockTransport;
+    use baas_client::transfers::{
+        ApplyForTransferRequest, ApplyForTransferResponse, GetTransResultRequest,
+        GetTransResultResponse,
+    };
+    use baas_client::{Config, PrivateKey};
+    use std::sync::Arc;
+
+    let key = PrivateKey::new("unit-test-key");
+    let mock = Arc::new(MockTransport::new(key.clone()));
+    mock.on::<ApplyForTransferRequest, _>(|_| {
+        Ok(serde_json::from_str::<ApplyForTransferResponse>(r#"{"txId":"T1"}"#).expect("answer"))
+    });
+    let mut config = Config::new("https://mock.invalid", "me", key);
+    config.max_retries = 0;
+    let client = Client::with_transport(config, mock.clone()).expect("client");
+    let pending = client
+        .apply_for_transfer(transfer())
+        .pending()
+        .await
+        .expect("applied");
+    for (answer, says) in [
+        (r#"{"txId":"T1"}"#, "no state"),
+        (r#"{"txId":"T1","txStatus":3}"#, "not one this SDK lists"),
+    ] {
+        let response: GetTransResultResponse = serde_json::from_str(answer).expect("answer");
+        mock.on::<GetTransResultRequest, _>(move |_| Ok(response.clone()));
+        match pending.settle().await {
+            Settlement::StillUnknown { error } => {
+                assert!(
+                    matches!(error.kind(), ErrorKind::Decode { .. }),
+                    "{error:?}"
+                );
+                assert!(error.to_string().contains(says), "{error}");
+                assert_eq!(error.operation(), Some("getTransResult"));
+            }
+            other => panic!("expected StillUnknown, got {other:?}"),
+        }
+    }
+    let processing: GetTransResultResponse =
+        serde_json::from_str(r#"{"txId":"T1","txStatus":2}"#).expect("answer");
+    mock.on::<GetTransResultRequest, _>(move |_| Ok(processing.clone()));
+    assert!(matches!(
+        pending.settle().await,
+        Settlement::Confirmed {
+            state: TxStatus::Processing,
+            is_final: false
+        }
+    ));
+}
