@@ -24,7 +24,8 @@ verifier we ship, by the rules `check_unambiguous` applies (the same as the Rust
 runtime's `Flattened::parse_unambiguous`, written here again from their statement):
 
     R1  an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[` or `]`
-    R2  a `null` array element (received; a null member reads as absent), any `null` (signed)
+    R2  a `null` array element (a null member reads as absent, and is skipped when signing,
+        as the document says, with a warning on the `baas.interop` logger)
     R3  a string value holding `&`, then a key (one or more characters other than
         `& = . [ ]`), any number of `.key` or `[digits]`, then `=`
     R4  a top-level `senderKey` member
@@ -38,6 +39,7 @@ verifies; every refusal vector is refused by its rule) and exits non-zero on a f
 
 import hashlib
 import json
+import logging
 import re
 import sys
 from pathlib import Path
@@ -295,10 +297,10 @@ def signature(message, key):
     return hashlib.sha256(canonical_string(message, key).encode("utf-8")).hexdigest()
 
 
-def _check(value, path, nulls):
+def _check(value, path, nulls=True):
     """The first breach of R1-R3 in `value` at `path`, in document order. A null
-    member is a breach only when `nulls` is false (signing: a message we send never
-    holds one); a received one reads as absent. A null array element always is."""
+    member is none (it reads as absent, and a signer skips it) unless `nulls` is false;
+    a null array element always is."""
     if value is None:
         if not nulls:
             raise Ambiguous("R2", path)
@@ -321,8 +323,10 @@ def _check(value, path, nulls):
 
 def check_unambiguous(message, received=True):
     """Raises Ambiguous(rule, path) when the message breaks R1-R4 (see the module's
-    doc); the top-level `signature` is left alone. A received message may hold null
-    members (read as absent); one to be signed (`received=False`) holds no null."""
+    doc); the top-level `signature` is left alone. Null members are no breach (read as
+    absent when received, skipped when signed); null array elements are (R2). With
+    `received=False` a null member is one too: the strict reading of a request our SDKs
+    would send (they never send a null), as the schemathesis hook applies it."""
     if not isinstance(message, dict):
         raise ValueError("the message is not a JSON object")
     for key, item in message.items():
@@ -335,9 +339,36 @@ def check_unambiguous(message, received=True):
         _check(item, key, received)
 
 
+def null_members(message):
+    """The paths of the null members of a message, in document order (the top-level
+    `signature` left out): what the canonical string skips."""
+    found = []
+
+    def walk(value, path):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                item_path = f"{path}.{key}" if path else key
+                if item is None:
+                    found.append(item_path)
+                else:
+                    walk(item, item_path)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{path}[{i}]")
+
+    walk({k: v for k, v in message.items() if k != "signature"}, "")
+    return found
+
+
+_log = logging.getLogger("baas.interop")
+
+
 def sign(message, key):
-    """The signature of a message that keeps the rules (Ambiguous otherwise)."""
-    check_unambiguous(message, received=False)
+    """The signature of a message that keeps the rules (Ambiguous otherwise). Null members
+    are skipped, as the document says, each with a warning on the `baas.interop` logger."""
+    check_unambiguous(message)
+    for path in null_members(message):
+        _log.warning("the null member `%s` is skipped (the API document leaves nulls out of the signed text)", path)
     return signature(message, key)
 
 
@@ -456,11 +487,18 @@ def self_test():
         name = v["name"]
         message = loads_literal(v["body"])
         expect(verifies(message, v["key"]), f"received null vector {name!r} verifies")
+        unsigned = loads_literal(v["unsigned"])
+        expect(null_members(unsigned) == v["skipped"], f"received null vector {name!r}: the nulls skipped")
         try:
-            sign(loads_literal(v["unsigned"]), v["key"])
-            failures.append(f"received null vector {name!r} is signed by `sign`")
+            expect(sign(unsigned, v["key"]) == message["signature"], f"received null vector {name!r} signs to its signature")
         except Ambiguous as e:
-            expect((e.rule, e.path) == ("R2", v["path"]), f"received null vector {name!r}: {e}")
+            failures.append(f"received null vector {name!r} is refused by `sign`: {e}")
+    for body, path in (('{"a":[1,null]}', "a[1]"), ('{"a":{"b":[null]},"c":null}', "a.b[0]")):
+        try:
+            sign(loads_literal(body), "k")
+            failures.append(f"a null element at {path} is signed")
+        except Ambiguous as e:
+            expect((e.rule, e.path) == ("R2", path), f"a null element: {e}")
     return failures, len(vectors["signing"]), len(vectors["refusals"])
 
 

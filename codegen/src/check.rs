@@ -43,6 +43,7 @@ mod paging;
 mod records;
 mod rules;
 mod sets;
+mod settle;
 mod shapes;
 #[cfg(test)]
 mod testing;
@@ -249,12 +250,14 @@ fn passes(ck: &mut Checker, files: &[SpecFile]) -> Option<model::Api> {
         &declared.types,
     );
     let otp_flow = otp::otp_flow(ck, &operations.otp_steps, &shaped.groups);
+    let mut groups = shaped.groups;
+    settle::settled_by(ck, &operations.settled_by, &mut groups, otp_flow.as_ref());
     let result_codes = codes::result_codes(ck, &collected.result_codes);
     decisions::references(ck, &decisions);
     let parts = api::Parts {
         envelope,
         result_codes,
-        groups: shaped.groups,
+        groups,
         records: shaped.records,
         enums: declarations.enums,
         notifications: shaped.notifications,

@@ -232,7 +232,31 @@ pub struct Operation {
     pub business_id: Option<BusinessId>,
     /// For a status query: where the state is read and which values are final.
     pub final_states: Option<FinalStates>,
+    /// For an OTP application: the status query that settles a confirmation whose
+    /// outcome is unknown.
+    pub settled_by: Option<SettledBy>,
     pub location: Location,
+}
+
+/// The status query that tells whether an application's confirmation arrived: sent with
+/// the business id, its state is read where its `final_states` say, and one of the
+/// `awaiting_otp` values means not confirmed.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettledBy {
+    /// The query's operation name.
+    pub query: String,
+    /// Its client method.
+    pub rust_name: String,
+    /// Its group (module).
+    pub group: String,
+    /// Stem of its types.
+    pub type_name: String,
+    /// Wire name of its one required parameter, which takes the business id.
+    pub param_wire: String,
+    /// Rust name of that parameter.
+    pub param_rust: String,
+    /// The query's state (its `final_states`, with `awaiting_otp` values).
+    pub states: FinalStates,
 }
 
 /// Where an OTP application's business id comes from.
@@ -261,6 +285,10 @@ pub struct FinalStates {
     /// The value set of the field, when it has one: the final values are then compared
     /// as its variants (`values` are all listed values of it).
     pub enum_name: Option<String>,
+    /// The values in which an application still waits for its OTP, as wire text (empty
+    /// when the spec names none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub awaiting_otp: Vec<String>,
 }
 
 /// The OTP flow: which operations send and confirm an OTP and group applications, and
@@ -270,6 +298,10 @@ pub struct OtpFlow {
     pub send: OtpStep,
     pub confirm: OtpStep,
     pub group: Option<OtpStep>,
+    /// When the OTP of an application that was not confirmed may be sent again (the
+    /// confirm step's `reuse`), in partner text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otp_reuse: Option<String>,
 }
 
 /// One step of the OTP flow.

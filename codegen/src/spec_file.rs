@@ -440,6 +440,10 @@ pub(crate) struct OperationSpec {
     pub otp_step: Option<Spanned<OtpStepSpec>>,
     /// For a status query: the response field holding the state, and its final values.
     pub final_states: Option<Spanned<FinalStatesSpec>>,
+    /// For an OTP application: the status query (taking its business id) that tells
+    /// whether a confirmation whose outcome is unknown arrived (its `final_states` name
+    /// the values `awaiting_otp`).
+    pub settled_by: Option<Spanned<String>>,
 }
 
 /// `final_states:` of a status query.
@@ -450,6 +454,9 @@ pub(crate) struct FinalStatesSpec {
     pub field: Spanned<String>,
     /// Its final values, as wire text.
     pub values: Vec<Spanned<String>>,
+    /// The values in which the application still waits for its OTP (not confirmed), as
+    /// wire text.
+    pub awaiting_otp: Option<Vec<Spanned<String>>>,
 }
 
 /// `otp_step:` of an operation: exactly one of the three steps, naming its fields.
@@ -478,6 +485,9 @@ pub(crate) struct OtpSendSpec {
 pub(crate) struct OtpConfirmSpec {
     pub business_id: Spanned<String>,
     pub code: Spanned<String>,
+    /// When the OTP of an application that was not confirmed may be sent again, in
+    /// partner text.
+    pub reuse: Option<Spanned<String>>,
 }
 
 /// `otp_step: { group: .. }`

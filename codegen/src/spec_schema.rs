@@ -322,7 +322,8 @@ fn operations() -> Map<String, Value> {
         })),
         "finalStates": object("For a status query: the response field holding the state and its final values.", &["field", "values"], json!({
             "field": r("text"),
-            "values": { "type": "array", "items": { "type": ["string", "integer"] } }
+            "values": { "type": "array", "items": { "type": ["string", "integer"] } },
+            "awaiting_otp": { "type": "array", "items": { "type": ["string", "integer"] }, "description": "the values in which an application still waits for its OTP (not confirmed)" }
         })),
         "otpStep": object("The step of the OTP flow this operation is (exactly one key).", &[], json!({
             "send": r("otpSend"),
@@ -335,7 +336,8 @@ fn operations() -> Map<String, Value> {
         })),
         "otpConfirm": object("Confirms an application with its OTP.", &["business_id", "code"], json!({
             "business_id": r("text"),
-            "code": r("text")
+            "code": r("text"),
+            "reuse": { "$ref": "#/definitions/text", "description": "when the OTP of an application that was not confirmed may be sent again" }
         })),
         "otpGroup": object("Groups applications under one, confirmed with one OTP.", &["ids", "result"], json!({
             "ids": r("text"),
@@ -360,7 +362,8 @@ fn operations() -> Map<String, Value> {
             "business_id": r("text"),
             "business_id_is_request_id": { "type": "boolean", "description": "the OTP business id is the requestId the call was sent with" },
             "otp_step": r("otpStep"),
-            "final_states": r("finalStates")
+            "final_states": r("finalStates"),
+            "settled_by": { "$ref": "#/definitions/text", "description": "the status query (taking the business id) that settles a confirmation whose outcome is unknown" }
         }))
     }))
 }

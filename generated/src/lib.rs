@@ -98,8 +98,8 @@
 pub use baas_runtime::{
     mock, notification, transport, Amount, AmountError, CallOptions, Config, Date,
     DateError, Error, ErrorKind, FieldPath, Items, Operation, Outcome, Page, Paged,
-    Pages, PrivateKey, RawJson, RuleKind, Scalar, Success, ValidationErrors, Validator,
-    Violation, WaitPolicy,
+    Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar, Settlement, Success,
+    ValidationErrors, Validator, Violation, WaitPolicy,
 };
 pub use baas_runtime::wire_enum::ParseEnumError;
 /// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).

@@ -162,6 +162,180 @@ impl<R> PendingApplication<R> {
         self.client.confirm_operation(request).send().await.map(|_| ())
     }
 }
+impl PendingApplication<
+    <super::transfers::ApplyForMobileMoneyBusinessTransferRequest as baas_runtime::Operation>::Response,
+> {
+    /// Settles a confirmation whose outcome is unknown (`confirmOperation` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `getTransResult` once with the business id and reads `txStatus`.
+    ///
+    /// [`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is `1` (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.
+    pub async fn settle(&self) -> baas_runtime::Settlement<super::enums::TxStatus> {
+        let query = super::transfers::GetTransResultRequest::new(super::transfers::GetTransResultRequired {
+            tx_id: self.business_id.clone(),
+        });
+        self.client
+            .runtime()
+            .settle(
+                &query,
+                |
+                    response: &<super::transfers::GetTransResultRequest as baas_runtime::Operation>::Response|
+                {
+                    response
+                        .tx_status
+                        .as_ref()
+                        .map(|state| {
+                            let phase = match state {
+                                super::enums::TxStatus::Submitted => {
+                                    baas_runtime::Phase::AwaitingOtp
+                                }
+                                super::enums::TxStatus::Timeout
+                                | super::enums::TxStatus::Failed
+                                | super::enums::TxStatus::Succeeded => {
+                                    baas_runtime::Phase::Final
+                                }
+                                super::enums::TxStatus::Unknown(_) => {
+                                    baas_runtime::Phase::Unlisted
+                                }
+                                _ => baas_runtime::Phase::InProgress,
+                            };
+                            (state.to_owned(), phase)
+                        })
+                },
+                "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
+            )
+            .await
+    }
+}
+impl PendingApplication<
+    <super::transfers::ApplyForTransferRequest as baas_runtime::Operation>::Response,
+> {
+    /// Settles a confirmation whose outcome is unknown (`confirmOperation` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `getTransResult` once with the business id and reads `txStatus`.
+    ///
+    /// [`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is `1` (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.
+    pub async fn settle(&self) -> baas_runtime::Settlement<super::enums::TxStatus> {
+        let query = super::transfers::GetTransResultRequest::new(super::transfers::GetTransResultRequired {
+            tx_id: self.business_id.clone(),
+        });
+        self.client
+            .runtime()
+            .settle(
+                &query,
+                |
+                    response: &<super::transfers::GetTransResultRequest as baas_runtime::Operation>::Response|
+                {
+                    response
+                        .tx_status
+                        .as_ref()
+                        .map(|state| {
+                            let phase = match state {
+                                super::enums::TxStatus::Submitted => {
+                                    baas_runtime::Phase::AwaitingOtp
+                                }
+                                super::enums::TxStatus::Timeout
+                                | super::enums::TxStatus::Failed
+                                | super::enums::TxStatus::Succeeded => {
+                                    baas_runtime::Phase::Final
+                                }
+                                super::enums::TxStatus::Unknown(_) => {
+                                    baas_runtime::Phase::Unlisted
+                                }
+                                _ => baas_runtime::Phase::InProgress,
+                            };
+                            (state.to_owned(), phase)
+                        })
+                },
+                "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
+            )
+            .await
+    }
+}
+impl PendingApplication<
+    <super::utility::AirtimePaymentRequest as baas_runtime::Operation>::Response,
+> {
+    /// Settles a confirmation whose outcome is unknown (`confirmOperation` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `paymentQuery` once with the business id and reads `status`.
+    ///
+    /// [`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is `1` (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.
+    pub async fn settle(
+        &self,
+    ) -> baas_runtime::Settlement<super::enums::UtilityPaymentStatus> {
+        let query = super::utility::PaymentQueryRequest::new(super::utility::PaymentQueryRequired {
+            payment_id: self.business_id.clone(),
+        });
+        self.client
+            .runtime()
+            .settle(
+                &query,
+                |
+                    response: &<super::utility::PaymentQueryRequest as baas_runtime::Operation>::Response|
+                {
+                    response
+                        .status
+                        .as_ref()
+                        .map(|state| {
+                            let phase = match state {
+                                super::enums::UtilityPaymentStatus::WaitingForOtp => {
+                                    baas_runtime::Phase::AwaitingOtp
+                                }
+                                super::enums::UtilityPaymentStatus::Failed
+                                | super::enums::UtilityPaymentStatus::Succeeded => {
+                                    baas_runtime::Phase::Final
+                                }
+                                super::enums::UtilityPaymentStatus::Unknown(_) => {
+                                    baas_runtime::Phase::Unlisted
+                                }
+                                _ => baas_runtime::Phase::InProgress,
+                            };
+                            (state.to_owned(), phase)
+                        })
+                },
+                "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
+            )
+            .await
+    }
+}
+impl PendingApplication<
+    <super::utility::BillPaymentRequest as baas_runtime::Operation>::Response,
+> {
+    /// Settles a confirmation whose outcome is unknown (`confirmOperation` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `paymentQuery` once with the business id and reads `status`.
+    ///
+    /// [`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is `1` (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.
+    pub async fn settle(
+        &self,
+    ) -> baas_runtime::Settlement<super::enums::UtilityPaymentStatus> {
+        let query = super::utility::PaymentQueryRequest::new(super::utility::PaymentQueryRequired {
+            payment_id: self.business_id.clone(),
+        });
+        self.client
+            .runtime()
+            .settle(
+                &query,
+                |
+                    response: &<super::utility::PaymentQueryRequest as baas_runtime::Operation>::Response|
+                {
+                    response
+                        .status
+                        .as_ref()
+                        .map(|state| {
+                            let phase = match state {
+                                super::enums::UtilityPaymentStatus::WaitingForOtp => {
+                                    baas_runtime::Phase::AwaitingOtp
+                                }
+                                super::enums::UtilityPaymentStatus::Failed
+                                | super::enums::UtilityPaymentStatus::Succeeded => {
+                                    baas_runtime::Phase::Final
+                                }
+                                super::enums::UtilityPaymentStatus::Unknown(_) => {
+                                    baas_runtime::Phase::Unlisted
+                                }
+                                _ => baas_runtime::Phase::InProgress,
+                            };
+                            (state.to_owned(), phase)
+                        })
+                },
+                "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.",
+            )
+            .await
+    }
+}
 impl super::Client {
     /// Groups pending applications under one application (`groupApplications`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.
     ///

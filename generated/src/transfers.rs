@@ -595,6 +595,8 @@ impl baas_runtime::Operation for GetTransListRequest {
 /// Decision [`transaction-final-states`](super::decisions#decision-transaction-final-states): about /query/getTransResult txStatus.
 ///
 /// Decision [`trans-result-live-fields`](super::decisions#decision-trans-result-live-fields): about /query/getTransResult response.
+///
+/// Decision [`settle-unknown-confirmation`](super::decisions#decision-settle-unknown-confirmation): about settled\_by of applyForTransfer, applyForMobileMoneyBusinessTransfer (getTransResult), airtimePayment, billPayment (paymentQuery); awaiting\_otp of getTransResult and paymentQuery; reuse of confirmOperation.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

@@ -439,6 +439,8 @@ impl baas_runtime::Operation for BillPaymentRequest {
 /// Request of `paymentQuery`.
 ///
 /// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
+///
+/// Decision [`settle-unknown-confirmation`](super::decisions#decision-settle-unknown-confirmation): about settled\_by of applyForTransfer, applyForMobileMoneyBusinessTransfer (getTransResult), airtimePayment, billPayment (paymentQuery); awaiting\_otp of getTransResult and paymentQuery; reuse of confirmOperation.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

@@ -223,8 +223,10 @@ $c->run('a null member verifies and is skipped', function () use ($c, $key): voi
     $c->equal('the first null', 'a', $flat->firstNullPath());
     $c->equal('signs as {}', '1f5a8ebed9df0b508f452edb744bab2787c6998001199c75b7e8dd6e72221d08', $flat->signatureHex($key));
 });
-$e = $c->raises('a signer refuses a null member', CanonicalException::class, fn () => Signer::sign('{"x":1,"b":{"c":null}}', $key));
-$c->check('R2 at b.c', $e?->rule() === Ambiguity::NULL && $e->path() === 'b.c', (string) $e?->getMessage());
+$c->equal('a signer skips a null member', Signer::sign('{"x":1}', $key), Signer::sign('{"x":1,"b":{"c":null}}', $key));
+$c->equal('... and lists it', ['b.c', 'd'], Canonical::parseForSigning('{"x":1,"b":{"c":null},"d":null}')->skippedNulls());
+$e = $c->raises('a signer refuses a null array element', CanonicalException::class, fn () => Signer::sign('{"x":1,"b":[{"c":1},null]}', $key));
+$c->check('R2 at b[1]', $e?->rule() === Ambiguity::NULL && $e->path() === 'b[1]', (string) $e?->getMessage());
 $c->equal('R1 to R4', ['R1', 'R2', 'R3', 'R4'], array_map(fn (Ambiguity $a) => $a->id(), Ambiguity::cases()));
 
 foreach (['Tom & Jerry', 'a&b', 'a=b&c', '&=x', '&a..b=', '&a[]=', '&a[1]b=', '&', '', '&a.=', '&a[1=', 'x&a]b=', '&a[1'] as $s) {

@@ -124,34 +124,69 @@ foreach ($refusals as $v) {
     });
 }
 
+/** A PSR-3-style logger that keeps its warnings. */
+final class Warnings
+{
+    /** @var list<array{string, array<string, mixed>}> */
+    public array $seen = [];
+
+    /** @param array<string, mixed> $context */
+    public function warning(string $message, array $context = []): void
+    {
+        $this->seen[] = [$message, $context];
+    }
+}
+
 foreach ($nulls as $v) {
     $name = 'received_nulls "' . $v->getString('name') . '"';
     $key = new PrivateKey($v->getString('key'));
     $body = $v->getString('body');
     $path = $v->getString('path');
-    $c->run($name, function () use ($c, $v, $name, $key, $body, $path): void {
+    $skipped = array_map('strval', (array) $v->get('skipped'));
+    $c->run($name, function () use ($c, $v, $name, $key, $body, $path, $skipped): void {
         Signer::verify($body, $key);
         $flat = Canonical::parse($body);
         $c->equal("$name: verifies, the null read as absent", $path, $flat->firstNullPath());
-        $c->check(
-            "$name: the null member is no pair",
-            array_filter($flat->pairs(), fn ($p) => str_starts_with($p, $path . '=')) === [],
-            implode('&', $flat->pairs()),
-        );
-        $unsigned = $v->getString('unsigned');
-        foreach (['sign', 'attach'] as $how) {
-            $e = $c->raises("$name: $how refuses a null", CanonicalException::class, fn () => $how === 'sign'
-                ? Signer::sign($unsigned, $key)
-                : Signer::attach($unsigned, $key));
-            if ($e !== null) {
-                $c->check("$name: $how names R2 at the path", $e->rule() === Ambiguity::NULL && $e->path() === $path, $e->getMessage());
-            }
+        $c->equal("$name: every null member listed, in document order", $skipped, $flat->skippedNulls());
+        foreach ($skipped as $at) {
+            $c->check(
+                "$name: the null member $at is no pair",
+                array_filter($flat->pairs(), fn ($p) => str_starts_with($p, $at . '=')) === [],
+                implode('&', $flat->pairs()),
+            );
         }
-        // The same body with the null in an array instead is refused on receipt (R2).
-        $inArray = str_replace('null', '[1,null]', $body);
+        // The document skips nulls when signing: a signer signs the body to the signature the
+        // service computes, and warns about each null member.
+        $unsigned = $v->getString('unsigned');
+        $signature = Canonical::parse($body)->signature();
+        $c->equal("$name: parseForSigning lists the skipped members", $skipped, Canonical::parseForSigning($unsigned)->skippedNulls());
+        $warnings = new Warnings();
+        $c->equal("$name: sign gives the body's signature", $signature, Signer::sign($unsigned, $key, $warnings));
+        $c->equal("$name: one warning per skipped member", $skipped, array_map(fn ($w) => $w[1]['path'], $warnings->seen));
+        $c->check(
+            "$name: each warning names its path",
+            $warnings->seen !== [] && array_filter($warnings->seen, fn ($w) => !str_contains($w[0], '`' . $w[1]['path'] . '` is null')) === [],
+            Checks::show($warnings->seen),
+        );
+        $c->equal("$name: sign without a logger", $signature, Signer::sign($unsigned, $key));
+        $warnings = new Warnings();
+        $attached = Signer::attach($unsigned, $key, $warnings);
+        $c->equal("$name: attach adds the body's signature", $body, $attached);
+        $c->equal("$name: attach warns too", count($skipped), count($warnings->seen));
+        // The same body with the null in an array instead is refused on receipt and on signing (R2).
+        $inArray = str_replace(':null', ':[1,null]', $body);
         $e = $c->raises("$name: a null array element is refused", VerifyException::class, fn () => Signer::verify($inArray, $key));
         if ($e !== null) {
             $c->check("$name: R2 at the element", $e->rule() === Ambiguity::NULL && $e->path() === $path . '[1]', $e->getMessage());
+        }
+        foreach (['sign', 'attach'] as $how) {
+            $unsignedInArray = str_replace(':null', ':[1,null]', $unsigned);
+            $e = $c->raises("$name: $how refuses a null array element", CanonicalException::class, fn () => $how === 'sign'
+                ? Signer::sign($unsignedInArray, $key)
+                : Signer::attach($unsignedInArray, $key));
+            if ($e !== null) {
+                $c->check("$name: $how names R2 at the element", $e->rule() === Ambiguity::NULL && $e->path() === $path . '[1]', $e->getMessage());
+            }
         }
     });
 }

@@ -43,7 +43,7 @@ for f in "${sources[@]}"; do
 done
 echo "php -l: ${#sources[@]} files with PHP $(php -r 'echo PHP_VERSION;')"
 
-for suite in SigningVectorsTest AnswerVectorsTest CanonicalTest SecretTest NotificationVerifierTest BaasSignTest DocblockTest; do
+for suite in SigningVectorsTest AnswerVectorsTest CanonicalTest FastReaderTest SecretTest NotificationVerifierTest BaasSignTest DocblockTest; do
   php -d zend.assertions=1 "tests/$suite.php" "$VECTORS" || failed=1
 done
 

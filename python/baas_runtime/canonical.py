@@ -26,9 +26,11 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import logging
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Sequence, Union
 
 from .secret import REDACTED, PrivateKey
 
@@ -149,13 +151,10 @@ class CanonicalError(ValueError):
 _SPECIAL = frozenset("&=.[]")
 _KEY = r"[^&=.\[\]]+"
 _READS_AS_PAIR = re.compile("&" + _KEY + r"(?:\." + _KEY + r"|\[[0-9]+\])*=")
-_WS = re.compile(rb"[ \t\n\r]*")
-# The unrolled loop (plain runs between escapes): linear, no backtracking blow-up.
-_STRING = re.compile(
-    rb'"([^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*)"'
-)
-_NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# A `\u` escape of a UTF-16 surrogate (or text that looks like one: `\\ud800` is a
+# backslash then `ud800`); bodies holding one are read by the exact reader.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_log = logging.getLogger("baas")
 
 
 def reads_as_pair(value: str) -> bool:
@@ -165,216 +164,7 @@ def reads_as_pair(value: str) -> bool:
 
 
 def _bad_key(key: str) -> bool:
-    return not key or any(c in _SPECIAL for c in key)
-
-
-class _Parser:
-    """One pass over the body: the value tree, the pairs in document order and the
-    checks, refusing as soon as a limit or rule is broken."""
-
-    def __init__(self, body: bytes, unambiguous: bool, null_members: bool) -> None:
-        self.body = body
-        self.pos = 0
-        self.unambiguous = unambiguous
-        self.null_members = null_members
-        self.pairs: list[str] = []
-        self.pair_bytes = 0
-        self.signature: str | None = None
-        self.has_signature_key = False
-        self.has_sender_key_pair = False
-        self.first_null: str | None = None
-
-    def syntax(self, expected: str) -> CanonicalError:
-        return CanonicalError(
-            "syntax", f"invalid JSON at byte {self.pos}: expected {expected}", offset=self.pos
-        )
-
-    def ws(self) -> None:
-        match = _WS.match(self.body, self.pos)
-        if match is not None:
-            self.pos = match.end()
-
-    def peek(self) -> int:
-        return self.body[self.pos] if self.pos < len(self.body) else -1
-
-    def within_budget(self) -> None:
-        if self.pair_bytes > self.pos * MAX_EXPANSION + EXPANSION_ALLOWANCE:
-            raise CanonicalError(
-                "too_large",
-                f"the flattened pairs are more than {MAX_EXPANSION} times as long as the body "
-                f"at byte {self.pos} (each value repeats its whole path: long keys above many "
-                "values)",
-                offset=self.pos,
-            )
-
-    def pair(self, path: str, path_len: int, text: str, text_len: int) -> None:
-        self.pair_bytes += path_len + 1 + text_len
-        self.pairs.append(path + "=" + text)
-
-    def string(self) -> tuple[str, int]:
-        """The string at ``pos`` (unescaped) and its length in UTF-8 bytes."""
-        match = _STRING.match(self.body, self.pos)
-        if match is None:
-            raise self.syntax("a valid JSON string")
-        raw = match.group(1)
-        self.pos = match.end()
-        if b"\\" not in raw:
-            return raw.decode("utf-8"), len(raw)
-        text: str = json.loads('"' + raw.decode("utf-8") + '"')
-        if _SURROGATE.search(text) is not None:
-            self.pos = match.start()
-            raise self.syntax("no lone surrogate `\\uD800`-`\\uDFFF`")
-        return text, len(text.encode("utf-8"))
-
-    def top(self) -> dict[str, JsonValue]:
-        self.ws()
-        if self.peek() != 0x7B:  # {
-            raise CanonicalError("not_an_object", "body is not a JSON object")
-        value = self.object(1, "", 0, top=True)
-        self.ws()
-        if self.pos != len(self.body):
-            raise self.syntax("end of input")
-        return value
-
-    def object(self, depth: int, path: str, path_len: int, top: bool = False) -> dict[str, JsonValue]:
-        if depth > MAX_DEPTH:
-            raise CanonicalError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
-        self.pos += 1  # {
-        self.ws()
-        out: dict[str, JsonValue] = {}
-        if self.peek() == 0x7D:  # }
-            self.pos += 1
-            if not top:
-                self.pair(path, path_len, "{}", 2)
-            return out
-        repeated: tuple[int, str] | None = None
-        while True:
-            self.ws()
-            if self.peek() != 0x22:  # "
-                raise self.syntax("a key string")
-            key, key_len = self.string()
-            member = key if top else path + "." + key
-            member_len = key_len if top else path_len + 1 + key_len
-            if self.unambiguous:
-                if _bad_key(key):
-                    raise CanonicalError.ambiguous(Ambiguity.KEY, member)
-                if top and key == SENDER_KEY:
-                    raise CanonicalError.ambiguous(Ambiguity.SENDER_KEY, member)
-            elif top and key == SENDER_KEY:
-                self.has_sender_key_pair = True
-            self.ws()
-            if self.peek() != 0x3A:  # :
-                raise self.syntax("`:`")
-            self.pos += 1
-            self.ws()
-            if top and key == "signature":
-                value: JsonValue = self.signature_value(depth)
-            else:
-                value = self.value(depth, member, member_len, in_object=True)
-            if key in out and repeated is None:
-                repeated = (self.pos, member)
-            out[key] = value
-            self.within_budget()
-            self.ws()
-            byte = self.peek()
-            if byte == 0x2C:  # ,
-                self.pos += 1
-            elif byte == 0x7D:  # }
-                self.pos += 1
-                break
-            else:
-                raise self.syntax("`,` or `}`")
-        if repeated is not None:
-            raise CanonicalError("duplicate_key", f"duplicate key `{repeated[1]}`", path=repeated[1])
-        return out
-
-    def array(self, depth: int, path: str, path_len: int) -> list[JsonValue]:
-        if depth > MAX_DEPTH:
-            raise CanonicalError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
-        self.pos += 1  # [
-        self.ws()
-        out: list[JsonValue] = []
-        if self.peek() == 0x5D:  # ]
-            self.pos += 1
-            self.pair(path, path_len, "[]", 2)
-            return out
-        index = 0
-        while True:
-            suffix = f"[{index}]"
-            self.ws()
-            out.append(self.value(depth, path + suffix, path_len + len(suffix), in_object=False))
-            self.within_budget()
-            index += 1
-            self.ws()
-            byte = self.peek()
-            if byte == 0x2C:
-                self.pos += 1
-            elif byte == 0x5D:
-                self.pos += 1
-                return out
-            else:
-                raise self.syntax("`,` or `]`")
-
-    def value(self, depth: int, path: str, path_len: int, *, in_object: bool) -> JsonValue:
-        byte = self.peek()
-        if byte == 0x7B:
-            return self.object(depth + 1, path, path_len)
-        if byte == 0x5B:
-            return self.array(depth + 1, path, path_len)
-        if byte == 0x22:
-            text, text_len = self.string()
-            if self.unambiguous and reads_as_pair(text):
-                raise CanonicalError.ambiguous(Ambiguity.VALUE_READS_AS_PAIR, path)
-            self.pair(path, path_len, text, text_len)
-            return text
-        if byte == 0x74:  # t
-            self.keyword(b"true")
-            self.pair(path, path_len, "true", 4)
-            return True
-        if byte == 0x66:  # f
-            self.keyword(b"false")
-            self.pair(path, path_len, "false", 5)
-            return False
-        if byte == 0x6E:  # n
-            self.keyword(b"null")
-            if self.unambiguous and not (in_object and self.null_members):
-                raise CanonicalError.ambiguous(Ambiguity.NULL, path)
-            if self.first_null is None:
-                self.first_null = path
-            return None
-        if byte == 0x2D or 0x30 <= byte <= 0x39:
-            match = _NUMBER.match(self.body, self.pos)
-            if match is None:
-                raise self.syntax("a digit")
-            literal = match.group(0).decode("ascii")
-            self.pos = match.end()
-            self.pair(path, path_len, literal, len(literal))
-            return JsonNumber(literal)
-        raise self.syntax("a JSON value")
-
-    def keyword(self, word: bytes) -> None:
-        if self.body.startswith(word, self.pos):
-            self.pos += len(word)
-        else:
-            raise self.syntax("a JSON value")
-
-    def signature_value(self, depth: int) -> JsonValue:
-        self.has_signature_key = True
-        byte = self.peek()
-        if byte == 0x6E:
-            self.keyword(b"null")
-            return None
-        if byte == 0x22:
-            text, _ = self.string()
-            self.signature = text
-            return text
-        # Read it all first so that a syntax error is reported as such.
-        saved = (self.unambiguous, len(self.pairs), self.pair_bytes)
-        self.unambiguous = False
-        self.value(depth, "signature", 9, in_object=True)
-        self.unambiguous, count, self.pair_bytes = saved
-        del self.pairs[count:]
-        raise CanonicalError("signature_not_string", "`signature` is not a string")
+    return not key or not _SPECIAL.isdisjoint(key)
 
 
 @dataclass(frozen=True)
@@ -384,46 +174,101 @@ class Flattened:
 
     #: The parsed body (numbers as :class:`JsonNumber`, objects in document order).
     value: dict[str, JsonValue]
-    #: The ``path=value`` pairs in document order (the top-level ``signature`` left out).
-    pairs: tuple[str, ...]
+    #: The canonical string without the ``senderKey`` pair, in its order, as runs of
+    #: ``&``-joined pairs (each the pairs of one object, or one pair); see :attr:`pairs`.
+    parts: Sequence[str]
     #: The top-level ``signature`` when it is a string.
     signature: str | None
     #: True when the body has a top-level ``signature`` member (even ``null``).
     has_signature_key: bool
     #: True when the body has a top-level ``senderKey`` (only without ``unambiguous``).
     has_sender_key_pair: bool
-    #: The path of the first ``null`` (skipped in the canonical string), if any.
-    first_null_path: str | None
+    #: The paths of the ``null`` members skipped (left out of the canonical string, as the
+    #: document says), in document order; without ``unambiguous``, null elements too.
+    null_paths: tuple[str, ...] = ()
+    #: True when every part is one pair (the exact reader's result).
+    parts_are_pairs: bool = False
 
-    def _sorted(self, key_pair: str) -> list[str]:
-        # Python compares strings by code points, which is the order of their UTF-8 bytes.
-        return sorted([*self.pairs, key_pair])
+    @classmethod
+    def _made(cls, **fields: Any) -> Flattened:
+        """An instance with these fields, without the frozen ``__init__``'s one
+        ``object.__setattr__`` a field (a verify makes one per message)."""
+        made = object.__new__(cls)
+        made.__dict__.update(fields)
+        return made
+
+    @property
+    def pairs(self) -> list[str]:
+        """The ``path=value`` pairs (the top-level ``signature`` left out), sorted as the
+        canonical string sorts them (by code point: the order of their UTF-8 bytes)."""
+        if self.parts_are_pairs:
+            return list(self.parts)
+        out: list[str] = []
+        for key, item in self.value.items():
+            if key != "signature":
+                _flatten(key, item, out)
+        out.sort()
+        return out
+
+    @property
+    def first_null_path(self) -> str | None:
+        """The path of the first ``null`` skipped, if any."""
+        return self.null_paths[0] if self.null_paths else None
+
+    def _with(self, key_pair: str) -> list[str]:
+        # Every part begins with its own path, which orders it against `senderKey=` (a
+        # top-level key other than senderKey differs from it at or before its `=`).
+        at = bisect_left(self.parts, key_pair)
+        return [*self.parts[:at], key_pair, *self.parts[at:]]
 
     def canonical_string_exposing_key(self, key: PrivateKey) -> str:
         """The canonical string, with the key itself in the ``senderKey`` pair (to hash;
         never to print)."""
-        return "&".join(self._sorted(SENDER_KEY + "=" + key.expose()))
+        return "&".join(self._with(SENDER_KEY + "=" + key.expose()))
 
     def canonical_string_redacted(self, key: PrivateKey) -> str:
         """The canonical string with the key shown as ``[redacted]`` wherever it appears:
         in the added pair, and inside any other pair."""
         secret = key.expose()
+        key_pair = SENDER_KEY + "=" + secret
         out = []
-        for pair in self._sorted(SENDER_KEY + "=" + secret):
-            name, _, rest = pair.partition("=")
-            if name == SENDER_KEY:
+        for part in self._with(key_pair):
+            if part is key_pair:
                 out.append(SENDER_KEY + "=" + REDACTED)
             else:
-                out.append(pair.replace(secret, REDACTED) if secret else pair)
+                out.append(part.replace(secret, REDACTED) if secret else part)
         return "&".join(out)
 
     def digest(self, key: PrivateKey) -> bytes:
-        """SHA-256 of the canonical string."""
-        return hashlib.sha256(self.canonical_string_exposing_key(key).encode("utf-8")).digest()
+        """SHA-256 of the canonical string (hashed 24 runs at a time: the whole string is
+        never made)."""
+        parts = self._with(SENDER_KEY + "=" + key.expose())
+        hashed = hashlib.sha256("&".join(parts[:24]).encode("utf-8"))
+        for at in range(24, len(parts), 24):
+            hashed.update(b"&")
+            hashed.update("&".join(parts[at : at + 24]).encode("utf-8"))
+        return hashed.digest()
 
     def signature_hex(self, key: PrivateKey) -> str:
         """The lowercase hex signature for ``key``."""
         return self.digest(key).hex()
+
+
+def _flatten(path: str, value: JsonValue, out: list[str]) -> None:
+    if isinstance(value, dict):
+        if not value:
+            out.append(path + "={}")
+        for key, item in value.items():
+            _flatten(path + "." + key, item, out)
+    elif isinstance(value, list):
+        if not value:
+            out.append(path + "=[]")
+        for index, item in enumerate(value):
+            _flatten(f"{path}[{index}]", item, out)
+    elif isinstance(value, str):
+        out.append(path + "=" + value)
+    elif isinstance(value, bool):
+        out.append(path + ("=true" if value else "=false"))
 
 
 def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = RECEIVED_NULL_MEMBERS) -> Flattened:
@@ -432,7 +277,7 @@ def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = RECEIVE
     With ``unambiguous`` (to sign or verify) a body that breaks a re-cut rule is refused
     with a :class:`CanonicalError` of kind ``ambiguous``; without it any object is read
     (to diagnose it), nulls skipped. ``null_members`` accepts a ``null`` object member
-    (treated as absent; a received body may carry one), never a ``null`` array element.
+    (skipped: it reads as absent), never a ``null`` array element.
     """
     if not isinstance(body, (bytes, bytearray, memoryview)):
         raise TypeError("the body must be bytes")
@@ -441,29 +286,48 @@ def parse(body: bytes, *, unambiguous: bool = True, null_members: bool = RECEIVE
         raise CanonicalError(
             "too_large", f"the body is longer than {MAX_BODY} bytes", offset=MAX_BODY
         )
+    if unambiguous:
+        try:
+            return _fast.read(data, null_members)
+        except _fast.Uncertain:
+            pass
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise CanonicalError(
             "invalid_utf8", f"body is not valid UTF-8 (byte {e.start})", offset=e.start
         ) from None
-    parser = _Parser(data, unambiguous, null_members)
-    value = parser.top()
+    # The exact reader: it refuses (with the kind, offset, path and rule of the refusal),
+    # or reads what the fast reading could not vouch for.
+    from ._reader import Reader
+
+    reader = Reader(data, unambiguous, null_members)
+    value = reader.top()
+    reader.pairs.sort()
     return Flattened(
         value=value,
-        pairs=tuple(parser.pairs),
-        signature=parser.signature,
-        has_signature_key=parser.has_signature_key,
-        has_sender_key_pair=parser.has_sender_key_pair,
-        first_null_path=parser.first_null,
+        parts=reader.pairs,
+        signature=reader.signature,
+        has_signature_key=reader.has_signature_key,
+        has_sender_key_pair=reader.has_sender_key_pair,
+        null_paths=tuple(reader.nulls),
+        parts_are_pairs=True,
     )
 
 
 def parse_for_signing(body: bytes) -> Flattened:
-    """:func:`parse` for a signer: the re-cut rules, and a ``null`` anywhere refused (R2,
-    at the first null; a message we send never holds one), as the Rust runtime's
-    ``sign::sign``."""
+    """:func:`parse` for a signer: the re-cut rules, a ``null`` array element refused (R2),
+    ``null`` members skipped as the document says, each with a warning on the ``baas``
+    logger (their paths are in :attr:`Flattened.null_paths`). The SDK's own requests never
+    hold a null (:func:`baas_runtime.wire.dumps` refuses one)."""
     flat = parse(body, null_members=True)
-    if flat.first_null_path is not None:
-        raise CanonicalError.ambiguous(Ambiguity.NULL, flat.first_null_path)
+    for path in flat.null_paths:
+        _log.warning(
+            "signing: the null member `%s` is skipped (null values are left out of the "
+            "signature, as the document says; leave the member out)",
+            path,
+        )
     return flat
+
+
+from . import _fast  # noqa: E402  (it reads this module's names)

@@ -6,6 +6,9 @@ Reads one JSON message on stdin; the key comes from the environment variable
 ``BAAS_PRIVATE_KEY`` (never from the command line) and is never printed: every message
 has its text replaced by ``[redacted]``.
 
+A body with ``null`` members is signed as the API document says, the nulls skipped, with one
+warning line on stderr per skipped member; a ``null`` array element is refused (rule R2).
+
 Exit codes: 0 signed / attached / the signature holds; 1 ``--verify``: the signature is
 missing or wrong, or a re-cut rule refuses the body; 2 usage error, no key, an input
 that is not a usable JSON object, or a body that is not to be signed.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import BinaryIO, Sequence, TextIO
+from typing import BinaryIO, Callable, Sequence, TextIO
 
 from . import canonical
 from .canonical import RECEIVED_NULL_MEMBERS, CanonicalError, Flattened
@@ -93,8 +96,9 @@ def main(
             pass
     refusal: CanonicalError | None = None
     try:
-        # Verifying reads a body as received; signing refuses any null (R2).
-        flat = canonical.parse(body) if args.verify else canonical.parse_for_signing(body)
+        # A null member verifies (a received one reads as absent) and is signed by skipping
+        # it, as the API document says, with a warning below; a null element is refused (R2).
+        flat = canonical.parse(body, null_members=True)
     except CanonicalError as e:
         if e.kind != "ambiguous":
             say(f"the input is not a usable JSON object: {e}")
@@ -120,6 +124,7 @@ def main(
         if refusal is not None:
             say(f"not signed: {refusal}")
             return 2
+        _warn_nulls(flat, say)
         signed = attach_signature(body, flat.signature_hex(key))
         print(signed.decode("utf-8"), file=out)
         return 0
@@ -142,5 +147,14 @@ def main(
     if refusal is not None:
         say(f"not signed: {refusal}\n  canonical string (key redacted):\n{canonical_text}")
         return 2
+    _warn_nulls(flat, say)
     print(f"{canonical_text}\n{flat.signature_hex(key)}", file=out)
     return 0
+
+
+def _warn_nulls(flat: Flattened, say: Callable[[str], None]) -> None:
+    """One line per null member of a body being signed: the document skips nulls, so the
+    signature is the one of the body without them, but a partner chasing a ``12005``
+    should know their JSON library wrote them (the same line as ``baas-sign``'s)."""
+    for path in flat.null_paths:
+        say(f"warning: the null member `{path}` is skipped (the API document leaves nulls out of the signed text)")

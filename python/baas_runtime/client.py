@@ -44,7 +44,9 @@ from .transport import (
     HttpxTransport,
     Transport,
 )
-from .wire import WireShapeError, dumps
+from . import settle as _settle
+from .settle import Settlement, StillUnknown
+from .wire import Unknown, WireShapeError, dumps
 
 __all__ = [
     "Success",
@@ -63,6 +65,7 @@ logger = logging.getLogger("baas")
 MAX_BACKOFF = 10.0
 
 R = TypeVar("R")
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -317,6 +320,29 @@ class RuntimeClient:
             delay = min(delay * 2, policy.max_delay)
 
 
+
+    def settle(
+        self,
+        query: Request[R],
+        state: Callable[[R], S | Unknown | None],
+        awaiting_otp: Sequence[str],
+        finals: Sequence[str],
+        otp_rule: str,
+    ) -> Settlement[S]:
+        """Sends ``query`` (a status query with an application's business id) once and
+        reads its state (:mod:`baas_runtime.settle`). Never raises a :class:`BaasError`: a
+        failed lookup is :class:`StillUnknown`. The generated pending applications'
+        ``settle()`` call it."""
+        try:
+            success = self.execute_with(query)
+        except BaasError as e:
+            return StillUnknown(e)
+        return _settle.read(
+            state(success.data), awaiting_otp, finals, otp_rule, operation=query.OPERATION,
+            request_id=success.request_id, attempts=success.attempts, raw=success.raw_data,
+        )
+
+
 class AsyncRuntimeClient:
     """:class:`RuntimeClient` for asyncio."""
 
@@ -410,6 +436,24 @@ class AsyncRuntimeClient:
                 raise WaitDeadline(last_state, elapsed).in_call(query.OPERATION, last_request_id, queries)
             await asyncio.sleep(delay)
             delay = min(delay * 2, policy.max_delay)
+
+    async def settle(
+        self,
+        query: Request[R],
+        state: Callable[[R], S | Unknown | None],
+        awaiting_otp: Sequence[str],
+        finals: Sequence[str],
+        otp_rule: str,
+    ) -> Settlement[S]:
+        """:meth:`RuntimeClient.settle` for asyncio."""
+        try:
+            success = await self.execute_with(query)
+        except BaasError as e:
+            return StillUnknown(e)
+        return _settle.read(
+            state(success.data), awaiting_otp, finals, otp_rule, operation=query.OPERATION,
+            request_id=success.request_id, attempts=success.attempts, raw=success.raw_data,
+        )
 
 
 class _PageState(Generic[R, ItemT]):

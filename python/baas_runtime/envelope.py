@@ -22,6 +22,7 @@ from .errors import (
     SignatureMissing,
     Untrusted,
 )
+from ._sign_writing import sign_writing
 from .secret import PrivateKey
 from .sign import VerifyError, attach_signature, verify_flattened
 from .wire import WireObject, WireShapeError, WireValue, dumps, str_of
@@ -72,7 +73,16 @@ def _check_request_id(request_id: str) -> None:
 
 def sign_envelope(envelope: WireObject, key: PrivateKey) -> bytes:
     """Serializes an envelope without ``signature``, signs those bytes and splices the
-    signature in. Nothing is signed that could be re-cut (rules R1-R4) or holds a null."""
+    signature in. Nothing is signed that could be re-cut (rules R1-R4) or holds a null.
+    The pairs are made as the envelope is written (``_sign_writing``); what that cannot vouch
+    for is written, then read back by the exact reader, which refuses it or signs it."""
+    signed = sign_writing(envelope, key)
+    if signed is not None:
+        return signed
+    return _sign_envelope_exactly(envelope, key)
+
+
+def _sign_envelope_exactly(envelope: WireObject, key: PrivateKey) -> bytes:
     try:
         body = dumps(envelope)
     except ValueError as e:

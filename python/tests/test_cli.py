@@ -96,10 +96,32 @@ def test_refusal_vectors_are_refused_by_every_mode() -> None:
         assert f"rule {v['rule']}".encode() in verify.stderr
         assert python_sign([], v["unsigned"].encode(), v["key"]).returncode == 2, v["name"]
         assert v["key"].encode() not in verify.stderr
+
+
+def test_null_members_are_signed_skipped_with_one_warning_each() -> None:
+    """Issue 34 item 10: the document skips nulls, so the command signs a body with null
+    members (exit 0, the signature of the body without them) and warns once per member."""
     for v in VECTORS["received_nulls"]:
+        signature = json.loads(v["body"])["signature"]
         assert python_sign(["--verify"], v["body"].encode(), v["key"]).returncode == 0, v["name"]
-        assert python_sign([], v["unsigned"].encode(), v["key"]).returncode == 2, v["name"]
-        assert python_sign(["--attach"], v["unsigned"].encode(), v["key"]).returncode == 2, v["name"]
+        signed = python_sign([], v["unsigned"].encode(), v["key"])
+        assert signed.returncode == 0, (v["name"], signed.stderr)
+        assert signed.stdout.decode().splitlines()[-1] == signature
+        warnings = signed.stderr.decode().splitlines()
+        assert warnings == [
+            f"python -m baas_client sign: warning: the null member `{path}` is skipped (the API "
+            "document leaves nulls out of the signed text)"
+            for path in v["skipped"]
+        ]
+        attached = python_sign(["--attach"], v["unsigned"].encode(), v["key"])
+        assert attached.returncode == 0, (v["name"], attached.stderr)
+        assert json.loads(attached.stdout)["signature"] == signature
+        assert len(attached.stderr.decode().splitlines()) == len(v["skipped"])
+        assert python_sign(["--verify"], attached.stdout, v["key"]).returncode == 0
+    # A null array element is still refused (R2), in every mode.
+    for args in ([], ["--attach"]):
+        refused = python_sign(args, b'{"a":[1,null]}', "k")
+        assert refused.returncode == 2 and b"rule R2 at `a[1]`" in refused.stderr
 
 
 @pytest.mark.skipif(rust_sign() is None, reason="baas-sign is not built")

@@ -4,6 +4,7 @@ Rust runtime, baas-sign and interop/signing.py pass too, and the parser's limits
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from baas_runtime.canonical import (
     CanonicalError,
     JsonNumber,
     parse,
+    parse_for_signing,
     reads_as_pair,
 )
 from baas_runtime.secret import PrivateKey
@@ -80,13 +82,44 @@ def test_refusal_vector(vector: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("vector", VECTORS["received_nulls"], ids=_name)
-def test_received_null_vector(vector: dict[str, Any]) -> None:
-    """A null member of a received body reads as absent and verifies; nothing holding a
-    null is signed (R2 at its path)."""
+def test_received_null_vector(vector: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """A null member of a received body reads as absent and verifies; a body with null
+    members is signed as the document says (the nulls skipped), with one warning per
+    skipped member on the runtime's logger (issue 34 item 10)."""
     key = PrivateKey(vector["key"])
-    assert verify(vector["body"].encode("utf-8"), key).first_null_path == vector["path"]
-    refusal = _signing_rejects(vector["unsigned"].encode("utf-8"), key)
-    assert refusal.rule is not None and (refusal.rule.id, refusal.path) == ("R2", vector["path"])
+    body = vector["body"].encode("utf-8")
+    flat = verify(body, key)
+    assert flat.first_null_path == vector["path"]
+    assert list(flat.null_paths) == vector["skipped"]
+    unsigned = vector["unsigned"].encode("utf-8")
+    with caplog.at_level(logging.WARNING, logger="baas"):
+        assert sign(unsigned, key) == flat.signature
+    warned = [r.getMessage() for r in caplog.records if r.name == "baas"]
+    assert len(warned) == len(vector["skipped"])
+    for path, line in zip(vector["skipped"], warned):
+        assert f"`{path}` is skipped" in line and vector["key"] not in line
+    attached = sign_and_attach(unsigned, key)
+    assert verify(attached, key).signature == flat.signature
+    assert parse_for_signing(unsigned).null_paths == tuple(vector["skipped"])
+
+
+def test_a_null_element_is_still_refused_by_signing_and_verifying() -> None:
+    key = PrivateKey("k")
+    for body, path in ((b'{"a":[1,null]}', "a[1]"), (b'{"a":{"b":[null]},"c":null}', "a.b[0]")):
+        refusal = _signing_rejects(body, key)
+        assert refusal.rule is not None and (refusal.rule.id, refusal.path) == ("R2", path)
+        with pytest.raises(VerifyError) as refused:
+            verify(body[:-1] + b',"signature":"00"}', key)
+        assert refused.value.cause is not None and refused.value.cause.path == path
+
+
+def test_the_sdk_never_sends_a_null() -> None:
+    from baas_runtime.envelope import sign_request
+    from baas_runtime.errors import EncodeError
+
+    with pytest.raises(EncodeError) as refused:
+        sign_request({"a": None}, sender="s", locale="en_KE", key=PrivateKey("k"))  # type: ignore[dict-item]
+    assert "params.a" in str(refused.value) and "null" in str(refused.value)
 
 
 def test_the_vectors_are_there() -> None:

@@ -14,12 +14,32 @@ use crate::secret::PrivateKey;
 /// Lowercase hex signature of a JSON object body (its top-level `signature`, if any,
 /// is left out of the canonical string). A body whose canonical string could stand for
 /// another body is refused with [`CanonicalError::Ambiguous`] (see
-/// [`Flattened::parse_unambiguous`]), and so is one holding a `null` anywhere (a
-/// message we send never holds one): nothing is signed that a verifier would refuse.
+/// [`Flattened::parse_unambiguous`]), a `null` array element included (R2): nothing is
+/// signed that a verifier would refuse.
+///
+/// A `null` member is skipped, as the API document says (the signature is the same
+/// with or without it, and every decoder reads it as absent), and each one is reported
+/// with `tracing::warn!` (target `baas_runtime::sign`, field `path`): a body with nulls
+/// is usually written by a JSON library that writes absent fields as `null`. To get the
+/// paths in the result, use [`Flattened::null_member_paths`]. (Such a body used to be
+/// refused, see CHANGELOG.md; the client's own requests still refuse any `null`: the
+/// SDK never sends one.)
 pub fn sign(body: &[u8], key: &PrivateKey) -> Result<String, CanonicalError> {
-    Ok(Borrowed::parse_unambiguous(body)?
-        .without_nulls()?
-        .signature_hex(key))
+    let flat = Borrowed::parse_unambiguous(body)?;
+    warn_null_members(&flat);
+    Ok(flat.signature_hex(key))
+}
+
+/// One `tracing::warn!` per `null` member of a body being signed (nothing is walked
+/// when it has none).
+fn warn_null_members(flat: &Borrowed<'_>) {
+    flat.for_each_null_member(|path| {
+        tracing::warn!(
+            path,
+            "signing: the null member `{path}` is skipped (the API document leaves nulls out \
+             of the signed text; the receiver reads it as absent)"
+        );
+    });
 }
 
 /// Why a body does not verify.
@@ -191,14 +211,15 @@ pub fn attach_signature(mut body: Vec<u8>, signature_hex: &str) -> Result<Vec<u8
 /// Signs a serialized JSON object and returns the text to send. A body that already
 /// has a top-level `signature` (even `null`) is refused with
 /// [`CanonicalError::AlreadySigned`], one that breaks a re-cut rule with
-/// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]; a `null`
-/// anywhere is refused too).
+/// [`CanonicalError::Ambiguous`] (see [`Flattened::parse_unambiguous`]; a `null` array
+/// element included). A `null` member is skipped and reported, as by [`sign`].
 pub fn sign_and_attach(body: Vec<u8>, key: &PrivateKey) -> Result<Vec<u8>, CanonicalError> {
     let signature = {
-        let flat = Borrowed::parse_unambiguous(&body)?.without_nulls()?;
+        let flat = Borrowed::parse_unambiguous(&body)?;
         if flat.has_signature_key() {
             return Err(CanonicalError::AlreadySigned);
         }
+        warn_null_members(&flat);
         flat.signature_hex_bytes(key)
     };
     attach_signature(body, hex_str(&signature))

@@ -90,8 +90,22 @@ fn empty_containers_and_nulls() {
         "a[1]=1&senderKey=<KEY>&x=[]&y.z={}",
     );
     golden("{}", "senderKey=<KEY>");
-    // Nulls are skipped, so they are not signed: never signed, never accepted.
-    assert_eq!(refused_rule(r#"{"x":[],"n":null}"#), Some(Ambiguity::Null));
+    // A null member is skipped, as the document says: the body signs as it does without
+    // it. A null element would move the indexes after it: refused (R2).
+    let key = PrivateKey::new(KEY);
+    assert_eq!(
+        sign::sign(br#"{"x":[],"n":null}"#, &key),
+        sign::sign(br#"{"x":[]}"#, &key)
+    );
+    assert!(sign::sign(br#"{"x":[],"n":null}"#, &key).is_ok());
+    assert_eq!(
+        refused_rule(r#"{"x":[],"a":[null,1]}"#),
+        Some(Ambiguity::Null)
+    );
+    assert_eq!(
+        refused_rule(r#"{"x":[],"a":[{"n":null},null]}"#),
+        Some(Ambiguity::Null)
+    );
 }
 
 #[test]
@@ -248,28 +262,36 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// What the signer signs verifies; what it refuses, it refuses for a re-cut rule,
-    /// and the verifier refuses it too, signed or not, naming the same breach, but for a
-    /// `null` member: signers refuse any null, while a received null member reads as
-    /// absent and verifies (a null array element is refused by both).
+    /// and the verifier refuses it too, signed or not, naming the same breach. Null
+    /// members are skipped by both (the signature is the one of the body without them);
+    /// a null array element is refused by both.
     #[test]
     fn sign_then_verify_holds(body in json_object(true), key in "[ -~]{1,32}") {
         let key = PrivateKey::new(key);
         match sign::sign_and_attach(body.clone(), &key) {
-            Ok(signed) => prop_assert_eq!(sign::verify(&signed, &key), Ok(())),
+            Ok(signed) => {
+                prop_assert_eq!(sign::verify(&signed, &key), Ok(()));
+                let flat = Flattened::parse_unambiguous(&body).unwrap();
+                let nulls = flat.null_member_paths();
+                prop_assert_eq!(nulls.is_empty(), flat.first_null_path().is_none());
+                if !nulls.is_empty() {
+                    // The same signature as the body with its null members removed.
+                    let mut value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+                    let removed = remove_null_members(&mut value);
+                    prop_assert_eq!(removed, nulls.len());
+                    let without = serde_json::to_vec(&value).unwrap();
+                    prop_assert_eq!(sign::sign(&without, &key), sign::sign(&body, &key));
+                }
+            }
             Err(e) => {
                 prop_assert!(matches!(e, CanonicalError::Ambiguous { .. }), "{}", e);
+                if let CanonicalError::Ambiguous { rule: Ambiguity::Null, path } = &e {
+                    prop_assert!(path.ends_with(']'), "a null member is skipped: {}", path);
+                }
                 let flat = Flattened::parse(&body).unwrap();
                 let signature = flat.signature_hex(&key);
                 let signed = sign::attach_signature(body, &signature).unwrap();
-                let received = Flattened::parse_unambiguous(&signed);
-                match (&e, received) {
-                    (CanonicalError::Ambiguous { rule: Ambiguity::Null, path }, Ok(flat)) => {
-                        prop_assert!(!path.ends_with(']'), "a null element verifies: {}", path);
-                        prop_assert!(flat.first_null_path().is_some());
-                        prop_assert_eq!(sign::verify(&signed, &key), Ok(()));
-                    }
-                    _ => prop_assert_eq!(sign::verify(&signed, &key), Err(VerifyError::Malformed(e))),
-                }
+                prop_assert_eq!(sign::verify(&signed, &key), Err(VerifyError::Malformed(e)));
             }
         }
     }
@@ -672,32 +694,72 @@ mod vectors {
         );
     }
 
-    /// A null member of a received body reads as absent: it verifies. Signers refuse it
-    /// (a message we send never holds a null), naming R2 at its path.
+    /// A null member of a received body reads as absent: it verifies. The signing
+    /// functions sign the unsigned body to the same signature, skipping its null
+    /// members as the document says, and warn about each one (`tracing::warn!` with
+    /// its `path`, in document order); `Flattened::null_member_paths` gives them too.
+    /// The client's own requests still never carry a null.
     #[test]
-    fn received_null_members_verify_and_are_never_signed() {
+    fn received_null_members_verify_and_are_signed_skipping_them() {
         let all = load();
         let vectors = list(&all, "received_nulls");
-        assert!(!vectors.is_empty());
+        assert!(vectors.len() >= 3);
         for v in vectors {
             let (name, body, unsigned) = (text(v, "name"), text(v, "body"), text(v, "unsigned"));
             let key = PrivateKey::new(text(v, "key"));
             assert_eq!(sign::verify(body.as_bytes(), &key), Ok(()), "{name}");
-            let expected = CanonicalError::Ambiguous {
-                path: text(v, "path").to_owned(),
-                rule: baas_runtime::canonical::Ambiguity::Null,
-            };
-            assert_eq!(
-                sign::sign(unsigned.as_bytes(), &key),
-                Err(expected.clone()),
-                "{name}"
-            );
-            assert_eq!(
-                sign::sign_and_attach(unsigned.as_bytes().to_vec(), &key),
-                Err(expected),
-                "{name}"
-            );
+            let skipped: Vec<String> = v["skipped"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap().to_owned())
+                .collect();
+            assert_eq!(skipped.first().map(String::as_str), Some(text(v, "path")));
+            let expected = Flattened::parse(body.as_bytes())
+                .unwrap()
+                .signature()
+                .unwrap()
+                .to_owned();
+            let (signed, warned) = warnings(|| sign::sign(unsigned.as_bytes(), &key));
+            assert_eq!(signed, Ok(expected), "{name}");
+            assert_eq!(warned, skipped, "{name}");
+            let (attached, warned) =
+                warnings(|| sign::sign_and_attach(unsigned.as_bytes().to_vec(), &key));
+            assert_eq!(attached.unwrap(), body.as_bytes(), "{name}");
+            assert_eq!(warned, skipped, "{name}");
+            let flat = Flattened::parse_unambiguous(unsigned.as_bytes()).unwrap();
+            assert_eq!(flat.null_member_paths(), skipped, "{name}");
+            // Verifying warns about nothing: a received null member reads as absent.
+            let (_, warned) = warnings(|| sign::verify(body.as_bytes(), &key));
+            assert!(warned.is_empty(), "{name}: {warned:?}");
         }
+        // A body without nulls signs without a warning.
+        let (_, warned) =
+            warnings(|| sign::sign(br#"{"a":"null","b":[1]}"#, &PrivateKey::new(KEY)));
+        assert!(warned.is_empty(), "{warned:?}");
+    }
+
+    /// The SDK client never sends a null: a request whose params hold one is refused
+    /// before it is sent, naming the field.
+    #[test]
+    fn the_client_never_signs_a_request_holding_a_null() {
+        let key = PrivateKey::new(KEY);
+        for params in [
+            serde_json::json!({"accountId": "1", "remark": null}),
+            serde_json::json!({"orders": [{"name": "a", "note": null}]}),
+        ] {
+            let refused = baas_runtime::envelope::sign_request(&params, "client1", "en_KE", &key)
+                .unwrap_err();
+            let text = refused.to_string();
+            assert!(text.contains("is null; a null is never sent"), "{text}");
+        }
+        assert!(baas_runtime::envelope::sign_request(
+            &serde_json::json!({"accountId": "1"}),
+            "client1",
+            "en_KE",
+            &key
+        )
+        .is_ok());
     }
 
     /// The re-cut bodies have the canonical string of the body they were cut from, so its
@@ -736,4 +798,67 @@ mod vectors {
         }
         assert!(clean >= 1);
     }
+}
+
+/// Removes every null member of `value` (at any depth); how many there were.
+fn remove_null_members(value: &mut serde_json::Value) -> usize {
+    match value {
+        serde_json::Value::Object(members) => {
+            let before = members.len();
+            members.retain(|_, v| !v.is_null());
+            let mut removed = before - members.len();
+            for v in members.values_mut() {
+                removed += remove_null_members(v);
+            }
+            removed
+        }
+        serde_json::Value::Array(items) => items.iter_mut().map(remove_null_members).sum(),
+        _ => 0,
+    }
+}
+
+/// The `path` of every `tracing` warning given on this thread while `f` runs, in order.
+fn warnings<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
+    use std::sync::{Arc, Mutex};
+    use tracing::field::{Field, Visit};
+
+    struct Paths(Arc<Mutex<Vec<String>>>);
+    struct PathField(Option<String>);
+    impl Visit for PathField {
+        fn record_str(&mut self, field: &Field, value: &str) {
+            if field.name() == "path" {
+                self.0 = Some(value.to_owned());
+            }
+        }
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            if field.name() == "path" {
+                self.0 = Some(format!("{value:?}"));
+            }
+        }
+    }
+    impl tracing::Subscriber for Paths {
+        fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+            tracing::span::Id::from_u64(1)
+        }
+        fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+        fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            if *event.metadata().level() == tracing::Level::WARN {
+                let mut path = PathField(None);
+                event.record(&mut path);
+                if let (Some(path), Ok(mut all)) = (path.0, self.0.lock()) {
+                    all.push(path);
+                }
+            }
+        }
+        fn enter(&self, _: &tracing::span::Id) {}
+        fn exit(&self, _: &tracing::span::Id) {}
+    }
+    let paths = Arc::new(Mutex::new(Vec::new()));
+    let result = tracing::subscriber::with_default(Paths(paths.clone()), f);
+    let found = paths.lock().map(|p| p.clone()).unwrap_or_default();
+    (result, found)
 }

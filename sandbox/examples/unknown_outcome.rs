@@ -1,6 +1,6 @@
 //! An unknown outcome resolved: the confirmation reaches the service but its answer is
-//! lost. The client says `OutcomeUnknown` (never "retryable"), and the partner looks the
-//! transfer up instead of confirming twice.
+//! lost. The client says `OutcomeUnknown` (never "retryable"), and the partner settles it
+//! (`pending.settle()`, one lookup) instead of confirming twice.
 //!
 //! ```sh
 //! cargo run -p baas-sandbox --example unknown_outcome
@@ -10,12 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use baas_client::enums::{Currency, OtpType, TxStatus};
+use baas_client::enums::{Currency, OtpType};
 use baas_client::transfers::{
     ApplyForTransferRequired, GetTransResultRequest, GetTransResultRequired,
 };
 use baas_client::transport::{BoxFuture, HttpsTransport};
-use baas_client::{Client, Error, Outcome, WaitPolicy};
+use baas_client::{Client, Error, Outcome, Settlement, WaitPolicy};
 use baas_runtime::{HttpRequest, HttpResponse, Transport};
 use baas_sandbox::Sandbox;
 
@@ -71,17 +71,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "never repeat an unknown confirmation"
             );
             println!("unknown outcome: {error}");
-            // Resolve it: the application moves no money until confirmed, so look the
-            // transfer up; only a transfer still waiting for its OTP may be confirmed again.
-            let query = GetTransResultRequest::new(GetTransResultRequired {
-                tx_id: pending.business_id().into(),
-            });
-            let now = client.get_trans_result(query.clone()).send().await?;
-            match now.tx_status {
-                Some(TxStatus::Submitted) => {
-                    println!("still waiting for the OTP: confirming again is safe")
+            // Settle it: one lookup of the transfer (getTransResult, as the spec says);
+            // only a transfer still waiting for its OTP may be confirmed again.
+            match pending.settle().await {
+                Settlement::NotConfirmed { state, otp_rule } => {
+                    println!(
+                        "still waiting for the OTP ({state}): confirming again is safe. {otp_rule}"
+                    )
                 }
-                Some(state) => {
+                Settlement::Confirmed { state, is_final } => {
+                    let query = GetTransResultRequest::new(GetTransResultRequired {
+                        tx_id: pending.business_id().into(),
+                    });
                     let policy = WaitPolicy::new(
                         Duration::from_millis(100),
                         Duration::from_secs(1),
@@ -89,11 +90,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     );
                     let done = client.get_trans_result(query).until_final(&policy).await?;
                     println!(
-                        "the confirmation had arrived (state {state}, final {:?}): not confirming again",
+                        "the confirmation had arrived (state {state}, final: {is_final}; now {:?}): not confirming again",
                         done.tx_status
                     );
                 }
-                None => println!("no state reported: ask the bank before acting"),
+                Settlement::StillUnknown { error } => {
+                    println!("the lookup did not tell ({error}): settle again later, never confirm blindly")
+                }
+                _ => println!("a settlement this example does not know: settle again later"),
             }
         }
         Err(error) => return Err(error.into()),

@@ -426,6 +426,12 @@ impl Sandbox {
         &self.sender
     }
 
+    /// The sender name of the sandbox's answers and notifications ([`SERVICE_SENDER`]):
+    /// what a notification `Verifier` is given, as the banner's `service:` line says.
+    pub fn service_sender(&self) -> &str {
+        SERVICE_SENDER
+    }
+
     /// The partner's (test) key.
     pub fn private_key(&self) -> PrivateKey {
         PrivateKey::new(self.key.clone())

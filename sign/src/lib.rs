@@ -54,18 +54,10 @@ pub fn run(mode: Mode, name: &str) -> ExitCode {
         ExitCode::from(2)
     };
     let (flat, refusal) = match Flattened::parse_unambiguous(&input) {
-        // A null member verifies (a received one reads as absent), but nothing holding
-        // a null is signed: a message we send never holds one.
-        Ok(flat) => match (flat.first_null_path(), &mode) {
-            (Some(path), Mode::Sign | Mode::Attach) => {
-                let refused = CanonicalError::Ambiguous {
-                    path: path.to_owned(),
-                    rule: baas_runtime::canonical::Ambiguity::Null,
-                };
-                (flat, Some(refused))
-            }
-            _ => (flat, None),
-        },
+        // A null member verifies (a received one reads as absent) and is signed by
+        // skipping it, as the API document says, with a warning (see `warn_nulls`); a
+        // null array element is refused (R2) like any re-cut.
+        Ok(flat) => (flat, None),
         Err(refused @ CanonicalError::Ambiguous { .. }) => match Flattened::parse(&input) {
             Ok(flat) => (flat, Some(refused)),
             Err(e) => return unusable(e),
@@ -90,6 +82,7 @@ pub fn run(mode: Mode, name: &str) -> ExitCode {
                 ));
                 return ExitCode::from(2);
             }
+            warn_nulls(&flat, &say);
             let expected = flat.signature_hex(&key);
             if writeln!(out, "{}\n{expected}", canonical()).is_err() {
                 return ExitCode::from(2);
@@ -112,6 +105,7 @@ pub fn run(mode: Mode, name: &str) -> ExitCode {
                 say(&format!("not signed: {e}"));
                 return ExitCode::from(2);
             }
+            warn_nulls(&flat, &say);
             let expected = flat.signature_hex(&key);
             match baas_runtime::sign::attach_signature(input, &expected) {
                 Ok(body) => {
@@ -154,6 +148,19 @@ pub fn run(mode: Mode, name: &str) -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// One warning line on stderr per `null` member of a body being signed: the API
+/// document skips nulls, so the signature is the one of the body without them (and the
+/// receiver reads them as absent), but a partner chasing a `12005` should know their
+/// JSON library wrote them.
+fn warn_nulls(flat: &Flattened, say: &impl Fn(&str)) {
+    for path in flat.null_member_paths() {
+        say(&format!(
+            "warning: the null member `{path}` is skipped (the API document leaves nulls \
+             out of the signed text)"
+        ));
     }
 }
 

@@ -13,9 +13,11 @@
 //!
 //! Every mode reads the body as the runtime's signers and verifiers do
 //! (`Flattened::parse_unambiguous`): a body whose canonical string could be re-cut into
-//! another body (rules R1-R4: keys with `&`, `=`, `.`, `[`, `]` or empty, `null`s,
-//! values holding `&path=`, a top-level `senderKey`) is never signed, and `--verify`
-//! refuses it, naming the rule, whatever its signature.
+//! another body (rules R1-R4: keys with `&`, `=`, `.`, `[`, `]` or empty, `null` array
+//! elements, values holding `&path=`, a top-level `senderKey`) is never signed, and
+//! `--verify` refuses it, naming the rule, whatever its signature. A `null` member is
+//! skipped when signing, as the API document says, with one warning line on stderr per
+//! member (`baas-sign: warning: the null member `params.remark` is skipped ...`).
 //!
 //! Exit codes: 0 success / signature holds, 1 `--verify`: signature missing or wrong,
 //! or the body refused by a re-cut rule, 2 usage error, unreadable input, or a body

@@ -4,13 +4,16 @@
  * key comes from the environment variable `BAAS_PRIVATE_KEY` (never the command line) and is
  * never printed: every message has its text replaced by `[redacted]`.
  *
+ * A `null` member is skipped, as the document says (a receiver reads it as absent): the body is
+ * signed, with one warning line on stderr for each member skipped. A `null` array element (it
+ * would move the indexes) is refused.
+ *
  * Exit codes: 0 signed / attached / the signature holds; 1 `--verify`: the signature is missing
  * or wrong, or a re-cut rule refuses the body; 2 usage error, no key, an input that is not a
  * usable JSON object, or a body that is not to be signed.
  */
 
 import {
-  Ambiguity,
   CanonicalError,
   canonicalStringRedacted,
   type Flattened,
@@ -18,11 +21,11 @@ import {
   signatureHex,
 } from "./canonical.js";
 import { constantTimeEqual, PrivateKey } from "./secret.js";
-import { attachSignature, check } from "./sign.js";
+import { attachSignature, check, nullSkippedWords } from "./sign.js";
 
 export const KEY_VARIABLE = "BAAS_PRIVATE_KEY";
 /** The version `--version` prints (the package's). */
-export const VERSION = "0.2.0";
+export const VERSION = "0.3.0";
 
 export interface Io {
   readonly stdin: Uint8Array;
@@ -89,9 +92,6 @@ export function run(argv: readonly string[], io: Io): number {
   let refusal: CanonicalError | undefined;
   try {
     flat = parse(input);
-    if (!verify && flat.firstNullPath !== undefined) {
-      refusal = CanonicalError.ambiguous(Ambiguity.Null, flat.firstNullPath);
-    }
   } catch (e) {
     if (!(e instanceof CanonicalError)) throw e;
     if (e.kind !== "ambiguous") {
@@ -111,6 +111,9 @@ export function run(argv: readonly string[], io: Io): number {
     say(
       "warning: the input has a top-level `senderKey`; the key is never sent (the algorithm adds it), so this body does not sign like the message sent",
     );
+  }
+  if (!verify && refusal === undefined) {
+    for (const path of flat.skippedNulls) say(`warning: ${nullSkippedWords(path)}`);
   }
   const canonical = (): string => canonicalStringRedacted(flat, key);
   if (attach) {

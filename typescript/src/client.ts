@@ -13,6 +13,7 @@ import type { JsonValue } from "./canonical.js";
 import { ApiError, BaasError, ConfigError, DecodeError, OutcomeUnknown, WaitDeadline } from "./errors.js";
 import { openResponse, signRequest, type SignedRequest } from "./envelope.js";
 import { PrivateKey } from "./secret.js";
+import { readSettlement, type SettleBy, type Settlement } from "./settle.js";
 import { readRecord, readValue, type RecordShape, ShapeError, type Ty, validateRecord, writeRecord, WriteError } from "./shape.js";
 import { type Fetch, type HttpResponse, postJson } from "./transport.js";
 import { FieldPath, Validator } from "./validate.js";
@@ -268,7 +269,7 @@ export class RuntimeClient {
         lastState = now;
         lastRequestId = success.requestId;
       } catch (e) {
-        if (!(e instanceof BaasError && e.isRetryable && !op.movesMoney)) throw e;
+        if (!(e instanceof BaasError && e.isRetryable() && !op.movesMoney)) throw e;
       }
       const elapsed = Date.now() - started;
       if (elapsed + delay > deadline) {
@@ -277,6 +278,22 @@ export class RuntimeClient {
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelay);
     }
+  }
+
+  /**
+   * Sends `op` (a status query with an application's business id) once and reads its state as
+   * `by` says (see `settle.ts`). Never throws a `BaasError`: a failed lookup is `still_unknown`.
+   * The generated pending applications' `settle()` call it.
+   */
+  async settle<Req, Res, S extends string | number>(op: Operation<Req, Res>, params: Req, by: SettleBy<Res, S>): Promise<Settlement<S>> {
+    let success: Success<Res>;
+    try {
+      success = await this.executeWith(op, params);
+    } catch (e) {
+      if (e instanceof BaasError) return { kind: "still_unknown", error: e, safeToConfirmAgain: false };
+      throw e;
+    }
+    return readSettlement(by, success.data, { operation: op.name, ...success });
   }
 
   #url(path: string): string {
@@ -320,7 +337,7 @@ export class RuntimeClient {
     const fixedId = options.requestId !== undefined;
     const mayResend = !(op.movesMoney || fixedId) || !error.mayHaveReachedService;
     if (options.signal?.aborted === true) return undefined;
-    if (attempt >= (this.#config.maxRetries ?? 2) || !error.isRetryable || !mayResend) return undefined;
+    if (attempt >= (this.#config.maxRetries ?? 2) || !error.isRetryable() || !mayResend) return undefined;
     return Math.min((this.#config.retryBackoffMs ?? 200) * 2 ** Math.min(attempt, 16), MAX_BACKOFF_MS);
   }
 

@@ -4,7 +4,6 @@
  * servers (the mock uses them).
  */
 
-import { randomBytes } from "node:crypto";
 import {
   Ambiguity,
   CanonicalError,
@@ -26,18 +25,19 @@ import {
   SUCCESS_CODE,
   Untrusted,
 } from "./errors.js";
+import { nodeCrypto } from "./lazy.js";
 import type { PrivateKey } from "./secret.js";
 import { attachSignature, VerifyError, verifyFlattened } from "./sign.js";
 import { writeJson } from "./shape.js";
 
 /** A new requestId: the sender followed by 32 random hex digits. */
 export function newRequestId(sender: string): string {
-  return sender + randomBytes(16).toString("hex");
+  return sender + nodeCrypto().randomBytes(16).toString("hex");
 }
 
 /** A new salt: 24 random hex digits. */
 export function newSalt(): string {
-  return randomBytes(12).toString("hex");
+  return nodeCrypto().randomBytes(12).toString("hex");
 }
 
 const encoder = new TextEncoder();
@@ -68,6 +68,10 @@ export function signEnvelopeText(text: string, key: PrivateKey): Uint8Array {
       throw new EncodeError(`${e.message}; such a message is never signed`);
     }
     throw e;
+  }
+  // The document skips null members when signing; the SDK never sends one all the same.
+  if (flat.firstNullPath !== undefined) {
+    throw new EncodeError(`\`${flat.firstNullPath}\` is null; a null is never sent (leave the field out)`);
   }
   if (flat.hasSignatureKey) throw new EncodeError("the body already has a `signature` (sign it without one)");
   return attachSignature(body, signatureHex(flat, key));

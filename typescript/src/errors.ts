@@ -50,8 +50,11 @@ export class BaasError extends Error {
     return true;
   }
 
-  /** True when trying again may succeed (never for {@link OutcomeUnknown}). */
-  get isRetryable(): boolean {
+  /**
+   * True when trying again may succeed (never for {@link OutcomeUnknown}). A method, as in Rust and
+   * Python (a getter before `@baas/runtime` 0.3.0: `if (e.isRetryable)` now does not compile).
+   */
+  isRetryable(): boolean {
     return false;
   }
 
@@ -119,7 +122,7 @@ export class TransportError extends BaasError {
   override get mayHaveReachedService(): boolean {
     return this.#reached;
   }
-  override get isRetryable(): boolean {
+  override isRetryable(): boolean {
     return true;
   }
 }
@@ -130,7 +133,7 @@ export class CallTimeout extends BaasError {
   constructor(readonly afterMs: number) {
     super(`no response within ${Math.round(afterMs)} ms (the request may have reached the service)`);
   }
-  override get isRetryable(): boolean {
+  override isRetryable(): boolean {
     return true;
   }
 }
@@ -168,7 +171,7 @@ export class ApiError extends BaasError {
   override get apiCode(): string {
     return this.code;
   }
-  override get isRetryable(): boolean {
+  override isRetryable(): boolean {
     return this.retryable;
   }
   override get outcome(): Outcome {
@@ -253,7 +256,7 @@ export class DecodeError extends BaasError {
     this.message = decodeText(this.#detail, this.status, this.snippet);
     return this;
   }
-  override get isRetryable(): boolean {
+  override isRetryable(): boolean {
     return this.status === 502 || this.status === 503 || this.status === 504;
   }
 }

@@ -13,6 +13,7 @@ export * from "./mock.js";
 export * from "./notification.js";
 export * from "./sandbox.js";
 export * from "./secret.js";
+export * from "./settle.js";
 export * from "./shape.js";
 export * from "./sign.js";
 export * from "./transport.js";

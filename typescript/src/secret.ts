@@ -4,7 +4,7 @@
  * it, through {@link PrivateKey.expose}.
  */
 
-import { timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "./lazy.js";
 
 /** What is shown in place of the key. */
 export const REDACTED = "[redacted]";
@@ -76,8 +76,8 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const y = Buffer.from(b, "utf8");
   if (x.length !== y.length) {
     // Compare against itself so the time does not depend on the content either.
-    timingSafeEqual(x, x);
+    nodeCrypto().timingSafeEqual(x, x);
     return false;
   }
-  return timingSafeEqual(x, y);
+  return nodeCrypto().timingSafeEqual(x, y);
 }

@@ -14,9 +14,34 @@ import {
 } from "./canonical.js";
 import { constantTimeEqual, type PrivateKey } from "./secret.js";
 
-/** Lowercase hex signature of a JSON object body (its top-level `signature` left out). */
+/** The `code` of the warning a signer emits for each `null` member it skips. */
+export const NULL_SKIPPED_WARNING = "BAAS_NULL_SKIPPED";
+
+/** The words of the warning for a `null` member at `path`, skipped by a signer. */
+export function nullSkippedWords(path: string): string {
+  return `\`${path}\` is null: left out of the signature, as the document says (a receiver reads it as absent)`;
+}
+
+/**
+ * Reads a body to sign: a `null` member is skipped, as the document says, and a warning is
+ * emitted for each (`process.emitWarning`, type `BaasSigningWarning`, code
+ * {@link NULL_SKIPPED_WARNING}; the paths are also the result's `skippedNulls`); a `null` array
+ * element is refused (R2).
+ */
+function readToSign(body: Uint8Array): Flattened {
+  const flat = parseForSigning(body);
+  for (const path of flat.skippedNulls) {
+    process.emitWarning(nullSkippedWords(path), { type: "BaasSigningWarning", code: NULL_SKIPPED_WARNING });
+  }
+  return flat;
+}
+
+/**
+ * Lowercase hex signature of a JSON object body (its top-level `signature` left out). A `null`
+ * member is skipped, with a warning (see {@link readToSign}).
+ */
 export function sign(body: Uint8Array, key: PrivateKey): string {
-  return signatureHex(parseForSigning(body), key);
+  return signatureHex(readToSign(body), key);
 }
 
 export type VerifyErrorKind = "malformed" | "missing" | "mismatch";
@@ -93,9 +118,12 @@ export function attachSignature(body: Uint8Array, signature: string): Uint8Array
   return out;
 }
 
-/** Signs a serialized object and returns the text to send (refused when already signed). */
+/**
+ * Signs a serialized object and returns the text to send (refused when already signed). A
+ * `null` member is skipped, with a warning, as by {@link sign}.
+ */
 export function signAndAttach(body: Uint8Array, key: PrivateKey): Uint8Array {
-  const flat = parseForSigning(body);
+  const flat = readToSign(body);
   if (flat.hasSignatureKey) {
     throw new CanonicalError("already_signed", "the body already has a `signature` (sign it without one)");
   }

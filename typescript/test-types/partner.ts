@@ -42,6 +42,27 @@ export async function partner(client: Client): Promise<void> {
   void new PrivateKey("k");
 }
 
+// isRetryable is a method (a getter before @baas/runtime 0.3.0), and a settlement is read by its kind.
+import { BaasError, type Settlement } from "@baas/client";
+
+export function retryable(e: BaasError): boolean {
+  // @ts-expect-error a method, always defined: `if (e.isRetryable)` would always be true
+  if (e.isRetryable) return true;
+  return e.isRetryable();
+}
+
+export function settled(s: Settlement<TxStatus>): string {
+  switch (s.kind) {
+    case "confirmed":
+      return s.isFinal ? "final" : "wait";
+    case "not_confirmed":
+      return s.otpRule;
+    case "still_unknown":
+      // @ts-expect-error only a not_confirmed settlement carries the OTP rule
+      return s.otpRule;
+  }
+}
+
 // Notifications are typed by their type: a known one's params is its payload record.
 import { NotificationType, type ClosingBalanceReport, type Notification } from "@baas/client";
 

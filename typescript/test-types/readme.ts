@@ -18,7 +18,12 @@ export async function otpTransfer(client: Client, otpFromCustomer: string): Prom
   try {
     await pending.confirm(otpFromCustomer);
   } catch (e) {
-    if (!(e instanceof OutcomeUnknown)) throw e; // may have arrived: never confirmed twice
+    if (!(e instanceof OutcomeUnknown)) throw e;
+    // It may have arrived: never confirm twice blindly; settle it with one lookup.
+    const settled = await pending.settle();
+    if (settled.kind === "not_confirmed") await pending.confirm(otpFromCustomer); // never arrived: the same OTP, as settled.otpRule says
+    else if (settled.kind === "still_unknown") throw settled.error; // the lookup failed too: settle later
+    // "confirmed": it arrived; wait for the result below.
   }
   const result = await client.getTransResultUntilFinal(
     { txId: pending.businessId }, { firstDelayMs: 1000, maxDelayMs: 20_000, deadlineMs: 300_000 },

@@ -69,10 +69,22 @@ test("refusal vectors: --verify exits 1 naming the rule; signing exits 2", () =>
     both([], v.key, v.unsigned, 2);
     both(["--attach"], v.key, v.unsigned, 2);
   }
+});
+
+test("received nulls: verified; signed with the null members skipped, one warning line each on stderr", () => {
   for (const v of VECTORS.received_nulls) {
     both(["--verify"], v.key, v.body, 0);
-    both([], v.key, v.unsigned, 2);
+    const signature = JSON.parse(v.body).signature as string;
+    const signed = both([], v.key, v.unsigned, 0);
+    assert.equal(signed.out.trimEnd().split("\n").at(-1), signature, v.name);
+    const warned = signed.err.split("\n").filter((line) => line.startsWith("baas-sign: warning: `"));
+    assert.deepEqual(warned.map((line) => line.split("`")[1]), v.skipped, v.name);
+    const attached = both(["--attach"], v.key, v.unsigned, 0);
+    assert.equal(attached.err.split("\n").filter((line) => line.includes(" is null")).length, v.skipped.length);
+    assert.equal(both(["--verify"], v.key, attached.out, 0).out, `signature OK: ${signature}\n`);
   }
+  both([], "yourkey", '{"list":[1,null]}', 2);
+  both(["--attach"], "yourkey", '{"list":[1,null]}', 2);
 });
 
 test("usage, key and input errors exit 2; a wrong or missing signature exits 1", () => {

@@ -143,7 +143,7 @@ test("a signed refusal is refused and typed; a retryable code is retried on a qu
     assert.ok(e instanceof ApiError);
     assert.equal(e.outcome, "refused");
     assert.equal(e.code, "19999");
-    assert.equal(e.isRetryable, true);
+    assert.equal(e.isRetryable(), true);
     assert.equal(e.attempts, 1, "a money call whose bytes arrived is not re-sent");
     assert.match(e.message, /^transfer \(requestId partner[0-9a-f]{32}, 1 attempt\): API error 19999/u);
     return true;
@@ -155,7 +155,7 @@ test("a money call without a verified answer is OutcomeUnknown and sent once", a
   await assert.rejects(client(mock).execute(transfer, { accountId: "A" }), (e: unknown) => {
     assert.ok(e instanceof OutcomeUnknown);
     assert.equal(e.outcome, "unknown");
-    assert.equal(e.isRetryable, false);
+    assert.equal(e.isRetryable(), false);
     return true;
   });
   assert.equal(mock.requests.length, 1);

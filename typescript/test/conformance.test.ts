@@ -85,7 +85,7 @@ function checkError(at: string, e: unknown, expect: Record<string, Json>): void 
     const name = e.apiCode === undefined ? undefined : sdk.resultCodeName(e.apiCode);
     assert.equal(name === undefined ? undefined : snake(name), expect["result_code"], `${at}: typed code`);
   }
-  if ("retryable" in expect) assert.equal(e.isRetryable, expect["retryable"], `${at}: retryable of ${e.message}`);
+  if ("retryable" in expect) assert.equal(e.isRetryable(), expect["retryable"], `${at}: retryable of ${e.message}`);
   if ("violations" in expect) {
     assert.ok(e instanceof sdk.InvalidRequest, `${at}: ${e.message}`);
     assert.deepEqual(e.violations.map((v) => [v.field, v.rule]), expect["violations"], `${at}: violations`);

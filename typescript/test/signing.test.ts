@@ -16,6 +16,9 @@ import {
   verify,
   VerifyError,
   check,
+  EncodeError,
+  NULL_SKIPPED_WARNING,
+  signRequest,
 } from "../src/index.js";
 import { bytes, VECTORS } from "./vectors.js";
 
@@ -72,14 +75,47 @@ for (const v of VECTORS.refusals) {
   });
 }
 
+/** The `BAAS_NULL_SKIPPED` warnings `call` emits (they are delivered on the next tick). */
+async function nullWarnings<T>(call: () => T): Promise<[T, string[]]> {
+  const seen: string[] = [];
+  const listener = (w: Error & { code?: string }): void => {
+    if (w.code === NULL_SKIPPED_WARNING) seen.push(w.message);
+  };
+  process.on("warning", listener);
+  try {
+    const result = call();
+    await new Promise((resolve) => setImmediate(resolve));
+    return [result, seen];
+  } finally {
+    process.off("warning", listener);
+  }
+}
+
 for (const v of VECTORS.received_nulls) {
-  test(`received null: ${v.name}`, () => {
+  test(`received null: ${v.name}: verified, and signed with its null members skipped`, async () => {
     const key = new PrivateKey(v.key);
-    assert.equal(verify(bytes(v.body), key).firstNullPath, v.path);
-    const refusal = refusedToSign(v.unsigned, key);
-    assert.deepEqual([refusal.rule, refusal.path], ["R2", v.path]);
+    const received = verify(bytes(v.body), key);
+    assert.equal(received.firstNullPath, v.path);
+    assert.deepEqual(received.skippedNulls, v.skipped);
+    const signature = JSON.parse(v.body).signature as string;
+    const [signed, warnings] = await nullWarnings(() => sign(bytes(v.unsigned), key));
+    assert.equal(signed, signature, "the document's signature: null members left out");
+    assert.equal(warnings.length, v.skipped.length, "one warning for each null member skipped");
+    v.skipped.forEach((path, i) => assert.match(warnings[i] ?? "", new RegExp(`^\`${path.replace(/[.[\]]/gu, "\\$&")}\` is null`, "u")));
+    const [attached, more] = await nullWarnings(() => signAndAttach(bytes(v.unsigned), key));
+    assert.equal(verify(attached, key).signature, signature);
+    assert.equal(more.length, v.skipped.length);
   });
 }
+
+test("a null array element is still refused by the signer (R2), and the SDK never sends a null", () => {
+  const key = new PrivateKey("yourkey");
+  const refusal = refusedToSign('{"list":[1,null]}', key);
+  assert.deepEqual([refusal.rule, refusal.path], ["R2", "list[1]"]);
+  for (const params of ['{"remark":null}', '{"orders":[{"note":null}]}', '{"list":[null]}']) {
+    assert.throws(() => signRequest(params, "client1", "en_KE", key), (e: unknown) => e instanceof EncodeError && /is null; a null is never sent/u.test(e.message), params);
+  }
+});
 
 test("rule R3: what reads as a pair", () => {
   const cases: [string, boolean][] = [

@@ -32,10 +32,12 @@ export interface RefusalVector {
   recut?: string;
   recut_is_clean?: boolean;
 }
+/** `received_nulls`: `body` verifies; every signer signs `unsigned` to its signature, skipping (and warning about) each path of `skipped`. */
 export interface NullVector {
   name: string;
   key: string;
   path: string;
+  skipped: string[];
   body: string;
   unsigned: string;
 }

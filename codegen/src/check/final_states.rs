@@ -48,7 +48,8 @@ pub(super) fn final_states(
         TypeRef::Enum { name: e } => {
             if let Some(info) = known.declared.enums.get(e) {
                 let wires = info.wires.clone();
-                for v in &spec.values {
+                let awaiting = spec.awaiting_otp.iter().flatten();
+                for v in spec.values.iter().chain(awaiting) {
                     if !wires.contains(&v.value) {
                         ck.error(
                             &v.loc,
@@ -77,11 +78,30 @@ pub(super) fn final_states(
         TypeRef::Enum { name } => Some(name.clone()),
         _ => None,
     };
+    let awaiting_otp: Vec<String> = spec
+        .awaiting_otp
+        .iter()
+        .flatten()
+        .map(|v| v.value.clone())
+        .collect();
+    for v in spec.awaiting_otp.iter().flatten() {
+        if spec.values.iter().any(|f| f.value == v.value) {
+            ck.error(
+                &v.loc,
+                format!(
+                    "`awaiting_otp` value `{}` of {owner} is also final",
+                    v.value
+                ),
+                Some("an application waiting for its OTP is not in a final state".into()),
+            );
+        }
+    }
     Some(model::FinalStates {
         wire_name: field.wire_name.clone(),
         rust_name: Some(field.rust_name.clone()),
         values: spec.values.iter().map(|v| v.value.clone()).collect(),
         enum_name,
+        awaiting_otp,
     })
 }
 

@@ -63,6 +63,7 @@ pub(super) fn operation(
         paging,
         business_id,
         final_states,
+        settled_by: None,
         name,
         rust_name,
         type_name,

@@ -19,6 +19,8 @@ pub(super) struct Operations<'a> {
     pub groups: Vec<model::Group>,
     /// Each `otp_step:` with the name of its operation, for the OTP flow.
     pub otp_steps: Vec<(&'a Spanned<OtpStepSpec>, String)>,
+    /// Each `settled_by:` with the name of its operation.
+    pub settled_by: Vec<(&'a Spanned<String>, String)>,
 }
 
 /// Checks every group and its operations, file by file.
@@ -29,6 +31,7 @@ pub(super) fn operations<'a>(
 ) -> Operations<'a> {
     let mut groups: Vec<model::Group> = Vec::new();
     let mut otp_steps = Vec::new();
+    let mut settled_by = Vec::new();
     let mut group_locs: BTreeMap<String, Location> = BTreeMap::new();
     for f in collected.files {
         let Some(group) = group_of(ck, f) else {
@@ -52,6 +55,9 @@ pub(super) fn operations<'a>(
             if let Some(step) = &op.value.otp_step {
                 otp_steps.push((step, op.value.name.value.clone()));
             }
+            if let Some(query) = &op.value.settled_by {
+                settled_by.push((query, op.value.name.value.clone()));
+            }
             ops.push(operation(ck, known, op, &gname.value));
         }
         groups.push(model::Group {
@@ -64,7 +70,11 @@ pub(super) fn operations<'a>(
             operations: ops,
         });
     }
-    Operations { groups, otp_steps }
+    Operations {
+        groups,
+        otp_steps,
+        settled_by,
+    }
 }
 
 /// The `group:` of a file that has `operations:`; a file with only one of the two (or a

@@ -12,6 +12,8 @@ struct Steps {
     send: Option<model::OtpStep>,
     confirm: Option<model::OtpStep>,
     group: Option<model::OtpStep>,
+    /// The confirm step's `reuse`.
+    reuse: Option<String>,
 }
 
 /// Resolves the `otp_step:` marks (`steps`: each with its operation's name) against the
@@ -44,6 +46,7 @@ pub(super) fn otp_flow(
                 send,
                 confirm,
                 group: found.group,
+                otp_reuse: found.reuse,
             })
         }
         (send, confirm) => {
@@ -118,6 +121,7 @@ fn otp_step(
         let b = named(ck, fields, &x.business_id, &is_string, "string", &owner);
         let c = named(ck, fields, &x.code, &is_string, "string", &owner);
         let used = vec![x.business_id.value.clone(), x.code.value.clone()];
+        found.reuse = x.reuse.as_ref().map(|r| r.value.clone());
         (&mut found.confirm, pair(b, c), used)
     } else if let Some(x) = &s.group {
         let is_ids =

@@ -7,6 +7,7 @@ use super::known::Known;
 use super::operations::operations;
 use super::otp::otp_flow;
 use super::records::{records, Records};
+use super::settle::settled_by;
 use super::Checker;
 use crate::load::{load_file, Source};
 use crate::model::{self, Location};
@@ -49,11 +50,15 @@ pub(super) fn run(yaml: &str, otp: bool) -> Ran {
     let flow = otp
         .then(|| otp_flow(&mut ck, &ops.otp_steps, &ops.groups))
         .flatten();
+    let mut groups = ops.groups;
+    if otp {
+        settled_by(&mut ck, &ops.settled_by, &mut groups, flow.as_ref());
+    }
     Ran {
         ck,
         declared: d.declared,
         records,
-        groups: ops.groups,
+        groups,
         otp: flow,
     }
 }

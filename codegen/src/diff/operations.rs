@@ -225,10 +225,18 @@ fn helpers(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
             .as_ref()
             .map(|b| serde_json::to_string(b).unwrap_or_default())
     };
+    // `awaiting_otp` is what `settle` reads, not the waiter: compared below.
     let until = |op: &Operation| {
-        op.final_states
+        op.final_states.as_ref().map(|f| {
+            let mut f = f.clone();
+            f.awaiting_otp.clear();
+            serde_json::to_string(&f).unwrap_or_default()
+        })
+    };
+    let settle = |op: &Operation| {
+        op.settled_by
             .as_ref()
-            .map(|f| serde_json::to_string(f).unwrap_or_default())
+            .map(|s| serde_json::to_string(s).unwrap_or_default())
     };
     let method = n.rust_name.trim_start_matches("r#");
     for (what, name, before, after) in [
@@ -244,6 +252,12 @@ fn helpers(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
             format!("{method}_until_final"),
             until(o),
             until(n),
+        ),
+        (
+            "settle method",
+            format!("{method}_pending().settle"),
+            settle(o),
+            settle(n),
         ),
     ] {
         let item = match (before, after) {
@@ -274,10 +288,13 @@ fn helpers(items: &mut Vec<Item>, o: &Operation, n: &Operation) {
 /// The OTP flow (`otp_step:` marks): the `PendingApplication` handle and `group_pending`
 /// exist only with it.
 pub(super) fn otp_flow(out: &mut Out, old: &Api, new: &Api) {
+    // The reuse rule is a sentence `settle` gives, not a method or a field.
     let key = |api: &Api| {
-        api.otp_flow
-            .as_ref()
-            .map(|f| serde_json::to_string(f).unwrap_or_default())
+        api.otp_flow.as_ref().map(|f| {
+            let mut f = f.clone();
+            f.otp_reuse = None;
+            serde_json::to_string(&f).unwrap_or_default()
+        })
     };
     let item = match (key(old), key(new)) {
         (None, Some(_)) => Item::new(

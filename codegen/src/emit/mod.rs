@@ -308,7 +308,7 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
 
         pub use baas_runtime::{
             mock, notification, transport, Amount, AmountError, CallOptions, Config, Date, DateError, Error, ErrorKind, FieldPath,
-            Items, Operation, Outcome, Page, Paged, Pages, PrivateKey, RawJson, RuleKind, Scalar, Success,
+            Items, Operation, Outcome, Page, Paged, Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar, Settlement, Success,
             ValidationErrors, Validator, Violation, WaitPolicy,
         };
         pub use baas_runtime::wire_enum::ParseEnumError;

@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::model::{Api, BusinessId, OtpFlow, OtpStep};
+use crate::model::{Api, BusinessId, Operation, OtpFlow, OtpStep, SettledBy};
 
 fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
@@ -129,6 +129,101 @@ fn otp_application(module: &str, type_name: &str, business: &BusinessId) -> Toke
     }
 }
 
+/// `settle` on the handle of one operation's application: its status query sent once
+/// with the business id, each state read as its [`baas_runtime::Phase`].
+fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> TokenStream {
+    let m = ident(&op.group);
+    let req = ident(&format!("{}Request", op.type_name));
+    let qm = ident(&s.group);
+    let query = ident(&format!("{}Request", s.type_name));
+    let query_required = ident(&format!("{}Required", s.type_name));
+    let param = ident(&s.param_rust);
+    let states = &s.states;
+    let field = ident(states.rust_name.as_deref().unwrap_or(&states.wire_name));
+    let rule = flow.otp_reuse.clone().unwrap_or_default();
+    let (state_ty, read) = match states.enum_name.as_deref().and_then(|e| api.enum_def(e)) {
+        Some(def) => {
+            let ty = ident(&def.name);
+            let arm = |wires: &[String]| -> Vec<TokenStream> {
+                def.values
+                    .iter()
+                    .filter(|v| wires.contains(&v.wire))
+                    .map(|v| {
+                        let v = ident(&v.name);
+                        quote!(super::enums::#ty::#v)
+                    })
+                    .collect()
+            };
+            let awaiting = arm(&states.awaiting_otp);
+            let finals = arm(&states.values);
+            (
+                quote!(super::enums::#ty),
+                quote! {
+                    response.#field.as_ref().map(|state| {
+                        let phase = match state {
+                            #(#awaiting)|* => baas_runtime::Phase::AwaitingOtp,
+                            #(#finals)|* => baas_runtime::Phase::Final,
+                            super::enums::#ty::Unknown(_) => baas_runtime::Phase::Unlisted,
+                            _ => baas_runtime::Phase::InProgress,
+                        };
+                        (state.to_owned(), phase)
+                    })
+                },
+            )
+        }
+        None => {
+            let awaiting = &states.awaiting_otp;
+            let finals = &states.values;
+            (
+                quote!(String),
+                quote! {
+                    response.#field.as_ref().map(|state| {
+                        let state = state.to_string();
+                        let phase = if [#(#awaiting),*].contains(&state.as_str()) {
+                            baas_runtime::Phase::AwaitingOtp
+                        } else if [#(#finals),*].contains(&state.as_str()) {
+                            baas_runtime::Phase::Final
+                        } else {
+                            baas_runtime::Phase::InProgress
+                        };
+                        (state, phase)
+                    })
+                },
+            )
+        }
+    };
+    let doc = lines_doc(&[
+        &format!(
+            "Settles a confirmation whose outcome is unknown (`{}` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `{}` once with the business id and reads `{}`.",
+            flow.confirm.operation, s.query, states.wire_name
+        ),
+        &format!(
+            "[`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is {} (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.",
+            states.awaiting_otp.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ")
+        ),
+    ]);
+    quote! {
+        impl PendingApplication<<super::#m::#req as baas_runtime::Operation>::Response> {
+            #doc
+            pub async fn settle(&self) -> baas_runtime::Settlement<#state_ty> {
+                let query = super::#qm::#query::new(super::#qm::#query_required {
+                    #param: self.business_id.clone(),
+                });
+                self.client
+                    .runtime()
+                    .settle(
+                        &query,
+                        |response: &<super::#qm::#query as baas_runtime::Operation>::Response| {
+                            #read
+                        },
+                        #rule,
+                    )
+                    .await
+            }
+        }
+    }
+}
+
 /// The `pending` module's items (empty when the spec marks no OTP flow).
 pub fn emit_pending(api: &Api) -> TokenStream {
     let Some(flow) = &api.otp_flow else {
@@ -136,6 +231,13 @@ pub fn emit_pending(api: &Api) -> TokenStream {
     };
     let steps = step_methods(flow);
     let group = flow.group.as_ref().map(group_pending);
+    let settles: Vec<TokenStream> = api
+        .operations()
+        .filter_map(|op| {
+            let s = op.settled_by.as_ref()?;
+            Some(settle_method(api, flow, op, s))
+        })
+        .collect();
     let mut impls: Vec<TokenStream> = api
         .operations()
         .filter_map(|op| {
@@ -213,6 +315,8 @@ pub fn emit_pending(api: &Api) -> TokenStream {
 
             #steps
         }
+
+        #(#settles)*
 
         #group
     }

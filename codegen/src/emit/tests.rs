@@ -104,6 +104,7 @@ fn op(
         paging: None,
         business_id: None,
         final_states: None,
+        settled_by: None,
         location: loc(),
     }
 }

@@ -66,6 +66,51 @@ fn state_of(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> Option<(String, S
     Some((read, format!("Set.of({})", finals.join(", "))))
 }
 
+/// How an application is settled: the state's type, and the blocking and asynchronous
+/// lookups (functions of the business id) its `SettlingPending` is given.
+struct SettleOf {
+    state_ty: String,
+    blocking: String,
+    asynchronous: String,
+}
+
+/// The lookups of an application settled by its status query, or `None` when its state
+/// cannot be read typed.
+fn settle_of(ctx: &Ctx<'_>, s: &crate::plan::SettleCall) -> Option<SettleOf> {
+    let query = ctx.plan.operation(&s.query)?;
+    let q = op_names(ctx, query);
+    if matches!(q.returns.as_str(), "Void" | "JsonValue") || s.field_rust.is_none() {
+        return None;
+    }
+    let param = crate::java::shape::fields(query.params(), crate::plan::Direction::Sent)
+        .into_iter()
+        .find(|f| f.plan.wire_name == s.param)?
+        .name;
+    let build = format!("{}.builder().{param}(id).build()", q.request);
+    let getter = member(&Words::of(&s.field));
+    let (state_ty, state) = match &s.enum_name {
+        Some(e) => (e.clone(), format!("r -> r.{getter}()")),
+        None => (
+            "String".to_owned(),
+            format!("r -> r.{getter}().map(v -> String.valueOf(v))"),
+        ),
+    };
+    let set = |values: &[String]| {
+        let quoted: Vec<String> = values.iter().map(|v| string_literal(v)).collect();
+        format!("Set.of({})", quoted.join(", "))
+    };
+    let args = format!(
+        "{build}, {state}, {}, {}, Pending.OTP_RULE",
+        set(&s.awaiting_otp),
+        set(&s.finals)
+    );
+    Some(SettleOf {
+        state_ty,
+        blocking: format!("id -> runtime.settle({args})"),
+        asynchronous: format!("id -> runtime.settleAsync({args})"),
+    })
+}
+
 /// `Client` (blocking) or `AsyncClient` (CompletableFuture).
 pub fn client(ctx: &Ctx<'_>, asynchronous: bool) -> EmittedFile {
     let class = if asynchronous {
@@ -230,7 +275,33 @@ fn operation_methods(
     out.line(&format!("    return runtime.{exec}(request, options);"));
     out.line("}");
     if let (Some(pending), Some((expr, field))) = (&op.calls.pending, business_id(op, n)) {
-        let ptype = format!("Pending<{}>", n.returns);
+        let settle = op.calls.settle.as_ref().and_then(|s| settle_of(ctx, s));
+        let ptype = match &settle {
+            Some(s) => format!("SettlingPending<{}, {}>", n.returns, s.state_ty),
+            None => format!("Pending<{}>", n.returns),
+        };
+        let mut pending_doc = pending.doc.clone();
+        if let Some(s) = &op.calls.settle {
+            for p in &s.doc.paragraphs {
+                pending_doc.push(p.clone());
+            }
+        }
+        let pending = &crate::plan::PendingCall {
+            business_id: pending.business_id.clone(),
+            doc: pending_doc,
+        };
+        let made = |client: &str| match &settle {
+            Some(s) => format!(
+                "new SettlingPending<>({client}, s, {expr}, {}, {r}.OPERATION, {}, {})",
+                string_literal(&field),
+                s.blocking,
+                s.asynchronous
+            ),
+            None => format!(
+                "new Pending<>({client}, s, {expr}, {}, {r}.OPERATION)",
+                string_literal(&field)
+            ),
+        };
         out.blank();
         method_doc(
             out,
@@ -246,16 +317,16 @@ fn operation_methods(
             ret(&ptype)
         ));
         if asynchronous {
-            out.line(&format!("    return runtime.executeWithAsync(request, options).thenApply(s -> new Pending<>(client, s, {expr}, {}, {r}.OPERATION));", string_literal(&field)));
+            out.line(&format!(
+                "    return runtime.executeWithAsync(request, options).thenApply(s -> {});",
+                made("client")
+            ));
         } else {
             out.line(&format!(
                 "    Success<{}> s = runtime.executeWith(request, options);",
                 n.returns
             ));
-            out.line(&format!(
-                "    return new Pending<>(this, s, {expr}, {}, {r}.OPERATION);",
-                string_literal(&field)
-            ));
+            out.line(&format!("    return {};", made("this")));
         }
         out.line("}");
         out.blank();

@@ -167,6 +167,7 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     files.push(client::client(&ctx, false));
     files.push(client::client(&ctx, true));
     files.extend(otp::pending(&ctx));
+    files.extend(otp::settling_pending(&ctx));
     files.push(types::result_codes(&ctx));
     files.push(notifications::notifications(&ctx));
     for e in &plan.enums {

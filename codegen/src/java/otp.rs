@@ -129,8 +129,16 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
         "An application waiting for its OTP: the answer of the call that made it, its business id, and the steps that finish it. Made by the client's <code>…Pending</code> methods.".to_owned(),
         "@param <R> the answer of the call that made the application".to_owned(),
     ], 92);
-    out.line("public final class Pending<R> extends PendingApplication<R> {");
+    out.line("public class Pending<R> extends PendingApplication<R> {");
     out.indent();
+    if let Some(rule) = ctx.plan.otp_rule() {
+        out.block_doc(&["When the OTP of an application that was not confirmed may be sent again (the spec's words).".to_owned()], 92);
+        out.line(&format!(
+            "public static final String OTP_RULE = {};",
+            string_literal(rule)
+        ));
+        out.blank();
+    }
     out.line("private final Client client;");
     out.blank();
     out.line("Pending(Client client, Success<R> success, String businessId, String field, String operation) {");
@@ -213,4 +221,63 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     out.dedent();
     out.line("}");
     Some(class_file(ROOT_PACKAGE, "Pending", out.finish()))
+}
+
+/// `SettlingPending`: a pending application whose unknown confirmation `settle()` settles,
+/// with the lookups its `…Pending` method gave (when some operation is settled).
+pub fn settling_pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
+    if !ctx.plan.settles() {
+        return None;
+    }
+    let mut out = Out::new("    ");
+    out.line(&format!("package {ROOT_PACKAGE};"));
+    out.blank();
+    super::head::imports(
+        ctx,
+        &mut out,
+        &[
+            "import com.baas.runtime.Settlement;",
+            "import java.util.concurrent.CompletableFuture;",
+            "import java.util.function.Function;",
+        ],
+    );
+    out.block_doc(&[
+        "An application waiting for its OTP whose confirmation can be settled: when <code>confirm</code> fails with an unknown outcome, <code>settle()</code> tells with one lookup whether the confirmation arrived. Made by the <code>…Pending</code> methods of the operations the spec settles by a status query.".to_owned(),
+        "@param <R> the answer of the call that made the application".to_owned(),
+        "@param <S> the state its status query reports".to_owned(),
+    ], 92);
+    out.line("public final class SettlingPending<R, S> extends Pending<R> {");
+    out.indent();
+    out.line("private final Function<String, Settlement<S>> lookup;");
+    out.line("private final Function<String, CompletableFuture<Settlement<S>>> lookupAsync;");
+    out.blank();
+    out.line("SettlingPending(Client client, Success<R> success, String businessId, String field, String operation,");
+    out.line("        Function<String, Settlement<S>> lookup, Function<String, CompletableFuture<Settlement<S>>> lookupAsync) {");
+    out.line("    super(client, success, businessId, field, operation);");
+    out.line("    this.lookup = lookup;");
+    out.line("    this.lookupAsync = lookupAsync;");
+    out.line("}");
+    let doc = "Settles a confirmation whose outcome is unknown: sends the application's status query once with its business id. <code>Confirmed</code> (with the state and whether it is final) when it no longer waits for its OTP: do not confirm again. <code>NotConfirmed</code> when it still waits for it: the confirmation never arrived, so confirming again is safe, as its <code>otpRule</code> says. <code>StillUnknown</code> (with the error) when the lookup fails or its answer carries no state, or one this SDK does not list. Never throws a <code>BaasException</code>.";
+    out.blank();
+    out.block_doc(
+        &[doc.to_owned(), "@return what the lookup says".to_owned()],
+        92,
+    );
+    out.line("public Settlement<S> settle() {");
+    out.line("    return lookup.apply(businessId());");
+    out.line("}");
+    out.blank();
+    out.block_doc(
+        &[
+            format!("{doc} Without blocking: the future always completes normally."),
+            "@return what the lookup says, to come".to_owned(),
+        ],
+        92,
+    );
+    out.line("public CompletableFuture<Settlement<S>> settleAsync() {");
+    out.line("    return lookupAsync.apply(businessId());");
+    out.line("}");
+    out.dedent();
+    out.line("}");
+    Some(class_file(ROOT_PACKAGE, "SettlingPending", out.finish()))
 }

@@ -65,6 +65,13 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
         "/** The version of this client (`api.client_version`). */\npublic const VERSION = {};",
         names::string(&plan.client_version)
     ));
+    if let Some(rule) = plan.otp_rule() {
+        f.body.blank();
+        f.body.line(&format!(
+            "/** When the OTP of an application that was not confirmed may be sent again (the spec's words). */\npublic const OTP_RULE = {};",
+            names::string(rule)
+        ));
+    }
     f.body.blank();
     f.body.line("private readonly RuntimeClient $runtime;");
     f.body.blank();
@@ -381,9 +388,32 @@ fn pending_method(
     f.runtime("Read");
     let (send_ret, _) = step_types(plan, &otp.send);
     let (confirm_ret, _) = step_types(plan, &otp.confirm);
+    let settle = op
+        .calls
+        .settle
+        .as_ref()
+        .and_then(|s| settle_lookup(f, plan, s));
+    let (class, made) = match &settle {
+        Some(_) => {
+            f.runtime("SettlingPending");
+            f.runtime("Settlement");
+            ("SettlingPending", "SettlingPending::settling(")
+        }
+        None => ("Pending", "Pending::of("),
+    };
+    let mut doc = doc.clone();
+    if let (Some(s), Some(_)) = (&op.calls.settle, &settle) {
+        for p in &s.doc.paragraphs {
+            doc.push(p.clone());
+        }
+    }
+    let doc = &doc;
     let mut tags = a.short_tags.clone();
     tags.push("@param CallOptions|null $options per-call options of this call".to_owned());
-    tags.push(format!("@return Pending<{response}, {send_ret}, {confirm_ret}> the application waiting for its OTP"));
+    let state = settle
+        .as_ref()
+        .map_or(String::new(), |(ty, _)| format!(", {ty}"));
+    tags.push(format!("@return {class}<{response}, {send_ret}, {confirm_ret}{state}> the application waiting for its OTP"));
     tags.push(
         "@throws \\Baas\\Runtime\\Exception\\BaasException every failure, saying its outcome"
             .to_owned(),
@@ -395,7 +425,7 @@ fn pending_method(
         &format!("{method}Pending"),
         &a.params,
         "?CallOptions $options = null",
-        "Pending",
+        class,
     );
     f.body.indent();
     f.body.line(&format!(
@@ -416,13 +446,16 @@ fn pending_method(
         BusinessIdPlan::RequestId => ("$success->requestId".to_owned(), "requestId".to_owned()),
     };
     f.body.line(&format!("$id = {id};"));
-    f.body.line("return Pending::of(");
+    f.body.line(&format!("return {made}"));
     f.body.indent();
     f.body.line("$success,");
     f.body.line("$id,");
     f.body.line(&format!("{},", names::string(&field)));
     f.body.line(&format!("{},", names::string(&op.wire_name)));
     step_closures(f, plan, otp);
+    if let Some((_, lookup)) = &settle {
+        f.body.line(&format!("{lookup},"));
+    }
     f.body.dedent();
     f.body.line(");");
     f.body.dedent();
@@ -618,4 +651,56 @@ pub fn notifications_file(plan: &SdkPlan) -> PhpFile {
     f.body.dedent();
     f.body.line("}");
     f
+}
+
+/// `(the state's type, the closure looking an application up by its business id)` of an
+/// application settled by its status query, or `None` when its answer is not typed.
+fn settle_lookup(
+    f: &mut PhpFile,
+    plan: &SdkPlan,
+    s: &crate::plan::SettleCall,
+) -> Option<(String, String)> {
+    let query = plan.operation(&s.query)?;
+    let (response, fqn) = response_type(query);
+    let field = response_fields(plan, query)
+        .iter()
+        .find(|x| x.wire_name == s.field)?;
+    if response == "mixed" || response == "null" || s.field_rust.is_none() {
+        return None;
+    }
+    if let Some(fqn) = &fqn {
+        f.uses(fqn);
+    }
+    let request = request_class(query);
+    f.uses(&format!(
+        "{}\\{request}",
+        names::group_namespace(&query.group)
+    ));
+    let param = query.param(&s.param)?;
+    let param = names::prop(&param.wire_name, &param.words);
+    let state_ty = match &s.enum_name {
+        Some(_) => {
+            f.type_uses(&field.ty, Direction::Received);
+            names::php_type(&field.ty, Direction::Received)
+                .trim_start_matches('?')
+                .to_owned()
+        }
+        None => "string|int".to_owned(),
+    };
+    let list = |values: &[String]| {
+        values
+            .iter()
+            .map(|v| names::string(v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Some((
+        state_ty,
+        format!(
+            "fn (string $id): Settlement => $this->runtime()->settle(new {request}({param}: $id), static fn ({response} $r): mixed => $r->{}, [{}], [{}], \\Baas\\Client\\Client::OTP_RULE)",
+            names::prop(&field.wire_name, &field.words),
+            list(&s.awaiting_otp),
+            list(&s.finals),
+        ),
+    ))
 }

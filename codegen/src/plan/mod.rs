@@ -22,7 +22,7 @@ pub mod words;
 
 pub use operations::{
     BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
-    PendingCall, RequestPlan, ResponsePlan,
+    PendingCall, RequestPlan, ResponsePlan, SettleCall,
 };
 pub use shapes::{
     param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
@@ -154,6 +154,25 @@ impl SdkPlan {
     }
 }
 
+impl SdkPlan {
+    /// True when some operation's application is settled by a status query.
+    pub fn settles(&self) -> bool {
+        self.groups
+            .iter()
+            .flat_map(|g| g.operations.iter())
+            .any(|o| o.calls.settle.is_some())
+    }
+
+    /// The rule for sending an OTP again, when some application is settled.
+    pub fn otp_rule(&self) -> Option<&str> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.operations.iter())
+            .find_map(|o| o.calls.settle.as_ref())
+            .map(|s| s.otp_rule.as_str())
+    }
+}
+
 /// The plan of a checked model.
 pub fn build(api: &Api) -> SdkPlan {
     let otp = operations::otp_plan(api);
@@ -165,7 +184,7 @@ pub fn build(api: &Api) -> SdkPlan {
         groups: api
             .groups
             .iter()
-            .map(|g| operations::group(g, otp.as_ref()))
+            .map(|g| operations::group(g, otp.as_ref(), api.otp_flow.as_ref()))
             .collect(),
         records: api.records.iter().map(shapes::record).collect(),
         enums: api.enums.iter().map(shapes::enum_plan).collect(),

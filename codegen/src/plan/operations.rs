@@ -5,7 +5,9 @@
 use super::sentences;
 use super::shapes::{self, ConstraintPlan, FieldPlan};
 use super::{Doc, Words};
-use crate::model::{Api, BusinessId, Group, Operation, OtpStep, Params, Response, TypeRef};
+use crate::model::{
+    Api, BusinessId, Group, Operation, OtpFlow, OtpStep, Params, Response, TypeRef,
+};
 use crate::text::partner_text;
 
 /// A group of operations (a module, a namespace, a command group).
@@ -133,6 +135,43 @@ pub struct Calls {
     pub pending: Option<PendingCall>,
     /// Polling to a final state (a status query whose final values are known).
     pub until_final: Option<FinalCall>,
+    /// Settling an unknown confirmation of the application (an OTP application whose
+    /// status query the spec names).
+    pub settle: Option<SettleCall>,
+}
+
+/// How an OTP application's unknown confirmation is settled: its status query, sent once
+/// with the business id, and the states that mean it still waits for its OTP.
+#[derive(Debug, Clone)]
+pub struct SettleCall {
+    /// The query's wire name (`getTransResult`).
+    pub query: String,
+    /// Its group.
+    pub query_group: String,
+    /// Its words (method names).
+    pub query_words: Words,
+    /// The words of its types' stem.
+    pub query_type_words: Words,
+    /// The Rust method name of the query.
+    pub query_rust_name: String,
+    /// The query's parameter taking the business id (wire name).
+    pub param: String,
+    /// The Rust name of that parameter.
+    pub param_rust: String,
+    /// The answer field holding the state (wire name).
+    pub field: String,
+    /// The Rust name of that field in the query's answer.
+    pub field_rust: Option<String>,
+    /// The field's value set, when it has one.
+    pub enum_name: Option<String>,
+    /// The states in which the application still waits for its OTP, as wire text.
+    pub awaiting_otp: Vec<String>,
+    /// The query's final states, as wire text.
+    pub finals: Vec<String>,
+    /// When the OTP may be sent again, in partner text (the spec's confirm step).
+    pub otp_rule: String,
+    /// The call's doc.
+    pub doc: Doc,
 }
 
 /// How a paged operation pages.
@@ -301,12 +340,16 @@ pub fn otp_plan(api: &Api) -> Option<OtpPlan> {
 }
 
 /// A group's plan.
-pub fn group(g: &Group, otp: Option<&OtpPlan>) -> GroupPlan {
+pub fn group(g: &Group, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> GroupPlan {
     GroupPlan {
         name: g.name.clone(),
         words: Words::of(&g.name),
         doc: Doc::of([partner_text(&g.doc)]),
-        operations: g.operations.iter().map(|o| operation(o, otp)).collect(),
+        operations: g
+            .operations
+            .iter()
+            .map(|o| operation(o, otp, flow))
+            .collect(),
     }
 }
 
@@ -362,7 +405,7 @@ fn response(op: &Operation) -> ResponsePlan {
     }
 }
 
-fn calls(op: &Operation, otp: Option<&OtpPlan>) -> Calls {
+fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls {
     let pages = op.paging.as_ref().and_then(|p| {
         let items = p.items.as_ref()?;
         Some(PagesCall {
@@ -412,14 +455,39 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>) -> Calls {
         enum_name: f.enum_name.clone(),
         doc: Doc::of([sentences::until_final(&op.name, &f.wire_name, &f.values)]),
     });
+    let settle = match (&op.settled_by, flow) {
+        (Some(s), Some(flow)) if pending.is_some() => Some(SettleCall {
+            query: s.query.clone(),
+            query_group: s.group.clone(),
+            query_words: Words::of(&s.query),
+            query_type_words: Words::of(&s.type_name),
+            query_rust_name: s.rust_name.clone(),
+            param: s.param_wire.clone(),
+            param_rust: s.param_rust.clone(),
+            field: s.states.wire_name.clone(),
+            field_rust: s.states.rust_name.clone(),
+            enum_name: s.states.enum_name.clone(),
+            awaiting_otp: s.states.awaiting_otp.clone(),
+            finals: s.states.values.clone(),
+            otp_rule: partner_text(flow.otp_reuse.as_deref().unwrap_or_default()),
+            doc: Doc::of([sentences::settle(
+                &s.query,
+                &s.states.wire_name,
+                &s.states.awaiting_otp,
+                &flow.confirm.operation,
+            )]),
+        }),
+        _ => None,
+    };
     Calls {
         pages,
         pending,
         until_final,
+        settle,
     }
 }
 
-fn operation(op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan {
+fn operation(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> OperationPlan {
     let summary = match partner_text(&op.doc) {
         s if s.is_empty() => format!("Calls `{}`.", op.name),
         s => s,
@@ -464,6 +532,6 @@ fn operation(op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan {
         request: request(op),
         constraints,
         response: response(op),
-        calls: calls(op, otp),
+        calls: calls(op, otp, flow),
     }
 }

@@ -246,6 +246,20 @@ pub fn confirm(name: &str) -> String {
     )
 }
 
+/// Settling a confirmation whose outcome is unknown.
+pub fn settle(query: &str, field: &str, awaiting: &[String], confirm: &str) -> String {
+    format!(
+        "Settles a confirmation whose outcome is unknown (`{confirm}` failed with an unknown \
+         outcome): sends `{query}` once with the business id and reads `{field}`. Confirmed \
+         (with the state, and whether it is final) when the application no longer waits for \
+         its OTP: do not confirm again. Not confirmed when `{field}` is {} (still waiting for \
+         its OTP): the confirmation never arrived, so confirming again is safe, as the OTP \
+         rule it carries says. Still unknown, with the error, when the lookup fails or its \
+         answer carries no state. Never throws.",
+        awaiting.join(" or ")
+    )
+}
+
 /// A received record.
 pub fn received_record(name: &str) -> String {
     format!("`{name}` as received: every field optional, and members added later are ignored.")

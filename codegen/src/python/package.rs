@@ -31,18 +31,20 @@ name = "baas_client"
 }
 
 /// What `baas_client` re-exports from `baas_runtime`.
-const RUNTIME_NAMES: [&str; 28] = [
+const RUNTIME_NAMES: [&str; 32] = [
     "ApiError",
     "BaasError",
     "CallOptions",
     "CallTimeout",
     "Config",
     "ConfigError",
+    "Confirmed",
     "DecodeError",
     "EncodeError",
     "InvalidRequest",
     "JsonNumber",
     "JsonValue",
+    "NotConfirmed",
     "Scalar",
     "Outcome",
     "OutcomeUnknown",
@@ -51,8 +53,10 @@ const RUNTIME_NAMES: [&str; 28] = [
     "RequestIdMismatch",
     "ResponseTooLarge",
     "RuleKind",
+    "Settlement",
     "SignatureInvalid",
     "SignatureMissing",
+    "StillUnknown",
     "Success",
     "TransportError",
     "Unknown",
@@ -62,38 +66,133 @@ const RUNTIME_NAMES: [&str; 28] = [
     "WaitPolicy",
 ];
 
-/// What `baas_client` re-exports from `baas_runtime.mock`, `baas_runtime.notification`
-/// and `baas_runtime.sandbox`.
-const MOCK_AND_NOTIFICATION_NAMES: [&str; 13] = [
-    "Failure",
-    "MockService",
-    "Refusal",
-    "ACK",
-    "DeliveryId",
-    "Notification",
-    "SeenFile",
-    "Verifier",
-    "SandboxAdmin",
-    "SandboxAdminError",
-    "SandboxApplication",
-    "SandboxDelivery",
-    "SandboxProcess",
+/// What `baas_client` re-exports from the runtime's modules other than its top level, by
+/// module: written once here for the type checker's imports, the lazy table and `__all__`.
+const RUNTIME_SUBMODULES: [(&str, &[&str]); 3] = [
+    ("baas_runtime.mock", &["Failure", "MockService", "Refusal"]),
+    (
+        "baas_runtime.notification",
+        &["ACK", "DeliveryId", "Notification", "SeenFile", "Verifier"],
+    ),
+    (
+        "baas_runtime.sandbox",
+        &[
+            "SandboxAdmin",
+            "SandboxAdminError",
+            "SandboxApplication",
+            "SandboxDelivery",
+            "SandboxProcess",
+        ],
+    ),
 ];
 
-/// `__init__.py`: its docstring, its imports, the versions, and `__all__`.
+/// The value sets `baas_client` re-exports from its `enums` module.
+const ENUM_NAMES: [&str; 2] = ["NotificationType", "ResultCode"];
+
+/// The package's own modules every client has (the groups' modules come from the plan).
+const MODULES: [&str; 3] = ["enums", "notifications", "records"];
+
+/// The longest import written on one line (black's default line length); longer ones are
+/// parenthesized, one name per line.
+const IMPORT_LINE: usize = 88;
+
+/// `__init__.py`: its docstring, its names (imported when first used), the versions, and
+/// `__all__`.
 pub fn init(plan: &SdkPlan) -> String {
     let mut out = module(&init_doc(plan));
     let mut local = vec!["AsyncClient", "Client"];
     if plan.otp.is_some() {
         local.extend(["AsyncPendingApplication", "PendingApplication"]);
     }
+    if plan.settles() {
+        local.extend([
+            "AsyncSettlingPendingApplication",
+            "SettlingPendingApplication",
+        ]);
+    }
     let groups: Vec<String> = plan.groups.iter().map(|g| names::ident(&g.words)).collect();
+    out.line("from typing import TYPE_CHECKING, Any");
+    out.blank();
+    out.line("if TYPE_CHECKING:");
+    out.indent();
     init_imports(&mut out, &local, &groups);
+    out.dedent();
     out.blank();
     versions(&mut out, plan);
     out.blank();
-    init_all(&mut out, &local, groups);
+    init_all(&mut out, &local, groups.clone());
+    out.blank();
+    lazy(&mut out, &local, &groups);
     out.finish()
+}
+
+/// Where each exported name lives, and the module `__getattr__` (PEP 562) that imports it
+/// when it is first used: `import baas_client` loads no more than this file, and a call
+/// loads what it needs (issue 36: importing the SDK at most 1.5 times httpx's import).
+fn lazy(out: &mut Out, local: &[&str], groups: &[String]) {
+    let mut homes: Vec<(String, String)> = Vec::new();
+    for n in RUNTIME_NAMES {
+        homes.push((n.to_owned(), "baas_runtime".to_owned()));
+    }
+    for (home, names) in RUNTIME_SUBMODULES {
+        for n in names {
+            homes.push(((*n).to_owned(), home.to_owned()));
+        }
+    }
+    for n in local {
+        homes.push(((*n).to_owned(), "._client".to_owned()));
+    }
+    for n in ENUM_NAMES {
+        homes.push((n.to_owned(), ".enums".to_owned()));
+    }
+    for n in MODULES
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(groups.iter().cloned())
+    {
+        homes.push((n, String::new()));
+    }
+    homes.sort();
+    out.line("# Where each name lives (\"\" for a module of this package): imported on first use.");
+    out.line("_HOMES = {");
+    for (name, home) in &homes {
+        out.line(&format!(
+            "    {}: {},",
+            names::string(name),
+            names::string(home)
+        ));
+    }
+    out.line("}");
+    out.blank();
+    out.blank();
+    // Hidden from type checkers, which read the imports above: a misspelt name stays an
+    // error for a partner's mypy instead of an `Any`.
+    out.line("if not TYPE_CHECKING:");
+    out.indent();
+    out.blank();
+    out.line("def __getattr__(name: str) -> Any:");
+    out.indent();
+    docstring(
+        out,
+        "Imports a name of the package the first time it is used (PEP 562).",
+    );
+    out.line("import importlib");
+    out.blank();
+    out.line("home = _HOMES.get(name)");
+    out.line("if home is None:");
+    out.line("    raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")");
+    out.line("if home:");
+    out.line("    value = getattr(importlib.import_module(home, __name__), name)");
+    out.line("else:");
+    out.line("    value = importlib.import_module(f\"{__name__}.{name}\")");
+    out.line("globals()[name] = value");
+    out.line("return value");
+    out.dedent();
+    out.dedent();
+    out.blank();
+    out.blank();
+    out.line("def __dir__() -> list[str]:");
+    out.line("    return sorted(set(globals()) | set(__all__))");
 }
 
 /// The package's docstring: a partner's first call, and what every call does.
@@ -102,34 +201,42 @@ fn init_doc(plan: &SdkPlan) -> String {
         "The Python SDK of the {}.\n\nA partner's first call:\n\n    from baas_client import Client, Config, PrivateKey\n\n    key = PrivateKey.from_env(\"BAAS_PRIVATE_KEY\")\n    with Client(Config(\"https://baas.example.com\", \"your-sender\", key)) as client:\n        account = client.get_account_details(account_id=\"1000000001\")\n        print(account.balance)  # a Decimal, never a float\n\nEvery request is checked against the spec's rules before it is sent, signed over the \
          exact bytes sent; every answer is verified over the exact bytes received. Errors \
          are `BaasError`s whose `outcome` says whether the call was not sent, refused, or \
-         may have taken effect.",
+         may have taken effect. Each name is imported when first used, so importing the \
+         package costs little.",
         plan.title
     )
 }
 
-/// The runtime's names, the clients, the enums and records, and the group modules.
+/// The runtime's names, the clients, the enums and records, and the group modules (for
+/// the type checker; at run time `__getattr__` imports them).
 fn init_imports(out: &mut Out, local: &[&str], groups: &[String]) {
     out.line("from baas_runtime import (");
     for n in RUNTIME_NAMES {
         out.line(&format!("    {n},"));
     }
     out.line(")");
-    out.line("from baas_runtime.mock import Failure, MockService, Refusal");
-    out.line(
-        "from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier",
-    );
-    out.line("from baas_runtime.sandbox import (");
-    out.line("    SandboxAdmin,");
-    out.line("    SandboxAdminError,");
-    out.line("    SandboxApplication,");
-    out.line("    SandboxDelivery,");
-    out.line("    SandboxProcess,");
-    out.line(")");
+    for (module, names) in RUNTIME_SUBMODULES {
+        import(out, module, names);
+    }
     out.blank();
-    out.line("from . import enums, notifications, records");
+    out.line(&format!("from . import {}", MODULES.join(", ")));
     out.line(&format!("from ._client import {}", local.join(", ")));
-    out.line("from .enums import NotificationType, ResultCode");
+    import(out, ".enums", &ENUM_NAMES);
     out.line(&format!("from . import {}", groups.join(", ")));
+}
+
+/// `from MODULE import NAMES`, on one line when it fits in [`IMPORT_LINE`].
+fn import(out: &mut Out, module: &str, names: &[&str]) {
+    let line = format!("from {module} import {}", names.join(", "));
+    if line.len() <= IMPORT_LINE {
+        out.line(&line);
+        return;
+    }
+    out.line(&format!("from {module} import ("));
+    for n in names {
+        out.line(&format!("    {n},"));
+    }
+    out.line(")");
 }
 
 /// `__version__` and `API_VERSION`, each with its docstring.
@@ -152,19 +259,14 @@ fn versions(out: &mut Out, plan: &SdkPlan) {
 /// `__all__`: every name the package exports, sorted.
 fn init_all(out: &mut Out, local: &[&str], groups: Vec<String>) {
     let mut all: Vec<String> = RUNTIME_NAMES.iter().map(|s| (*s).to_owned()).collect();
-    all.extend(MOCK_AND_NOTIFICATION_NAMES.map(str::to_owned));
-    all.extend(local.iter().map(|s| (*s).to_owned()));
     all.extend(
-        [
-            "NotificationType",
-            "ResultCode",
-            "enums",
-            "notifications",
-            "records",
-            "API_VERSION",
-        ]
-        .map(str::to_owned),
+        RUNTIME_SUBMODULES
+            .iter()
+            .flat_map(|(_, names)| names.iter().map(|n| (*n).to_owned())),
     );
+    all.extend(local.iter().map(|s| (*s).to_owned()));
+    all.extend(ENUM_NAMES.iter().chain(&MODULES).map(|s| (*s).to_owned()));
+    all.push("API_VERSION".to_owned());
     all.extend(groups);
     all.sort();
     out.line("__all__ = [");

@@ -7,7 +7,7 @@ use super::types::ts_type;
 use super::{module, says, write_doc, Out};
 use crate::plan::{
     sentences, BusinessIdPlan, Direction, Doc, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan,
-    SdkPlan, Words,
+    SdkPlan, SettleCall, Words,
 };
 
 /// The client's doc: what every call does and how it fails, in TypeScript's error names.
@@ -93,12 +93,43 @@ pub fn calls_module(group: &GroupPlan) -> String {
     )]));
     out.line("import * as rt from \"@baas/runtime\";");
     out.line("import type { Client } from \"../client.js\";");
-    if group.operations.iter().any(|op| op.calls.pending.is_some()) {
-        out.line("import { Pending } from \"../pending.js\";");
+    let settles: Vec<&SettleCall> = group
+        .operations
+        .iter()
+        .filter_map(|op| op.calls.settle.as_ref())
+        .collect();
+    if settles.is_empty() {
+        if group.operations.iter().any(|op| op.calls.pending.is_some()) {
+            out.line("import { Pending } from \"../pending.js\";");
+        }
+    } else {
+        out.line("import { OTP_RULE, Pending, SettlingPending } from \"../pending.js\";");
+        let mut enums: Vec<&str> = settles
+            .iter()
+            .filter_map(|s| s.enum_name.as_deref())
+            .collect();
+        enums.sort_unstable();
+        enums.dedup();
+        if !enums.is_empty() {
+            out.line(&format!(
+                "import {{ {} }} from \"../enums.js\";",
+                enums.join(", ")
+            ));
+        }
     }
     out.line(&format!(
         "import * as {module_name} from \"../{module_name}.js\";"
     ));
+    let mut others: Vec<String> = settles
+        .iter()
+        .map(|s| names::module(&Words::of(&s.query_group)))
+        .filter(|m| *m != module_name)
+        .collect();
+    others.sort();
+    others.dedup();
+    for other in others {
+        out.line(&format!("import * as {other} from \"../{other}.js\";"));
+    }
     out.blank();
     says(
         &mut out,
@@ -167,10 +198,25 @@ fn signatures(out: &mut Out, op: &OperationPlan) {
         ));
     }
     if let Some(pending) = &op.calls.pending {
-        write_doc(out, &pending.doc);
-        out.line(&format!(
-            "{method}Pending(params: {req}, options?: rt.CallOptions): Promise<Pending<{res}>>;"
-        ));
+        match &op.calls.settle {
+            Some(settle) => {
+                let mut doc = pending.doc.clone();
+                for p in &settle.doc.paragraphs {
+                    doc.push(p.clone());
+                }
+                write_doc(out, &doc);
+                out.line(&format!(
+                    "{method}Pending(params: {req}, options?: rt.CallOptions): Promise<SettlingPending<{res}, {}>>;",
+                    settle_state_type(settle)
+                ));
+            }
+            None => {
+                write_doc(out, &pending.doc);
+                out.line(&format!(
+                    "{method}Pending(params: {req}, options?: rt.CallOptions): Promise<Pending<{res}>>;"
+                ));
+            }
+        }
     }
     if let Some(finals) = &op.calls.until_final {
         write_doc(out, &finals.doc);
@@ -208,11 +254,21 @@ fn bodies(out: &mut Out, op: &OperationPlan) {
         out.line(&format!(
             "  const success = await this.runtime.executeWith({descriptor}, params, options);"
         ));
-        out.line(&format!(
-            "  return Pending.of(this, success, {id}, {}, {});",
-            string(field),
-            string(&op.wire_name)
-        ));
+        match &op.calls.settle {
+            Some(settle) => {
+                out.line(&format!(
+                    "  return SettlingPending.settling(this, success, {id}, {}, {}, (businessId) =>",
+                    string(field),
+                    string(&op.wire_name)
+                ));
+                out.line(&format!("    {});", settle_lookup(settle)));
+            }
+            None => out.line(&format!(
+                "  return Pending.of(this, success, {id}, {}, {});",
+                string(field),
+                string(&op.wire_name)
+            )),
+        }
         out.line("},");
     }
     if let Some(finals) = &op.calls.until_final {
@@ -286,7 +342,7 @@ pub fn pending_module(plan: &SdkPlan, otp: &OtpPlan) -> String {
     );
     out.line("export class Pending<R> {");
     out.indent();
-    out.line("private constructor(");
+    out.line("protected constructor(");
     out.line("  private readonly client: Client,");
     out.line(
         "  /** The id the OTP steps name (also what a status query or a cancellation takes). */",
@@ -316,7 +372,57 @@ pub fn pending_module(plan: &SdkPlan, otp: &OtpPlan) -> String {
     step_method(&mut out, plan, &otp.confirm, "confirm(code: string", "code");
     out.dedent();
     out.line("}");
+    if let Some(rule) = plan.otp_rule() {
+        settling_class(&mut out, rule);
+    }
     out.finish()
+}
+
+/// `OTP_RULE` and `SettlingPending`: a pending application whose unknown confirmation
+/// `settle()` settles, with the lookup its `…Pending` method gave.
+fn settling_class(out: &mut Out, rule: &str) {
+    out.blank();
+    says(out, "When the OTP of an application that was not confirmed may be sent again (the spec's words).");
+    out.line(&format!("export const OTP_RULE = {};", string(rule)));
+    out.blank();
+    says(
+        out,
+        "An application waiting for its OTP whose confirmation can be settled: when `confirm` \
+         fails with an unknown outcome, `settle()` tells with one lookup whether the \
+         confirmation arrived. Made by the `…Pending` methods of the operations the spec \
+         settles by a status query.",
+    );
+    out.line("export class SettlingPending<R, S extends string | number> extends Pending<R> {");
+    out.indent();
+    out.line("private constructor(");
+    out.line("  client: Client,");
+    out.line("  businessId: string,");
+    out.line("  response: R,");
+    out.line("  private readonly lookup: (businessId: string) => Promise<rt.Settlement<S>>,");
+    out.line(") {");
+    out.line("  super(client, businessId, response);");
+    out.line("}");
+    out.blank();
+    says(out, "The handle of a successful call whose answer carries the business id (`DecodeError` when it does not), settled by `lookup`.");
+    out.line("static settling<R, S extends string | number>(client: Client, success: rt.Success<R>, businessId: string | undefined, field: string, operation: string, lookup: (businessId: string) => Promise<rt.Settlement<S>>): SettlingPending<R, S> {");
+    out.line("  const pending = Pending.of(client, success, businessId, field, operation);");
+    out.line("  return new SettlingPending(client, pending.businessId, pending.response, lookup);");
+    out.line("}");
+    out.blank();
+    says(
+        out,
+        "Settles a confirmation whose outcome is unknown: sends the application's status query \
+         once with its business id. `confirmed` (with the state and whether it is final) when \
+         it no longer waits for its OTP: do not confirm again. `not_confirmed` when it still \
+         waits for it: the confirmation never arrived, so confirming again is safe, as its \
+         `otpRule` says. `still_unknown` (with the error) when the lookup fails or its answer \
+         carries no state, or one this SDK does not list. Never throws.",
+    );
+    out.line("async settle(): Promise<rt.Settlement<S>> {");
+    out.line("  return this.lookup(this.businessId);");
+    out.line("}");
+    out.dedent();
+    out.line("}");
 }
 
 /// A method of the OTP handle calling one step with the business id and `arg`.
@@ -336,4 +442,46 @@ fn step_method(out: &mut Out, plan: &SdkPlan, step: &OtpStepPlan, signature: &st
         prop(&step.other)
     ));
     out.line("}");
+}
+
+/// The type of the state an application's settlement carries.
+fn settle_state_type(settle: &SettleCall) -> String {
+    settle
+        .enum_name
+        .clone()
+        .unwrap_or_else(|| "string".to_owned())
+}
+
+/// The runtime's settle call for one application, with `businessId` as the query's
+/// parameter.
+fn settle_lookup(settle: &SettleCall) -> String {
+    let module = names::module(&Words::of(&settle.query_group));
+    let descriptor = format!("{module}.{}", names::method(&settle.query_words));
+    let (state, known) = match (&settle.enum_name, &settle.field_rust) {
+        (Some(e), Some(_)) => (
+            access("r", &settle.field),
+            format!("known: Object.values({e}), "),
+        ),
+        (None, Some(_)) => (
+            format!("rt.stateText({})", access("r", &settle.field)),
+            String::new(),
+        ),
+        (_, None) => (
+            format!("rt.memberText(r, {})", string(&settle.field)),
+            String::new(),
+        ),
+    };
+    let list = |values: &[String]| {
+        values
+            .iter()
+            .map(|v| string(v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "this.runtime.settle({descriptor}, {{ {}: businessId }}, {{ state: (r) => {state}, {known}awaitingOtp: [{}], finals: [{}], otpRule: OTP_RULE }})",
+        prop(&settle.param),
+        list(&settle.awaiting_otp),
+        list(&settle.finals),
+    )
 }

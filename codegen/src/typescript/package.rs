@@ -22,9 +22,11 @@ pub fn package_json(plan: &SdkPlan) -> String {
         "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" } },
         "files": ["dist/"],
         "dependencies": { "@baas/runtime": RUNTIME_VERSION },
-        // `npm pack` builds dist/ first (tsc from the workspace's `npm ci`): a tarball
-        // packed from a fresh checkout is never without its code.
-        "scripts": { "build": "tsc -p tsconfig.json", "prepack": "tsc -p tsconfig.json" }
+        // `npm pack` builds dist/ first (tsc and esbuild from the workspace's `npm ci`): a
+        // tarball packed from a fresh checkout is never without its code. dist/index.js is
+        // then one module (typescript/bundle.mjs): importing 170 files cost 3x an empty
+        // Node start (issue 36).
+        "scripts": { "build": "tsc -p tsconfig.json && node ../../typescript/bundle.mjs .", "prepack": "tsc -p tsconfig.json && node ../../typescript/bundle.mjs ." }
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
@@ -92,7 +94,7 @@ const RUNTIME_VALUES: [&str; 32] = [
     "isoDateOf",
     "todayUtc",
 ];
-const RUNTIME_TYPES: [&str; 18] = [
+const RUNTIME_TYPES: [&str; 19] = [
     "Amount",
     "IsoDate",
     "CallOptions",
@@ -111,6 +113,7 @@ const RUNTIME_TYPES: [&str; 18] = [
     "SandboxApplication",
     "SandboxDelivery",
     "SandboxOptions",
+    "Settlement",
 ];
 
 /// `src/index.ts`.
@@ -124,6 +127,8 @@ pub fn index(plan: &SdkPlan) -> String {
     let mut taken: Vec<String> = [
         "Client",
         "Pending",
+        "SettlingPending",
+        "OTP_RULE",
         "NotificationType",
         "Notification",
         "NotificationVerifier",
@@ -156,7 +161,9 @@ pub fn index(plan: &SdkPlan) -> String {
         ));
     }
     out.line("export { Client } from \"./client.js\";");
-    if plan.otp.is_some() {
+    if plan.settles() {
+        out.line("export { OTP_RULE, Pending, SettlingPending } from \"./pending.js\";");
+    } else if plan.otp.is_some() {
         out.line("export { Pending } from \"./pending.js\";");
     }
     out.line("export { NotificationType, NotificationVerifier, type Notification, type KnownNotification, type OtherNotification, type NotificationPayloads } from \"./notifications.js\";");

@@ -63,6 +63,9 @@ final class Client
     /** The version of this client (`api.client_version`). */
     public const VERSION = '0.6.0';
 
+    /** When the OTP of an application that was not confirmed may be sent again (the spec's words). */
+    public const OTP_RULE = 'Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.';
+
     private readonly RuntimeClient $runtime;
 
     /**

@@ -10,55 +10,62 @@ A partner's first call:
         account = client.get_account_details(account_id="1000000001")
         print(account.balance)  # a Decimal, never a float
 
-Every request is checked against the spec's rules before it is sent, signed over the exact bytes sent; every answer is verified over the exact bytes received. Errors are `BaasError`s whose `outcome` says whether the call was not sent, refused, or may have taken effect.
+Every request is checked against the spec's rules before it is sent, signed over the exact bytes sent; every answer is verified over the exact bytes received. Errors are `BaasError`s whose `outcome` says whether the call was not sent, refused, or may have taken effect. Each name is imported when first used, so importing the package costs little.
 """
 
 from __future__ import annotations
 
-from baas_runtime import (
-    ApiError,
-    BaasError,
-    CallOptions,
-    CallTimeout,
-    Config,
-    ConfigError,
-    DecodeError,
-    EncodeError,
-    InvalidRequest,
-    JsonNumber,
-    JsonValue,
-    Scalar,
-    Outcome,
-    OutcomeUnknown,
-    Page,
-    PrivateKey,
-    RequestIdMismatch,
-    ResponseTooLarge,
-    RuleKind,
-    SignatureInvalid,
-    SignatureMissing,
-    Success,
-    TransportError,
-    Unknown,
-    Untrusted,
-    Violation,
-    WaitDeadline,
-    WaitPolicy,
-)
-from baas_runtime.mock import Failure, MockService, Refusal
-from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier
-from baas_runtime.sandbox import (
-    SandboxAdmin,
-    SandboxAdminError,
-    SandboxApplication,
-    SandboxDelivery,
-    SandboxProcess,
-)
+from typing import TYPE_CHECKING, Any
 
-from . import enums, notifications, records
-from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication
-from .enums import NotificationType, ResultCode
-from . import account, cny, fx, onboarding, otp, reversal, transfers, user, utility
+if TYPE_CHECKING:
+    from baas_runtime import (
+        ApiError,
+        BaasError,
+        CallOptions,
+        CallTimeout,
+        Config,
+        ConfigError,
+        Confirmed,
+        DecodeError,
+        EncodeError,
+        InvalidRequest,
+        JsonNumber,
+        JsonValue,
+        NotConfirmed,
+        Scalar,
+        Outcome,
+        OutcomeUnknown,
+        Page,
+        PrivateKey,
+        RequestIdMismatch,
+        ResponseTooLarge,
+        RuleKind,
+        Settlement,
+        SignatureInvalid,
+        SignatureMissing,
+        StillUnknown,
+        Success,
+        TransportError,
+        Unknown,
+        Untrusted,
+        Violation,
+        WaitDeadline,
+        WaitPolicy,
+    )
+    from baas_runtime.mock import Failure, MockService, Refusal
+    from baas_runtime.notification import ACK, DeliveryId, Notification, SeenFile, Verifier
+    from baas_runtime.sandbox import (
+        SandboxAdmin,
+        SandboxAdminError,
+        SandboxApplication,
+        SandboxDelivery,
+        SandboxProcess,
+    )
+
+    from . import enums, notifications, records
+    from ._client import AsyncClient, Client, AsyncPendingApplication, PendingApplication, AsyncSettlingPendingApplication, SettlingPendingApplication
+    from .enums import NotificationType, ResultCode
+    from . import account, cny, fx, onboarding, otp, reversal, transfers, user, utility
 
 __version__ = "0.6.0"
 """The package's version: `api.client_version` of the spec."""
@@ -71,12 +78,14 @@ __all__ = [
     "ApiError",
     "AsyncClient",
     "AsyncPendingApplication",
+    "AsyncSettlingPendingApplication",
     "BaasError",
     "CallOptions",
     "CallTimeout",
     "Client",
     "Config",
     "ConfigError",
+    "Confirmed",
     "DecodeError",
     "DeliveryId",
     "EncodeError",
@@ -85,6 +94,7 @@ __all__ = [
     "JsonNumber",
     "JsonValue",
     "MockService",
+    "NotConfirmed",
     "Notification",
     "NotificationType",
     "Outcome",
@@ -104,8 +114,11 @@ __all__ = [
     "SandboxProcess",
     "Scalar",
     "SeenFile",
+    "Settlement",
+    "SettlingPendingApplication",
     "SignatureInvalid",
     "SignatureMissing",
+    "StillUnknown",
     "Success",
     "TransportError",
     "Unknown",
@@ -127,3 +140,93 @@ __all__ = [
     "user",
     "utility",
 ]
+
+# Where each name lives ("" for a module of this package): imported on first use.
+_HOMES = {
+    "ACK": "baas_runtime.notification",
+    "ApiError": "baas_runtime",
+    "AsyncClient": "._client",
+    "AsyncPendingApplication": "._client",
+    "AsyncSettlingPendingApplication": "._client",
+    "BaasError": "baas_runtime",
+    "CallOptions": "baas_runtime",
+    "CallTimeout": "baas_runtime",
+    "Client": "._client",
+    "Config": "baas_runtime",
+    "ConfigError": "baas_runtime",
+    "Confirmed": "baas_runtime",
+    "DecodeError": "baas_runtime",
+    "DeliveryId": "baas_runtime.notification",
+    "EncodeError": "baas_runtime",
+    "Failure": "baas_runtime.mock",
+    "InvalidRequest": "baas_runtime",
+    "JsonNumber": "baas_runtime",
+    "JsonValue": "baas_runtime",
+    "MockService": "baas_runtime.mock",
+    "NotConfirmed": "baas_runtime",
+    "Notification": "baas_runtime.notification",
+    "NotificationType": ".enums",
+    "Outcome": "baas_runtime",
+    "OutcomeUnknown": "baas_runtime",
+    "Page": "baas_runtime",
+    "PendingApplication": "._client",
+    "PrivateKey": "baas_runtime",
+    "Refusal": "baas_runtime.mock",
+    "RequestIdMismatch": "baas_runtime",
+    "ResponseTooLarge": "baas_runtime",
+    "ResultCode": ".enums",
+    "RuleKind": "baas_runtime",
+    "SandboxAdmin": "baas_runtime.sandbox",
+    "SandboxAdminError": "baas_runtime.sandbox",
+    "SandboxApplication": "baas_runtime.sandbox",
+    "SandboxDelivery": "baas_runtime.sandbox",
+    "SandboxProcess": "baas_runtime.sandbox",
+    "Scalar": "baas_runtime",
+    "SeenFile": "baas_runtime.notification",
+    "Settlement": "baas_runtime",
+    "SettlingPendingApplication": "._client",
+    "SignatureInvalid": "baas_runtime",
+    "SignatureMissing": "baas_runtime",
+    "StillUnknown": "baas_runtime",
+    "Success": "baas_runtime",
+    "TransportError": "baas_runtime",
+    "Unknown": "baas_runtime",
+    "Untrusted": "baas_runtime",
+    "Verifier": "baas_runtime.notification",
+    "Violation": "baas_runtime",
+    "WaitDeadline": "baas_runtime",
+    "WaitPolicy": "baas_runtime",
+    "account": "",
+    "cny": "",
+    "enums": "",
+    "fx": "",
+    "notifications": "",
+    "onboarding": "",
+    "otp": "",
+    "records": "",
+    "reversal": "",
+    "transfers": "",
+    "user": "",
+    "utility": "",
+}
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """Imports a name of the package the first time it is used (PEP 562)."""
+        import importlib
+
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        if home:
+            value = getattr(importlib.import_module(home, __name__), name)
+        else:
+            value = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

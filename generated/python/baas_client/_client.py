@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from decimal import Decimal
-from typing import Generic, Mapping, Sequence, TypeVar
+from typing import Awaitable, Callable, Generic, Mapping, Sequence, TypeVar
 
 import baas_runtime.wire as _w
 from baas_runtime import (
@@ -18,6 +18,7 @@ from baas_runtime import (
     Pages,
     Request,
     RuntimeClient,
+    Settlement,
     Success,
     Transport,
     WaitPolicy,
@@ -147,8 +148,12 @@ from .utility import (
 )
 
 R = TypeVar("R")
+S = TypeVar("S")
 
-__all__ = ["Client", "AsyncClient", "PendingApplication", "AsyncPendingApplication"]
+#: When the OTP of an application that was not confirmed may be sent again (the spec's words).
+_OTP_RULE = "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that."
+
+__all__ = ["Client", "AsyncClient", "PendingApplication", "AsyncPendingApplication", "SettlingPendingApplication", "AsyncSettlingPendingApplication"]
 
 
 class Client:
@@ -766,10 +771,13 @@ class Client:
         description: str | None = None,
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
-    ) -> PendingApplication[ApplyForMobileMoneyBusinessTransferResponse]:
-        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
+    ) -> SettlingPendingApplication[ApplyForMobileMoneyBusinessTransferResponse, TxStatus]:
+        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = self._runtime.execute_with(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
-        return PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer")
+        return SettlingPendingApplication(PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer"), lambda business_id: self._runtime.settle(GetTransResultRequest(tx_id=business_id), lambda r: r.tx_status, ("1",), ("-1", "4", "8",), _OTP_RULE))
 
     def apply_for_transfer(
         self,
@@ -808,10 +816,13 @@ class Client:
         remark: str | None = None,
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
-    ) -> PendingApplication[ApplyForTransferResponse]:
-        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
+    ) -> SettlingPendingApplication[ApplyForTransferResponse, TxStatus]:
+        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = self._runtime.execute_with(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
-        return PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer")
+        return SettlingPendingApplication(PendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer"), lambda business_id: self._runtime.settle(GetTransResultRequest(tx_id=business_id), lambda r: r.tx_status, ("1",), ("-1", "4", "8",), _OTP_RULE))
 
     def get_trans_list(
         self,
@@ -1078,10 +1089,13 @@ class Client:
         network_provider: NetworkProvider,
         amount: Decimal,
         options: CallOptions | None = None,
-    ) -> PendingApplication[AirtimePaymentResponse]:
-        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
+    ) -> SettlingPendingApplication[AirtimePaymentResponse, UtilityPaymentStatus]:
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
-        return PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
+        return SettlingPendingApplication(PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment"), lambda business_id: self._runtime.settle(PaymentQueryRequest(payment_id=business_id), lambda r: r.status, ("1",), ("4", "8",), _OTP_RULE))
 
     def airtime_bulk_payment(
         self,
@@ -1152,10 +1166,13 @@ class Client:
         bill_order_number: str,
         amount: Decimal | None = None,
         options: CallOptions | None = None,
-    ) -> PendingApplication[BillPaymentResponse]:
-        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
+    ) -> SettlingPendingApplication[BillPaymentResponse, UtilityPaymentStatus]:
+        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = self._runtime.execute_with(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
-        return PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment")
+        return SettlingPendingApplication(PendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment"), lambda business_id: self._runtime.settle(PaymentQueryRequest(payment_id=business_id), lambda r: r.status, ("1",), ("4", "8",), _OTP_RULE))
 
     def payment_query(
         self,
@@ -1832,10 +1849,13 @@ class AsyncClient:
         description: str | None = None,
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
-    ) -> AsyncPendingApplication[ApplyForMobileMoneyBusinessTransferResponse]:
-        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
+    ) -> AsyncSettlingPendingApplication[ApplyForMobileMoneyBusinessTransferResponse, TxStatus]:
+        """Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = await self._runtime.execute_with(ApplyForMobileMoneyBusinessTransferRequest(payer_account_id=payer_account_id, payee_short_code=payee_short_code, pay_type=pay_type, amount=amount, payee_reference_number=payee_reference_number, description=description, payee_mobile_for_notification=payee_mobile_for_notification), options)
-        return AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer")
+        return AsyncSettlingPendingApplication(AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForMobileMoneyBusinessTransfer"), lambda business_id: self._runtime.settle(GetTransResultRequest(tx_id=business_id), lambda r: r.tx_status, ("1",), ("-1", "4", "8",), _OTP_RULE))
 
     async def apply_for_transfer(
         self,
@@ -1874,10 +1894,13 @@ class AsyncClient:
         remark: str | None = None,
         payee_mobile_for_notification: str | None = None,
         options: CallOptions | None = None,
-    ) -> AsyncPendingApplication[ApplyForTransferResponse]:
-        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there."""
+    ) -> AsyncSettlingPendingApplication[ApplyForTransferResponse, TxStatus]:
+        """Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is the answer's `txId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = await self._runtime.execute_with(ApplyForTransferRequest(payer_account_id=payer_account_id, payee_bank_code=payee_bank_code, payee_account_id=payee_account_id, currency=currency, amount=amount, payee_account_name=payee_account_name, payment_purpose=payment_purpose, remark=remark, payee_mobile_for_notification=payee_mobile_for_notification), options)
-        return AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer")
+        return AsyncSettlingPendingApplication(AsyncPendingApplication._from_success(self, success, success.data.tx_id, "txId", "applyForTransfer"), lambda business_id: self._runtime.settle(GetTransResultRequest(tx_id=business_id), lambda r: r.tx_status, ("1",), ("-1", "4", "8",), _OTP_RULE))
 
     async def get_trans_list(
         self,
@@ -2144,10 +2167,13 @@ class AsyncClient:
         network_provider: NetworkProvider,
         amount: Decimal,
         options: CallOptions | None = None,
-    ) -> AsyncPendingApplication[AirtimePaymentResponse]:
-        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
+    ) -> AsyncSettlingPendingApplication[AirtimePaymentResponse, UtilityPaymentStatus]:
+        """Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = await self._runtime.execute_with(AirtimePaymentRequest(account_id=account_id, mobile_number=mobile_number, network_provider=network_provider, amount=amount), options)
-        return AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment")
+        return AsyncSettlingPendingApplication(AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "airtimePayment"), lambda business_id: self._runtime.settle(PaymentQueryRequest(payment_id=business_id), lambda r: r.status, ("1",), ("4", "8",), _OTP_RULE))
 
     async def airtime_bulk_payment(
         self,
@@ -2218,10 +2244,13 @@ class AsyncClient:
         bill_order_number: str,
         amount: Decimal | None = None,
         options: CallOptions | None = None,
-    ) -> AsyncPendingApplication[BillPaymentResponse]:
-        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there."""
+    ) -> AsyncSettlingPendingApplication[BillPaymentResponse, UtilityPaymentStatus]:
+        """Calls `billPayment` and returns the application waiting for its OTP, whose business id is the answer's `paymentId`: send its OTP and confirm it from there.
+
+        Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the state, and whether it is final) when the application no longer waits for its OTP: do not confirm again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the error, when the lookup fails or its answer carries no state. Never throws.
+        """
         success = await self._runtime.execute_with(BillPaymentRequest(account_id=account_id, bill_type=bill_type, bill_order_number=bill_order_number, amount=amount), options)
-        return AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment")
+        return AsyncSettlingPendingApplication(AsyncPendingApplication._from_success(self, success, success.data.payment_id, "paymentId", "billPayment"), lambda business_id: self._runtime.settle(PaymentQueryRequest(payment_id=business_id), lambda r: r.status, ("1",), ("4", "8",), _OTP_RULE))
 
     async def payment_query(
         self,
@@ -2317,6 +2346,18 @@ class PendingApplication(Generic[R]):
         self._client.confirm_operation(business_id=self._business_id, otp_code=otp, options=options)
 
 
+class SettlingPendingApplication(PendingApplication[R], Generic[R, S]):
+    """An application waiting for its OTP whose confirmation can be settled: when `confirm` fails with an unknown outcome, `settle()` tells with one lookup whether the confirmation arrived. Made by the `*_pending` methods of the operations the spec settles by a status query."""
+
+    def __init__(self, pending: PendingApplication[R], settle: Callable[[str], Settlement[S]]) -> None:
+        super().__init__(pending._client, pending.business_id, pending.response)
+        self._settle = settle
+
+    def settle(self) -> Settlement[S]:
+        """Settles a confirmation whose outcome is unknown: sends the application's status query once with its business id. `Confirmed` (with the state and whether it is final) when it no longer waits for its OTP: do not confirm again. `NotConfirmed` when it still waits for it: the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. `StillUnknown` (with the error) when the lookup fails or its answer carries no state, or one this SDK does not list. Never raises."""
+        return self._settle(self._business_id)
+
+
 class AsyncPendingApplication(Generic[R]):
     """An application that waits for its OTP: the answer of the call that made it, its business id, and the steps that finish it. Made by the client's `*_pending` methods."""
 
@@ -2349,3 +2390,15 @@ class AsyncPendingApplication(Generic[R]):
     async def confirm(self, otp: str, *, options: CallOptions | None = None) -> None:
         """Confirms the application with the OTP the customer received (`confirmOperation` with its business id). Never retried: if its outcome is unknown, look the application up before confirming again."""
         await self._client.confirm_operation(business_id=self._business_id, otp_code=otp, options=options)
+
+
+class AsyncSettlingPendingApplication(AsyncPendingApplication[R], Generic[R, S]):
+    """An application waiting for its OTP whose confirmation can be settled: when `confirm` fails with an unknown outcome, `settle()` tells with one lookup whether the confirmation arrived. Made by the `*_pending` methods of the operations the spec settles by a status query."""
+
+    def __init__(self, pending: AsyncPendingApplication[R], settle: Callable[[str], Awaitable[Settlement[S]]]) -> None:
+        super().__init__(pending._client, pending.business_id, pending.response)
+        self._settle = settle
+
+    async def settle(self) -> Settlement[S]:
+        """Settles a confirmation whose outcome is unknown: sends the application's status query once with its business id. `Confirmed` (with the state and whether it is final) when it no longer waits for its OTP: do not confirm again. `NotConfirmed` when it still waits for it: the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. `StillUnknown` (with the error) when the lookup fails or its answer carries no state, or one this SDK does not list. Never raises."""
+        return await self._settle(self._business_id)

@@ -11,7 +11,7 @@ import type { OtpType } from "./enums.js";
  * the steps that finish it. Made by the client's `…Pending` methods.
  */
 export class Pending<R> {
-  private constructor(
+  protected constructor(
     private readonly client: Client,
     /** The id the OTP steps name (also what a status query or a cancellation takes). */
     readonly businessId: string,
@@ -42,5 +42,47 @@ export class Pending<R> {
    */
   async confirm(code: string, options?: rt.CallOptions): Promise<otp.ConfirmOperationResponse> {
     return this.client.confirmOperation({ businessId: this.businessId, otpCode: code }, options);
+  }
+}
+
+/**
+ * When the OTP of an application that was not confirmed may be sent again (the spec's words).
+ */
+export const OTP_RULE = "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.";
+
+/**
+ * An application waiting for its OTP whose confirmation can be settled: when `confirm` fails with
+ * an unknown outcome, `settle()` tells with one lookup whether the confirmation arrived. Made by
+ * the `…Pending` methods of the operations the spec settles by a status query.
+ */
+export class SettlingPending<R, S extends string | number> extends Pending<R> {
+  private constructor(
+    client: Client,
+    businessId: string,
+    response: R,
+    private readonly lookup: (businessId: string) => Promise<rt.Settlement<S>>,
+  ) {
+    super(client, businessId, response);
+  }
+
+  /**
+   * The handle of a successful call whose answer carries the business id (`DecodeError` when it does
+   * not), settled by `lookup`.
+   */
+  static settling<R, S extends string | number>(client: Client, success: rt.Success<R>, businessId: string | undefined, field: string, operation: string, lookup: (businessId: string) => Promise<rt.Settlement<S>>): SettlingPending<R, S> {
+    const pending = Pending.of(client, success, businessId, field, operation);
+    return new SettlingPending(client, pending.businessId, pending.response, lookup);
+  }
+
+  /**
+   * Settles a confirmation whose outcome is unknown: sends the application's status query once with
+   * its business id. `confirmed` (with the state and whether it is final) when it no longer waits
+   * for its OTP: do not confirm again. `not_confirmed` when it still waits for it: the confirmation
+   * never arrived, so confirming again is safe, as its `otpRule` says. `still_unknown` (with the
+   * error) when the lookup fails or its answer carries no state, or one this SDK does not list.
+   * Never throws.
+   */
+  async settle(): Promise<rt.Settlement<S>> {
+    return this.lookup(this.businessId);
   }
 }

@@ -63,7 +63,9 @@ final class Envelope
 
     /**
      * Serializes an envelope without `signature`, signs those bytes and adds the signature.
-     * Nothing is signed that a verifier would refuse (a re-cut shape, a null).
+     * Nothing is signed that a verifier would refuse (a re-cut shape, a null): the pairs are
+     * taken as the body is written ({@see Json::encodeWithPairs()}), and the body is read back
+     * only when the writer cannot vouch for them (then that reading decides).
      *
      * @param WireObject $envelope the envelope
      * @param PrivateKey $key the key
@@ -72,7 +74,11 @@ final class Envelope
      */
     public static function sign(WireObject $envelope, PrivateKey $key): string
     {
-        $body = Json::encode($envelope);
+        // Signed while written: the pairs come from the writer, the body is not read back.
+        [$body, $pairs] = Json::encodeWithPairs($envelope);
+        if ($pairs !== null) {
+            return Signer::attachSignature($body, Flattened::ofWrittenPairs($pairs, $body)->signatureHex($key));
+        }
         try {
             $flat = Canonical::parseForSigning($body);
         } catch (CanonicalException $e) {

@@ -15,7 +15,7 @@ use Baas\Runtime\Exception\DecodeError;
  * @template S the answer of sending the OTP
  * @template C the answer of confirming
  */
-final class Pending
+class Pending
 {
     /**
      * @param string $businessId the id the OTP steps name (a transfer's `txId`, ...)

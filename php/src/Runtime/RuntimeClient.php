@@ -227,6 +227,68 @@ final class RuntimeClient
     }
 
     /**
+     * Sends `$query` (a status query with an application's business id) once and reads its
+     * state ({@see Settlement}). Never throws a {@see BaasException}: a failed lookup is
+     * {@see Settlement\StillUnknown}. The generated pending applications' `settle()` call it.
+     *
+     * @template T
+     * @param Request<T> $query the status query
+     * @param callable(T): mixed $state the state of an answer (an enum case, an
+     *     {@see UnknownValue}, a scalar, or null when it carries none)
+     * @param list<string> $awaitingOtp the states in which the application still waits for its OTP
+     * @param list<string> $finals the final states' wire values
+     * @param string $otpRule when the OTP may be sent again (the spec's words)
+     * @return Settlement<mixed> what the lookup says
+     */
+    public function settle(Request $query, callable $state, array $awaitingOtp, array $finals, string $otpRule): Settlement
+    {
+        try {
+            $success = $this->executeWith($query);
+        } catch (BaasException $e) {
+            return new Settlement\StillUnknown($e);
+        }
+        return self::readSettlement($state($success->data), $awaitingOtp, $finals, $otpRule, $success, $query::operation()->name);
+    }
+
+    /**
+     * The settlement a successful lookup's state says.
+     *
+     * @param mixed $state the state in the answer (null when it carries none)
+     * @param list<string> $awaitingOtp the states in which the application still waits for its OTP
+     * @param list<string> $finals the final states
+     * @param string $otpRule when the OTP may be sent again (the spec's words)
+     * @param Success<mixed> $success the lookup, for the error
+     * @param string $operation the query's name, for the error
+     * @return Settlement<mixed> the settlement
+     */
+    private static function readSettlement(mixed $state, array $awaitingOtp, array $finals, string $otpRule, Success $success, string $operation): Settlement
+    {
+        $unknown = static function (string $why) use ($success, $operation): Settlement\StillUnknown {
+            $error = (new DecodeError($why . ", so the confirmation's outcome is still unknown"))
+                ->inCall($operation, $success->requestId, $success->attempts);
+            return new Settlement\StillUnknown($error);
+        };
+        if ($state === null) {
+            return $unknown('the answer carries no state');
+        }
+        if ($state instanceof UnknownValue) {
+            return $unknown('the answer\'s state ' . $state . ' is not one this SDK lists');
+        }
+        $text = match (true) {
+            $state instanceof \BackedEnum => (string) $state->value,
+            is_scalar($state) || $state instanceof \Stringable => (string) $state,
+            default => null,
+        };
+        if ($text === null) {
+            return $unknown('the answer\'s state is not a value');
+        }
+        if (in_array($text, $awaitingOtp, true)) {
+            return new Settlement\NotConfirmed($state, $otpRule);
+        }
+        return new Settlement\Confirmed($state, in_array($text, $finals, true));
+    }
+
+    /**
      * What `var_dump` shows: the configuration (the key redacted) and the transport's class.
      *
      * @return array<string, mixed> the client

@@ -18,8 +18,8 @@ enum Ambiguity: string
     /** R1: an object key (at any depth) is empty or holds `&`, `=`, `.`, `[` or `]`. */
     case KEY = 'R1';
     /**
-     * R2: a `null` array element (nulls are left out of the canonical string, so one could
-     * be added); for a signer, any `null`.
+     * R2: a `null` array element (nulls are left out of the canonical string, and one moves
+     * the indexes after it). A `null` object member is skipped, by signers and verifiers.
      */
     case NULL = 'R2';
     /** R3: a string value holds `&` then text that reads as a pair (`path=`). */
@@ -47,8 +47,8 @@ enum Ambiguity: string
         return match ($this) {
             self::KEY => 'an object key is empty or contains `&`, `=`, `.`, `[` or `]`, so the signed '
                 . 'text could be read as other keys or array elements',
-            self::NULL => 'a `null` is left out of the signed text, so it could be added or removed '
-                . 'without changing the signature; leave the member out instead',
+            self::NULL => 'a `null` array element is left out of the signed text and moves the indexes of '
+                . 'the elements after it, so the signature could hold over another array; leave it out of the array',
             self::VALUE_READS_AS_PAIR => 'a text value contains `&` followed by something that reads '
                 . 'as `name=`, so the signed text could be read as members that were never sent',
             self::SENDER_KEY => 'a top-level `senderKey` member is refused: the signer adds the '

@@ -16,10 +16,13 @@ namespace Baas\Signing;
  * `BAAS_PRIVATE_KEY` (never from the command line) and is never printed: every message has
  * its text replaced by `[redacted]`.
  *
+ * A `null` member is skipped when signing, as the document says: the body is signed (or
+ * attached) and one warning line per skipped member goes to stderr.
+ *
  * Exit codes: 0 signed, attached, or the signature holds; 1 `--verify`: the signature is
  * missing or wrong, or a re-cut rule refuses the body; 2 usage error, no key, an input that
- * is not a usable JSON object, or a body that is not to be signed (a re-cut rule, a `null`,
- * already signed, carrying the key).
+ * is not a usable JSON object, or a body that is not to be signed (a re-cut rule, a `null`
+ * array element, already signed, carrying the key).
  */
 final class BaasSign
 {
@@ -123,8 +126,8 @@ final class BaasSign
         }
         $refusal = null;
         try {
-            // Verifying reads a body as received; signing refuses any null (R2).
-            $flat = $verify ? Canonical::parse($body) : Canonical::parseForSigning($body);
+            // Signing reads a body as verifying does: null members skipped, null elements refused (R2).
+            $flat = Canonical::parseForSigning($body);
         } catch (CanonicalException $e) {
             if ($e->kind() !== CanonicalException::AMBIGUOUS) {
                 self::say($stderr, $key, 'the input is not a usable JSON object: ' . $e->getMessage());
@@ -161,6 +164,7 @@ final class BaasSign
                 self::say($stderr, $key, 'cannot attach the signature: ' . $e->getMessage());
                 return 2;
             }
+            self::warnSkipped($stderr, $key, $flat);
             fwrite($stdout, $signed . "\n");
             return 0;
         }
@@ -187,8 +191,21 @@ final class BaasSign
                 . $canonicalText);
             return 2;
         }
+        self::warnSkipped($stderr, $key, $flat);
         fwrite($stdout, $canonicalText . "\n" . $flat->signatureHex($key) . "\n");
         return 0;
+    }
+
+    /**
+     * One warning line per `null` member skipped in what was signed.
+     *
+     * @param resource $stderr
+     */
+    private static function warnSkipped($stderr, PrivateKey $key, Flattened $flat): void
+    {
+        foreach ($flat->skippedNulls() as $path) {
+            self::say($stderr, $key, 'warning: ' . Signer::skippedWarning($path, $key));
+        }
     }
 
     /** @param resource $stderr */

@@ -13,8 +13,11 @@ namespace Baas\Signing;
  * strings are sorted by their bytes (UTF-8), joined with `&` and hashed with SHA-256
  * (lowercase hex).
  *
- * The bytes are read by a reader of this library, never by `json_decode` (which turns
- * `100.50` into `100.5`): strings are unescaped, numbers keep their literal text. It
+ * The bytes are never read by `json_decode` alone (which turns `100.50` into `100.5`):
+ * strings are unescaped, numbers keep their literal text. A body is first read by
+ * {@see FastReader} (`json_decode` of the body with its numbers rewritten as strings, and
+ * scans of the raw bytes for what `json_decode` hides); whatever it cannot vouch for is read
+ * by {@see CanonicalReader}, this library's one-pass reader, which decides. Either way it
  * refuses, in time linear in the body:
  * - a body that is not valid UTF-8, not JSON, or whose top-level value is not an object;
  * - duplicate keys in one object; nesting deeper than {@see MAX_DEPTH};
@@ -37,8 +40,9 @@ final class Canonical
     /** The name of the pair that carries the key. */
     public const SENDER_KEY = 'senderKey';
     /**
-     * A received body may carry a `null` object member, read as absent; a `null` array
-     * element is refused (R2), and a signer refuses any `null`.
+     * A body may carry a `null` object member, read as absent (the document skips null values
+     * when signing: a signer signs such a body and warns, {@see Flattened::skippedNulls()});
+     * a `null` array element is refused (R2).
      */
     public const RECEIVED_NULL_MEMBERS = true;
 
@@ -73,6 +77,14 @@ final class Canonical
                 self::MAX_BODY,
             );
         }
+        // json_decode reads UTF-8 strictly (RFC 3629): what the fast reading accepts is valid.
+        if ($unambiguous && $nullMembers) {
+            $fast = FastReader::read($body);
+            if ($fast !== null) {
+                [$head, $tail, $signature, $hasSignatureKey, $nullPaths] = $fast;
+                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$head, $tail], $body);
+            }
+        }
         if (preg_match('//u', $body) !== 1) {
             $bad = self::firstInvalidUtf8($body);
             if ($bad >= 0) {
@@ -96,13 +108,14 @@ final class Canonical
             $reader->signature,
             $reader->hasSignatureKey,
             $reader->hasSenderKeyPair,
-            $reader->firstNull,
+            $reader->nullPaths,
         );
     }
 
     /**
-     * Reads a body to sign: the re-cut rules, and a `null` anywhere refused (R2, at the first
-     * one; a message sent never holds one).
+     * Reads a body to sign: the re-cut rules; a `null` member is skipped, as the document
+     * says, and listed in {@see Flattened::skippedNulls()} for the signer to warn about; a
+     * `null` array element is refused (R2).
      *
      * @param string $body the exact bytes to send (without `signature`)
      * @return Flattened the body flattened
@@ -110,11 +123,7 @@ final class Canonical
      */
     public static function parseForSigning(#[\SensitiveParameter] string $body): Flattened
     {
-        $flat = self::parse($body, true, true);
-        if ($flat->firstNullPath() !== null) {
-            throw CanonicalException::ambiguous(Ambiguity::NULL, $flat->firstNullPath());
-        }
-        return $flat;
+        return self::parse($body, true, true);
     }
 
     /**

@@ -38,8 +38,8 @@ final class CanonicalReader
     public bool $hasSignatureKey = false;
     /** Whether the body has a top-level `senderKey` (seen only without the rules). */
     public bool $hasSenderKeyPair = false;
-    /** The path of the first `null`, if any. */
-    public ?string $firstNull = null;
+    /** @var list<string> the paths of the `null`s skipped, in document order */
+    public array $nullPaths = [];
 
     /**
      * A reader over a body.
@@ -255,7 +255,7 @@ final class CanonicalReader
             if ($this->unambiguous && !($inObject && $this->nullMembers)) {
                 throw CanonicalException::ambiguous(Ambiguity::NULL, $path);
             }
-            $this->firstNull ??= $path;
+            $this->nullPaths[] = $path;
             return null;
         }
         if ($c === '-' || ($c !== '' && strspn($c, self::DIGITS) === 1)) {

@@ -10,25 +10,78 @@ namespace Baas\Signing;
  */
 final class Flattened
 {
+    /** The pairs in document order, once read ({@see CanonicalReader}). */
+    private ?array $pairs;
+    /** The body read losslessly, once read. */
+    private ?JsonObject $value;
+
     /**
      * The result of a reading.
      *
      * @internal built by {@see Canonical::parse()}
-     * @param JsonObject $value the body read losslessly
-     * @param list<string> $pairs the pairs in document order
+     * @param JsonObject|null $value the body read losslessly, or null to read it when asked
+     * @param list<string>|null $pairs the pairs in document order, or null to read them when
+     *     asked (then `$sorted` holds them)
      * @param string|null $signature the top-level `signature` when it is a string
      * @param bool $hasSignatureKey whether there is a top-level `signature`, even `null`
      * @param bool $hasSenderKeyPair whether there is a top-level `senderKey`
-     * @param string|null $firstNullPath the path of the first `null`
+     * @param list<string> $nullPaths the paths of the `null`s skipped, in document order
+     * @param array{string, string}|null $sorted the pairs already sorted and joined with `&`:
+     *     those before the `senderKey` pair and those after it ({@see FastReader})
+     * @param string|null $body the body, to read what was not read yet (read with the re-cut
+     *     rules, `null` members accepted)
      */
     public function __construct(
-        private readonly JsonObject $value,
-        private readonly array $pairs,
+        ?JsonObject $value,
+        ?array $pairs,
         private readonly ?string $signature,
         private readonly bool $hasSignatureKey,
         private readonly bool $hasSenderKeyPair,
-        private readonly ?string $firstNullPath,
+        private readonly array $nullPaths,
+        private readonly ?array $sorted = null,
+        #[\SensitiveParameter] private readonly ?string $body = null,
     ) {
+        $this->value = $value;
+        $this->pairs = $pairs;
+    }
+
+    /**
+     * The result of pairs written while serializing a body (the runtime's JSON writer): no
+     * reading of the body, which the writer vouches for (no re-cut rule broken, no `null`, no
+     * top-level `signature` or `senderKey`, within the limits).
+     *
+     * @internal
+     * @param list<string> $pairs the pairs, in any order
+     * @param string $body the body written
+     * @return self the body's pairs
+     */
+    public static function ofWrittenPairs(array $pairs, #[\SensitiveParameter] string $body): self
+    {
+        $pairs[] = Canonical::SENDER_KEY . '=';
+        sort($pairs, SORT_STRING);
+        return new self(null, null, null, false, false, [], self::aroundKey($pairs), $body);
+    }
+
+    /**
+     * Sorted pairs holding `senderKey=` (the key's place; no other pair is `senderKey=`, rule
+     * R4), joined on either side of it.
+     *
+     * @internal
+     * @param list<string> $sorted the pairs, sorted, with `senderKey=`
+     * @return array{string, string} the pairs before it and after it, each joined with `&`
+     */
+    public static function aroundKey(array $sorted): array
+    {
+        $at = (int) array_search(Canonical::SENDER_KEY . '=', $sorted, true);
+        return [implode('&', array_slice($sorted, 0, $at)), implode('&', array_slice($sorted, $at + 1))];
+    }
+
+    /** Reads the body with {@see CanonicalReader} for what the fast reading did not keep. */
+    private function readFully(): void
+    {
+        $reader = new CanonicalReader((string) $this->body, true, true);
+        $this->value = $reader->top();
+        $this->pairs = $reader->pairs;
     }
 
     /**
@@ -38,6 +91,12 @@ final class Flattened
      */
     public function value(): JsonObject
     {
+        if ($this->value === null) {
+            $this->value = FastReader::lossless((string) $this->body);
+        }
+        if ($this->value === null) {
+            $this->readFully();
+        }
         return $this->value;
     }
 
@@ -49,6 +108,9 @@ final class Flattened
      */
     public function pairs(): array
     {
+        if ($this->pairs === null) {
+            $this->readFully();
+        }
         return $this->pairs;
     }
 
@@ -90,7 +152,19 @@ final class Flattened
      */
     public function firstNullPath(): ?string
     {
-        return $this->firstNullPath;
+        return $this->nullPaths[0] ?? null;
+    }
+
+    /**
+     * The paths of the `null` members left out of the canonical string, in document order:
+     * the document skips null values when signing, so a body holding them signs as if they
+     * were absent. A signer warns about each one (a message sent by the SDK never holds one).
+     *
+     * @return list<string> the paths
+     */
+    public function skippedNulls(): array
+    {
+        return $this->nullPaths;
     }
 
     /**
@@ -101,7 +175,7 @@ final class Flattened
      */
     private function sorted(#[\SensitiveParameter] string $keyPair): array
     {
-        $all = $this->pairs;
+        $all = $this->pairs();
         $all[] = $keyPair;
         sort($all, SORT_STRING);
         return $all;
@@ -116,7 +190,26 @@ final class Flattened
      */
     public function canonicalStringExposingKey(PrivateKey $key): string
     {
+        if ($this->sorted !== null) {
+            return implode('', $this->keyed($key));
+        }
         return implode('&', $this->sorted(Canonical::SENDER_KEY . '=' . $key->expose()));
+    }
+
+    /**
+     * The canonical string in three parts (the pairs before the key's, the key's pair with
+     * its `&`s, the pairs after), from pairs read already sorted.
+     *
+     * @return array{string, string, string}
+     */
+    private function keyed(PrivateKey $key): array
+    {
+        [$head, $tail] = $this->sorted ?? ['', ''];
+        return [
+            $head,
+            ($head === '' ? '' : '&') . Canonical::SENDER_KEY . '=' . $key->expose() . ($tail === '' ? '' : '&'),
+            $tail,
+        ];
     }
 
     /**
@@ -147,7 +240,16 @@ final class Flattened
      */
     public function digest(PrivateKey $key): string
     {
-        return hash('sha256', $this->canonicalStringExposingKey($key), true);
+        if ($this->sorted === null) {
+            return hash('sha256', $this->canonicalStringExposingKey($key), true);
+        }
+        [$head, $middle, $tail] = $this->keyed($key);
+        // No copy of the canonical string: its three parts hashed in turn.
+        $context = hash_init('sha256');
+        hash_update($context, $head);
+        hash_update($context, $middle);
+        hash_update($context, $tail);
+        return hash_final($context, true);
     }
 
     /**
@@ -170,9 +272,9 @@ final class Flattened
     public function __debugInfo(): array
     {
         return [
-            'pairs' => count($this->pairs),
+            'pairs' => $this->pairs === null ? 'not listed' : count($this->pairs),
             'signature' => $this->signature !== null,
-            'firstNullPath' => $this->firstNullPath,
+            'skippedNulls' => $this->nullPaths,
         ];
     }
 }

@@ -15,8 +15,12 @@ namespace Baas\Signing;
  * Signatures are compared in constant time (`hash_equals`).
  *
  * Nothing is signed that a verifier would refuse: a body that breaks a re-cut rule
- * ({@see Ambiguity}) is refused on signing and on verifying. No exception of this class
- * contains the key.
+ * ({@see Ambiguity}) is refused on signing and on verifying. A `null` object member is
+ * skipped, as the document says (a null member added or removed changes nothing a receiver
+ * reads): the body is signed, and each skipped member is reported to the logger given
+ * ({@see sign()}, {@see attach()}) and listed by {@see Canonical::parseForSigning()}'s
+ * {@see Flattened::skippedNulls()}; a `null` array element (it moves the indexes) is refused
+ * (R2). No exception of this class contains the key.
  */
 final class Signer
 {
@@ -49,20 +53,49 @@ final class Signer
 
     /**
      * The lowercase hex signature of a JSON object body (its top-level `signature`, if any,
-     * left out).
+     * left out). A `null` member is skipped, and reported to `$logger`.
      *
      * @param string $unsignedBody the exact bytes to send
      * @param PrivateKey $key the private key
+     * @param object|null $logger a PSR-3 logger (`Psr\Log\LoggerInterface`) or any object with
+     *     a `warning(string $message, array $context)` method: one warning per skipped `null`
+     *     member, its path in the context's `path`
      * @return string 64 lowercase hex digits
      * @throws CanonicalException when the body is not a usable JSON object, breaks a re-cut
-     *     rule or holds a `null` (kind {@see CanonicalException::AMBIGUOUS})
+     *     rule or holds a `null` array element (kind {@see CanonicalException::AMBIGUOUS})
      */
-    public static function sign(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key): string
+    public static function sign(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key, ?object $logger = null): string
     {
         try {
-            return Canonical::parseForSigning($unsignedBody)->signatureHex($key);
+            $flat = Canonical::parseForSigning($unsignedBody);
         } catch (CanonicalException $e) {
             throw $e->redactedFor($key);
+        }
+        self::warnSkipped($flat, $key, $logger);
+        return $flat->signatureHex($key);
+    }
+
+    /**
+     * The warning about a `null` member skipped when signing (the key redacted).
+     *
+     * @param string $path the member's path
+     * @param PrivateKey $key the private key
+     * @return string one line
+     */
+    public static function skippedWarning(string $path, PrivateKey $key): string
+    {
+        return $key->redact('`' . $path . '` is null: left out of the signature, as the document skips null '
+            . 'values (a member absent or null reads the same; better leave it out)');
+    }
+
+    /** Reports each skipped `null` member to the logger, if any. */
+    private static function warnSkipped(Flattened $flat, PrivateKey $key, ?object $logger): void
+    {
+        if ($logger === null || !method_exists($logger, 'warning')) {
+            return;
+        }
+        foreach ($flat->skippedNulls() as $path) {
+            $logger->warning('baas.sign: ' . self::skippedWarning($path, $key), ['path' => $key->redact($path)]);
         }
     }
 
@@ -73,12 +106,13 @@ final class Signer
      *
      * @param string $unsignedBody the serialized envelope, without `signature`
      * @param PrivateKey $key the private key
+     * @param object|null $logger told about each skipped `null` member, as by {@see sign()}
      * @return string the bytes to send
      * @throws CanonicalException when the body already has a top-level `signature` (even
      *     `null`; kind {@see CanonicalException::ALREADY_SIGNED}), breaks a re-cut rule,
-     *     holds a `null`, or is not a usable JSON object
+     *     holds a `null` array element, or is not a usable JSON object
      */
-    public static function attach(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key): string
+    public static function attach(#[\SensitiveParameter] string $unsignedBody, PrivateKey $key, ?object $logger = null): string
     {
         try {
             $flat = Canonical::parseForSigning($unsignedBody);
@@ -88,10 +122,12 @@ final class Signer
                     'the body already has a `signature` (sign it without one)',
                 );
             }
-            return self::attachSignature($unsignedBody, $flat->signatureHex($key));
+            $signed = self::attachSignature($unsignedBody, $flat->signatureHex($key));
         } catch (CanonicalException $e) {
             throw $e->redactedFor($key);
         }
+        self::warnSkipped($flat, $key, $logger);
+        return $signed;
     }
 
     /**

@@ -20,9 +20,9 @@
 use serde::ser::{self, Serialize};
 
 use super::limits::{over_budget, MAX_BODY, MAX_DEPTH};
-use super::members::{self, Member};
+use super::members::{self, Member, Shapes};
 use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
-use super::scan::push_decimal;
+use super::scan::{plain_run, push_decimal};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -47,6 +47,7 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
             key_text: Vec::with_capacity(256),
             sender_at: 0,
             spare: Vec::with_capacity(32),
+            shapes: Shapes::default(),
             depth: 0,
             scratch: Vec::new(),
         });
@@ -117,6 +118,9 @@ struct Direct {
     sender_at: usize,
     /// Spans being moved into order.
     spare: Vec<(u32, u32)>,
+    /// The order of objects of a few shapes written before (the envelope, the params of
+    /// the operations called most).
+    shapes: Shapes,
     /// Open objects and arrays.
     depth: usize,
     /// The text of a value written by `collect_str`.
@@ -231,7 +235,18 @@ fn push_pair(
     Ok(())
 }
 
+/// Writes `value` as a JSON string, as `serde_json` writes it: a string with no byte it
+/// escapes (`"`, `\\`, a control character), found eight bytes at a time, is copied
+/// between quotes; any other is written by `serde_json` itself.
 fn write_str(out: &mut Vec<u8>, value: &str) -> Result {
+    let bytes = value.as_bytes();
+    if plain_run(bytes) == bytes.len() {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return Ok(());
+    }
     ser::Serializer::serialize_str(&mut serde_json::Serializer::new(out), value)
         .map_err(|_| Unsupported)
 }
@@ -350,6 +365,7 @@ impl Compound<'_> {
                 spans,
                 &mut d.spare,
                 d.depth == 0,
+                Some(&mut d.shapes),
             )
             .ok_or(Unsupported)?;
             if d.depth == 0 {

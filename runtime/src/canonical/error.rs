@@ -71,9 +71,11 @@ pub enum Ambiguity {
     /// R1: an object key (at any depth) is empty or contains `&`, `=`, `.`, `[` or `]`.
     Key,
     /// R2: a `null` array element (nulls are left out of the canonical string, so one
-    /// at the end of an array could be added). A `null` member is read as absent by
-    /// every decoder and is accepted in received bodies; signers refuse any `null`
-    /// (a message we send never holds one).
+    /// at the end of an array could be added, and one inside moves the indexes after
+    /// it). A `null` member is read as absent by every decoder: it is accepted in
+    /// received bodies and skipped, with a warning, by the signing functions (the API
+    /// document skips nulls); the client's own requests refuse any `null` with this
+    /// rule (the SDK never sends one).
     Null,
     /// R3: a string value contains `&` followed by text that reads as a pair: a key
     /// (characters other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or
@@ -104,8 +106,8 @@ impl fmt::Display for Ambiguity {
             }
             Ambiguity::Null => {
                 "a `null` is left out of the signed text, so it could be added or removed \
-                 without changing the signature (a null array element, received; any null, \
-                 signed): leave the member out instead"
+                 without changing the signature (a null array element also moves the \
+                 indexes after it): leave it out instead"
             }
             Ambiguity::ValueReadsAsPair => {
                 "a text value contains `&` followed by something that reads as `name=`, so \

@@ -1,15 +1,22 @@
 //! The one-pass flattener of the signers and verifiers (issue 24: a call costs what the
-//! network costs).
+//! network costs; issue 36: at the same speed per byte whatever the body's size).
 //!
 //! One pass over the body writes every pair's text (`path=value`, strings unescaped,
 //! numbers as their literal text) back to back into one buffer and records where each
 //! pair is. Each object, as it ends, sorts its members by `key + separator` (with the
-//! first sixteen bytes of that as one integer, see [`prefix`]) and moves its pairs'
+//! first sixteen bytes of that as one integer, see `members::prefix`) and moves its pairs'
 //! records into that order; each array of more than ten elements moves its elements'
 //! into the order of `index + "]"`. At the end the records are the canonical order (the
 //! argument is the tree's, see the comment above `tree::KIND`), and the digest gathers
 //! the pairs into one buffer and hashes it, `senderKey=<key>` hashed in its place
 //! without being copied anywhere. Every string of the body is read once.
+//!
+//! The pairs inside an element of an array that is an object or an array (a row of a
+//! page) are written without the element's path (`.amount=1.00` for
+//! `data.result[7].amount=1.00`); when the element ends, its pairs, now in their order,
+//! are gathered into one block after that path, and one record stands for the block
+//! (see `text::put_block`). So the text is about as long as the body, and a page of
+//! two thousand rows moves two thousand records, not one per pair, into order.
 //!
 //! This pass takes only what needs no judgement: a body of plain keys (no escape, none
 //! that a re-cut rule refuses, no top-level `senderKey`), no repeated key, no `null`
@@ -17,21 +24,46 @@
 //! the limits on size, depth and expansion. Anything else returns `None`, and the
 //! careful parser (`tree`, then `arena`) reads the body and gives the same answer or
 //! the error it always gave. Tests check both agree on every body they generate.
+//!
+//! Memory: a body up to [`SMALL`] bytes may have up to 64 KiB of pairs' text (buffers
+//! kept for the thread's next body). Above that, the text is given the body's size
+//! (plus [`TEXT_SLACK`]) once and never more, and what the pass holds besides it may grow
+//! to half the body read so far: a body that needs more (long paths over short values,
+//! many keys in one object, a huge element) is left to the careful parser at the point
+//! where it goes over, so memory stays within twice the body and time linear
+//! (`tests/flatten_memory.rs`, `tests/hostile_input.rs`).
 
-use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
-use super::members::{self, Member};
+mod text;
+
+use super::limits::{over_budget, EXPANSION_ALLOWANCE, MAX_DEPTH};
+use super::members::{self, Member, Shapes};
 use super::rules::reads_as_pair_after_ampersand;
-use super::scan::{bytes_equal, escape, plain_run_ascii, push_decimal, run_ascii, Tokens};
+use super::scan::{plain_run_ascii, push_decimal, Out, Tokens};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
+use text::{holds_refused_key_byte, put_block, put_within, string_value, utf8, BLOCK};
 
 /// A body read by the one pass: the pairs in canonical order, and what the envelope
 /// reads of the body without a second parse.
 pub(super) struct Flat {
-    /// The pairs' texts, in document order, back to back.
+    /// The pairs' texts, in document order, back to back (those of an element of an
+    /// array that has ended: its block).
     text: Vec<u8>,
-    /// `(start, end)` of each pair in `text`, in canonical order once read.
+    /// `(start, end)` of each pair in `text`, or of a block (`end | BLOCK`), in canonical
+    /// order once read.
     pairs: Vec<(u32, u32)>,
+    /// Number of pairs (a block holds several).
+    count: usize,
+    /// The records of the blocks: for each, `(array, index)` then its pairs' records
+    /// in canonical order.
+    inner: Vec<(u32, u32)>,
+    /// The paths of the arrays whose elements are blocks, back to back, and where each
+    /// is (a block names its array by its place here).
+    arrays: Vec<u8>,
+    array_at: Vec<(u32, u32)>,
+    /// Bytes of the pairs written out whole (paths included), for the limit on
+    /// expansion.
+    pair_bytes: usize,
     /// The number of pairs that sort before `senderKey=<key>`.
     sender_at: usize,
     /// Where the top-level `signature`'s text is in the body.
@@ -49,6 +81,9 @@ pub(super) struct Flat {
     path: Vec<u8>,
     /// Pair records being moved into order.
     spare: Vec<(u32, u32)>,
+    /// The order of objects of a few shapes read before (kept with the buffers, so the
+    /// envelope of every answer is sorted once per thread).
+    shapes: Shapes,
 }
 
 /// What a value turned out to be, for its member's separator.
@@ -80,19 +115,27 @@ thread_local! {
 /// Largest text kept between bodies, in bytes.
 const KEEP_TEXT: usize = 64 * 1024;
 
-/// Bodies up to this size are read in one pass: every request the client signs and the
-/// answers of most calls. Larger ones (pages of records) are read by the careful parser,
-/// whose memory stays within twice the body and whose time grows linearly whatever the
-/// body's shape (`tests/flatten_memory.rs`, `tests/hostile_input.rs`, which start at
-/// this size); the one pass writes the pairs' text out, and below this size whatever a
-/// body does costs a bounded amount.
-const ONE_PASS_UP_TO: usize = 8 * 1024;
+/// Bodies up to this size (every request the client signs, the answers of most calls)
+/// may write up to [`EXPANSION_ALLOWANCE`] bytes of text, in buffers kept for the
+/// thread's next body; larger ones are held to their own size (see the module's doc).
+pub(super) const SMALL: usize = 8 * 1024;
+
+/// Bytes of text allowed above a large body's size.
+pub(super) const TEXT_SLACK: usize = 4 * 1024;
+
+/// Bytes of everything else allowed above half of a large body read so far.
+pub(super) const SLACK: usize = 16 * 1024;
 
 impl Flat {
     fn new() -> Flat {
         Flat {
             text: Vec::with_capacity(1024),
             pairs: Vec::with_capacity(64),
+            count: 0,
+            inner: Vec::new(),
+            arrays: Vec::new(),
+            array_at: Vec::new(),
+            pair_bytes: 0,
             sender_at: 0,
             signature: None,
             has_signature_key: false,
@@ -102,25 +145,35 @@ impl Flat {
             elements: Vec::new(),
             path: Vec::with_capacity(64),
             spare: Vec::with_capacity(64),
+            shapes: Shapes::default(),
         }
     }
 
     /// Reads `body` in one pass, or `None` when the careful parser must (see the
     /// module's doc).
     pub(super) fn read(body: &[u8]) -> Option<Box<Flat>> {
-        if body.len() > ONE_PASS_UP_TO {
-            return None;
-        }
         let mut flat = KEPT
             .try_with(|kept| kept.borrow_mut().take())
             .ok()
             .flatten()
             .unwrap_or_else(|| Box::new(Flat::new()));
         flat.clear();
+        let large = body.len() > SMALL;
+        let text_limit = if large {
+            // Once, for the whole body: the text never grows past it.
+            flat.text.reserve_exact(body.len() + TEXT_SLACK);
+            flat.text.capacity()
+        } else {
+            usize::MAX
+        };
         let read = Reader {
             input: body,
             pos: 0,
             flat: &mut flat,
+            large,
+            text_limit,
+            relative: 0,
+            in_element: false,
         }
         .body();
         if read.is_some() {
@@ -134,6 +187,11 @@ impl Flat {
     fn clear(&mut self) {
         self.text.clear();
         self.pairs.clear();
+        self.count = 0;
+        self.inner.clear();
+        self.arrays.clear();
+        self.array_at.clear();
+        self.pair_bytes = 0;
         self.sender_at = 0;
         self.signature = None;
         self.has_signature_key = false;
@@ -146,7 +204,15 @@ impl Flat {
 
     /// Keeps the buffers for the thread's next body, when small.
     pub(super) fn keep(self: Box<Self>) {
-        if self.text.capacity() <= KEEP_TEXT {
+        let records = self.pairs.capacity()
+            + self.spare.capacity()
+            + self.elements.capacity()
+            + self.inner.capacity();
+        if self.text.capacity() <= KEEP_TEXT
+            && records <= 8 * 1024
+            && self.members.capacity() <= 1024
+            && self.arrays.capacity() + 8 * self.array_at.capacity() <= KEEP_TEXT
+        {
             let _ = KEPT.try_with(|kept| *kept.borrow_mut() = Some(self));
         }
     }
@@ -154,7 +220,7 @@ impl Flat {
     /// Number of pairs, without `senderKey`.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.pairs.len()
+        self.count
     }
 
     /// The text of the top-level members named `names`, as in the body.
@@ -181,7 +247,26 @@ impl Flat {
     /// before it joined in one buffer and hashed, then `senderKey=`, the key, and the
     /// pairs after it (the key is never copied).
     pub(super) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
-        members::digest(&self.text, &self.pairs, self.sender_at, key)
+        let text = &self.text;
+        members::digest_with(
+            &self.pairs,
+            self.sender_at,
+            key,
+            |&(start, end), hashing| {
+                if end & BLOCK == 0 {
+                    hashing.put(text.get(start as usize..end as usize).unwrap_or_default());
+                } else {
+                    let block = self.inner.get(start as usize..(end & !BLOCK) as usize);
+                    put_block(
+                        block.unwrap_or_default(),
+                        text,
+                        &self.arrays,
+                        &self.array_at,
+                        hashing,
+                    );
+                }
+            },
+        )
     }
 }
 
@@ -189,6 +274,15 @@ struct Reader<'i, 'f> {
     input: &'i [u8],
     pos: usize,
     flat: &'f mut Flat,
+    /// The body is above [`SMALL`].
+    large: bool,
+    /// The text's bound (its capacity, for a large body).
+    text_limit: usize,
+    /// The length of the path of the array element being read (0 outside of one): the
+    /// pairs' text starts after it.
+    relative: usize,
+    /// Reading an element of an array that is an object or an array.
+    in_element: bool,
 }
 
 impl Tokens for Reader<'_, '_> {
@@ -219,11 +313,29 @@ impl Reader<'_, '_> {
     }
 
     /// Leaves to the careful parser a body whose pairs' text has grown past
-    /// [`EXPANSION_ALLOWANCE`]: a body the careful parser refuses for its expansion is
-    /// over that at the same point or before (it refuses past `32 x read + allowance`),
-    /// and what the one pass holds stays within a few hundred KiB whatever the body.
+    /// [`EXPANSION_ALLOWANCE`] (a small body), whose text outruns the body read so far
+    /// or whose other buffers outgrow half of it (a large one), or whose pairs written
+    /// out whole are past the limit on expansion, which the careful parser refuses at
+    /// the same point (`32 x read + allowance`).
     fn within_budget(&self) -> Option<()> {
-        (self.flat.text.len() <= EXPANSION_ALLOWANCE).then_some(())
+        let flat = &*self.flat;
+        if !self.large {
+            return (flat.text.len() <= EXPANSION_ALLOWANCE).then_some(());
+        }
+        if over_budget(self.pos, flat.pair_bytes) || flat.text.len() > self.pos + TEXT_SLACK {
+            return None;
+        }
+        // Lengths (buffers kept from an earlier body may be longer): each is at most
+        // twice its length, and the records being moved into order (`spare`) are never
+        // more than those of `pairs`.
+        let records =
+            2 * flat.pairs.len() + flat.elements.len() + flat.inner.len() + flat.array_at.len();
+        let held = 8 * records
+            + std::mem::size_of::<Member>() * flat.members.len()
+            + 16 * flat.top.len()
+            + flat.path.len()
+            + flat.arrays.len();
+        (held <= self.pos / 2 + SLACK).then_some(())
     }
 
     /// After a member or an element: `,` (true: another follows) or `close` (false).
@@ -317,6 +429,7 @@ impl Reader<'_, '_> {
             flat.pairs.get_mut(first_pair..).unwrap_or_default(),
             &mut flat.spare,
             top,
+            Some(&mut flat.shapes),
         )?;
         if top {
             flat.sender_at = first_pair + before;
@@ -360,7 +473,7 @@ impl Reader<'_, '_> {
                 let close = if open == b'{' { b'}' } else { b']' };
                 if self.peek() == Some(close) {
                     self.pos += 1;
-                    return Some(self.pair(start, if open == b'{' { b"{}" } else { b"[]" }));
+                    return self.pair(start, if open == b'{' { b"{}" } else { b"[]" });
                 }
                 if open == b'{' {
                     self.object(depth + 1, false)?;
@@ -372,24 +485,28 @@ impl Reader<'_, '_> {
             }
             b'"' => {
                 let flat = &mut *self.flat;
-                flat.text.extend_from_slice(&flat.path);
-                flat.text.push(b'=');
+                let path = flat.path.get(self.relative..).unwrap_or_default();
+                put_within(&mut flat.text, path, self.text_limit)?;
+                put_within(&mut flat.text, b"=", self.text_limit)?;
                 let value_start = flat.text.len();
-                let ampersand = string_value(self.input, &mut self.pos, &mut flat.text)?;
+                let ampersand =
+                    string_value(self.input, &mut self.pos, &mut flat.text, self.text_limit)?;
                 let value = flat.text.get(value_start..).unwrap_or_default();
                 if ampersand && reads_as_pair_after_ampersand(value) {
                     return None;
                 }
+                flat.pair_bytes += flat.path.len() + 1 + value.len();
+                flat.count += 1;
                 flat.pairs.push((start as u32, flat.text.len() as u32));
                 Some(Kind::Pair)
             }
             b't' => {
                 self.keyword(b"true").ok()?;
-                Some(self.pair(start, b"true"))
+                self.pair(start, b"true")
             }
             b'f' => {
                 self.keyword(b"false").ok()?;
-                Some(self.pair(start, b"false"))
+                self.pair(start, b"false")
             }
             b'n' => {
                 self.keyword(b"null").ok()?;
@@ -399,20 +516,44 @@ impl Reader<'_, '_> {
                 let begin = self.pos;
                 self.number().ok()?;
                 let literal = self.input.get(begin..self.pos).unwrap_or_default();
-                Some(self.pair(start, literal))
+                self.pair(start, literal)
             }
             _ => None,
         }
     }
 
-    /// The pair `path=value` (its text starting at `start`).
-    fn pair(&mut self, start: usize, value: &[u8]) -> Kind {
+    /// The pair `path=value` (its text starting at `start`, the path from `relative`).
+    #[inline]
+    fn pair(&mut self, start: usize, value: &[u8]) -> Option<Kind> {
         let flat = &mut *self.flat;
-        flat.text.extend_from_slice(&flat.path);
+        let path = flat.path.get(self.relative..).unwrap_or_default();
+        if flat.text.len() + path.len() + 1 + value.len() > self.text_limit {
+            return None;
+        }
+        flat.text.extend_from_slice(path);
         flat.text.push(b'=');
         flat.text.extend_from_slice(value);
+        flat.pair_bytes += flat.path.len() + 1 + value.len();
+        flat.count += 1;
         flat.pairs.push((start as u32, flat.text.len() as u32));
-        Kind::Pair
+        Some(Kind::Pair)
+    }
+
+    /// Makes the records of element `index` of the array numbered `array`, which has
+    /// just ended (from `first`, in canonical order), a block: they move to `inner`
+    /// after `(array, index)`, and one record stands for them.
+    fn close_element(&mut self, array: usize, index: usize, first: usize) {
+        let flat = &mut *self.flat;
+        if flat.pairs.len() <= first {
+            // No pair (an object of null members): nothing to stand for.
+            return;
+        }
+        let start = flat.inner.len() as u32;
+        flat.inner.push((array as u32, index as u32));
+        flat.inner
+            .extend_from_slice(flat.pairs.get(first..).unwrap_or_default());
+        flat.pairs.truncate(first);
+        flat.pairs.push((start, flat.inner.len() as u32 | BLOCK));
     }
 
     /// The elements of an array whose `[` has been read and which is not empty.
@@ -421,14 +562,39 @@ impl Reader<'_, '_> {
         let mark = self.flat.elements.len();
         let first_pair = self.flat.pairs.len();
         let mut index = 0usize;
+        // This array's number among those whose elements are blocks, once it has one.
+        let mut array = None;
         loop {
             self.flat.path.push(b'[');
             push_decimal(&mut self.flat.path, index);
             self.flat.path.push(b']');
             self.skip_ws();
             let first = self.flat.pairs.len() as u32;
+            // The outermost elements that are objects or arrays are kept as blocks.
+            let element = !self.in_element && matches!(self.peek(), Some(b'{' | b'['));
+            if element {
+                self.in_element = true;
+                self.relative = self.flat.path.len();
+            }
             if self.value(depth)? == Kind::Null {
                 return None;
+            }
+            if element {
+                self.in_element = false;
+                self.relative = 0;
+                let number = match array {
+                    Some(number) => number,
+                    None => {
+                        let flat = &mut *self.flat;
+                        let start = flat.arrays.len() as u32;
+                        flat.arrays
+                            .extend_from_slice(flat.path.get(..base).unwrap_or_default());
+                        flat.array_at.push((start, flat.arrays.len() as u32));
+                        flat.array_at.len() - 1
+                    }
+                };
+                array = Some(number);
+                self.close_element(number, index, first as usize);
             }
             self.flat
                 .elements
@@ -448,88 +614,5 @@ impl Reader<'_, '_> {
         );
         flat.elements.truncate(mark);
         Some(())
-    }
-}
-
-/// The run `input[start..end]` of a string is UTF-8 (checked only when not ASCII).
-fn utf8(input: &[u8], start: usize, end: usize, ascii: bool) -> bool {
-    ascii || std::str::from_utf8(input.get(start..end).unwrap_or_default()).is_ok()
-}
-
-/// True when the key `input[start..end]` holds a byte rule R1 refuses in a key (`&`,
-/// `=`, `.`, `[`, `]`), eight bytes at a time: the last word read from the body and the
-/// bytes after the key masked off (no copy into a word, whose load would wait on it).
-fn holds_refused_key_byte(input: &[u8], start: usize, end: usize) -> bool {
-    let refused = |v: u64| {
-        bytes_equal(v, b'&')
-            | bytes_equal(v, b'=')
-            | bytes_equal(v, b'.')
-            | bytes_equal(v, b'[')
-            | bytes_equal(v, b']')
-            != 0
-    };
-    let word = |at: usize| {
-        input.get(at..at + 8).map(|bytes| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(bytes);
-            u64::from_le_bytes(word)
-        })
-    };
-    let mut at = start;
-    while at < end {
-        let left = end - at;
-        match word(at) {
-            Some(v) if left >= 8 => {
-                if refused(v) {
-                    return true;
-                }
-            }
-            // The zero bytes put in place of those after the key are none of those.
-            Some(v) => return refused(v & (u64::MAX >> (64 - 8 * left))),
-            None => {
-                return input
-                    .get(at..end)
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|&b| matches!(b, b'&' | b'=' | b'.' | b'[' | b']'))
-            }
-        }
-        at += 8;
-    }
-    false
-}
-
-/// Reads the JSON string at `*pos` (its quote), checking its UTF-8, and writes its unescaped text to `out`; whether the text holds `&`. `None` for a string
-/// that is no JSON (a raw control character, a bad escape, no closing quote).
-fn string_value(input: &[u8], pos: &mut usize, out: &mut Vec<u8>) -> Option<bool> {
-    *pos += 1;
-    let mut ampersand = false;
-    loop {
-        let start = *pos;
-        let (len, ascii) = run_ascii::<true>(input.get(start..).unwrap_or_default());
-        *pos += len;
-        if !utf8(input, start, *pos, ascii) {
-            return None;
-        }
-        out.extend_from_slice(input.get(start..*pos).unwrap_or_default());
-        match input.get(*pos)? {
-            b'"' => {
-                *pos += 1;
-                return Some(ampersand);
-            }
-            b'&' => {
-                ampersand = true;
-                out.push(b'&');
-                *pos += 1;
-            }
-            b'\\' => {
-                *pos += 1;
-                let (bytes, len) = escape(input, pos).ok()?;
-                let text = bytes.get(..len).unwrap_or_default();
-                ampersand = ampersand || text.contains(&b'&');
-                out.extend_from_slice(text);
-            }
-            _ => return None,
-        }
     }
 }

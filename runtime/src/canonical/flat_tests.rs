@@ -160,12 +160,42 @@ fn body(clean: bool) -> impl Strategy<Value = String> {
     })
 }
 
+/// A body above the small size: a long string, `inner` (an object) `copies` times in an
+/// array, and `inner` again.
+fn large(inner: &str, copies: usize, pad: usize) -> String {
+    let rows = vec![inner; copies].join(",");
+    format!(
+        r#"{{"pad":"{}","rows":[{rows}],"last":{inner},"n":[[1,{inner}],{inner}]}}"#,
+        "x".repeat(pad)
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn the_one_pass_agrees_with_the_careful_parser(body in body(false)) {
         agree(&body)?;
+    }
+
+    /// Bodies above the small size: elements of arrays kept as blocks, the text held to
+    /// the body's size, the limits checked as the body is read.
+    #[test]
+    fn the_one_pass_agrees_on_large_bodies(
+        inner in body(false),
+        copies in 1usize..40,
+        pad in 8200usize..8300,
+    ) {
+        agree(&large(&inner, copies, pad))?;
+    }
+
+    #[test]
+    fn the_one_pass_agrees_on_large_clean_bodies(
+        inner in body(true),
+        copies in 1usize..40,
+        pad in 8200usize..8300,
+    ) {
+        agree(&large(&inner, copies, pad))?;
     }
 
     /// Bodies the one pass mostly takes (no null element, plain keys).
@@ -192,6 +222,8 @@ fn everyday_bodies_are_read_in_one_pass() {
         format!(r#"{{"params":{{"remark":"Invoice 2024-001 & 2024-002","oderArray":[{}],"empty":{{}},"none":[]}}}}"#, orders.join(",")),
         "{}".to_owned(),
         " { \"a\" : [ 1 , 2 ] } ".to_owned(),
+        page(100),
+        page(2000),
     ];
     for body in &bodies {
         match agree(body) {
@@ -199,6 +231,21 @@ fn everyday_bodies_are_read_in_one_pass() {
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+/// A page of `rows` transactions, as `getTransList` answers (30 KB for 100 rows).
+fn page(rows: usize) -> String {
+    let row = |i: usize| {
+        format!(
+            r#"{{"txId":"TX{i:016}","txType":"TTID000{t}","txStatus":8,"amount":"{i}.01","currency":"KES","fee":0.5,"createTime":1700000000000,"completeTime":1700000001500,"accountId":"1002003004005","counterpartyName":"Customer {i:05}","counterpartyAccount":"2547{i:08}","remark":"salary","balanceAfter":"1000000.00","channel":"API","tags":["a","b"]}}"#,
+            t = i % 4
+        )
+    };
+    let rows: Vec<String> = (0..rows).map(row).collect();
+    format!(
+        r#"{{"requestId":"r1","code":"00000","msg":"success","data":{{"totalRows":4200,"result":[{}]}},"sender":"svc","salt":"s","timestamp":1650533105687,"signature":"ab"}}"#,
+        rows.join(",")
+    )
 }
 
 /// Bodies the one pass must leave to the careful parser, which refuses them or reads
@@ -233,4 +280,34 @@ fn what_needs_judgement_is_left_to_the_careful_parser() {
     let deep = format!("{{\"a\":{}{{}}{}}}", "[".repeat(63), "]".repeat(63));
     assert!(Flat::read(deep.as_bytes()).is_none());
     assert!(careful(deep.as_bytes()).is_err());
+}
+
+/// The order of an object is reused only for one with the same keys and separators in
+/// the same order: keys past sixteen bytes that differ only after them, a separator
+/// changed by the value's kind, the same keys in another order.
+#[test]
+fn remembered_orders_are_reused_only_for_the_same_keys() {
+    let long = |a: &str, b: &str| {
+        format!(r#"{{"abcdefghijklmnop{a}":1,"abcdefghijklmnop{b}":2,"z":3,"b":4}}"#)
+    };
+    let bodies = [
+        format!(r#"{{"rows":[{},{},{}]}}"#, long("X", "Y"), long("Y", "X"), long("X", "Y")),
+        r#"{"rows":[{"b":1,"a":{"c":1}},{"b":{"c":1},"a":1},{"b":[1],"a":1},{"b":1,"a":[1]}]}"#
+            .to_owned(),
+        r#"{"rows":[{"b":1,"a":2,"c":3},{"c":1,"a":2,"b":3},{"a":1,"c":2,"b":3},{"b":1,"a":2,"c":3}]}"#
+            .to_owned(),
+        r#"{"rows":[{"b":1,"a":2},{"b":1,"a":2,"a0":3},{"b":1,"a":2}]}"#.to_owned(),
+    ];
+    for body in &bodies {
+        // Twice: the second read finds every shape remembered from the first.
+        for _ in 0..2 {
+            match agree(body) {
+                Ok(taken) => assert!(taken, "left to the careful parser: {body}"),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    // A repeated key is refused even where a shape without it was remembered.
+    let repeated = r#"{"rows":[{"b":1,"a":2},{"b":1,"b":2}]}"#;
+    assert!(Flat::read(repeated.as_bytes()).is_none());
 }

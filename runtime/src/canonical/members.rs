@@ -30,6 +30,15 @@ pub(super) struct Member {
 }
 
 impl Member {
+    /// A placeholder (never a member of an object).
+    const EMPTY: Member = Member {
+        prefix: 0,
+        key: (0, 0),
+        sep: 0,
+        first: 0,
+        end: 0,
+    };
+
     /// A member whose key is `keys[key.0..key.1]`, followed by `sep` in its pairs, and
     /// whose pairs' records are `pairs.0..pairs.1`.
     #[inline]
@@ -108,12 +117,17 @@ fn prefix(input: &[u8], start: usize, len: usize, sep: u8) -> u128 {
 /// into canonical order and moves the records into that order; `None` when two members
 /// have the same key. Returns, for the top-level object (`top`), the number of pairs
 /// that sort before `senderKey=` (0 otherwise). `keys` holds the members' keys.
+/// `shapes`, when given, remembers the order of objects sorted before: an object with
+/// the same keys and separators in the same order as one of them (the rows of a page,
+/// the envelope of every answer) takes its order without sorting or looking for a
+/// repeated key again.
 pub(super) fn order(
     keys: &[u8],
     members: &mut [Member],
     pairs: &mut [(u32, u32)],
     spare: &mut Vec<(u32, u32)>,
     top: bool,
+    shapes: Option<&mut Shapes>,
 ) -> Option<usize> {
     let input = keys;
     let mut sorted = true;
@@ -126,26 +140,32 @@ pub(super) fn order(
         }
     }
     if !sorted {
-        members.sort_unstable_by(|a, b| {
-            a.prefix.cmp(&b.prefix).then_with(|| {
-                compare_with_separators(a.key(input), a.sep, b.key(input), b.sep)
-                    .then(a.key.0.cmp(&b.key.0))
-            })
-        });
-    }
-    // A repeated key: the same key with the same separator is a neighbour; with
-    // another, only keys that extend it can sort between them, so neighbours of which
-    // one's key starts the other's are looked at closely (rare).
-    let mut extends = false;
-    for pair in members.windows(2) {
-        if let [a, b] = pair {
-            if a.shorter_starts_longer(b, input) {
-                extends = true;
-                break;
+        let known = match shapes {
+            Some(shapes) if members.len() <= MAX_SHAPE => {
+                if shapes.apply(input, members) {
+                    true
+                } else {
+                    let mut doc = [Member::EMPTY; MAX_SHAPE];
+                    if let Some(slots) = doc.get_mut(..members.len()) {
+                        slots.copy_from_slice(members);
+                    }
+                    sort(input, members);
+                    if repeated(input, members, spare) {
+                        return None;
+                    }
+                    shapes.remember(input, doc.get(..members.len()).unwrap_or_default(), members);
+                    true
+                }
+            }
+            _ => false,
+        };
+        if !known {
+            sort(input, members);
+            if repeated(input, members, spare) {
+                return None;
             }
         }
-    }
-    if extends && repeats(input, members, spare) {
+    } else if repeated(input, members, spare) {
         return None;
     }
     // `key + sep` sorts before `senderKey=` exactly when its prefix does: the two
@@ -215,11 +235,23 @@ pub(super) fn digest(
     sender_at: usize,
     key: &PrivateKey,
 ) -> [u8; 32] {
-    let pair = |&(start, end): &(u32, u32)| text.get(start as usize..end as usize);
+    digest_with(pairs, sender_at, key, |&(start, end), hashing| {
+        hashing.put(text.get(start as usize..end as usize).unwrap_or_default());
+    })
+}
+
+/// [`digest`] of records that `put` writes (one pair, or several joined with `&`).
+#[inline(always)]
+pub(super) fn digest_with(
+    pairs: &[(u32, u32)],
+    sender_at: usize,
+    key: &PrivateKey,
+    mut put: impl FnMut(&(u32, u32), &mut Hashing),
+) -> [u8; 32] {
     let mut hashing = Hashing::new();
     let (before, after) = pairs.split_at(sender_at.min(pairs.len()));
     for record in before {
-        hashing.put(pair(record).unwrap_or_default());
+        put(record, &mut hashing);
         hashing.put(b"&");
     }
     hashing.put(SENDER_KEY.as_bytes());
@@ -227,9 +259,133 @@ pub(super) fn digest(
     hashing.sender_key(key);
     for record in after {
         hashing.put(b"&");
-        hashing.put(pair(record).unwrap_or_default());
+        put(record, &mut hashing);
     }
     hashing.finish()
+}
+
+/// Sorts one object's members into canonical order.
+fn sort(input: &[u8], members: &mut [Member]) {
+    members.sort_unstable_by(|a, b| {
+        a.prefix.cmp(&b.prefix).then_with(|| {
+            compare_with_separators(a.key(input), a.sep, b.key(input), b.sep)
+                .then(a.key.0.cmp(&b.key.0))
+        })
+    });
+}
+
+/// True when two of `members` (in canonical order) have the same key. The same key with
+/// the same separator is a neighbour; with another, only keys that extend it can sort
+/// between them, so neighbours of which one's key starts the other's are looked at
+/// closely (rare).
+fn repeated(input: &[u8], members: &[Member], spare: &mut Vec<(u32, u32)>) -> bool {
+    let mut extends = false;
+    for pair in members.windows(2) {
+        if let [a, b] = pair {
+            if a.shorter_starts_longer(b, input) {
+                extends = true;
+                break;
+            }
+        }
+    }
+    extends && repeats(input, members, spare)
+}
+
+/// Objects of more members are not remembered.
+const MAX_SHAPE: usize = 32;
+
+/// Shapes remembered (the least recently stored is replaced).
+const SHAPES: usize = 4;
+
+/// The canonical order of the members of a few objects sorted before (see [`order`]).
+#[derive(Default, Clone)]
+pub(super) struct Shapes {
+    shapes: Vec<Shape>,
+    /// The shape to replace next.
+    next: usize,
+}
+
+/// One object's keys in document order and their canonical order.
+#[derive(Default, Clone)]
+struct Shape {
+    /// For each member in document order: the key's prefix, length and separator.
+    keys: Vec<(u128, u32, u8)>,
+    /// The keys longer than fifteen bytes (their prefix does not hold them whole), back
+    /// to back in document order.
+    long: Vec<u8>,
+    /// The document index of each member in canonical order.
+    order: Vec<u8>,
+}
+
+impl Shapes {
+    /// Puts `members` (document order) into the order of a remembered shape with the
+    /// same keys; false when there is none.
+    fn apply(&mut self, input: &[u8], members: &mut [Member]) -> bool {
+        let Some(shape) = self.shapes.iter().find(|shape| shape.is(input, members)) else {
+            return false;
+        };
+        let mut sorted = [Member::EMPTY; MAX_SHAPE];
+        for (slot, &doc) in sorted.iter_mut().zip(&shape.order) {
+            if let Some(member) = members.get(usize::from(doc)) {
+                *slot = *member;
+            }
+        }
+        members.copy_from_slice(sorted.get(..members.len()).unwrap_or_default());
+        true
+    }
+
+    /// Remembers the order of an object whose members were `doc` in document order and
+    /// are `sorted` in canonical order (no key repeated).
+    fn remember(&mut self, input: &[u8], doc: &[Member], sorted: &[Member]) {
+        let slot = if self.shapes.len() < SHAPES {
+            self.shapes.push(Shape::default());
+            self.shapes.len() - 1
+        } else {
+            self.next
+        };
+        self.next = (slot + 1) % SHAPES;
+        // A shape replaced keeps its buffers.
+        let Some(shape) = self.shapes.get_mut(slot) else {
+            return;
+        };
+        shape.keys.clear();
+        shape.long.clear();
+        shape.order.clear();
+        for m in doc {
+            shape.keys.push((m.prefix, m.key.1 - m.key.0, m.sep));
+            if m.key.1 - m.key.0 > 15 {
+                shape.long.extend_from_slice(m.key(input));
+            }
+        }
+        for m in sorted {
+            // Keys start at increasing offsets in document order.
+            let at = doc.partition_point(|d| d.key.0 < m.key.0);
+            shape.order.push(at as u8);
+        }
+    }
+}
+
+impl Shape {
+    /// True when `members` (document order) have this shape's keys and separators.
+    fn is(&self, input: &[u8], members: &[Member]) -> bool {
+        if self.keys.len() != members.len() {
+            return false;
+        }
+        let mut long = 0;
+        for (&(prefix, len, sep), m) in self.keys.iter().zip(members) {
+            if m.prefix != prefix || m.key.1 - m.key.0 != len || m.sep != sep {
+                return false;
+            }
+            if len > 15 {
+                let end = long + len as usize;
+                if self.long.get(long..end) != Some(m.key(input)) {
+                    return false;
+                }
+                long = end;
+            }
+        }
+        true
+    }
 }
 
 /// True when two of `members` (sorted) have the same key: the keys, sorted alone, have

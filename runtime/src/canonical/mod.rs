@@ -31,13 +31,15 @@
 //! [`Flattened::parse_unambiguous`] accepts allocates about twice its size at most
 //! (one `u32` per member or element, each at least two bytes of body), plus the
 //! longest path and the longest string holding `&`; the one pass, which writes the
-//! pairs out, takes bodies up to 8 KiB and stops past 64 KiB of pairs.
+//! pairs out, holds a body above 8 KiB to twice its size (its text to the body's size,
+//! the rest to half of it) and a smaller one to 64 KiB of pairs, and leaves a body that
+//! needs more to the careful parser.
 //!
-//! The signers and verifiers of the runtime read bodies up to 8 KiB in one pass
-//! (`flat`): each pair's text written once and each object's pairs put in order as it
-//! ends; a body that pass does not take (larger, or needing judgement: escaped or
-//! refused keys, repeats, null elements, limits) is read by the careful parser below,
-//! which gives the answer or the error.
+//! The signers and verifiers of the runtime read bodies in one pass (`flat`): each
+//! pair's text written once and each object's pairs put in order as it ends; a body
+//! that pass does not take (needing judgement: escaped or refused keys, repeats, null
+//! elements, limits; or more memory than it allows itself) is read by the careful
+//! parser below, which gives the answer or the error.
 //!
 //! The parts, by what they do: `scan` the tokenizer (strings, escapes, numbers)
 //! the parsers share; `limits` the bounds on depth, size and expansion; `rules` the
@@ -58,6 +60,7 @@ mod flat;
 mod flat_tests;
 mod limits;
 mod members;
+mod nulls;
 mod order;
 mod rules;
 mod scan;
@@ -94,7 +97,7 @@ pub const SENDER_KEY: &str = "senderKey";
 /// body in place, without that copy.)
 #[derive(Clone)]
 pub struct Flattened {
-    /// The body (empty for an [`Repr::Arena`], which holds the pairs' text).
+    /// The body.
     input: Box<[u8]>,
     parsed: Parsed,
     /// The pairs in document order, written out on the first call of
@@ -170,8 +173,16 @@ impl<'a> Borrowed<'a> {
         }
     }
 
-    /// For signers: the body, refused when it holds a `null` anywhere (a message we
-    /// send never holds one; R2 for signing).
+    /// Calls `each` with the path of every `null` member, in document order (none when
+    /// the parse met no null: nothing is walked). See [`Flattened::null_member_paths`].
+    pub(crate) fn for_each_null_member(&self, each: impl FnMut(&str)) {
+        if self.first_null_path().is_some() {
+            nulls::for_each_null_member(self.input, each);
+        }
+    }
+
+    /// For the client's own requests: the body, refused when it holds a `null` anywhere
+    /// (the SDK never sends one; R2). Signing tools skip null members instead.
     pub(crate) fn without_nulls(self) -> Result<Borrowed<'a>, CanonicalError> {
         match self.first_null_path() {
             Some(path) => Err(CanonicalError::Ambiguous {
@@ -302,9 +313,11 @@ impl Flattened {
     /// * R1: an object key, at any depth, that is empty or contains `&`, `=`, `.`, `[`
     ///   or `]` (path: the parent's path and the key);
     /// * R2: a `null` array element (path of the null). A `null` member is accepted
-    ///   here (the service's document gives some answer fields as `null`, and every
-    ///   decoder reads one as absent); the signers of this crate refuse any `null`,
-    ///   found with [`Flattened::first_null_path`];
+    ///   here (the service's document gives some answer fields as `null`, every
+    ///   decoder reads one as absent, and the document skips nulls when signing): the
+    ///   signing functions sign such a body and warn about each null member
+    ///   ([`Flattened::null_member_paths`]); only the client's own requests refuse
+    ///   any `null` (the SDK never sends one);
     /// * R3: a string value containing `&` followed by a key (one or more characters
     ///   other than `&`, `=`, `.`, `[`, `]`), any number of `.key` or `[digits]`, and
     ///   `=`: `x&data.result[1].amount=9` and `a&b=c` are refused, `Tom & Jerry`,
@@ -322,12 +335,8 @@ impl Flattened {
 
     fn parse_with(body: &[u8], unambiguous: bool) -> Result<Flattened, CanonicalError> {
         let parsed = parse_with(body, unambiguous)?;
-        let input = match parsed.repr {
-            Repr::Tree(_) => body.into(),
-            Repr::Arena(_) => Box::default(),
-        };
         Ok(Flattened {
-            input,
+            input: body.into(),
             parsed,
             document_pairs: std::sync::OnceLock::new(),
         })
@@ -344,9 +353,23 @@ impl Flattened {
     }
 
     /// Path of the first `null` value met (nulls are skipped by the algorithm, and the
-    /// runtime never sends one; [`Flattened::parse_unambiguous`] refuses them).
+    /// runtime never sends one; [`Flattened::parse_unambiguous`] refuses a null array
+    /// element).
     pub fn first_null_path(&self) -> Option<&str> {
         self.parsed.meta.first_null.as_deref()
+    }
+
+    /// The paths of every `null` member, in document order (`data.extra`,
+    /// `params.orders[0].note`; the top-level `signature` is not a member). The API
+    /// document skips nulls when signing, so the signature holds with or without them:
+    /// signing tools sign such a body and warn about each path (issue 34 item 10). Empty
+    /// when the body has none (the body is walked again only when it has one).
+    pub fn null_member_paths(&self) -> Vec<String> {
+        let mut paths = Vec::new();
+        if self.first_null_path().is_some() {
+            nulls::for_each_null_member(&self.input, |path| paths.push(path.to_owned()));
+        }
+        paths
     }
 
     /// The pairs' text in document order: an [`Arena`] of a tree is written out here,

@@ -17,6 +17,10 @@ use crate::json::Json;
 pub enum AnswerFault {
     /// The effect happens, then the connection is closed without an answer.
     DropAnswer,
+    /// The request is lost before it reaches the service: no effect, its requestId is
+    /// not used, and the connection is closed without an answer (to the client the same
+    /// as [`AnswerFault::DropAnswer`]: the outcome is unknown, but nothing happened).
+    LoseRequest,
     /// The effect happens; the answer is sent after this long (longer than the
     /// client's timeout, to make it time out).
     Delay(Duration),
@@ -270,6 +274,7 @@ impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let what = match &self.kind {
             FaultKind::Answer(AnswerFault::DropAnswer) => "drop_answer".to_owned(),
+            FaultKind::Answer(AnswerFault::LoseRequest) => "lose_request".to_owned(),
             FaultKind::Answer(AnswerFault::Delay(d)) => format!("delay {} ms", d.as_millis()),
             FaultKind::Answer(AnswerFault::Code { code, effect }) => {
                 let effect = if *effect { "with" } else { "without" };

@@ -10,7 +10,8 @@
 //!     # seed: 42                       # from this seed (default 0)
 //! ```
 //!
-//! Answer faults: `drop_answer`, `delay` (with `delay_ms`), `code` (with `code`, and
+//! Answer faults: `drop_answer` (the effect happens, the answer is lost), `lose_request`
+//! (the request is lost before its effect: nothing happens, no answer), `delay` (with `delay_ms`), `code` (with `code`, and
 //! `effect: true|false`, default false), `unsigned`, `bad_signature`, `altered`.
 //! Notification faults: `lose`, `duplicate`, `delay` (with `delay_ms`), `reorder`,
 //! `bad_signature`.
@@ -110,6 +111,7 @@ impl RawRule {
         let kind = if is_answer {
             FaultKind::Answer(match raw.fault.as_str() {
                 "drop_answer" => AnswerFault::DropAnswer,
+                "lose_request" => AnswerFault::LoseRequest,
                 "delay" => AnswerFault::Delay(delay()?),
                 "code" => {
                     let code = raw.code.as_ref().and_then(scalar_text).ok_or(
@@ -128,8 +130,8 @@ impl RawRule {
                 "altered" => AnswerFault::Altered,
                 other => {
                     return Err(format!(
-                        "unknown fault `{other}` of an operation: expected drop_answer, delay, \
-                         code, unsigned, bad_signature or altered"
+                        "unknown fault `{other}` of an operation: expected drop_answer, \
+                         lose_request, delay, code, unsigned, bad_signature or altered"
                     ))
                 }
             })
@@ -360,6 +362,7 @@ mod documented {
         // lose, duplicate, reorder: every kind is documented.
         for kind in [
             "drop_answer",
+            "lose_request",
             "unsigned",
             "bad_signature",
             "altered",

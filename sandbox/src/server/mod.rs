@@ -308,6 +308,11 @@ impl Shared {
     fn first_use(&self, id: &str) -> bool {
         self.replay.first_use(id)
     }
+
+    /// Forgets `id` (a request a fault lost before it reached the service).
+    fn forget_request_id(&self, id: &str) {
+        self.replay.forget(id);
+    }
 }
 
 /// 16 hex digits that differ between runs (and between sandboxes of one process): the

@@ -22,6 +22,15 @@ impl Replay {
         replay
     }
 
+    /// Forgets `id`, as if it never came.
+    pub(super) fn forget(&self, id: &str) {
+        let mut guard = lock(&self.0);
+        let (set, order) = &mut *guard;
+        if set.remove(id) {
+            order.retain(|o| o != id);
+        }
+    }
+
     /// True when `id` was not seen before (and remembers it).
     pub(super) fn first_use(&self, id: &str) -> bool {
         let mut guard = lock(&self.0);

@@ -167,6 +167,14 @@ pub(super) fn answer(shared: &Arc<Shared>, candidates: &[&'static str], body: &[
     {
         return kept(reply(Some(operation), code, FAULT_MSG, None));
     }
+    if fault == Some(AnswerFault::LoseRequest) {
+        // Lost before it reached the service: nothing ran and the requestId was never
+        // seen (a state file has not recorded it yet: only `kept` and `run` write it).
+        shared.forget_request_id(&rid);
+        let mut lost = reply(Some(operation), LOST, FAULT_MSG, None);
+        lost.send = Send::Drop;
+        return lost;
+    }
     let result = match run(shared, request, &rid) {
         Ok(result) => result,
         Err(msg) => return reply(Some(operation), codes::SYSTEM.as_str(), &msg, None),
@@ -302,7 +310,7 @@ fn with_fault(mut answer: Answer, fault: AnswerFault, coded: impl Fn(&str) -> An
     match fault {
         AnswerFault::Code { effect: false, .. } => {}
         AnswerFault::Code { code, .. } => answer = coded(&code),
-        AnswerFault::DropAnswer => answer.send = Send::Drop,
+        AnswerFault::DropAnswer | AnswerFault::LoseRequest => answer.send = Send::Drop,
         AnswerFault::Delay(by) => answer.send = Send::After(by),
         AnswerFault::Unsigned => answer.body = respond::unsign(answer.body),
         AnswerFault::BadSignature => answer.body = respond::bad_signature(answer.body),
@@ -338,6 +346,10 @@ fn expected_canonical(message: &Json) -> Option<String> {
     (signing::canonical_len(message) <= EXPECTED_MAX)
         .then(|| signing::canonical_string(message, baas_runtime::REDACTED))
 }
+
+/// The code the request log shows for a request a fault lost before its effect (never
+/// sent: the connection is closed).
+const LOST: &str = "lost";
 
 /// The `msg` of an answer whose code a fault chose.
 const FAULT_MSG: &str = "fault injected by the sandbox";

@@ -5,7 +5,7 @@ use super::super::doc;
 use super::super::models::{field_ident, request_name, required_first, response_name};
 use super::super::names::{ident, py_type, sent_type, string};
 use super::{def_line, Flavour};
-use crate::plan::{BusinessIdPlan, Direction, OperationPlan, RequestPlan, SdkPlan};
+use crate::plan::{BusinessIdPlan, Direction, OperationPlan, RequestPlan, SdkPlan, SettleCall};
 use crate::text::Out;
 
 /// `(keyword parameters, the request built from them)` of an operation's methods.
@@ -75,18 +75,35 @@ pub(super) fn operation_methods(out: &mut Out, plan: &SdkPlan, op: &OperationPla
             BusinessIdPlan::RequestId => ("requestId", "success.request_id".to_owned()),
         };
         out.blank();
-        let ret = format!("{pending}[{resp}]");
+        let settle = op.calls.settle.as_ref().and_then(|s| settle_parts(plan, s));
+        let ret = match &settle {
+            Some((state_ty, _)) => format!("{}[{resp}, {state_ty}]", f.settling()),
+            None => format!("{pending}[{resp}]"),
+        };
         def_line(out, f, &format!("{name}_pending"), &sig, &options, &ret);
         out.indent();
-        doc(out, &call_plan.doc);
+        let mut call_doc = call_plan.doc.clone();
+        if let Some(s) = &op.calls.settle {
+            for p in &s.doc.paragraphs {
+                call_doc.push(p.clone());
+            }
+        }
+        doc(out, &call_doc);
         out.line(&format!(
             "success = {call}self._runtime.execute_with({build}, options)"
         ));
-        out.line(&format!(
-            "return {pending}._from_success(self, success, {read}, {}, {})",
+        let made = format!(
+            "{pending}._from_success(self, success, {read}, {}, {})",
             string(wire),
             string(&op.wire_name)
-        ));
+        );
+        match &settle {
+            Some((_, lookup)) => out.line(&format!(
+                "return {}({made}, lambda business_id: self._runtime.settle({lookup}))",
+                f.settling()
+            )),
+            None => out.line(&format!("return {made}")),
+        }
         out.dedent();
     }
     if let Some(finals) = &op.calls.until_final {
@@ -108,4 +125,40 @@ pub(super) fn operation_methods(out: &mut Out, plan: &SdkPlan, op: &OperationPla
         ));
         out.dedent();
     }
+}
+
+/// `(the state's type, the runtime's settle arguments with `business_id` as the query's
+/// parameter)` of an application settled by its status query.
+fn settle_parts(plan: &SdkPlan, s: &SettleCall) -> Option<(String, String)> {
+    let query = plan.operation(&s.query)?;
+    let param = field_ident(query.params(), &s.param);
+    let (state_ty, state) = match (&s.enum_name, &s.field_rust) {
+        (Some(e), Some(_)) => {
+            let id = field_ident(plan.answer_fields(query), &s.field);
+            (e.clone(), format!("lambda r: r.{id}"))
+        }
+        (None, Some(_)) => {
+            let id = field_ident(plan.answer_fields(query), &s.field);
+            ("str".to_owned(), format!("lambda r: _w.wire_text(r.{id})"))
+        }
+        (_, None) => (
+            "str".to_owned(),
+            format!("lambda r: _w.member_text(r, {})", string(&s.field)),
+        ),
+    };
+    let quoted = |values: &[String]| {
+        values
+            .iter()
+            .map(|v| format!("{}, ", string(v)))
+            .collect::<String>()
+    };
+    Some((
+        state_ty,
+        format!(
+            "{}({param}=business_id), {state}, ({}), ({}), _OTP_RULE",
+            request_name(query),
+            quoted(&s.awaiting_otp).trim_end(),
+            quoted(&s.finals).trim_end(),
+        ),
+    ))
 }

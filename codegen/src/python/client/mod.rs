@@ -51,6 +51,12 @@ impl Flavour {
             Flavour::Async => "AsyncPendingApplication",
         }
     }
+    fn settling(self) -> &'static str {
+        match self {
+            Flavour::Sync => "SettlingPendingApplication",
+            Flavour::Async => "AsyncSettlingPendingApplication",
+        }
+    }
     fn pages(self) -> &'static str {
         match self {
             Flavour::Sync => "Pages",
@@ -232,9 +238,14 @@ pub fn client_module(plan: &SdkPlan) -> String {
         "`Client` and `AsyncClient` of {}: a method per operation.",
         plan.title
     ));
+    let settles = plan.settles();
     out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
-    out.line("from typing import Generic, Mapping, Sequence, TypeVar");
+    if settles {
+        out.line("from typing import Awaitable, Callable, Generic, Mapping, Sequence, TypeVar");
+    } else {
+        out.line("from typing import Generic, Mapping, Sequence, TypeVar");
+    }
     out.blank();
     out.line("import baas_runtime.wire as _w");
     out.line("from baas_runtime import (");
@@ -248,6 +259,7 @@ pub fn client_module(plan: &SdkPlan) -> String {
         "Pages",
         "Request",
         "RuntimeClient",
+        "Settlement",
         "Success",
         "Transport",
         "WaitPolicy",
@@ -270,8 +282,16 @@ pub fn client_module(plan: &SdkPlan) -> String {
     }
     out.blank();
     out.line("R = TypeVar(\"R\")");
+    out.line("S = TypeVar(\"S\")");
     out.blank();
-    if plan.otp.is_some() {
+    if let Some(rule) = plan.otp_rule() {
+        out.line("#: When the OTP of an application that was not confirmed may be sent again (the spec's words).");
+        out.line(&format!("_OTP_RULE = {}", string(rule)));
+        out.blank();
+    }
+    if settles {
+        out.line("__all__ = [\"Client\", \"AsyncClient\", \"PendingApplication\", \"AsyncPendingApplication\", \"SettlingPendingApplication\", \"AsyncSettlingPendingApplication\"]");
+    } else if plan.otp.is_some() {
         out.line("__all__ = [\"Client\", \"AsyncClient\", \"PendingApplication\", \"AsyncPendingApplication\"]");
     } else {
         out.line("__all__ = [\"Client\", \"AsyncClient\"]");

@@ -66,6 +66,55 @@ pub(super) fn pending_class(out: &mut Out, plan: &SdkPlan, flavour: Flavour) {
     out.blank();
     step(out, plan, flavour, "confirm", ("str", "otp"), &flow.confirm);
     out.dedent();
+    if plan.settles() {
+        settling_class(out, flavour);
+    }
+}
+
+/// `SettlingPendingApplication` or its asyncio twin: a pending application whose
+/// unknown confirmation `settle()` settles, with the lookup its `*_pending` method gave.
+fn settling_class(out: &mut Out, flavour: Flavour) {
+    let name = flavour.settling();
+    let pending = flavour.pending();
+    let settles = match flavour {
+        Flavour::Sync => "Callable[[str], Settlement[S]]",
+        Flavour::Async => "Callable[[str], Awaitable[Settlement[S]]]",
+    };
+    out.blank();
+    out.blank();
+    out.line(&format!("class {name}({pending}[R], Generic[R, S]):"));
+    out.indent();
+    docstring(
+        out,
+        "An application waiting for its OTP whose confirmation can be settled: when \
+         `confirm` fails with an unknown outcome, `settle()` tells with one lookup whether \
+         the confirmation arrived. Made by the `*_pending` methods of the operations the spec \
+         settles by a status query.",
+    );
+    out.blank();
+    out.line(&format!(
+        "def __init__(self, pending: {pending}[R], settle: {settles}) -> None:"
+    ));
+    out.line("    super().__init__(pending._client, pending.business_id, pending.response)");
+    out.line("    self._settle = settle");
+    out.blank();
+    out.line(&format!("{} settle(self) -> Settlement[S]:", flavour.def()));
+    out.indent();
+    docstring(
+        out,
+        "Settles a confirmation whose outcome is unknown: sends the application's status \
+         query once with its business id. `Confirmed` (with the state and whether it is \
+         final) when it no longer waits for its OTP: do not confirm again. `NotConfirmed` \
+         when it still waits for it: the confirmation never arrived, so confirming again is \
+         safe, as its `otp_rule` says. `StillUnknown` (with the error) when the lookup fails \
+         or its answer carries no state, or one this SDK does not list. Never raises.",
+    );
+    out.line(&format!(
+        "return {}self._settle(self._business_id)",
+        flavour.call()
+    ));
+    out.dedent();
+    out.dedent();
 }
 
 /// A step of the OTP flow on the handle (`send_otp`, `confirm`): the client's method of

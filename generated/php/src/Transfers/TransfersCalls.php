@@ -24,6 +24,9 @@ use Baas\Runtime\Page;
 use Baas\Runtime\Pending;
 use Baas\Runtime\Read;
 use Baas\Runtime\RuntimeClient;
+use Baas\Runtime\Settlement;
+use Baas\Runtime\SettlingPending;
+use Baas\Runtime\UnknownValue;
 use Baas\Runtime\WaitPolicy;
 use Baas\Runtime\WireObject;
 
@@ -84,9 +87,16 @@ trait TransfersCalls
      * Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP,
      * whose business id is the answer's `txId`: send its OTP and confirm it from there.
      *
+     * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+     * outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with
+     * the state, and whether it is final) when the application no longer waits for its OTP: do not
+     * confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation
+     * never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with
+     * the error, when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param CallOptions|null $options per-call options of this call
-     * @return Pending<ApplyForMobileMoneyBusinessTransferResponse, null, null> the application waiting
-     * for its OTP
+     * @return SettlingPending<ApplyForMobileMoneyBusinessTransferResponse, null, null,
+     * TxStatus|UnknownValue> the application waiting for its OTP
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying its outcome
      */
     public function applyForMobileMoneyBusinessTransferPending(
@@ -98,16 +108,17 @@ trait TransfersCalls
         ?string $description = null,
         ?string $payeeMobileForNotification = null,
         ?CallOptions $options = null,
-    ): Pending {
+    ): SettlingPending {
         $success = $this->runtime()->executeWith(new ApplyForMobileMoneyBusinessTransferRequest(payerAccountId: $payerAccountId, payeeShortCode: $payeeShortCode, payType: $payType, amount: $amount, payeeReferenceNumber: $payeeReferenceNumber, description: $description, payeeMobileForNotification: $payeeMobileForNotification), $options);
         $id = Read::text($success->data->txId);
-        return Pending::of(
+        return SettlingPending::settling(
             $success,
             $id,
             'txId',
             'applyForMobileMoneyBusinessTransfer',
             fn (\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->sendOtp(businessId: (string) $id, otpType: $channel instanceof OtpType ? $channel : OtpType::from($channel instanceof \BackedEnum ? $channel->value : $channel), options: $o),
             fn (string $code, ?CallOptions $o = null): mixed => $this->confirmOperation(businessId: (string) $id, otpCode: $code, options: $o),
+            fn (string $id): Settlement => $this->runtime()->settle(new GetTransResultRequest(txId: $id), static fn (GetTransResultResponse $r): mixed => $r->txStatus, ['1'], ['-1', '4', '8'], \Baas\Client\Client::OTP_RULE),
         );
     }
 
@@ -158,8 +169,16 @@ trait TransfersCalls
      * Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is
      * the answer's `txId`: send its OTP and confirm it from there.
      *
+     * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+     * outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with
+     * the state, and whether it is final) when the application no longer waits for its OTP: do not
+     * confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation
+     * never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with
+     * the error, when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param CallOptions|null $options per-call options of this call
-     * @return Pending<ApplyForTransferResponse, null, null> the application waiting for its OTP
+     * @return SettlingPending<ApplyForTransferResponse, null, null, TxStatus|UnknownValue> the
+     * application waiting for its OTP
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying its outcome
      */
     public function applyForTransferPending(
@@ -173,16 +192,17 @@ trait TransfersCalls
         ?string $remark = null,
         ?string $payeeMobileForNotification = null,
         ?CallOptions $options = null,
-    ): Pending {
+    ): SettlingPending {
         $success = $this->runtime()->executeWith(new ApplyForTransferRequest(payerAccountId: $payerAccountId, payeeBankCode: $payeeBankCode, payeeAccountId: $payeeAccountId, currency: $currency, amount: $amount, payeeAccountName: $payeeAccountName, paymentPurpose: $paymentPurpose, remark: $remark, payeeMobileForNotification: $payeeMobileForNotification), $options);
         $id = Read::text($success->data->txId);
-        return Pending::of(
+        return SettlingPending::settling(
             $success,
             $id,
             'txId',
             'applyForTransfer',
             fn (\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->sendOtp(businessId: (string) $id, otpType: $channel instanceof OtpType ? $channel : OtpType::from($channel instanceof \BackedEnum ? $channel->value : $channel), options: $o),
             fn (string $code, ?CallOptions $o = null): mixed => $this->confirmOperation(businessId: (string) $id, otpCode: $code, options: $o),
+            fn (string $id): Settlement => $this->runtime()->settle(new GetTransResultRequest(txId: $id), static fn (GetTransResultResponse $r): mixed => $r->txStatus, ['1'], ['-1', '4', '8'], \Baas\Client\Client::OTP_RULE),
         );
     }
 

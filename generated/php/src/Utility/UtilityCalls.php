@@ -9,6 +9,7 @@ namespace Baas\Client\Utility;
 use Baas\Client\Enums\BillType;
 use Baas\Client\Enums\NetworkProvider;
 use Baas\Client\Enums\OtpType;
+use Baas\Client\Enums\UtilityPaymentStatus;
 use Baas\Client\Records\MobileDetail;
 use Baas\Client\Records\UtilityPayment;
 use Baas\Runtime\CallOptions;
@@ -17,6 +18,9 @@ use Baas\Runtime\Page;
 use Baas\Runtime\Pending;
 use Baas\Runtime\Read;
 use Baas\Runtime\RuntimeClient;
+use Baas\Runtime\Settlement;
+use Baas\Runtime\SettlingPending;
+use Baas\Runtime\UnknownValue;
 use Baas\Runtime\WaitPolicy;
 
 /**
@@ -68,8 +72,16 @@ trait UtilityCalls
      * Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the
      * answer's `paymentId`: send its OTP and confirm it from there.
      *
+     * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+     * outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the
+     * state, and whether it is final) when the application no longer waits for its OTP: do not confirm
+     * again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never
+     * arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the
+     * error, when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param CallOptions|null $options per-call options of this call
-     * @return Pending<AirtimePaymentResponse, null, null> the application waiting for its OTP
+     * @return SettlingPending<AirtimePaymentResponse, null, null, UtilityPaymentStatus|UnknownValue>
+     * the application waiting for its OTP
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying its outcome
      */
     public function airtimePaymentPending(
@@ -78,16 +90,17 @@ trait UtilityCalls
         NetworkProvider $networkProvider,
         Decimal $amount,
         ?CallOptions $options = null,
-    ): Pending {
+    ): SettlingPending {
         $success = $this->runtime()->executeWith(new AirtimePaymentRequest(accountId: $accountId, mobileNumber: $mobileNumber, networkProvider: $networkProvider, amount: $amount), $options);
         $id = Read::text($success->data->paymentId);
-        return Pending::of(
+        return SettlingPending::settling(
             $success,
             $id,
             'paymentId',
             'airtimePayment',
             fn (\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->sendOtp(businessId: (string) $id, otpType: $channel instanceof OtpType ? $channel : OtpType::from($channel instanceof \BackedEnum ? $channel->value : $channel), options: $o),
             fn (string $code, ?CallOptions $o = null): mixed => $this->confirmOperation(businessId: (string) $id, otpCode: $code, options: $o),
+            fn (string $id): Settlement => $this->runtime()->settle(new PaymentQueryRequest(paymentId: $id), static fn (UtilityPayment $r): mixed => $r->status, ['1'], ['4', '8'], \Baas\Client\Client::OTP_RULE),
         );
     }
 
@@ -199,8 +212,16 @@ trait UtilityCalls
      * Calls `billPayment` and returns the application waiting for its OTP, whose business id is the
      * answer's `paymentId`: send its OTP and confirm it from there.
      *
+     * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+     * outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the
+     * state, and whether it is final) when the application no longer waits for its OTP: do not confirm
+     * again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never
+     * arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the
+     * error, when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param CallOptions|null $options per-call options of this call
-     * @return Pending<BillPaymentResponse, null, null> the application waiting for its OTP
+     * @return SettlingPending<BillPaymentResponse, null, null, UtilityPaymentStatus|UnknownValue> the
+     * application waiting for its OTP
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying its outcome
      */
     public function billPaymentPending(
@@ -209,16 +230,17 @@ trait UtilityCalls
         string $billOrderNumber,
         ?Decimal $amount = null,
         ?CallOptions $options = null,
-    ): Pending {
+    ): SettlingPending {
         $success = $this->runtime()->executeWith(new BillPaymentRequest(accountId: $accountId, billType: $billType, billOrderNumber: $billOrderNumber, amount: $amount), $options);
         $id = Read::text($success->data->paymentId);
-        return Pending::of(
+        return SettlingPending::settling(
             $success,
             $id,
             'paymentId',
             'billPayment',
             fn (\BackedEnum|string $channel, ?CallOptions $o = null): mixed => $this->sendOtp(businessId: (string) $id, otpType: $channel instanceof OtpType ? $channel : OtpType::from($channel instanceof \BackedEnum ? $channel->value : $channel), options: $o),
             fn (string $code, ?CallOptions $o = null): mixed => $this->confirmOperation(businessId: (string) $id, otpCode: $code, options: $o),
+            fn (string $id): Settlement => $this->runtime()->settle(new PaymentQueryRequest(paymentId: $id), static fn (UtilityPayment $r): mixed => $r->status, ['1'], ['4', '8'], \Baas\Client\Client::OTP_RULE),
         );
     }
 

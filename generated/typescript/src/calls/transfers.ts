@@ -6,7 +6,8 @@
 
 import * as rt from "@baas/runtime";
 import type { Client } from "../client.js";
-import { Pending } from "../pending.js";
+import { OTP_RULE, Pending, SettlingPending } from "../pending.js";
+import { TxStatus } from "../enums.js";
 import * as transfers from "../transfers.js";
 
 /** The client's methods of the group `transfers`. */
@@ -27,8 +28,15 @@ export interface TransfersCalls {
   /**
    * Calls `applyForMobileMoneyBusinessTransfer` and returns the application waiting for its OTP,
    * whose business id is the answer's `txId`: send its OTP and confirm it from there.
+   *
+   * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+   * outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with
+   * the state, and whether it is final) when the application no longer waits for its OTP: do not
+   * confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation
+   * never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with
+   * the error, when the lookup fails or its answer carries no state. Never throws.
    */
-  applyForMobileMoneyBusinessTransferPending(params: transfers.ApplyForMobileMoneyBusinessTransferRequest, options?: rt.CallOptions): Promise<Pending<transfers.ApplyForMobileMoneyBusinessTransferResponse>>;
+  applyForMobileMoneyBusinessTransferPending(params: transfers.ApplyForMobileMoneyBusinessTransferRequest, options?: rt.CallOptions): Promise<SettlingPending<transfers.ApplyForMobileMoneyBusinessTransferResponse, TxStatus>>;
   /**
    * Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
    *
@@ -44,8 +52,15 @@ export interface TransfersCalls {
   /**
    * Calls `applyForTransfer` and returns the application waiting for its OTP, whose business id is
    * the answer's `txId`: send its OTP and confirm it from there.
+   *
+   * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+   * outcome): sends `getTransResult` once with the business id and reads `txStatus`. Confirmed (with
+   * the state, and whether it is final) when the application no longer waits for its OTP: do not
+   * confirm again. Not confirmed when `txStatus` is 1 (still waiting for its OTP): the confirmation
+   * never arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with
+   * the error, when the lookup fails or its answer carries no state. Never throws.
    */
-  applyForTransferPending(params: transfers.ApplyForTransferRequest, options?: rt.CallOptions): Promise<Pending<transfers.ApplyForTransferResponse>>;
+  applyForTransferPending(params: transfers.ApplyForTransferRequest, options?: rt.CallOptions): Promise<SettlingPending<transfers.ApplyForTransferResponse, TxStatus>>;
   /**
    * Returns transaction records page by page.
    *
@@ -131,14 +146,16 @@ export const transfersCalls: TransfersCalls & ThisType<Client> = {
   },
   async applyForMobileMoneyBusinessTransferPending(params, options) {
     const success = await this.runtime.executeWith(transfers.applyForMobileMoneyBusinessTransfer, params, options);
-    return Pending.of(this, success, rt.stateText(success.data.txId), "txId", "applyForMobileMoneyBusinessTransfer");
+    return SettlingPending.settling(this, success, rt.stateText(success.data.txId), "txId", "applyForMobileMoneyBusinessTransfer", (businessId) =>
+      this.runtime.settle(transfers.getTransResult, { txId: businessId }, { state: (r) => r.txStatus, known: Object.values(TxStatus), awaitingOtp: ["1"], finals: ["-1", "4", "8"], otpRule: OTP_RULE }));
   },
   applyForTransfer(params, options) {
     return this.runtime.execute(transfers.applyForTransfer, params, options);
   },
   async applyForTransferPending(params, options) {
     const success = await this.runtime.executeWith(transfers.applyForTransfer, params, options);
-    return Pending.of(this, success, rt.stateText(success.data.txId), "txId", "applyForTransfer");
+    return SettlingPending.settling(this, success, rt.stateText(success.data.txId), "txId", "applyForTransfer", (businessId) =>
+      this.runtime.settle(transfers.getTransResult, { txId: businessId }, { state: (r) => r.txStatus, known: Object.values(TxStatus), awaitingOtp: ["1"], finals: ["-1", "4", "8"], otpRule: OTP_RULE }));
   },
   getTransList(params, options) {
     return this.runtime.execute(transfers.getTransList, params, options);

@@ -6,7 +6,8 @@
 
 import * as rt from "@baas/runtime";
 import type { Client } from "../client.js";
-import { Pending } from "../pending.js";
+import { OTP_RULE, Pending, SettlingPending } from "../pending.js";
+import { UtilityPaymentStatus } from "../enums.js";
 import * as utility from "../utility.js";
 
 /** The client's methods of the group `utility`. */
@@ -26,8 +27,15 @@ export interface UtilityCalls {
   /**
    * Calls `airtimePayment` and returns the application waiting for its OTP, whose business id is the
    * answer's `paymentId`: send its OTP and confirm it from there.
+   *
+   * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+   * outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the
+   * state, and whether it is final) when the application no longer waits for its OTP: do not confirm
+   * again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never
+   * arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the
+   * error, when the lookup fails or its answer carries no state. Never throws.
    */
-  airtimePaymentPending(params: utility.AirtimePaymentRequest, options?: rt.CallOptions): Promise<Pending<utility.AirtimePaymentResponse>>;
+  airtimePaymentPending(params: utility.AirtimePaymentRequest, options?: rt.CallOptions): Promise<SettlingPending<utility.AirtimePaymentResponse, UtilityPaymentStatus>>;
   /**
    * Purchases airtime for several mobile numbers in one batch.
    *
@@ -66,8 +74,15 @@ export interface UtilityCalls {
   /**
    * Calls `billPayment` and returns the application waiting for its OTP, whose business id is the
    * answer's `paymentId`: send its OTP and confirm it from there.
+   *
+   * Settles a confirmation whose outcome is unknown (`confirmOperation` failed with an unknown
+   * outcome): sends `paymentQuery` once with the business id and reads `status`. Confirmed (with the
+   * state, and whether it is final) when the application no longer waits for its OTP: do not confirm
+   * again. Not confirmed when `status` is 1 (still waiting for its OTP): the confirmation never
+   * arrived, so confirming again is safe, as the OTP rule it carries says. Still unknown, with the
+   * error, when the lookup fails or its answer carries no state. Never throws.
    */
-  billPaymentPending(params: utility.BillPaymentRequest, options?: rt.CallOptions): Promise<Pending<utility.BillPaymentResponse>>;
+  billPaymentPending(params: utility.BillPaymentRequest, options?: rt.CallOptions): Promise<SettlingPending<utility.BillPaymentResponse, UtilityPaymentStatus>>;
   /**
    * Queries a utility payment or airtime purchase.
    *
@@ -103,7 +118,8 @@ export const utilityCalls: UtilityCalls & ThisType<Client> = {
   },
   async airtimePaymentPending(params, options) {
     const success = await this.runtime.executeWith(utility.airtimePayment, params, options);
-    return Pending.of(this, success, rt.stateText(success.data.paymentId), "paymentId", "airtimePayment");
+    return SettlingPending.settling(this, success, rt.stateText(success.data.paymentId), "paymentId", "airtimePayment", (businessId) =>
+      this.runtime.settle(utility.paymentQuery, { paymentId: businessId }, { state: (r) => r.status, known: Object.values(UtilityPaymentStatus), awaitingOtp: ["1"], finals: ["4", "8"], otpRule: OTP_RULE }));
   },
   airtimeBulkPayment(params, options) {
     return this.runtime.execute(utility.airtimeBulkPayment, params, options);
@@ -120,7 +136,8 @@ export const utilityCalls: UtilityCalls & ThisType<Client> = {
   },
   async billPaymentPending(params, options) {
     const success = await this.runtime.executeWith(utility.billPayment, params, options);
-    return Pending.of(this, success, rt.stateText(success.data.paymentId), "paymentId", "billPayment");
+    return SettlingPending.settling(this, success, rt.stateText(success.data.paymentId), "paymentId", "billPayment", (businessId) =>
+      this.runtime.settle(utility.paymentQuery, { paymentId: businessId }, { state: (r) => r.status, known: Object.values(UtilityPaymentStatus), awaitingOtp: ["1"], finals: ["4", "8"], otpRule: OTP_RULE }));
   },
   paymentQuery(params, options) {
     return this.runtime.execute(utility.paymentQuery, params, options);

@@ -1169,12 +1169,20 @@ public final class AsyncClient {
      * for its OTP, whose business id is the answer's <code>txId</code>: send its OTP and confirm
      * it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<ApplyForMobileMoneyBusinessTransferResponse>> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request, CallOptions options) {
-        return runtime.executeWithAsync(request, options).thenApply(s -> new Pending<>(client, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForMobileMoneyBusinessTransferRequest.OPERATION));
+    public CompletableFuture<SettlingPending<ApplyForMobileMoneyBusinessTransferResponse, TxStatus>> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request, CallOptions options) {
+        return runtime.executeWithAsync(request, options).thenApply(s -> new SettlingPending<>(client, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForMobileMoneyBusinessTransferRequest.OPERATION, id -> runtime.settle(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE)));
     }
 
     /**
@@ -1182,10 +1190,18 @@ public final class AsyncClient {
      * for its OTP, whose business id is the answer's <code>txId</code>: send its OTP and confirm
      * it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<ApplyForMobileMoneyBusinessTransferResponse>> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request) {
+    public CompletableFuture<SettlingPending<ApplyForMobileMoneyBusinessTransferResponse, TxStatus>> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request) {
         return applyForMobileMoneyBusinessTransferPending(request, CallOptions.none());
     }
 
@@ -1232,22 +1248,38 @@ public final class AsyncClient {
      * Calls <code>applyForTransfer</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>txId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<ApplyForTransferResponse>> applyForTransferPending(ApplyForTransferRequest request, CallOptions options) {
-        return runtime.executeWithAsync(request, options).thenApply(s -> new Pending<>(client, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForTransferRequest.OPERATION));
+    public CompletableFuture<SettlingPending<ApplyForTransferResponse, TxStatus>> applyForTransferPending(ApplyForTransferRequest request, CallOptions options) {
+        return runtime.executeWithAsync(request, options).thenApply(s -> new SettlingPending<>(client, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForTransferRequest.OPERATION, id -> runtime.settle(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE)));
     }
 
     /**
      * Calls <code>applyForTransfer</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>txId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<ApplyForTransferResponse>> applyForTransferPending(ApplyForTransferRequest request) {
+    public CompletableFuture<SettlingPending<ApplyForTransferResponse, TxStatus>> applyForTransferPending(ApplyForTransferRequest request) {
         return applyForTransferPending(request, CallOptions.none());
     }
 
@@ -1688,22 +1720,38 @@ public final class AsyncClient {
      * Calls <code>airtimePayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<AirtimePaymentResponse>> airtimePaymentPending(AirtimePaymentRequest request, CallOptions options) {
-        return runtime.executeWithAsync(request, options).thenApply(s -> new Pending<>(client, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", AirtimePaymentRequest.OPERATION));
+    public CompletableFuture<SettlingPending<AirtimePaymentResponse, UtilityPaymentStatus>> airtimePaymentPending(AirtimePaymentRequest request, CallOptions options) {
+        return runtime.executeWithAsync(request, options).thenApply(s -> new SettlingPending<>(client, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", AirtimePaymentRequest.OPERATION, id -> runtime.settle(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE)));
     }
 
     /**
      * Calls <code>airtimePayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<AirtimePaymentResponse>> airtimePaymentPending(AirtimePaymentRequest request) {
+    public CompletableFuture<SettlingPending<AirtimePaymentResponse, UtilityPaymentStatus>> airtimePaymentPending(AirtimePaymentRequest request) {
         return airtimePaymentPending(request, CallOptions.none());
     }
 
@@ -1841,22 +1889,38 @@ public final class AsyncClient {
      * Calls <code>billPayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<BillPaymentResponse>> billPaymentPending(BillPaymentRequest request, CallOptions options) {
-        return runtime.executeWithAsync(request, options).thenApply(s -> new Pending<>(client, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", BillPaymentRequest.OPERATION));
+    public CompletableFuture<SettlingPending<BillPaymentResponse, UtilityPaymentStatus>> billPaymentPending(BillPaymentRequest request, CallOptions options) {
+        return runtime.executeWithAsync(request, options).thenApply(s -> new SettlingPending<>(client, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", BillPaymentRequest.OPERATION, id -> runtime.settle(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE)));
     }
 
     /**
      * Calls <code>billPayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public CompletableFuture<Pending<BillPaymentResponse>> billPaymentPending(BillPaymentRequest request) {
+    public CompletableFuture<SettlingPending<BillPaymentResponse, UtilityPaymentStatus>> billPaymentPending(BillPaymentRequest request) {
         return billPaymentPending(request, CallOptions.none());
     }
 

@@ -1212,13 +1212,21 @@ public final class Client implements AutoCloseable {
      * for its OTP, whose business id is the answer's <code>txId</code>: send its OTP and confirm
      * it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public Pending<ApplyForMobileMoneyBusinessTransferResponse> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request, CallOptions options) {
+    public SettlingPending<ApplyForMobileMoneyBusinessTransferResponse, TxStatus> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request, CallOptions options) {
         Success<ApplyForMobileMoneyBusinessTransferResponse> s = runtime.executeWith(request, options);
-        return new Pending<>(this, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForMobileMoneyBusinessTransferRequest.OPERATION);
+        return new SettlingPending<>(this, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForMobileMoneyBusinessTransferRequest.OPERATION, id -> runtime.settle(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE));
     }
 
     /**
@@ -1226,10 +1234,18 @@ public final class Client implements AutoCloseable {
      * for its OTP, whose business id is the answer's <code>txId</code>: send its OTP and confirm
      * it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public Pending<ApplyForMobileMoneyBusinessTransferResponse> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request) {
+    public SettlingPending<ApplyForMobileMoneyBusinessTransferResponse, TxStatus> applyForMobileMoneyBusinessTransferPending(ApplyForMobileMoneyBusinessTransferRequest request) {
         return applyForMobileMoneyBusinessTransferPending(request, CallOptions.none());
     }
 
@@ -1276,23 +1292,39 @@ public final class Client implements AutoCloseable {
      * Calls <code>applyForTransfer</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>txId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public Pending<ApplyForTransferResponse> applyForTransferPending(ApplyForTransferRequest request, CallOptions options) {
+    public SettlingPending<ApplyForTransferResponse, TxStatus> applyForTransferPending(ApplyForTransferRequest request, CallOptions options) {
         Success<ApplyForTransferResponse> s = runtime.executeWith(request, options);
-        return new Pending<>(this, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForTransferRequest.OPERATION);
+        return new SettlingPending<>(this, s, s.data().txId().map(v -> String.valueOf(v)).orElse(null), "txId", ApplyForTransferRequest.OPERATION, id -> runtime.settle(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(GetTransResultRequest.builder().txId(id).build(), r -> r.txStatus(), Set.of("1"), Set.of("-1", "4", "8"), Pending.OTP_RULE));
     }
 
     /**
      * Calls <code>applyForTransfer</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>txId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>getTransResult</code> once with the business id and
+     * reads <code>txStatus</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>txStatus</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public Pending<ApplyForTransferResponse> applyForTransferPending(ApplyForTransferRequest request) {
+    public SettlingPending<ApplyForTransferResponse, TxStatus> applyForTransferPending(ApplyForTransferRequest request) {
         return applyForTransferPending(request, CallOptions.none());
     }
 
@@ -1736,23 +1768,39 @@ public final class Client implements AutoCloseable {
      * Calls <code>airtimePayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public Pending<AirtimePaymentResponse> airtimePaymentPending(AirtimePaymentRequest request, CallOptions options) {
+    public SettlingPending<AirtimePaymentResponse, UtilityPaymentStatus> airtimePaymentPending(AirtimePaymentRequest request, CallOptions options) {
         Success<AirtimePaymentResponse> s = runtime.executeWith(request, options);
-        return new Pending<>(this, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", AirtimePaymentRequest.OPERATION);
+        return new SettlingPending<>(this, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", AirtimePaymentRequest.OPERATION, id -> runtime.settle(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE));
     }
 
     /**
      * Calls <code>airtimePayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public Pending<AirtimePaymentResponse> airtimePaymentPending(AirtimePaymentRequest request) {
+    public SettlingPending<AirtimePaymentResponse, UtilityPaymentStatus> airtimePaymentPending(AirtimePaymentRequest request) {
         return airtimePaymentPending(request, CallOptions.none());
     }
 
@@ -1891,23 +1939,39 @@ public final class Client implements AutoCloseable {
      * Calls <code>billPayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @param options a requestId of yours, a time limit
      * @return the application waiting for its OTP
      */
-    public Pending<BillPaymentResponse> billPaymentPending(BillPaymentRequest request, CallOptions options) {
+    public SettlingPending<BillPaymentResponse, UtilityPaymentStatus> billPaymentPending(BillPaymentRequest request, CallOptions options) {
         Success<BillPaymentResponse> s = runtime.executeWith(request, options);
-        return new Pending<>(this, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", BillPaymentRequest.OPERATION);
+        return new SettlingPending<>(this, s, s.data().paymentId().map(v -> String.valueOf(v)).orElse(null), "paymentId", BillPaymentRequest.OPERATION, id -> runtime.settle(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE), id -> runtime.settleAsync(PaymentQueryRequest.builder().paymentId(id).build(), r -> r.status(), Set.of("1"), Set.of("4", "8"), Pending.OTP_RULE));
     }
 
     /**
      * Calls <code>billPayment</code> and returns the application waiting for its OTP, whose
      * business id is the answer's <code>paymentId</code>: send its OTP and confirm it from there.
      *
+     * <p>Settles a confirmation whose outcome is unknown (<code>confirmOperation</code> failed
+     * with an unknown outcome): sends <code>paymentQuery</code> once with the business id and
+     * reads <code>status</code>. Confirmed (with the state, and whether it is final) when the
+     * application no longer waits for its OTP: do not confirm again. Not confirmed when
+     * <code>status</code> is 1 (still waiting for its OTP): the confirmation never arrived, so
+     * confirming again is safe, as the OTP rule it carries says. Still unknown, with the error,
+     * when the lookup fails or its answer carries no state. Never throws.
+     *
      * @param request the request
      * @return the application waiting for its OTP
      */
-    public Pending<BillPaymentResponse> billPaymentPending(BillPaymentRequest request) {
+    public SettlingPending<BillPaymentResponse, UtilityPaymentStatus> billPaymentPending(BillPaymentRequest request) {
         return billPaymentPending(request, CallOptions.none());
     }
 

@@ -33,7 +33,12 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <R> the answer of the call that made the application
  */
-public final class Pending<R> extends PendingApplication<R> {
+public class Pending<R> extends PendingApplication<R> {
+    /**
+     * When the OTP of an application that was not confirmed may be sent again (the spec's words).
+     */
+    public static final String OTP_RULE = "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that.";
+
     private final Client client;
 
     Pending(Client client, Success<R> success, String businessId, String field, String operation) {

@@ -62,6 +62,7 @@ class ReadmeExamplesTest {
                 Client client;
                 String otpFromYourCustomer;
                 ApplyForTransferRequest request;
+                SettlingPending<ApplyForTransferResponse, TxStatus> pending;
                 GetTransListRequest listRequest;
                 String txId1;
                 String txId2;

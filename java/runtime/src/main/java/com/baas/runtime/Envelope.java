@@ -78,7 +78,8 @@ public final class Envelope {
 
     /**
      * Signs serialized envelope bytes (without {@code signature}): the same bytes with the
-     * signature spliced in. Nothing is signed that could be re-cut or holds a {@code null}.
+     * signature spliced in. Nothing is signed that could be re-cut or holds a {@code null}:
+     * the signing library skips a {@code null} member, but the SDK never sends one.
      *
      * @param unsigned the serialized envelope
      * @param key the key
@@ -87,13 +88,29 @@ public final class Envelope {
      */
     public static byte[] sign(byte[] unsigned, PrivateKey key) {
         try {
-            return Signer.attach(unsigned, key);
-        } catch (CanonicalException e) {
-            if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
-                throw new EncodeException("`" + e.path() + "` is null; a null is never sent (leave the field out)");
+            Flattened flat = Canonical.parseForSigning(unsigned);
+            if (flat.firstNullPath().isPresent()) {
+                throw nullSent(flat.firstNullPath().get(), key);
             }
-            throw new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
+            if (flat.hasSignatureKey()) {
+                throw new EncodeException("the body already has a `signature` (sign it without one); "
+                        + "such a message is never signed");
+            }
+            return Signer.attachSignature(unsigned, flat.signatureHex(key));
+        } catch (CanonicalException e) {
+            throw refused(e, key);
         }
+    }
+
+    private static EncodeException refused(CanonicalException e, PrivateKey key) {
+        if (e.kind() == CanonicalException.Kind.AMBIGUOUS && e.rule() == Ambiguity.NULL) {
+            return nullSent(e.path(), key);
+        }
+        return new EncodeException(key.redact(e.getMessage()) + "; such a message is never signed");
+    }
+
+    private static EncodeException nullSent(String path, PrivateKey key) {
+        return new EncodeException("`" + key.redact(path) + "` is null; a null is never sent (leave the field out)");
     }
 
     /**

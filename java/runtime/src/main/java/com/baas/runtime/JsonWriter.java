@@ -1,10 +1,10 @@
 package com.baas.runtime;
 
 import com.baas.signing.JsonValue;
-import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 
@@ -21,7 +21,8 @@ import java.util.Map;
  * never written. A string holding a lone surrogate (not text) is an {@link EncodeException}.
  */
 public final class JsonWriter {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    /** The text written (a plain buffer: ByteArrayOutputStream locks on every write). */
+    private final Buffer out = new Buffer();
     /** One entry per open object or array: whether it has a member or element yet. */
     private final Deque<boolean[]> open = new ArrayDeque<>();
     private boolean afterName;
@@ -233,6 +234,19 @@ public final class JsonWriter {
     }
 
     private void writeString(String s) {
+        // Most strings need no escape and hold no surrogate: their UTF-8, written as it is.
+        boolean plain = true;
+        for (int i = 0; i < s.length() && plain; i++) {
+            char c = s.charAt(i);
+            plain = c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c);
+        }
+        if (plain) {
+            byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+            out.write('"');
+            out.write(bytes, 0, bytes.length);
+            out.write('"');
+            return;
+        }
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -261,5 +275,34 @@ public final class JsonWriter {
         }
         byte[] bytes = b.append('"').toString().getBytes(StandardCharsets.UTF_8);
         out.write(bytes, 0, bytes.length);
+    }
+
+    /** A growable byte buffer, without the locking of {@code ByteArrayOutputStream}. */
+    private static final class Buffer {
+        private byte[] bytes = new byte[256];
+        private int size;
+
+        void write(int b) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, size * 2);
+            }
+            bytes[size++] = (byte) b;
+        }
+
+        void write(byte[] b, int from, int length) {
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length));
+            }
+            System.arraycopy(b, from, bytes, size, length);
+            size += length;
+        }
+
+        int size() {
+            return size;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, size);
+        }
     }
 }

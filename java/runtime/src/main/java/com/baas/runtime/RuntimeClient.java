@@ -369,6 +369,60 @@ public final class RuntimeClient implements AutoCloseable {
     }
 
     /**
+     * Sends {@code query} (a status query with an application's business id) once and reads its
+     * state ({@link Settlement}). Never throws a {@link BaasException}: a failed lookup is
+     * {@link Settlement.StillUnknown}. The generated pending applications' {@code settle()} call it.
+     *
+     * @param <R> the query's response type
+     * @param <S> the state's type
+     * @param query the status query
+     * @param state the state of an answer
+     * @param awaitingOtp the states in which the application still waits for its OTP (wire text)
+     * @param finals the final states (wire text)
+     * @param otpRule when the OTP may be sent again (the spec's words)
+     * @return what the lookup says
+     */
+    public <R, S> Settlement<S> settle(Operation<R> query, Function<R, Optional<S>> state, Set<String> awaitingOtp,
+            Set<String> finals, String otpRule) {
+        Success<R> success;
+        try {
+            success = executeWith(query, CallOptions.none());
+        } catch (BaasException e) {
+            return new Settlement.StillUnknown<>(e);
+        }
+        return Settlement.read(state.apply(success.data()), awaitingOtp, finals, otpRule, query.operationName(),
+                success.requestId(), success.attempts());
+    }
+
+    /**
+     * {@link #settle} without blocking; the future always completes normally.
+     *
+     * @param <R> the query's response type
+     * @param <S> the state's type
+     * @param query the status query
+     * @param state the state of an answer
+     * @param awaitingOtp the states in which the application still waits for its OTP (wire text)
+     * @param finals the final states (wire text)
+     * @param otpRule when the OTP may be sent again (the spec's words)
+     * @return what the lookup says, to come
+     */
+    public <R, S> CompletableFuture<Settlement<S>> settleAsync(Operation<R> query, Function<R, Optional<S>> state,
+            Set<String> awaitingOtp, Set<String> finals, String otpRule) {
+        return executeWithAsync(query, CallOptions.none()).handle((success, thrown) -> {
+            if (thrown == null) {
+                return Settlement.read(state.apply(success.data()), awaitingOtp, finals, otpRule, query.operationName(),
+                        success.requestId(), success.attempts());
+            }
+            Throwable cause = thrown instanceof CompletionException && thrown.getCause() != null
+                    ? thrown.getCause() : thrown;
+            if (cause instanceof BaasException e) {
+                return new Settlement.StillUnknown<>(e);
+            }
+            throw thrown instanceof CompletionException c ? c : new CompletionException(thrown);
+        });
+    }
+
+    /**
      * {@link #waitUntil} without blocking.
      *
      * @param <R> the query's response type

@@ -21,10 +21,13 @@ import java.util.Map;
  * {@code BAAS_PRIVATE_KEY} (never from the command line) and is never printed: every message
  * has its text replaced by {@value PrivateKey#REDACTED}.
  *
+ * <p>A {@code null} object member is skipped, as the document says (it reads as absent), with
+ * one warning line on stderr per skipped path; a {@code null} array element is refused (R2).
+ *
  * <p>Exit codes: 0 signed, attached, or the signature holds; 1 {@code --verify}: the
  * signature is missing or wrong, or a re-cut rule refuses the body; 2 usage error, no key, an
  * input that is not a usable JSON object, or a body that is not to be signed (a re-cut rule,
- * a {@code null}, already signed, carrying the key).
+ * a {@code null} array element included, already signed, carrying the key).
  */
 public final class BaasSign {
     /** The environment variable that holds the private key. */
@@ -35,7 +38,8 @@ public final class BaasSign {
     private static final String HELP = USAGE + "\n\n"
             + "Compute or check the signature of a BaaS message read on stdin; the key is taken\n"
             + "from the environment variable " + KEY_VARIABLE + ". By default prints the canonical\n"
-            + "string (key redacted), then the signature as the last line.\n\n"
+            + "string (key redacted), then the signature as the last line. A null member is\n"
+            + "skipped, as the document says, with a warning on stderr for each one.\n\n"
             + "options:\n"
             + "  -h, --help  show this help message and exit\n"
             + "  --verify    check the message's own `signature`: exit 0 when it holds, 1\n"
@@ -136,7 +140,7 @@ public final class BaasSign {
         CanonicalException refusal = null;
         Flattened flat;
         try {
-            // Verifying reads a body as received; signing refuses any null (R2).
+            // Both skip a null member and refuse a null array element (R2).
             flat = verify ? Canonical.parse(body) : Canonical.parseForSigning(body);
         } catch (CanonicalException e) {
             if (e.kind() != CanonicalException.Kind.AMBIGUOUS) {
@@ -149,6 +153,12 @@ public final class BaasSign {
             } catch (CanonicalException again) {
                 say(err, key, "the input is not a usable JSON object: " + again.getMessage());
                 return 2;
+            }
+        }
+        if (refusal == null) {
+            for (String path : flat.skippedNulls()) {
+                say(err, key, "warning: `" + path + "` is null: skipped (the document leaves null values out of "
+                        + "the signature; the service reads the member as absent)");
             }
         }
         if (flat.hasSenderKeyPair()) {

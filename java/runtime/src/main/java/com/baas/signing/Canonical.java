@@ -1,5 +1,8 @@
 package com.baas.signing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -24,6 +27,7 @@ import java.util.Objects;
  * stand for another body: the re-cut rules R1 to R4 of {@link Ambiguity}.
  */
 public final class Canonical {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** Deepest nesting of objects and arrays accepted (the top-level object is depth 1). */
     public static final int MAX_DEPTH = 64;
     /** The pairs may be at most this many times as long as the bytes read so far ... */
@@ -35,8 +39,8 @@ public final class Canonical {
     /** The name of the pair that carries the key. */
     public static final String SENDER_KEY = "senderKey";
     /**
-     * A received body may carry a {@code null} object member, read as absent; a {@code null}
-     * array element is refused (R2), and a signer refuses any {@code null}.
+     * A body may carry a {@code null} object member, read as absent and skipped when signing
+     * (a signer warns about it); a {@code null} array element is refused (R2).
      */
     public static final boolean RECEIVED_NULL_MEMBERS = true;
 
@@ -77,26 +81,25 @@ public final class Canonical {
             throw CanonicalException.at(CanonicalException.Kind.INVALID_UTF8,
                     "body is not valid UTF-8 (byte " + bad + ")", bad);
         }
-        CanonicalReader reader = new CanonicalReader(body, unambiguous, nullMembers);
-        JsonValue.JsonObject value = reader.top();
-        return new Flattened(value, reader.pairs, reader.signature, reader.hasSignatureKey,
-                reader.hasSenderKeyPair, reader.firstNull);
+        // The result reads its values from these bytes when asked (value(), pairs()): its own
+        // copy, so that what a caller later does to the array changes nothing that was verified.
+        CanonicalReader reader = new CanonicalReader(body.clone(), unambiguous, nullMembers);
+        Tape tape = reader.top();
+        return new Flattened(tape, reader.signature, reader.hasSignatureKey, reader.hasSenderKeyPair,
+                reader.nulls);
     }
 
     /**
-     * Reads a body to sign: the re-cut rules, and a {@code null} anywhere refused (R2, at
-     * the first one; a message sent never holds one).
+     * Reads a body to sign: the re-cut rules, a {@code null} object member skipped as the
+     * document says (its path in {@link Flattened#skippedNulls()}, for the signer to warn
+     * about), a {@code null} array element refused (R2: it would move the indexes).
      *
      * @param body the exact bytes to send (without {@code signature})
      * @return the body flattened
      * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
      */
     public static Flattened parseForSigning(byte[] body) {
-        Flattened flat = parse(body, true, true);
-        if (flat.firstNullPath().isPresent()) {
-            throw CanonicalException.ambiguous(Ambiguity.NULL, flat.firstNullPath().get());
-        }
-        return flat;
+        return parse(body, true, true);
     }
 
     /**
@@ -155,6 +158,61 @@ public final class Canonical {
         return false;
     }
 
+    /**
+     * Rule R3 on UTF-8 bytes (the special characters are ASCII, and no byte of a multi-byte
+     * character is one): {@code &}, a key, any number of {@code .key} or {@code [digits]}, {@code =}.
+     */
+    static boolean readsAsPair(byte[] src, int from, int length) {
+        int n = from + length;
+        for (int amp = from; amp < n; amp++) {
+            if (src[amp] != '&') {
+                continue;
+            }
+            int i = amp + 1;
+            int end = keyRun(src, i, n);
+            if (end == i) {
+                continue;
+            }
+            i = end;
+            while (i < n) {
+                byte c = src[i];
+                if (c == '=') {
+                    return true;
+                } else if (c == '.') {
+                    end = keyRun(src, i + 1, n);
+                    if (end == i + 1) {
+                        break;
+                    }
+                    i = end;
+                } else if (c == '[') {
+                    int j = i + 1;
+                    while (j < n && src[j] >= '0' && src[j] <= '9') {
+                        j++;
+                    }
+                    if (j == i + 1 || j >= n || src[j] != ']') {
+                        break;
+                    }
+                    i = j + 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static int keyRun(byte[] src, int from, int n) {
+        int i = from;
+        while (i < n) {
+            byte b = src[i];
+            if (b == '&' || b == '=' || b == '.' || b == '[' || b == ']') {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
     /** The end of the run of key characters (not {@code & = . [ ]}) starting at {@code from}. */
     private static int keyRun(String value, int from) {
         int i = from;
@@ -189,6 +247,13 @@ public final class Canonical {
         int n = b.length;
         int i = 0;
         while (i < n) {
+            // ASCII eight bytes at a time.
+            while (i + 8 <= n && ((long) LONGS.get(b, i) & 0x8080808080808080L) == 0) {
+                i += 8;
+            }
+            if (i >= n) {
+                break;
+            }
             int c = b[i] & 0xFF;
             if (c < 0x80) {
                 i++;

@@ -14,40 +14,61 @@ import java.util.Optional;
  * verifier needs of it. Built by {@link Canonical#parse(byte[])} and its siblings.
  */
 public final class Flattened {
-    private final JsonValue.JsonObject value;
-    private final List<String> pairs;
+    private static final MessageDigest SHA256;
+
+    static {
+        try {
+            SHA256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Tape tape;
     private final String signature;
     private final boolean hasSignatureKey;
     private final boolean hasSenderKeyPair;
-    private final String firstNullPath;
+    private final List<String> nullPaths;
+    private JsonValue.JsonObject value;
+    private List<String> pairs;
 
-    Flattened(JsonValue.JsonObject value, List<String> pairs, String signature,
-            boolean hasSignatureKey, boolean hasSenderKeyPair, String firstNullPath) {
-        this.value = value;
-        this.pairs = Collections.unmodifiableList(pairs);
+    Flattened(Tape tape, String signature, boolean hasSignatureKey, boolean hasSenderKeyPair,
+            List<String> nullPaths) {
+        this.tape = tape;
         this.signature = signature;
         this.hasSignatureKey = hasSignatureKey;
         this.hasSenderKeyPair = hasSenderKeyPair;
-        this.firstNullPath = firstNullPath;
+        this.nullPaths = List.copyOf(nullPaths);
     }
 
     /**
-     * The body read losslessly (numbers as their literal text, members in document order).
+     * The body read losslessly (numbers as their literal text, members in document order),
+     * built when first asked for.
      *
      * @return the top-level object
      */
     public JsonValue.JsonObject value() {
-        return value;
+        JsonValue.JsonObject v = value;
+        if (v == null) {
+            v = (JsonValue.JsonObject) tape.value(0);
+            value = v;
+        }
+        return v;
     }
 
     /**
      * The {@code path=value} pairs in document order (the top-level {@code signature} left
-     * out, {@code senderKey} not added).
+     * out, {@code senderKey} not added), written out when first asked for.
      *
      * @return the pairs, unmodifiable
      */
     public List<String> pairs() {
-        return pairs;
+        List<String> p = pairs;
+        if (p == null) {
+            p = Collections.unmodifiableList(CanonicalEmitter.documentOrder(tape));
+            pairs = p;
+        }
+        return p;
     }
 
     /**
@@ -84,35 +105,28 @@ public final class Flattened {
      * @return the path, or empty
      */
     public Optional<String> firstNullPath() {
-        return Optional.ofNullable(firstNullPath);
+        return nullPaths.isEmpty() ? Optional.empty() : Optional.of(nullPaths.get(0));
+    }
+
+    /**
+     * The paths of every {@code null} the canonical string skips, in document order: the
+     * object members holding {@code null} (read with the rules, a {@code null} array element
+     * is refused, R2; read without them, those too). A signer warns about each one.
+     *
+     * @return the paths, unmodifiable (empty when the body holds no {@code null})
+     */
+    public List<String> skippedNulls() {
+        return nullPaths;
+    }
+
+    /** The tape read (for the tests that bound the reader's work and memory). */
+    Tape tape() {
+        return tape;
     }
 
     /** The pairs and {@code keyPair}, sorted by their UTF-8 bytes (code point order). */
     private List<String> sorted(String keyPair) {
-        List<String> all = new ArrayList<>(pairs.size() + 1);
-        all.addAll(pairs);
-        all.add(keyPair);
-        all.sort(Flattened::compareUtf8);
-        return all;
-    }
-
-    /**
-     * Compares two strings as their UTF-8 bytes compare, which is code point order (UTF-16
-     * order, {@link String#compareTo}, differs above U+FFFF).
-     */
-    static int compareUtf8(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Boolean.compare(i < a.length(), j < b.length());
+        return CanonicalEmitter.sortedText(tape, keyPair.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -135,7 +149,7 @@ public final class Flattened {
      */
     public String canonicalStringRedacted(PrivateKey key) {
         String keyPair = Canonical.SENDER_KEY + "=" + key.expose();
-        List<String> out = new ArrayList<>(pairs.size() + 1);
+        List<String> out = new ArrayList<>();
         for (String pair : sorted(keyPair)) {
             int eq = pair.indexOf('=');
             if (pair.substring(0, eq).equals(Canonical.SENDER_KEY)) {
@@ -154,20 +168,22 @@ public final class Flattened {
      * @return the 32-byte digest
      */
     public byte[] digest(PrivateKey key) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
-        List<String> all = sorted(Canonical.SENDER_KEY + "=" + key.expose());
-        for (int i = 0; i < all.size(); i++) {
-            if (i > 0) {
-                sha.update((byte) '&');
-            }
-            sha.update(all.get(i).getBytes(StandardCharsets.UTF_8));
-        }
+        MessageDigest sha = sha256();
+        CanonicalEmitter.digest(tape, (Canonical.SENDER_KEY + "=" + key.expose()).getBytes(StandardCharsets.UTF_8), sha);
         return sha.digest();
+    }
+
+    /** A fresh SHA-256 (a clone of one made once: cheaper than the provider lookup each time). */
+    private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException again) {
+                throw new IllegalStateException("every Java runtime has SHA-256", again);
+            }
+        }
     }
 
     /**
@@ -187,7 +203,7 @@ public final class Flattened {
      */
     @Override
     public String toString() {
-        return "Flattened[pairs=" + pairs.size() + ", signature=" + (signature != null)
-                + ", firstNullPath=" + firstNullPath + "]";
+        return "Flattened[pairs=" + pairs().size() + ", signature=" + (signature != null)
+                + ", firstNullPath=" + firstNullPath().orElse(null) + "]";
     }
 }

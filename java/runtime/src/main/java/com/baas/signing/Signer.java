@@ -16,11 +16,17 @@ import java.util.Optional;
  * parsed by anything else. Signatures are compared in constant time.
  *
  * <p>Nothing is signed that a verifier would refuse: a body that breaks a re-cut rule
- * ({@link Ambiguity}) is refused on signing and on verifying. No exception of this class
- * contains the key.
+ * ({@link Ambiguity}) is refused on signing and on verifying. A {@code null} object member is
+ * skipped, as the document says (it reads as absent to every receiver), and the signer warns
+ * about each one through {@link System.Logger} {@code com.baas.signing} at {@code WARNING}
+ * ({@link Flattened#skippedNulls()} lists them for a caller that reads the body with
+ * {@link Canonical#parseForSigning}); a {@code null} array element is refused (R2). No
+ * exception or message of this class contains the key.
  */
 public final class Signer {
     private static final byte[] WHITESPACE = {' ', '\t', '\n', '\r', 0x0B, 0x0C};
+    /** Where a signer warns about the {@code null} members it skips ({@code com.baas.signing}). */
+    private static final System.Logger LOG = System.getLogger("com.baas.signing");
 
     private Signer() {
     }
@@ -68,14 +74,24 @@ public final class Signer {
      * @param unsignedBody the exact bytes to send
      * @param key the private key
      * @return 64 lowercase hex digits
-     * @throws CanonicalException when the body is not a usable JSON object, breaks a re-cut
-     *     rule or holds a {@code null} (kind {@link CanonicalException.Kind#AMBIGUOUS})
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a re-cut
+     *     rule, a {@code null} array element included (kind {@link CanonicalException.Kind#AMBIGUOUS})
      */
     public static String sign(byte[] unsignedBody, PrivateKey key) {
         try {
-            return Canonical.parseForSigning(unsignedBody).signatureHex(key);
+            Flattened flat = Canonical.parseForSigning(unsignedBody);
+            warnSkipped(flat, key);
+            return flat.signatureHex(key);
         } catch (CanonicalException e) {
             throw e.redactedFor(key);
+        }
+    }
+
+    /** One warning per {@code null} member the signature skips (the key redacted from paths). */
+    private static void warnSkipped(Flattened flat, PrivateKey key) {
+        for (String path : flat.skippedNulls()) {
+            LOG.log(System.Logger.Level.WARNING, "signing skips the null member `" + key.redact(path)
+                    + "`: the document leaves nulls out of the signature and the service reads it as absent");
         }
     }
 
@@ -89,7 +105,7 @@ public final class Signer {
      * @return the bytes to send
      * @throws CanonicalException when the body already has a top-level {@code signature}
      *     (even {@code null}; kind {@link CanonicalException.Kind#ALREADY_SIGNED}), breaks a
-     *     re-cut rule, holds a {@code null}, or is not a usable JSON object
+     *     re-cut rule (a {@code null} array element included), or is not a usable JSON object
      */
     public static byte[] attach(byte[] unsignedBody, PrivateKey key) {
         try {
@@ -98,6 +114,7 @@ public final class Signer {
                 throw CanonicalException.of(CanonicalException.Kind.ALREADY_SIGNED,
                         "the body already has a `signature` (sign it without one)");
             }
+            warnSkipped(flat, key);
             return attachSignature(unsignedBody, flat.signatureHex(key));
         } catch (CanonicalException e) {
             throw e.redactedFor(key);

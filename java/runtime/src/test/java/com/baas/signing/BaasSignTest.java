@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -92,7 +94,9 @@ public final class BaasSignTest {
             {new String[] {"--attach"}, "{\"yourkey\":1}", "yourkey", 2},
             {new String[] {}, "{\"senderKey\":\"yourkey\"}", "yourkey", 2},
             {new String[] {"--verify"}, "{\"senderKey\":\"yourkey\"}", "yourkey", 1},
-            {new String[] {}, "{\"a\":null}", "k", 2},
+            {new String[] {}, "{\"a\":null}", "k", 0},
+            {new String[] {}, "{\"a\":[1,null]}", "k", 2},
+            {new String[] {"--attach"}, "{\"a\":[null]}", "k", 2},
             {new String[] {"--verify"}, "{\"a\":[1,null]}", "k", 1},
             {new String[] {"--verify"}, "{\"a\":1,\"signature\":7}", "k", 2},
             {new String[] {}, "{\"note\":\"yourkey\"}", "yourkey", 0},
@@ -138,11 +142,33 @@ public final class BaasSignTest {
         }
         for (JsonValue.JsonObject v : Checks.section(vectors, "received_nulls")) {
             String name = "received_nulls \"" + v.getString("name") + "\"";
-            c.equal(name + ": --verify exits 0", 0, run(v.getString("key"), v.getString("body"), "--verify").code());
-            Run r = run(v.getString("key"), v.getString("unsigned"));
-            c.check(name + ": sign exits 2 naming R2", r.code() == 2 && r.err().contains("rule R2 at `"
-                    + v.getString("path") + "`"), r.toString());
-            c.equal(name + ": attach exits 2", 2, run(v.getString("key"), v.getString("unsigned"), "--attach").code());
+            String key = v.getString("key");
+            String signature = Canonical.parse(Checks.utf8(v.getString("body"))).signature().orElseThrow();
+            c.equal(name + ": --verify exits 0", 0, run(key, v.getString("body"), "--verify").code());
+            List<String> skipped = new ArrayList<>();
+            for (JsonValue p : ((JsonValue.JsonArray) v.get("skipped")).elements()) {
+                skipped.add(((JsonValue.JsonString) p).value());
+            }
+            Run r = run(key, v.getString("unsigned"));
+            c.check(name + ": sign exits 0 with the body's signature last", r.code() == 0
+                    && r.out().endsWith("\n" + signature + "\n"), r.toString());
+            c.equal(name + ": one warning line per skipped null member", skipped.size(),
+                    (int) r.err().lines().filter(l -> l.startsWith("baas-sign: warning: `")).count());
+            for (String p : skipped) {
+                c.check(name + ": the warning names " + p, r.err().contains("warning: `" + p + "` is null: skipped"),
+                        r.err());
+            }
+            c.check(name + ": the key is not printed", !r.shows(key), r.toString());
+            Run attached = run(key, v.getString("unsigned"), "--attach");
+            c.equal(name + ": attach prints the body received", v.getString("body") + "\n", attached.out());
+            c.equal(name + ": attach exits 0", 0, attached.code());
+            c.equal(name + ": attach warns too", skipped.size(),
+                    (int) attached.err().lines().filter(l -> l.startsWith("baas-sign: warning: `")).count());
+            String inArray = v.getString("unsigned").replace("null", "[1,null]");
+            Run refused = run(key, inArray);
+            c.check(name + ": a null array element: sign exits 2 naming R2", refused.code() == 2
+                    && refused.err().contains("rule R2 at `" + v.getString("path") + "[1]`"), refused.toString());
+            c.equal(name + ": a null array element: attach exits 2", 2, run(key, inArray, "--attach").code());
         }
         c.finish();
     }

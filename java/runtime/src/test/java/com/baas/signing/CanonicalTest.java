@@ -33,6 +33,7 @@ public final class CanonicalTest {
         depthAndSize(c);
         attach(c);
         tampering(c);
+        readOnDemand(c);
         theKeyIsNeverShown(c);
         c.finish();
     }
@@ -192,10 +193,18 @@ public final class CanonicalTest {
             c.equal("the first null", "a", flat.firstNullPath().orElse(null));
             c.equal("signs as {}", "1f5a8ebed9df0b508f452edb744bab2787c6998001199c75b7e8dd6e72221d08", flat.signatureHex(KEY));
         });
-        CanonicalException e = c.raises("a signer refuses a null member", CanonicalException.class,
-                () -> Signer.sign(Checks.utf8("{\"x\":1,\"b\":{\"c\":null}}"), KEY));
+        c.run("a signer skips a null member (issue 34 item 10)", () -> {
+            byte[] withNulls = Checks.utf8("{\"x\":1,\"b\":{\"c\":null},\"d\":null,\"e\":[{\"f\":null}]}");
+            // An object left with null members only has no pair (it is not written {}).
+            c.equal("signs as without them", Signer.sign(Checks.utf8("{\"x\":1}"), KEY),
+                    Signer.sign(withNulls, KEY));
+            c.equal("every skipped path, in document order", List.of("b.c", "d", "e[0].f"),
+                    Canonical.parseForSigning(withNulls).skippedNulls());
+        });
+        CanonicalException e = c.raises("a signer refuses a null array element", CanonicalException.class,
+                () -> Signer.sign(Checks.utf8("{\"x\":1,\"b\":{\"c\":[1,null]}}"), KEY));
         if (e != null) {
-            c.check("R2 at b.c", e.rule() == Ambiguity.NULL && "b.c".equals(e.path()), e.getMessage());
+            c.check("R2 at b.c[1]", e.rule() == Ambiguity.NULL && "b.c[1]".equals(e.path()), e.getMessage());
         }
     }
 
@@ -306,6 +315,20 @@ public final class CanonicalTest {
                 Checks.utf8(Checks.text(signed).replace(",\"salt\":", " ,\n\t\"salt\" : ")), KEY));
         c.check("constant-time equality", Signer.constantTimeEquals("ab", "ab") && !Signer.constantTimeEquals("ab", "ac")
                 && !Signer.constantTimeEquals("ab", "abc") && !Signer.constantTimeEquals("abc", "ab"));
+    }
+
+    /** value() and pairs() are built when asked, from the reader's own copy of the bytes. */
+    private static void readOnDemand(Checks c) {
+        c.run("what was verified is what value() and pairs() give, whatever happens to the array", () -> {
+            byte[] body = Signer.attach(Checks.utf8("{\"a\":\"x\",\"b\":[1,{\"c\":true}]}"), KEY);
+            Flattened flat = Signer.verify(body, KEY);
+            java.util.Arrays.fill(body, (byte) ' ');
+            c.equal("value()", "{a=JsonString[value=x], b=JsonArray[elements=[JsonNumber[literal=1], "
+                    + "JsonObject[members={c=JsonBoolean[value=true]}]]], signature=JsonString[value="
+                    + flat.signature().orElse("") + "]}", flat.value().members().toString());
+            c.equal("pairs()", List.of("a=x", "b[0]=1", "b[1].c=true"), flat.pairs());
+            c.check("value() is built once", flat.value() == flat.value());
+        });
     }
 
     private static void theKeyIsNeverShown(Checks c) {

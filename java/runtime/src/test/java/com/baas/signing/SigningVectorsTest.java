@@ -2,7 +2,12 @@ package com.baas.signing;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 /**
  * The shared signing vectors ({@code signing}, {@code refusals}, {@code received_nulls}),
@@ -121,32 +126,46 @@ public final class SigningVectorsTest {
         });
     }
 
+    /**
+     * received_nulls: the body verifies (a null member read as absent), and every signer
+     * signs the unsigned body to the body's signature, skipping the null members at
+     * {@code skipped} and warning about each one; a null array element stays refused (R2) by
+     * verifiers and signers alike, and the SDK's own envelope never sends a null.
+     */
     private static void receivedNullVector(Checks c, JsonValue.JsonObject v) {
         String name = "received_nulls \"" + v.getString("name") + "\"";
         PrivateKey key = new PrivateKey(v.getString("key"));
         byte[] body = Checks.utf8(v.getString("body"));
         String path = v.getString("path");
+        List<String> skipped = new ArrayList<>();
+        for (JsonValue p : ((JsonValue.JsonArray) v.get("skipped")).elements()) {
+            skipped.add(((JsonValue.JsonString) p).value());
+        }
         c.run(name, () -> {
             Flattened flat = Signer.verify(body, key);
             c.equal(name + ": verifies, the null read as absent", path, flat.firstNullPath().orElse(null));
-            c.check(name + ": the null member is no pair",
-                    flat.pairs().stream().noneMatch(p -> p.startsWith(path + "=")), flat.pairs().toString());
-            byte[] unsigned = Checks.utf8(v.getString("unsigned"));
-            for (String how : List.of("sign", "attach")) {
-                CanonicalException e = c.raises(name + ": " + how + " refuses a null",
-                        CanonicalException.class, () -> {
-                            if (how.equals("sign")) {
-                                Signer.sign(unsigned, key);
-                            } else {
-                                Signer.attach(unsigned, key);
-                            }
-                        });
-                if (e != null) {
-                    c.check(name + ": " + how + " names R2 at the path",
-                            e.rule() == Ambiguity.NULL && path.equals(e.path()), e.getMessage());
-                }
+            c.equal(name + ": every null member skipped", skipped, flat.skippedNulls());
+            for (String p : skipped) {
+                c.check(name + ": the null member " + p + " is no pair",
+                        flat.pairs().stream().noneMatch(pair -> pair.startsWith(p + "=") || pair.startsWith(p + ".")),
+                        flat.pairs().toString());
             }
-            // The same body with the null in an array instead is refused on receipt (R2).
+            String signature = flat.signature().orElseThrow();
+            byte[] unsigned = Checks.utf8(v.getString("unsigned"));
+            List<String> warned = warnings(() -> c.equal(name + ": sign skips the null members", signature,
+                    Signer.sign(unsigned, key)));
+            c.equal(name + ": sign warns once per skipped member", skipped.size(), warned.size());
+            for (int i = 0; i < Math.min(skipped.size(), warned.size()); i++) {
+                c.check(name + ": the warning names " + skipped.get(i), warned.get(i).contains("`" + skipped.get(i) + "`"),
+                        warned.get(i));
+            }
+            warned = warnings(() -> c.equal(name + ": attach gives the body received", v.getString("body"),
+                    Checks.text(Signer.attach(unsigned, key))));
+            c.equal(name + ": attach warns once per skipped member", skipped.size(), warned.size());
+            c.equal(name + ": parseForSigning lists them", skipped, Canonical.parseForSigning(unsigned).skippedNulls());
+            c.raises(name + ": the SDK's envelope never sends a null", com.baas.runtime.EncodeException.class,
+                    () -> com.baas.runtime.Envelope.sign(unsigned, key));
+            // The same bodies with the null in an array instead are refused (R2).
             String inArray = v.getString("body").replace("null", "[1,null]");
             VerifyException e = c.raises(name + ": a null array element is refused", VerifyException.class,
                     () -> Signer.verify(Checks.utf8(inArray), key));
@@ -154,6 +173,53 @@ public final class SigningVectorsTest {
                 c.check(name + ": R2 at the element", e.getCause() != null && e.getCause().rule() == Ambiguity.NULL
                         && e.getCause().path().equals(path + "[1]"), e.getMessage());
             }
+            byte[] unsignedInArray = Checks.utf8(v.getString("unsigned").replace("null", "[1,null]"));
+            for (String how : List.of("sign", "attach")) {
+                CanonicalException refused = c.raises(name + ": " + how + " refuses a null array element",
+                        CanonicalException.class, () -> {
+                            if (how.equals("sign")) {
+                                Signer.sign(unsignedInArray, key);
+                            } else {
+                                Signer.attach(unsignedInArray, key);
+                            }
+                        });
+                if (refused != null) {
+                    c.check(name + ": " + how + " names R2 at the element", refused.rule() == Ambiguity.NULL
+                            && (path + "[1]").equals(refused.path()), refused.getMessage());
+                }
+            }
         });
+    }
+
+    /** The messages {@code com.baas.signing} logs at WARNING or above while {@code body} runs. */
+    static List<String> warnings(Checks.Body body) throws Exception {
+        Logger logger = Logger.getLogger("com.baas.signing");
+        List<String> seen = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    seen.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        boolean parents = logger.getUseParentHandlers();
+        logger.setUseParentHandlers(false);
+        logger.addHandler(handler);
+        try {
+            body.run();
+        } finally {
+            logger.removeHandler(handler);
+            logger.setUseParentHandlers(parents);
+        }
+        return seen;
     }
 }

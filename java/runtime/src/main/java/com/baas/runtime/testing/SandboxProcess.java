@@ -46,6 +46,7 @@ public final class SandboxProcess implements AutoCloseable {
     private Thread reader;
     private volatile String url = "";
     private volatile String sender = "";
+    private volatile String serviceSender = SERVICE_SENDER;
     private volatile PrivateKey key;
     private SandboxAdmin admin;
 
@@ -229,6 +230,11 @@ public final class SandboxProcess implements AutoCloseable {
                     url = line.substring(LISTENING.length()).strip();
                 } else if (line.startsWith("sender:")) {
                     sender = line.substring("sender:".length()).strip();
+                } else if (line.startsWith("service:")) {
+                    String[] words = line.substring("service:".length()).strip().split("\\s+");
+                    if (!words[0].isEmpty()) {
+                        serviceSender = words[0];
+                    }
                 } else if (line.startsWith("key:")) {
                     String[] words = line.substring("key:".length()).strip().split("\\s+");
                     if (words.length > 0 && !words[0].isEmpty()) {
@@ -252,6 +258,16 @@ public final class SandboxProcess implements AutoCloseable {
     /** @return the partner sender name the sandbox expects */
     public String sender() {
         return sender;
+    }
+
+    /**
+     * The sender name of the sandbox's answers and notifications, as its banner's {@code service:}
+     * line says ({@value #SERVICE_SENDER}): what a {@code NotificationVerifier} is given.
+     *
+     * @return the service's sender name
+     */
+    public String serviceSender() {
+        return serviceSender;
     }
 
     /** @return the (test) key the sandbox signs and verifies with */
