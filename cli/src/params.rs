@@ -191,7 +191,10 @@ mod tests {
             values: &["TTID0001"],
             open: true,
         };
-        assert_eq!(value_json(&field(open), "TTID0099").unwrap(), "\"TTID0099\"");
+        assert_eq!(
+            value_json(&field(open), "TTID0099").unwrap(),
+            "\"TTID0099\""
+        );
         assert_eq!(
             value_json(&field(Kind::Json), "[1, 2.50]").unwrap(),
             "[1, 2.50]"

@@ -99,7 +99,11 @@ impl Date {
     /// Days since 1970-01-01 (negative before it).
     pub fn days(self) -> i64 {
         // Howard Hinnant's days_from_civil.
-        let (y, m, d) = (i64::from(self.year), i64::from(self.month), i64::from(self.day));
+        let (y, m, d) = (
+            i64::from(self.year),
+            i64::from(self.month),
+            i64::from(self.day),
+        );
         let y = if m <= 2 { y - 1 } else { y };
         let era = y.div_euclid(400);
         let yoe = y - era * 400;
@@ -215,7 +219,13 @@ mod tests {
 
     #[test]
     fn text_round_trips_and_only_real_days_parse() {
-        for text in ["0001-01-01", "1970-01-01", "2024-02-29", "2026-11-27", "9999-12-31"] {
+        for text in [
+            "0001-01-01",
+            "1970-01-01",
+            "2024-02-29",
+            "2026-11-27",
+            "9999-12-31",
+        ] {
             assert_eq!(text.parse::<Date>().unwrap().to_string(), text);
         }
         for bad in [
@@ -233,7 +243,10 @@ mod tests {
             "",
         ] {
             let e = bad.parse::<Date>().unwrap_err();
-            assert!(e.to_string().contains("is not a date YYYY-MM-DD"), "{bad}: {e}");
+            assert!(
+                e.to_string().contains("is not a date YYYY-MM-DD"),
+                "{bad}: {e}"
+            );
         }
         assert!(Date::new(2026, 2, 29).is_err());
         assert_eq!(Date::new(2026, 11, 27).unwrap().month(), 11);

@@ -66,11 +66,11 @@ pub mod wire_enum;
 
 pub use amount::{Amount, AmountError};
 pub use client::{CallOptions, Client, Operation, Success};
-pub use date::{Date, DateError};
 pub use config::{
     Config, DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOCALE, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
+pub use date::{Date, DateError};
 pub use error::{BoxError, Error, ErrorKind, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;

@@ -5,9 +5,7 @@
 mod common;
 
 use baas_client::account::GetAccountDetailsRequired;
-use baas_client::enums::{
-    AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel,
-};
+use baas_client::enums::{AmountType, ChargeType, Currency, FeeBeneficiaryType, PaymentChannel};
 use baas_client::fx::{ApplyForFcExchangeRequest, ApplyForFcExchangeRequired};
 use baas_client::reversal::FetchTransactionFeeRequired;
 use baas_client::transfers::{ApplyForTransferRequired, TelegraphicTransferRequired};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use baas_client::account::QueryAccountListByUserIdRequired;
 use baas_client::account::{ActivateAccountRequest, ActivateAccountRequired};
 use baas_client::enums::{
-    AmountType, ChargeType, CurrencyPair, Currency, FxRequestStatus, InterBankApplicationStatus,
+    AmountType, ChargeType, Currency, CurrencyPair, FxRequestStatus, InterBankApplicationStatus,
     NetworkProvider, OtpType, PaymentChannel, UtilityPaymentStatus,
 };
 use baas_client::fx::{

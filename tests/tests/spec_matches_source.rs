@@ -1022,7 +1022,11 @@ fn with_added(mut list: Vec<String>, adds: &[String]) -> Vec<String> {
     if adds.is_empty() {
         return list;
     }
-    for item in adds.iter().flat_map(|a| a.split(" and ")).flat_map(|a| a.split(", ")) {
+    for item in adds
+        .iter()
+        .flat_map(|a| a.split(" and "))
+        .flat_map(|a| a.split(", "))
+    {
         if let Some(value) = item.split_whitespace().next() {
             list.push(value.to_owned());
         }

@@ -177,7 +177,13 @@ fn field(ck: &mut Checker, declared: &Declared, f: &Spanned<FieldSpec>, owner: &
         Some(RequiredSpec::No) | None => Requirement::Optional,
     };
     let rules = if known {
-        rules(ck, declared, spec.rules.as_deref().unwrap_or(&[]), &ty, &what)
+        rules(
+            ck,
+            declared,
+            spec.rules.as_deref().unwrap_or(&[]),
+            &ty,
+            &what,
+        )
     } else {
         Vec::new()
     };

@@ -344,7 +344,10 @@ mod tests {
             records: Default::default(),
             types: Default::default(),
         };
-        for (name, wire_type) in [("Ccy", EnumWireType::String), ("Status", EnumWireType::Integer)] {
+        for (name, wire_type) in [
+            ("Ccy", EnumWireType::String),
+            ("Status", EnumWireType::Integer),
+        ] {
             declared.enums.insert(
                 name.into(),
                 super::super::declare::EnumInfo {
@@ -438,8 +441,16 @@ mod tests {
             ]
         );
         let (_, errors) = check("[{ one_of: [] }]", ccy());
-        assert_eq!(errors, ["s/t.yaml:6:27: `one_of` of field `x` lists no value"]);
-        let (_, errors) = check("[{ one_of: [KES] }]", TypeRef::Enum { name: "Status".into() });
+        assert_eq!(
+            errors,
+            ["s/t.yaml:6:27: `one_of` of field `x` lists no value"]
+        );
+        let (_, errors) = check(
+            "[{ one_of: [KES] }]",
+            TypeRef::Enum {
+                name: "Status".into(),
+            },
+        );
         assert_eq!(
             errors,
             ["s/t.yaml:6:27: `one_of` on field `x`: `Status` is a set of integers"]

@@ -219,11 +219,9 @@ impl RuleKind {
             }
             RuleKind::MaxItems { max } => Check::array("max_items", *max),
             RuleKind::MinItems { min } => Check::array("min_items", *min),
-            RuleKind::OneOf { values } if matches!(elem, TypeRef::Enum { .. }) => Check::value(
-                "one_of",
-                V::Wire,
-                vec![CheckArg::Texts(values.clone())],
-            ),
+            RuleKind::OneOf { values } if matches!(elem, TypeRef::Enum { .. }) => {
+                Check::value("one_of", V::Wire, vec![CheckArg::Texts(values.clone())])
+            }
             RuleKind::MaxChars { .. }
             | RuleKind::MinChars { .. }
             | RuleKind::Alphanumeric

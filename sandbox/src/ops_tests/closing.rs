@@ -17,7 +17,10 @@ fn closing_balances(t: &mut T, date: &str) -> Vec<(String, String)> {
     let Payload::ClosingBalances(report) = &out.payload else {
         panic!("not a closing balance report: {out:?}");
     };
-    assert_eq!(report.query_date.map(|d| d.to_string()).as_deref(), Some(date));
+    assert_eq!(
+        report.query_date.map(|d| d.to_string()).as_deref(),
+        Some(date)
+    );
     report
         .balances
         .clone()

@@ -11,7 +11,11 @@ use crate::json::Json;
 fn calendar_days() {
     // queryDate is a `baas_client::Date` (decision date-type): a request with another text
     // does not decode, and is refused as the service refuses it (12001).
-    let day = |t: &str| t.parse::<baas_client::Date>().ok().map(baas_client::Date::days);
+    let day = |t: &str| {
+        t.parse::<baas_client::Date>()
+            .ok()
+            .map(baas_client::Date::days)
+    };
     assert_eq!(day("1970-01-01"), Some(0));
     assert_eq!(day("2000-03-01"), Some(11_017));
     assert_eq!(day("2024-02-29"), Some(19_782));
