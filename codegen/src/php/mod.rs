@@ -20,8 +20,10 @@
 
 mod client;
 mod names;
+mod notifications;
 mod operations;
 mod package;
+mod pending;
 mod types;
 mod validation;
 
@@ -218,7 +220,7 @@ fn class_files(plan: &plan::SdkPlan) -> Vec<(String, PhpFile)> {
         out.push(client::group_trait_file(plan, g));
     }
     out.push(client::client_file(plan));
-    out.push(client::notifications_file(plan));
+    out.push(notifications::notifications_file(plan));
     out.into_iter()
         .map(|f| (class_path(&f.namespace, &f.declares), f))
         .collect()
