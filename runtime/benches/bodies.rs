@@ -27,6 +27,8 @@ use std::time::Instant;
 
 use baas_runtime::{sign, PrivateKey};
 
+#[path = "roundtrip/naive.rs"]
+mod naive;
 #[path = "roundtrip/thread_cpu.rs"]
 mod thread_cpu;
 use sha2::{Digest, Sha256};
@@ -106,43 +108,9 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
 // ---------------------------------------------------------------------------------------
 // The three signers.
 
-fn naive_flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<String>) {
-    match v {
-        serde_json::Value::Null => {}
-        serde_json::Value::Object(m) if m.is_empty() => out.push(format!("{prefix}={{}}")),
-        serde_json::Value::Array(a) if a.is_empty() => out.push(format!("{prefix}=[]")),
-        serde_json::Value::Object(m) => {
-            for (k, v) in m {
-                let path = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                naive_flatten(&path, v, out);
-            }
-        }
-        serde_json::Value::Array(a) => {
-            for (i, v) in a.iter().enumerate() {
-                naive_flatten(&format!("{prefix}[{i}]"), v, out);
-            }
-        }
-        serde_json::Value::String(s) => out.push(format!("{prefix}={s}")),
-        other => out.push(format!("{prefix}={other}")),
-    }
-}
-
 /// The naive verifier: the signature it computes, compared with the body's.
 fn naive_verify(body: &[u8], key: &str) -> bool {
-    let mut value: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
-    let received = value
-        .as_object_mut()
-        .and_then(|m| m.remove("signature"))
-        .and_then(|s| s.as_str().map(str::to_owned));
-    let mut pairs = Vec::new();
-    naive_flatten("", &value, &mut pairs);
-    pairs.push(format!("senderKey={key}"));
-    pairs.sort();
-    let signature = hex::encode(Sha256::digest(pairs.join("&").as_bytes()));
+    let (received, signature) = naive::sign(body, key);
     received.as_deref() == Some(signature.as_str())
 }
 
