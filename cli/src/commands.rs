@@ -23,6 +23,7 @@ fn value_name(kind: Kind) -> &'static str {
         Kind::Decimal | Kind::DecimalNumber => "AMOUNT",
         Kind::Bool => "true|false",
         Kind::Date => "YYYY-MM-DD",
+        Kind::Document => "@FILE|BASE64",
         Kind::Enum { .. } => "VALUE",
         Kind::Json => "JSON",
     }
@@ -54,6 +55,9 @@ fn field_arg(field: &'static Field) -> Arg {
             " A {name}: {}, or any other code (the list is open).",
             values.join(", ")
         )),
+        Kind::Document => help.push_str(
+            " A file as @PATH (read and sent as Base64), or the document's Base64 text.",
+        ),
         _ => {}
     }
     Arg::new(field.flag)

@@ -61,6 +61,18 @@ pub fn value_json(field: &Field, text: &str) -> Result<String, ParamsError> {
             Ok(day) => Ok(format!("\"{day}\"")),
             Err(e) => err(format!("--{flag}: {e}")),
         },
+        // A file (`@PATH`, read and sent as Base64) or the document's Base64 text itself,
+        // which must be what the service reads (standard, padded).
+        Kind::Document => match text.strip_prefix('@') {
+            Some(path) => match baas_client::Document::from_path(path) {
+                Ok(doc) => Ok(format!("\"{}\"", doc.to_base64())),
+                Err(e) => err(format!("--{flag}: {e}")),
+            },
+            None => match baas_client::Document::from_base64(text) {
+                Ok(_) => Ok(quoted()),
+                Err(e) => err(format!("--{flag}: {e} (give a file as @PATH)")),
+            },
+        },
         Kind::Integer => match text.parse::<i64>() {
             Ok(n) => Ok(n.to_string()),
             Err(_) => err(format!("--{flag}: `{text}` is not a whole number")),
@@ -168,6 +180,22 @@ mod tests {
             value_json(&field(Kind::Date), "2026-11-27").unwrap(),
             "\"2026-11-27\""
         );
+        assert_eq!(
+            value_json(&field(Kind::Document), "Zm9vYmFy").unwrap(),
+            "\"Zm9vYmFy\""
+        );
+        let refused = value_json(&field(Kind::Document), "Zm9vYmF").unwrap_err().0;
+        assert!(refused.contains("not standard Base64"), "{refused}");
+        let file = std::env::temp_dir().join(format!("baas-cli-doc-{}", std::process::id()));
+        std::fs::write(&file, b"foobar").unwrap();
+        let at_file = format!("@{}", file.display());
+        assert_eq!(
+            value_json(&field(Kind::Document), &at_file).unwrap(),
+            "\"Zm9vYmFy\""
+        );
+        std::fs::remove_file(&file).unwrap();
+        let missing = value_json(&field(Kind::Document), &at_file).unwrap_err().0;
+        assert!(missing.contains("cannot read the document"), "{missing}");
         let refused = value_json(&field(Kind::Date), "2026-02-30").unwrap_err().0;
         assert!(refused.contains("is not a date YYYY-MM-DD"), "{refused}");
         assert!(value_json(&field(Kind::Integer), "7.5").is_err());

@@ -67,6 +67,9 @@ pub enum Kind {
     Decimal,
     /// A day of the calendar, `YYYY-MM-DD`, as a JSON string.
     Date,
+    /// A document: a file given as `@PATH` (read and sent as Base64), or its standard
+    /// Base64 text.
+    Document,
     /// Money as a JSON number of its exact text (`100.50`).
     #[allow(dead_code)] // no parameter of today's spec is one; the generator can write it
     DecimalNumber,

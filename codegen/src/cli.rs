@@ -105,6 +105,7 @@ fn kind(plan: &SdkPlan, ty: &TypeRef) -> String {
         } => "Kind::DecimalNumber".to_owned(),
         TypeRef::Bool => "Kind::Bool".to_owned(),
         TypeRef::Date => "Kind::Date".to_owned(),
+        TypeRef::Document => "Kind::Document".to_owned(),
         TypeRef::Enum { name } => match plan.enum_plan(name) {
             Some(e) => {
                 let values: Vec<String> = e.values.iter().map(|v| lit(&v.wire)).collect();

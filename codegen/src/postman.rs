@@ -158,10 +158,8 @@ fn example_value(api: &Api, ty: &TypeRef, field: &Field) -> Value {
     let facts = example_facts(field);
     match ty {
         TypeRef::Date => json!("2026-11-27"),
+        TypeRef::Document => json!("ZXhhbXBsZQ=="),
         TypeRef::String => {
-            if facts.base64 {
-                return json!("ZXhhbXBsZQ==");
-            }
             let mut text = String::from("example");
             while (text.chars().count() as u64) < facts.min_chars {
                 text.push('x');

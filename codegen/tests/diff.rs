@@ -188,6 +188,13 @@ fn parameters() {
             Bump::Major,
         ),
         (
+            "Base64 text became a document (bytes)",
+            vec![],
+            vec![("transfers", GET_PARAMS, "      - { name: applicationId, type: document, required: true }\n")],
+            vec![("getTransfer", "applicationId", "type changed from `string` to `document`", "major", "compatible", false, false)],
+            Bump::Major,
+        ),
+        (
             "int parameter widened to long",
             vec![("transfers", GET_PARAMS, "      - { name: applicationId, type: string, required: true }\n      - { name: pageNo, type: int }\n")],
             vec![("transfers", GET_PARAMS, "      - { name: applicationId, type: string, required: true }\n      - { name: pageNo, type: long }\n")],

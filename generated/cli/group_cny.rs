@@ -103,9 +103,9 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "support-document-file",
                     wire: "supportDocumentFile",
-                    kind: Kind::Text,
+                    kind: Kind::Document,
                     required: true,
-                    help: "Base64. Size limit: not shown.",
+                    help: "The support document (sent as Base64). Size limit: not shown.",
                 },
                 Field {
                     flag: "support-document-type",
@@ -117,9 +117,9 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "company-regis-document-file",
                     wire: "companyRegisDocumentFile",
-                    kind: Kind::Text,
+                    kind: Kind::Document,
                     required: true,
-                    help: "Base64. Size limit: not shown.",
+                    help: "The company registration document (sent as Base64). Size limit: not shown.",
                 },
                 Field {
                     flag: "company-regis-document-type",
@@ -131,9 +131,9 @@ pub const CNY: Group = Group {
                 Field {
                     flag: "invoice",
                     wire: "invoice",
-                    kind: Kind::Text,
+                    kind: Kind::Document,
                     required: false,
-                    help: "Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: valid Base64 whose decoded size is at most 31457280 bytes.",
+                    help: "The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: a document of at most 31457280 bytes (before Base64).",
                 },
                 Field {
                     flag: "invoice-document-type",

@@ -47,9 +47,9 @@ pub const REVERSAL: Group = Group {
                 Field {
                     flag: "voucher-base64",
                     wire: "voucherBase64",
-                    kind: Kind::Text,
+                    kind: Kind::Document,
                     required: false,
-                    help: "Voucher document (Base64). Size limit: not shown.",
+                    help: "Voucher document (sent as Base64). Size limit: not shown.",
                 },
                 Field {
                     flag: "voucher-type",

@@ -380,9 +380,9 @@ pub const TRANSFERS: Group = Group {
                 Field {
                     flag: "support-document",
                     wire: "supportDocument",
-                    kind: Kind::Text,
+                    kind: Kind::Document,
                     required: false,
-                    help: "Base64. Size limit: not shown.",
+                    help: "The support document (sent as Base64). Size limit: not shown.",
                 },
                 Field {
                     flag: "support-document-type",

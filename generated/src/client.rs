@@ -370,9 +370,9 @@ impl Client {
     ///         beneficiary_bank_address: "example".into(),
     ///         beneficiary_account_id: "example".into(),
     ///         payment_purpose: baas_client::enums::PaymentPurpose::PurchaseGoods,
-    ///         support_document_file: "example".into(),
+    ///         support_document_file: baas_client::Document::from(b"%PDF-1.7 example".to_vec()),
     ///         support_document_type: baas_client::enums::CnyDocumentType::Image,
-    ///         company_regis_document_file: "example".into(),
+    ///         company_regis_document_file: baas_client::Document::from(b"%PDF-1.7 example".to_vec()),
     ///         company_regis_document_type: baas_client::enums::CnyDocumentType::Image,
     ///         invoice_document_type: baas_client::enums::CnyDocumentType::Image,
     ///         order_array: vec![baas_client::records::OrderItemRequired {

@@ -93,29 +93,29 @@ pub struct ApplyForCnyExpressRequest {
     /// Wire name: `remark` (string). Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
-    /// Base64. Size limit: not shown. Wire name: `supportDocumentFile` (string). Required.
+    /// The support document (sent as Base64). Size limit: not shown. Wire name: `supportDocumentFile` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file). Required.
     #[serde(rename = "supportDocumentFile")]
-    pub support_document_file: String,
+    pub support_document_file: baas_runtime::Document,
     /// Wire name: `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     #[serde(rename = "supportDocumentType")]
     pub support_document_type: super::enums::CnyDocumentType,
-    /// Base64. Size limit: not shown. Wire name: `companyRegisDocumentFile` (string). Required.
+    /// The company registration document (sent as Base64). Size limit: not shown. Wire name: `companyRegisDocumentFile` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file). Required.
     #[serde(rename = "companyRegisDocumentFile")]
-    pub company_regis_document_file: String,
+    pub company_regis_document_file: baas_runtime::Document,
     /// Wire name: `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     #[serde(rename = "companyRegisDocumentType")]
     pub company_regis_document_type: super::enums::CnyDocumentType,
-    /// Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Wire name: `invoice` (string). Required under a condition: see the request's constraints.
+    /// The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Wire name: `invoice` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file). Required under a condition: see the request's constraints.
     ///
     /// Rules:
     ///
-    /// - valid Base64 whose decoded size is at most 31457280 bytes
+    /// - a document of at most 31457280 bytes (before Base64)
     ///
     /// Decision [`cny-invoice-threshold`](super::decisions#decision-cny-invoice-threshold): about /trans/applyForCnyExpress invoice.
     ///
     /// Decision [`cny-invoice-size`](super::decisions#decision-cny-invoice-size): about /trans/applyForCnyExpress invoice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invoice: Option<String>,
+    pub invoice: Option<baas_runtime::Document>,
     /// Wire name: `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)). Required.
     ///
     /// Decision [`cny-invoice-document-type-required`](super::decisions#decision-cny-invoice-document-type-required): about /trans/applyForCnyExpress invoiceDocumentType.
@@ -150,12 +150,12 @@ pub struct ApplyForCnyExpressRequired {
     pub beneficiary_account_id: String,
     /// Wire name `paymentPurpose` (value set [`enums::PaymentPurpose`](super::enums::PaymentPurpose)): see [`ApplyForCnyExpressRequest::payment_purpose`].
     pub payment_purpose: super::enums::PaymentPurpose,
-    /// Wire name `supportDocumentFile` (string): see [`ApplyForCnyExpressRequest::support_document_file`].
-    pub support_document_file: String,
+    /// Wire name `supportDocumentFile` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file): see [`ApplyForCnyExpressRequest::support_document_file`].
+    pub support_document_file: baas_runtime::Document,
     /// Wire name `supportDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::support_document_type`].
     pub support_document_type: super::enums::CnyDocumentType,
-    /// Wire name `companyRegisDocumentFile` (string): see [`ApplyForCnyExpressRequest::company_regis_document_file`].
-    pub company_regis_document_file: String,
+    /// Wire name `companyRegisDocumentFile` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file): see [`ApplyForCnyExpressRequest::company_regis_document_file`].
+    pub company_regis_document_file: baas_runtime::Document,
     /// Wire name `companyRegisDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::company_regis_document_type`].
     pub company_regis_document_type: super::enums::CnyDocumentType,
     /// Wire name `invoiceDocumentType` (value set [`enums::CnyDocumentType`](super::enums::CnyDocumentType)): see [`ApplyForCnyExpressRequest::invoice_document_type`].
@@ -231,7 +231,7 @@ impl ApplyForCnyExpressRequest {
     }
     /// Sets `invoice` (see the field's documentation).
     #[must_use]
-    pub fn invoice(mut self, value: impl Into<String>) -> Self {
+    pub fn invoice(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.invoice = Some(value.into());
         self
     }
@@ -253,7 +253,7 @@ impl super::Call<'_, ApplyForCnyExpressRequest> {
         self
     }
     /// Sets `invoice`: see [`ApplyForCnyExpressRequest::invoice`](super::cny::ApplyForCnyExpressRequest::invoice).
-    pub fn invoice(mut self, value: impl Into<String>) -> Self {
+    pub fn invoice(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.request = self.request.invoice(value);
         self
     }
@@ -315,16 +315,8 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
-        v.required(
-            at.field("supportDocumentFile"),
-            !self.support_document_file.is_empty(),
-        );
-        v.required(
-            at.field("companyRegisDocumentFile"),
-            !self.company_regis_document_file.is_empty(),
-        );
         if let Some(value) = &self.invoice {
-            v.base64_max_bytes(at.field("invoice"), value, 31457280);
+            v.max_bytes(at.field("invoice"), value.len(), 31457280);
         }
         for (i, item) in self.order_array.iter().enumerate() {
             item.validate_at(&mut v, at.field("oderArray").index(i));
@@ -337,7 +329,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         );
         v.required_if(
             at.field("invoice"),
-            self.invoice.as_deref().is_some_and(|s| !s.is_empty()),
+            self.invoice.is_some(),
             self
                 .order_array
                 .iter()

@@ -50,6 +50,7 @@
 //!
 //! - [`currency-one-type`](decisions#decision-currency-one-type) — Every currency field: Account and AccountListItem currency, applyForTransfer currency, applyForFcExchange sourceCurrency/targetCurrency, telegraphicTransfer beneficiaryAccountCcy, billQuery currency, the records and notification payloads that carry a currency
 //! - [`decimal-wire-string`](decisions#decision-decimal-wire-string) — every decimal field (request and response)
+//! - [`document-type`](decisions#decision-document-type) — /trans/applyForCnyExpress supportDocumentFile, companyRegisDocumentFile, invoice; /trans/applyForTxReversal voucherBase64; /trans/telegraphicTransfer supportDocument; the spec type `document`
 //! - [`document-type-values`](decisions#decision-document-type-values) — /trans/applyForCnyExpress \*DocumentType; /trans/telegraphicTransfer supportDocumentType; /trans/txReversal voucherType
 //! - [`enum-wire-types`](decisions#decision-enum-wire-types) — value sets whose JSON type the document does not declare: gender, idType, KYC status, profileCheck, businessType, dormantStatus, freezeStatus, abnormal status codes
 //! - [`evidence-graded-shapes`](decisions#decision-evidence-graded-shapes) — every answer, record and notification payload a partner reads
@@ -97,9 +98,9 @@
 #![forbid(unsafe_code)]
 pub use baas_runtime::{
     mock, notification, transport, Amount, AmountError, CallOptions, Config, Date,
-    DateError, Error, ErrorKind, FieldPath, Items, Operation, Outcome, Page, Paged,
-    Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar, Settlement, Success,
-    ValidationErrors, Validator, Violation, WaitPolicy,
+    DateError, Document, Error, ErrorKind, FieldPath, Items, NotBase64, Operation,
+    Outcome, Page, Paged, Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar,
+    Settlement, Success, ValidationErrors, Validator, Violation, WaitPolicy,
 };
 pub use baas_runtime::wire_enum::ParseEnumError;
 /// The runtime's client, which [`Client`] wraps: what [`Client::runtime`] returns and [`Client::from_runtime`] takes (per-call options, any request type, waiting on your own final states).

@@ -44,9 +44,9 @@ pub struct TxReversalRequest {
     /// Wire name: `reversalReason` (string). Optional.
     #[serde(rename = "reversalReason", default, skip_serializing_if = "Option::is_none")]
     pub reversal_reason: Option<String>,
-    /// Voucher document (Base64). Size limit: not shown. Wire name: `voucherBase64` (string). Optional.
+    /// Voucher document (sent as Base64). Size limit: not shown. Wire name: `voucherBase64` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file). Optional.
     #[serde(rename = "voucherBase64", default, skip_serializing_if = "Option::is_none")]
-    pub voucher_base64: Option<String>,
+    pub voucher_base64: Option<baas_runtime::Document>,
     /// Wire name: `voucherType` (value set [`enums::VoucherType`](super::enums::VoucherType)). Optional.
     #[serde(rename = "voucherType", default, skip_serializing_if = "Option::is_none")]
     pub voucher_type: Option<super::enums::VoucherType>,
@@ -96,7 +96,7 @@ impl TxReversalRequest {
     }
     /// Sets `voucherBase64` (see the field's documentation).
     #[must_use]
-    pub fn voucher_base64(mut self, value: impl Into<String>) -> Self {
+    pub fn voucher_base64(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.voucher_base64 = Some(value.into());
         self
     }
@@ -124,7 +124,7 @@ impl super::Call<'_, TxReversalRequest> {
         self
     }
     /// Sets `voucherBase64`: see [`TxReversalRequest::voucher_base64`](super::reversal::TxReversalRequest::voucher_base64).
-    pub fn voucher_base64(mut self, value: impl Into<String>) -> Self {
+    pub fn voucher_base64(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.request = self.request.voucher_base64(value);
         self
     }

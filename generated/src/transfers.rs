@@ -935,13 +935,13 @@ pub struct TelegraphicTransferRequest {
     /// Wire name: `senderAddress` (string). Required.
     #[serde(rename = "senderAddress")]
     pub sender_address: String,
-    /// Base64. Size limit: not shown. Wire name: `supportDocument` (string). Optional.
+    /// The support document (sent as Base64). Size limit: not shown. Wire name: `supportDocument` (document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file). Optional.
     #[serde(
         rename = "supportDocument",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub support_document: Option<String>,
+    pub support_document: Option<baas_runtime::Document>,
     /// Wire name: `supportDocumentType` (value set [`enums::SwiftDocumentType`](super::enums::SwiftDocumentType)). Optional.
     #[serde(
         rename = "supportDocumentType",
@@ -1062,7 +1062,7 @@ impl TelegraphicTransferRequest {
     }
     /// Sets `supportDocument` (see the field's documentation).
     #[must_use]
-    pub fn support_document(mut self, value: impl Into<String>) -> Self {
+    pub fn support_document(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.support_document = Some(value.into());
         self
     }
@@ -1103,7 +1103,7 @@ impl super::Call<'_, TelegraphicTransferRequest> {
         self
     }
     /// Sets `supportDocument`: see [`TelegraphicTransferRequest::support_document`](super::transfers::TelegraphicTransferRequest::support_document).
-    pub fn support_document(mut self, value: impl Into<String>) -> Self {
+    pub fn support_document(mut self, value: impl Into<baas_runtime::Document>) -> Self {
         self.request = self.request.support_document(value);
         self
     }

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         WaitPolicy,
     )
     from .config import CallOptions, Config
+    from .document import Document
     from .errors import (
         SUCCESS_CODE,
         ApiError,
@@ -67,6 +68,7 @@ __all__ = [
     "ConfigError",
     "Confirmed",
     "DecodeError",
+    "Document",
     "EncodeError",
     "FieldPath",
     "HttpxTransport",
@@ -119,6 +121,7 @@ _HOMES = {
     "ConfigError": ".errors",
     "Confirmed": ".settle",
     "DecodeError": ".errors",
+    "Document": ".document",
     "EncodeError": ".errors",
     "FieldPath": ".validate",
     "HttpxTransport": ".transport",

@@ -161,6 +161,15 @@ class Validator:
         self._push(at, RuleKind.TYPE, f"must be a date, not {what}")
         return False
 
+    def is_document(self, at: FieldPath, value: object) -> bool:
+        """True when ``value`` is a document's bytes (``bytes``, ``bytearray`` or
+        ``memoryview``; read a file with ``Document.from_path``)."""
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return True
+        hint = ": give its bytes, e.g. Document.from_path(path)" if isinstance(value, str) else ""
+        self._push(at, RuleKind.TYPE, f"must be bytes, not {_type_name(value)}{hint}")
+        return False
+
     # ---- strings --------------------------------------------------------------------
 
     def max_chars(self, at: FieldPath, value: str, max: int) -> None:
@@ -193,6 +202,12 @@ class Validator:
             self._push(at, RuleKind.BASE64, f"is not valid Base64: {why}")
         elif n > max:
             self._push(at, RuleKind.BASE64_MAX_BYTES, f"decodes to {n} bytes, at most {max} allowed")
+
+    def max_bytes(self, at: FieldPath, size: int, max: int) -> None:
+        """A document of at most ``max`` bytes: its own size (the Base64 text sent is a third
+        larger). Violates ``base64_max_bytes``."""
+        if size > max:
+            self._push(at, RuleKind.BASE64_MAX_BYTES, f"is {size} bytes, at most {max} allowed")
 
     # ---- value sets -----------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Callable, Mapping, Sequence, TypeVar, Union
 
 from .canonical import JsonNumber, JsonValue
+from .document import Document, document_of_text, document_text
 
 __all__ = [
     "WireValue",
@@ -35,6 +36,8 @@ __all__ = [
     "enum_text",
     "date_text",
     "date_of",
+    "document_text",
+    "document_of",
     "json_wire",
     "object_of",
     "str_of",
@@ -232,6 +235,17 @@ def date_of(value: JsonValue, at: str) -> datetime.date | None:
         except ValueError:
             pass
     raise WireShapeError(at, "a date YYYY-MM-DD", value)
+
+
+def document_of(value: JsonValue, at: str) -> Document | None:
+    """A document, received as Base64 text and read leniently (see
+    :func:`~baas_runtime.document.document_of_text`: text that is not Base64 is kept as its
+    bytes, never an error); a value that is not a string is a :class:`WireShapeError`."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return document_of_text(value)
+    raise WireShapeError(at, "a document as Base64 text", value)
 
 
 def str_of(value: JsonValue, at: str) -> str | None:

@@ -157,7 +157,8 @@ pub enum ErrorKind {
         reason: String,
     },
     /// A file the SDK keeps for you could not be read or written (a
-    /// [`crate::notification::SeenFile`]); nothing was sent. `source` is the operating
+    /// [`crate::notification::SeenFile`]), or a document's file could not be read
+    /// ([`crate::Document::from_path`]); nothing was sent. `source` is the operating
     /// system's error ([`std::io::Error::kind`] tells, e.g., `PermissionDenied`).
     Storage {
         /// The file.

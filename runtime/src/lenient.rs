@@ -12,6 +12,7 @@
 //! |----------|---------|
 //! | [`option_string`] | a string; an integer (as its decimal digits); a boolean (`true`/`false`); null |
 //! | [`option_i64`], [`option_i32`] | an integer; a string holding an integer (`"12"`, `"-1"`); null |
+//! | [`option_document`] | any string (Base64 read leniently, see [`crate::Document::from_base64_lenient`]); null |
 //!
 //! Anything else (an object, an array, a fraction for an integer, an integer out of
 //! range) is still a decode error: that is a different shape, not a different spelling.
@@ -20,6 +21,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
 
 /// An optional string that may arrive as a JSON string, integer or boolean.
 pub fn option_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -29,6 +31,17 @@ pub fn option_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, 
 /// An optional `i64` that may arrive as a JSON integer or a string of digits.
 pub fn option_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     d.deserialize_any(IntVisitor)
+}
+
+/// An optional document that arrives as Base64 text: read by
+/// [`Document::from_base64_lenient`](crate::Document::from_base64_lenient) (padding
+/// optional, URL-safe symbols and line breaks accepted, text that is still not Base64
+/// kept as its own bytes), so a document never fails an answer; null is absent.
+pub fn option_document<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::Document>, D::Error> {
+    Ok(Option::<std::borrow::Cow<'de, str>>::deserialize(d)?
+        .map(|text| crate::Document::from_base64_lenient(&text)))
 }
 
 /// An optional `i32` that may arrive as a JSON integer or a string of digits.

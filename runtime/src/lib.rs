@@ -47,6 +47,7 @@ pub mod canonical;
 mod client;
 mod config;
 mod date;
+mod document;
 pub mod envelope;
 mod error;
 pub mod lenient;
@@ -71,6 +72,7 @@ pub use config::{
     DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRY_BACKOFF,
 };
 pub use date::{Date, DateError};
+pub use document::{Document, NotBase64};
 pub use error::{BoxError, Error, ErrorKind, Outcome, SNIPPET_MAX_BYTES, SUCCESS_CODE};
 pub use paging::{Items, Page, Paged, Pages};
 pub use raw_json::RawJson;

@@ -237,6 +237,18 @@ impl Validator {
         }
     }
 
+    /// A document of at most `max` bytes (its own size: the Base64 text sent is a third
+    /// larger). Violates `base64_max_bytes`.
+    pub fn max_bytes(&mut self, at: FieldPath<'_>, len: usize, max: u64) {
+        if len as u64 > max {
+            self.push(
+                at,
+                RuleKind::Base64MaxBytes,
+                format!("is {len} bytes, at most {max} allowed"),
+            );
+        }
+    }
+
     /// One of the `allowed` wire values (a value set's field that takes fewer of its values
     /// in this request).
     pub fn one_of(&mut self, at: FieldPath<'_>, value: &str, allowed: &[&str]) {
@@ -526,6 +538,19 @@ mod tests {
                 ("invoice".into(), RuleKind::Base64)
             ]
         );
+    }
+
+    #[test]
+    fn max_bytes_counts_the_document_not_its_base64() {
+        let at = FieldPath::ROOT;
+        let mut v = Validator::new();
+        v.max_bytes(at.field("invoice"), 3, 3);
+        v.max_bytes(at.field("voucher"), 4, 3);
+        let e = v.finish().unwrap_err();
+        assert_eq!(e.violations().len(), 1);
+        let only = &e.violations()[0];
+        assert_eq!((only.field.as_str(), only.rule), ("voucher", RuleKind::Base64MaxBytes));
+        assert_eq!(only.message, "is 4 bytes, at most 3 allowed");
     }
 
     #[test]

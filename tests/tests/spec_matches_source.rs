@@ -83,6 +83,7 @@ fn type_text(t: &TypeRef) -> String {
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
         TypeRef::Date => "date".into(),
+        TypeRef::Document => "document".into(),
         TypeRef::Scalar => "scalar".into(),
         TypeRef::Json => "json".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
@@ -204,8 +205,11 @@ fn type_compatible(spec: &Spec, src_ty: &str, spec_ty: &str) -> bool {
     }
     let enum_wire = spec.enums.get(spec_ty).map(String::as_str);
     match src_ty {
-        // A date is a JSON string too (decision date-type).
-        "string" => spec_ty == "string" || spec_ty == "date" || enum_wire == Some("string"),
+        // A date and a document (Base64 text) are JSON strings too (decisions date-type,
+        // document-type).
+        "string" => {
+            matches!(spec_ty, "string" | "date" | "document") || enum_wire == Some("string")
+        }
         "int" | "integer" => spec_ty == "int" || spec_ty == "long" || enum_wire == Some("integer"),
         "long" => spec_ty == "long",
         "decimal" => spec_ty == "decimal",

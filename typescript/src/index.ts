@@ -7,6 +7,7 @@ export * from "./canonical.js";
 export * from "./client.js";
 export * from "./date.js";
 export * from "./decimal.js";
+export * from "./document.js";
 export * from "./envelope.js";
 export * from "./errors.js";
 export * from "./mock.js";

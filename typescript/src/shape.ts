@@ -7,6 +7,7 @@
 
 import { isIsoDate } from "./date.js";
 import { isDecimalText } from "./decimal.js";
+import { documentOfText, documentText } from "./document.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "./canonical.js";
 import { FieldPath, Validator } from "./validate.js";
 
@@ -19,6 +20,8 @@ export type Ty =
   | { readonly k: "bool" }
   /** A day of the calendar, `YYYY-MM-DD` (an {@link import("./date.js").IsoDate}). */
   | { readonly k: "date" }
+  /** A document's bytes (a `Uint8Array`), sent as standard Base64 with padding. */
+  | { readonly k: "document" }
   /** Received only: a string, number or boolean whose JSON type is not shown, as its text. */
   | { readonly k: "scalar" }
   | { readonly k: "json" }
@@ -39,6 +42,7 @@ export type RuleCheck =
   | readonly ["min_chars", number]
   | readonly ["alphanumeric"]
   | readonly ["base64_max_bytes", number]
+  | readonly ["max_bytes", number]
   | readonly ["range_int", number | null, number | null]
   | readonly ["positive_int"]
   | readonly ["range_amount", string | null, string | null]
@@ -192,6 +196,12 @@ function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, 
     case "date":
       if (!isIsoDate(value)) v.push(at, "type", `must be a date YYYY-MM-DD of the calendar (isoDate(...)), not ${JSON.stringify(value) ?? typeName(value)}`);
       return;
+    case "document":
+      if (!(value instanceof Uint8Array)) {
+        const hint = typeof value === "string" ? ": give its bytes, e.g. await Document.fromPath(path)" : "";
+        return v.push(at, "type", `must be a Uint8Array, not ${typeName(value)}${hint}`);
+      }
+      return checks(v, field, at, { size: value.byteLength });
     case "json":
       return;
     case "enum":
@@ -219,12 +229,17 @@ function validateValue(v: Validator, field: FieldShape, ty: Ty, value: unknown, 
   }
 }
 
-type Checked = { text: string } | { integer: number } | { amount: import("./decimal.js").Decimal };
+type Checked = { text: string } | { integer: number } | { amount: import("./decimal.js").Decimal } | { size: number };
 
 /** The value as text: a rule check of text reached a value of another type (a descriptor not generated for this runtime). */
 function text(c: RuleCheck, value: Checked): string {
   if ("text" in value) return value.text;
   throw new TypeError(`the rule check ${c[0]} applies to text, and the descriptor gives it another value`);
+}
+
+function size(c: RuleCheck, value: Checked): number {
+  if ("size" in value) return value.size;
+  throw new TypeError(`the rule check ${c[0]} applies to documents, and the descriptor gives it another value`);
 }
 
 function integer(c: RuleCheck, value: Checked): number {
@@ -248,6 +263,9 @@ function checks(v: Validator, field: FieldShape, at: FieldPath, value: Checked):
       case "min_chars":
       case "base64_max_bytes":
         v[c[0]](at, text(c, value), c[1]);
+        break;
+      case "max_bytes":
+        v.max_bytes(at, size(c, value), c[1]);
         break;
       case "alphanumeric":
         v.alphanumeric(at, text(c, value));
@@ -307,6 +325,9 @@ function writeValue(ty: Ty, value: unknown, at: string): string {
     case "decimal":
       if (typeof value !== "string" || !isDecimalText(value)) throw new WriteError(`\`${at}\` is not a decimal text`);
       return ty.wire === "number" ? value : JSON.stringify(value);
+    case "document":
+      if (!(value instanceof Uint8Array)) throw new WriteError(`\`${at}\` is not a Uint8Array`);
+      return JSON.stringify(documentText(value));
     case "record":
       return writeRecord(ty.record(), value, at);
     case "array":
@@ -409,6 +430,9 @@ export function readValue(ty: Ty, value: JsonValue, at: string): unknown {
     case "date":
       if (isIsoDate(value)) return value;
       throw new ShapeError(at, "a date YYYY-MM-DD", value);
+    case "document":
+      if (typeof value === "string") return documentOfText(value);
+      throw new ShapeError(at, "a document as Base64 text", value);
     case "scalar":
       if (typeof value === "string") return value;
       if (value instanceof JsonNumber) return value.text;

@@ -8,7 +8,7 @@ use crate::spec_file::{DecimalWireSpec, Spanned};
 
 /// Built-in type names of the spec format.
 const BUILTIN_TYPES: &[&str] = &[
-    "string", "int", "long", "decimal", "bool", "date", "scalar", "json",
+    "string", "int", "long", "decimal", "bool", "date", "document", "scalar", "json",
 ];
 
 /// The type as written in the spec (`array<OrderItem>`), for messages.
@@ -20,6 +20,7 @@ pub(super) fn type_text(t: &TypeRef) -> String {
         TypeRef::Decimal { .. } => "decimal".into(),
         TypeRef::Bool => "bool".into(),
         TypeRef::Date => "date".into(),
+        TypeRef::Document => "document".into(),
         TypeRef::Scalar => "scalar".into(),
         TypeRef::Json => "json".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => name.clone(),
@@ -86,6 +87,7 @@ fn base_type(
         "long" => TypeRef::Long,
         "bool" => TypeRef::Bool,
         "date" => TypeRef::Date,
+        "document" => TypeRef::Document,
         "scalar" => TypeRef::Scalar,
         "json" => TypeRef::Json,
         "decimal" => TypeRef::Decimal {

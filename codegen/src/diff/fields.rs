@@ -243,6 +243,7 @@ fn type_words(t: &TypeRef) -> String {
         TypeRef::Decimal { wire } => format!("`decimal` ({wire:?} on the wire)").to_lowercase(),
         TypeRef::Bool => "`bool`".into(),
         TypeRef::Date => "`date`".into(),
+        TypeRef::Document => "`document`".into(),
         TypeRef::Scalar => "`scalar`".into(),
         TypeRef::Json => "`json`".into(),
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => format!("`{name}`"),
@@ -260,6 +261,11 @@ fn type_change(old_api: &Api, new_api: &Api, o: &TypeRef, n: &TypeRef) -> Option
         (T::Decimal { wire: a }, T::Decimal { wire: b }) if a != b => {
             // The Rust type is `Amount` either way; the JSON spelling changes.
             Some(both(Level::Patch, Wire::Breaking))
+        }
+        // Base64 text to the document's bytes (or back): the JSON is the same Base64 string,
+        // but partners' code passes bytes (Rust `Document`) where it passed a `String`.
+        (T::String, T::Document) | (T::Document, T::String) => {
+            Some(both(Level::Major, Wire::Compatible))
         }
         // Widening: every request accepted still is; responses may now exceed an i32.
         (T::Int, T::Long) => Some(Verdict {

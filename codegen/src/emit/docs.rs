@@ -311,6 +311,10 @@ pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
         },
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Date => "date, `YYYY-MM-DD`: [`Date`](baas_runtime::Date)".to_owned(),
+        TypeRef::Document => {
+            "document, sent as Base64: [`Document`](baas_runtime::Document), from bytes or a file"
+                .to_owned()
+        }
         TypeRef::Scalar => {
             "a string or number whose type is not shown; read it either way".to_owned()
         }

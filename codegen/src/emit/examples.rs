@@ -43,6 +43,7 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
             "{:?}.parse::<{CRATE}::Date>().expect(\"a date\")",
             v.as_str().unwrap_or("2026-11-27")
         ),
+        TypeRef::Document => format!("{CRATE}::Document::from(b\"%PDF-1.7 example\".to_vec())"),
         TypeRef::Scalar | TypeRef::Json => format!("{CRATE}::RawJson::empty_object()"),
         TypeRef::Enum { name } => {
             let wire = match v {

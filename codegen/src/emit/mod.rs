@@ -307,8 +307,8 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
         #![forbid(unsafe_code)]
 
         pub use baas_runtime::{
-            mock, notification, transport, Amount, AmountError, CallOptions, Config, Date, DateError, Error, ErrorKind, FieldPath,
-            Items, Operation, Outcome, Page, Paged, Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar, Settlement, Success,
+            mock, notification, transport, Amount, AmountError, CallOptions, Config, Date, DateError, Document, Error, ErrorKind, FieldPath,
+            Items, NotBase64, Operation, Outcome, Page, Paged, Pages, Phase, PrivateKey, RawJson, RuleKind, Scalar, Settlement, Success,
             ValidationErrors, Validator, Violation, WaitPolicy,
         };
         pub use baas_runtime::wire_enum::ParseEnumError;

@@ -59,6 +59,7 @@ pub fn rust_type(ty: &TypeRef, direction: Direction) -> TokenStream {
         TypeRef::Decimal { .. } => quote!(baas_runtime::Amount),
         TypeRef::Bool => quote!(bool),
         TypeRef::Date => quote!(baas_runtime::Date),
+        TypeRef::Document => quote!(baas_runtime::Document),
         TypeRef::Scalar => quote!(baas_runtime::Scalar),
         TypeRef::Json => quote!(baas_runtime::RawJson),
         TypeRef::Enum { name } => {

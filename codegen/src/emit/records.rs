@@ -181,6 +181,7 @@ fn lenient_with(ty: &TypeRef, direction: Direction) -> Option<&'static str> {
         TypeRef::String => Some("baas_runtime::lenient::option_string"),
         TypeRef::Int => Some("baas_runtime::lenient::option_i32"),
         TypeRef::Long => Some("baas_runtime::lenient::option_i64"),
+        TypeRef::Document => Some("baas_runtime::lenient::option_document"),
         _ => None,
     }
 }

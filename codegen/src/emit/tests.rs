@@ -232,7 +232,7 @@ pub(crate) fn sample_api() -> Api {
                 field(
                     "invoice",
                     "invoice",
-                    TypeRef::String,
+                    TypeRef::Document,
                     Conditional,
                     vec![rule(RuleKind::Base64MaxBytes { max: 100 })],
                 ),

@@ -121,6 +121,10 @@ fn scalar_checks(
                     let receiver = place.receiver();
                     quote!(#receiver.as_str())
                 }
+                CheckValue::Size => {
+                    let receiver = place.receiver();
+                    quote!(#receiver.len())
+                }
                 // Lengths are array-level checks, made by the caller.
                 CheckValue::Length => place.by_ref(),
             };

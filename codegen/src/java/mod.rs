@@ -216,6 +216,7 @@ mod tests {
                 CheckValue::Integer => "long",
                 CheckValue::Amount => "BigDecimal",
                 CheckValue::Length => "int",
+                CheckValue::Size => "long",
                 CheckValue::Wire => "String",
             };
             let mut params = vec!["FieldPath at".to_owned(), format!("{value} ")];

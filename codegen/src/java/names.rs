@@ -92,7 +92,7 @@ const TAKEN_MEMBERS: [&str; 22] = [
 
 /// Type names a generated type may not take: those of `java.lang` and of the classes
 /// generated files import by name.
-const TAKEN_TYPES: [&str; 35] = [
+const TAKEN_TYPES: [&str; 36] = [
     "Object",
     "String",
     "Integer",
@@ -118,6 +118,7 @@ const TAKEN_TYPES: [&str; 35] = [
     "Map",
     "BigDecimal",
     "LocalDate",
+    "Document",
     "JsonValue",
     "JsonWriter",
     "Validator",
@@ -185,6 +186,7 @@ pub fn java_type(ty: &TypeRef, dir: Direction) -> String {
         TypeRef::Decimal { .. } => "BigDecimal".to_owned(),
         TypeRef::Bool => "Boolean".to_owned(),
         TypeRef::Date => "LocalDate".to_owned(),
+        TypeRef::Document => "Document".to_owned(),
         TypeRef::Json => "JsonValue".to_owned(),
         TypeRef::Enum { name } => type_name(name),
         TypeRef::Record {
@@ -217,6 +219,7 @@ fn reader_at(ty: &TypeRef, depth: usize) -> String {
         TypeRef::Decimal { .. } => "Wire::decimal".to_owned(),
         TypeRef::Bool => "Wire::bool".to_owned(),
         TypeRef::Date => "Wire::date".to_owned(),
+        TypeRef::Document => "Wire::document".to_owned(),
         TypeRef::Json => "Wire::json".to_owned(),
         TypeRef::Enum { name } => format!(
             "(x{depth}, p{depth}) -> Wire.valueOf(x{depth}, p{depth}, {}::of)",
@@ -248,6 +251,7 @@ pub fn write_value(
         } => format!("w.value({expr});"),
         TypeRef::Bool => format!("w.value((boolean) {expr});"),
         TypeRef::Date => format!("w.value(Wire.dateText({expr}));"),
+        TypeRef::Document => format!("w.value({expr}.base64());"),
         TypeRef::Json => format!("w.json({expr});"),
         TypeRef::Enum { name } if enum_integer(name) => format!("w.number({expr}.wire());"),
         TypeRef::Enum { .. } => format!("w.value({expr}.wire());"),

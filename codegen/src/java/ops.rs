@@ -10,6 +10,7 @@ use crate::plan::{Direction, OperationPlan, RequestPlan, ResponsePlan};
 use crate::text::Out;
 
 const IMPORTS: &str = "import com.baas.client.model.*;
+import com.baas.runtime.Document;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Operation;

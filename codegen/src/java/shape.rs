@@ -364,6 +364,7 @@ fn value_checks(out: &mut Out, f: &FieldPlan, ty: &TypeRef, expr: &str, at: &str
                 let value = match c.value {
                     CheckValue::Integer => format!("(long) {expr}"),
                     CheckValue::Wire => format!("{expr}.wire()"),
+                    CheckValue::Size => format!("(long) {expr}.length()"),
                     CheckValue::Text | CheckValue::Amount | CheckValue::Length => expr.to_owned(),
                 };
                 let mut args = vec![at.to_owned(), value];

@@ -7,7 +7,8 @@ use crate::artifact::EmittedFile;
 use crate::plan::{Direction, Doc, EnumPlan, RecordPlan};
 use crate::text::Out;
 
-const MODEL_IMPORTS: &str = "import com.baas.runtime.FieldPath;
+const MODEL_IMPORTS: &str = "import com.baas.runtime.Document;
+import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Validator;
 import com.baas.runtime.ValueSet;

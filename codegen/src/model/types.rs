@@ -26,6 +26,9 @@ pub enum TypeRef {
     Bool,
     /// A calendar day, written `YYYY-MM-DD` as a JSON string (decision `date-type`).
     Date,
+    /// A document's bytes (a file), written as standard Base64 text with padding in a
+    /// JSON string (decision `document-type`).
+    Document,
     /// A received scalar whose JSON type is not shown: its text, readable as a string
     /// or a number (responses only).
     Scalar,

@@ -60,6 +60,10 @@ pub(super) fn value_schema(
     )
 }
 
+/// Standard Base64 with padding: whole groups of four, the last one padded.
+const BASE64_PATTERN: &str =
+    "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
 /// The keywords of a value's type (not an array), and the patterns its wire syntax
 /// needs (a decimal sent as a string).
 fn type_keywords(
@@ -78,6 +82,13 @@ fn type_keywords(
             map.insert("type".into(), json!("string"));
             map.insert("format".into(), json!("date"));
             map.insert("pattern".into(), json!("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"));
+        }
+        // Standard Base64 with padding (decision `document-type`).
+        TypeRef::Document => {
+            map.insert("type".into(), json!("string"));
+            map.insert("format".into(), json!("byte"));
+            map.insert("contentEncoding".into(), json!("base64"));
+            patterns.push(BASE64_PATTERN.to_owned());
         }
         TypeRef::Int | TypeRef::Long => {
             map.insert("type".into(), json!("integer"));

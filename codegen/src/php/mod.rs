@@ -117,6 +117,7 @@ impl PhpFile {
                 ));
             }
             TypeRef::Array { item } => self.type_uses(item, dir),
+            TypeRef::Document => self.runtime("Document"),
             TypeRef::Json => {
                 if dir == plan::Direction::Sent {
                     self.runtime("WireObject");

@@ -197,6 +197,7 @@ fn php_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
         TypeRef::Decimal { .. } => "Decimal".to_owned(),
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Date => "\\DateTimeImmutable".to_owned(),
+        TypeRef::Document => "Document".to_owned(),
         TypeRef::Json => "mixed".to_owned(),
         TypeRef::Enum { name } => match dir {
             Direction::Sent if open => format!("{}|string", class_named(name)),
@@ -260,6 +261,7 @@ pub fn list_item_check(item: &TypeRef, open: bool) -> Option<String> {
         TypeRef::Bool => Some("'bool'".to_owned()),
         TypeRef::Decimal { .. } => Some("Decimal::class".to_owned()),
         TypeRef::Date => Some("\\DateTimeImmutable::class".to_owned()),
+        TypeRef::Document => Some("Document::class".to_owned()),
         TypeRef::Enum { name } => Some(format!("{}::class", class_named(name))),
         TypeRef::Record { name, .. } => Some(format!("{}::class", class_named(name))),
         TypeRef::Array { .. } => Some("'array'".to_owned()),
@@ -275,10 +277,13 @@ pub fn wire_value(ty: &TypeRef, value: &str) -> String {
         } => format!("new JsonNumber((string) {value})"),
         // A calendar day as `YYYY-MM-DD` (its time and time zone are not sent).
         TypeRef::Date => format!("{value}->format('Y-m-d')"),
+        // Standard Base64 with padding (decision `document-type`).
+        TypeRef::Document => format!("{value}->base64()"),
         TypeRef::Record { .. } => format!("{value}->toWire()"),
         TypeRef::Array { item } => match item.as_ref() {
             TypeRef::Record { .. }
             | TypeRef::Date
+            | TypeRef::Document
             | TypeRef::Decimal {
                 wire: DecimalWire::Number,
             }
@@ -304,6 +309,7 @@ pub fn read_value(ty: &TypeRef, value: &str, at: &str) -> String {
         TypeRef::Decimal { .. } => format!("Read::decimal({value}, {at})"),
         TypeRef::Bool => format!("Read::bool({value}, {at})"),
         TypeRef::Date => format!("Read::date({value}, {at})"),
+        TypeRef::Document => format!("Read::document({value}, {at})"),
         TypeRef::Json => format!("Read::raw({value})"),
         TypeRef::Enum { name } => {
             format!("Read::enum({}::class, {value}, {at})", class_named(name))

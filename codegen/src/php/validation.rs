@@ -26,6 +26,7 @@ fn arg(a: &CheckArg) -> String {
 fn call(check: &crate::rules::Check, at: &str, value: &str) -> String {
     let value = match check.value {
         CheckValue::Length => format!("count({value})"),
+        CheckValue::Size => format!("{value}->length()"),
         CheckValue::Text | CheckValue::Integer | CheckValue::Amount => value.to_owned(),
         // A value set's case, or (an open set's) a code given as text.
         CheckValue::Wire => format!("(is_string({value}) ? {value} : {value}->value)"),

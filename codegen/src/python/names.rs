@@ -59,6 +59,21 @@ pub fn sent_type(f: &crate::plan::FieldPlan) -> String {
     py_type_of(&f.ty, Direction::Sent, f.open_values)
 }
 
+/// What follows a dataclass field's type: its default (`None` for an optional field) and,
+/// for a document, `repr=False`, so that no repr shows a document's bytes.
+pub fn field_default(ty: &TypeRef, required: bool) -> String {
+    let hidden = match ty {
+        TypeRef::Array { item } => **item == TypeRef::Document,
+        other => *other == TypeRef::Document,
+    };
+    match (required, hidden) {
+        (true, false) => String::new(),
+        (false, false) => " | None = None".to_owned(),
+        (true, true) => " = dataclasses.field(repr=False)".to_owned(),
+        (false, true) => " | None = dataclasses.field(default=None, repr=False)".to_owned(),
+    }
+}
+
 /// The Python type of a model type (enums and records by their class names).
 pub fn py_type(ty: &TypeRef, dir: Direction) -> String {
     py_type_of(ty, dir, false)
@@ -72,6 +87,7 @@ fn py_type_of(ty: &TypeRef, dir: Direction, open: bool) -> String {
         TypeRef::Decimal { .. } => "Decimal".to_owned(),
         TypeRef::Bool => "bool".to_owned(),
         TypeRef::Date => "_dt.date".to_owned(),
+        TypeRef::Document => "bytes".to_owned(),
         TypeRef::Scalar => "Scalar".to_owned(),
         TypeRef::Json if sent => "WireValue".to_owned(),
         TypeRef::Json => "JsonValue".to_owned(),
@@ -99,6 +115,7 @@ pub fn named(ty: &TypeRef, dir: Direction, enums: &mut Vec<String>, records: &mu
         | TypeRef::Decimal { .. }
         | TypeRef::Bool
         | TypeRef::Date
+        | TypeRef::Document
         | TypeRef::Scalar
         | TypeRef::Json => {}
     }
@@ -116,6 +133,7 @@ pub fn to_wire(ty: &TypeRef, value: &str, wire_name: &str) -> String {
         } => format!("_w.decimal_number({value})"),
         TypeRef::Json => format!("_w.json_wire({value}, {})", string(wire_name)),
         TypeRef::Date => format!("_w.date_text({value})"),
+        TypeRef::Document => format!("_w.document_text({value})"),
         // Never sent (the checker refuses a sent scalar); written as its text.
         TypeRef::Scalar => format!("str({value})"),
         TypeRef::Enum { .. } => format!("_w.enum_wire({value})"),
@@ -135,6 +153,7 @@ pub fn reader(ty: &TypeRef) -> String {
         TypeRef::Decimal { .. } => "_w.decimal_of".to_owned(),
         TypeRef::Bool => "_w.bool_of".to_owned(),
         TypeRef::Date => "_w.date_of".to_owned(),
+        TypeRef::Document => "_w.document_of".to_owned(),
         TypeRef::Scalar => "_w.scalar_of".to_owned(),
         TypeRef::Json => "_w.json_of".to_owned(),
         TypeRef::Enum { name } => format!("_w.enum_reader({name})"),

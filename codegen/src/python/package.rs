@@ -31,7 +31,7 @@ name = "baas_client"
 }
 
 /// What `baas_client` re-exports from `baas_runtime`.
-const RUNTIME_NAMES: [&str; 32] = [
+const RUNTIME_NAMES: [&str; 33] = [
     "ApiError",
     "BaasError",
     "CallOptions",
@@ -40,6 +40,7 @@ const RUNTIME_NAMES: [&str; 32] = [
     "ConfigError",
     "Confirmed",
     "DecodeError",
+    "Document",
     "EncodeError",
     "InvalidRequest",
     "JsonNumber",

@@ -50,7 +50,7 @@ fn validator_params(source: &str, method: &str) -> Option<Vec<String>> {
 fn python_type(value: CheckValue) -> &'static str {
     match value {
         CheckValue::Text => "str",
-        CheckValue::Integer | CheckValue::Length => "int",
+        CheckValue::Integer | CheckValue::Length | CheckValue::Size => "int",
         CheckValue::Amount => "Decimal",
         CheckValue::Wire => "str",
     }

@@ -89,6 +89,9 @@ pub enum AppliesTo {
     Arrays,
     /// Value sets, or arrays of them (each element).
     ValueSets,
+    /// Documents, or arrays of them (each element); also strings holding Base64 text, as
+    /// specs before the `document` type wrote them (so older specs still check and diff).
+    Documents,
     /// Any type.
     Any,
 }
@@ -108,6 +111,7 @@ impl AppliesTo {
             AppliesTo::Decimals => matches!(elem, TypeRef::Decimal { .. }),
             AppliesTo::Arrays => matches!(ty, TypeRef::Array { .. }),
             AppliesTo::ValueSets => matches!(elem, TypeRef::Enum { .. }),
+            AppliesTo::Documents => matches!(elem, TypeRef::Document | TypeRef::String),
             AppliesTo::Any => true,
         }
     }
@@ -120,6 +124,7 @@ impl AppliesTo {
             AppliesTo::Decimals => "decimals (or arrays of decimals)",
             AppliesTo::Arrays => "arrays",
             AppliesTo::ValueSets => "value sets (or arrays of them)",
+            AppliesTo::Documents => "documents (or arrays of them; or Base64 text in a string)",
             AppliesTo::Any => "any type",
         }
     }
@@ -184,8 +189,8 @@ impl RuleKey {
         match self {
             RuleKey::MaxChars
             | RuleKey::MinChars
-            | RuleKey::Alphanumeric
-            | RuleKey::Base64MaxBytes => AppliesTo::Strings,
+            | RuleKey::Alphanumeric => AppliesTo::Strings,
+            RuleKey::Base64MaxBytes => AppliesTo::Documents,
             RuleKey::Range | RuleKey::Positive => AppliesTo::Numbers,
             RuleKey::Whole | RuleKey::DecimalPlaces => AppliesTo::Decimals,
             RuleKey::MaxItems | RuleKey::MinItems => AppliesTo::Arrays,
@@ -205,7 +210,9 @@ impl RuleKey {
             RuleKey::Whole => "decimal: no fractional part",
             RuleKey::DecimalPlaces => "decimal: at most this many places",
             RuleKey::Alphanumeric => "string: ASCII letters and digits only",
-            RuleKey::Base64MaxBytes => "string: valid Base64 of at most N decoded bytes",
+            RuleKey::Base64MaxBytes => {
+                "document: at most N bytes (the file's size, before Base64 grows it by a third)"
+            }
             RuleKey::MaxItems => "array: at most N items",
             RuleKey::MinItems => "array: at least N items",
             RuleKey::OneOf => {
@@ -297,7 +304,7 @@ pub enum RuleKind {
     DecimalPlaces { places: u32 },
     /// ASCII letters and digits only.
     Alphanumeric,
-    /// Valid Base64 whose decoded size is at most `max` bytes.
+    /// A document of at most `max` bytes (sent as Base64, a third larger).
     Base64MaxBytes { max: u64 },
     /// At most `max` items.
     MaxItems { max: u64 },
@@ -443,7 +450,7 @@ impl RuleKind {
             RuleKind::DecimalPlaces { places } => format!("at most {places} decimal places"),
             RuleKind::Alphanumeric => "ASCII letters and digits only".to_owned(),
             RuleKind::Base64MaxBytes { max } => {
-                format!("valid Base64 whose decoded size is at most {max} bytes")
+                format!("a document of at most {max} bytes (before Base64)")
             }
             RuleKind::MaxItems { max } => format!("at most {max} items"),
             RuleKind::MinItems { min } => format!("at least {min} items"),

@@ -29,6 +29,8 @@ pub enum CheckValue {
     Length,
     /// The wire text of a value set's value (`"KES"`; listed or not).
     Wire,
+    /// A document's size in bytes (before Base64).
+    Size,
 }
 
 /// An argument of a validator call after the path and the value.
@@ -91,6 +93,7 @@ pub fn every_check() -> Vec<(RuleKey, Check)> {
         decimal(DecimalWire::String),
         decimal(DecimalWire::Number),
         TypeRef::Bool,
+        TypeRef::Document,
         TypeRef::Enum { name: "E".into() },
         TypeRef::Array {
             item: Box::new(TypeRef::String),
@@ -148,8 +151,6 @@ pub struct Example {
     pub max_chars: u64,
     /// At least this many characters.
     pub min_chars: u64,
-    /// The text must be Base64.
-    pub base64: bool,
     /// Integer bounds.
     pub int_min: Option<i64>,
     /// Integer bounds.
@@ -167,7 +168,6 @@ impl Default for Example {
         Example {
             max_chars: u64::MAX,
             min_chars: 0,
-            base64: false,
             int_min: None,
             int_max: None,
             decimal_min: None,
@@ -194,6 +194,11 @@ impl RuleKind {
                 Check::value("min_chars", V::Text, vec![CheckArg::Count(*min)])
             }
             RuleKind::Alphanumeric if text => Check::value("alphanumeric", V::Text, vec![]),
+            RuleKind::Base64MaxBytes { max } if matches!(elem, TypeRef::Document) => {
+                Check::value("max_bytes", V::Size, vec![CheckArg::Count(*max)])
+            }
+            // Base64 text in a string (specs before the `document` type): valid, and its
+            // decoded size within `max`.
             RuleKind::Base64MaxBytes { max } if text => {
                 Check::value("base64_max_bytes", V::Text, vec![CheckArg::Count(*max)])
             }
@@ -319,11 +324,16 @@ impl RuleKind {
                 map.insert("x-baas-decimal-places".into(), json!(places));
             }
             RuleKind::Alphanumeric => out.patterns.push("^[A-Za-z0-9]*$".to_owned()),
+            // The document type writes the Base64 keywords; this bounds its length.
             RuleKind::Base64MaxBytes { max } => {
-                map.insert("contentEncoding".into(), json!("base64"));
                 map.insert("maxLength".into(), json!(max.div_ceil(3) * 4));
                 map.insert("x-baas-base64-max-bytes".into(), json!(max));
-                out.patterns.push("^[A-Za-z0-9+/]*={0,2}$".to_owned());
+                // Base64 text in a string (specs before the `document` type, which writes
+                // these keywords itself).
+                if *elem == TypeRef::String {
+                    map.insert("contentEncoding".into(), json!("base64"));
+                    out.patterns.push("^[A-Za-z0-9+/]*={0,2}$".to_owned());
+                }
             }
             RuleKind::ServerSide { text } => out.server_side.push(text.clone()),
             RuleKind::OneOf { values } => {
@@ -360,7 +370,6 @@ impl RuleKind {
         match self {
             RuleKind::MaxChars { max } => example.max_chars = example.max_chars.min(*max),
             RuleKind::MinChars { min } => example.min_chars = *min,
-            RuleKind::Base64MaxBytes { .. } => example.base64 = true,
             RuleKind::Range { min, max } => {
                 if let Some(min) = min.filter(|m| m.scale == 0) {
                     example.int_min = Some(min.mantissa);
@@ -380,6 +389,7 @@ impl RuleKind {
             | RuleKind::Whole
             | RuleKind::DecimalPlaces { .. }
             | RuleKind::Alphanumeric
+            | RuleKind::Base64MaxBytes { .. }
             | RuleKind::MaxItems { .. }
             | RuleKind::ServerSide { .. } => {}
         }

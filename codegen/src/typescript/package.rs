@@ -60,7 +60,7 @@ pub fn tsconfig() -> String {
 
 /// What `@baas/client` re-exports from `@baas/runtime` (values, then types), unless a
 /// generated name takes it.
-const RUNTIME_VALUES: [&str; 32] = [
+const RUNTIME_VALUES: [&str; 33] = [
     "ACK",
     "ApiError",
     "BaasError",
@@ -88,6 +88,7 @@ const RUNTIME_VALUES: [&str; 32] = [
     "SandboxAdmin",
     "SandboxAdminError",
     "SandboxProcess",
+    "Document",
     "addDays",
     "isIsoDate",
     "isoDate",

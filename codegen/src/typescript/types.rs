@@ -28,6 +28,7 @@ pub fn ts_type(ty: &TypeRef, dir: Direction, plan: &SdkPlan) -> String {
         TypeRef::Decimal { .. } => "rt.Amount".to_owned(),
         TypeRef::Bool => "boolean".to_owned(),
         TypeRef::Date => "rt.IsoDate".to_owned(),
+        TypeRef::Document => "Uint8Array".to_owned(),
         TypeRef::Json if sent => "rt.JsonInput".to_owned(),
         TypeRef::Json => "rt.JsonValue".to_owned(),
         // An open set's field takes any other code too; `string & {}` keeps the listed
@@ -62,6 +63,7 @@ pub fn descriptor(ty: &TypeRef, plan: &SdkPlan) -> String {
         }
         TypeRef::Bool => kind("bool"),
         TypeRef::Date => kind("date"),
+        TypeRef::Document => kind("document"),
         TypeRef::Scalar => kind("scalar"),
         TypeRef::Json => kind("json"),
         TypeRef::Enum { name } => {

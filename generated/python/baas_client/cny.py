@@ -77,12 +77,12 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     """Wire name `beneficiaryAccountId`."""
     payment_purpose: PaymentPurpose
     """Wire name `paymentPurpose`."""
-    support_document_file: str
-    """Base64. Size limit: not shown. Wire name `supportDocumentFile`."""
+    support_document_file: bytes = dataclasses.field(repr=False)
+    """The support document (sent as Base64). Size limit: not shown. Wire name `supportDocumentFile`."""
     support_document_type: CnyDocumentType
     """Wire name `supportDocumentType`."""
-    company_regis_document_file: str
-    """Base64. Size limit: not shown. Wire name `companyRegisDocumentFile`."""
+    company_regis_document_file: bytes = dataclasses.field(repr=False)
+    """The company registration document (sent as Base64). Size limit: not shown. Wire name `companyRegisDocumentFile`."""
     company_regis_document_type: CnyDocumentType
     """Wire name `companyRegisDocumentType`."""
     invoice_document_type: CnyDocumentType
@@ -95,8 +95,8 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
     remark: str | None = None
     """Wire name `remark`."""
-    invoice: str | None = None
-    """Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: valid Base64 whose decoded size is at most 31457280 bytes. Wire name `invoice`."""
+    invoice: bytes | None = dataclasses.field(default=None, repr=False)
+    """The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: a document of at most 31457280 bytes (before Base64). Wire name `invoice`."""
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payerAccountId")
@@ -136,19 +136,17 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
         if self.remark is not None:
             v.is_type(p, self.remark, str, "a str")
         p = at.field("supportDocumentFile")
-        if v.is_type(p, self.support_document_file, str, "a str"):
-            v.required(p, self.support_document_file != "")
+        v.is_document(p, self.support_document_file)
         p = at.field("supportDocumentType")
         v.is_type(p, self.support_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("companyRegisDocumentFile")
-        if v.is_type(p, self.company_regis_document_file, str, "a str"):
-            v.required(p, self.company_regis_document_file != "")
+        v.is_document(p, self.company_regis_document_file)
         p = at.field("companyRegisDocumentType")
         v.is_type(p, self.company_regis_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("invoice")
         if self.invoice is not None:
-            if v.is_type(p, self.invoice, str, "a str"):
-                v.base64_max_bytes(p, self.invoice, 31457280)
+            if v.is_document(p, self.invoice):
+                v.max_bytes(p, len(self.invoice), 31457280)
         p = at.field("invoiceDocumentType")
         v.is_type(p, self.invoice_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("oderArray")
@@ -158,7 +156,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
                 if v.is_type(q, order_array_item, OrderItem, "a OrderItem"):
                     order_array_item._validate_at(v, q)
         v.required_if(at.field("beneficiaryCountryCode"), (self.beneficiary_country_code is not None and self.beneficiary_country_code != ""), _w.wire_text(self.beneficiary_type) == "1", "beneficiaryType is 1")
-        v.required_if(at.field("invoice"), (self.invoice is not None and self.invoice != ""), sum((x.amount for x in self.order_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
+        v.required_if(at.field("invoice"), self.invoice is not None, sum((x.amount for x in self.order_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
 
     def _to_wire(self) -> dict[str, WireValue]:
         out: dict[str, WireValue] = {}
@@ -177,12 +175,12 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
             out["messageToBeneficiary"] = self.message_to_beneficiary
         if self.remark is not None:
             out["remark"] = self.remark
-        out["supportDocumentFile"] = self.support_document_file
+        out["supportDocumentFile"] = _w.document_text(self.support_document_file)
         out["supportDocumentType"] = _w.enum_wire(self.support_document_type)
-        out["companyRegisDocumentFile"] = self.company_regis_document_file
+        out["companyRegisDocumentFile"] = _w.document_text(self.company_regis_document_file)
         out["companyRegisDocumentType"] = _w.enum_wire(self.company_regis_document_type)
         if self.invoice is not None:
-            out["invoice"] = self.invoice
+            out["invoice"] = _w.document_text(self.invoice)
         out["invoiceDocumentType"] = _w.enum_wire(self.invoice_document_type)
         out["oderArray"] = [item._to_wire() for item in self.order_array]
         return out

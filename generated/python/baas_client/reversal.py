@@ -63,8 +63,8 @@ class TxReversalRequest(Request[TxReversalResponse]):
     """Time of that third-party reversal (format not shown). Wire name `reversedTime`."""
     reversal_reason: str | None = None
     """Wire name `reversalReason`."""
-    voucher_base64: str | None = None
-    """Voucher document (Base64). Size limit: not shown. Wire name `voucherBase64`."""
+    voucher_base64: bytes | None = dataclasses.field(default=None, repr=False)
+    """Voucher document (sent as Base64). Size limit: not shown. Wire name `voucherBase64`."""
     voucher_type: VoucherType | None = None
     """Wire name `voucherType`."""
 
@@ -83,7 +83,7 @@ class TxReversalRequest(Request[TxReversalResponse]):
             v.is_type(p, self.reversal_reason, str, "a str")
         p = at.field("voucherBase64")
         if self.voucher_base64 is not None:
-            v.is_type(p, self.voucher_base64, str, "a str")
+            v.is_document(p, self.voucher_base64)
         p = at.field("voucherType")
         if self.voucher_type is not None:
             v.is_type(p, self.voucher_type, VoucherType, "a VoucherType")
@@ -98,7 +98,7 @@ class TxReversalRequest(Request[TxReversalResponse]):
         if self.reversal_reason is not None:
             out["reversalReason"] = self.reversal_reason
         if self.voucher_base64 is not None:
-            out["voucherBase64"] = self.voucher_base64
+            out["voucherBase64"] = _w.document_text(self.voucher_base64)
         if self.voucher_type is not None:
             out["voucherType"] = _w.enum_wire(self.voucher_type)
         return out

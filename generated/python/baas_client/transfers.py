@@ -493,8 +493,8 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
     payment_purpose: str | None = None
     """Used when paymentPurposeId is OTHR; max 35 characters. Rules: at most 35 characters. Wire name `paymentPurpose`."""
-    support_document: str | None = None
-    """Base64. Size limit: not shown. Wire name `supportDocument`."""
+    support_document: bytes | None = dataclasses.field(default=None, repr=False)
+    """The support document (sent as Base64). Size limit: not shown. Wire name `supportDocument`."""
     support_document_type: SwiftDocumentType | None = None
     """Wire name `supportDocumentType`."""
 
@@ -552,7 +552,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
             v.required(p, self.sender_address != "")
         p = at.field("supportDocument")
         if self.support_document is not None:
-            v.is_type(p, self.support_document, str, "a str")
+            v.is_document(p, self.support_document)
         p = at.field("supportDocumentType")
         if self.support_document_type is not None:
             v.is_type(p, self.support_document_type, SwiftDocumentType, "a SwiftDocumentType")
@@ -585,7 +585,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
             out["paymentPurpose"] = self.payment_purpose
         out["senderAddress"] = self.sender_address
         if self.support_document is not None:
-            out["supportDocument"] = self.support_document
+            out["supportDocument"] = _w.document_text(self.support_document)
         if self.support_document_type is not None:
             out["supportDocumentType"] = _w.enum_wire(self.support_document_type)
         out["chargeType"] = _w.enum_wire(self.charge_type)

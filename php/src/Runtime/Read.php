@@ -119,6 +119,26 @@ final class Read
     }
 
     /**
+     * A document, received as Base64 text and read leniently ({@see Document::fromReceivedText}:
+     * text that is not Base64 is kept as its bytes, never an error; decision `document-type`).
+     *
+     * @param mixed $value the received value
+     * @param string $at its path
+     * @return Document|null the document, or null when absent
+     * @throws DecodeError when it is not a string
+     */
+    public static function document(mixed $value, string $at): ?Document
+    {
+        if ($value === null) {
+            return null;
+        }
+        if (is_string($value)) {
+            return Document::fromReceivedText($value);
+        }
+        throw self::wrong($at, 'a document as Base64 text', $value);
+    }
+
+    /**
      * An exact decimal, from a string or a number (`"100.50"`, `100.50`), never through a float.
      *
      * @param mixed $value the received value

@@ -196,6 +196,21 @@ final class Validator
     }
 
     /**
+     * A document of at most `$max` bytes: its own size (the Base64 text sent is a third
+     * larger). Violates `base64_max_bytes`.
+     *
+     * @param FieldPath $at the field
+     * @param int $size its size in bytes
+     * @param int $max the most bytes
+     */
+    public function maxBytes(FieldPath $at, int $size, int $max): void
+    {
+        if ($size > $max) {
+            $this->push($at, RuleKind::Base64MaxBytes, 'is ' . $size . ' bytes, at most ' . $max . ' allowed');
+        }
+    }
+
+    /**
      * At most `$max` items.
      *
      * @param FieldPath $at the array field

@@ -20,6 +20,7 @@ pub fn records_module(plan: &SdkPlan) -> String {
         "The records of the API: sent shapes (validated, strict) and received shapes (every \
          field optional, unknown members ignored).",
     );
+    out.line("import dataclasses");
     out.line("from dataclasses import dataclass");
     out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
@@ -77,7 +78,7 @@ pub fn sent_class(
     }
     for f in required_first(fields) {
         let ty = sent_type(f);
-        let default = if f.required() { "" } else { " | None = None" };
+        let default = names::field_default(&f.ty, f.required());
         out.line(&format!("{}: {ty}{default}", ident(&f.words)));
         docstring(out, &field_doc(f, Direction::Sent));
     }
@@ -131,7 +132,8 @@ pub fn received_class(out: &mut Out, name: &str, class_doc: &Doc, fields: &[Fiel
     doc(out, class_doc);
     for f in fields {
         let ty = py_type(&f.ty, Direction::Received);
-        out.line(&format!("{}: {ty} | None = None", ident(&f.words)));
+        let default = names::field_default(&f.ty, false);
+        out.line(&format!("{}: {ty}{default}", ident(&f.words)));
         docstring(out, &field_doc(f, Direction::Received));
     }
     out.blank();

@@ -19,6 +19,7 @@ fn type_check(ty: &TypeRef, open: bool, value: &str, path: &str) -> Option<Strin
         TypeRef::Decimal { .. } => format!("v.is_decimal({path}, {value})"),
         TypeRef::Bool => format!("v.is_type({path}, {value}, bool, \"a bool\")"),
         TypeRef::Date => format!("v.is_date({path}, {value})"),
+        TypeRef::Document => format!("v.is_document({path}, {value})"),
         TypeRef::Json | TypeRef::Scalar => return None,
         TypeRef::Enum { name } | TypeRef::Record { name, .. } => {
             format!("v.is_type({path}, {value}, {name}, \"a {name}\")")
@@ -31,7 +32,7 @@ fn type_check(ty: &TypeRef, open: bool, value: &str, path: &str) -> Option<Strin
 pub(in crate::python) fn call(check: &Check, path: &str, value: &str) -> String {
     let value = match check.value {
         CheckValue::Text | CheckValue::Amount | CheckValue::Integer => value.to_owned(),
-        CheckValue::Length => format!("len({value})"),
+        CheckValue::Length | CheckValue::Size => format!("len({value})"),
         CheckValue::Wire => format!("_w.enum_text({value})"),
     };
     let mut parts = vec![path.to_owned(), value];

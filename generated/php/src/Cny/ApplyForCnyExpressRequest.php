@@ -11,6 +11,7 @@ use Baas\Client\Enums\CnyDocumentType;
 use Baas\Client\Enums\PaymentPurpose;
 use Baas\Client\Records\OrderItem;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\OperationInfo;
 use Baas\Runtime\Request;
@@ -56,9 +57,11 @@ final class ApplyForCnyExpressRequest implements Request
      * @param string $beneficiaryBankAddress
      * @param string $beneficiaryAccountId
      * @param PaymentPurpose $paymentPurpose
-     * @param string $supportDocumentFile Base64. Size limit: not shown.
+     * @param Document $supportDocumentFile The support document (sent as Base64). Size limit: not
+     * shown.
      * @param CnyDocumentType $supportDocumentType
-     * @param string $companyRegisDocumentFile Base64. Size limit: not shown.
+     * @param Document $companyRegisDocumentFile The company registration document (sent as Base64).
+     * Size limit: not shown.
      * @param CnyDocumentType $companyRegisDocumentType
      * @param CnyDocumentType $invoiceDocumentType
      * @param list<OrderItem> $oderArray Order items. Wire name spelled so (oderArray). The document
@@ -68,8 +71,8 @@ final class ApplyForCnyExpressRequest implements Request
      * service only: must be a supported CNY nationality (list not shown).
      * @param string|null $messageToBeneficiary Max 100 characters. Rules: at most 100 characters.
      * @param string|null $remark
-     * @param string|null $invoice Base64; mandatory when the amount exceeds 70,000 CNY; one file, at
-     * most 30MB. Rules: valid Base64 whose decoded size is at most 31457280 bytes.
+     * @param Document|null $invoice The invoice (sent as Base64); mandatory when the amount exceeds
+     * 70,000 CNY; one file, at most 30MB. Rules: a document of at most 31457280 bytes (before Base64).
      */
     public function __construct(
         public readonly string $payerAccountId,
@@ -81,16 +84,16 @@ final class ApplyForCnyExpressRequest implements Request
         public readonly string $beneficiaryBankAddress,
         public readonly string $beneficiaryAccountId,
         public readonly PaymentPurpose $paymentPurpose,
-        public readonly string $supportDocumentFile,
+        public readonly Document $supportDocumentFile,
         public readonly CnyDocumentType $supportDocumentType,
-        public readonly string $companyRegisDocumentFile,
+        public readonly Document $companyRegisDocumentFile,
         public readonly CnyDocumentType $companyRegisDocumentType,
         public readonly CnyDocumentType $invoiceDocumentType,
         public readonly array $oderArray,
         public readonly ?string $beneficiaryCountryCode = null,
         public readonly ?string $messageToBeneficiary = null,
         public readonly ?string $remark = null,
-        public readonly ?string $invoice = null,
+        public readonly ?Document $invoice = null,
     ) {
     }
 
@@ -123,10 +126,8 @@ final class ApplyForCnyExpressRequest implements Request
         if ($this->messageToBeneficiary !== null) {
             $v->maxChars($at->field('messageToBeneficiary'), $this->messageToBeneficiary, 100);
         }
-        $v->required($at->field('supportDocumentFile'), $this->supportDocumentFile !== '');
-        $v->required($at->field('companyRegisDocumentFile'), $this->companyRegisDocumentFile !== '');
         if ($this->invoice !== null) {
-            $v->base64MaxBytes($at->field('invoice'), $this->invoice, 31457280);
+            $v->maxBytes($at->field('invoice'), $this->invoice->length(), 31457280);
         }
         if ($v->listOf($at->field('oderArray'), $this->oderArray, OrderItem::class)) {
             foreach ($this->oderArray as $i => $item) {
@@ -134,7 +135,7 @@ final class ApplyForCnyExpressRequest implements Request
             }
         }
         $v->requiredIf($at->field('beneficiaryCountryCode'), ($this->beneficiaryCountryCode !== null && $this->beneficiaryCountryCode !== ''), $this->beneficiaryType?->value === '1', 'beneficiaryType is 1');
-        $v->requiredIf($at->field('invoice'), ($this->invoice !== null && $this->invoice !== ''), Decimal::sum(array_map(static fn (OrderItem $x): Decimal => $x->amount, $this->oderArray ?? []))->compareTo('70000') > 0, 'the sum of oderArray[].amount is greater than 70000');
+        $v->requiredIf($at->field('invoice'), $this->invoice !== null, Decimal::sum(array_map(static fn (OrderItem $x): Decimal => $x->amount, $this->oderArray ?? []))->compareTo('70000') > 0, 'the sum of oderArray[].amount is greater than 70000');
     }
 
     /**
@@ -157,11 +158,11 @@ final class ApplyForCnyExpressRequest implements Request
             'paymentPurpose' => $this->paymentPurpose,
             'messageToBeneficiary' => $this->messageToBeneficiary,
             'remark' => $this->remark,
-            'supportDocumentFile' => $this->supportDocumentFile,
+            'supportDocumentFile' => $this->supportDocumentFile->base64(),
             'supportDocumentType' => $this->supportDocumentType,
-            'companyRegisDocumentFile' => $this->companyRegisDocumentFile,
+            'companyRegisDocumentFile' => $this->companyRegisDocumentFile->base64(),
             'companyRegisDocumentType' => $this->companyRegisDocumentType,
-            'invoice' => $this->invoice,
+            'invoice' => $this->invoice === null ? null : $this->invoice->base64(),
             'invoiceDocumentType' => $this->invoiceDocumentType,
             'oderArray' => array_map(static fn (OrderItem $x): mixed => $x->toWire(), $this->oderArray),
         ]);

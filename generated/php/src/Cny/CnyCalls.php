@@ -14,6 +14,7 @@ use Baas\Client\Records\CnyTransferDetail;
 use Baas\Client\Records\CnyTransferSummary;
 use Baas\Client\Records\OrderItem;
 use Baas\Runtime\CallOptions;
+use Baas\Runtime\Document;
 use Baas\Runtime\Page;
 use Baas\Runtime\Pending;
 use Baas\Runtime\Read;
@@ -55,9 +56,9 @@ trait CnyCalls
      * @param string $beneficiaryBankAddress
      * @param string $beneficiaryAccountId
      * @param PaymentPurpose $paymentPurpose
-     * @param string $supportDocumentFile Base64.
+     * @param Document $supportDocumentFile The support document (sent as Base64).
      * @param CnyDocumentType $supportDocumentType
-     * @param string $companyRegisDocumentFile Base64.
+     * @param Document $companyRegisDocumentFile The company registration document (sent as Base64).
      * @param CnyDocumentType $companyRegisDocumentType
      * @param CnyDocumentType $invoiceDocumentType
      * @param list<OrderItem> $oderArray Order items.
@@ -65,8 +66,8 @@ trait CnyCalls
      * supported CNY nationality (the list is referenced by name, not shown).
      * @param string|null $messageToBeneficiary Max 100 characters.
      * @param string|null $remark
-     * @param string|null $invoice Base64; mandatory when the amount exceeds 70,000 CNY; one file, at
-     * most 30MB.
+     * @param Document|null $invoice The invoice (sent as Base64); mandatory when the amount exceeds
+     * 70,000 CNY; one file, at most 30MB.
      * @param CallOptions|null $options per-call options (your requestId, a time limit, retries)
      * @return ApplyForCnyExpressResponse the answer
      * @throws \Baas\Runtime\Exception\BaasException every failure, saying whether the request was not
@@ -82,16 +83,16 @@ trait CnyCalls
         string $beneficiaryBankAddress,
         string $beneficiaryAccountId,
         PaymentPurpose $paymentPurpose,
-        string $supportDocumentFile,
+        Document $supportDocumentFile,
         CnyDocumentType $supportDocumentType,
-        string $companyRegisDocumentFile,
+        Document $companyRegisDocumentFile,
         CnyDocumentType $companyRegisDocumentType,
         CnyDocumentType $invoiceDocumentType,
         array $oderArray,
         ?string $beneficiaryCountryCode = null,
         ?string $messageToBeneficiary = null,
         ?string $remark = null,
-        ?string $invoice = null,
+        ?Document $invoice = null,
         ?CallOptions $options = null,
     ): ApplyForCnyExpressResponse {
         return $this->runtime()->execute(new ApplyForCnyExpressRequest(payerAccountId: $payerAccountId, beneficiaryType: $beneficiaryType, beneficiaryName: $beneficiaryName, beneficiaryIdNumber: $beneficiaryIdNumber, beneficiaryBankCode: $beneficiaryBankCode, beneficiaryBankName: $beneficiaryBankName, beneficiaryBankAddress: $beneficiaryBankAddress, beneficiaryAccountId: $beneficiaryAccountId, paymentPurpose: $paymentPurpose, supportDocumentFile: $supportDocumentFile, supportDocumentType: $supportDocumentType, companyRegisDocumentFile: $companyRegisDocumentFile, companyRegisDocumentType: $companyRegisDocumentType, invoiceDocumentType: $invoiceDocumentType, oderArray: $oderArray, beneficiaryCountryCode: $beneficiaryCountryCode, messageToBeneficiary: $messageToBeneficiary, remark: $remark, invoice: $invoice), $options);
@@ -116,16 +117,16 @@ trait CnyCalls
         string $beneficiaryBankAddress,
         string $beneficiaryAccountId,
         PaymentPurpose $paymentPurpose,
-        string $supportDocumentFile,
+        Document $supportDocumentFile,
         CnyDocumentType $supportDocumentType,
-        string $companyRegisDocumentFile,
+        Document $companyRegisDocumentFile,
         CnyDocumentType $companyRegisDocumentType,
         CnyDocumentType $invoiceDocumentType,
         array $oderArray,
         ?string $beneficiaryCountryCode = null,
         ?string $messageToBeneficiary = null,
         ?string $remark = null,
-        ?string $invoice = null,
+        ?Document $invoice = null,
         ?CallOptions $options = null,
     ): Pending {
         $success = $this->runtime()->executeWith(new ApplyForCnyExpressRequest(payerAccountId: $payerAccountId, beneficiaryType: $beneficiaryType, beneficiaryName: $beneficiaryName, beneficiaryIdNumber: $beneficiaryIdNumber, beneficiaryBankCode: $beneficiaryBankCode, beneficiaryBankName: $beneficiaryBankName, beneficiaryBankAddress: $beneficiaryBankAddress, beneficiaryAccountId: $beneficiaryAccountId, paymentPurpose: $paymentPurpose, supportDocumentFile: $supportDocumentFile, supportDocumentType: $supportDocumentType, companyRegisDocumentFile: $companyRegisDocumentFile, companyRegisDocumentType: $companyRegisDocumentType, invoiceDocumentType: $invoiceDocumentType, oderArray: $oderArray, beneficiaryCountryCode: $beneficiaryCountryCode, messageToBeneficiary: $messageToBeneficiary, remark: $remark, invoice: $invoice), $options);

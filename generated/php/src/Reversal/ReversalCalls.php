@@ -13,6 +13,7 @@ use Baas\Client\Records\FeeResult;
 use Baas\Client\Records\ReversalApplication;
 use Baas\Runtime\CallOptions;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\RuntimeClient;
 
 /**
@@ -45,7 +46,7 @@ trait ReversalCalls
      * party.
      * @param string|null $reversedTime Time of that third-party reversal (format not shown).
      * @param string|null $reversalReason
-     * @param string|null $voucherBase64 Voucher document (Base64).
+     * @param Document|null $voucherBase64 Voucher document (sent as Base64).
      * @param VoucherType|null $voucherType
      * @param CallOptions|null $options per-call options (your requestId, a time limit, retries)
      * @return TxReversalResponse the answer
@@ -57,7 +58,7 @@ trait ReversalCalls
         ?string $reversalReceiptNo = null,
         ?string $reversedTime = null,
         ?string $reversalReason = null,
-        ?string $voucherBase64 = null,
+        ?Document $voucherBase64 = null,
         ?VoucherType $voucherType = null,
         ?CallOptions $options = null,
     ): TxReversalResponse {

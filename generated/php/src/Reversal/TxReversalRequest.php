@@ -7,6 +7,7 @@ declare(strict_types=1);
 namespace Baas\Client\Reversal;
 
 use Baas\Client\Enums\VoucherType;
+use Baas\Runtime\Document;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\OperationInfo;
 use Baas\Runtime\Request;
@@ -38,7 +39,7 @@ final class TxReversalRequest implements Request
      * party.
      * @param string|null $reversedTime Time of that third-party reversal (format not shown).
      * @param string|null $reversalReason
-     * @param string|null $voucherBase64 Voucher document (Base64). Size limit: not shown.
+     * @param Document|null $voucherBase64 Voucher document (sent as Base64). Size limit: not shown.
      * @param VoucherType|null $voucherType
      */
     public function __construct(
@@ -46,7 +47,7 @@ final class TxReversalRequest implements Request
         public readonly ?string $reversalReceiptNo = null,
         public readonly ?string $reversedTime = null,
         public readonly ?string $reversalReason = null,
-        public readonly ?string $voucherBase64 = null,
+        public readonly ?Document $voucherBase64 = null,
         public readonly ?VoucherType $voucherType = null,
     ) {
     }
@@ -84,7 +85,7 @@ final class TxReversalRequest implements Request
             'reversalReceiptNo' => $this->reversalReceiptNo,
             'reversedTime' => $this->reversedTime,
             'reversalReason' => $this->reversalReason,
-            'voucherBase64' => $this->voucherBase64,
+            'voucherBase64' => $this->voucherBase64 === null ? null : $this->voucherBase64->base64(),
             'voucherType' => $this->voucherType,
         ]);
     }

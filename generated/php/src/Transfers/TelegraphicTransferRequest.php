@@ -12,6 +12,7 @@ use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\PaymentChannel;
 use Baas\Client\Enums\SwiftDocumentType;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\OperationInfo;
 use Baas\Runtime\Request;
@@ -61,7 +62,8 @@ final class TelegraphicTransferRequest implements Request
      * @param string|null $messageToBeneficiary Max 100 characters. Rules: at most 100 characters.
      * @param string|null $paymentPurpose Used when paymentPurposeId is OTHR; max 35 characters. Rules:
      * at most 35 characters.
-     * @param string|null $supportDocument Base64. Size limit: not shown.
+     * @param Document|null $supportDocument The support document (sent as Base64). Size limit: not
+     * shown.
      * @param SwiftDocumentType|null $supportDocumentType
      */
     public function __construct(
@@ -83,7 +85,7 @@ final class TelegraphicTransferRequest implements Request
         public readonly ?string $beneficiaryEmail = null,
         public readonly ?string $messageToBeneficiary = null,
         public readonly ?string $paymentPurpose = null,
-        public readonly ?string $supportDocument = null,
+        public readonly ?Document $supportDocument = null,
         public readonly ?SwiftDocumentType $supportDocumentType = null,
     ) {
     }
@@ -150,7 +152,7 @@ final class TelegraphicTransferRequest implements Request
             'paymentPurposeId' => $this->paymentPurposeId,
             'paymentPurpose' => $this->paymentPurpose,
             'senderAddress' => $this->senderAddress,
-            'supportDocument' => $this->supportDocument,
+            'supportDocument' => $this->supportDocument === null ? null : $this->supportDocument->base64(),
             'supportDocumentType' => $this->supportDocumentType,
             'chargeType' => $this->chargeType,
         ]);

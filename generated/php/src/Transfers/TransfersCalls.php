@@ -20,6 +20,7 @@ use Baas\Client\Records\InterBankTransfer;
 use Baas\Client\Records\TransactionListItem;
 use Baas\Runtime\CallOptions;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\Page;
 use Baas\Runtime\Pending;
 use Baas\Runtime\Read;
@@ -358,7 +359,7 @@ trait TransfersCalls
      * @param string|null $beneficiaryEmail
      * @param string|null $messageToBeneficiary Max 100 characters.
      * @param string|null $paymentPurpose Used when paymentPurposeId is OTHR; max 35 characters.
-     * @param string|null $supportDocument Base64.
+     * @param Document|null $supportDocument The support document (sent as Base64).
      * @param SwiftDocumentType|null $supportDocumentType
      * @param CallOptions|null $options per-call options (your requestId, a time limit, retries)
      * @return TelegraphicTransferResponse the answer
@@ -384,7 +385,7 @@ trait TransfersCalls
         ?string $beneficiaryEmail = null,
         ?string $messageToBeneficiary = null,
         ?string $paymentPurpose = null,
-        ?string $supportDocument = null,
+        ?Document $supportDocument = null,
         ?SwiftDocumentType $supportDocumentType = null,
         ?CallOptions $options = null,
     ): TelegraphicTransferResponse {
@@ -418,7 +419,7 @@ trait TransfersCalls
         ?string $beneficiaryEmail = null,
         ?string $messageToBeneficiary = null,
         ?string $paymentPurpose = null,
-        ?string $supportDocument = null,
+        ?Document $supportDocument = null,
         ?SwiftDocumentType $supportDocumentType = null,
         ?CallOptions $options = null,
     ): Pending {

@@ -70,18 +70,19 @@ export interface ApplyForCnyExpressRequest {
    */
   readonly messageToBeneficiary?: string;
   readonly remark?: string;
-  /** Base64. Size limit: not shown. */
-  readonly supportDocumentFile: string;
+  /** The support document (sent as Base64). Size limit: not shown. */
+  readonly supportDocumentFile: Uint8Array;
   readonly supportDocumentType: CnyDocumentType;
-  /** Base64. Size limit: not shown. */
-  readonly companyRegisDocumentFile: string;
+  /** The company registration document (sent as Base64). Size limit: not shown. */
+  readonly companyRegisDocumentFile: Uint8Array;
   readonly companyRegisDocumentType: CnyDocumentType;
   /**
-   * Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
+   * The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at most
+   * 30MB.
    *
-   * Rules: valid Base64 whose decoded size is at most 31457280 bytes.
+   * Rules: a document of at most 31457280 bytes (before Base64).
    */
-  readonly invoice?: string;
+  readonly invoice?: Uint8Array;
   readonly invoiceDocumentType: CnyDocumentType;
   /**
    * Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank.
@@ -104,17 +105,17 @@ const ApplyForCnyExpressRequestShape: rt.RecordShape = {
     { wire: "paymentPurpose", ty: { k: "enum", name: "PaymentPurpose", wire: "string", values: Object.values(PaymentPurpose) }, required: true },
     { wire: "messageToBeneficiary", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
     { wire: "remark", ty: { k: "string" }, required: false },
-    { wire: "supportDocumentFile", ty: { k: "string" }, required: true },
+    { wire: "supportDocumentFile", ty: { k: "document" }, required: true },
     { wire: "supportDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-    { wire: "companyRegisDocumentFile", ty: { k: "string" }, required: true },
+    { wire: "companyRegisDocumentFile", ty: { k: "document" }, required: true },
     { wire: "companyRegisDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-    { wire: "invoice", ty: { k: "string" }, required: false, checks: [["base64_max_bytes", 31457280]] },
+    { wire: "invoice", ty: { k: "document" }, required: false, checks: [["max_bytes", 31457280]] },
     { wire: "invoiceDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
     { wire: "oderArray", ty: { k: "array", item: { k: "record", record: () => OrderItemShape } }, required: true },
   ],
   constraints: [
     { k: "required_if", field: ["beneficiaryCountryCode", true], when: { k: "equals", field: "beneficiaryType", value: "1" }, words: "beneficiaryType is 1" },
-    { k: "required_if", field: ["invoice", true], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
+    { k: "required_if", field: ["invoice", false], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
   ],
 };
 

@@ -31,8 +31,8 @@ export interface TxReversalRequest {
   /** Time of that third-party reversal (format not shown). */
   readonly reversedTime?: string;
   readonly reversalReason?: string;
-  /** Voucher document (Base64). Size limit: not shown. */
-  readonly voucherBase64?: string;
+  /** Voucher document (sent as Base64). Size limit: not shown. */
+  readonly voucherBase64?: Uint8Array;
   readonly voucherType?: VoucherType;
 }
 
@@ -43,7 +43,7 @@ const TxReversalRequestShape: rt.RecordShape = {
     { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
     { wire: "reversedTime", ty: { k: "string" }, required: false },
     { wire: "reversalReason", ty: { k: "string" }, required: false },
-    { wire: "voucherBase64", ty: { k: "string" }, required: false },
+    { wire: "voucherBase64", ty: { k: "document" }, required: false },
     { wire: "voucherType", ty: { k: "enum", name: "VoucherType", wire: "string", values: Object.values(VoucherType) }, required: false },
   ],
 };

@@ -59,8 +59,8 @@ export interface TelegraphicTransferRequest {
    */
   readonly paymentPurpose?: string;
   readonly senderAddress: string;
-  /** Base64. Size limit: not shown. */
-  readonly supportDocument?: string;
+  /** The support document (sent as Base64). Size limit: not shown. */
+  readonly supportDocument?: Uint8Array;
   readonly supportDocumentType?: SwiftDocumentType;
   readonly chargeType: ChargeType;
 }
@@ -85,7 +85,7 @@ const TelegraphicTransferRequestShape: rt.RecordShape = {
     { wire: "paymentPurposeId", ty: { k: "string" }, required: true },
     { wire: "paymentPurpose", ty: { k: "string" }, required: false, checks: [["max_chars", 35]] },
     { wire: "senderAddress", ty: { k: "string" }, required: true },
-    { wire: "supportDocument", ty: { k: "string" }, required: false },
+    { wire: "supportDocument", ty: { k: "document" }, required: false },
     { wire: "supportDocumentType", ty: { k: "enum", name: "SwiftDocumentType", wire: "string", values: Object.values(SwiftDocumentType) }, required: false },
     { wire: "chargeType", ty: { k: "enum", name: "ChargeType", wire: "string", values: Object.values(ChargeType) }, required: true },
   ],

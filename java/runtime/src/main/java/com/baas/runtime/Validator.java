@@ -218,6 +218,20 @@ public final class Validator {
     // ---- arrays ----
 
     /**
+     * A document of at most {@code max} bytes: its own size (the Base64 text sent is a third
+     * larger). Violates {@code base64_max_bytes}.
+     *
+     * @param at the document's path
+     * @param size its size in bytes
+     * @param max the most bytes allowed
+     */
+    public void maxBytes(FieldPath at, long size, long max) {
+        if (size > max) {
+            push(at, Rule.BASE64_MAX_BYTES, "is " + size + " bytes, at most " + max + " allowed");
+        }
+    }
+
+    /**
      * At most {@code max} items.
      *
      * @param at the array's path

@@ -207,6 +207,23 @@ public final class Wire {
     }
 
     /**
+     * A received document: Base64 text, read leniently ({@link Document#ofReceivedText}: text
+     * that is not Base64 is kept as its bytes, never an error; decision {@code document-type}).
+     *
+     * @param value the value
+     * @param at its path, for errors
+     * @return the document, or {@code null} when absent
+     */
+    public static Document document(JsonValue value, String at) {
+        if (value == null || value instanceof JsonValue.JsonNull) {
+            return null;
+        } else if (value instanceof JsonValue.JsonString s) {
+            return Document.ofReceivedText(s.value());
+        }
+        throw shape(at, "a document as Base64 text", value);
+    }
+
+    /**
      * A day of the calendar as sent: {@code YYYY-MM-DD}.
      *
      * @param day the day (years 1 to 9999)

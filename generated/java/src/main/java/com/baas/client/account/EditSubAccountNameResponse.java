@@ -2,6 +2,7 @@
 package com.baas.client.account;
 
 import com.baas.client.model.*;
+import com.baas.runtime.Document;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Operation;

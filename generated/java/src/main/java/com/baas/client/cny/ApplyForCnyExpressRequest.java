@@ -2,6 +2,7 @@
 package com.baas.client.cny;
 
 import com.baas.client.model.*;
+import com.baas.runtime.Document;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Operation;
@@ -57,15 +58,15 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     private final PaymentPurpose paymentPurpose;
     private final String messageToBeneficiary;
     private final String remark;
-    private final String supportDocumentFile;
+    private final Document supportDocumentFile;
     private final CnyDocumentType supportDocumentType;
-    private final String companyRegisDocumentFile;
+    private final Document companyRegisDocumentFile;
     private final CnyDocumentType companyRegisDocumentType;
-    private final String invoice;
+    private final Document invoice;
     private final CnyDocumentType invoiceDocumentType;
     private final List<OrderItem> orderArray;
 
-    private ApplyForCnyExpressRequest(String payerAccountId, BeneficiaryType beneficiaryType, String beneficiaryName, String beneficiaryIdNumber, String beneficiaryCountryCode, String beneficiaryBankCode, String beneficiaryBankName, String beneficiaryBankAddress, String beneficiaryAccountId, PaymentPurpose paymentPurpose, String messageToBeneficiary, String remark, String supportDocumentFile, CnyDocumentType supportDocumentType, String companyRegisDocumentFile, CnyDocumentType companyRegisDocumentType, String invoice, CnyDocumentType invoiceDocumentType, List<OrderItem> orderArray) {
+    private ApplyForCnyExpressRequest(String payerAccountId, BeneficiaryType beneficiaryType, String beneficiaryName, String beneficiaryIdNumber, String beneficiaryCountryCode, String beneficiaryBankCode, String beneficiaryBankName, String beneficiaryBankAddress, String beneficiaryAccountId, PaymentPurpose paymentPurpose, String messageToBeneficiary, String remark, Document supportDocumentFile, CnyDocumentType supportDocumentType, Document companyRegisDocumentFile, CnyDocumentType companyRegisDocumentType, Document invoice, CnyDocumentType invoiceDocumentType, List<OrderItem> orderArray) {
         this.payerAccountId = payerAccountId;
         this.beneficiaryType = beneficiaryType;
         this.beneficiaryName = beneficiaryName;
@@ -213,12 +214,12 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /** The step that takes <code>supportDocumentFile</code>. */
     public interface SupportDocumentFileStep {
         /**
-         * Base64. Size limit: not shown.
+         * The support document (sent as Base64). Size limit: not shown.
          *
          * @param supportDocumentFile the value
          * @return the next step
          */
-        SupportDocumentTypeStep supportDocumentFile(String supportDocumentFile);
+        SupportDocumentTypeStep supportDocumentFile(Document supportDocumentFile);
     }
 
     /** The step that takes <code>supportDocumentType</code>. */
@@ -235,12 +236,12 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     /** The step that takes <code>companyRegisDocumentFile</code>. */
     public interface CompanyRegisDocumentFileStep {
         /**
-         * Base64. Size limit: not shown.
+         * The company registration document (sent as Base64). Size limit: not shown.
          *
          * @param companyRegisDocumentFile the value
          * @return the next step
          */
-        CompanyRegisDocumentTypeStep companyRegisDocumentFile(String companyRegisDocumentFile);
+        CompanyRegisDocumentTypeStep companyRegisDocumentFile(Document companyRegisDocumentFile);
     }
 
     /** The step that takes <code>companyRegisDocumentType</code>. */
@@ -308,14 +309,15 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         Build remark(String remark);
 
         /**
-         * Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
+         * The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at
+         * most 30MB.
          *
-         * <p>Rules: valid Base64 whose decoded size is at most 31457280 bytes.
+         * <p>Rules: a document of at most 31457280 bytes (before Base64).
          *
          * @param invoice the value
          * @return this step
          */
-        Build invoice(String invoice);
+        Build invoice(Document invoice);
 
         /**
          * The value, immutable.
@@ -338,11 +340,11 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         private PaymentPurpose paymentPurpose;
         private String messageToBeneficiary;
         private String remark;
-        private String supportDocumentFile;
+        private Document supportDocumentFile;
         private CnyDocumentType supportDocumentType;
-        private String companyRegisDocumentFile;
+        private Document companyRegisDocumentFile;
         private CnyDocumentType companyRegisDocumentType;
-        private String invoice;
+        private Document invoice;
         private CnyDocumentType invoiceDocumentType;
         private List<OrderItem> orderArray;
 
@@ -401,7 +403,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
 
         @Override
-        public SupportDocumentTypeStep supportDocumentFile(String supportDocumentFile) {
+        public SupportDocumentTypeStep supportDocumentFile(Document supportDocumentFile) {
             this.supportDocumentFile = supportDocumentFile;
             return this;
         }
@@ -413,7 +415,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
 
         @Override
-        public CompanyRegisDocumentTypeStep companyRegisDocumentFile(String companyRegisDocumentFile) {
+        public CompanyRegisDocumentTypeStep companyRegisDocumentFile(Document companyRegisDocumentFile) {
             this.companyRegisDocumentFile = companyRegisDocumentFile;
             return this;
         }
@@ -455,7 +457,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
 
         @Override
-        public Build invoice(String invoice) {
+        public Build invoice(Document invoice) {
             this.invoice = invoice;
             return this;
         }
@@ -601,13 +603,13 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Base64. Size limit: not shown.
+     * The support document (sent as Base64). Size limit: not shown.
      *
      * <p>Wire name <code>supportDocumentFile</code>.
      *
      * @return the value
      */
-    public String supportDocumentFile() {
+    public Document supportDocumentFile() {
         return supportDocumentFile;
     }
 
@@ -621,13 +623,13 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Base64. Size limit: not shown.
+     * The company registration document (sent as Base64). Size limit: not shown.
      *
      * <p>Wire name <code>companyRegisDocumentFile</code>.
      *
      * @return the value
      */
-    public String companyRegisDocumentFile() {
+    public Document companyRegisDocumentFile() {
         return companyRegisDocumentFile;
     }
 
@@ -641,15 +643,16 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
     }
 
     /**
-     * Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB.
+     * The invoice (sent as Base64); mandatory when the amount exceeds 70,000 CNY; one file, at
+     * most 30MB.
      *
-     * <p>Rules: valid Base64 whose decoded size is at most 31457280 bytes.
+     * <p>Rules: a document of at most 31457280 bytes (before Base64).
      *
      * <p>Wire name <code>invoice</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> invoice() {
+    public Optional<Document> invoice() {
         return Optional.ofNullable(invoice);
     }
 
@@ -706,12 +709,12 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         if (messageToBeneficiary != null) {
             v.maxChars(at.field("messageToBeneficiary"), messageToBeneficiary, 100L);
         }
-        v.required(at.field("supportDocumentFile"), supportDocumentFile != null && !supportDocumentFile.isEmpty());
+        v.required(at.field("supportDocumentFile"), supportDocumentFile != null);
         v.required(at.field("supportDocumentType"), supportDocumentType != null);
-        v.required(at.field("companyRegisDocumentFile"), companyRegisDocumentFile != null && !companyRegisDocumentFile.isEmpty());
+        v.required(at.field("companyRegisDocumentFile"), companyRegisDocumentFile != null);
         v.required(at.field("companyRegisDocumentType"), companyRegisDocumentType != null);
         if (invoice != null) {
-            v.base64MaxBytes(at.field("invoice"), invoice, 31457280L);
+            v.maxBytes(at.field("invoice"), (long) invoice.length(), 31457280L);
         }
         v.required(at.field("invoiceDocumentType"), invoiceDocumentType != null);
         v.required(at.field("oderArray"), orderArray != null);
@@ -724,7 +727,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
             }
         }
         v.requiredIf(at.field("beneficiaryCountryCode"), beneficiaryCountryCode != null && !beneficiaryCountryCode.isEmpty(), beneficiaryType != null && beneficiaryType.wire().equals("1"), "beneficiaryType is 1");
-        v.requiredIf(at.field("invoice"), invoice != null && !invoice.isEmpty(), orderArray != null && orderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
+        v.requiredIf(at.field("invoice"), invoice != null, orderArray != null && orderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
     }
 
     @Override
@@ -780,7 +783,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
         if (supportDocumentFile != null) {
             w.name("supportDocumentFile");
-            w.value(supportDocumentFile);
+            w.value(supportDocumentFile.base64());
         }
         if (supportDocumentType != null) {
             w.name("supportDocumentType");
@@ -788,7 +791,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
         if (companyRegisDocumentFile != null) {
             w.name("companyRegisDocumentFile");
-            w.value(companyRegisDocumentFile);
+            w.value(companyRegisDocumentFile.base64());
         }
         if (companyRegisDocumentType != null) {
             w.name("companyRegisDocumentType");
@@ -796,7 +799,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         }
         if (invoice != null) {
             w.name("invoice");
-            w.value(invoice);
+            w.value(invoice.base64());
         }
         if (invoiceDocumentType != null) {
             w.name("invoiceDocumentType");

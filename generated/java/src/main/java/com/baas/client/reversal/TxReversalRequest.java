@@ -2,6 +2,7 @@
 package com.baas.client.reversal;
 
 import com.baas.client.model.*;
+import com.baas.runtime.Document;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Operation;
@@ -42,10 +43,10 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     private final String reversalReceiptNo;
     private final String reversedTime;
     private final String reversalReason;
-    private final String voucherBase64;
+    private final Document voucherBase64;
     private final VoucherType voucherType;
 
-    private TxReversalRequest(String transactionId, String reversalReceiptNo, String reversedTime, String reversalReason, String voucherBase64, VoucherType voucherType) {
+    private TxReversalRequest(String transactionId, String reversalReceiptNo, String reversedTime, String reversalReason, Document voucherBase64, VoucherType voucherType) {
         this.transactionId = transactionId;
         this.reversalReceiptNo = reversalReceiptNo;
         this.reversedTime = reversedTime;
@@ -105,12 +106,12 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
         Build reversalReason(String reversalReason);
 
         /**
-         * Voucher document (Base64). Size limit: not shown.
+         * Voucher document (sent as Base64). Size limit: not shown.
          *
          * @param voucherBase64 the value
          * @return this step
          */
-        Build voucherBase64(String voucherBase64);
+        Build voucherBase64(Document voucherBase64);
 
         /**
          * The value.
@@ -133,7 +134,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
         private String reversalReceiptNo;
         private String reversedTime;
         private String reversalReason;
-        private String voucherBase64;
+        private Document voucherBase64;
         private VoucherType voucherType;
 
         @Override
@@ -161,7 +162,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
         }
 
         @Override
-        public Build voucherBase64(String voucherBase64) {
+        public Build voucherBase64(Document voucherBase64) {
             this.voucherBase64 = voucherBase64;
             return this;
         }
@@ -224,13 +225,13 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
     }
 
     /**
-     * Voucher document (Base64). Size limit: not shown.
+     * Voucher document (sent as Base64). Size limit: not shown.
      *
      * <p>Wire name <code>voucherBase64</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> voucherBase64() {
+    public Optional<Document> voucherBase64() {
         return Optional.ofNullable(voucherBase64);
     }
 
@@ -285,7 +286,7 @@ public final class TxReversalRequest implements Operation<TxReversalResponse> {
         }
         if (voucherBase64 != null) {
             w.name("voucherBase64");
-            w.value(voucherBase64);
+            w.value(voucherBase64.base64());
         }
         if (voucherType != null) {
             w.name("voucherType");

@@ -2,6 +2,7 @@
 package com.baas.client.transfers;
 
 import com.baas.client.model.*;
+import com.baas.runtime.Document;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Operation;
@@ -57,11 +58,11 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     private final String paymentPurposeId;
     private final String paymentPurpose;
     private final String senderAddress;
-    private final String supportDocument;
+    private final Document supportDocument;
     private final SwiftDocumentType supportDocumentType;
     private final ChargeType chargeType;
 
-    private TelegraphicTransferRequest(String accountId, String beneficiarySwiftBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, Currency beneficiaryAccountCcy, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, String supportDocument, SwiftDocumentType supportDocumentType, ChargeType chargeType) {
+    private TelegraphicTransferRequest(String accountId, String beneficiarySwiftBic, String beneficiaryBankName, String beneficiaryBankCountry, String beneficiaryBankCity, String beneficiaryBankAddress, String beneficiaryAccountId, Currency beneficiaryAccountCcy, String beneficiaryName, String beneficiaryEmail, BigDecimal amount, AmountType amountType, String messageToBeneficiary, PaymentChannel paymentChannel, String paymentPurposeId, String paymentPurpose, String senderAddress, Document supportDocument, SwiftDocumentType supportDocumentType, ChargeType chargeType) {
         this.accountId = accountId;
         this.beneficiarySwiftBic = beneficiarySwiftBic;
         this.beneficiaryBankName = beneficiaryBankName;
@@ -292,12 +293,12 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         Build paymentPurpose(String paymentPurpose);
 
         /**
-         * Base64. Size limit: not shown.
+         * The support document (sent as Base64). Size limit: not shown.
          *
          * @param supportDocument the value
          * @return this step
          */
-        Build supportDocument(String supportDocument);
+        Build supportDocument(Document supportDocument);
 
         /**
          * The value.
@@ -333,7 +334,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         private String paymentPurposeId;
         private String paymentPurpose;
         private String senderAddress;
-        private String supportDocument;
+        private Document supportDocument;
         private SwiftDocumentType supportDocumentType;
         private ChargeType chargeType;
 
@@ -446,7 +447,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         }
 
         @Override
-        public Build supportDocument(String supportDocument) {
+        public Build supportDocument(Document supportDocument) {
             this.supportDocument = supportDocument;
             return this;
         }
@@ -640,13 +641,13 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
     }
 
     /**
-     * Base64. Size limit: not shown.
+     * The support document (sent as Base64). Size limit: not shown.
      *
      * <p>Wire name <code>supportDocument</code>.
      *
      * @return the value, or empty when absent
      */
-    public Optional<String> supportDocument() {
+    public Optional<Document> supportDocument() {
         return Optional.ofNullable(supportDocument);
     }
 
@@ -785,7 +786,7 @@ public final class TelegraphicTransferRequest implements Operation<TelegraphicTr
         }
         if (supportDocument != null) {
             w.name("supportDocument");
-            w.value(supportDocument);
+            w.value(supportDocument.base64());
         }
         if (supportDocumentType != null) {
             w.name("supportDocumentType");
