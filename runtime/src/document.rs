@@ -318,6 +318,22 @@ mod tests {
     }
 
     #[test]
+    fn an_answers_document_never_fails_to_read() {
+        #[derive(serde::Deserialize)]
+        struct Answer {
+            #[serde(default, deserialize_with = "crate::lenient::option_document")]
+            doc: Option<Document>,
+        }
+        let read = |json: &str| serde_json::from_str::<Answer>(json).map(|a| a.doc);
+        assert_eq!(read(r#"{"doc":"Zm9vYg"}"#).unwrap(), Some(Document::from(b"foob")));
+        let kept = read(r#"{"doc":"not base64!"}"#).unwrap();
+        assert_eq!(kept, Some(Document::from(b"not base64!")));
+        assert_eq!(read(r#"{"doc":null}"#).unwrap(), None);
+        assert_eq!(read("{}").unwrap(), None);
+        assert!(read(r#"{"doc":12}"#).is_err());
+    }
+
+    #[test]
     fn from_path_reads_the_file_or_names_it() {
         let dir = std::env::temp_dir().join(format!("baas-doc-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

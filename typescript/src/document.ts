@@ -13,7 +13,7 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 /** The bytes of a document: a `Uint8Array` whose `toString`, `toJSON` and `util.inspect` show its size only. */
 export class Document extends Uint8Array {
   /** A document of a copy of `bytes`. */
-  static of(bytes: Uint8Array | ArrayBuffer): Document {
+  static ofBytes(bytes: Uint8Array | ArrayBuffer): Document {
     const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
     const doc = new Document(view.byteLength);
     doc.set(view);
@@ -22,7 +22,7 @@ export class Document extends Uint8Array {
 
   /** The file at `path`, read whole (rejects with Node's error, naming the file, when it cannot be read). */
   static async fromPath(path: string | URL): Promise<Document> {
-    return Document.of(await readFile(path));
+    return Document.ofBytes(await readFile(path));
   }
 
   override toString(): string {
@@ -55,6 +55,6 @@ export function documentOfText(text: string): Document {
   const body = symbols.replace(/=+$/u, "");
   const padded = symbols.length - body.length;
   const fits = padded <= 2 && body.length % 4 !== 1 && (padded === 0 || symbols.length % 4 === 0);
-  if (fits && BASE64.test(body)) return Document.of(Buffer.from(body, "base64"));
-  return Document.of(Buffer.from(text, "utf8"));
+  if (fits && BASE64.test(body)) return Document.ofBytes(Buffer.from(body, "base64"));
+  return Document.ofBytes(Buffer.from(text, "utf8"));
 }

@@ -12,8 +12,8 @@ use serde_json::Value;
 
 use super::wire::{answer, money};
 use super::{
-    checked_mul, count, given, int_text, minor_unit, page, paginate, rate, time_range, CNY_BANKS,
-    CNY_NATIONALITIES,
+    checked_mul, count, given, given_document, int_text, minor_unit, page, paginate, rate,
+    time_range, CNY_BANKS, CNY_NATIONALITIES,
 };
 use crate::bank::{fx_account, outside_account, tx_type, Bank, Cny, Effect, Oppo, Posting};
 use crate::error::{codes, ApiError};
@@ -86,7 +86,7 @@ impl Bank {
                 "the order amounts must add up to more than 0",
             ));
         }
-        if total > Decimal::new(70_000, 0) && given(&req.invoice).is_none() {
+        if total > Decimal::new(70_000, 0) && given_document(&req.invoice).is_none() {
             return Err(ApiError::invalid(
                 "invoice",
                 "is required when the amount exceeds 70,000 CNY",
@@ -159,7 +159,7 @@ impl Bank {
         record.orders = Some(orders);
         record.support_document_file = Some(link("support-document"));
         record.company_regis_document_file = Some(link("company-registration"));
-        record.invoice = given(&req.invoice).map(|_| link("invoice"));
+        record.invoice = given_document(&req.invoice).map(|_| link("invoice"));
         self.cnys.insert(
             id.clone(),
             Cny {

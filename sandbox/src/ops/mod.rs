@@ -134,6 +134,13 @@ fn given(text: &Option<String>) -> Option<&str> {
     text.as_deref().filter(|t| !t.is_empty())
 }
 
+/// A document that was sent and is not empty (`""` on the wire, as an empty string field,
+/// counts as not given). Its Base64 was decoded strictly with the request, as the service
+/// reads it.
+fn given_document(doc: &Option<baas_client::Document>) -> Option<&baas_client::Document> {
+    doc.as_ref().filter(|d| !d.is_empty())
+}
+
 /// (pageNo, pageSize) with pageNo >= 1 and 1 <= pageSize <= 50.
 fn page(no: i64, size: i64) -> Result<(usize, usize), ApiError> {
     if size > MAX_PAGE_SIZE {

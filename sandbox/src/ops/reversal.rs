@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::wire::{answer, m2};
-use super::{bank_kind, given, not_served, positive, transfer_fee};
+use super::{bank_kind, given, given_document, not_served, positive, transfer_fee};
 use crate::bank::{
     tx_status, tx_type, Bank, Oppo, Outgoing, Posting, Reversal, Tx, DAY_MS, REVERSAL_DAYS,
 };
@@ -150,7 +150,8 @@ impl Bank {
         record.reversal_receipt_no = given(&r.reversal_receipt_no).map(str::to_owned);
         record.reversed_time = given(&r.reversed_time).map(str::to_owned);
         record.reversal_reason = given(&r.reversal_reason).map(str::to_owned);
-        record.voucher = given(&r.voucher_base64).map(|_| format!("sandbox://files/{app}/voucher"));
+        record.voucher =
+            given_document(&r.voucher_base64).map(|_| format!("sandbox://files/{app}/voucher"));
         // The sandbox's value: 3, the reversal is done (the values are not shown).
         record.status = Some(Scalar::integer(3));
         record.reversal_tx_id = Some(rev_tx);
