@@ -15,6 +15,7 @@ use Baas\Signing\Canonical;
 use Baas\Signing\CanonicalException;
 use Baas\Signing\JsonObject;
 use Baas\Signing\PrivateKey;
+use Baas\Signing\Sha256;
 use Baas\Signing\Signer;
 use Baas\Signing\VerifyException;
 
@@ -68,6 +69,20 @@ foreach ($signing as $v) {
         $c->check("$name: another key does not verify", mismatch($signed, new PrivateKey($key->expose() . 'x')));
     });
 }
+
+// OpenSSL's SHA-256 (used when the extension is loaded) and hash('sha256') sign alike.
+foreach ([false, true] as $openssl) {
+    $using = Sha256::useOpenssl($openssl) ? 'OpenSSL' : 'hash()';
+    foreach ($signing as $v) {
+        $name = 'signing "' . $v->getString('name') . '" with ' . $using;
+        $key = new PrivateKey($v->getString('key'));
+        $c->run($name, function () use ($c, $v, $name, $key): void {
+            $c->equal("$name: signature", $v->getString('signature'), Signer::sign($v->getString('body'), $key));
+            Signer::verify(Signer::attach($v->getString('body'), $key), $key);
+        });
+    }
+}
+$c->check('OpenSSL\'s SHA-256 is used where the extension is loaded', Sha256::openssl() === function_exists('openssl_digest'));
 
 foreach ($refusals as $v) {
     $name = 'refusal "' . $v->getString('name') . '"';
