@@ -83,6 +83,14 @@ foreach ([false, true] as $openssl) {
     }
 }
 $c->check('OpenSSL\'s SHA-256 is used where the extension is loaded', Sha256::openssl() === function_exists('openssl_digest'));
+foreach ($signing as $v) {
+    // Long texts (OpenSSL's from 256 bytes): the canonical strings repeated.
+    foreach ([255, 256, 4096, 100000] as $length) {
+        $text = substr(str_repeat($v->getString('canonical'), intdiv($length, strlen($v->getString('canonical'))) + 1), 0, $length);
+        $c->equal("SHA-256 of $length bytes from \"{$v->getString('name')}\"", hash('sha256', $text), Sha256::of($text));
+        $c->equal('... raw', hash('sha256', $text, true), Sha256::of($text, true));
+    }
+}
 
 foreach ($refusals as $v) {
     $name = 'refusal "' . $v->getString('name') . '"';

@@ -7,15 +7,21 @@ namespace Baas\Signing;
 /**
  * SHA-256 of a canonical string: OpenSSL's (`openssl_digest`, which uses the processor's SHA
  * instructions where there are some: 4 to 20 times `hash('sha256')` on this project's bench)
- * when the openssl extension is loaded, else `hash('sha256')`. Both give the same digest;
- * the tests compare them on every shared vector.
+ * when the openssl extension is loaded and the text is at least 256 bytes, else
+ * `hash('sha256')`. Both give the same digest; the tests compare them on every shared vector
+ * and on long texts.
  *
  * @internal
  */
 final class Sha256
 {
+    /** A text shorter than this is hashed by hash() (OpenSSL's fixed cost per call is higher). */
+    private const OPENSSL_FROM = 256;
+
     /** Whether OpenSSL's digest is used (null: not decided yet). */
     private static ?bool $openssl = null;
+    /** Whether OpenSSL's SHA-256 is there (null: not looked up yet). */
+    private static ?bool $available = null;
 
     private function __construct()
     {
@@ -30,7 +36,7 @@ final class Sha256
      */
     public static function of(#[\SensitiveParameter] string $data, bool $raw = false): string
     {
-        if (self::$openssl ?? self::openssl()) {
+        if (strlen($data) >= self::OPENSSL_FROM && (self::$openssl ?? self::openssl())) {
             $digest = openssl_digest($data, 'sha256', $raw);
             if (is_string($digest)) {
                 return $digest;
@@ -46,7 +52,7 @@ final class Sha256
      */
     public static function openssl(): bool
     {
-        return self::$openssl ??= function_exists('openssl_digest') && in_array('sha256', openssl_get_md_methods(), true);
+        return self::$openssl ??= self::available();
     }
 
     /**
@@ -57,8 +63,11 @@ final class Sha256
      */
     public static function useOpenssl(bool $openssl): bool
     {
-        self::$openssl = null;
-        self::$openssl = $openssl && self::openssl();
-        return self::$openssl;
+        return self::$openssl = $openssl && self::available();
+    }
+
+    private static function available(): bool
+    {
+        return self::$available ??= function_exists('openssl_digest') && in_array('sha256', openssl_get_md_methods(), true);
     }
 }
