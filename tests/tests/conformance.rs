@@ -1,6 +1,6 @@
 //! The conformance suite (`tests/conformance/scenarios/*.json`, described in
 //! `tests/conformance/README.md`) run by the Rust client against an in-process sandbox.
-//! The Python SDK runs the same files (`python/tests/test_conformance.py`).
+//! The other SDKs run the same files (the runners are listed in that README).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,11 +8,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use baas_client::enums::ResultCode;
+use baas_client::enums::{ResultCode, TxStatus};
 use baas_client::notification::{self, SeenFile, Verifier};
+use baas_client::pending::PendingApplication;
+use baas_client::transfers::ApplyForTransferResponse;
 use baas_client::transport::{BoxFuture, HttpsTransport};
-use baas_client::{Client, Error, ErrorKind, Outcome, RawJson, WaitPolicy};
+use baas_client::{Client, Error, ErrorKind, Outcome, RawJson, Settlement, WaitPolicy};
 use baas_runtime::{HttpRequest, HttpResponse, Transport};
+use baas_sandbox::faults::{AnswerFault, Fault as SandboxFault};
 use baas_sandbox::Sandbox;
 use serde_json::{Map, Value};
 
@@ -80,7 +83,85 @@ fn strip_signature(body: &[u8]) -> Vec<u8> {
 enum Got {
     Data(Value),
     Items(Vec<Value>),
+    Pending(PendingApplication<ApplyForTransferResponse>),
     Failed(Error),
+}
+
+/// The keys a step of each kind may have, and the keys of its `expect`: anything else
+/// fails the scenario, so a step a runner does not understand is never skipped.
+const CALL_KEYS: [&str; 7] = [
+    "call", "mode", "params", "fault", "save", "pending", "expect",
+];
+const CALL_EXPECT: [&str; 9] = [
+    "outcome",
+    "sent",
+    "fields",
+    "error",
+    "code",
+    "result_code",
+    "retryable",
+    "violations",
+    "items",
+];
+const SETTLE_KEYS: [&str; 3] = ["settle", "fault", "expect"];
+const SETTLE_EXPECT: [&str; 7] = [
+    "settled",
+    "state",
+    "final",
+    "sent",
+    "error",
+    "code",
+    "retryable",
+];
+const NOTIFICATION_KEYS: [&str; 2] = ["notification", "expect"];
+const NOTIFICATION_EXPECT: [&str; 4] = ["outcome", "error", "fields", "new"];
+
+fn check_keys(at: &str, step: &Value) {
+    let (keys, expect_keys): (&[&str], &[&str]) = if step.get("notification").is_some() {
+        (&NOTIFICATION_KEYS, &NOTIFICATION_EXPECT)
+    } else if step.get("settle").is_some() {
+        (&SETTLE_KEYS, &SETTLE_EXPECT)
+    } else if step.get("call").is_some() {
+        (&CALL_KEYS, &CALL_EXPECT)
+    } else {
+        panic!("{at}: a step is a call, a settle or a notification: {step}");
+    };
+    let step = step.as_object().expect("a step is an object");
+    for key in step.keys() {
+        assert!(keys.contains(&key.as_str()), "{at}: unknown step key {key}");
+    }
+    if let Some(expect) = step.get("expect") {
+        for key in expect.as_object().expect("expect is an object").keys() {
+            assert!(
+                expect_keys.contains(&key.as_str()),
+                "{at}: unknown expect key {key}"
+            );
+        }
+    }
+}
+
+/// What a settle step saw: `confirmed`, `not_confirmed` or `still_unknown`, the state's
+/// wire text, whether it is final, the lookup's error.
+fn settled(
+    settlement: Settlement<TxStatus>,
+) -> (&'static str, Option<String>, Option<bool>, Option<Error>) {
+    let state = |s: TxStatus| Some(text(&serde_json::to_value(s).expect("state as JSON")));
+    let safe = settlement.safe_to_confirm_again();
+    let seen = match settlement {
+        Settlement::Confirmed { state: s, is_final } => {
+            ("confirmed", state(s), Some(is_final), None)
+        }
+        Settlement::NotConfirmed { state: s, .. } => ("not_confirmed", state(s), None, None),
+        Settlement::StillUnknown { error } => ("still_unknown", None, None, Some(error)),
+        other => panic!("a settlement this runner does not know: {other:?}"),
+    };
+    assert_eq!(
+        safe,
+        seen.0 == "not_confirmed",
+        "safe_to_confirm_again of {}",
+        seen.0
+    );
+    seen
 }
 
 struct Run {
@@ -89,6 +170,8 @@ struct Run {
     client: Client,
     probe: Arc<Probe>,
     vars: BTreeMap<String, String>,
+    /// The pending applications kept by `"pending": name` (every one an applyForTransfer).
+    pending: BTreeMap<String, PendingApplication<ApplyForTransferResponse>>,
 }
 
 impl Run {
@@ -110,6 +193,41 @@ impl Run {
                     .collect(),
             ),
             other => other.clone(),
+        }
+    }
+
+    /// Puts the step's `fault` in force for its next request (to `operation`), and takes
+    /// away whatever an earlier step left unused.
+    fn set_fault(&self, at: &str, step: &Value, operation: &str) {
+        self.sandbox.clear_faults();
+        let mut probe = self.probe.fault.lock().expect("probe lock");
+        *probe = None;
+        let Some(fault) = step.get("fault") else {
+            return;
+        };
+        match fault.as_str() {
+            // The sandbox's own test hook: the answer changes after it is signed.
+            Some("tamper_answer") => self.sandbox.tamper_next_response(),
+            // The sandbox's own fault: the request is lost before it has any effect, and
+            // the connection closes without an answer.
+            Some("lose_request") => self
+                .sandbox
+                .inject(SandboxFault::answer(operation, AnswerFault::LoseRequest)),
+            Some("drop_answer") => *probe = Some(Fault::DropAnswer),
+            Some("strip_signature") => *probe = Some(Fault::StripSignature),
+            _ => panic!("{at}: unknown fault {fault}"),
+        }
+    }
+
+    /// Checks `expect.sent` against the requests that left the client since `before`
+    /// (and the sandbox saw), and clears a sandbox fault the step did not use.
+    fn check_sent(&self, at: &str, expect: &Map<String, Value>, before: (u64, u64)) {
+        let sent = self.probe.sent.load(Ordering::SeqCst) - before.0;
+        let seen_by_sandbox = self.sandbox.requests_seen() - before.1;
+        self.sandbox.clear_faults();
+        if let Some(want) = expect.get("sent").and_then(Value::as_u64) {
+            assert_eq!(sent, want, "{at}: requests sent by the client");
+            assert_eq!(seen_by_sandbox, want, "{at}: requests the sandbox saw");
         }
     }
 
@@ -136,6 +254,14 @@ impl Run {
             ApplyForTransferRequest, GetTransListRequest, GetTransResultRequest,
         };
         match (op, mode) {
+            ("applyForTransfer", "pending") => {
+                let request: ApplyForTransferRequest = serde_json::from_value(params)
+                    .unwrap_or_else(|e| panic!("{}: params of {op}: {e}", self.name));
+                match self.client.apply_for_transfer(request).pending().await {
+                    Ok(pending) => Got::Pending(pending),
+                    Err(error) => Got::Failed(error),
+                }
+            }
             ("getAccountDetails", "call") => call!(GetAccountDetailsRequest, get_account_details),
             ("applyForTransfer", "call") => call!(ApplyForTransferRequest, apply_for_transfer),
             ("sendOtp", "call") => call!(SendOtpRequest, send_otp),
@@ -354,10 +480,12 @@ async fn run_scenario(path: &Path) {
         client,
         probe,
         vars: BTreeMap::new(),
+        pending: BTreeMap::new(),
     };
     let steps = scenario["steps"].as_array().expect("steps");
     for (i, step) in steps.iter().enumerate() {
         let at = format!("{name} step {}", i + 1);
+        check_keys(&at, step);
         let empty = Map::new();
         let expect = step
             .get("expect")
@@ -419,32 +547,68 @@ async fn run_scenario(path: &Path) {
             continue;
         }
 
-        let op = step["call"].as_str().expect("call");
-        let mode = step.get("mode").and_then(Value::as_str).unwrap_or("call");
-        let params = run.substitute(&step["params"]);
-        match step.get("fault").and_then(Value::as_str) {
-            None => {}
-            // The sandbox's own test hook: the answer changes after it is signed.
-            Some("tamper_answer") => run.sandbox.tamper_next_response(),
-            Some("drop_answer") => {
-                *run.probe.fault.lock().expect("lock") = Some(Fault::DropAnswer);
+        if let Some(name) = step.get("settle") {
+            let name = name.as_str().expect("settle names a pending application");
+            // Every pending application here is a transfer: its settle looks up getTransResult.
+            run.set_fault(&at, step, "getTransResult");
+            let pending = run
+                .pending
+                .get(name)
+                .unwrap_or_else(|| panic!("{at}: no pending application {name}"));
+            let before = (
+                run.probe.sent.load(Ordering::SeqCst),
+                run.sandbox.requests_seen(),
+            );
+            let settlement = pending.settle().await;
+            run.check_sent(&at, expect, before);
+            let (kind, state, is_final, error) = settled(settlement);
+            let want = expect
+                .get("settled")
+                .map(text)
+                .unwrap_or_else(|| panic!("{at}: a settle step expects `settled`"));
+            assert_eq!(
+                kind, want,
+                "{at}: settled (state {state:?}, error {error:?})"
+            );
+            if let Some(s) = expect.get("state") {
+                assert_eq!(state.as_deref(), Some(text(s).as_str()), "{at}: state");
             }
-            Some("strip_signature") => {
-                *run.probe.fault.lock().expect("lock") = Some(Fault::StripSignature);
+            if let Some(f) = expect.get("final") {
+                assert_eq!(is_final, f.as_bool(), "{at}: final");
             }
-            Some(other) => panic!("{at}: unknown fault {other}"),
+            if let Some(error) = &error {
+                check_error(&at, error, expect);
+            }
+            continue;
         }
-        let (sent_before, seen_before) = (
+
+        let op = step["call"].as_str().expect("call");
+        let mut mode = step.get("mode").and_then(Value::as_str).unwrap_or("call");
+        if step.get("pending").is_some() {
+            assert_eq!(mode, "call", "{at}: `pending` is for a plain call");
+            mode = "pending";
+        }
+        let params = run.substitute(&step["params"]);
+        run.set_fault(&at, step, op);
+        let before = (
             run.probe.sent.load(Ordering::SeqCst),
             run.sandbox.requests_seen(),
         );
         let got = run.call(op, mode, params).await;
-        let sent = run.probe.sent.load(Ordering::SeqCst) - sent_before;
-        let seen_by_sandbox = run.sandbox.requests_seen() - seen_before;
-        if let Some(want) = expect.get("sent").and_then(Value::as_u64) {
-            assert_eq!(sent, want, "{at}: requests sent by the client");
-            assert_eq!(seen_by_sandbox, want, "{at}: requests the sandbox saw");
-        }
+        run.check_sent(&at, expect, before);
+        let got = match got {
+            Got::Pending(pending) => {
+                let name = step["pending"]
+                    .as_str()
+                    .expect("pending names the application");
+                run.vars
+                    .insert(name.to_owned(), pending.business_id().to_owned());
+                let data = serde_json::to_value(pending.response()).expect("answer as JSON");
+                run.pending.insert(name.to_owned(), pending);
+                Got::Data(data)
+            }
+            other => other,
+        };
         match got {
             Got::Failed(error) => {
                 assert_eq!(
@@ -470,6 +634,7 @@ async fn run_scenario(path: &Path) {
                     }
                 }
             }
+            Got::Pending(_) => unreachable!("kept above"),
             Got::Items(items) => {
                 assert_eq!(want_outcome, "ok", "{at}: paged");
                 if let Some(Value::Object(items_expect)) = expect.get("items") {
@@ -491,7 +656,7 @@ async fn every_scenario_holds_for_the_rust_client() {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= 8, "scenarios found: {paths:?}");
+    assert!(paths.len() >= 10, "scenarios found: {paths:?}");
     for path in &paths {
         run_scenario(path).await;
     }
