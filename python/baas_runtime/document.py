@@ -13,8 +13,11 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+from typing import TypeVar
 
-__all__ = ["Document", "document_text", "document_of_text"]
+T = TypeVar("T")
+
+__all__ = ["Document", "document_in", "document_text", "document_of_text"]
 
 
 class Document(bytes):
@@ -35,6 +38,18 @@ class Document(bytes):
 
     def __str__(self) -> str:
         return self.__repr__()
+
+
+def document_in(value: T) -> T:
+    """What a generated request stores for a document field: the bytes given as a
+    :class:`Document` (so its ``repr`` shows the size only; a ``Document`` is kept as it
+    is), each item of a list of them too. Anything else is stored as given, for the
+    validator to refuse with the field's name."""
+    if isinstance(value, (bytes, bytearray, memoryview)) and type(value) is not Document:
+        return Document(value)  # type: ignore[return-value]  # a bytes, as the field says
+    if isinstance(value, (list, tuple)):
+        return [document_in(item) for item in value]  # type: ignore[return-value]
+    return value
 
 
 def document_text(value: bytes | bytearray | memoryview) -> str:

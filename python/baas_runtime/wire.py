@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Callable, Mapping, Sequence, TypeVar, Union
 
 from .canonical import JsonNumber, JsonValue
-from .document import Document, document_of_text, document_text
+from .document import Document, document_in, document_of_text, document_text
 
 __all__ = [
     "WireValue",
@@ -36,6 +36,7 @@ __all__ = [
     "enum_text",
     "date_text",
     "date_of",
+    "document_in",
     "document_text",
     "document_of",
     "json_wire",

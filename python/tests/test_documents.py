@@ -88,6 +88,7 @@ def test_no_repr_shows_a_document() -> None:
     for shown in (repr(request), str(request), repr(Document(secret)), str(Document(secret)), f"{Document(secret)}"):
         assert "PASSPORT" not in shown and "UEFTU1BPUlQ" not in shown, shown
     assert repr(Document(secret)) == "Document(24 bytes)"
+    assert "invoice=Document(24 bytes)" in repr(request)
     assert Document(secret) == secret  # it is bytes
 
 

@@ -59,19 +59,15 @@ pub fn sent_type(f: &crate::plan::FieldPlan) -> String {
     py_type_of(&f.ty, Direction::Sent, f.open_values)
 }
 
-/// What follows a dataclass field's type: its default (`None` for an optional field) and,
-/// for a document, `repr=False`, so that no repr shows a document's bytes.
-pub fn field_default(ty: &TypeRef, required: bool) -> String {
-    let hidden = match ty {
+/// What a sent record's `__init__` stores for a field of type `ty` given as `name`, when
+/// not the argument itself: a document's bytes as a `Document` (its `repr` shows the size
+/// only, so no record's `repr` shows a document).
+pub fn stored(ty: &TypeRef, name: &str) -> Option<String> {
+    let document = match ty {
         TypeRef::Array { item } => **item == TypeRef::Document,
         other => *other == TypeRef::Document,
     };
-    match (required, hidden) {
-        (true, false) => String::new(),
-        (false, false) => " | None = None".to_owned(),
-        (true, true) => " = dataclasses.field(repr=False)".to_owned(),
-        (false, true) => " | None = dataclasses.field(default=None, repr=False)".to_owned(),
-    }
+    document.then(|| format!("_w.document_in({name})"))
 }
 
 /// The Python type of a model type (enums and records by their class names).
