@@ -7,6 +7,7 @@ namespace Baas\Runtime\Tests\Client;
 use Baas\Client\Client;
 use Baas\Runtime\Config;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\Exception\InvalidRequest;
 use Baas\Runtime\FieldPath;
 use Baas\Runtime\Json;
@@ -76,6 +77,7 @@ final class GeneratedSurfaceTest extends TestCase
             $type === 'array' => [self::sample(self::listItem($p), $p, $depth)],
             $type === Decimal::class => Decimal::of('1.00'),
             $type === \DateTimeImmutable::class => new \DateTimeImmutable('2026-11-27'),
+            $type === Document::class => Document::fromBytes("%PDF-1.7\n\x00\xff"),
             enum_exists($type) => $type::cases()[0],
             class_exists($type) => self::build($type, $depth + 1),
             default => self::fail("no sample of $type"),
