@@ -156,7 +156,7 @@ mod behaviour {
         use keyword_field::media::{UploadMediaRequest, UploadMediaRequired};
         let req = UploadMediaRequest::new(UploadMediaRequired {
             r#type: "IMAGE".into(),
-            content: "QUJD".into(),
+            content: b"ABC".into(), // sent as its Base64, QUJD
         });
         let json = serde_json::to_string(&req).expect("encodes");
         assert_eq!(json, r#"{"type":"IMAGE","content":"QUJD"}"#);
