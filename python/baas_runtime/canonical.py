@@ -29,7 +29,7 @@ import json
 import logging
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence, Union
 
 from .secret import REDACTED, PrivateKey
@@ -188,14 +188,10 @@ class Flattened:
     null_paths: tuple[str, ...] = ()
     #: True when every part is one pair (the exact reader's result).
     parts_are_pairs: bool = False
-
-    @classmethod
-    def _made(cls, **fields: Any) -> Flattened:
-        """An instance with these fields, without the frozen ``__init__``'s one
-        ``object.__setattr__`` a field (a verify makes one per message)."""
-        made = object.__new__(cls)
-        made.__dict__.update(fields)
-        return made
+    #: The canonical string's UTF-8 before and after the ``senderKey`` pair (each without
+    #: the ``&`` next to it; ``b""`` when no pair is there), when the reading made them (a
+    #: short body's): :meth:`digest` then hashes them around the key pair.
+    encoded: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
 
     @property
     def pairs(self) -> list[str]:
@@ -242,6 +238,15 @@ class Flattened:
     def digest(self, key: PrivateKey) -> bytes:
         """SHA-256 of the canonical string (hashed 24 runs at a time: the whole string is
         never made)."""
+        if self.encoded is not None:
+            key_pair = (SENDER_KEY + "=" + key.expose()).encode("utf-8")
+            before, after = self.encoded
+            hashed = hashlib.sha256(before)
+            hashed.update(b"&" + key_pair if before else key_pair)
+            if after:
+                hashed.update(b"&")
+                hashed.update(after)
+            return hashed.digest()
         parts = self._with(SENDER_KEY + "=" + key.expose())
         hashed = hashlib.sha256("&".join(parts[:24]).encode("utf-8"))
         for at in range(24, len(parts), 24):
