@@ -188,10 +188,10 @@ class Flattened:
     null_paths: tuple[str, ...] = ()
     #: True when every part is one pair (the exact reader's result).
     parts_are_pairs: bool = False
-    #: The canonical string's UTF-8 before and after the ``senderKey`` pair (each without
-    #: the ``&`` next to it; ``b""`` when no pair is there), when the reading made them (a
-    #: short body's): :meth:`digest` then hashes them around the key pair.
-    encoded: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
+    #: The canonical string's UTF-8 without the ``senderKey`` pair, in pieces (each some
+    #: ``&``-joined pairs, none empty), and the index the key pair goes at, when the reading
+    #: made them (a short body's): :meth:`digest` then joins them around the key pair.
+    encoded: tuple[tuple[bytes, ...], int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def pairs(self) -> list[str]:
@@ -240,13 +240,8 @@ class Flattened:
         never made)."""
         if self.encoded is not None:
             key_pair = (SENDER_KEY + "=" + key.expose()).encode("utf-8")
-            before, after = self.encoded
-            hashed = hashlib.sha256(before)
-            hashed.update(b"&" + key_pair if before else key_pair)
-            if after:
-                hashed.update(b"&")
-                hashed.update(after)
-            return hashed.digest()
+            pieces, at = self.encoded
+            return hashlib.sha256(b"&".join([*pieces[:at], key_pair, *pieces[at:]])).digest()
         parts = self._with(SENDER_KEY + "=" + key.expose())
         hashed = hashlib.sha256("&".join(parts[:24]).encode("utf-8"))
         for at in range(24, len(parts), 24):
