@@ -363,13 +363,20 @@ pub struct CodePlan {
 
 /// A result code's plan.
 pub fn code(c: &ResultCode) -> CodePlan {
+    let text = partner_text(&c.text_sentence());
+    let evidence = sentences::evidence(c.source);
+    let mut doc = vec![text.clone()];
+    if c.retryable {
+        doc.push(sentences::MAY_BE_RETRIED.to_owned());
+    }
+    doc.extend(evidence.clone());
     CodePlan {
         code: c.code.clone(),
         name: c.name.clone(),
         words: Words::of(&c.name),
-        doc: partner_text(&c.partner_doc()),
-        text: partner_text(&c.text_sentence()),
-        evidence: sentences::evidence(c.source),
+        doc: doc.join(" "),
+        text,
+        evidence,
         retryable: c.retryable,
     }
 }
