@@ -3,7 +3,7 @@
 //! from the SDK plan: for each group its operations, for each operation its command name
 //! (the wire name in kebab case), help (the plan's docs, evidence grades included), one
 //! flag per parameter (the wire name in kebab case, its kind, whether it is required, its
-//! rules in words), the calls it offers (pages, pending, until-final), and one match arm
+//! rules in words), the calls it offers (pages, pending, until-final, settle), and one match arm
 //! naming the Rust client's request type. Names and syntax only: the types the table uses
 //! (`Group`, `Operation`, `Field`, `Kind`, the `Visitor` the match calls) and everything the
 //! command does are hand-written in `cli/src/table.rs`, which `include!`s this file.
@@ -202,8 +202,32 @@ fn operation(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
         }
         None => out.line("until_final: None,"),
     }
+    settle(out, plan, op);
     out.dedent();
     out.line("},");
+}
+
+/// The status query that settles the application's unknown confirmation (`--otp`).
+fn settle(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
+    let Some(s) = &op.calls.settle else {
+        out.line("settle: None,");
+        return;
+    };
+    let list = |values: &mut dyn Iterator<Item = &String>| {
+        let values: Vec<String> = values.map(|v| lit(v)).collect();
+        format!("&[{}]", values.join(", "))
+    };
+    let listed = s.enum_name.as_deref().and_then(|name| plan.enum_plan(name));
+    let states = list(&mut listed.iter().flat_map(|e| e.values.iter().map(|v| &v.wire)));
+    out.line(&format!(
+        "settle: Some(Settle {{ query: {}, param: {}, field: {}, states: {states}, awaiting_otp: {}, finals: {}, otp_rule: {} }}),",
+        lit(&s.query),
+        lit(&s.param),
+        lit(&s.field),
+        list(&mut s.awaiting_otp.iter()),
+        list(&mut s.finals.iter()),
+        lit(&s.otp_rule)
+    ));
 }
 
 fn render(plan: &SdkPlan) -> String {
