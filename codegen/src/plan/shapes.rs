@@ -81,6 +81,11 @@ impl FieldPlan {
         self.required() && self.ty == TypeRef::String
     }
 
+    /// `Some(note)` when the field is deprecated (both directions say so).
+    pub fn deprecated(&self) -> Option<&str> {
+        self.sent_doc.deprecated.as_deref()
+    }
+
     /// The doc of the field in one direction.
     pub fn doc(&self, dir: Direction) -> &Doc {
         match dir {
