@@ -5,7 +5,9 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::plan::{BusinessIdPlan, OperationPlan, OtpPlan, OtpStepPlan, SdkPlan, SettleCall};
+use crate::plan::{
+    sentences, BusinessIdPlan, OperationPlan, OtpPlan, OtpStepPlan, SdkPlan, SettleCall,
+};
 
 fn request(step: &OtpStepPlan) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
@@ -113,12 +115,12 @@ fn otp_application(
             let f = ident(field.unwrap_or(wire_name));
             (
                 quote!(success.data.#f.as_deref()),
-                format!("the response's `{wire_name}`"),
+                sentences::business_id_from(Some(wire_name)),
             )
         }
         BusinessIdPlan::RequestId => (
             quote!(Some(success.request_id.as_str())),
-            "the requestId the call was sent with".to_owned(),
+            sentences::business_id_from(None),
         ),
     };
     quote! {
