@@ -5,7 +5,7 @@ use super::otp::OtpPlan;
 use super::sentences;
 use super::shapes::{self, ConstraintPlan, FieldPlan};
 use super::{Doc, Words};
-use crate::model::{Api, BusinessId, Group, Operation, OtpFlow, Params, Response, TypeRef};
+use crate::model::{Api, BusinessId, Group, Operation, OtpFlow, Paging, Params, Response, TypeRef};
 use crate::text::partner_text;
 
 /// A group of operations (a module, a namespace, a command group).
@@ -352,40 +352,38 @@ fn response(op: &Operation) -> ResponsePlan {
     }
 }
 
+/// The pager of a paged operation whose answer lists its items.
+fn pages(op: &Operation, p: &Paging) -> Option<PagesCall> {
+    let items = p.items.as_ref()?;
+    Some(PagesCall {
+        page: p.page.wire_name.clone(),
+        page_ty: p.page.ty.clone(),
+        size: p.size.wire_name.clone(),
+        first_page: p.first_page,
+        items: items.wire_name.clone(),
+        item: items.item.clone(),
+        total: p.total.as_ref().map(|t| t.wire_name.clone()),
+        doc: Doc::of([sentences::pages(
+            &op.name,
+            &p.page.wire_name,
+            &p.size.wire_name,
+        )]),
+        paging_doc: sentences::paging(&op.name, &p.page.wire_name, p.first_page, &p.size.wire_name),
+        rust: PagesRust {
+            page: p.page.rust_name.clone(),
+            size: p.size.rust_name.clone(),
+            size_ty: p.size.ty.clone(),
+            items: items.rust_name.clone(),
+            total: p
+                .total
+                .as_ref()
+                .map(|t| (t.rust_name.clone(), t.ty.clone())),
+        },
+    })
+}
+
 fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls {
-    let pages = op.paging.as_ref().and_then(|p| {
-        let items = p.items.as_ref()?;
-        Some(PagesCall {
-            page: p.page.wire_name.clone(),
-            page_ty: p.page.ty.clone(),
-            size: p.size.wire_name.clone(),
-            first_page: p.first_page,
-            items: items.wire_name.clone(),
-            item: items.item.clone(),
-            total: p.total.as_ref().map(|t| t.wire_name.clone()),
-            doc: Doc::of([sentences::pages(
-                &op.name,
-                &p.page.wire_name,
-                &p.size.wire_name,
-            )]),
-            paging_doc: sentences::paging(
-                &op.name,
-                &p.page.wire_name,
-                p.first_page,
-                &p.size.wire_name,
-            ),
-            rust: PagesRust {
-                page: p.page.rust_name.clone(),
-                size: p.size.rust_name.clone(),
-                size_ty: p.size.ty.clone(),
-                items: items.rust_name.clone(),
-                total: p
-                    .total
-                    .as_ref()
-                    .map(|t| (t.rust_name.clone(), t.ty.clone())),
-            },
-        })
-    });
+    let pages = op.paging.as_ref().and_then(|p| pages(op, p));
     let pending = match (&op.business_id, otp) {
         (Some(id), Some(_)) => {
             let business_id = match id {
