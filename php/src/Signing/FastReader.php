@@ -23,8 +23,12 @@ namespace Baas\Signing;
  *   at most {@see Canonical::MAX_DEPTH} times) and a body with an object of more than
  *   {@see MAX_MEMBERS} members is left to {@see CanonicalReader}.
  *
- * Objects are decoded as PHP arrays (cheaper than `stdClass`) unless one could pass for a
- * list (a key "0", an empty object). The pairs of a short body are listed and sorted once;
+ * A short body with no fraction and no `-0` in its bytes is decoded as it is (its numbers
+ * are integers, which PHP writes back as their literal; any other reads as a float, and the
+ * body is read again rewritten). Objects are decoded as PHP arrays (cheaper than `stdClass`)
+ * unless one could pass for a list (an empty object, or one with the key "0", which then
+ * reads as fewer keys than the bytes hold): the body is then read again with objects as
+ * `stdClass`. The pairs of a short body are listed and sorted once;
  * a longer body's are written already sorted: each object's pairs sorted on their own (an
  * object's members all start with its path, so sorting each object sorts the whole), the
  * order of an object of scalars remembered by its keys (the rows of a page share theirs),
@@ -147,15 +151,15 @@ final class FastReader
      * @param string $body the bytes
      * @param string|null $key the key, to list a short body's pairs with the key's own pair
      *     (its place is the same as `senderKey=`'s: no other pair starts with `senderKey=`)
-     * @return array{list<string>, int, ?string, bool, list<string>}|null the pairs sorted:
-     *     a short body's, `senderKey=` among them at the offset that follows (or, with `$key`,
-     *     the key's pair, and {@see KEYED}), or a long body's joined with `&`, those before the
-     *     `senderKey` pair and those after it (-1); the signature, whether there is a
-     *     `signature` member, the null members' paths in document order; with `$lossless`,
-     *     the lossless tree from the same reading (null when it cannot be built so: a body
-     *     with a `\u0000` of its own); null when the reader must decide
      * @param bool $lossless build the lossless tree from the same decoding (numbers
      *     rewritten as strings of a NUL then their literal, the NULs dropped from the pairs)
+     * @return array{list<string>, int, ?string, bool, list<string>, ?JsonObject}|null the
+     *     pairs sorted: a short body's, `senderKey=` among them at the offset that follows (or,
+     *     with `$key`, the key's pair, and {@see KEYED}), or a long body's joined with `&`,
+     *     those before the `senderKey` pair and those after it (-1); the signature, whether
+     *     there is a `signature` member, the null members' paths in document order; with
+     *     `$lossless`, the lossless tree from the same reading (null when it cannot be built
+     *     so: a body with a `\u0000` of its own), else null; null when the reader must decide
      */
     public static function read(
         #[\SensitiveParameter] string $body,
