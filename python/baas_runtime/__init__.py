@@ -44,13 +44,14 @@ if TYPE_CHECKING:
         WaitDeadline,
     )
     from .operation import PagedRequest, Request
+    from .record import Record
     from .secret import REDACTED, PrivateKey
     from .settle import Confirmed, NotConfirmed, Settlement, StillUnknown
     from .transport import AsyncHttpxTransport, AsyncTransport, HttpxTransport, Transport
     from .validate import FieldPath, RuleKind, Validator, Violation
     from .wire import Scalar, Unknown
 
-__version__ = "0.3.1"
+__version__ = "0.3.2"
 
 __all__ = [
     "Ambiguity",
@@ -82,6 +83,7 @@ __all__ = [
     "Pages",
     "PrivateKey",
     "REDACTED",
+    "Record",
     "Request",
     "RequestIdMismatch",
     "ResponseTooLarge",
@@ -133,6 +135,7 @@ _HOMES = {
     "Pages": ".client",
     "PrivateKey": ".secret",
     "REDACTED": ".secret",
+    "Record": ".record",
     "Request": ".operation",
     "RequestIdMismatch": ".errors",
     "ResponseTooLarge": ".errors",

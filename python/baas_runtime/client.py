@@ -19,7 +19,6 @@ the parameters only with ``Config.log_params``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -60,6 +59,14 @@ __all__ = [
 ]
 
 logger = logging.getLogger("baas")
+
+
+async def _sleep(seconds: float) -> None:
+    """``asyncio.sleep``, asyncio imported by the first wait (not by importing the client)."""
+    import asyncio
+
+    await asyncio.sleep(seconds)
+
 
 #: Longest wait between two attempts, in seconds.
 MAX_BACKOFF = 10.0
@@ -398,7 +405,7 @@ class AsyncRuntimeClient:
                     wait = core.retry_wait(request, failed, attempt, options)
                     if wait is None:
                         raise core.final(request, failed, attempt + 1) from None
-                    await asyncio.sleep(wait)
+                    await _sleep(wait)
                     attempt += 1
         except BaasError as e:
             core.log_call(request, started, e, None)
@@ -434,7 +441,7 @@ class AsyncRuntimeClient:
             elapsed = time.monotonic() - started
             if elapsed + delay > policy.deadline:
                 raise WaitDeadline(last_state, elapsed).in_call(query.OPERATION, last_request_id, queries)
-            await asyncio.sleep(delay)
+            await _sleep(delay)
             delay = min(delay * 2, policy.max_delay)
 
     async def settle(

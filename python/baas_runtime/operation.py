@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar, Generic, TypeVar
 
 from .canonical import JsonValue
+from .record import Record
 from .validate import FieldPath, Validator
 from .wire import WireObject
 
@@ -15,9 +16,10 @@ ResponseT = TypeVar("ResponseT")
 ItemT = TypeVar("ItemT")
 
 
-class Request(Generic[ResponseT]):
+class Request(Record, Generic[ResponseT]):
     """The parameters of one operation, with its name, wire path, whether it may move
-    money, its rules, and how its answer's ``data`` is read. Generated."""
+    money, its rules, and how its answer's ``data`` is read. Generated, as a frozen
+    :class:`~baas_runtime.record.Record`."""
 
     __slots__ = ()
 

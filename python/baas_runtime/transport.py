@@ -5,18 +5,21 @@ The default ones run on httpx and ignore ``HTTP_PROXY``/``HTTPS_PROXY`` (a varia
 for other programs would route signed bodies through a proxy you never chose): pass
 ``env_proxy=True`` to honour them, or your own ``httpx.Client`` for proxies, extra roots
 or a test transport.
+
+httpx (and asyncio) are imported when the first default transport is made, not when this
+module is: ``from baas_client import Client`` does not load them (issue 36 item 3).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass
-from typing import Protocol
-
-import httpx
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import BaasError, CallTimeout, ResponseTooLarge, TransportError
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "HttpRequest",
@@ -77,12 +80,16 @@ _HEADERS = {
 
 
 def _timeout(request: HttpRequest) -> httpx.Timeout:
+    import httpx
+
     return httpx.Timeout(request.timeout, connect=min(request.connect_timeout, request.timeout))
 
 
 def _error(e: httpx.HTTPError, request: HttpRequest) -> BaasError:
     """An httpx failure as the SDK's error: a connection that never opened proves
     nothing was sent; anything later may have reached the service."""
+    import httpx
+
     if isinstance(e, httpx.ConnectTimeout):
         return CallTimeout(request.timeout, may_have_reached_service=False)
     if isinstance(e, httpx.PoolTimeout):
@@ -98,10 +105,14 @@ class HttpxTransport:
     """The default transport, on an ``httpx.Client`` (its own, or one you built)."""
 
     def __init__(self, client: httpx.Client | None = None, *, env_proxy: bool = False) -> None:
+        import httpx
+
         self._own = client is None
         self._client = client if client is not None else httpx.Client(trust_env=env_proxy)
 
     def post_json(self, request: HttpRequest) -> HttpResponse:
+        import httpx  # imported by __init__: a look-up in sys.modules
+
         deadline = time.monotonic() + request.timeout
         try:
             with self._client.stream(
@@ -129,6 +140,8 @@ class AsyncHttpxTransport:
     """The default asyncio transport, on an ``httpx.AsyncClient``."""
 
     def __init__(self, client: httpx.AsyncClient | None = None, *, env_proxy: bool = False) -> None:
+        import httpx
+
         self._own = client is None
         self._client = client if client is not None else httpx.AsyncClient(trust_env=env_proxy)
 
@@ -146,6 +159,10 @@ class AsyncHttpxTransport:
             return HttpResponse(response.status_code, b"".join(chunks))
 
     async def post_json(self, request: HttpRequest) -> HttpResponse:
+        import asyncio
+
+        import httpx  # imported by __init__: a look-up in sys.modules
+
         try:
             return await asyncio.wait_for(self._post(request), request.timeout)
         except asyncio.TimeoutError:

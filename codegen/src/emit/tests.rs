@@ -626,7 +626,9 @@ fn decisions_are_written_once_and_linked() {
         "{text}"
     );
     // Every operation of the sample carries d1: listed once at the root, on no item.
-    assert!(docs::is_blanket(&api, "d1"));
+    assert!(crate::plan::build(&api)
+        .decision("d1")
+        .is_some_and(|d| d.blanket));
     assert!(
         !text.contains("[`d1`](super::decisions#decision-d1)"),
         "{text}"

@@ -287,8 +287,8 @@ fn operation_methods(
             }
         }
         let pending = &crate::plan::PendingCall {
-            business_id: pending.business_id.clone(),
             doc: pending_doc,
+            ..pending.clone()
         };
         let made = |client: &str| match &settle {
             Some(s) => format!(

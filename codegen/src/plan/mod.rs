@@ -15,18 +15,20 @@
 //! | `operations` | operations, their calls and their OTP flow |
 //! | `shapes` | fields, records, value sets, result codes, notifications |
 
+mod decisions;
 mod operations;
 pub mod sentences;
 mod shapes;
 pub mod words;
 
+pub use decisions::DecisionPlan;
 pub use operations::{
     BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
-    PendingCall, RequestPlan, ResponsePlan, SettleCall,
+    PagesRust, PendingCall, RequestPlan, ResponsePlan, SettleCall,
 };
 pub use shapes::{
     param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
-    ValuePlan,
+    RulePlan, ValuePlan,
 };
 pub use words::Words;
 
@@ -112,6 +114,8 @@ pub struct SdkPlan {
     pub notifications: Vec<NotificationPlan>,
     /// The OTP flow, when the spec marks its steps.
     pub otp: Option<OtpPlan>,
+    /// The recorded decisions, in spec order.
+    pub decisions: Vec<DecisionPlan>,
 }
 
 impl SdkPlan {
@@ -146,6 +150,11 @@ impl SdkPlan {
             .iter()
             .filter(|c| c.retryable)
             .map(|c| c.code.as_str())
+    }
+
+    /// The recorded decision of this id.
+    pub fn decision(&self, id: &str) -> Option<&DecisionPlan> {
+        self.decisions.iter().find(|d| d.id == id)
     }
 
     /// The value set of this name.
@@ -184,13 +193,14 @@ pub fn build(api: &Api) -> SdkPlan {
         groups: api
             .groups
             .iter()
-            .map(|g| operations::group(g, otp.as_ref(), api.otp_flow.as_ref()))
+            .map(|g| operations::group(api, g, otp.as_ref()))
             .collect(),
         records: api.records.iter().map(shapes::record).collect(),
         enums: api.enums.iter().map(shapes::enum_plan).collect(),
         result_codes: api.result_codes.iter().map(shapes::code).collect(),
         notifications: api.notifications.iter().map(shapes::notification).collect(),
         otp,
+        decisions: decisions::decisions(api),
     };
     mark_open_values(&mut plan, api);
     plan

@@ -34,6 +34,24 @@ pub struct OperationPlan {
     pub type_words: Words,
     /// The Rust method name the model gives it.
     pub rust_name: String,
+    /// The stem of its Rust type names the model gives it (`ApplyForTransfer`).
+    pub type_name: String,
+    /// The spec's text of it alone, in partner text (`""` when none).
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
+    /// The recorded decisions that mark it (not its constraints'), by id.
+    pub decisions: Vec<String>,
+    /// The spec's note on parameters it does not show, in partner text (`""` when shown).
+    pub params_note: String,
+    /// The spec's note on an answer it does not show or that has no `data`, in partner
+    /// text (`""` otherwise).
+    pub answer_note: String,
+    /// Where its answer's fields are known from, when listed and not from the bank's API
+    /// document.
+    pub answer_evidence: Option<String>,
+    /// Example parameters that pass its rules (the Postman collection's), for examples.
+    pub example: serde_json::Value,
     /// The HTTP path (`/trans/applyForTransfer`).
     pub path: String,
     /// Its group's name.
@@ -154,6 +172,8 @@ pub struct SettleCall {
     pub query_type_words: Words,
     /// The Rust method name of the query.
     pub query_rust_name: String,
+    /// The stem of the query's Rust type names.
+    pub query_type_name: String,
     /// The query's parameter taking the business id (wire name).
     pub param: String,
     /// The Rust name of that parameter.
@@ -195,6 +215,23 @@ pub struct PagesCall {
     pub doc: Doc,
     /// How it pages, in words.
     pub paging_doc: String,
+    /// The Rust names and types of the page, size, items and total fields.
+    pub rust: PagesRust,
+}
+
+/// The fields a paged operation pages by, as the Rust client names them.
+#[derive(Debug, Clone)]
+pub struct PagesRust {
+    /// The page-number parameter's Rust name.
+    pub page: String,
+    /// The page-size parameter's Rust name.
+    pub size: String,
+    /// Its type.
+    pub size_ty: TypeRef,
+    /// The items field's Rust name.
+    pub items: String,
+    /// The total field's Rust name and type, when there is one.
+    pub total: Option<(String, TypeRef)>,
 }
 
 /// Where an OTP application's business id comes from.
@@ -211,6 +248,8 @@ pub enum BusinessIdPlan {
 pub struct PendingCall {
     /// Where the business id comes from.
     pub business_id: BusinessIdPlan,
+    /// The Rust name of the answer field holding it, when it is one.
+    pub business_id_rust: Option<String>,
     /// The call's doc.
     pub doc: Doc,
 }
@@ -226,6 +265,8 @@ pub struct FinalCall {
     pub values: Vec<String>,
     /// The field's value set, when it has one.
     pub enum_name: Option<String>,
+    /// The Rust name of the field in the answer, when typed.
+    pub field_rust: Option<String>,
     /// The call's doc.
     pub doc: Doc,
 }
@@ -248,9 +289,15 @@ pub struct OtpStepPlan {
     pub operation: String,
     /// Its group.
     pub group: String,
+    /// The Rust method name of the operation.
+    pub rust_name: String,
+    /// The stem of its Rust type names.
+    pub type_name: String,
     /// The parameter holding the business id (send, confirm) or the ids (group), by
     /// wire name.
     pub business_id: String,
+    /// The Rust names of `business_id` and `other`.
+    pub rust: (String, String),
     /// The second parameter (send: the channel; confirm: the code) or, for the group
     /// step, the answer field holding the new business id; by wire name.
     pub other: String,
@@ -297,6 +344,9 @@ fn step(api: &Api, s: &OtpStep, doc: String, other_in_response: bool) -> OtpStep
     OtpStepPlan {
         operation: s.operation.clone(),
         group: s.group.clone(),
+        rust_name: s.rust_name.clone(),
+        type_name: s.type_name.clone(),
+        rust: (s.business_id.clone(), s.other.clone()),
         business_id: param_wire(op, &s.business_id),
         other: if other_in_response {
             response_wire(api, op, &s.other)
@@ -340,7 +390,7 @@ pub fn otp_plan(api: &Api) -> Option<OtpPlan> {
 }
 
 /// A group's plan.
-pub fn group(g: &Group, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> GroupPlan {
+pub fn group(api: &Api, g: &Group, otp: Option<&OtpPlan>) -> GroupPlan {
     GroupPlan {
         name: g.name.clone(),
         words: Words::of(&g.name),
@@ -348,7 +398,7 @@ pub fn group(g: &Group, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> GroupP
         operations: g
             .operations
             .iter()
-            .map(|o| operation(o, otp, flow))
+            .map(|o| operation(api, o, otp))
             .collect(),
     }
 }
@@ -427,6 +477,16 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls
                 p.first_page,
                 &p.size.wire_name,
             ),
+            rust: PagesRust {
+                page: p.page.rust_name.clone(),
+                size: p.size.rust_name.clone(),
+                size_ty: p.size.ty.clone(),
+                items: items.rust_name.clone(),
+                total: p
+                    .total
+                    .as_ref()
+                    .map(|t| (t.rust_name.clone(), t.ty.clone())),
+            },
         })
     });
     let pending = match (&op.business_id, otp) {
@@ -444,6 +504,10 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls
             Some(PendingCall {
                 doc: Doc::of([sentences::pending(&op.name, field)]),
                 business_id,
+                business_id_rust: match id {
+                    BusinessId::ResponseField { rust_name, .. } => Some(rust_name.clone()),
+                    BusinessId::RequestId => None,
+                },
             })
         }
         _ => None,
@@ -453,6 +517,7 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls
         typed: f.rust_name.is_some(),
         values: f.values.clone(),
         enum_name: f.enum_name.clone(),
+        field_rust: f.rust_name.clone(),
         doc: Doc::of([sentences::until_final(&op.name, &f.wire_name, &f.values)]),
     });
     let settle = match (&op.settled_by, flow) {
@@ -462,6 +527,7 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls
             query_words: Words::of(&s.query),
             query_type_words: Words::of(&s.type_name),
             query_rust_name: s.rust_name.clone(),
+            query_type_name: s.type_name.clone(),
             param: s.param_wire.clone(),
             param_rust: s.param_rust.clone(),
             field: s.states.wire_name.clone(),
@@ -487,7 +553,8 @@ fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls
     }
 }
 
-fn operation(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> OperationPlan {
+fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan {
+    let flow = api.otp_flow.as_ref();
     let summary = match partner_text(&op.doc) {
         s if s.is_empty() => format!("Calls `{}`.", op.name),
         s => s,
@@ -523,6 +590,23 @@ fn operation(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> O
         words: Words::of(&op.name),
         type_words: Words::of(&op.type_name),
         rust_name: op.rust_name.clone(),
+        type_name: op.type_name.clone(),
+        text: partner_text(&op.doc),
+        evidence: sentences::evidence(op.source),
+        decisions: op.decisions.clone(),
+        params_note: match &op.params {
+            Params::Unspecified { note } => partner_text(note),
+            Params::Fields { .. } => String::new(),
+        },
+        answer_note: match &op.response {
+            Response::Unspecified { note } | Response::Empty { note } => partner_text(note),
+            Response::Fields { .. } | Response::Record { .. } => String::new(),
+        },
+        answer_evidence: match &op.response {
+            Response::Fields { source, .. } => sentences::evidence(*source),
+            _ => None,
+        },
+        example: crate::postman::example_params(api, op),
         path: op.path.clone(),
         group: op.group.clone(),
         moves_money: op.moves_money,

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import ValidateAccountType
 from .records import AbnormalAccount, Account, AccountListItem, AccountValidationResult, ClosingBalanceJob
@@ -40,12 +39,13 @@ __all__ = [
     "QueryClosingBalanceResponse",
 ]
 
+_set = object.__setattr__
+
 
 GetAccountDetailsResponse = Account
 """The answer of `getAccountDetails` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetAccountDetailsRequest(Request[GetAccountDetailsResponse]):
     """The parameters of `getAccountDetails`.
 
@@ -56,8 +56,16 @@ class GetAccountDetailsRequest(Request[GetAccountDetailsResponse]):
     OPERATION: ClassVar[str] = "getAccountDetails"
     PATH: ClassVar[str] = "/query/getAccountDetails"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id",)
     account_id: str
     """Wire name `accountId`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+    ) -> None:
+        _set(self, "account_id", account_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -73,11 +81,18 @@ class GetAccountDetailsRequest(Request[GetAccountDetailsResponse]):
         return GetAccountDetailsResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class QueryAccountListByUserIdResponse:
+class QueryAccountListByUserIdResponse(Record):
     """The answer of `queryAccountListByUserId` (its `data`): every field optional, and members the service adds later are ignored."""
-    accounts: list[AccountListItem] | None = None
+    __slots__ = ("accounts",)
+    accounts: list[AccountListItem] | None
     """accountId, accountName, currency, accountType, dormantStatus, freezeStatus Wire name `accounts`."""
+
+    def __init__(
+        self,
+        *,
+        accounts: list[AccountListItem] | None = None,
+    ) -> None:
+        _set(self, "accounts", accounts)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> QueryAccountListByUserIdResponse:
@@ -88,7 +103,6 @@ class QueryAccountListByUserIdResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountListByUserIdRequest(Request[QueryAccountListByUserIdResponse]):
     """The parameters of `queryAccountListByUserId`.
 
@@ -99,8 +113,16 @@ class QueryAccountListByUserIdRequest(Request[QueryAccountListByUserIdResponse])
     OPERATION: ClassVar[str] = "queryAccountListByUserId"
     PATH: ClassVar[str] = "/account/queryAccountListByUserId"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("user_id",)
     user_id: str
     """Wire name `userId`."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str,
+    ) -> None:
+        _set(self, "user_id", user_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -116,13 +138,22 @@ class QueryAccountListByUserIdRequest(Request[QueryAccountListByUserIdResponse])
         return QueryAccountListByUserIdResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetAbnormalAccountListResponse:
+class GetAbnormalAccountListResponse(Record):
     """The answer of `getAbnormalAccountList` (its `data`): every field optional, and members the service adds later are ignored."""
-    total: int | None = None
+    __slots__ = ("total", "result_array")
+    total: int | None
     """Wire name `total`."""
-    result_array: list[AbnormalAccount] | None = None
+    result_array: list[AbnormalAccount] | None
     """Abnormal account items. Wire name `resultArray`."""
+
+    def __init__(
+        self,
+        *,
+        total: int | None = None,
+        result_array: list[AbnormalAccount] | None = None,
+    ) -> None:
+        _set(self, "total", total)
+        _set(self, "result_array", result_array)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetAbnormalAccountListResponse:
@@ -134,7 +165,6 @@ class GetAbnormalAccountListResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse, AbnormalAccount]):
     """The parameters of `getAbnormalAccountList`.
 
@@ -146,10 +176,20 @@ class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse,
     PATH: ClassVar[str] = "/query/getAbnormalAccountList"
     MOVES_MONEY: ClassVar[bool] = False
     FIRST_PAGE: ClassVar[int] = 1
+    __slots__ = ("page_no", "page_size")
     page_no: int
     """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
     """Rules: at most 50. Wire name `pageSize`."""
+
+    def __init__(
+        self,
+        *,
+        page_no: int,
+        page_size: int,
+    ) -> None:
+        _set(self, "page_no", page_no)
+        _set(self, "page_size", page_size)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("pageNo")
@@ -172,7 +212,7 @@ class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse,
         return self.page_no
 
     def _with_page(self, page: int) -> GetAbnormalAccountListRequest:
-        return dataclasses.replace(self, page_no=page)
+        return GetAbnormalAccountListRequest(page_no=page, page_size=self.page_size)
 
     def _page_size(self) -> int | None:
         return self.page_size
@@ -181,13 +221,22 @@ class GetAbnormalAccountListRequest(PagedRequest[GetAbnormalAccountListResponse,
         return (response.result_array or [], response.total)
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ApplyForShortCodeResponse:
+class ApplyForShortCodeResponse(Record):
     """The answer of `applyForShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
-    account_id: str | None = None
+    __slots__ = ("account_id", "short_code")
+    account_id: str | None
     """Wire name `accountId`."""
-    short_code: str | None = None
+    short_code: str | None
     """Wire name `shortCode`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        short_code: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "short_code", short_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForShortCodeResponse:
@@ -199,7 +248,6 @@ class ApplyForShortCodeResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForShortCodeRequest(Request[ApplyForShortCodeResponse]):
     """The parameters of `applyForShortCode`.
 
@@ -210,8 +258,16 @@ class ApplyForShortCodeRequest(Request[ApplyForShortCodeResponse]):
     OPERATION: ClassVar[str] = "applyForShortCode"
     PATH: ClassVar[str] = "/account/applyForShortCode"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id",)
     account_id: str
     """Wire name `accountId`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+    ) -> None:
+        _set(self, "account_id", account_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -227,13 +283,22 @@ class ApplyForShortCodeRequest(Request[ApplyForShortCodeResponse]):
         return ApplyForShortCodeResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class QueryForShortCodeResponse:
+class QueryForShortCodeResponse(Record):
     """The answer of `queryForShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
-    account_id: str | None = None
+    __slots__ = ("account_id", "short_code")
+    account_id: str | None
     """Wire name `accountId`."""
-    short_code: str | None = None
+    short_code: str | None
     """Wire name `shortCode`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        short_code: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "short_code", short_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> QueryForShortCodeResponse:
@@ -245,7 +310,6 @@ class QueryForShortCodeResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class QueryForShortCodeRequest(Request[QueryForShortCodeResponse]):
     """The parameters of `queryForShortCode`.
 
@@ -256,8 +320,16 @@ class QueryForShortCodeRequest(Request[QueryForShortCodeResponse]):
     OPERATION: ClassVar[str] = "queryForShortCode"
     PATH: ClassVar[str] = "/account/queryForShortCode"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id",)
     account_id: str
     """Wire name `accountId`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+    ) -> None:
+        _set(self, "account_id", account_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -273,13 +345,22 @@ class QueryForShortCodeRequest(Request[QueryForShortCodeResponse]):
         return QueryForShortCodeResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class QueryAccountByShortCodeResponse:
+class QueryAccountByShortCodeResponse(Record):
     """The answer of `queryAccountByShortCode` (its `data`): every field optional, and members the service adds later are ignored."""
-    account_id: str | None = None
+    __slots__ = ("account_id", "short_code")
+    account_id: str | None
     """Wire name `accountId`."""
-    short_code: str | None = None
+    short_code: str | None
     """Wire name `shortCode`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        short_code: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "short_code", short_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> QueryAccountByShortCodeResponse:
@@ -291,7 +372,6 @@ class QueryAccountByShortCodeResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class QueryAccountByShortCodeRequest(Request[QueryAccountByShortCodeResponse]):
     """The parameters of `queryAccountByShortCode`.
 
@@ -302,8 +382,16 @@ class QueryAccountByShortCodeRequest(Request[QueryAccountByShortCodeResponse]):
     OPERATION: ClassVar[str] = "queryAccountByShortCode"
     PATH: ClassVar[str] = "/account/queryAccountByShortCode"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("short_code",)
     short_code: str
     """Wire name `shortCode`."""
+
+    def __init__(
+        self,
+        *,
+        short_code: str,
+    ) -> None:
+        _set(self, "short_code", short_code)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("shortCode")
@@ -319,13 +407,22 @@ class QueryAccountByShortCodeRequest(Request[QueryAccountByShortCodeResponse]):
         return QueryAccountByShortCodeResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ActivateAccountResponse:
+class ActivateAccountResponse(Record):
     """The answer of `activateAccount` (its `data`): every field optional, and members the service adds later are ignored."""
-    account_id: str | None = None
+    __slots__ = ("account_id", "short_code")
+    account_id: str | None
     """Wire name `accountId`."""
-    short_code: str | None = None
+    short_code: str | None
     """Wire name `shortCode`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        short_code: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "short_code", short_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ActivateAccountResponse:
@@ -337,7 +434,6 @@ class ActivateAccountResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ActivateAccountRequest(Request[ActivateAccountResponse]):
     """The parameters of `activateAccount`.
 
@@ -350,8 +446,16 @@ class ActivateAccountRequest(Request[ActivateAccountResponse]):
     OPERATION: ClassVar[str] = "activateAccount"
     PATH: ClassVar[str] = "/account/activateAccount"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id",)
     account_id: str
     """A dormant account. Rules: checked by the service only: must be a dormant account (dormancy: after 6 consecutive months without transactions). Wire name `accountId`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+    ) -> None:
+        _set(self, "account_id", account_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -367,11 +471,18 @@ class ActivateAccountRequest(Request[ActivateAccountResponse]):
         return ActivateAccountResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class EditSubAccountNameResponse:
+class EditSubAccountNameResponse(Record):
     """The answer of `editSubAccountName` (its `data`): every field optional, and members the service adds later are ignored."""
-    application_id: str | None = None
+    __slots__ = ("application_id",)
+    application_id: str | None
     """Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> EditSubAccountNameResponse:
@@ -382,7 +493,6 @@ class EditSubAccountNameResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
     """The parameters of `editSubAccountName`.
 
@@ -393,10 +503,20 @@ class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
     OPERATION: ClassVar[str] = "editSubAccountName"
     PATH: ClassVar[str] = "/account/editSubAccountName"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id", "sub_account_name")
     account_id: str
     """Must belong to the SME customer. Rules: checked by the service only: must belong to the SME customer. Wire name `accountId`."""
-    sub_account_name: str | None = None
+    sub_account_name: str | None
     """Suffix of the final name; omitted: the name is reset to the parent business name. Rules: at most 253 characters; checked by the service only: the final name (business name + '_' + subAccountName) is at most 255 characters. Wire name `subAccountName`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        sub_account_name: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "sub_account_name", sub_account_name)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -418,9 +538,12 @@ class EditSubAccountNameRequest(Request[EditSubAccountNameResponse]):
         return EditSubAccountNameResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CancelAccountOperationResponse:
+class CancelAccountOperationResponse(Record):
     """The answer of `cancelAccountOperation`: code and message only. code and msg only."""
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CancelAccountOperationResponse:
@@ -429,7 +552,6 @@ class CancelAccountOperationResponse:
         return cls()
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CancelAccountOperationRequest(Request[CancelAccountOperationResponse]):
     """The parameters of `cancelAccountOperation`.
 
@@ -440,8 +562,16 @@ class CancelAccountOperationRequest(Request[CancelAccountOperationResponse]):
     OPERATION: ClassVar[str] = "cancelAccountOperation"
     PATH: ClassVar[str] = "/account/cancelAccountOperation"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("request_id",)
     request_id: str
     """The request to cancel. Rules: checked by the service only: must name an unconfirmed /account/activateAccount, /user/verifyEmailAddress or /user/addEmail request. Wire name `requestId`."""
+
+    def __init__(
+        self,
+        *,
+        request_id: str,
+    ) -> None:
+        _set(self, "request_id", request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("requestId")
@@ -461,7 +591,6 @@ ValidateAccountResponse = AccountValidationResult
 """The answer of `validateAccount` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ValidateAccountRequest(Request[ValidateAccountResponse]):
     """The parameters of `validateAccount`.
 
@@ -472,10 +601,20 @@ class ValidateAccountRequest(Request[ValidateAccountResponse]):
     OPERATION: ClassVar[str] = "validateAccount"
     PATH: ClassVar[str] = "/account/validateAccount"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("account_id", "account_type")
     account_id: str
     """Number or shortcode. Wire name `accountId`."""
     account_type: ValidateAccountType
     """Wire name `accountType`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        account_type: ValidateAccountType,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "account_type", account_type)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -498,7 +637,6 @@ QueryClosingBalanceResponse = ClosingBalanceJob
 """The answer of `queryClosingBalance` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class QueryClosingBalanceRequest(Request[QueryClosingBalanceResponse]):
     """The parameters of `queryClosingBalance`.
 
@@ -509,8 +647,16 @@ class QueryClosingBalanceRequest(Request[QueryClosingBalanceResponse]):
     OPERATION: ClassVar[str] = "queryClosingBalance"
     PATH: ClassVar[str] = "/report/queryClosingBalance"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("query_date",)
     query_date: _dt.date
     """The UTC day whose closing balances to report; it must have ended. Wire name `queryDate`."""
+
+    def __init__(
+        self,
+        *,
+        query_date: _dt.date,
+    ) -> None:
+        _set(self, "query_date", query_date)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("queryDate")

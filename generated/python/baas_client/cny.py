@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import BeneficiaryType, CnyDocumentType, PaymentPurpose
 from .records import CnyTransferDetail, CnyTransferSummary, OrderItem
@@ -24,12 +23,21 @@ __all__ = [
     "GetCnyTransferDetailsResponse",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ApplyForCnyExpressResponse:
+
+class ApplyForCnyExpressResponse(Record):
     """The answer of `applyForCnyExpress` (its `data`): every field optional, and members the service adds later are ignored."""
-    application_id: str | None = None
+    __slots__ = ("application_id",)
+    application_id: str | None
     """Identifier of the transfer application. Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForCnyExpressResponse:
@@ -40,7 +48,6 @@ class ApplyForCnyExpressResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     """The parameters of `applyForCnyExpress`.
 
@@ -59,6 +66,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     OPERATION: ClassVar[str] = "applyForCnyExpress"
     PATH: ClassVar[str] = "/trans/applyForCnyExpress"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("payer_account_id", "beneficiary_type", "beneficiary_name", "beneficiary_id_number", "beneficiary_bank_code", "beneficiary_bank_name", "beneficiary_bank_address", "beneficiary_account_id", "payment_purpose", "support_document_file", "support_document_type", "company_regis_document_file", "company_regis_document_type", "invoice_document_type", "order_array", "beneficiary_country_code", "message_to_beneficiary", "remark", "invoice")
     payer_account_id: str
     """Payer account number. Wire name `payerAccountId`."""
     beneficiary_type: BeneficiaryType
@@ -89,14 +97,57 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
     """Wire name `invoiceDocumentType`."""
     order_array: Sequence[OrderItem]
     """Order items. Wire name spelled so (oderArray). The document leaves its Required cell blank. Wire name `oderArray`."""
-    beneficiary_country_code: str | None = None
+    beneficiary_country_code: str | None
     """Required when beneficiaryType = 1; must be a supported CNY nationality (the list is referenced by name, not shown). Rules: checked by the service only: must be a supported CNY nationality (list not shown). Wire name `beneficiaryCountryCode`."""
-    message_to_beneficiary: str | None = None
+    message_to_beneficiary: str | None
     """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
-    remark: str | None = None
+    remark: str | None
     """Wire name `remark`."""
-    invoice: str | None = None
+    invoice: str | None
     """Base64; mandatory when the amount exceeds 70,000 CNY; one file, at most 30MB. Rules: valid Base64 whose decoded size is at most 31457280 bytes. Wire name `invoice`."""
+
+    def __init__(
+        self,
+        *,
+        payer_account_id: str,
+        beneficiary_type: BeneficiaryType,
+        beneficiary_name: str,
+        beneficiary_id_number: str,
+        beneficiary_bank_code: str,
+        beneficiary_bank_name: str,
+        beneficiary_bank_address: str,
+        beneficiary_account_id: str,
+        payment_purpose: PaymentPurpose,
+        support_document_file: str,
+        support_document_type: CnyDocumentType,
+        company_regis_document_file: str,
+        company_regis_document_type: CnyDocumentType,
+        invoice_document_type: CnyDocumentType,
+        order_array: Sequence[OrderItem],
+        beneficiary_country_code: str | None = None,
+        message_to_beneficiary: str | None = None,
+        remark: str | None = None,
+        invoice: str | None = None,
+    ) -> None:
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "beneficiary_type", beneficiary_type)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "beneficiary_id_number", beneficiary_id_number)
+        _set(self, "beneficiary_bank_code", beneficiary_bank_code)
+        _set(self, "beneficiary_bank_name", beneficiary_bank_name)
+        _set(self, "beneficiary_bank_address", beneficiary_bank_address)
+        _set(self, "beneficiary_account_id", beneficiary_account_id)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "support_document_file", support_document_file)
+        _set(self, "support_document_type", support_document_type)
+        _set(self, "company_regis_document_file", company_regis_document_file)
+        _set(self, "company_regis_document_type", company_regis_document_type)
+        _set(self, "invoice_document_type", invoice_document_type)
+        _set(self, "order_array", order_array)
+        _set(self, "beneficiary_country_code", beneficiary_country_code)
+        _set(self, "message_to_beneficiary", message_to_beneficiary)
+        _set(self, "remark", remark)
+        _set(self, "invoice", invoice)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payerAccountId")
@@ -191,13 +242,22 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
         return ApplyForCnyExpressResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetCnyTransListResponse:
+class GetCnyTransListResponse(Record):
     """The answer of `getCnyTransList` (its `data`): every field optional, and members the service adds later are ignored."""
-    result: list[CnyTransferSummary] | None = None
+    __slots__ = ("result", "total_rows")
+    result: list[CnyTransferSummary] | None
     """CNY transfer records without orders and document fields. Wire name `result`."""
-    total_rows: int | None = None
+    total_rows: int | None
     """Wire name `totalRows`."""
+
+    def __init__(
+        self,
+        *,
+        result: list[CnyTransferSummary] | None = None,
+        total_rows: int | None = None,
+    ) -> None:
+        _set(self, "result", result)
+        _set(self, "total_rows", total_rows)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetCnyTransListResponse:
@@ -209,7 +269,6 @@ class GetCnyTransListResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSummary]):
     """The parameters of `getCnyTransList`.
 
@@ -221,6 +280,7 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
     PATH: ClassVar[str] = "/query/getCnyTransList"
     MOVES_MONEY: ClassVar[bool] = False
     FIRST_PAGE: ClassVar[int] = 1
+    __slots__ = ("user_id", "account_id", "start_time", "end_time", "page_no", "page_size")
     user_id: str
     """User id in the partner's system. Wire name `userId`."""
     account_id: str
@@ -233,6 +293,23 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
     """Page to return (declared string). Wire name `pageNo`."""
     page_size: str
     """Records per page (declared string). seen on the live service: at most 50, above it the service answers 15002. Rules: checked by the service only: at most 50; above it the service answers 15002. Wire name `pageSize`."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str,
+        account_id: str,
+        start_time: int,
+        end_time: int,
+        page_no: str,
+        page_size: str,
+    ) -> None:
+        _set(self, "user_id", user_id)
+        _set(self, "account_id", account_id)
+        _set(self, "start_time", start_time)
+        _set(self, "end_time", end_time)
+        _set(self, "page_no", page_no)
+        _set(self, "page_size", page_size)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -269,7 +346,7 @@ class GetCnyTransListRequest(PagedRequest[GetCnyTransListResponse, CnyTransferSu
         return int(self.page_no) if self.page_no.isdigit() else 1
 
     def _with_page(self, page: int) -> GetCnyTransListRequest:
-        return dataclasses.replace(self, page_no=str(page))
+        return GetCnyTransListRequest(user_id=self.user_id, account_id=self.account_id, start_time=self.start_time, end_time=self.end_time, page_no=str(page), page_size=self.page_size)
 
     def _page_size(self) -> int | None:
         return int(self.page_size) if self.page_size.isdigit() else None
@@ -282,7 +359,6 @@ GetCnyTransferDetailsResponse = CnyTransferDetail
 """The answer of `getCnyTransferDetails` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetCnyTransferDetailsRequest(Request[GetCnyTransferDetailsResponse]):
     """The parameters of `getCnyTransferDetails`.
 
@@ -293,8 +369,16 @@ class GetCnyTransferDetailsRequest(Request[GetCnyTransferDetailsResponse]):
     OPERATION: ClassVar[str] = "getCnyTransferDetails"
     PATH: ClassVar[str] = "/query/getCnyTransferDetails"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("application_id",)
     application_id: str
     """The id returned when the transfer was initiated. Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("applicationId")

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import Currency, CurrencyPair
 from .records import FxRequest
@@ -24,19 +23,32 @@ __all__ = [
     "GetFxRequestStatusResponse",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetForeignExchangeRateResponse:
+
+class GetForeignExchangeRateResponse(Record):
     """The answer of `getForeignExchangeRate` (its `data`): every field optional, and members the service adds later are ignored.
 
     Not public: this is the sandbox's choice, and the live service may differ.
     """
-    currency_pair: CurrencyPair | Unknown | None = None
+    __slots__ = ("currency_pair", "rate", "quote_time")
+    currency_pair: CurrencyPair | Unknown | None
     """Wire name `currencyPair`."""
-    rate: Decimal | None = None
+    rate: Decimal | None
     """Units of the quote currency for one unit of the base currency. Wire name `rate`."""
-    quote_time: int | None = None
+    quote_time: int | None
     """When the rate was quoted, epoch ms. Wire name `quoteTime`."""
+
+    def __init__(
+        self,
+        *,
+        currency_pair: CurrencyPair | Unknown | None = None,
+        rate: Decimal | None = None,
+        quote_time: int | None = None,
+    ) -> None:
+        _set(self, "currency_pair", currency_pair)
+        _set(self, "rate", rate)
+        _set(self, "quote_time", quote_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetForeignExchangeRateResponse:
@@ -49,7 +61,6 @@ class GetForeignExchangeRateResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
     """The parameters of `getForeignExchangeRate`.
 
@@ -60,8 +71,16 @@ class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
     OPERATION: ClassVar[str] = "getForeignExchangeRate"
     PATH: ClassVar[str] = "/query/v2/getForeignExchangeRate"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("currency_pair",)
     currency_pair: CurrencyPair
     """Mandatory. Written BaseCurrency/QuoteCurrency, one of: USD/KES, EUR/KES, GBP/KES, KES/TZS, KES/UGX, KES/RWF, GBP/USD, EUR/GBP, EUR/USD, USD/CNY. Wire name `currencyPair`."""
+
+    def __init__(
+        self,
+        *,
+        currency_pair: CurrencyPair,
+    ) -> None:
+        _set(self, "currency_pair", currency_pair)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("currencyPair")
@@ -76,20 +95,33 @@ class GetForeignExchangeRateRequest(Request[GetForeignExchangeRateResponse]):
         return GetForeignExchangeRateResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ApplyForFcExchangeResponse:
+class ApplyForFcExchangeResponse(Record):
     """The answer of `applyForFcExchange` (its `data`): every field optional, and members the service adds later are ignored.
 
     Not public: this is the sandbox's choice, and the live service may differ.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "source_amount", "target_amount", "fx_rate")
+    application_id: str | None
     """The FX request: query it with /query/v2/getFxRequestStatus. Wire name `applicationId`."""
-    source_amount: Decimal | None = None
+    source_amount: Decimal | None
     """Debited from the source account. Wire name `sourceAmount`."""
-    target_amount: Decimal | None = None
+    target_amount: Decimal | None
     """Credited to the target account. Wire name `targetAmount`."""
-    fx_rate: Decimal | None = None
+    fx_rate: Decimal | None
     """Wire name `fxRate`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        source_amount: Decimal | None = None,
+        target_amount: Decimal | None = None,
+        fx_rate: Decimal | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "source_amount", source_amount)
+        _set(self, "target_amount", target_amount)
+        _set(self, "fx_rate", fx_rate)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForFcExchangeResponse:
@@ -103,7 +135,6 @@ class ApplyForFcExchangeResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
     """The parameters of `applyForFcExchange`.
 
@@ -118,6 +149,7 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
     OPERATION: ClassVar[str] = "applyForFcExchange"
     PATH: ClassVar[str] = "/trans/v2/applyForFcExchange"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("source_currency", "target_currency", "source_account", "target_account", "source_amount", "target_amount")
     source_currency: Currency | str
     """The currency converted from. Rules: one of USD, KES, EUR, GBP, TZS, UGX, RWF, CNY. Wire name `sourceCurrency`."""
     target_currency: Currency | str
@@ -126,10 +158,27 @@ class ApplyForFcExchangeRequest(Request[ApplyForFcExchangeResponse]):
     """Mandatory. Wire name `sourceAccount`."""
     target_account: str
     """Mandatory. Wire name `targetAccount`."""
-    source_amount: Decimal | None = None
+    source_amount: Decimal | None
     """Conditional: either sourceAmount or targetAmount is mandatory. Rules: greater than zero; at most 2 decimal places. Wire name `sourceAmount`."""
-    target_amount: Decimal | None = None
+    target_amount: Decimal | None
     """Conditional: either sourceAmount or targetAmount is mandatory. Rules: greater than zero; at most 2 decimal places. Wire name `targetAmount`."""
+
+    def __init__(
+        self,
+        *,
+        source_currency: Currency | str,
+        target_currency: Currency | str,
+        source_account: str,
+        target_account: str,
+        source_amount: Decimal | None = None,
+        target_amount: Decimal | None = None,
+    ) -> None:
+        _set(self, "source_currency", source_currency)
+        _set(self, "target_currency", target_currency)
+        _set(self, "source_account", source_account)
+        _set(self, "target_account", target_account)
+        _set(self, "source_amount", source_amount)
+        _set(self, "target_amount", target_amount)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("sourceCurrency")
@@ -179,7 +228,6 @@ Not public: this is the sandbox's choice, and the live service may differ.
 """
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetFxRequestStatusRequest(Request[GetFxRequestStatusResponse]):
     """The parameters of `getFxRequestStatus`.
 
@@ -190,8 +238,16 @@ class GetFxRequestStatusRequest(Request[GetFxRequestStatusResponse]):
     OPERATION: ClassVar[str] = "getFxRequestStatus"
     PATH: ClassVar[str] = "/query/v2/getFxRequestStatus"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("application_id",)
     application_id: str
     """Mandatory. Id of the FX request. Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("applicationId")

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Union
 
 from baas_runtime import JsonValue, Unknown
 from baas_runtime.notification import Notification
+from baas_runtime.record import Record
 
 from .enums import NotificationType
 from .records import AccountClosureResult, AccountOpeningResult, BalanceChange, BulkUtilityPaymentResult, ClosingBalanceReport, CnyTransferResult, FcDepositResult, FcOutboundResult, FxConversionResult, FxExchangeResult, InternalBatchResult, OnboardingResult, SmeBulkPaymentResult, StatementReport, TransactionResult, UtilityPaymentResult
@@ -35,15 +35,26 @@ __all__ = [
     "UtilityPaymentResult",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class OtherPayload:
+
+class OtherPayload(Record):
     """A notification whose payload is not typed here (not shown, or a type this client does not list): its type and `params` as received."""
 
+    __slots__ = ("notification_type", "params")
     notification_type: NotificationType | Unknown
     """The notification's type."""
     params: JsonValue
     """`params` as received (numbers as their literal text)."""
+
+    def __init__(
+        self,
+        *,
+        notification_type: NotificationType | Unknown,
+        params: JsonValue,
+    ) -> None:
+        _set(self, "notification_type", notification_type)
+        _set(self, "params", params)
 
 
 Payload = Union[AccountClosureResult, AccountOpeningResult, BalanceChange, BulkUtilityPaymentResult, ClosingBalanceReport, CnyTransferResult, FcDepositResult, FcOutboundResult, FxConversionResult, FxExchangeResult, InternalBatchResult, OnboardingResult, SmeBulkPaymentResult, StatementReport, TransactionResult, UtilityPaymentResult, OtherPayload]

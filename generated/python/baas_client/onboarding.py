@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .records import BusinessOnboardingStatus, CompanyOnboardingInfo, KycMediaItem, OrganisationOnboardingInfo, PartnershipOnboardingInfo, PersonalKyc, PersonalOnboardingStatus, StoreOnboardingInfo
 
@@ -37,12 +36,13 @@ __all__ = [
     "GetPartnershipOnboardingInfoResponse",
 ]
 
+_set = object.__setattr__
+
 
 GetOnboardingStatusResponse = PersonalOnboardingStatus
 """The answer of `getOnboardingStatus` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetOnboardingStatusRequest(Request[GetOnboardingStatusResponse]):
     """The parameters of `getOnboardingStatus`.
 
@@ -55,12 +55,24 @@ class GetOnboardingStatusRequest(Request[GetOnboardingStatusResponse]):
     OPERATION: ClassVar[str] = "getOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/getOnboardingStatus"
     MOVES_MONEY: ClassVar[bool] = False
-    user_id: str | None = None
+    __slots__ = ("user_id", "onboarding_request_id", "mobile")
+    user_id: str | None
     """Wire name `userId`."""
-    onboarding_request_id: str | None = None
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str | None = None,
+        onboarding_request_id: str | None = None,
+        mobile: str | None = None,
+    ) -> None:
+        _set(self, "user_id", user_id)
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "mobile", mobile)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -92,7 +104,6 @@ GetUserKycResponse = PersonalKyc
 """The answer of `getUserKyc` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetUserKycRequest(Request[GetUserKycResponse]):
     """The parameters of `getUserKyc`.
 
@@ -103,8 +114,16 @@ class GetUserKycRequest(Request[GetUserKycResponse]):
     OPERATION: ClassVar[str] = "getUserKyc"
     PATH: ClassVar[str] = "/onboarding/getUserKyc"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -120,11 +139,18 @@ class GetUserKycRequest(Request[GetUserKycResponse]):
         return GetUserKycResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetKycMediaListResponse:
+class GetKycMediaListResponse(Record):
     """The answer of `getKycMediaList` (its `data`): every field optional, and members the service adds later are ignored."""
-    media_list: list[KycMediaItem] | None = None
+    __slots__ = ("media_list",)
+    media_list: list[KycMediaItem] | None
     """Wire name `mediaList`."""
+
+    def __init__(
+        self,
+        *,
+        media_list: list[KycMediaItem] | None = None,
+    ) -> None:
+        _set(self, "media_list", media_list)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetKycMediaListResponse:
@@ -135,7 +161,6 @@ class GetKycMediaListResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetKycMediaListRequest(Request[GetKycMediaListResponse]):
     """The parameters of `getKycMediaList`.
 
@@ -146,8 +171,16 @@ class GetKycMediaListRequest(Request[GetKycMediaListResponse]):
     OPERATION: ClassVar[str] = "getKycMediaList"
     PATH: ClassVar[str] = "/onboarding/personal/getKycMediaList"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -163,11 +196,18 @@ class GetKycMediaListRequest(Request[GetKycMediaListResponse]):
         return GetKycMediaListResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetOnboardingRequestIdResponse:
+class GetOnboardingRequestIdResponse(Record):
     """The answer of `getOnboardingRequestId` (its `data`): every field optional, and members the service adds later are ignored."""
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id",)
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetOnboardingRequestIdResponse:
@@ -178,7 +218,6 @@ class GetOnboardingRequestIdResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetOnboardingRequestIdRequest(Request[GetOnboardingRequestIdResponse]):
     """The parameters of `getOnboardingRequestId`.
 
@@ -189,10 +228,20 @@ class GetOnboardingRequestIdRequest(Request[GetOnboardingRequestIdResponse]):
     OPERATION: ClassVar[str] = "getOnboardingRequestId"
     PATH: ClassVar[str] = "/onboarding/getOnboardingRequestId"
     MOVES_MONEY: ClassVar[bool] = False
-    user_id: str | None = None
+    __slots__ = ("user_id", "mobile")
+    user_id: str | None
     """Used if unique. Wire name `userId`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str | None = None,
+        mobile: str | None = None,
+    ) -> None:
+        _set(self, "user_id", user_id)
+        _set(self, "mobile", mobile)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -218,7 +267,6 @@ GetBusinessOnboardingStatusResponse = BusinessOnboardingStatus
 """The answer of `getBusinessOnboardingStatus` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResponse]):
     """The parameters of `getBusinessOnboardingStatus`.
 
@@ -231,10 +279,20 @@ class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResp
     OPERATION: ClassVar[str] = "getBusinessOnboardingStatus"
     PATH: ClassVar[str] = "/onboarding/business/getBusinessOnboardingStatus"
     MOVES_MONEY: ClassVar[bool] = False
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "business_cer_no")
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    business_cer_no: str | None = None
+    business_cer_no: str | None
     """Incorporation certificate number. Wire name `businessCerNo`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        business_cer_no: str | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "business_cer_no", business_cer_no)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -257,11 +315,18 @@ class GetBusinessOnboardingStatusRequest(Request[GetBusinessOnboardingStatusResp
         return GetBusinessOnboardingStatusResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetBusinessOnboardingRequestIdResponse:
+class GetBusinessOnboardingRequestIdResponse(Record):
     """The answer of `getBusinessOnboardingRequestId` (its `data`): every field optional, and members the service adds later are ignored."""
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id",)
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetBusinessOnboardingRequestIdResponse:
@@ -272,7 +337,6 @@ class GetBusinessOnboardingRequestIdResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetBusinessOnboardingRequestIdRequest(Request[GetBusinessOnboardingRequestIdResponse]):
     """The parameters of `getBusinessOnboardingRequestId`.
 
@@ -283,8 +347,16 @@ class GetBusinessOnboardingRequestIdRequest(Request[GetBusinessOnboardingRequest
     OPERATION: ClassVar[str] = "getBusinessOnboardingRequestId"
     PATH: ClassVar[str] = "/onboarding/business/getOnboardingRequestId"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("business_cer_no",)
     business_cer_no: str
     """Mandatory. Wire name `businessCerNo`."""
+
+    def __init__(
+        self,
+        *,
+        business_cer_no: str,
+    ) -> None:
+        _set(self, "business_cer_no", business_cer_no)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("businessCerNo")
@@ -304,7 +376,6 @@ GetStoreOnboardingInfoResponse = StoreOnboardingInfo
 """The answer of `getStoreOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetStoreOnboardingInfoRequest(Request[GetStoreOnboardingInfoResponse]):
     """The parameters of `getStoreOnboardingInfo`.
 
@@ -315,8 +386,16 @@ class GetStoreOnboardingInfoRequest(Request[GetStoreOnboardingInfoResponse]):
     OPERATION: ClassVar[str] = "getStoreOnboardingInfo"
     PATH: ClassVar[str] = "/onboarding/business/getStoreOnboardingInfo"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -336,7 +415,6 @@ GetCompanyOnboardingInfoResponse = CompanyOnboardingInfo
 """The answer of `getCompanyOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetCompanyOnboardingInfoRequest(Request[GetCompanyOnboardingInfoResponse]):
     """The parameters of `getCompanyOnboardingInfo`.
 
@@ -347,8 +425,16 @@ class GetCompanyOnboardingInfoRequest(Request[GetCompanyOnboardingInfoResponse])
     OPERATION: ClassVar[str] = "getCompanyOnboardingInfo"
     PATH: ClassVar[str] = "/onboarding/business/getCompanyOnboardingInfo"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -368,7 +454,6 @@ GetOrganisationOnboardingInfoResponse = OrganisationOnboardingInfo
 """The answer of `getOrganisationOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetOrganisationOnboardingInfoRequest(Request[GetOrganisationOnboardingInfoResponse]):
     """The parameters of `getOrganisationOnboardingInfo`.
 
@@ -379,8 +464,16 @@ class GetOrganisationOnboardingInfoRequest(Request[GetOrganisationOnboardingInfo
     OPERATION: ClassVar[str] = "getOrganisationOnboardingInfo"
     PATH: ClassVar[str] = "/onboarding/business/getOrganisationOnboardingInfo"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")
@@ -400,7 +493,6 @@ GetPartnershipOnboardingInfoResponse = PartnershipOnboardingInfo
 """The answer of `getPartnershipOnboardingInfo` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetPartnershipOnboardingInfoRequest(Request[GetPartnershipOnboardingInfoResponse]):
     """The parameters of `getPartnershipOnboardingInfo`.
 
@@ -411,8 +503,16 @@ class GetPartnershipOnboardingInfoRequest(Request[GetPartnershipOnboardingInfoRe
     OPERATION: ClassVar[str] = "getPartnershipOnboardingInfo"
     PATH: ClassVar[str] = "/onboarding/business/getPartnershipOnboardingInfo"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("onboarding_request_id",)
     onboarding_request_id: str
     """Wire name `onboardingRequestId`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("onboardingRequestId")

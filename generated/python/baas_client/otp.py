@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import IdType, OtpType
 
@@ -25,10 +24,15 @@ __all__ = [
     "GroupApplicationsResponse",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SendOtpResponse:
+
+class SendOtpResponse(Record):
     """The answer of `sendOtp`: code and message only. code, msg."""
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SendOtpResponse:
@@ -37,7 +41,6 @@ class SendOtpResponse:
         return cls()
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SendOtpRequest(Request[SendOtpResponse]):
     """The parameters of `sendOtp`.
 
@@ -48,10 +51,20 @@ class SendOtpRequest(Request[SendOtpResponse]):
     OPERATION: ClassVar[str] = "sendOtp"
     PATH: ClassVar[str] = "/common/sendOtp"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("business_id", "otp_type")
     business_id: str
     """Application id. the bank's public documentation: for utility and airtime payments it is the paymentId (bulkPaymentOrderId for bulk). Wire name `businessId`."""
     otp_type: OtpType
     """Wire name `otpType`."""
+
+    def __init__(
+        self,
+        *,
+        business_id: str,
+        otp_type: OtpType,
+    ) -> None:
+        _set(self, "business_id", business_id)
+        _set(self, "otp_type", otp_type)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("businessId")
@@ -70,9 +83,12 @@ class SendOtpRequest(Request[SendOtpResponse]):
         return SendOtpResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ConfirmOperationResponse:
+class ConfirmOperationResponse(Record):
     """The answer of `confirmOperation`: code and message only. code, msg."""
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ConfirmOperationResponse:
@@ -81,7 +97,6 @@ class ConfirmOperationResponse:
         return cls()
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ConfirmOperationRequest(Request[ConfirmOperationResponse]):
     """The parameters of `confirmOperation`.
 
@@ -94,10 +109,20 @@ class ConfirmOperationRequest(Request[ConfirmOperationResponse]):
     OPERATION: ClassVar[str] = "confirmOperation"
     PATH: ClassVar[str] = "/common/confirmOperation"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("business_id", "otp_code")
     business_id: str
     """Wire name `businessId`."""
     otp_code: str
     """Wire name `otpCode`."""
+
+    def __init__(
+        self,
+        *,
+        business_id: str,
+        otp_code: str,
+    ) -> None:
+        _set(self, "business_id", business_id)
+        _set(self, "otp_code", otp_code)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("businessId")
@@ -117,9 +142,12 @@ class ConfirmOperationRequest(Request[ConfirmOperationResponse]):
         return ConfirmOperationResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SendAccAdminOtpResponse:
+class SendAccAdminOtpResponse(Record):
     """The answer of `sendAccAdminOtp`: code and message only. code, msg."""
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SendAccAdminOtpResponse:
@@ -128,7 +156,6 @@ class SendAccAdminOtpResponse:
         return cls()
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
     """The parameters of `sendAccAdminOtp`.
 
@@ -139,6 +166,7 @@ class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
     OPERATION: ClassVar[str] = "sendAccAdminOtp"
     PATH: ClassVar[str] = "/common/sendAccAdminOtp"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("business_id", "otp_type", "account_id", "acc_manager_id_number", "id_type")
     business_id: str
     """Wire name `businessId`."""
     otp_type: OtpType
@@ -149,6 +177,21 @@ class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
     """Wire name `accManagerIdNumber`."""
     id_type: IdType
     """Wire name `idType`."""
+
+    def __init__(
+        self,
+        *,
+        business_id: str,
+        otp_type: OtpType,
+        account_id: str,
+        acc_manager_id_number: str,
+        id_type: IdType,
+    ) -> None:
+        _set(self, "business_id", business_id)
+        _set(self, "otp_type", otp_type)
+        _set(self, "account_id", account_id)
+        _set(self, "acc_manager_id_number", acc_manager_id_number)
+        _set(self, "id_type", id_type)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("businessId")
@@ -178,11 +221,18 @@ class SendAccAdminOtpRequest(Request[SendAccAdminOtpResponse]):
         return SendAccAdminOtpResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GroupApplicationsResponse:
+class GroupApplicationsResponse(Record):
     """The answer of `groupApplications` (its `data`): every field optional, and members the service adds later are ignored."""
-    application_id: str | None = None
+    __slots__ = ("application_id",)
+    application_id: str | None
     """New id usable to confirm one OTP for the group. Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GroupApplicationsResponse:
@@ -193,7 +243,6 @@ class GroupApplicationsResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GroupApplicationsRequest(Request[GroupApplicationsResponse]):
     """The parameters of `groupApplications`.
 
@@ -204,8 +253,16 @@ class GroupApplicationsRequest(Request[GroupApplicationsResponse]):
     OPERATION: ClassVar[str] = "groupApplications"
     PATH: ClassVar[str] = "/common/groupApplications"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("application_id_list",)
     application_id_list: Sequence[str]
     """Wire name `applicationIdList`."""
+
+    def __init__(
+        self,
+        *,
+        application_id_list: Sequence[str],
+    ) -> None:
+        _set(self, "application_id_list", application_id_list)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("applicationIdList")

@@ -3,31 +3,46 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import datetime as _dt
 from decimal import Decimal
 from typing import Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import AbnormalStatus, AccountStatus, AccountType, AmountType, BeneficiaryType, BillType, BusinessType, ChargeType, Currency, DormantStatus, FreezeStatus, FxRequestStatus, Gender, IdType, InterBankApplicationStatus, KycStatus, NetworkProvider, OnboardingStatus, PaymentChannel, PaymentPurpose, ProfileCheck, TxStatus, TxType, UtilityPaymentStatus
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AbnormalAccount:
+
+class AbnormalAccount(Record):
     """Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen account of the channel.
 
     `AbnormalAccount` as received: every field optional, and members added later are ignored.
     """
-    user_id: str | None = None
+    __slots__ = ("user_id", "account_id", "account_type", "status")
+    user_id: str | None
     """Wire name `userId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_type: AccountType | Unknown | None = None
+    account_type: AccountType | Unknown | None
     """Wire name `accountType`."""
-    status: list[AbnormalStatus | Unknown] | None = None
+    status: list[AbnormalStatus | Unknown] | None
     """Every abnormal code that applies to the account. Wire name `status`."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str | None = None,
+        account_id: str | None = None,
+        account_type: AccountType | Unknown | None = None,
+        status: list[AbnormalStatus | Unknown] | None = None,
+    ) -> None:
+        _set(self, "user_id", user_id)
+        _set(self, "account_id", account_id)
+        _set(self, "account_type", account_type)
+        _set(self, "status", status)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AbnormalAccount:
@@ -41,32 +56,57 @@ class AbnormalAccount:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Account:
+class Account(Record):
     """Account record (/query/getAccountDetails).
 
     `Account` as received: every field optional, and members added later are ignored.
     """
-    account_id: str | None = None
+    __slots__ = ("account_id", "account_name", "currency", "account_type", "short_code", "account_status", "create_time", "balance", "dormant_status", "freeze_status")
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    account_type: AccountType | Unknown | None = None
+    account_type: AccountType | Unknown | None
     """Wire name `accountType`."""
-    short_code: str | None = None
+    short_code: str | None
     """Short alias of accountId. Wire name `shortCode`."""
-    account_status: AccountStatus | Unknown | None = None
+    account_status: AccountStatus | Unknown | None
     """Wire name `accountStatus`."""
-    create_time: int | None = None
+    create_time: int | None
     """Unix timestamp (unit not shown). Wire name `createTime`."""
-    balance: Decimal | None = None
+    balance: Decimal | None
     """Declared string with 2 decimal places. Wire name `balance`."""
-    dormant_status: DormantStatus | Unknown | None = None
+    dormant_status: DormantStatus | Unknown | None
     """Wire name `dormantStatus`."""
-    freeze_status: FreezeStatus | Unknown | None = None
+    freeze_status: FreezeStatus | Unknown | None
     """Wire name `freezeStatus`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        currency: Currency | Unknown | None = None,
+        account_type: AccountType | Unknown | None = None,
+        short_code: str | None = None,
+        account_status: AccountStatus | Unknown | None = None,
+        create_time: int | None = None,
+        balance: Decimal | None = None,
+        dormant_status: DormantStatus | Unknown | None = None,
+        freeze_status: FreezeStatus | Unknown | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "currency", currency)
+        _set(self, "account_type", account_type)
+        _set(self, "short_code", short_code)
+        _set(self, "account_status", account_status)
+        _set(self, "create_time", create_time)
+        _set(self, "balance", balance)
+        _set(self, "dormant_status", dormant_status)
+        _set(self, "freeze_status", freeze_status)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> Account:
@@ -86,24 +126,39 @@ class Account:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AccountClosureResult:
+class AccountClosureResult(Record):
     """Payload of notification 0019 (account closure).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `AccountClosureResult` as received: every field optional, and members added later are ignored.
     """
-    request_id: str | None = None
+    __slots__ = ("request_id", "account_id", "complete_time", "status", "rejection_reason")
+    request_id: str | None
     """The closure request. Wire name `requestId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Epoch ms. Wire name `completeTime`."""
-    status: int | None = None
+    status: int | None
     """1 account closed, 2 request rejected. Wire name `status`."""
-    rejection_reason: str | None = None
+    rejection_reason: str | None
     """Wire name `rejectionReason`."""
+
+    def __init__(
+        self,
+        *,
+        request_id: str | None = None,
+        account_id: str | None = None,
+        complete_time: int | None = None,
+        status: int | None = None,
+        rejection_reason: str | None = None,
+    ) -> None:
+        _set(self, "request_id", request_id)
+        _set(self, "account_id", account_id)
+        _set(self, "complete_time", complete_time)
+        _set(self, "status", status)
+        _set(self, "rejection_reason", rejection_reason)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountClosureResult:
@@ -118,26 +173,45 @@ class AccountClosureResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AccountListItem:
+class AccountListItem(Record):
     """Item of accounts of /account/queryAccountListByUserId.
 
     `AccountListItem` as received: every field optional, and members added later are ignored.
     """
-    balance: Decimal | None = None
+    __slots__ = ("balance", "account_id", "account_name", "currency", "account_type", "dormant_status", "freeze_status")
+    balance: Decimal | None
     """Balance with 2 decimal places, as in the account record. Not public: this is the sandbox's choice, and the live service may differ. Wire name `balance`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    account_type: AccountType | Unknown | None = None
+    account_type: AccountType | Unknown | None
     """Wire name `accountType`."""
-    dormant_status: DormantStatus | Unknown | None = None
+    dormant_status: DormantStatus | Unknown | None
     """Wire name `dormantStatus`."""
-    freeze_status: FreezeStatus | Unknown | None = None
+    freeze_status: FreezeStatus | Unknown | None
     """Wire name `freezeStatus`."""
+
+    def __init__(
+        self,
+        *,
+        balance: Decimal | None = None,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        currency: Currency | Unknown | None = None,
+        account_type: AccountType | Unknown | None = None,
+        dormant_status: DormantStatus | Unknown | None = None,
+        freeze_status: FreezeStatus | Unknown | None = None,
+    ) -> None:
+        _set(self, "balance", balance)
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "currency", currency)
+        _set(self, "account_type", account_type)
+        _set(self, "dormant_status", dormant_status)
+        _set(self, "freeze_status", freeze_status)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountListItem:
@@ -154,26 +228,43 @@ class AccountListItem:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AccountOpeningResult:
+class AccountOpeningResult(Record):
     """Payload of notification 0012 (multiple account opening).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `AccountOpeningResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "account_id", "account_name", "currency", "status", "error_code")
+    application_id: str | None
     """Wire name `applicationId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    status: int | None = None
+    status: int | None
     """Wire name `status`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        currency: Currency | Unknown | None = None,
+        status: int | None = None,
+        error_code: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "currency", currency)
+        _set(self, "status", status)
+        _set(self, "error_code", error_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountOpeningResult:
@@ -189,22 +280,37 @@ class AccountOpeningResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AccountValidationResult:
+class AccountValidationResult(Record):
     """Account validation result (/account/validateAccount).
 
     `AccountValidationResult` as received: every field optional, and members added later are ignored.
     """
-    account_id: str | None = None
+    __slots__ = ("account_id", "account_name", "account_type", "freeze_status", "restrict_status")
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    account_type: Scalar | None = None
+    account_type: Scalar | None
     """Type not shown: it may echo the request's 0/1/2 or be an account type code. Wire name `accountType`."""
-    freeze_status: FreezeStatus | Unknown | None = None
+    freeze_status: FreezeStatus | Unknown | None
     """Returned for internal accounts. Wire name `freezeStatus`."""
-    restrict_status: Scalar | None = None
+    restrict_status: Scalar | None
     """Returned for internal accounts; type and values not shown. Wire name `restrictStatus`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        account_type: Scalar | None = None,
+        freeze_status: FreezeStatus | Unknown | None = None,
+        restrict_status: Scalar | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "account_type", account_type)
+        _set(self, "freeze_status", freeze_status)
+        _set(self, "restrict_status", restrict_status)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> AccountValidationResult:
@@ -219,50 +325,91 @@ class AccountValidationResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class BalanceChange:
+class BalanceChange(Record):
     """Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no txStatus.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `BalanceChange` as received: every field optional, and members added later are ignored.
     """
-    tx_id: str | None = None
+    __slots__ = ("tx_id", "external_tx_id", "user_id", "account_id", "account_name", "tx_type", "oppo_bank_code", "oppo_account_id", "oppo_account_name", "oppo_sub_account", "third_party_tx_type", "mpesa_business_pay_type", "currency", "amount", "fee_amount", "balance", "complete_time", "ext_info")
+    tx_id: str | None
     """Wire name `txId`."""
-    external_tx_id: str | None = None
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    user_id: str | None = None
+    user_id: str | None
     """Wire name `userId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    tx_type: TxType | Unknown | None = None
+    tx_type: TxType | Unknown | None
     """Wire name `txType`."""
-    oppo_bank_code: str | None = None
+    oppo_bank_code: str | None
     """Wire name `oppoBankCode`."""
-    oppo_account_id: str | None = None
+    oppo_account_id: str | None
     """Wire name `oppoAccountId`."""
-    oppo_account_name: str | None = None
+    oppo_account_name: str | None
     """Wire name `oppoAccountName`."""
-    oppo_sub_account: str | None = None
+    oppo_sub_account: str | None
     """Wire name `oppoSubAccount`."""
-    third_party_tx_type: str | None = None
+    third_party_tx_type: str | None
     """Wire name `thirdPartyTxType`."""
-    mpesa_business_pay_type: int | None = None
+    mpesa_business_pay_type: int | None
     """Wire name `mpesaBusinessPayType`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    fee_amount: Decimal | None = None
+    fee_amount: Decimal | None
     """Wire name `feeAmount`."""
-    balance: Decimal | None = None
+    balance: Decimal | None
     """The account's balance after the change. Wire name `balance`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Epoch ms. Wire name `completeTime`."""
-    ext_info: BalanceChangeExtInfo | None = None
+    ext_info: BalanceChangeExtInfo | None
     """Wire name `extInfo`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+        external_tx_id: str | None = None,
+        user_id: str | None = None,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        tx_type: TxType | Unknown | None = None,
+        oppo_bank_code: str | None = None,
+        oppo_account_id: str | None = None,
+        oppo_account_name: str | None = None,
+        oppo_sub_account: str | None = None,
+        third_party_tx_type: str | None = None,
+        mpesa_business_pay_type: int | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        fee_amount: Decimal | None = None,
+        balance: Decimal | None = None,
+        complete_time: int | None = None,
+        ext_info: BalanceChangeExtInfo | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "user_id", user_id)
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "tx_type", tx_type)
+        _set(self, "oppo_bank_code", oppo_bank_code)
+        _set(self, "oppo_account_id", oppo_account_id)
+        _set(self, "oppo_account_name", oppo_account_name)
+        _set(self, "oppo_sub_account", oppo_sub_account)
+        _set(self, "third_party_tx_type", third_party_tx_type)
+        _set(self, "mpesa_business_pay_type", mpesa_business_pay_type)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "fee_amount", fee_amount)
+        _set(self, "balance", balance)
+        _set(self, "complete_time", complete_time)
+        _set(self, "ext_info", ext_info)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChange:
@@ -290,18 +437,27 @@ class BalanceChange:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class BalanceChangeExtInfo:
+class BalanceChangeExtInfo(Record):
     """extInfo of notification 0003.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `BalanceChangeExtInfo` as received: every field optional, and members added later are ignored.
     """
-    transaction_narrative: str | None = None
+    __slots__ = ("transaction_narrative", "oppo_phone_number")
+    transaction_narrative: str | None
     """Wire name `transactionNarrative`."""
-    oppo_phone_number: str | None = None
+    oppo_phone_number: str | None
     """Wire name `oppoPhoneNumber`."""
+
+    def __init__(
+        self,
+        *,
+        transaction_narrative: str | None = None,
+        oppo_phone_number: str | None = None,
+    ) -> None:
+        _set(self, "transaction_narrative", transaction_narrative)
+        _set(self, "oppo_phone_number", oppo_phone_number)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BalanceChangeExtInfo:
@@ -313,18 +469,27 @@ class BalanceChangeExtInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class BankCode:
+class BankCode(Record):
     """Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are not public, so these are the sandbox's.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `BankCode` as received: every field optional, and members added later are ignored.
     """
-    bank_code: str | None = None
+    __slots__ = ("bank_code", "bank_name")
+    bank_code: str | None
     """The code to send as a payee bank code (this bank's own is 46). Wire name `bankCode`."""
-    bank_name: str | None = None
+    bank_name: str | None
     """Wire name `bankName`."""
+
+    def __init__(
+        self,
+        *,
+        bank_code: str | None = None,
+        bank_name: str | None = None,
+    ) -> None:
+        _set(self, "bank_code", bank_code)
+        _set(self, "bank_name", bank_name)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BankCode:
@@ -336,22 +501,35 @@ class BankCode:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class BulkUtilityPaymentResult:
+class BulkUtilityPaymentResult(Record):
     """Payload of notification 0014 (bulk utility payment result).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `BulkUtilityPaymentResult` as received: every field optional, and members added later are ignored.
     """
-    bulk_payment_order_id: str | None = None
+    __slots__ = ("bulk_payment_order_id", "payer_account_id", "tx_count", "results")
+    bulk_payment_order_id: str | None
     """Wire name `bulkPaymentOrderId`."""
-    payer_account_id: str | None = None
+    payer_account_id: str | None
     """Wire name `payerAccountId`."""
-    tx_count: int | None = None
+    tx_count: int | None
     """Wire name `txCount`."""
-    results: list[UtilityPaymentResult] | None = None
+    results: list[UtilityPaymentResult] | None
     """Wire name `resultArray`."""
+
+    def __init__(
+        self,
+        *,
+        bulk_payment_order_id: str | None = None,
+        payer_account_id: str | None = None,
+        tx_count: int | None = None,
+        results: list[UtilityPaymentResult] | None = None,
+    ) -> None:
+        _set(self, "bulk_payment_order_id", bulk_payment_order_id)
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "tx_count", tx_count)
+        _set(self, "results", results)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BulkUtilityPaymentResult:
@@ -365,30 +543,53 @@ class BulkUtilityPaymentResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class BusinessOnboardingStatus:
+class BusinessOnboardingStatus(Record):
     """SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two response shapes the document gives for this family.
 
     `BusinessOnboardingStatus` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "onboarding_status", "rejection_reason_id", "rejection_reason_msg", "account_id", "account_type", "rejection_reason_ids", "reject_reason_msgs", "audit_time")
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    onboarding_status: OnboardingStatus | Unknown | None = None
+    onboarding_status: OnboardingStatus | Unknown | None
     """Integer; values as seen on the live service. Wire name `onboardingStatus`."""
-    rejection_reason_id: Scalar | None = None
+    rejection_reason_id: Scalar | None
     """First shape. Type and values not shown. Wire name `rejectionReasonId`."""
-    rejection_reason_msg: str | None = None
+    rejection_reason_msg: str | None
     """First shape. Wire name `rejectionReasonMsg`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_type: AccountType | Unknown | None = None
+    account_type: AccountType | Unknown | None
     """Wire name `accountType`."""
-    rejection_reason_ids: list[Scalar] | None = None
+    rejection_reason_ids: list[Scalar] | None
     """Second shape (array). Wire name `rejectionReasonIds`."""
-    reject_reason_msgs: list[str] | None = None
+    reject_reason_msgs: list[str] | None
     """Second shape (array); wire name as written. Wire name `rejectReasonMsgs`."""
-    audit_time: int | None = None
+    audit_time: int | None
     """Second shape. Wire name `auditTime`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        onboarding_status: OnboardingStatus | Unknown | None = None,
+        rejection_reason_id: Scalar | None = None,
+        rejection_reason_msg: str | None = None,
+        account_id: str | None = None,
+        account_type: AccountType | Unknown | None = None,
+        rejection_reason_ids: list[Scalar] | None = None,
+        reject_reason_msgs: list[str] | None = None,
+        audit_time: int | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "onboarding_status", onboarding_status)
+        _set(self, "rejection_reason_id", rejection_reason_id)
+        _set(self, "rejection_reason_msg", rejection_reason_msg)
+        _set(self, "account_id", account_id)
+        _set(self, "account_type", account_type)
+        _set(self, "rejection_reason_ids", rejection_reason_ids)
+        _set(self, "reject_reason_msgs", reject_reason_msgs)
+        _set(self, "audit_time", audit_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> BusinessOnboardingStatus:
@@ -407,20 +608,31 @@ class BusinessOnboardingStatus:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ClosingBalance:
+class ClosingBalance(Record):
     """One account's closing balance in notification 0015. Not public: the sandbox's shape.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `ClosingBalance` as received: every field optional, and members added later are ignored.
     """
-    account_id: str | None = None
+    __slots__ = ("account_id", "currency", "closing_balance")
+    account_id: str | None
     """Wire name `accountId`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    closing_balance: Decimal | None = None
+    closing_balance: Decimal | None
     """What the ledger held at the end of the day. Wire name `closingBalance`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str | None = None,
+        currency: Currency | Unknown | None = None,
+        closing_balance: Decimal | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "currency", currency)
+        _set(self, "closing_balance", closing_balance)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalance:
@@ -433,14 +645,21 @@ class ClosingBalance:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ClosingBalanceJob:
+class ClosingBalanceJob(Record):
     """Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
 
     `ClosingBalanceJob` as received: every field optional, and members added later are ignored.
     """
-    job_id: str | None = None
+    __slots__ = ("job_id",)
+    job_id: str | None
     """Wire name `jobId`."""
+
+    def __init__(
+        self,
+        *,
+        job_id: str | None = None,
+    ) -> None:
+        _set(self, "job_id", job_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalanceJob:
@@ -451,24 +670,39 @@ class ClosingBalanceJob:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ClosingBalanceReport:
+class ClosingBalanceReport(Record):
     """Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed. Not public: the sandbox's shape.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `ClosingBalanceReport` as received: every field optional, and members added later are ignored.
     """
-    job_id: str | None = None
+    __slots__ = ("job_id", "query_date", "status", "generated_time", "balances")
+    job_id: str | None
     """Wire name `jobId`."""
-    query_date: _dt.date | None = None
+    query_date: _dt.date | None
     """The UTC day whose closing balances these are. Wire name `queryDate`."""
-    status: str | None = None
+    status: str | None
     """SUCCESS when the job computed the balances. Wire name `status`."""
-    generated_time: int | None = None
+    generated_time: int | None
     """Epoch ms. Wire name `generatedTime`."""
-    balances: list[ClosingBalance] | None = None
+    balances: list[ClosingBalance] | None
     """Wire name `balances`."""
+
+    def __init__(
+        self,
+        *,
+        job_id: str | None = None,
+        query_date: _dt.date | None = None,
+        status: str | None = None,
+        generated_time: int | None = None,
+        balances: list[ClosingBalance] | None = None,
+    ) -> None:
+        _set(self, "job_id", job_id)
+        _set(self, "query_date", query_date)
+        _set(self, "status", status)
+        _set(self, "generated_time", generated_time)
+        _set(self, "balances", balances)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ClosingBalanceReport:
@@ -483,54 +717,101 @@ class ClosingBalanceReport:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CnyTransferDetail:
+class CnyTransferDetail(Record):
     """CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and document links.
 
     `CnyTransferDetail` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "payer_account_id", "beneficiary_type", "beneficiary_name", "beneficiary_country_code", "beneficiary_bank_code", "beneficiary_bank_name", "beneficiary_bank_address", "beneficiary_id_number", "beneficiary_account_id", "payment_purpose", "message_to_beneficiary", "remark", "amount", "status", "create_time", "completed_time", "orders", "support_document_file", "company_regis_document_file", "invoice")
+    application_id: str | None
     """Identifier of the transfer application. Wire name `applicationId`."""
-    payer_account_id: str | None = None
+    payer_account_id: str | None
     """Wire name `payerAccountId`."""
-    beneficiary_type: BeneficiaryType | Unknown | None = None
+    beneficiary_type: BeneficiaryType | Unknown | None
     """Wire name `beneficiaryType`."""
-    beneficiary_name: str | None = None
+    beneficiary_name: str | None
     """Wire name `beneficiaryName`."""
-    beneficiary_country_code: str | None = None
+    beneficiary_country_code: str | None
     """Present for individual beneficiaries. Wire name `beneficiaryCountryCode`."""
-    beneficiary_bank_code: str | None = None
+    beneficiary_bank_code: str | None
     """Wire name `beneficiaryBankCode`."""
-    beneficiary_bank_name: str | None = None
+    beneficiary_bank_name: str | None
     """Wire name `beneficiaryBankName`."""
-    beneficiary_bank_address: str | None = None
+    beneficiary_bank_address: str | None
     """Wire name `beneficiaryBankAddress`."""
-    beneficiary_id_number: str | None = None
+    beneficiary_id_number: str | None
     """Wire name `beneficiaryIdNumber`."""
-    beneficiary_account_id: str | None = None
+    beneficiary_account_id: str | None
     """Wire name `beneficiaryAccountId`."""
-    payment_purpose: PaymentPurpose | Unknown | None = None
+    payment_purpose: PaymentPurpose | Unknown | None
     """Wire name `paymentPurpose`."""
-    message_to_beneficiary: str | None = None
+    message_to_beneficiary: str | None
     """Present if provided. Wire name `messageToBeneficiary`."""
-    remark: str | None = None
+    remark: str | None
     """Wire name `remark`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Declared string, decimal with 4 decimal places. Wire name `amount`."""
-    status: int | None = None
+    status: int | None
     """CNY transfer status, an integer; the meaning of its values: not shown (not public either). Wire name `status`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Wire name `createTime`."""
-    completed_time: int | None = None
+    completed_time: int | None
     """Epoch ms, or null while not completed. Wire name `completedTime`."""
-    orders: list[OrderItemReceived] | None = None
+    orders: list[OrderItemReceived] | None
     """Order items. Wire name `orders`."""
-    support_document_file: str | None = None
+    support_document_file: str | None
     """Temporary download link to the stored document. Wire name `supportDocumentFile`."""
-    company_regis_document_file: str | None = None
+    company_regis_document_file: str | None
     """Link or null. Wire name `companyRegisDocumentFile`."""
-    invoice: str | None = None
+    invoice: str | None
     """Link or null. Wire name `invoice`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        payer_account_id: str | None = None,
+        beneficiary_type: BeneficiaryType | Unknown | None = None,
+        beneficiary_name: str | None = None,
+        beneficiary_country_code: str | None = None,
+        beneficiary_bank_code: str | None = None,
+        beneficiary_bank_name: str | None = None,
+        beneficiary_bank_address: str | None = None,
+        beneficiary_id_number: str | None = None,
+        beneficiary_account_id: str | None = None,
+        payment_purpose: PaymentPurpose | Unknown | None = None,
+        message_to_beneficiary: str | None = None,
+        remark: str | None = None,
+        amount: Decimal | None = None,
+        status: int | None = None,
+        create_time: int | None = None,
+        completed_time: int | None = None,
+        orders: list[OrderItemReceived] | None = None,
+        support_document_file: str | None = None,
+        company_regis_document_file: str | None = None,
+        invoice: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "beneficiary_type", beneficiary_type)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "beneficiary_country_code", beneficiary_country_code)
+        _set(self, "beneficiary_bank_code", beneficiary_bank_code)
+        _set(self, "beneficiary_bank_name", beneficiary_bank_name)
+        _set(self, "beneficiary_bank_address", beneficiary_bank_address)
+        _set(self, "beneficiary_id_number", beneficiary_id_number)
+        _set(self, "beneficiary_account_id", beneficiary_account_id)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "message_to_beneficiary", message_to_beneficiary)
+        _set(self, "remark", remark)
+        _set(self, "amount", amount)
+        _set(self, "status", status)
+        _set(self, "create_time", create_time)
+        _set(self, "completed_time", completed_time)
+        _set(self, "orders", orders)
+        _set(self, "support_document_file", support_document_file)
+        _set(self, "company_regis_document_file", company_regis_document_file)
+        _set(self, "invoice", invoice)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferDetail:
@@ -561,24 +842,39 @@ class CnyTransferDetail:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CnyTransferResult:
+class CnyTransferResult(Record):
     """Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `CnyTransferResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "status", "amount", "currency", "completed_time")
+    application_id: str | None
     """Wire name `applicationId`."""
-    status: int | None = None
+    status: int | None
     """CNY transfer status (the sandbox: 8 succeeded, 4 failed). Wire name `status`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    completed_time: int | None = None
+    completed_time: int | None
     """Epoch ms. Wire name `completedTime`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        status: int | None = None,
+        amount: Decimal | None = None,
+        currency: Currency | Unknown | None = None,
+        completed_time: int | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "status", status)
+        _set(self, "amount", amount)
+        _set(self, "currency", currency)
+        _set(self, "completed_time", completed_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferResult:
@@ -593,46 +889,85 @@ class CnyTransferResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CnyTransferSummary:
+class CnyTransferSummary(Record):
     """CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders and document fields.
 
     `CnyTransferSummary` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "payer_account_id", "beneficiary_type", "beneficiary_name", "beneficiary_country_code", "beneficiary_bank_code", "beneficiary_bank_name", "beneficiary_bank_address", "beneficiary_id_number", "beneficiary_account_id", "payment_purpose", "message_to_beneficiary", "remark", "amount", "status", "create_time", "completed_time")
+    application_id: str | None
     """Identifier of the transfer application. Wire name `applicationId`."""
-    payer_account_id: str | None = None
+    payer_account_id: str | None
     """Wire name `payerAccountId`."""
-    beneficiary_type: BeneficiaryType | Unknown | None = None
+    beneficiary_type: BeneficiaryType | Unknown | None
     """Wire name `beneficiaryType`."""
-    beneficiary_name: str | None = None
+    beneficiary_name: str | None
     """Wire name `beneficiaryName`."""
-    beneficiary_country_code: str | None = None
+    beneficiary_country_code: str | None
     """Present for individual beneficiaries. Wire name `beneficiaryCountryCode`."""
-    beneficiary_bank_code: str | None = None
+    beneficiary_bank_code: str | None
     """Wire name `beneficiaryBankCode`."""
-    beneficiary_bank_name: str | None = None
+    beneficiary_bank_name: str | None
     """Wire name `beneficiaryBankName`."""
-    beneficiary_bank_address: str | None = None
+    beneficiary_bank_address: str | None
     """Wire name `beneficiaryBankAddress`."""
-    beneficiary_id_number: str | None = None
+    beneficiary_id_number: str | None
     """Wire name `beneficiaryIdNumber`."""
-    beneficiary_account_id: str | None = None
+    beneficiary_account_id: str | None
     """Wire name `beneficiaryAccountId`."""
-    payment_purpose: PaymentPurpose | Unknown | None = None
+    payment_purpose: PaymentPurpose | Unknown | None
     """Wire name `paymentPurpose`."""
-    message_to_beneficiary: str | None = None
+    message_to_beneficiary: str | None
     """Present if provided. Wire name `messageToBeneficiary`."""
-    remark: str | None = None
+    remark: str | None
     """Wire name `remark`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Declared string, decimal with 4 decimal places. Wire name `amount`."""
-    status: int | None = None
+    status: int | None
     """CNY transfer status, an integer; the meaning of its values: not shown (not public either). Wire name `status`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Wire name `createTime`."""
-    completed_time: int | None = None
+    completed_time: int | None
     """Epoch ms, or null while not completed. Wire name `completedTime`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        payer_account_id: str | None = None,
+        beneficiary_type: BeneficiaryType | Unknown | None = None,
+        beneficiary_name: str | None = None,
+        beneficiary_country_code: str | None = None,
+        beneficiary_bank_code: str | None = None,
+        beneficiary_bank_name: str | None = None,
+        beneficiary_bank_address: str | None = None,
+        beneficiary_id_number: str | None = None,
+        beneficiary_account_id: str | None = None,
+        payment_purpose: PaymentPurpose | Unknown | None = None,
+        message_to_beneficiary: str | None = None,
+        remark: str | None = None,
+        amount: Decimal | None = None,
+        status: int | None = None,
+        create_time: int | None = None,
+        completed_time: int | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "beneficiary_type", beneficiary_type)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "beneficiary_country_code", beneficiary_country_code)
+        _set(self, "beneficiary_bank_code", beneficiary_bank_code)
+        _set(self, "beneficiary_bank_name", beneficiary_bank_name)
+        _set(self, "beneficiary_bank_address", beneficiary_bank_address)
+        _set(self, "beneficiary_id_number", beneficiary_id_number)
+        _set(self, "beneficiary_account_id", beneficiary_account_id)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "message_to_beneficiary", message_to_beneficiary)
+        _set(self, "remark", remark)
+        _set(self, "amount", amount)
+        _set(self, "status", status)
+        _set(self, "create_time", create_time)
+        _set(self, "completed_time", completed_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CnyTransferSummary:
@@ -659,54 +994,101 @@ class CnyTransferSummary:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CompanyOnboardingInfo:
+class CompanyOnboardingInfo(Record):
     """SME onboarding info of an LLC (/onboarding/business/getCompanyOnboardingInfo): the common SME fields plus shareholders.
 
     `CompanyOnboardingInfo` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "sme_name", "business_type", "country_code", "mobile", "email", "krapin", "business_certificate_number", "channel", "channel_user_id", "onboarding_media_infos", "status", "reject_reason_ids", "reject_reason_msgs", "create_time", "audit_time", "business_industry", "specify_industry", "business_address", "shareholders_member_infos", "shareholders_company_infos")
+    onboarding_request_id: str | None
     """Onboarding request id. Wire name `onboardingRequestId`."""
-    sme_name: str | None = None
+    sme_name: str | None
     """Name of the business. Wire name `smeName`."""
-    business_type: BusinessType | Unknown | None = None
+    business_type: BusinessType | Unknown | None
     """Wire name `businessType`."""
-    country_code: str | None = None
+    country_code: str | None
     """Country code of the mobile number. Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    email: str | None = None
+    email: str | None
     """Wire name `email`."""
-    krapin: str | None = None
+    krapin: str | None
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
-    business_certificate_number: str | None = None
+    business_certificate_number: str | None
     """Wire name `businessCertificateNumber`."""
-    channel: Scalar | None = None
+    channel: Scalar | None
     """Type not shown. Wire name `channel`."""
-    channel_user_id: str | None = None
+    channel_user_id: str | None
     """User id in the partner's system. Wire name `channelUserId`."""
-    onboarding_media_infos: list[SmeMediaInfo] | None = None
+    onboarding_media_infos: list[SmeMediaInfo] | None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: Scalar | None = None
+    status: Scalar | None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[Scalar] | None = None
+    reject_reason_ids: list[Scalar] | None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
-    reject_reason_msgs: list[str] | None = None
+    reject_reason_msgs: list[str] | None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    audit_time: int | None = None
+    audit_time: int | None
     """Wire name `auditTime`."""
-    business_industry: str | None = None
+    business_industry: str | None
     """Wire name `businessIndustry`."""
-    specify_industry: str | None = None
+    specify_industry: str | None
     """Wire name `specifyIndustry`."""
-    business_address: str | None = None
+    business_address: str | None
     """Wire name `businessAddress`."""
-    shareholders_member_infos: list[ShareholderMemberInfo] | None = None
+    shareholders_member_infos: list[ShareholderMemberInfo] | None
     """Shareholders or members who are persons. Wire name `shareholdersMemberInfos`."""
-    shareholders_company_infos: list[ShareholderCompanyInfo] | None = None
+    shareholders_company_infos: list[ShareholderCompanyInfo] | None
     """Shareholders that are companies. Wire name `shareholdersCompanyInfos`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        sme_name: str | None = None,
+        business_type: BusinessType | Unknown | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        email: str | None = None,
+        krapin: str | None = None,
+        business_certificate_number: str | None = None,
+        channel: Scalar | None = None,
+        channel_user_id: str | None = None,
+        onboarding_media_infos: list[SmeMediaInfo] | None = None,
+        status: Scalar | None = None,
+        reject_reason_ids: list[Scalar] | None = None,
+        reject_reason_msgs: list[str] | None = None,
+        create_time: int | None = None,
+        audit_time: int | None = None,
+        business_industry: str | None = None,
+        specify_industry: str | None = None,
+        business_address: str | None = None,
+        shareholders_member_infos: list[ShareholderMemberInfo] | None = None,
+        shareholders_company_infos: list[ShareholderCompanyInfo] | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "sme_name", sme_name)
+        _set(self, "business_type", business_type)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "email", email)
+        _set(self, "krapin", krapin)
+        _set(self, "business_certificate_number", business_certificate_number)
+        _set(self, "channel", channel)
+        _set(self, "channel_user_id", channel_user_id)
+        _set(self, "onboarding_media_infos", onboarding_media_infos)
+        _set(self, "status", status)
+        _set(self, "reject_reason_ids", reject_reason_ids)
+        _set(self, "reject_reason_msgs", reject_reason_msgs)
+        _set(self, "create_time", create_time)
+        _set(self, "audit_time", audit_time)
+        _set(self, "business_industry", business_industry)
+        _set(self, "specify_industry", specify_industry)
+        _set(self, "business_address", business_address)
+        _set(self, "shareholders_member_infos", shareholders_member_infos)
+        _set(self, "shareholders_company_infos", shareholders_company_infos)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> CompanyOnboardingInfo:
@@ -737,30 +1119,51 @@ class CompanyOnboardingInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FcDepositResult:
+class FcDepositResult(Record):
     """Payload of notification 0010 (foreign-currency deposit).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `FcDepositResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "account_id", "tx_id", "status", "currency", "amount", "error_code", "error_msg")
+    application_id: str | None
     """Wire name `applicationId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """Wire name `txId`."""
-    status: int | None = None
+    status: int | None
     """Wire name `status`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        account_id: str | None = None,
+        tx_id: str | None = None,
+        status: int | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "account_id", account_id)
+        _set(self, "tx_id", tx_id)
+        _set(self, "status", status)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcDepositResult:
@@ -778,38 +1181,67 @@ class FcDepositResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FcOutboundResult:
+class FcOutboundResult(Record):
     """Payload of notification 0011 (foreign-currency outbound, cross-border, result).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `FcOutboundResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "account_id", "tx_id", "refund_tx_id", "operation_bank_code", "operation_bank_account", "external_id", "status", "currency", "amount", "error_code", "error_msg")
+    application_id: str | None
     """Wire name `applicationId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """Wire name `txId`."""
-    refund_tx_id: str | None = None
+    refund_tx_id: str | None
     """Wire name `refundTxId`."""
-    operation_bank_code: str | None = None
+    operation_bank_code: str | None
     """Wire name `operationBankCode`."""
-    operation_bank_account: str | None = None
+    operation_bank_account: str | None
     """Wire name `operationBankAccount`."""
-    external_id: str | None = None
+    external_id: str | None
     """Wire name `externalId`."""
-    status: int | None = None
+    status: int | None
     """Wire name `status`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        account_id: str | None = None,
+        tx_id: str | None = None,
+        refund_tx_id: str | None = None,
+        operation_bank_code: str | None = None,
+        operation_bank_account: str | None = None,
+        external_id: str | None = None,
+        status: int | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "account_id", account_id)
+        _set(self, "tx_id", tx_id)
+        _set(self, "refund_tx_id", refund_tx_id)
+        _set(self, "operation_bank_code", operation_bank_code)
+        _set(self, "operation_bank_account", operation_bank_account)
+        _set(self, "external_id", external_id)
+        _set(self, "status", status)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FcOutboundResult:
@@ -831,14 +1263,21 @@ class FcOutboundResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FeeResult:
+class FeeResult(Record):
     """Fee result of the fetch-transaction-fee call.
 
     `FeeResult` as received: every field optional, and members added later are ignored.
     """
-    fee_amount: Decimal | None = None
+    __slots__ = ("fee_amount",)
+    fee_amount: Decimal | None
     """Declared string. Wire name `feeAmount`."""
+
+    def __init__(
+        self,
+        *,
+        fee_amount: Decimal | None = None,
+    ) -> None:
+        _set(self, "fee_amount", fee_amount)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FeeResult:
@@ -849,28 +1288,47 @@ class FeeResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FxConversionResult:
+class FxConversionResult(Record):
     """Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members of the FX request record.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `FxConversionResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "status", "out_tx_id", "in_tx_id", "currency", "amount", "fx_rate")
+    application_id: str | None
     """Wire name `applicationId`."""
-    status: FxRequestStatus | Unknown | None = None
+    status: FxRequestStatus | Unknown | None
     """Wire name `status`."""
-    out_tx_id: str | None = None
+    out_tx_id: str | None
     """Wire name `outTxId`."""
-    in_tx_id: str | None = None
+    in_tx_id: str | None
     """Wire name `inTxId`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """The target currency. Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """The target amount. Wire name `amount`."""
-    fx_rate: Decimal | None = None
+    fx_rate: Decimal | None
     """Wire name `fxRate`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        status: FxRequestStatus | Unknown | None = None,
+        out_tx_id: str | None = None,
+        in_tx_id: str | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        fx_rate: Decimal | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "status", status)
+        _set(self, "out_tx_id", out_tx_id)
+        _set(self, "in_tx_id", in_tx_id)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "fx_rate", fx_rate)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxConversionResult:
@@ -887,38 +1345,67 @@ class FxConversionResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FxExchangeResult:
+class FxExchangeResult(Record):
     """Payload of notification 0013 (foreign-currency exchange result of the request without v2).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `FxExchangeResult` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "kes_account_id", "fc_account_id", "out_tx_id", "in_tx_id", "currency", "status", "amount", "fx_rate", "operation", "error_code", "error_msg")
+    application_id: str | None
     """Wire name `applicationId`."""
-    kes_account_id: str | None = None
+    kes_account_id: str | None
     """Wire name `kesAccountId`."""
-    fc_account_id: str | None = None
+    fc_account_id: str | None
     """Wire name `fcAccountId`."""
-    out_tx_id: str | None = None
+    out_tx_id: str | None
     """Wire name `outTxId`."""
-    in_tx_id: str | None = None
+    in_tx_id: str | None
     """Wire name `inTxId`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    status: FxRequestStatus | Unknown | None = None
+    status: FxRequestStatus | Unknown | None
     """Wire name `status`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    fx_rate: Decimal | None = None
+    fx_rate: Decimal | None
     """Wire name `fxRate`."""
-    operation: str | None = None
+    operation: str | None
     """Wire name `operation`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        kes_account_id: str | None = None,
+        fc_account_id: str | None = None,
+        out_tx_id: str | None = None,
+        in_tx_id: str | None = None,
+        currency: Currency | Unknown | None = None,
+        status: FxRequestStatus | Unknown | None = None,
+        amount: Decimal | None = None,
+        fx_rate: Decimal | None = None,
+        operation: str | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "kes_account_id", kes_account_id)
+        _set(self, "fc_account_id", fc_account_id)
+        _set(self, "out_tx_id", out_tx_id)
+        _set(self, "in_tx_id", in_tx_id)
+        _set(self, "currency", currency)
+        _set(self, "status", status)
+        _set(self, "amount", amount)
+        _set(self, "fx_rate", fx_rate)
+        _set(self, "operation", operation)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxExchangeResult:
@@ -940,32 +1427,55 @@ class FxExchangeResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FxRequest:
+class FxRequest(Record):
     """An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for the earlier version of this call (without v2); the sandbox answers them for v2.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `FxRequest` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "out_tx_id", "in_tx_id", "status", "currency", "amount", "fx_rate", "error_code", "error_msg")
+    application_id: str | None
     """Wire name `applicationId`."""
-    out_tx_id: str | None = None
+    out_tx_id: str | None
     """The transaction that took the source currency. Wire name `outTxId`."""
-    in_tx_id: str | None = None
+    in_tx_id: str | None
     """The transaction that paid the target currency. Wire name `inTxId`."""
-    status: FxRequestStatus | Unknown | None = None
+    status: FxRequestStatus | Unknown | None
     """Wire name `status`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """The target currency. Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """The target amount. Wire name `amount`."""
-    fx_rate: Decimal | None = None
+    fx_rate: Decimal | None
     """Units of the target currency for one unit of the source currency. Wire name `fxRate`."""
-    error_code: str | None = None
+    error_code: str | None
     """Why the request failed, when it did. Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        out_tx_id: str | None = None,
+        in_tx_id: str | None = None,
+        status: FxRequestStatus | Unknown | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        fx_rate: Decimal | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "out_tx_id", out_tx_id)
+        _set(self, "in_tx_id", in_tx_id)
+        _set(self, "status", status)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "fx_rate", fx_rate)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> FxRequest:
@@ -984,64 +1494,119 @@ class FxRequest:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class InterBankTransfer:
+class InterBankTransfer(Record):
     """A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList, /trans/getInterBankTransferDetails). Not public: the members are what the application was sent with and what the sandbox adds.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `InterBankTransfer` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "tx_id", "account_id", "status", "debit_amount", "fee", "currency", "create_time", "beneficiary_bic", "beneficiary_bank_name", "beneficiary_bank_country", "beneficiary_bank_city", "beneficiary_bank_address", "beneficiary_account_id", "beneficiary_account_currency", "beneficiary_name", "beneficiary_email", "amount", "amount_type", "message_to_beneficiary", "payment_channel", "payment_purpose_id", "payment_purpose", "sender_address", "charge_type")
+    application_id: str | None
     """Wire name `applicationId`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """The debit transaction. Wire name `txId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    status: InterBankApplicationStatus | Unknown | None = None
+    status: InterBankApplicationStatus | Unknown | None
     """Wire name `status`."""
-    debit_amount: Decimal | None = None
+    debit_amount: Decimal | None
     """What the account was debited, the fee included. Wire name `debitAmount`."""
-    fee: Decimal | None = None
+    fee: Decimal | None
     """Wire name `fee`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Currency of the debited account. Wire name `currency`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Wire name `createTime`."""
-    beneficiary_bic: str | None = None
+    beneficiary_bic: str | None
     """The beneficiary bank's SWIFT BIC (Bank Identifier Code). Wire name `beneficiarySwiftBic`."""
-    beneficiary_bank_name: str | None = None
+    beneficiary_bank_name: str | None
     """Wire name `beneficiaryBankName`."""
-    beneficiary_bank_country: str | None = None
+    beneficiary_bank_country: str | None
     """Wire name `beneficiaryBankCountry`."""
-    beneficiary_bank_city: str | None = None
+    beneficiary_bank_city: str | None
     """Wire name `beneficiaryBankCity`."""
-    beneficiary_bank_address: str | None = None
+    beneficiary_bank_address: str | None
     """Wire name `beneficiaryBankAddress`."""
-    beneficiary_account_id: str | None = None
+    beneficiary_account_id: str | None
     """Wire name `beneficiaryAccountId`."""
-    beneficiary_account_currency: Currency | Unknown | None = None
+    beneficiary_account_currency: Currency | Unknown | None
     """Wire name `beneficiaryAccountCcy`."""
-    beneficiary_name: str | None = None
+    beneficiary_name: str | None
     """Wire name `beneficiaryName`."""
-    beneficiary_email: str | None = None
+    beneficiary_email: str | None
     """Wire name `beneficiaryEmail`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    amount_type: AmountType | Unknown | None = None
+    amount_type: AmountType | Unknown | None
     """Wire name `amountType`."""
-    message_to_beneficiary: str | None = None
+    message_to_beneficiary: str | None
     """Wire name `messageToBeneficiary`."""
-    payment_channel: PaymentChannel | Unknown | None = None
+    payment_channel: PaymentChannel | Unknown | None
     """Wire name `paymentChannel`."""
-    payment_purpose_id: str | None = None
+    payment_purpose_id: str | None
     """Wire name `paymentPurposeId`."""
-    payment_purpose: str | None = None
+    payment_purpose: str | None
     """Wire name `paymentPurpose`."""
-    sender_address: str | None = None
+    sender_address: str | None
     """Wire name `senderAddress`."""
-    charge_type: ChargeType | Unknown | None = None
+    charge_type: ChargeType | Unknown | None
     """Wire name `chargeType`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        tx_id: str | None = None,
+        account_id: str | None = None,
+        status: InterBankApplicationStatus | Unknown | None = None,
+        debit_amount: Decimal | None = None,
+        fee: Decimal | None = None,
+        currency: Currency | Unknown | None = None,
+        create_time: int | None = None,
+        beneficiary_bic: str | None = None,
+        beneficiary_bank_name: str | None = None,
+        beneficiary_bank_country: str | None = None,
+        beneficiary_bank_city: str | None = None,
+        beneficiary_bank_address: str | None = None,
+        beneficiary_account_id: str | None = None,
+        beneficiary_account_currency: Currency | Unknown | None = None,
+        beneficiary_name: str | None = None,
+        beneficiary_email: str | None = None,
+        amount: Decimal | None = None,
+        amount_type: AmountType | Unknown | None = None,
+        message_to_beneficiary: str | None = None,
+        payment_channel: PaymentChannel | Unknown | None = None,
+        payment_purpose_id: str | None = None,
+        payment_purpose: str | None = None,
+        sender_address: str | None = None,
+        charge_type: ChargeType | Unknown | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "tx_id", tx_id)
+        _set(self, "account_id", account_id)
+        _set(self, "status", status)
+        _set(self, "debit_amount", debit_amount)
+        _set(self, "fee", fee)
+        _set(self, "currency", currency)
+        _set(self, "create_time", create_time)
+        _set(self, "beneficiary_bic", beneficiary_bic)
+        _set(self, "beneficiary_bank_name", beneficiary_bank_name)
+        _set(self, "beneficiary_bank_country", beneficiary_bank_country)
+        _set(self, "beneficiary_bank_city", beneficiary_bank_city)
+        _set(self, "beneficiary_bank_address", beneficiary_bank_address)
+        _set(self, "beneficiary_account_id", beneficiary_account_id)
+        _set(self, "beneficiary_account_currency", beneficiary_account_currency)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "beneficiary_email", beneficiary_email)
+        _set(self, "amount", amount)
+        _set(self, "amount_type", amount_type)
+        _set(self, "message_to_beneficiary", message_to_beneficiary)
+        _set(self, "payment_channel", payment_channel)
+        _set(self, "payment_purpose_id", payment_purpose_id)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "sender_address", sender_address)
+        _set(self, "charge_type", charge_type)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InterBankTransfer:
@@ -1076,32 +1641,55 @@ class InterBankTransfer:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class InternalBatchItem:
+class InternalBatchItem(Record):
     """One payment of notification 0004.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `InternalBatchItem` as received: every field optional, and members added later are ignored.
     """
-    payee_account_id: str | None = None
+    __slots__ = ("payee_account_id", "payee_account_name", "payee_type", "currency", "amount", "tx_id", "tx_status", "failed_reason", "completed_time")
+    payee_account_id: str | None
     """Wire name `payeeAccountId`."""
-    payee_account_name: str | None = None
+    payee_account_name: str | None
     """Wire name `payeeAccountName`."""
-    payee_type: int | None = None
+    payee_type: int | None
     """Wire name `payeeType`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """Wire name `txId`."""
-    tx_status: TxStatus | Unknown | None = None
+    tx_status: TxStatus | Unknown | None
     """Wire name `txStatus`."""
-    failed_reason: str | None = None
+    failed_reason: str | None
     """Wire name `failedReason`."""
-    completed_time: int | None = None
+    completed_time: int | None
     """Epoch ms. Wire name `completedTime`."""
+
+    def __init__(
+        self,
+        *,
+        payee_account_id: str | None = None,
+        payee_account_name: str | None = None,
+        payee_type: int | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        tx_id: str | None = None,
+        tx_status: TxStatus | Unknown | None = None,
+        failed_reason: str | None = None,
+        completed_time: int | None = None,
+    ) -> None:
+        _set(self, "payee_account_id", payee_account_id)
+        _set(self, "payee_account_name", payee_account_name)
+        _set(self, "payee_type", payee_type)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "tx_id", tx_id)
+        _set(self, "tx_status", tx_status)
+        _set(self, "failed_reason", failed_reason)
+        _set(self, "completed_time", completed_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchItem:
@@ -1120,18 +1708,27 @@ class InternalBatchItem:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class InternalBatchResult:
+class InternalBatchResult(Record):
     """Payload of notification 0004 (internal batch, merchant bulk, result).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `InternalBatchResult` as received: every field optional, and members added later are ignored.
     """
-    order_id: str | None = None
+    __slots__ = ("order_id", "results")
+    order_id: str | None
     """Wire name `orderId`."""
-    results: list[InternalBatchItem] | None = None
+    results: list[InternalBatchItem] | None
     """Wire name `resultArray`."""
+
+    def __init__(
+        self,
+        *,
+        order_id: str | None = None,
+        results: list[InternalBatchItem] | None = None,
+    ) -> None:
+        _set(self, "order_id", order_id)
+        _set(self, "results", results)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> InternalBatchResult:
@@ -1143,18 +1740,29 @@ class InternalBatchResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class KycMediaItem:
+class KycMediaItem(Record):
     """KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
 
     `KycMediaItem` as received: every field optional, and members added later are ignored.
     """
-    media_type: Scalar | None = None
+    __slots__ = ("media_type", "file_type_id", "media_url")
+    media_type: Scalar | None
     """Type and values not shown. Wire name `mediaType`."""
-    file_type_id: Scalar | None = None
+    file_type_id: Scalar | None
     """Type and values not shown. Wire name `fileTypeId`."""
-    media_url: str | None = None
+    media_url: str | None
     """Wire name `mediaUrl`."""
+
+    def __init__(
+        self,
+        *,
+        media_type: Scalar | None = None,
+        file_type_id: Scalar | None = None,
+        media_url: str | None = None,
+    ) -> None:
+        _set(self, "media_type", media_type)
+        _set(self, "file_type_id", file_type_id)
+        _set(self, "media_url", media_url)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> KycMediaItem:
@@ -1167,15 +1775,26 @@ class KycMediaItem:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class MobileDetail:
+class MobileDetail(Record):
     """Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment."""
+    __slots__ = ("mobile_number", "network_provider", "amount")
     mobile_number: str
     """Wire name `mobileNumber`."""
     network_provider: NetworkProvider
     """Wire name `networkProvider`."""
     amount: Decimal
     """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
+
+    def __init__(
+        self,
+        *,
+        mobile_number: str,
+        network_provider: NetworkProvider,
+        amount: Decimal,
+    ) -> None:
+        _set(self, "mobile_number", mobile_number)
+        _set(self, "network_provider", network_provider)
+        _set(self, "amount", amount)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("mobileNumber")
@@ -1196,30 +1815,51 @@ class MobileDetail:
         return out
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class OnboardingResult:
+class OnboardingResult(Record):
     """Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account opening).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `OnboardingResult` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "user_id", "status", "account_id", "account_type", "complete_time", "rejection_reason_ids", "rejection_reason_msgs")
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    user_id: str | None = None
+    user_id: str | None
     """Wire name `userId`."""
-    status: OnboardingStatus | Unknown | None = None
+    status: OnboardingStatus | Unknown | None
     """Wire name `status`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_type: Scalar | None = None
+    account_type: Scalar | None
     """Wire name `accountType`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Epoch ms. Wire name `completeTime`."""
-    rejection_reason_ids: list[Scalar] | None = None
+    rejection_reason_ids: list[Scalar] | None
     """Wire name `rejectionReasonIds`."""
-    rejection_reason_msgs: list[str] | None = None
+    rejection_reason_msgs: list[str] | None
     """Wire name `rejectionReasonMsgs`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        user_id: str | None = None,
+        status: OnboardingStatus | Unknown | None = None,
+        account_id: str | None = None,
+        account_type: Scalar | None = None,
+        complete_time: int | None = None,
+        rejection_reason_ids: list[Scalar] | None = None,
+        rejection_reason_msgs: list[str] | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "user_id", user_id)
+        _set(self, "status", status)
+        _set(self, "account_id", account_id)
+        _set(self, "account_type", account_type)
+        _set(self, "complete_time", complete_time)
+        _set(self, "rejection_reason_ids", rejection_reason_ids)
+        _set(self, "rejection_reason_msgs", rejection_reason_msgs)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> OnboardingResult:
@@ -1237,9 +1877,9 @@ class OnboardingResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class OrderItem:
+class OrderItem(Record):
     """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail)."""
+    __slots__ = ("product_name", "quantity", "amount", "order_time", "platform")
     product_name: str
     """Wire name `productName`."""
     quantity: int
@@ -1250,6 +1890,21 @@ class OrderItem:
     """Numeric timestamp. Wire name `orderTime`."""
     platform: str
     """Merchant business name or URL, at most 128 characters. Rules: at most 128 characters. Wire name `platform`."""
+
+    def __init__(
+        self,
+        *,
+        product_name: str,
+        quantity: int,
+        amount: Decimal,
+        order_time: int,
+        platform: str,
+    ) -> None:
+        _set(self, "product_name", product_name)
+        _set(self, "quantity", quantity)
+        _set(self, "amount", amount)
+        _set(self, "order_time", order_time)
+        _set(self, "platform", platform)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("productName")
@@ -1281,22 +1936,37 @@ class OrderItem:
         return out
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class OrderItemReceived:
+class OrderItemReceived(Record):
     """Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer detail).
 
     `OrderItem` as received: every field optional, and members added later are ignored.
     """
-    product_name: str | None = None
+    __slots__ = ("product_name", "quantity", "amount", "order_time", "platform")
+    product_name: str | None
     """Wire name `productName`."""
-    quantity: int | None = None
+    quantity: int | None
     """Positive integer, at most 99,999,999. Wire name `quantity`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Declared string; at most 500,000 CNY. Wire name `amount`."""
-    order_time: int | None = None
+    order_time: int | None
     """Numeric timestamp. Wire name `orderTime`."""
-    platform: str | None = None
+    platform: str | None
     """Merchant business name or URL, at most 128 characters. Wire name `platform`."""
+
+    def __init__(
+        self,
+        *,
+        product_name: str | None = None,
+        quantity: int | None = None,
+        amount: Decimal | None = None,
+        order_time: int | None = None,
+        platform: str | None = None,
+    ) -> None:
+        _set(self, "product_name", product_name)
+        _set(self, "quantity", quantity)
+        _set(self, "amount", amount)
+        _set(self, "order_time", order_time)
+        _set(self, "platform", platform)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> OrderItemReceived:
@@ -1311,54 +1981,101 @@ class OrderItemReceived:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class OrganisationOnboardingInfo:
+class OrganisationOnboardingInfo(Record):
     """SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the common SME fields plus shareholders.
 
     `OrganisationOnboardingInfo` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "sme_name", "business_type", "country_code", "mobile", "email", "krapin", "business_certificate_number", "channel", "channel_user_id", "onboarding_media_infos", "status", "reject_reason_ids", "reject_reason_msgs", "create_time", "audit_time", "business_industry", "specify_industry", "business_address", "shareholders_member_infos", "shareholders_company_infos")
+    onboarding_request_id: str | None
     """Onboarding request id. Wire name `onboardingRequestId`."""
-    sme_name: str | None = None
+    sme_name: str | None
     """Name of the business. Wire name `smeName`."""
-    business_type: BusinessType | Unknown | None = None
+    business_type: BusinessType | Unknown | None
     """Wire name `businessType`."""
-    country_code: str | None = None
+    country_code: str | None
     """Country code of the mobile number. Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    email: str | None = None
+    email: str | None
     """Wire name `email`."""
-    krapin: str | None = None
+    krapin: str | None
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
-    business_certificate_number: str | None = None
+    business_certificate_number: str | None
     """Wire name `businessCertificateNumber`."""
-    channel: Scalar | None = None
+    channel: Scalar | None
     """Type not shown. Wire name `channel`."""
-    channel_user_id: str | None = None
+    channel_user_id: str | None
     """User id in the partner's system. Wire name `channelUserId`."""
-    onboarding_media_infos: list[SmeMediaInfo] | None = None
+    onboarding_media_infos: list[SmeMediaInfo] | None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: Scalar | None = None
+    status: Scalar | None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[Scalar] | None = None
+    reject_reason_ids: list[Scalar] | None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
-    reject_reason_msgs: list[str] | None = None
+    reject_reason_msgs: list[str] | None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    audit_time: int | None = None
+    audit_time: int | None
     """Wire name `auditTime`."""
-    business_industry: str | None = None
+    business_industry: str | None
     """Wire name `businessIndustry`."""
-    specify_industry: str | None = None
+    specify_industry: str | None
     """Wire name `specifyIndustry`."""
-    business_address: str | None = None
+    business_address: str | None
     """Wire name `businessAddress`."""
-    shareholders_member_infos: list[ShareholderMemberInfo] | None = None
+    shareholders_member_infos: list[ShareholderMemberInfo] | None
     """Shareholders or members who are persons. Wire name `shareholdersMemberInfos`."""
-    shareholders_company_infos: list[ShareholderCompanyInfo] | None = None
+    shareholders_company_infos: list[ShareholderCompanyInfo] | None
     """Shareholders that are companies. Wire name `shareholdersCompanyInfos`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        sme_name: str | None = None,
+        business_type: BusinessType | Unknown | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        email: str | None = None,
+        krapin: str | None = None,
+        business_certificate_number: str | None = None,
+        channel: Scalar | None = None,
+        channel_user_id: str | None = None,
+        onboarding_media_infos: list[SmeMediaInfo] | None = None,
+        status: Scalar | None = None,
+        reject_reason_ids: list[Scalar] | None = None,
+        reject_reason_msgs: list[str] | None = None,
+        create_time: int | None = None,
+        audit_time: int | None = None,
+        business_industry: str | None = None,
+        specify_industry: str | None = None,
+        business_address: str | None = None,
+        shareholders_member_infos: list[ShareholderMemberInfo] | None = None,
+        shareholders_company_infos: list[ShareholderCompanyInfo] | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "sme_name", sme_name)
+        _set(self, "business_type", business_type)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "email", email)
+        _set(self, "krapin", krapin)
+        _set(self, "business_certificate_number", business_certificate_number)
+        _set(self, "channel", channel)
+        _set(self, "channel_user_id", channel_user_id)
+        _set(self, "onboarding_media_infos", onboarding_media_infos)
+        _set(self, "status", status)
+        _set(self, "reject_reason_ids", reject_reason_ids)
+        _set(self, "reject_reason_msgs", reject_reason_msgs)
+        _set(self, "create_time", create_time)
+        _set(self, "audit_time", audit_time)
+        _set(self, "business_industry", business_industry)
+        _set(self, "specify_industry", specify_industry)
+        _set(self, "business_address", business_address)
+        _set(self, "shareholders_member_infos", shareholders_member_infos)
+        _set(self, "shareholders_company_infos", shareholders_company_infos)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> OrganisationOnboardingInfo:
@@ -1389,54 +2106,101 @@ class OrganisationOnboardingInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PartnershipOnboardingInfo:
+class PartnershipOnboardingInfo(Record):
     """SME onboarding info of a partnership (/onboarding/business/getPartnershipOnboardingInfo): the common SME fields plus shareholders.
 
     `PartnershipOnboardingInfo` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "sme_name", "business_type", "country_code", "mobile", "email", "krapin", "business_certificate_number", "channel", "channel_user_id", "onboarding_media_infos", "status", "reject_reason_ids", "reject_reason_msgs", "create_time", "audit_time", "business_industry", "specify_industry", "business_address", "shareholders_member_infos", "shareholders_company_infos")
+    onboarding_request_id: str | None
     """Onboarding request id. Wire name `onboardingRequestId`."""
-    sme_name: str | None = None
+    sme_name: str | None
     """Name of the business. Wire name `smeName`."""
-    business_type: BusinessType | Unknown | None = None
+    business_type: BusinessType | Unknown | None
     """Wire name `businessType`."""
-    country_code: str | None = None
+    country_code: str | None
     """Country code of the mobile number. Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    email: str | None = None
+    email: str | None
     """Wire name `email`."""
-    krapin: str | None = None
+    krapin: str | None
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
-    business_certificate_number: str | None = None
+    business_certificate_number: str | None
     """Wire name `businessCertificateNumber`."""
-    channel: Scalar | None = None
+    channel: Scalar | None
     """Type not shown. Wire name `channel`."""
-    channel_user_id: str | None = None
+    channel_user_id: str | None
     """User id in the partner's system. Wire name `channelUserId`."""
-    onboarding_media_infos: list[SmeMediaInfo] | None = None
+    onboarding_media_infos: list[SmeMediaInfo] | None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: Scalar | None = None
+    status: Scalar | None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[Scalar] | None = None
+    reject_reason_ids: list[Scalar] | None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
-    reject_reason_msgs: list[str] | None = None
+    reject_reason_msgs: list[str] | None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    audit_time: int | None = None
+    audit_time: int | None
     """Wire name `auditTime`."""
-    business_industry: str | None = None
+    business_industry: str | None
     """Wire name `businessIndustry`."""
-    specify_industry: str | None = None
+    specify_industry: str | None
     """Wire name `specifyIndustry`."""
-    business_address: str | None = None
+    business_address: str | None
     """Wire name `businessAddress`."""
-    shareholders_member_infos: list[ShareholderMemberInfo] | None = None
+    shareholders_member_infos: list[ShareholderMemberInfo] | None
     """Shareholders or members who are persons. Wire name `shareholdersMemberInfos`."""
-    shareholders_company_infos: list[ShareholderCompanyInfo] | None = None
+    shareholders_company_infos: list[ShareholderCompanyInfo] | None
     """Shareholders that are companies. Wire name `shareholdersCompanyInfos`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        sme_name: str | None = None,
+        business_type: BusinessType | Unknown | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        email: str | None = None,
+        krapin: str | None = None,
+        business_certificate_number: str | None = None,
+        channel: Scalar | None = None,
+        channel_user_id: str | None = None,
+        onboarding_media_infos: list[SmeMediaInfo] | None = None,
+        status: Scalar | None = None,
+        reject_reason_ids: list[Scalar] | None = None,
+        reject_reason_msgs: list[str] | None = None,
+        create_time: int | None = None,
+        audit_time: int | None = None,
+        business_industry: str | None = None,
+        specify_industry: str | None = None,
+        business_address: str | None = None,
+        shareholders_member_infos: list[ShareholderMemberInfo] | None = None,
+        shareholders_company_infos: list[ShareholderCompanyInfo] | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "sme_name", sme_name)
+        _set(self, "business_type", business_type)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "email", email)
+        _set(self, "krapin", krapin)
+        _set(self, "business_certificate_number", business_certificate_number)
+        _set(self, "channel", channel)
+        _set(self, "channel_user_id", channel_user_id)
+        _set(self, "onboarding_media_infos", onboarding_media_infos)
+        _set(self, "status", status)
+        _set(self, "reject_reason_ids", reject_reason_ids)
+        _set(self, "reject_reason_msgs", reject_reason_msgs)
+        _set(self, "create_time", create_time)
+        _set(self, "audit_time", audit_time)
+        _set(self, "business_industry", business_industry)
+        _set(self, "specify_industry", specify_industry)
+        _set(self, "business_address", business_address)
+        _set(self, "shareholders_member_infos", shareholders_member_infos)
+        _set(self, "shareholders_company_infos", shareholders_company_infos)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> PartnershipOnboardingInfo:
@@ -1467,62 +2231,117 @@ class PartnershipOnboardingInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PersonalKyc:
+class PersonalKyc(Record):
     """Personal KYC record (/onboarding/getUserKyc).
 
     `PersonalKyc` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "baas_channel_id", "user_id", "first_name", "middle_name", "last_name", "gender", "nationality", "id_type", "id_number", "birthday", "address", "country_code", "mobile", "employment_status", "monthly_income", "kra_pin", "business_industry", "specify_industry", "profile_check", "profile_check_result_code", "profile_check_result_text", "create_time", "update_time", "status")
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    baas_channel_id: str | None = None
+    baas_channel_id: str | None
     """The partner's channel id. Wire name `baasChannelId`."""
-    user_id: str | None = None
+    user_id: str | None
     """Wire name `userId`."""
-    first_name: str | None = None
+    first_name: str | None
     """Wire name `firstName`."""
-    middle_name: str | None = None
+    middle_name: str | None
     """Wire name `middleName`."""
-    last_name: str | None = None
+    last_name: str | None
     """Wire name `lastName`."""
-    gender: Gender | Unknown | None = None
+    gender: Gender | Unknown | None
     """Wire name `gender`."""
-    nationality: str | None = None
+    nationality: str | None
     """Wire name `nationality`."""
-    id_type: IdType | Unknown | None = None
+    id_type: IdType | Unknown | None
     """Wire name `idType`."""
-    id_number: str | None = None
+    id_number: str | None
     """Wire name `idNumber`."""
-    birthday: Scalar | None = None
+    birthday: Scalar | None
     """Format not shown. Wire name `birthday`."""
-    address: str | None = None
+    address: str | None
     """Wire name `address`."""
-    country_code: str | None = None
+    country_code: str | None
     """Of the mobile number. Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    employment_status: str | None = None
+    employment_status: str | None
     """Value set referenced by name, not shown. Wire name `employmentStatus`."""
-    monthly_income: str | None = None
+    monthly_income: str | None
     """Value set referenced by name, not shown. Wire name `monthlyIncome`."""
-    kra_pin: str | None = None
+    kra_pin: str | None
     """Tax number. Wire name `kraPin`."""
-    business_industry: str | None = None
+    business_industry: str | None
     """Wire name `businessIndustry`."""
-    specify_industry: str | None = None
+    specify_industry: str | None
     """Wire name `specifyIndustry`."""
-    profile_check: ProfileCheck | Unknown | None = None
+    profile_check: ProfileCheck | Unknown | None
     """Wire name `profileCheck`."""
-    profile_check_result_code: Scalar | None = None
+    profile_check_result_code: Scalar | None
     """Type and values not shown. Wire name `profileCheckResultCode`."""
-    profile_check_result_text: str | None = None
+    profile_check_result_text: str | None
     """Wire name `profileCheckResultText`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    update_time: int | None = None
+    update_time: int | None
     """Wire name `updateTime`."""
-    status: KycStatus | Unknown | None = None
+    status: KycStatus | Unknown | None
     """Wire name `status`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        baas_channel_id: str | None = None,
+        user_id: str | None = None,
+        first_name: str | None = None,
+        middle_name: str | None = None,
+        last_name: str | None = None,
+        gender: Gender | Unknown | None = None,
+        nationality: str | None = None,
+        id_type: IdType | Unknown | None = None,
+        id_number: str | None = None,
+        birthday: Scalar | None = None,
+        address: str | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        employment_status: str | None = None,
+        monthly_income: str | None = None,
+        kra_pin: str | None = None,
+        business_industry: str | None = None,
+        specify_industry: str | None = None,
+        profile_check: ProfileCheck | Unknown | None = None,
+        profile_check_result_code: Scalar | None = None,
+        profile_check_result_text: str | None = None,
+        create_time: int | None = None,
+        update_time: int | None = None,
+        status: KycStatus | Unknown | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "baas_channel_id", baas_channel_id)
+        _set(self, "user_id", user_id)
+        _set(self, "first_name", first_name)
+        _set(self, "middle_name", middle_name)
+        _set(self, "last_name", last_name)
+        _set(self, "gender", gender)
+        _set(self, "nationality", nationality)
+        _set(self, "id_type", id_type)
+        _set(self, "id_number", id_number)
+        _set(self, "birthday", birthday)
+        _set(self, "address", address)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "employment_status", employment_status)
+        _set(self, "monthly_income", monthly_income)
+        _set(self, "kra_pin", kra_pin)
+        _set(self, "business_industry", business_industry)
+        _set(self, "specify_industry", specify_industry)
+        _set(self, "profile_check", profile_check)
+        _set(self, "profile_check_result_code", profile_check_result_code)
+        _set(self, "profile_check_result_text", profile_check_result_text)
+        _set(self, "create_time", create_time)
+        _set(self, "update_time", update_time)
+        _set(self, "status", status)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> PersonalKyc:
@@ -1557,24 +2376,41 @@ class PersonalKyc:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PersonalOnboardingStatus:
+class PersonalOnboardingStatus(Record):
     """Personal onboarding status (/onboarding/getOnboardingStatus).
 
     `PersonalOnboardingStatus` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "onboarding_status", "rejection_reason_id", "rejection_reason_msg", "account_id", "account_type")
+    onboarding_request_id: str | None
     """Wire name `onboardingRequestId`."""
-    onboarding_status: str | None = None
+    onboarding_status: str | None
     """Text; its values: not shown. Wire name `onboardingStatus`."""
-    rejection_reason_id: Scalar | None = None
+    rejection_reason_id: Scalar | None
     """Type and values not shown. Wire name `rejectionReasonId`."""
-    rejection_reason_msg: str | None = None
+    rejection_reason_msg: str | None
     """Values not shown. Wire name `rejectionReasonMsg`."""
-    account_id: str | None = None
+    account_id: str | None
     """Assigned on success. Wire name `accountId`."""
-    account_type: AccountType | Unknown | None = None
+    account_type: AccountType | Unknown | None
     """Wire name `accountType`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        onboarding_status: str | None = None,
+        rejection_reason_id: Scalar | None = None,
+        rejection_reason_msg: str | None = None,
+        account_id: str | None = None,
+        account_type: AccountType | Unknown | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "onboarding_status", onboarding_status)
+        _set(self, "rejection_reason_id", rejection_reason_id)
+        _set(self, "rejection_reason_msg", rejection_reason_msg)
+        _set(self, "account_id", account_id)
+        _set(self, "account_type", account_type)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> PersonalOnboardingStatus:
@@ -1590,28 +2426,49 @@ class PersonalOnboardingStatus:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ReversalApplication:
+class ReversalApplication(Record):
     """A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it a reversal request; named for partners, decision `group-names`).
 
     `ReversalApplication` as received: every field optional, and members added later are ignored.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id", "transaction_id", "reversal_receipt_no", "reversed_time", "reversal_reason", "voucher", "status", "reversal_tx_id")
+    application_id: str | None
     """Wire name `applicationId`."""
-    transaction_id: str | None = None
+    transaction_id: str | None
     """Wire name `transactionId`."""
-    reversal_receipt_no: str | None = None
+    reversal_receipt_no: str | None
     """Wire name `reversalReceiptNo`."""
-    reversed_time: str | None = None
+    reversed_time: str | None
     """Declared string as a parameter of /trans/txReversal. Wire name `reversedTime`."""
-    reversal_reason: str | None = None
+    reversal_reason: str | None
     """Wire name `reversalReason`."""
-    voucher: str | None = None
+    voucher: str | None
     """Wire name `voucher`."""
-    status: Scalar | None = None
+    status: Scalar | None
     """Status values and transitions of reversal requests: not shown. Wire name `status`."""
-    reversal_tx_id: str | None = None
+    reversal_tx_id: str | None
     """Wire name `reversalTxId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+        transaction_id: str | None = None,
+        reversal_receipt_no: str | None = None,
+        reversed_time: str | None = None,
+        reversal_reason: str | None = None,
+        voucher: str | None = None,
+        status: Scalar | None = None,
+        reversal_tx_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "transaction_id", transaction_id)
+        _set(self, "reversal_receipt_no", reversal_receipt_no)
+        _set(self, "reversed_time", reversed_time)
+        _set(self, "reversal_reason", reversal_reason)
+        _set(self, "voucher", voucher)
+        _set(self, "status", status)
+        _set(self, "reversal_tx_id", reversal_tx_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ReversalApplication:
@@ -1629,22 +2486,37 @@ class ReversalApplication:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ShareholderCompanyInfo:
+class ShareholderCompanyInfo(Record):
     """Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
 
     `ShareholderCompanyInfo` as received: every field optional, and members added later are ignored.
     """
-    company_id: Scalar | None = None
+    __slots__ = ("company_id", "company_name", "registration_file_key", "registration_file_url", "registration_file_type")
+    company_id: Scalar | None
     """Type not shown. Wire name `companyId`."""
-    company_name: str | None = None
+    company_name: str | None
     """Wire name `companyName`."""
-    registration_file_key: str | None = None
+    registration_file_key: str | None
     """Wire name `registrationFileKey`."""
-    registration_file_url: str | None = None
+    registration_file_url: str | None
     """Wire name `registrationFileUrl`."""
-    registration_file_type: Scalar | None = None
+    registration_file_type: Scalar | None
     """Type and values not shown. Wire name `registrationFileType`."""
+
+    def __init__(
+        self,
+        *,
+        company_id: Scalar | None = None,
+        company_name: str | None = None,
+        registration_file_key: str | None = None,
+        registration_file_url: str | None = None,
+        registration_file_type: Scalar | None = None,
+    ) -> None:
+        _set(self, "company_id", company_id)
+        _set(self, "company_name", company_name)
+        _set(self, "registration_file_key", registration_file_key)
+        _set(self, "registration_file_url", registration_file_url)
+        _set(self, "registration_file_type", registration_file_type)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ShareholderCompanyInfo:
@@ -1659,48 +2531,89 @@ class ShareholderCompanyInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ShareholderMemberInfo:
+class ShareholderMemberInfo(Record):
     """Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
 
     `ShareholderMemberInfo` as received: every field optional, and members added later are ignored.
     """
-    member_id: Scalar | None = None
+    __slots__ = ("member_id", "country_code", "mobile", "id_type", "id_number", "first_name", "middle_name", "last_name", "full_name", "kra_pin", "id_front_file_url", "id_front_file_type", "selfie_file_url", "selfie_file_type", "id_back_file_url", "id_back_file_type", "kra_pin_file_url", "kra_pin_file_type")
+    member_id: Scalar | None
     """Type not shown. Wire name `memberId`."""
-    country_code: str | None = None
+    country_code: str | None
     """Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    id_type: IdType | Unknown | None = None
+    id_type: IdType | Unknown | None
     """As in the KYC id types. Wire name `idType`."""
-    id_number: str | None = None
+    id_number: str | None
     """Wire name `idNumber`."""
-    first_name: str | None = None
+    first_name: str | None
     """Wire name `firstName`."""
-    middle_name: str | None = None
+    middle_name: str | None
     """Wire name `middleName`."""
-    last_name: str | None = None
+    last_name: str | None
     """Wire name `lastName`."""
-    full_name: str | None = None
+    full_name: str | None
     """Wire name `fullName`."""
-    kra_pin: str | None = None
+    kra_pin: str | None
     """Wire name `kraPin`."""
-    id_front_file_url: str | None = None
+    id_front_file_url: str | None
     """Wire name `idFrontFileUrl`."""
-    id_front_file_type: Scalar | None = None
+    id_front_file_type: Scalar | None
     """Type and values not shown. Wire name `idFrontFileType`."""
-    selfie_file_url: str | None = None
+    selfie_file_url: str | None
     """Wire name `selfieFileUrl`."""
-    selfie_file_type: Scalar | None = None
+    selfie_file_type: Scalar | None
     """Type and values not shown. Wire name `selfieFileType`."""
-    id_back_file_url: str | None = None
+    id_back_file_url: str | None
     """Wire name `idBackFileUrl`."""
-    id_back_file_type: Scalar | None = None
+    id_back_file_type: Scalar | None
     """Type and values not shown. Wire name `idBackFileType`."""
-    kra_pin_file_url: str | None = None
+    kra_pin_file_url: str | None
     """Wire name `kraPinFileUrl`."""
-    kra_pin_file_type: Scalar | None = None
+    kra_pin_file_type: Scalar | None
     """Type and values not shown. Wire name `kraPinFileType`."""
+
+    def __init__(
+        self,
+        *,
+        member_id: Scalar | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        id_type: IdType | Unknown | None = None,
+        id_number: str | None = None,
+        first_name: str | None = None,
+        middle_name: str | None = None,
+        last_name: str | None = None,
+        full_name: str | None = None,
+        kra_pin: str | None = None,
+        id_front_file_url: str | None = None,
+        id_front_file_type: Scalar | None = None,
+        selfie_file_url: str | None = None,
+        selfie_file_type: Scalar | None = None,
+        id_back_file_url: str | None = None,
+        id_back_file_type: Scalar | None = None,
+        kra_pin_file_url: str | None = None,
+        kra_pin_file_type: Scalar | None = None,
+    ) -> None:
+        _set(self, "member_id", member_id)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "id_type", id_type)
+        _set(self, "id_number", id_number)
+        _set(self, "first_name", first_name)
+        _set(self, "middle_name", middle_name)
+        _set(self, "last_name", last_name)
+        _set(self, "full_name", full_name)
+        _set(self, "kra_pin", kra_pin)
+        _set(self, "id_front_file_url", id_front_file_url)
+        _set(self, "id_front_file_type", id_front_file_type)
+        _set(self, "selfie_file_url", selfie_file_url)
+        _set(self, "selfie_file_type", selfie_file_type)
+        _set(self, "id_back_file_url", id_back_file_url)
+        _set(self, "id_back_file_type", id_back_file_type)
+        _set(self, "kra_pin_file_url", kra_pin_file_url)
+        _set(self, "kra_pin_file_type", kra_pin_file_type)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ShareholderMemberInfo:
@@ -1728,42 +2641,75 @@ class ShareholderMemberInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SmeBulkPaymentItem:
+class SmeBulkPaymentItem(Record):
     """One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust names are corrected.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `SmeBulkPaymentItem` as received: every field optional, and members added later are ignored.
     """
-    tx_id: str | None = None
+    __slots__ = ("tx_id", "beneficiary_name", "beneficiary_account", "beneficiary_sub_account", "beneficiary_bank_code", "payment_channel", "currency", "amount", "fee_amount", "external_tx_id", "tx_status", "error_code", "error_msg", "completed_time")
+    tx_id: str | None
     """Wire name `txId`."""
-    beneficiary_name: str | None = None
+    beneficiary_name: str | None
     """Wire name `benificiaryName`."""
-    beneficiary_account: str | None = None
+    beneficiary_account: str | None
     """Wire name `benificiaryAccount`."""
-    beneficiary_sub_account: str | None = None
+    beneficiary_sub_account: str | None
     """Wire name `benificiarySubAccount`."""
-    beneficiary_bank_code: str | None = None
+    beneficiary_bank_code: str | None
     """Wire name `benificiaryBankCode`."""
-    payment_channel: str | None = None
+    payment_channel: str | None
     """Wire name `paymentChannel`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    fee_amount: Decimal | None = None
+    fee_amount: Decimal | None
     """Wire name `feeAmount`."""
-    external_tx_id: str | None = None
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    tx_status: TxStatus | Unknown | None = None
+    tx_status: TxStatus | Unknown | None
     """Wire name `txStatus`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
-    completed_time: str | None = None
+    completed_time: str | None
     """A string in this payload. Wire name `completedTime`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+        beneficiary_name: str | None = None,
+        beneficiary_account: str | None = None,
+        beneficiary_sub_account: str | None = None,
+        beneficiary_bank_code: str | None = None,
+        payment_channel: str | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        fee_amount: Decimal | None = None,
+        external_tx_id: str | None = None,
+        tx_status: TxStatus | Unknown | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+        completed_time: str | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "beneficiary_account", beneficiary_account)
+        _set(self, "beneficiary_sub_account", beneficiary_sub_account)
+        _set(self, "beneficiary_bank_code", beneficiary_bank_code)
+        _set(self, "payment_channel", payment_channel)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "fee_amount", fee_amount)
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "tx_status", tx_status)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
+        _set(self, "completed_time", completed_time)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentItem:
@@ -1787,22 +2733,35 @@ class SmeBulkPaymentItem:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SmeBulkPaymentResult:
+class SmeBulkPaymentResult(Record):
     """Payload of notification 0008 (SME bulk payment result).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `SmeBulkPaymentResult` as received: every field optional, and members added later are ignored.
     """
-    bulk_payment_order_id: str | None = None
+    __slots__ = ("bulk_payment_order_id", "payer_account_id", "tx_type", "results")
+    bulk_payment_order_id: str | None
     """Wire name `bulkPaymentOrderId`."""
-    payer_account_id: str | None = None
+    payer_account_id: str | None
     """Wire name `payerAccountId`."""
-    tx_type: TxType | Unknown | None = None
+    tx_type: TxType | Unknown | None
     """Wire name `txType`."""
-    results: list[SmeBulkPaymentItem] | None = None
+    results: list[SmeBulkPaymentItem] | None
     """Wire name `resultArray`."""
+
+    def __init__(
+        self,
+        *,
+        bulk_payment_order_id: str | None = None,
+        payer_account_id: str | None = None,
+        tx_type: TxType | Unknown | None = None,
+        results: list[SmeBulkPaymentItem] | None = None,
+    ) -> None:
+        _set(self, "bulk_payment_order_id", bulk_payment_order_id)
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "tx_type", tx_type)
+        _set(self, "results", results)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeBulkPaymentResult:
@@ -1816,24 +2775,41 @@ class SmeBulkPaymentResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SmeMediaInfo:
+class SmeMediaInfo(Record):
     """Item of onboardingMediaInfos of the SME onboarding info.
 
     `SmeMediaInfo` as received: every field optional, and members added later are ignored.
     """
-    file_url: str | None = None
+    __slots__ = ("file_url", "media_type", "content_type", "file_type_id", "file_key", "file_id")
+    file_url: str | None
     """Wire name `fileUrl`."""
-    media_type: Scalar | None = None
+    media_type: Scalar | None
     """Type and values not shown. Wire name `mediaType`."""
-    content_type: str | None = None
+    content_type: str | None
     """Wire name `contentType`."""
-    file_type_id: Scalar | None = None
+    file_type_id: Scalar | None
     """Type and values not shown. Wire name `fileTypeId`."""
-    file_key: str | None = None
+    file_key: str | None
     """Wire name `fileKey`."""
-    file_id: Scalar | None = None
+    file_id: Scalar | None
     """Type not shown. Wire name `fileId`."""
+
+    def __init__(
+        self,
+        *,
+        file_url: str | None = None,
+        media_type: Scalar | None = None,
+        content_type: str | None = None,
+        file_type_id: Scalar | None = None,
+        file_key: str | None = None,
+        file_id: Scalar | None = None,
+    ) -> None:
+        _set(self, "file_url", file_url)
+        _set(self, "media_type", media_type)
+        _set(self, "content_type", content_type)
+        _set(self, "file_type_id", file_type_id)
+        _set(self, "file_key", file_key)
+        _set(self, "file_id", file_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> SmeMediaInfo:
@@ -1849,18 +2825,27 @@ class SmeMediaInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class StatementReport:
+class StatementReport(Record):
     """Payload of notification 0009 (account statement report).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `StatementReport` as received: every field optional, and members added later are ignored.
     """
-    job_id: str | None = None
+    __slots__ = ("job_id", "statement_url")
+    job_id: str | None
     """Wire name `jobId`."""
-    statement_url: str | None = None
+    statement_url: str | None
     """Wire name `statementUrl`."""
+
+    def __init__(
+        self,
+        *,
+        job_id: str | None = None,
+        statement_url: str | None = None,
+    ) -> None:
+        _set(self, "job_id", job_id)
+        _set(self, "statement_url", statement_url)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> StatementReport:
@@ -1872,66 +2857,125 @@ class StatementReport:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class StoreOnboardingInfo:
+class StoreOnboardingInfo(Record):
     """SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the common SME fields plus the sole-proprietorship fields.
 
     `StoreOnboardingInfo` as received: every field optional, and members added later are ignored.
     """
-    onboarding_request_id: str | None = None
+    __slots__ = ("onboarding_request_id", "sme_name", "business_type", "country_code", "mobile", "email", "krapin", "business_certificate_number", "channel", "channel_user_id", "onboarding_media_infos", "status", "reject_reason_ids", "reject_reason_msgs", "create_time", "audit_time", "business_industry", "specify_industry", "business_address", "owner_full_name", "owner_id_number", "owner_id_type", "owner_birth_day", "kin_full_name", "kin_country_code", "kin_mobile", "kin_relationship")
+    onboarding_request_id: str | None
     """Onboarding request id. Wire name `onboardingRequestId`."""
-    sme_name: str | None = None
+    sme_name: str | None
     """Name of the business. Wire name `smeName`."""
-    business_type: BusinessType | Unknown | None = None
+    business_type: BusinessType | Unknown | None
     """Wire name `businessType`."""
-    country_code: str | None = None
+    country_code: str | None
     """Country code of the mobile number. Wire name `countryCode`."""
-    mobile: str | None = None
+    mobile: str | None
     """Wire name `mobile`."""
-    email: str | None = None
+    email: str | None
     """Wire name `email`."""
-    krapin: str | None = None
+    krapin: str | None
     """Tax number (spelled krapin in this record). Wire name `krapin`."""
-    business_certificate_number: str | None = None
+    business_certificate_number: str | None
     """Wire name `businessCertificateNumber`."""
-    channel: Scalar | None = None
+    channel: Scalar | None
     """Type not shown. Wire name `channel`."""
-    channel_user_id: str | None = None
+    channel_user_id: str | None
     """User id in the partner's system. Wire name `channelUserId`."""
-    onboarding_media_infos: list[SmeMediaInfo] | None = None
+    onboarding_media_infos: list[SmeMediaInfo] | None
     """Uploaded media. Wire name `onboardingMediaInfos`."""
-    status: Scalar | None = None
+    status: Scalar | None
     """Status of the SME onboarding; type and values not shown. Wire name `status`."""
-    reject_reason_ids: list[Scalar] | None = None
+    reject_reason_ids: list[Scalar] | None
     """Rejection reason ids (array); type of the elements and their values not shown. Wire name `rejectReasonIds`."""
-    reject_reason_msgs: list[str] | None = None
+    reject_reason_msgs: list[str] | None
     """Rejection reason messages (array); wire name as written. Wire name `rejectReasonMsgs`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    audit_time: int | None = None
+    audit_time: int | None
     """Wire name `auditTime`."""
-    business_industry: str | None = None
+    business_industry: str | None
     """Wire name `businessIndustry`."""
-    specify_industry: str | None = None
+    specify_industry: str | None
     """Wire name `specifyIndustry`."""
-    business_address: str | None = None
+    business_address: str | None
     """Wire name `businessAddress`."""
-    owner_full_name: str | None = None
+    owner_full_name: str | None
     """Wire name `ownerFullName`."""
-    owner_id_number: str | None = None
+    owner_id_number: str | None
     """Wire name `ownerIdNumber`."""
-    owner_id_type: Scalar | None = None
+    owner_id_type: Scalar | None
     """Type and values not shown. Wire name `ownerIdType`."""
-    owner_birth_day: Scalar | None = None
+    owner_birth_day: Scalar | None
     """Format not shown. Wire name `ownerBirthDay`."""
-    kin_full_name: str | None = None
+    kin_full_name: str | None
     """Next of kin. Wire name `kinFullName`."""
-    kin_country_code: str | None = None
+    kin_country_code: str | None
     """Wire name `kinCountryCode`."""
-    kin_mobile: str | None = None
+    kin_mobile: str | None
     """Wire name `kinMobile`."""
-    kin_relationship: str | None = None
+    kin_relationship: str | None
     """Wire name `kinRelationship`."""
+
+    def __init__(
+        self,
+        *,
+        onboarding_request_id: str | None = None,
+        sme_name: str | None = None,
+        business_type: BusinessType | Unknown | None = None,
+        country_code: str | None = None,
+        mobile: str | None = None,
+        email: str | None = None,
+        krapin: str | None = None,
+        business_certificate_number: str | None = None,
+        channel: Scalar | None = None,
+        channel_user_id: str | None = None,
+        onboarding_media_infos: list[SmeMediaInfo] | None = None,
+        status: Scalar | None = None,
+        reject_reason_ids: list[Scalar] | None = None,
+        reject_reason_msgs: list[str] | None = None,
+        create_time: int | None = None,
+        audit_time: int | None = None,
+        business_industry: str | None = None,
+        specify_industry: str | None = None,
+        business_address: str | None = None,
+        owner_full_name: str | None = None,
+        owner_id_number: str | None = None,
+        owner_id_type: Scalar | None = None,
+        owner_birth_day: Scalar | None = None,
+        kin_full_name: str | None = None,
+        kin_country_code: str | None = None,
+        kin_mobile: str | None = None,
+        kin_relationship: str | None = None,
+    ) -> None:
+        _set(self, "onboarding_request_id", onboarding_request_id)
+        _set(self, "sme_name", sme_name)
+        _set(self, "business_type", business_type)
+        _set(self, "country_code", country_code)
+        _set(self, "mobile", mobile)
+        _set(self, "email", email)
+        _set(self, "krapin", krapin)
+        _set(self, "business_certificate_number", business_certificate_number)
+        _set(self, "channel", channel)
+        _set(self, "channel_user_id", channel_user_id)
+        _set(self, "onboarding_media_infos", onboarding_media_infos)
+        _set(self, "status", status)
+        _set(self, "reject_reason_ids", reject_reason_ids)
+        _set(self, "reject_reason_msgs", reject_reason_msgs)
+        _set(self, "create_time", create_time)
+        _set(self, "audit_time", audit_time)
+        _set(self, "business_industry", business_industry)
+        _set(self, "specify_industry", specify_industry)
+        _set(self, "business_address", business_address)
+        _set(self, "owner_full_name", owner_full_name)
+        _set(self, "owner_id_number", owner_id_number)
+        _set(self, "owner_id_type", owner_id_type)
+        _set(self, "owner_birth_day", owner_birth_day)
+        _set(self, "kin_full_name", kin_full_name)
+        _set(self, "kin_country_code", kin_country_code)
+        _set(self, "kin_mobile", kin_mobile)
+        _set(self, "kin_relationship", kin_relationship)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> StoreOnboardingInfo:
@@ -1968,22 +3012,35 @@ class StoreOnboardingInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TransactionExtInfo:
+class TransactionExtInfo(Record):
     """extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object; transactionNarrative is seen live, the other members are what the sandbox sends.
 
     Seen on the live service by integrations; not in the bank's API document.
 
     `TransactionExtInfo` as received: every field optional, and members added later are ignored.
     """
-    transaction_narrative: str | None = None
+    __slots__ = ("transaction_narrative", "fee", "oppo_account_id", "remark")
+    transaction_narrative: str | None
     """The narrative shown for the transaction. Wire name `transactionNarrative`."""
-    fee: Decimal | None = None
+    fee: Decimal | None
     """Fee charged for the transaction. Not public: this is the sandbox's choice, and the live service may differ. Wire name `fee`."""
-    oppo_account_id: str | None = None
+    oppo_account_id: str | None
     """Account of the other side. Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoAccountId`."""
-    remark: str | None = None
+    remark: str | None
     """The remark sent with the transfer. Not public: this is the sandbox's choice, and the live service may differ. Wire name `remark`."""
+
+    def __init__(
+        self,
+        *,
+        transaction_narrative: str | None = None,
+        fee: Decimal | None = None,
+        oppo_account_id: str | None = None,
+        remark: str | None = None,
+    ) -> None:
+        _set(self, "transaction_narrative", transaction_narrative)
+        _set(self, "fee", fee)
+        _set(self, "oppo_account_id", oppo_account_id)
+        _set(self, "remark", remark)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionExtInfo:
@@ -1997,40 +3054,71 @@ class TransactionExtInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TransactionListItem:
+class TransactionListItem(Record):
     """Transaction record as a list item of /query/getTransList. The document: "Fields of the transaction record (list and detail): not shown"; these fields are as seen on the live service ("at least" these; others decode into nothing).
 
     Seen on the live service by integrations; not in the bank's API document.
 
     `TransactionListItem` as received: every field optional, and members added later are ignored.
     """
-    tx_id: str | None = None
+    __slots__ = ("tx_id", "tx_type", "tx_status", "amount", "create_time", "complete_time", "oppo_account_name", "external_tx_id", "ext_info", "account_id", "currency", "payment_channel", "oppo_bank_code")
+    tx_id: str | None
     """Wire name `txId`."""
-    tx_type: TxType | Unknown | None = None
+    tx_type: TxType | Unknown | None
     """Wire name `txType`."""
-    tx_status: TxStatus | Unknown | None = None
+    tx_status: TxStatus | Unknown | None
     """Wire name `txStatus`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    create_time: int | None = None
+    create_time: int | None
     """Wire name `createTime`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Wire name `completeTime`."""
-    oppo_account_name: str | None = None
+    oppo_account_name: str | None
     """Name of the other side of the transaction. Wire name `oppoAccountName`."""
-    external_tx_id: str | None = None
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    ext_info: TransactionExtInfo | None = None
+    ext_info: TransactionExtInfo | None
     """An object (e.g. transactionNarrative); its other members are not public. Wire name `extInfo`."""
-    account_id: str | None = None
+    account_id: str | None
     """The account the row belongs to. Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
-    payment_channel: str | None = None
+    payment_channel: str | None
     """How the money moved, e.g. INTERNAL_TRANSFER (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `paymentChannel`."""
-    oppo_bank_code: str | None = None
+    oppo_bank_code: str | None
     """Bank code of the other side (seen live on /query/getTransResult). Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoBankCode`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+        tx_type: TxType | Unknown | None = None,
+        tx_status: TxStatus | Unknown | None = None,
+        amount: Decimal | None = None,
+        create_time: int | None = None,
+        complete_time: int | None = None,
+        oppo_account_name: str | None = None,
+        external_tx_id: str | None = None,
+        ext_info: TransactionExtInfo | None = None,
+        account_id: str | None = None,
+        currency: Currency | Unknown | None = None,
+        payment_channel: str | None = None,
+        oppo_bank_code: str | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
+        _set(self, "tx_type", tx_type)
+        _set(self, "tx_status", tx_status)
+        _set(self, "amount", amount)
+        _set(self, "create_time", create_time)
+        _set(self, "complete_time", complete_time)
+        _set(self, "oppo_account_name", oppo_account_name)
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "ext_info", ext_info)
+        _set(self, "account_id", account_id)
+        _set(self, "currency", currency)
+        _set(self, "payment_channel", payment_channel)
+        _set(self, "oppo_bank_code", oppo_bank_code)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionListItem:
@@ -2053,60 +3141,111 @@ class TransactionListItem:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TransactionResult:
+class TransactionResult(Record):
     """Payload of notification 0002 (transaction result).
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `TransactionResult` as received: every field optional, and members added later are ignored.
     """
-    tx_id: str | None = None
+    __slots__ = ("tx_id", "tx_type", "external_tx_id", "account_id", "account_name", "account_type", "oppo_channel_id", "oppo_sub_account", "oppo_bank_code", "mpesa_business_pay_type", "oppo_account_id", "oppo_account_name", "third_party_tx_type", "currency", "amount", "fee_amount", "balance", "tx_status", "create_time", "update_time", "error_code", "error_msg", "ext_info")
+    tx_id: str | None
     """Wire name `txId`."""
-    tx_type: TxType | Unknown | None = None
+    tx_type: TxType | Unknown | None
     """Wire name `txType`."""
-    external_tx_id: str | None = None
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    account_name: str | None = None
+    account_name: str | None
     """Wire name `accountName`."""
-    account_type: Scalar | None = None
+    account_type: Scalar | None
     """Wire name `accountType`."""
-    oppo_channel_id: str | None = None
+    oppo_channel_id: str | None
     """Wire name `oppoChannelId`."""
-    oppo_sub_account: str | None = None
+    oppo_sub_account: str | None
     """Wire name `oppoSubAccount`."""
-    oppo_bank_code: str | None = None
+    oppo_bank_code: str | None
     """Wire name `oppoBankCode`."""
-    mpesa_business_pay_type: int | None = None
+    mpesa_business_pay_type: int | None
     """Wire name `mpesaBusinessPayType`."""
-    oppo_account_id: str | None = None
+    oppo_account_id: str | None
     """Wire name `oppoAccountId`."""
-    oppo_account_name: str | None = None
+    oppo_account_name: str | None
     """Wire name `oppoAccountName`."""
-    third_party_tx_type: str | None = None
+    third_party_tx_type: str | None
     """Wire name `thirdPartyTxType`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    fee_amount: Decimal | None = None
+    fee_amount: Decimal | None
     """Wire name `feeAmount`."""
-    balance: Decimal | None = None
+    balance: Decimal | None
     """The account's balance after the transaction. Wire name `balance`."""
-    tx_status: TxStatus | Unknown | None = None
+    tx_status: TxStatus | Unknown | None
     """Wire name `txStatus`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Wire name `createTime`."""
-    update_time: int | None = None
+    update_time: int | None
     """Epoch ms. Wire name `updateTime`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
-    ext_info: TransactionResultExtInfo | None = None
+    ext_info: TransactionResultExtInfo | None
     """Wire name `extInfo`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+        tx_type: TxType | Unknown | None = None,
+        external_tx_id: str | None = None,
+        account_id: str | None = None,
+        account_name: str | None = None,
+        account_type: Scalar | None = None,
+        oppo_channel_id: str | None = None,
+        oppo_sub_account: str | None = None,
+        oppo_bank_code: str | None = None,
+        mpesa_business_pay_type: int | None = None,
+        oppo_account_id: str | None = None,
+        oppo_account_name: str | None = None,
+        third_party_tx_type: str | None = None,
+        currency: Currency | Unknown | None = None,
+        amount: Decimal | None = None,
+        fee_amount: Decimal | None = None,
+        balance: Decimal | None = None,
+        tx_status: TxStatus | Unknown | None = None,
+        create_time: int | None = None,
+        update_time: int | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+        ext_info: TransactionResultExtInfo | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
+        _set(self, "tx_type", tx_type)
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "account_id", account_id)
+        _set(self, "account_name", account_name)
+        _set(self, "account_type", account_type)
+        _set(self, "oppo_channel_id", oppo_channel_id)
+        _set(self, "oppo_sub_account", oppo_sub_account)
+        _set(self, "oppo_bank_code", oppo_bank_code)
+        _set(self, "mpesa_business_pay_type", mpesa_business_pay_type)
+        _set(self, "oppo_account_id", oppo_account_id)
+        _set(self, "oppo_account_name", oppo_account_name)
+        _set(self, "third_party_tx_type", third_party_tx_type)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "fee_amount", fee_amount)
+        _set(self, "balance", balance)
+        _set(self, "tx_status", tx_status)
+        _set(self, "create_time", create_time)
+        _set(self, "update_time", update_time)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
+        _set(self, "ext_info", ext_info)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResult:
@@ -2139,24 +3278,39 @@ class TransactionResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TransactionResultExtInfo:
+class TransactionResultExtInfo(Record):
     """extInfo of notification 0002.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `TransactionResultExtInfo` as received: every field optional, and members added later are ignored.
     """
-    external_tx_id: str | None = None
+    __slots__ = ("external_tx_id", "oppo_phone_number", "counterparty_name", "third_party_tx_type", "transaction_narrative")
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    oppo_phone_number: str | None = None
+    oppo_phone_number: str | None
     """Wire name `oppoPhoneNumber`."""
-    counterparty_name: str | None = None
+    counterparty_name: str | None
     """Wire name `counterpartyName`."""
-    third_party_tx_type: str | None = None
+    third_party_tx_type: str | None
     """Wire name `thirdPartyTxType`."""
-    transaction_narrative: str | None = None
+    transaction_narrative: str | None
     """Wire name `transactionNarrative`."""
+
+    def __init__(
+        self,
+        *,
+        external_tx_id: str | None = None,
+        oppo_phone_number: str | None = None,
+        counterparty_name: str | None = None,
+        third_party_tx_type: str | None = None,
+        transaction_narrative: str | None = None,
+    ) -> None:
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "oppo_phone_number", oppo_phone_number)
+        _set(self, "counterparty_name", counterparty_name)
+        _set(self, "third_party_tx_type", third_party_tx_type)
+        _set(self, "transaction_narrative", transaction_narrative)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TransactionResultExtInfo:
@@ -2171,42 +3325,75 @@ class TransactionResultExtInfo:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class UtilityPayment:
+class UtilityPayment(Record):
     """A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of /utilityPayment/bulkPaymentQuery). Not public: the members are the sandbox's.
 
     Not public: this is the sandbox's choice, and the live service may differ.
 
     `UtilityPayment` as received: every field optional, and members added later are ignored.
     """
-    payment_id: str | None = None
+    __slots__ = ("payment_id", "tx_id", "payment_type", "account_id", "amount", "currency", "status", "create_time", "complete_time", "mobile_number", "network_provider", "bill_order_number", "bill_type", "bulk_payment_order_id")
+    payment_id: str | None
     """Wire name `paymentId`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """Wire name `txId`."""
-    payment_type: str | None = None
+    payment_type: str | None
     """AIRTIME or BILL. Wire name `paymentType`."""
-    account_id: str | None = None
+    account_id: str | None
     """Wire name `accountId`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Wire name `currency`."""
-    status: UtilityPaymentStatus | Unknown | None = None
+    status: UtilityPaymentStatus | Unknown | None
     """Wire name `status`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Wire name `createTime`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Epoch ms, once final. Wire name `completeTime`."""
-    mobile_number: str | None = None
+    mobile_number: str | None
     """Airtime only. Wire name `mobileNumber`."""
-    network_provider: NetworkProvider | Unknown | None = None
+    network_provider: NetworkProvider | Unknown | None
     """Airtime only. Wire name `networkProvider`."""
-    bill_order_number: str | None = None
+    bill_order_number: str | None
     """Bills only. Wire name `billOrderNumber`."""
-    bill_type: BillType | Unknown | None = None
+    bill_type: BillType | Unknown | None
     """Bills only. Wire name `billType`."""
-    bulk_payment_order_id: str | None = None
+    bulk_payment_order_id: str | None
     """The batch, for an airtime purchase of a bulk payment. Wire name `bulkPaymentOrderId`."""
+
+    def __init__(
+        self,
+        *,
+        payment_id: str | None = None,
+        tx_id: str | None = None,
+        payment_type: str | None = None,
+        account_id: str | None = None,
+        amount: Decimal | None = None,
+        currency: Currency | Unknown | None = None,
+        status: UtilityPaymentStatus | Unknown | None = None,
+        create_time: int | None = None,
+        complete_time: int | None = None,
+        mobile_number: str | None = None,
+        network_provider: NetworkProvider | Unknown | None = None,
+        bill_order_number: str | None = None,
+        bill_type: BillType | Unknown | None = None,
+        bulk_payment_order_id: str | None = None,
+    ) -> None:
+        _set(self, "payment_id", payment_id)
+        _set(self, "tx_id", tx_id)
+        _set(self, "payment_type", payment_type)
+        _set(self, "account_id", account_id)
+        _set(self, "amount", amount)
+        _set(self, "currency", currency)
+        _set(self, "status", status)
+        _set(self, "create_time", create_time)
+        _set(self, "complete_time", complete_time)
+        _set(self, "mobile_number", mobile_number)
+        _set(self, "network_provider", network_provider)
+        _set(self, "bill_order_number", bill_order_number)
+        _set(self, "bill_type", bill_type)
+        _set(self, "bulk_payment_order_id", bulk_payment_order_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPayment:
@@ -2230,34 +3417,59 @@ class UtilityPayment:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class UtilityPaymentResult:
+class UtilityPaymentResult(Record):
     """Payload of notification 0007 (utility payment result); also the items of notification 0014.
 
     Seen on the live service in one integration; not confirmed by the bank.
 
     `UtilityPaymentResult` as received: every field optional, and members added later are ignored.
     """
-    payment_id: str | None = None
+    __slots__ = ("payment_id", "pay_service_category", "sub_type", "order_no", "tx_id", "refund_tx_id", "amount", "status", "error_code", "error_msg")
+    payment_id: str | None
     """Wire name `paymentId`."""
-    pay_service_category: str | None = None
+    pay_service_category: str | None
     """Wire name `payServiceCategory`."""
-    sub_type: str | None = None
+    sub_type: str | None
     """Wire name `subType`."""
-    order_no: str | None = None
+    order_no: str | None
     """Wire name `orderNo`."""
-    tx_id: str | None = None
+    tx_id: str | None
     """Wire name `txId`."""
-    refund_tx_id: str | None = None
+    refund_tx_id: str | None
     """Wire name `refundTxId`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Wire name `amount`."""
-    status: str | None = None
+    status: str | None
     """A string in this payload; values not public. Wire name `status`."""
-    error_code: str | None = None
+    error_code: str | None
     """Wire name `errorCode`."""
-    error_msg: str | None = None
+    error_msg: str | None
     """Wire name `errorMsg`."""
+
+    def __init__(
+        self,
+        *,
+        payment_id: str | None = None,
+        pay_service_category: str | None = None,
+        sub_type: str | None = None,
+        order_no: str | None = None,
+        tx_id: str | None = None,
+        refund_tx_id: str | None = None,
+        amount: Decimal | None = None,
+        status: str | None = None,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+    ) -> None:
+        _set(self, "payment_id", payment_id)
+        _set(self, "pay_service_category", pay_service_category)
+        _set(self, "sub_type", sub_type)
+        _set(self, "order_no", order_no)
+        _set(self, "tx_id", tx_id)
+        _set(self, "refund_tx_id", refund_tx_id)
+        _set(self, "amount", amount)
+        _set(self, "status", status)
+        _set(self, "error_code", error_code)
+        _set(self, "error_msg", error_msg)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> UtilityPaymentResult:

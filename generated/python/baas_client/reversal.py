@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import FeeBeneficiaryType, PayType, VoucherType
 from .records import FeeResult, ReversalApplication
@@ -24,12 +23,21 @@ __all__ = [
     "FetchTransactionFeeResponse",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TxReversalResponse:
+
+class TxReversalResponse(Record):
     """The answer of `txReversal` (its `data`): every field optional, and members the service adds later are ignored."""
-    application_id: str | None = None
+    __slots__ = ("application_id",)
+    application_id: str | None
     """Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TxReversalResponse:
@@ -40,7 +48,6 @@ class TxReversalResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TxReversalRequest(Request[TxReversalResponse]):
     """The parameters of `txReversal`.
 
@@ -55,18 +62,36 @@ class TxReversalRequest(Request[TxReversalResponse]):
     OPERATION: ClassVar[str] = "txReversal"
     PATH: ClassVar[str] = "/trans/txReversal"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("transaction_id", "reversal_receipt_no", "reversed_time", "reversal_reason", "voucher_base64", "voucher_type")
     transaction_id: str
     """Must be within the last 1 month. Rules: checked by the service only: the transaction must be within the last 1 month (completed within the last 1 month). Wire name `transactionId`."""
-    reversal_receipt_no: str | None = None
+    reversal_receipt_no: str | None
     """Receipt number of a reversal already done by a third party. Wire name `reversalReceiptNo`."""
-    reversed_time: str | None = None
+    reversed_time: str | None
     """Time of that third-party reversal (format not shown). Wire name `reversedTime`."""
-    reversal_reason: str | None = None
+    reversal_reason: str | None
     """Wire name `reversalReason`."""
-    voucher_base64: str | None = None
+    voucher_base64: str | None
     """Voucher document (Base64). Size limit: not shown. Wire name `voucherBase64`."""
-    voucher_type: VoucherType | None = None
+    voucher_type: VoucherType | None
     """Wire name `voucherType`."""
+
+    def __init__(
+        self,
+        *,
+        transaction_id: str,
+        reversal_receipt_no: str | None = None,
+        reversed_time: str | None = None,
+        reversal_reason: str | None = None,
+        voucher_base64: str | None = None,
+        voucher_type: VoucherType | None = None,
+    ) -> None:
+        _set(self, "transaction_id", transaction_id)
+        _set(self, "reversal_receipt_no", reversal_receipt_no)
+        _set(self, "reversed_time", reversed_time)
+        _set(self, "reversal_reason", reversal_reason)
+        _set(self, "voucher_base64", voucher_base64)
+        _set(self, "voucher_type", voucher_type)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("transactionId")
@@ -111,7 +136,6 @@ QueryTxReversalResponse = ReversalApplication
 """The answer of `queryTxReversal` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class QueryTxReversalRequest(Request[QueryTxReversalResponse]):
     """The parameters of `queryTxReversal`.
 
@@ -122,8 +146,16 @@ class QueryTxReversalRequest(Request[QueryTxReversalResponse]):
     OPERATION: ClassVar[str] = "queryTxReversal"
     PATH: ClassVar[str] = "/trans/queryTxReversal"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("application_id",)
     application_id: str
     """Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("applicationId")
@@ -143,7 +175,6 @@ FetchTransactionFeeResponse = FeeResult
 """The answer of `fetchTransactionFee` (its `data`): every field optional, and members the service adds later are ignored."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FetchTransactionFeeRequest(Request[FetchTransactionFeeResponse]):
     """The parameters of `fetchTransactionFee`.
 
@@ -156,6 +187,7 @@ class FetchTransactionFeeRequest(Request[FetchTransactionFeeResponse]):
     OPERATION: ClassVar[str] = "fetchTransactionFee"
     PATH: ClassVar[str] = "/trans/txReversal"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("payer_account_id", "benificiary_name", "benificiary_type", "benificiary_account", "benificiary_bank_code", "amount", "pay_type", "benificiary_sub_account")
     payer_account_id: str
     """Debit account. Wire name `payerAccountId`."""
     benificiary_name: str
@@ -168,10 +200,31 @@ class FetchTransactionFeeRequest(Request[FetchTransactionFeeResponse]):
     """From the bank-code list (values not shown). Rules: checked by the service only: must come from the bank-code list. Wire name `benificiaryBankCode`."""
     amount: Decimal
     """Declared string. Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
-    pay_type: PayType | None = None
+    pay_type: PayType | None
     """Wire name `payType`."""
-    benificiary_sub_account: str | None = None
+    benificiary_sub_account: str | None
     """Paybill sub-account. Wire name `benificiarySubAccount`."""
+
+    def __init__(
+        self,
+        *,
+        payer_account_id: str,
+        benificiary_name: str,
+        benificiary_type: FeeBeneficiaryType,
+        benificiary_account: str,
+        benificiary_bank_code: str,
+        amount: Decimal,
+        pay_type: PayType | None = None,
+        benificiary_sub_account: str | None = None,
+    ) -> None:
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "benificiary_name", benificiary_name)
+        _set(self, "benificiary_type", benificiary_type)
+        _set(self, "benificiary_account", benificiary_account)
+        _set(self, "benificiary_bank_code", benificiary_bank_code)
+        _set(self, "amount", amount)
+        _set(self, "pay_type", pay_type)
+        _set(self, "benificiary_sub_account", benificiary_sub_account)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payType")

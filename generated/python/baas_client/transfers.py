@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 from .enums import AmountType, ChargeType, Currency, OrderByDesc, PayType, PaymentChannel, SwiftDocumentType, TxStatus, TxType
 from .records import BankCode, InterBankTransfer, TransactionExtInfo, TransactionListItem
@@ -34,12 +33,21 @@ __all__ = [
     "GetBankCodesResponse",
 ]
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ApplyForMobileMoneyBusinessTransferResponse:
+
+class ApplyForMobileMoneyBusinessTransferResponse(Record):
     """The answer of `applyForMobileMoneyBusinessTransfer` (its `data`): every field optional, and members the service adds later are ignored."""
-    tx_id: str | None = None
+    __slots__ = ("tx_id",)
+    tx_id: str | None
     """Wire name `txId`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForMobileMoneyBusinessTransferResponse:
@@ -50,7 +58,6 @@ class ApplyForMobileMoneyBusinessTransferResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusinessTransferResponse]):
     """The parameters of `applyForMobileMoneyBusinessTransfer`.
 
@@ -67,6 +74,7 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
     OPERATION: ClassVar[str] = "applyForMobileMoneyBusinessTransfer"
     PATH: ClassVar[str] = "/trans/v2/applyForMobileMoneyBusinessTransfer"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("payer_account_id", "payee_short_code", "pay_type", "amount", "payee_reference_number", "description", "payee_mobile_for_notification")
     payer_account_id: str
     """Wire name `payerAccountId`."""
     payee_short_code: str
@@ -75,12 +83,31 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
     """Wire name `payType`."""
     amount: Decimal
     """Whole number. Rules: a whole number (no fractional part); greater than zero. Wire name `amount`."""
-    payee_reference_number: str | None = None
+    payee_reference_number: str | None
     """Account number, needed when the receiver is a paybill. Wire name `payeeReferenceNumber`."""
-    description: str | None = None
+    description: str | None
     """Max 100 characters. Rules: at most 100 characters. Wire name `description`."""
-    payee_mobile_for_notification: str | None = None
+    payee_mobile_for_notification: str | None
     """Beneficiary gets an SMS about the inbound funds. Wire name `payeeMobileForNotification`."""
+
+    def __init__(
+        self,
+        *,
+        payer_account_id: str,
+        payee_short_code: str,
+        pay_type: PayType,
+        amount: Decimal,
+        payee_reference_number: str | None = None,
+        description: str | None = None,
+        payee_mobile_for_notification: str | None = None,
+    ) -> None:
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "payee_short_code", payee_short_code)
+        _set(self, "pay_type", pay_type)
+        _set(self, "amount", amount)
+        _set(self, "payee_reference_number", payee_reference_number)
+        _set(self, "description", description)
+        _set(self, "payee_mobile_for_notification", payee_mobile_for_notification)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payerAccountId")
@@ -125,11 +152,18 @@ class ApplyForMobileMoneyBusinessTransferRequest(Request[ApplyForMobileMoneyBusi
         return ApplyForMobileMoneyBusinessTransferResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ApplyForTransferResponse:
+class ApplyForTransferResponse(Record):
     """The answer of `applyForTransfer` (its `data`): every field optional, and members the service adds later are ignored."""
-    tx_id: str | None = None
+    __slots__ = ("tx_id",)
+    tx_id: str | None
     """Wire name `txId`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> ApplyForTransferResponse:
@@ -140,7 +174,6 @@ class ApplyForTransferResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
     """The parameters of `applyForTransfer`.
 
@@ -157,6 +190,7 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
     OPERATION: ClassVar[str] = "applyForTransfer"
     PATH: ClassVar[str] = "/trans/v2/applyForTransfer"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("payer_account_id", "payee_bank_code", "payee_account_id", "currency", "amount", "payee_account_name", "payment_purpose", "remark", "payee_mobile_for_notification")
     payer_account_id: str
     """Wire name `payerAccountId`."""
     payee_bank_code: str
@@ -167,14 +201,37 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
     """Rules: one of KES, USD, GBP, EUR, TZS, UGX, RWF. Wire name `currency`."""
     amount: Decimal
     """Rules: greater than zero; at most 2 decimal places. Wire name `amount`."""
-    payee_account_name: str | None = None
+    payee_account_name: str | None
     """Mandatory when the counterparty is a bank; optional for mobile money. Wire name `payeeAccountName`."""
-    payment_purpose: str | None = None
+    payment_purpose: str | None
     """Interbank instant transfer purpose code (values not shown). Wire name `paymentPurpose`."""
-    remark: str | None = None
+    remark: str | None
     """Max 100 characters; for one mobile money operator: alphanumeric only, max 64 characters. Rules: at most 100 characters; checked by the service only: for one mobile money operator: alphanumeric only, at most 64 characters. Wire name `remark`."""
-    payee_mobile_for_notification: str | None = None
+    payee_mobile_for_notification: str | None
     """SMS notification to the beneficiary. Wire name `payeeMobileForNotification`."""
+
+    def __init__(
+        self,
+        *,
+        payer_account_id: str,
+        payee_bank_code: str,
+        payee_account_id: str,
+        currency: Currency | str,
+        amount: Decimal,
+        payee_account_name: str | None = None,
+        payment_purpose: str | None = None,
+        remark: str | None = None,
+        payee_mobile_for_notification: str | None = None,
+    ) -> None:
+        _set(self, "payer_account_id", payer_account_id)
+        _set(self, "payee_bank_code", payee_bank_code)
+        _set(self, "payee_account_id", payee_account_id)
+        _set(self, "currency", currency)
+        _set(self, "amount", amount)
+        _set(self, "payee_account_name", payee_account_name)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "remark", remark)
+        _set(self, "payee_mobile_for_notification", payee_mobile_for_notification)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("payerAccountId")
@@ -228,16 +285,25 @@ class ApplyForTransferRequest(Request[ApplyForTransferResponse]):
         return ApplyForTransferResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetTransListResponse:
+class GetTransListResponse(Record):
     """The answer of `getTransList` (its `data`): every field optional, and members the service adds later are ignored.
 
     Seen on the live service by integrations; not in the bank's API document.
     """
-    total_rows: int | None = None
+    __slots__ = ("total_rows", "result")
+    total_rows: int | None
     """Wire name `totalRows`."""
-    result: list[TransactionListItem] | None = None
+    result: list[TransactionListItem] | None
     """Wire name `result`."""
+
+    def __init__(
+        self,
+        *,
+        total_rows: int | None = None,
+        result: list[TransactionListItem] | None = None,
+    ) -> None:
+        _set(self, "total_rows", total_rows)
+        _set(self, "result", result)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetTransListResponse:
@@ -249,7 +315,6 @@ class GetTransListResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem]):
     """The parameters of `getTransList`.
 
@@ -261,6 +326,7 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
     PATH: ClassVar[str] = "/query/getTransList"
     MOVES_MONEY: ClassVar[bool] = False
     FIRST_PAGE: ClassVar[int] = 1
+    __slots__ = ("account_id", "tx_type", "tx_status", "start_time", "end_time", "page_no", "page_size", "order_by_desc", "user_id")
     account_id: str
     """Wire name `accountId`."""
     tx_type: Sequence[TxType | str]
@@ -277,8 +343,31 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
     """Rules: at most 50. Wire name `pageSize`."""
     order_by_desc: OrderByDesc
     """Wire name `orderByDesc`."""
-    user_id: str | None = None
+    user_id: str | None
     """User id in the partner's system. TRUE in one definition, FALSE in another; a production integration omits it and gets answers [one peer, live]. Send it when known. Wire name `userId`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        tx_type: Sequence[TxType | str],
+        tx_status: Sequence[TxStatus],
+        start_time: int,
+        end_time: int,
+        page_no: int,
+        page_size: int,
+        order_by_desc: OrderByDesc,
+        user_id: str | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "tx_type", tx_type)
+        _set(self, "tx_status", tx_status)
+        _set(self, "start_time", start_time)
+        _set(self, "end_time", end_time)
+        _set(self, "page_no", page_no)
+        _set(self, "page_size", page_size)
+        _set(self, "order_by_desc", order_by_desc)
+        _set(self, "user_id", user_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("userId")
@@ -331,7 +420,7 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
         return self.page_no
 
     def _with_page(self, page: int) -> GetTransListRequest:
-        return dataclasses.replace(self, page_no=page)
+        return GetTransListRequest(account_id=self.account_id, tx_type=self.tx_type, tx_status=self.tx_status, start_time=self.start_time, end_time=self.end_time, page_no=page, page_size=self.page_size, order_by_desc=self.order_by_desc, user_id=self.user_id)
 
     def _page_size(self) -> int | None:
         return self.page_size
@@ -340,38 +429,69 @@ class GetTransListRequest(PagedRequest[GetTransListResponse, TransactionListItem
         return (response.result or [], response.total_rows)
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetTransResultResponse:
+class GetTransResultResponse(Record):
     """The answer of `getTransResult` (its `data`): every field optional, and members the service adds later are ignored.
 
     Seen on the live service by integrations; not in the bank's API document.
     """
-    tx_id: str | None = None
+    __slots__ = ("tx_id", "tx_status", "external_tx_id", "ext_info", "payment_channel", "oppo_bank_code", "account_id", "tx_type", "amount", "currency", "create_time", "complete_time", "oppo_account_name")
+    tx_id: str | None
     """Wire name `txId`."""
-    tx_status: TxStatus | Unknown | None = None
+    tx_status: TxStatus | Unknown | None
     """Wire name `txStatus`."""
-    external_tx_id: str | None = None
+    external_tx_id: str | None
     """Wire name `externalTxId`."""
-    ext_info: TransactionExtInfo | None = None
+    ext_info: TransactionExtInfo | None
     """An object, e.g. transactionNarrative. Wire name `extInfo`."""
-    payment_channel: str | None = None
+    payment_channel: str | None
     """e.g. INTERNAL_TRANSFER. Wire name `paymentChannel`."""
-    oppo_bank_code: str | None = None
+    oppo_bank_code: str | None
     """Wire name `oppoBankCode`."""
-    account_id: str | None = None
+    account_id: str | None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `accountId`."""
-    tx_type: TxType | Unknown | None = None
+    tx_type: TxType | Unknown | None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `txType`."""
-    amount: Decimal | None = None
+    amount: Decimal | None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `amount`."""
-    currency: Currency | Unknown | None = None
+    currency: Currency | Unknown | None
     """Not public: this is the sandbox's choice, and the live service may differ. Wire name `currency`."""
-    create_time: int | None = None
+    create_time: int | None
     """Epoch ms. Not public: this is the sandbox's choice, and the live service may differ. Wire name `createTime`."""
-    complete_time: int | None = None
+    complete_time: int | None
     """Epoch ms, once final. Not public: this is the sandbox's choice, and the live service may differ. Wire name `completeTime`."""
-    oppo_account_name: str | None = None
+    oppo_account_name: str | None
     """Name of the other side. Not public: this is the sandbox's choice, and the live service may differ. Wire name `oppoAccountName`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str | None = None,
+        tx_status: TxStatus | Unknown | None = None,
+        external_tx_id: str | None = None,
+        ext_info: TransactionExtInfo | None = None,
+        payment_channel: str | None = None,
+        oppo_bank_code: str | None = None,
+        account_id: str | None = None,
+        tx_type: TxType | Unknown | None = None,
+        amount: Decimal | None = None,
+        currency: Currency | Unknown | None = None,
+        create_time: int | None = None,
+        complete_time: int | None = None,
+        oppo_account_name: str | None = None,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
+        _set(self, "tx_status", tx_status)
+        _set(self, "external_tx_id", external_tx_id)
+        _set(self, "ext_info", ext_info)
+        _set(self, "payment_channel", payment_channel)
+        _set(self, "oppo_bank_code", oppo_bank_code)
+        _set(self, "account_id", account_id)
+        _set(self, "tx_type", tx_type)
+        _set(self, "amount", amount)
+        _set(self, "currency", currency)
+        _set(self, "create_time", create_time)
+        _set(self, "complete_time", complete_time)
+        _set(self, "oppo_account_name", oppo_account_name)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetTransResultResponse:
@@ -394,7 +514,6 @@ class GetTransResultResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetTransResultRequest(Request[GetTransResultResponse]):
     """The parameters of `getTransResult`.
 
@@ -405,8 +524,16 @@ class GetTransResultRequest(Request[GetTransResultResponse]):
     OPERATION: ClassVar[str] = "getTransResult"
     PATH: ClassVar[str] = "/query/getTransResult"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("tx_id",)
     tx_id: str
     """Wire name `txId`."""
+
+    def __init__(
+        self,
+        *,
+        tx_id: str,
+    ) -> None:
+        _set(self, "tx_id", tx_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("txId")
@@ -422,14 +549,21 @@ class GetTransResultRequest(Request[GetTransResultResponse]):
         return GetTransResultResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TelegraphicTransferResponse:
+class TelegraphicTransferResponse(Record):
     """The answer of `telegraphicTransfer` (its `data`): every field optional, and members the service adds later are ignored.
 
     From the bank's public documentation, not from its API document.
     """
-    application_id: str | None = None
+    __slots__ = ("application_id",)
+    application_id: str | None
     """Wire name `applicationId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str | None = None,
+    ) -> None:
+        _set(self, "application_id", application_id)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> TelegraphicTransferResponse:
@@ -440,7 +574,6 @@ class TelegraphicTransferResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     """The parameters of `telegraphicTransfer`.
 
@@ -457,6 +590,7 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     OPERATION: ClassVar[str] = "telegraphicTransfer"
     PATH: ClassVar[str] = "/trans/telegraphicTransfer"
     MOVES_MONEY: ClassVar[bool] = True
+    __slots__ = ("account_id", "beneficiary_swift_bic", "beneficiary_bank_name", "beneficiary_bank_city", "beneficiary_account_id", "beneficiary_account_ccy", "beneficiary_name", "amount", "amount_type", "payment_channel", "payment_purpose_id", "sender_address", "charge_type", "beneficiary_bank_country", "beneficiary_bank_address", "beneficiary_email", "message_to_beneficiary", "payment_purpose", "support_document", "support_document_type")
     account_id: str
     """Wire name `accountId`."""
     beneficiary_swift_bic: str
@@ -483,20 +617,65 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
     """Wire name `senderAddress`."""
     charge_type: ChargeType
     """Wire name `chargeType`."""
-    beneficiary_bank_country: str | None = None
+    beneficiary_bank_country: str | None
     """Described as the branch code of the receiving bank. Wire name `beneficiaryBankCountry`."""
-    beneficiary_bank_address: str | None = None
+    beneficiary_bank_address: str | None
     """Wire name `beneficiaryBankAddress`."""
-    beneficiary_email: str | None = None
+    beneficiary_email: str | None
     """Wire name `beneficiaryEmail`."""
-    message_to_beneficiary: str | None = None
+    message_to_beneficiary: str | None
     """Max 100 characters. Rules: at most 100 characters. Wire name `messageToBeneficiary`."""
-    payment_purpose: str | None = None
+    payment_purpose: str | None
     """Used when paymentPurposeId is OTHR; max 35 characters. Rules: at most 35 characters. Wire name `paymentPurpose`."""
-    support_document: str | None = None
+    support_document: str | None
     """Base64. Size limit: not shown. Wire name `supportDocument`."""
-    support_document_type: SwiftDocumentType | None = None
+    support_document_type: SwiftDocumentType | None
     """Wire name `supportDocumentType`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        beneficiary_swift_bic: str,
+        beneficiary_bank_name: str,
+        beneficiary_bank_city: str,
+        beneficiary_account_id: str,
+        beneficiary_account_ccy: Currency | str,
+        beneficiary_name: str,
+        amount: Decimal,
+        amount_type: AmountType,
+        payment_channel: PaymentChannel,
+        payment_purpose_id: str,
+        sender_address: str,
+        charge_type: ChargeType,
+        beneficiary_bank_country: str | None = None,
+        beneficiary_bank_address: str | None = None,
+        beneficiary_email: str | None = None,
+        message_to_beneficiary: str | None = None,
+        payment_purpose: str | None = None,
+        support_document: str | None = None,
+        support_document_type: SwiftDocumentType | None = None,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "beneficiary_swift_bic", beneficiary_swift_bic)
+        _set(self, "beneficiary_bank_name", beneficiary_bank_name)
+        _set(self, "beneficiary_bank_city", beneficiary_bank_city)
+        _set(self, "beneficiary_account_id", beneficiary_account_id)
+        _set(self, "beneficiary_account_ccy", beneficiary_account_ccy)
+        _set(self, "beneficiary_name", beneficiary_name)
+        _set(self, "amount", amount)
+        _set(self, "amount_type", amount_type)
+        _set(self, "payment_channel", payment_channel)
+        _set(self, "payment_purpose_id", payment_purpose_id)
+        _set(self, "sender_address", sender_address)
+        _set(self, "charge_type", charge_type)
+        _set(self, "beneficiary_bank_country", beneficiary_bank_country)
+        _set(self, "beneficiary_bank_address", beneficiary_bank_address)
+        _set(self, "beneficiary_email", beneficiary_email)
+        _set(self, "message_to_beneficiary", message_to_beneficiary)
+        _set(self, "payment_purpose", payment_purpose)
+        _set(self, "support_document", support_document)
+        _set(self, "support_document_type", support_document_type)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -595,16 +774,25 @@ class TelegraphicTransferRequest(Request[TelegraphicTransferResponse]):
         return TelegraphicTransferResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetInterBankTransferListResponse:
+class GetInterBankTransferListResponse(Record):
     """The answer of `getInterBankTransferList` (its `data`): every field optional, and members the service adds later are ignored.
 
     Not public: this is the sandbox's choice, and the live service may differ.
     """
-    total_rows: int | None = None
+    __slots__ = ("total_rows", "result")
+    total_rows: int | None
     """Wire name `totalRows`."""
-    result: list[InterBankTransfer] | None = None
+    result: list[InterBankTransfer] | None
     """Wire name `result`."""
+
+    def __init__(
+        self,
+        *,
+        total_rows: int | None = None,
+        result: list[InterBankTransfer] | None = None,
+    ) -> None:
+        _set(self, "total_rows", total_rows)
+        _set(self, "result", result)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetInterBankTransferListResponse:
@@ -616,7 +804,6 @@ class GetInterBankTransferListResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListResponse, InterBankTransfer]):
     """The parameters of `getInterBankTransferList`.
 
@@ -628,6 +815,7 @@ class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListRespo
     PATH: ClassVar[str] = "/trans/getInterBankTransferList"
     MOVES_MONEY: ClassVar[bool] = False
     FIRST_PAGE: ClassVar[int] = 1
+    __slots__ = ("account_id", "start_time", "end_time", "page_no", "page_size")
     account_id: str
     """Wire name `accountId`."""
     start_time: int
@@ -638,6 +826,21 @@ class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListRespo
     """Rules: at least 1. Wire name `pageNo`."""
     page_size: int
     """Rules: at most 50. Wire name `pageSize`."""
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        start_time: int,
+        end_time: int,
+        page_no: int,
+        page_size: int,
+    ) -> None:
+        _set(self, "account_id", account_id)
+        _set(self, "start_time", start_time)
+        _set(self, "end_time", end_time)
+        _set(self, "page_no", page_no)
+        _set(self, "page_size", page_size)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("accountId")
@@ -670,7 +873,7 @@ class GetInterBankTransferListRequest(PagedRequest[GetInterBankTransferListRespo
         return self.page_no
 
     def _with_page(self, page: int) -> GetInterBankTransferListRequest:
-        return dataclasses.replace(self, page_no=page)
+        return GetInterBankTransferListRequest(account_id=self.account_id, start_time=self.start_time, end_time=self.end_time, page_no=page, page_size=self.page_size)
 
     def _page_size(self) -> int | None:
         return self.page_size
@@ -686,7 +889,6 @@ Not public: this is the sandbox's choice, and the live service may differ.
 """
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResponse]):
     """The parameters of `getInterBankTransferDetails`.
 
@@ -697,10 +899,20 @@ class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResp
     OPERATION: ClassVar[str] = "getInterBankTransferDetails"
     PATH: ClassVar[str] = "/trans/getInterBankTransferDetails"
     MOVES_MONEY: ClassVar[bool] = False
+    __slots__ = ("application_id", "account_id")
     application_id: str
     """Wire name `applicationId`."""
     account_id: str
     """Wire name `accountId`."""
+
+    def __init__(
+        self,
+        *,
+        application_id: str,
+        account_id: str,
+    ) -> None:
+        _set(self, "application_id", application_id)
+        _set(self, "account_id", account_id)
 
     def _validate_at(self, v: Validator, at: FieldPath) -> None:
         p = at.field("applicationId")
@@ -720,14 +932,21 @@ class GetInterBankTransferDetailsRequest(Request[GetInterBankTransferDetailsResp
         return GetInterBankTransferDetailsResponse._from_wire(data, "data")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class GetBankCodesResponse:
+class GetBankCodesResponse(Record):
     """The answer of `getBankCodes` (its `data`): every field optional, and members the service adds later are ignored.
 
     Seen on the live service in one integration; not confirmed by the bank.
     """
-    bank_code_list: list[BankCode] | None = None
+    __slots__ = ("bank_code_list",)
+    bank_code_list: list[BankCode] | None
     """The bank codes (an array; the shape of its items is not public). This bank's own code is 46 (transfers between its accounts use it; the word CHOICE is refused with 10000) [one peer, live]; other entries seen: M-PESA, 68, 01 [one peer]. Wire name `bankCodeList`."""
+
+    def __init__(
+        self,
+        *,
+        bank_code_list: list[BankCode] | None = None,
+    ) -> None:
+        _set(self, "bank_code_list", bank_code_list)
 
     @classmethod
     def _from_wire(cls, value: JsonValue, at: str) -> GetBankCodesResponse:
@@ -738,7 +957,6 @@ class GetBankCodesResponse:
         )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GetBankCodesRequest(Request[GetBankCodesResponse]):
     """The parameters of `getBankCodes`.
 
@@ -751,8 +969,17 @@ class GetBankCodesRequest(Request[GetBankCodesResponse]):
     OPERATION: ClassVar[str] = "getBankCodes"
     PATH: ClassVar[str] = "/staticData/getBankCodes"
     MOVES_MONEY: ClassVar[bool] = False
-    params: Mapping[str, WireValue] = field(default_factory=dict)
+    _NO_PARAMS: ClassVar[Mapping[str, WireValue]] = {}
+    __slots__ = ("params",)
+    params: Mapping[str, WireValue]
     """The `params` object, sent as given (no null, no float)."""
+
+    def __init__(
+        self,
+        *,
+        params: Mapping[str, WireValue] = _NO_PARAMS,
+    ) -> None:
+        _set(self, "params", {} if params is self._NO_PARAMS else params)
 
     def _to_wire(self) -> dict[str, WireValue]:
         return dict(self.params)

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 import datetime as _dt
 from decimal import Decimal
 from typing import ClassVar, Mapping, Sequence
 
 import baas_runtime.wire as _w
 from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator
+from baas_runtime.record import Record
 from baas_runtime.wire import WireValue
 
 __all__ = [
@@ -20,12 +19,13 @@ __all__ = [
     "VerifyEmailAddressResponse",
 ]
 
+_set = object.__setattr__
+
 
 AddEmailResponse = JsonValue
 """The answer of `addEmail`, as received. Response of /user/addEmail: not shown."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AddEmailRequest(Request[AddEmailResponse]):
     """The parameters of `addEmail`.
 
@@ -40,8 +40,17 @@ class AddEmailRequest(Request[AddEmailResponse]):
     OPERATION: ClassVar[str] = "addEmail"
     PATH: ClassVar[str] = "/user/addEmail"
     MOVES_MONEY: ClassVar[bool] = False
-    params: Mapping[str, WireValue] = field(default_factory=dict)
+    _NO_PARAMS: ClassVar[Mapping[str, WireValue]] = {}
+    __slots__ = ("params",)
+    params: Mapping[str, WireValue]
     """The `params` object, sent as given (no null, no float)."""
+
+    def __init__(
+        self,
+        *,
+        params: Mapping[str, WireValue] = _NO_PARAMS,
+    ) -> None:
+        _set(self, "params", {} if params is self._NO_PARAMS else params)
 
     def _to_wire(self) -> dict[str, WireValue]:
         return dict(self.params)
@@ -54,7 +63,6 @@ VerifyEmailAddressResponse = JsonValue
 """The answer of `verifyEmailAddress`, as received. Response of /user/verifyEmailAddress: not shown."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
 class VerifyEmailAddressRequest(Request[VerifyEmailAddressResponse]):
     """The parameters of `verifyEmailAddress`.
 
@@ -69,8 +77,17 @@ class VerifyEmailAddressRequest(Request[VerifyEmailAddressResponse]):
     OPERATION: ClassVar[str] = "verifyEmailAddress"
     PATH: ClassVar[str] = "/user/verifyEmailAddress"
     MOVES_MONEY: ClassVar[bool] = False
-    params: Mapping[str, WireValue] = field(default_factory=dict)
+    _NO_PARAMS: ClassVar[Mapping[str, WireValue]] = {}
+    __slots__ = ("params",)
+    params: Mapping[str, WireValue]
     """The `params` object, sent as given (no null, no float)."""
+
+    def __init__(
+        self,
+        *,
+        params: Mapping[str, WireValue] = _NO_PARAMS,
+    ) -> None:
+        _set(self, "params", {} if params is self._NO_PARAMS else params)
 
     def _to_wire(self) -> dict[str, WireValue]:
         return dict(self.params)

@@ -7,6 +7,7 @@ mod enums;
 mod notifications;
 mod operations;
 mod records;
+mod slotted;
 mod validation;
 
 pub use enums::enums_module;

@@ -2,6 +2,7 @@
 
 use super::super::names::string;
 use super::super::{docstring, module};
+use super::slotted::{slots_and_init, Slot, SET};
 use crate::plan::SdkPlan;
 
 /// The module: `OtherPayload`, the `Payload` alias and `payload_of`.
@@ -19,11 +20,11 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     let mut records: Vec<&str> = typed.iter().map(|(_, r)| *r).collect();
     records.sort_unstable();
     records.dedup();
-    out.line("from dataclasses import dataclass");
     out.line("from typing import Callable, Union");
     out.blank();
     out.line("from baas_runtime import JsonValue, Unknown");
     out.line("from baas_runtime.notification import Notification");
+    out.line("from baas_runtime.record import Record");
     out.blank();
     out.line("from .enums import NotificationType");
     if !records.is_empty() {
@@ -41,9 +42,10 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     }
     out.line("]");
     out.blank();
+    out.line(SET);
     out.blank();
-    out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
-    out.line("class OtherPayload:");
+    out.blank();
+    out.line("class OtherPayload(Record):");
     out.indent();
     docstring(
         &mut out,
@@ -51,12 +53,23 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
          does not list): its type and `params` as received.",
     );
     out.blank();
-    out.line("notification_type: NotificationType | Unknown");
-    docstring(&mut out, "The notification's type.");
-    out.line("params: JsonValue");
-    docstring(
+    let slot = |ident: &str, ty: &str, doc: &str| {
+        Slot::new(ident.to_owned(), ty.to_owned(), None, doc.to_owned())
+    };
+    slots_and_init(
         &mut out,
-        "`params` as received (numbers as their literal text).",
+        &[
+            slot(
+                "notification_type",
+                "NotificationType | Unknown",
+                "The notification's type.",
+            ),
+            slot(
+                "params",
+                "JsonValue",
+                "`params` as received (numbers as their literal text).",
+            ),
+        ],
     );
     out.dedent();
     out.blank();

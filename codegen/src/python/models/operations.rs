@@ -2,8 +2,9 @@
 //! shape with the operation's class variables, its decoding and its paging).
 
 use super::super::names::{self, ident, py_type, string};
-use super::super::{doc, docstring, module};
-use super::records::{received_class, sent_class};
+use super::super::{doc, module};
+use super::records::{received_class, required_first, sent_class};
+use super::slotted::{slots_and_init, Slot, SET};
 use crate::model::TypeRef;
 use crate::plan::{
     Direction, FieldPlan, GroupPlan, OperationPlan, PagesCall, RequestPlan, ResponsePlan, SdkPlan,
@@ -33,8 +34,6 @@ pub fn field_ident(fields: &[FieldPlan], wire: &str) -> String {
 /// A group's module: each operation's response and request.
 pub fn group_module(plan: &SdkPlan, group: &GroupPlan) -> String {
     let mut out = module(&group.doc.plain());
-    out.line("import dataclasses");
-    out.line("from dataclasses import dataclass, field");
     out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
     out.line("from typing import ClassVar, Mapping, Sequence");
@@ -43,6 +42,7 @@ pub fn group_module(plan: &SdkPlan, group: &GroupPlan) -> String {
     out.line(
         "from baas_runtime import FieldPath, JsonValue, PagedRequest, Request, Scalar, Unknown, Validator",
     );
+    out.line("from baas_runtime.record import Record");
     out.line("from baas_runtime.wire import WireValue");
     let (mut enums, mut records) = (Vec::new(), Vec::new());
     for op in &group.operations {
@@ -81,6 +81,8 @@ pub fn group_module(plan: &SdkPlan, group: &GroupPlan) -> String {
         out.line(&format!("    {},", string(&response_name(op))));
     }
     out.line("]");
+    out.blank();
+    out.line(SET);
     for op in &group.operations {
         response(&mut out, op);
         request(&mut out, plan, op);
@@ -144,7 +146,6 @@ fn request(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
             sent_class(out, parts, &op.request_doc, fields, &op.constraints);
         }
         RequestPlan::Free { note } => {
-            out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
             out.line(&class_line);
             out.indent();
             let mut d = op.request_doc.clone();
@@ -153,11 +154,19 @@ fn request(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
             for v in &class_vars {
                 out.line(v);
             }
-            out.line("params: Mapping[str, WireValue] = field(default_factory=dict)");
-            docstring(
-                out,
-                "The `params` object, sent as given (no null, no float).",
-            );
+            // The default is one shared empty mapping; each request without params gets
+            // a dict of its own (as `field(default_factory=dict)` gave).
+            out.line("_NO_PARAMS: ClassVar[Mapping[str, WireValue]] = {}");
+            let params = Slot {
+                stored: Some("{} if params is self._NO_PARAMS else params".to_owned()),
+                ..Slot::new(
+                    "params".to_owned(),
+                    "Mapping[str, WireValue]".to_owned(),
+                    Some("_NO_PARAMS"),
+                    "The `params` object, sent as given (no null, no float).".to_owned(),
+                )
+            };
+            slots_and_init(out, &[params]);
             out.blank();
             out.line("def _to_wire(self) -> dict[str, WireValue]:");
             out.line("    return dict(self.params)");
@@ -202,8 +211,17 @@ fn paging_methods(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, pages: &Pag
     } else {
         "page"
     };
+    let args: Vec<String> = required_first(op.params())
+        .map(|f| ident(&f.words))
+        .map(|id| match id == page {
+            true => format!("{id}={value}"),
+            false => format!("{id}=self.{id}"),
+        })
+        .collect();
     out.line(&format!(
-        "    return dataclasses.replace(self, {page}={value})"
+        "    return {}({})",
+        request_name(op),
+        args.join(", ")
     ));
     out.blank();
     out.line("def _page_size(self) -> int | None:");

@@ -3,6 +3,7 @@
 
 use super::super::names::{self, ident, py_type, reader, sent_type, string, to_wire};
 use super::super::{doc, docstring, module};
+use super::slotted::{slots_and_init, Slot, SET};
 use super::validation::{constraint_check, field_checks};
 use crate::plan::{sentences, ConstraintPlan, Direction, Doc, FieldPlan, SdkPlan};
 use crate::text::Out;
@@ -20,13 +21,13 @@ pub fn records_module(plan: &SdkPlan) -> String {
         "The records of the API: sent shapes (validated, strict) and received shapes (every \
          field optional, unknown members ignored).",
     );
-    out.line("from dataclasses import dataclass");
     out.line("import datetime as _dt");
     out.line("from decimal import Decimal");
     out.line("from typing import Sequence");
     out.blank();
     out.line("import baas_runtime.wire as _w");
     out.line("from baas_runtime import FieldPath, JsonValue, Scalar, Unknown, Validator");
+    out.line("from baas_runtime.record import Record");
     out.line("from baas_runtime.wire import WireValue");
     let mut enums = Vec::new();
     for f in plan.records.iter().flat_map(|r| &r.fields) {
@@ -37,6 +38,8 @@ pub fn records_module(plan: &SdkPlan) -> String {
     if !enums.is_empty() {
         out.line(&format!("from .enums import {}", enums.join(", ")));
     }
+    out.blank();
+    out.line(SET);
     for r in &plan.records {
         for (dir, shown) in [(Direction::Sent, r.sent), (Direction::Received, r.received)] {
             if !shown {
@@ -47,7 +50,7 @@ pub fn records_module(plan: &SdkPlan) -> String {
             let name = r.name_in(dir);
             match dir {
                 Direction::Sent => {
-                    let class_line = format!("class {name}:");
+                    let class_line = format!("class {name}(Record):");
                     sent_class(&mut out, (&class_line, &[]), &r.doc_in(dir), &r.fields, &[]);
                 }
                 Direction::Received => received_class(&mut out, name, &r.doc_in(dir), &r.fields),
@@ -58,9 +61,9 @@ pub fn records_module(plan: &SdkPlan) -> String {
     out.finish()
 }
 
-/// A class of a sent shape: required fields as required keyword arguments, its rules
-/// checked by `_validate_at`, its wire form by `_to_wire`. The class line opens it and
-/// the class variables follow its docstring.
+/// A class of a sent shape (a frozen record, see [`super::slotted`]): required fields as
+/// required keyword arguments, its rules checked by `_validate_at`, its wire form by
+/// `_to_wire`. The class line opens it and the class variables follow its docstring.
 pub fn sent_class(
     out: &mut Out,
     (class_line, class_vars): (&str, &[String]),
@@ -68,19 +71,22 @@ pub fn sent_class(
     fields: &[FieldPlan],
     constraints: &[ConstraintPlan],
 ) {
-    out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
     out.line(class_line);
     out.indent();
     doc(out, class_doc);
     for v in class_vars {
         out.line(v);
     }
-    for f in required_first(fields) {
-        let ty = sent_type(f);
-        let default = if f.required() { "" } else { " | None = None" };
-        out.line(&format!("{}: {ty}{default}", ident(&f.words)));
-        docstring(out, &field_doc(f, Direction::Sent));
-    }
+    let slots: Vec<Slot> = required_first(fields)
+        .map(|f| {
+            let (ty, default) = match f.required() {
+                true => (sent_type(f), None),
+                false => (format!("{} | None", sent_type(f)), Some("None")),
+            };
+            Slot::new(ident(&f.words), ty, default, field_doc(f, Direction::Sent))
+        })
+        .collect();
+    slots_and_init(out, &slots);
     out.blank();
     out.line("def _validate_at(self, v: Validator, at: FieldPath) -> None:");
     out.indent();
@@ -123,17 +129,21 @@ pub fn required_first(fields: &[FieldPlan]) -> impl Iterator<Item = &FieldPlan> 
     required.into_iter().chain(optional)
 }
 
-/// A class of a received shape: every field optional, read leniently by `_from_wire`.
+/// A class of a received shape (a frozen record, see [`super::slotted`]): every field
+/// optional, read leniently by `_from_wire`.
 pub fn received_class(out: &mut Out, name: &str, class_doc: &Doc, fields: &[FieldPlan]) {
-    out.line("@dataclass(frozen=True, kw_only=True, slots=True)");
-    out.line(&format!("class {name}:"));
+    out.line(&format!("class {name}(Record):"));
     out.indent();
     doc(out, class_doc);
-    for f in fields {
-        let ty = py_type(&f.ty, Direction::Received);
-        out.line(&format!("{}: {ty} | None = None", ident(&f.words)));
-        docstring(out, &field_doc(f, Direction::Received));
-    }
+    let slots: Vec<Slot> = fields
+        .iter()
+        .map(|f| {
+            let ty = format!("{} | None", py_type(&f.ty, Direction::Received));
+            let doc = field_doc(f, Direction::Received);
+            Slot::new(ident(&f.words), ty, Some("None"), doc)
+        })
+        .collect();
+    slots_and_init(out, &slots);
     out.blank();
     out.line("@classmethod");
     out.line(&format!(
