@@ -1,7 +1,6 @@
 //! The `Client` wrapper (one method per operation, returning its `Call`) and the dispatch table
 //! (operation name → decode and validate its params).
 
-use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -211,7 +210,7 @@ pub fn emit_dispatch(plan: &SdkPlan) -> TokenStream {
     let mut arms = Vec::new();
     for group in &plan.groups {
         let module = ident(&group.name);
-        let gvariant = ident(&group.name.to_upper_camel_case());
+        let gvariant = ident(&group.words.pascal());
         for op in &group.operations {
             infos.push(operation_info(group, op));
             let req = ident(&request_name(op));

@@ -8,7 +8,7 @@ use quote::quote;
 
 use super::docs::{collapse, escape_markdown};
 use super::enums::{emit_enum, Extras};
-use crate::plan::{Doc, EnumPlan, SdkPlan, ValuePlan, Words};
+use crate::plan::{sentences, Doc, EnumPlan, SdkPlan, ValuePlan, Words};
 
 /// Name of the generated enum of result codes.
 pub(super) const RESULT_CODE: &str = "ResultCode";
@@ -75,7 +75,7 @@ fn result_code(plan: &SdkPlan) -> TokenStream {
             .iter()
             .map(|c| {
                 if c.retryable {
-                    vec!["May be retried.".to_owned()]
+                    vec![sentences::MAY_BE_RETRIED.to_owned()]
                 } else {
                     Vec::new()
                 }

@@ -311,7 +311,7 @@ pub fn field_doc(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> Doc
     let rules: Vec<String> = field.rules.iter().map(rule_item).collect();
     doc.list("Rules:", &rules);
     add_decisions(&mut doc, plan, &field.decisions);
-    add_deprecation(&mut doc, field.sent_doc.deprecated.as_deref());
+    add_deprecation(&mut doc, field.deprecated());
     doc
 }
 

@@ -26,7 +26,6 @@ mod shape;
 mod types;
 
 use crate::artifact::EmittedFile;
-use crate::model::Api;
 use crate::plan::{self, SdkPlan};
 
 /// The folder of the Java SDK below the output root.
@@ -149,10 +148,9 @@ fn pom(plan: &SdkPlan) -> String {
 }
 
 /// Every file of the Java SDK.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
-    let ctx = Ctx { plan: &plan };
-    let mut files = vec![EmittedFile::text(format!("{ROOT}/pom.xml"), pom(&plan))];
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
+    let ctx = Ctx { plan };
+    let mut files = vec![EmittedFile::text(format!("{ROOT}/pom.xml"), pom(plan))];
     files.push(package_info(
         ROOT_PACKAGE,
         &format!(
