@@ -59,6 +59,9 @@ pub struct OperationPlan {
     pub moves_money: bool,
     /// Whether it takes effect only once confirmed with an OTP.
     pub otp: bool,
+    /// That it takes effect only once confirmed, and with which steps, in words (an OTP
+    /// operation of a spec with an OTP flow).
+    pub needs_otp: Option<String>,
     /// The doc of the call (client method, command help).
     pub doc: Doc,
     /// The doc of its request type.
@@ -467,10 +470,16 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         doc.push(sentences::MOVES_MONEY);
         request_doc.push(sentences::MOVES_MONEY);
     }
-    if let (true, Some(flow)) = (op.otp, otp) {
-        let needs = sentences::needs_otp(&flow.send.operation, &flow.confirm.operation);
+    let needs_otp = match (op.otp, otp) {
+        (true, Some(flow)) => Some(sentences::needs_otp(
+            &flow.send.operation,
+            &flow.confirm.operation,
+        )),
+        _ => None,
+    };
+    if let Some(needs) = &needs_otp {
         doc.push(needs.clone());
-        request_doc.push(needs);
+        request_doc.push(needs.clone());
     }
     let constraints: Vec<ConstraintPlan> = op.constraints.iter().map(shapes::constraint).collect();
     for c in &constraints {
@@ -506,6 +515,7 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         group: op.group.clone(),
         moves_money: op.moves_money,
         otp: op.otp,
+        needs_otp,
         doc: doc.deprecated(op.deprecated.as_deref()),
         request_doc: request_doc.deprecated(op.deprecated.as_deref()),
         request: request(op),
