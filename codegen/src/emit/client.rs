@@ -131,7 +131,7 @@ fn client_struct(plan: &SdkPlan, methods: &[TokenStream]) -> TokenStream {
         let rc = ident(super::codes::RESULT_CODE);
         quote!(super::enums::#rc::RETRYABLE_CODES)
     };
-    let title = docs::escape_markdown(&docs::collapse(&plan.title));
+    let title = docs::spec_text(&plan.title);
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Typed client of the {title}: one method per operation, returning the operation's [`Call`](super::Call)."

@@ -126,3 +126,14 @@ fn crate_docs_prove_a_missing_required_field_does_not_compile() {
         "a missing field is E0063"
     );
 }
+
+/// Spec text reaches rustdoc as partner text, as in every SDK: a file partners do not have
+/// is named by what it is.
+#[test]
+fn spec_text_is_partner_text() {
+    let mut api = sample_api();
+    api.records[0].doc = "Seen in public-facts.md,\n  twice.".to_owned();
+    let text = crate::pipeline::single_file(&api, "x").expect("emits");
+    assert!(text.contains("Seen in the public documentation, twice."), "{text}");
+    assert!(!text.contains("public-facts.md"), "{text}");
+}
