@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::docs::{collapse, escape_markdown};
+use super::docs::spec_text;
 use super::enums::{emit_enum, Extras};
 use crate::plan::{sentences, Doc, EnumPlan, SdkPlan, ValuePlan, Words};
 
@@ -146,9 +146,9 @@ fn notification_type(plan: &SdkPlan) -> TokenStream {
         if !links.is_empty() {
             lines.push(format!("Relates to {}.", links.join(", ")));
         }
-        let note = collapse(&n.payload_note);
+        let note = spec_text(&n.payload_note);
         if !note.is_empty() {
-            lines.push(escape_markdown(&note));
+            lines.push(note);
         }
         value_docs.push(lines);
     }

@@ -233,20 +233,9 @@ fn settle_method(
     }
 }
 
-/// The `pending` module's items (empty when the spec marks no OTP flow).
-pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
-    let Some(flow) = &plan.otp else {
-        return TokenStream::new();
-    };
-    let steps = step_methods(flow);
-    let group = flow.group.as_ref().map(group_pending);
-    let settles: Vec<TokenStream> = plan
-        .operations()
-        .filter_map(|op| {
-            let s = op.calls.settle.as_ref()?;
-            Some(settle_method(plan, flow, op, s))
-        })
-        .collect();
+/// `impl OtpApplication` for every request whose call makes an application waiting for its
+/// OTP, and for the group step's.
+fn otp_applications(plan: &SdkPlan, flow: &OtpPlan) -> Vec<TokenStream> {
     let mut impls: Vec<TokenStream> = plan
         .operations()
         .filter_map(|op| {
@@ -268,6 +257,24 @@ pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
             Some(&g.rust.1),
         ));
     }
+    impls
+}
+
+/// The `pending` module's items (empty when the spec marks no OTP flow).
+pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
+    let Some(flow) = &plan.otp else {
+        return TokenStream::new();
+    };
+    let steps = step_methods(flow);
+    let group = flow.group.as_ref().map(group_pending);
+    let settles: Vec<TokenStream> = plan
+        .operations()
+        .filter_map(|op| {
+            let s = op.calls.settle.as_ref()?;
+            Some(settle_method(plan, flow, op, s))
+        })
+        .collect();
+    let impls = otp_applications(plan, flow);
     quote! {
         /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request: it is what makes `.pending()` available on its call, and what [`PendingApplication::from_success`] reads from a call made through the runtime client.
         pub trait OtpApplication: baas_runtime::Operation {

@@ -5,7 +5,7 @@ use super::otp::OtpPlan;
 use super::sentences;
 use super::shapes::{self, ConstraintPlan, FieldPlan};
 use super::{Doc, Words};
-use crate::model::{Api, BusinessId, Group, Operation, OtpFlow, Params, Response, TypeRef};
+use crate::model::{Api, BusinessId, Group, Operation, OtpFlow, Paging, Params, Response, TypeRef};
 use crate::text::partner_text;
 
 /// A group of operations (a module, a namespace, a command group).
@@ -59,6 +59,9 @@ pub struct OperationPlan {
     pub moves_money: bool,
     /// Whether it takes effect only once confirmed with an OTP.
     pub otp: bool,
+    /// That it takes effect only once confirmed, and with which steps, in words (an OTP
+    /// operation of a spec with an OTP flow).
+    pub needs_otp: Option<String>,
     /// The doc of the call (client method, command help).
     pub doc: Doc,
     /// The doc of its request type.
@@ -352,40 +355,38 @@ fn response(op: &Operation) -> ResponsePlan {
     }
 }
 
+/// The pager of a paged operation whose answer lists its items.
+fn pages(op: &Operation, p: &Paging) -> Option<PagesCall> {
+    let items = p.items.as_ref()?;
+    Some(PagesCall {
+        page: p.page.wire_name.clone(),
+        page_ty: p.page.ty.clone(),
+        size: p.size.wire_name.clone(),
+        first_page: p.first_page,
+        items: items.wire_name.clone(),
+        item: items.item.clone(),
+        total: p.total.as_ref().map(|t| t.wire_name.clone()),
+        doc: Doc::of([sentences::pages(
+            &op.name,
+            &p.page.wire_name,
+            &p.size.wire_name,
+        )]),
+        paging_doc: sentences::paging(&op.name, &p.page.wire_name, p.first_page, &p.size.wire_name),
+        rust: PagesRust {
+            page: p.page.rust_name.clone(),
+            size: p.size.rust_name.clone(),
+            size_ty: p.size.ty.clone(),
+            items: items.rust_name.clone(),
+            total: p
+                .total
+                .as_ref()
+                .map(|t| (t.rust_name.clone(), t.ty.clone())),
+        },
+    })
+}
+
 fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls {
-    let pages = op.paging.as_ref().and_then(|p| {
-        let items = p.items.as_ref()?;
-        Some(PagesCall {
-            page: p.page.wire_name.clone(),
-            page_ty: p.page.ty.clone(),
-            size: p.size.wire_name.clone(),
-            first_page: p.first_page,
-            items: items.wire_name.clone(),
-            item: items.item.clone(),
-            total: p.total.as_ref().map(|t| t.wire_name.clone()),
-            doc: Doc::of([sentences::pages(
-                &op.name,
-                &p.page.wire_name,
-                &p.size.wire_name,
-            )]),
-            paging_doc: sentences::paging(
-                &op.name,
-                &p.page.wire_name,
-                p.first_page,
-                &p.size.wire_name,
-            ),
-            rust: PagesRust {
-                page: p.page.rust_name.clone(),
-                size: p.size.rust_name.clone(),
-                size_ty: p.size.ty.clone(),
-                items: items.rust_name.clone(),
-                total: p
-                    .total
-                    .as_ref()
-                    .map(|t| (t.rust_name.clone(), t.ty.clone())),
-            },
-        })
-    });
+    let pages = op.paging.as_ref().and_then(|p| pages(op, p));
     let pending = match (&op.business_id, otp) {
         (Some(id), Some(_)) => {
             let business_id = match id {
@@ -469,10 +470,16 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         doc.push(sentences::MOVES_MONEY);
         request_doc.push(sentences::MOVES_MONEY);
     }
-    if let (true, Some(flow)) = (op.otp, otp) {
-        let needs = sentences::needs_otp(&flow.send.operation, &flow.confirm.operation);
+    let needs_otp = match (op.otp, otp) {
+        (true, Some(flow)) => Some(sentences::needs_otp(
+            &flow.send.operation,
+            &flow.confirm.operation,
+        )),
+        _ => None,
+    };
+    if let Some(needs) = &needs_otp {
         doc.push(needs.clone());
-        request_doc.push(needs);
+        request_doc.push(needs.clone());
     }
     let constraints: Vec<ConstraintPlan> = op.constraints.iter().map(shapes::constraint).collect();
     for c in &constraints {
@@ -508,6 +515,7 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         group: op.group.clone(),
         moves_money: op.moves_money,
         otp: op.otp,
+        needs_otp,
         doc: doc.deprecated(op.deprecated.as_deref()),
         request_doc: request_doc.deprecated(op.deprecated.as_deref()),
         request: request(op),

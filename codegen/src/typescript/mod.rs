@@ -10,6 +10,7 @@
 //! | `src/enums.ts`, `src/enums/<Name>.ts` | value sets as `const` objects and literal unions, a file each |
 //! | `src/codes.ts` | `ResultCode`, `RETRYABLE_CODES`, `resultCodeName` |
 //! | `src/records.ts`, `src/records/<Name>.ts` | each record's sent and received shapes and its descriptor, in a file of its own |
+//! | `src/lazy.ts` | `recordShape`: descriptors whose fields are built when first read, not at import |
 //! | `src/<group>.ts`, `src/<group>/<Operation>.ts` | each operation's request, response and `Operation` descriptor, in a file of its own |
 //! | `src/client.ts`, `src/calls/<group>.ts` | `Client`, and its methods: a file of them per group |
 //! | `src/pending.ts` | `Pending`, the OTP handle (when the spec has an OTP flow) |
@@ -86,6 +87,7 @@ pub fn files(plan: &crate::plan::SdkPlan) -> Vec<EmittedFile> {
         file("src/enums.ts", records::enums_module(plan)),
         file("src/codes.ts", records::codes_module(plan)),
         file("src/records.ts", records::records_barrel(plan)),
+        file("src/lazy.ts", records::lazy_module()),
     ];
     for e in &plan.enums {
         let path = format!("src/enums/{}.ts", e.name);
