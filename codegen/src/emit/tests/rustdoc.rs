@@ -134,6 +134,9 @@ fn spec_text_is_partner_text() {
     let mut api = sample_api();
     api.records[0].doc = "Seen in public-facts.md,\n  twice.".to_owned();
     let text = crate::pipeline::single_file(&api, "x").expect("emits");
-    assert!(text.contains("Seen in the public documentation, twice."), "{text}");
+    assert!(
+        text.contains("Seen in the public documentation, twice."),
+        "{text}"
+    );
     assert!(!text.contains("public-facts.md"), "{text}");
 }
