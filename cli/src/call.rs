@@ -13,6 +13,7 @@ use baas_runtime::{CallOptions, Error, ErrorKind, Outcome};
 
 use crate::exit::Failure;
 use crate::output::{self, Format};
+use crate::settle::{self, Settled};
 use crate::table::{self, Operation, Visitor};
 use crate::target::Target;
 
@@ -188,6 +189,68 @@ where
     Ok(success)
 }
 
+/// Confirms the application with `code`. When the confirmation's outcome is unknown and
+/// the operation names the status query that settles it, looks the application up once:
+/// confirmed is success; still waiting for its OTP means the confirmation never arrived,
+/// so it is confirmed again with the same code (once, as the spec's OTP rule allows).
+async fn confirm<R>(
+    run: &Run<'_>,
+    pending: &baas_client::pending::PendingApplication<R>,
+    code: &str,
+) -> Result<(), Failure> {
+    let id = pending.business_id();
+    let wire = run.op.wire;
+    let mut first = true;
+    loop {
+        let error = match pending.confirm(code).await {
+            Ok(()) => {
+                eprintln!("{wire}: application {id} confirmed");
+                return Ok(());
+            }
+            Err(error) => error,
+        };
+        let known = matches!(error.outcome(), Outcome::NotSent | Outcome::Refused);
+        let Some(settle) = run.op.settle.as_ref().filter(|_| !known) else {
+            return Err(failure(run.op, &error));
+        };
+        eprintln!(
+            "{wire}: the confirmation of {id} has an unknown outcome ({error}); looking it up with {}",
+            settle.query
+        );
+        let field = settle.field;
+        match settle::settle(run.target, settle, id).await {
+            Settled::Confirmed { state, is_final } => {
+                let done = if is_final { "final" } else { "not final yet" };
+                eprintln!("{wire}: application {id} confirmed ({field} {state}, {done})");
+                return Ok(());
+            }
+            Settled::NotConfirmed { state } if first => {
+                first = false;
+                eprintln!(
+                    "{wire}: the confirmation never arrived ({field} {state}: still waiting for its OTP); confirming again with the same OTP"
+                );
+            }
+            Settled::NotConfirmed { state } => {
+                return Err(Failure::NotSent(format!(
+                    "application {id} is not confirmed: it still waits for its OTP ({field} {state}) after two confirmations that never arrived, so nothing took effect. Confirm it with `baas otp confirm-operation --business-id {id} --otp-code CODE`. {}",
+                    settle.otp_rule
+                )))
+            }
+            Settled::StillUnknown(why) => {
+                let mut unknown = failure(run.op, &error);
+                if let Failure::Unknown(text) = &mut unknown {
+                    text.push_str(&format!(
+                        "\n  looking it up did not tell ({why}): look again with {}; do not confirm again unless {field} says it still waits for its OTP ({})",
+                        crate::target::command_of(settle.query, settle.param, id),
+                        settle.awaiting_otp.join(", ")
+                    ));
+                }
+                return Err(unknown);
+            }
+        }
+    }
+}
+
 /// The flag a kind of call serves beyond sending once: `--all` for a paged operation,
 /// `--otp` for one confirmed with an OTP, `--wait` for a status query.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -312,12 +375,7 @@ impl<'a> Visitor for Run<'a> {
                 .map_err(|e| failure(one.op, &e))?;
             eprintln!("{}: OTP sent for {id}", one.op.wire);
             let code = one.target.otp(&id).await?;
-            pending
-                .confirm(code)
-                .await
-                .map_err(|e| failure(one.op, &e))?;
-            eprintln!("{}: application {id} confirmed", one.op.wire);
-            Ok(())
+            confirm(&one, &pending, &code).await
         })
     }
 

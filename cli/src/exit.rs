@@ -6,9 +6,9 @@
 //! | 0 | success: the answer was verified (or, `--dry-run`, printed) |
 //! | 1 | a local failure (a file, the config file, a listener's port) |
 //! | 2 | usage: an unknown flag or command, a missing value (clap) |
-//! | 3 | not sent: invalid params, no key, or the connection provably never opened; fix and send again |
+//! | 3 | not sent: invalid params, no key, or the connection provably never opened; fix and send again. Also `--otp` when a lookup shows the application still waits for its OTP after two confirmations that never arrived: nothing took effect |
 //! | 4 | refused: the service answered with a result code other than `00000`, signed |
-//! | 5 | outcome unknown: the bytes may have reached the service and no verified answer came back; look it up before sending again |
+//! | 5 | outcome unknown: the bytes may have reached the service and no verified answer came back; look it up before sending again (`--otp` looks a confirmation up itself, and says so when the lookup does not tell) |
 //! | 6 | `--wait`: the state was not final by the deadline (the operation may still complete) |
 
 use std::process::ExitCode;
@@ -40,6 +40,17 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// What went wrong, in words.
+    pub fn text(&self) -> &str {
+        match self {
+            Failure::Local(t)
+            | Failure::NotSent(t)
+            | Failure::Refused(t)
+            | Failure::Unknown(t)
+            | Failure::NotFinal(t) => t,
+        }
+    }
+
     /// Prints the failure on stderr (with the key redacted by the caller's text: no
     /// message here carries it) and gives its exit code.
     pub fn report(&self) -> ExitCode {

@@ -25,6 +25,7 @@ mod output;
 mod params;
 mod profile;
 mod sandbox;
+mod settle;
 mod sign;
 mod table;
 mod target;

@@ -39,6 +39,8 @@ pub struct Operation {
     pub pending: Option<BusinessId>,
     /// The state it reports and its final values (`--wait`).
     pub until_final: Option<Final>,
+    /// The status query that settles its application's unknown confirmation (`--otp`).
+    pub settle: Option<Settle>,
 }
 
 /// One parameter: `--<flag> VALUE`.
@@ -119,6 +121,27 @@ pub struct Final {
     pub field: &'static str,
     /// Its final values, as wire text.
     pub values: &'static [&'static str],
+}
+
+/// How an OTP application's unknown confirmation is settled: its status query, sent
+/// once with the business id, and what the state it reports means.
+#[derive(Debug, Clone, Copy)]
+pub struct Settle {
+    /// The status query's wire name (`getTransResult`).
+    pub query: &'static str,
+    /// Its parameter taking the business id (wire name).
+    pub param: &'static str,
+    /// The answer field holding the state.
+    pub field: &'static str,
+    /// Every state its value set lists, as wire text (empty: the field has no value set,
+    /// and any state it reports counts as listed).
+    pub states: &'static [&'static str],
+    /// The states in which the application still waits for its OTP, as wire text.
+    pub awaiting_otp: &'static [&'static str],
+    /// The query's final states, as wire text.
+    pub finals: &'static [&'static str],
+    /// When the OTP may be sent again, in the spec's words.
+    pub otp_rule: &'static str,
 }
 
 /// What the generated [`visit`] hands an operation's Rust request type to: one method

@@ -164,3 +164,21 @@ pub fn status_queries(op: &Operation) -> Vec<String> {
         })
         .collect()
 }
+
+/// The command that sends operation `wire` with parameter `param` set to `value`
+/// (`baas transfers get-trans-result --tx-id T1`).
+pub fn command_of(wire: &str, param: &str, value: &str) -> String {
+    GROUPS
+        .iter()
+        .flat_map(|g| g.operations.iter().map(move |o| (g, o)))
+        .find(|(_, o)| o.wire == wire)
+        .map(|(g, o)| {
+            let flag = o
+                .fields
+                .iter()
+                .find(|f| f.wire == param)
+                .map_or(param, |f| f.flag);
+            format!("`baas {} {} --{flag} {value}`", g.name, o.command)
+        })
+        .unwrap_or_else(|| format!("`{wire}` ({param} {value})"))
+}

@@ -1,6 +1,7 @@
 //! The `baas` binary against the sandbox, as a user runs it: a paged list with `--all`, an
-//! OTP transfer waited for with `--wait`, the exit codes of a refused call, of one never
-//! sent and of a dropped answer, and `--dry-run` bytes the service accepts as signed.
+//! OTP transfer waited for with `--wait`, `--otp` settling a confirmation whose request or
+//! answer was lost, the exit codes of a refused call, of one never sent and of a dropped
+//! answer, and `--dry-run` bytes the service accepts as signed.
 
 mod common;
 
@@ -105,6 +106,93 @@ async fn all_follows_every_page_as_json_lines() {
     ids.dedup();
     assert_eq!(ids.len(), 5, "every item once");
     assert_eq!(seen(&sandbox, "getTransList"), 3, "pages of 2: 2, 2, 1");
+}
+
+/// Sets `fault` on the sandbox's next `confirmOperation`.
+fn lose_next_confirmation(sandbox: &Sandbox, fault: &str) {
+    let scenario = format!("faults:\n  - operation: confirmOperation\n    fault: {fault}\n");
+    for fault in baas_sandbox::faults::scenario::parse("test", &scenario).unwrap() {
+        sandbox.inject(fault);
+    }
+}
+
+/// What `--otp` did on a transfer whose first confirmation met a fault.
+struct Settled {
+    /// What the command printed.
+    ran: common::Ran,
+    /// The confirmations and lookups the sandbox saw by the command's end.
+    confirmations: usize,
+    lookups: usize,
+    /// The money the payee received, once the transfer was final.
+    received: baas_runtime::Amount,
+}
+
+/// `--otp` on a transfer of `amount` whose first confirmation meets `fault`.
+async fn otp_transfer_with_lost_confirmation(fault: &str, amount: &str) -> Settled {
+    let sandbox = Sandbox::start().await.unwrap();
+    let before = sandbox.balance("1000000004").unwrap();
+    lose_next_confirmation(&sandbox, fault);
+    let mut args = transfer(amount);
+    args.push("--otp".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ran = call(&sandbox, &args).await;
+    let confirmations = seen(&sandbox, "confirmOperation");
+    let lookups = seen(&sandbox, "getTransResult");
+    if ran.code == 0 {
+        let answer: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+        let tx = answer["txId"].as_str().unwrap();
+        let args = ["transfers", "get-trans-result", "--tx-id", tx, "--wait"];
+        let waited = call(&sandbox, &args).await;
+        assert_eq!(waited.code, 0, "{}", waited.stderr);
+    }
+    let after = sandbox.balance("1000000004").unwrap();
+    Settled {
+        ran,
+        confirmations,
+        lookups,
+        received: after.checked_sub(before).unwrap(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otp_settles_a_confirmation_that_never_arrived_and_confirms_again() {
+    let settled = otp_transfer_with_lost_confirmation("lose_request", "7.25").await;
+    let stderr = &settled.ran.stderr;
+    assert_eq!(settled.ran.code, 0, "{stderr}");
+    assert!(
+        stderr.contains("looking it up with getTransResult"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("confirming again with the same OTP"),
+        "{stderr}"
+    );
+    assert_eq!(settled.confirmations, 2, "lost once, then confirmed");
+    assert_eq!(settled.lookups, 1, "one lookup");
+    assert_eq!(
+        settled.received,
+        "7.25".parse().unwrap(),
+        "moved exactly once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otp_settles_a_confirmation_whose_answer_was_lost_without_confirming_again() {
+    let settled = otp_transfer_with_lost_confirmation("drop_answer", "8.50").await;
+    let stderr = &settled.ran.stderr;
+    assert_eq!(settled.ran.code, 0, "{stderr}");
+    assert!(
+        stderr.contains("looking it up with getTransResult"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("confirming again"), "{stderr}");
+    assert_eq!(settled.confirmations, 1, "never confirmed twice");
+    assert_eq!(settled.lookups, 1, "one lookup");
+    assert_eq!(
+        settled.received,
+        "8.50".parse().unwrap(),
+        "moved exactly once"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,7 +3,7 @@
 //! from the SDK plan: for each group its operations, for each operation its command name
 //! (the wire name in kebab case), help (the plan's docs, evidence grades included), one
 //! flag per parameter (the wire name in kebab case, its kind, whether it is required, its
-//! rules in words), the calls it offers (pages, pending, until-final), and one match arm
+//! rules in words), the calls it offers (pages, pending, until-final, settle), and one match arm
 //! naming the Rust client's request type. Names and syntax only: the types the table uses
 //! (`Group`, `Operation`, `Field`, `Kind`, the `Visitor` the match calls) and everything the
 //! command does are hand-written in `cli/src/table.rs`, which `include!`s this file.
@@ -11,7 +11,7 @@
 //! Plain `//` comments only: an `include!`d file may not carry inner doc comments.
 
 use crate::artifact::{EmittedFile, GENERATED_HEADER};
-use crate::model::{Api, DecimalWire, Requirement, TypeRef};
+use crate::model::{DecimalWire, Requirement, TypeRef};
 use crate::plan::{self, BusinessIdPlan, FieldPlan, OperationPlan, SdkPlan};
 use crate::text::Out;
 
@@ -36,13 +36,12 @@ pub const RESERVED_FLAGS: &[&str] = &[
 ];
 
 /// The artifact's files.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
-    let mut files = vec![EmittedFile::text(PATH, render(api, &plan))];
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
+    let mut files = vec![EmittedFile::text(PATH, render(plan))];
     for g in &plan.groups {
         files.push(EmittedFile::text(
             format!("{ROOT}/{}.rs", group_file(g)),
-            render_group(&plan, g),
+            render_group(plan, g),
         ));
     }
     files
@@ -203,11 +202,35 @@ fn operation(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
         }
         None => out.line("until_final: None,"),
     }
+    settle(out, plan, op);
     out.dedent();
     out.line("},");
 }
 
-fn render(api: &Api, plan: &SdkPlan) -> String {
+/// The status query that settles the application's unknown confirmation (`--otp`).
+fn settle(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
+    let Some(s) = &op.calls.settle else {
+        out.line("settle: None,");
+        return;
+    };
+    let list = |values: &mut dyn Iterator<Item = &String>| {
+        let values: Vec<String> = values.map(|v| lit(v)).collect();
+        format!("&[{}]", values.join(", "))
+    };
+    let listed = s.enum_name.as_deref().and_then(|name| plan.enum_plan(name));
+    let states = list(&mut listed.iter().flat_map(|e| e.values.iter().map(|v| &v.wire)));
+    out.line(&format!(
+        "settle: Some(Settle {{ query: {}, param: {}, field: {}, states: {states}, awaiting_otp: {}, finals: {}, otp_rule: {} }}),",
+        lit(&s.query),
+        lit(&s.param),
+        lit(&s.field),
+        list(&mut s.awaiting_otp.iter()),
+        list(&mut s.finals.iter()),
+        lit(&s.otp_rule)
+    ));
+}
+
+fn render(plan: &SdkPlan) -> String {
     let mut out = Out::headed(GENERATED_HEADER, "    ");
     out.line("// The `baas` command's operations, rendered from the SDK plan by baas-codegen");
     out.line("// (codegen/src/cli.rs); included by cli/src/table.rs, which defines the types.");
@@ -239,16 +262,12 @@ fn render(api: &Api, plan: &SdkPlan) -> String {
     out.line("Some(match wire {");
     out.indent();
     for op in plan.operations() {
-        let type_name = api
-            .operations()
-            .find(|o| o.name == op.wire_name)
-            .map_or_else(|| op.type_words.pascal(), |o| o.type_name.clone());
         out.line(&format!(
             "{} => visitor.{}::<baas_client::{}::{}Request>(),",
             lit(&op.wire_name),
             visit_call(op),
             op.group,
-            type_name
+            op.type_name
         ));
     }
     out.line("_ => return None,");
@@ -269,7 +288,7 @@ mod tests {
         let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
         let checked = crate::check_spec(&spec).expect("spec/ checks");
         let plan = plan::build(&checked.api);
-        let text: String = files(&checked.api)
+        let text: String = files(&plan)
             .into_iter()
             .map(|f| match f.content {
                 crate::artifact::Content::Text(t) => {

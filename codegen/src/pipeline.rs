@@ -1,8 +1,9 @@
 //! The one way through the generator: load → check → emit → format → write.
 //!
-//! [`Artifact::ALL`] is the one list of what is generated from the checked model; each
-//! artifact's emitter only writes what the model says (it cannot fail), formatting fails
-//! only on a generator bug, and [`crate::write`] does the I/O.
+//! [`Artifact::ALL`] is the one list of what is generated from the checked model; the SDK
+//! plan ([`crate::plan::build`]) is built once and given to the Rust client's renderer;
+//! each artifact's emitter only writes what the model or the plan says (it cannot fail),
+//! formatting fails only on a generator bug, and [`crate::write`] does the I/O.
 
 use std::fmt;
 use std::path::Path;
@@ -10,6 +11,7 @@ use std::path::Path;
 use crate::artifact::{EmittedFile, GeneratedFile};
 use crate::format::FormatError;
 use crate::model::Api;
+use crate::plan::SdkPlan;
 use crate::write::{Change, Mode, WriteError};
 use crate::{check_spec, Checked, Diagnostics};
 
@@ -51,27 +53,28 @@ impl Artifact {
         Artifact::CliCommands,
     ];
 
-    /// The artifact's files, unformatted.
-    pub fn emit(self, api: &Api) -> Vec<EmittedFile> {
+    /// The artifact's files, unformatted: the SDKs from `plan`, which is `api`'s.
+    pub fn emit(self, api: &Api, plan: &SdkPlan) -> Vec<EmittedFile> {
         match self {
-            Artifact::RustClient => crate::emit::emit_crate(api),
+            Artifact::RustClient => crate::emit::emit_crate(plan),
             Artifact::OpenApi => crate::openapi::files(api),
             Artifact::SpecSchema => crate::spec_schema::files(),
             Artifact::Postman => crate::postman::files(api),
-            Artifact::PythonSdk => crate::python::files(api),
-            Artifact::TypeScriptSdk => crate::typescript::files(api),
-            Artifact::PhpSdk => crate::php::files(api),
-            Artifact::JavaSdk => crate::java::files(api),
-            Artifact::CliCommands => crate::cli::files(api),
+            Artifact::PythonSdk => crate::python::files(plan),
+            Artifact::TypeScriptSdk => crate::typescript::files(plan),
+            Artifact::PhpSdk => crate::php::files(plan),
+            Artifact::JavaSdk => crate::java::files(plan),
+            Artifact::CliCommands => crate::cli::files(plan),
         }
     }
 }
 
 /// Every file of every artifact, unformatted.
 pub fn emit(api: &Api) -> Vec<EmittedFile> {
+    let plan = crate::plan::build(api);
     Artifact::ALL
         .into_iter()
-        .flat_map(|artifact| artifact.emit(api))
+        .flat_map(|artifact| artifact.emit(api, &plan))
         .collect()
 }
 
@@ -88,7 +91,7 @@ pub fn render(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
 /// # Errors
 /// Only on a generator bug (tokens that do not parse).
 pub fn rust_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
-    crate::format::format_files(crate::emit::emit_crate(api))
+    crate::format::format_files(crate::emit::emit_crate(&crate::plan::build(api)))
 }
 
 /// The whole client as one formatted file, every module inline (snapshot fixtures).
@@ -98,8 +101,11 @@ pub fn rust_crate(api: &Api) -> Result<Vec<GeneratedFile>, FormatError> {
 pub fn single_file(api: &Api, origin: &str) -> Result<String, FormatError> {
     // A fixture is a module of another crate, where the examples' `baas_client::` paths
     // name nothing: they are kept (so the snapshot shows them) but not compiled.
-    crate::format::format_tokens(crate::emit::emit_single_file(api, origin))
-        .map(|text| text.replace("/// ```no_run", "/// ```ignore"))
+    crate::format::format_tokens(crate::emit::emit_single_file(
+        &crate::plan::build(api),
+        origin,
+    ))
+    .map(|text| text.replace("/// ```no_run", "/// ```ignore"))
 }
 
 /// Why regeneration failed.

@@ -27,6 +27,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "query-account-list-by-user-id",
@@ -49,6 +50,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-abnormal-account-list",
@@ -78,6 +80,7 @@ pub const ACCOUNT: Group = Group {
             pages: Some(Pages { page: "pageNo", page_is_text: false, size: "pageSize", first_page: 1, items: "resultArray" }),
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "apply-for-short-code",
@@ -100,6 +103,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "query-for-short-code",
@@ -122,6 +126,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "query-account-by-short-code",
@@ -144,6 +149,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "activate-account",
@@ -166,6 +172,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: Some(BusinessId::RequestId),
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "edit-sub-account-name",
@@ -195,6 +202,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "cancel-account-operation",
@@ -217,6 +225,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "validate-account",
@@ -246,6 +255,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "query-closing-balance",
@@ -268,6 +278,7 @@ pub const ACCOUNT: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

@@ -153,6 +153,7 @@ pub const CNY: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("applicationId")),
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-cny-trans-list",
@@ -210,6 +211,7 @@ pub const CNY: Group = Group {
             pages: Some(Pages { page: "pageNo", page_is_text: true, size: "pageSize", first_page: 1, items: "result" }),
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-cny-transfer-details",
@@ -232,6 +234,7 @@ pub const CNY: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

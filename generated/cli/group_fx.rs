@@ -27,6 +27,7 @@ pub const FX: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "apply-for-fc-exchange",
@@ -84,6 +85,7 @@ pub const FX: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-fx-request-status",
@@ -106,6 +108,7 @@ pub const FX: Group = Group {
             pages: None,
             pending: None,
             until_final: Some(Final { field: "status", values: &["4", "6", "7"] }),
+            settle: None,
         },
     ],
 };

@@ -41,6 +41,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-user-kyc",
@@ -63,6 +64,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-kyc-media-list",
@@ -85,6 +87,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-onboarding-request-id",
@@ -114,6 +117,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-business-onboarding-status",
@@ -143,6 +147,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-business-onboarding-request-id",
@@ -165,6 +170,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-store-onboarding-info",
@@ -187,6 +193,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-company-onboarding-info",
@@ -209,6 +216,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-organisation-onboarding-info",
@@ -231,6 +239,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-partnership-onboarding-info",
@@ -253,6 +262,7 @@ pub const ONBOARDING: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

@@ -34,6 +34,7 @@ pub const OTP: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "confirm-operation",
@@ -63,6 +64,7 @@ pub const OTP: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "send-acc-admin-otp",
@@ -113,6 +115,7 @@ pub const OTP: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "group-applications",
@@ -135,6 +138,7 @@ pub const OTP: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

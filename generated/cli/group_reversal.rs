@@ -62,6 +62,7 @@ pub const REVERSAL: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "query-tx-reversal",
@@ -84,6 +85,7 @@ pub const REVERSAL: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "fetch-transaction-fee",
@@ -155,6 +157,7 @@ pub const REVERSAL: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

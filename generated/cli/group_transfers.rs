@@ -69,6 +69,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("txId")),
             until_final: None,
+            settle: Some(Settle { query: "getTransResult", param: "txId", field: "txStatus", states: &["-1", "1", "2", "4", "8"], awaiting_otp: &["1"], finals: &["-1", "4", "8"], otp_rule: "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that." }),
         },
         Operation {
             command: "apply-for-transfer",
@@ -147,6 +148,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("txId")),
             until_final: None,
+            settle: Some(Settle { query: "getTransResult", param: "txId", field: "txStatus", states: &["-1", "1", "2", "4", "8"], awaiting_otp: &["1"], finals: &["-1", "4", "8"], otp_rule: "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that." }),
         },
         Operation {
             command: "get-trans-list",
@@ -225,6 +227,7 @@ pub const TRANSFERS: Group = Group {
             pages: Some(Pages { page: "pageNo", page_is_text: false, size: "pageSize", first_page: 1, items: "result" }),
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-trans-result",
@@ -247,6 +250,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: None,
             until_final: Some(Final { field: "txStatus", values: &["-1", "4", "8"] }),
+            settle: None,
         },
         Operation {
             command: "telegraphic-transfer",
@@ -402,6 +406,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("applicationId")),
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-inter-bank-transfer-list",
@@ -452,6 +457,7 @@ pub const TRANSFERS: Group = Group {
             pages: Some(Pages { page: "pageNo", page_is_text: false, size: "pageSize", first_page: 1, items: "result" }),
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "get-inter-bank-transfer-details",
@@ -481,6 +487,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: None,
             until_final: Some(Final { field: "status", values: &["4", "6"] }),
+            settle: None,
         },
         Operation {
             command: "get-bank-codes",
@@ -496,6 +503,7 @@ pub const TRANSFERS: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

@@ -20,6 +20,7 @@ pub const USER: Group = Group {
             pages: None,
             pending: Some(BusinessId::RequestId),
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "verify-email-address",
@@ -35,6 +36,7 @@ pub const USER: Group = Group {
             pages: None,
             pending: Some(BusinessId::RequestId),
             until_final: None,
+            settle: None,
         },
     ],
 };

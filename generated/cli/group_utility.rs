@@ -48,6 +48,7 @@ pub const UTILITY: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("paymentId")),
             until_final: None,
+            settle: Some(Settle { query: "paymentQuery", param: "paymentId", field: "status", states: &["1", "2", "4", "8"], awaiting_otp: &["1"], finals: &["4", "8"], otp_rule: "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that." }),
         },
         Operation {
             command: "airtime-bulk-payment",
@@ -77,6 +78,7 @@ pub const UTILITY: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("bulkPaymentOrderId")),
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "bill-query",
@@ -113,6 +115,7 @@ pub const UTILITY: Group = Group {
             pages: None,
             pending: None,
             until_final: None,
+            settle: None,
         },
         Operation {
             command: "bill-payment",
@@ -156,6 +159,7 @@ pub const UTILITY: Group = Group {
             pages: None,
             pending: Some(BusinessId::ResponseField("paymentId")),
             until_final: None,
+            settle: Some(Settle { query: "paymentQuery", param: "paymentId", field: "status", states: &["1", "2", "4", "8"], awaiting_otp: &["1"], finals: &["4", "8"], otp_rule: "Confirm again with the same OTP while the application still waits for it: a confirmation that never arrived did not use it. How long an OTP stays valid is not public; if the service refuses it (a wrong or expired OTP), send a new one (sendOtp) and confirm with that." }),
         },
         Operation {
             command: "payment-query",
@@ -178,6 +182,7 @@ pub const UTILITY: Group = Group {
             pages: None,
             pending: None,
             until_final: Some(Final { field: "status", values: &["4", "8"] }),
+            settle: None,
         },
         Operation {
             command: "bulk-payment-query",
@@ -214,6 +219,7 @@ pub const UTILITY: Group = Group {
             pages: Some(Pages { page: "pageNo", page_is_text: false, size: "pageSize", first_page: 1, items: "result" }),
             pending: None,
             until_final: None,
+            settle: None,
         },
     ],
 };

@@ -21,6 +21,9 @@ use Baas\Signing\FastReader;
 use Baas\Signing\JsonNumber;
 use Baas\Signing\JsonObject;
 use Baas\Signing\PrivateKey;
+use Baas\Signing\Signer;
+use Baas\Signing\VerifyException;
+use Baas\Signing\Structure;
 
 require_once __DIR__ . '/support/Checks.php';
 
@@ -180,6 +183,15 @@ for ($i = 0; $i < $total; $i++) {
         if ($tree !== null && dump($tree) !== $expectedTree && $trees++ < 3) {
             $c->equal('the same tree of ' . $body, $expectedTree, dump($tree));
         }
+        // ... and the one read with the pairs, from the same decoding.
+        $withValue = Canonical::parseWithValue($body);
+        if (dump($withValue->value()) !== $expectedTree && $trees++ < 3) {
+            $c->equal('the same tree, read with the pairs, of ' . $body, $expectedTree, dump($withValue->value()));
+        }
+        if ($withValue->canonicalStringExposingKey($key) . ' | ' . var_export($withValue->signature(), true) !== implode(' | ', array_slice(explode(' | ', parsed($body, $key)), 0, 2))
+            && $differences++ < 5) {
+            $c->equal('the same pairs, read with the tree, of ' . $body, parsed($body, $key), $withValue->canonicalStringExposingKey($key));
+        }
     }
     $expected = slow($body, $key);
     $got = parsed($body, $key);
@@ -191,6 +203,91 @@ $c->equal("$total seeded bodies read alike", 0, $differences);
 $c->equal('... with the same lossless tree', 0, $trees);
 $c->check('a number keeps its literal in the tree', dump(FastReader::lossless('{"a":100.50,"b":[-0,"1e5",1E+5],"c":{}}')) === '{"a":N100.50,"b":[N-0,\'1e5\',N1E+5],"c":{}}');
 $c->check("the fast reading vouches for many of them ($fast of $total)", $fast > $total / 3, (string) $fast);
+
+// Signer::verify lists a short body's pairs with the key's own pair: it accepts what the reader
+// signs and refuses what the reader refuses, with the same cause.
+mt_srand(20261129);
+$verified = 0;
+$verifyDifferences = 0;
+for ($i = 0; $i < 1500; $i++) {
+    $body = $gen->body();
+    $expected = slow($body, $key);
+    if (str_starts_with($expected, 'refused')) {
+        try {
+            Signer::verify($body, $key);
+            $got = 'accepted';
+        } catch (VerifyException $e) {
+            $cause = $e->getPrevious();
+            $got = $cause instanceof CanonicalException
+                ? 'refused ' . $cause->kind() . ' ' . $cause->rule()?->id() . ' ' . $cause->path() . ' ' . $cause->getMessage()
+                : $e->kind();
+        }
+    } else {
+        // Signed with the reader's canonical string: verify accepts it, and refuses it with one
+        // digit changed.
+        $canonical = explode(' | ', $expected)[0];
+        $signature = hash('sha256', $canonical);
+        $signed = preg_match('/"signature"\s*:/', $body) === 1 ? null : Signer::attachSignature($body, $signature);
+        if ($signed === null) {
+            continue;
+        }
+        $expected = 'accepted, then mismatch';
+        try {
+            Signer::verify($signed, $key);
+            $got = 'accepted';
+            $verified++;
+        } catch (VerifyException $e) {
+            $got = $e->kind() . ' ' . $e->getPrevious()?->getMessage();
+        }
+        try {
+            Signer::verify(str_replace($signature, strrev($signature), $signed), $key);
+            $got .= $signature === strrev($signature) ? ', then mismatch' : ', then accepted';
+        } catch (VerifyException $e) {
+            $got .= ', then ' . $e->kind();
+        }
+    }
+    if ($expected !== $got && $verifyDifferences++ < 5) {
+        $c->equal('verify reads alike ' . $body, $expected, $got);
+    }
+}
+$c->equal('1500 seeded bodies verified alike', 0, $verifyDifferences);
+$c->check("... many of them signed and accepted ($verified)", $verified > 300, (string) $verified);
+
+// A short body without a fraction or `-0` is decoded as it is (integers are PHP integers); a
+// number that is not one (an exponent, an integer beyond 64 bits) reads as a float there, and the
+// body is read again with its numbers rewritten: the same pairs either way.
+foreach (['{"a":1,"b":[2,-3],"c":{"d":9223372036854775807}}' => 0, '{"a":"1.5","b":"x-0"}' => 0, '{"a":1.5}' => 1,
+    '{"a":-0}' => 1, '{"a":[-0 ]}' => 1, '{"a":1e5}' => 1, '{"a":1E+5,"b":2}' => 1, '{"a":12345678901234567890123}' => 1,
+    '{"a":9223372036854775808}' => 1, '{"a":-9223372036854775809}' => 1, '{"a":-9223372036854775808}' => 0,
+    '{"a":"v 1.5 x"}' => 1, '{"a":0,"b":"-0"}' => 0, '{"a":2e-0,"a":"2e-0"}' => 1, '{"signature":5,"a":1}' => 0] as $body => $rewrites) {
+    FastReader::$rewrites = 0;
+    FastReader::read($body);
+    $c->equal("... rewritten $rewrites time(s) by the fast reading: $body", $rewrites, FastReader::$rewrites);
+    $c->equal("numbers read alike: $body", slow($body, $key), parsed($body, $key));
+}
+
+// An answer verified and decoded from one reading: its numbers rewritten once, kept as their text.
+$answer = Signer::attach('{"requestId":"R1","code":"00000","msg":"ok","data":{"fee":0.50,"rows":[{"n":1,"amount":"2.5"},{"n":-0}],"e":{},'
+    . '"big":12345678901234567890,"x":1E+2}}', $key);
+FastReader::$rewrites = 0;
+$opened = Signer::verifyAnswer($answer, 'R1', $key);
+$c->equal('verifyAnswer rewrites the numbers once', 1, FastReader::$rewrites);
+$c->equal('... and its tree keeps them', dump((new CanonicalReader($answer, true, true))->top()), dump($opened->body->value()));
+$c->check('... as JsonNumber', $opened->body->value()->get('data')->get('fee') instanceof JsonNumber
+    && $opened->body->value()->get('data')->get('fee')->literal === '0.50');
+foreach (['{"a":1.5,"signature":5}', '{"a":1.5,"signature":"5"}', '{"a":1.5,"signature":"\u00005"}', '{"a":"\u0000","b":2.5}',
+    '{"a":1,"b":[1,2]}', '{"0":1.5}', '{"a":{"0":"x"},"b":{ },"c":[]}'] as $body) {
+    $c->equal("read with the tree alike: $body", parsed($body, $key), (function () use ($body, $key): string {
+        try {
+            $flat = Canonical::parseWithValue($body);
+            $flat->value();
+            return $flat->canonicalStringExposingKey($key) . ' | ' . var_export($flat->signature(), true) . ' | '
+                . var_export($flat->hasSignatureKey(), true) . ' | ' . implode(',', $flat->skippedNulls());
+        } catch (CanonicalException $e) {
+            return 'refused ' . $e->kind() . ' ' . $e->rule()?->id() . ' ' . $e->path() . ' ' . $e->getMessage();
+        }
+    })());
+}
 
 // Bodies the number rewriting could have turned valid: left to the reader, refused as before.
 foreach (['{"a":"\1}', '{1:2}', '{"a":1:2}', '{"a":"x 5}', '{"a":"\"5}', '{"a" 5}', '{"a":[1 2]}', '{"a":01}', '{"a":-}',
@@ -221,21 +318,21 @@ for ($i = 0; $i < 4096; $i++) {
 }
 $crowded = '{"big":{' . implode(',', $colliding) . '}}';
 $c->check('4096 colliding keys', count($colliding) === 4096, (string) count($colliding));
-FastReader::$structurePasses = 0;
+Structure::$passes = 0;
 $c->equal('an object of more than ' . FastReader::MAX_MEMBERS . ' members is never decoded by json_decode', null, FastReader::read($crowded));
-$c->check('... found in one pass over its structure', FastReader::$structurePasses <= 2, (string) FastReader::$structurePasses);
+$c->check('... found in one pass over its structure', Structure::$passes <= 2, (string) Structure::$passes);
 $c->check('... and read by the reader', str_starts_with(parsed($crowded, $key), 'big.EzEz'), substr(parsed($crowded, $key), 0, 40));
 $exactly = '{' . implode(',', array_slice($colliding, 0, FastReader::MAX_MEMBERS)) . '}';
 $c->check('an object of ' . FastReader::MAX_MEMBERS . ' members is read fast', FastReader::read($exactly) !== null);
 $hidden = '{"a":{' . implode(',', array_map(fn ($k) => substr($k, 0, -1) . '{}', array_slice($colliding, 0, 200))) . '}}';
 $c->equal('members hidden among nested objects are counted too', null, FastReader::read($hidden));
 foreach ([100000, 65, 64] as $depth) {
-    FastReader::$structurePasses = 0;
+    Structure::$passes = 0;
     $deep = str_repeat('{"a":', $depth) . '1' . str_repeat('}', $depth);
     $read = FastReader::read($deep);
     $c->check("nesting $depth: at most " . (Canonical::MAX_DEPTH + 1) . ' passes over the structure',
-        FastReader::$structurePasses <= Canonical::MAX_DEPTH + 1,
-        (string) FastReader::$structurePasses);
+        Structure::$passes <= Canonical::MAX_DEPTH + 1,
+        (string) Structure::$passes);
     $c->check("nesting $depth: " . ($depth > 64 ? 'left to the reader' : 'read fast'), ($read === null) === ($depth > 64));
 }
 // Paths long enough that the expansion limit could be reached are left to the reader.

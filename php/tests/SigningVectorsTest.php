@@ -15,6 +15,7 @@ use Baas\Signing\Canonical;
 use Baas\Signing\CanonicalException;
 use Baas\Signing\JsonObject;
 use Baas\Signing\PrivateKey;
+use Baas\Signing\Sha256;
 use Baas\Signing\Signer;
 use Baas\Signing\VerifyException;
 
@@ -67,6 +68,28 @@ foreach ($signing as $v) {
         $c->equal("$name: attach changes no other byte", $head . $comma . '"signature":"' . $expected . '"}', $signed);
         $c->check("$name: another key does not verify", mismatch($signed, new PrivateKey($key->expose() . 'x')));
     });
+}
+
+// OpenSSL's SHA-256 (used when the extension is loaded) and hash('sha256') sign alike.
+foreach ([false, true] as $openssl) {
+    $using = Sha256::useOpenssl($openssl) ? 'OpenSSL' : 'hash()';
+    foreach ($signing as $v) {
+        $name = 'signing "' . $v->getString('name') . '" with ' . $using;
+        $key = new PrivateKey($v->getString('key'));
+        $c->run($name, function () use ($c, $v, $name, $key): void {
+            $c->equal("$name: signature", $v->getString('signature'), Signer::sign($v->getString('body'), $key));
+            Signer::verify(Signer::attach($v->getString('body'), $key), $key);
+        });
+    }
+}
+$c->check('OpenSSL\'s SHA-256 is used where the extension is loaded', Sha256::openssl() === function_exists('openssl_digest'));
+foreach ($signing as $v) {
+    // Long texts (OpenSSL's from 256 bytes): the canonical strings repeated.
+    foreach ([255, 256, 4096, 100000] as $length) {
+        $text = substr(str_repeat($v->getString('canonical'), intdiv($length, strlen($v->getString('canonical'))) + 1), 0, $length);
+        $c->equal("SHA-256 of $length bytes from \"{$v->getString('name')}\"", hash('sha256', $text), Sha256::of($text));
+        $c->equal('... raw', hash('sha256', $text, true), Sha256::of($text, true));
+    }
 }
 
 foreach ($refusals as $v) {

@@ -1,7 +1,7 @@
 """The conformance suite (``tests/conformance/scenarios/*.json``, described in
 ``tests/conformance/README.md``) run by the generated Python SDK against the sandbox
-binary, one fresh sandbox per scenario. The Rust client runs the same files
-(``tests/tests/conformance.rs``)."""
+binary, one fresh sandbox per scenario. The other SDKs run the same files (the runners are
+listed in that README)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,16 @@ from baas_client import (
     ApiError,
     BaasError,
     Client,
+    Confirmed,
+    NotConfirmed,
     InvalidRequest,
     OutcomeUnknown,
     ResultCode,
     SandboxProcess,
     SignatureInvalid,
     SignatureMissing,
+    SettlingPendingApplication,
+    StillUnknown,
     Unknown,
     Untrusted,
     WaitPolicy,
@@ -52,6 +56,28 @@ REQUESTS: dict[str, type[Any]] = {
 }
 
 
+#: The faults a step may name (applied here at the client's transport).
+FAULTS = {"drop_answer", "lose_request", "tamper_answer", "strip_signature"}
+
+#: The keys a step of each kind may have, and the keys of its ``expect``: anything else
+#: fails the scenario, so a step this runner does not understand is never skipped.
+STEP_KEYS = {
+    "call": ({"call", "mode", "params", "fault", "save", "pending", "expect"},
+             {"outcome", "sent", "fields", "error", "code", "result_code", "retryable", "violations", "items"}),
+    "settle": ({"settle", "fault", "expect"}, {"settled", "state", "final", "sent", "error", "code", "retryable"}),
+    "notification": ({"notification", "expect"}, {"outcome", "error", "fields", "new"}),
+}
+
+
+def check_keys(at: str, step: dict[str, Any]) -> None:
+    kind = next((k for k in ("notification", "settle", "call") if k in step), None)
+    assert kind is not None, f"{at}: a step is a call, a settle or a notification: {step}"
+    keys, expect_keys = STEP_KEYS[kind]
+    assert set(step) <= keys, f"{at}: unknown step keys {set(step) - keys}"
+    assert set(step.get("expect", {})) <= expect_keys, f"{at}: unknown expect keys {set(step['expect']) - expect_keys}"
+    assert step.get("fault", "drop_answer") in FAULTS, f"{at}: unknown fault {step['fault']}"
+
+
 class Probe:
     """The client's transport: counts the requests that leave the client and applies a
     scenario's fault to the next one."""
@@ -64,6 +90,10 @@ class Probe:
     def post_json(self, request: HttpRequest) -> HttpResponse:
         self.sent += 1
         fault, self.fault = self.fault, None
+        if fault == "lose_request":
+            # Never forwarded: the service sees nothing, and the client sees what a connection
+            # broken after sending shows (it cannot tell the two apart).
+            raise TransportError("conformance: request lost after sending", may_have_reached_service=True)
         answer = self.inner.post_json(request)
         if fault == "drop_answer":
             raise TransportError("conformance: answer dropped after sending", may_have_reached_service=True)
@@ -153,6 +183,7 @@ class Run:
         self.probe = Probe()
         self.client = Client(sandbox.config(), transport=self.probe)
         self.vars: dict[str, str] = {}
+        self.pending: dict[str, SettlingPendingApplication[Any, Any]] = {}
         self.tmp = tmp
 
     def substitute(self, value: Any) -> Any:
@@ -170,6 +201,9 @@ class Run:
 
     def call(self, op: str, mode: str, params: dict[str, Any]) -> Any:
         kwargs = keyword_args(op, params)
+        if mode == "pending":
+            pending: SettlingPendingApplication[Any, Any] = getattr(self.client, snake(op) + "_pending")(**kwargs)
+            return pending
         if mode == "call":
             return self.client.execute(REQUESTS[op](**kwargs))
         if mode == "until_final":
@@ -245,6 +279,35 @@ def run_notification(run: Run, at: str, step: dict[str, Any], verifier: Verifier
         seen.record(got)
 
 
+def run_settle(run: Run, at: str, step: dict[str, Any]) -> None:
+    """``{"settle": name}``: the pending application's ``settle()``, one lookup."""
+    expect: dict[str, Any] = step.get("expect", {})
+    assert "settled" in expect, f"{at}: a settle step expects `settled`"
+    pending = run.pending.get(step["settle"])
+    assert pending is not None, f"{at}: no pending application {step['settle']}"
+    run.probe.fault = step.get("fault")
+    before = run.probe.sent
+    settlement = pending.settle()
+    run.probe.fault = None
+    if "sent" in expect:
+        assert run.probe.sent - before == expect["sent"], f"{at}: requests sent by the client"
+    if isinstance(settlement, Confirmed):
+        kind, state, final = "confirmed", text(settlement.state), settlement.is_final
+    elif isinstance(settlement, NotConfirmed):
+        kind, state, final = "not_confirmed", text(settlement.state), None
+    else:
+        assert isinstance(settlement, StillUnknown), f"{at}: {settlement!r}"
+        kind, state, final = "still_unknown", None, None
+    assert settlement.safe_to_confirm_again == (kind == "not_confirmed"), f"{at}: safe_to_confirm_again"
+    assert kind == expect["settled"], f"{at}: settled {settlement!r}"
+    if "state" in expect:
+        assert state == text(expect["state"]), f"{at}: state of {settlement!r}"
+    if "final" in expect:
+        assert final == expect["final"], f"{at}: final of {settlement!r}"
+    if isinstance(settlement, StillUnknown):
+        check_error(at, settlement.error, expect)
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> None:
     scenario = json.loads(path.read_text(encoding="utf-8"))
@@ -254,6 +317,10 @@ def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> 
     try:
         for i, step in enumerate(scenario["steps"], 1):
             at = f"{path.name} step {i}"
+            check_keys(at, step)
+            if "settle" in step:
+                run_settle(run, at, step)
+                continue
             if "notification" in step:
                 run_notification(run, at, step, verifier, seen)
                 continue
@@ -261,18 +328,28 @@ def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> 
             want = expect.get("outcome", "ok")
             run.probe.fault = step.get("fault")
             before = run.probe.sent
+            mode = step.get("mode", "call")
+            if "pending" in step:
+                assert mode == "call", f"{at}: `pending` is for a plain call"
+                mode = "pending"
             try:
-                got = run.call(step["call"], step.get("mode", "call"), run.substitute(step["params"]))
+                got = run.call(step["call"], mode, run.substitute(step["params"]))
             except BaasError as error:
                 assert error.outcome.value == want, f"{at}: outcome of {error!r}"
                 check_error(at, error, expect)
                 got = None
             else:
                 assert want == "ok", f"{at}: succeeded with {got!r}"
+            finally:
+                run.probe.fault = None  # never left for a later step
             if "sent" in expect:
                 assert run.probe.sent - before == expect["sent"], f"{at}: requests sent by the client"
             if got is None:
                 continue
+            if isinstance(got, SettlingPendingApplication):
+                run.pending[step["pending"]] = got
+                run.vars[step["pending"]] = got.business_id
+                got = got.response
             if isinstance(got, list):
                 check_items(at, got, run.substitute(expect.get("items", {})))
                 continue
@@ -286,5 +363,5 @@ def test_scenario(path: Path, fresh_sandbox: SandboxProcess, tmp_path: Path) -> 
 
 
 def test_every_scenario_is_found() -> None:
-    assert len(SCENARIOS) >= 8
+    assert len(SCENARIOS) >= 10
     assert set(REQUESTS) >= {"getAccountDetails", "applyForTransfer", "sendOtp", "confirmOperation", "getTransList"}

@@ -1,6 +1,6 @@
 //! The conformance suite (`tests/conformance/scenarios/*.json`, described in
 //! `tests/conformance/README.md`) run by the Rust client against an in-process sandbox.
-//! The Python SDK runs the same files (`python/tests/test_conformance.py`).
+//! The other SDKs run the same files (the runners are listed in that README).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,12 +8,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use baas_client::enums::ResultCode;
+mod conformance_checks;
+
+use baas_client::enums::TxStatus;
 use baas_client::notification::{self, SeenFile, Verifier};
+use baas_client::pending::PendingApplication;
+use baas_client::transfers::ApplyForTransferResponse;
 use baas_client::transport::{BoxFuture, HttpsTransport};
-use baas_client::{Client, Error, ErrorKind, Outcome, RawJson, WaitPolicy};
+use baas_client::{Client, Error, RawJson, Settlement, WaitPolicy};
 use baas_runtime::{HttpRequest, HttpResponse, Transport};
+use baas_sandbox::faults::{AnswerFault, Fault as SandboxFault};
 use baas_sandbox::Sandbox;
+use conformance_checks::{
+    check_error, check_fields, check_items, check_keys, outcome_name, strip_signature, text,
+};
 use serde_json::{Map, Value};
 
 fn scenario_dir() -> PathBuf {
@@ -59,28 +67,36 @@ impl Transport for Probe {
     }
 }
 
-/// The body without its `"signature":"…"` member (and the comma before it).
-fn strip_signature(body: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(body).into_owned();
-    let Some(start) = text.find("\"signature\":\"") else {
-        return body.to_vec();
-    };
-    let value_start = start + "\"signature\":\"".len();
-    let end = value_start + text[value_start..].find('"').expect("signature ends");
-    let (mut from, mut to) = (start, end + 1);
-    if text[..from].ends_with(',') {
-        from -= 1;
-    } else if text[to..].starts_with(',') {
-        to += 1;
-    }
-    format!("{}{}", &text[..from], &text[to..]).into_bytes()
-}
-
 /// What a step produced: the answer's data as JSON, or the error.
 enum Got {
     Data(Value),
     Items(Vec<Value>),
+    Pending(PendingApplication<ApplyForTransferResponse>),
     Failed(Error),
+}
+
+/// What a settle step saw: `confirmed`, `not_confirmed` or `still_unknown`, the state's
+/// wire text, whether it is final, the lookup's error.
+fn settled(
+    settlement: Settlement<TxStatus>,
+) -> (&'static str, Option<String>, Option<bool>, Option<Error>) {
+    let state = |s: TxStatus| Some(text(&serde_json::to_value(s).expect("state as JSON")));
+    let safe = settlement.safe_to_confirm_again();
+    let seen = match settlement {
+        Settlement::Confirmed { state: s, is_final } => {
+            ("confirmed", state(s), Some(is_final), None)
+        }
+        Settlement::NotConfirmed { state: s, .. } => ("not_confirmed", state(s), None, None),
+        Settlement::StillUnknown { error } => ("still_unknown", None, None, Some(error)),
+        other => panic!("a settlement this runner does not know: {other:?}"),
+    };
+    assert_eq!(
+        safe,
+        seen.0 == "not_confirmed",
+        "safe_to_confirm_again of {}",
+        seen.0
+    );
+    seen
 }
 
 struct Run {
@@ -89,6 +105,8 @@ struct Run {
     client: Client,
     probe: Arc<Probe>,
     vars: BTreeMap<String, String>,
+    /// The pending applications kept by `"pending": name` (every one an applyForTransfer).
+    pending: BTreeMap<String, PendingApplication<ApplyForTransferResponse>>,
 }
 
 impl Run {
@@ -110,6 +128,41 @@ impl Run {
                     .collect(),
             ),
             other => other.clone(),
+        }
+    }
+
+    /// Puts the step's `fault` in force for its next request (to `operation`), and takes
+    /// away whatever an earlier step left unused.
+    fn set_fault(&self, at: &str, step: &Value, operation: &str) {
+        self.sandbox.clear_faults();
+        let mut probe = self.probe.fault.lock().expect("probe lock");
+        *probe = None;
+        let Some(fault) = step.get("fault") else {
+            return;
+        };
+        match fault.as_str() {
+            // The sandbox's own test hook: the answer changes after it is signed.
+            Some("tamper_answer") => self.sandbox.tamper_next_response(),
+            // The sandbox's own fault: the request is lost before it has any effect, and
+            // the connection closes without an answer.
+            Some("lose_request") => self
+                .sandbox
+                .inject(SandboxFault::answer(operation, AnswerFault::LoseRequest)),
+            Some("drop_answer") => *probe = Some(Fault::DropAnswer),
+            Some("strip_signature") => *probe = Some(Fault::StripSignature),
+            _ => panic!("{at}: unknown fault {fault}"),
+        }
+    }
+
+    /// Checks `expect.sent` against the requests that left the client since `before`
+    /// (and the sandbox saw), and clears a sandbox fault the step did not use.
+    fn check_sent(&self, at: &str, expect: &Map<String, Value>, before: (u64, u64)) {
+        let sent = self.probe.sent.load(Ordering::SeqCst) - before.0;
+        let seen_by_sandbox = self.sandbox.requests_seen() - before.1;
+        self.sandbox.clear_faults();
+        if let Some(want) = expect.get("sent").and_then(Value::as_u64) {
+            assert_eq!(sent, want, "{at}: requests sent by the client");
+            assert_eq!(seen_by_sandbox, want, "{at}: requests the sandbox saw");
         }
     }
 
@@ -136,6 +189,14 @@ impl Run {
             ApplyForTransferRequest, GetTransListRequest, GetTransResultRequest,
         };
         match (op, mode) {
+            ("applyForTransfer", "pending") => {
+                let request: ApplyForTransferRequest = serde_json::from_value(params)
+                    .unwrap_or_else(|e| panic!("{}: params of {op}: {e}", self.name));
+                match self.client.apply_for_transfer(request).pending().await {
+                    Ok(pending) => Got::Pending(pending),
+                    Err(error) => Got::Failed(error),
+                }
+            }
             ("getAccountDetails", "call") => call!(GetAccountDetailsRequest, get_account_details),
             ("applyForTransfer", "call") => call!(ApplyForTransferRequest, apply_for_transfer),
             ("sendOtp", "call") => call!(SendOtpRequest, send_otp),
@@ -175,141 +236,6 @@ impl Run {
             }
             _ => panic!("{}: the runner has no {op} in mode {mode}", self.name),
         }
-    }
-}
-
-/// A value as the text a scenario compares: strings as they are, anything else as JSON.
-fn text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// `InsufficientBalance` → `insufficient_balance`.
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn error_name(error: &Error) -> &'static str {
-    match error.kind() {
-        ErrorKind::InvalidRequest(_) => "invalid_request",
-        ErrorKind::Api { .. } => "api",
-        ErrorKind::OutcomeUnknown { .. } => "outcome_unknown",
-        ErrorKind::SignatureMissing => "signature_missing",
-        ErrorKind::SignatureInvalid => "signature_invalid",
-        ErrorKind::Untrusted { .. } => "untrusted",
-        ErrorKind::Transport { .. } => "transport",
-        ErrorKind::Timeout { .. } => "timeout",
-        ErrorKind::Decode { .. } => "decode",
-        ErrorKind::RequestIdMismatch { .. } => "request_id_mismatch",
-        ErrorKind::WaitDeadline { .. } => "wait_deadline",
-        _ => "other",
-    }
-}
-
-fn outcome_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::NotSent => "not_sent",
-        Outcome::Refused => "refused",
-        _ => "unknown",
-    }
-}
-
-fn check_fields(at: &str, data: &Value, fields: &Map<String, Value>) {
-    for (name, want) in fields {
-        let got = data.get(name).map(text);
-        assert_eq!(
-            got.as_deref(),
-            Some(text(want).as_str()),
-            "{at}: field {name} of {data}"
-        );
-    }
-}
-
-fn check_error(at: &str, error: &Error, expect: &Map<String, Value>) {
-    if let Some(kind) = expect.get("error") {
-        assert_eq!(error_name(error), text(kind), "{at}: error kind of {error}");
-    }
-    if let Some(code) = expect.get("code") {
-        assert_eq!(
-            error.api_code(),
-            Some(text(code).as_str()),
-            "{at}: code of {error}"
-        );
-    }
-    if let Some(name) = expect.get("result_code") {
-        let typed = ResultCode::from_error(error).map(|c| snake(&format!("{c:?}")));
-        assert_eq!(
-            typed.as_deref(),
-            Some(text(name).as_str()),
-            "{at}: typed code of {error}"
-        );
-    }
-    if let Some(retryable) = expect.get("retryable") {
-        assert_eq!(
-            Some(error.is_retryable()),
-            retryable.as_bool(),
-            "{at}: retryable of {error}"
-        );
-    }
-    if let Some(violations) = expect.get("violations") {
-        let ErrorKind::InvalidRequest(errors) = error.kind() else {
-            panic!("{at}: expected violations, got {error}");
-        };
-        let got: Vec<Value> = errors
-            .violations()
-            .iter()
-            .map(|v| {
-                Value::Array(vec![
-                    Value::String(v.field.clone()),
-                    Value::String(snake(&format!("{:?}", v.rule))),
-                ])
-            })
-            .collect();
-        assert_eq!(&Value::Array(got), violations, "{at}: violations");
-    }
-}
-
-fn check_items(at: &str, items: &[Value], expect: &Map<String, Value>) {
-    if let Some(count) = expect.get("count") {
-        assert_eq!(items.len().to_string(), text(count), "{at}: item count");
-    }
-    if let Some(min) = expect.get("min_count").and_then(Value::as_u64) {
-        assert!(
-            items.len() as u64 >= min,
-            "{at}: {} items < {min}",
-            items.len()
-        );
-    }
-    if let Some(key) = expect.get("unique").and_then(Value::as_str) {
-        let mut keys: Vec<String> = items
-            .iter()
-            .map(|i| i.get(key).map(text).unwrap_or_default())
-            .collect();
-        keys.sort();
-        let n = keys.len();
-        keys.dedup();
-        assert_eq!(keys.len(), n, "{at}: an item twice by {key}");
-    }
-    if let Some(Value::Object(fields)) = expect.get("contains") {
-        assert!(
-            items.iter().any(|i| fields
-                .iter()
-                .all(|(k, v)| i.get(k).map(text) == Some(text(v)))),
-            "{at}: no item with {fields:?}"
-        );
     }
 }
 
@@ -354,10 +280,12 @@ async fn run_scenario(path: &Path) {
         client,
         probe,
         vars: BTreeMap::new(),
+        pending: BTreeMap::new(),
     };
     let steps = scenario["steps"].as_array().expect("steps");
     for (i, step) in steps.iter().enumerate() {
         let at = format!("{name} step {}", i + 1);
+        check_keys(&at, step);
         let empty = Map::new();
         let expect = step
             .get("expect")
@@ -419,32 +347,68 @@ async fn run_scenario(path: &Path) {
             continue;
         }
 
-        let op = step["call"].as_str().expect("call");
-        let mode = step.get("mode").and_then(Value::as_str).unwrap_or("call");
-        let params = run.substitute(&step["params"]);
-        match step.get("fault").and_then(Value::as_str) {
-            None => {}
-            // The sandbox's own test hook: the answer changes after it is signed.
-            Some("tamper_answer") => run.sandbox.tamper_next_response(),
-            Some("drop_answer") => {
-                *run.probe.fault.lock().expect("lock") = Some(Fault::DropAnswer);
+        if let Some(name) = step.get("settle") {
+            let name = name.as_str().expect("settle names a pending application");
+            // Every pending application here is a transfer: its settle looks up getTransResult.
+            run.set_fault(&at, step, "getTransResult");
+            let pending = run
+                .pending
+                .get(name)
+                .unwrap_or_else(|| panic!("{at}: no pending application {name}"));
+            let before = (
+                run.probe.sent.load(Ordering::SeqCst),
+                run.sandbox.requests_seen(),
+            );
+            let settlement = pending.settle().await;
+            run.check_sent(&at, expect, before);
+            let (kind, state, is_final, error) = settled(settlement);
+            let want = expect
+                .get("settled")
+                .map(text)
+                .unwrap_or_else(|| panic!("{at}: a settle step expects `settled`"));
+            assert_eq!(
+                kind, want,
+                "{at}: settled (state {state:?}, error {error:?})"
+            );
+            if let Some(s) = expect.get("state") {
+                assert_eq!(state.as_deref(), Some(text(s).as_str()), "{at}: state");
             }
-            Some("strip_signature") => {
-                *run.probe.fault.lock().expect("lock") = Some(Fault::StripSignature);
+            if let Some(f) = expect.get("final") {
+                assert_eq!(is_final, f.as_bool(), "{at}: final");
             }
-            Some(other) => panic!("{at}: unknown fault {other}"),
+            if let Some(error) = &error {
+                check_error(&at, error, expect);
+            }
+            continue;
         }
-        let (sent_before, seen_before) = (
+
+        let op = step["call"].as_str().expect("call");
+        let mut mode = step.get("mode").and_then(Value::as_str).unwrap_or("call");
+        if step.get("pending").is_some() {
+            assert_eq!(mode, "call", "{at}: `pending` is for a plain call");
+            mode = "pending";
+        }
+        let params = run.substitute(&step["params"]);
+        run.set_fault(&at, step, op);
+        let before = (
             run.probe.sent.load(Ordering::SeqCst),
             run.sandbox.requests_seen(),
         );
         let got = run.call(op, mode, params).await;
-        let sent = run.probe.sent.load(Ordering::SeqCst) - sent_before;
-        let seen_by_sandbox = run.sandbox.requests_seen() - seen_before;
-        if let Some(want) = expect.get("sent").and_then(Value::as_u64) {
-            assert_eq!(sent, want, "{at}: requests sent by the client");
-            assert_eq!(seen_by_sandbox, want, "{at}: requests the sandbox saw");
-        }
+        run.check_sent(&at, expect, before);
+        let got = match got {
+            Got::Pending(pending) => {
+                let name = step["pending"]
+                    .as_str()
+                    .expect("pending names the application");
+                run.vars
+                    .insert(name.to_owned(), pending.business_id().to_owned());
+                let data = serde_json::to_value(pending.response()).expect("answer as JSON");
+                run.pending.insert(name.to_owned(), pending);
+                Got::Data(data)
+            }
+            other => other,
+        };
         match got {
             Got::Failed(error) => {
                 assert_eq!(
@@ -470,6 +434,7 @@ async fn run_scenario(path: &Path) {
                     }
                 }
             }
+            Got::Pending(_) => unreachable!("kept above"),
             Got::Items(items) => {
                 assert_eq!(want_outcome, "ok", "{at}: paged");
                 if let Some(Value::Object(items_expect)) = expect.get("items") {
@@ -491,7 +456,7 @@ async fn every_scenario_holds_for_the_rust_client() {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= 8, "scenarios found: {paths:?}");
+    assert!(paths.len() >= 10, "scenarios found: {paths:?}");
     for path in &paths {
         run_scenario(path).await;
     }

@@ -15,6 +15,9 @@ import { REPO, sandboxBinary } from "./vectors.js";
 
 const SCENARIOS = join(REPO, "tests", "conformance", "scenarios");
 
+/** The faults a step may name, applied at the client's fetch. */
+const FAULTS = new Set(["drop_answer", "lose_request", "tamper_answer", "strip_signature"]);
+
 /** The client's fetch: counts the requests that leave and applies a step's fault. */
 class Probe {
   sent = 0;
@@ -23,6 +26,9 @@ class Probe {
     this.sent += 1;
     const fault = this.fault;
     this.fault = undefined;
+    // Never forwarded: the service sees nothing, and the client sees what a connection broken
+    // after sending shows (it cannot tell the two apart).
+    if (fault === "lose_request") throw new TypeError("fetch failed", { cause: { code: "ECONNRESET" } });
     const answer = await fetch(input, init);
     const text = await answer.text();
     if (fault === "drop_answer") throw new TypeError("fetch failed", { cause: { code: "ECONNRESET" } });
@@ -42,8 +48,32 @@ interface Step {
   params?: Record<string, Json>;
   fault?: string;
   save?: Record<string, string>;
+  pending?: string;
+  settle?: string;
   notification?: { type: string; requestId: string; sender: string; params: Record<string, Json>; age_seconds?: number; tamper?: boolean };
   expect?: Record<string, Json>;
+}
+
+/**
+ * The keys a step of each kind may have, and the keys of its `expect`: anything else fails the
+ * scenario, so a step this runner does not understand is never skipped.
+ */
+const STEP_KEYS: Record<string, readonly [readonly string[], readonly string[]]> = {
+  call: [
+    ["call", "mode", "params", "fault", "save", "pending", "expect"],
+    ["outcome", "sent", "fields", "error", "code", "result_code", "retryable", "violations", "items"],
+  ],
+  settle: [["settle", "fault", "expect"], ["settled", "state", "final", "sent", "error", "code", "retryable"]],
+  notification: [["notification", "expect"], ["outcome", "error", "fields", "new"]],
+};
+
+function checkKeys(at: string, step: Step): void {
+  const kind = ["notification", "settle", "call"].find((k) => k in step);
+  assert.ok(kind !== undefined, `${at}: a step is a call, a settle or a notification: ${JSON.stringify(step)}`);
+  const [keys, expectKeys] = STEP_KEYS[kind] ?? [[], []];
+  for (const key of Object.keys(step)) assert.ok(keys.includes(key), `${at}: unknown step key ${key}`);
+  for (const key of Object.keys(step.expect ?? {})) assert.ok(expectKeys.includes(key), `${at}: unknown expect key ${key}`);
+  if (step.fault !== undefined) assert.ok(FAULTS.has(step.fault), `${at}: unknown fault ${step.fault}`);
 }
 
 const OPERATIONS = new Map<string, Operation<unknown, unknown>>();
@@ -96,6 +126,8 @@ class Run {
   readonly probe = new Probe();
   readonly client: sdk.Client;
   readonly vars = new Map<string, string>();
+  /** The pending applications kept by `"pending": name` (each an applyForTransfer). */
+  readonly pending = new Map<string, sdk.SettlingPending<unknown, string | number>>();
 
   constructor(readonly sandbox: sdk.SandboxProcess) {
     this.client = new sdk.Client({ ...sandbox.config(), fetch: this.probe.fetch });
@@ -121,6 +153,9 @@ class Run {
     const op = OPERATIONS.get(name);
     assert.ok(op !== undefined, `no operation ${name}`);
     if (mode === "call") return this.client.runtime.execute(op, params);
+    if (mode === "pending" && name === "applyForTransfer") {
+      return this.client.applyForTransferPending(params as unknown as sdk.ApplyForTransferRequest);
+    }
     const policy = { firstDelayMs: 20, maxDelayMs: 200, deadlineMs: 20_000 };
     if (mode === "until_final" && name === "getTransResult") {
       return this.client.getTransResultUntilFinal(params as unknown as sdk.GetTransResultRequest, policy);
@@ -151,6 +186,24 @@ function checkItems(at: string, items: unknown[], expect: Record<string, Json>):
     const wanted = Object.entries(expect["contains"] as Record<string, Json>);
     assert.ok(items.some((i) => wanted.every(([k, v]) => text(field(i, k)) === text(v))), `${at}: contains ${JSON.stringify(wanted)}`);
   }
+}
+
+/** `{"settle": name}`: the pending application's `settle()`, one lookup. */
+async function runSettle(run: Run, at: string, step: Step): Promise<void> {
+  const expect = step.expect ?? {};
+  assert.ok("settled" in expect, `${at}: a settle step expects \`settled\``);
+  const pending = run.pending.get(step.settle ?? "");
+  assert.ok(pending !== undefined, `${at}: no pending application ${step.settle ?? ""}`);
+  run.probe.fault = step.fault;
+  const before = run.probe.sent;
+  const settled = await pending.settle();
+  run.probe.fault = undefined;
+  if ("sent" in expect) assert.equal(run.probe.sent - before, expect["sent"], `${at}: requests sent by the client`);
+  assert.equal(settled.safeToConfirmAgain, settled.kind === "not_confirmed", `${at}: safeToConfirmAgain`);
+  assert.equal(settled.kind, expect["settled"], `${at}: settled ${JSON.stringify(settled)}`);
+  if ("state" in expect) assert.equal(settled.kind === "still_unknown" ? undefined : text(settled.state), text(expect["state"]), `${at}: state`);
+  if ("final" in expect) assert.equal(settled.kind === "confirmed" ? settled.isFinal : undefined, expect["final"], `${at}: final`);
+  if (settled.kind === "still_unknown") checkError(at, settled.error, expect);
 }
 
 async function runNotification(run: Run, at: string, step: Step, verifier: sdk.NotificationVerifier, seen: SeenFile): Promise<void> {
@@ -187,7 +240,7 @@ const binary = sandboxBinary();
 const required = process.env["BAAS_REQUIRE_SANDBOX"] === "1";
 
 test("every scenario is found, and the operations they call", () => {
-  assert.ok(files.length >= 8);
+  assert.ok(files.length >= 10);
   for (const name of ["getAccountDetails", "applyForTransfer", "sendOtp", "confirmOperation", "getTransList", "getTransResult"]) {
     assert.ok(OPERATIONS.has(name), name);
   }
@@ -205,6 +258,11 @@ for (const file of files) {
       const seen = new SeenFile(join(mkdtempSync(join(tmpdir(), "baas-ts-")), "seen"));
       for (const [i, step] of scenario.steps.entries()) {
         const at = `${file} step ${i + 1}`;
+        checkKeys(at, step);
+        if (step.settle !== undefined) {
+          await runSettle(run, at, step);
+          continue;
+        }
         if (step.notification !== undefined) {
           await runNotification(run, at, step, verifier, seen);
           continue;
@@ -213,19 +271,32 @@ for (const file of files) {
         const want = expect["outcome"] ?? "ok";
         run.probe.fault = step.fault;
         const before = run.probe.sent;
+        let mode = step.mode ?? "call";
+        if (step.pending !== undefined) {
+          assert.equal(mode, "call", `${at}: \`pending\` is for a plain call`);
+          mode = "pending";
+        }
         let got: unknown;
         let failed = false;
         try {
-          got = await run.call(step.call ?? "", step.mode ?? "call", (await run.substitute(step.params ?? {})) as Record<string, Json>);
+          got = await run.call(step.call ?? "", mode, (await run.substitute(step.params ?? {})) as Record<string, Json>);
         } catch (e) {
           if (!(e instanceof sdk.BaasError)) throw e;
           assert.equal(e.outcome, want, `${at}: outcome of ${e.message}`);
           checkError(at, e, expect);
           failed = true;
+        } finally {
+          run.probe.fault = undefined; // never left for a later step
         }
         if (!failed) assert.equal(want, "ok", `${at}: succeeded with ${JSON.stringify(got)}`);
         if ("sent" in expect) assert.equal(run.probe.sent - before, expect["sent"], `${at}: requests sent by the client`);
         if (failed) continue;
+        if (got instanceof sdk.SettlingPending) {
+          const pending = got as sdk.SettlingPending<unknown, string | number>;
+          run.pending.set(step.pending ?? "", pending);
+          run.vars.set(step.pending ?? "", pending.businessId);
+          got = pending.response;
+        }
         if (Array.isArray(got)) {
           checkItems(at, got, (await run.substitute(expect["items"] ?? {})) as Record<string, Json>);
           continue;

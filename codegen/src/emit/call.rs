@@ -12,17 +12,17 @@ use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::{ident, rust_type, Direction};
-use crate::model::{Api, Field, FinalStates, Operation};
+use crate::plan::{FieldPlan, FinalCall, OperationPlan, SdkPlan};
 
 /// The `call` module: `Call`, its generic methods and the `FinalState` trait.
-pub fn emit_call_module(api: &Api) -> TokenStream {
+pub fn emit_call_module(plan: &SdkPlan) -> TokenStream {
     let mut doc = Doc::new();
     doc.raw("One call of an operation, as the client's method for it returns it: set optional fields with its setters (named as the request's), then send it.");
     doc.raw("- `.send().await` validates the request (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the signed answer and returns its decoded `data`;");
     doc.raw("- `.send_with_details().await` returns the whole [`Success`](baas_runtime::Success) (the requestId sent, the raw `data`, the attempts made);");
     doc.raw("- `.options(..)` gives this call a requestId of yours or a timeout ([`CallOptions`](baas_runtime::CallOptions));");
     let mut extras = vec!["- `.pages()`, where the operation pages: a `Stream` of pages, or of items with `.items()`;"];
-    if api.otp_flow.is_some() {
+    if plan.otp.is_some() {
         extras.push("- `.pending().await`, where the operation waits for an OTP: a [`PendingApplication`](super::pending::PendingApplication) that sends and confirms it;");
     }
     extras.push("- `.until_final(&policy).await`, where the spec names a status query's final states: the query repeated until its state is final.");
@@ -31,7 +31,7 @@ pub fn emit_call_module(api: &Api) -> TokenStream {
     }
     doc.raw("Nothing is sent until one of these is called; the call borrows the client.");
     let doc = doc.outer();
-    let pending = if api.otp_flow.is_some() {
+    let pending = if plan.otp.is_some() {
         pending_method()
     } else {
         TokenStream::new()
@@ -143,10 +143,10 @@ fn pending_method() -> TokenStream {
 
 /// The setters of an operation's optional fields on its `Call`, each the request's
 /// setter of the same name (empty when the request has no optional field).
-pub fn call_setters(op: &Operation, req: &Ident, fields: &[Field]) -> TokenStream {
+pub fn call_setters(op: &OperationPlan, req: &Ident, fields: &[FieldPlan]) -> TokenStream {
     let setters: Vec<TokenStream> = fields
         .iter()
-        .filter(|f| f.optional_when_sent())
+        .filter(|f| !f.required())
         .map(|f| {
             let id = ident(&f.rust_name);
             let base = rust_type(&f.ty, Direction::Sent);
@@ -159,7 +159,7 @@ pub fn call_setters(op: &Operation, req: &Ident, fields: &[Field]) -> TokenStrea
                 req,
                 f.rust_name.trim_start_matches("r#"),
             );
-            let deprecated = docs::deprecated_attr(f.deprecated.as_deref());
+            let deprecated = docs::deprecated_attr(f.deprecated());
             quote! {
                 #[doc = #doc]
                 #deprecated
@@ -183,13 +183,13 @@ pub fn call_setters(op: &Operation, req: &Ident, fields: &[Field]) -> TokenStrea
 /// `FinalState` for a status query: its state field compared with the final values (as
 /// variants of its value set, so a final state the spec renames stops compiling; as wire
 /// text otherwise).
-pub fn final_state_impl(api: &Api, req: &Ident, states: &FinalStates) -> TokenStream {
-    let field = ident(states.rust_name.as_deref().unwrap_or(&states.wire_name));
+pub fn final_state_impl(plan: &SdkPlan, req: &Ident, states: &FinalCall) -> TokenStream {
+    let field = ident(states.field_rust.as_deref().unwrap_or(&states.field));
     let is_final = match &states.enum_name {
         Some(e) => {
             let ty = ident(e);
-            let variants: Vec<TokenStream> = api
-                .enum_def(e)
+            let variants: Vec<TokenStream> = plan
+                .enum_plan(e)
                 .into_iter()
                 .flat_map(|d| d.values.iter())
                 .filter(|v| states.values.contains(&v.wire))

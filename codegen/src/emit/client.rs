@@ -1,62 +1,42 @@
 //! The `Client` wrapper (one method per operation, returning its `Call`) and the dispatch table
 //! (operation name → decode and validate its params).
 
-use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::ident;
 use super::operations::{request_name, required_name, response_link, wire_path_line};
-use crate::model::{Api, Group, Operation, Params, Response};
+use crate::plan::{GroupPlan, OperationPlan, RequestPlan, ResponsePlan, SdkPlan};
 
 /// Emits the `Client` struct and its methods, one per operation, each returning the
 /// operation's [`Call`](super::call).
-pub fn emit_client(api: &Api) -> TokenStream {
-    let methods: Vec<TokenStream> = api
-        .groups
-        .iter()
-        .flat_map(|group| group.operations.iter())
-        .map(|op| call_method(api, op))
-        .collect();
-    client_struct(api, &methods)
-}
-
-/// What a partner must know of a call that may move money: the plan's sentence, its
-/// error named by its rustdoc path (the rest of what sending can fail with is
-/// `Call::send`'s).
-fn money_note(op: &Operation) -> Option<String> {
-    op.moves_money.then(|| {
-        crate::plan::sentences::MOVES_MONEY.replace(
-            "`OutcomeUnknown`",
-            "[`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)",
-        )
-    })
+pub fn emit_client(plan: &SdkPlan) -> TokenStream {
+    let methods: Vec<TokenStream> = plan.operations().map(|op| call_method(plan, op)).collect();
+    client_struct(plan, &methods)
 }
 
 /// What the call of `op` offers beyond `.send()`, in words (where the spec says how).
-fn call_extras(api: &Api, op: &Operation) -> Vec<String> {
+fn call_extras(plan: &SdkPlan, op: &OperationPlan) -> Vec<String> {
     let mut extras = Vec::new();
-    if op.paging.as_ref().is_some_and(|p| p.items.is_some())
-        && matches!(op.response, Response::Fields { .. })
-    {
+    if op.calls.pages.is_some() {
         extras.push("`.pages()` gives every page (`.items()`, every item)".to_owned());
     }
-    if op.business_id.is_some() && api.otp_flow.is_some() {
+    if op.calls.pending.is_some() {
         extras.push("`.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed)".to_owned());
     }
-    let group = api.otp_flow.as_ref().and_then(|f| f.group.as_ref());
-    if let Some(g) = group.filter(|g| g.operation == op.name) {
+    let group = plan.otp.as_ref().and_then(|f| f.group.as_ref());
+    if let Some(g) = group.filter(|g| g.operation == op.wire_name) {
         extras.push(format!(
             "`.pending().await` gives the new application, which groups the ones listed, as a handle that sends and confirms its one OTP (none of them takes effect until it is confirmed; [`Client::group_pending`](super::Client::group_pending) does the same from their ids); `.send()` only returns its id (`{}`), whose OTP you then send and confirm yourself",
-            g.other_wire
+            g.other
         ));
     }
-    if let Some(states) = &op.final_states {
+    if let Some(states) = &op.calls.until_final {
         let listed: Vec<String> = states.values.iter().map(|v| format!("`{v}`")).collect();
         extras.push(format!(
             "`.until_final(&policy).await` repeats it until `{}` is final ({})",
-            states.wire_name,
+            states.field,
             listed.join(", ")
         ));
     }
@@ -65,31 +45,31 @@ fn call_extras(api: &Api, op: &Operation) -> Vec<String> {
 
 /// Whether `op`'s request is built from required fields (its method takes them, or the
 /// request), or from nothing (its method takes no argument).
-fn takes_request(op: &Operation) -> bool {
-    match &op.params {
-        Params::Fields { fields } => fields.iter().any(|f| !f.optional_when_sent()),
-        Params::Unspecified { .. } => true,
+fn takes_request(op: &OperationPlan) -> bool {
+    match &op.request {
+        RequestPlan::Fields(fields) => fields.iter().any(|f| f.required()),
+        RequestPlan::Free { .. } => true,
     }
 }
 
 /// The operation's method: the `Call` of its request.
-fn call_method(api: &Api, op: &Operation) -> TokenStream {
+fn call_method(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     let module = ident(&op.group);
     let req = ident(&request_name(op));
-    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(op.doc.deprecated.as_deref());
     let method = ident(&op.rust_name);
     let mut doc = Doc::new();
-    doc.text(&op.doc);
+    doc.text(&op.text);
     doc.raw(&wire_path_line(op));
-    let argument = match &op.params {
-        Params::Fields { .. } if takes_request(op) => format!(
+    let argument = match &op.request {
+        RequestPlan::Fields(_) if takes_request(op) => format!(
             "Takes the required fields as a [`{0}`](super::{1}::{0}) struct literal, or a built [`{2}`](super::{1}::{2})",
             required_name(op),
             op.group,
             request_name(op)
         ),
-        Params::Fields { .. } => "Takes no argument (every field is optional)".to_owned(),
-        Params::Unspecified { .. } => format!(
+        RequestPlan::Fields(_) => "Takes no argument (every field is optional)".to_owned(),
+        RequestPlan::Free { .. } => format!(
             "Takes the parameters as a JSON object ([`RawJson`](baas_runtime::RawJson)) or a built [`{0}`](super::{1}::{0})",
             request_name(op),
             op.group
@@ -99,28 +79,26 @@ fn call_method(api: &Api, op: &Operation) -> TokenStream {
         "{argument}; set optional fields on the returned [`Call`](super::Call), then `.send().await` gives {}",
         response_link(op)
     );
-    let extras = call_extras(api, op);
+    let extras = call_extras(plan, op);
     if !extras.is_empty() {
         returns.push_str(&format!("; {}", extras.join("; ")));
     }
     returns.push('.');
     doc.raw(&returns);
     match &op.response {
-        Response::Unspecified { .. } => {
+        ResponsePlan::Raw { .. } => {
             doc.raw("The spec does not show the response shape: the `data` object is returned as raw JSON.");
         }
-        Response::Empty { .. } => {
+        ResponsePlan::Empty { .. } => {
             doc.raw("The service answers with code and msg only.");
         }
         _ => {}
     }
-    if let Some(note) = money_note(op) {
-        doc.raw(&note);
-    }
-    docs::add_provenance(&mut doc, op.source);
-    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    super::operations::add_call_notes(&mut doc, op);
+    docs::add_evidence(&mut doc, op.evidence.as_deref());
+    docs::add_deprecation(&mut doc, op.doc.deprecated.as_deref());
     doc.raw("# Example");
-    doc.block(&super::examples::method_example(api, op));
+    doc.block(&super::examples::method_example(plan, op));
     let doc = doc.outer();
     if takes_request(op) {
         quote! {
@@ -145,15 +123,15 @@ fn call_method(api: &Api, op: &Operation) -> TokenStream {
 }
 
 /// The `Client` struct, its constructors and `methods`.
-fn client_struct(api: &Api, methods: &[TokenStream]) -> TokenStream {
+fn client_struct(plan: &SdkPlan, methods: &[TokenStream]) -> TokenStream {
     // The spec's retry policy, given to the runtime (which keeps no list of its own).
-    let retryable = if api.result_codes.is_empty() {
+    let retryable = if plan.result_codes.is_empty() {
         quote!(&[])
     } else {
         let rc = ident(super::codes::RESULT_CODE);
         quote!(super::enums::#rc::RETRYABLE_CODES)
     };
-    let title = docs::escape_markdown(&docs::collapse(&api.title));
+    let title = docs::spec_text(&plan.title);
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Typed client of the {title}: one method per operation, returning the operation's [`Call`](super::Call)."
@@ -210,20 +188,20 @@ fn client_struct(api: &Api, methods: &[TokenStream]) -> TokenStream {
 /// group (`dispatch::<group>::Request`) gathered in `dispatch::Request`, `decode` and
 /// `validate_params`. A server matches on the enums, so an operation or a field that the
 /// spec adds, renames or removes is a compile error in its handlers.
-pub fn emit_dispatch(api: &Api) -> TokenStream {
+pub fn emit_dispatch(plan: &SdkPlan) -> TokenStream {
     let mut infos = Vec::new();
     let mut group_mods = Vec::new();
     let mut top_variants = Vec::new();
     let mut top_names = Vec::new();
     let mut arms = Vec::new();
-    for group in &api.groups {
+    for group in &plan.groups {
         let module = ident(&group.name);
-        let gvariant = ident(&group.name.to_upper_camel_case());
+        let gvariant = ident(&group.words.pascal());
         for op in &group.operations {
             infos.push(operation_info(group, op));
             let req = ident(&request_name(op));
             let variant = ident(&op.type_name);
-            let name = &op.name;
+            let name = &op.wire_name;
             arms.push(quote! {
                 #name => decode_as::<super::#module::#req>(params_json)
                     .map(|r| Request::#gvariant(#module::Request::#variant(r))),
@@ -251,9 +229,9 @@ pub fn emit_dispatch(api: &Api) -> TokenStream {
 }
 
 /// One operation's entry of `OPERATIONS`.
-fn operation_info(group: &Group, op: &Operation) -> TokenStream {
+fn operation_info(group: &GroupPlan, op: &OperationPlan) -> TokenStream {
     let gname = &group.name;
-    let (name, path, moves, otp) = (&op.name, &op.path, op.moves_money, op.otp);
+    let (name, path, moves, otp) = (&op.wire_name, &op.path, op.moves_money, op.otp);
     quote! {
         OperationInfo { name: #name, path: #path, group: #gname, moves_money: #moves, otp: #otp }
     }
@@ -284,14 +262,14 @@ fn operation_table(infos: &[TokenStream]) -> TokenStream {
 }
 
 /// `dispatch::<group>`: the group's `Request` enum, one variant per operation.
-fn group_request_module(group: &Group) -> TokenStream {
+fn group_request_module(group: &GroupPlan) -> TokenStream {
     let module = ident(&group.name);
     let mut variants = Vec::new();
     let mut name_arms = Vec::new();
     for op in &group.operations {
         let req = ident(&request_name(op));
         let variant = ident(&op.type_name);
-        let (name, path) = (&op.name, &op.path);
+        let (name, path) = (&op.wire_name, &op.path);
         let vdoc = format!(" `{name}` (`POST {path}`).");
         variants.push(quote! {
             #[doc = #vdoc]

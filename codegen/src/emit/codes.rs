@@ -1,14 +1,14 @@
 //! `ResultCode` and `NotificationType`: the spec's `result_codes:` and `notifications:`
-//! as value sets of the `enums` module. Each is a synthetic `EnumDef` emitted by the one
+//! as value sets of the `enums` module. Each is a synthetic `EnumPlan` emitted by the one
 //! enum emitter (`enums.rs`), so it has `Unknown`, `as_str`, `Display`, `FromStr` and
 //! serde exactly like the spec's own enums; only the helpers below are added.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::docs::{collapse, escape_markdown};
+use super::docs::spec_text;
 use super::enums::{emit_enum, Extras};
-use crate::model::{Api, EnumDef, EnumValue, EnumWireType, Location, Source};
+use crate::plan::{sentences, Doc, EnumPlan, SdkPlan, ValuePlan, Words};
 
 /// Name of the generated enum of result codes.
 pub(super) const RESULT_CODE: &str = "ResultCode";
@@ -16,76 +16,73 @@ pub(super) const RESULT_CODE: &str = "ResultCode";
 pub(super) const NOTIFICATION_TYPE: &str = "NotificationType";
 
 /// A value set the generator builds itself: it has no place in `spec/`.
-fn synthetic(name: &str, values: Vec<EnumValue>) -> EnumDef {
-    EnumDef {
+fn synthetic(name: &str, values: Vec<ValuePlan>) -> EnumPlan {
+    EnumPlan {
         name: name.to_owned(),
-        wire_type: EnumWireType::String,
+        integer: false,
         open: false,
-        doc: String::new(),
-        source: Source::Seed,
-        values,
+        doc: Doc::default(),
+        text: String::new(),
+        evidence: None,
         decisions: Vec::new(),
-        location: Location {
-            file: String::new(),
-            line: 0,
-            column: 0,
-        },
+        values,
+    }
+}
+
+/// A value of a synthetic value set: its wire text, name, text and where it is known from.
+fn value(wire: &str, name: &str, text: &str, evidence: Option<&String>) -> ValuePlan {
+    ValuePlan {
+        wire: wire.to_owned(),
+        name: name.to_owned(),
+        words: Words::of(name),
+        integer: None,
+        doc: Doc::default(),
+        text: text.to_owned(),
+        evidence: evidence.cloned(),
     }
 }
 
 /// `ResultCode` (when the spec lists result codes) and `NotificationType` (when it lists
 /// notifications), each with its name for sorting among the other enums.
-pub(super) fn emit_codes(api: &Api) -> Vec<(String, TokenStream)> {
+pub(super) fn emit_codes(plan: &SdkPlan) -> Vec<(String, TokenStream)> {
     let mut out = Vec::new();
-    if !api.result_codes.is_empty() {
-        out.push((RESULT_CODE.to_owned(), result_code(api)));
+    if !plan.result_codes.is_empty() {
+        out.push((RESULT_CODE.to_owned(), result_code(plan)));
     }
-    if !api.notifications.is_empty() {
-        out.push((NOTIFICATION_TYPE.to_owned(), notification_type(api)));
+    if !plan.notifications.is_empty() {
+        out.push((NOTIFICATION_TYPE.to_owned(), notification_type(plan)));
     }
     out
 }
 
-fn result_code(api: &Api) -> TokenStream {
-    let values = api
+fn result_code(plan: &SdkPlan) -> TokenStream {
+    let values = plan
         .result_codes
         .iter()
-        .map(|c| EnumValue {
-            wire: c.code.clone(),
-            name: c.name.clone(),
-            doc: c.text_sentence(),
-            source: c.source,
-            integer: None,
-            deprecated: None,
-        })
+        .map(|c| value(&c.code, &c.name, &c.text, c.evidence.as_ref()))
         .collect();
     let def = synthetic(RESULT_CODE, values);
-    let retryable: Vec<&str> = api
-        .result_codes
-        .iter()
-        .filter(|c| c.retryable)
-        .map(|c| c.code.as_str())
-        .collect();
+    let retryable: Vec<&str> = plan.retryable_codes().collect();
     let extras = Extras {
         doc: vec![
             format!(
                 "A result code of the API: the `code` of every response (`{}` is success). [`{RESULT_CODE}::from_error`] reads it from a failed call's [`Error`](baas_runtime::Error); [`{RESULT_CODE}::is_retryable`] says whether the spec allows a retry after it.",
-                api.success_code
+                plan.success_code
             ),
         ],
-        value_docs: api
+        value_docs: plan
             .result_codes
             .iter()
             .map(|c| {
                 if c.retryable {
-                    vec!["May be retried.".to_owned()]
+                    vec![sentences::MAY_BE_RETRIED.to_owned()]
                 } else {
                     Vec::new()
                 }
             })
             .collect(),
     };
-    let enum_tokens = emit_enum(api, &def, &extras);
+    let enum_tokens = emit_enum(plan, &def, &extras);
 
     let retry_doc = if retryable.is_empty() {
         " No result code of the spec is retryable: always `false`.".to_owned()
@@ -101,7 +98,7 @@ fn result_code(api: &Api) -> TokenStream {
     };
     let from_error_doc = format!(
         " The result code of an [`ErrorKind::Api`](baas_runtime::ErrorKind::Api) (the service answered with a code other than `{}`), `None` for every other error (validation, transport, signature, decoding). A code this version does not know is `Unknown`.",
-        api.success_code
+        plan.success_code
     );
     let after_doc = " Repeating a call that may move money can move it twice: retry those only after checking that the first attempt did not complete.";
     quote! {
@@ -126,30 +123,19 @@ fn result_code(api: &Api) -> TokenStream {
     }
 }
 
-fn notification_type(api: &Api) -> TokenStream {
-    let values = api
+fn notification_type(plan: &SdkPlan) -> TokenStream {
+    let values = plan
         .notifications
         .iter()
-        .map(|n| EnumValue {
-            wire: n.notification_type.clone(),
-            name: n.name.clone(),
-            doc: n.doc.clone(),
-            source: n.source,
-            integer: None,
-            deprecated: None,
-        })
+        .map(|n| value(&n.notification_type, &n.name, &n.text, n.evidence.as_ref()))
         .collect();
     let def = synthetic(NOTIFICATION_TYPE, values);
     let mut value_docs = Vec::new();
-    for n in &api.notifications {
+    for n in &plan.notifications {
         let mut lines = Vec::new();
         let mut links = Vec::new();
         // The checker refused notifications naming unknown operations.
-        for op in n
-            .relates_to
-            .iter()
-            .filter_map(|name| api.operations().find(|o| &o.name == name))
-        {
+        for op in n.relates_to.iter().filter_map(|name| plan.operation(name)) {
             // `super` is the crate root in the crate and the fixture module in a
             // single-file fixture: `client` sits beside `enums` in both.
             links.push(format!(
@@ -160,9 +146,9 @@ fn notification_type(api: &Api) -> TokenStream {
         if !links.is_empty() {
             lines.push(format!("Relates to {}.", links.join(", ")));
         }
-        let note = collapse(&n.payload_note);
+        let note = spec_text(&n.payload_note);
         if !note.is_empty() {
-            lines.push(escape_markdown(&note));
+            lines.push(note);
         }
         value_docs.push(lines);
     }
@@ -172,7 +158,7 @@ fn notification_type(api: &Api) -> TokenStream {
         ],
         value_docs,
     };
-    let enum_tokens = emit_enum(api, &def, &extras);
+    let enum_tokens = emit_enum(plan, &def, &extras);
     quote! {
         #enum_tokens
 

@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::names::Direction;
-use crate::model::{Api, Constraint, Field, Params, Requirement, Response, Rule, Source, TypeRef};
+use crate::model::TypeRef;
+use crate::plan::{sentences, ConstraintPlan, Direction, FieldPlan, RulePlan, SdkPlan};
 use crate::rules::RuleKind;
 
 /// Lines of one doc comment, in paragraphs.
@@ -20,12 +20,11 @@ impl Doc {
         Doc::default()
     }
 
-    /// Adds a paragraph of spec text (whitespace collapsed, Markdown specials escaped).
-    /// Empty text adds nothing.
+    /// Adds a paragraph of spec text ([`spec_text`]). Empty text adds nothing.
     pub fn text(&mut self, text: &str) -> &mut Doc {
-        let collapsed = collapse(text);
-        if !collapsed.is_empty() {
-            self.raw(&escape_markdown(&collapsed));
+        let text = spec_text(text);
+        if !text.is_empty() {
+            self.raw(&text);
         }
         self
     }
@@ -108,9 +107,10 @@ fn pad(line: &str) -> String {
     }
 }
 
-/// Collapses all whitespace runs (newlines included) into single spaces.
-pub fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Spec text as rustdoc shows it: partner text (as every SDK shows it: whitespace
+/// collapsed, no file partners do not have), its Markdown specials escaped.
+pub fn spec_text(text: &str) -> String {
+    escape_markdown(&crate::text::partner_text(text))
 }
 
 /// Escapes characters rustdoc would read as links or HTML outside code spans.
@@ -132,15 +132,11 @@ pub fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// Where a fact comes from in a partner's words, or `None` for the bank's API document.
-pub fn provenance(source: Source) -> Option<String> {
-    source.partner_words().map(str::to_owned)
-}
-
-/// Adds provenance (when not `seed`) to a doc.
-pub fn add_provenance(doc: &mut Doc, source: Source) {
-    if let Some(p) = provenance(source) {
-        doc.sentence(&p);
+/// Adds where a fact comes from (the plan's sentence, `None` for the bank's API document)
+/// to the last paragraph of a doc.
+pub fn add_evidence(doc: &mut Doc, evidence: Option<&str>) {
+    if let Some(words) = evidence {
+        doc.sentence(words);
     }
 }
 
@@ -159,18 +155,20 @@ pub fn decision_anchor(id: &str) -> String {
     out
 }
 
-/// Adds a one-line link per recorded decision: the decision is written in full once, in
-/// the decisions section at the root ([`add_decisions_section`]); an item only points
-/// there. Every item carrying decisions sits in a module at the root, so `super` is the
-/// root, in the crate and in a single-file fixture alike.
-pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
-    for id in ids.iter().filter(|id| !is_blanket(api, id)) {
+/// Adds a one-line link per recorded decision that is not one the plan lists throughout
+/// ([`DecisionPlan::blanket`](crate::plan::DecisionPlan::blanket)): the decision is
+/// written in full once, in the decisions section at the root ([`add_decisions_section`]);
+/// an item only points there. Every item carrying decisions sits in a module at the root,
+/// so `super` is the root, in the crate and in a single-file fixture alike.
+pub fn add_decisions(doc: &mut Doc, plan: &SdkPlan, ids: &[String]) {
+    for id in ids {
         let link = format!("[`{id}`](super::decisions#{})", decision_anchor(id));
-        match api.decision(id) {
+        match plan.decision(id) {
+            Some(d) if d.blanket => {}
             Some(d) => {
                 doc.raw(&format!(
                     "Decision {link}: about {}.",
-                    escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+                    spec_text(&d.about).trim_end_matches('.')
                 ));
             }
             None => {
@@ -180,60 +178,18 @@ pub fn add_decisions(doc: &mut Doc, api: &Api, ids: &[String]) {
     }
 }
 
-/// How many items the spec marks with decision `id`: operations, their parameters,
-/// constraints and response fields, records and their fields, enums.
-fn decision_uses(api: &Api, id: &str) -> usize {
-    let fields = |fs: &[Field]| {
-        fs.iter()
-            .filter(|f| f.decisions.iter().any(|d| d == id))
-            .count()
-    };
-    let mut n = 0;
-    for op in api.operations() {
-        n += usize::from(op.decisions.iter().any(|d| d == id));
-        if let Params::Fields { fields: fs } = &op.params {
-            n += fields(fs);
-        }
-        if let Response::Fields { fields: fs, .. } = &op.response {
-            n += fields(fs);
-        }
-        n += op
-            .constraints
-            .iter()
-            .filter(|c| c.decisions.iter().any(|d| d == id))
-            .count();
-    }
-    for r in &api.records {
-        n += usize::from(r.decisions.iter().any(|d| d == id)) + fields(&r.fields);
-    }
-    n + api
-        .enums
-        .iter()
-        .filter(|e| e.decisions.iter().any(|d| d == id))
-        .count()
-}
-
-/// A decision marking more than [`BLANKET_USES`] items applies throughout: the crate
-/// root lists it once ([`add_blanket_decisions`]) instead of every item repeating a link.
-pub fn is_blanket(api: &Api, id: &str) -> bool {
-    decision_uses(api, id) > BLANKET_USES
-}
-
-/// See [`is_blanket`].
-const BLANKET_USES: usize = 3;
-
 /// The decisions that apply throughout, one line each (at the crate root).
-pub fn add_blanket_decisions(doc: &mut Doc, api: &Api) {
-    let items: Vec<String> = api
+pub fn add_blanket_decisions(doc: &mut Doc, plan: &SdkPlan) {
+    let items: Vec<String> = plan
         .decisions
         .iter()
-        .filter(|d| is_blanket(api, &d.id))
+        .filter(|d| d.blanket)
         .map(|d| {
             format!(
                 "[`{}`](decisions#{}) — {}",
                 d.id,
                 decision_anchor(&d.id),
-                escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+                spec_text(&d.about).trim_end_matches('.')
             )
         })
         .collect();
@@ -245,23 +201,23 @@ pub fn add_blanket_decisions(doc: &mut Doc, api: &Api) {
 
 /// Adds every recorded decision in full, under a `# Decisions` heading with one
 /// `## Decision `id`` heading each (the targets of [`add_decisions`] links).
-pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
-    if api.decisions.is_empty() {
+pub fn add_decisions_section(doc: &mut Doc, plan: &SdkPlan) {
+    if plan.decisions.is_empty() {
         return;
     }
     doc.raw("# Decisions");
     doc.raw("Where the source document is ambiguous, the spec records what was decided and why. Items link here.");
-    for d in &api.decisions {
+    for d in &plan.decisions {
         doc.raw(&format!("## Decision `{}`", d.id));
         doc.raw(&format!(
             "About {}. **Decided:** {} **Why:** {}",
-            escape_markdown(&collapse(&d.about)).trim_end_matches('.'),
-            escape_markdown(&collapse(&d.decision)),
-            escape_markdown(&collapse(&d.reason))
+            spec_text(&d.about).trim_end_matches('.'),
+            spec_text(&d.decision),
+            spec_text(&d.reason)
         ));
-        let source = collapse(&d.source_text);
+        let source = spec_text(&d.source_text);
         if !source.is_empty() {
-            doc.raw(&format!("> {}", escape_markdown(&source)));
+            doc.raw(&format!("> {source}"));
         }
     }
 }
@@ -269,21 +225,24 @@ pub fn add_decisions_section(doc: &mut Doc, api: &Api) {
 /// A rule in words: "at most 100 characters" (a server-side rule's text escaped for
 /// Markdown).
 pub fn rule_words(kind: &RuleKind) -> String {
-    kind.words_with(|text| escape_markdown(&collapse(text)))
+    kind.words_with(spec_text)
 }
 
-/// One rule as a list item, with its doc and provenance.
-pub fn rule_item(rule: &Rule) -> String {
+/// One rule as a list item, with its note and where it is known from.
+pub fn rule_item(rule: &RulePlan) -> String {
     let mut s = rule_words(&rule.kind);
-    let doc = collapse(&rule.doc);
+    let doc = spec_text(&rule.text);
     if !doc.is_empty() {
         s.push_str(" — ");
-        s.push_str(&escape_markdown(&doc));
+        s.push_str(&doc);
     }
-    if let Some(p) = provenance(rule.source) {
+    if let Some(p) = &rule.evidence {
         s.push_str(" (");
         s.push_str(p.trim_end_matches('.'));
         s.push(')');
+    }
+    if rule.each_element {
+        s.insert_str(0, "each element: ");
     }
     s
 }
@@ -292,7 +251,7 @@ pub fn rule_item(rule: &Rule) -> String {
 pub fn deprecated_attr(note: Option<&str>) -> TokenStream {
     match note {
         Some(note) => {
-            let note = collapse(note);
+            let note = crate::text::partner_text(note);
             quote!(#[deprecated(note = #note)])
         }
         None => quote!(),
@@ -330,54 +289,29 @@ pub fn type_words(ty: &TypeRef, direction: Direction) -> String {
     }
 }
 
-/// The doc of a field: spec text, wire name and type, requirement, rules, provenance,
-/// decisions.
-pub fn field_doc(api: &Api, field: &Field, sent: bool, owner: Source) -> Doc {
+/// The doc of a field: spec text, wire name and type, requirement, rules, where it is
+/// known from, decisions.
+pub fn field_doc(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> Doc {
     let mut doc = Doc::new();
-    doc.text(&field.doc);
-    let direction = if sent {
-        Direction::Sent
-    } else {
-        Direction::Received
-    };
+    doc.text(&field.text);
     let mut line = format!(
         "Wire name: `{}` ({}).",
         field.wire_name,
         type_words(&field.ty, direction)
     );
-    if sent {
-        line.push_str(match field.required {
-            Requirement::Required => " Required.",
-            Requirement::Optional => " Optional.",
-            Requirement::Conditional => {
-                " Required under a condition: see the request's constraints."
-            }
-        });
+    if direction == Direction::Sent {
+        line.push(' ');
+        line.push_str(sentences::requirement(field.requirement));
     }
-    if field.source != owner {
-        if let Some(p) = provenance(field.source) {
-            line.push(' ');
-            line.push_str(&p);
-        }
+    if let Some(p) = &field.evidence {
+        line.push(' ');
+        line.push_str(p);
     }
     doc.sentence(&line);
-    let is_array = matches!(field.ty, TypeRef::Array { .. });
-    let rules: Vec<String> = field
-        .rules
-        .iter()
-        .map(|r| {
-            let item = rule_item(r);
-            let applies_to_elements = is_array && !r.kind.key().on_the_array();
-            if applies_to_elements {
-                format!("each element: {item}")
-            } else {
-                item
-            }
-        })
-        .collect();
+    let rules: Vec<String> = field.rules.iter().map(rule_item).collect();
     doc.list("Rules:", &rules);
-    add_decisions(&mut doc, api, &field.decisions);
-    add_deprecation(&mut doc, field.deprecated.as_deref());
+    add_decisions(&mut doc, plan, &field.decisions);
+    add_deprecation(&mut doc, field.deprecated());
     doc
 }
 
@@ -385,12 +319,12 @@ pub fn field_doc(api: &Api, field: &Field, sent: bool, owner: Source) -> Doc {
 /// in the text and in the docs of items without the attribute).
 pub fn add_deprecation(doc: &mut Doc, note: Option<&str>) {
     if let Some(note) = note {
-        doc.raw(&format!("Deprecated: {}", escape_markdown(&collapse(note))));
+        doc.raw(&format!("Deprecated: {}", spec_text(note)));
     }
 }
 
 /// A constraint in words for the request's doc: the plan's sentence, with the spec's own
 /// text escaped for rustdoc.
-pub fn constraint_item(c: &Constraint) -> String {
-    crate::plan::sentences::constraint_with(c, &|text| escape_markdown(&collapse(text)))
+pub fn constraint_item(c: &ConstraintPlan) -> String {
+    c.sentence_with(&spec_text)
 }

@@ -6,29 +6,22 @@ use quote::quote;
 
 use super::docs::{self, Doc};
 use super::names::{ident, int_lit};
-use crate::model::{Api, EnumDef, EnumWireType};
+use crate::plan::{EnumPlan, SdkPlan};
 
 /// Emits the enums declared in the spec, each with its name for sorting.
-pub fn emit_enums(api: &Api) -> Vec<(String, TokenStream)> {
-    api.enums
+pub fn emit_enums(plan: &SdkPlan) -> Vec<(String, TokenStream)> {
+    plan.enums
         .iter()
-        .map(|def| (def.name.clone(), emit_enum(api, def, &Extras::default())))
+        .map(|def| (def.name.clone(), emit_enum(plan, def, &Extras::default())))
         .collect()
 }
 
 /// The opaque holders of unknown wire values, emitted once in the `enums` module: their
 /// field is private to the generated crate, so a partner can read an unknown value but
 /// never build one (a known wire value always decodes as its variant).
-pub fn unknown_holders(api: &Api, synthetic_strings: bool) -> TokenStream {
-    let strings = synthetic_strings
-        || api
-            .enums
-            .iter()
-            .any(|e| e.wire_type == EnumWireType::String);
-    let integers = api
-        .enums
-        .iter()
-        .any(|e| e.wire_type == EnumWireType::Integer);
+pub fn unknown_holders(plan: &SdkPlan, synthetic_strings: bool) -> TokenStream {
+    let strings = synthetic_strings || plan.enums.iter().any(|e| !e.integer);
+    let integers = plan.enums.iter().any(|e| e.integer);
     let mut out = TokenStream::new();
     if strings {
         out.extend(quote! {
@@ -85,17 +78,17 @@ pub fn unknown_holders(api: &Api, synthetic_strings: bool) -> TokenStream {
 pub struct Extras {
     /// Paragraphs of the type's doc, before its wire values.
     pub doc: Vec<String>,
-    /// Paragraphs of each variant's doc (by index of `EnumDef::values`), after its wire
+    /// Paragraphs of each variant's doc (by index of `EnumPlan::values`), after its wire
     /// value and provenance.
     pub value_docs: Vec<Vec<String>>,
 }
 
 /// One forward-compatible enum: the spec's value sets, and the generator's own ones
 /// (through `extras`), share this emitter so they behave alike.
-pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
+pub fn emit_enum(plan: &SdkPlan, def: &EnumPlan, extras: &Extras) -> TokenStream {
     let parts = Parts {
         name: ident(&def.name),
-        doc: enum_doc(api, def, extras),
+        doc: enum_doc(plan, def, extras),
         variants: variants(def, extras),
         idents: def.values.iter().map(|v| ident(&v.name)).collect(),
         parse_error: quote!(baas_runtime::wire_enum::ParseEnumError),
@@ -109,9 +102,10 @@ pub fn emit_enum(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
         ),
         wire_doc: format!(" This `{}` as it is sent and received.", def.name),
     };
-    match def.wire_type {
-        EnumWireType::String => string_enum(def, &parts),
-        EnumWireType::Integer => integer_enum(def, &parts),
+    if def.integer {
+        integer_enum(def, &parts)
+    } else {
+        string_enum(def, &parts)
     }
 }
 
@@ -135,9 +129,9 @@ struct Parts {
 
 /// The type's doc: the spec's text, the generator's, the wire values, provenance and
 /// decisions.
-fn enum_doc(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
+fn enum_doc(plan: &SdkPlan, def: &EnumPlan, extras: &Extras) -> TokenStream {
     let mut doc = Doc::new();
-    doc.text(&def.doc);
+    doc.text(&def.text);
     for line in &extras.doc {
         doc.raw(line);
     }
@@ -155,30 +149,28 @@ fn enum_doc(api: &Api, def: &EnumDef, extras: &Extras) -> TokenStream {
             def.name
         ));
     }
-    docs::add_provenance(&mut doc, def.source);
-    docs::add_decisions(&mut doc, api, &def.decisions);
+    docs::add_evidence(&mut doc, def.evidence.as_deref());
+    docs::add_decisions(&mut doc, plan, &def.decisions);
     doc.outer()
 }
 
 /// One variant per listed value, with its doc and `#[deprecated]`.
-fn variants(def: &EnumDef, extras: &Extras) -> Vec<TokenStream> {
+fn variants(def: &EnumPlan, extras: &Extras) -> Vec<TokenStream> {
     let mut variants = Vec::new();
     for (i, value) in def.values.iter().enumerate() {
         let id = ident(&value.name);
         let mut vdoc = Doc::new();
-        vdoc.text(&value.doc);
+        vdoc.text(&value.text);
         let mut wire = format!("Wire value: `{}`.", value.wire);
-        if value.source != def.source {
-            if let Some(p) = docs::provenance(value.source) {
-                wire.push(' ');
-                wire.push_str(&p);
-            }
+        if let Some(p) = &value.evidence {
+            wire.push(' ');
+            wire.push_str(p);
         }
         vdoc.sentence(&wire);
         for line in extras.value_docs.get(i).into_iter().flatten() {
             vdoc.raw(line);
         }
-        let deprecated = docs::deprecated_attr(value.deprecated.as_deref());
+        let deprecated = docs::deprecated_attr(value.doc.deprecated.as_deref());
         let vdoc = vdoc.outer();
         variants.push(quote!(#vdoc #deprecated #id,));
     }
@@ -187,7 +179,7 @@ fn variants(def: &EnumDef, extras: &Extras) -> Vec<TokenStream> {
 
 /// An enum of string wire values: the type, its wire text both ways, `Display`,
 /// `FromStr` and serde.
-fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
+fn string_enum(def: &EnumPlan, parts: &Parts) -> TokenStream {
     let Parts {
         name,
         doc,
@@ -287,7 +279,7 @@ fn string_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
 
 /// An enum of integer wire values: the type, its wire integer both ways, `TryFrom<i64>`,
 /// `Display`, `FromStr` and serde.
-fn integer_enum(def: &EnumDef, parts: &Parts) -> TokenStream {
+fn integer_enum(def: &EnumPlan, parts: &Parts) -> TokenStream {
     let Parts {
         name,
         doc,

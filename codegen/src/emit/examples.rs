@@ -1,19 +1,18 @@
 //! A short example of each operation's call, as a doctest of its client method: the
-//! request built from values that pass its rules (the Postman collection's example
-//! params, so both show the same call), then the call. Compiled by `cargo test`, so an
+//! request built from values that pass its rules (the plan's example params, which the
+//! Postman collection carries too, so both show the same call), then the call. Compiled by `cargo test`, so an
 //! example cannot drift from the API it shows.
 
 use serde_json::Value;
 
-use crate::model::{Api, Field, Operation, Params, Requirement, TypeRef};
-use crate::postman::example_params;
+use crate::model::TypeRef;
+use crate::plan::{FieldPlan, OperationPlan, RequestPlan, SdkPlan};
 
 /// The crate name partners write.
 const CRATE: &str = "baas_client";
 
-/// The decimal literal `text` (`"100.50"`, or a number's marker text) as `Amount::new`.
+/// The decimal literal `text` (`"100.50"`) as `Amount::new`.
 fn amount(text: &str) -> String {
-    let text = crate::postman::decimal_text(text);
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{whole}{frac}");
     let mantissa: i64 = digits.parse().unwrap_or(1);
@@ -33,7 +32,7 @@ enum Place {
 }
 
 /// A Rust expression of type `ty` (sent shape) for the example JSON value `v`.
-fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
+fn expr(plan: &SdkPlan, ty: &TypeRef, v: &Value, place: Place) -> String {
     match ty {
         TypeRef::String => format!("{:?}.into()", v.as_str().unwrap_or("example")),
         TypeRef::Int | TypeRef::Long => v.as_i64().unwrap_or(1).to_string(),
@@ -50,8 +49,8 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
                 other => other.to_string(),
             };
             // A checked enum lists at least one value.
-            let variant = api
-                .enum_def(name)
+            let variant = plan
+                .enum_plan(name)
                 .and_then(|d| {
                     d.values
                         .iter()
@@ -61,9 +60,9 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
                 .map_or("Unknown", |x| x.name.as_str());
             format!("{CRATE}::enums::{name}::{variant}")
         }
-        TypeRef::Record { name, .. } => match api.record(name) {
+        TypeRef::Record { name, .. } => match plan.record(name) {
             Some(r) => build(
-                api,
+                plan,
                 &format!("{CRATE}::records::{name}"),
                 &format!("{CRATE}::records::{name}Required"),
                 &r.fields,
@@ -81,7 +80,7 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
                     } else {
                         Place::Other
                     };
-                    a.iter().map(|x| expr(api, item, x, place)).collect()
+                    a.iter().map(|x| expr(plan, item, x, place)).collect()
                 })
                 .unwrap_or_default();
             format!("vec![{}]", items.join(", "))
@@ -92,8 +91,15 @@ fn expr(api: &Api, ty: &TypeRef, v: &Value, place: Place) -> String {
 /// `Type::new(TypeRequired { .. })` (or `Type::new()`) with the setters of the optional
 /// fields the example carries; without setters, where one name is enough (`place`), the
 /// `TypeRequired { .. }` literal alone (`From<TypeRequired> for Type`).
-fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value, place: Place) -> String {
-    let (literal, setters) = parts(api, required, fields, v);
+fn build(
+    plan: &SdkPlan,
+    ty: &str,
+    required: &str,
+    fields: &[FieldPlan],
+    v: &Value,
+    place: Place,
+) -> String {
+    let (literal, setters) = parts(plan, required, fields, v);
     let mut out = match (literal, place) {
         (Some(literal), Place::Typed) if setters.is_empty() => format!("{literal}.into()"),
         (Some(literal), Place::Into) if setters.is_empty() => literal,
@@ -109,19 +115,21 @@ fn build(api: &Api, ty: &str, required: &str, fields: &[Field], v: &Value, place
 
 /// The `TypeRequired { .. }` literal (none when every field is optional) and the
 /// `.setter(value)` lines of the optional fields the example carries.
-fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<String>, Vec<String>) {
+fn parts(
+    plan: &SdkPlan,
+    required: &str,
+    fields: &[FieldPlan],
+    v: &Value,
+) -> (Option<String>, Vec<String>) {
     let obj = v.as_object();
-    let given = |f: &&Field| obj.is_some_and(|o| o.contains_key(&f.wire_name));
-    let value = |f: &Field, place: Place| {
+    let given = |f: &&FieldPlan| obj.is_some_and(|o| o.contains_key(&f.wire_name));
+    let value = |f: &FieldPlan, place: Place| {
         let x = obj
             .and_then(|o| o.get(&f.wire_name))
             .unwrap_or(&Value::Null);
-        expr(api, &f.ty, x, place)
+        expr(plan, &f.ty, x, place)
     };
-    let req: Vec<&Field> = fields
-        .iter()
-        .filter(|f| f.required == Requirement::Required)
-        .collect();
+    let req: Vec<&FieldPlan> = fields.iter().filter(|f| f.required()).collect();
     let literal = (!req.is_empty()).then(|| {
         let inits: Vec<String> = req
             .iter()
@@ -131,7 +139,7 @@ fn parts(api: &Api, required: &str, fields: &[Field], v: &Value) -> (Option<Stri
     });
     let setters = fields
         .iter()
-        .filter(|f| f.required != Requirement::Required)
+        .filter(|f| !f.required())
         .filter(given)
         .map(|f| {
             // A setter takes `impl Into<..>`: a text is given as it is.
@@ -153,22 +161,22 @@ fn indent(text: &str) -> String {
 /// The example lines (Markdown, a `no_run` doctest) of `op`'s client method: its
 /// required fields as a struct literal (or its JSON params), the optional fields the
 /// example carries as setters on the call, then `.send()`.
-pub fn method_example(api: &Api, op: &Operation) -> Vec<String> {
+pub fn method_example(plan: &SdkPlan, op: &OperationPlan) -> Vec<String> {
     let method = op.rust_name.trim_start_matches("r#");
     let mut lines = vec![
         "```no_run".to_owned(),
         format!("# async fn example(client: &{CRATE}::Client) -> Result<(), {CRATE}::Error> {{"),
     ];
-    let (argument, setters) = match &op.params {
-        Params::Fields { fields } => {
+    let (argument, setters) = match &op.request {
+        RequestPlan::Fields(fields) => {
             let required = format!("{}Required", op.type_name);
-            let (literal, setters) = parts(api, &required, fields, &example_params(api, op));
+            let (literal, setters) = parts(plan, &required, fields, &op.example);
             if literal.is_some() {
                 lines.push(format!("use {CRATE}::{}::{required};", op.group));
             }
             (literal.unwrap_or_default(), setters)
         }
-        Params::Unspecified { .. } => (format!("{CRATE}::RawJson::empty_object()"), Vec::new()),
+        RequestPlan::Free { .. } => (format!("{CRATE}::RawJson::empty_object()"), Vec::new()),
     };
     lines.push("let response = client".to_owned());
     lines.push(format!(

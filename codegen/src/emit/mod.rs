@@ -1,5 +1,7 @@
-//! The emitter: checked model → token streams, one per generated file (or one for the
-//! whole model, for snapshot fixtures). Output depends only on the model, so it is
+//! The Rust client's renderer: SDK plan → token streams, one per generated file (or one
+//! for the whole plan, for snapshot fixtures). Like every other language's renderer it
+//! reads the plan only (which calls an operation offers, shapes, checks, value sets, codes,
+//! sentences) and writes Rust names and syntax. Output depends only on the plan, so it is
 //! deterministic to the byte: no timestamps, no absolute paths, no hash-map order.
 
 mod call;
@@ -19,7 +21,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::artifact::{Content, EmittedFile, GENERATED_HEADER};
-use crate::model::{self, Api};
+use crate::model::TypeRef;
+use crate::plan::{RequestPlan, SdkPlan};
 use docs::Doc;
 use names::ident;
 
@@ -68,17 +71,17 @@ impl Module {
     }
 }
 
-fn modules(api: &Api) -> Vec<Module> {
+fn modules(plan: &SdkPlan) -> Vec<Module> {
     let mut out = Vec::new();
 
     let mut doc = Doc::new();
     doc.raw("Value sets of the API, sorted by name. Each keeps a value it does not know in `Unknown`, which only decoding builds.");
-    let mut enum_items = enums::emit_enums(api);
-    enum_items.extend(codes::emit_codes(api));
+    let mut enum_items = enums::emit_enums(plan);
+    enum_items.extend(codes::emit_codes(plan));
     enum_items.sort_by(|a, b| a.0.cmp(&b.0));
     let mut items = enums::unknown_holders(
-        api,
-        !api.result_codes.is_empty() || !api.notifications.is_empty(),
+        plan,
+        !plan.result_codes.is_empty() || !plan.notifications.is_empty(),
     );
     items.extend(enum_items.into_iter().map(|(_, tokens)| tokens));
     out.push(Module {
@@ -94,23 +97,23 @@ fn modules(api: &Api) -> Vec<Module> {
         name: "records".to_owned(),
         doc,
         visibility: Visibility::Public,
-        items: records::emit_records(api),
+        items: records::emit_records(plan),
     });
 
-    for group in &api.groups {
+    for group in &plan.groups {
         let mut doc = Doc::new();
-        doc.text(&group.doc);
+        doc.text(&group.doc.plain());
         let ops: Vec<String> = group
             .operations
             .iter()
-            .map(|op| format!("`{}` — `POST {}`", op.name, op.path))
+            .map(|op| format!("`{}` — `POST {}`", op.wire_name, op.path))
             .collect();
         doc.list("Operations:", &ops);
         out.push(Module {
             name: group.name.clone(),
             doc,
             visibility: Visibility::Public,
-            items: operations::emit_group(api, group),
+            items: operations::emit_group(plan, group),
         });
     }
 
@@ -120,7 +123,7 @@ fn modules(api: &Api) -> Vec<Module> {
         name: "client".to_owned(),
         doc,
         visibility: Visibility::Private,
-        items: client::emit_client(api),
+        items: client::emit_client(plan),
     });
 
     let mut doc = Doc::new();
@@ -131,34 +134,34 @@ fn modules(api: &Api) -> Vec<Module> {
         name: "call".to_owned(),
         doc,
         visibility: Visibility::Private,
-        items: call::emit_call_module(api),
+        items: call::emit_call_module(plan),
     });
 
-    if api.otp_flow.is_some() {
+    if plan.otp.is_some() {
         let mut doc = Doc::new();
         doc.raw("The OTP flow as a handle: [`PendingApplication`] holds an application's business id and sends and confirms its OTP, so the id of each operation is not a thing to look up.");
         out.push(Module {
             name: "pending".to_owned(),
             doc,
             visibility: Visibility::Public,
-            items: pending::emit_pending(api),
+            items: pending::emit_pending(plan),
         });
     }
 
-    if !api.notifications.is_empty() {
+    if !plan.notifications.is_empty() {
         let mut doc = Doc::new();
         doc.raw("Notifications (callbacks) the service sends: after a [`baas_runtime::notification::Verifier`] has verified one, [`Payload::from_notification`] gives its `params` as the record of its type.");
         out.push(Module {
             name: "notifications".to_owned(),
             doc,
             visibility: Visibility::Public,
-            items: notifications::emit_notifications(api),
+            items: notifications::emit_notifications(plan),
         });
     }
 
     let mut doc = Doc::new();
     doc.raw("Recorded decisions: where the source document is ambiguous or silent, what the spec decided and why. Items link here; each decision is written once.");
-    docs::add_decisions_section(&mut doc, api);
+    docs::add_decisions_section(&mut doc, plan);
     out.push(Module {
         name: "decisions".to_owned(),
         doc,
@@ -172,19 +175,19 @@ fn modules(api: &Api) -> Vec<Module> {
         name: "dispatch".to_owned(),
         doc,
         visibility: Visibility::Server,
-        items: client::emit_dispatch(api),
+        items: client::emit_dispatch(plan),
     });
     out
 }
 
-fn crate_doc(api: &Api) -> Doc {
+fn crate_doc(plan: &SdkPlan) -> Doc {
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Typed async client for the {}.",
-        docs::escape_markdown(&docs::collapse(&api.title))
+        docs::spec_text(&plan.title)
     ));
     doc.raw("Generated from a machine-readable description of the bank's API document, revision by revision: every item says what it is on the wire, and where a fact comes from when it is not that document.");
-    add_first_call(&mut doc, api);
+    add_first_call(&mut doc, plan);
     doc.raw("# Errors");
     doc.raw("Sending a call (`.send()`, and paging, confirming or waiting) fails with [`Error`]: [`Error::kind`] says what went wrong, and [`Error::operation`], [`Error::request_id`] and [`Error::attempts`] which call it concerns (the requestId of its last attempt, to look up, cancel or reconcile). [`ErrorKind::InvalidRequest`] means nothing was sent: each violated rule is listed with its field path. The service's result codes are typed as [`enums::ResultCode`] (`ResultCode::from_error`); the client retries only the codes the spec marks retryable. A call that moves money and fails after its bytes may have left ends in [`ErrorKind::OutcomeUnknown`], which is never retried: look the application up before sending it again. [`Error::outcome`] tells the three cases apart.");
     doc.raw("# Beyond one call");
@@ -192,21 +195,21 @@ fn crate_doc(api: &Api) -> Doc {
     doc.raw("# Requests and answers");
     doc.raw("A call takes its operation's required fields as a `<Name>Required` struct literal, optional fields by setters on the call (or on a request built with `<Name>Request::new`): every field is named, so a value cannot land in another field of the same type, and a spec change that adds, removes or renames a required field stops code written for the old version from compiling. An answer is its operation's own `<Name>Response` or, where the answer is a record, that record. The client runs `validate` before anything is sent and reports every violated rule with its field path. Every answer and record received has every field as an `Option`; fields the service adds later are ignored; string and integer fields accept either JSON spelling (`12` or `\"12\"`); a field whose JSON type no source shows is a [`Scalar`]. Value sets keep a value this version does not know in `Unknown` (sent back unchanged); `FromStr` accepts the listed wire values only.");
     doc.raw("Each item says where it comes from when it is not the bank's API document: its public documentation, the live service, one integration, or the sandbox's own choice where nothing public shows the shape (the sandbox answers through these same types).");
-    docs::add_blanket_decisions(&mut doc, api);
+    docs::add_blanket_decisions(&mut doc, plan);
     doc.raw("# Money");
     doc.raw("Amounts are [`Amount`], an exact decimal that never passes through a float, sent as the text the spec gives.");
     doc.raw("# Forward compatibility");
     doc.raw("Responses never fail to decode because the service added a field or a value: unknown fields are ignored, every response field is an `Option`, and enums keep an unseen value in `Unknown`. Requests are validated before they are sent; responses are not rejected over the spec's rules.");
-    let groups: Vec<String> = api
+    let groups: Vec<String> = plan
         .groups
         .iter()
         .map(|g| {
-            let text = docs::escape_markdown(&docs::collapse(&g.doc));
+            let text = docs::spec_text(&g.doc.plain());
             format!("[`{0}`] — {1}", g.name, text)
         })
         .collect();
     doc.list("# Operation groups", &groups);
-    if !api.decisions.is_empty() {
+    if !plan.decisions.is_empty() {
         doc.raw("Where the source document is ambiguous, the spec records a decision; each is written once in [`decisions`] and items link to it.");
     }
     doc
@@ -218,23 +221,22 @@ const CRATE: &str = "baas_client";
 /// A `# A first call` section: a compiled (not run) example with the first operation whose
 /// required fields are all plain values, and the same call without one of them, which must
 /// not compile (a `compile_fail` doc test: a missing required field is a compile error).
-fn add_first_call(doc: &mut Doc, api: &Api) {
-    let example = api.operations().find_map(|op| {
-        let model::Params::Fields { fields } = &op.params else {
+fn add_first_call(doc: &mut Doc, plan: &SdkPlan) {
+    let example = plan.operations().find_map(|op| {
+        let RequestPlan::Fields(fields) = &op.request else {
             return None;
         };
-        let required: Vec<&model::Field> =
-            fields.iter().filter(|f| !f.optional_when_sent()).collect();
-        let values = required
+        let values = fields
             .iter()
+            .filter(|f| f.required())
             .map(|f| {
                 let value = match &f.ty {
-                    model::TypeRef::String => "\"...\".into()".to_owned(),
-                    model::TypeRef::Int | model::TypeRef::Long => "1".to_owned(),
-                    model::TypeRef::Bool => "true".to_owned(),
-                    model::TypeRef::Decimal { .. } => "\"100.50\".parse()?".to_owned(),
-                    model::TypeRef::Enum { name } => {
-                        let first = api.enum_def(name)?.values.first()?;
+                    TypeRef::String => "\"...\".into()".to_owned(),
+                    TypeRef::Int | TypeRef::Long => "1".to_owned(),
+                    TypeRef::Bool => "true".to_owned(),
+                    TypeRef::Decimal { .. } => "\"100.50\".parse()?".to_owned(),
+                    TypeRef::Enum { name } => {
+                        let first = plan.enum_plan(name)?.values.first()?;
                         format!("{CRATE}::enums::{name}::{}", first.name)
                     }
                     _ => return None,
@@ -290,16 +292,16 @@ fn add_first_call(doc: &mut Doc, api: &Api) {
 
 /// Every file of the generated crate, in a fixed order, as tokens (or text). Cannot fail
 /// on a checked model.
-pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
-    let modules = modules(api);
+pub fn emit_crate(plan: &SdkPlan) -> Vec<EmittedFile> {
+    let modules = modules(plan);
     let mut files = vec![EmittedFile {
         path: "Cargo.toml".to_owned(),
-        content: Content::Text(cargo_toml(api)),
+        content: Content::Text(cargo_toml(plan)),
     }];
 
-    let crate_doc = crate_doc(api).inner();
+    let crate_doc = crate_doc(plan).inner();
     let decls = modules.iter().map(|m| m.declaration(None));
-    let versions = version_constants(api);
+    let versions = version_constants(plan);
     let lib = quote! {
         #crate_doc
         #![cfg_attr(rustfmt, rustfmt::skip)]
@@ -343,16 +345,16 @@ pub fn emit_crate(api: &Api) -> Vec<EmittedFile> {
     files
 }
 
-/// The whole model as one file's tokens, every module inline (for snapshot fixtures).
-/// `origin` names where the model came from, for the header doc.
-pub fn emit_single_file(api: &Api, origin: &str) -> TokenStream {
+/// The whole plan as one file's tokens, every module inline (for snapshot fixtures).
+/// `origin` names where the spec came from, for the header doc.
+pub fn emit_single_file(plan: &SdkPlan, origin: &str) -> TokenStream {
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Generated by `baas-codegen` from `{origin}` (snapshot fixture)."
     ));
     let doc = doc.inner();
     let mut items = TokenStream::new();
-    for module in modules(api) {
+    for module in modules(plan) {
         let body = &module.items;
         let body = quote! {
             #![allow(deprecated)]
@@ -372,9 +374,9 @@ pub fn emit_single_file(api: &Api, origin: &str) -> TokenStream {
 }
 
 /// `VERSION` (the crate's, as in its `Cargo.toml`) and `API_VERSION`, from `api:`.
-fn version_constants(api: &Api) -> TokenStream {
-    let crate_version = &api.client_version;
-    let api_version = &api.version;
+fn version_constants(plan: &SdkPlan) -> TokenStream {
+    let crate_version = &plan.client_version;
+    let api_version = &plan.api_version;
     let mut doc = Doc::new();
     doc.raw(&format!(
         "This crate's version (`{crate_version}`, as in its `Cargo.toml`): `api.client_version` of the spec. It follows Cargo's semver rules; `CHANGELOG.md` says what changed."
@@ -391,7 +393,7 @@ fn version_constants(api: &Api) -> TokenStream {
     }
 }
 
-fn cargo_toml(api: &Api) -> String {
+fn cargo_toml(plan: &SdkPlan) -> String {
     format!(
         "{}\
 [package]
@@ -421,7 +423,7 @@ baas-runtime = {{ path = \"../runtime\" }}
 serde.workspace = true
 ",
         GENERATED_HEADER.replace("//", "#"),
-        api.client_version
+        plan.client_version
     )
 }
 

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 use crate::model::{DecimalWire, Number, TypeRef};
+pub use crate::plan::Direction;
 
 /// An identifier from a checked model name; `r#type` becomes a raw identifier.
 pub fn ident(name: &str) -> Ident {
@@ -39,15 +40,6 @@ pub fn amount_expr(n: Number) -> TokenStream {
     let m = int_lit(n.mantissa);
     let s = Literal::u32_unsuffixed(n.scale);
     quote!(baas_runtime::Amount::new(#m, #s))
-}
-
-/// Which shape of a record a type refers to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// In a request: the sent shape.
-    Sent,
-    /// In a response: the received shape.
-    Received,
 }
 
 /// The Rust type of a model type (enums and records through `super::`).

@@ -7,29 +7,29 @@ use quote::quote;
 use super::codes::NOTIFICATION_TYPE;
 use super::docs::{self, Doc};
 use super::names::ident;
-use crate::model::{Api, Notification};
+use crate::plan::{NotificationPlan, SdkPlan};
 
 /// One variant of `Payload`: the notification's name holding its record.
-fn variant(n: &Notification, record: &str) -> TokenStream {
+fn variant(n: &NotificationPlan, record: &str) -> TokenStream {
     let id = ident(&n.name);
     let ty = ident(record);
     let mut doc = Doc::new();
     doc.raw(&format!(
         "`{}`: {}",
         n.notification_type,
-        docs::escape_markdown(&docs::collapse(&n.doc))
+        docs::spec_text(&n.text)
     ));
-    docs::add_provenance(&mut doc, n.source);
+    docs::add_evidence(&mut doc, n.evidence.as_deref());
     let doc = doc.outer();
     quote!(#doc #id(super::records::#ty),)
 }
 
 /// The module's items: `Payload` and its decoding (and, for servers, its encoding).
-pub fn emit_notifications(api: &Api) -> TokenStream {
-    let typed: Vec<(&Notification, &str)> = api
+pub fn emit_notifications(plan: &SdkPlan) -> TokenStream {
+    let typed: Vec<(&NotificationPlan, &str)> = plan
         .notifications
         .iter()
-        .filter_map(|n| n.payload.as_ref().map(|p| (n, p.received_name.as_str())))
+        .filter_map(|n| n.payload.as_deref().map(|p| (n, p)))
         .collect();
     let variants: Vec<TokenStream> = typed.iter().map(|(n, r)| variant(n, r)).collect();
     let nt = ident(NOTIFICATION_TYPE);

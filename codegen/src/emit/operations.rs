@@ -9,34 +9,37 @@ use super::docs::{self, Doc};
 use super::names::{self, ident, rust_type, Direction};
 use super::records::{emit_struct, StructSpec};
 use super::validate;
-use crate::model::{Api, Group, Operation, Params, Response, TypeRef};
+use crate::model::TypeRef;
+use crate::plan::{
+    sentences, GroupPlan, OperationPlan, PagesCall, RequestPlan, ResponsePlan, SdkPlan,
+};
 
 /// Name of the request type of an operation.
-pub fn request_name(op: &Operation) -> String {
+pub fn request_name(op: &OperationPlan) -> String {
     format!("{}Request", op.type_name)
 }
 
 /// Name of the struct of required parameters of an operation.
-pub fn required_name(op: &Operation) -> String {
+pub fn required_name(op: &OperationPlan) -> String {
     format!("{}Required", op.type_name)
 }
 
 /// Name of the response struct of an operation whose answer is its own struct (an
 /// answer that is a record, or raw JSON, has no type of its own: see [`response_path`]).
-pub fn response_name(op: &Operation) -> String {
+pub fn response_name(op: &OperationPlan) -> String {
     format!("{}Response", op.type_name)
 }
 
 /// The one path of an operation's answer type, from a module at the crate root: its own
 /// struct in its group's module, the record it is, or raw JSON.
-pub fn response_path(op: &Operation) -> TokenStream {
+pub fn response_path(op: &OperationPlan) -> TokenStream {
     match &op.response {
-        Response::Record { received_name, .. } => {
+        ResponsePlan::Record { received_name, .. } => {
             let rec = ident(received_name);
             quote!(super::records::#rec)
         }
-        Response::Unspecified { .. } => quote!(baas_runtime::RawJson),
-        Response::Fields { .. } | Response::Empty { .. } => {
+        ResponsePlan::Raw { .. } => quote!(baas_runtime::RawJson),
+        ResponsePlan::Fields { .. } | ResponsePlan::Empty { .. } => {
             let module = ident(&op.group);
             let resp = ident(&response_name(op));
             quote!(super::#module::#resp)
@@ -45,13 +48,13 @@ pub fn response_path(op: &Operation) -> TokenStream {
 }
 
 /// The answer type's name in docs, with its link (as [`response_path`]).
-pub fn response_link(op: &Operation) -> String {
+pub fn response_link(op: &OperationPlan) -> String {
     match &op.response {
-        Response::Record { received_name, .. } => {
+        ResponsePlan::Record { received_name, .. } => {
             format!("[`{received_name}`](super::records::{received_name})")
         }
-        Response::Unspecified { .. } => "[`RawJson`](baas_runtime::RawJson)".to_owned(),
-        Response::Fields { .. } | Response::Empty { .. } => {
+        ResponsePlan::Raw { .. } => "[`RawJson`](baas_runtime::RawJson)".to_owned(),
+        ResponsePlan::Fields { .. } | ResponsePlan::Empty { .. } => {
             let resp = response_name(op);
             format!("[`{resp}`](super::{}::{resp})", op.group)
         }
@@ -59,66 +62,71 @@ pub fn response_link(op: &Operation) -> String {
 }
 
 /// `Wire path: `POST /x``.
-pub fn wire_path_line(op: &Operation) -> String {
-    format!("Wire path: `POST {}` (operation `{}`).", op.path, op.name)
+pub fn wire_path_line(op: &OperationPlan) -> String {
+    format!(
+        "Wire path: `POST {}` (operation `{}`).",
+        op.path, op.wire_name
+    )
 }
 
 /// Emits the items of one group module.
-pub fn emit_group(api: &Api, group: &Group) -> TokenStream {
+pub fn emit_group(plan: &SdkPlan, group: &GroupPlan) -> TokenStream {
     group
         .operations
         .iter()
-        .map(|op| emit_operation(api, op))
+        .map(|op| emit_operation(plan, op))
         .collect()
 }
 
-fn emit_operation(api: &Api, op: &Operation) -> TokenStream {
+fn emit_operation(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     let req = ident(&request_name(op));
     let resp = response_path(op);
-    let (mut out, validate_body) = match &op.params {
-        Params::Fields { fields } => (
-            emit_struct(
-                api,
+    let mut out = match &op.request {
+        RequestPlan::Fields(fields) => {
+            let mut out = emit_struct(
+                plan,
                 &StructSpec {
                     name: &request_name(op),
                     required_name: required_name(op),
-                    attrs: docs::deprecated_attr(op.deprecated.as_deref()),
-                    doc: request_doc(api, op),
+                    attrs: docs::deprecated_attr(op.doc.deprecated.as_deref()),
+                    doc: request_doc(plan, op),
                     fields,
                     direction: Direction::Sent,
                     validate_at: false,
-                    source: op.source,
                 },
-            ),
-            validate::request_validate_body(fields, &op.constraints),
-        ),
-        Params::Unspecified { note } => (raw_request(api, op, note), quote!(Ok(()))),
+            );
+            out.extend(call::call_setters(op, &req, fields));
+            out
+        }
+        RequestPlan::Free { .. } => raw_request(plan, op),
     };
-    if let Params::Fields { fields } = &op.params {
-        out.extend(call::call_setters(op, &req, fields));
+    out.extend(response_type(plan, op));
+    if let Some(pages) = &op.calls.pages {
+        out.extend(paged_impl(pages, &req, &resp));
     }
-    out.extend(response_type(api, op));
-    if let (Some(paging), Response::Fields { .. }) = (&op.paging, &op.response) {
-        out.extend(paged_impl(paging, &req, &resp));
-    }
+    let validate_body = match &op.request {
+        RequestPlan::Fields(fields) => validate::request_validate_body(fields, &op.constraints),
+        RequestPlan::Free { .. } => quote!(Ok(())),
+    };
     out.extend(operation_impl(op, &req, &resp, &validate_body));
-    if let Some(states) = &op.final_states {
-        out.extend(call::final_state_impl(api, &req, states));
+    if let Some(states) = &op.calls.until_final {
+        out.extend(call::final_state_impl(plan, &req, states));
     }
     out
 }
 
 /// The doc of a request struct: the operation, its wire path, call notes, constraints,
 /// provenance, deprecation and decisions (the operation's and its constraints').
-fn request_doc(api: &Api, op: &Operation) -> Doc {
+fn request_doc(plan: &SdkPlan, op: &OperationPlan) -> Doc {
     let mut doc = Doc::new();
-    doc.text(&op.doc);
-    doc.raw(&format!("Request of `{}`.", op.name));
+    doc.text(&op.text);
+    doc.raw(&format!("Request of `{}`.", op.wire_name));
     doc.raw(&wire_path_line(op));
+    add_call_notes(&mut doc, op);
     let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
     doc.list("Constraints across fields:", &constraints);
-    docs::add_provenance(&mut doc, op.source);
-    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    docs::add_evidence(&mut doc, op.evidence.as_deref());
+    docs::add_deprecation(&mut doc, op.doc.deprecated.as_deref());
     let mut decision_ids = op.decisions.clone();
     for c in &op.constraints {
         for id in &c.decisions {
@@ -127,24 +135,39 @@ fn request_doc(api: &Api, op: &Operation) -> Doc {
             }
         }
     }
-    docs::add_decisions(&mut doc, api, &decision_ids);
+    docs::add_decisions(&mut doc, plan, &decision_ids);
     doc
+}
+
+/// What the plan says every SDK tells of the call beside its request: that it moves money
+/// (its error named by its rustdoc path) and that it needs an OTP.
+pub fn add_call_notes(doc: &mut Doc, op: &OperationPlan) {
+    if op.moves_money {
+        doc.raw(&sentences::MOVES_MONEY.replace(
+            "`OutcomeUnknown`",
+            "[`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)",
+        ));
+    }
+    if let Some(needs) = &op.needs_otp {
+        doc.raw(needs);
+    }
 }
 
 /// The request of an operation whose parameters the spec does not show: a JSON object
 /// sent verbatim.
-fn raw_request(api: &Api, op: &Operation, note: &str) -> TokenStream {
+fn raw_request(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     let req = ident(&request_name(op));
-    let deprecated = docs::deprecated_attr(op.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(op.doc.deprecated.as_deref());
     let mut doc = Doc::new();
-    doc.text(&op.doc);
-    doc.raw(&format!("Request of `{}`.", op.name));
+    doc.text(&op.text);
+    doc.raw(&format!("Request of `{}`.", op.wire_name));
     doc.raw(&wire_path_line(op));
+    add_call_notes(&mut doc, op);
     doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
-    doc.text(note);
-    docs::add_provenance(&mut doc, op.source);
-    docs::add_decisions(&mut doc, api, &op.decisions);
-    docs::add_deprecation(&mut doc, op.deprecated.as_deref());
+    doc.text(&op.params_note);
+    docs::add_evidence(&mut doc, op.evidence.as_deref());
+    docs::add_decisions(&mut doc, plan, &op.decisions);
+    docs::add_deprecation(&mut doc, op.doc.deprecated.as_deref());
     let doc = doc.outer();
     quote! {
         #doc
@@ -177,15 +200,18 @@ fn raw_request(api: &Api, op: &Operation, note: &str) -> TokenStream {
 /// The response type, when the answer has one of its own: a struct of received fields or
 /// an empty struct. An answer that is a record, or raw JSON, is that type (one path per
 /// item: no alias).
-fn response_type(api: &Api, op: &Operation) -> TokenStream {
+fn response_type(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     let resp = ident(&response_name(op));
     let mut rdoc = Doc::new();
-    rdoc.raw(&format!("Response `data` of `{}` ({}).", op.name, op.path));
+    rdoc.raw(&format!(
+        "Response `data` of `{}` ({}).",
+        op.wire_name, op.path
+    ));
     match &op.response {
-        Response::Fields { fields, source } if !fields.is_empty() => {
-            docs::add_provenance(&mut rdoc, *source);
+        ResponsePlan::Fields { fields, .. } if !fields.is_empty() => {
+            docs::add_evidence(&mut rdoc, op.answer_evidence.as_deref());
             emit_struct(
-                api,
+                plan,
                 &StructSpec {
                     name: &response_name(op),
                     required_name: String::new(),
@@ -194,18 +220,17 @@ fn response_type(api: &Api, op: &Operation) -> TokenStream {
                     fields,
                     direction: Direction::Received,
                     validate_at: false,
-                    source: *source,
                 },
             )
         }
-        Response::Fields { source, .. } => {
-            docs::add_provenance(&mut rdoc, *source);
+        ResponsePlan::Fields { .. } => {
+            docs::add_evidence(&mut rdoc, op.answer_evidence.as_deref());
             empty_response(&resp, &rdoc)
         }
-        Response::Record { .. } | Response::Unspecified { .. } => TokenStream::new(),
-        Response::Empty { note } => {
+        ResponsePlan::Record { .. } | ResponsePlan::Raw { .. } => TokenStream::new(),
+        ResponsePlan::Empty { .. } => {
             rdoc.raw("The service answers with code and msg only: there is no `data`.");
-            rdoc.text(note);
+            rdoc.text(&op.answer_note);
             empty_response(&resp, &rdoc)
         }
     }
@@ -214,12 +239,12 @@ fn response_type(api: &Api, op: &Operation) -> TokenStream {
 /// `baas_runtime::Operation` for the request: its name, path, whether it moves money,
 /// its response type and `validate`.
 fn operation_impl(
-    op: &Operation,
+    op: &OperationPlan,
     req: &Ident,
     resp: &TokenStream,
     validate_body: &TokenStream,
 ) -> TokenStream {
-    let name = &op.name;
+    let name = &op.wire_name;
     let path = &op.path;
     let moves_money = op.moves_money;
     quote! {
@@ -237,35 +262,33 @@ fn operation_impl(
 }
 
 /// `baas_runtime::Paged` for a paged operation whose response lists its items.
-fn paged_impl(paging: &crate::model::Paging, req: &Ident, resp: &TokenStream) -> TokenStream {
-    let Some(items) = &paging.items else {
-        return TokenStream::new();
-    };
-    let item_ty = rust_type(&items.item, Direction::Received);
-    let items_id = ident(&items.rust_name);
-    let page_id = ident(&paging.page.rust_name);
-    let size_id = ident(&paging.size.rust_name);
-    let first = names::int_lit(paging.first_page);
+fn paged_impl(pages: &PagesCall, req: &Ident, resp: &TokenStream) -> TokenStream {
+    let names = &pages.rust;
+    let item_ty = rust_type(&pages.item, Direction::Received);
+    let items_id = ident(&names.items);
+    let page_id = ident(&names.page);
+    let size_id = ident(&names.size);
+    let first = names::int_lit(pages.first_page);
     // Numbers as the parameter's type (int, long or a digit string).
-    let page_read = match paging.page.ty {
+    let page_read = match pages.page_ty {
         TypeRef::Int => quote!(i64::from(self.#page_id)),
         TypeRef::Long => quote!(self.#page_id),
         _ => quote!(self.#page_id.trim().parse::<i64>().unwrap_or(Self::FIRST_PAGE)),
     };
-    let size_read = match paging.size.ty {
+    let size_read = match names.size_ty {
         TypeRef::Int => quote!(Some(i64::from(self.#size_id))),
         TypeRef::Long => quote!(Some(self.#size_id)),
         _ => quote!(self.#size_id.trim().parse::<i64>().ok()),
     };
-    let page_write = match paging.page.ty {
+    let page_write = match pages.page_ty {
         TypeRef::Int => quote!(self.#page_id = i32::try_from(page).unwrap_or(i32::MAX);),
         TypeRef::Long => quote!(self.#page_id = page;),
         _ => quote!(self.#page_id = page.to_string();),
     };
-    let total = match &paging.total {
-        Some(t) => {
-            let id = ident(&t.rust_name);
-            match t.ty {
+    let total = match &names.total {
+        Some((rust, ty)) => {
+            let id = ident(rust);
+            match ty {
                 TypeRef::Int => quote!(response.#id.map(i64::from)),
                 _ => quote!(response.#id),
             }

@@ -5,9 +5,11 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::model::{Api, BusinessId, Operation, OtpFlow, OtpStep, SettledBy};
+use crate::plan::{
+    sentences, BusinessIdPlan, OperationPlan, OtpPlan, OtpStepPlan, SdkPlan, SettleCall,
+};
 
-fn request(step: &OtpStep) -> (TokenStream, TokenStream, proc_macro2::Ident) {
+fn request(step: &OtpStepPlan) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
     let req = ident(&format!("{}Request", step.type_name));
     let required = ident(&format!("{}Required", step.type_name));
@@ -28,14 +30,14 @@ fn lines_doc(lines: &[&str]) -> TokenStream {
 }
 
 /// The handle's `send_otp` and `confirm`, the flow's two steps.
-fn step_methods(flow: &OtpFlow) -> TokenStream {
+fn step_methods(flow: &OtpPlan) -> TokenStream {
     let (send_req, send_required, send_method) = request(&flow.send);
-    let send_id = ident(&flow.send.business_id);
-    let channel = ident(&flow.send.other);
+    let send_id = ident(&flow.send.rust.0);
+    let channel = ident(&flow.send.rust.1);
     let channel_ty = rust_type(&flow.send.other_ty, Direction::Sent);
     let (confirm_req, confirm_required, confirm_method) = request(&flow.confirm);
-    let confirm_id = ident(&flow.confirm.business_id);
-    let code = ident(&flow.confirm.other);
+    let confirm_id = ident(&flow.confirm.rust.0);
+    let code = ident(&flow.confirm.rust.1);
     let errors = "The client's [`Error`](baas_runtime::Error).";
     let send_doc = lines_doc(&[
         &format!(
@@ -73,9 +75,9 @@ fn step_methods(flow: &OtpFlow) -> TokenStream {
 
 /// `Client::group_pending`: pending applications grouped under one, confirmed with one
 /// OTP.
-fn group_pending(g: &OtpStep) -> TokenStream {
+fn group_pending(g: &OtpStepPlan) -> TokenStream {
     let (req, required, method) = request(g);
-    let ids = ident(&g.business_id);
+    let ids = ident(&g.rust.0);
     let doc = lines_doc(&[
         &format!("Groups pending applications under one application (`{}`), confirmed with one OTP: send and confirm the returned handle's OTP instead of each one's.", g.operation),
         "# Errors",
@@ -99,23 +101,26 @@ fn group_pending(g: &OtpStep) -> TokenStream {
 }
 
 /// `impl OtpApplication` for one request: where its application's business id is read.
-fn otp_application(module: &str, type_name: &str, business: &BusinessId) -> TokenStream {
+/// `field` is the Rust name of the answer field holding the id, when one does.
+fn otp_application(
+    module: &str,
+    type_name: &str,
+    business: &BusinessIdPlan,
+    field: Option<&str>,
+) -> TokenStream {
     let m = ident(module);
     let req = ident(&format!("{type_name}Request"));
     let (read, what) = match business {
-        BusinessId::ResponseField {
-            wire_name,
-            rust_name,
-        } => {
-            let f = ident(rust_name);
+        BusinessIdPlan::ResponseField(wire_name) => {
+            let f = ident(field.unwrap_or(wire_name));
             (
                 quote!(success.data.#f.as_deref()),
-                format!("the response's `{wire_name}`"),
+                sentences::business_id_from(Some(wire_name)),
             )
         }
-        BusinessId::RequestId => (
+        BusinessIdPlan::RequestId => (
             quote!(Some(success.request_id.as_str())),
-            "the requestId the call was sent with".to_owned(),
+            sentences::business_id_from(None),
         ),
     };
     quote! {
@@ -131,17 +136,21 @@ fn otp_application(module: &str, type_name: &str, business: &BusinessId) -> Toke
 
 /// `settle` on the handle of one operation's application: its status query sent once
 /// with the business id, each state read as its [`baas_runtime::Phase`].
-fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> TokenStream {
+fn settle_method(
+    plan: &SdkPlan,
+    flow: &OtpPlan,
+    op: &OperationPlan,
+    s: &SettleCall,
+) -> TokenStream {
     let m = ident(&op.group);
     let req = ident(&format!("{}Request", op.type_name));
-    let qm = ident(&s.group);
-    let query = ident(&format!("{}Request", s.type_name));
-    let query_required = ident(&format!("{}Required", s.type_name));
+    let qm = ident(&s.query_group);
+    let query = ident(&format!("{}Request", s.query_type_name));
+    let query_required = ident(&format!("{}Required", s.query_type_name));
     let param = ident(&s.param_rust);
-    let states = &s.states;
-    let field = ident(states.rust_name.as_deref().unwrap_or(&states.wire_name));
-    let rule = flow.otp_reuse.clone().unwrap_or_default();
-    let (state_ty, read) = match states.enum_name.as_deref().and_then(|e| api.enum_def(e)) {
+    let field = ident(s.field_rust.as_deref().unwrap_or(&s.field));
+    let rule = &s.otp_rule;
+    let (state_ty, read) = match s.enum_name.as_deref().and_then(|e| plan.enum_plan(e)) {
         Some(def) => {
             let ty = ident(&def.name);
             let arm = |wires: &[String]| -> Vec<TokenStream> {
@@ -154,8 +163,8 @@ fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> To
                     })
                     .collect()
             };
-            let awaiting = arm(&states.awaiting_otp);
-            let finals = arm(&states.values);
+            let awaiting = arm(&s.awaiting_otp);
+            let finals = arm(&s.finals);
             (
                 quote!(super::enums::#ty),
                 quote! {
@@ -172,8 +181,8 @@ fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> To
             )
         }
         None => {
-            let awaiting = &states.awaiting_otp;
-            let finals = &states.values;
+            let awaiting = &s.awaiting_otp;
+            let finals = &s.finals;
             (
                 quote!(String),
                 quote! {
@@ -195,11 +204,11 @@ fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> To
     let doc = lines_doc(&[
         &format!(
             "Settles a confirmation whose outcome is unknown (`{}` failed with [`Outcome::Unknown`](baas_runtime::Outcome::Unknown)): sends `{}` once with the business id and reads `{}`.",
-            flow.confirm.operation, s.query, states.wire_name
+            flow.confirm.operation, s.query, s.field
         ),
         &format!(
             "[`Settlement::NotConfirmed`](baas_runtime::Settlement::NotConfirmed) when it is {} (still waiting for its OTP): the confirmation never arrived, so confirming again is safe, as its `otp_rule` says. [`Settlement::Confirmed`](baas_runtime::Settlement::Confirmed) (with the state, and whether it is final) otherwise: do not confirm again. [`Settlement::StillUnknown`](baas_runtime::Settlement::StillUnknown) with the error when the lookup fails or its answer carries no state, or one this SDK does not list.",
-            states.awaiting_otp.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ")
+            s.awaiting_otp.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ")
         ),
     ]);
     quote! {
@@ -224,34 +233,48 @@ fn settle_method(api: &Api, flow: &OtpFlow, op: &Operation, s: &SettledBy) -> To
     }
 }
 
+/// `impl OtpApplication` for every request whose call makes an application waiting for its
+/// OTP, and for the group step's.
+fn otp_applications(plan: &SdkPlan, flow: &OtpPlan) -> Vec<TokenStream> {
+    let mut impls: Vec<TokenStream> = plan
+        .operations()
+        .filter_map(|op| {
+            let p = op.calls.pending.as_ref()?;
+            Some(otp_application(
+                &op.group,
+                &op.type_name,
+                &p.business_id,
+                p.business_id_rust.as_deref(),
+            ))
+        })
+        .collect();
+    if let Some(g) = &flow.group {
+        let business = BusinessIdPlan::ResponseField(g.other.clone());
+        impls.push(otp_application(
+            &g.group,
+            &g.type_name,
+            &business,
+            Some(&g.rust.1),
+        ));
+    }
+    impls
+}
+
 /// The `pending` module's items (empty when the spec marks no OTP flow).
-pub fn emit_pending(api: &Api) -> TokenStream {
-    let Some(flow) = &api.otp_flow else {
+pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
+    let Some(flow) = &plan.otp else {
         return TokenStream::new();
     };
     let steps = step_methods(flow);
     let group = flow.group.as_ref().map(group_pending);
-    let settles: Vec<TokenStream> = api
+    let settles: Vec<TokenStream> = plan
         .operations()
         .filter_map(|op| {
-            let s = op.settled_by.as_ref()?;
-            Some(settle_method(api, flow, op, s))
+            let s = op.calls.settle.as_ref()?;
+            Some(settle_method(plan, flow, op, s))
         })
         .collect();
-    let mut impls: Vec<TokenStream> = api
-        .operations()
-        .filter_map(|op| {
-            let b = op.business_id.as_ref()?;
-            Some(otp_application(&op.group, &op.type_name, b))
-        })
-        .collect();
-    if let Some(g) = &flow.group {
-        let business = BusinessId::ResponseField {
-            wire_name: g.other_wire.clone(),
-            rust_name: g.other.clone(),
-        };
-        impls.push(otp_application(&g.group, &g.type_name, &business));
-    }
+    let impls = otp_applications(plan, flow);
     quote! {
         /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request: it is what makes `.pending()` available on its call, and what [`PendingApplication::from_success`] reads from a call made through the runtime client.
         pub trait OtpApplication: baas_runtime::Operation {

@@ -15,7 +15,8 @@ use quote::quote;
 use super::docs::{self, Doc};
 use super::names::{ident, number_with, plain, rust_type, Direction};
 use super::validate;
-use crate::model::{Api, Field, Record, Source, TypeRef};
+use crate::model::TypeRef;
+use crate::plan::{FieldPlan, RecordPlan, SdkPlan};
 
 /// What to emit for one struct.
 pub struct StructSpec<'a> {
@@ -28,32 +29,25 @@ pub struct StructSpec<'a> {
     /// Further attributes of the type (`#[deprecated]`).
     pub attrs: TokenStream,
     /// Fields in spec order.
-    pub fields: &'a [Field],
+    pub fields: &'a [FieldPlan],
     /// Which shape.
     pub direction: Direction,
     /// Whether to emit `validate_at` (records used in requests).
     pub validate_at: bool,
-    /// Where the type as a whole comes from (its doc says it once; a field says its own
-    /// only where it differs).
-    pub source: Source,
 }
 
 impl StructSpec<'_> {
-    fn required(&self) -> Vec<&Field> {
+    fn required(&self) -> Vec<&FieldPlan> {
         match self.direction {
-            Direction::Sent => self
-                .fields
-                .iter()
-                .filter(|f| !f.optional_when_sent())
-                .collect(),
+            Direction::Sent => self.fields.iter().filter(|f| f.required()).collect(),
             Direction::Received => Vec::new(),
         }
     }
 }
 
 /// Whether a field of a struct of this direction is stored as an `Option`.
-pub fn is_option(field: &Field, direction: Direction) -> bool {
-    direction == Direction::Received || field.optional_when_sent()
+pub fn is_option(field: &FieldPlan, direction: Direction) -> bool {
+    direction == Direction::Received || !field.required()
 }
 
 /// The derives of a struct: sent structs serialize (and deserialize only in the
@@ -76,13 +70,13 @@ fn derives(direction: Direction, default: bool) -> TokenStream {
 
 /// Emits the struct, its struct of required fields, constructor, setters and (for
 /// records used in requests) `validate_at`.
-pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
+pub fn emit_struct(plan: &SdkPlan, spec: &StructSpec<'_>) -> TokenStream {
     let name = ident(spec.name);
     let type_doc = spec.doc.outer();
     let field_tokens: Vec<TokenStream> = spec
         .fields
         .iter()
-        .map(|f| struct_field(api, f, spec.direction, spec.source))
+        .map(|f| struct_field(plan, f, spec.direction))
         .collect();
     let required = spec.required();
     let derives = derives(spec.direction, required.is_empty());
@@ -110,12 +104,7 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
             out.extend(required_struct(spec, &required));
             methods.push(constructor(spec, &required));
         }
-        methods.extend(
-            spec.fields
-                .iter()
-                .filter(|f| f.optional_when_sent())
-                .map(setter),
-        );
+        methods.extend(spec.fields.iter().filter(|f| !f.required()).map(setter));
     }
     if spec.direction == Direction::Received {
         methods.extend(spec.fields.iter().map(stub_setter));
@@ -133,7 +122,7 @@ pub fn emit_struct(api: &Api, spec: &StructSpec<'_>) -> TokenStream {
     out
 }
 
-fn struct_field(api: &Api, field: &Field, direction: Direction, source: Source) -> TokenStream {
+fn struct_field(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> TokenStream {
     let id = ident(&field.rust_name);
     let optional = is_option(field, direction);
     let base = rust_type(&field.ty, direction);
@@ -142,8 +131,8 @@ fn struct_field(api: &Api, field: &Field, direction: Direction, source: Source) 
     } else {
         base
     };
-    let doc = docs::field_doc(api, field, direction == Direction::Sent, source).outer();
-    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
+    let doc = docs::field_doc(plan, field, direction).outer();
+    let deprecated = docs::deprecated_attr(field.deprecated());
     let mut serde_args = Vec::new();
     if plain(&field.rust_name) != field.wire_name {
         let wire = &field.wire_name;
@@ -186,7 +175,7 @@ fn lenient_with(ty: &TypeRef, direction: Direction) -> Option<&'static str> {
 }
 
 /// `<Name>Required`: the required fields, public, built with a struct literal.
-fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
+fn required_struct(spec: &StructSpec<'_>, required: &[&FieldPlan]) -> TokenStream {
     let name = &spec.name;
     let req = ident(&spec.required_name);
     let fields = required.iter().map(|f| {
@@ -200,7 +189,7 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
             plain(&f.rust_name)
         ));
         let doc = doc.outer();
-        let deprecated = docs::deprecated_attr(f.deprecated.as_deref());
+        let deprecated = docs::deprecated_attr(f.deprecated());
         quote! {
             #doc
             #deprecated
@@ -229,12 +218,12 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
     }
 }
 
-fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
+fn constructor(spec: &StructSpec<'_>, required: &[&FieldPlan]) -> TokenStream {
     let req = ident(&spec.required_name);
     let names: Vec<_> = required.iter().map(|f| ident(&f.rust_name)).collect();
     let inits = spec.fields.iter().map(|f| {
         let id = ident(&f.rust_name);
-        if f.optional_when_sent() {
+        if !f.required() {
             quote!(#id: None)
         } else {
             quote!(#id)
@@ -259,14 +248,14 @@ fn constructor(spec: &StructSpec<'_>, required: &[&Field]) -> TokenStream {
     }
 }
 
-fn setter(field: &Field) -> TokenStream {
+fn setter(field: &FieldPlan) -> TokenStream {
     let id = ident(&field.rust_name);
     let base = rust_type(&field.ty, Direction::Sent);
     let doc = format!(
         " Sets `{}` (see the field's documentation).",
         field.wire_name
     );
-    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(field.deprecated());
     quote! {
         #[doc = #doc]
         #deprecated
@@ -282,7 +271,7 @@ fn setter(field: &Field) -> TokenStream {
 /// with the `Serialize` a stub answer needs): a stub answer in one
 /// expression (`Account::default().with_balance(..)`), where `#[non_exhaustive]` forbids
 /// a struct literal.
-fn stub_setter(field: &Field) -> TokenStream {
+fn stub_setter(field: &FieldPlan) -> TokenStream {
     let id = ident(&field.rust_name);
     let with = ident(&format!("with_{}", plain(&field.rust_name)));
     let base = rust_type(&field.ty, Direction::Received);
@@ -290,7 +279,7 @@ fn stub_setter(field: &Field) -> TokenStream {
         " This value with `{}` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.",
         field.wire_name
     );
-    let deprecated = docs::deprecated_attr(field.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(field.deprecated());
     quote! {
         #[cfg(feature = "server")]
         #[doc = #doc]
@@ -305,27 +294,23 @@ fn stub_setter(field: &Field) -> TokenStream {
 
 /// Emits every record of the API, sorted by name: for each direction it is used in, one
 /// shape.
-pub fn emit_records(api: &Api) -> TokenStream {
+pub fn emit_records(plan: &SdkPlan) -> TokenStream {
     let mut out = TokenStream::new();
-    for record in &api.records {
-        if record.used_in_request {
-            out.extend(record_shape(api, record, Direction::Sent));
+    for record in &plan.records {
+        if record.sent {
+            out.extend(record_shape(plan, record, Direction::Sent));
         }
-        if record.used_in_response || !record.used_in_request {
-            out.extend(record_shape(api, record, Direction::Received));
+        if record.received {
+            out.extend(record_shape(plan, record, Direction::Received));
         }
     }
     out
 }
 
-fn record_shape(api: &Api, record: &Record, direction: Direction) -> TokenStream {
+fn record_shape(plan: &SdkPlan, record: &RecordPlan, direction: Direction) -> TokenStream {
     let mut doc = Doc::new();
-    doc.text(&record.doc);
-    let name = match direction {
-        Direction::Sent => &record.name,
-        Direction::Received => &record.received_name,
-    };
-    match (direction, record.has_two_shapes()) {
+    doc.text(&record.text);
+    match (direction, record.two_shapes()) {
         (Direction::Sent, true) => {
             doc.raw(&format!(
                 "The shape sent in requests (responses carry [`{}`]).",
@@ -340,19 +325,18 @@ fn record_shape(api: &Api, record: &Record, direction: Direction) -> TokenStream
         }
         _ => {}
     }
-    docs::add_provenance(&mut doc, record.source);
-    docs::add_decisions(&mut doc, api, &record.decisions);
+    docs::add_evidence(&mut doc, record.evidence.as_deref());
+    docs::add_decisions(&mut doc, plan, &record.decisions);
     emit_struct(
-        api,
+        plan,
         &StructSpec {
-            name,
+            name: record.name_in(direction),
             required_name: format!("{}Required", record.name),
             attrs: TokenStream::new(),
             doc,
             fields: &record.fields,
             direction,
             validate_at: direction == Direction::Sent,
-            source: record.source,
         },
     )
 }

@@ -1,14 +1,14 @@
-//! Generated validation: one `baas_runtime::Validator` call per client-checked rule,
-//! `validate_at` for records used in requests, and the operation constraints. Reads only
-//! the checked model (bounds are numbers, constraints name resolved parameters), so it
-//! cannot fail.
+//! Generated validation: one `baas_runtime::Validator` call per check the plan gives a
+//! field (`FieldPlan::checks`, from the rule registry), `validate_at` for records used in
+//! requests, and the operation constraints the client checks. Reads only the plan (bounds
+//! are numbers, constraints name resolved parameters), so it cannot fail.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::names::{amount_expr, ident, int_lit, u64_lit};
-use crate::model::{Condition, Constraint, ConstraintKind, Field, ParamRef, Rule, TypeRef};
-use crate::plan::sentences::condition as condition_text;
+use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
+use crate::plan::{ConstraintPlan, FieldPlan};
 use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 
 /// Where validation code runs: in an operation's `validate`, which owns the validator
@@ -64,17 +64,9 @@ impl Place {
     }
 }
 
-/// The validator calls of the client-checked rules (server-side rules are documented,
-/// never checked) on a value whose (element) type is `elem`, at `level`.
-fn checks<'a>(
-    rules: &'a [Rule],
-    elem: &'a TypeRef,
-    level: CheckLevel,
-) -> impl Iterator<Item = Check> + 'a {
-    rules
-        .iter()
-        .filter_map(move |r| r.kind.check(elem))
-        .filter(move |c| c.level == level)
+/// The plan's checks of a field at `level` (server-side rules have none).
+fn checks(field: &FieldPlan, level: CheckLevel) -> impl Iterator<Item = &Check> {
+    field.checks.iter().filter(move |c| c.level == level)
 }
 
 /// `v.<method>(path, value, args...)` for one check.
@@ -106,13 +98,13 @@ fn call(check: &Check, path: &TokenStream, value: TokenStream) -> TokenStream {
 /// Checks of one value of scalar (non-array) type `ty` at `place`, whose path is the
 /// expression `path` (a `FieldPath`).
 fn scalar_checks(
-    field: &Field,
+    field: &FieldPlan,
     ty: &TypeRef,
     place: &Place,
     path: &TokenStream,
     ctx: Ctx,
 ) -> Vec<TokenStream> {
-    let mut out: Vec<TokenStream> = checks(&field.rules, ty, CheckLevel::Value)
+    let mut out: Vec<TokenStream> = checks(field, CheckLevel::Value)
         .map(|check| {
             let value = match check.value {
                 CheckValue::Text | CheckValue::Amount => place.by_ref(),
@@ -124,7 +116,7 @@ fn scalar_checks(
                 // Lengths are array-level checks, made by the caller.
                 CheckValue::Length => place.by_ref(),
             };
-            call(&check, path, value)
+            call(check, path, value)
         })
         .collect();
     if let TypeRef::Record { .. } = ty {
@@ -145,9 +137,9 @@ fn int_value(ty: &TypeRef, place: &Place) -> TokenStream {
 }
 
 /// Checks of one field, reading `self.<field>`.
-fn field_checks(field: &Field, ctx: Ctx) -> TokenStream {
+fn field_checks(field: &FieldPlan, ctx: Ctx) -> TokenStream {
     let wire = &field.wire_name;
-    let optional = field.optional_when_sent();
+    let optional = !field.required();
     let id = ident(&field.rust_name);
     let path = quote!(at.field(#wire));
     // An optional field is checked inside `if let Some(value) = &self.<field>`.
@@ -160,8 +152,8 @@ fn field_checks(field: &Field, ctx: Ctx) -> TokenStream {
     match &field.ty {
         TypeRef::Array { item } => {
             let array = place.receiver();
-            for check in checks(&field.rules, &field.ty, CheckLevel::Array) {
-                stmts.push(call(&check, &path, quote!(#array.len())));
+            for check in checks(field, CheckLevel::Array) {
+                stmts.push(call(check, &path, quote!(#array.len())));
             }
             let element_path = quote!(at.field(#wire).index(i));
             let element = scalar_checks(field, item, &Place::Ref(quote!(item)), &element_path, ctx);
@@ -176,7 +168,7 @@ fn field_checks(field: &Field, ctx: Ctx) -> TokenStream {
         ty => stmts.extend(scalar_checks(field, ty, &place, &path, ctx)),
     }
     let mut out = TokenStream::new();
-    if !optional && field.ty == TypeRef::String {
+    if field.required_text() {
         // `new` makes a required string impossible to omit, but not to leave empty: an
         // empty account id or name is as missing as an absent one.
         out.extend(quote!(v.required(#path, !self.#id.is_empty());));
@@ -208,7 +200,7 @@ fn present_expr(p: &ParamRef) -> TokenStream {
 }
 
 /// `validate_at` of a record used in requests (its sent shape).
-pub fn record_validate_at(fields: &[Field]) -> TokenStream {
+pub fn record_validate_at(fields: &[FieldPlan]) -> TokenStream {
     let body: TokenStream = fields
         .iter()
         .map(|f| field_checks(f, Ctx::Record))
@@ -227,7 +219,7 @@ pub fn record_validate_at(fields: &[Field]) -> TokenStream {
 }
 
 /// The body of an operation's `validate`: field rules then constraints.
-pub fn request_validate_body(fields: &[Field], constraints: &[Constraint]) -> TokenStream {
+pub fn request_validate_body(fields: &[FieldPlan], constraints: &[ConstraintPlan]) -> TokenStream {
     let mut body: TokenStream = fields
         .iter()
         .map(|f| field_checks(f, Ctx::Request))
@@ -244,7 +236,7 @@ pub fn request_validate_body(fields: &[Field], constraints: &[Constraint]) -> To
     }
 }
 
-fn constraint_check(c: &Constraint) -> TokenStream {
+fn constraint_check(c: &ConstraintPlan) -> TokenStream {
     let presence = |refs: &[ParamRef]| -> Vec<TokenStream> {
         refs.iter()
             .map(|p| {
@@ -258,7 +250,7 @@ fn constraint_check(c: &Constraint) -> TokenStream {
         ConstraintKind::RequiredIf { field, when } => {
             let present = present_expr(field);
             let holds = condition_expr(when);
-            let text = condition_text(when);
+            let text = c.condition.as_deref().unwrap_or_default();
             let wire = &field.wire_name;
             quote!(v.required_if(at.field(#wire), #present, #holds, #text);)
         }

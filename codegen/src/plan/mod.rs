@@ -12,21 +12,27 @@
 //! |--------|---------------|
 //! | [`words`] | names as words, cased by each language's table |
 //! | [`sentences`] | every partner-facing sentence kind, written once |
-//! | `operations` | operations, their calls and their OTP flow |
+//! | `operations` | operations and their calls |
+//! | `otp` | the OTP flow's steps |
+//! | `decisions` | the recorded decisions |
 //! | `shapes` | fields, records, value sets, result codes, notifications |
 
+mod decisions;
 mod operations;
+mod otp;
 pub mod sentences;
 mod shapes;
 pub mod words;
 
+pub use decisions::DecisionPlan;
 pub use operations::{
-    BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
-    PendingCall, RequestPlan, ResponsePlan, SettleCall,
+    BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, PagesCall, PagesRust, PendingCall,
+    RequestPlan, ResponsePlan, SettleCall,
 };
+pub use otp::{OtpPlan, OtpStepPlan};
 pub use shapes::{
     param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
-    ValuePlan,
+    RulePlan, ValuePlan,
 };
 pub use words::Words;
 
@@ -112,6 +118,8 @@ pub struct SdkPlan {
     pub notifications: Vec<NotificationPlan>,
     /// The OTP flow, when the spec marks its steps.
     pub otp: Option<OtpPlan>,
+    /// The recorded decisions, in spec order.
+    pub decisions: Vec<DecisionPlan>,
 }
 
 impl SdkPlan {
@@ -148,6 +156,11 @@ impl SdkPlan {
             .map(|c| c.code.as_str())
     }
 
+    /// The recorded decision of this id.
+    pub fn decision(&self, id: &str) -> Option<&DecisionPlan> {
+        self.decisions.iter().find(|d| d.id == id)
+    }
+
     /// The value set of this name.
     pub fn enum_plan(&self, name: &str) -> Option<&EnumPlan> {
         self.enums.iter().find(|e| e.name == name)
@@ -175,7 +188,7 @@ impl SdkPlan {
 
 /// The plan of a checked model.
 pub fn build(api: &Api) -> SdkPlan {
-    let otp = operations::otp_plan(api);
+    let otp = otp::otp_plan(api);
     let mut plan = SdkPlan {
         title: api.title.clone(),
         client_version: api.client_version.clone(),
@@ -184,13 +197,14 @@ pub fn build(api: &Api) -> SdkPlan {
         groups: api
             .groups
             .iter()
-            .map(|g| operations::group(g, otp.as_ref(), api.otp_flow.as_ref()))
+            .map(|g| operations::group(api, g, otp.as_ref()))
             .collect(),
         records: api.records.iter().map(shapes::record).collect(),
         enums: api.enums.iter().map(shapes::enum_plan).collect(),
         result_codes: api.result_codes.iter().map(shapes::code).collect(),
         notifications: api.notifications.iter().map(shapes::notification).collect(),
         otp,
+        decisions: decisions::decisions(api),
     };
     mark_open_values(&mut plan, api);
     plan

@@ -58,14 +58,19 @@ fn condition_in_code(condition: &Condition) -> String {
 
 /// A constraint of an operation in words, with its spec text and where it comes from.
 pub fn constraint(c: &Constraint) -> String {
-    constraint_with(c, &partner_text)
+    constraint_with(&c.kind, &c.doc, c.source, &partner_text)
 }
 
 /// [`constraint`], with the spec's own text (the constraint's doc, a rule only the service
 /// checks) passed through `spec_text`: a renderer whose doc syntax gives some characters
 /// a meaning (rustdoc's Markdown) escapes them there.
-pub fn constraint_with(c: &Constraint, spec_text: &dyn Fn(&str) -> String) -> String {
-    let mut text = match &c.kind {
+pub fn constraint_with(
+    kind: &ConstraintKind,
+    doc: &str,
+    source: Source,
+    spec_text: &dyn Fn(&str) -> String,
+) -> String {
+    let mut text = match kind {
         ConstraintKind::RequiredIf { field, when } => format!(
             "`{}` is required when {}.",
             field.wire_name,
@@ -84,12 +89,12 @@ pub fn constraint_with(c: &Constraint, spec_text: &dyn Fn(&str) -> String) -> St
             format!("{}: checked by the service only: {rule}", names.join(", "))
         }
     };
-    let doc = as_sentence(&spec_text(&c.doc));
+    let doc = as_sentence(&spec_text(doc));
     if !doc.is_empty() {
         text.push(' ');
         text.push_str(&doc);
     }
-    if let Some(words) = evidence(c.source) {
+    if let Some(words) = evidence(source) {
         text.push(' ');
         text.push_str(&words);
     }
@@ -273,6 +278,20 @@ pub const UNKNOWN_VALUE: &str = "A value this version of the SDK does not list i
 pub const OPEN_VALUE_SET: &str = "The list is open: a request may carry a value this version \
     does not list (the listed ones are named here), and an answer's is kept.";
 
+/// A result code the client retries.
+pub const MAY_BE_RETRIED: &str = "May be retried.";
+
 /// The retryable result codes.
 pub const RETRYABLE_CODES: &str =
     "The result codes the spec marks retryable: the client retries these only.";
+
+/// Whether a sent field must be given.
+pub fn requirement(requirement: crate::model::Requirement) -> &'static str {
+    match requirement {
+        crate::model::Requirement::Required => "Required.",
+        crate::model::Requirement::Optional => "Optional.",
+        crate::model::Requirement::Conditional => {
+            "Required under a condition: see the request's constraints."
+        }
+    }
+}

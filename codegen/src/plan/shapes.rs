@@ -4,9 +4,9 @@ use super::sentences;
 use super::{Direction, Doc, Words};
 use crate::model::{
     Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, ParamRef, Record,
-    Requirement, ResultCode, Source, TypeRef,
+    Requirement, ResultCode, Rule, Source, TypeRef,
 };
-use crate::rules::{Check, CheckLevel};
+use crate::rules::{Check, CheckLevel, RuleKind};
 use crate::text::partner_text;
 
 /// One field of a request, an answer or a record.
@@ -36,6 +36,37 @@ pub struct FieldPlan {
     pub sent_doc: Doc,
     /// What the received shape says of it.
     pub received_doc: Doc,
+    /// The spec's text of it alone, in partner text (`""` when none), for renderers that
+    /// lay out a field's doc their own way.
+    pub text: String,
+    /// Where it is known from, when that is not where what holds it is known from.
+    pub evidence: Option<String>,
+    /// Its rules (the ones only the service checks included), in spec order.
+    pub rules: Vec<RulePlan>,
+    /// The recorded decisions that mark it, by id.
+    pub decisions: Vec<String>,
+}
+
+/// One rule of a field, as its docs list it.
+#[derive(Debug, Clone)]
+pub struct RulePlan {
+    /// The rule kind with its argument (its words: [`RuleKind::words_with`]).
+    pub kind: RuleKind,
+    /// The spec's note on it, in partner text (`""` when none).
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
+    /// Whether it applies to each element of an array field (not to the array).
+    pub each_element: bool,
+}
+
+fn rule(rule: &Rule, ty: &TypeRef) -> RulePlan {
+    RulePlan {
+        kind: rule.kind.clone(),
+        text: partner_text(&rule.doc),
+        evidence: sentences::evidence(rule.source),
+        each_element: matches!(ty, TypeRef::Array { .. }) && !rule.kind.key().on_the_array(),
+    }
 }
 
 impl FieldPlan {
@@ -48,6 +79,11 @@ impl FieldPlan {
     /// Whether a required text must also be non-empty (the runtimes' `required` check).
     pub fn required_text(&self) -> bool {
         self.required() && self.ty == TypeRef::String
+    }
+
+    /// `Some(note)` when the field is deprecated (both directions say so).
+    pub fn deprecated(&self) -> Option<&str> {
+        self.sent_doc.deprecated.as_deref()
     }
 
     /// The doc of the field in one direction.
@@ -99,8 +135,8 @@ pub fn field(field: &Field, within: Option<Source>) -> FieldPlan {
     if let Some(rules) = sentences::rules(field) {
         sent.push(rules);
     }
-    if let Some(words) = evidence {
-        sent.push(words);
+    if let Some(words) = &evidence {
+        sent.push(words.clone());
     }
     FieldPlan {
         wire_name: field.wire_name.clone(),
@@ -112,6 +148,10 @@ pub fn field(field: &Field, within: Option<Source>) -> FieldPlan {
         checks: checks(field),
         sent_doc: sent.deprecated(field.deprecated.as_deref()),
         received_doc: received.deprecated(field.deprecated.as_deref()),
+        text: partner_text(&field.doc),
+        evidence,
+        rules: field.rules.iter().map(|r| rule(r, &field.ty)).collect(),
+        decisions: field.decisions.clone(),
     }
 }
 
@@ -131,6 +171,20 @@ pub struct ConstraintPlan {
     pub sentence: String,
     /// The condition in words, for a violation's message (`RequiredIf` only).
     pub condition: Option<String>,
+    /// The spec's note on it (as written).
+    pub doc: String,
+    /// Where it is known from.
+    pub source: Source,
+    /// The recorded decisions that mark it, by id.
+    pub decisions: Vec<String>,
+}
+
+impl ConstraintPlan {
+    /// [`ConstraintPlan::sentence`], with the spec's own text passed through `spec_text`
+    /// (a renderer whose doc syntax gives some characters a meaning escapes them there).
+    pub fn sentence_with(&self, spec_text: &dyn Fn(&str) -> String) -> String {
+        sentences::constraint_with(&self.kind, &self.doc, self.source, spec_text)
+    }
 }
 
 /// A constraint's plan.
@@ -143,6 +197,9 @@ pub fn constraint(c: &Constraint) -> ConstraintPlan {
             _ => None,
         },
         kind: c.kind.clone(),
+        doc: c.doc.clone(),
+        source: c.source,
+        decisions: c.decisions.clone(),
     }
 }
 
@@ -159,11 +216,22 @@ pub struct RecordPlan {
     pub received: bool,
     /// Its doc.
     pub doc: Doc,
+    /// The spec's text of it alone, in partner text.
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
+    /// The recorded decisions that mark it, by id.
+    pub decisions: Vec<String>,
     /// Its fields, in spec order.
     pub fields: Vec<FieldPlan>,
 }
 
 impl RecordPlan {
+    /// Whether it has a shape in each direction (`Name` sent, `NameReceived` received).
+    pub fn two_shapes(&self) -> bool {
+        self.sent && self.received
+    }
+
     /// The name of the record's shape in one direction.
     pub fn name_in(&self, dir: Direction) -> &str {
         match dir {
@@ -195,6 +263,9 @@ pub fn record(r: &Record) -> RecordPlan {
         sent: r.used_in_request,
         received: r.used_in_response || !r.used_in_request,
         doc,
+        text: partner_text(&r.doc),
+        evidence: sentences::evidence(r.source),
+        decisions: r.decisions.clone(),
         fields: r.fields.iter().map(|f| field(f, Some(r.source))).collect(),
     }
 }
@@ -210,6 +281,12 @@ pub struct EnumPlan {
     pub open: bool,
     /// Its doc (the sentence on unknown values included).
     pub doc: Doc,
+    /// The spec's text of it alone, in partner text.
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
+    /// The recorded decisions that mark it, by id.
+    pub decisions: Vec<String>,
     /// Its values, in spec order.
     pub values: Vec<ValuePlan>,
 }
@@ -227,6 +304,10 @@ pub struct ValuePlan {
     pub integer: Option<i64>,
     /// Its doc (where it is known from, when that differs from its set's source).
     pub doc: Doc,
+    /// The spec's text of it alone, in partner text.
+    pub text: String,
+    /// Where it is known from, when that differs from where its set is known from.
+    pub evidence: Option<String>,
 }
 
 /// A value set's plan.
@@ -245,6 +326,9 @@ pub fn enum_plan(e: &EnumDef) -> EnumPlan {
         integer: e.wire_type == EnumWireType::Integer,
         open: e.open,
         doc,
+        text: partner_text(&e.doc),
+        evidence: sentences::evidence(e.source),
+        decisions: e.decisions.clone(),
         values: e
             .values
             .iter()
@@ -254,6 +338,10 @@ pub fn enum_plan(e: &EnumDef) -> EnumPlan {
                 words: Words::of(&v.name),
                 integer: v.integer,
                 doc: Doc::of([partner_text(&e.value_doc(v))]).deprecated(v.deprecated.as_deref()),
+                text: partner_text(&v.doc),
+                evidence: (v.source != e.source)
+                    .then(|| sentences::evidence(v.source))
+                    .flatten(),
             })
             .collect(),
     }
@@ -270,17 +358,30 @@ pub struct CodePlan {
     pub words: Words,
     /// Its text as a sentence, whether it may be retried, where it is known from.
     pub doc: String,
+    /// Its text alone, as a sentence.
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
     /// Whether the client retries it.
     pub retryable: bool,
 }
 
 /// A result code's plan.
 pub fn code(c: &ResultCode) -> CodePlan {
+    let text = partner_text(&c.text_sentence());
+    let evidence = sentences::evidence(c.source);
+    let mut doc = vec![text.clone()];
+    if c.retryable {
+        doc.push(sentences::MAY_BE_RETRIED.to_owned());
+    }
+    doc.extend(evidence.clone());
     CodePlan {
         code: c.code.clone(),
         name: c.name.clone(),
         words: Words::of(&c.name),
-        doc: partner_text(&c.partner_doc()),
+        doc: doc.join(" "),
+        text,
+        evidence,
         retryable: c.retryable,
     }
 }
@@ -296,6 +397,12 @@ pub struct NotificationPlan {
     pub words: Words,
     /// Its doc (the payload note when the payload is not shown).
     pub doc: Doc,
+    /// The spec's text of it alone, in partner text.
+    pub text: String,
+    /// Where it is known from, when not the bank's API document.
+    pub evidence: Option<String>,
+    /// What the spec says of its payload, in partner text (`""` when nothing).
+    pub payload_note: String,
     /// The record its `params` holds (its received shape's name), when shown.
     pub payload: Option<String>,
     /// The operations it relates to, by wire name.
@@ -316,6 +423,9 @@ pub fn notification(n: &Notification) -> NotificationPlan {
         name: n.name.clone(),
         words: Words::of(&n.name),
         doc,
+        text: partner_text(&n.doc),
+        evidence: sentences::evidence(n.source),
+        payload_note: partner_text(&n.payload_note),
         payload: n.payload.as_ref().map(|p| p.received_name.clone()),
         relates_to: n.relates_to.clone(),
     }

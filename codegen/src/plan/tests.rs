@@ -49,7 +49,18 @@ fn every_operation_has_the_calls_the_model_gives_it() {
             .iter()
             .any(|s| s == super::sentences::MOVES_MONEY);
         assert_eq!(moves, op.moves_money, "{}: the money sentence", op.name);
+        assert_eq!(
+            p.needs_otp.is_some(),
+            op.otp,
+            "{}: the OTP sentence",
+            op.name
+        );
+        if let Some(needs) = &p.needs_otp {
+            assert!(p.doc.paragraphs.contains(needs), "{}", op.name);
+            assert!(p.request_doc.paragraphs.contains(needs), "{}", op.name);
+        }
     }
+    assert!(plan.operations().any(|o| o.needs_otp.is_some()));
     // The spec pages, confirms and waits somewhere: the checks above are not vacuous.
     assert!(plan.operations().any(|o| o.calls.pages.is_some()));
     assert!(plan.operations().any(|o| o.calls.pending.is_some()));
@@ -145,5 +156,82 @@ fn required_fields_have_the_required_check_and_checks_come_from_the_registry() {
                 assert_eq!(fp.checks.len(), client_rules, "{}.{}", op.name, f.wire_name);
             }
         }
+    }
+}
+
+/// A decision marking more than three items applies throughout (listed once); one marking
+/// three or fewer is linked from each.
+#[test]
+fn a_decision_is_blanket_beyond_three_items() {
+    let (mut api, _) = spec();
+    api.decisions.push(crate::model::Decision {
+        id: "t1".into(),
+        about: "a test".into(),
+        source_text: String::new(),
+        decision: "Decided.".into(),
+        reason: "Because.".into(),
+    });
+    let mut marked = 0;
+    for r in &mut api.records {
+        for f in &mut r.fields {
+            if marked < 3 {
+                f.decisions.push("t1".into());
+                marked += 1;
+            }
+        }
+    }
+    assert_eq!(marked, 3);
+    let blanket = |api: &Api| build(api).decision("t1").expect("planned").blanket;
+    assert!(!blanket(&api));
+    api.enums[0].decisions.push("t1".into());
+    assert!(blanket(&api));
+}
+
+/// The Rust names the plan gives a call's fields are the names of the fields it plans
+/// for that operation: a renderer reading either finds the same field.
+#[test]
+fn the_rust_names_of_calls_are_those_of_their_fields() {
+    let (_, plan) = spec();
+    let rust_of = |fields: &[super::FieldPlan], wire: &str| {
+        fields
+            .iter()
+            .find(|f| f.wire_name == wire)
+            .map(|f| f.rust_name.clone())
+    };
+    for op in plan.operations() {
+        if let Some(p) = &op.calls.pages {
+            assert_eq!(rust_of(op.params(), &p.page), Some(p.rust.page.clone()));
+            assert_eq!(rust_of(op.params(), &p.size), Some(p.rust.size.clone()));
+            let answer = plan.answer_fields(op);
+            assert_eq!(rust_of(answer, &p.items), Some(p.rust.items.clone()));
+            let total = p.total.as_ref().and_then(|t| rust_of(answer, t));
+            assert_eq!(total, p.rust.total.as_ref().map(|t| t.0.clone()));
+        }
+        if let Some(p) = &op.calls.pending {
+            let field = match &p.business_id {
+                BusinessIdPlan::ResponseField(wire) => rust_of(plan.answer_fields(op), wire),
+                BusinessIdPlan::RequestId => None,
+            };
+            assert_eq!(field, p.business_id_rust, "{}", op.wire_name);
+        }
+        if let Some(s) = &op.calls.settle {
+            let query = plan.operation(&s.query).expect("the query is planned");
+            assert_eq!(query.type_name, s.query_type_name);
+            assert_eq!(
+                rust_of(query.params(), &s.param),
+                Some(s.param_rust.clone())
+            );
+        }
+    }
+    let otp = plan.otp.as_ref().expect("the spec has an OTP flow");
+    for step in [&otp.send, &otp.confirm] {
+        let op = plan.operation(&step.operation).expect("step operation");
+        assert_eq!(op.type_name, step.type_name);
+        assert_eq!(op.rust_name, step.rust_name);
+        assert_eq!(
+            rust_of(op.params(), &step.business_id),
+            Some(step.rust.0.clone())
+        );
+        assert_eq!(rust_of(op.params(), &step.other), Some(step.rust.1.clone()));
     }
 }

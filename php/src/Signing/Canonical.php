@@ -69,22 +69,81 @@ final class Canonical
         bool $unambiguous = true,
         bool $nullMembers = self::RECEIVED_NULL_MEMBERS,
     ): Flattened {
-        $length = strlen($body);
-        if ($length > self::MAX_BODY) {
+        self::checkLength($body);
+        // json_decode reads UTF-8 strictly (RFC 3629): what the fast reading accepts is valid.
+        if ($unambiguous && $nullMembers) {
+            $fast = FastReader::read($body);
+            if ($fast !== null) {
+                return self::ofFastReading($fast, $body);
+            }
+        }
+        return self::readFully($body, $unambiguous, $nullMembers);
+    }
+
+    /**
+     * Reads a received body to verify it and read its values ({@see Flattened::value()}):
+     * as {@see parse()} reads it, the lossless tree built from the same reading (one
+     * `json_decode`, where {@see parse()} then {@see Flattened::value()} would decode twice).
+     *
+     * @param string $body the exact bytes received
+     * @return Flattened the body flattened, its lossless tree built
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static function parseWithValue(#[\SensitiveParameter] string $body): Flattened
+    {
+        self::checkLength($body);
+        $fast = FastReader::read($body, null, true);
+        if ($fast !== null) {
+            return self::ofFastReading($fast, $body);
+        }
+        return self::readFully($body, true, self::RECEIVED_NULL_MEMBERS);
+    }
+
+    /**
+     * Refuses a body longer than {@see MAX_BODY}.
+     *
+     * @internal
+     * @param string $body the bytes
+     * @throws CanonicalException when it is too long
+     */
+    public static function checkLength(#[\SensitiveParameter] string $body): void
+    {
+        if (strlen($body) > self::MAX_BODY) {
             throw CanonicalException::at(
                 CanonicalException::TOO_LARGE,
                 'the body is longer than ' . self::MAX_BODY . ' bytes',
                 self::MAX_BODY,
             );
         }
-        // json_decode reads UTF-8 strictly (RFC 3629): what the fast reading accepts is valid.
-        if ($unambiguous && $nullMembers) {
-            $fast = FastReader::read($body);
-            if ($fast !== null) {
-                [$head, $tail, $signature, $hasSignatureKey, $nullPaths] = $fast;
-                return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, [$head, $tail], $body);
-            }
-        }
+    }
+
+    /**
+     * A body as {@see FastReader::read()} (without a key) read it.
+     *
+     * @internal
+     * @param array{0: list<string>, 1: int, 2: ?string, 3: bool, 4: list<string>, 5?: ?JsonObject} $fast what it gave
+     * @param string $body the bytes
+     * @return Flattened the body flattened
+     */
+    public static function ofFastReading(array $fast, #[\SensitiveParameter] string $body): Flattened
+    {
+        [$sorted, $keyAt, $signature, $hasSignatureKey, $nullPaths] = $fast;
+        return new Flattened($fast[5] ?? null, null, $signature, $hasSignatureKey, false, $nullPaths, $sorted, $body, $keyAt);
+    }
+
+    /**
+     * Reads a body with {@see CanonicalReader} alone (as {@see parse()} does what the fast
+     * reading declines), which says exactly why a body is refused.
+     *
+     * @internal
+     * @param string $body the bytes (at most {@see MAX_BODY})
+     * @param bool $unambiguous apply the re-cut rules
+     * @param bool $nullMembers accept a `null` object member
+     * @return Flattened the body flattened
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static function readFully(#[\SensitiveParameter] string $body, bool $unambiguous, bool $nullMembers): Flattened
+    {
         if (preg_match('//u', $body) !== 1) {
             $bad = self::firstInvalidUtf8($body);
             if ($bad >= 0) {

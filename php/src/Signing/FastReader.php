@@ -23,8 +23,12 @@ namespace Baas\Signing;
  *   at most {@see Canonical::MAX_DEPTH} times) and a body with an object of more than
  *   {@see MAX_MEMBERS} members is left to {@see CanonicalReader}.
  *
- * Objects are decoded as PHP arrays (cheaper than `stdClass`) unless one could pass for a
- * list (a key "0", an empty object). The pairs of a short body are listed and sorted once;
+ * A short body with no fraction and no `-0` in its bytes is decoded as it is (its numbers
+ * are integers, which PHP writes back as their literal; any other reads as a float, and the
+ * body is read again rewritten). Objects are decoded as PHP arrays (cheaper than `stdClass`)
+ * unless one could pass for a list (an empty object, or one with the key "0", which then
+ * reads as fewer keys than the bytes hold): the body is then read again with objects as
+ * `stdClass`. The pairs of a short body are listed and sorted once;
  * a longer body's are written already sorted: each object's pairs sorted on their own (an
  * object's members all start with its path, so sorting each object sorts the whole), the
  * order of an object of scalars remembered by its keys (the rows of a page share theirs),
@@ -43,17 +47,26 @@ namespace Baas\Signing;
  */
 final class FastReader
 {
+    use ShortListing;
+
     /** An object with more members than this is read by {@see CanonicalReader} (hash flooding). */
     public const MAX_MEMBERS = 64;
+    /** In {@see read()}'s answer: a short body's pairs sorted with the key's own pair among them. */
+    public const KEYED = -2;
 
-    /** A JSON string, unrolled and possessive (no backtracking into it). */
-    private const STRING = '"[^"\\\\]*+(?:\\\\.[^"\\\\]*+)*+"';
+    /** A JSON string. */
+    private const STRING = Structure::STRING;
     /**
      * Number literals outside strings, not in a key's place. A quote that opens no string
      * stops the rewriting there (`(*COMMIT)`): past it, this pattern and JSON could disagree
      * on what is inside a string, and the body is invalid anyway.
      */
     private const NUMBER = '/' . self::STRING . '(*SKIP)(*F)|"(*COMMIT)(*F)|-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+(?![ \t\r\n]*+:)/';
+    /**
+     * A fraction (`.` then digits then what ends a number) or `-0` (which json_decode reads as
+     * the integer 0) anywhere, in strings too: a short body without one is decoded as it is.
+     */
+    private const FRACTION_OR_MINUS_ZERO = '/\.[0-9]++[,}\]\s]|-0[,}\]\s]/';
     /** An empty object (or what reads like one): objects read as stdClass. */
     private const EMPTY_OBJECT = '/\{[ \t\r\n]*+\}/';
     /** A key "0" (or what reads like one): objects read as stdClass. */
@@ -62,14 +75,6 @@ final class FastReader
     private const WHOLE_NUMBER = '/\A-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+\z/';
     /** Colons outside strings: one per key. */
     private const COLON = '/' . self::STRING . '(*SKIP)(*F)|:/';
-    /** What is not structure: strings, and every byte but `{ } [ ] :` and a stray quote. */
-    private const NOT_STRUCTURE = '/(?:' . self::STRING . '|[^"{}\[\]:]++)++/';
-    /** The same, in a body without a backslash (no escape in its strings). */
-    private const NOT_STRUCTURE_PLAIN = '/(?:"[^"]*+"|[^"{}\[\]:]++)++/';
-    /** An innermost container (nothing nested in it). */
-    private const INNERMOST = '/\{[^{}\[\]]*+\}|\[[^{}\[\]]*+\]/';
-    /** An innermost object with more than MAX_MEMBERS colons. */
-    private const CROWDED = '/\{(?:[^:{}\[\]]*+:){65}/';
     /** The `senderKey` pair, without the key. */
     private const KEY_PAIR = Canonical::SENDER_KEY . '=';
     /** The bytes R1 refuses in a key. */
@@ -87,8 +92,8 @@ final class FastReader
     /** ... each for keys of at most this many bytes in all. */
     private const MAX_SHAPE = 2048;
 
-    /** How many times the structure was stripped one level, for the tests that check linearity. */
-    public static int $structurePasses = 0;
+    /** How many times {@see read()} rewrote a body's numbers, for the tests. */
+    public static int $rewrites = 0;
 
     /** @var array<string, list<array-key>|false> key orders by the keys' sequence ({@see shape()}) */
     private static array $shapes = [];
@@ -105,6 +110,10 @@ final class FastReader
     /** Members and elements that are not strings (numbers are strings here). */
     private int $notStrings = 0;
     private bool $nulls = false;
+    /** Whether a float was read in a body decoded as it is (it must be read again, rewritten). */
+    private bool $floats = false;
+    /** Whether the reading was declined. */
+    private bool $declined = false;
     /** Whether an empty array was read (objects read as arrays: it may have been `{}`). */
     private bool $empties = false;
     private ?string $signature = null;
@@ -120,9 +129,19 @@ final class FastReader
      * @param bool $r3 whether a string value may hold `&` (else rule R3 cannot apply)
      * @param bool $assoc whether objects were decoded as PHP arrays (else as `stdClass`)
      * @param bool $short whether the body is short: its pairs are listed and sorted once
+     * @param bool $raw whether the body was decoded as it is (integers as PHP integers, a float
+     *     declines), not with its numbers rewritten as strings
+     * @param string $keyPair the `senderKey` pair listed with a short body's pairs
+     * @param bool $marked whether the numbers rewritten start with a NUL
      */
-    private function __construct(private readonly bool $r3, private readonly bool $assoc, private readonly bool $short = false)
-    {
+    private function __construct(
+        private readonly bool $r3,
+        private readonly bool $assoc,
+        private readonly bool $short,
+        private readonly bool $raw,
+        #[\SensitiveParameter] private readonly string $keyPair,
+        private readonly bool $marked = false,
+    ) {
     }
 
     /**
@@ -130,32 +149,43 @@ final class FastReader
      * UTF-8 as strictly as the reader) with the re-cut rules and `null` members accepted.
      *
      * @param string $body the bytes
-     * @return array{string, string, ?string, bool, list<string>}|null the pairs sorted and
-     *     joined with `&`, those before the `senderKey` pair and those after it, the
-     *     signature, whether there is a `signature` member, the null members' paths in
-     *     document order; null when the reader must decide
+     * @param string|null $key the key, to list a short body's pairs with the key's own pair
+     *     (its place is the same as `senderKey=`'s: no other pair starts with `senderKey=`)
+     * @param bool $lossless build the lossless tree from the same decoding (numbers
+     *     rewritten as strings of a NUL then their literal, the NULs dropped from the pairs)
+     * @return array{list<string>, int, ?string, bool, list<string>, ?JsonObject}|null the
+     *     pairs sorted: a short body's, `senderKey=` among them at the offset that follows (or,
+     *     with `$key`, the key's pair, and {@see KEYED}), or a long body's joined with `&`,
+     *     those before the `senderKey` pair and those after it (-1); the signature, whether
+     *     there is a `signature` member, the null members' paths in document order; with
+     *     `$lossless`, the lossless tree from the same reading (null when it cannot be built
+     *     so: a body with a `\u0000` of its own), else null; null when the reader must decide
      */
-    public static function read(#[\SensitiveParameter] string $body): ?array
-    {
+    public static function read(
+        #[\SensitiveParameter] string $body,
+        #[\SensitiveParameter] ?string $key = null,
+        bool $lossless = false,
+    ): ?array {
         $escapes = strpos($body, '\\') !== false;
         // At most that many members in any object: no flooding to fear.
-        if (substr_count($body, ':') > self::MAX_MEMBERS && !self::structureFits($body, $escapes)) {
+        if (substr_count($body, ':') > self::MAX_MEMBERS && !Structure::fits($body, $escapes)) {
             return null;
         }
-        $numbered = preg_replace(self::NUMBER, '"$0"', $body);
-        if (!is_string($numbered)) {
-            return null;
-        }
-        // Without a backslash no quote is escaped: every key and every string (numbers now
-        // strings too) is two quotes, and a key json_decode kept once is missing. Nor is
-        // anything written as `\u....`.
-        $quotes = $escapes ? -1 : substr_count($numbered, '"');
+        $short = strlen($body) <= self::SHORT;
+        // A short body whose bytes show no fraction and no `-0` is decoded as it is: its
+        // numbers are integers, whose text PHP writes back as it was (one that is not, an
+        // exponent, an integer beyond 64 bits, is read as a float, and the body read again
+        // with its numbers rewritten).
+        $raw = $short && preg_match(self::FRACTION_OR_MINUS_ZERO, $body) === 0;
         $r3 = strpos($body, '&') !== false || ($escapes && strpos($body, '\\u0026') !== false);
-        // Objects as PHP arrays (cheaper than stdClass) unless an object could be taken for a
-        // list: one with the key "0" (a list's first key), or an empty one (`{}`; written with
-        // whitespace inside, it is seen once read, and the body read again).
-        $assoc = strpos($body, '{}') === false && !($escapes && strpos($body, '\\u0030') !== false)
-            && (strpos($body, '"0"') === false || preg_match(self::KEY_ZERO, $body) === 0);
+        // Objects as PHP arrays (cheaper than stdClass) unless one could be taken for a list:
+        // an empty one (`{}`; written with whitespace inside, it is seen once read), or one
+        // with the key "0" (a list's first key: it then reads as fewer keys than the bytes
+        // hold), and the body is read again.
+        $assoc = strpos($body, '{}') === false;
+        // For the lossless tree, numbers are marked (a NUL first), unless the body has a NUL of
+        // its own.
+        $marked = $lossless && strpos($body, '\\u0000') === false;
         // json_decode's tree of a long body holds many arrays and no cycle: the cycle
         // collector need not walk it.
         $collecting = strlen($body) > 65536 && gc_enabled();
@@ -163,35 +193,62 @@ final class FastReader
             gc_disable();
         }
         try {
-            $tree = json_decode($numbered, $assoc, Canonical::MAX_DEPTH + 1);
-            unset($numbered);
-            $short = strlen($body) <= self::SHORT;
-            $reader = self::traverse($tree, $assoc, $r3, $short);
-            if ($assoc && ($tree === [] || ($reader !== null && $reader->empties && preg_match(self::EMPTY_OBJECT, $body) !== 0))) {
-                $numbered = preg_replace(self::NUMBER, '"$0"', $body);
-                $tree = json_decode((string) $numbered, false, Canonical::MAX_DEPTH + 1);
-                unset($numbered);
-                $reader = self::traverse($tree, false, $r3, $short);
-            }
-            if ($reader === null) {
+            for (;;) {
+                $json = $raw ? $body : preg_replace(self::NUMBER, $marked ? '"\\u0000$0"' : '"$0"', $body);
+                self::$rewrites += $raw ? 0 : 1;
+                if (!is_string($json)) {
+                    return null;
+                }
+                // Without a backslash no quote is escaped: every key and every string (numbers
+                // rewritten are strings too) is two quotes, and a key json_decode kept once is
+                // missing. Nor is anything written as `\u....`.
+                $quotes = $escapes ? -1 : substr_count($json, '"');
+                $tree = json_decode($json, $assoc, Canonical::MAX_DEPTH + 1);
+                unset($json);
+                $reader = self::traverse($tree, $assoc, $r3, $short, $raw, $key === null ? self::KEY_PAIR : self::KEY_PAIR . $key, $marked);
+                if ($reader !== null && $reader->floats) {
+                    $raw = false;
+                    continue;
+                }
+                if ($assoc && ($tree === [] || ($reader !== null && $reader->empties && preg_match(self::EMPTY_OBJECT, $body) !== 0))) {
+                    $assoc = false;
+                    continue;
+                }
+                if ($reader !== null && !$reader->declined) {
+                    $keysAndStrings = $reader->members + $reader->items - $reader->notStrings;
+                    if ($quotes >= 0 ? $quotes === 2 * $keysAndStrings : $reader->members === preg_match_all(self::COLON, $body)) {
+                        break;
+                    }
+                }
+                // Declined, or fewer keys than the bytes hold (a repeated key): unless an object
+                // with the key "0" was read as a list.
+                if ($assoc && (preg_match(self::KEY_ZERO, $body) !== 0 || ($escapes && strpos($body, '\\u0030') !== false))) {
+                    $assoc = false;
+                    continue;
+                }
                 return null;
-            }
-            $keysAndStrings = $reader->members + $reader->items - $reader->notStrings;
-            if ($quotes >= 0 ? $quotes !== 2 * $keysAndStrings : $reader->members !== preg_match_all(self::COLON, $body)) {
-                return null; // a repeated key
             }
             $nullPaths = [];
             if ($reader->nulls) {
                 TreeWalk::nullPaths($tree, '', $reader->assoc, $nullPaths);
             }
+            $value = $lossless && ($raw || $marked) ? TreeWalk::losslessOf($tree, $assoc, $marked) : null;
             unset($tree);
             if ($reader->listed !== null) {
                 $pairs = $reader->listed;
                 $reader->listed = null;
                 sort($pairs, SORT_STRING);
-                [$reader->head, $reader->tail] = Flattened::aroundKey($pairs);
+                $at = $key === null ? (int) array_search(self::KEY_PAIR, $pairs, true) : self::KEYED;
+            } else {
+                $pairs = [$reader->head, $reader->tail];
+                $at = -1;
             }
-            return [$reader->head, $reader->tail, $reader->signature, $reader->hasSignatureKey, $nullPaths];
+            if ($marked && !$raw) {
+                // The numbers' marks: no other NUL is in the pairs (none in the body), and the
+                // values do not decide the order (no two pairs have the same path).
+                $pairs = str_replace("\0", '', $pairs);
+            }
+            return [$pairs, $at, $reader->signature, $reader->hasSignatureKey, $nullPaths, $value];
         } finally {
             if ($collecting) {
                 gc_enable();
@@ -200,21 +257,31 @@ final class FastReader
     }
 
     /**
-     * The pairs of a decoded body, or null when the reader must decide.
+     * The pairs of a decoded body (declined, or with floats seen in a body decoded as it is,
+     * when the reading must be done again or left to the reader), or null when the top-level
+     * value is not an object.
      *
      * @param mixed $tree what json_decode gave
      */
-    private static function traverse(mixed $tree, bool $assoc, bool $r3, bool $short): ?self
+    private static function traverse(
+        mixed $tree,
+        bool $assoc,
+        bool $r3,
+        bool $short,
+        bool $raw,
+        #[\SensitiveParameter] string $keyPair,
+        bool $marked = false,
+    ): ?self
     {
         // (A top-level list decodes to a list: refused either way.)
         if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
             return null;
         }
-        $reader = new self($r3, $assoc, $short);
+        $reader = new self($r3, $assoc, $short, $raw, $keyPair, $marked);
         try {
             $reader->top($tree);
         } catch (FastReaderDeclined) {
-            return null;
+            $reader->declined = true;
         }
         return $reader;
     }
@@ -234,32 +301,9 @@ final class FastReader
             return null;
         }
         $numbered = preg_replace(self::NUMBER, '"\\u0000$0"', $body);
+        self::$rewrites++;
         $tree = is_string($numbered) ? json_decode($numbered, false, Canonical::MAX_DEPTH + 1) : null;
         return $tree instanceof \stdClass ? TreeWalk::lossless($tree) : null;
-    }
-
-    /**
-     * Whether no object has more than MAX_MEMBERS members and the nesting is at most
-     * MAX_DEPTH (else, or when the structure is unbalanced, the reader decides).
-     */
-    private static function structureFits(string $body, bool $escapes = true): bool
-    {
-        $shape = preg_replace($escapes ? self::NOT_STRUCTURE : self::NOT_STRUCTURE_PLAIN, '', $body);
-        if (!is_string($shape)) {
-            return false;
-        }
-        for ($level = 0; $shape !== ''; $level++) {
-            self::$structurePasses++;
-            if ($level >= Canonical::MAX_DEPTH || preg_match(self::CROWDED, $shape) !== 0) {
-                return false;
-            }
-            $inner = preg_replace(self::INNERMOST, '', $shape);
-            if (!is_string($inner) || $inner === $shape) {
-                return false;
-            }
-            $shape = $inner;
-        }
-        return true;
     }
 
     /** The top-level object: its pairs around the place of the `senderKey` pair. */
@@ -270,9 +314,10 @@ final class FastReader
         if (array_key_exists('signature', $members)) {
             $signature = $members['signature'];
             unset($members['signature']);
-            // A number reads as a string here: the reader says whether it was one.
-            if ($signature !== null && (!is_string($signature)
-                || (is_numeric($signature) && preg_match(self::WHOLE_NUMBER, $signature) !== 0))) {
+            // A number reads as a string when rewritten: the reader says whether it was one.
+            if ($signature !== null && (!is_string($signature) || (!$this->raw && ($this->marked
+                ? str_starts_with($signature, "\0")
+                : is_numeric($signature) && preg_match(self::WHOLE_NUMBER, $signature) !== 0)))) {
                 throw new FastReaderDeclined();
             }
             $this->members++;
@@ -289,7 +334,7 @@ final class FastReader
         if ($this->short) {
             // A short body: its pairs listed, then sorted once (fewer calls than sorting each
             // object), once the tree is freed.
-            $pairs = [self::KEY_PAIR];
+            $pairs = [$this->keyPair];
             $this->listObject($members, '', $pairs);
             $this->listed = $pairs;
         } else {
@@ -506,82 +551,4 @@ final class FastReader
         }
         return implode('&', $parts);
     }
-
-    /**
-     * A short body's object: its pairs appended to `$pairs`, unsorted (as {@see object()}
-     * checks them, the same limits on paths).
-     *
-     * @param array<array-key, mixed> $members
-     * @param list<string> $pairs
-     */
-    private function listObject(array $members, string $pathDot, array &$pairs): void
-    {
-        if (strlen($pathDot) > 127) {
-            throw new FastReaderDeclined();
-        }
-        $count = count($members);
-        $this->members += $count;
-        $this->items += $count;
-        $clean = self::$cleanKeys;
-        foreach ($members as $key => $value) {
-            if (!isset($clean[$key])) {
-                self::checkKey($key);
-            }
-            if (is_string($value)) {
-                $pairs[] = $pathDot . $key . '=' . $value;
-            } else {
-                $this->listValue($value, $pathDot . $key, true, $pairs);
-            }
-        }
-        if ($this->r3) {
-            self::checkValues($members);
-        }
-    }
-
-    /**
-     * A short body's value other than a string, at `$path`.
-     *
-     * @param list<string> $pairs
-     */
-    private function listValue(mixed $value, string $path, bool $member, array &$pairs): void
-    {
-        $this->notStrings++;
-        if (is_array($value)) {
-            if ($this->assoc && !array_is_list($value)) {
-                $this->listObject($value, $path . '.', $pairs);
-            } elseif ($value === []) {
-                $this->empties = true;
-                $pairs[] = $path . '=[]';
-            } else {
-                if (strlen($path) > 50) {
-                    throw new FastReaderDeclined();
-                }
-                $this->items += count($value);
-                foreach ($value as $i => $element) {
-                    if (is_string($element)) {
-                        if ($this->r3 && strpos($element, '&') !== false && Canonical::readsAsPair($element)) {
-                            throw new FastReaderDeclined(); // R3
-                        }
-                        $pairs[] = $path . '[' . $i . ']=' . $element;
-                    } else {
-                        $this->listValue($element, $path . '[' . $i . ']', false, $pairs);
-                    }
-                }
-            }
-        } elseif ($value instanceof \stdClass) {
-            $inner = (array) $value;
-            if ($inner === []) {
-                $pairs[] = $path . '={}';
-            } else {
-                $this->listObject($inner, $path . '.', $pairs);
-            }
-        } elseif (is_bool($value)) {
-            $pairs[] = $path . ($value ? '=true' : '=false');
-        } elseif ($value === null && $member) {
-            $this->nulls = true;
-        } else {
-            throw new FastReaderDeclined(); // a null element (R2), or what json_decode never gives
-        }
-    }
-
 }

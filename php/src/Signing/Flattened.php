@@ -26,10 +26,12 @@ final class Flattened
      * @param bool $hasSignatureKey whether there is a top-level `signature`, even `null`
      * @param bool $hasSenderKeyPair whether there is a top-level `senderKey`
      * @param list<string> $nullPaths the paths of the `null`s skipped, in document order
-     * @param array{string, string}|null $sorted the pairs already sorted and joined with `&`:
-     *     those before the `senderKey` pair and those after it ({@see FastReader})
+     * @param list<string>|null $sorted the pairs already sorted ({@see FastReader}): with
+     *     `$keyAt` -1, two strings, the pairs before the `senderKey` pair and those after it,
+     *     each joined with `&`; else every pair, `senderKey=` (the key's place) at `$keyAt`
      * @param string|null $body the body, to read what was not read yet (read with the re-cut
      *     rules, `null` members accepted)
+     * @param int $keyAt where `senderKey=` is in `$sorted`, or -1
      */
     public function __construct(
         ?JsonObject $value,
@@ -40,6 +42,7 @@ final class Flattened
         private readonly array $nullPaths,
         private readonly ?array $sorted = null,
         #[\SensitiveParameter] private readonly ?string $body = null,
+        private readonly int $keyAt = -1,
     ) {
         $this->value = $value;
         $this->pairs = $pairs;
@@ -59,7 +62,8 @@ final class Flattened
     {
         $pairs[] = Canonical::SENDER_KEY . '=';
         sort($pairs, SORT_STRING);
-        return new self(null, null, null, false, false, [], self::aroundKey($pairs), $body);
+        $at = (int) array_search(Canonical::SENDER_KEY . '=', $pairs, true);
+        return new self(null, null, null, false, false, [], $pairs, $body, $at);
     }
 
     /**
@@ -190,10 +194,15 @@ final class Flattened
      */
     public function canonicalStringExposingKey(PrivateKey $key): string
     {
-        if ($this->sorted !== null) {
-            return implode('', $this->keyed($key));
+        if ($this->sorted === null) {
+            return implode('&', $this->sorted(Canonical::SENDER_KEY . '=' . $key->expose()));
         }
-        return implode('&', $this->sorted(Canonical::SENDER_KEY . '=' . $key->expose()));
+        if ($this->keyAt >= 0) {
+            $pairs = $this->sorted;
+            $pairs[$this->keyAt] .= $key->expose();
+            return implode('&', $pairs);
+        }
+        return implode('', $this->keyed($key));
     }
 
     /**
@@ -240,16 +249,26 @@ final class Flattened
      */
     public function digest(PrivateKey $key): string
     {
-        if ($this->sorted === null) {
-            return hash('sha256', $this->canonicalStringExposingKey($key), true);
+        return $this->hashed($key, true);
+    }
+
+    /** SHA-256 of the canonical string, raw or in lowercase hex. */
+    private function hashed(PrivateKey $key, bool $raw): string
+    {
+        if ($this->sorted === null || $this->keyAt >= 0) {
+            // A short canonical string (or one listed pair by pair): hashed in one call.
+            return Sha256::of($this->canonicalStringExposingKey($key), $raw);
         }
         [$head, $middle, $tail] = $this->keyed($key);
-        // No copy of the canonical string: its three parts hashed in turn.
+        if (Sha256::openssl()) {
+            return Sha256::of($head . $middle . $tail, $raw);
+        }
+        // hash(): no copy of the canonical string, its three parts hashed in turn.
         $context = hash_init('sha256');
         hash_update($context, $head);
         hash_update($context, $middle);
         hash_update($context, $tail);
-        return hash_final($context, true);
+        return hash_final($context, $raw);
     }
 
     /**
@@ -260,7 +279,7 @@ final class Flattened
      */
     public function signatureHex(PrivateKey $key): string
     {
-        return bin2hex($this->digest($key));
+        return $this->hashed($key, false);
     }
 
     /**

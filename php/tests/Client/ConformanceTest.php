@@ -23,6 +23,10 @@ use Baas\Runtime\Exception\Untrusted;
 use Baas\Runtime\Notification\DeliveryId;
 use Baas\Runtime\Notification\FileProcessedStore;
 use Baas\Runtime\Read;
+use Baas\Runtime\Settlement\Confirmed;
+use Baas\Runtime\Settlement\NotConfirmed;
+use Baas\Runtime\Settlement\StillUnknown;
+use Baas\Runtime\SettlingPending;
 use Baas\Runtime\Testing\SandboxProcess;
 use Baas\Runtime\Tests\Support;
 use Baas\Runtime\Transport\HttpRequest;
@@ -54,7 +58,7 @@ final class ConformanceTest extends TestCase
 
     public function testTheScenariosAreThere(): void
     {
-        self::assertGreaterThanOrEqual(8, count(self::scenarios()));
+        self::assertGreaterThanOrEqual(10, count(self::scenarios()));
     }
 
     /** @dataProvider scenarios */
@@ -85,6 +89,9 @@ final class ConformanceTest extends TestCase
 /** The client's transport with the scenarios' faults, counting what leaves. */
 final class FaultTransport implements Transport
 {
+    /** The faults a step may name. */
+    public const FAULTS = ['drop_answer', 'lose_request', 'tamper_answer', 'strip_signature'];
+
     public int $sent = 0;
 
     public ?string $fault = null;
@@ -98,6 +105,11 @@ final class FaultTransport implements Transport
         $fault = $this->fault;
         $this->fault = null;
         $this->sent++;
+        if ($fault === 'lose_request') {
+            // Never forwarded: the service sees nothing, and the client sees what a connection
+            // broken after sending shows (it cannot tell the two apart).
+            throw new TransportError('conformance: request lost after sending', true);
+        }
         $answer = $this->inner->send($request);
         return match ($fault) {
             null => $answer,
@@ -113,8 +125,24 @@ final class FaultTransport implements Transport
 /** One scenario's state: the saved values, the client, the notification store. */
 final class ScenarioRun
 {
+    /**
+     * The keys a step of each kind may have, and the keys of its `expect`: anything else fails
+     * the scenario, so a step this runner does not understand is never skipped.
+     */
+    private const KEYS = [
+        'call' => [
+            ['call', 'mode', 'params', 'fault', 'save', 'pending', 'expect'],
+            ['outcome', 'sent', 'fields', 'error', 'code', 'result_code', 'retryable', 'violations', 'items'],
+        ],
+        'settle' => [['settle', 'fault', 'expect'], ['settled', 'state', 'final', 'sent', 'error', 'code', 'retryable']],
+        'notification' => [['notification', 'expect'], ['outcome', 'error', 'fields', 'new']],
+    ];
+
     /** @var array<string, string> */
     private array $vars = [];
+
+    /** @var array<string, SettlingPending> the pending applications kept by `"pending": name` */
+    private array $pending = [];
 
     public function __construct(
         private readonly Client $client,
@@ -128,20 +156,32 @@ final class ScenarioRun
     /** @param array<string, mixed> $step */
     public function step(string $at, array $step): void
     {
+        $this->checkKeys($at, $step);
+        if (isset($step['settle'])) {
+            $this->settle($at, $step);
+            return;
+        }
         if (isset($step['notification'])) {
             $this->notification($at, $step['notification'], $step['expect']);
             return;
         }
         $expect = $this->values($step['expect']);
         $params = $this->values($step['params']);
+        $mode = $step['mode'] ?? 'call';
+        if (isset($step['pending'])) {
+            TestCase::assertSame('call', $mode, "$at: `pending` is for a plain call");
+            $mode = 'pending';
+        }
         $this->faults->fault = $step['fault'] ?? null;
         $before = $this->faults->sent;
         try {
-            $answer = $this->call($step['call'], $step['mode'] ?? 'call', $params);
+            $answer = $this->call($step['call'], $mode, $params);
             $error = null;
         } catch (BaasException $e) {
             $answer = null;
             $error = $e;
+        } finally {
+            $this->faults->fault = null; // never left for a later step
         }
         if (isset($expect['sent'])) {
             TestCase::assertSame((int) $expect['sent'], $this->faults->sent - $before, "$at: sent");
@@ -152,6 +192,11 @@ final class ScenarioRun
             return;
         }
         TestCase::assertSame('ok', $expect['outcome'], "$at: succeeded");
+        if ($answer instanceof SettlingPending) {
+            $this->pending[$step['pending']] = $answer;
+            $this->vars[$step['pending']] = $answer->businessId;
+            $answer = $answer->response;
+        }
         if (is_array($answer)) {
             $this->checkItems($at, $answer, $expect['items'] ?? []);
             return;
@@ -182,6 +227,7 @@ final class ScenarioRun
         return match ([$operation, $mode]) {
             ['getAccountDetails', 'call'] => $c->getAccountDetails(...$args),
             ['applyForTransfer', 'call'] => $c->applyForTransfer(...$args),
+            ['applyForTransfer', 'pending'] => $c->applyForTransferPending(...$args),
             ['sendOtp', 'call'] => $c->sendOtp(...$args),
             ['confirmOperation', 'call'] => $c->confirmOperation(...$args),
             ['getTransResult', 'call'] => $c->getTransResult(...$args),
@@ -190,6 +236,64 @@ final class ScenarioRun
             ['getTransList', 'pages'] => iterator_to_array($c->getTransListItems(...$args), false),
             default => throw new \LogicException("the runner does not know $operation in mode $mode"),
         };
+    }
+
+    /** @param array<string, mixed> $step */
+    private function checkKeys(string $at, array $step): void
+    {
+        $kind = null;
+        foreach (['notification', 'settle', 'call'] as $k) {
+            if (array_key_exists($k, $step)) {
+                $kind = $k;
+                break;
+            }
+        }
+        TestCase::assertNotNull($kind, "$at: a step is a call, a settle or a notification");
+        [$keys, $expectKeys] = self::KEYS[$kind];
+        TestCase::assertSame([], array_values(array_diff(array_keys($step), $keys)), "$at: unknown step keys");
+        TestCase::assertSame([], array_values(array_diff(array_keys($step['expect'] ?? []), $expectKeys)), "$at: unknown expect keys");
+        if (isset($step['fault'])) {
+            TestCase::assertContains($step['fault'], FaultTransport::FAULTS, "$at: unknown fault {$step['fault']}");
+        }
+    }
+
+    /**
+     * `{"settle": name}`: the pending application's `settle()`, one lookup.
+     *
+     * @param array<string, mixed> $step
+     */
+    private function settle(string $at, array $step): void
+    {
+        $expect = $step['expect'] ?? [];
+        TestCase::assertArrayHasKey('settled', $expect, "$at: a settle step expects `settled`");
+        $pending = $this->pending[$step['settle']] ?? throw new \LogicException("$at: no pending application {$step['settle']}");
+        $this->faults->fault = $step['fault'] ?? null;
+        $before = $this->faults->sent;
+        try {
+            $settled = $pending->settle();
+        } finally {
+            $this->faults->fault = null;
+        }
+        if (isset($expect['sent'])) {
+            TestCase::assertSame((int) $expect['sent'], $this->faults->sent - $before, "$at: sent");
+        }
+        [$kind, $state, $final] = match (true) {
+            $settled instanceof Confirmed => ['confirmed', Read::text($settled->state), $settled->isFinal],
+            $settled instanceof NotConfirmed => ['not_confirmed', Read::text($settled->state), null],
+            $settled instanceof StillUnknown => ['still_unknown', null, null],
+            default => throw new \LogicException("$at: a settlement this runner does not know: " . $settled::class),
+        };
+        TestCase::assertSame($kind === 'not_confirmed', $settled->safeToConfirmAgain(), "$at: safeToConfirmAgain");
+        TestCase::assertSame($expect['settled'], $kind, "$at: settled");
+        if (array_key_exists('state', $expect)) {
+            TestCase::assertSame($expect['state'], $state, "$at: state");
+        }
+        if (array_key_exists('final', $expect)) {
+            TestCase::assertSame($expect['final'], $final, "$at: final");
+        }
+        if ($settled instanceof StillUnknown) {
+            $this->checkError($at, $settled->error, $expect);
+        }
     }
 
     /** @param array<string, mixed> $expect */

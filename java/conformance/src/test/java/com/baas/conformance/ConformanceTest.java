@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.baas.client.Client;
 import com.baas.client.ResultCode;
+import com.baas.client.SettlingPending;
 import com.baas.client.model.Currency;
 import com.baas.client.model.OrderByDesc;
 import com.baas.client.model.OtpType;
@@ -31,6 +32,7 @@ import com.baas.runtime.InvalidRequestException;
 import com.baas.runtime.Operation;
 import com.baas.runtime.OutcomeUnknownException;
 import com.baas.runtime.ProcessedIds;
+import com.baas.runtime.Settlement;
 import com.baas.runtime.SignatureInvalidException;
 import com.baas.runtime.SignatureMissingException;
 import com.baas.runtime.UntrustedException;
@@ -89,7 +91,7 @@ class ConformanceTest {
         try (Stream<Path> s = Files.list(SCENARIOS)) {
             files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
         }
-        assertTrue(files.size() >= 8, "scenarios found: " + files);
+        assertTrue(files.size() >= 10, "scenarios found: " + files);
         Optional<Path> binary = sandboxBinary();
         if (binary.isEmpty()) {
             if ("1".equals(System.getenv("BAAS_REQUIRE_SANDBOX"))) {
@@ -106,6 +108,8 @@ class ConformanceTest {
         final Probe probe = new Probe();
         final Client client;
         final Map<String, String> vars = new HashMap<>();
+        /** The pending applications kept by {@code "pending": name} (each an applyForTransfer). */
+        final Map<String, SettlingPending<ApplyForTransferResponse, TxStatus>> pending = new HashMap<>();
 
         Run(SandboxProcess sandbox) {
             this.sandbox = sandbox;
@@ -170,6 +174,7 @@ class ConformanceTest {
         Object call(String call, String mode, JsonValue.JsonObject p) {
             Operation<?> request = request(call, p);
             return switch (mode + " " + call) {
+                case "pending applyForTransfer" -> client.applyForTransferPending((ApplyForTransferRequest) request);
                 case "until_final getTransResult" -> client.getTransResultUntilFinal((GetTransResultRequest) request, FAST);
                 case "pages getTransList" -> {
                     List<TransactionListItem> items = new ArrayList<>();
@@ -268,6 +273,71 @@ class ConformanceTest {
         }
     }
 
+    /**
+     * The keys a step of each kind may have, and the keys of its {@code expect}: anything else fails
+     * the scenario, so a step this runner does not understand is never skipped.
+     */
+    static final Map<String, List<List<String>>> KEYS = Map.of(
+            "call", List.of(List.of("call", "mode", "params", "fault", "save", "pending", "expect"),
+                    List.of("outcome", "sent", "fields", "error", "code", "result_code", "retryable", "violations", "items")),
+            "settle", List.of(List.of("settle", "fault", "expect"),
+                    List.of("settled", "state", "final", "sent", "error", "code", "retryable")),
+            "notification", List.of(List.of("notification", "expect"), List.of("outcome", "error", "fields", "new")));
+
+    static void checkKeys(String at, JsonValue.JsonObject step) {
+        String kind = Stream.of("notification", "settle", "call").filter(k -> step.get(k) != null).findFirst()
+                .orElseThrow(() -> new AssertionError(at + ": a step is a call, a settle or a notification: " + step));
+        List<String> keys = KEYS.get(kind).get(0);
+        List<String> expectKeys = KEYS.get(kind).get(1);
+        step.members().keySet().forEach(k -> assertTrue(keys.contains(k), at + ": unknown step key " + k));
+        if (step.get("expect") instanceof JsonValue.JsonObject e) {
+            e.members().keySet().forEach(k -> assertTrue(expectKeys.contains(k), at + ": unknown expect key " + k));
+        }
+        Json.opt(step, "fault").ifPresent(f -> assertTrue(Probe.FAULTS.contains(f), at + ": unknown fault " + f));
+    }
+
+    /** {@code {"settle": name}}: the pending application's {@code settle()}, one lookup. */
+    static void settle(Run run, String at, JsonValue.JsonObject step, JsonValue.JsonObject expect) {
+        assertNotNull(expect.get("settled"), at + ": a settle step expects `settled`");
+        var pending = run.pending.get(Json.str(step, "settle"));
+        assertNotNull(pending, at + ": no pending application " + Json.str(step, "settle"));
+        run.probe.fault = Json.str(step, "fault");
+        int before = run.probe.sent;
+        Settlement<TxStatus> settled;
+        try {
+            settled = pending.settle();
+        } finally {
+            run.probe.fault = null;
+        }
+        if (expect.get("sent") != null) {
+            assertEquals(Json.str(expect, "sent"), Integer.toString(run.probe.sent - before), at + ": requests sent");
+        }
+        String kind;
+        String state = null;
+        String isFinal = null;
+        if (settled instanceof Settlement.Confirmed<TxStatus> c) {
+            kind = "confirmed";
+            state = Json.text(c.state());
+            isFinal = Boolean.toString(c.isFinal());
+        } else if (settled instanceof Settlement.NotConfirmed<TxStatus> n) {
+            kind = "not_confirmed";
+            state = Json.text(n.state());
+        } else if (settled instanceof Settlement.StillUnknown<TxStatus> u) {
+            kind = "still_unknown";
+            checkError(at, u.error(), expect);
+        } else {
+            throw new AssertionError(at + ": a settlement this runner does not know: " + settled);
+        }
+        assertEquals(kind.equals("not_confirmed"), settled.safeToConfirmAgain(), at + ": safeToConfirmAgain");
+        assertEquals(Json.str(expect, "settled"), kind, at + ": settled " + settled);
+        if (expect.get("state") != null) {
+            assertEquals(Json.str(expect, "state"), state, at + ": state");
+        }
+        if (expect.get("final") != null) {
+            assertEquals(Json.str(expect, "final"), isFinal, at + ": final");
+        }
+    }
+
     static void scenario(Path binary, Path file) throws Exception {
         JsonValue.JsonObject scenario = Json.read(file);
         String serviceSender = Json.opt(scenario, "service_sender").orElse(SandboxProcess.SERVICE_SENDER);
@@ -282,11 +352,21 @@ class ConformanceTest {
                 String at = file.getFileName() + " step " + (i + 1);
                 JsonValue.JsonObject expect = step.get("expect") instanceof JsonValue.JsonObject e ? e
                         : new JsonValue.JsonObject(Map.of());
+                checkKeys(at, step);
+                if (step.get("settle") != null) {
+                    settle(run, at, step, expect);
+                    continue;
+                }
                 if (step.get("notification") != null) {
                     notification(run, at, (JsonValue.JsonObject) run.substitute(step.get("notification")), expect, verifier, seen);
                     continue;
                 }
                 String want = Json.opt(expect, "outcome").orElse("ok");
+                String mode = Json.opt(step, "mode").orElse("call");
+                if (step.get("pending") != null) {
+                    assertEquals("call", mode, at + ": `pending` is for a plain call");
+                    mode = "pending";
+                }
                 run.probe.fault = Json.str(step, "fault");
                 int before = run.probe.sent;
                 Object got = null;
@@ -294,11 +374,13 @@ class ConformanceTest {
                 try {
                     JsonValue.JsonObject params = (JsonValue.JsonObject) run.substitute(
                             step.get("params") == null ? new JsonValue.JsonObject(Map.of()) : step.get("params"));
-                    got = run.call(Json.str(step, "call"), Json.opt(step, "mode").orElse("call"), params);
+                    got = run.call(Json.str(step, "call"), mode, params);
                 } catch (BaasException e) {
                     assertEquals(want, e.outcome().name().toLowerCase(Locale.ROOT), at + ": outcome of " + e.getMessage());
                     checkError(at, e, expect);
                     failed = true;
+                } finally {
+                    run.probe.fault = null; // never left for a later step
                 }
                 if (!failed) {
                     assertEquals("ok", want, at + ": succeeded with " + got);
@@ -308,6 +390,13 @@ class ConformanceTest {
                 }
                 if (failed) {
                     continue;
+                }
+                if (got instanceof SettlingPending<?, ?> p) {
+                    @SuppressWarnings("unchecked")
+                    var kept = (SettlingPending<ApplyForTransferResponse, TxStatus>) p;
+                    run.pending.put(Json.str(step, "pending"), kept);
+                    run.vars.put(Json.str(step, "pending"), kept.businessId());
+                    got = kept.response();
                 }
                 if (got instanceof List<?> items) {
                     checkItems(at, items, (JsonValue.JsonObject) run.substitute(

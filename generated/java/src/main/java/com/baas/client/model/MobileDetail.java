@@ -4,14 +4,8 @@ package com.baas.client.model;
 import com.baas.runtime.FieldPath;
 import com.baas.runtime.JsonWriter;
 import com.baas.runtime.Validator;
-import com.baas.runtime.ValueSet;
-import com.baas.runtime.Wire;
-import com.baas.signing.JsonValue;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /** Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment. */
 public final class MobileDetail {
