@@ -12,164 +12,36 @@
 //! median of the per-round ratios is printed, so a machine shared with other builds
 //! slows both sides alike. `cargo bench -p baas-runtime --bench roundtrip`.
 
-use std::convert::Infallible;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use baas_runtime::envelope::{self, signed_response_body};
 use baas_runtime::{
-    sign, Client, Config, FieldPath, HttpRequest, HttpsTransport, Operation, PrivateKey, RawJson,
-    Transport, ValidationErrors, Validator,
+    sign, Client, Config, HttpRequest, HttpsTransport, Operation, PrivateKey, RawJson, Transport,
 };
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, Criterion};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 #[path = "roundtrip/counting.rs"]
 mod counting;
 #[path = "roundtrip/cpu.rs"]
 mod cpu;
+#[path = "roundtrip/server.rs"]
+mod server;
 #[path = "roundtrip/signing.rs"]
 mod signing;
 #[path = "roundtrip/thread_cpu.rs"]
 mod thread_cpu;
 
 use counting::allocations;
-use cpu::{calling_cpu_ns, server_cpu_ns, this_thread_schedstat, SERVER_THREADS};
+use cpu::{calling_cpu_ns, server_cpu_ns};
+use server::{
+    answer_data, key, operation, start_server, AccountDetails, GetAccountDetails, SENDER,
+};
 use signing::{allocations_per_call, canonical_bytes, cny_express_answer, cny_express_request};
-
-// ---------------------------------------------------------------------------------------
-// The operation and the server.
-
-const KEY: &str = "partner-secret-key";
-const SENDER: &str = "client1";
-
-fn key() -> PrivateKey {
-    PrivateKey::new(KEY)
-}
-
-#[derive(Serialize)]
-struct GetAccountDetails {
-    #[serde(rename = "accountId")]
-    account_id: String,
-}
-
-#[derive(Deserialize, Debug)]
-#[allow(dead_code)]
-struct AccountDetails {
-    #[serde(rename = "accountId")]
-    account_id: Option<String>,
-    balance: Option<String>,
-    currency: Option<String>,
-    status: Option<String>,
-}
-
-impl Operation for GetAccountDetails {
-    type Response = AccountDetails;
-    const NAME: &'static str = "getAccountDetails";
-    const PATH: &'static str = "/query/getAccountDetails";
-    const MOVES_MONEY: bool = false;
-    fn validate(&self) -> Result<(), ValidationErrors> {
-        let mut v = Validator::new();
-        v.required(
-            FieldPath::ROOT.field("accountId"),
-            !self.account_id.is_empty(),
-        );
-        v.max_chars(FieldPath::ROOT.field("accountId"), &self.account_id, 32);
-        v.finish()
-    }
-}
-
-fn operation() -> GetAccountDetails {
-    GetAccountDetails {
-        account_id: "1002003004005".to_owned(),
-    }
-}
-
-fn answer_data() -> RawJson {
-    RawJson::from_string(
-        r#"{"accountId":"1002003004005","balance":"1520.75","currency":"KES","status":"ACTIVE"}"#
-            .to_owned(),
-    )
-    .unwrap()
-}
-
-/// The requestId of a request body, read without parsing it (the server's cost is the
-/// same for both clients and kept small).
-fn request_id_of(body: &[u8]) -> &str {
-    let marker = b"\"requestId\":\"";
-    let start = body
-        .windows(marker.len())
-        .position(|w| w == marker)
-        .map(|p| p + marker.len())
-        .unwrap_or(0);
-    let len = body[start..].iter().position(|&b| b == b'"').unwrap_or(0);
-    std::str::from_utf8(&body[start..start + len]).unwrap_or("")
-}
-
-async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    thread_local! {
-        static DATA: RawJson = answer_data();
-    }
-    let body = request
-        .into_body()
-        .collect()
-        .await
-        .map(|c| c.to_bytes())
-        .unwrap_or_default();
-    let id = request_id_of(&body);
-    let signed = DATA.with(|data| {
-        signed_response_body(id, "svc", "en_KE", "00000", "success", Some(data), &key())
-    });
-    Ok(Response::builder()
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(signed.unwrap_or_default())))
-        .unwrap())
-}
-
-/// An HTTP/1.1 server on loopback on its own runtime (one worker thread) and thread;
-/// returns its base URL. Runs until the process ends.
-fn start_server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let record = || {
-            if let (Some(file), Ok(mut threads)) = (this_thread_schedstat(), SERVER_THREADS.lock())
-            {
-                threads.push(file);
-            }
-        };
-        record();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .on_thread_start(record)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            loop {
-                let Ok((stream, _)) = listener.accept().await else {
-                    continue;
-                };
-                let _ = stream.set_nodelay(true);
-                tokio::spawn(async move {
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), hyper::service::service_fn(answer))
-                        .await;
-                });
-            }
-        });
-    });
-    let addr = rx.recv().unwrap();
-    format!("http://{addr}")
-}
 
 // ---------------------------------------------------------------------------------------
 // The ways of making a call.
