@@ -11,7 +11,7 @@
 //! Plain `//` comments only: an `include!`d file may not carry inner doc comments.
 
 use crate::artifact::{EmittedFile, GENERATED_HEADER};
-use crate::model::{Api, DecimalWire, Requirement, TypeRef};
+use crate::model::{DecimalWire, Requirement, TypeRef};
 use crate::plan::{self, BusinessIdPlan, FieldPlan, OperationPlan, SdkPlan};
 use crate::text::Out;
 
@@ -36,13 +36,12 @@ pub const RESERVED_FLAGS: &[&str] = &[
 ];
 
 /// The artifact's files.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
-    let mut files = vec![EmittedFile::text(PATH, render(api, &plan))];
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
+    let mut files = vec![EmittedFile::text(PATH, render(plan))];
     for g in &plan.groups {
         files.push(EmittedFile::text(
             format!("{ROOT}/{}.rs", group_file(g)),
-            render_group(&plan, g),
+            render_group(plan, g),
         ));
     }
     files
@@ -232,7 +231,7 @@ fn settle(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
     ));
 }
 
-fn render(api: &Api, plan: &SdkPlan) -> String {
+fn render(plan: &SdkPlan) -> String {
     let mut out = Out::headed(GENERATED_HEADER, "    ");
     out.line("// The `baas` command's operations, rendered from the SDK plan by baas-codegen");
     out.line("// (codegen/src/cli.rs); included by cli/src/table.rs, which defines the types.");
@@ -264,16 +263,12 @@ fn render(api: &Api, plan: &SdkPlan) -> String {
     out.line("Some(match wire {");
     out.indent();
     for op in plan.operations() {
-        let type_name = api
-            .operations()
-            .find(|o| o.name == op.wire_name)
-            .map_or_else(|| op.type_words.pascal(), |o| o.type_name.clone());
         out.line(&format!(
             "{} => visitor.{}::<baas_client::{}::{}Request>(),",
             lit(&op.wire_name),
             visit_call(op),
             op.group,
-            type_name
+            op.type_name
         ));
     }
     out.line("_ => return None,");
@@ -294,7 +289,7 @@ mod tests {
         let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
         let checked = crate::check_spec(&spec).expect("spec/ checks");
         let plan = plan::build(&checked.api);
-        let text: String = files(&checked.api)
+        let text: String = files(&plan)
             .into_iter()
             .map(|f| match f.content {
                 crate::artifact::Content::Text(t) => {

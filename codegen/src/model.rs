@@ -176,21 +176,6 @@ impl ResultCode {
         end_sentence(&mut out);
         out
     }
-
-    /// What the Python and TypeScript SDKs say of this code: its text as a sentence,
-    /// whether it may be retried, and where it is known from (the Rust enum says the same
-    /// through its own doc builder).
-    pub fn partner_doc(&self) -> String {
-        let mut doc = self.text_sentence();
-        if self.retryable {
-            doc.push_str(" May be retried.");
-        }
-        if let Some(words) = self.source.partner_words() {
-            doc.push(' ');
-            doc.push_str(words);
-        }
-        doc
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -60,11 +60,11 @@ impl Artifact {
             Artifact::OpenApi => crate::openapi::files(api),
             Artifact::SpecSchema => crate::spec_schema::files(),
             Artifact::Postman => crate::postman::files(api),
-            Artifact::PythonSdk => crate::python::files(api),
-            Artifact::TypeScriptSdk => crate::typescript::files(api),
-            Artifact::PhpSdk => crate::php::files(api),
-            Artifact::JavaSdk => crate::java::files(api),
-            Artifact::CliCommands => crate::cli::files(api),
+            Artifact::PythonSdk => crate::python::files(plan),
+            Artifact::TypeScriptSdk => crate::typescript::files(plan),
+            Artifact::PhpSdk => crate::php::files(plan),
+            Artifact::JavaSdk => crate::java::files(plan),
+            Artifact::CliCommands => crate::cli::files(plan),
         }
     }
 }

@@ -499,6 +499,8 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 ///
 /// Wire path: `POST /account/activateAccount` (operation `activateAccount`).
 ///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]

@@ -214,6 +214,8 @@ impl Client {
     ///
     /// Takes the required fields as a [`ActivateAccountRequired`](super::account::ActivateAccountRequired) struct literal, or a built [`ActivateAccountRequest`](super::account::ActivateAccountRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ActivateAccountResponse`](super::account::ActivateAccountResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+    ///
     /// # Example
     ///
     /// ```no_run
@@ -353,6 +355,8 @@ impl Client {
     /// Takes the required fields as a [`ApplyForCnyExpressRequired`](super::cny::ApplyForCnyExpressRequired) struct literal, or a built [`ApplyForCnyExpressRequest`](super::cny::ApplyForCnyExpressRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///
@@ -1025,6 +1029,8 @@ impl Client {
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
     ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+    ///
     /// # Example
     ///
     /// ```no_run
@@ -1057,6 +1063,8 @@ impl Client {
     /// Takes the required fields as a [`ApplyForTransferRequired`](super::transfers::ApplyForTransferRequired) struct literal, or a built [`ApplyForTransferRequest`](super::transfers::ApplyForTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForTransferResponse`](super::transfers::ApplyForTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///
@@ -1151,6 +1159,8 @@ impl Client {
     /// Takes the required fields as a [`TelegraphicTransferRequired`](super::transfers::TelegraphicTransferRequired) struct literal, or a built [`TelegraphicTransferRequest`](super::transfers::TelegraphicTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TelegraphicTransferResponse`](super::transfers::TelegraphicTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///
@@ -1276,6 +1286,8 @@ impl Client {
     ///
     /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+    ///
     /// # Example
     ///
     /// ```no_run
@@ -1302,6 +1314,8 @@ impl Client {
     ///
     /// The spec does not show the response shape: the `data` object is returned as raw JSON.
     ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+    ///
     /// # Example
     ///
     /// ```no_run
@@ -1327,6 +1341,8 @@ impl Client {
     /// Takes the required fields as a [`AirtimePaymentRequired`](super::utility::AirtimePaymentRequired) struct literal, or a built [`AirtimePaymentRequest`](super::utility::AirtimePaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///
@@ -1359,6 +1375,8 @@ impl Client {
     /// Takes the required fields as a [`AirtimeBulkPaymentRequired`](super::utility::AirtimeBulkPaymentRequired) struct literal, or a built [`AirtimeBulkPaymentRequest`](super::utility::AirtimeBulkPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimeBulkPaymentResponse`](super::utility::AirtimeBulkPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///
@@ -1421,6 +1439,8 @@ impl Client {
     /// Takes the required fields as a [`BillPaymentRequired`](super::utility::BillPaymentRequired) struct literal, or a built [`BillPaymentRequest`](super::utility::BillPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BillPaymentResponse`](super::utility::BillPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
     /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+    ///
+    /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
     ///
     /// # Example
     ///

@@ -14,6 +14,10 @@
 ///
 /// Wire path: `POST /trans/applyForCnyExpress` (operation `applyForCnyExpress`).
 ///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+///
 /// Constraints across fields:
 ///
 /// - `beneficiaryCountryCode` is required when `beneficiaryType` is `1`.

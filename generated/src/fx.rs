@@ -102,6 +102,8 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 ///
 /// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
 ///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
 /// Constraints across fields:
 ///
 /// - Exactly one of `sourceAmount`, `targetAmount` is required. Either sourceAmount or targetAmount is mandatory.

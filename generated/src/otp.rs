@@ -74,6 +74,8 @@ impl baas_runtime::Operation for SendOtpRequest {
 ///
 /// Wire path: `POST /common/confirmOperation` (operation `confirmOperation`).
 ///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
 /// Decision [`settle-unknown-confirmation`](super::decisions#decision-settle-unknown-confirmation): about settled\_by of applyForTransfer, applyForMobileMoneyBusinessTransfer (getTransResult), airtimePayment, billPayment (paymentQuery); awaiting\_otp of getTransResult and paymentQuery; reuse of confirmOperation.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]

@@ -16,25 +16,25 @@ impl OtpApplication for super::account::ActivateAccountRequest {
     }
 }
 impl OtpApplication for super::cny::ApplyForCnyExpressRequest {
-    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    const BUSINESS_ID: &'static str = "the answer's `applicationId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.application_id.as_deref()
     }
 }
 impl OtpApplication for super::transfers::ApplyForMobileMoneyBusinessTransferRequest {
-    const BUSINESS_ID: &'static str = "the response's `txId`";
+    const BUSINESS_ID: &'static str = "the answer's `txId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.tx_id.as_deref()
     }
 }
 impl OtpApplication for super::transfers::ApplyForTransferRequest {
-    const BUSINESS_ID: &'static str = "the response's `txId`";
+    const BUSINESS_ID: &'static str = "the answer's `txId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.tx_id.as_deref()
     }
 }
 impl OtpApplication for super::transfers::TelegraphicTransferRequest {
-    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    const BUSINESS_ID: &'static str = "the answer's `applicationId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.application_id.as_deref()
     }
@@ -52,25 +52,25 @@ impl OtpApplication for super::user::VerifyEmailAddressRequest {
     }
 }
 impl OtpApplication for super::utility::AirtimePaymentRequest {
-    const BUSINESS_ID: &'static str = "the response's `paymentId`";
+    const BUSINESS_ID: &'static str = "the answer's `paymentId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.payment_id.as_deref()
     }
 }
 impl OtpApplication for super::utility::AirtimeBulkPaymentRequest {
-    const BUSINESS_ID: &'static str = "the response's `bulkPaymentOrderId`";
+    const BUSINESS_ID: &'static str = "the answer's `bulkPaymentOrderId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.bulk_payment_order_id.as_deref()
     }
 }
 impl OtpApplication for super::utility::BillPaymentRequest {
-    const BUSINESS_ID: &'static str = "the response's `paymentId`";
+    const BUSINESS_ID: &'static str = "the answer's `paymentId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.payment_id.as_deref()
     }
 }
 impl OtpApplication for super::otp::GroupApplicationsRequest {
-    const BUSINESS_ID: &'static str = "the response's `applicationId`";
+    const BUSINESS_ID: &'static str = "the answer's `applicationId`";
     fn business_id(success: &baas_runtime::Success<Self::Response>) -> Option<&str> {
         success.data.application_id.as_deref()
     }

@@ -14,6 +14,8 @@
 ///
 /// Wire path: `POST /trans/txReversal` (operation `txReversal`).
 ///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
 /// Constraints across fields:
 ///
 /// - `transactionId`: checked by the service only: reversal only within 1 month of the transaction.
@@ -219,6 +221,8 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 /// Request of `fetchTransactionFee`.
 ///
 /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
 /// Decision [`fee-call-path`](super::decisions#decision-fee-call-path): about /trans/txReversal.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -19,6 +19,10 @@
 ///
 /// Wire path: `POST /trans/v2/applyForMobileMoneyBusinessTransfer` (operation `applyForMobileMoneyBusinessTransfer`).
 ///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+///
 /// Constraints across fields:
 ///
 /// - `payeeReferenceNumber` is required when `payType` is `0`. PayeeReferenceNumber (account number) is needed when the receiver is a paybill (payType 0 = Paybill).
@@ -197,6 +201,10 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 /// Request of `applyForTransfer`.
 ///
 /// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
 /// Constraints across fields:
 ///
@@ -837,6 +845,10 @@ impl super::FinalState for GetTransResultRequest {
 /// Request of `telegraphicTransfer`.
 ///
 /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
 /// Constraints across fields:
 ///

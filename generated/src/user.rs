@@ -13,6 +13,8 @@
 ///
 /// Wire path: `POST /user/addEmail` (operation `addEmail`).
 ///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
+///
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///
 /// Request of /user/addEmail: not shown.
@@ -54,6 +56,8 @@ impl baas_runtime::Operation for AddEmailRequest {
 /// Request of `verifyEmailAddress`.
 ///
 /// Wire path: `POST /user/verifyEmailAddress` (operation `verifyEmailAddress`).
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
 /// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
 ///

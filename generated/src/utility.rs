@@ -16,6 +16,10 @@
 /// Request of `airtimePayment`.
 ///
 /// Wire path: `POST /utilityPayment/v2/airtimePayment` (operation `airtimePayment`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -131,6 +135,10 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
 /// Request of `airtimeBulkPayment`.
 ///
 /// Wire path: `POST /utilityPayment/v2/airtimeBulkPayment` (operation `airtimeBulkPayment`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -315,6 +323,10 @@ impl baas_runtime::Operation for BillQueryRequest {
 /// Request of `billPayment`.
 ///
 /// Wire path: `POST /utilityPayment/v2/billPayment` (operation `billPayment`).
+///
+/// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
+///
+/// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

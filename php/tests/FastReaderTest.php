@@ -183,6 +183,15 @@ for ($i = 0; $i < $total; $i++) {
         if ($tree !== null && dump($tree) !== $expectedTree && $trees++ < 3) {
             $c->equal('the same tree of ' . $body, $expectedTree, dump($tree));
         }
+        // ... and the one read with the pairs, from the same decoding.
+        $withValue = Canonical::parseWithValue($body);
+        if (dump($withValue->value()) !== $expectedTree && $trees++ < 3) {
+            $c->equal('the same tree, read with the pairs, of ' . $body, $expectedTree, dump($withValue->value()));
+        }
+        if ($withValue->canonicalStringExposingKey($key) . ' | ' . var_export($withValue->signature(), true) !== implode(' | ', array_slice(explode(' | ', parsed($body, $key)), 0, 2))
+            && $differences++ < 5) {
+            $c->equal('the same pairs, read with the tree, of ' . $body, parsed($body, $key), $withValue->canonicalStringExposingKey($key));
+        }
     }
     $expected = slow($body, $key);
     $got = parsed($body, $key);
@@ -255,6 +264,29 @@ foreach (['{"a":1,"b":[2,-3],"c":{"d":9223372036854775807}}' => 0, '{"a":"1.5","
     FastReader::read($body);
     $c->equal("... rewritten $rewrites time(s) by the fast reading: $body", $rewrites, FastReader::$rewrites);
     $c->equal("numbers read alike: $body", slow($body, $key), parsed($body, $key));
+}
+
+// An answer verified and decoded from one reading: its numbers rewritten once, kept as their text.
+$answer = Signer::attach('{"requestId":"R1","code":"00000","msg":"ok","data":{"fee":0.50,"rows":[{"n":1,"amount":"2.5"},{"n":-0}],"e":{},'
+    . '"big":12345678901234567890,"x":1E+2}}', $key);
+FastReader::$rewrites = 0;
+$opened = Signer::verifyAnswer($answer, 'R1', $key);
+$c->equal('verifyAnswer rewrites the numbers once', 1, FastReader::$rewrites);
+$c->equal('... and its tree keeps them', dump((new CanonicalReader($answer, true, true))->top()), dump($opened->body->value()));
+$c->check('... as JsonNumber', $opened->body->value()->get('data')->get('fee') instanceof JsonNumber
+    && $opened->body->value()->get('data')->get('fee')->literal === '0.50');
+foreach (['{"a":1.5,"signature":5}', '{"a":1.5,"signature":"5"}', '{"a":1.5,"signature":"\u00005"}', '{"a":"\u0000","b":2.5}',
+    '{"a":1,"b":[1,2]}', '{"0":1.5}', '{"a":{"0":"x"},"b":{ },"c":[]}'] as $body) {
+    $c->equal("read with the tree alike: $body", parsed($body, $key), (function () use ($body, $key): string {
+        try {
+            $flat = Canonical::parseWithValue($body);
+            $flat->value();
+            return $flat->canonicalStringExposingKey($key) . ' | ' . var_export($flat->signature(), true) . ' | '
+                . var_export($flat->hasSignatureKey(), true) . ' | ' . implode(',', $flat->skippedNulls());
+        } catch (CanonicalException $e) {
+            return 'refused ' . $e->kind() . ' ' . $e->rule()?->id() . ' ' . $e->path() . ' ' . $e->getMessage();
+        }
+    })());
 }
 
 // Bodies the number rewriting could have turned valid: left to the reader, refused as before.

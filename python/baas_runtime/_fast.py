@@ -42,7 +42,8 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
-from itertools import chain, repeat
+from bisect import bisect_left
+from itertools import chain, islice, repeat
 from operator import itemgetter
 from typing import Any, Callable, NoReturn
 
@@ -59,8 +60,12 @@ __all__ = ["Uncertain", "read"]
 
 # A `\u` escape of a UTF-16 surrogate, or of a colon (or text that looks like one:
 # `\\ud800` is a backslash then `ud800`): such bodies are read by the exact reader.
-_ESCAPES_TO_CHECK = re.compile(r"\\u(?:[dD][89a-fA-F]|003[aA])")
+_ESCAPES_TO_CHECK = re.compile(rb"\\u(?:[dD][89a-fA-F]|003[aA])")
 _R1 = re.compile(r"[&=.\[\]]")
+_KEY_PAIR_START = SENDER_KEY + "="
+_new = object.__new__
+_first = itemgetter(0)
+_set = object.__setattr__
 
 
 class Uncertain(Exception):
@@ -78,6 +83,7 @@ _scan = json.scanner.make_scanner(
         parse_constant=_no_constant,
     )
 )
+
 _JSON_WS = " \t\n\r"
 
 
@@ -114,7 +120,7 @@ class _Plan:
         self.count = len(ordered)
         self.values: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*ordered)
         self.template: list[str | None] = []
-        #: (place, key, kind) of each value that is not text or a number.
+        #: (place, key, kind) of each value that is not text or a number, in the body's order.
         self.special: list[tuple[int, str, type]] = []
         for place, key in enumerate(ordered):
             kind = kind_of[key]
@@ -122,6 +128,8 @@ class _Plan:
             if kind is not str and kind is not JsonNumber:
                 self.special.append((place, key, kind))
         self.template.pop()
+        # Read in the body's order, so that the null members below are found in it.
+        self.special.sort(key=lambda s: keys.index(s[1]))
 
 
 # Plans by key tuple, and array orders by length; both bounded in count and in size, so
@@ -162,6 +170,61 @@ def _plan(keys: tuple[str, ...], kinds: tuple[type, ...]) -> _Plan | None:
     return plan  # type: ignore[return-value]
 
 
+# The canonical order of an object's keys, by key tuple, for objects whose keys are clean
+# and none of which begins another (then the order is that of the keys alone, whatever the
+# values are); bounded as the plans are.
+_KEY_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _key_order(made: dict[str, Any]) -> tuple[str, ...]:
+    """The order in which an object's members' pairs come in the canonical string: by key and
+    what follows it (``=``, or ``.`` and ``[`` for a filled object or array). Raises
+    :class:`Uncertain` for a key that is not clean (R1: the exact reader names it)."""
+    for key in made:
+        if key not in _CLEAN_KEYS:
+            _clean(key)
+    keys = tuple(made)
+    order = tuple(sorted(keys))
+    if any(after.startswith(before) for before, after in zip(order, order[1:])):
+        # A key begins another: what follows it decides (`a-b=` comes before `a=`).
+        return tuple(sorted(keys, key=lambda k: k + _follows(made[k])))
+    if len(keys) <= _PLANNED and all(len(k) <= _KEPT_KEY for k in keys):
+        if len(_KEY_ORDERS) >= _CACHED:
+            _KEY_ORDERS.clear()
+        _KEY_ORDERS[keys] = order
+    return order
+
+
+def _follows(value: Any) -> str:
+    """What follows a member's key in its pairs."""
+    if value and type(value) is dict:
+        return "."
+    if value and type(value) is list:
+        return "["
+    return "="
+
+
+def _nulls(made: dict[str, Any], prefix: str, out: list[str], top: bool = False) -> None:
+    """The paths of the null members of a body already read, in document order (a null
+    element was refused; a top-level ``signature`` is not a member of the pairs)."""
+    for key, value in made.items():
+        if value is None:
+            if not (top and key == "signature"):
+                out.append(prefix + key)
+        elif type(value) is dict:
+            _nulls(value, prefix + key + ".", out)
+        elif type(value) is list:
+            _null_elements(value, prefix + key, out)
+
+
+def _null_elements(items: list[Any], path: str, out: list[str]) -> None:
+    for index, value in enumerate(items):
+        if type(value) is dict:
+            _nulls(value, f"{path}[{index}].", out)
+        elif type(value) is list:
+            _null_elements(value, f"{path}[{index}]", out)
+
+
 def _order(length: int) -> tuple[int, ...]:
     """The canonical order of an array's elements: by ``index]`` as text (``p[10]...`` comes
     before ``p[1]...``, as ``0`` comes before ``]``), whatever follows."""
@@ -175,8 +238,8 @@ def _order(length: int) -> tuple[int, ...]:
     return order
 
 
-#: Bodies up to this size are flattened pair by pair and sorted once (fewer steps for a few
-#: dozen pairs); longer ones run by run, in the order the keys give.
+#: Bodies up to this size are flattened pair by pair, each object's members in the order of
+#: its keys (no sort of whole pairs); longer ones run by run, in the order the keys give.
 FLAT_UP_TO = 8192
 
 
@@ -189,46 +252,65 @@ def read(data: bytes, null_members: bool) -> Flattened:
         raise Uncertain from None
     if type(top) is not dict:
         raise Uncertain  # not an object: the exact reader says what it is
-    if "\\u" in text and _ESCAPES_TO_CHECK.search(text) is not None:
-        raise Uncertain  # an escaped surrogate, or an escaped colon (see `colons` below)
-    amp = "&" in text
-    colons = text.count(":")
     del text  # as long as the body, or up to four times: not kept through the walk
+    # (The bytes are searched, not the text: an ASCII character is itself in UTF-8, and
+    # bytes are searched faster than text that is not all ASCII; one byte fastest.)
+    if data.find(b"\\") != -1 and _ESCAPES_TO_CHECK.search(data) is not None:
+        raise Uncertain  # an escaped surrogate, or an escaped colon (see `colons` below)
     if SENDER_KEY in top:
         raise Uncertain  # R4
     signature = top.get("signature")
     has_signature = "signature" in top
-    if has_signature:
-        if signature is not None and type(signature) is not str:
-            raise Uncertain  # not a string: the exact reader refuses it
-        colons -= signature.count(":") if signature else 0
-    walk = _Walk(amp, null_members)
-    if len(data) <= FLAT_UP_TO:
-        parts = walk.flat(top)
-    else:
-        parts = walk.ordered(walk.entries(top, "", 1, top=True))
+    if has_signature and signature is not None and type(signature) is not str:
+        raise Uncertain  # not a string: the exact reader refuses it
     # A repeated key: json keeps the last, so the body has more members than the dicts. Every
     # member has one colon outside strings; the colons inside strings are those of the values
     # (keys with a colon are not read here, and no `\u003a` escape is), each of which is in
-    # the canonical string once (but `signature`'s, taken off above).
+    # the canonical string once (but `signature`'s, taken off here).
     # (As many colons as members: then none is inside a string and no key repeats, since
     # the members written are at least those read. Else the values' colons are counted.)
-    if colons != walk.members:
-        if len(parts) <= 64:
-            colons -= "".join(parts).count(":")
-        else:  # without copying the whole text
+    colons = data.count(b":") - (signature.count(":") if signature else 0)
+    walk = _Walk(data.find(b"&") != -1, null_members)
+    encoded = None
+    if len(data) <= FLAT_UP_TO:
+        parts = walk.flat(top)
+        # The canonical string's bytes around the senderKey pair, made once here (the digest
+        # hashes them; the colons are counted in them). No pair begins with `senderKey`
+        # then `=`, `.` or `[` (R4), so the key pair's place does not depend on the key.
+        # Each pair is encoded, then the bytes joined (text joined first would be as wide as
+        # its widest character, and encoding it takes three bytes a character for a while),
+        # the pairs before the key in two pieces: the peak stays below the naive signer's.
+        at = bisect_left(parts, _KEY_PAIR_START)
+        half = at >> 1
+        pieces = []
+        if half:
+            pieces.append(b"&".join(map(str.encode, parts[:half])))
+        if at > half:
+            pieces.append(b"&".join(map(str.encode, parts[half:at])))
+        key_at = len(pieces)
+        if at < len(parts):
+            pieces.append(b"&".join(map(str.encode, parts[at:])))
+        encoded = (tuple(pieces), key_at)
+        if colons != walk.members:
+            colons -= sum(map(bytes.count, pieces, repeat(b":")))
+    else:
+        parts = walk.ordered(walk.entries(top, "", 1, top=True))
+        if colons != walk.members:  # without copying the whole text
             colons -= sum(map(str.count, parts, repeat(":")))
     if colons != walk.members:
         raise Uncertain
-    return Flattened._made(
-        value=top,
-        parts=parts,
-        signature=signature,
-        has_signature_key=has_signature,
-        has_sender_key_pair=False,
-        null_paths=tuple(walk.nulls),
-        parts_are_pairs=False,
-    )
+    made = _new(Flattened)
+    _set(made, "__dict__", {  # the fields, without the frozen __init__'s setattr for each
+        "value": top,
+        "parts": parts,
+        "signature": signature,
+        "has_signature_key": has_signature,
+        "has_sender_key_pair": False,
+        "null_paths": tuple(walk.nulls),
+        "parts_are_pairs": False,
+        "encoded": encoded,
+    })
+    return made
 
 
 # What the walk gives for an object or an array: its pairs in canonical order, as runs of
@@ -279,10 +361,15 @@ class _Walk:
         return out
 
     def flat(self, top: dict[str, Any]) -> list[str]:
-        """Every pair, sorted (Python's sort: code point order, the order of UTF-8 bytes)."""
+        """Every pair, in canonical order (code point order, the order of UTF-8 bytes): each
+        object's members in the order of their keys, each array's elements in the order of
+        ``index]``, so the pairs come out sorted. The null members skipped are listed in
+        document order."""
         out: list[str] = []
         self.flat_object(top, "", 1, out, top=True)
-        out.sort()
+        if self.nulls:  # found in canonical order: listed again in the body's
+            self.nulls = []
+            _nulls(top, "", self.nulls, top=True)
         return out
 
     def flat_object(self, made: dict[str, Any], prefix: str, depth: int, out: list[str], top: bool = False) -> None:
@@ -292,11 +379,12 @@ class _Walk:
         if len(prefix) > 31:
             self.over(len(made) * max(0, _byte_len(prefix) - 126))
         amp = self.amp
-        if not _CLEAN_KEYS.issuperset(made):
-            for key in made:
-                _clean(key)
+        order = _KEY_ORDERS.get(tuple(made))
+        if order is None:
+            order = _key_order(made)
         append = out.append
-        for key, value in made.items():
+        for key in order:
+            value = made[key]
             kind = type(value)
             if kind is str:
                 if top and key == "signature":
@@ -336,7 +424,8 @@ class _Walk:
         if over > 0:
             self.over(over * sum(1 for v in items if not v or type(v) not in (dict, list)))
         append = out.append
-        for index, value in enumerate(items):
+        for index in _order(len(items)):
+            value = items[index]
             kind = type(value)
             if kind is dict:
                 if value:
@@ -389,6 +478,7 @@ class _Walk:
         parts[2::4] = values
         if not children:
             return ["".join(parts)]  # type: ignore[arg-type]
+        children.sort(key=_first)  # made in the body's order, joined in the canonical one
         # The members between two containers make one run; each container gives its own.
         out: Runs = []
         start = 0

@@ -29,7 +29,7 @@ import json
 import logging
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence, Union
 
 from .secret import REDACTED, PrivateKey
@@ -188,14 +188,10 @@ class Flattened:
     null_paths: tuple[str, ...] = ()
     #: True when every part is one pair (the exact reader's result).
     parts_are_pairs: bool = False
-
-    @classmethod
-    def _made(cls, **fields: Any) -> Flattened:
-        """An instance with these fields, without the frozen ``__init__``'s one
-        ``object.__setattr__`` a field (a verify makes one per message)."""
-        made = object.__new__(cls)
-        made.__dict__.update(fields)
-        return made
+    #: The canonical string's UTF-8 without the ``senderKey`` pair, in pieces (each some
+    #: ``&``-joined pairs, none empty), and the index the key pair goes at, when the reading
+    #: made them (a short body's): :meth:`digest` then joins them around the key pair.
+    encoded: tuple[tuple[bytes, ...], int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def pairs(self) -> list[str]:
@@ -242,6 +238,10 @@ class Flattened:
     def digest(self, key: PrivateKey) -> bytes:
         """SHA-256 of the canonical string (hashed 24 runs at a time: the whole string is
         never made)."""
+        if self.encoded is not None:
+            key_pair = (SENDER_KEY + "=" + key.expose()).encode("utf-8")
+            pieces, at = self.encoded
+            return hashlib.sha256(b"&".join([*pieces[:at], key_pair, *pieces[at:]])).digest()
         parts = self._with(SENDER_KEY + "=" + key.expose())
         hashed = hashlib.sha256("&".join(parts[:24]).encode("utf-8"))
         for at in range(24, len(parts), 24):

@@ -101,7 +101,9 @@ def test_the_fast_reading_agrees_with_the_exact_reader(
             for mine, theirs in zip(got, exact):
                 assert _same(mine, theirs), (body, mine, theirs)
             # The canonical string built run by run is the sorted pairs joined.
-            assert fast.canonical_string_exposing_key(KEY) == "&".join(sorted([*exact[1], "senderKey=" + KEY.expose()]))
+            canonical = "&".join(sorted([*exact[1], "senderKey=" + KEY.expose()]))
+            assert fast.canonical_string_exposing_key(KEY) == canonical
+            assert fast.digest(KEY) == hashlib.sha256(canonical.encode("utf-8")).digest()
         # parse() itself: the exact reader's refusal, kind, offset, path and rule included.
         try:
             flat = parse(body, unambiguous=unambiguous, null_members=null_members)
@@ -235,6 +237,52 @@ def test_the_benchmark_bodies_read_as_the_exact_reader_reads_them(flat_up_to: in
             assert fast.signature_hex(key) == signature == fast.signature
 
 
+# Keys one of which begins another, with each character that may follow a key in a pair
+# (`=`, `.`, `[`) and characters on both sides of them (`-` `0` `~` `a`): the order of a
+# short body's members is that of their keys only when none begins another.
+_PREFIXED_KEYS = ["a", "a-", "a-b", "a0", "a~", "ab", "b", "-", "~", "a-b-", "ba", "b0"]
+
+
+def _prefixed_value(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth > 3 or roll < 0.35:
+        return rng.choice([1, "x", "y:z", True, False, None, 2.5])
+    if roll < 0.45:
+        return rng.choice([{}, []])
+    if roll < 0.75:
+        keys = rng.sample(_PREFIXED_KEYS, rng.randint(1, 6))
+        return {k: _prefixed_value(rng, depth + 1) for k in keys}
+    # Arrays past ten elements (`[10]` comes before `[1]`), no null element (R2).
+    return [v for v in (_prefixed_value(rng, depth + 1) for _ in range(rng.choice([1, 3, 11, 12, 23]))) if v is not None]
+
+
+@pytest.mark.parametrize("flat_up_to", [1 << 30, 0], ids=["pair by pair", "run by run"])
+def test_keys_that_begin_others_and_nulls_keep_the_exact_order(flat_up_to: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each object's members in the order of their keys and what follows them, arrays in the
+    order of `index]`, and the null members skipped listed in document order: the pairs, the
+    digest and the null paths of the exact reader, on 600 generated bodies."""
+    import json
+
+    monkeypatch.setattr(_fast, "FLAT_UP_TO", flat_up_to)
+    rng = random.Random(36)
+    prefixed = nulls = 0
+    for _ in range(600):
+        keys = rng.sample(_PREFIXED_KEYS, rng.randint(2, 8))
+        body = json.dumps({k: _prefixed_value(rng, 1) for k in keys}, separators=(",", ":")).encode()
+        try:
+            fast = _fast.read(body, True)
+        except _fast.Uncertain:
+            continue
+        exact = _exact(body, True, True)
+        assert _same(fast.value, exact[0]) and fast.pairs == exact[1], body
+        assert list(fast.null_paths) == exact[5], body
+        canonical = "&".join(sorted([*exact[1], "senderKey=" + KEY.expose()]))
+        assert fast.digest(KEY) == hashlib.sha256(canonical.encode()).digest(), body
+        prefixed += any(a != b and b.startswith(a) for a in keys for b in keys)
+        nulls += len(exact[5]) > 1
+    assert prefixed > 300 and nulls > 50, (prefixed, nulls)
+
+
 def test_what_bodies_leave_behind_stays_bounded() -> None:
     """The plans, orders and clean keys kept between messages: bounded in number and size,
     whatever the bodies (many distinct wide objects, long arrays, long keys)."""
@@ -243,8 +291,13 @@ def test_what_bodies_leave_behind_stays_bounded() -> None:
         long_key = '"' + "q" * (1000 + i) + '"'
         body = f'{{"w":{wide},"a":[{",".join(["1"] * (5000 + i))}],{long_key}:1,"pad":"{"x" * 9000}"}}'
         parse(body.encode())
+        # Short bodies keep their objects' key orders: wide ones and long keys are not kept.
+        parse(f'{{"w":{wide},{long_key}:1}}'.encode())
+        parse(f'{{"k{i}":{{{long_key}:1,"b":2}},"n{i}":{{"a":1,"b":2}}}}'.encode())
     assert len(_fast._PLANS) <= _fast._CACHED
     assert all(len(keys) <= _fast._PLANNED for keys, _ in _fast._PLANS)
+    assert len(_fast._KEY_ORDERS) <= _fast._CACHED
+    assert all(len(keys) <= _fast._PLANNED and max(map(len, keys)) <= _fast._KEPT_KEY for keys in _fast._KEY_ORDERS)
     assert all(length <= _fast._ORDERED for length in _fast._ORDERS)
     assert all(len(key) <= _fast._KEPT_KEY for key in _fast._CLEAN_KEYS)
     assert len(_fast._CLEAN_KEYS) <= 4 * _fast._CACHED

@@ -35,9 +35,8 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     let Some(hex) = hex.get_mut(..n) else {
         return;
     };
-    if hex::encode_to_slice(bytes.get(..n / 2).unwrap_or_default(), hex).is_ok() {
-        out.push_str(std::str::from_utf8(hex).unwrap_or_default());
-    }
+    sign::hex_into(bytes, hex);
+    out.push_str(std::str::from_utf8(hex).unwrap_or_default());
 }
 
 /// The requestId of `random` (the sender and 32 hex digits).
@@ -108,9 +107,7 @@ pub fn sign_request<P: Serialize + ?Sized>(
     let (id, salt) = random.split_at(16);
     // The salt's hex on the stack: it lives only while the envelope is serialized.
     let mut salt_hex = [0u8; 24];
-    hex::encode_to_slice(salt, &mut salt_hex).map_err(|e| ErrorKind::Random {
-        message: e.to_string(),
-    })?;
+    sign::hex_into(salt, &mut salt_hex);
     let salt = std::str::from_utf8(&salt_hex).map_err(|e| ErrorKind::Random {
         message: e.to_string(),
     })?;
@@ -170,8 +167,7 @@ fn sign_envelope<T: Serialize + ?Sized>(envelope: &T, key: &PrivateKey) -> Resul
     // take (a rule to judge, a null, a float, a raw value) is written and parsed back
     // below, which signs it or refuses it as it always did.
     if let Some((bytes, digest)) = crate::canonical::serialize_signed(envelope, key) {
-        let mut hex = [0u8; 64];
-        hex::encode_to_slice(digest, &mut hex).map_err(|e| encode(e.to_string(), None))?;
+        let hex = sign::digest_hex(&digest);
         return sign::attach_signature(bytes, sign::hex_str(&hex))
             .map_err(|e| encode(e.to_string(), Some(Box::new(e))));
     }

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
 
+mod direct;
+
 /// A boxed `Send` future, the return type of [`Transport::post_json`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -80,78 +82,115 @@ pub trait Transport: Send + Sync {
 /// version in your `Cargo.toml` is another crate, whose `Client` this does not take.
 pub use reqwest;
 
-/// The default transport: HTTPS (rustls, webpki roots) on `reqwest`, redirects off, and
-/// no proxy from the environment.
+/// The default transport: HTTPS (rustls, webpki roots), redirects off, and no proxy
+/// from the environment.
 ///
 /// `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` are ignored unless asked for
 /// ([`HttpsTransport::with_env_proxy`]): a variable set for other programs would
 /// otherwise route signed bodies, in clear when the URL is plain-http loopback (a
 /// sandbox), through a proxy the caller never chose.
+///
+/// [`HttpsTransport::new`] posts on hyper-util's pooled client directly (the pool,
+/// connector and TLS stack reqwest uses, without reqwest's per-request layers: issue
+/// 36); [`HttpsTransport::with_env_proxy`] and [`HttpsTransport::from_client`] post
+/// through reqwest.
 #[derive(Clone)]
 pub struct HttpsTransport {
-    client: reqwest::Client,
-    /// The URLs posted to, parsed once each (see [`HttpsTransport::url`]).
-    urls: Arc<RwLock<Vec<(String, reqwest::Url)>>>,
+    http: Http,
 }
+
+#[derive(Clone)]
+enum Http {
+    Direct {
+        pool: direct::Pool,
+        /// The URLs posted to, parsed once each (see [`cached`]).
+        uris: Parsed<http::Uri>,
+    },
+    Reqwest {
+        client: reqwest::Client,
+        /// The URLs posted to, parsed once each (see [`cached`]).
+        urls: Parsed<reqwest::Url>,
+    },
+}
+
+/// URLs kept parsed, by their text.
+type Parsed<T> = Arc<RwLock<Vec<(String, T)>>>;
 
 impl std::fmt::Debug for HttpsTransport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpsTransport")
-            .field("client", &self.client)
-            .finish_non_exhaustive()
+        let mut out = f.debug_struct("HttpsTransport");
+        match &self.http {
+            Http::Direct { .. } => out.field("client", &"hyper-util pool"),
+            Http::Reqwest { client, .. } => out.field("client", client),
+        };
+        out.finish_non_exhaustive()
     }
 }
 
 /// URLs kept parsed (a client posts to one URL per operation of the API).
 const PARSED_URLS: usize = 128;
 
+/// `url` parsed by `parse`, from `cache` when it was parsed before (up to
+/// [`PARSED_URLS`] kept): parsing a URL (host, IDNA, percent-encoding) costs more than
+/// the rest of what a call does on this side of the socket but the signature.
+fn cached<T: Clone, E>(
+    cache: &Parsed<T>,
+    url: String,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T, (String, E)> {
+    if let Ok(urls) = cache.read() {
+        if let Some((_, parsed)) = urls.iter().find(|(text, _)| *text == url) {
+            return Ok(parsed.clone());
+        }
+    }
+    let parsed = match parse(&url) {
+        Ok(parsed) => parsed,
+        Err(e) => return Err((url, e)),
+    };
+    if let Ok(mut urls) = cache.write() {
+        if urls.len() < PARSED_URLS && !urls.iter().any(|(text, _)| *text == url) {
+            urls.push((url, parsed.clone()));
+        }
+    }
+    Ok(parsed)
+}
+
+/// A URL as reqwest reads it (normalized: IDNA, percent-encoding, default port), as
+/// an `http::Uri`.
+fn uri_of(text: &str) -> Result<http::Uri, String> {
+    let url = reqwest::Url::parse(text).map_err(|e| e.to_string())?;
+    http::Uri::try_from(url.as_str()).map_err(|e| e.to_string())
+}
+
 impl HttpsTransport {
     /// A transport with this connect timeout, connecting directly (no proxy).
     pub fn new(connect_timeout: Duration) -> Result<HttpsTransport, Error> {
-        Self::build(connect_timeout, false)
+        let pool = direct::pool(connect_timeout).map_err(|message| ErrorKind::Config {
+            field: "transport",
+            message: format!("cannot build the HTTP client: {message}"),
+        })?;
+        Ok(HttpsTransport {
+            http: Http::Direct {
+                pool,
+                uris: Arc::default(),
+            },
+        })
     }
 
     /// A transport that uses the proxy the environment names (`HTTPS_PROXY`,
     /// `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`), for networks where the service is only
-    /// reachable through one.
+    /// reachable through one (through reqwest, which reads them).
     pub fn with_env_proxy(connect_timeout: Duration) -> Result<HttpsTransport, Error> {
-        Self::build(connect_timeout, true)
-    }
-
-    fn build(connect_timeout: Duration, env_proxy: bool) -> Result<HttpsTransport, Error> {
-        let mut builder = reqwest::Client::builder()
+        let client = reqwest::Client::builder()
             .connect_timeout(connect_timeout)
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")));
-        if !env_proxy {
-            builder = builder.no_proxy();
-        }
-        let client = builder.build().map_err(|e| ErrorKind::Config {
-            field: "transport",
-            message: format!("cannot build the HTTP client: {e}"),
-        })?;
+            .user_agent(concat!("baas-runtime/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ErrorKind::Config {
+                field: "transport",
+                message: format!("cannot build the HTTP client: {e}"),
+            })?;
         Ok(HttpsTransport::from_client(client))
-    }
-
-    /// `url` parsed: parsing a URL (host, IDNA, percent-encoding) costs more than the
-    /// rest of what a call does on this side of the socket but the signature, so the
-    /// URLs posted to are parsed once and kept (up to [`PARSED_URLS`] of them). Text
-    /// that does not parse is handed to reqwest as it is, which reports it as before.
-    fn url(&self, url: String) -> UrlOrText {
-        if let Ok(urls) = self.urls.read() {
-            if let Some((_, parsed)) = urls.iter().find(|(text, _)| *text == url) {
-                return UrlOrText::Url(parsed.clone());
-            }
-        }
-        let Ok(parsed) = reqwest::Url::parse(&url) else {
-            return UrlOrText::Text(url);
-        };
-        if let Ok(mut urls) = self.urls.write() {
-            if urls.len() < PARSED_URLS && !urls.iter().any(|(text, _)| *text == url) {
-                urls.push((url, parsed.clone()));
-            }
-        }
-        UrlOrText::Url(parsed)
     }
 
     /// A transport on a `reqwest::Client` built by the caller: a proxy, extra root
@@ -181,16 +220,12 @@ impl HttpsTransport {
     /// ```
     pub fn from_client(client: reqwest::Client) -> HttpsTransport {
         HttpsTransport {
-            client,
-            urls: Arc::default(),
+            http: Http::Reqwest {
+                client,
+                urls: Arc::default(),
+            },
         }
     }
-}
-
-/// A URL for reqwest: parsed, or text it parses (and refuses) itself.
-enum UrlOrText {
-    Url(reqwest::Url),
-    Text(String),
 }
 
 fn map_reqwest(e: reqwest::Error, timeout: Duration, reading_body: bool) -> Error {
@@ -222,9 +257,22 @@ impl Transport for HttpsTransport {
                 timeout,
                 max_response_bytes,
             } = request;
-            let builder = match self.url(url) {
-                UrlOrText::Url(url) => self.client.post(url),
-                UrlOrText::Text(text) => self.client.post(text),
+            let (client, urls) = match &self.http {
+                Http::Direct { pool, uris } => {
+                    let uri = cached(uris, url, uri_of).map_err(|(url, e)| {
+                        // Nothing was sent: there is nowhere to send it.
+                        Error::transport(format!("the URL {url:?} is not usable: {e}"), false, None)
+                    })?;
+                    let (status, body) =
+                        direct::post(pool, uri, body, timeout, max_response_bytes).await?;
+                    return Ok(HttpResponse { status, body });
+                }
+                Http::Reqwest { client, urls } => (client, urls),
+            };
+            // Text that does not parse is handed to reqwest as it is, which reports it.
+            let builder = match cached(urls, url, reqwest::Url::parse) {
+                Ok(url) => client.post(url),
+                Err((text, _)) => client.post(text),
             };
             let mut response = builder
                 .header(reqwest::header::CONTENT_TYPE, "application/json")

@@ -16,9 +16,8 @@
  * canonical string could stand for another body: the re-cut rules R1-R4 of {@link Ambiguity}.
  */
 
-import { isUtf8 } from "node:buffer";
 import { FastFlattened, readFast } from "./fastpath.js";
-import { nodeCrypto } from "./lazy.js";
+import { nodeBuffer, nodeCrypto } from "./lazy.js";
 import { firstInvalidUtf8, Parser } from "./reader.js";
 import { CanonicalError, compareUtf8, type Flattened, MAX_BODY, SENDER_KEY } from "./rules.js";
 import { PrivateKey, REDACTED } from "./secret.js";
@@ -85,7 +84,7 @@ export function parse(body: Uint8Array, options: ParseOptions = {}): Flattened {
   if (body.length > MAX_BODY) {
     throw new CanonicalError("too_large", `the body is longer than ${MAX_BODY} bytes`, MAX_BODY);
   }
-  if (!isUtf8(body)) {
+  if (!nodeBuffer().isUtf8(body)) {
     throw new CanonicalError("invalid_utf8", "body is not valid UTF-8", firstInvalidUtf8(body));
   }
   // Buffer's decoding keeps a BOM (JSON.parse then refuses it, as the exact reader does).
@@ -108,7 +107,7 @@ export function parseExact(body: Uint8Array, options: ParseOptions = {}): Flatte
   if (body.length > MAX_BODY) {
     throw new CanonicalError("too_large", `the body is longer than ${MAX_BODY} bytes`, MAX_BODY);
   }
-  if (!isUtf8(body)) {
+  if (!nodeBuffer().isUtf8(body)) {
     throw new CanonicalError("invalid_utf8", "body is not valid UTF-8", firstInvalidUtf8(body));
   }
   return exact(body, options.unambiguous ?? true, options.nullMembers ?? true);

@@ -7,12 +7,11 @@
  * `maxAgeMs` old and at most `maxSkewMs` ahead of this clock.
  */
 
-import { appendFileSync, existsSync, fsyncSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { CanonicalError, type Flattened, JsonNumber, type JsonObject, type JsonValue, parse } from "./canonical.js";
 import { signEnvelopeText, newSalt } from "./envelope.js";
 import { DecodeError, SignatureInvalid, SignatureMissing, Untrusted } from "./errors.js";
 import type { PrivateKey } from "./secret.js";
+import { nodeFs, nodePath } from "./lazy.js";
 import { writeJson } from "./shape.js";
 import { VerifyError, verifyFlattened } from "./sign.js";
 
@@ -232,9 +231,10 @@ export class SeenFile {
     keepMs: number = DEFAULT_KEEP_MS,
     nowMs: number = Date.now(),
   ) {
+    const fs = nodeFs();
     const kept: [string, string, number][] = [];
-    if (existsSync(path)) {
-      const lines = readFileSync(path, "latin1").split("\n");
+    if (fs.existsSync(path)) {
+      const lines = fs.readFileSync(path, "latin1").split("\n");
       const current = lines[0] === SEEN_HEADER;
       for (const line of current ? lines.slice(1) : lines) {
         const parsed = current ? parseLine(line) : parseLegacy(Buffer.from(line, "latin1").toString("utf8"));
@@ -245,14 +245,14 @@ export class SeenFile {
         }
       }
     }
-    mkdirSync(dirname(path), { recursive: true });
+    fs.mkdirSync(nodePath().dirname(path), { recursive: true });
     const tmp = `${path}.tmp`;
     const seenNow = new Map<string, [string, string, number]>();
     for (const entry of kept) seenNow.set(key(entry[0], entry[1]), entry);
     const lines = [...seenNow.values()].sort((a, b) => a[2] - b[2]).map(([t, r, at]) => seenLine(t, r, at));
-    writeFileSync(tmp, `${SEEN_HEADER}\n${lines.join("")}`, "latin1");
+    fs.writeFileSync(tmp, `${SEEN_HEADER}\n${lines.join("")}`, "latin1");
     syncFile(tmp);
-    renameSync(tmp, path);
+    fs.renameSync(tmp, path);
   }
 
   isNew(n: Pick<Notification<string, unknown>, "notificationType" | "requestId">): boolean {
@@ -271,7 +271,7 @@ export class SeenFile {
   record(n: Pick<Notification<string, unknown>, "notificationType" | "requestId">, nowMs: number = Date.now()): void {
     this.#unwritten += seenLine(n.notificationType, n.requestId, nowMs);
     this.#seen.set(key(n.notificationType, n.requestId), nowMs);
-    appendFileSync(this.path, this.#unwritten, "latin1");
+    nodeFs().appendFileSync(this.path, this.#unwritten, "latin1");
     syncFile(this.path);
     this.#unwritten = "";
   }
@@ -299,11 +299,12 @@ function parseLegacy(line: string): [string, string, number] | undefined {
 }
 
 function syncFile(path: string): void {
-  const fd = openSync(path, "r+");
+  const fs = nodeFs();
+  const fd = fs.openSync(path, "r+");
   try {
-    fsyncSync(fd);
+    fs.fsyncSync(fd);
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

@@ -159,7 +159,7 @@ pub fn call_setters(op: &OperationPlan, req: &Ident, fields: &[FieldPlan]) -> To
                 req,
                 f.rust_name.trim_start_matches("r#"),
             );
-            let deprecated = docs::deprecated_attr(f.sent_doc.deprecated.as_deref());
+            let deprecated = docs::deprecated_attr(f.deprecated());
             quote! {
                 #[doc = #doc]
                 #deprecated

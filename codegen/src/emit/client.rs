@@ -1,7 +1,6 @@
 //! The `Client` wrapper (one method per operation, returning its `Call`) and the dispatch table
 //! (operation name → decode and validate its params).
 
-use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -15,18 +14,6 @@ use crate::plan::{GroupPlan, OperationPlan, RequestPlan, ResponsePlan, SdkPlan};
 pub fn emit_client(plan: &SdkPlan) -> TokenStream {
     let methods: Vec<TokenStream> = plan.operations().map(|op| call_method(plan, op)).collect();
     client_struct(plan, &methods)
-}
-
-/// What a partner must know of a call that may move money: the plan's sentence, its
-/// error named by its rustdoc path (the rest of what sending can fail with is
-/// `Call::send`'s).
-fn money_note(op: &OperationPlan) -> Option<String> {
-    op.moves_money.then(|| {
-        crate::plan::sentences::MOVES_MONEY.replace(
-            "`OutcomeUnknown`",
-            "[`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)",
-        )
-    })
 }
 
 /// What the call of `op` offers beyond `.send()`, in words (where the spec says how).
@@ -107,9 +94,7 @@ fn call_method(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
         }
         _ => {}
     }
-    if let Some(note) = money_note(op) {
-        doc.raw(&note);
-    }
+    super::operations::add_call_notes(&mut doc, op);
     docs::add_evidence(&mut doc, op.evidence.as_deref());
     docs::add_deprecation(&mut doc, op.doc.deprecated.as_deref());
     doc.raw("# Example");
@@ -146,7 +131,7 @@ fn client_struct(plan: &SdkPlan, methods: &[TokenStream]) -> TokenStream {
         let rc = ident(super::codes::RESULT_CODE);
         quote!(super::enums::#rc::RETRYABLE_CODES)
     };
-    let title = docs::escape_markdown(&docs::collapse(&plan.title));
+    let title = docs::spec_text(&plan.title);
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Typed client of the {title}: one method per operation, returning the operation's [`Call`](super::Call)."
@@ -211,7 +196,7 @@ pub fn emit_dispatch(plan: &SdkPlan) -> TokenStream {
     let mut arms = Vec::new();
     for group in &plan.groups {
         let module = ident(&group.name);
-        let gvariant = ident(&group.name.to_upper_camel_case());
+        let gvariant = ident(&group.words.pascal());
         for op in &group.operations {
             infos.push(operation_info(group, op));
             let req = ident(&request_name(op));

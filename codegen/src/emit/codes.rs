@@ -6,9 +6,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::docs::{collapse, escape_markdown};
+use super::docs::spec_text;
 use super::enums::{emit_enum, Extras};
-use crate::plan::{Doc, EnumPlan, SdkPlan, ValuePlan, Words};
+use crate::plan::{sentences, Doc, EnumPlan, SdkPlan, ValuePlan, Words};
 
 /// Name of the generated enum of result codes.
 pub(super) const RESULT_CODE: &str = "ResultCode";
@@ -75,7 +75,7 @@ fn result_code(plan: &SdkPlan) -> TokenStream {
             .iter()
             .map(|c| {
                 if c.retryable {
-                    vec!["May be retried.".to_owned()]
+                    vec![sentences::MAY_BE_RETRIED.to_owned()]
                 } else {
                     Vec::new()
                 }
@@ -146,9 +146,9 @@ fn notification_type(plan: &SdkPlan) -> TokenStream {
         if !links.is_empty() {
             lines.push(format!("Relates to {}.", links.join(", ")));
         }
-        let note = collapse(&n.payload_note);
+        let note = spec_text(&n.payload_note);
         if !note.is_empty() {
-            lines.push(escape_markdown(&note));
+            lines.push(note);
         }
         value_docs.push(lines);
     }

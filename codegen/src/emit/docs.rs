@@ -20,12 +20,11 @@ impl Doc {
         Doc::default()
     }
 
-    /// Adds a paragraph of spec text (whitespace collapsed, Markdown specials escaped).
-    /// Empty text adds nothing.
+    /// Adds a paragraph of spec text ([`spec_text`]). Empty text adds nothing.
     pub fn text(&mut self, text: &str) -> &mut Doc {
-        let collapsed = collapse(text);
-        if !collapsed.is_empty() {
-            self.raw(&escape_markdown(&collapsed));
+        let text = spec_text(text);
+        if !text.is_empty() {
+            self.raw(&text);
         }
         self
     }
@@ -108,9 +107,10 @@ fn pad(line: &str) -> String {
     }
 }
 
-/// Collapses all whitespace runs (newlines included) into single spaces.
-pub fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Spec text as rustdoc shows it: partner text (as every SDK shows it: whitespace
+/// collapsed, no file partners do not have), its Markdown specials escaped.
+pub fn spec_text(text: &str) -> String {
+    escape_markdown(&crate::text::partner_text(text))
 }
 
 /// Escapes characters rustdoc would read as links or HTML outside code spans.
@@ -168,7 +168,7 @@ pub fn add_decisions(doc: &mut Doc, plan: &SdkPlan, ids: &[String]) {
             Some(d) => {
                 doc.raw(&format!(
                     "Decision {link}: about {}.",
-                    escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+                    spec_text(&d.about).trim_end_matches('.')
                 ));
             }
             None => {
@@ -189,7 +189,7 @@ pub fn add_blanket_decisions(doc: &mut Doc, plan: &SdkPlan) {
                 "[`{}`](decisions#{}) — {}",
                 d.id,
                 decision_anchor(&d.id),
-                escape_markdown(&collapse(&d.about)).trim_end_matches('.')
+                spec_text(&d.about).trim_end_matches('.')
             )
         })
         .collect();
@@ -211,13 +211,13 @@ pub fn add_decisions_section(doc: &mut Doc, plan: &SdkPlan) {
         doc.raw(&format!("## Decision `{}`", d.id));
         doc.raw(&format!(
             "About {}. **Decided:** {} **Why:** {}",
-            escape_markdown(&collapse(&d.about)).trim_end_matches('.'),
-            escape_markdown(&collapse(&d.decision)),
-            escape_markdown(&collapse(&d.reason))
+            spec_text(&d.about).trim_end_matches('.'),
+            spec_text(&d.decision),
+            spec_text(&d.reason)
         ));
-        let source = collapse(&d.source_text);
+        let source = spec_text(&d.source_text);
         if !source.is_empty() {
-            doc.raw(&format!("> {}", escape_markdown(&source)));
+            doc.raw(&format!("> {source}"));
         }
     }
 }
@@ -225,16 +225,16 @@ pub fn add_decisions_section(doc: &mut Doc, plan: &SdkPlan) {
 /// A rule in words: "at most 100 characters" (a server-side rule's text escaped for
 /// Markdown).
 pub fn rule_words(kind: &RuleKind) -> String {
-    kind.words_with(|text| escape_markdown(&collapse(text)))
+    kind.words_with(spec_text)
 }
 
 /// One rule as a list item, with its note and where it is known from.
 pub fn rule_item(rule: &RulePlan) -> String {
     let mut s = rule_words(&rule.kind);
-    let doc = collapse(&rule.text);
+    let doc = spec_text(&rule.text);
     if !doc.is_empty() {
         s.push_str(" — ");
-        s.push_str(&escape_markdown(&doc));
+        s.push_str(&doc);
     }
     if let Some(p) = &rule.evidence {
         s.push_str(" (");
@@ -251,7 +251,7 @@ pub fn rule_item(rule: &RulePlan) -> String {
 pub fn deprecated_attr(note: Option<&str>) -> TokenStream {
     match note {
         Some(note) => {
-            let note = collapse(note);
+            let note = crate::text::partner_text(note);
             quote!(#[deprecated(note = #note)])
         }
         None => quote!(),
@@ -315,7 +315,7 @@ pub fn field_doc(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> Doc
     let rules: Vec<String> = field.rules.iter().map(rule_item).collect();
     doc.list("Rules:", &rules);
     add_decisions(&mut doc, plan, &field.decisions);
-    add_deprecation(&mut doc, field.sent_doc.deprecated.as_deref());
+    add_deprecation(&mut doc, field.deprecated());
     doc
 }
 
@@ -323,12 +323,12 @@ pub fn field_doc(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> Doc
 /// in the text and in the docs of items without the attribute).
 pub fn add_deprecation(doc: &mut Doc, note: Option<&str>) {
     if let Some(note) = note {
-        doc.raw(&format!("Deprecated: {}", escape_markdown(&collapse(note))));
+        doc.raw(&format!("Deprecated: {}", spec_text(note)));
     }
 }
 
 /// A constraint in words for the request's doc: the plan's sentence, with the spec's own
 /// text escaped for rustdoc.
 pub fn constraint_item(c: &ConstraintPlan) -> String {
-    c.sentence_with(&|text| escape_markdown(&collapse(text)))
+    c.sentence_with(&spec_text)
 }

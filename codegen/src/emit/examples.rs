@@ -11,9 +11,8 @@ use crate::plan::{FieldPlan, OperationPlan, RequestPlan, SdkPlan};
 /// The crate name partners write.
 const CRATE: &str = "baas_client";
 
-/// The decimal literal `text` (`"100.50"`, or a number's marker text) as `Amount::new`.
+/// The decimal literal `text` (`"100.50"`) as `Amount::new`.
 fn amount(text: &str) -> String {
-    let text = crate::postman::decimal_text(text);
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{whole}{frac}");
     let mantissa: i64 = digits.parse().unwrap_or(1);

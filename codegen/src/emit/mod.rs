@@ -184,7 +184,7 @@ fn crate_doc(plan: &SdkPlan) -> Doc {
     let mut doc = Doc::new();
     doc.raw(&format!(
         "Typed async client for the {}.",
-        docs::escape_markdown(&docs::collapse(&plan.title))
+        docs::spec_text(&plan.title)
     ));
     doc.raw("Generated from a machine-readable description of the bank's API document, revision by revision: every item says what it is on the wire, and where a fact comes from when it is not that document.");
     add_first_call(&mut doc, plan);
@@ -204,7 +204,7 @@ fn crate_doc(plan: &SdkPlan) -> Doc {
         .groups
         .iter()
         .map(|g| {
-            let text = docs::escape_markdown(&docs::collapse(&g.doc.plain()));
+            let text = docs::spec_text(&g.doc.plain());
             format!("[`{0}`] — {1}", g.name, text)
         })
         .collect();

@@ -17,7 +17,7 @@ fn variant(n: &NotificationPlan, record: &str) -> TokenStream {
     doc.raw(&format!(
         "`{}`: {}",
         n.notification_type,
-        docs::escape_markdown(&docs::collapse(&n.text))
+        docs::spec_text(&n.text)
     ));
     docs::add_evidence(&mut doc, n.evidence.as_deref());
     let doc = doc.outer();

@@ -10,7 +10,9 @@ use super::names::{self, ident, rust_type, Direction};
 use super::records::{emit_struct, StructSpec};
 use super::validate;
 use crate::model::TypeRef;
-use crate::plan::{GroupPlan, OperationPlan, PagesCall, RequestPlan, ResponsePlan, SdkPlan};
+use crate::plan::{
+    sentences, GroupPlan, OperationPlan, PagesCall, RequestPlan, ResponsePlan, SdkPlan,
+};
 
 /// Name of the request type of an operation.
 pub fn request_name(op: &OperationPlan) -> String {
@@ -120,6 +122,7 @@ fn request_doc(plan: &SdkPlan, op: &OperationPlan) -> Doc {
     doc.text(&op.text);
     doc.raw(&format!("Request of `{}`.", op.wire_name));
     doc.raw(&wire_path_line(op));
+    add_call_notes(&mut doc, op);
     let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
     doc.list("Constraints across fields:", &constraints);
     docs::add_evidence(&mut doc, op.evidence.as_deref());
@@ -136,6 +139,20 @@ fn request_doc(plan: &SdkPlan, op: &OperationPlan) -> Doc {
     doc
 }
 
+/// What the plan says every SDK tells of the call beside its request: that it moves money
+/// (its error named by its rustdoc path) and that it needs an OTP.
+pub fn add_call_notes(doc: &mut Doc, op: &OperationPlan) {
+    if op.moves_money {
+        doc.raw(&sentences::MOVES_MONEY.replace(
+            "`OutcomeUnknown`",
+            "[`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)",
+        ));
+    }
+    if let Some(needs) = &op.needs_otp {
+        doc.raw(needs);
+    }
+}
+
 /// The request of an operation whose parameters the spec does not show: a JSON object
 /// sent verbatim.
 fn raw_request(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
@@ -145,6 +162,7 @@ fn raw_request(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     doc.text(&op.text);
     doc.raw(&format!("Request of `{}`.", op.wire_name));
     doc.raw(&wire_path_line(op));
+    add_call_notes(&mut doc, op);
     doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
     doc.text(&op.params_note);
     docs::add_evidence(&mut doc, op.evidence.as_deref());

@@ -5,7 +5,9 @@ use quote::quote;
 
 use super::docs::Doc;
 use super::names::{ident, rust_type, Direction};
-use crate::plan::{BusinessIdPlan, OperationPlan, OtpPlan, OtpStepPlan, SdkPlan, SettleCall};
+use crate::plan::{
+    sentences, BusinessIdPlan, OperationPlan, OtpPlan, OtpStepPlan, SdkPlan, SettleCall,
+};
 
 fn request(step: &OtpStepPlan) -> (TokenStream, TokenStream, proc_macro2::Ident) {
     let module = ident(&step.group);
@@ -113,12 +115,12 @@ fn otp_application(
             let f = ident(field.unwrap_or(wire_name));
             (
                 quote!(success.data.#f.as_deref()),
-                format!("the response's `{wire_name}`"),
+                sentences::business_id_from(Some(wire_name)),
             )
         }
         BusinessIdPlan::RequestId => (
             quote!(Some(success.request_id.as_str())),
-            "the requestId the call was sent with".to_owned(),
+            sentences::business_id_from(None),
         ),
     };
     quote! {
@@ -231,20 +233,9 @@ fn settle_method(
     }
 }
 
-/// The `pending` module's items (empty when the spec marks no OTP flow).
-pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
-    let Some(flow) = &plan.otp else {
-        return TokenStream::new();
-    };
-    let steps = step_methods(flow);
-    let group = flow.group.as_ref().map(group_pending);
-    let settles: Vec<TokenStream> = plan
-        .operations()
-        .filter_map(|op| {
-            let s = op.calls.settle.as_ref()?;
-            Some(settle_method(plan, flow, op, s))
-        })
-        .collect();
+/// `impl OtpApplication` for every request whose call makes an application waiting for its
+/// OTP, and for the group step's.
+fn otp_applications(plan: &SdkPlan, flow: &OtpPlan) -> Vec<TokenStream> {
     let mut impls: Vec<TokenStream> = plan
         .operations()
         .filter_map(|op| {
@@ -266,6 +257,24 @@ pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
             Some(&g.rust.1),
         ));
     }
+    impls
+}
+
+/// The `pending` module's items (empty when the spec marks no OTP flow).
+pub fn emit_pending(plan: &SdkPlan) -> TokenStream {
+    let Some(flow) = &plan.otp else {
+        return TokenStream::new();
+    };
+    let steps = step_methods(flow);
+    let group = flow.group.as_ref().map(group_pending);
+    let settles: Vec<TokenStream> = plan
+        .operations()
+        .filter_map(|op| {
+            let s = op.calls.settle.as_ref()?;
+            Some(settle_method(plan, flow, op, s))
+        })
+        .collect();
+    let impls = otp_applications(plan, flow);
     quote! {
         /// A request whose successful call makes an application that waits for its OTP, and where that application's business id is read. Implemented by every such request: it is what makes `.pending()` available on its call, and what [`PendingApplication::from_success`] reads from a call made through the runtime client.
         pub trait OtpApplication: baas_runtime::Operation {

@@ -132,7 +132,7 @@ fn struct_field(plan: &SdkPlan, field: &FieldPlan, direction: Direction) -> Toke
         base
     };
     let doc = docs::field_doc(plan, field, direction).outer();
-    let deprecated = docs::deprecated_attr(field.sent_doc.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(field.deprecated());
     let mut serde_args = Vec::new();
     if plain(&field.rust_name) != field.wire_name {
         let wire = &field.wire_name;
@@ -190,7 +190,7 @@ fn required_struct(spec: &StructSpec<'_>, required: &[&FieldPlan]) -> TokenStrea
             plain(&f.rust_name)
         ));
         let doc = doc.outer();
-        let deprecated = docs::deprecated_attr(f.sent_doc.deprecated.as_deref());
+        let deprecated = docs::deprecated_attr(f.deprecated());
         quote! {
             #doc
             #deprecated
@@ -256,7 +256,7 @@ fn setter(field: &FieldPlan) -> TokenStream {
         " Sets `{}` (see the field's documentation).",
         field.wire_name
     );
-    let deprecated = docs::deprecated_attr(field.sent_doc.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(field.deprecated());
     quote! {
         #[doc = #doc]
         #deprecated
@@ -280,7 +280,7 @@ fn stub_setter(field: &FieldPlan) -> TokenStream {
         " This value with `{}` set: for stub answers in unit tests (feature `mock`; what only a test or server builds), e.g. `Type::default().with_a(..).with_b(..)`.",
         field.wire_name
     );
-    let deprecated = docs::deprecated_attr(field.sent_doc.deprecated.as_deref());
+    let deprecated = docs::deprecated_attr(field.deprecated());
     quote! {
         #[cfg(feature = "server")]
         #[doc = #doc]

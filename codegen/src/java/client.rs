@@ -1,7 +1,7 @@
 //! `Client` and `AsyncClient` (`com.baas.client`): a method per operation, and the
 //! `…Pending`, `…Pages` and `…UntilFinal` calls where the plan says.
 
-use super::head::{imports, method_doc};
+use super::head::method_doc;
 use super::names::{javadoc, member, string_literal};
 use super::ops::{op_names, OpNames};
 use super::{class_file, Ctx, ROOT_PACKAGE};
@@ -121,11 +121,6 @@ pub fn client(ctx: &Ctx<'_>, asynchronous: bool) -> EmittedFile {
     let mut out = Out::new("    ");
     out.line(&format!("package {ROOT_PACKAGE};"));
     out.blank();
-    imports(
-        ctx,
-        &mut out,
-        &["import java.util.concurrent.CompletableFuture;"],
-    );
     let about = if asynchronous {
         format!("The {} without blocking: each method returns a <code>CompletableFuture</code> that completes with the answer, or exceptionally with the <code>BaasException</code> the blocking call would throw. Get one from <code>Client.async()</code>; it shares the client's connection and configuration.", javadoc(&ctx.plan.title))
     } else {

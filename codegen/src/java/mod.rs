@@ -18,6 +18,7 @@
 
 mod client;
 mod head;
+mod imports;
 mod names;
 mod notifications;
 mod ops;
@@ -26,7 +27,6 @@ mod shape;
 mod types;
 
 use crate::artifact::EmittedFile;
-use crate::model::Api;
 use crate::plan::{self, SdkPlan};
 
 /// The folder of the Java SDK below the output root.
@@ -149,10 +149,9 @@ fn pom(plan: &SdkPlan) -> String {
 }
 
 /// Every file of the Java SDK.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
-    let ctx = Ctx { plan: &plan };
-    let mut files = vec![EmittedFile::text(format!("{ROOT}/pom.xml"), pom(&plan))];
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
+    let ctx = Ctx { plan };
+    let mut files = vec![EmittedFile::text(format!("{ROOT}/pom.xml"), pom(plan))];
     files.push(package_info(
         ROOT_PACKAGE,
         &format!(
@@ -190,6 +189,7 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
             files.extend(ops::files(&ctx, op));
         }
     }
+    imports::add(&mut files);
     files
 }
 
@@ -282,5 +282,122 @@ mod tests {
         let readme = std::fs::read_to_string(repo().join("java/README.md")).expect("README");
         assert!(readme.contains(&format!("com.baas:baas-client:{version}")));
         assert!(readme.contains(&format!("<version>{version}</version>")));
+    }
+
+    /// Java source with its comments and string and character literals blanked (the
+    /// check's own reading, apart from the one `imports` decides with).
+    fn code_only(source: &str) -> String {
+        let mut out = String::new();
+        let mut rest = source;
+        while let Some(c) = rest.chars().next() {
+            let skip_to = |end: &str, from: usize| {
+                rest[from..]
+                    .find(end)
+                    .map_or(rest.len(), |n| from + n + end.len())
+            };
+            let skipped = if rest.starts_with("//") {
+                skip_to("\n", 2)
+            } else if rest.starts_with("/*") {
+                skip_to("*/", 2)
+            } else if c == '"' || c == '\'' {
+                let mut i = 1;
+                while let Some(d) = rest[i..].chars().next() {
+                    i += d.len_utf8();
+                    if d == '\\' {
+                        i += rest[i..].chars().next().map_or(0, char::len_utf8);
+                    } else if d == c {
+                        break;
+                    }
+                }
+                i
+            } else {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+                continue;
+            };
+            out.push(' ');
+            rest = &rest[skipped..];
+        }
+        out
+    }
+
+    /// Every generated Java file imports exactly what it uses: each import's simple name
+    /// appears in the code as a name of its own (not a member, not in a comment or a
+    /// string), one type a line (no wildcards), none from `java.lang` or the file's own
+    /// package, sorted ASCII in one block after the `package` line. (A missing import does
+    /// not compile: the Maven build of `generated/java` catches it.)
+    #[test]
+    fn every_generated_java_file_imports_exactly_what_it_uses() {
+        let checked = crate::check_spec(&repo().join("spec")).expect("spec/ checks");
+        let plan = plan::build(&checked.api);
+        let mut problems = Vec::new();
+        let mut imports = 0;
+        for f in files(&plan) {
+            let crate::artifact::Content::Text(text) = &f.content else {
+                continue;
+            };
+            if !f.path.ends_with(".java") {
+                continue;
+            }
+            let lines: Vec<&str> = text.lines().collect();
+            let package = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("package "))
+                .and_then(|p| p.strip_suffix(';'))
+                .expect("a package line");
+            let at = lines
+                .iter()
+                .position(|l| l.starts_with("package "))
+                .unwrap();
+            let first = (at + 2).min(lines.len());
+            let block: Vec<&str> = lines[first..]
+                .iter()
+                .take_while(|l| l.starts_with("import "))
+                .copied()
+                .collect();
+            let everywhere = lines.iter().filter(|l| l.starts_with("import ")).count();
+            if everywhere != block.len() || (!block.is_empty() && !lines[first - 1].is_empty()) {
+                problems.push(format!(
+                    "{}: imports not in one block after the package line",
+                    f.path
+                ));
+            }
+            let mut sorted = block.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if sorted != block {
+                problems.push(format!("{}: imports not sorted, or repeated", f.path));
+            }
+            let code = code_only(&lines[first + block.len()..].join("\n"));
+            for line in &block {
+                imports += 1;
+                let name = line
+                    .strip_prefix("import ")
+                    .and_then(|l| l.strip_suffix(';'))
+                    .unwrap_or(line);
+                let (from, simple) = name.rsplit_once('.').unwrap_or(("", name));
+                if simple == "*" || from == "java.lang" || from == package {
+                    problems.push(format!("{}: `{line}` is not needed as written", f.path));
+                }
+                let used = code.match_indices(simple).any(|(at, _)| {
+                    let before = code[..at].trim_end().chars().next_back();
+                    let after = code[at + simple.len()..].chars().next();
+                    let word = |c: Option<char>| {
+                        c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                    };
+                    !word(code[..at].chars().next_back()) && !word(after) && before != Some('.')
+                });
+                if !used {
+                    problems.push(format!("{}: `{line}` is unused", f.path));
+                }
+            }
+        }
+        assert!(imports > 0, "no imports checked");
+        assert!(
+            problems.is_empty(),
+            "{} problems:\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
     }
 }

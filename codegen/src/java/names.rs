@@ -90,9 +90,9 @@ const TAKEN_MEMBERS: [&str; 22] = [
     "decode",
 ];
 
-/// Type names a generated type may not take: those of `java.lang` and of the classes
-/// generated files import by name.
-const TAKEN_TYPES: [&str; 36] = [
+/// The `java.lang` types generated code names, which no generated type may take (nor the
+/// names of [`super::imports::LIBRARY`], the types it imports).
+const JAVA_LANG: [&str; 18] = [
     "Object",
     "String",
     "Integer",
@@ -111,24 +111,6 @@ const TAKEN_TYPES: [&str; 36] = [
     "Void",
     "Error",
     "Exception",
-    "List",
-    "Optional",
-    "Objects",
-    "Set",
-    "Map",
-    "BigDecimal",
-    "LocalDate",
-    "Document",
-    "JsonValue",
-    "JsonWriter",
-    "Validator",
-    "FieldPath",
-    "Wire",
-    "Operation",
-    "PagedOperation",
-    "ValueSet",
-    "OptionalInt",
-    "OptionalLong",
 ];
 
 /// A member name (field, getter, setter, step) from words.
@@ -150,7 +132,7 @@ pub fn member(words: &Words) -> String {
 
 /// A type name from the spec's name (records, value sets).
 pub fn type_name(name: &str) -> String {
-    if TAKEN_TYPES.contains(&name) {
+    if JAVA_LANG.contains(&name) || super::imports::library(name).is_some() {
         format!("{name}Type")
     } else {
         name.to_owned()

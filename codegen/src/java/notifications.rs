@@ -10,8 +10,6 @@ pub fn notifications(ctx: &Ctx<'_>) -> EmittedFile {
     let mut out = Out::new("    ");
     out.line(&format!("package {ROOT_PACKAGE};"));
     out.blank();
-    out.line("import com.baas.signing.Notification;");
-    out.blank();
     out.block_doc(&[
         "The notifications the service sends, their payloads typed: verify the body with <code>NotificationVerifier</code> (or let <code>NotificationHandler</code> do it), then <code>Notifications.payload(n)</code> and a <code>switch</code> over the result.".to_owned(),
     ], 92);

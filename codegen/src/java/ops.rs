@@ -9,23 +9,6 @@ use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
 use crate::plan::{Direction, OperationPlan, RequestPlan, ResponsePlan};
 use crate::text::Out;
 
-const IMPORTS: &str = "import com.baas.client.model.*;
-import com.baas.runtime.Document;
-import com.baas.runtime.FieldPath;
-import com.baas.runtime.JsonWriter;
-import com.baas.runtime.Operation;
-import com.baas.runtime.PagedOperation;
-import com.baas.runtime.Validator;
-import com.baas.runtime.Wire;
-import com.baas.signing.JsonValue;
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;";
-
 /// The Java names of an operation's types.
 pub struct OpNames {
     pub package: String,
@@ -68,8 +51,6 @@ pub fn files(ctx: &Ctx<'_>, op: &OperationPlan) -> Vec<crate::artifact::EmittedF
         let fields = shape::fields(fields, Direction::Received);
         let mut out = Out::new("    ");
         out.line(&format!("package {};", n.package));
-        out.blank();
-        out.line(IMPORTS);
         out.blank();
         let mut d = doc.clone();
         d.push("Immutable.");
@@ -138,8 +119,6 @@ fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
     let class = &n.request;
     let mut out = Out::new("    ");
     out.line(&format!("package {};", n.package));
-    out.blank();
-    out.line(IMPORTS);
     out.blank();
     out.block_doc(&doc_paragraphs(&op.request_doc), 92);
     if op.request_doc.deprecated.is_some() {

@@ -117,14 +117,6 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     let mut out = Out::new("    ");
     out.line(&format!("package {ROOT_PACKAGE};"));
     out.blank();
-    super::head::imports(
-        ctx,
-        &mut out,
-        &[
-            "import com.baas.runtime.PendingApplication;",
-            "import java.util.concurrent.CompletableFuture;",
-        ],
-    );
     out.block_doc(&[
         "An application waiting for its OTP: the answer of the call that made it, its business id, and the steps that finish it. Made by the client's <code>…Pending</code> methods.".to_owned(),
         "@param <R> the answer of the call that made the application".to_owned(),
@@ -232,15 +224,6 @@ pub fn settling_pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     let mut out = Out::new("    ");
     out.line(&format!("package {ROOT_PACKAGE};"));
     out.blank();
-    super::head::imports(
-        ctx,
-        &mut out,
-        &[
-            "import com.baas.runtime.Settlement;",
-            "import java.util.concurrent.CompletableFuture;",
-            "import java.util.function.Function;",
-        ],
-    );
     out.block_doc(&[
         "An application waiting for its OTP whose confirmation can be settled: when <code>confirm</code> fails with an unknown outcome, <code>settle()</code> tells with one lookup whether the confirmation arrived. Made by the <code>…Pending</code> methods of the operations the spec settles by a status query.".to_owned(),
         "@param <R> the answer of the call that made the application".to_owned(),

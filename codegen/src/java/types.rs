@@ -7,19 +7,6 @@ use crate::artifact::EmittedFile;
 use crate::plan::{Direction, Doc, EnumPlan, RecordPlan};
 use crate::text::Out;
 
-const MODEL_IMPORTS: &str = "import com.baas.runtime.Document;
-import com.baas.runtime.FieldPath;
-import com.baas.runtime.JsonWriter;
-import com.baas.runtime.Validator;
-import com.baas.runtime.ValueSet;
-import com.baas.runtime.Wire;
-import com.baas.signing.JsonValue;
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;";
-
 /// One value set: a class with a constant per listed value that keeps unknown ones.
 pub fn value_set(e: &EnumPlan) -> EmittedFile {
     let class = type_name(&e.name);
@@ -38,9 +25,6 @@ pub fn value_set(e: &EnumPlan) -> EmittedFile {
         })
         .collect();
     out.line(&format!("package {MODEL};"));
-    out.blank();
-    out.line("import com.baas.runtime.ValueSet;");
-    out.line("import java.util.List;");
     out.blank();
     let mut d = e.doc.clone();
     d.push(format!(
@@ -126,12 +110,6 @@ pub fn value_set(e: &EnumPlan) -> EmittedFile {
 pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
     let mut out = Out::new("    ");
     out.line(&format!("package {};", super::ROOT_PACKAGE));
-    out.blank();
-    out.line("import com.baas.runtime.BaasException;");
-    out.line("import com.baas.runtime.ValueSet;");
-    out.line("import java.util.List;");
-    out.line("import java.util.Optional;");
-    out.line("import java.util.Set;");
     out.blank();
     let doc = Doc::of([
         "The service's result codes. A code this version does not list is kept (`isKnown()` is false). `RETRYABLE` is the set of codes the client tries again (given to the runtime as data).".to_owned(),
@@ -261,8 +239,6 @@ fn sent_record(ctx: &Ctx<'_>, r: &RecordPlan) -> EmittedFile {
     let mut out = Out::new("    ");
     out.line(&format!("package {MODEL};"));
     out.blank();
-    out.line(MODEL_IMPORTS);
-    out.blank();
     out.block_doc(&doc_paragraphs(&r.doc_in(Direction::Sent)), 92);
     out.line(&format!("public final class {class} {{"));
     out.indent();
@@ -307,8 +283,6 @@ fn received_record(r: &RecordPlan) -> EmittedFile {
     let fields: Vec<JField<'_>> = shape::fields(&r.fields, Direction::Received);
     let mut out = Out::new("    ");
     out.line(&format!("package {MODEL};"));
-    out.blank();
-    out.line(MODEL_IMPORTS);
     out.blank();
     let mut d = r.doc_in(Direction::Received);
     d.push("Immutable.");

@@ -30,8 +30,7 @@ mod validation;
 use std::collections::BTreeSet;
 
 use crate::artifact::EmittedFile;
-use crate::model::Api;
-use crate::plan::{self, Doc};
+use crate::plan::{self, Doc, SdkPlan};
 use crate::text::Out;
 
 /// The folder of the PHP SDK below the output root.
@@ -228,13 +227,12 @@ fn class_files(plan: &plan::SdkPlan) -> Vec<(String, PhpFile)> {
 }
 
 /// Every file of the PHP SDK, in a fixed order.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
     let mut files = vec![
-        file("composer.json", package::composer_json(&plan)),
+        file("composer.json", package::composer_json(plan)),
         file("autoload.php", package::autoload()),
     ];
-    for (path, class) in class_files(&plan) {
+    for (path, class) in class_files(plan) {
         files.push(file(&path, class.finish()));
     }
     files
@@ -246,7 +244,7 @@ mod tests {
     use crate::artifact::{Content, GENERATED_WORDS};
     use std::path::Path;
 
-    fn spec_plan() -> (Api, plan::SdkPlan) {
+    fn spec_plan() -> (crate::model::Api, plan::SdkPlan) {
         let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
         let checked = crate::check_spec(&spec).expect("spec/ checks");
         let plan = plan::build(&checked.api);
@@ -260,8 +258,8 @@ mod tests {
 
     #[test]
     fn every_file_is_headed_strict_short_and_deterministic() {
-        let (api, _) = spec_plan();
-        let emitted = files(&api);
+        let (_, plan) = spec_plan();
+        let emitted = files(&plan);
         assert!(emitted.iter().any(|f| f.path == "php/src/Client.php"));
         for f in &emitted {
             let Content::Text(text) = &f.content else {
@@ -277,7 +275,7 @@ mod tests {
                 );
             }
         }
-        let again = files(&api);
+        let again = files(&plan);
         assert_eq!(again.len(), emitted.len(), "deterministic");
     }
 

@@ -12,20 +12,24 @@
 //! |--------|---------------|
 //! | [`words`] | names as words, cased by each language's table |
 //! | [`sentences`] | every partner-facing sentence kind, written once |
-//! | `operations` | operations, their calls and their OTP flow |
+//! | `operations` | operations and their calls |
+//! | `otp` | the OTP flow's steps |
+//! | `decisions` | the recorded decisions |
 //! | `shapes` | fields, records, value sets, result codes, notifications |
 
 mod decisions;
 mod operations;
+mod otp;
 pub mod sentences;
 mod shapes;
 pub mod words;
 
 pub use decisions::DecisionPlan;
 pub use operations::{
-    BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, OtpPlan, OtpStepPlan, PagesCall,
-    PagesRust, PendingCall, RequestPlan, ResponsePlan, SettleCall,
+    BusinessIdPlan, Calls, FinalCall, GroupPlan, OperationPlan, PagesCall, PagesRust, PendingCall,
+    RequestPlan, ResponsePlan, SettleCall,
 };
+pub use otp::{OtpPlan, OtpStepPlan};
 pub use shapes::{
     param_words, CodePlan, ConstraintPlan, EnumPlan, FieldPlan, NotificationPlan, RecordPlan,
     RulePlan, ValuePlan,
@@ -184,7 +188,7 @@ impl SdkPlan {
 
 /// The plan of a checked model.
 pub fn build(api: &Api) -> SdkPlan {
-    let otp = operations::otp_plan(api);
+    let otp = otp::otp_plan(api);
     let mut plan = SdkPlan {
         title: api.title.clone(),
         client_version: api.client_version.clone(),

@@ -1,13 +1,11 @@
-//! Operations as every SDK offers them: their request and answer, the calls they have
-//! (send, and pages, pending, until-final where the spec says), and the OTP flow by wire
-//! name.
+//! Operations as every SDK offers them: their request and answer, and the calls they have
+//! (send, and pages, pending, until-final and settle where the spec says).
 
+use super::otp::OtpPlan;
 use super::sentences;
 use super::shapes::{self, ConstraintPlan, FieldPlan};
 use super::{Doc, Words};
-use crate::model::{
-    Api, BusinessId, Group, Operation, OtpFlow, OtpStep, Params, Response, TypeRef,
-};
+use crate::model::{Api, BusinessId, Group, Operation, OtpFlow, Paging, Params, Response, TypeRef};
 use crate::text::partner_text;
 
 /// A group of operations (a module, a namespace, a command group).
@@ -50,7 +48,8 @@ pub struct OperationPlan {
     /// Where its answer's fields are known from, when listed and not from the bank's API
     /// document.
     pub answer_evidence: Option<String>,
-    /// Example parameters that pass its rules (the Postman collection's), for examples.
+    /// Example parameters that pass its rules (the Postman collection's, every decimal as
+    /// its text), for examples.
     pub example: serde_json::Value,
     /// The HTTP path (`/trans/applyForTransfer`).
     pub path: String,
@@ -60,6 +59,9 @@ pub struct OperationPlan {
     pub moves_money: bool,
     /// Whether it takes effect only once confirmed with an OTP.
     pub otp: bool,
+    /// That it takes effect only once confirmed, and with which steps, in words (an OTP
+    /// operation of a spec with an OTP flow).
+    pub needs_otp: Option<String>,
     /// The doc of the call (client method, command help).
     pub doc: Doc,
     /// The doc of its request type.
@@ -271,122 +273,20 @@ pub struct FinalCall {
     pub doc: Doc,
 }
 
-/// The OTP flow by wire name.
-#[derive(Debug, Clone)]
-pub struct OtpPlan {
-    /// Sends the OTP.
-    pub send: OtpStepPlan,
-    /// Confirms with it.
-    pub confirm: OtpStepPlan,
-    /// Groups applications under one OTP, when the spec has it.
-    pub group: Option<OtpStepPlan>,
-}
-
-/// One step of the OTP flow.
-#[derive(Debug, Clone)]
-pub struct OtpStepPlan {
-    /// The operation's wire name (`sendOtp`).
-    pub operation: String,
-    /// Its group.
-    pub group: String,
-    /// The Rust method name of the operation.
-    pub rust_name: String,
-    /// The stem of its Rust type names.
-    pub type_name: String,
-    /// The parameter holding the business id (send, confirm) or the ids (group), by
-    /// wire name.
-    pub business_id: String,
-    /// The Rust names of `business_id` and `other`.
-    pub rust: (String, String),
-    /// The second parameter (send: the channel; confirm: the code) or, for the group
-    /// step, the answer field holding the new business id; by wire name.
-    pub other: String,
-    /// Its type (the channel's value set for send).
-    pub other_ty: TypeRef,
-    /// The step's doc, for the handle's method.
-    pub doc: Doc,
-}
-
-fn find<'a>(api: &'a Api, name: &str) -> Option<&'a Operation> {
-    api.operations().find(|o| o.name == name)
-}
-
-/// The wire name of the parameter whose Rust name is `rust`.
-fn param_wire(op: Option<&Operation>, rust: &str) -> String {
-    op.and_then(|op| match &op.params {
-        Params::Fields { fields } => fields.iter().find(|f| f.rust_name == rust),
-        Params::Unspecified { .. } => None,
-    })
-    .map_or_else(|| Words::of(rust).camel(), |f| f.wire_name.clone())
-}
-
-/// The answer fields of an operation, when listed (a record's fields too).
-fn response_fields<'a>(api: &'a Api, op: &'a Operation) -> &'a [crate::model::Field] {
-    match &op.response {
-        Response::Fields { fields, .. } => fields,
-        Response::Record { record, .. } => api.record(record).map_or(&[], |r| &r.fields),
-        Response::Unspecified { .. } | Response::Empty { .. } => &[],
+/// The Postman collection's example params of an operation, every decimal as its text
+/// (the collection marks the ones sent as JSON numbers, for its own writer).
+fn example(api: &Api, op: &Operation) -> serde_json::Value {
+    fn plain(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::String(s) => *s = crate::postman::decimal_text(s).to_owned(),
+            serde_json::Value::Array(items) => items.iter_mut().for_each(plain),
+            serde_json::Value::Object(members) => members.values_mut().for_each(plain),
+            _ => {}
+        }
     }
-}
-
-/// The wire name of the answer field whose Rust name is `rust`.
-fn response_wire(api: &Api, op: Option<&Operation>, rust: &str) -> String {
-    op.and_then(|op| {
-        response_fields(api, op)
-            .iter()
-            .find(|f| f.rust_name == rust)
-    })
-    .map_or_else(|| Words::of(rust).camel(), |f| f.wire_name.clone())
-}
-
-fn step(api: &Api, s: &OtpStep, doc: String, other_in_response: bool) -> OtpStepPlan {
-    let op = find(api, &s.operation);
-    OtpStepPlan {
-        operation: s.operation.clone(),
-        group: s.group.clone(),
-        rust_name: s.rust_name.clone(),
-        type_name: s.type_name.clone(),
-        rust: (s.business_id.clone(), s.other.clone()),
-        business_id: param_wire(op, &s.business_id),
-        other: if other_in_response {
-            response_wire(api, op, &s.other)
-        } else {
-            s.other_wire.clone()
-        },
-        other_ty: s.other_ty.clone(),
-        doc: Doc::of([doc]),
-    }
-}
-
-/// The OTP flow's plan.
-pub fn otp_plan(api: &Api) -> Option<OtpPlan> {
-    let flow = api.otp_flow.as_ref()?;
-    let send = step(
-        api,
-        &flow.send,
-        sentences::send_otp(&flow.send.operation),
-        false,
-    );
-    let confirm = step(
-        api,
-        &flow.confirm,
-        sentences::confirm(&flow.confirm.operation),
-        false,
-    );
-    let group = flow.group.as_ref().map(|g| {
-        let mut plan = step(api, g, String::new(), true);
-        plan.doc = Doc::of([sentences::group(
-            &g.operation,
-            &plan.business_id,
-            &plan.other,
-        )]);
-        plan
-    });
-    Some(OtpPlan {
-        send,
-        confirm,
-        group,
-    })
+    let mut v = crate::postman::example_params(api, op);
+    plain(&mut v);
+    v
 }
 
 /// A group's plan.
@@ -455,40 +355,38 @@ fn response(op: &Operation) -> ResponsePlan {
     }
 }
 
+/// The pager of a paged operation whose answer lists its items.
+fn pages(op: &Operation, p: &Paging) -> Option<PagesCall> {
+    let items = p.items.as_ref()?;
+    Some(PagesCall {
+        page: p.page.wire_name.clone(),
+        page_ty: p.page.ty.clone(),
+        size: p.size.wire_name.clone(),
+        first_page: p.first_page,
+        items: items.wire_name.clone(),
+        item: items.item.clone(),
+        total: p.total.as_ref().map(|t| t.wire_name.clone()),
+        doc: Doc::of([sentences::pages(
+            &op.name,
+            &p.page.wire_name,
+            &p.size.wire_name,
+        )]),
+        paging_doc: sentences::paging(&op.name, &p.page.wire_name, p.first_page, &p.size.wire_name),
+        rust: PagesRust {
+            page: p.page.rust_name.clone(),
+            size: p.size.rust_name.clone(),
+            size_ty: p.size.ty.clone(),
+            items: items.rust_name.clone(),
+            total: p
+                .total
+                .as_ref()
+                .map(|t| (t.rust_name.clone(), t.ty.clone())),
+        },
+    })
+}
+
 fn calls(op: &Operation, otp: Option<&OtpPlan>, flow: Option<&OtpFlow>) -> Calls {
-    let pages = op.paging.as_ref().and_then(|p| {
-        let items = p.items.as_ref()?;
-        Some(PagesCall {
-            page: p.page.wire_name.clone(),
-            page_ty: p.page.ty.clone(),
-            size: p.size.wire_name.clone(),
-            first_page: p.first_page,
-            items: items.wire_name.clone(),
-            item: items.item.clone(),
-            total: p.total.as_ref().map(|t| t.wire_name.clone()),
-            doc: Doc::of([sentences::pages(
-                &op.name,
-                &p.page.wire_name,
-                &p.size.wire_name,
-            )]),
-            paging_doc: sentences::paging(
-                &op.name,
-                &p.page.wire_name,
-                p.first_page,
-                &p.size.wire_name,
-            ),
-            rust: PagesRust {
-                page: p.page.rust_name.clone(),
-                size: p.size.rust_name.clone(),
-                size_ty: p.size.ty.clone(),
-                items: items.rust_name.clone(),
-                total: p
-                    .total
-                    .as_ref()
-                    .map(|t| (t.rust_name.clone(), t.ty.clone())),
-            },
-        })
-    });
+    let pages = op.paging.as_ref().and_then(|p| pages(op, p));
     let pending = match (&op.business_id, otp) {
         (Some(id), Some(_)) => {
             let business_id = match id {
@@ -572,10 +470,16 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         doc.push(sentences::MOVES_MONEY);
         request_doc.push(sentences::MOVES_MONEY);
     }
-    if let (true, Some(flow)) = (op.otp, otp) {
-        let needs = sentences::needs_otp(&flow.send.operation, &flow.confirm.operation);
+    let needs_otp = match (op.otp, otp) {
+        (true, Some(flow)) => Some(sentences::needs_otp(
+            &flow.send.operation,
+            &flow.confirm.operation,
+        )),
+        _ => None,
+    };
+    if let Some(needs) = &needs_otp {
         doc.push(needs.clone());
-        request_doc.push(needs);
+        request_doc.push(needs.clone());
     }
     let constraints: Vec<ConstraintPlan> = op.constraints.iter().map(shapes::constraint).collect();
     for c in &constraints {
@@ -606,11 +510,12 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
             Response::Fields { source, .. } => sentences::evidence(*source),
             _ => None,
         },
-        example: crate::postman::example_params(api, op),
+        example: example(api, op),
         path: op.path.clone(),
         group: op.group.clone(),
         moves_money: op.moves_money,
         otp: op.otp,
+        needs_otp,
         doc: doc.deprecated(op.deprecated.as_deref()),
         request_doc: request_doc.deprecated(op.deprecated.as_deref()),
         request: request(op),

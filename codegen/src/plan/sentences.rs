@@ -278,6 +278,9 @@ pub const UNKNOWN_VALUE: &str = "A value this version of the SDK does not list i
 pub const OPEN_VALUE_SET: &str = "The list is open: a request may carry a value this version \
     does not list (the listed ones are named here), and an answer's is kept.";
 
+/// A result code the client retries.
+pub const MAY_BE_RETRIED: &str = "May be retried.";
+
 /// The retryable result codes.
 pub const RETRYABLE_CODES: &str =
     "The result codes the spec marks retryable: the client retries these only.";

@@ -81,6 +81,11 @@ impl FieldPlan {
         self.required() && self.ty == TypeRef::String
     }
 
+    /// `Some(note)` when the field is deprecated (both directions say so).
+    pub fn deprecated(&self) -> Option<&str> {
+        self.sent_doc.deprecated.as_deref()
+    }
+
     /// The doc of the field in one direction.
     pub fn doc(&self, dir: Direction) -> &Doc {
         match dir {
@@ -363,13 +368,20 @@ pub struct CodePlan {
 
 /// A result code's plan.
 pub fn code(c: &ResultCode) -> CodePlan {
+    let text = partner_text(&c.text_sentence());
+    let evidence = sentences::evidence(c.source);
+    let mut doc = vec![text.clone()];
+    if c.retryable {
+        doc.push(sentences::MAY_BE_RETRIED.to_owned());
+    }
+    doc.extend(evidence.clone());
     CodePlan {
         code: c.code.clone(),
         name: c.name.clone(),
         words: Words::of(&c.name),
-        doc: partner_text(&c.partner_doc()),
-        text: partner_text(&c.text_sentence()),
-        evidence: sentences::evidence(c.source),
+        doc: doc.join(" "),
+        text,
+        evidence,
         retryable: c.retryable,
     }
 }

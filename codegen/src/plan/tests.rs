@@ -49,7 +49,18 @@ fn every_operation_has_the_calls_the_model_gives_it() {
             .iter()
             .any(|s| s == super::sentences::MOVES_MONEY);
         assert_eq!(moves, op.moves_money, "{}: the money sentence", op.name);
+        assert_eq!(
+            p.needs_otp.is_some(),
+            op.otp,
+            "{}: the OTP sentence",
+            op.name
+        );
+        if let Some(needs) = &p.needs_otp {
+            assert!(p.doc.paragraphs.contains(needs), "{}", op.name);
+            assert!(p.request_doc.paragraphs.contains(needs), "{}", op.name);
+        }
     }
+    assert!(plan.operations().any(|o| o.needs_otp.is_some()));
     // The spec pages, confirms and waits somewhere: the checks above are not vacuous.
     assert!(plan.operations().any(|o| o.calls.pages.is_some()));
     assert!(plan.operations().any(|o| o.calls.pending.is_some()));

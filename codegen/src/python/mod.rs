@@ -22,8 +22,7 @@ mod names;
 mod package;
 
 use crate::artifact::EmittedFile;
-use crate::model::Api;
-use crate::plan::{self, Doc};
+use crate::plan::{Doc, SdkPlan};
 use crate::text::Out;
 
 /// The folder of the Python SDK below the output root.
@@ -67,27 +66,26 @@ fn file(path: &str, text: String) -> EmittedFile {
 }
 
 /// Every file of the Python SDK, in a fixed order.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = plan::build(api);
+pub fn files(plan: &SdkPlan) -> Vec<EmittedFile> {
     let mut files = vec![
-        file("pyproject.toml", package::pyproject(&plan)),
-        file("baas_client/__init__.py", package::init(&plan)),
+        file("pyproject.toml", package::pyproject(plan)),
+        file("baas_client/__init__.py", package::init(plan)),
         file("baas_client/__main__.py", package::main_module()),
         file("baas_client/py.typed", String::new()),
-        file("baas_client/enums.py", models::enums_module(&plan)),
-        file("baas_client/records.py", models::records_module(&plan)),
+        file("baas_client/enums.py", models::enums_module(plan)),
+        file("baas_client/records.py", models::records_module(plan)),
         file(
             "baas_client/notifications.py",
-            models::notifications_module(&plan),
+            models::notifications_module(plan),
         ),
     ];
     for group in &plan.groups {
         files.push(file(
             &format!("baas_client/{}.py", names::ident(&group.words)),
-            models::group_module(&plan, group),
+            models::group_module(plan, group),
         ));
     }
-    files.push(file("baas_client/_client.py", client::client_module(&plan)));
+    files.push(file("baas_client/_client.py", client::client_module(plan)));
     files
 }
 

@@ -10,6 +10,7 @@
 //! | `src/enums.ts`, `src/enums/<Name>.ts` | value sets as `const` objects and literal unions, a file each |
 //! | `src/codes.ts` | `ResultCode`, `RETRYABLE_CODES`, `resultCodeName` |
 //! | `src/records.ts`, `src/records/<Name>.ts` | each record's sent and received shapes and its descriptor, in a file of its own |
+//! | `src/lazy.ts` | `recordShape`: descriptors whose fields are built when first read, not at import |
 //! | `src/<group>.ts`, `src/<group>/<Operation>.ts` | each operation's request, response and `Operation` descriptor, in a file of its own |
 //! | `src/client.ts`, `src/calls/<group>.ts` | `Client`, and its methods: a file of them per group |
 //! | `src/pending.ts` | `Pending`, the OTP handle (when the spec has an OTP flow) |
@@ -29,7 +30,6 @@ mod records;
 mod types;
 
 use crate::artifact::EmittedFile;
-use crate::model::Api;
 use crate::plan::Doc;
 use crate::text::Out;
 
@@ -80,14 +80,14 @@ fn file(path: &str, text: String) -> EmittedFile {
 }
 
 /// Every file of the TypeScript SDK, in a fixed order.
-pub fn files(api: &Api) -> Vec<EmittedFile> {
-    let plan = crate::plan::build(api);
+pub fn files(plan: &crate::plan::SdkPlan) -> Vec<EmittedFile> {
     let mut files = vec![
-        file("package.json", package::package_json(&plan)),
+        file("package.json", package::package_json(plan)),
         file("tsconfig.json", package::tsconfig()),
-        file("src/enums.ts", records::enums_module(&plan)),
-        file("src/codes.ts", records::codes_module(&plan)),
-        file("src/records.ts", records::records_barrel(&plan)),
+        file("src/enums.ts", records::enums_module(plan)),
+        file("src/codes.ts", records::codes_module(plan)),
+        file("src/records.ts", records::records_barrel(plan)),
+        file("src/lazy.ts", records::lazy_module()),
     ];
     for e in &plan.enums {
         let path = format!("src/enums/{}.ts", e.name);
@@ -95,7 +95,7 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
     }
     for r in &plan.records {
         let path = format!("src/records/{}.ts", r.name);
-        files.push(file(&path, records::record_file(&plan, r)));
+        files.push(file(&path, records::record_file(plan, r)));
     }
     for group in &plan.groups {
         let module = names::module(&group.words);
@@ -105,22 +105,22 @@ pub fn files(api: &Api) -> Vec<EmittedFile> {
         ));
         for op in &group.operations {
             let path = format!("src/{module}/{}.ts", names::stem(&op.type_words));
-            files.push(file(&path, operations::operation_module(&plan, op)));
+            files.push(file(&path, operations::operation_module(plan, op)));
         }
         files.push(file(
             &format!("src/calls/{module}.ts"),
             client::calls_module(group),
         ));
     }
-    files.push(file("src/client.ts", client::client_module(&plan)));
+    files.push(file("src/client.ts", client::client_module(plan)));
     if let Some(otp) = &plan.otp {
-        files.push(file("src/pending.ts", client::pending_module(&plan, otp)));
+        files.push(file("src/pending.ts", client::pending_module(plan, otp)));
     }
     files.push(file(
         "src/notifications.ts",
-        notifications::notifications_module(&plan),
+        notifications::notifications_module(plan),
     ));
-    files.push(file("src/index.ts", package::index(&plan)));
+    files.push(file("src/index.ts", package::index(plan)));
     files
 }
 
@@ -134,7 +134,8 @@ mod tests {
     fn every_file_is_headed_short_and_never_typed_any() {
         let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
         let checked = crate::check_spec(&spec).expect("spec/ checks");
-        let emitted = files(&checked.api);
+        let plan = crate::plan::build(&checked.api);
+        let emitted = files(&plan);
         assert!(emitted.iter().any(|f| f.path == "typescript/src/client.ts"));
         for f in &emitted {
             let Content::Text(text) = &f.content else {
@@ -158,7 +159,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(files(&checked.api).len(), emitted.len(), "deterministic");
+        assert_eq!(files(&plan).len(), emitted.len(), "deterministic");
     }
 
     #[test]

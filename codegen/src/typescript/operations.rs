@@ -50,6 +50,10 @@ pub fn operation_module(plan: &SdkPlan, op: &OperationPlan) -> String {
         referenced(&pages.item, Direction::Received, &mut refs);
     }
     imports(&mut out, refs, plan, "../");
+    let request_shape = matches!(op.request, RequestPlan::Fields(_));
+    if request_shape || matches!(op.response, ResponsePlan::Fields { .. }) {
+        out.line("import { recordShape } from \"../lazy.js\";");
+    }
     out.blank();
     operation(&mut out, plan, op);
     out.finish()

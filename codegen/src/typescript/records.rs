@@ -66,6 +66,46 @@ pub fn codes_module(plan: &SdkPlan) -> String {
     out.finish()
 }
 
+/// `lazy.ts`: `recordShape`, by which every record's descriptor is built when first read.
+pub fn lazy_module() -> String {
+    let mut out = module(&doc(
+        "Descriptors built when first used, not when the client is imported (issue 36): \
+         importing `@baas/client` must cost little more than an empty Node start, and a \
+         program reads the fields of the few records it sends and receives.",
+    ));
+    out.line("import type * as rt from \"@baas/runtime\";");
+    out.blank();
+    says(
+        &mut out,
+        "A record's descriptor whose `fields` (and `constraints`) are built on their first read \
+         and kept: the same arrays every time after.",
+    );
+    out.line("export function recordShape(");
+    out.line("  name: string,");
+    out.line("  fields: () => readonly rt.FieldShape[],");
+    out.line("  constraints?: () => readonly rt.Constraint[],");
+    out.line("): rt.RecordShape {");
+    out.line("  let built: readonly rt.FieldShape[] | undefined;");
+    out.line("  const shape = {");
+    out.line("    name,");
+    out.line("    get fields(): readonly rt.FieldShape[] {");
+    out.line("      built ??= fields();");
+    out.line("      return built;");
+    out.line("    },");
+    out.line("  };");
+    out.line("  if (constraints === undefined) return shape;");
+    out.line("  let checked: readonly rt.Constraint[] | undefined;");
+    out.line("  return Object.defineProperty(shape, \"constraints\", {");
+    out.line("    enumerable: true,");
+    out.line("    get: (): readonly rt.Constraint[] => {");
+    out.line("      checked ??= constraints();");
+    out.line("      return checked;");
+    out.line("    },");
+    out.line("  });");
+    out.line("}");
+    out.finish()
+}
+
 /// `records.ts`: every record, re-exported from its own file.
 pub fn records_barrel(plan: &SdkPlan) -> String {
     let mut out = module(&doc(
@@ -142,6 +182,7 @@ fn record_imports(out: &mut Out, r: &RecordPlan) {
 pub fn record_file(plan: &SdkPlan, r: &RecordPlan) -> String {
     let mut out = module(&doc(&format!("The record `{}`.", r.name)));
     out.line("import type * as rt from \"@baas/runtime\";");
+    out.line("import { recordShape } from \"../lazy.js\";");
     record_imports(&mut out, r);
     out.blank();
     for dir in directions(r) {

@@ -254,27 +254,28 @@ pub fn shape_const(
     export: bool,
     plan: &SdkPlan,
 ) {
+    // The fields (and constraints) are built when the runtime first reads them (`lazy.ts`):
+    // importing the client builds none of the ~200 descriptors (issue 36).
     let export = if export { "export " } else { "" };
-    out.line(&format!("{export}const {name}Shape: rt.RecordShape = {{"));
-    out.indent();
-    out.line(&format!("name: {},", string(name)));
-    out.line("fields: [");
+    out.line(&format!(
+        "{export}const {name}Shape: rt.RecordShape = recordShape({}, () => [",
+        string(name)
+    ));
     out.indent();
     for f in fields {
         out.line(&format!("{},", field_shape(f, plan)));
     }
     out.dedent();
-    out.line("],");
     let shapes: Vec<String> = constraints.iter().filter_map(constraint_shape).collect();
-    if !shapes.is_empty() {
-        out.line("constraints: [");
+    if shapes.is_empty() {
+        out.line("]);");
+    } else {
+        out.line("], () => [");
         out.indent();
         for s in shapes {
             out.line(&format!("{s},"));
         }
         out.dedent();
-        out.line("],");
+        out.line("]);");
     }
-    out.dedent();
-    out.line("};");
 }

@@ -233,7 +233,7 @@ final class Envelope
     private static function read(?int $status, #[\SensitiveParameter] string $body, PrivateKey $key): Flattened
     {
         try {
-            return Canonical::parse($body);
+            return Canonical::parseWithValue($body);
         } catch (CanonicalException $e) {
             $shown = $e->redactedFor($key)->getMessage();
             if ($e->kind() === CanonicalException::AMBIGUOUS) {

@@ -81,6 +81,25 @@ final class Canonical
     }
 
     /**
+     * Reads a received body to verify it and read its values ({@see Flattened::value()}):
+     * as {@see parse()} reads it, the lossless tree built from the same reading (one
+     * `json_decode`, where {@see parse()} then {@see Flattened::value()} would decode twice).
+     *
+     * @param string $body the exact bytes received
+     * @return Flattened the body flattened, its lossless tree built
+     * @throws CanonicalException when the body is not a usable JSON object or breaks a rule
+     */
+    public static function parseWithValue(#[\SensitiveParameter] string $body): Flattened
+    {
+        self::checkLength($body);
+        $fast = FastReader::read($body, null, true);
+        if ($fast !== null) {
+            return self::ofFastReading($fast, $body);
+        }
+        return self::readFully($body, true, self::RECEIVED_NULL_MEMBERS);
+    }
+
+    /**
      * Refuses a body longer than {@see MAX_BODY}.
      *
      * @internal
@@ -102,14 +121,14 @@ final class Canonical
      * A body as {@see FastReader::read()} (without a key) read it.
      *
      * @internal
-     * @param array{list<string>, int, ?string, bool, list<string>} $fast what it gave
+     * @param array{0: list<string>, 1: int, 2: ?string, 3: bool, 4: list<string>, 5?: ?JsonObject} $fast what it gave
      * @param string $body the bytes
      * @return Flattened the body flattened
      */
     public static function ofFastReading(array $fast, #[\SensitiveParameter] string $body): Flattened
     {
         [$sorted, $keyAt, $signature, $hasSignatureKey, $nullPaths] = $fast;
-        return new Flattened(null, null, $signature, $hasSignatureKey, false, $nullPaths, $sorted, $body, $keyAt);
+        return new Flattened($fast[5] ?? null, null, $signature, $hasSignatureKey, false, $nullPaths, $sorted, $body, $keyAt);
     }
 
     /**

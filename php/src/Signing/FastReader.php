@@ -23,8 +23,12 @@ namespace Baas\Signing;
  *   at most {@see Canonical::MAX_DEPTH} times) and a body with an object of more than
  *   {@see MAX_MEMBERS} members is left to {@see CanonicalReader}.
  *
- * Objects are decoded as PHP arrays (cheaper than `stdClass`) unless one could pass for a
- * list (a key "0", an empty object). The pairs of a short body are listed and sorted once;
+ * A short body with no fraction and no `-0` in its bytes is decoded as it is (its numbers
+ * are integers, which PHP writes back as their literal; any other reads as a float, and the
+ * body is read again rewritten). Objects are decoded as PHP arrays (cheaper than `stdClass`)
+ * unless one could pass for a list (an empty object, or one with the key "0", which then
+ * reads as fewer keys than the bytes hold): the body is then read again with objects as
+ * `stdClass`. The pairs of a short body are listed and sorted once;
  * a longer body's are written already sorted: each object's pairs sorted on their own (an
  * object's members all start with its path, so sorting each object sorts the whole), the
  * order of an object of scalars remembered by its keys (the rows of a page share theirs),
@@ -128,6 +132,7 @@ final class FastReader
      * @param bool $raw whether the body was decoded as it is (integers as PHP integers, a float
      *     declines), not with its numbers rewritten as strings
      * @param string $keyPair the `senderKey` pair listed with a short body's pairs
+     * @param bool $marked whether the numbers rewritten start with a NUL
      */
     private function __construct(
         private readonly bool $r3,
@@ -135,6 +140,7 @@ final class FastReader
         private readonly bool $short,
         private readonly bool $raw,
         #[\SensitiveParameter] private readonly string $keyPair,
+        private readonly bool $marked = false,
     ) {
     }
 
@@ -145,15 +151,21 @@ final class FastReader
      * @param string $body the bytes
      * @param string|null $key the key, to list a short body's pairs with the key's own pair
      *     (its place is the same as `senderKey=`'s: no other pair starts with `senderKey=`)
-     * @return array{list<string>, int, ?string, bool, list<string>}|null the pairs sorted:
-     *     a short body's, `senderKey=` among them at the offset that follows (or, with `$key`,
-     *     the key's pair, and {@see KEYED}), or a long body's joined with `&`, those before the
-     *     `senderKey` pair and those after it (-1); the signature, whether there is a
-     *     `signature` member, the null members' paths in document order; null when the
-     *     reader must decide
+     * @param bool $lossless build the lossless tree from the same decoding (numbers
+     *     rewritten as strings of a NUL then their literal, the NULs dropped from the pairs)
+     * @return array{list<string>, int, ?string, bool, list<string>, ?JsonObject}|null the
+     *     pairs sorted: a short body's, `senderKey=` among them at the offset that follows (or,
+     *     with `$key`, the key's pair, and {@see KEYED}), or a long body's joined with `&`,
+     *     those before the `senderKey` pair and those after it (-1); the signature, whether
+     *     there is a `signature` member, the null members' paths in document order; with
+     *     `$lossless`, the lossless tree from the same reading (null when it cannot be built
+     *     so: a body with a `\u0000` of its own), else null; null when the reader must decide
      */
-    public static function read(#[\SensitiveParameter] string $body, #[\SensitiveParameter] ?string $key = null): ?array
-    {
+    public static function read(
+        #[\SensitiveParameter] string $body,
+        #[\SensitiveParameter] ?string $key = null,
+        bool $lossless = false,
+    ): ?array {
         $escapes = strpos($body, '\\') !== false;
         // At most that many members in any object: no flooding to fear.
         if (substr_count($body, ':') > self::MAX_MEMBERS && !Structure::fits($body, $escapes)) {
@@ -171,6 +183,9 @@ final class FastReader
         // with the key "0" (a list's first key: it then reads as fewer keys than the bytes
         // hold), and the body is read again.
         $assoc = strpos($body, '{}') === false;
+        // For the lossless tree, numbers are marked (a NUL first), unless the body has a NUL of
+        // its own.
+        $marked = $lossless && strpos($body, '\\u0000') === false;
         // json_decode's tree of a long body holds many arrays and no cycle: the cycle
         // collector need not walk it.
         $collecting = strlen($body) > 65536 && gc_enabled();
@@ -179,7 +194,7 @@ final class FastReader
         }
         try {
             for (;;) {
-                $json = $raw ? $body : preg_replace(self::NUMBER, '"$0"', $body);
+                $json = $raw ? $body : preg_replace(self::NUMBER, $marked ? '"\\u0000$0"' : '"$0"', $body);
                 self::$rewrites += $raw ? 0 : 1;
                 if (!is_string($json)) {
                     return null;
@@ -190,7 +205,7 @@ final class FastReader
                 $quotes = $escapes ? -1 : substr_count($json, '"');
                 $tree = json_decode($json, $assoc, Canonical::MAX_DEPTH + 1);
                 unset($json);
-                $reader = self::traverse($tree, $assoc, $r3, $short, $raw, $key === null ? self::KEY_PAIR : self::KEY_PAIR . $key);
+                $reader = self::traverse($tree, $assoc, $r3, $short, $raw, $key === null ? self::KEY_PAIR : self::KEY_PAIR . $key, $marked);
                 if ($reader !== null && $reader->floats) {
                     $raw = false;
                     continue;
@@ -217,15 +232,23 @@ final class FastReader
             if ($reader->nulls) {
                 TreeWalk::nullPaths($tree, '', $reader->assoc, $nullPaths);
             }
+            $value = $lossless && ($raw || $marked) ? TreeWalk::losslessOf($tree, $assoc, $marked) : null;
             unset($tree);
             if ($reader->listed !== null) {
                 $pairs = $reader->listed;
                 $reader->listed = null;
                 sort($pairs, SORT_STRING);
                 $at = $key === null ? (int) array_search(self::KEY_PAIR, $pairs, true) : self::KEYED;
-                return [$pairs, $at, $reader->signature, $reader->hasSignatureKey, $nullPaths];
+            } else {
+                $pairs = [$reader->head, $reader->tail];
+                $at = -1;
             }
-            return [[$reader->head, $reader->tail], -1, $reader->signature, $reader->hasSignatureKey, $nullPaths];
+            if ($marked && !$raw) {
+                // The numbers' marks: no other NUL is in the pairs (none in the body), and the
+                // values do not decide the order (no two pairs have the same path).
+                $pairs = str_replace("\0", '', $pairs);
+            }
+            return [$pairs, $at, $reader->signature, $reader->hasSignatureKey, $nullPaths, $value];
         } finally {
             if ($collecting) {
                 gc_enable();
@@ -240,13 +263,21 @@ final class FastReader
      *
      * @param mixed $tree what json_decode gave
      */
-    private static function traverse(mixed $tree, bool $assoc, bool $r3, bool $short, bool $raw, #[\SensitiveParameter] string $keyPair): ?self
+    private static function traverse(
+        mixed $tree,
+        bool $assoc,
+        bool $r3,
+        bool $short,
+        bool $raw,
+        #[\SensitiveParameter] string $keyPair,
+        bool $marked = false,
+    ): ?self
     {
         // (A top-level list decodes to a list: refused either way.)
         if ($assoc ? !is_array($tree) || array_is_list($tree) : !$tree instanceof \stdClass) {
             return null;
         }
-        $reader = new self($r3, $assoc, $short, $raw, $keyPair);
+        $reader = new self($r3, $assoc, $short, $raw, $keyPair, $marked);
         try {
             $reader->top($tree);
         } catch (FastReaderDeclined) {
@@ -270,6 +301,7 @@ final class FastReader
             return null;
         }
         $numbered = preg_replace(self::NUMBER, '"\\u0000$0"', $body);
+        self::$rewrites++;
         $tree = is_string($numbered) ? json_decode($numbered, false, Canonical::MAX_DEPTH + 1) : null;
         return $tree instanceof \stdClass ? TreeWalk::lossless($tree) : null;
     }
@@ -283,8 +315,9 @@ final class FastReader
             $signature = $members['signature'];
             unset($members['signature']);
             // A number reads as a string when rewritten: the reader says whether it was one.
-            if ($signature !== null && (!is_string($signature)
-                || (!$this->raw && is_numeric($signature) && preg_match(self::WHOLE_NUMBER, $signature) !== 0))) {
+            if ($signature !== null && (!is_string($signature) || (!$this->raw && ($this->marked
+                ? str_starts_with($signature, "\0")
+                : is_numeric($signature) && preg_match(self::WHOLE_NUMBER, $signature) !== 0)))) {
                 throw new FastReaderDeclined();
             }
             $this->members++;

@@ -93,7 +93,7 @@ final class NotificationVerifier implements \Stringable
     {
         $now = $nowMillis ?? (int) floor(microtime(true) * 1000);
         try {
-            $flat = Canonical::parse($body);
+            $flat = Canonical::parseWithValue($body);
         } catch (CanonicalException $e) {
             $shown = $e->redactedFor($this->key);
             if ($e->kind() === CanonicalException::AMBIGUOUS) {

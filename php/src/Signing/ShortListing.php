@@ -20,7 +20,7 @@ trait ShortListing
      * @param array<array-key, mixed> $members
      * @param list<string> $pairs
      */
-    private function listObject(array $members, string $pathDot, array &$pairs): void
+    private function listObject(array $members, string $pathDot, #[\SensitiveParameter] array &$pairs): void
     {
         if (strlen($pathDot) > 127) {
             throw new FastReaderDeclined();
@@ -68,7 +68,7 @@ trait ShortListing
      * @param list<mixed> $elements
      * @param list<string> $pairs
      */
-    private function listArray(array $elements, string $path, array &$pairs): void
+    private function listArray(array $elements, string $path, #[\SensitiveParameter] array &$pairs): void
     {
         if (strlen($path) > 50) {
             throw new FastReaderDeclined();
@@ -108,7 +108,7 @@ trait ShortListing
      *
      * @param list<string> $pairs
      */
-    private function listOther(mixed $value, string $path, array &$pairs): void
+    private function listOther(mixed $value, string $path, #[\SensitiveParameter] array &$pairs): void
     {
         if (is_bool($value)) {
             $pairs[] = $path . ($value ? '=true' : '=false');

@@ -218,7 +218,7 @@ final class Signer
         PrivateKey $key,
     ): Answer {
         try {
-            $flat = Canonical::parse($receivedBody);
+            $flat = Canonical::parseWithValue($receivedBody);
         } catch (CanonicalException $e) {
             throw VerifyException::malformed($e->redactedFor($key));
         }

@@ -95,18 +95,53 @@ final class TreeWalk
         return new JsonObject($index, $values);
     }
 
-    private static function losslessValue(mixed $value): mixed
+    /**
+     * The lossless tree of what {@see FastReader::read()} accepted and decoded (numbers
+     * marked with a NUL, or integers when decoded as it is): objects as `stdClass`, or as
+     * PHP arrays that are not lists (a list is an array, an empty one too: the reading went
+     * back to `stdClass` where an object could pass for one).
+     *
+     * @param array<array-key, mixed>|\stdClass $tree the top-level object
+     * @param bool $assoc whether objects were decoded as PHP arrays
+     * @param bool $marked whether a string that starts with a NUL is a number (else no
+     *     number was rewritten, or the body has a NUL of its own and none was)
+     * @return JsonObject the object
+     */
+    public static function losslessOf(array|\stdClass $tree, bool $assoc, bool $marked): JsonObject
+    {
+        return self::losslessObject($tree, $assoc, $marked);
+    }
+
+    /** @param array<array-key, mixed>|\stdClass $object */
+    private static function losslessObject(array|\stdClass $object, bool $assoc, bool $marked): JsonObject
+    {
+        $index = new KeyIndex();
+        $values = [];
+        foreach ($object as $key => $value) {
+            $index->add((string) $key);
+            $values[] = self::losslessValue($value, $assoc, $marked);
+        }
+        return new JsonObject($index, $values);
+    }
+
+    private static function losslessValue(mixed $value, bool $assoc = false, bool $marked = true): mixed
     {
         if (is_string($value)) {
-            return str_starts_with($value, "\0") ? new JsonNumber(substr($value, 1)) : $value;
+            return $marked && str_starts_with($value, "\0") ? new JsonNumber(substr($value, 1)) : $value;
+        }
+        if (is_int($value)) {
+            return new JsonNumber((string) $value);
         }
         if ($value instanceof \stdClass) {
-            return self::lossless($value);
+            return self::losslessObject($value, $assoc, $marked);
         }
         if (is_array($value)) {
+            if ($assoc && !array_is_list($value)) {
+                return self::losslessObject($value, $assoc, $marked);
+            }
             $list = [];
             foreach ($value as $element) {
-                $list[] = self::losslessValue($element);
+                $list[] = self::losslessValue($element, $assoc, $marked);
             }
             return $list;
         }

@@ -12,6 +12,7 @@ use Baas\Runtime\WireObject;
 use Baas\Signing\Ambiguity;
 use Baas\Signing\Canonical;
 use Baas\Signing\CanonicalException;
+use Baas\Signing\FastReader;
 use Baas\Signing\JsonNumber;
 use Baas\Signing\PrivateKey;
 use Baas\Signing\Signer;
@@ -120,5 +121,30 @@ final class EnvelopeSigningTest extends TestCase
         self::assertNull(Json::encodeWithPairs($long)[1]);
         self::assertSame(self::readBack($long, $key), self::signed($long, $key));
         self::assertNotNull(Json::encodeWithPairs(new WireObject(['params' => new WireObject(['a' => '1'])]))[1]);
+    }
+
+    public function testAnAnswerIsVerifiedAndDecodedFromOneReading(): void
+    {
+        $key = new PrivateKey('envelope-key');
+        $rows = [];
+        for ($i = 0; $i < 300; $i++) {
+            $rows[] = '{"txId":"TX' . $i . '","fee":0.50,"amount":"' . $i . '.10","status":' . ($i % 9) . ',"note":null}';
+        }
+        // Short (the numbers integers, decoded as they are) and long (rewritten) answers.
+        foreach (['{"requestId":"R1","code":"00000","msg":"ok","data":{"n":-12,"list":[1,2]}}',
+            '{"requestId":"R1","code":"00000","msg":"ok","data":{"totalRows":300,"result":[' . implode(',', $rows) . ']}}'] as $body) {
+            $signed = Signer::attach($body, $key);
+            FastReader::$rewrites = 0;
+            $data = Envelope::openAnswer(200, $signed, $key, 'R1');
+            // One reading: numbers rewritten at most once (reading then decoding rewrote twice).
+            self::assertLessThanOrEqual(1, FastReader::$rewrites);
+            self::assertSame(strlen($body) > 8192 ? 1 : 0, FastReader::$rewrites);
+            $expected = (new \Baas\Signing\CanonicalReader($signed, true, true))->top()->get('data');
+            self::assertEquals($expected, $data);
+        }
+        self::assertInstanceOf(JsonNumber::class, $data->get('result')[299]->get('fee'));
+        self::assertSame('0.50', $data->get('result')[299]->get('fee')->literal);
+        self::assertSame('-12', Envelope::openAnswer(200, Signer::attach('{"requestId":"R1","code":"00000","data":{"n":-12}}', $key), $key, 'R1')
+            ->get('n')->literal);
     }
 }

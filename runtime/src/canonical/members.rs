@@ -303,6 +303,8 @@ pub(super) struct Shapes {
     shapes: Vec<Shape>,
     /// The shape to replace next.
     next: usize,
+    /// Members being put in a shape's order (kept: no 1.5 KiB array to fill per object).
+    sorted: Vec<Member>,
 }
 
 /// One object's keys in document order and their canonical order.
@@ -324,13 +326,18 @@ impl Shapes {
         let Some(shape) = self.shapes.iter().find(|shape| shape.is(input, members)) else {
             return false;
         };
-        let mut sorted = [Member::EMPTY; MAX_SHAPE];
-        for (slot, &doc) in sorted.iter_mut().zip(&shape.order) {
-            if let Some(member) = members.get(usize::from(doc)) {
-                *slot = *member;
-            }
+        let sorted = &mut self.sorted;
+        sorted.clear();
+        sorted.extend(
+            shape
+                .order
+                .iter()
+                .filter_map(|&doc| members.get(usize::from(doc)).copied()),
+        );
+        if sorted.len() != members.len() {
+            return false;
         }
-        members.copy_from_slice(sorted.get(..members.len()).unwrap_or_default());
+        members.copy_from_slice(sorted);
         true
     }
 

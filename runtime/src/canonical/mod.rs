@@ -261,10 +261,7 @@ impl<'a> Borrowed<'a> {
 
 /// Lowercase hex of a digest, as ASCII bytes.
 fn hex_bytes(digest: [u8; 32]) -> [u8; 64] {
-    let mut text = [0u8; 64];
-    // 64 bytes for 32: never fails.
-    let _ = hex::encode_to_slice(digest, &mut text);
-    text
+    crate::sign::digest_hex(&digest)
 }
 
 /// Lowercase hex of a digest.

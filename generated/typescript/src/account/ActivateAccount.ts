@@ -2,6 +2,7 @@
 /** The operation `activateAccount`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `activateAccount`.
@@ -23,12 +24,9 @@ export interface ActivateAccountRequest {
   readonly accountId: string;
 }
 
-const ActivateAccountRequestShape: rt.RecordShape = {
-  name: "ActivateAccountRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ],
-};
+const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `activateAccount` (its `data`): every field optional, and members the service adds
@@ -39,13 +37,10 @@ export interface ActivateAccountResponse {
   readonly shortCode?: string;
 }
 
-const ActivateAccountResponseShape: rt.RecordShape = {
-  name: "ActivateAccountResponse",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ],
-};
+const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "shortCode", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `activateAccount`: `POST /account/activateAccount`. */
 export const activateAccount: rt.Operation<ActivateAccountRequest, ActivateAccountResponse> = {

@@ -2,6 +2,7 @@
 /** The operation `applyForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `applyForShortCode`.
@@ -14,12 +15,9 @@ export interface ApplyForShortCodeRequest {
   readonly accountId: string;
 }
 
-const ApplyForShortCodeRequestShape: rt.RecordShape = {
-  name: "ApplyForShortCodeRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ],
-};
+const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `applyForShortCode` (its `data`): every field optional, and members the service
@@ -30,13 +28,10 @@ export interface ApplyForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const ApplyForShortCodeResponseShape: rt.RecordShape = {
-  name: "ApplyForShortCodeResponse",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ],
-};
+const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "shortCode", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `applyForShortCode`: `POST /account/applyForShortCode`. */
 export const applyForShortCode: rt.Operation<ApplyForShortCodeRequest, ApplyForShortCodeResponse> = {

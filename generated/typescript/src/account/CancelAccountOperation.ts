@@ -2,6 +2,7 @@
 /** The operation `cancelAccountOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `cancelAccountOperation`.
@@ -21,12 +22,9 @@ export interface CancelAccountOperationRequest {
   readonly requestId: string;
 }
 
-const CancelAccountOperationRequestShape: rt.RecordShape = {
-  name: "CancelAccountOperationRequest",
-  fields: [
-    { wire: "requestId", ty: { k: "string" }, required: true },
-  ],
-};
+const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", () => [
+  { wire: "requestId", ty: { k: "string" }, required: true },
+]);
 
 /** The answer of `cancelAccountOperation`: code and message only. code and msg only. */
 export type CancelAccountOperationResponse = rt.JsonValue;

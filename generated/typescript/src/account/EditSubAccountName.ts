@@ -2,6 +2,7 @@
 /** The operation `editSubAccountName`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `editSubAccountName`.
@@ -29,13 +30,10 @@ export interface EditSubAccountNameRequest {
   readonly subAccountName?: string;
 }
 
-const EditSubAccountNameRequestShape: rt.RecordShape = {
-  name: "EditSubAccountNameRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
-  ],
-};
+const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+  { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
+]);
 
 /**
  * The answer of `editSubAccountName` (its `data`): every field optional, and members the service
@@ -45,12 +43,9 @@ export interface EditSubAccountNameResponse {
   readonly applicationId?: string;
 }
 
-const EditSubAccountNameResponseShape: rt.RecordShape = {
-  name: "EditSubAccountNameResponse",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ],
-};
+const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `editSubAccountName`: `POST /account/editSubAccountName`. */
 export const editSubAccountName: rt.Operation<EditSubAccountNameRequest, EditSubAccountNameResponse> = {

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type Account } from "../records.js";
 import { AccountShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getAccountDetails`.
@@ -16,12 +17,9 @@ export interface GetAccountDetailsRequest {
   readonly accountId: string;
 }
 
-const GetAccountDetailsRequestShape: rt.RecordShape = {
-  name: "GetAccountDetailsRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getAccountDetails` (its `data`): every field optional, and members the service

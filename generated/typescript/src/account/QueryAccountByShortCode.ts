@@ -2,6 +2,7 @@
 /** The operation `queryAccountByShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `queryAccountByShortCode`.
@@ -14,12 +15,9 @@ export interface QueryAccountByShortCodeRequest {
   readonly shortCode: string;
 }
 
-const QueryAccountByShortCodeRequestShape: rt.RecordShape = {
-  name: "QueryAccountByShortCodeRequest",
-  fields: [
-    { wire: "shortCode", ty: { k: "string" }, required: true },
-  ],
-};
+const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", () => [
+  { wire: "shortCode", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `queryAccountByShortCode` (its `data`): every field optional, and members the
@@ -30,13 +28,10 @@ export interface QueryAccountByShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryAccountByShortCodeResponseShape: rt.RecordShape = {
-  name: "QueryAccountByShortCodeResponse",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ],
-};
+const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "shortCode", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. */
 export const queryAccountByShortCode: rt.Operation<QueryAccountByShortCodeRequest, QueryAccountByShortCodeResponse> = {

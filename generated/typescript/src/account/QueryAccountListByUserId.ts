@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type AccountListItem } from "../records.js";
 import { AccountListItemShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `queryAccountListByUserId`.
@@ -16,12 +17,9 @@ export interface QueryAccountListByUserIdRequest {
   readonly userId: string;
 }
 
-const QueryAccountListByUserIdRequestShape: rt.RecordShape = {
-  name: "QueryAccountListByUserIdRequest",
-  fields: [
-    { wire: "userId", ty: { k: "string" }, required: true },
-  ],
-};
+const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", () => [
+  { wire: "userId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `queryAccountListByUserId` (its `data`): every field optional, and members the
@@ -32,12 +30,9 @@ export interface QueryAccountListByUserIdResponse {
   readonly accounts?: readonly AccountListItem[];
 }
 
-const QueryAccountListByUserIdResponseShape: rt.RecordShape = {
-  name: "QueryAccountListByUserIdResponse",
-  fields: [
-    { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
-  ],
-};
+const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", () => [
+  { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
+]);
 
 /** Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. */
 export const queryAccountListByUserId: rt.Operation<QueryAccountListByUserIdRequest, QueryAccountListByUserIdResponse> = {

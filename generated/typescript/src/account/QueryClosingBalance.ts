@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type ClosingBalanceJob } from "../records.js";
 import { ClosingBalanceJobShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `queryClosingBalance`.
@@ -18,12 +19,9 @@ export interface QueryClosingBalanceRequest {
   readonly queryDate: rt.IsoDate;
 }
 
-const QueryClosingBalanceRequestShape: rt.RecordShape = {
-  name: "QueryClosingBalanceRequest",
-  fields: [
-    { wire: "queryDate", ty: { k: "date" }, required: true },
-  ],
-};
+const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", () => [
+  { wire: "queryDate", ty: { k: "date" }, required: true },
+]);
 
 /**
  * The answer of `queryClosingBalance` (its `data`): every field optional, and members the service

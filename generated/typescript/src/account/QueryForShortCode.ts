@@ -2,6 +2,7 @@
 /** The operation `queryForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `queryForShortCode`.
@@ -14,12 +15,9 @@ export interface QueryForShortCodeRequest {
   readonly accountId: string;
 }
 
-const QueryForShortCodeRequestShape: rt.RecordShape = {
-  name: "QueryForShortCodeRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ],
-};
+const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `queryForShortCode` (its `data`): every field optional, and members the service
@@ -30,13 +28,10 @@ export interface QueryForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryForShortCodeResponseShape: rt.RecordShape = {
-  name: "QueryForShortCodeResponse",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ],
-};
+const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "shortCode", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `queryForShortCode`: `POST /account/queryForShortCode`. */
 export const queryForShortCode: rt.Operation<QueryForShortCodeRequest, QueryForShortCodeResponse> = {

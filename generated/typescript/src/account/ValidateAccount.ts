@@ -5,6 +5,7 @@ import type * as rt from "@baas/runtime";
 import { ValidateAccountType } from "../enums.js";
 import { type AccountValidationResult } from "../records.js";
 import { AccountValidationResultShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `validateAccount`.
@@ -19,13 +20,10 @@ export interface ValidateAccountRequest {
   readonly accountType: ValidateAccountType;
 }
 
-const ValidateAccountRequestShape: rt.RecordShape = {
-  name: "ValidateAccountRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "accountType", ty: { k: "enum", name: "ValidateAccountType", wire: "integer", values: Object.values(ValidateAccountType) }, required: true },
-  ],
-};
+const ValidateAccountRequestShape: rt.RecordShape = recordShape("ValidateAccountRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+  { wire: "accountType", ty: { k: "enum", name: "ValidateAccountType", wire: "integer", values: Object.values(ValidateAccountType) }, required: true },
+]);
 
 /**
  * The answer of `validateAccount` (its `data`): every field optional, and members the service adds

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferSummary } from "../records.js";
 import { CnyTransferSummaryShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getCnyTransList`.
@@ -32,17 +33,14 @@ export interface GetCnyTransListRequest {
   readonly pageSize: string;
 }
 
-const GetCnyTransListRequestShape: rt.RecordShape = {
-  name: "GetCnyTransListRequest",
-  fields: [
-    { wire: "userId", ty: { k: "string" }, required: true },
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "startTime", ty: { k: "long" }, required: true },
-    { wire: "endTime", ty: { k: "long" }, required: true },
-    { wire: "pageNo", ty: { k: "string" }, required: true },
-    { wire: "pageSize", ty: { k: "string" }, required: true },
-  ],
-};
+const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", () => [
+  { wire: "userId", ty: { k: "string" }, required: true },
+  { wire: "accountId", ty: { k: "string" }, required: true },
+  { wire: "startTime", ty: { k: "long" }, required: true },
+  { wire: "endTime", ty: { k: "long" }, required: true },
+  { wire: "pageNo", ty: { k: "string" }, required: true },
+  { wire: "pageSize", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getCnyTransList` (its `data`): every field optional, and members the service adds
@@ -54,13 +52,10 @@ export interface GetCnyTransListResponse {
   readonly totalRows?: number;
 }
 
-const GetCnyTransListResponseShape: rt.RecordShape = {
-  name: "GetCnyTransListResponse",
-  fields: [
-    { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
-    { wire: "totalRows", ty: { k: "int" }, required: false },
-  ],
-};
+const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", () => [
+  { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
+  { wire: "totalRows", ty: { k: "int" }, required: false },
+]);
 
 /** Operation `getCnyTransList`: `POST /query/getCnyTransList`. */
 export const getCnyTransList: rt.Operation<GetCnyTransListRequest, GetCnyTransListResponse> = {

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferDetail } from "../records.js";
 import { CnyTransferDetailShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getCnyTransferDetails`.
@@ -17,12 +18,9 @@ export interface GetCnyTransferDetailsRequest {
   readonly applicationId: string;
 }
 
-const GetCnyTransferDetailsRequestShape: rt.RecordShape = {
-  name: "GetCnyTransferDetailsRequest",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getCnyTransferDetails` (its `data`): every field optional, and members the

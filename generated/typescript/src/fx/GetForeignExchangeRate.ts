@@ -3,6 +3,7 @@
 
 import type * as rt from "@baas/runtime";
 import { CurrencyPair } from "../enums.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getForeignExchangeRate`.
@@ -19,12 +20,9 @@ export interface GetForeignExchangeRateRequest {
   readonly currencyPair: CurrencyPair;
 }
 
-const GetForeignExchangeRateRequestShape: rt.RecordShape = {
-  name: "GetForeignExchangeRateRequest",
-  fields: [
-    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
-  ],
-};
+const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", () => [
+  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
+]);
 
 /**
  * The answer of `getForeignExchangeRate` (its `data`): every field optional, and members the
@@ -40,14 +38,11 @@ export interface GetForeignExchangeRateResponse {
   readonly quoteTime?: number;
 }
 
-const GetForeignExchangeRateResponseShape: rt.RecordShape = {
-  name: "GetForeignExchangeRateResponse",
-  fields: [
-    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
-    { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "quoteTime", ty: { k: "long" }, required: false },
-  ],
-};
+const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", () => [
+  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
+  { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
+  { wire: "quoteTime", ty: { k: "long" }, required: false },
+]);
 
 /** Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. */
 export const getForeignExchangeRate: rt.Operation<GetForeignExchangeRateRequest, GetForeignExchangeRateResponse> = {

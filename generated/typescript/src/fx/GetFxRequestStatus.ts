@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type FxRequest } from "../records.js";
 import { FxRequestShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getFxRequestStatus`.
@@ -17,12 +18,9 @@ export interface GetFxRequestStatusRequest {
   readonly applicationId: string;
 }
 
-const GetFxRequestStatusRequestShape: rt.RecordShape = {
-  name: "GetFxRequestStatusRequest",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getFxRequestStatus` (its `data`): every field optional, and members the service

@@ -4,6 +4,7 @@
  */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getBusinessOnboardingRequestId`.
@@ -17,12 +18,9 @@ export interface GetBusinessOnboardingRequestIdRequest {
   readonly businessCerNo: string;
 }
 
-const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = {
-  name: "GetBusinessOnboardingRequestIdRequest",
-  fields: [
-    { wire: "businessCerNo", ty: { k: "string" }, required: true },
-  ],
-};
+const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", () => [
+  { wire: "businessCerNo", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getBusinessOnboardingRequestId` (its `data`): every field optional, and members
@@ -32,12 +30,9 @@ export interface GetBusinessOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = {
-  name: "GetBusinessOnboardingRequestIdResponse",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  ],
-};
+const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+]);
 
 /**
  * Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.

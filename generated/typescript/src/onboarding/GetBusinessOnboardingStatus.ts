@@ -6,6 +6,7 @@
 import type * as rt from "@baas/runtime";
 import { type BusinessOnboardingStatus } from "../records.js";
 import { BusinessOnboardingStatusShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getBusinessOnboardingStatus`.
@@ -24,16 +25,12 @@ export interface GetBusinessOnboardingStatusRequest {
   readonly businessCerNo?: string;
 }
 
-const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = {
-  name: "GetBusinessOnboardingStatusRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "businessCerNo", ty: { k: "string" }, required: false },
-  ],
-  constraints: [
-    { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
-  ],
-};
+const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  { wire: "businessCerNo", ty: { k: "string" }, required: false },
+], () => [
+  { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
+]);
 
 /**
  * The answer of `getBusinessOnboardingStatus` (its `data`): every field optional, and members the

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type CompanyOnboardingInfo } from "../records.js";
 import { CompanyOnboardingInfoShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getCompanyOnboardingInfo`.
@@ -16,12 +17,9 @@ export interface GetCompanyOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = {
-  name: "GetCompanyOnboardingInfoRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getCompanyOnboardingInfo` (its `data`): every field optional, and members the

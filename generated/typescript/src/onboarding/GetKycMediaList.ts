@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type KycMediaItem } from "../records.js";
 import { KycMediaItemShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getKycMediaList`.
@@ -16,12 +17,9 @@ export interface GetKycMediaListRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetKycMediaListRequestShape: rt.RecordShape = {
-  name: "GetKycMediaListRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getKycMediaList` (its `data`): every field optional, and members the service adds
@@ -31,12 +29,9 @@ export interface GetKycMediaListResponse {
   readonly mediaList?: readonly KycMediaItem[];
 }
 
-const GetKycMediaListResponseShape: rt.RecordShape = {
-  name: "GetKycMediaListResponse",
-  fields: [
-    { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
-  ],
-};
+const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", () => [
+  { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
+]);
 
 /** Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. */
 export const getKycMediaList: rt.Operation<GetKycMediaListRequest, GetKycMediaListResponse> = {

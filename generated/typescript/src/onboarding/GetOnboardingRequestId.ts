@@ -2,6 +2,7 @@
 /** The operation `getOnboardingRequestId`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getOnboardingRequestId`.
@@ -16,13 +17,10 @@ export interface GetOnboardingRequestIdRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingRequestIdRequestShape: rt.RecordShape = {
-  name: "GetOnboardingRequestIdRequest",
-  fields: [
-    { wire: "userId", ty: { k: "string" }, required: false },
-    { wire: "mobile", ty: { k: "string" }, required: false },
-  ],
-};
+const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", () => [
+  { wire: "userId", ty: { k: "string" }, required: false },
+  { wire: "mobile", ty: { k: "string" }, required: false },
+]);
 
 /**
  * The answer of `getOnboardingRequestId` (its `data`): every field optional, and members the
@@ -32,12 +30,9 @@ export interface GetOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetOnboardingRequestIdResponseShape: rt.RecordShape = {
-  name: "GetOnboardingRequestIdResponse",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  ],
-};
+const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. */
 export const getOnboardingRequestId: rt.Operation<GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse> = {

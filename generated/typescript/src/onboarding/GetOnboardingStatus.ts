@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalOnboardingStatus } from "../records.js";
 import { PersonalOnboardingStatusShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getOnboardingStatus`.
@@ -21,17 +22,13 @@ export interface GetOnboardingStatusRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingStatusRequestShape: rt.RecordShape = {
-  name: "GetOnboardingStatusRequest",
-  fields: [
-    { wire: "userId", ty: { k: "string" }, required: false },
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "mobile", ty: { k: "string" }, required: false },
-  ],
-  constraints: [
-    { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
-  ],
-};
+const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", () => [
+  { wire: "userId", ty: { k: "string" }, required: false },
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  { wire: "mobile", ty: { k: "string" }, required: false },
+], () => [
+  { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
+]);
 
 /**
  * The answer of `getOnboardingStatus` (its `data`): every field optional, and members the service

@@ -6,6 +6,7 @@
 import type * as rt from "@baas/runtime";
 import { type OrganisationOnboardingInfo } from "../records.js";
 import { OrganisationOnboardingInfoShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getOrganisationOnboardingInfo`.
@@ -19,12 +20,9 @@ export interface GetOrganisationOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = {
-  name: "GetOrganisationOnboardingInfoRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getOrganisationOnboardingInfo` (its `data`): every field optional, and members

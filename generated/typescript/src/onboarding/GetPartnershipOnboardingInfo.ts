@@ -6,6 +6,7 @@
 import type * as rt from "@baas/runtime";
 import { type PartnershipOnboardingInfo } from "../records.js";
 import { PartnershipOnboardingInfoShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getPartnershipOnboardingInfo`.
@@ -19,12 +20,9 @@ export interface GetPartnershipOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = {
-  name: "GetPartnershipOnboardingInfoRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getPartnershipOnboardingInfo` (its `data`): every field optional, and members the

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type StoreOnboardingInfo } from "../records.js";
 import { StoreOnboardingInfoShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getStoreOnboardingInfo`.
@@ -16,12 +17,9 @@ export interface GetStoreOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetStoreOnboardingInfoRequestShape: rt.RecordShape = {
-  name: "GetStoreOnboardingInfoRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getStoreOnboardingInfo` (its `data`): every field optional, and members the

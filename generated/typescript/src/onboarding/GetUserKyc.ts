@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalKyc } from "../records.js";
 import { PersonalKycShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getUserKyc`.
@@ -16,12 +17,9 @@ export interface GetUserKycRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetUserKycRequestShape: rt.RecordShape = {
-  name: "GetUserKycRequest",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getUserKyc` (its `data`): every field optional, and members the service adds

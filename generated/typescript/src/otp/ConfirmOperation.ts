@@ -2,6 +2,7 @@
 /** The operation `confirmOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `confirmOperation`.
@@ -20,13 +21,10 @@ export interface ConfirmOperationRequest {
   readonly otpCode: string;
 }
 
-const ConfirmOperationRequestShape: rt.RecordShape = {
-  name: "ConfirmOperationRequest",
-  fields: [
-    { wire: "businessId", ty: { k: "string" }, required: true },
-    { wire: "otpCode", ty: { k: "string" }, required: true },
-  ],
-};
+const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", () => [
+  { wire: "businessId", ty: { k: "string" }, required: true },
+  { wire: "otpCode", ty: { k: "string" }, required: true },
+]);
 
 /** The answer of `confirmOperation`: code and message only. code, msg. */
 export type ConfirmOperationResponse = rt.JsonValue;

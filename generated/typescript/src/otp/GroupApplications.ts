@@ -2,6 +2,7 @@
 /** The operation `groupApplications`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `groupApplications`.
@@ -14,12 +15,9 @@ export interface GroupApplicationsRequest {
   readonly applicationIdList: readonly string[];
 }
 
-const GroupApplicationsRequestShape: rt.RecordShape = {
-  name: "GroupApplicationsRequest",
-  fields: [
-    { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
-  ],
-};
+const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", () => [
+  { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
+]);
 
 /**
  * The answer of `groupApplications` (its `data`): every field optional, and members the service
@@ -30,12 +28,9 @@ export interface GroupApplicationsResponse {
   readonly applicationId?: string;
 }
 
-const GroupApplicationsResponseShape: rt.RecordShape = {
-  name: "GroupApplicationsResponse",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ],
-};
+const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `groupApplications`: `POST /common/groupApplications`. */
 export const groupApplications: rt.Operation<GroupApplicationsRequest, GroupApplicationsResponse> = {

@@ -3,6 +3,7 @@
 
 import type * as rt from "@baas/runtime";
 import { OtpType } from "../enums.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `sendOtp`.
@@ -20,13 +21,10 @@ export interface SendOtpRequest {
   readonly otpType: OtpType;
 }
 
-const SendOtpRequestShape: rt.RecordShape = {
-  name: "SendOtpRequest",
-  fields: [
-    { wire: "businessId", ty: { k: "string" }, required: true },
-    { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
-  ],
-};
+const SendOtpRequestShape: rt.RecordShape = recordShape("SendOtpRequest", () => [
+  { wire: "businessId", ty: { k: "string" }, required: true },
+  { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
+]);
 
 /** The answer of `sendOtp`: code and message only. code, msg. */
 export type SendOtpResponse = rt.JsonValue;

@@ -2,6 +2,7 @@
 /** The record `AccountOpeningResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
 
 /**
@@ -20,14 +21,11 @@ export interface AccountOpeningResult {
   readonly errorCode?: string;
 }
 
-export const AccountOpeningResultShape: rt.RecordShape = {
-  name: "AccountOpeningResult",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "accountName", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-    { wire: "status", ty: { k: "int" }, required: false },
-    { wire: "errorCode", ty: { k: "string" }, required: false },
-  ],
-};
+export const AccountOpeningResultShape: rt.RecordShape = recordShape("AccountOpeningResult", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: false },
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "accountName", ty: { k: "string" }, required: false },
+  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+  { wire: "status", ty: { k: "int" }, required: false },
+  { wire: "errorCode", ty: { k: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `AccountValidationResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { FreezeStatus } from "../enums.js";
 
 /**
@@ -21,13 +22,10 @@ export interface AccountValidationResult {
   readonly restrictStatus?: string;
 }
 
-export const AccountValidationResultShape: rt.RecordShape = {
-  name: "AccountValidationResult",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "accountName", ty: { k: "string" }, required: false },
-    { wire: "accountType", ty: { k: "scalar" }, required: false },
-    { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
-    { wire: "restrictStatus", ty: { k: "scalar" }, required: false },
-  ],
-};
+export const AccountValidationResultShape: rt.RecordShape = recordShape("AccountValidationResult", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "accountName", ty: { k: "string" }, required: false },
+  { wire: "accountType", ty: { k: "scalar" }, required: false },
+  { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
+  { wire: "restrictStatus", ty: { k: "scalar" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `BalanceChangeExtInfo`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * extInfo of notification 0003.
@@ -15,10 +16,7 @@ export interface BalanceChangeExtInfo {
   readonly oppoPhoneNumber?: string;
 }
 
-export const BalanceChangeExtInfoShape: rt.RecordShape = {
-  name: "BalanceChangeExtInfo",
-  fields: [
-    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-  ],
-};
+export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", () => [
+  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
+  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `BankCode`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are
@@ -17,10 +18,7 @@ export interface BankCode {
   readonly bankName?: string;
 }
 
-export const BankCodeShape: rt.RecordShape = {
-  name: "BankCode",
-  fields: [
-    { wire: "bankCode", ty: { k: "string" }, required: false },
-    { wire: "bankName", ty: { k: "string" }, required: false },
-  ],
-};
+export const BankCodeShape: rt.RecordShape = recordShape("BankCode", () => [
+  { wire: "bankCode", ty: { k: "string" }, required: false },
+  { wire: "bankName", ty: { k: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `BulkUtilityPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { UtilityPaymentResultShape, type UtilityPaymentResult } from "./UtilityPaymentResult.js";
 
 /**
@@ -19,12 +20,9 @@ export interface BulkUtilityPaymentResult {
   readonly resultArray?: readonly UtilityPaymentResult[];
 }
 
-export const BulkUtilityPaymentResultShape: rt.RecordShape = {
-  name: "BulkUtilityPaymentResult",
-  fields: [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-    { wire: "payerAccountId", ty: { k: "string" }, required: false },
-    { wire: "txCount", ty: { k: "int" }, required: false },
-    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentResultShape } }, required: false },
-  ],
-};
+export const BulkUtilityPaymentResultShape: rt.RecordShape = recordShape("BulkUtilityPaymentResult", () => [
+  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+  { wire: "payerAccountId", ty: { k: "string" }, required: false },
+  { wire: "txCount", ty: { k: "int" }, required: false },
+  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentResultShape } }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `ClosingBalance`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
 
 /**
@@ -18,11 +19,8 @@ export interface ClosingBalance {
   readonly closingBalance?: rt.Amount;
 }
 
-export const ClosingBalanceShape: rt.RecordShape = {
-  name: "ClosingBalance",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-    { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
-  ],
-};
+export const ClosingBalanceShape: rt.RecordShape = recordShape("ClosingBalance", () => [
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+  { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `ClosingBalanceJob`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
@@ -12,9 +13,6 @@ export interface ClosingBalanceJob {
   readonly jobId?: string;
 }
 
-export const ClosingBalanceJobShape: rt.RecordShape = {
-  name: "ClosingBalanceJob",
-  fields: [
-    { wire: "jobId", ty: { k: "string" }, required: false },
-  ],
-};
+export const ClosingBalanceJobShape: rt.RecordShape = recordShape("ClosingBalanceJob", () => [
+  { wire: "jobId", ty: { k: "string" }, required: false },
+]);

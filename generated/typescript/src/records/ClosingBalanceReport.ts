@@ -2,6 +2,7 @@
 /** The record `ClosingBalanceReport`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
 
 /**
@@ -23,13 +24,10 @@ export interface ClosingBalanceReport {
   readonly balances?: readonly ClosingBalance[];
 }
 
-export const ClosingBalanceReportShape: rt.RecordShape = {
-  name: "ClosingBalanceReport",
-  fields: [
-    { wire: "jobId", ty: { k: "string" }, required: false },
-    { wire: "queryDate", ty: { k: "date" }, required: false },
-    { wire: "status", ty: { k: "string" }, required: false },
-    { wire: "generatedTime", ty: { k: "long" }, required: false },
-    { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
-  ],
-};
+export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", () => [
+  { wire: "jobId", ty: { k: "string" }, required: false },
+  { wire: "queryDate", ty: { k: "date" }, required: false },
+  { wire: "status", ty: { k: "string" }, required: false },
+  { wire: "generatedTime", ty: { k: "long" }, required: false },
+  { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
+]);

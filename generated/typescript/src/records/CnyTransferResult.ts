@@ -2,6 +2,7 @@
 /** The record `CnyTransferResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
 
 /**
@@ -21,13 +22,10 @@ export interface CnyTransferResult {
   readonly completedTime?: number;
 }
 
-export const CnyTransferResultShape: rt.RecordShape = {
-  name: "CnyTransferResult",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-    { wire: "status", ty: { k: "int" }, required: false },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-    { wire: "completedTime", ty: { k: "long" }, required: false },
-  ],
-};
+export const CnyTransferResultShape: rt.RecordShape = recordShape("CnyTransferResult", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: false },
+  { wire: "status", ty: { k: "int" }, required: false },
+  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+  { wire: "completedTime", ty: { k: "long" }, required: false },
+]);

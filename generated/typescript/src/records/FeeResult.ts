@@ -2,6 +2,7 @@
 /** The record `FeeResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * Fee result of the fetch-transaction-fee call.
@@ -13,9 +14,6 @@ export interface FeeResult {
   readonly feeAmount?: rt.Amount;
 }
 
-export const FeeResultShape: rt.RecordShape = {
-  name: "FeeResult",
-  fields: [
-    { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  ],
-};
+export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", () => [
+  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
+]);

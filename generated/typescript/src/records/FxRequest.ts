@@ -2,6 +2,7 @@
 /** The record `FxRequest`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { Currency, FxRequestStatus } from "../enums.js";
 
 /**
@@ -30,17 +31,14 @@ export interface FxRequest {
   readonly errorMsg?: string;
 }
 
-export const FxRequestShape: rt.RecordShape = {
-  name: "FxRequest",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-    { wire: "outTxId", ty: { k: "string" }, required: false },
-    { wire: "inTxId", ty: { k: "string" }, required: false },
-    { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "errorCode", ty: { k: "string" }, required: false },
-    { wire: "errorMsg", ty: { k: "string" }, required: false },
-  ],
-};
+export const FxRequestShape: rt.RecordShape = recordShape("FxRequest", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: false },
+  { wire: "outTxId", ty: { k: "string" }, required: false },
+  { wire: "inTxId", ty: { k: "string" }, required: false },
+  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
+  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
+  { wire: "errorCode", ty: { k: "string" }, required: false },
+  { wire: "errorMsg", ty: { k: "string" }, required: false },
+]);

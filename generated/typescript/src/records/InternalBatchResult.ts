@@ -2,6 +2,7 @@
 /** The record `InternalBatchResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchItem.js";
 
 /**
@@ -16,10 +17,7 @@ export interface InternalBatchResult {
   readonly resultArray?: readonly InternalBatchItem[];
 }
 
-export const InternalBatchResultShape: rt.RecordShape = {
-  name: "InternalBatchResult",
-  fields: [
-    { wire: "orderId", ty: { k: "string" }, required: false },
-    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
-  ],
-};
+export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", () => [
+  { wire: "orderId", ty: { k: "string" }, required: false },
+  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
+]);

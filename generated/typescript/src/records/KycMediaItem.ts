@@ -2,6 +2,7 @@
 /** The record `KycMediaItem`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
@@ -16,11 +17,8 @@ export interface KycMediaItem {
   readonly mediaUrl?: string;
 }
 
-export const KycMediaItemShape: rt.RecordShape = {
-  name: "KycMediaItem",
-  fields: [
-    { wire: "mediaType", ty: { k: "scalar" }, required: false },
-    { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-    { wire: "mediaUrl", ty: { k: "string" }, required: false },
-  ],
-};
+export const KycMediaItemShape: rt.RecordShape = recordShape("KycMediaItem", () => [
+  { wire: "mediaType", ty: { k: "scalar" }, required: false },
+  { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
+  { wire: "mediaUrl", ty: { k: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `MobileDetail`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { NetworkProvider } from "../enums.js";
 
 /** Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment. */
@@ -12,11 +13,8 @@ export interface MobileDetail {
   readonly amount: rt.Amount;
 }
 
-export const MobileDetailShape: rt.RecordShape = {
-  name: "MobileDetail",
-  fields: [
-    { wire: "mobileNumber", ty: { k: "string" }, required: true },
-    { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-  ],
-};
+export const MobileDetailShape: rt.RecordShape = recordShape("MobileDetail", () => [
+  { wire: "mobileNumber", ty: { k: "string" }, required: true },
+  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
+  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
+]);

@@ -2,6 +2,7 @@
 /** The record `OnboardingResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { OnboardingStatus } from "../enums.js";
 
 /**
@@ -24,16 +25,13 @@ export interface OnboardingResult {
   readonly rejectionReasonMsgs?: readonly string[];
 }
 
-export const OnboardingResultShape: rt.RecordShape = {
-  name: "OnboardingResult",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "userId", ty: { k: "string" }, required: false },
-    { wire: "status", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "accountType", ty: { k: "scalar" }, required: false },
-    { wire: "completeTime", ty: { k: "long" }, required: false },
-    { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-    { wire: "rejectionReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-  ],
-};
+export const OnboardingResultShape: rt.RecordShape = recordShape("OnboardingResult", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  { wire: "userId", ty: { k: "string" }, required: false },
+  { wire: "status", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "accountType", ty: { k: "scalar" }, required: false },
+  { wire: "completeTime", ty: { k: "long" }, required: false },
+  { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
+  { wire: "rejectionReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
+]);

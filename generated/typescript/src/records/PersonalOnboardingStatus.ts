@@ -2,6 +2,7 @@
 /** The record `PersonalOnboardingStatus`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { AccountType } from "../enums.js";
 
 /**
@@ -23,14 +24,11 @@ export interface PersonalOnboardingStatus {
   readonly accountType?: AccountType | rt.Unknown<string>;
 }
 
-export const PersonalOnboardingStatusShape: rt.RecordShape = {
-  name: "PersonalOnboardingStatus",
-  fields: [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "onboardingStatus", ty: { k: "string" }, required: false },
-    { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
-    { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  ],
-};
+export const PersonalOnboardingStatusShape: rt.RecordShape = recordShape("PersonalOnboardingStatus", () => [
+  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  { wire: "onboardingStatus", ty: { k: "string" }, required: false },
+  { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
+  { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
+  { wire: "accountId", ty: { k: "string" }, required: false },
+  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
+]);

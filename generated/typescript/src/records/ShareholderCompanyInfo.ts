@@ -2,6 +2,7 @@
 /** The record `ShareholderCompanyInfo`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
@@ -18,13 +19,10 @@ export interface ShareholderCompanyInfo {
   readonly registrationFileType?: string;
 }
 
-export const ShareholderCompanyInfoShape: rt.RecordShape = {
-  name: "ShareholderCompanyInfo",
-  fields: [
-    { wire: "companyId", ty: { k: "scalar" }, required: false },
-    { wire: "companyName", ty: { k: "string" }, required: false },
-    { wire: "registrationFileKey", ty: { k: "string" }, required: false },
-    { wire: "registrationFileUrl", ty: { k: "string" }, required: false },
-    { wire: "registrationFileType", ty: { k: "scalar" }, required: false },
-  ],
-};
+export const ShareholderCompanyInfoShape: rt.RecordShape = recordShape("ShareholderCompanyInfo", () => [
+  { wire: "companyId", ty: { k: "scalar" }, required: false },
+  { wire: "companyName", ty: { k: "string" }, required: false },
+  { wire: "registrationFileKey", ty: { k: "string" }, required: false },
+  { wire: "registrationFileUrl", ty: { k: "string" }, required: false },
+  { wire: "registrationFileType", ty: { k: "scalar" }, required: false },
+]);

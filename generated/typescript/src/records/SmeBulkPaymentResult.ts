@@ -2,6 +2,7 @@
 /** The record `SmeBulkPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 import { TxType } from "../enums.js";
 import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPaymentItem.js";
 
@@ -19,12 +20,9 @@ export interface SmeBulkPaymentResult {
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 
-export const SmeBulkPaymentResultShape: rt.RecordShape = {
-  name: "SmeBulkPaymentResult",
-  fields: [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-    { wire: "payerAccountId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
-  ],
-};
+export const SmeBulkPaymentResultShape: rt.RecordShape = recordShape("SmeBulkPaymentResult", () => [
+  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+  { wire: "payerAccountId", ty: { k: "string" }, required: false },
+  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
+  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
+]);

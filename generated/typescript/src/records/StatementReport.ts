@@ -2,6 +2,7 @@
 /** The record `StatementReport`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * Payload of notification 0009 (account statement report).
@@ -15,10 +16,7 @@ export interface StatementReport {
   readonly statementUrl?: string;
 }
 
-export const StatementReportShape: rt.RecordShape = {
-  name: "StatementReport",
-  fields: [
-    { wire: "jobId", ty: { k: "string" }, required: false },
-    { wire: "statementUrl", ty: { k: "string" }, required: false },
-  ],
-};
+export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", () => [
+  { wire: "jobId", ty: { k: "string" }, required: false },
+  { wire: "statementUrl", ty: { k: "string" }, required: false },
+]);

@@ -2,6 +2,7 @@
 /** The record `TransactionResultExtInfo`. */
 
 import type * as rt from "@baas/runtime";
+import { recordShape } from "../lazy.js";
 
 /**
  * extInfo of notification 0002.
@@ -19,13 +20,10 @@ export interface TransactionResultExtInfo {
   readonly transactionNarrative?: string;
 }
 
-export const TransactionResultExtInfoShape: rt.RecordShape = {
-  name: "TransactionResultExtInfo",
-  fields: [
-    { wire: "externalTxId", ty: { k: "string" }, required: false },
-    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-    { wire: "counterpartyName", ty: { k: "string" }, required: false },
-    { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  ],
-};
+export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", () => [
+  { wire: "externalTxId", ty: { k: "string" }, required: false },
+  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
+  { wire: "counterpartyName", ty: { k: "string" }, required: false },
+  { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
+  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
+]);

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type ReversalApplication } from "../records.js";
 import { ReversalApplicationShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `queryTxReversal`.
@@ -16,12 +17,9 @@ export interface QueryTxReversalRequest {
   readonly applicationId: string;
 }
 
-const QueryTxReversalRequestShape: rt.RecordShape = {
-  name: "QueryTxReversalRequest",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ],
-};
+const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `queryTxReversal` (its `data`): every field optional, and members the service adds

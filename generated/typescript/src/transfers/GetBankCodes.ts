@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type BankCode } from "../records.js";
 import { BankCodeShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getBankCodes`.
@@ -33,12 +34,9 @@ export interface GetBankCodesResponse {
   readonly bankCodeList?: readonly BankCode[];
 }
 
-const GetBankCodesResponseShape: rt.RecordShape = {
-  name: "GetBankCodesResponse",
-  fields: [
-    { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
-  ],
-};
+const GetBankCodesResponseShape: rt.RecordShape = recordShape("GetBankCodesResponse", () => [
+  { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
+]);
 
 /** Operation `getBankCodes`: `POST /staticData/getBankCodes`. */
 export const getBankCodes: rt.Operation<GetBankCodesRequest, GetBankCodesResponse> = {

@@ -6,6 +6,7 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getInterBankTransferDetails`.
@@ -19,13 +20,10 @@ export interface GetInterBankTransferDetailsRequest {
   readonly accountId: string;
 }
 
-const GetInterBankTransferDetailsRequestShape: rt.RecordShape = {
-  name: "GetInterBankTransferDetailsRequest",
-  fields: [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ],
-};
+const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", () => [
+  { wire: "applicationId", ty: { k: "string" }, required: true },
+  { wire: "accountId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `getInterBankTransferDetails` (its `data`): every field optional, and members the

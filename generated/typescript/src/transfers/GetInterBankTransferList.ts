@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `getInterBankTransferList`.
@@ -22,16 +23,13 @@ export interface GetInterBankTransferListRequest {
   readonly pageSize: number;
 }
 
-const GetInterBankTransferListRequestShape: rt.RecordShape = {
-  name: "GetInterBankTransferListRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "startTime", ty: { k: "long" }, required: true },
-    { wire: "endTime", ty: { k: "long" }, required: true },
-    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-  ],
-};
+const GetInterBankTransferListRequestShape: rt.RecordShape = recordShape("GetInterBankTransferListRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+  { wire: "startTime", ty: { k: "long" }, required: true },
+  { wire: "endTime", ty: { k: "long" }, required: true },
+  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
+  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
+]);
 
 /**
  * The answer of `getInterBankTransferList` (its `data`): every field optional, and members the
@@ -44,13 +42,10 @@ export interface GetInterBankTransferListResponse {
   readonly result?: readonly InterBankTransfer[];
 }
 
-const GetInterBankTransferListResponseShape: rt.RecordShape = {
-  name: "GetInterBankTransferListResponse",
-  fields: [
-    { wire: "totalRows", ty: { k: "int" }, required: false },
-    { wire: "result", ty: { k: "array", item: { k: "record", record: () => InterBankTransferShape } }, required: false },
-  ],
-};
+const GetInterBankTransferListResponseShape: rt.RecordShape = recordShape("GetInterBankTransferListResponse", () => [
+  { wire: "totalRows", ty: { k: "int" }, required: false },
+  { wire: "result", ty: { k: "array", item: { k: "record", record: () => InterBankTransferShape } }, required: false },
+]);
 
 /** Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`. */
 export const getInterBankTransferList: rt.Operation<GetInterBankTransferListRequest, GetInterBankTransferListResponse> = {

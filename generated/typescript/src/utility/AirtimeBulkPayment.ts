@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type MobileDetail } from "../records.js";
 import { MobileDetailShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `airtimeBulkPayment`.
@@ -24,13 +25,10 @@ export interface AirtimeBulkPaymentRequest {
   readonly mobileDetails: readonly MobileDetail[];
 }
 
-const AirtimeBulkPaymentRequestShape: rt.RecordShape = {
-  name: "AirtimeBulkPaymentRequest",
-  fields: [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
-  ],
-};
+const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", () => [
+  { wire: "accountId", ty: { k: "string" }, required: true },
+  { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
+]);
 
 /**
  * The answer of `airtimeBulkPayment` (its `data`): every field optional, and members the service
@@ -46,12 +44,9 @@ export interface AirtimeBulkPaymentResponse {
   readonly bulkPaymentOrderId?: string;
 }
 
-const AirtimeBulkPaymentResponseShape: rt.RecordShape = {
-  name: "AirtimeBulkPaymentResponse",
-  fields: [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  ],
-};
+const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", () => [
+  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+]);
 
 /** Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. */
 export const airtimeBulkPayment: rt.Operation<AirtimeBulkPaymentRequest, AirtimeBulkPaymentResponse> = {

@@ -4,6 +4,7 @@
 import type * as rt from "@baas/runtime";
 import { type UtilityPayment } from "../records.js";
 import { UtilityPaymentShape } from "../records.js";
+import { recordShape } from "../lazy.js";
 
 /**
  * The parameters of `paymentQuery`.
@@ -17,12 +18,9 @@ export interface PaymentQueryRequest {
   readonly paymentId: string;
 }
 
-const PaymentQueryRequestShape: rt.RecordShape = {
-  name: "PaymentQueryRequest",
-  fields: [
-    { wire: "paymentId", ty: { k: "string" }, required: true },
-  ],
-};
+const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", () => [
+  { wire: "paymentId", ty: { k: "string" }, required: true },
+]);
 
 /**
  * The answer of `paymentQuery` (its `data`): every field optional, and members the service adds
