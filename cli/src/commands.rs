@@ -55,9 +55,8 @@ fn field_arg(field: &'static Field) -> Arg {
             " A {name}: {}, or any other code (the list is open).",
             values.join(", ")
         )),
-        Kind::Document => help.push_str(
-            " A file as @PATH (read and sent as Base64), or the document's Base64 text.",
-        ),
+        Kind::Document => help
+            .push_str(" A file as @PATH (read and sent as Base64), or the document's Base64 text."),
         _ => {}
     }
     Arg::new(field.flag)

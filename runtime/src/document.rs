@@ -229,12 +229,17 @@ fn decode_lenient(text: &str) -> Option<Vec<u8>> {
             other => other,
         })
         .collect();
-    let body = symbols.strip_suffix(b"==").or_else(|| symbols.strip_suffix(b"="));
+    let body = symbols
+        .strip_suffix(b"==")
+        .or_else(|| symbols.strip_suffix(b"="));
     let body = body.unwrap_or(&symbols);
     if body.len() % 4 == 1 || (body.len() != symbols.len() && symbols.len() % 4 != 0) {
         return None;
     }
-    let values = body.iter().map(|b| value(*b)).collect::<Option<Vec<u32>>>()?;
+    let values = body
+        .iter()
+        .map(|b| value(*b))
+        .collect::<Option<Vec<u32>>>()?;
     Some(pack(&values))
 }
 
@@ -270,19 +275,35 @@ mod tests {
         ];
         for (plain, b64) in vectors {
             assert_eq!(Document::from(plain.as_bytes()).to_base64(), b64);
-            assert_eq!(Document::from_base64(b64).unwrap().as_bytes(), plain.as_bytes());
-            assert_eq!(Document::from_base64_lenient(b64).as_bytes(), plain.as_bytes());
+            assert_eq!(
+                Document::from_base64(b64).unwrap().as_bytes(),
+                plain.as_bytes()
+            );
+            assert_eq!(
+                Document::from_base64_lenient(b64).as_bytes(),
+                plain.as_bytes()
+            );
         }
         let all: Vec<u8> = (0..=255).collect();
         let doc = Document::new(all.clone());
-        assert_eq!(Document::from_base64(&doc.to_base64()).unwrap().into_bytes(), all);
+        assert_eq!(
+            Document::from_base64(&doc.to_base64())
+                .unwrap()
+                .into_bytes(),
+            all
+        );
     }
 
     #[test]
     fn strict_refuses_what_the_service_would() {
-        for bad in ["Zg", "Zg=", "Zm9v\n", "Zm-v", "Z===", "Zm9v====", "=Zm9", "Zm=v"] {
+        for bad in [
+            "Zg", "Zg=", "Zm9v\n", "Zm-v", "Z===", "Zm9v====", "=Zm9", "Zm=v",
+        ] {
             let e = Document::from_base64(bad).unwrap_err();
-            assert!(e.to_string().starts_with("not standard Base64"), "{bad}: {e}");
+            assert!(
+                e.to_string().starts_with("not standard Base64"),
+                "{bad}: {e}"
+            );
         }
         assert_eq!(Document::from_base64("Zh==").unwrap().as_bytes(), b"f");
     }
@@ -290,8 +311,14 @@ mod tests {
     #[test]
     fn lenient_reads_variants_and_keeps_what_is_not_base64() {
         assert_eq!(Document::from_base64_lenient("Zm9vYg").as_bytes(), b"foob");
-        assert_eq!(Document::from_base64_lenient("Zm9v\r\nYmFy").as_bytes(), b"foobar");
-        assert_eq!(Document::from_base64_lenient("-_8=").as_bytes(), [0xfb, 0xff]);
+        assert_eq!(
+            Document::from_base64_lenient("Zm9v\r\nYmFy").as_bytes(),
+            b"foobar"
+        );
+        assert_eq!(
+            Document::from_base64_lenient("-_8=").as_bytes(),
+            [0xfb, 0xff]
+        );
         // Not Base64 at all: the text itself, never an error.
         let kept = Document::from_base64_lenient("data:application/pdf;base64,JVBE");
         assert_eq!(kept.as_bytes(), b"data:application/pdf;base64,JVBE");
@@ -323,7 +350,10 @@ mod tests {
             doc: Option<Document>,
         }
         let read = |json: &str| serde_json::from_str::<Answer>(json).map(|a| a.doc);
-        assert_eq!(read(r#"{"doc":"Zm9vYg"}"#).unwrap(), Some(Document::from(b"foob")));
+        assert_eq!(
+            read(r#"{"doc":"Zm9vYg"}"#).unwrap(),
+            Some(Document::from(b"foob"))
+        );
         let kept = read(r#"{"doc":"not base64!"}"#).unwrap();
         assert_eq!(kept, Some(Document::from(b"not base64!")));
         assert_eq!(read(r#"{"doc":null}"#).unwrap(), None);
@@ -337,10 +367,16 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("invoice.pdf");
         std::fs::write(&file, b"%PDF-1.7").unwrap();
-        assert_eq!(Document::from_path(&file).unwrap().to_base64(), "JVBERi0xLjc=");
+        assert_eq!(
+            Document::from_path(&file).unwrap().to_base64(),
+            "JVBERi0xLjc="
+        );
         let missing = dir.join("missing.pdf");
         let e = Document::from_path(&missing).unwrap_err();
-        assert!(matches!(e.kind(), crate::ErrorKind::Storage { .. }), "{e:?}");
+        assert!(
+            matches!(e.kind(), crate::ErrorKind::Storage { .. }),
+            "{e:?}"
+        );
         assert!(e.to_string().contains("missing.pdf"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

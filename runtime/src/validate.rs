@@ -549,7 +549,10 @@ mod tests {
         let e = v.finish().unwrap_err();
         assert_eq!(e.violations().len(), 1);
         let only = &e.violations()[0];
-        assert_eq!((only.field.as_str(), only.rule), ("voucher", RuleKind::Base64MaxBytes));
+        assert_eq!(
+            (only.field.as_str(), only.rule),
+            ("voucher", RuleKind::Base64MaxBytes)
+        );
         assert_eq!(only.message, "is 4 bytes, at most 3 allowed");
     }
 

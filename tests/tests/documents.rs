@@ -80,12 +80,19 @@ async fn bytes_are_sent_as_the_exact_base64_text_and_a_file_is_read() {
         .await
         .expect("answered");
     let missing = Document::from_path(dir.join("missing.pdf")).unwrap_err();
-    assert!(matches!(missing.kind(), ErrorKind::Storage { .. }), "{missing:?}");
+    assert!(
+        matches!(missing.kind(), ErrorKind::Storage { .. }),
+        "{missing:?}"
+    );
     assert!(missing.to_string().contains("missing.pdf"), "{missing}");
     std::fs::remove_dir_all(&dir).expect("removed");
 
     // The mock verified each signature over the exact bytes it received.
-    let sent: Vec<String> = mock.requests().iter().map(|r| r.params.get().to_owned()).collect();
+    let sent: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|r| r.params.get().to_owned())
+        .collect();
     assert_eq!(
         sent[0],
         r#"{"transactionId":"T1","voucherBase64":"JVBERi0xLjcKAP/+gA=="}"#
@@ -96,7 +103,10 @@ async fn bytes_are_sent_as_the_exact_base64_text_and_a_file_is_read() {
         sent[1]
     );
     let decoded = mock.requests_of::<TxReversalRequest>();
-    assert_eq!(decoded[1].voucher_base64.as_ref().map(Document::as_bytes), Some(&[PDF, PDF].concat()[..]));
+    assert_eq!(
+        decoded[1].voucher_base64.as_ref().map(Document::as_bytes),
+        Some(&[PDF, PDF].concat()[..])
+    );
 }
 
 #[tokio::test]
@@ -120,7 +130,11 @@ async fn a_document_too_large_is_refused_before_sending_naming_field_and_rule() 
         .map(|v| (v.field.as_str(), v.rule))
         .collect();
     assert_eq!(got, [("invoice", RuleKind::Base64MaxBytes)]);
-    assert!(err.to_string().contains("31457281 bytes, at most 31457280 allowed"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("31457281 bytes, at most 31457280 allowed"),
+        "{err}"
+    );
     assert!(mock.requests().is_empty());
 }
 
@@ -128,9 +142,19 @@ async fn a_document_too_large_is_refused_before_sending_naming_field_and_rule() 
 fn no_debug_shows_a_document() {
     let secret = b"PASSPORT-NUMBER-X1234567";
     let request = cny(secret.into()).invoice(secret.to_vec());
-    for shown in [format!("{request:?}"), format!("{request:#?}"), format!("{:?}", Document::from(secret))] {
-        assert!(!shown.contains("PASSPORT") && !shown.contains("UEFTU1BPUlQ"), "{shown}");
+    for shown in [
+        format!("{request:?}"),
+        format!("{request:#?}"),
+        format!("{:?}", Document::from(secret)),
+    ] {
+        assert!(
+            !shown.contains("PASSPORT") && !shown.contains("UEFTU1BPUlQ"),
+            "{shown}"
+        );
         assert!(!shown.contains("80, 65, 83, 83"), "{shown}");
     }
-    assert_eq!(format!("{:?}", Document::from(secret)), "Document(24 bytes)");
+    assert_eq!(
+        format!("{:?}", Document::from(secret)),
+        "Document(24 bytes)"
+    );
 }

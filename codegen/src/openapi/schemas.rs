@@ -61,8 +61,7 @@ pub(super) fn value_schema(
 }
 
 /// Standard Base64 with padding: whole groups of four, the last one padded.
-const BASE64_PATTERN: &str =
-    "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+const BASE64_PATTERN: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
 
 /// The keywords of a value's type (not an array), and the patterns its wire syntax
 /// needs (a decimal sent as a string).

@@ -187,9 +187,7 @@ impl RuleKey {
     /// The types it applies to.
     pub const fn applies_to(self) -> AppliesTo {
         match self {
-            RuleKey::MaxChars
-            | RuleKey::MinChars
-            | RuleKey::Alphanumeric => AppliesTo::Strings,
+            RuleKey::MaxChars | RuleKey::MinChars | RuleKey::Alphanumeric => AppliesTo::Strings,
             RuleKey::Base64MaxBytes => AppliesTo::Documents,
             RuleKey::Range | RuleKey::Positive => AppliesTo::Numbers,
             RuleKey::Whole | RuleKey::DecimalPlaces => AppliesTo::Decimals,
