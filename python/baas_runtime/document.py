@@ -47,8 +47,10 @@ def document_in(value: T) -> T:
     validator to refuse with the field's name."""
     if isinstance(value, (bytes, bytearray, memoryview)) and type(value) is not Document:
         return Document(value)  # type: ignore[return-value]  # a bytes, as the field says
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list):
         return [document_in(item) for item in value]  # type: ignore[return-value]
+    if isinstance(value, tuple):
+        return tuple(document_in(item) for item in value)  # type: ignore[return-value]
     return value
 
 
