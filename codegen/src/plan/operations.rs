@@ -273,18 +273,18 @@ pub struct FinalCall {
     pub doc: Doc,
 }
 
-/// The Postman collection's example params of an operation, every decimal as its text
-/// (the collection marks the ones sent as JSON numbers, for its own writer).
+/// The example params of an operation, every decimal as its text (the marks of the ones
+/// sent as JSON numbers dropped: see `examples`).
 fn example(api: &Api, op: &Operation) -> serde_json::Value {
     fn plain(v: &mut serde_json::Value) {
         match v {
-            serde_json::Value::String(s) => *s = crate::postman::decimal_text(s).to_owned(),
+            serde_json::Value::String(s) => *s = super::examples::decimal_text(s).to_owned(),
             serde_json::Value::Array(items) => items.iter_mut().for_each(plain),
             serde_json::Value::Object(members) => members.values_mut().for_each(plain),
             _ => {}
         }
     }
-    let mut v = crate::postman::example_params(api, op);
+    let mut v = super::examples::example_params(api, op);
     plain(&mut v);
     v
 }
