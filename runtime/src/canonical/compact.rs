@@ -204,7 +204,7 @@ fn key_run(input: &[u8], at: usize) -> usize {
     }
     let rest = input.get(i..).unwrap_or_default();
     let plain = |&b: &u8| {
-        b >= 0x20 && b < 0x80 && !matches!(b, b'"' | b'\\' | b'&' | b'=' | b'.' | b'[' | b']')
+        (0x20..0x80).contains(&b) && !matches!(b, b'"' | b'\\' | b'&' | b'=' | b'.' | b'[' | b']')
     };
     i - at + rest.iter().take_while(|b| plain(b)).count()
 }
