@@ -319,6 +319,14 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
+        v.required(
+            at.field("supportDocumentFile"),
+            !self.support_document_file.is_empty(),
+        );
+        v.required(
+            at.field("companyRegisDocumentFile"),
+            !self.company_regis_document_file.is_empty(),
+        );
         if let Some(value) = &self.invoice {
             v.max_bytes(at.field("invoice"), value.len(), 31457280);
         }
@@ -333,7 +341,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         );
         v.required_if(
             at.field("invoice"),
-            self.invoice.is_some(),
+            self.invoice.as_ref().is_some_and(|d| !d.is_empty()),
             self
                 .order_array
                 .iter()
