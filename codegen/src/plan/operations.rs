@@ -40,8 +40,6 @@ pub struct OperationPlan {
     pub evidence: Option<String>,
     /// The recorded decisions that mark it (not its constraints'), by id.
     pub decisions: Vec<String>,
-    /// The spec's note on parameters it does not show, in partner text (`""` when shown).
-    pub params_note: String,
     /// The spec's note on an answer it does not show or that has no `data`, in partner
     /// text (`""` otherwise).
     pub answer_note: String,
@@ -498,10 +496,6 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         text: partner_text(&op.doc),
         evidence: sentences::evidence(op.source),
         decisions: op.decisions.clone(),
-        params_note: match &op.params {
-            Params::Unspecified { note } => partner_text(note),
-            Params::Fields { .. } => String::new(),
-        },
         answer_note: match &op.response {
             Response::Unspecified { note } | Response::Empty { note } => partner_text(note),
             Response::Fields { .. } | Response::Record { .. } => String::new(),
