@@ -209,9 +209,15 @@ fn key_run(input: &[u8], at: usize) -> usize {
     i - at + rest.iter().take_while(|b| plain(b)).count()
 }
 
+/// True when `key` is `name` (compared as a nine-byte array: no call to compare).
+#[inline(always)]
+fn is(key: &[u8], name: &[u8; 9]) -> bool {
+    <&[u8; 9]>::try_from(key).is_ok_and(|key| key == name)
+}
+
 /// The run of a string from `at` up to the first `"`, `\\` or control character: its
 /// length, whether it is ASCII and whether it holds `&`.
-#[inline]
+#[inline(always)]
 fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
     let mut i = at;
     let (mut high, mut ampersand) = (0u64, 0u64);
@@ -304,11 +310,11 @@ impl<'i> Reader<'i, '_> {
             self.skip_ws();
             let first = self.c.pairs.len() as u32;
             let value_start = self.pos;
-            let sep = if top && key == b"signature" {
+            let sep = if top && is(key, b"signature") {
                 self.signature()?;
                 b'='
             } else {
-                if top && key == b"senderKey" {
+                if top && is(key, b"senderKey") {
                     return None;
                 }
                 match self.scalar()? {
