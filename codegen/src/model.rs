@@ -14,7 +14,7 @@ pub mod number;
 pub mod types;
 
 pub use number::{Number, NumberError};
-pub use types::{DecimalWire, TypeRef};
+pub use types::{DecimalWire, Emptiness, TypeRef};
 
 /// Where an item was written in `spec/`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -416,8 +416,9 @@ pub struct ParamRef {
     pub rust_name: String,
     /// Whether the sent shape stores it as an `Option`.
     pub optional: bool,
-    /// Whether it is a string (present means non-empty).
-    pub text: bool,
+    /// Its empty value, when its type has one ([`TypeRef::emptiness`]): then present
+    /// means set and non-empty.
+    pub empty: Option<Emptiness>,
 }
 
 #[derive(Debug, Clone, Serialize)]

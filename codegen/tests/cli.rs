@@ -119,8 +119,8 @@ fn model_prints_the_documented_json() {
         op["constraints"][1]["kind"]["when"],
         serde_json::json!({
             "condition": "sum_greater_than",
-            "array": {"wire_name": "oderArray", "rust_name": "oder_array", "optional": true, "text": false},
-            "item": {"wire_name": "amount", "rust_name": "amount", "optional": false, "text": false},
+            "array": {"wire_name": "oderArray", "rust_name": "oder_array", "optional": true, "empty": null},
+            "item": {"wire_name": "amount", "rust_name": "amount", "optional": false, "empty": null},
             "value": "70000"
         })
     );

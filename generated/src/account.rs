@@ -18,9 +18,9 @@
 #![allow(deprecated)]
 /// Queries the details of an account (its account record).
 ///
-/// Request of `getAccountDetails`.
+/// The parameters of `getAccountDetails`.
 ///
-/// Wire path: `POST /query/getAccountDetails` (operation `getAccountDetails`).
+/// Operation `getAccountDetails`: `POST /query/getAccountDetails`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -63,9 +63,9 @@ impl baas_runtime::Operation for GetAccountDetailsRequest {
 }
 /// Lists the accounts of a user.
 ///
-/// Request of `queryAccountListByUserId`.
+/// The parameters of `queryAccountListByUserId`.
 ///
-/// Wire path: `POST /account/queryAccountListByUserId` (operation `queryAccountListByUserId`).
+/// Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -131,9 +131,9 @@ impl baas_runtime::Operation for QueryAccountListByUserIdRequest {
 }
 /// Lists dormant or frozen accounts of the channel.
 ///
-/// Request of `getAbnormalAccountList`.
+/// The parameters of `getAbnormalAccountList`.
 ///
-/// Wire path: `POST /query/getAbnormalAccountList` (operation `getAbnormalAccountList`).
+/// Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -244,9 +244,9 @@ impl baas_runtime::Operation for GetAbnormalAccountListRequest {
 }
 /// Applies for a short code (short alias of accountId).
 ///
-/// Request of `applyForShortCode`.
+/// The parameters of `applyForShortCode`.
 ///
-/// Wire path: `POST /account/applyForShortCode` (operation `applyForShortCode`).
+/// Operation `applyForShortCode`: `POST /account/applyForShortCode`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -327,9 +327,9 @@ impl baas_runtime::Operation for ApplyForShortCodeRequest {
 }
 /// Queries the short code of an account.
 ///
-/// Request of `queryForShortCode`.
+/// The parameters of `queryForShortCode`.
 ///
-/// Wire path: `POST /account/queryForShortCode` (operation `queryForShortCode`).
+/// Operation `queryForShortCode`: `POST /account/queryForShortCode`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -410,9 +410,9 @@ impl baas_runtime::Operation for QueryForShortCodeRequest {
 }
 /// Looks up the account of a short code.
 ///
-/// Request of `queryAccountByShortCode`.
+/// The parameters of `queryAccountByShortCode`.
 ///
-/// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
+/// Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -495,9 +495,9 @@ impl baas_runtime::Operation for QueryAccountByShortCodeRequest {
 }
 /// Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
 ///
-/// Request of `activateAccount`.
+/// The parameters of `activateAccount`.
 ///
-/// Wire path: `POST /account/activateAccount` (operation `activateAccount`).
+/// Operation `activateAccount`: `POST /account/activateAccount`.
 ///
 /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
@@ -586,9 +586,9 @@ impl baas_runtime::Operation for ActivateAccountRequest {
 }
 /// Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
 ///
-/// Request of `editSubAccountName`.
+/// The parameters of `editSubAccountName`.
 ///
-/// Wire path: `POST /account/editSubAccountName` (operation `editSubAccountName`).
+/// Operation `editSubAccountName`: `POST /account/editSubAccountName`.
 ///
 /// Decision [`sub-account-name-length`](super::decisions#decision-sub-account-name-length): about /account/editSubAccountName subAccountName.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -689,9 +689,9 @@ impl baas_runtime::Operation for EditSubAccountNameRequest {
 }
 /// Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
 ///
-/// Request of `cancelAccountOperation`.
+/// The parameters of `cancelAccountOperation`.
 ///
-/// Wire path: `POST /account/cancelAccountOperation` (operation `cancelAccountOperation`).
+/// Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -747,9 +747,9 @@ impl baas_runtime::Operation for CancelAccountOperationRequest {
 }
 /// Validates a counterparty account name before a transfer.
 ///
-/// Request of `validateAccount`.
+/// The parameters of `validateAccount`.
 ///
-/// Wire path: `POST /account/validateAccount` (operation `validateAccount`).
+/// Operation `validateAccount`: `POST /account/validateAccount`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -797,9 +797,9 @@ impl baas_runtime::Operation for ValidateAccountRequest {
 }
 /// Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
 ///
-/// Request of `queryClosingBalance`.
+/// The parameters of `queryClosingBalance`.
 ///
-/// Wire path: `POST /report/queryClosingBalance` (operation `queryClosingBalance`).
+/// Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

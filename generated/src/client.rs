@@ -47,7 +47,7 @@ impl Client {
     }
     /// Queries the details of an account (its account record).
     ///
-    /// Wire path: `POST /query/getAccountDetails` (operation `getAccountDetails`).
+    /// Operation `getAccountDetails`: `POST /query/getAccountDetails`.
     ///
     /// Takes the required fields as a [`GetAccountDetailsRequired`](super::account::GetAccountDetailsRequired) struct literal, or a built [`GetAccountDetailsRequest`](super::account::GetAccountDetailsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`Account`](super::records::Account).
     ///
@@ -74,7 +74,7 @@ impl Client {
     }
     /// Lists the accounts of a user.
     ///
-    /// Wire path: `POST /account/queryAccountListByUserId` (operation `queryAccountListByUserId`).
+    /// Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`.
     ///
     /// Takes the required fields as a [`QueryAccountListByUserIdRequired`](super::account::QueryAccountListByUserIdRequired) struct literal, or a built [`QueryAccountListByUserIdRequest`](super::account::QueryAccountListByUserIdRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`QueryAccountListByUserIdResponse`](super::account::QueryAccountListByUserIdResponse).
     ///
@@ -101,7 +101,7 @@ impl Client {
     }
     /// Lists dormant or frozen accounts of the channel.
     ///
-    /// Wire path: `POST /query/getAbnormalAccountList` (operation `getAbnormalAccountList`).
+    /// Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`.
     ///
     /// Takes the required fields as a [`GetAbnormalAccountListRequired`](super::account::GetAbnormalAccountListRequired) struct literal, or a built [`GetAbnormalAccountListRequest`](super::account::GetAbnormalAccountListRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetAbnormalAccountListResponse`](super::account::GetAbnormalAccountListResponse); `.pages()` gives every page (`.items()`, every item).
     ///
@@ -129,7 +129,7 @@ impl Client {
     }
     /// Applies for a short code (short alias of accountId).
     ///
-    /// Wire path: `POST /account/applyForShortCode` (operation `applyForShortCode`).
+    /// Operation `applyForShortCode`: `POST /account/applyForShortCode`.
     ///
     /// Takes the required fields as a [`ApplyForShortCodeRequired`](super::account::ApplyForShortCodeRequired) struct literal, or a built [`ApplyForShortCodeRequest`](super::account::ApplyForShortCodeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForShortCodeResponse`](super::account::ApplyForShortCodeResponse).
     ///
@@ -156,7 +156,7 @@ impl Client {
     }
     /// Queries the short code of an account.
     ///
-    /// Wire path: `POST /account/queryForShortCode` (operation `queryForShortCode`).
+    /// Operation `queryForShortCode`: `POST /account/queryForShortCode`.
     ///
     /// Takes the required fields as a [`QueryForShortCodeRequired`](super::account::QueryForShortCodeRequired) struct literal, or a built [`QueryForShortCodeRequest`](super::account::QueryForShortCodeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`QueryForShortCodeResponse`](super::account::QueryForShortCodeResponse).
     ///
@@ -183,7 +183,7 @@ impl Client {
     }
     /// Looks up the account of a short code.
     ///
-    /// Wire path: `POST /account/queryAccountByShortCode` (operation `queryAccountByShortCode`).
+    /// Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`.
     ///
     /// Takes the required fields as a [`QueryAccountByShortCodeRequired`](super::account::QueryAccountByShortCodeRequired) struct literal, or a built [`QueryAccountByShortCodeRequest`](super::account::QueryAccountByShortCodeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`QueryAccountByShortCodeResponse`](super::account::QueryAccountByShortCodeResponse).
     ///
@@ -210,7 +210,7 @@ impl Client {
     }
     /// Activates a dormant account. The request is confirmed by OTP; an unconfirmed request can be cancelled with /account/cancelAccountOperation.
     ///
-    /// Wire path: `POST /account/activateAccount` (operation `activateAccount`).
+    /// Operation `activateAccount`: `POST /account/activateAccount`.
     ///
     /// Takes the required fields as a [`ActivateAccountRequired`](super::account::ActivateAccountRequired) struct literal, or a built [`ActivateAccountRequest`](super::account::ActivateAccountRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ActivateAccountResponse`](super::account::ActivateAccountResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -239,7 +239,7 @@ impl Client {
     }
     /// Renames an SME sub-account/virtual account. The final name is the parent business name, then an underscore, then subAccountName; the business name is always the prefix. When subAccountName is omitted, the name is reset to the parent business name. The final name is at most 255 characters.
     ///
-    /// Wire path: `POST /account/editSubAccountName` (operation `editSubAccountName`).
+    /// Operation `editSubAccountName`: `POST /account/editSubAccountName`.
     ///
     /// Takes the required fields as a [`EditSubAccountNameRequired`](super::account::EditSubAccountNameRequired) struct literal, or a built [`EditSubAccountNameRequest`](super::account::EditSubAccountNameRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`EditSubAccountNameResponse`](super::account::EditSubAccountNameResponse).
     ///
@@ -266,7 +266,7 @@ impl Client {
     }
     /// Cancels an account operation not yet confirmed by OTP: /account/activateAccount, /user/verifyEmailAddress, /user/addEmail.
     ///
-    /// Wire path: `POST /account/cancelAccountOperation` (operation `cancelAccountOperation`).
+    /// Operation `cancelAccountOperation`: `POST /account/cancelAccountOperation`.
     ///
     /// Takes the required fields as a [`CancelAccountOperationRequired`](super::account::CancelAccountOperationRequired) struct literal, or a built [`CancelAccountOperationRequest`](super::account::CancelAccountOperationRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`CancelAccountOperationResponse`](super::account::CancelAccountOperationResponse).
     ///
@@ -295,7 +295,7 @@ impl Client {
     }
     /// Validates a counterparty account name before a transfer.
     ///
-    /// Wire path: `POST /account/validateAccount` (operation `validateAccount`).
+    /// Operation `validateAccount`: `POST /account/validateAccount`.
     ///
     /// Takes the required fields as a [`ValidateAccountRequired`](super::account::ValidateAccountRequired) struct literal, or a built [`ValidateAccountRequest`](super::account::ValidateAccountRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AccountValidationResult`](super::records::AccountValidationResult).
     ///
@@ -323,7 +323,7 @@ impl Client {
     }
     /// Requests a closing-balance report for a date. Returns jobId; the result of the job is delivered by notification 0015.
     ///
-    /// Wire path: `POST /report/queryClosingBalance` (operation `queryClosingBalance`).
+    /// Operation `queryClosingBalance`: `POST /report/queryClosingBalance`.
     ///
     /// Takes the required fields as a [`QueryClosingBalanceRequired`](super::account::QueryClosingBalanceRequired) struct literal, or a built [`QueryClosingBalanceRequest`](super::account::QueryClosingBalanceRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ClosingBalanceJob`](super::records::ClosingBalanceJob).
     ///
@@ -350,7 +350,7 @@ impl Client {
     }
     /// Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
     ///
-    /// Wire path: `POST /trans/applyForCnyExpress` (operation `applyForCnyExpress`).
+    /// Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`.
     ///
     /// Takes the required fields as a [`ApplyForCnyExpressRequired`](super::cny::ApplyForCnyExpressRequired) struct literal, or a built [`ApplyForCnyExpressRequest`](super::cny::ApplyForCnyExpressRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForCnyExpressResponse`](super::cny::ApplyForCnyExpressResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -402,7 +402,7 @@ impl Client {
     }
     /// Lists CNY Express transfers of an account.
     ///
-    /// Wire path: `POST /query/getCnyTransList` (operation `getCnyTransList`).
+    /// Operation `getCnyTransList`: `POST /query/getCnyTransList`.
     ///
     /// Takes the required fields as a [`GetCnyTransListRequired`](super::cny::GetCnyTransListRequired) struct literal, or a built [`GetCnyTransListRequest`](super::cny::GetCnyTransListRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetCnyTransListResponse`](super::cny::GetCnyTransListResponse); `.pages()` gives every page (`.items()`, every item).
     ///
@@ -434,7 +434,7 @@ impl Client {
     }
     /// Returns the CNY transfer detail record.
     ///
-    /// Wire path: `POST /query/getCnyTransferDetails` (operation `getCnyTransferDetails`).
+    /// Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`.
     ///
     /// Takes the required fields as a [`GetCnyTransferDetailsRequired`](super::cny::GetCnyTransferDetailsRequired) struct literal, or a built [`GetCnyTransferDetailsRequest`](super::cny::GetCnyTransferDetailsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`CnyTransferDetail`](super::records::CnyTransferDetail).
     ///
@@ -461,7 +461,7 @@ impl Client {
     }
     /// Queries the foreign exchange rate of a currency pair.
     ///
-    /// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
+    /// Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`.
     ///
     /// Takes the required fields as a [`GetForeignExchangeRateRequired`](super::fx::GetForeignExchangeRateRequired) struct literal, or a built [`GetForeignExchangeRateRequest`](super::fx::GetForeignExchangeRateRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetForeignExchangeRateResponse`](super::fx::GetForeignExchangeRateResponse).
     ///
@@ -488,7 +488,7 @@ impl Client {
     }
     /// Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
     ///
-    /// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
+    /// Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`.
     ///
     /// Takes the required fields as a [`ApplyForFcExchangeRequired`](super::fx::ApplyForFcExchangeRequired) struct literal, or a built [`ApplyForFcExchangeRequest`](super::fx::ApplyForFcExchangeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForFcExchangeResponse`](super::fx::ApplyForFcExchangeResponse).
     ///
@@ -521,7 +521,7 @@ impl Client {
     }
     /// Queries the status of an FX request.
     ///
-    /// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
+    /// Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`.
     ///
     /// Takes the required fields as a [`GetFxRequestStatusRequired`](super::fx::GetFxRequestStatusRequired) struct literal, or a built [`GetFxRequestStatusRequest`](super::fx::GetFxRequestStatusRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`FxRequest`](super::records::FxRequest); `.until_final(&policy).await` repeats it until `status` is final (`4`, `6`, `7`).
     ///
@@ -548,7 +548,7 @@ impl Client {
     }
     /// Queries the onboarding status of a personal user.
     ///
-    /// Wire path: `POST /onboarding/getOnboardingStatus` (operation `getOnboardingStatus`).
+    /// Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
     ///
     /// Takes no argument (every field is optional); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`PersonalOnboardingStatus`](super::records::PersonalOnboardingStatus).
     ///
@@ -572,7 +572,7 @@ impl Client {
     }
     /// Queries the KYC record of a personal onboarding.
     ///
-    /// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
+    /// Operation `getUserKyc`: `POST /onboarding/getUserKyc`.
     ///
     /// Takes the required fields as a [`GetUserKycRequired`](super::onboarding::GetUserKycRequired) struct literal, or a built [`GetUserKycRequest`](super::onboarding::GetUserKycRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`PersonalKyc`](super::records::PersonalKyc).
     ///
@@ -599,7 +599,7 @@ impl Client {
     }
     /// Lists the media uploaded for a personal onboarding.
     ///
-    /// Wire path: `POST /onboarding/personal/getKycMediaList` (operation `getKycMediaList`).
+    /// Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`.
     ///
     /// Takes the required fields as a [`GetKycMediaListRequired`](super::onboarding::GetKycMediaListRequired) struct literal, or a built [`GetKycMediaListRequest`](super::onboarding::GetKycMediaListRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetKycMediaListResponse`](super::onboarding::GetKycMediaListResponse).
     ///
@@ -626,7 +626,7 @@ impl Client {
     }
     /// Looks up the onboarding request id of a personal user.
     ///
-    /// Wire path: `POST /onboarding/getOnboardingRequestId` (operation `getOnboardingRequestId`).
+    /// Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`.
     ///
     /// Takes no argument (every field is optional); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetOnboardingRequestIdResponse`](super::onboarding::GetOnboardingRequestIdResponse).
     ///
@@ -649,7 +649,7 @@ impl Client {
     }
     /// Queries the onboarding status of an SME.
     ///
-    /// Wire path: `POST /onboarding/business/getBusinessOnboardingStatus` (operation `getBusinessOnboardingStatus`).
+    /// Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
     ///
     /// Takes no argument (every field is optional); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BusinessOnboardingStatus`](super::records::BusinessOnboardingStatus).
     ///
@@ -676,7 +676,7 @@ impl Client {
     }
     /// Looks up the onboarding request id of an SME by its incorporation certificate number.
     ///
-    /// Wire path: `POST /onboarding/business/getOnboardingRequestId` (operation `getBusinessOnboardingRequestId`).
+    /// Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.
     ///
     /// Takes the required fields as a [`GetBusinessOnboardingRequestIdRequired`](super::onboarding::GetBusinessOnboardingRequestIdRequired) struct literal, or a built [`GetBusinessOnboardingRequestIdRequest`](super::onboarding::GetBusinessOnboardingRequestIdRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetBusinessOnboardingRequestIdResponse`](super::onboarding::GetBusinessOnboardingRequestIdResponse).
     ///
@@ -703,7 +703,7 @@ impl Client {
     }
     /// Queries the SME onboarding info of a sole proprietorship.
     ///
-    /// Wire path: `POST /onboarding/business/getStoreOnboardingInfo` (operation `getStoreOnboardingInfo`).
+    /// Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`.
     ///
     /// Takes the required fields as a [`GetStoreOnboardingInfoRequired`](super::onboarding::GetStoreOnboardingInfoRequired) struct literal, or a built [`GetStoreOnboardingInfoRequest`](super::onboarding::GetStoreOnboardingInfoRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`StoreOnboardingInfo`](super::records::StoreOnboardingInfo).
     ///
@@ -730,7 +730,7 @@ impl Client {
     }
     /// Queries the SME onboarding info of an LLC.
     ///
-    /// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
+    /// Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`.
     ///
     /// Takes the required fields as a [`GetCompanyOnboardingInfoRequired`](super::onboarding::GetCompanyOnboardingInfoRequired) struct literal, or a built [`GetCompanyOnboardingInfoRequest`](super::onboarding::GetCompanyOnboardingInfoRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`CompanyOnboardingInfo`](super::records::CompanyOnboardingInfo).
     ///
@@ -757,7 +757,7 @@ impl Client {
     }
     /// Queries the SME onboarding info of an NGO/CBO.
     ///
-    /// Wire path: `POST /onboarding/business/getOrganisationOnboardingInfo` (operation `getOrganisationOnboardingInfo`).
+    /// Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`.
     ///
     /// Takes the required fields as a [`GetOrganisationOnboardingInfoRequired`](super::onboarding::GetOrganisationOnboardingInfoRequired) struct literal, or a built [`GetOrganisationOnboardingInfoRequest`](super::onboarding::GetOrganisationOnboardingInfoRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`OrganisationOnboardingInfo`](super::records::OrganisationOnboardingInfo).
     ///
@@ -784,7 +784,7 @@ impl Client {
     }
     /// Queries the SME onboarding info of a partnership.
     ///
-    /// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
+    /// Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`.
     ///
     /// Takes the required fields as a [`GetPartnershipOnboardingInfoRequired`](super::onboarding::GetPartnershipOnboardingInfoRequired) struct literal, or a built [`GetPartnershipOnboardingInfoRequest`](super::onboarding::GetPartnershipOnboardingInfoRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`PartnershipOnboardingInfo`](super::records::PartnershipOnboardingInfo).
     ///
@@ -811,7 +811,7 @@ impl Client {
     }
     /// Sends a one-time password for an application.
     ///
-    /// Wire path: `POST /common/sendOtp` (operation `sendOtp`).
+    /// Operation `sendOtp`: `POST /common/sendOtp`.
     ///
     /// Takes the required fields as a [`SendOtpRequired`](super::otp::SendOtpRequired) struct literal, or a built [`SendOtpRequest`](super::otp::SendOtpRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`SendOtpResponse`](super::otp::SendOtpResponse).
     ///
@@ -841,7 +841,7 @@ impl Client {
     }
     /// Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
     ///
-    /// Wire path: `POST /common/confirmOperation` (operation `confirmOperation`).
+    /// Operation `confirmOperation`: `POST /common/confirmOperation`.
     ///
     /// Takes the required fields as a [`ConfirmOperationRequired`](super::otp::ConfirmOperationRequired) struct literal, or a built [`ConfirmOperationRequest`](super::otp::ConfirmOperationRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ConfirmOperationResponse`](super::otp::ConfirmOperationResponse).
     ///
@@ -873,7 +873,7 @@ impl Client {
     }
     /// Sends a one-time password to an account administrator.
     ///
-    /// Wire path: `POST /common/sendAccAdminOtp` (operation `sendAccAdminOtp`).
+    /// Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`.
     ///
     /// Takes the required fields as a [`SendAccAdminOtpRequired`](super::otp::SendAccAdminOtpRequired) struct literal, or a built [`SendAccAdminOtpRequest`](super::otp::SendAccAdminOtpRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`SendAccAdminOtpResponse`](super::otp::SendAccAdminOtpResponse).
     ///
@@ -906,7 +906,7 @@ impl Client {
     }
     /// Groups several pending applications under one application that is confirmed with one OTP.
     ///
-    /// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
+    /// Operation `groupApplications`: `POST /common/groupApplications`.
     ///
     /// Takes the required fields as a [`GroupApplicationsRequired`](super::otp::GroupApplicationsRequired) struct literal, or a built [`GroupApplicationsRequest`](super::otp::GroupApplicationsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GroupApplicationsResponse`](super::otp::GroupApplicationsResponse); `.pending().await` gives the new application, which groups the ones listed, as a handle that sends and confirms its one OTP (none of them takes effect until it is confirmed; [`Client::group_pending`](super::Client::group_pending) does the same from their ids); `.send()` only returns its id (`applicationId`), whose OTP you then send and confirm yourself.
     ///
@@ -933,7 +933,7 @@ impl Client {
     }
     /// Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
     ///
-    /// Wire path: `POST /trans/txReversal` (operation `txReversal`).
+    /// Operation `txReversal`: `POST /trans/txReversal`.
     ///
     /// Takes the required fields as a [`TxReversalRequired`](super::reversal::TxReversalRequired) struct literal, or a built [`TxReversalRequest`](super::reversal::TxReversalRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TxReversalResponse`](super::reversal::TxReversalResponse).
     ///
@@ -962,7 +962,7 @@ impl Client {
     }
     /// Queries a reversal request (its record).
     ///
-    /// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
+    /// Operation `queryTxReversal`: `POST /trans/queryTxReversal`.
     ///
     /// Takes the required fields as a [`QueryTxReversalRequired`](super::reversal::QueryTxReversalRequired) struct literal, or a built [`QueryTxReversalRequest`](super::reversal::QueryTxReversalRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ReversalApplication`](super::records::ReversalApplication).
     ///
@@ -989,7 +989,7 @@ impl Client {
     }
     /// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves\_money because it is sent to the reversal path: it is never re-sent automatically.
     ///
-    /// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
+    /// Operation `fetchTransactionFee`: `POST /trans/txReversal`.
     ///
     /// Takes the required fields as a [`FetchTransactionFeeRequired`](super::reversal::FetchTransactionFeeRequired) struct literal, or a built [`FetchTransactionFeeRequest`](super::reversal::FetchTransactionFeeRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`FeeResult`](super::records::FeeResult).
     ///
@@ -1023,7 +1023,7 @@ impl Client {
     }
     /// Business transfer to a paybill or till of a mobile money operator. Returns txId.
     ///
-    /// Wire path: `POST /trans/v2/applyForMobileMoneyBusinessTransfer` (operation `applyForMobileMoneyBusinessTransfer`).
+    /// Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`.
     ///
     /// Takes the required fields as a [`ApplyForMobileMoneyBusinessTransferRequired`](super::transfers::ApplyForMobileMoneyBusinessTransferRequired) struct literal, or a built [`ApplyForMobileMoneyBusinessTransferRequest`](super::transfers::ApplyForMobileMoneyBusinessTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForMobileMoneyBusinessTransferResponse`](super::transfers::ApplyForMobileMoneyBusinessTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1058,7 +1058,7 @@ impl Client {
     }
     /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
     ///
-    /// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
+    /// Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`.
     ///
     /// Takes the required fields as a [`ApplyForTransferRequired`](super::transfers::ApplyForTransferRequired) struct literal, or a built [`ApplyForTransferRequest`](super::transfers::ApplyForTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`ApplyForTransferResponse`](super::transfers::ApplyForTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1093,7 +1093,7 @@ impl Client {
     }
     /// Returns transaction records page by page.
     ///
-    /// Wire path: `POST /query/getTransList` (operation `getTransList`).
+    /// Operation `getTransList`: `POST /query/getTransList`.
     ///
     /// Takes the required fields as a [`GetTransListRequired`](super::transfers::GetTransListRequired) struct literal, or a built [`GetTransListRequest`](super::transfers::GetTransListRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetTransListResponse`](super::transfers::GetTransListResponse); `.pages()` gives every page (`.items()`, every item).
     ///
@@ -1127,7 +1127,7 @@ impl Client {
     }
     /// Queries the result of one transaction.
     ///
-    /// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
+    /// Operation `getTransResult`: `POST /query/getTransResult`.
     ///
     /// Takes the required fields as a [`GetTransResultRequired`](super::transfers::GetTransResultRequired) struct literal, or a built [`GetTransResultRequest`](super::transfers::GetTransResultRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetTransResultResponse`](super::transfers::GetTransResultResponse); `.until_final(&policy).await` repeats it until `txStatus` is final (`-1`, `4`, `8`).
     ///
@@ -1154,7 +1154,7 @@ impl Client {
     }
     /// Applies for a SWIFT cross-border transfer.
     ///
-    /// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
+    /// Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`.
     ///
     /// Takes the required fields as a [`TelegraphicTransferRequired`](super::transfers::TelegraphicTransferRequired) struct literal, or a built [`TelegraphicTransferRequest`](super::transfers::TelegraphicTransferRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`TelegraphicTransferResponse`](super::transfers::TelegraphicTransferResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1197,7 +1197,7 @@ impl Client {
     }
     /// Lists RTGS/EFT/SWIFT transfer applications.
     ///
-    /// Wire path: `POST /trans/getInterBankTransferList` (operation `getInterBankTransferList`).
+    /// Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
     ///
     /// Takes the required fields as a [`GetInterBankTransferListRequired`](super::transfers::GetInterBankTransferListRequired) struct literal, or a built [`GetInterBankTransferListRequest`](super::transfers::GetInterBankTransferListRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetInterBankTransferListResponse`](super::transfers::GetInterBankTransferListResponse); `.pages()` gives every page (`.items()`, every item).
     ///
@@ -1228,7 +1228,7 @@ impl Client {
     }
     /// Queries the details of one RTGS/EFT/SWIFT transfer application.
     ///
-    /// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
+    /// Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`.
     ///
     /// Takes the required fields as a [`GetInterBankTransferDetailsRequired`](super::transfers::GetInterBankTransferDetailsRequired) struct literal, or a built [`GetInterBankTransferDetailsRequest`](super::transfers::GetInterBankTransferDetailsRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`InterBankTransfer`](super::records::InterBankTransfer); `.until_final(&policy).await` repeats it until `status` is final (`4`, `6`).
     ///
@@ -1256,7 +1256,7 @@ impl Client {
     }
     /// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
     ///
-    /// Wire path: `POST /staticData/getBankCodes` (operation `getBankCodes`).
+    /// Operation `getBankCodes`: `POST /staticData/getBankCodes`.
     ///
     /// Takes the parameters as a JSON object ([`RawJson`](baas_runtime::RawJson)) or a built [`GetBankCodesRequest`](super::transfers::GetBankCodesRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`GetBankCodesResponse`](super::transfers::GetBankCodesResponse).
     ///
@@ -1280,7 +1280,7 @@ impl Client {
     }
     /// Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
     ///
-    /// Wire path: `POST /user/addEmail` (operation `addEmail`).
+    /// Operation `addEmail`: `POST /user/addEmail`.
     ///
     /// Takes the parameters as a JSON object ([`RawJson`](baas_runtime::RawJson)) or a built [`AddEmailRequest`](super::user::AddEmailRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`RawJson`](baas_runtime::RawJson); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1308,7 +1308,7 @@ impl Client {
     }
     /// Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
     ///
-    /// Wire path: `POST /user/verifyEmailAddress` (operation `verifyEmailAddress`).
+    /// Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`.
     ///
     /// Takes the parameters as a JSON object ([`RawJson`](baas_runtime::RawJson)) or a built [`VerifyEmailAddressRequest`](super::user::VerifyEmailAddressRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`RawJson`](baas_runtime::RawJson); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1336,7 +1336,7 @@ impl Client {
     }
     /// Purchases airtime for one mobile number.
     ///
-    /// Wire path: `POST /utilityPayment/v2/airtimePayment` (operation `airtimePayment`).
+    /// Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`.
     ///
     /// Takes the required fields as a [`AirtimePaymentRequired`](super::utility::AirtimePaymentRequired) struct literal, or a built [`AirtimePaymentRequest`](super::utility::AirtimePaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimePaymentResponse`](super::utility::AirtimePaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1370,7 +1370,7 @@ impl Client {
     }
     /// Purchases airtime for several mobile numbers in one batch.
     ///
-    /// Wire path: `POST /utilityPayment/v2/airtimeBulkPayment` (operation `airtimeBulkPayment`).
+    /// Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`.
     ///
     /// Takes the required fields as a [`AirtimeBulkPaymentRequired`](super::utility::AirtimeBulkPaymentRequired) struct literal, or a built [`AirtimeBulkPaymentRequest`](super::utility::AirtimeBulkPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`AirtimeBulkPaymentResponse`](super::utility::AirtimeBulkPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1406,7 +1406,7 @@ impl Client {
     }
     /// Queries the due day and due amount of a bill.
     ///
-    /// Wire path: `POST /utilityPayment/billQuery` (operation `billQuery`).
+    /// Operation `billQuery`: `POST /utilityPayment/billQuery`.
     ///
     /// Takes the required fields as a [`BillQueryRequired`](super::utility::BillQueryRequired) struct literal, or a built [`BillQueryRequest`](super::utility::BillQueryRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BillQueryResponse`](super::utility::BillQueryResponse).
     ///
@@ -1434,7 +1434,7 @@ impl Client {
     }
     /// Pays a utility bill.
     ///
-    /// Wire path: `POST /utilityPayment/v2/billPayment` (operation `billPayment`).
+    /// Operation `billPayment`: `POST /utilityPayment/v2/billPayment`.
     ///
     /// Takes the required fields as a [`BillPaymentRequired`](super::utility::BillPaymentRequired) struct literal, or a built [`BillPaymentRequest`](super::utility::BillPaymentRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BillPaymentResponse`](super::utility::BillPaymentResponse); `.pending().await` gives the application as a handle that sends and confirms its OTP (it takes effect only once confirmed).
     ///
@@ -1467,7 +1467,7 @@ impl Client {
     }
     /// Queries a utility payment or airtime purchase.
     ///
-    /// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
+    /// Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`.
     ///
     /// Takes the required fields as a [`PaymentQueryRequired`](super::utility::PaymentQueryRequired) struct literal, or a built [`PaymentQueryRequest`](super::utility::PaymentQueryRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`UtilityPayment`](super::records::UtilityPayment); `.until_final(&policy).await` repeats it until `status` is final (`4`, `8`).
     ///
@@ -1494,7 +1494,7 @@ impl Client {
     }
     /// Queries a bulk airtime payment, page by page.
     ///
-    /// Wire path: `POST /utilityPayment/bulkPaymentQuery` (operation `bulkPaymentQuery`).
+    /// Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
     ///
     /// Takes the required fields as a [`BulkPaymentQueryRequired`](super::utility::BulkPaymentQueryRequired) struct literal, or a built [`BulkPaymentQueryRequest`](super::utility::BulkPaymentQueryRequest); set optional fields on the returned [`Call`](super::Call), then `.send().await` gives [`BulkPaymentQueryResponse`](super::utility::BulkPaymentQueryResponse); `.pages()` gives every page (`.items()`, every item).
     ///

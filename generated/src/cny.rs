@@ -10,9 +10,9 @@
 #![allow(deprecated)]
 /// Initiates a CNY Express transfer. Returns data.applicationId (string). Notification 0028 relates to these transfers.
 ///
-/// Request of `applyForCnyExpress`.
+/// The parameters of `applyForCnyExpress`.
 ///
-/// Wire path: `POST /trans/applyForCnyExpress` (operation `applyForCnyExpress`).
+/// Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -319,6 +319,14 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         if let Some(value) = &self.message_to_beneficiary {
             v.max_chars(at.field("messageToBeneficiary"), value, 100);
         }
+        v.required(
+            at.field("supportDocumentFile"),
+            !self.support_document_file.is_empty(),
+        );
+        v.required(
+            at.field("companyRegisDocumentFile"),
+            !self.company_regis_document_file.is_empty(),
+        );
         if let Some(value) = &self.invoice {
             v.max_bytes(at.field("invoice"), value.len(), 31457280);
         }
@@ -333,7 +341,7 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
         );
         v.required_if(
             at.field("invoice"),
-            self.invoice.is_some(),
+            self.invoice.as_ref().is_some_and(|d| !d.is_empty()),
             self
                 .order_array
                 .iter()
@@ -347,9 +355,9 @@ impl baas_runtime::Operation for ApplyForCnyExpressRequest {
 }
 /// Lists CNY Express transfers of an account.
 ///
-/// Request of `getCnyTransList`.
+/// The parameters of `getCnyTransList`.
 ///
-/// Wire path: `POST /query/getCnyTransList` (operation `getCnyTransList`).
+/// Operation `getCnyTransList`: `POST /query/getCnyTransList`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -497,9 +505,9 @@ impl baas_runtime::Operation for GetCnyTransListRequest {
 }
 /// Returns the CNY transfer detail record.
 ///
-/// Request of `getCnyTransferDetails`.
+/// The parameters of `getCnyTransferDetails`.
 ///
-/// Wire path: `POST /query/getCnyTransferDetails` (operation `getCnyTransferDetails`).
+/// Operation `getCnyTransferDetails`: `POST /query/getCnyTransferDetails`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

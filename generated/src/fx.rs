@@ -10,9 +10,9 @@
 #![allow(deprecated)]
 /// Queries the foreign exchange rate of a currency pair.
 ///
-/// Request of `getForeignExchangeRate`.
+/// The parameters of `getForeignExchangeRate`.
 ///
-/// Wire path: `POST /query/v2/getForeignExchangeRate` (operation `getForeignExchangeRate`).
+/// Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -98,9 +98,9 @@ impl baas_runtime::Operation for GetForeignExchangeRateRequest {
 }
 /// Converts foreign currency to KES, KES to foreign currency, or foreign to foreign currency. Notification 0026 relates to these requests.
 ///
-/// Request of `applyForFcExchange`.
+/// The parameters of `applyForFcExchange`.
 ///
-/// Wire path: `POST /trans/v2/applyForFcExchange` (operation `applyForFcExchange`).
+/// Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -307,9 +307,9 @@ impl baas_runtime::Operation for ApplyForFcExchangeRequest {
 }
 /// Queries the status of an FX request.
 ///
-/// Request of `getFxRequestStatus`.
+/// The parameters of `getFxRequestStatus`.
 ///
-/// Wire path: `POST /query/v2/getFxRequestStatus` (operation `getFxRequestStatus`).
+/// Operation `getFxRequestStatus`: `POST /query/v2/getFxRequestStatus`.
 ///
 /// Decision [`fx-status-record-v2`](super::decisions#decision-fx-status-record-v2): about /query/v2/getFxRequestStatus.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -17,9 +17,9 @@
 #![allow(deprecated)]
 /// Queries the onboarding status of a personal user.
 ///
-/// Request of `getOnboardingStatus`.
+/// The parameters of `getOnboardingStatus`.
 ///
-/// Wire path: `POST /onboarding/getOnboardingStatus` (operation `getOnboardingStatus`).
+/// Operation `getOnboardingStatus`: `POST /onboarding/getOnboardingStatus`.
 ///
 /// Constraints across fields:
 ///
@@ -109,9 +109,9 @@ impl baas_runtime::Operation for GetOnboardingStatusRequest {
 }
 /// Queries the KYC record of a personal onboarding.
 ///
-/// Request of `getUserKyc`.
+/// The parameters of `getUserKyc`.
 ///
-/// Wire path: `POST /onboarding/getUserKyc` (operation `getUserKyc`).
+/// Operation `getUserKyc`: `POST /onboarding/getUserKyc`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -157,9 +157,9 @@ impl baas_runtime::Operation for GetUserKycRequest {
 }
 /// Lists the media uploaded for a personal onboarding.
 ///
-/// Request of `getKycMediaList`.
+/// The parameters of `getKycMediaList`.
 ///
-/// Wire path: `POST /onboarding/personal/getKycMediaList` (operation `getKycMediaList`).
+/// Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -226,9 +226,9 @@ impl baas_runtime::Operation for GetKycMediaListRequest {
 }
 /// Looks up the onboarding request id of a personal user.
 ///
-/// Request of `getOnboardingRequestId`.
+/// The parameters of `getOnboardingRequestId`.
 ///
-/// Wire path: `POST /onboarding/getOnboardingRequestId` (operation `getOnboardingRequestId`).
+/// Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -306,9 +306,9 @@ impl baas_runtime::Operation for GetOnboardingRequestIdRequest {
 }
 /// Queries the onboarding status of an SME.
 ///
-/// Request of `getBusinessOnboardingStatus`.
+/// The parameters of `getBusinessOnboardingStatus`.
 ///
-/// Wire path: `POST /onboarding/business/getBusinessOnboardingStatus` (operation `getBusinessOnboardingStatus`).
+/// Operation `getBusinessOnboardingStatus`: `POST /onboarding/business/getBusinessOnboardingStatus`.
 ///
 /// Constraints across fields:
 ///
@@ -386,9 +386,9 @@ impl baas_runtime::Operation for GetBusinessOnboardingStatusRequest {
 }
 /// Looks up the onboarding request id of an SME by its incorporation certificate number.
 ///
-/// Request of `getBusinessOnboardingRequestId`.
+/// The parameters of `getBusinessOnboardingRequestId`.
 ///
-/// Wire path: `POST /onboarding/business/getOnboardingRequestId` (operation `getBusinessOnboardingRequestId`).
+/// Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.
 ///
 /// Decision [`onboarding-request-id-names`](super::decisions#decision-onboarding-request-id-names): about /onboarding/getOnboardingRequestId; /onboarding/business/getOnboardingRequestId.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -459,9 +459,9 @@ impl baas_runtime::Operation for GetBusinessOnboardingRequestIdRequest {
 }
 /// Queries the SME onboarding info of a sole proprietorship.
 ///
-/// Request of `getStoreOnboardingInfo`.
+/// The parameters of `getStoreOnboardingInfo`.
 ///
-/// Wire path: `POST /onboarding/business/getStoreOnboardingInfo` (operation `getStoreOnboardingInfo`).
+/// Operation `getStoreOnboardingInfo`: `POST /onboarding/business/getStoreOnboardingInfo`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -507,9 +507,9 @@ impl baas_runtime::Operation for GetStoreOnboardingInfoRequest {
 }
 /// Queries the SME onboarding info of an LLC.
 ///
-/// Request of `getCompanyOnboardingInfo`.
+/// The parameters of `getCompanyOnboardingInfo`.
 ///
-/// Wire path: `POST /onboarding/business/getCompanyOnboardingInfo` (operation `getCompanyOnboardingInfo`).
+/// Operation `getCompanyOnboardingInfo`: `POST /onboarding/business/getCompanyOnboardingInfo`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -557,9 +557,9 @@ impl baas_runtime::Operation for GetCompanyOnboardingInfoRequest {
 }
 /// Queries the SME onboarding info of an NGO/CBO.
 ///
-/// Request of `getOrganisationOnboardingInfo`.
+/// The parameters of `getOrganisationOnboardingInfo`.
 ///
-/// Wire path: `POST /onboarding/business/getOrganisationOnboardingInfo` (operation `getOrganisationOnboardingInfo`).
+/// Operation `getOrganisationOnboardingInfo`: `POST /onboarding/business/getOrganisationOnboardingInfo`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -608,9 +608,9 @@ impl baas_runtime::Operation for GetOrganisationOnboardingInfoRequest {
 }
 /// Queries the SME onboarding info of a partnership.
 ///
-/// Request of `getPartnershipOnboardingInfo`.
+/// The parameters of `getPartnershipOnboardingInfo`.
 ///
-/// Wire path: `POST /onboarding/business/getPartnershipOnboardingInfo` (operation `getPartnershipOnboardingInfo`).
+/// Operation `getPartnershipOnboardingInfo`: `POST /onboarding/business/getPartnershipOnboardingInfo`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

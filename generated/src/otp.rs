@@ -11,9 +11,9 @@
 #![allow(deprecated)]
 /// Sends a one-time password for an application.
 ///
-/// Request of `sendOtp`.
+/// The parameters of `sendOtp`.
 ///
-/// Wire path: `POST /common/sendOtp` (operation `sendOtp`).
+/// Operation `sendOtp`: `POST /common/sendOtp`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -70,9 +70,9 @@ impl baas_runtime::Operation for SendOtpRequest {
 }
 /// Confirms an application with its one-time password; this releases the confirmed operation (which may move money).
 ///
-/// Request of `confirmOperation`.
+/// The parameters of `confirmOperation`.
 ///
-/// Wire path: `POST /common/confirmOperation` (operation `confirmOperation`).
+/// Operation `confirmOperation`: `POST /common/confirmOperation`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -134,9 +134,9 @@ impl baas_runtime::Operation for ConfirmOperationRequest {
 }
 /// Sends a one-time password to an account administrator.
 ///
-/// Request of `sendAccAdminOtp`.
+/// The parameters of `sendAccAdminOtp`.
 ///
-/// Wire path: `POST /common/sendAccAdminOtp` (operation `sendAccAdminOtp`).
+/// Operation `sendAccAdminOtp`: `POST /common/sendAccAdminOtp`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -225,9 +225,9 @@ impl baas_runtime::Operation for SendAccAdminOtpRequest {
 }
 /// Groups several pending applications under one application that is confirmed with one OTP.
 ///
-/// Request of `groupApplications`.
+/// The parameters of `groupApplications`.
 ///
-/// Wire path: `POST /common/groupApplications` (operation `groupApplications`).
+/// Operation `groupApplications`: `POST /common/groupApplications`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

@@ -10,9 +10,9 @@
 #![allow(deprecated)]
 /// Requests reversal of a transaction. Returns applicationId. Shares its path with the fetch-transaction-fee call (how the two are told apart: not shown).
 ///
-/// Request of `txReversal`.
+/// The parameters of `txReversal`.
 ///
-/// Wire path: `POST /trans/txReversal` (operation `txReversal`).
+/// Operation `txReversal`: `POST /trans/txReversal`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -173,9 +173,9 @@ impl baas_runtime::Operation for TxReversalRequest {
 }
 /// Queries a reversal request (its record).
 ///
-/// Request of `queryTxReversal`.
+/// The parameters of `queryTxReversal`.
 ///
-/// Wire path: `POST /trans/queryTxReversal` (operation `queryTxReversal`).
+/// Operation `queryTxReversal`: `POST /trans/queryTxReversal`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -218,9 +218,9 @@ impl baas_runtime::Operation for QueryTxReversalRequest {
 }
 /// Fetch transaction fee. The path is given as /trans/txReversal, the same path as the reversal request; how the two are told apart: not shown (its real path is not public either). Returns feeAmount (string). Marked moves\_money because it is sent to the reversal path: it is never re-sent automatically.
 ///
-/// Request of `fetchTransactionFee`.
+/// The parameters of `fetchTransactionFee`.
 ///
-/// Wire path: `POST /trans/txReversal` (operation `fetchTransactionFee`).
+/// Operation `fetchTransactionFee`: `POST /trans/txReversal`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///

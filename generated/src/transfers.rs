@@ -15,9 +15,9 @@
 #![allow(deprecated)]
 /// Business transfer to a paybill or till of a mobile money operator. Returns txId.
 ///
-/// Request of `applyForMobileMoneyBusinessTransfer`.
+/// The parameters of `applyForMobileMoneyBusinessTransfer`.
 ///
-/// Wire path: `POST /trans/v2/applyForMobileMoneyBusinessTransfer` (operation `applyForMobileMoneyBusinessTransfer`).
+/// Operation `applyForMobileMoneyBusinessTransfer`: `POST /trans/v2/applyForMobileMoneyBusinessTransfer`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -198,9 +198,9 @@ impl baas_runtime::Operation for ApplyForMobileMoneyBusinessTransferRequest {
 }
 /// Small transfers: mobile money, interbank instant transfer, internal transfer. Returns txId.
 ///
-/// Request of `applyForTransfer`.
+/// The parameters of `applyForTransfer`.
 ///
-/// Wire path: `POST /trans/v2/applyForTransfer` (operation `applyForTransfer`).
+/// Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -410,9 +410,9 @@ impl baas_runtime::Operation for ApplyForTransferRequest {
 }
 /// Returns transaction records page by page.
 ///
-/// Request of `getTransList`.
+/// The parameters of `getTransList`.
 ///
-/// Wire path: `POST /query/getTransList` (operation `getTransList`).
+/// Operation `getTransList`: `POST /query/getTransList`.
 ///
 /// Decision [`get-trans-list-user-id-required`](super::decisions#decision-get-trans-list-user-id-required): about /query/getTransList userId.
 ///
@@ -596,9 +596,9 @@ impl baas_runtime::Operation for GetTransListRequest {
 }
 /// Queries the result of one transaction.
 ///
-/// Request of `getTransResult`.
+/// The parameters of `getTransResult`.
 ///
-/// Wire path: `POST /query/getTransResult` (operation `getTransResult`).
+/// Operation `getTransResult`: `POST /query/getTransResult`.
 ///
 /// Decision [`transaction-final-states`](super::decisions#decision-transaction-final-states): about /query/getTransResult txStatus.
 ///
@@ -842,9 +842,9 @@ impl super::FinalState for GetTransResultRequest {
 }
 /// Applies for a SWIFT cross-border transfer.
 ///
-/// Request of `telegraphicTransfer`.
+/// The parameters of `telegraphicTransfer`.
 ///
-/// Wire path: `POST /trans/telegraphicTransfer` (operation `telegraphicTransfer`).
+/// Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -1198,9 +1198,9 @@ impl baas_runtime::Operation for TelegraphicTransferRequest {
 }
 /// Lists RTGS/EFT/SWIFT transfer applications.
 ///
-/// Request of `getInterBankTransferList`.
+/// The parameters of `getInterBankTransferList`.
 ///
-/// Wire path: `POST /trans/getInterBankTransferList` (operation `getInterBankTransferList`).
+/// Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -1342,9 +1342,9 @@ impl baas_runtime::Operation for GetInterBankTransferListRequest {
 }
 /// Queries the details of one RTGS/EFT/SWIFT transfer application.
 ///
-/// Request of `getInterBankTransferDetails`.
+/// The parameters of `getInterBankTransferDetails`.
 ///
-/// Wire path: `POST /trans/getInterBankTransferDetails` (operation `getInterBankTransferDetails`).
+/// Operation `getInterBankTransferDetails`: `POST /trans/getInterBankTransferDetails`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -1409,13 +1409,11 @@ impl super::FinalState for GetInterBankTransferDetailsRequest {
 }
 /// Referenced as the source of bank codes; its request and response: not shown. The service answers data.bankCodeList \[one peer, live\]; this bank's own code is 46.
 ///
-/// Request of `getBankCodes`.
+/// The parameters of `getBankCodes`.
 ///
-/// Wire path: `POST /staticData/getBankCodes` (operation `getBankCodes`).
+/// Operation `getBankCodes`: `POST /staticData/getBankCodes`.
 ///
-/// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
-///
-/// Request of /staticData/getBankCodes: not shown.
+/// The spec does not show the parameters: they are sent as given. Request of /staticData/getBankCodes: not shown.
 ///
 /// Decision [`get-bank-codes-response`](super::decisions#decision-get-bank-codes-response): about /staticData/getBankCodes.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]

@@ -9,15 +9,13 @@
 #![allow(deprecated)]
 /// Adds an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 ///
-/// Request of `addEmail`.
+/// The parameters of `addEmail`.
 ///
-/// Wire path: `POST /user/addEmail` (operation `addEmail`).
+/// Operation `addEmail`: `POST /user/addEmail`.
 ///
 /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
-/// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
-///
-/// Request of /user/addEmail: not shown.
+/// The spec does not show the parameters: they are sent as given. Request of /user/addEmail: not shown.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 ///
@@ -53,15 +51,13 @@ impl baas_runtime::Operation for AddEmailRequest {
 }
 /// Verifies an e-mail address (referenced only: cancellable by /account/cancelAccountOperation while not confirmed by OTP). Shape not shown.
 ///
-/// Request of `verifyEmailAddress`.
+/// The parameters of `verifyEmailAddress`.
 ///
-/// Wire path: `POST /user/verifyEmailAddress` (operation `verifyEmailAddress`).
+/// Operation `verifyEmailAddress`: `POST /user/verifyEmailAddress`.
 ///
 /// Takes effect only once confirmed with an OTP (`sendOtp`, then `confirmOperation`).
 ///
-/// The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.
-///
-/// Request of /user/verifyEmailAddress: not shown.
+/// The spec does not show the parameters: they are sent as given. Request of /user/verifyEmailAddress: not shown.
 ///
 /// Decision [`otp-business-id-request-id`](super::decisions#decision-otp-business-id-request-id): about /account/activateAccount; /user/addEmail; /user/verifyEmailAddress.
 ///

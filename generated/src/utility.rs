@@ -13,9 +13,9 @@
 #![allow(deprecated)]
 /// Purchases airtime for one mobile number.
 ///
-/// Request of `airtimePayment`.
+/// The parameters of `airtimePayment`.
 ///
-/// Wire path: `POST /utilityPayment/v2/airtimePayment` (operation `airtimePayment`).
+/// Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -132,9 +132,9 @@ impl baas_runtime::Operation for AirtimePaymentRequest {
 }
 /// Purchases airtime for several mobile numbers in one batch.
 ///
-/// Request of `airtimeBulkPayment`.
+/// The parameters of `airtimeBulkPayment`.
 ///
-/// Wire path: `POST /utilityPayment/v2/airtimeBulkPayment` (operation `airtimeBulkPayment`).
+/// Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -212,9 +212,9 @@ impl baas_runtime::Operation for AirtimeBulkPaymentRequest {
 }
 /// Queries the due day and due amount of a bill.
 ///
-/// Request of `billQuery`.
+/// The parameters of `billQuery`.
 ///
-/// Wire path: `POST /utilityPayment/billQuery` (operation `billQuery`).
+/// Operation `billQuery`: `POST /utilityPayment/billQuery`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
@@ -320,9 +320,9 @@ impl baas_runtime::Operation for BillQueryRequest {
 }
 /// Pays a utility bill.
 ///
-/// Request of `billPayment`.
+/// The parameters of `billPayment`.
 ///
-/// Wire path: `POST /utilityPayment/v2/billPayment` (operation `billPayment`).
+/// Operation `billPayment`: `POST /utilityPayment/v2/billPayment`.
 ///
 /// Moves money: once its bytes may have left it is never re-sent; a failure without a verified answer is an unknown outcome ([`ErrorKind::OutcomeUnknown`](baas_runtime::ErrorKind::OutcomeUnknown)): look the application up before sending it again.
 ///
@@ -448,9 +448,9 @@ impl baas_runtime::Operation for BillPaymentRequest {
 }
 /// Queries a utility payment or airtime purchase.
 ///
-/// Request of `paymentQuery`.
+/// The parameters of `paymentQuery`.
 ///
-/// Wire path: `POST /utilityPayment/paymentQuery` (operation `paymentQuery`).
+/// Operation `paymentQuery`: `POST /utilityPayment/paymentQuery`.
 ///
 /// Decision [`settle-unknown-confirmation`](super::decisions#decision-settle-unknown-confirmation): about settled\_by of applyForTransfer, applyForMobileMoneyBusinessTransfer (getTransResult), airtimePayment, billPayment (paymentQuery); awaiting\_otp of getTransResult and paymentQuery; reuse of confirmOperation.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -509,9 +509,9 @@ impl super::FinalState for PaymentQueryRequest {
 }
 /// Queries a bulk airtime payment, page by page.
 ///
-/// Request of `bulkPaymentQuery`.
+/// The parameters of `bulkPaymentQuery`.
 ///
-/// Wire path: `POST /utilityPayment/bulkPaymentQuery` (operation `bulkPaymentQuery`).
+/// Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "server", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]

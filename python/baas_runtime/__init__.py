@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .validate import FieldPath, RuleKind, Validator, Violation
     from .wire import Scalar, Unknown
 
-__version__ = "0.3.2"
+__version__ = "0.3.3"
 
 __all__ = [
     "Ambiguity",

@@ -5,6 +5,7 @@ listed in that README)."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import enum
 import json
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 import baas_client.account
+import baas_client.cny
 import baas_client.otp
 import baas_client.transfers
 from baas_client import (
@@ -50,7 +52,7 @@ SCENARIOS = sorted((REPO / "tests" / "conformance" / "scenarios").glob("*.json")
 #: Request classes by operation name, from the generated modules the suite uses.
 REQUESTS: dict[str, type[Any]] = {
     getattr(cls, "OPERATION"): cls
-    for module in (baas_client.account, baas_client.otp, baas_client.transfers)
+    for module in (baas_client.account, baas_client.cny, baas_client.otp, baas_client.transfers)
     for cls in vars(module).values()
     if isinstance(cls, type) and isinstance(getattr(cls, "OPERATION", None), str)
 }
@@ -126,21 +128,34 @@ def convert(tp: Any, value: Any) -> Any:
         return [convert(item, v) for v in value]
     if tp is Decimal:
         return Decimal(str(value))
+    if tp is bytes:
+        # A document, given in a scenario as its Base64 text, as the wire carries it.
+        return base64.b64decode(value, validate=True)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(value)
+    if isinstance(tp, type) and isinstance(value, dict) and dataclasses.is_dataclass(tp):
+        return tp(**fields_of(tp, value))
     return value
 
 
-def keyword_args(op: str, params: dict[str, Any]) -> dict[str, Any]:
-    cls = REQUESTS[op]
+#: Wire names whose Python name is not their snake case: the spec's corrected spellings.
+NAMES = {"oderArray": "order_array"}
+
+
+def fields_of(cls: type[Any], params: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's wire params (of a request or a record) as keyword arguments of ``cls``."""
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     out: dict[str, Any] = {}
     for wire, value in params.items():
-        name = snake(wire)
-        assert name in names, f"{op} has no field {wire}"
+        name = NAMES.get(wire, snake(wire))
+        assert name in names, f"{cls.__name__} has no field {wire}"
         out[name] = convert(hints[name], value)
     return out
+
+
+def keyword_args(op: str, params: dict[str, Any]) -> dict[str, Any]:
+    return fields_of(REQUESTS[op], params)
 
 
 def text(value: Any) -> str | None:

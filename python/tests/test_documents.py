@@ -6,6 +6,7 @@ repr shows a document's bytes; an answer's document never fails to read."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 from decimal import Decimal
 from pathlib import Path
 
@@ -101,3 +102,28 @@ def test_an_answers_document_never_fails_to_read() -> None:
     assert document_of(None, "d") is None
     with pytest.raises(WireShapeError):
         document_of(True, "d")
+
+
+def test_an_empty_required_document_is_refused_before_sending_as_an_empty_string_is() -> None:
+    mock = MockService(KEY)
+    mock.on(ApplyForCnyExpressRequest, lambda p: {"applicationId": "A1"})
+    client = mock_client(mock)
+
+    def refused(request: ApplyForCnyExpressRequest) -> tuple[list[tuple[str, str]], str]:
+        with pytest.raises(InvalidRequest) as e:
+            client.runtime.execute(request)
+        assert e.value.outcome is Outcome.NOT_SENT
+        return [(v.field, v.rule.value) for v in e.value.violations], str(e.value)
+
+    document, document_message = refused(cny(support=b""))
+    assert document == [("supportDocumentFile", "required")]
+    text, text_message = refused(dataclasses.replace(cny(), payer_account_id=""))
+    assert text == [("payerAccountId", "required")]
+    assert document_message.replace("supportDocumentFile", "payerAccountId") == text_message
+    assert refused(cny(registration=Document(b"")))[0] == [("companyRegisDocumentFile", "required")]
+    # An empty invoice while the orders exceed 70000 is an absent one.
+    big = [OrderItem(product_name="goods", quantity=1, amount=Decimal("70000.01"), order_time=1, platform="shop")]
+    assert refused(dataclasses.replace(cny(invoice=b""), order_array=big))[0] == [("invoice", "required_if")]
+    assert not mock.requests
+    client.runtime.execute(dataclasses.replace(cny(support=b"\0", invoice=b"\0"), order_array=big))
+    assert len(mock.requests) == 1

@@ -144,11 +144,31 @@ fn sign_checked<P: Serialize + ?Sized>(
     locale: &str,
     key: &PrivateKey,
 ) -> Result<SignedRequest, Error> {
-    let envelope = RequestEnvelope {
+    let head = crate::canonical::RequestHead {
         request_id: &request_id,
         sender,
         locale,
         timestamp: now_millis(),
+        salt,
+    };
+    // Most requests: the envelope's own members written and hashed in their known
+    // order, only `params` paired as it is written. Anything that pass leaves is signed
+    // as the envelope struct, by the generic pass or by parsing it back.
+    if let Some((bytes, digest)) = crate::canonical::serialize_request_signed(&head, params, key) {
+        let hex = sign::digest_hex(&digest);
+        let body = sign::attach_signature(bytes, sign::hex_str(&hex)).map_err(|e| {
+            Error::from(ErrorKind::Encode {
+                message: e.to_string(),
+                source: Some(Box::new(e)),
+            })
+        })?;
+        return Ok(SignedRequest { request_id, body });
+    }
+    let envelope = RequestEnvelope {
+        request_id: &request_id,
+        sender,
+        locale,
+        timestamp: head.timestamp,
         salt,
         params,
     };

@@ -17,7 +17,7 @@ fn every_postman_example_passes_our_validation() {
     let api = api();
     let mut required_seen = 0;
     for op in api.operations() {
-        let params = baas_codegen::postman::example_params_text(&api, op);
+        let params = baas_codegen::plan::examples::example_params_text(&api, op);
         let request = match baas_client::dispatch::decode(&op.name, &params) {
             Ok(request) => request,
             Err(e) => panic!("{}: the example {params} is refused: {e:?}", op.name),

@@ -184,6 +184,7 @@ impl Run {
             }};
         }
         use baas_client::account::GetAccountDetailsRequest;
+        use baas_client::cny::ApplyForCnyExpressRequest;
         use baas_client::otp::{ConfirmOperationRequest, SendOtpRequest};
         use baas_client::transfers::{
             ApplyForTransferRequest, GetTransListRequest, GetTransResultRequest,
@@ -203,6 +204,9 @@ impl Run {
             ("confirmOperation", "call") => call!(ConfirmOperationRequest, confirm_operation),
             ("getTransResult", "call") => call!(GetTransResultRequest, get_trans_result),
             ("getTransList", "call") => call!(GetTransListRequest, get_trans_list),
+            ("applyForCnyExpress", "call") => {
+                call!(ApplyForCnyExpressRequest, apply_for_cny_express)
+            }
             ("getTransResult", "until_final") => {
                 let request: GetTransResultRequest =
                     serde_json::from_value(params).expect("params of getTransResult");

@@ -138,6 +138,75 @@ async fn a_document_too_large_is_refused_before_sending_naming_field_and_rule() 
     assert!(mock.requests().is_empty());
 }
 
+/// The violations of a refused call, and its message.
+fn refused(err: &baas_client::Error) -> (Vec<(String, RuleKind)>, String) {
+    assert_eq!(err.outcome(), Outcome::NotSent, "{err:?}");
+    let ErrorKind::InvalidRequest(errors) = err.kind() else {
+        panic!("{err:?}");
+    };
+    let got = errors
+        .violations()
+        .iter()
+        .map(|v| (v.field.as_str().to_owned(), v.rule))
+        .collect();
+    (got, err.to_string())
+}
+
+#[tokio::test]
+async fn an_empty_required_document_is_refused_before_sending_as_an_empty_string_is() {
+    let (mock, client) = mocked();
+    mock.on::<ApplyForCnyExpressRequest, _>(|_| {
+        Ok::<_, Refusal>(baas_client::cny::ApplyForCnyExpressResponse::default())
+    });
+    // A document of no bytes is as missing as an empty string: the rule `required`, the
+    // field named, nothing sent.
+    let err = client
+        .apply_for_cny_express(cny(Document::default()))
+        .send()
+        .await
+        .unwrap_err();
+    let (got, message) = refused(&err);
+    assert_eq!(
+        got,
+        [("supportDocumentFile".to_owned(), RuleKind::Required)]
+    );
+    let mut text = cny(b"s".into());
+    text.payer_account_id = String::new();
+    let err = client.apply_for_cny_express(text).send().await.unwrap_err();
+    let (got_text, message_text) = refused(&err);
+    assert_eq!(
+        got_text,
+        [("payerAccountId".to_owned(), RuleKind::Required)]
+    );
+    assert_eq!(
+        message.replace("supportDocumentFile", "payerAccountId"),
+        message_text
+    );
+    assert!(
+        message.contains("supportDocumentFile: is required"),
+        "{message}"
+    );
+    assert!(mock.requests().is_empty());
+
+    // An empty invoice while the orders exceed 70000 is absent: `required_if`.
+    let mut big = cny(b"s".into()).invoice(Vec::new());
+    big.order_array[0].amount = "70000.01".parse().expect("amount");
+    let err = client.apply_for_cny_express(big).send().await.unwrap_err();
+    assert_eq!(
+        refused(&err).0,
+        [("invoice".to_owned(), RuleKind::RequiredIf)]
+    );
+    assert!(mock.requests().is_empty());
+
+    // One byte is a document.
+    client
+        .apply_for_cny_express(cny(b"s".into()))
+        .send()
+        .await
+        .expect("one byte passes");
+    assert_eq!(mock.requests().len(), 1);
+}
+
 #[test]
 fn no_debug_shows_a_document() {
     let secret = b"PASSPORT-NUMBER-X1234567";

@@ -138,7 +138,7 @@ async fn every_listed_value_is_served_where_the_spec_puts_it() {
         let def = api.enum_def(set_name).expect("value set");
         let field = place.last().expect("a field");
         for value in &def.values {
-            let mut params = baas_codegen::postman::example_params(&api, op);
+            let mut params = baas_codegen::plan::examples::example_params(&api, op);
             for (name, seed) in SEED {
                 if params.get(*name).is_some() {
                     params[*name] = json!(seed);
@@ -178,7 +178,7 @@ async fn every_listed_value_is_served_where_the_spec_puts_it() {
             EnumWireType::String => json!("NOT_A_LISTED_VALUE"),
             EnumWireType::Integer => json!(987),
         };
-        let mut params = baas_codegen::postman::example_params(&api, op);
+        let mut params = baas_codegen::plan::examples::example_params(&api, op);
         for (name, seed) in SEED {
             if params.get(*name).is_some() {
                 params[*name] = json!(seed);

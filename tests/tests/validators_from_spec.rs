@@ -14,7 +14,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use baas_codegen::model::{
-    Api, Condition, ConstraintKind, DecimalWire, EnumWireType, Field, Params, Requirement, TypeRef,
+    Api, Condition, ConstraintKind, DecimalWire, Emptiness, EnumWireType, Field, Params,
+    Requirement, TypeRef,
 };
 use baas_codegen::rules::{RuleKey, RuleKind};
 use baas_runtime::RuleKind as Violated;
@@ -686,10 +687,13 @@ fn rule_cases(api: &Api, dispatch: Dispatch, covered: &mut BTreeSet<&'static str
     checked_rules
 }
 
+/// A required field of a type with an empty value (`TypeRef::emptiness`: a string, a
+/// document) left empty is refused as `required`, as an absent one would be: an empty string
+/// as `""`, an empty document as its Base64 text `""`.
 #[test]
-fn every_required_string_refuses_empty_text() {
+fn every_required_string_or_document_refuses_empty() {
     for (suite, api, dispatch) in suites() {
-        let mut checked = 0;
+        let (mut strings, mut documents) = (0, 0);
         for op in api.operations() {
             let Params::Fields { fields } = &op.params else {
                 continue;
@@ -699,8 +703,19 @@ fn every_required_string_refuses_empty_text() {
             let base = base_params(&api, fields, &kinds);
             for field in fields
                 .iter()
-                .filter(|f| f.required == Requirement::Required && f.ty == TypeRef::String)
+                .filter(|f| f.required == Requirement::Required)
             {
+                let what = match field.ty.emptiness() {
+                    Some(Emptiness::Text) => {
+                        strings += 1;
+                        "required string left empty"
+                    }
+                    Some(Emptiness::Document) => {
+                        documents += 1;
+                        "required document of no bytes"
+                    }
+                    None => continue,
+                };
                 let mut params = base.clone();
                 params[field.wire_name.as_str()] = json!("");
                 expect_violation(
@@ -709,14 +724,17 @@ fn every_required_string_refuses_empty_text() {
                     &params,
                     &field.wire_name,
                     Violated::Required,
-                    "required string left empty",
+                    what,
                 );
-                checked += 1;
             }
         }
-        eprintln!("{suite}: {checked} required strings checked");
+        eprintln!("{suite}: {strings} required strings, {documents} required documents checked");
         if suite == "spec/" {
-            assert!(checked > 50, "too few required strings found: {checked}");
+            assert!(strings > 50, "too few required strings found: {strings}");
+            assert!(
+                documents >= 2,
+                "too few required documents found: {documents}"
+            );
         }
     }
 }
@@ -823,6 +841,19 @@ fn constraint_cases(api: &Api, dispatch: Dispatch) -> usize {
                         &with,
                         &format!("{field} present while required"),
                     );
+                    // Present but empty (a string's or a document's `""`) is absent.
+                    if find(field).ty.emptiness().is_some() {
+                        let mut empty = holds.clone();
+                        empty[field.as_str()] = json!("");
+                        expect_violation(
+                            dispatch,
+                            &op.name,
+                            &empty,
+                            field,
+                            Violated::RequiredIf,
+                            &format!("{field} empty while required"),
+                        );
+                    }
                     holds.as_object_mut().expect("object").remove(field);
                     expect_violation(
                         dispatch,

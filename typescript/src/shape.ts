@@ -64,8 +64,11 @@ export interface FieldShape {
   readonly arrayChecks?: readonly ArrayCheck[];
 }
 
-/** A parameter named by a constraint: its wire name and whether it is text (present = non-empty). */
-export type ParamRef = readonly [wire: string, text: boolean];
+/**
+ * A parameter named by a constraint: its wire name and whether its type has an empty value (a
+ * string's `""`, a document of no bytes), so that present means set and non-empty.
+ */
+export type ParamRef = readonly [wire: string, nonEmpty: boolean];
 
 export type Condition =
   | { readonly k: "equals"; readonly field: string; readonly value: string }
@@ -94,9 +97,30 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function present(record: Readonly<Record<string, unknown>>, [wire, text]: ParamRef): boolean {
+/** An empty string, or a document (a `Uint8Array`) of no bytes: as missing as an absent value where one is needed. */
+function isEmpty(value: unknown): boolean {
+  return value === "" || (value instanceof Uint8Array && value.byteLength === 0);
+}
+
+/**
+ * Whether `value` is the empty value of a field of kind `k`, for the kinds that have one (the
+ * codegen plan's `Emptiness`, from `TypeRef::emptiness`; a codegen test keeps these cases
+ * equal to it): a string's `""`, a document of no bytes. A required field may not hold it.
+ */
+function emptyOf(k: Ty["k"], value: unknown): boolean {
+  switch (k) {
+    case "string":
+      return value === "";
+    case "document":
+      return value instanceof Uint8Array && value.byteLength === 0;
+    default:
+      return false;
+  }
+}
+
+function present(record: Readonly<Record<string, unknown>>, [wire, nonEmpty]: ParamRef): boolean {
   const value = record[wire];
-  return value !== undefined && value !== null && !(text && value === "");
+  return value !== undefined && value !== null && !(nonEmpty && isEmpty(value));
 }
 
 function wireText(value: unknown): string | undefined {
@@ -145,9 +169,9 @@ export function validateRecord(v: Validator, shape: RecordShape, value: unknown,
       if (field.required) v.required(p, false);
       continue;
     }
-    // An empty required text is `required`, then its rules run as for any text (as the
-    // other runtimes order them).
-    if (field.required && field.ty.k === "string" && item === "") v.required(p, false);
+    // An empty required text or document is `required`, then its rules run as for any
+    // value (as the other runtimes order them).
+    if (field.required && emptyOf(field.ty.k, item)) v.required(p, false);
     validateValue(v, field, field.ty, item, p);
   }
   for (const name of Object.keys(value)) {

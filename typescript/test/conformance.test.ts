@@ -84,6 +84,14 @@ for (const value of Object.values(sdk)) {
   }
 }
 
+/** The params with each document field's Base64 text (as a scenario gives it, as the wire carries it) as its bytes. */
+function documents(op: Operation<unknown, unknown>, params: Record<string, Json>): Record<string, unknown> {
+  const kinds = new Map((op.params?.fields ?? []).map((f) => [f.wire, f.ty.k] as const));
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, kinds.get(k) === "document" && typeof v === "string" ? Buffer.from(v, "base64") : v]),
+  );
+}
+
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return value;
@@ -152,7 +160,7 @@ class Run {
   async call(name: string, mode: string, params: Record<string, Json>): Promise<unknown> {
     const op = OPERATIONS.get(name);
     assert.ok(op !== undefined, `no operation ${name}`);
-    if (mode === "call") return this.client.runtime.execute(op, params);
+    if (mode === "call") return this.client.runtime.execute(op, documents(op, params));
     if (mode === "pending" && name === "applyForTransfer") {
       return this.client.applyForTransferPending(params as unknown as sdk.ApplyForTransferRequest);
     }

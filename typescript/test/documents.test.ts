@@ -86,6 +86,35 @@ test("a document too large is refused before sending, naming the field and the r
   assert.equal(mock.requests.length, 1);
 });
 
+test("an empty required document is refused before sending as an empty string is; one byte passes", async () => {
+  const mock = new MockService(key).on(applyForCnyExpress, () => ({ applicationId: "A1" }));
+  const refused = async (request: ApplyForCnyExpressRequest): Promise<[string[][], string]> => {
+    let got: [string[][], string] | undefined;
+    await assert.rejects(client(mock).applyForCnyExpress(request), (e: unknown) => {
+      assert.ok(e instanceof InvalidRequest);
+      assert.equal(e.outcome, "not_sent");
+      got = [e.violations.map((v) => [v.field, v.rule]), e.message];
+      return true;
+    });
+    assert.ok(got !== undefined);
+    return got;
+  };
+  const [documentViolations, documentMessage] = await refused(cny({ supportDocumentFile: new Uint8Array(0) }));
+  assert.deepEqual(documentViolations, [["supportDocumentFile", "required"]]);
+  const [textViolations, textMessage] = await refused(cny({ payerAccountId: "" }));
+  assert.deepEqual(textViolations, [["payerAccountId", "required"]]);
+  assert.equal(documentMessage.replace("supportDocumentFile", "payerAccountId"), textMessage);
+  assert.deepEqual((await refused(cny({ companyRegisDocumentFile: Document.ofBytes(new Uint8Array(0)) })))[0], [
+    ["companyRegisDocumentFile", "required"],
+  ]);
+  // An empty invoice while the orders exceed 70000 is an absent one.
+  const big = [{ productName: "goods", quantity: 1, amount: "70000.01", orderTime: 1, platform: "shop" }];
+  assert.deepEqual((await refused(cny({ oderArray: big, invoice: new Uint8Array(0) })))[0], [["invoice", "required_if"]]);
+  assert.equal(mock.requests.length, 0);
+  await client(mock).applyForCnyExpress(cny({ supportDocumentFile: new Uint8Array([0]), oderArray: big, invoice: new Uint8Array([0]) }));
+  assert.equal(mock.requests.length, 1);
+});
+
 test("a Document never shows its bytes", () => {
   const secret = Document.ofBytes(Buffer.from("PASSPORT-NUMBER-X1234567"));
   for (const shown of [String(secret), `${secret}`, inspect(secret), JSON.stringify({ doc: secret }), inspect({ doc: secret })]) {

@@ -233,7 +233,7 @@ pub(super) fn param_ref(f: &Field) -> ParamRef {
         wire_name: f.wire_name.clone(),
         rust_name: f.rust_name.clone(),
         optional: f.optional_when_sent(),
-        text: f.ty == TypeRef::String,
+        empty: f.ty.emptiness(),
     }
 }
 

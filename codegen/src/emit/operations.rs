@@ -61,12 +61,9 @@ pub fn response_link(op: &OperationPlan) -> String {
     }
 }
 
-/// `Wire path: `POST /x``.
+/// The operation and its HTTP request, as every SDK says it.
 pub fn wire_path_line(op: &OperationPlan) -> String {
-    format!(
-        "Wire path: `POST {}` (operation `{}`).",
-        op.path, op.wire_name
-    )
+    sentences::operation_call(&op.wire_name, &op.path)
 }
 
 /// Emits the items of one group module.
@@ -120,7 +117,7 @@ fn emit_operation(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
 fn request_doc(plan: &SdkPlan, op: &OperationPlan) -> Doc {
     let mut doc = Doc::new();
     doc.text(&op.text);
-    doc.raw(&format!("Request of `{}`.", op.wire_name));
+    doc.raw(&sentences::request(&op.wire_name));
     doc.raw(&wire_path_line(op));
     add_call_notes(&mut doc, op);
     let constraints: Vec<String> = op.constraints.iter().map(docs::constraint_item).collect();
@@ -160,11 +157,12 @@ fn raw_request(plan: &SdkPlan, op: &OperationPlan) -> TokenStream {
     let deprecated = docs::deprecated_attr(op.doc.deprecated.as_deref());
     let mut doc = Doc::new();
     doc.text(&op.text);
-    doc.raw(&format!("Request of `{}`.", op.wire_name));
+    doc.raw(&sentences::request(&op.wire_name));
     doc.raw(&wire_path_line(op));
     add_call_notes(&mut doc, op);
-    doc.raw("The spec does not show this operation's parameters: they are sent as the given JSON object, unchecked.");
-    doc.text(&op.params_note);
+    if let RequestPlan::Free { note } = &op.request {
+        doc.raw(note);
+    }
     docs::add_evidence(&mut doc, op.evidence.as_deref());
     docs::add_decisions(&mut doc, plan, &op.decisions);
     docs::add_deprecation(&mut doc, op.doc.deprecated.as_deref());

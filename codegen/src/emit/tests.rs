@@ -41,12 +41,12 @@ fn num(mantissa: i64, scale: u32) -> Number {
 }
 
 /// A resolved parameter reference.
-fn pref(wire: &str, rust: &str, optional: bool, text: bool) -> ParamRef {
+fn pref(wire: &str, rust: &str, optional: bool, empty: Option<Emptiness>) -> ParamRef {
     ParamRef {
         wire_name: wire.to_owned(),
         rust_name: rust.to_owned(),
         optional,
-        text,
+        empty,
     }
 }
 
@@ -292,30 +292,30 @@ pub(crate) fn sample_api() -> Api {
         },
         vec![
             constraint(ConstraintKind::RequiredIf {
-                field: pref("countryCode", "country_code", true, true),
+                field: pref("countryCode", "country_code", true, Some(Emptiness::Text)),
                 when: Condition::Equals {
-                    field: pref("type", "r#type", false, false),
+                    field: pref("type", "r#type", false, None),
                     value: "1".into(),
                 },
             }),
             constraint(ConstraintKind::RequiredIf {
-                field: pref("invoice", "invoice", true, true),
+                field: pref("invoice", "invoice", true, Some(Emptiness::Document)),
                 when: Condition::SumGreaterThan {
-                    array: pref("oderArray", "oder_array", false, false),
-                    item: pref("amount", "amount", false, false),
+                    array: pref("oderArray", "oder_array", false, None),
+                    item: pref("amount", "amount", false, None),
                     value: num(70000, 0),
                 },
             }),
             constraint(ConstraintKind::AtLeastOneOf {
                 fields: vec![
-                    pref("userId", "user_id", true, true),
-                    pref("mobile", "mobile", true, true),
+                    pref("userId", "user_id", true, Some(Emptiness::Text)),
+                    pref("mobile", "mobile", true, Some(Emptiness::Text)),
                 ],
             }),
             constraint(ConstraintKind::ExactlyOneOf {
                 fields: vec![
-                    pref("userId", "user_id", true, true),
-                    pref("mobile", "mobile", true, true),
+                    pref("userId", "user_id", true, Some(Emptiness::Text)),
+                    pref("mobile", "mobile", true, Some(Emptiness::Text)),
                 ],
             }),
             constraint(ConstraintKind::ServerSide {
@@ -367,9 +367,9 @@ pub(crate) fn sample_api() -> Api {
             )],
         },
         vec![constraint(ConstraintKind::RequiredIf {
-            field: pref("status", "status", true, false),
+            field: pref("status", "status", true, None),
             when: Condition::Equals {
-                field: pref("status", "status", true, false),
+                field: pref("status", "status", true, None),
                 value: "-1".into(),
             },
         })],

@@ -7,7 +7,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::names::{amount_expr, ident, int_lit, u64_lit};
-use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
+use crate::model::{Condition, ConstraintKind, Emptiness, ParamRef, TypeRef};
 use crate::plan::{ConstraintPlan, FieldPlan};
 use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 
@@ -172,10 +172,13 @@ fn field_checks(field: &FieldPlan, ctx: Ctx) -> TokenStream {
         ty => stmts.extend(scalar_checks(field, ty, &place, &path, ctx)),
     }
     let mut out = TokenStream::new();
-    if field.required_text() {
-        // `new` makes a required string impossible to omit, but not to leave empty: an
-        // empty account id or name is as missing as an absent one.
-        out.extend(quote!(v.required(#path, !self.#id.is_empty());));
+    if let Some(emptiness) = field.non_empty() {
+        // `new` makes a required string or document impossible to omit, but not to leave
+        // empty: an empty account id or file is as missing as an absent one.
+        let present = match emptiness {
+            Emptiness::Text | Emptiness::Document => quote!(!self.#id.is_empty()),
+        };
+        out.extend(quote!(v.required(#path, #present);));
     }
     if stmts.is_empty() {
         return out;
@@ -192,14 +195,17 @@ fn field_checks(field: &FieldPlan, ctx: Ctx) -> TokenStream {
     out
 }
 
-/// Whether a parameter is present: set, and for strings non-empty.
+/// Whether a parameter is present: set, and for a string or a document non-empty.
 fn present_expr(p: &ParamRef) -> TokenStream {
     let id = ident(&p.rust_name);
-    match (p.text, p.optional) {
-        (true, true) => quote!(self.#id.as_deref().is_some_and(|s| !s.is_empty())),
-        (false, true) => quote!(self.#id.is_some()),
-        (true, false) => quote!(!self.#id.is_empty()),
-        (false, false) => quote!(true),
+    match (p.empty, p.optional) {
+        (Some(Emptiness::Text), true) => quote!(self.#id.as_deref().is_some_and(|s| !s.is_empty())),
+        (Some(Emptiness::Document), true) => {
+            quote!(self.#id.as_ref().is_some_and(|d| !d.is_empty()))
+        }
+        (None, true) => quote!(self.#id.is_some()),
+        (Some(Emptiness::Text | Emptiness::Document), false) => quote!(!self.#id.is_empty()),
+        (None, false) => quote!(true),
     }
 }
 
@@ -277,8 +283,9 @@ fn condition_expr(condition: &Condition) -> TokenStream {
     match condition {
         Condition::Equals { field, value } => {
             let id = ident(&field.rust_name);
+            // The checker compares strings and enums only: a string is the one with `""`.
             let test = |x: TokenStream| {
-                if field.text {
+                if field.empty == Some(Emptiness::Text) {
                     quote!(#x == #value)
                 } else {
                     quote!(#x.to_string() == #value)

@@ -46,7 +46,7 @@ pub const ROOT_PACKAGE: &str = "com.baas.client";
 pub const MODEL: &str = "com.baas.client.model";
 
 /// The version of the hand-written runtime (`java/runtime`) the client is built on.
-pub const RUNTIME_VERSION: &str = "0.1.0";
+pub const RUNTIME_VERSION: &str = "0.1.1";
 
 /// What the renderers share: the plan.
 pub struct Ctx<'a> {

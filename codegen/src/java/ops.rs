@@ -85,7 +85,7 @@ fn present(p: &ParamRef, fields: &[JField<'_>]) -> String {
     format!(
         "Validator.present({}, {})",
         string_literal(&p.wire_name),
-        shape::present(&var(p, fields), p.text)
+        shape::present(&var(p, fields), p.empty)
     )
 }
 
@@ -205,7 +205,7 @@ fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
                 ConstraintKind::RequiredIf { field, when } => out.line(&format!(
                     "v.requiredIf(at.field({}), {}, {}, {});",
                     string_literal(&field.wire_name),
-                    shape::present(&var(field, &fields), field.text),
+                    shape::present(&var(field, &fields), field.empty),
                     condition(op, when, &fields),
                     string_literal(c.condition.as_deref().unwrap_or(""))
                 )),

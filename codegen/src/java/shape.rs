@@ -4,7 +4,7 @@
 
 use super::names::{self, doc_paragraphs, java_type, member, string_literal};
 use super::Ctx;
-use crate::model::TypeRef;
+use crate::model::{Emptiness, TypeRef};
 use crate::plan::{Direction, Doc, FieldPlan};
 use crate::rules::{CheckArg, CheckLevel, CheckValue};
 use crate::text::Out;
@@ -375,12 +375,13 @@ fn value_checks(out: &mut Out, f: &FieldPlan, ty: &TypeRef, expr: &str, at: &str
     }
 }
 
-/// Whether a field's value is present (non-empty for text).
-pub fn present(name: &str, text: bool) -> String {
-    if text {
-        format!("{name} != null && !{name}.isEmpty()")
-    } else {
-        format!("{name} != null")
+/// Whether a field's value is present: set, and non-empty for a type with an empty value
+/// (a `String`, or a `Document`, whose size is its `length()`).
+pub fn present(name: &str, empty: Option<Emptiness>) -> String {
+    match empty {
+        Some(Emptiness::Text) => format!("{name} != null && !{name}.isEmpty()"),
+        Some(Emptiness::Document) => format!("{name} != null && {name}.length() != 0"),
+        None => format!("{name} != null"),
     }
 }
 
@@ -391,7 +392,7 @@ pub fn validate_fields(out: &mut Out, fields: &[JField<'_>]) {
         if f.plan.required() {
             out.line(&format!(
                 "v.required({at}, {});",
-                present(&f.name, f.plan.required_text())
+                present(&f.name, f.plan.non_empty())
             ));
         }
         let mut body = Out::new("    ");

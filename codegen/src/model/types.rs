@@ -47,3 +47,39 @@ pub enum TypeRef {
         item: Box<TypeRef>,
     },
 }
+
+/// The empty value of a type that has one: a string's `""`, a document of no bytes. Where a
+/// value must be given (a required field, a parameter a constraint names), an empty one is
+/// as missing as an absent one: the service reads an empty account id or an empty Base64
+/// file as not sent. Renderers match on it to write each language's test of emptiness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Emptiness {
+    /// `""`.
+    Text,
+    /// A document of no bytes (its Base64 text `""`).
+    Document,
+}
+
+impl TypeRef {
+    /// Whether a value of this type can be empty, and how ([`Emptiness`]); decided here
+    /// once for the plan's fields and the checker's constraint parameters alike.
+    pub fn emptiness(&self) -> Option<Emptiness> {
+        match self {
+            TypeRef::String => Some(Emptiness::Text),
+            TypeRef::Document => Some(Emptiness::Document),
+            // No empty value this reads: a value set's text is judged by its set, and an
+            // empty array is a value (`min_items` limits it where the spec says).
+            TypeRef::Int
+            | TypeRef::Long
+            | TypeRef::Decimal { .. }
+            | TypeRef::Bool
+            | TypeRef::Date
+            | TypeRef::Scalar
+            | TypeRef::Json
+            | TypeRef::Enum { .. }
+            | TypeRef::Record { .. }
+            | TypeRef::Array { .. } => None,
+        }
+    }
+}

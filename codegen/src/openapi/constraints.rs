@@ -18,9 +18,9 @@ fn param_type<'a>(op: &'a Operation, wire_name: &str) -> Option<&'a TypeRef> {
     }
 }
 
-/// "Present": set, and for a string non-empty.
+/// "Present": set, and for a string or a document (its Base64 text) non-empty.
 fn present(p: &ParamRef) -> Value {
-    if p.text {
+    if p.empty.is_some() {
         json!({ "required": [p.wire_name], "properties": { &p.wire_name: { "minLength": 1 } } })
     } else {
         json!({ "required": [p.wire_name] })

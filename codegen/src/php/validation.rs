@@ -4,7 +4,7 @@
 
 use super::names;
 use super::PhpFile;
-use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
+use crate::model::{Condition, ConstraintKind, Emptiness, ParamRef, TypeRef};
 use crate::plan::{FieldPlan, OperationPlan, SdkPlan, Words};
 use crate::rules::{CheckArg, CheckLevel, CheckValue};
 
@@ -46,8 +46,11 @@ pub fn field_checks(f: &mut PhpFile, plan: &SdkPlan, field: &FieldPlan) {
     let name = names::prop(&field.wire_name, &field.words);
     let this = format!("$this->{name}");
     let at = format!("$at->field({})", names::string(&field.wire_name));
-    if field.required_text() {
-        f.body.line(&format!("$v->required({at}, {this} !== '');"));
+    if let Some(emptiness) = field.non_empty() {
+        f.body.line(&format!(
+            "$v->required({at}, {});",
+            not_empty(emptiness, &this)
+        ));
     }
     let mut lines = Vec::new();
     match &field.ty {
@@ -110,14 +113,22 @@ pub fn field_checks(f: &mut PhpFile, plan: &SdkPlan, field: &FieldPlan) {
     }
 }
 
-/// Whether a parameter is present: set and, for text, not empty.
+/// That a value of a type with an empty value is not empty (a string, or a `Document`).
+fn not_empty(emptiness: Emptiness, value: &str) -> String {
+    match emptiness {
+        Emptiness::Text => format!("{value} !== ''"),
+        Emptiness::Document => format!("{value}->length() !== 0"),
+    }
+}
+
+/// Whether a parameter is present: set and, for a string or a document, not empty.
 fn present(p: &ParamRef, fields: &[FieldPlan]) -> String {
-    let name = prop_of(&p.wire_name, fields);
-    match (p.optional, p.text) {
-        (true, true) => format!("($this->{name} !== null && $this->{name} !== '')"),
-        (true, false) => format!("$this->{name} !== null"),
-        (false, true) => format!("$this->{name} !== ''"),
-        (false, false) => "true".to_owned(),
+    let value = format!("$this->{}", prop_of(&p.wire_name, fields));
+    match (p.optional, p.empty) {
+        (true, Some(e)) => format!("({value} !== null && {})", not_empty(e, &value)),
+        (true, None) => format!("{value} !== null"),
+        (false, Some(e)) => not_empty(e, &value),
+        (false, None) => "true".to_owned(),
     }
 }
 

@@ -18,6 +18,7 @@
 //! | `shapes` | fields, records, value sets, result codes, notifications |
 
 mod decisions;
+pub mod examples;
 mod operations;
 mod otp;
 pub mod sentences;

@@ -40,8 +40,6 @@ pub struct OperationPlan {
     pub evidence: Option<String>,
     /// The recorded decisions that mark it (not its constraints'), by id.
     pub decisions: Vec<String>,
-    /// The spec's note on parameters it does not show, in partner text (`""` when shown).
-    pub params_note: String,
     /// The spec's note on an answer it does not show or that has no `data`, in partner
     /// text (`""` otherwise).
     pub answer_note: String,
@@ -273,18 +271,18 @@ pub struct FinalCall {
     pub doc: Doc,
 }
 
-/// The Postman collection's example params of an operation, every decimal as its text
-/// (the collection marks the ones sent as JSON numbers, for its own writer).
+/// The example params of an operation, every decimal as its text (the marks of the ones
+/// sent as JSON numbers dropped: see `examples`).
 fn example(api: &Api, op: &Operation) -> serde_json::Value {
     fn plain(v: &mut serde_json::Value) {
         match v {
-            serde_json::Value::String(s) => *s = crate::postman::decimal_text(s).to_owned(),
+            serde_json::Value::String(s) => *s = super::examples::decimal_text(s).to_owned(),
             serde_json::Value::Array(items) => items.iter_mut().for_each(plain),
             serde_json::Value::Object(members) => members.values_mut().for_each(plain),
             _ => {}
         }
     }
-    let mut v = crate::postman::example_params(api, op);
+    let mut v = super::examples::example_params(api, op);
     plain(&mut v);
     v
 }
@@ -498,10 +496,6 @@ fn operation(api: &Api, op: &Operation, otp: Option<&OtpPlan>) -> OperationPlan 
         text: partner_text(&op.doc),
         evidence: sentences::evidence(op.source),
         decisions: op.decisions.clone(),
-        params_note: match &op.params {
-            Params::Unspecified { note } => partner_text(note),
-            Params::Fields { .. } => String::new(),
-        },
         answer_note: match &op.response {
             Response::Unspecified { note } | Response::Empty { note } => partner_text(note),
             Response::Fields { .. } | Response::Record { .. } => String::new(),

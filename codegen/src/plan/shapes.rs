@@ -3,8 +3,8 @@
 use super::sentences;
 use super::{Direction, Doc, Words};
 use crate::model::{
-    Constraint, ConstraintKind, EnumDef, EnumWireType, Field, Notification, ParamRef, Record,
-    Requirement, ResultCode, Rule, Source, TypeRef,
+    Constraint, ConstraintKind, Emptiness, EnumDef, EnumWireType, Field, Notification, ParamRef,
+    Record, Requirement, ResultCode, Rule, Source, TypeRef,
 };
 use crate::rules::{Check, CheckLevel, RuleKind};
 use crate::text::partner_text;
@@ -76,9 +76,13 @@ impl FieldPlan {
         self.requirement == Requirement::Required
     }
 
-    /// Whether a required text must also be non-empty (the runtimes' `required` check).
-    pub fn required_text(&self) -> bool {
-        self.required() && self.ty == TypeRef::String
+    /// `Some` when the sent shape must hold a non-empty value: a required field whose type
+    /// has an empty value ([`TypeRef::emptiness`]: a string's `""`, a document of no
+    /// bytes), which the service reads as not sent. Every runtime's `required` check then
+    /// reads the value's emptiness (the rule `required`, as for an absent value), and a
+    /// renderer only writes its language's test of the [`Emptiness`] it is given.
+    pub fn non_empty(&self) -> Option<Emptiness> {
+        self.ty.emptiness().filter(|_| self.required())
     }
 
     /// `Some(note)` when the field is deprecated (both directions say so).

@@ -159,6 +159,46 @@ fn required_fields_have_the_required_check_and_checks_come_from_the_registry() {
     }
 }
 
+/// A required string or document must not be empty (the service reads either as not sent),
+/// and the plan says so once for every renderer: `non_empty` is the field's type's empty
+/// value exactly when the field is required. The spec has required documents
+/// (`applyForCnyExpress`'s files) and a conditional one named by a constraint (`invoice`).
+#[test]
+fn a_required_string_or_document_must_not_be_empty() {
+    use crate::model::{ConstraintKind, Emptiness, TypeRef};
+    let (_, plan) = spec();
+    let mut seen = (0, 0);
+    for p in plan.operations() {
+        for f in p.params() {
+            let want = match (&f.ty, f.required()) {
+                (TypeRef::String, true) => Some(Emptiness::Text),
+                (TypeRef::Document, true) => Some(Emptiness::Document),
+                _ => None,
+            };
+            assert_eq!(f.non_empty(), want, "{}.{}", p.wire_name, f.wire_name);
+            match want {
+                Some(Emptiness::Text) => seen.0 += 1,
+                Some(Emptiness::Document) => seen.1 += 1,
+                None => {}
+            }
+        }
+    }
+    assert!(seen.0 > 50 && seen.1 >= 2, "{seen:?}");
+    let cny = plan
+        .operations()
+        .find(|p| p.wire_name == "applyForCnyExpress")
+        .expect("applyForCnyExpress");
+    let invoice = cny
+        .constraints
+        .iter()
+        .find_map(|c| match &c.kind {
+            ConstraintKind::RequiredIf { field, .. } if field.wire_name == "invoice" => Some(field),
+            _ => None,
+        })
+        .expect("invoice is required_if");
+    assert_eq!(invoice.empty, Some(Emptiness::Document));
+}
+
 /// A decision marking more than three items applies throughout (listed once); one marking
 /// three or fewer is linked from each.
 #[test]

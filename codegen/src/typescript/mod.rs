@@ -43,7 +43,7 @@ pub const SRC: &str = "typescript/src";
 pub const HEADER: &str = crate::artifact::GENERATED_HEADER;
 
 /// The version of the hand-written runtime the package needs.
-pub const RUNTIME_VERSION: &str = "0.3.0";
+pub const RUNTIME_VERSION: &str = "0.4.0";
 
 /// The width doc comments wrap at.
 const WIDTH: usize = 96;
@@ -197,6 +197,51 @@ mod tests {
                 "shape.ts `checks()` has no `{case}`"
             );
         }
+    }
+
+    /// The runtime refuses an empty value of a required field for exactly the descriptor
+    /// kinds whose type has an empty value (`TypeRef::emptiness`, which the plan's
+    /// `FieldPlan::non_empty` reads): `emptyOf()` in `shape.ts` has a case of each, and
+    /// none of a type without one.
+    #[test]
+    fn the_runtime_refuses_empty_values_of_the_types_the_model_says() {
+        use crate::model::{DecimalWire, Emptiness, TypeRef};
+        let shape = Path::new(env!("CARGO_MANIFEST_DIR")).join("../typescript/src/shape.ts");
+        let shape = std::fs::read_to_string(shape).expect("typescript/src/shape.ts");
+        let start = shape
+            .find("function emptyOf(")
+            .expect("shape.ts has emptyOf()");
+        let body = &shape[start..];
+        let body = &body[..body.find("\n}\n").expect("emptyOf() ends")];
+        let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let plan = crate::plan::build(&crate::check_spec(&spec).expect("spec/ checks").api);
+        let scalars = [
+            TypeRef::String,
+            TypeRef::Int,
+            TypeRef::Long,
+            TypeRef::Decimal {
+                wire: DecimalWire::String,
+            },
+            TypeRef::Bool,
+            TypeRef::Date,
+            TypeRef::Document,
+            TypeRef::Scalar,
+            TypeRef::Json,
+        ];
+        let mut emptiable = 0;
+        for ty in &scalars {
+            let descriptor = types::descriptor(ty, &plan);
+            let kind = descriptor.split('"').nth(1).expect("a kind");
+            let case = format!("case \"{kind}\":");
+            match ty.emptiness() {
+                Some(Emptiness::Text | Emptiness::Document) => {
+                    assert!(body.contains(&case), "emptyOf() has no `{case}`");
+                    emptiable += 1;
+                }
+                None => assert!(!body.contains(&case), "emptyOf() has `{case}`"),
+            }
+        }
+        assert_eq!(body.matches("case ").count(), emptiable, "{body}");
     }
 
     #[test]

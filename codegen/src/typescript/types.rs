@@ -208,7 +208,7 @@ fn field_shape(f: &FieldPlan, plan: &SdkPlan) -> String {
 }
 
 fn param_ref(p: &ParamRef) -> String {
-    format!("[{}, {}]", string(&p.wire_name), p.text)
+    format!("[{}, {}]", string(&p.wire_name), p.empty.is_some())
 }
 
 /// The descriptor of a constraint the client checks (`None` for the service's own).

@@ -187,11 +187,13 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
         if self.remark is not None:
             v.is_type(p, self.remark, str, "a str")
         p = at.field("supportDocumentFile")
-        v.is_document(p, self.support_document_file)
+        if v.is_document(p, self.support_document_file):
+            v.required(p, self.support_document_file != b"")
         p = at.field("supportDocumentType")
         v.is_type(p, self.support_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("companyRegisDocumentFile")
-        v.is_document(p, self.company_regis_document_file)
+        if v.is_document(p, self.company_regis_document_file):
+            v.required(p, self.company_regis_document_file != b"")
         p = at.field("companyRegisDocumentType")
         v.is_type(p, self.company_regis_document_type, CnyDocumentType, "a CnyDocumentType")
         p = at.field("invoice")
@@ -207,7 +209,7 @@ class ApplyForCnyExpressRequest(Request[ApplyForCnyExpressResponse]):
                 if v.is_type(q, order_array_item, OrderItem, "a OrderItem"):
                     order_array_item._validate_at(v, q)
         v.required_if(at.field("beneficiaryCountryCode"), (self.beneficiary_country_code is not None and self.beneficiary_country_code != ""), _w.wire_text(self.beneficiary_type) == "1", "beneficiaryType is 1")
-        v.required_if(at.field("invoice"), self.invoice is not None, sum((x.amount for x in self.order_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
+        v.required_if(at.field("invoice"), (self.invoice is not None and self.invoice != b""), sum((x.amount for x in self.order_array if x.amount is not None), Decimal(0)) > Decimal("70000"), "the sum of oderArray[].amount is greater than 70000")
 
     def _to_wire(self) -> dict[str, WireValue]:
         out: dict[str, WireValue] = {}

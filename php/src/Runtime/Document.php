@@ -9,7 +9,10 @@ namespace Baas\Runtime;
  * `document`, decision `document-type`). A PHP string cannot tell bytes from Base64 text, so a
  * document field takes this value object: build it from bytes or a file and the SDK sends
  * standard Base64 with padding (RFC 4648 section 4). `var_dump`, `print_r` and string casts
- * show its size only, since documents are large and may hold personal data.
+ * show its size only, since documents are large and may hold personal data. `var_export` shows
+ * the bytes: it reads the object's properties, as `==` and PHPUnit's `assertEquals` do, and a
+ * document kept out of its properties (a closure, a `WeakMap`) would no longer compare by its
+ * bytes (two documents of different bytes would be "equal", or of the same bytes not).
  */
 final class Document implements \Stringable
 {

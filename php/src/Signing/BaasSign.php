@@ -29,7 +29,7 @@ final class BaasSign
     /** The environment variable that holds the private key. */
     public const KEY_VARIABLE = 'BAAS_PRIVATE_KEY';
     /** What `--version` prints after the command's name (the Rust `baas-sign`'s version). */
-    public const VERSION = '0.1.0';
+    public const VERSION = '0.1.1';
 
     private const PROG = 'baas-sign';
     private const USAGE = 'usage: ' . self::PROG . ' [-h] [-V] [--verify | --attach]';

@@ -5,12 +5,17 @@ declare(strict_types=1);
 namespace Baas\Runtime\Tests\Client;
 
 use Baas\Client\Client;
+use Baas\Client\Enums\BeneficiaryType;
+use Baas\Client\Enums\CnyDocumentType;
 use Baas\Client\Enums\Currency;
 use Baas\Client\Enums\OrderByDesc;
 use Baas\Client\Enums\OtpType;
+use Baas\Client\Enums\PaymentPurpose;
 use Baas\Client\Enums\ResultCode;
 use Baas\Client\Enums\TxStatus;
+use Baas\Client\Records\OrderItem;
 use Baas\Runtime\Decimal;
+use Baas\Runtime\Document;
 use Baas\Runtime\Envelope;
 use Baas\Runtime\Exception\ApiError;
 use Baas\Runtime\Exception\BaasException;
@@ -220,6 +225,18 @@ final class ScenarioRun
                 'otpType' => OtpType::from($value),
                 'orderByDesc' => OrderByDesc::from($value),
                 'txStatus' => array_map(static fn (int|string $s): TxStatus => TxStatus::from((int) $s), $value),
+                'beneficiaryType' => BeneficiaryType::from($value),
+                'paymentPurpose' => PaymentPurpose::from($value),
+                'supportDocumentType', 'companyRegisDocumentType', 'invoiceDocumentType' => CnyDocumentType::from($value),
+                // A document, given as its Base64 text as the wire carries it.
+                'supportDocumentFile', 'companyRegisDocumentFile', 'invoice' => Document::fromBytes((string) base64_decode($value, true)),
+                'oderArray' => array_map(static fn (array $o): OrderItem => new OrderItem(
+                    productName: $o['productName'],
+                    quantity: $o['quantity'],
+                    amount: Decimal::of($o['amount']),
+                    orderTime: $o['orderTime'],
+                    platform: $o['platform'],
+                ), $value),
                 default => $value,
             };
         }
@@ -234,6 +251,7 @@ final class ScenarioRun
             ['getTransResult', 'until_final'] => $c->getTransResultUntilFinal(...$args, policy: new WaitPolicy(0.05, 0.5, 30)),
             ['getTransList', 'call'] => $c->getTransList(...$args),
             ['getTransList', 'pages'] => iterator_to_array($c->getTransListItems(...$args), false),
+            ['applyForCnyExpress', 'call'] => $c->applyForCnyExpress(...$args),
             default => throw new \LogicException("the runner does not know $operation in mode $mode"),
         };
     }

@@ -16,6 +16,7 @@ use Baas\Runtime\Decimal;
 use Baas\Runtime\Document;
 use Baas\Runtime\Exception\DecodeError;
 use Baas\Runtime\Exception\InvalidRequest;
+use Baas\Runtime\Outcome;
 use Baas\Runtime\Read;
 use Baas\Runtime\RuleKind;
 use Baas\Runtime\Testing\MockService;
@@ -42,10 +43,10 @@ final class DocumentTest extends TestCase
         $this->client = new Client(new Config('https://baas.example.com', 'partner1', new PrivateKey(self::KEY), retryBackoff: 0.0), $this->mock);
     }
 
-    private function cny(Document $support, ?Document $invoice = null): ApplyForCnyExpressRequest
+    private function cny(Document $support, ?Document $invoice = null, string $payer = '1000000001', string $amount = '100.00'): ApplyForCnyExpressRequest
     {
         return new ApplyForCnyExpressRequest(
-            payerAccountId: '1000000001',
+            payerAccountId: $payer,
             beneficiaryType: BeneficiaryType::Enterprise,
             beneficiaryName: 'Shenzhen Trading',
             beneficiaryIdNumber: '91440300',
@@ -59,7 +60,7 @@ final class DocumentTest extends TestCase
             companyRegisDocumentFile: Document::fromBytes('registration'),
             companyRegisDocumentType: CnyDocumentType::Pdf,
             invoiceDocumentType: CnyDocumentType::Pdf,
-            oderArray: [new OrderItem(productName: 'goods', quantity: 1, amount: Decimal::of('100.00'), orderTime: 1, platform: 'shop')],
+            oderArray: [new OrderItem(productName: 'goods', quantity: 1, amount: Decimal::of($amount), orderTime: 1, platform: 'shop')],
             invoice: $invoice,
         );
     }
@@ -100,6 +101,52 @@ final class DocumentTest extends TestCase
             self::assertStringContainsString('31457281 bytes, at most 31457280 allowed', $e->getMessage());
         }
         self::assertCount(1, $this->mock->requestsOf(ApplyForCnyExpressRequest::class));
+    }
+
+    /**
+     * The violations of a request refused before sending, as [field, rule], and the message.
+     *
+     * @return array{0: list<array{0: string, 1: RuleKind}>, 1: string}
+     */
+    private function refused(ApplyForCnyExpressRequest $request): array
+    {
+        try {
+            $this->client->runtime()->execute($request);
+        } catch (InvalidRequest $e) {
+            self::assertSame(Outcome::NotSent, $e->outcome());
+            return [array_values(array_map(static fn ($v): array => [$v->field, $v->rule], $e->violations)), $e->getMessage()];
+        }
+        self::fail('no InvalidRequest');
+    }
+
+    public function testAnEmptyRequiredDocumentIsRefusedBeforeSendingAsAnEmptyStringIs(): void
+    {
+        $this->mock->on(ApplyForCnyExpressRequest::class, fn (): array => ['applicationId' => 'A1']);
+        [$document, $documentMessage] = $this->refused($this->cny(Document::fromBytes('')));
+        self::assertSame([['supportDocumentFile', RuleKind::Required]], $document);
+        [$text, $textMessage] = $this->refused($this->cny(Document::fromBytes('s'), payer: ''));
+        self::assertSame([['payerAccountId', RuleKind::Required]], $text);
+        self::assertSame($textMessage, str_replace('supportDocumentFile', 'payerAccountId', $documentMessage));
+        // An empty invoice while the orders exceed 70000 is an absent one.
+        [$invoice] = $this->refused($this->cny(Document::fromBytes('s'), Document::fromBytes(''), amount: '70000.01'));
+        self::assertSame([['invoice', RuleKind::RequiredIf]], $invoice);
+        self::assertCount(0, $this->mock->requestsOf(ApplyForCnyExpressRequest::class));
+        $this->client->runtime()->execute($this->cny(Document::fromBytes("\0"), Document::fromBytes("\0"), amount: '70000.01'));
+        self::assertCount(1, $this->mock->requestsOf(ApplyForCnyExpressRequest::class));
+    }
+
+    /**
+     * A document compares by its bytes, with `==` and `assertEquals` as with `equals()`: what keeps
+     * its bytes in a property, where `var_export` shows them (see the class's doc).
+     */
+    public function testADocumentComparesByItsBytes(): void
+    {
+        self::assertTrue(Document::fromBytes('a') == Document::fromBytes('a'));
+        self::assertFalse(Document::fromBytes('a') == Document::fromBytes('b'));
+        self::assertEquals(Document::fromBytes('a'), Document::fromBytes('a'));
+        self::assertNotEquals(Document::fromBytes('a'), Document::fromBytes('b'));
+        self::assertTrue(Document::fromBytes('a')->equals(Document::fromBytes('a')));
+        self::assertSame("\0\xff", (clone Document::fromBytes("\0\xff"))->bytes());
     }
 
     public function testNoDumpShowsADocument(): void

@@ -33,36 +33,14 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
     value: &T,
     key: &PrivateKey,
 ) -> Option<(Vec<u8>, [u8; 32])> {
-    let mut direct = SCRATCH
-        .try_with(|kept| kept.borrow_mut().take())
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| Direct {
-            out: Vec::new(),
-            pairs: Vec::with_capacity(512),
-            spans: Vec::with_capacity(32),
-            path: Vec::with_capacity(64),
-            members: Vec::with_capacity(16),
-            elements: Vec::new(),
-            key_text: Vec::with_capacity(256),
-            sender_at: 0,
-            spare: Vec::with_capacity(32),
-            shapes: Shapes::default(),
-            depth: 0,
-            scratch: Vec::new(),
-        });
-    direct.clear();
+    let mut direct = Direct::take();
     direct.out = Vec::with_capacity(512);
     let taken = value.serialize(&mut direct).is_ok()
         && direct.out.len() <= MAX_BODY
         && !over_budget(direct.out.len(), direct.pairs.len());
     let out = std::mem::take(&mut direct.out);
     let digest = taken.then(|| digest(&mut direct, key));
-    // The buffers are kept for the thread's next request, when small.
-    if direct.pairs.capacity() <= KEEP_BYTES && direct.key_text.capacity() <= KEEP_BYTES {
-        direct.clear();
-        let _ = SCRATCH.try_with(|kept| *kept.borrow_mut() = Some(direct));
-    }
+    direct.keep();
     Some((out, digest?))
 }
 
@@ -128,6 +106,38 @@ struct Direct {
 }
 
 impl Direct {
+    /// The buffers of this thread's previous call (or new ones), emptied.
+    fn take() -> Direct {
+        let mut direct = SCRATCH
+            .try_with(|kept| kept.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Direct {
+                out: Vec::new(),
+                pairs: Vec::with_capacity(512),
+                spans: Vec::with_capacity(32),
+                path: Vec::with_capacity(64),
+                members: Vec::with_capacity(16),
+                elements: Vec::new(),
+                key_text: Vec::with_capacity(256),
+                sender_at: 0,
+                spare: Vec::with_capacity(32),
+                shapes: Shapes::default(),
+                depth: 0,
+                scratch: Vec::new(),
+            });
+        direct.clear();
+        direct
+    }
+
+    /// Keeps the buffers for the thread's next call, when small.
+    fn keep(mut self) {
+        if self.pairs.capacity() <= KEEP_BYTES && self.key_text.capacity() <= KEEP_BYTES {
+            self.clear();
+            let _ = SCRATCH.try_with(|kept| *kept.borrow_mut() = Some(self));
+        }
+    }
+
     /// Empties every buffer (keeping its memory).
     fn clear(&mut self) {
         self.out.clear();
@@ -389,7 +399,10 @@ impl Compound<'_> {
     }
 }
 
+mod envelope;
 mod serializer;
+
+pub(crate) use envelope::{serialize_request_signed, RequestHead};
 
 #[cfg(test)]
 #[path = "direct_tests.rs"]

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::serialize_signed;
+use super::{serialize_request_signed, serialize_signed, RequestHead};
 use crate::canonical::Borrowed;
 use crate::secret::PrivateKey;
 use crate::{Amount, RawJson};
@@ -259,5 +259,105 @@ proptest! {
     ) {
         let value = Value::Object(members.into_iter().collect());
         prop_assert!(agrees(&value)?, "{}", value);
+    }
+}
+
+/// The request envelope as `envelope.rs` declares it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestEnvelope<'a, P: ?Sized> {
+    request_id: &'a str,
+    sender: &'a str,
+    locale: &'a str,
+    timestamp: i64,
+    salt: &'a str,
+    params: &'a P,
+}
+
+/// The envelope written from its known order gives the bytes and digest of the envelope
+/// struct (through `agrees`: serde_json's bytes, the parse's digest); when it leaves the
+/// envelope to the generic pass, that pass either leaves it too or agrees.
+fn request_agrees<P: Serialize + ?Sized>(
+    head: &RequestHead<'_>,
+    params: &P,
+) -> Result<bool, TestCaseError> {
+    let envelope = RequestEnvelope {
+        request_id: head.request_id,
+        sender: head.sender,
+        locale: head.locale,
+        timestamp: head.timestamp,
+        salt: head.salt,
+        params,
+    };
+    let generic = agrees(&envelope)?;
+    let Some((bytes, digest)) = serialize_request_signed(head, params, &key()) else {
+        return Ok(false);
+    };
+    prop_assert!(
+        generic,
+        "taken by the envelope's pass, not by the generic one"
+    );
+    prop_assert_eq!(Some((bytes, digest)), serialize_signed(&envelope, &key()));
+    Ok(true)
+}
+
+#[test]
+fn request_envelopes_are_signed_in_their_known_order() {
+    let head = RequestHead {
+        request_id: "client1a1b2c3d4e5f60718293a4b5c6d7e8f9",
+        sender: "client1",
+        locale: "en_KE",
+        timestamp: 1_650_533_105_687,
+        salt: "9f8e7d6c5b4a39281706f5e4",
+    };
+    let taken = |params: &Value| request_agrees(&head, params).map_err(|e| e.to_string());
+    assert_eq!(
+        request_agrees(&head, &params()).map_err(|e| e.to_string()),
+        Ok(true)
+    );
+    for params in [
+        json!({"accountId": "1002003004005"}),
+        json!({}),
+        json!([]),
+        json!([1, {"a": "b"}]),
+        json!("text"),
+        json!(7),
+        json!({"senderKey": 1, "signature": "x", "z": {"y": [true]}}),
+    ] {
+        assert_eq!(taken(&params), Ok(true), "{params}");
+    }
+    // What a rule refuses is left to the generic passes (which refuse it or sign it).
+    for params in [json!({"a": null}), json!({"a": 1.5}), json!({"a": "x&b=1"})] {
+        assert_eq!(taken(&params), Ok(false), "{params}");
+    }
+    let recut = RequestHead {
+        sender: "c&params.a=1",
+        ..head
+    };
+    assert_eq!(
+        request_agrees(&recut, &json!({})).map_err(|e| e.to_string()),
+        Ok(false)
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn request_envelopes_agree_with_the_struct(
+        id in "[a-z0-9&=.é\"\\\\]{0,8}",
+        sender in "[a-z&= \"\\\\\u{1}]{0,6}",
+        locale in "[a-zA-Z_&=.]{0,6}",
+        timestamp in any::<i64>(),
+        salt in "[0-9a-f&=]{0,6}",
+        params in prop_oneof![clean_value(), json_value()],
+    ) {
+        let head = RequestHead {
+            request_id: &id,
+            sender: &sender,
+            locale: &locale,
+            timestamp,
+            salt: &salt,
+        };
+        request_agrees(&head, &params)?;
     }
 }

@@ -2,7 +2,7 @@
 //! checks, and an operation's constraints, as calls of `baas_runtime.validate.Validator`.
 
 use super::super::names::{decimal, ident, string};
-use crate::model::{Condition, ConstraintKind, ParamRef, TypeRef};
+use crate::model::{Condition, ConstraintKind, Emptiness, ParamRef, TypeRef};
 use crate::plan::{param_words, ConstraintPlan, FieldPlan};
 use crate::rules::{Check, CheckArg, CheckLevel, CheckValue};
 use crate::text::Out;
@@ -110,8 +110,11 @@ pub fn field_checks(out: &mut Out, field: &FieldPlan) {
         ),
         ty => (checks(field, CheckLevel::Value, ty, &value, "p"), None),
     };
-    if field.required_text() {
-        body.insert(0, format!("v.required(p, {value} != \"\")"));
+    if let Some(emptiness) = field.non_empty() {
+        body.insert(
+            0,
+            format!("v.required(p, {})", not_empty(emptiness, &value)),
+        );
     }
     let cond = type_check(&field.ty, field.open_values, &value, "p");
     if cond.is_none() && body.is_empty() && elements.is_none() {
@@ -148,14 +151,23 @@ fn param(p: &ParamRef) -> String {
     ident(&param_words(p))
 }
 
-/// Whether a parameter is present: set, and for strings non-empty.
+/// That a value of a type with an empty value is not empty (a `str`, or a document's
+/// `bytes`, which never equal `""`).
+fn not_empty(emptiness: Emptiness, value: &str) -> String {
+    match emptiness {
+        Emptiness::Text => format!("{value} != \"\""),
+        Emptiness::Document => format!("{value} != b\"\""),
+    }
+}
+
+/// Whether a parameter is present: set, and for a string or a document non-empty.
 fn present(p: &ParamRef) -> String {
-    let id = param(p);
-    match (p.text, p.optional) {
-        (true, true) => format!("(self.{id} is not None and self.{id} != \"\")"),
-        (false, true) => format!("self.{id} is not None"),
-        (true, false) => format!("self.{id} != \"\""),
-        (false, false) => "True".to_owned(),
+    let value = format!("self.{}", param(p));
+    match (p.empty, p.optional) {
+        (Some(e), true) => format!("({value} is not None and {})", not_empty(e, &value)),
+        (None, true) => format!("{value} is not None"),
+        (Some(e), false) => not_empty(e, &value),
+        (None, false) => "True".to_owned(),
     }
 }
 

@@ -126,6 +126,8 @@ final class ApplyForCnyExpressRequest implements Request
         if ($this->messageToBeneficiary !== null) {
             $v->maxChars($at->field('messageToBeneficiary'), $this->messageToBeneficiary, 100);
         }
+        $v->required($at->field('supportDocumentFile'), $this->supportDocumentFile->length() !== 0);
+        $v->required($at->field('companyRegisDocumentFile'), $this->companyRegisDocumentFile->length() !== 0);
         if ($this->invoice !== null) {
             $v->maxBytes($at->field('invoice'), $this->invoice->length(), 31457280);
         }
@@ -135,7 +137,7 @@ final class ApplyForCnyExpressRequest implements Request
             }
         }
         $v->requiredIf($at->field('beneficiaryCountryCode'), ($this->beneficiaryCountryCode !== null && $this->beneficiaryCountryCode !== ''), $this->beneficiaryType?->value === '1', 'beneficiaryType is 1');
-        $v->requiredIf($at->field('invoice'), $this->invoice !== null, Decimal::sum(array_map(static fn (OrderItem $x): Decimal => $x->amount, $this->oderArray ?? []))->compareTo('70000') > 0, 'the sum of oderArray[].amount is greater than 70000');
+        $v->requiredIf($at->field('invoice'), ($this->invoice !== null && $this->invoice->length() !== 0), Decimal::sum(array_map(static fn (OrderItem $x): Decimal => $x->amount, $this->oderArray ?? []))->compareTo('70000') > 0, 'the sum of oderArray[].amount is greater than 70000');
     }
 
     /**

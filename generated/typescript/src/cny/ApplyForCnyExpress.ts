@@ -113,7 +113,7 @@ const ApplyForCnyExpressRequestShape: rt.RecordShape = recordShape("ApplyForCnyE
   { wire: "oderArray", ty: { k: "array", item: { k: "record", record: () => OrderItemShape } }, required: true },
 ], () => [
   { k: "required_if", field: ["beneficiaryCountryCode", true], when: { k: "equals", field: "beneficiaryType", value: "1" }, words: "beneficiaryType is 1" },
-  { k: "required_if", field: ["invoice", false], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
+  { k: "required_if", field: ["invoice", true], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
 ]);
 
 /**

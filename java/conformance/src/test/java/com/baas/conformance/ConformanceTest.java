@@ -9,7 +9,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.baas.client.Client;
 import com.baas.client.ResultCode;
 import com.baas.client.SettlingPending;
+import com.baas.client.cny.ApplyForCnyExpressRequest;
+import com.baas.client.model.BeneficiaryType;
+import com.baas.client.model.CnyDocumentType;
 import com.baas.client.model.Currency;
+import com.baas.client.model.OrderItem;
+import com.baas.client.model.PaymentPurpose;
 import com.baas.client.model.OrderByDesc;
 import com.baas.client.model.OtpType;
 import com.baas.client.model.TxStatus;
@@ -27,6 +32,7 @@ import com.baas.client.transfers.ApplyForTransferResponse;
 import com.baas.client.transfers.GetTransListResponse;
 import com.baas.runtime.ApiException;
 import com.baas.runtime.BaasException;
+import com.baas.runtime.Document;
 import com.baas.runtime.FileProcessedIds;
 import com.baas.runtime.InvalidRequestException;
 import com.baas.runtime.Operation;
@@ -49,6 +55,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -166,8 +173,39 @@ class ConformanceTest {
                             .pageSize(Integer.parseInt(Json.str(p, "pageSize")))
                             .orderByDesc(OrderByDesc.of(Json.str(p, "orderByDesc"))).build();
                 }
+                case "applyForCnyExpress" -> {
+                    List<OrderItem> orders = new ArrayList<>();
+                    for (JsonValue.JsonObject o : Json.objects(p.get("oderArray"))) {
+                        orders.add(OrderItem.builder().productName(Json.str(o, "productName"))
+                                .quantity(Integer.parseInt(Json.str(o, "quantity"))).amount(new BigDecimal(Json.str(o, "amount")))
+                                .orderTime(Long.parseLong(Json.str(o, "orderTime"))).platform(Json.str(o, "platform")).build());
+                    }
+                    ApplyForCnyExpressRequest.Build b = ApplyForCnyExpressRequest.builder()
+                            .payerAccountId(Json.str(p, "payerAccountId"))
+                            .beneficiaryType(BeneficiaryType.of(Json.str(p, "beneficiaryType")))
+                            .beneficiaryName(Json.str(p, "beneficiaryName"))
+                            .beneficiaryIdNumber(Json.str(p, "beneficiaryIdNumber"))
+                            .beneficiaryBankCode(Json.str(p, "beneficiaryBankCode"))
+                            .beneficiaryBankName(Json.str(p, "beneficiaryBankName"))
+                            .beneficiaryBankAddress(Json.str(p, "beneficiaryBankAddress"))
+                            .beneficiaryAccountId(Json.str(p, "beneficiaryAccountId"))
+                            .paymentPurpose(PaymentPurpose.of(Json.str(p, "paymentPurpose")))
+                            .supportDocumentFile(document(Json.str(p, "supportDocumentFile")))
+                            .supportDocumentType(CnyDocumentType.of(Json.str(p, "supportDocumentType")))
+                            .companyRegisDocumentFile(document(Json.str(p, "companyRegisDocumentFile")))
+                            .companyRegisDocumentType(CnyDocumentType.of(Json.str(p, "companyRegisDocumentType")))
+                            .invoiceDocumentType(CnyDocumentType.of(Json.str(p, "invoiceDocumentType")))
+                            .orderArray(orders);
+                    Json.opt(p, "invoice").ifPresent(text -> b.invoice(document(text)));
+                    yield b.build();
+                }
                 default -> throw new AssertionError("no operation " + call + " in this runner");
             };
+        }
+
+        /** A document as a scenario gives it: its Base64 text, as the wire carries it. */
+        static Document document(String base64) {
+            return Document.ofBytes(Base64.getDecoder().decode(base64));
         }
 
         /** Runs a step's call in its mode: the typed answer, or the items of every page. */

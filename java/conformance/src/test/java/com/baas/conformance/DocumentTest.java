@@ -17,6 +17,7 @@ import com.baas.runtime.Config;
 import com.baas.runtime.DecodeException;
 import com.baas.runtime.Document;
 import com.baas.runtime.InvalidRequestException;
+import com.baas.runtime.Outcome;
 import com.baas.runtime.Rule;
 import com.baas.runtime.Wire;
 import com.baas.runtime.testing.MockAnswer;
@@ -45,14 +46,18 @@ class DocumentTest {
     final Client client = new Client(Config.builder("https://baas.example.com", "partner1", KEY).build(), mock);
 
     static ApplyForCnyExpressRequest cny(Document invoice) {
-        return ApplyForCnyExpressRequest.builder().payerAccountId("1000000001").beneficiaryType(BeneficiaryType.ENTERPRISE)
+        return cny("1000000001", Document.ofBytes(new byte[] {1}), invoice, "100.00");
+    }
+
+    static ApplyForCnyExpressRequest cny(String payer, Document support, Document invoice, String amount) {
+        return ApplyForCnyExpressRequest.builder().payerAccountId(payer).beneficiaryType(BeneficiaryType.ENTERPRISE)
                 .beneficiaryName("Shenzhen Trading").beneficiaryIdNumber("91440300").beneficiaryBankCode("CMB")
                 .beneficiaryBankName("China Merchants Bank").beneficiaryBankAddress("Shenzhen")
                 .beneficiaryAccountId("6225880000000000").paymentPurpose(PaymentPurpose.PURCHASE_GOODS)
-                .supportDocumentFile(Document.ofBytes(new byte[] {1})).supportDocumentType(CnyDocumentType.PDF)
+                .supportDocumentFile(support).supportDocumentType(CnyDocumentType.PDF)
                 .companyRegisDocumentFile(Document.ofBytes(new byte[] {2})).companyRegisDocumentType(CnyDocumentType.PDF)
                 .invoiceDocumentType(CnyDocumentType.PDF)
-                .orderArray(List.of(OrderItem.builder().productName("goods").quantity(1).amount(new BigDecimal("100.00"))
+                .orderArray(List.of(OrderItem.builder().productName("goods").quantity(1).amount(new BigDecimal(amount))
                         .orderTime(1L).platform("shop").build()))
                 .invoice(invoice).build();
     }
@@ -89,6 +94,32 @@ class DocumentTest {
         assertEquals(Rule.BASE64_MAX_BYTES, e.violations().get(0).rule());
         assertTrue(e.getMessage().contains("31457281 bytes, at most 31457280 allowed"), e.getMessage());
         assertEquals(1, mock.requests().size());
+    }
+
+    @Test
+    void anEmptyRequiredDocumentIsRefusedBeforeSendingAsAnEmptyStringIs() {
+        mock.on(ApplyForCnyExpressRequest.PATH, p -> MockAnswer.data("{\"applicationId\":\"A1\"}"));
+        Document empty = Document.ofBytes(new byte[0]);
+        Document oneByte = Document.ofBytes(new byte[] {0});
+        InvalidRequestException document = assertThrows(InvalidRequestException.class,
+                () -> client.applyForCnyExpress(cny("1000000001", empty, null, "100.00")));
+        assertEquals(List.of("supportDocumentFile " + Rule.REQUIRED), shown(document));
+        assertEquals(Outcome.NOT_SENT, document.outcome());
+        InvalidRequestException text = assertThrows(InvalidRequestException.class,
+                () -> client.applyForCnyExpress(cny("", oneByte, null, "100.00")));
+        assertEquals(List.of("payerAccountId " + Rule.REQUIRED), shown(text));
+        assertEquals(text.getMessage(), document.getMessage().replace("supportDocumentFile", "payerAccountId"));
+        // An empty invoice while the orders exceed 70000 is an absent one.
+        InvalidRequestException invoice = assertThrows(InvalidRequestException.class,
+                () -> client.applyForCnyExpress(cny("1000000001", oneByte, empty, "70000.01")));
+        assertEquals(List.of("invoice " + Rule.REQUIRED_IF), shown(invoice));
+        assertEquals(0, mock.requests().size());
+        client.applyForCnyExpress(cny("1000000001", oneByte, oneByte, "70000.01"));
+        assertEquals(1, mock.requests().size());
+    }
+
+    static List<String> shown(InvalidRequestException e) {
+        return e.violations().stream().map(v -> v.field() + " " + v.rule()).toList();
     }
 
     @Test

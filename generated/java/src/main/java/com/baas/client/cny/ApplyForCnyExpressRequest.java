@@ -707,9 +707,9 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
         if (messageToBeneficiary != null) {
             v.maxChars(at.field("messageToBeneficiary"), messageToBeneficiary, 100L);
         }
-        v.required(at.field("supportDocumentFile"), supportDocumentFile != null);
+        v.required(at.field("supportDocumentFile"), supportDocumentFile != null && supportDocumentFile.length() != 0);
         v.required(at.field("supportDocumentType"), supportDocumentType != null);
-        v.required(at.field("companyRegisDocumentFile"), companyRegisDocumentFile != null);
+        v.required(at.field("companyRegisDocumentFile"), companyRegisDocumentFile != null && companyRegisDocumentFile.length() != 0);
         v.required(at.field("companyRegisDocumentType"), companyRegisDocumentType != null);
         if (invoice != null) {
             v.maxBytes(at.field("invoice"), (long) invoice.length(), 31457280L);
@@ -725,7 +725,7 @@ public final class ApplyForCnyExpressRequest implements Operation<ApplyForCnyExp
             }
         }
         v.requiredIf(at.field("beneficiaryCountryCode"), beneficiaryCountryCode != null && !beneficiaryCountryCode.isEmpty(), beneficiaryType != null && beneficiaryType.wire().equals("1"), "beneficiaryType is 1");
-        v.requiredIf(at.field("invoice"), invoice != null, orderArray != null && orderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
+        v.requiredIf(at.field("invoice"), invoice != null && invoice.length() != 0, orderArray != null && orderArray.stream().filter(Objects::nonNull).map(e -> e.amount()).filter(Objects::nonNull).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(new BigDecimal("70000")) > 0, "the sum of oderArray[].amount is greater than 70000");
     }
 
     @Override

@@ -1,0 +1,139 @@
+//! A request's envelope signed as it is written (issue 36 item 4: the call's own work).
+//!
+//! The envelope's members besides `params` are the runtime's own, so their keys and
+//! the canonical order of their pairs are known here: `locale`, then every pair of
+//! `params` (`params=`, `params.` or `params[` all sort after `locale=` and before
+//! `requestId=`), `requestId`, `salt`, `sender`, `senderKey`, `timestamp`. Only
+//! `params` goes through the serializer that pairs what it writes (the parent module);
+//! the rest is written straight into the JSON text and, in that order, into SHA-256,
+//! with no key kept, sorted or searched for a repeat. The bytes are those
+//! `serde_json` writes for the envelope struct, and the digest the one parsing them back
+//! gives (`direct_tests.rs` checks both).
+
+use serde::Serialize;
+
+use super::super::limits::{over_budget, MAX_BODY};
+use super::super::rules::reads_as_pair_after_ampersand;
+use super::super::scan::Out;
+use super::super::walk::{Emit, Hashing};
+use super::{write_str, Direct};
+use crate::secret::PrivateKey;
+
+/// The members of a request's envelope other than `params`, written in this order
+/// before it (as the envelope struct declares them).
+pub(crate) struct RequestHead<'a> {
+    pub(crate) request_id: &'a str,
+    pub(crate) sender: &'a str,
+    pub(crate) locale: &'a str,
+    pub(crate) timestamp: i64,
+    pub(crate) salt: &'a str,
+}
+
+/// The JSON text of the envelope `head` + `params` and the SHA-256 of its canonical
+/// string with `key`, or `None` when the generic pass must judge it (a value of the
+/// head that rule R3 refuses, `params` that pass does not take, the limits): the
+/// caller then signs the envelope struct as any other value.
+pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
+    head: &RequestHead<'_>,
+    params: &P,
+    key: &PrivateKey,
+) -> Option<(Vec<u8>, [u8; 32])> {
+    let strings = [head.request_id, head.sender, head.locale, head.salt];
+    if strings
+        .iter()
+        .any(|v| v.contains('&') && reads_as_pair_after_ampersand(v.as_bytes()))
+    {
+        return None;
+    }
+    let mut digits = [0u8; 20];
+    let timestamp = decimal_i64(head.timestamp, &mut digits);
+    let mut out = Vec::with_capacity(
+        // The head's text, a small `params`, and the signature spliced in after (78
+        // bytes): a query's envelope is written without growing the buffer.
+        320 + strings.iter().map(|s| s.len()).sum::<usize>(),
+    );
+    let members: [(&[u8], &str); 3] = [
+        (b"{\"requestId\":", head.request_id),
+        (b",\"sender\":", head.sender),
+        (b",\"locale\":", head.locale),
+    ];
+    for (name, value) in members {
+        out.extend_from_slice(name);
+        write_str(&mut out, value).ok()?;
+    }
+    out.extend_from_slice(b",\"timestamp\":");
+    out.extend_from_slice(timestamp);
+    out.extend_from_slice(b",\"salt\":");
+    write_str(&mut out, head.salt).ok()?;
+    out.extend_from_slice(b",\"params\":");
+    let mut direct = Direct::take();
+    direct.out = out;
+    // `params` is written as a member of the envelope, which is open.
+    direct.path.extend_from_slice(b"params");
+    direct.depth = 1;
+    let taken = params.serialize(&mut direct).is_ok() && direct.depth == 1;
+    let mut out = std::mem::take(&mut direct.out);
+    out.push(b'}');
+    // The head's pairs, as the parse counts them for the limit on expansion.
+    let head_pairs = "locale=requestId=salt=sender=timestamp=".len()
+        + strings.iter().map(|s| s.len()).sum::<usize>()
+        + timestamp.len();
+    let taken =
+        taken && out.len() <= MAX_BODY && !over_budget(out.len(), direct.pairs.len() + head_pairs);
+    let digest = taken.then(|| {
+        let mut hashing = Hashing::new();
+        hashing.put3(b"locale=", head.locale.as_bytes(), b"&");
+        for &(start, end) in &direct.spans {
+            let pair = direct.pairs.get(start as usize..end as usize);
+            hashing.put3(pair.unwrap_or_default(), b"&", b"");
+        }
+        hashing.put3(b"requestId=", head.request_id.as_bytes(), b"&salt=");
+        hashing.put3(head.salt.as_bytes(), b"&sender=", head.sender.as_bytes());
+        hashing.put(b"&senderKey=");
+        hashing.sender_key(key);
+        hashing.put3(b"&timestamp=", timestamp, b"");
+        hashing.finish()
+    });
+    direct.keep();
+    Some((out, digest?))
+}
+
+/// The decimal text of `n` (as `serde_json` writes an integer), at the end of `digits`.
+fn decimal_i64(n: i64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut rest = n.unsigned_abs();
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || at == 0 {
+            break;
+        }
+    }
+    if n < 0 && at > 0 {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'-';
+        }
+    }
+    digits.get(at..).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal_i64;
+
+    #[test]
+    fn decimals_are_serde_jsons() {
+        for n in [0, 1, -1, 9, 10, -10, 1_650_533_105_687, i64::MAX, i64::MIN] {
+            let mut digits = [0u8; 20];
+            assert_eq!(
+                decimal_i64(n, &mut digits),
+                serde_json::to_vec(&n).unwrap().as_slice(),
+                "{n}"
+            );
+        }
+    }
+}
