@@ -337,14 +337,34 @@ fn response_fields<'a>(
     body: &'a [u8],
     flat: &Borrowed<'a>,
 ) -> Result<ResponseFields<'a>, Error> {
-    let [request_id, code, msg, data, notification_type, params] = flat.top_members([
-        "requestId",
-        "code",
-        "msg",
-        "data",
-        "notificationType",
-        "params",
-    ]);
+    // A small body read by the lean pass: its members found by their keys in one
+    // match, and its strings known to hold no escape (see `plain`).
+    let mut found = [None; 6];
+    let lean = flat.for_each_plain_top_member(|key, value| {
+        let slot = match key {
+            b"requestId" => 0,
+            b"code" => 1,
+            b"msg" => 2,
+            b"data" => 3,
+            b"notificationType" => 4,
+            b"params" => 5,
+            _ => return,
+        };
+        if let Some(slot) = found.get_mut(slot) {
+            *slot = Some(value);
+        }
+    });
+    if !lean {
+        found = flat.top_members([
+            "requestId",
+            "code",
+            "msg",
+            "data",
+            "notificationType",
+            "params",
+        ]);
+    }
+    let [request_id, code, msg, data, notification_type, params] = found;
     fn member<'de, T: Deserialize<'de> + 'de>(
         status: Option<u16>,
         body: &[u8],
@@ -377,7 +397,18 @@ fn response_fields<'a>(
     };
     // Most members are strings without an escape: their text between the quotes is
     // the value (the parse checked it), no deserializer needed.
-    let plain = |text: Option<&'a [u8]>| text.and_then(plain_string).map(Cow::Borrowed);
+    let plain = |text: Option<&'a [u8]>| {
+        let text = text?;
+        let plain = if lean {
+            // No escape, so no quote, between the quotes.
+            text.strip_prefix(b"\"")
+                .and_then(|t| t.strip_suffix(b"\""))
+                .and_then(|t| std::str::from_utf8(t).ok())
+        } else {
+            plain_string(text)
+        };
+        plain.map(Cow::Borrowed)
+    };
     Ok(ResponseFields {
         request_id: match plain(request_id) {
             Some(text) => Some(text),

@@ -3,6 +3,7 @@
 //! it takes no body the careful parser refuses; and it does take the bodies the
 //! runtime signs and receives every day.
 
+use super::compact::Compact;
 use super::flat::Flat;
 use super::tree::tree_parse;
 use super::{Borrowed, Parsed, Stop};
@@ -17,10 +18,56 @@ fn careful(input: &[u8]) -> Result<Parsed, String> {
     }
 }
 
+/// The lean pass for small bodies against the careful parser, as [`agree`] checks the
+/// one pass: what it takes, the careful parser takes with the same digest, signature,
+/// pair count and top-level members (and no null). Returns whether it took the body.
+fn compact_agrees(input: &[u8]) -> Result<bool, TestCaseError> {
+    let key = PrivateKey::new("k&e=y");
+    let body = String::from_utf8_lossy(input);
+    let Some(compact) = Compact::read(input) else {
+        return Ok(false);
+    };
+    let parsed = careful(input);
+    prop_assert!(
+        parsed.is_ok(),
+        "taken by the lean pass, but the careful parser says {:?}: {}",
+        parsed.err(),
+        body
+    );
+    let Ok(parsed) = parsed else {
+        return Ok(false);
+    };
+    prop_assert_eq!(compact.digest(&key), parsed.digest(input, &key), "{}", body);
+    let signature = compact
+        .signature
+        .and_then(|(s, e)| input.get(s..e))
+        .map(|t| String::from_utf8_lossy(t).into_owned());
+    prop_assert_eq!(
+        signature.as_deref(),
+        parsed.meta.signature(input),
+        "{}",
+        body
+    );
+    prop_assert_eq!(parsed.meta.first_null.as_deref(), None, "{}", body);
+    prop_assert_eq!(compact.has_signature_key, parsed.meta.has_signature_key);
+    prop_assert_eq!(compact.len(), parsed.meta.pairs, "{}", body);
+    let names = ["a", "data", "code", "signature", "s-"];
+    let fast = compact.top_members(input, names);
+    compact.keep();
+    let slow = Borrowed {
+        input,
+        how: super::How::Parsed(parsed),
+    }
+    .top_members(names);
+    prop_assert_eq!(fast, slow, "{}", body);
+    Ok(true)
+}
+
 /// Asserts what must hold of `body` (see the module's doc).
 fn agree(body: &str) -> Result<bool, TestCaseError> {
     let input = body.as_bytes();
     let key = PrivateKey::new("k&e=y");
+    compact_agrees(input)?;
     let Some(flat) = Flat::read(input) else {
         return Ok(false);
     };
@@ -310,4 +357,41 @@ fn remembered_orders_are_reused_only_for_the_same_keys() {
     // A repeated key is refused even where a shape without it was remembered.
     let repeated = r#"{"rows":[{"b":1,"a":2},{"b":1,"b":2}]}"#;
     assert!(Flat::read(repeated.as_bytes()).is_none());
+}
+
+/// The small bodies of every day are read by the lean pass; what needs judgement is
+/// left to the general one pass or the careful parser, which agree with it.
+#[test]
+fn small_everyday_bodies_are_read_by_the_lean_pass() {
+    let ten: Vec<String> = (0..10).map(|i| format!(r#"{{"n":{i},"s":"x"}}"#)).collect();
+    let taken = [
+        r#"{"requestId":"r1","sender":"client1","locale":"en_KE","timestamp":1650533105687,"salt":"9f8e","params":{"accountId":"1002003004005"}}"#.to_owned(),
+        r#"{"requestId":"r1","code":"00000","msg":"success","sender":"svc","salt":"s","timestamp":1650533105687,"data":{"accountId":"1","balance":"1520.75","feeCurrency":"KES","name":"张三 & co"},"signature":"ab"}"#.to_owned(),
+        format!(r#"{{"data":{{"rows":[{}],"e":[],"o":{{}},"t":true,"f":false,"n":-0.5e+3}},"signature":null}}"#, ten.join(",")),
+        "{}".to_owned(),
+        " { \"a\" : [ 1 , 2 ] } ".to_owned(),
+    ];
+    for body in &taken {
+        match compact_agrees(body.as_bytes()) {
+            Ok(taken) => assert!(taken, "left by the lean pass: {body}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let eleven: Vec<String> = (0..11).map(|i| i.to_string()).collect();
+    let left = [
+        r#"{"a":null}"#.to_owned(),
+        r#"{"a":"\n"}"#.to_owned(),
+        r#"{"a\u0062":1}"#.to_owned(),
+        r#"{"é":1}"#.to_owned(),
+        r#"{"a":1,"a":2}"#.to_owned(),
+        r#"{"signature":"1","signature":"2"}"#.to_owned(),
+        r#"{"senderKey":"x"}"#.to_owned(),
+        r#"{"v":"x&data.y=1"}"#.to_owned(),
+        format!(r#"{{"a":[{}]}}"#, eleven.join(",")),
+        format!(r#"{{"pad":"{}"}}"#, "x".repeat(4096)),
+    ];
+    for body in &left {
+        assert!(Compact::read(body.as_bytes()).is_none(), "{body}");
+        assert!(agree(body).is_ok(), "{body}");
+    }
 }

@@ -53,6 +53,7 @@
 //! tree is tested against).
 
 mod arena;
+mod compact;
 mod direct;
 mod error;
 mod flat;
@@ -78,6 +79,7 @@ pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 
 use crate::secret::PrivateKey;
 use arena::{arena_parse, slice, Arena};
+use compact::Compact;
 use flat::Flat;
 use rules::is_sender_key_pair;
 use tree::{tree_parse, Tree};
@@ -114,6 +116,9 @@ pub(crate) struct Borrowed<'a> {
 }
 
 enum How {
+    /// A small body read by the lean pass. Always `Some` but while the reader is
+    /// dropped (its buffers go back to the thread).
+    Compact(Option<Box<Compact>>),
     /// Always `Some` but while the reader is dropped (its buffers go back to the
     /// thread).
     Flat(Option<Box<Flat>>),
@@ -123,6 +128,11 @@ enum How {
 impl Drop for Borrowed<'_> {
     fn drop(&mut self) {
         match &mut self.how {
+            How::Compact(compact) => {
+                if let Some(compact) = compact.take() {
+                    compact.keep();
+                }
+            }
             How::Flat(flat) => {
                 if let Some(flat) = flat.take() {
                     flat.keep();
@@ -140,9 +150,12 @@ impl Drop for Borrowed<'_> {
 impl<'a> Borrowed<'a> {
     /// [`Flattened::parse_unambiguous`], in place.
     pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
-        let how = match Flat::read(body) {
-            Some(flat) => How::Flat(Some(flat)),
-            None => How::Parsed(parse_with(body, true)?),
+        let how = match Compact::read(body) {
+            Some(compact) => How::Compact(Some(compact)),
+            None => match Flat::read(body) {
+                Some(flat) => How::Flat(Some(flat)),
+                None => How::Parsed(parse_with(body, true)?),
+            },
         };
         Ok(Borrowed { input: body, how })
     }
@@ -150,24 +163,25 @@ impl<'a> Borrowed<'a> {
     /// True when the body was read in one pass (tests).
     #[cfg(test)]
     pub(crate) fn read_in_one_pass(&self) -> bool {
-        matches!(self.how, How::Flat(_))
+        matches!(self.how, How::Flat(_) | How::Compact(_))
     }
 
     /// See [`Flattened::signature`].
     pub(crate) fn signature(&self) -> Option<&str> {
-        match &self.how {
-            How::Flat(flat) => flat
-                .as_ref()
-                .and_then(|flat| flat.signature)
-                .and_then(|(start, end)| self.input.get(start..end))
-                .and_then(|text| std::str::from_utf8(text).ok()),
-            How::Parsed(parsed) => parsed.meta.signature(self.input),
-        }
+        let span = match &self.how {
+            How::Compact(compact) => compact.as_ref().and_then(|c| c.signature),
+            How::Flat(flat) => flat.as_ref().and_then(|flat| flat.signature),
+            How::Parsed(parsed) => return parsed.meta.signature(self.input),
+        };
+        span.and_then(|(start, end)| self.input.get(start..end))
+            .and_then(|text| std::str::from_utf8(text).ok())
     }
 
     /// See [`Flattened::first_null_path`].
     pub(crate) fn first_null_path(&self) -> Option<&str> {
         match &self.how {
+            // The lean pass takes no body with a null.
+            How::Compact(_) => None,
             How::Flat(flat) => flat.as_ref().and_then(|flat| flat.first_null.as_deref()),
             How::Parsed(parsed) => parsed.meta.first_null.as_deref(),
         }
@@ -196,6 +210,7 @@ impl<'a> Borrowed<'a> {
     /// See [`Flattened::has_signature_key`].
     pub(crate) fn has_signature_key(&self) -> bool {
         match &self.how {
+            How::Compact(compact) => compact.as_ref().is_some_and(|c| c.has_signature_key),
             How::Flat(flat) => flat.as_ref().is_some_and(|flat| flat.has_signature_key),
             How::Parsed(parsed) => parsed.meta.has_signature_key,
         }
@@ -206,8 +221,9 @@ impl<'a> Borrowed<'a> {
     /// body, or `None` when there is no such member. Keys are compared unescaped.
     pub(crate) fn top_members<const N: usize>(&self, names: [&str; N]) -> [Option<&'a [u8]>; N] {
         let parsed = match &self.how {
+            How::Compact(Some(compact)) => return compact.top_members(self.input, names),
             How::Flat(Some(flat)) => return flat.top_members(self.input, names),
-            How::Flat(None) => return [None; N],
+            How::Compact(None) | How::Flat(None) => return [None; N],
             How::Parsed(parsed) => parsed,
         };
         let mut found = [None; N];
@@ -240,9 +256,25 @@ impl<'a> Borrowed<'a> {
         found
     }
 
+    /// Calls `each` with the key (as in the body) and the value's text of every
+    /// top-level member, and returns true, when the body was read by the lean pass for
+    /// small bodies (its keys have no escape, and its strings none either: a string
+    /// value's text is its value between quotes). False, calling nothing, otherwise:
+    /// use [`Borrowed::top_members`].
+    pub(crate) fn for_each_plain_top_member(&self, each: impl FnMut(&[u8], &'a [u8])) -> bool {
+        match &self.how {
+            How::Compact(Some(compact)) => {
+                compact.for_each_top_member(self.input, each);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// See [`Flattened::digest`].
     pub(crate) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
         match &self.how {
+            How::Compact(compact) => compact.as_ref().map_or([0; 32], |c| c.digest(key)),
             How::Flat(flat) => flat.as_ref().map_or([0; 32], |flat| flat.digest(key)),
             How::Parsed(parsed) => parsed.digest(self.input, key),
         }

@@ -1,0 +1,515 @@
+//! The lean one pass for small bodies (issue 36 item 4: the call's own work within 2x
+//! its floor). A query's answer is a few hundred bytes; the general one pass (`flat`)
+//! spends most of its time there on what such a body never needs (blocks of array
+//! elements, budgets that grow with the body, escapes, nulls, keys to unescape).
+//!
+//! This reader takes only bodies up to [`COMPACT_MAX`] bytes whose keys are plain ASCII
+//! (no escape, no byte rule R1 refuses), whose strings hold no escape, with no `null`
+//! anywhere but a top-level `"signature":null`, no array of more than ten elements (so
+//! an array's elements are in canonical order as they come) and no top-level
+//! `senderKey`; anything else returns `None` at the first byte that needs judgement,
+//! and the general one pass (then the careful parser) reads the body and gives the
+//! answer or the error it always gave. What it keeps is what `flat` keeps for such a
+//! body: every pair's text (`path=value`) back to back, a record per pair, each
+//! object's members put in canonical order as it ends (`members::order`, with the
+//! orders of the shapes seen before), and the digest gathered from the records
+//! (`members::digest`). `flat_tests.rs` checks it against the careful parser on every
+//! body its properties generate.
+//!
+//! Each key and string is scanned once, eight bytes at a time, for every byte that ends
+//! it or needs judgement (`"`, `\\`, a control character, and in a key a non-ASCII byte
+//! or `&`, `=`, `.`, `[`, `]`; in a string the `&` of rule R3 is noted on the way).
+//! Memory: at most [`EXPANSION_ALLOWANCE`] bytes of text, in buffers kept for the
+//! thread's next body.
+
+use std::cell::RefCell;
+
+use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
+use super::members::{self, Member, Shapes};
+use super::rules::reads_as_pair_after_ampersand;
+use super::scan::{bytes_equal, HIGH, ONES};
+use crate::secret::PrivateKey;
+
+/// Largest body this reader takes.
+pub(super) const COMPACT_MAX: usize = 4 * 1024;
+
+/// A small body read by the lean pass (see the module's doc).
+pub(super) struct Compact {
+    /// The pairs' texts, in document order, back to back.
+    text: Vec<u8>,
+    /// `(start, end)` of each pair in `text`, in canonical order once read.
+    pairs: Vec<(u32, u32)>,
+    /// The members of the open objects (a stack).
+    members: Vec<Member>,
+    /// Pair records being moved into order.
+    spare: Vec<(u32, u32)>,
+    /// Path of the value being read.
+    path: Vec<u8>,
+    /// The orders of objects of a few shapes read before on this thread.
+    shapes: Shapes,
+    /// The top-level members: `[key start, key end, value start, value end]`.
+    top: Vec<[u32; 4]>,
+    /// The number of pairs that sort before `senderKey=<key>`.
+    sender_at: usize,
+    /// Where the top-level `signature`'s text is in the body.
+    pub(super) signature: Option<(usize, usize)>,
+    pub(super) has_signature_key: bool,
+}
+
+thread_local! {
+    /// The buffers of the previous body read on this thread.
+    static KEPT: RefCell<Option<Box<Compact>>> = const { RefCell::new(None) };
+}
+
+impl Compact {
+    /// Reads `body`, or `None` when another reader must (see the module's doc).
+    pub(super) fn read(body: &[u8]) -> Option<Box<Compact>> {
+        if body.len() > COMPACT_MAX {
+            return None;
+        }
+        let mut compact = KEPT
+            .try_with(|kept| kept.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                Box::new(Compact {
+                    text: Vec::with_capacity(1024),
+                    pairs: Vec::with_capacity(64),
+                    members: Vec::with_capacity(32),
+                    spare: Vec::with_capacity(64),
+                    path: Vec::with_capacity(64),
+                    shapes: Shapes::default(),
+                    top: Vec::with_capacity(16),
+                    sender_at: 0,
+                    signature: None,
+                    has_signature_key: false,
+                })
+            });
+        compact.text.clear();
+        compact.pairs.clear();
+        compact.members.clear();
+        compact.path.clear();
+        compact.top.clear();
+        compact.sender_at = 0;
+        compact.signature = None;
+        compact.has_signature_key = false;
+        let read = Reader {
+            input: body,
+            pos: 0,
+            c: &mut compact,
+        }
+        .body();
+        if read.is_some() {
+            Some(compact)
+        } else {
+            compact.keep();
+            None
+        }
+    }
+
+    /// Keeps the buffers for the thread's next body.
+    pub(super) fn keep(self: Box<Self>) {
+        let _ = KEPT.try_with(|kept| *kept.borrow_mut() = Some(self));
+    }
+
+    /// Number of pairs, without `senderKey`.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// The text of the top-level members named `names`, as in the body.
+    pub(super) fn top_members<'a, const N: usize>(
+        &self,
+        input: &'a [u8],
+        names: [&str; N],
+    ) -> [Option<&'a [u8]>; N] {
+        let mut found = [None; N];
+        for &[key_start, key_end, start, end] in &self.top {
+            let key = input.get(key_start as usize..key_end as usize);
+            if let Some(slot) = names
+                .iter()
+                .position(|name| key == Some(name.as_bytes()))
+                .and_then(|n| found.get_mut(n))
+            {
+                *slot = input.get(start as usize..end as usize);
+            }
+        }
+        found
+    }
+
+    /// Calls `each` with the key and the value's text of every top-level member.
+    pub(super) fn for_each_top_member<'a>(
+        &self,
+        input: &'a [u8],
+        mut each: impl FnMut(&[u8], &'a [u8]),
+    ) {
+        for &[key_start, key_end, start, end] in &self.top {
+            if let (Some(key), Some(value)) = (
+                input.get(key_start as usize..key_end as usize),
+                input.get(start as usize..end as usize),
+            ) {
+                each(key, value);
+            }
+        }
+    }
+
+    /// SHA-256 of the canonical string with `senderKey=<key>` in its place.
+    pub(super) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
+        members::digest(&self.text, &self.pairs, self.sender_at, key)
+    }
+}
+
+struct Reader<'i, 'c> {
+    input: &'i [u8],
+    pos: usize,
+    c: &'c mut Compact,
+}
+
+/// The high bit of each byte of `v` below 0x20 (exact for the lowest, as
+/// [`bytes_equal`]).
+#[inline(always)]
+fn control(v: u64) -> u64 {
+    v.wrapping_sub(ONES * 0x20) & !v & HIGH
+}
+
+/// The word of the eight bytes at `at`, if there are eight.
+#[inline(always)]
+fn word(input: &[u8], at: usize) -> Option<u64> {
+    input
+        .get(at..at + 8)
+        .and_then(|bytes| <[u8; 8]>::try_from(bytes).ok())
+        .map(u64::from_le_bytes)
+}
+
+/// Length of the run of a plain key from `at`: up to the first byte that is `"`, `\\`,
+/// a control character, not ASCII, or one rule R1 refuses.
+#[inline]
+fn key_run(input: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while let Some(v) = word(input, i) {
+        let found = bytes_equal(v, b'"')
+            | bytes_equal(v, b'\\')
+            | control(v)
+            | (v & HIGH)
+            | bytes_equal(v, b'&')
+            | bytes_equal(v, b'=')
+            | bytes_equal(v, b'.')
+            | bytes_equal(v, b'[')
+            | bytes_equal(v, b']');
+        if found != 0 {
+            return i - at + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = input.get(i..).unwrap_or_default();
+    let plain = |&b: &u8| {
+        (0x20..0x80).contains(&b) && !matches!(b, b'"' | b'\\' | b'&' | b'=' | b'.' | b'[' | b']')
+    };
+    i - at + rest.iter().take_while(|b| plain(b)).count()
+}
+
+/// The run of a string from `at` up to the first `"`, `\\` or control character: its
+/// length, whether it is ASCII and whether it holds `&`.
+#[inline]
+fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
+    let mut i = at;
+    let (mut high, mut ampersand) = (0u64, 0u64);
+    while let Some(v) = word(input, i) {
+        let found = bytes_equal(v, b'"') | bytes_equal(v, b'\\') | control(v);
+        let amp = bytes_equal(v, b'&');
+        if found != 0 {
+            let bytes = found.trailing_zeros() / 8;
+            // The bytes of the word before the one that ends the run (a `&` marked
+            // there is a real one: a false mark lies above a real one).
+            let before = u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
+            high |= v & before;
+            ampersand |= amp & before;
+            return (i - at + bytes as usize, high & HIGH == 0, ampersand != 0);
+        }
+        high |= v;
+        ampersand |= amp;
+        i += 8;
+    }
+    let rest = input.get(i..).unwrap_or_default();
+    let len = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(rest.len());
+    let run = rest.get(..len).unwrap_or_default();
+    (
+        i - at + len,
+        high & HIGH == 0 && run.is_ascii(),
+        ampersand != 0 || run.contains(&b'&'),
+    )
+}
+
+impl Reader<'_, '_> {
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    #[inline(always)]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn body(mut self) -> Option<()> {
+        self.skip_ws();
+        if self.peek() != Some(b'{') {
+            return None;
+        }
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            self.object(1, true)?;
+        }
+        self.skip_ws();
+        (self.pos == self.input.len()).then_some(())
+    }
+
+    /// A plain key at `pos` (its quote): its start and end in the body.
+    #[inline(always)]
+    fn key(&mut self) -> Option<(usize, usize)> {
+        let start = self.pos + 1;
+        let end = start + key_run(self.input, start);
+        if end == start || self.input.get(end) != Some(&b'"') {
+            return None;
+        }
+        self.pos = end + 1;
+        Some((start, end))
+    }
+
+    /// The members of an object whose `{` has been read and which is not empty.
+    fn object(&mut self, depth: usize, top: bool) -> Option<()> {
+        let mark = self.c.members.len();
+        let first_pair = self.c.pairs.len();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return None;
+            }
+            let (key_start, key_end) = self.key()?;
+            let key = self.input.get(key_start..key_end).unwrap_or_default();
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return None;
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let first = self.c.pairs.len() as u32;
+            let value_start = self.pos;
+            let sep = if top && key == b"signature" {
+                self.signature()?;
+                b'='
+            } else {
+                if top && key == b"senderKey" {
+                    return None;
+                }
+                let base = self.c.path.len();
+                if !top {
+                    self.c.path.push(b'.');
+                }
+                self.c.path.extend_from_slice(key);
+                let sep = self.value(depth)?;
+                self.c.path.truncate(base);
+                sep
+            };
+            if top {
+                self.c.top.push([
+                    key_start as u32,
+                    key_end as u32,
+                    value_start as u32,
+                    self.pos as u32,
+                ]);
+            }
+            let pairs = (first, self.c.pairs.len() as u32);
+            let member = Member::new(self.input, (key_start, key_end), sep, pairs);
+            self.c.members.push(member);
+            self.skip_ws();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        let c = &mut *self.c;
+        let before = members::order(
+            self.input,
+            c.members.get_mut(mark..).unwrap_or_default(),
+            c.pairs.get_mut(first_pair..).unwrap_or_default(),
+            &mut c.spare,
+            top,
+            Some(&mut c.shapes),
+        )?;
+        if top {
+            c.sender_at = first_pair + before;
+        }
+        c.members.truncate(mark);
+        Some(())
+    }
+
+    /// The top-level `signature`: a string without escape (kept apart) or `null`.
+    fn signature(&mut self) -> Option<()> {
+        self.c.has_signature_key = true;
+        if self.input.get(self.pos..self.pos + 4) == Some(b"null") {
+            self.pos += 4;
+            return Some(());
+        }
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.pos + 1;
+        let (len, ascii, _) = string_run(self.input, start);
+        let end = start + len;
+        let text = self.input.get(start..end)?;
+        if self.input.get(end) != Some(&b'"') || !(ascii || std::str::from_utf8(text).is_ok()) {
+            return None;
+        }
+        self.c.signature = Some((start, end));
+        self.pos = end + 1;
+        Some(())
+    }
+
+    /// A value at `pos`: its pairs written; the separator after its member's key.
+    fn value(&mut self, depth: usize) -> Option<u8> {
+        match self.peek()? {
+            b'"' => {
+                let start = self.pos + 1;
+                let (len, ascii, ampersand) = string_run(self.input, start);
+                let end = start + len;
+                let text = self.input.get(start..end)?;
+                if self.input.get(end) != Some(&b'"')
+                    || !(ascii || std::str::from_utf8(text).is_ok())
+                    || (ampersand && reads_as_pair_after_ampersand(text))
+                {
+                    return None;
+                }
+                self.pos = end + 1;
+                self.pair(text)
+            }
+            open @ (b'{' | b'[') => {
+                // Deeper than the limit even when empty, as the careful parser counts.
+                if depth + 1 > MAX_DEPTH {
+                    return None;
+                }
+                self.pos += 1;
+                self.skip_ws();
+                let close = if open == b'{' { b'}' } else { b']' };
+                if self.peek() == Some(close) {
+                    self.pos += 1;
+                    return self.pair(if open == b'{' { b"{}" } else { b"[]" });
+                }
+                if open == b'{' {
+                    self.object(depth + 1, false)?;
+                    Some(b'.')
+                } else {
+                    self.array(depth + 1)?;
+                    Some(b'[')
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'-' | b'0'..=b'9' => {
+                let start = self.pos;
+                self.number()?;
+                let text = self.input.get(start..self.pos)?;
+                self.pair(text)
+            }
+            // `null` (a member the envelope reads as absent, or an element rule R2
+            // refuses) and anything else: another reader judges.
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Option<u8> {
+        if self.input.get(self.pos..self.pos + word.len()) != Some(word) {
+            return None;
+        }
+        self.pos += word.len();
+        self.pair(word)
+    }
+
+    /// The pair `path=value`.
+    #[inline(always)]
+    fn pair(&mut self, value: &[u8]) -> Option<u8> {
+        let c = &mut *self.c;
+        let start = c.text.len();
+        c.text.extend_from_slice(&c.path);
+        c.text.push(b'=');
+        c.text.extend_from_slice(value);
+        if c.text.len() > EXPANSION_ALLOWANCE {
+            return None;
+        }
+        c.pairs.push((start as u32, c.text.len() as u32));
+        Some(b'=')
+    }
+
+    /// JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek()? {
+            b'0' => self.pos += 1,
+            b'1'..=b'9' => {
+                self.digits();
+            }
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    fn digits(&mut self) -> usize {
+        let begin = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        self.pos - begin
+    }
+
+    /// The elements of an array whose `[` has been read and which is not empty (ten
+    /// at most: their order is then the document's).
+    fn array(&mut self, depth: usize) -> Option<()> {
+        let base = self.c.path.len();
+        for index in b'0'..=b'9' {
+            self.c.path.extend_from_slice(&[b'[', index, b']']);
+            self.skip_ws();
+            self.value(depth)?;
+            self.c.path.truncate(base);
+            self.skip_ws();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+}
