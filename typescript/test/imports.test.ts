@@ -5,7 +5,10 @@
 // Node `engines` allows, gives the same exports as `import`, and one copy of the classes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import * as sdk from "@baas/client";
 import type { Operation, RecordShape } from "@baas/runtime";
@@ -67,6 +70,23 @@ test("requiring @baas/client or @baas/runtime loads no Node module a call needs 
     true,
   );
   assert.ok(loaded.includes("NativeModule crypto"), "signing without node:crypto?");
+  // node:fs and node:path (SeenFile makes its directory), node:fs's promises (Document.fromPath)
+  // through the CommonJS module's own require.
+  const dir = mkdtempSync(join(tmpdir(), "baas-require-"));
+  try {
+    const source = `const { Document, SeenFile } = require("@baas/runtime");
+      new SeenFile(${JSON.stringify(join(dir, "sub", "seen"))});
+      Document.fromPath("package.json").then((d) => {
+        if (!(d instanceof Document) || d.byteLength < 10) process.exit(4);
+        console.log(JSON.stringify(process.moduleLoadList));
+      });`;
+    const r = spawnSync(process.execPath, ["-e", source], { cwd: REPO, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr.slice(-500));
+    assert.ok((JSON.parse(r.stdout) as string[]).includes("NativeModule internal/fs/promises"), "Document.fromPath without fs/promises?");
+    assert.ok(existsSync(join(dir, "sub", "seen")), "SeenFile wrote no file");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("require and import give the same exports, one copy of each (no dual-package hazard)", async () => {
