@@ -259,6 +259,6 @@ process.stdout.write(
       `required ${x(cpu, "cjsPackage")}x; ${x(wall, "cjsPackage")}x, two (the first requiring the second, as @baas/client ` +
       `requires @baas/runtime) ${x(cpu, "cjsPackages")}x; ${x(wall, "cjsPackages")}x. @baas/client costs ` +
       `${(((cpu.required - cpu.cjsPackages) / cpu.empty) * 100).toFixed(0)}% of an empty start beyond the two-package floor: ` +
-      `V8 compiling its code (about 170 KB in the two packages), which import pays too`,
+      `V8 compiling its code (about 170 KB in the two packages) and running its top level, which import pays too`,
   })}\n`,
 );
