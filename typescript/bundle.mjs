@@ -43,6 +43,15 @@ if (readFileSync(index, "utf8").startsWith(WRAPPER_MARK)) {
   process.exit(2);
 }
 
+// module.exports is a plain object of the values the bindings hold once the module has run: an
+// exported `let` or `var` reassigned later would not be seen through it. None is; keep it so.
+for (const file of readdirSync(dist, { recursive: true })) {
+  if (typeof file !== "string" || !file.endsWith(".js") || file === "index.js") continue;
+  if (/^export (let|var) /m.test(readFileSync(join(dist, file), "utf8"))) {
+    throw new Error(`bundle.mjs: ${file} exports a let or var: CommonJS exports would hold its first value`);
+  }
+}
+
 const result = await build({
   entryPoints: [index],
   write: false,
@@ -111,10 +120,10 @@ function declarations(root) {
  * `import*as a from"x";`, `import{a,b as c}from"x";`, `import a from"x";` or `import"x";`)
  * becomes a `require` at the top of the module (where ES imports are evaluated: before the
  * body), the one `export{…};` esbuild writes last becomes `module.exports = {…}` (a plain
- * object: the values the module's bindings hold once it has run; no export of the SDK is
- * reassigned later), and `import.meta.url` becomes `__filename` (lazy.ts's createRequire takes
- * either). Anything else of ES module syntax left is an error: the result is compiled as a
- * CommonJS function body before it is written.
+ * object: the values the module's bindings hold once it has run; above, no source may export
+ * a `let` or `var`), and `import.meta.url` becomes the file's URL, made from `__filename`.
+ * Anything else of ES module syntax left is an error: the result is compiled as a CommonJS
+ * function body before it is written.
  */
 function toCommonJs(text) {
   const requires = [];
@@ -134,7 +143,11 @@ function toCommonJs(text) {
   if (exportAt < 0) throw new Error("bundle.mjs: no `export{…};` at the end of esbuild's output");
   const pairs = specifiers(body.slice(exportAt).replace(/^export\s*/, "").replace(/;\s*$/, ""));
   body = `${body.slice(0, exportAt)}module.exports={${pairs.map(([local, name]) => (names.push(name), local === name ? name : `${name}:${local}`)).join(",")}};\n`;
-  body = body.replaceAll("import.meta.url", "__filename");
+  if (body.includes("import.meta.url")) {
+    // The file's URL, as import.meta.url is (node:url is loaded by every Node start).
+    requires.push('const __importMetaUrl=require("node:url").pathToFileURL(__filename).href;');
+    body = body.replaceAll("import.meta.url", "__importMetaUrl");
+  }
   const code = `"use strict";${requires.join("")}\n${body}`;
   // ES module syntax left (an `import`/`export` statement, `import.meta`) fails to compile here.
   vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"]);
