@@ -6,7 +6,7 @@
  * bytes when logged: documents are large and may hold personal data.
  */
 
-import { readFile } from "node:fs/promises";
+import { nodeFs } from "./lazy.js";
 
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
@@ -22,7 +22,7 @@ export class Document extends Uint8Array {
 
   /** The file at `path`, read whole (rejects with Node's error, naming the file, when it cannot be read). */
   static async fromPath(path: string | URL): Promise<Document> {
-    return Document.ofBytes(await readFile(path));
+    return Document.ofBytes(await nodeFs().promises.readFile(path));
   }
 
   override toString(): string {

@@ -1,21 +1,32 @@
-// What importing the SDK does (issue 36 item 3: `import "@baas/client"` must cost little more
-// than an empty Node start). Asserted as structure, never as time: the Node modules an import
-// loads, and that the record descriptors are built when first read, not at import.
+// What importing or requiring the SDK does (issue 36 item 3: `import "@baas/client"` must cost
+// little more than an empty Node start). Asserted as structure, never as time: the Node modules
+// an import or a `require` loads, that the record descriptors are built when first read, not at
+// import, and that both packages are dual (typescript/bundle.mjs): `require` works on every
+// Node `engines` allows, gives the same exports as `import`, and one copy of the classes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import * as sdk from "@baas/client";
 import type { Operation, RecordShape } from "@baas/runtime";
 import { REPO } from "./vectors.js";
 
+const PACKAGES = ["@baas/client", "@baas/runtime"] as const;
+/** `require` as a CommonJS module of the repository has it (the workspace links both packages). */
+const requireHere = createRequire(`${REPO}/package.json`);
+
 /**
- * Node's internal modules loaded by a fresh process that runs `source` as an ES module (from
- * the repository, where the workspace links both packages). `process.moduleLoadList` names
- * each (`NativeModule stream`, `Internal Binding fs`, …).
+ * Node's internal modules loaded by a fresh process that runs `source` as an ES module, or as
+ * CommonJS with `commonJs` (from the repository, where the workspace links both packages).
+ * `process.moduleLoadList` names each (`NativeModule stream`, `Internal Binding fs`, …).
  */
-function loadedBy(source: string): string[] {
+function loadedBy(source: string, commonJs = false): string[] {
   const print = "console.log(JSON.stringify(process.moduleLoadList));";
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", `${source}\n${print}`], { cwd: REPO, encoding: "utf8" });
+  const type = commonJs ? [] : ["--input-type=module"];
+  const r = spawnSync(process.execPath, [...type, "-e", `${source}\n${print}`], { cwd: REPO, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr.slice(-500));
   const list: unknown = JSON.parse(r.stdout);
   assert.ok(Array.isArray(list) && list.length > 0, "process.moduleLoadList lists Node's loaded modules");
@@ -32,13 +43,97 @@ const NOT_AT_IMPORT = [
   "NativeModule child_process",
   "NativeModule internal/file",
 ];
+// And for `require`: node:fs/promises (12 modules, readline's among them), which
+// `Document.fromPath` reaches through node:fs on first use (Node's ES module loader reads
+// files with it, so an import loads it anyway).
+const NOT_AT_REQUIRE = [...NOT_AT_IMPORT, "NativeModule internal/fs/promises"];
 
 test("importing @baas/client or @baas/runtime loads no Node module a call needs later", () => {
   const baseline = new Set(loadedBy(""));
   for (const name of NOT_AT_IMPORT) assert.ok(!baseline.has(name), `an empty start already loads ${name}`);
-  for (const pkg of ["@baas/client", "@baas/runtime"]) {
+  for (const pkg of PACKAGES) {
     const loaded = loadedBy(`import * as m from "${pkg}"; if (Object.keys(m).length === 0) process.exit(3);`);
     for (const name of NOT_AT_IMPORT) assert.ok(!loaded.includes(name), `import "${pkg}" loaded ${name}`);
+  }
+});
+
+test("requiring @baas/client or @baas/runtime loads no Node module a call needs later either", () => {
+  const baseline = new Set(loadedBy("", true));
+  for (const name of NOT_AT_REQUIRE) assert.ok(!baseline.has(name), `an empty CommonJS start already loads ${name}`);
+  for (const pkg of PACKAGES) {
+    const loaded = loadedBy(`const m = require("${pkg}"); if (Object.keys(m).length === 0) process.exit(3);`, true);
+    for (const name of NOT_AT_REQUIRE) assert.ok(!loaded.includes(name), `require("${pkg}") loaded ${name}`);
+  }
+  // The CommonJS module's lazy loads work: signing loads node:crypto, SeenFile node:fs.
+  const loaded = loadedBy(
+    `const { parse, PrivateKey, signatureHex } = require("@baas/runtime"); signatureHex(parse(new TextEncoder().encode('{"a":1}')), new PrivateKey("k"));`,
+    true,
+  );
+  assert.ok(loaded.includes("NativeModule crypto"), "signing without node:crypto?");
+  // node:fs and node:path (SeenFile makes its directory), node:fs's promises (Document.fromPath)
+  // through the CommonJS module's own require.
+  const dir = mkdtempSync(join(tmpdir(), "baas-require-"));
+  try {
+    const source = `const { Document, SeenFile } = require("@baas/runtime");
+      new SeenFile(${JSON.stringify(join(dir, "sub", "seen"))});
+      Document.fromPath("package.json").then((d) => {
+        if (!(d instanceof Document) || d.byteLength < 10) process.exit(4);
+        console.log(JSON.stringify(process.moduleLoadList));
+      });`;
+    const r = spawnSync(process.execPath, ["-e", source], { cwd: REPO, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr.slice(-500));
+    assert.ok((JSON.parse(r.stdout) as string[]).includes("NativeModule internal/fs/promises"), "Document.fromPath without fs/promises?");
+    assert.ok(existsSync(join(dir, "sub", "seen")), "SeenFile wrote no file");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("require and import give the same exports, one copy of each (no dual-package hazard)", async () => {
+  for (const pkg of PACKAGES) {
+    const required = requireHere(pkg) as Record<string, unknown>;
+    const imported = (await import(pkg)) as Record<string, unknown>;
+    // Every export is importable by name from an ES module, and nothing more or less.
+    assert.deepEqual(Object.keys(imported).sort(), Object.keys(required).sort(), `${pkg}: the export lists differ`);
+    assert.ok(Object.keys(required).length > 50, `${pkg}: ${Object.keys(required).length} exports`);
+    for (const name of Object.keys(required)) assert.equal(imported[name], required[name], `${pkg}: ${name} is two copies`);
+  }
+  const client = requireHere("@baas/client") as typeof sdk;
+  const runtime = (await import("@baas/runtime")) as Record<string, unknown>;
+  assert.equal(client.BaasError, runtime["BaasError"], "the client re-exports the runtime's BaasError");
+  assert.equal(sdk.ApiError, client.ApiError);
+});
+
+test("an error thrown by a required client is an instance of the imported classes, and back", async () => {
+  const required = requireHere("@baas/client") as typeof sdk;
+  const key = new sdk.PrivateKey("imports-test-key");
+  const refusing = (api: typeof sdk): sdk.Client => {
+    const mock = new api.MockService(key).on(api.getAccountDetails, () => ({ refuse: "13000", msg: "no such account" }));
+    return new api.Client({ baseUrl: "https://bank.example", sender: "partner", privateKey: key, fetch: mock.fetch });
+  };
+  for (const [thrower, catcher] of [
+    [required, sdk],
+    [sdk, required],
+  ] as const) {
+    const error = await refusing(thrower)
+      .getAccountDetails({ accountId: "1000000001" })
+      .then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof catcher.ApiError, `not an ApiError of the other format: ${String(error)}`);
+    assert.ok(error instanceof catcher.BaasError);
+    assert.equal(error.apiCode, "13000");
+    assert.equal(error.outcome, "refused");
+  }
+});
+
+test("require works without require(esm): what Node 20.3 to 20.18 does", () => {
+  // Node 20.19+ can `require` an ES module; the flag turns that off, as older Nodes have it
+  // (ERR_REQUIRE_ESM), so a `require` condition that led to the ES module fails here.
+  const features = process.features as { require_module?: boolean };
+  const flag = features.require_module === undefined ? [] : ["--no-experimental-require-module"];
+  for (const pkg of PACKAGES) {
+    const source = `const m = require("${pkg}"); if (typeof m.BaasError !== "function") process.exit(3);`;
+    const r = spawnSync(process.execPath, [...flag, "-e", source], { cwd: REPO, encoding: "utf8" });
+    assert.equal(r.status, 0, `require("${pkg}"): ${r.stderr.slice(-500)}`);
   }
 });
 

@@ -22,34 +22,8 @@ pub(super) fn settled_by(
             continue;
         };
         let owner = Owner::Operation(op.name.clone());
-        if op.business_id.is_none() {
-            ck.error(
-                &query.loc,
-                format!("{owner} has `settled_by` but no business id"),
-                Some("`settled_by` is for an `otp: true` operation with `business_id`".into()),
-            );
+        if !may_be_settled(ck, query, &owner, op, flow) {
             continue;
-        }
-        match flow {
-            None => {
-                ck.error(
-                    &query.loc,
-                    format!("{owner} has `settled_by`, but the spec has no OTP flow"),
-                    Some(
-                        "mark the operations that send and confirm an OTP with `otp_step:`".into(),
-                    ),
-                );
-                continue;
-            }
-            Some(f) if f.otp_reuse.is_none() => {
-                ck.error(
-                    &query.loc,
-                    format!("{owner} has `settled_by`, but the confirm step has no `reuse`"),
-                    Some("say, in `otp_step: { confirm: { reuse: \"...\" } }`, when the OTP of an application that was not confirmed may be sent again".into()),
-                );
-                continue;
-            }
-            Some(_) => {}
         }
         let Some(q) = ops().find(|o| o.name == query.value) else {
             ck.error(
@@ -62,62 +36,9 @@ pub(super) fn settled_by(
             );
             continue;
         };
-        let Some(states) = q
-            .final_states
-            .clone()
-            .filter(|f| !f.awaiting_otp.is_empty())
-        else {
-            ck.error(
-                &query.loc,
-                format!(
-                    "`settled_by: {}` of {owner} has no `final_states` with `awaiting_otp`",
-                    query.value
-                ),
-                Some("list, in the query's `final_states`, the values in which the application still waits for its OTP (`awaiting_otp: [..]`)".into()),
-            );
-            continue;
-        };
-        let required: Vec<&model::Field> = match &q.params {
-            Params::Fields { fields } => fields
-                .iter()
-                .filter(|f| f.required == Requirement::Required)
-                .collect(),
-            Params::Unspecified { .. } => Vec::new(),
-        };
-        let [param] = required.as_slice() else {
-            ck.error(
-                &query.loc,
-                format!(
-                    "`settled_by: {}` of {owner} does not take exactly one required parameter",
-                    query.value
-                ),
-                Some("the business id is its only required parameter".into()),
-            );
-            continue;
-        };
-        if param.ty != TypeRef::String {
-            ck.error(
-                &query.loc,
-                format!(
-                    "`settled_by: {}` of {owner}: its parameter `{}` is not a string",
-                    query.value, param.wire_name
-                ),
-                Some("the business id is a string".into()),
-            );
-            continue;
+        if let Some(settle) = settling_query(ck, query, &owner, q) {
+            resolved.push((op_name.clone(), settle));
         }
-        resolved.push((
-            op_name.clone(),
-            model::SettledBy {
-                query: q.name.clone(),
-                rust_name: q.rust_name.clone(),
-                group: q.group.clone(),
-                type_name: q.type_name.clone(),
-                param_wire: param.wire_name.clone(),
-                param_rust: param.rust_name.clone(),
-                states,
-            },
-        ));
     }
     for (name, settle) in resolved {
         let op = groups
@@ -128,6 +49,108 @@ pub(super) fn settled_by(
             op.settled_by = Some(settle);
         }
     }
+}
+
+/// Whether `op` may have a `settled_by`: it has a business id, and the spec has an OTP
+/// flow whose confirm step says when an OTP may be sent again; reports what is missing.
+fn may_be_settled(
+    ck: &mut Checker,
+    query: &Spanned<String>,
+    owner: &Owner,
+    op: &model::Operation,
+    flow: Option<&model::OtpFlow>,
+) -> bool {
+    if op.business_id.is_none() {
+        ck.error(
+            &query.loc,
+            format!("{owner} has `settled_by` but no business id"),
+            Some("`settled_by` is for an `otp: true` operation with `business_id`".into()),
+        );
+        return false;
+    }
+    match flow {
+        None => {
+            ck.error(
+                &query.loc,
+                format!("{owner} has `settled_by`, but the spec has no OTP flow"),
+                Some("mark the operations that send and confirm an OTP with `otp_step:`".into()),
+            );
+            false
+        }
+        Some(f) if f.otp_reuse.is_none() => {
+            ck.error(
+                &query.loc,
+                format!("{owner} has `settled_by`, but the confirm step has no `reuse`"),
+                Some("say, in `otp_step: { confirm: { reuse: \"...\" } }`, when the OTP of an application that was not confirmed may be sent again".into()),
+            );
+            false
+        }
+        Some(_) => true,
+    }
+}
+
+/// The settling of `owner` by the status query `q`, when `q` lists the states awaiting
+/// the OTP among its final states and takes the business id as its one required string
+/// parameter; else reports which of these it lacks.
+fn settling_query(
+    ck: &mut Checker,
+    query: &Spanned<String>,
+    owner: &Owner,
+    q: &model::Operation,
+) -> Option<model::SettledBy> {
+    let Some(states) = q
+        .final_states
+        .clone()
+        .filter(|f| !f.awaiting_otp.is_empty())
+    else {
+        ck.error(
+            &query.loc,
+            format!(
+                "`settled_by: {}` of {owner} has no `final_states` with `awaiting_otp`",
+                query.value
+            ),
+            Some("list, in the query's `final_states`, the values in which the application still waits for its OTP (`awaiting_otp: [..]`)".into()),
+        );
+        return None;
+    };
+    let required: Vec<&model::Field> = match &q.params {
+        Params::Fields { fields } => fields
+            .iter()
+            .filter(|f| f.required == Requirement::Required)
+            .collect(),
+        Params::Unspecified { .. } => Vec::new(),
+    };
+    let [param] = required.as_slice() else {
+        ck.error(
+            &query.loc,
+            format!(
+                "`settled_by: {}` of {owner} does not take exactly one required parameter",
+                query.value
+            ),
+            Some("the business id is its only required parameter".into()),
+        );
+        return None;
+    };
+    if param.ty != TypeRef::String {
+        ck.error(
+            &query.loc,
+            format!(
+                "`settled_by: {}` of {owner}: its parameter `{}` is not a string",
+                query.value, param.wire_name
+            ),
+            Some("the business id is a string".into()),
+        );
+        return None;
+    }
+    Some(model::SettledBy {
+        query: q.name.clone(),
+        rust_name: q.rust_name.clone(),
+        group: q.group.clone(),
+        type_name: q.type_name.clone(),
+        param_wire: param.wire_name.clone(),
+        param_rust: param.rust_name.clone(),
+        states,
+    })
 }
 
 #[cfg(test)]

@@ -16,6 +16,27 @@ use crate::plan::{FieldPlan, FinalCall, OperationPlan, SdkPlan};
 
 /// The `call` module: `Call`, its generic methods and the `FinalState` trait.
 pub fn emit_call_module(plan: &SdkPlan) -> TokenStream {
+    let doc = call_doc(plan);
+    let core = call_struct();
+    let pages = pages_method();
+    let pending = if plan.otp.is_some() {
+        pending_method()
+    } else {
+        TokenStream::new()
+    };
+    let until_final = until_final_method();
+    quote! {
+        #doc
+        #core
+        #pages
+        #pending
+        #until_final
+    }
+}
+
+/// `Call`'s doc: what each of its methods does (`.pending()` only where the spec has an
+/// OTP flow).
+fn call_doc(plan: &SdkPlan) -> TokenStream {
     let mut doc = Doc::new();
     doc.raw("One call of an operation, as the client's method for it returns it: set optional fields with its setters (named as the request's), then send it.");
     doc.raw("- `.send().await` validates the request (every violated rule is reported at once, before anything is sent), signs it, sends it, verifies the signed answer and returns its decoded `data`;");
@@ -30,96 +51,104 @@ pub fn emit_call_module(plan: &SdkPlan) -> TokenStream {
         doc.raw(line);
     }
     doc.raw("Nothing is sent until one of these is called; the call borrows the client.");
-    let doc = doc.outer();
-    let pending = if plan.otp.is_some() {
-        pending_method()
-    } else {
-        TokenStream::new()
-    };
+    doc.outer()
+}
+
+/// `Call` itself and the methods of every call: `options`, `request`, `into_request`,
+/// `send` and `send_with_details`.
+fn call_struct() -> TokenStream {
     quote! {
-        #doc
-        #[must_use = "a call does nothing until it is sent: `.send().await`"]
-        #[derive(Debug, Clone)]
-        pub struct Call<'c, R> {
-            client: &'c super::Client,
-            pub(crate) request: R,
-            options: Option<baas_runtime::CallOptions>,
+    #[must_use = "a call does nothing until it is sent: `.send().await`"]
+    #[derive(Debug, Clone)]
+    pub struct Call<'c, R> {
+        client: &'c super::Client,
+        pub(crate) request: R,
+        options: Option<baas_runtime::CallOptions>,
+    }
+
+    impl<'c, R: baas_runtime::Operation> Call<'c, R> {
+        pub(crate) fn new(client: &'c super::Client, request: R) -> Self {
+            Call { client, request, options: None }
         }
 
-        impl<'c, R: baas_runtime::Operation> Call<'c, R> {
-            pub(crate) fn new(client: &'c super::Client, request: R) -> Self {
-                Call { client, request, options: None }
-            }
+        /// Sends this call with `options`: a requestId of yours (stored before sending, to reconcile or cancel by it), or a time limit of its own.
+        pub fn options(self, options: baas_runtime::CallOptions) -> Self {
+            Call { options: Some(options), ..self }
+        }
 
-            /// Sends this call with `options`: a requestId of yours (stored before sending, to reconcile or cancel by it), or a time limit of its own.
-            pub fn options(self, options: baas_runtime::CallOptions) -> Self {
-                Call { options: Some(options), ..self }
-            }
+        /// The request as it will be sent.
+        #[must_use]
+        pub fn request(&self) -> &R {
+            &self.request
+        }
 
-            /// The request as it will be sent.
-            #[must_use]
-            pub fn request(&self) -> &R {
-                &self.request
-            }
+        /// The request, giving up the call (to send it later, or through the runtime client).
+        #[must_use]
+        pub fn into_request(self) -> R {
+            self.request
+        }
 
-            /// The request, giving up the call (to send it later, or through the runtime client).
-            #[must_use]
-            pub fn into_request(self) -> R {
-                self.request
-            }
-
-            /// Validates, signs and sends the request, verifies the signed answer and returns its decoded `data`.
-            ///
-            /// # Errors
-            ///
-            /// [`Error`](baas_runtime::Error) naming the operation: `InvalidRequest` (nothing sent), `Api` (the service's result code, typed by the result-code enum's `from_error` where the spec lists codes), `OutcomeUnknown` (a call that moves money whose bytes may have arrived: look it up before sending it again), or a transport, timeout, signature or decoding error.
-            pub async fn send(self) -> Result<R::Response, baas_runtime::Error> {
-                let runtime = self.client.runtime();
-                match &self.options {
-                    None => runtime.execute(&self.request).await,
-                    Some(options) => runtime
-                        .execute_with(&self.request, options)
-                        .await
-                        .map(|success| success.data),
-                }
-            }
-
-            /// As [`Call::send`], returning the whole success: the decoded `data`, the requestId sent (and echoed), the raw `data` and the attempts made.
-            ///
-            /// # Errors
-            ///
-            /// As [`Call::send`].
-            pub async fn send_with_details(self) -> Result<baas_runtime::Success<R::Response>, baas_runtime::Error> {
-                let options = self.options.unwrap_or_default();
-                self.client.runtime().execute_with(&self.request, &options).await
+        /// Validates, signs and sends the request, verifies the signed answer and returns its decoded `data`.
+        ///
+        /// # Errors
+        ///
+        /// [`Error`](baas_runtime::Error) naming the operation: `InvalidRequest` (nothing sent), `Api` (the service's result code, typed by the result-code enum's `from_error` where the spec lists codes), `OutcomeUnknown` (a call that moves money whose bytes may have arrived: look it up before sending it again), or a transport, timeout, signature or decoding error.
+        pub async fn send(self) -> Result<R::Response, baas_runtime::Error> {
+            let runtime = self.client.runtime();
+            match &self.options {
+                None => runtime.execute(&self.request).await,
+                Some(options) => runtime
+                    .execute_with(&self.request, options)
+                    .await
+                    .map(|success| success.data),
             }
         }
 
-        impl<R: baas_runtime::Paged> Call<'_, R> {
-            /// Every page, from the request's page number on: a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches the total, a short page or an empty one; an error ends it. Each page is one call with a requestId of its own, so options given to this call are not used.
-            pub fn pages(self) -> baas_runtime::Pages<R> {
-                self.client.runtime().pages(self.request)
-            }
+        /// As [`Call::send`], returning the whole success: the decoded `data`, the requestId sent (and echoed), the raw `data` and the attempts made.
+        ///
+        /// # Errors
+        ///
+        /// As [`Call::send`].
+        pub async fn send_with_details(self) -> Result<baas_runtime::Success<R::Response>, baas_runtime::Error> {
+            let options = self.options.unwrap_or_default();
+            self.client.runtime().execute_with(&self.request, &options).await
         }
+    }
 
-        #pending
+    }
+}
 
-        /// A status query whose answer says whether the state it reports is final, as the spec lists the final values. Implemented by the requests [`Call::until_final`] takes.
-        pub trait FinalState: baas_runtime::Operation {
-            /// The state of `response` as its wire text, and whether it is final (`None` when the answer carries no state).
-            fn final_state(response: &Self::Response) -> Option<(String, bool)>;
+/// `Call::pages`, for paged operations.
+fn pages_method() -> TokenStream {
+    quote! {
+    impl<R: baas_runtime::Paged> Call<'_, R> {
+        /// Every page, from the request's page number on: a `Stream` of [`Page`](baas_runtime::Page)s, or of items with `.items()`. It stops after the page that reaches the total, a short page or an empty one; an error ends it. Each page is one call with a requestId of its own, so options given to this call are not used.
+        pub fn pages(self) -> baas_runtime::Pages<R> {
+            self.client.runtime().pages(self.request)
         }
+    }
+    }
+}
 
-        impl<R: FinalState> Call<'_, R> {
-            /// Sends the query until the state its answer reports is final, waiting between queries as `policy` says, and returns that answer. A retryable failure of one query is polled past.
-            ///
-            /// # Errors
-            ///
-            /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state seen when the deadline passes first; otherwise as [`Call::send`].
-            pub async fn until_final(self, policy: &baas_runtime::WaitPolicy) -> Result<R::Response, baas_runtime::Error> {
-                self.client.runtime().wait_for(&self.request, R::final_state, policy).await
-            }
+/// The `FinalState` trait and `Call::until_final`, for status queries with final states.
+fn until_final_method() -> TokenStream {
+    quote! {
+    /// A status query whose answer says whether the state it reports is final, as the spec lists the final values. Implemented by the requests [`Call::until_final`] takes.
+    pub trait FinalState: baas_runtime::Operation {
+        /// The state of `response` as its wire text, and whether it is final (`None` when the answer carries no state).
+        fn final_state(response: &Self::Response) -> Option<(String, bool)>;
+    }
+
+    impl<R: FinalState> Call<'_, R> {
+        /// Sends the query until the state its answer reports is final, waiting between queries as `policy` says, and returns that answer. A retryable failure of one query is polled past.
+        ///
+        /// # Errors
+        ///
+        /// [`ErrorKind::WaitDeadline`](baas_runtime::ErrorKind::WaitDeadline) with the last state seen when the deadline passes first; otherwise as [`Call::send`].
+        pub async fn until_final(self, policy: &baas_runtime::WaitPolicy) -> Result<R::Response, baas_runtime::Error> {
+            self.client.runtime().wait_for(&self.request, R::final_state, policy).await
         }
+    }
     }
 }
 

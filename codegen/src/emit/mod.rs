@@ -71,25 +71,9 @@ impl Module {
     }
 }
 
+/// The modules of the generated crate, in the order they are declared.
 fn modules(plan: &SdkPlan) -> Vec<Module> {
-    let mut out = Vec::new();
-
-    let mut doc = Doc::new();
-    doc.raw("Value sets of the API, sorted by name. Each keeps a value it does not know in `Unknown`, which only decoding builds.");
-    let mut enum_items = enums::emit_enums(plan);
-    enum_items.extend(codes::emit_codes(plan));
-    enum_items.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut items = enums::unknown_holders(
-        plan,
-        !plan.result_codes.is_empty() || !plan.notifications.is_empty(),
-    );
-    items.extend(enum_items.into_iter().map(|(_, tokens)| tokens));
-    out.push(Module {
-        name: "enums".to_owned(),
-        doc,
-        visibility: Visibility::Public,
-        items,
-    });
+    let mut out = vec![enums_module(plan)];
 
     let mut doc = Doc::new();
     doc.raw("Records of the API, sorted by name. A record used in requests and in responses has two shapes: `Name` (sent) and `NameReceived`.");
@@ -101,20 +85,7 @@ fn modules(plan: &SdkPlan) -> Vec<Module> {
     });
 
     for group in &plan.groups {
-        let mut doc = Doc::new();
-        doc.text(&group.doc.plain());
-        let ops: Vec<String> = group
-            .operations
-            .iter()
-            .map(|op| format!("`{}` — `POST {}`", op.wire_name, op.path))
-            .collect();
-        doc.list("Operations:", &ops);
-        out.push(Module {
-            name: group.name.clone(),
-            doc,
-            visibility: Visibility::Public,
-            items: operations::emit_group(plan, group),
-        });
+        out.push(group_module(plan, group));
     }
 
     let mut doc = Doc::new();
@@ -178,6 +149,46 @@ fn modules(plan: &SdkPlan) -> Vec<Module> {
         items: client::emit_dispatch(plan),
     });
     out
+}
+
+/// `enums`: the value sets, result codes and notification types, sorted by name, after
+/// the holders of unknown values.
+fn enums_module(plan: &SdkPlan) -> Module {
+    let mut doc = Doc::new();
+    doc.raw("Value sets of the API, sorted by name. Each keeps a value it does not know in `Unknown`, which only decoding builds.");
+    let mut enum_items = enums::emit_enums(plan);
+    enum_items.extend(codes::emit_codes(plan));
+    enum_items.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut items = enums::unknown_holders(
+        plan,
+        !plan.result_codes.is_empty() || !plan.notifications.is_empty(),
+    );
+    items.extend(enum_items.into_iter().map(|(_, tokens)| tokens));
+    Module {
+        name: "enums".to_owned(),
+        doc,
+        visibility: Visibility::Public,
+        items,
+    }
+}
+
+/// A group's module: its operations' requests and responses, documented with the list of
+/// its operations.
+fn group_module(plan: &SdkPlan, group: &crate::plan::GroupPlan) -> Module {
+    let mut doc = Doc::new();
+    doc.text(&group.doc.plain());
+    let ops: Vec<String> = group
+        .operations
+        .iter()
+        .map(|op| format!("`{}` — `POST {}`", op.wire_name, op.path))
+        .collect();
+    doc.list("Operations:", &ops);
+    Module {
+        name: group.name.clone(),
+        doc,
+        visibility: Visibility::Public,
+        items: operations::emit_group(plan, group),
+    }
 }
 
 fn crate_doc(plan: &SdkPlan) -> Doc {

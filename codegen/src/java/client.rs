@@ -142,71 +142,9 @@ pub fn client(ctx: &Ctx<'_>, asynchronous: bool) -> EmittedFile {
     out.line(&format!("public final class {class}{closeable} {{"));
     out.indent();
     if asynchronous {
-        out.line("private final RuntimeClient runtime;");
-        out.line("private final Client client;");
-        out.blank();
-        out.line("AsyncClient(RuntimeClient runtime, Client client) {");
-        out.line("    this.runtime = runtime;");
-        out.line("    this.client = client;");
-        out.line("}");
+        async_members(&mut out);
     } else {
-        out.block_doc(
-            &["This SDK's version (<code>api.client_version</code>).".to_owned()],
-            92,
-        );
-        out.line(&format!(
-            "public static final String VERSION = {};",
-            string_literal(&ctx.plan.client_version)
-        ));
-        out.blank();
-        out.line("private final RuntimeClient runtime;");
-        out.line("private final AsyncClient async;");
-        out.blank();
-        out.block_doc(
-            &[
-                "A client over java.net.http.".to_owned(),
-                "@param config the configuration".to_owned(),
-            ],
-            92,
-        );
-        out.line("public Client(Config config) {");
-        out.line("    this(config, new JdkTransport(config.connectTimeout()));");
-        out.line("}");
-        out.blank();
-        out.block_doc(
-            &[
-                "A client over a transport of yours (or <code>MockService</code> in tests)."
-                    .to_owned(),
-                "@param config the configuration\n@param transport the transport".to_owned(),
-            ],
-            92,
-        );
-        out.line("public Client(Config config, Transport transport) {");
-        out.line("    this.runtime = new RuntimeClient(config, transport, ResultCode.RETRYABLE);");
-        out.line("    this.async = new AsyncClient(runtime, this);");
-        out.line("}");
-        out.blank();
-        out.block_doc(
-            &[
-                "The same operations without blocking.".to_owned(),
-                "@return the asynchronous client".to_owned(),
-            ],
-            92,
-        );
-        out.line("public AsyncClient async() {");
-        out.line("    return async;");
-        out.line("}");
-        out.blank();
-        out.block_doc(&["The runtime under this client (to run a request object directly, or for its configuration).".to_owned(), "@return the runtime".to_owned()], 92);
-        out.line("public RuntimeClient runtime() {");
-        out.line("    return runtime;");
-        out.line("}");
-        out.blank();
-        out.block_doc(&["Closes the transport.".to_owned()], 92);
-        out.line("@Override");
-        out.line("public void close() {");
-        out.line("    runtime.close();");
-        out.line("}");
+        blocking_members(ctx, &mut out);
     }
     for op in ctx.plan.operations() {
         let n = op_names(ctx, op);
@@ -218,6 +156,81 @@ pub fn client(ctx: &Ctx<'_>, asynchronous: bool) -> EmittedFile {
     class_file(ROOT_PACKAGE, class, out.finish())
 }
 
+/// The asynchronous client's fields and constructor: it runs on the blocking client's
+/// runtime.
+fn async_members(out: &mut Out) {
+    out.line("private final RuntimeClient runtime;");
+    out.line("private final Client client;");
+    out.blank();
+    out.line("AsyncClient(RuntimeClient runtime, Client client) {");
+    out.line("    this.runtime = runtime;");
+    out.line("    this.client = client;");
+    out.line("}");
+}
+
+/// The blocking client's version constant, fields, constructors, accessors (its
+/// asynchronous twin, its runtime) and `close`.
+fn blocking_members(ctx: &Ctx<'_>, out: &mut Out) {
+    out.block_doc(
+        &["This SDK's version (<code>api.client_version</code>).".to_owned()],
+        92,
+    );
+    out.line(&format!(
+        "public static final String VERSION = {};",
+        string_literal(&ctx.plan.client_version)
+    ));
+    out.blank();
+    out.line("private final RuntimeClient runtime;");
+    out.line("private final AsyncClient async;");
+    out.blank();
+    out.block_doc(
+        &[
+            "A client over java.net.http.".to_owned(),
+            "@param config the configuration".to_owned(),
+        ],
+        92,
+    );
+    out.line("public Client(Config config) {");
+    out.line("    this(config, new JdkTransport(config.connectTimeout()));");
+    out.line("}");
+    out.blank();
+    out.block_doc(
+        &[
+            "A client over a transport of yours (or <code>MockService</code> in tests).".to_owned(),
+            "@param config the configuration\n@param transport the transport".to_owned(),
+        ],
+        92,
+    );
+    out.line("public Client(Config config, Transport transport) {");
+    out.line("    this.runtime = new RuntimeClient(config, transport, ResultCode.RETRYABLE);");
+    out.line("    this.async = new AsyncClient(runtime, this);");
+    out.line("}");
+    out.blank();
+    out.block_doc(
+        &[
+            "The same operations without blocking.".to_owned(),
+            "@return the asynchronous client".to_owned(),
+        ],
+        92,
+    );
+    out.line("public AsyncClient async() {");
+    out.line("    return async;");
+    out.line("}");
+    out.blank();
+    out.block_doc(&["The runtime under this client (to run a request object directly, or for its configuration).".to_owned(), "@return the runtime".to_owned()], 92);
+    out.line("public RuntimeClient runtime() {");
+    out.line("    return runtime;");
+    out.line("}");
+    out.blank();
+    out.block_doc(&["Closes the transport.".to_owned()], 92);
+    out.line("@Override");
+    out.line("public void close() {");
+    out.line("    runtime.close();");
+    out.line("}");
+}
+
+/// Every method of one operation: the send methods, and its pending, pages and
+/// until-final calls where the plan has them.
 fn operation_methods(
     ctx: &Ctx<'_>,
     out: &mut Out,
@@ -225,15 +238,25 @@ fn operation_methods(
     n: &OpNames,
     asynchronous: bool,
 ) {
+    send_methods(out, op, n, asynchronous);
+    pending_methods(ctx, out, op, n, asynchronous);
+    pages_method(out, op, n);
+    until_final_methods(ctx, out, op, n, asynchronous);
+}
+
+/// `t`, or a `CompletableFuture` of it for the asynchronous client.
+fn returned(t: &str, asynchronous: bool) -> String {
+    if asynchronous {
+        format!("CompletableFuture<{t}>")
+    } else {
+        t.to_owned()
+    }
+}
+
+/// `name(request)` and `name(request, options)`: send the request, return the answer.
+fn send_methods(out: &mut Out, op: &OperationPlan, n: &OpNames, asynchronous: bool) {
     let name = member(&op.words);
-    let ret = |t: &str| {
-        if asynchronous {
-            format!("CompletableFuture<{t}>")
-        } else {
-            t.to_owned()
-        }
-    };
-    let returns = ret(&n.returns);
+    let returns = returned(&n.returns, asynchronous);
     let r = &n.request;
     let ret_tag = if n.returns == "Void" {
         "@return nothing (the answer has no data)"
@@ -269,122 +292,159 @@ fn operation_methods(
     ));
     out.line(&format!("    return runtime.{exec}(request, options);"));
     out.line("}");
-    if let (Some(pending), Some((expr, field))) = (&op.calls.pending, business_id(op, n)) {
-        let settle = op.calls.settle.as_ref().and_then(|s| settle_of(ctx, s));
-        let ptype = match &settle {
-            Some(s) => format!("SettlingPending<{}, {}>", n.returns, s.state_ty),
-            None => format!("Pending<{}>", n.returns),
-        };
-        let mut pending_doc = pending.doc.clone();
-        if let Some(s) = &op.calls.settle {
-            for p in &s.doc.paragraphs {
-                pending_doc.push(p.clone());
-            }
+}
+
+/// `namePending(request[, options])`: the application waiting for its OTP (a
+/// `SettlingPending` when a status query settles an unknown confirmation), when the
+/// operation has a pending call and its business id can be read.
+fn pending_methods(
+    ctx: &Ctx<'_>,
+    out: &mut Out,
+    op: &OperationPlan,
+    n: &OpNames,
+    asynchronous: bool,
+) {
+    let (Some(pending), Some((expr, field))) = (&op.calls.pending, business_id(op, n)) else {
+        return;
+    };
+    let name = member(&op.words);
+    let r = &n.request;
+    let settle = op.calls.settle.as_ref().and_then(|s| settle_of(ctx, s));
+    let ptype = match &settle {
+        Some(s) => format!("SettlingPending<{}, {}>", n.returns, s.state_ty),
+        None => format!("Pending<{}>", n.returns),
+    };
+    let mut pending_doc = pending.doc.clone();
+    if let Some(s) = &op.calls.settle {
+        for p in &s.doc.paragraphs {
+            pending_doc.push(p.clone());
         }
-        let pending = &crate::plan::PendingCall {
-            doc: pending_doc,
-            ..pending.clone()
-        };
-        let made = |client: &str| match &settle {
-            Some(s) => format!(
-                "new SettlingPending<>({client}, s, {expr}, {}, {r}.OPERATION, {}, {})",
-                string_literal(&field),
-                s.blocking,
-                s.asynchronous
-            ),
-            None => format!(
-                "new Pending<>({client}, s, {expr}, {}, {r}.OPERATION)",
-                string_literal(&field)
-            ),
-        };
-        out.blank();
-        method_doc(
-            out,
-            &pending.doc,
-            &[
-                "@param request the request".to_owned(),
-                "@param options a requestId of yours, a time limit".to_owned(),
-                "@return the application waiting for its OTP".to_owned(),
-            ],
-        );
-        out.line(&format!(
-            "public {} {name}Pending({r} request, CallOptions options) {{",
-            ret(&ptype)
-        ));
-        if asynchronous {
-            out.line(&format!(
-                "    return runtime.executeWithAsync(request, options).thenApply(s -> {});",
-                made("client")
-            ));
-        } else {
-            out.line(&format!(
-                "    Success<{}> s = runtime.executeWith(request, options);",
-                n.returns
-            ));
-            out.line(&format!("    return {};", made("this")));
-        }
-        out.line("}");
-        out.blank();
-        method_doc(
-            out,
-            &pending.doc,
-            &[
-                "@param request the request".to_owned(),
-                "@return the application waiting for its OTP".to_owned(),
-            ],
-        );
-        out.line(&format!(
-            "public {} {name}Pending({r} request) {{",
-            ret(&ptype)
-        ));
-        out.line(&format!(
-            "    return {name}Pending(request, CallOptions.none());"
-        ));
-        out.line("}");
     }
-    if let (Some(pages), Some(item)) = (&op.calls.pages, &n.item) {
-        out.blank();
-        let mut d = pages.doc.clone();
-        d.push(pages.paging_doc.clone());
-        method_doc(out, &d, &["@param request the request of the first page".to_owned(), "@return the pages (and <code>items()</code>, <code>stream()</code>, <code>collectAsync()</code>)".to_owned()]);
+    let pending = &crate::plan::PendingCall {
+        doc: pending_doc,
+        ..pending.clone()
+    };
+    let made = |client: &str| match &settle {
+        Some(s) => format!(
+            "new SettlingPending<>({client}, s, {expr}, {}, {r}.OPERATION, {}, {})",
+            string_literal(&field),
+            s.blocking,
+            s.asynchronous
+        ),
+        None => format!(
+            "new Pending<>({client}, s, {expr}, {}, {r}.OPERATION)",
+            string_literal(&field)
+        ),
+    };
+    out.blank();
+    method_doc(
+        out,
+        &pending.doc,
+        &[
+            "@param request the request".to_owned(),
+            "@param options a requestId of yours, a time limit".to_owned(),
+            "@return the application waiting for its OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {} {name}Pending({r} request, CallOptions options) {{",
+        returned(&ptype, asynchronous)
+    ));
+    if asynchronous {
         out.line(&format!(
-            "public Pages<{}, {item}> {name}Pages({r} request) {{",
+            "    return runtime.executeWithAsync(request, options).thenApply(s -> {});",
+            made("client")
+        ));
+    } else {
+        out.line(&format!(
+            "    Success<{}> s = runtime.executeWith(request, options);",
             n.returns
         ));
-        out.line("    return runtime.pages(request);");
-        out.line("}");
+        out.line(&format!("    return {};", made("this")));
     }
-    if let (Some(f), Some((state, finals))) = (&op.calls.until_final, state_of(ctx, op, n)) {
-        let wait = if asynchronous {
-            "waitUntilAsync"
-        } else {
-            "waitUntil"
-        };
-        out.blank();
-        method_doc(
-            out,
-            &f.doc,
-            &[
-                "@param request the status query".to_owned(),
-                "@param policy how long and how often to ask".to_owned(),
-                "@return the first answer in a final state".to_owned(),
-            ],
-        );
-        out.line(&format!(
-            "public {returns} {name}UntilFinal({r} request, WaitPolicy policy) {{"
-        ));
-        out.line(&format!(
-            "    return runtime.{wait}(request, {state}, {finals}, policy);"
-        ));
-        out.line("}");
-        out.blank();
-        method_doc(out, &f.doc, &["@param request the status query".to_owned(), "@return the first answer in a final state (default policy: 1 s doubled up to 30 s, for 10 minutes)".to_owned()]);
-        out.line(&format!(
-            "public {returns} {name}UntilFinal({r} request) {{"
-        ));
-        out.line(&format!(
-            "    return {name}UntilFinal(request, WaitPolicy.defaults());"
-        ));
-        out.line("}");
-    }
+    out.line("}");
+    out.blank();
+    method_doc(
+        out,
+        &pending.doc,
+        &[
+            "@param request the request".to_owned(),
+            "@return the application waiting for its OTP".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {} {name}Pending({r} request) {{",
+        returned(&ptype, asynchronous)
+    ));
+    out.line(&format!(
+        "    return {name}Pending(request, CallOptions.none());"
+    ));
+    out.line("}");
+}
+
+/// `namePages(request)`: the pages of a paged operation (the same in both clients).
+fn pages_method(out: &mut Out, op: &OperationPlan, n: &OpNames) {
+    let (Some(pages), Some(item)) = (&op.calls.pages, &n.item) else {
+        return;
+    };
+    let name = member(&op.words);
+    let r = &n.request;
+    out.blank();
+    let mut d = pages.doc.clone();
+    d.push(pages.paging_doc.clone());
+    method_doc(out, &d, &["@param request the request of the first page".to_owned(), "@return the pages (and <code>items()</code>, <code>stream()</code>, <code>collectAsync()</code>)".to_owned()]);
+    out.line(&format!(
+        "public Pages<{}, {item}> {name}Pages({r} request) {{",
+        n.returns
+    ));
+    out.line("    return runtime.pages(request);");
+    out.line("}");
+}
+
+/// `nameUntilFinal(request[, policy])`: asks the status query until its state is final,
+/// when the operation has an until-final call whose state can be read.
+fn until_final_methods(
+    ctx: &Ctx<'_>,
+    out: &mut Out,
+    op: &OperationPlan,
+    n: &OpNames,
+    asynchronous: bool,
+) {
+    let (Some(f), Some((state, finals))) = (&op.calls.until_final, state_of(ctx, op, n)) else {
+        return;
+    };
+    let name = member(&op.words);
+    let returns = returned(&n.returns, asynchronous);
+    let r = &n.request;
+    let wait = if asynchronous {
+        "waitUntilAsync"
+    } else {
+        "waitUntil"
+    };
+    out.blank();
+    method_doc(
+        out,
+        &f.doc,
+        &[
+            "@param request the status query".to_owned(),
+            "@param policy how long and how often to ask".to_owned(),
+            "@return the first answer in a final state".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {returns} {name}UntilFinal({r} request, WaitPolicy policy) {{"
+    ));
+    out.line(&format!(
+        "    return runtime.{wait}(request, {state}, {finals}, policy);"
+    ));
+    out.line("}");
+    out.blank();
+    method_doc(out, &f.doc, &["@param request the status query".to_owned(), "@return the first answer in a final state (default policy: 1 s doubled up to 30 s, for 10 minutes)".to_owned()]);
+    out.line(&format!(
+        "public {returns} {name}UntilFinal({r} request) {{"
+    ));
+    out.line(&format!(
+        "    return {name}UntilFinal(request, WaitPolicy.defaults());"
+    ));
+    out.line("}");
 }

@@ -115,6 +115,8 @@ fn condition(op: &OperationPlan, c: &Condition, fields: &[JField<'_>]) -> String
     }
 }
 
+/// The request class of an operation: its constants, fields (or free params), builder,
+/// and the `Operation` methods the runtime calls.
 fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
     let class = &n.request;
     let mut out = Out::new("    ");
@@ -146,29 +148,7 @@ fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
         RequestPlan::Free { .. } => Vec::new(),
     };
     if let RequestPlan::Free { note } = &op.request {
-        out.line("private final JsonValue.JsonObject params;");
-        out.blank();
-        out.line(&format!("private {class}(JsonValue.JsonObject params) {{"));
-        out.line("    this.params = Objects.requireNonNull(params, \"params\");");
-        out.line("}");
-        out.blank();
-        out.block_doc(
-            &[
-                names::javadoc(note),
-                "@param params the params object, sent as given\n@return the request".to_owned(),
-            ],
-            92,
-        );
-        out.line(&format!(
-            "public static {class} of(JsonValue.JsonObject params) {{"
-        ));
-        out.line(&format!("    return new {class}(params);"));
-        out.line("}");
-        out.blank();
-        out.block_doc(&["The params.".to_owned(), "@return them".to_owned()], 92);
-        out.line("public JsonValue.JsonObject params() {");
-        out.line("    return params;");
-        out.line("}");
+        free_params(&mut out, class, note);
     } else {
         shape::declare(&mut out, &fields);
         shape::constructor(&mut out, class, &fields);
@@ -193,38 +173,7 @@ fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
         out.line(&format!("    {body}"));
         out.line("}");
     }
-    out.blank();
-    out.line("@Override");
-    out.line("public void validate(Validator v) {");
-    out.indent();
-    if !fields.is_empty() {
-        out.line("FieldPath at = FieldPath.ROOT;");
-        shape::validate_fields(&mut out, &fields);
-        for c in op.constraints.iter().filter(|c| c.checked) {
-            match &c.kind {
-                ConstraintKind::RequiredIf { field, when } => out.line(&format!(
-                    "v.requiredIf(at.field({}), {}, {}, {});",
-                    string_literal(&field.wire_name),
-                    shape::present(&var(field, &fields), field.empty),
-                    condition(op, when, &fields),
-                    string_literal(c.condition.as_deref().unwrap_or(""))
-                )),
-                ConstraintKind::AtLeastOneOf { fields: ps }
-                | ConstraintKind::ExactlyOneOf { fields: ps } => {
-                    let method = if matches!(c.kind, ConstraintKind::AtLeastOneOf { .. }) {
-                        "atLeastOneOf"
-                    } else {
-                        "exactlyOneOf"
-                    };
-                    let args: Vec<String> = ps.iter().map(|p| present(p, &fields)).collect();
-                    out.line(&format!("v.{method}(at, {});", args.join(", ")));
-                }
-                ConstraintKind::ServerSide { .. } => {}
-            }
-        }
-    }
-    out.dedent();
-    out.line("}");
+    validate_method(&mut out, op, &fields);
     out.blank();
     out.line("@Override");
     out.line("public void writeParams(JsonWriter w) {");
@@ -254,29 +203,99 @@ fn request(ctx: &Ctx<'_>, op: &OperationPlan, n: &OpNames) -> String {
         paging(&mut out, class, &fields, p, item, &n.returns);
     }
     if fields.is_empty() {
-        out.blank();
-        out.line("@Override");
-        out.line("public boolean equals(Object other) {");
-        out.line(&format!(
-            "    return other instanceof {class} o && o.params.equals(params);"
-        ));
-        out.line("}");
-        out.blank();
-        out.line("@Override");
-        out.line("public int hashCode() {");
-        out.line("    return params.hashCode();");
-        out.line("}");
-        out.blank();
-        out.line("@Override");
-        out.line("public String toString() {");
-        out.line(&format!("    return \"{class}[\" + params + \"]\";"));
-        out.line("}");
+        params_value_methods(&mut out, class);
     } else {
         shape::value_methods(&mut out, class, &fields);
     }
     out.dedent();
     out.line("}");
     out.finish()
+}
+
+/// A free-params request's field, constructor, `of(params)` and `params()`: the object
+/// is sent as given.
+fn free_params(out: &mut Out, class: &str, note: &str) {
+    out.line("private final JsonValue.JsonObject params;");
+    out.blank();
+    out.line(&format!("private {class}(JsonValue.JsonObject params) {{"));
+    out.line("    this.params = Objects.requireNonNull(params, \"params\");");
+    out.line("}");
+    out.blank();
+    out.block_doc(
+        &[
+            names::javadoc(note),
+            "@param params the params object, sent as given\n@return the request".to_owned(),
+        ],
+        92,
+    );
+    out.line(&format!(
+        "public static {class} of(JsonValue.JsonObject params) {{"
+    ));
+    out.line(&format!("    return new {class}(params);"));
+    out.line("}");
+    out.blank();
+    out.block_doc(&["The params.".to_owned(), "@return them".to_owned()], 92);
+    out.line("public JsonValue.JsonObject params() {");
+    out.line("    return params;");
+    out.line("}");
+}
+
+/// `validate(Validator)`: each field's rules, then the operation's client-checked
+/// constraints (required-if, at-least-one-of, exactly-one-of).
+fn validate_method(out: &mut Out, op: &OperationPlan, fields: &[JField<'_>]) {
+    out.blank();
+    out.line("@Override");
+    out.line("public void validate(Validator v) {");
+    out.indent();
+    if !fields.is_empty() {
+        out.line("FieldPath at = FieldPath.ROOT;");
+        shape::validate_fields(out, fields);
+        for c in op.constraints.iter().filter(|c| c.checked) {
+            match &c.kind {
+                ConstraintKind::RequiredIf { field, when } => out.line(&format!(
+                    "v.requiredIf(at.field({}), {}, {}, {});",
+                    string_literal(&field.wire_name),
+                    shape::present(&var(field, fields), field.empty),
+                    condition(op, when, fields),
+                    string_literal(c.condition.as_deref().unwrap_or(""))
+                )),
+                ConstraintKind::AtLeastOneOf { fields: ps }
+                | ConstraintKind::ExactlyOneOf { fields: ps } => {
+                    let method = if matches!(c.kind, ConstraintKind::AtLeastOneOf { .. }) {
+                        "atLeastOneOf"
+                    } else {
+                        "exactlyOneOf"
+                    };
+                    let args: Vec<String> = ps.iter().map(|p| present(p, fields)).collect();
+                    out.line(&format!("v.{method}(at, {});", args.join(", ")));
+                }
+                ConstraintKind::ServerSide { .. } => {}
+            }
+        }
+    }
+    out.dedent();
+    out.line("}");
+}
+
+/// `equals`, `hashCode` and `toString` of a request without fields, over its params.
+fn params_value_methods(out: &mut Out, class: &str) {
+    out.blank();
+    out.line("@Override");
+    out.line("public boolean equals(Object other) {");
+    out.line(&format!(
+        "    return other instanceof {class} o && o.params.equals(params);"
+    ));
+    out.line("}");
+    out.blank();
+    out.line("@Override");
+    out.line("public int hashCode() {");
+    out.line("    return params.hashCode();");
+    out.line("}");
+    out.blank();
+    out.line("@Override");
+    out.line("public String toString() {");
+    out.line(&format!("    return \"{class}[\" + params + \"]\";"));
+    out.line("}");
 }
 
 fn number_of(ty: &TypeRef, expr: &str) -> String {

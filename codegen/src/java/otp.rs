@@ -5,7 +5,7 @@ use super::names::{java_type, member, string_literal};
 use super::ops::{op_names, OpNames};
 use super::{class_file, Ctx, ROOT_PACKAGE};
 use crate::artifact::EmittedFile;
-use crate::plan::{Direction, Words};
+use crate::plan::{Direction, Doc, Words};
 use crate::text::Out;
 
 /// `groupPending`: several pending applications grouped under one OTP (when the plan has the
@@ -139,80 +139,113 @@ pub fn pending(ctx: &Ctx<'_>) -> Option<EmittedFile> {
     out.line("}");
     let send_name = member(&Words::of(&otp.send.operation));
     let confirm_name = member(&Words::of(&otp.confirm.operation));
-    for (method, arg, argty, chain, n, opname, doc) in [
-        (
-            "sendOtp",
-            "channel",
-            channel_ty.as_str(),
-            &send,
-            &send_n,
-            &send_name,
-            &otp.send.doc,
-        ),
-        (
-            "confirm",
-            "code",
-            "String",
-            &confirm,
-            &confirm_n,
-            &confirm_name,
-            &otp.confirm.doc,
-        ),
+    for step in [
+        StepMethod {
+            method: "sendOtp",
+            arg: "channel",
+            arg_ty: channel_ty.as_str(),
+            request: &send,
+            returns: &send_n.returns,
+            client_method: &send_name,
+            doc: &otp.send.doc,
+        },
+        StepMethod {
+            method: "confirm",
+            arg: "code",
+            arg_ty: "String",
+            request: &confirm,
+            returns: &confirm_n.returns,
+            client_method: &confirm_name,
+            doc: &otp.confirm.doc,
+        },
     ] {
-        out.blank();
-        method_doc(
-            &mut out,
-            doc,
-            &[
-                format!(
-                    "@param {arg} the {}",
-                    if arg == "code" {
-                        "OTP its owner received"
-                    } else {
-                        "channel"
-                    }
-                ),
-                "@param options a requestId of yours, a time limit".to_owned(),
-                "@return the answer".to_owned(),
-            ],
-        );
-        out.line(&format!(
-            "public {} {method}({argty} {arg}, CallOptions options) {{",
-            n.returns
-        ));
-        out.line(&format!("    return client.{opname}({chain}, options);"));
-        out.line("}");
-        out.blank();
-        method_doc(
-            &mut out,
-            doc,
-            &[
-                format!("@param {arg} the value"),
-                "@return the answer".to_owned(),
-            ],
-        );
-        out.line(&format!("public {} {method}({argty} {arg}) {{", n.returns));
-        out.line(&format!("    return {method}({arg}, CallOptions.none());"));
-        out.line("}");
-        out.blank();
-        method_doc(
-            &mut out,
-            doc,
-            &[
-                format!("@param {arg} the value"),
-                "@return the answer to come".to_owned(),
-            ],
-        );
-        out.line(&format!(
-            "public CompletableFuture<{}> {method}Async({argty} {arg}) {{",
-            n.returns
-        ));
-        out.line(&format!("    return client.async().{opname}({chain});"));
-        out.line("}");
+        step_methods(&mut out, &step);
     }
     out.dedent();
     out.line("}");
     Some(class_file(ROOT_PACKAGE, "Pending", out.finish()))
+}
+
+/// One OTP step as `Pending` offers it: its method and argument, and the client call
+/// it makes.
+struct StepMethod<'a> {
+    /// The method's name (`sendOtp`, `confirm`).
+    method: &'a str,
+    /// The argument's name and Java type.
+    arg: &'a str,
+    arg_ty: &'a str,
+    /// The step's request, built from the business id and the argument.
+    request: &'a str,
+    /// The Java type the step's call returns.
+    returns: &'a str,
+    /// The client method that sends the step.
+    client_method: &'a str,
+    doc: &'a Doc,
+}
+
+/// A step's three methods: blocking with options, blocking, and asynchronous.
+fn step_methods(out: &mut Out, step: &StepMethod<'_>) {
+    let StepMethod {
+        method,
+        arg,
+        arg_ty,
+        request,
+        returns,
+        client_method,
+        doc,
+    } = step;
+    out.blank();
+    method_doc(
+        out,
+        doc,
+        &[
+            format!(
+                "@param {arg} the {}",
+                if *arg == "code" {
+                    "OTP its owner received"
+                } else {
+                    "channel"
+                }
+            ),
+            "@param options a requestId of yours, a time limit".to_owned(),
+            "@return the answer".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public {returns} {method}({arg_ty} {arg}, CallOptions options) {{"
+    ));
+    out.line(&format!(
+        "    return client.{client_method}({request}, options);"
+    ));
+    out.line("}");
+    out.blank();
+    method_doc(
+        out,
+        doc,
+        &[
+            format!("@param {arg} the value"),
+            "@return the answer".to_owned(),
+        ],
+    );
+    out.line(&format!("public {returns} {method}({arg_ty} {arg}) {{"));
+    out.line(&format!("    return {method}({arg}, CallOptions.none());"));
+    out.line("}");
+    out.blank();
+    method_doc(
+        out,
+        doc,
+        &[
+            format!("@param {arg} the value"),
+            "@return the answer to come".to_owned(),
+        ],
+    );
+    out.line(&format!(
+        "public CompletableFuture<{returns}> {method}Async({arg_ty} {arg}) {{"
+    ));
+    out.line(&format!(
+        "    return client.async().{client_method}({request});"
+    ));
+    out.line("}");
 }
 
 /// `SettlingPending`: a pending application whose unknown confirmation `settle()` settles,

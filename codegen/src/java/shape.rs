@@ -173,9 +173,22 @@ fn param_ty(f: &JField<'_>) -> String {
 pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     let required: Vec<&JField<'_>> = fields.iter().filter(|f| f.plan.required()).collect();
     let optional: Vec<&JField<'_>> = fields.iter().filter(|f| !f.plan.required()).collect();
-    let first = required
-        .first()
-        .map_or_else(|| "Build".to_owned(), |f| names::step(&f.plan.words));
+    builder_entry(out, &required);
+    step_interfaces(out, &required);
+    build_interface(out, class, &optional);
+    builder_class(out, class, fields, &required, &optional);
+}
+
+/// The step after the `i`th required field: the next required field's, or `Build`.
+fn next_step(required: &[&JField<'_>], i: usize) -> String {
+    required
+        .get(i)
+        .map_or_else(|| "Build".to_owned(), |n| names::step(&n.plan.words))
+}
+
+/// `builder()`, documented with the required fields its steps take in order.
+fn builder_entry(out: &mut Out, required: &[&JField<'_>]) {
+    let first = next_step(required, 0);
     out.blank();
     let steps: Vec<String> = required
         .iter()
@@ -193,10 +206,13 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     out.line(&format!("public static {first} builder() {{"));
     out.line("    return new Builder();");
     out.line("}");
+}
+
+/// An interface per required field: its one method takes the field and returns the next
+/// step.
+fn step_interfaces(out: &mut Out, required: &[&JField<'_>]) {
     for (i, f) in required.iter().enumerate() {
-        let next = required
-            .get(i + 1)
-            .map_or_else(|| "Build".to_owned(), |n| names::step(&n.plan.words));
+        let next = next_step(required, i + 1);
         out.blank();
         out.block_doc(
             &[format!("The step that takes <code>{}</code>.", f.name)],
@@ -219,6 +235,10 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
         out.dedent();
         out.line("}");
     }
+}
+
+/// The last step's interface, `Build`: a setter per optional field, and `build()`.
+fn build_interface(out: &mut Out, class: &str, optional: &[&JField<'_>]) {
     out.blank();
     out.block_doc(
         &["The last step: optional fields, then <code>build()</code>.".to_owned()],
@@ -226,7 +246,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     );
     out.line("public interface Build {");
     out.indent();
-    for f in &optional {
+    for f in optional {
         doc(
             out,
             f.plan.doc(Direction::Sent),
@@ -245,6 +265,17 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
     out.line(&format!("{class} build();"));
     out.dedent();
     out.line("}");
+}
+
+/// The private `Builder` that implements every step: a field per field, each step's
+/// setter, and `build()` through the constructor.
+fn builder_class(
+    out: &mut Out,
+    class: &str,
+    fields: &[JField<'_>],
+    required: &[&JField<'_>],
+    optional: &[&JField<'_>],
+) {
     out.blank();
     let mut implemented: Vec<String> = required
         .iter()
@@ -260,9 +291,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
         out.line(&format!("private {} {};", f.ty, f.name));
     }
     for (i, f) in required.iter().enumerate() {
-        let next = required
-            .get(i + 1)
-            .map_or_else(|| "Build".to_owned(), |n| names::step(&n.plan.words));
+        let next = next_step(required, i + 1);
         out.blank();
         out.line("@Override");
         out.line(&format!(
@@ -274,7 +303,7 @@ pub fn builder(out: &mut Out, class: &str, fields: &[JField<'_>]) {
         out.line("    return this;");
         out.line("}");
     }
-    for f in &optional {
+    for f in optional {
         out.blank();
         out.line("@Override");
         out.line(&format!(

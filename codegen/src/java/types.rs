@@ -118,23 +118,7 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
     out.block_doc(&doc_paragraphs(&doc), 92);
     out.line("public final class ResultCode extends ValueSet {");
     out.indent();
-    let mut used: Vec<String> = Vec::new();
-    let mut consts = Vec::new();
-    for c in &ctx.plan.result_codes {
-        let mut name = constant(&c.words);
-        while used.contains(&name) {
-            name.push('_');
-        }
-        used.push(name.clone());
-        out.block_doc(&doc_paragraphs(&Doc::of([c.doc.clone()])), 92);
-        out.line(&format!(
-            "public static final ResultCode {name} = new ResultCode({}, {});",
-            string_literal(&c.code),
-            string_literal(&name)
-        ));
-        out.blank();
-        consts.push(name);
-    }
+    let consts = code_constants(ctx, &mut out);
     let retryable: Vec<String> = ctx
         .plan
         .result_codes
@@ -153,6 +137,38 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
         consts.join(", ")
     ));
     out.blank();
+    result_code_methods(&mut out);
+    out.dedent();
+    out.line("}");
+    class_file(super::ROOT_PACKAGE, "ResultCode", out.finish())
+}
+
+/// A constant per listed result code (a name taken twice gets a `_` more), documented;
+/// returns their names in spec order.
+fn code_constants(ctx: &Ctx<'_>, out: &mut Out) -> Vec<String> {
+    let mut used: Vec<String> = Vec::new();
+    let mut consts = Vec::new();
+    for c in &ctx.plan.result_codes {
+        let mut name = constant(&c.words);
+        while used.contains(&name) {
+            name.push('_');
+        }
+        used.push(name.clone());
+        out.block_doc(&doc_paragraphs(&Doc::of([c.doc.clone()])), 92);
+        out.line(&format!(
+            "public static final ResultCode {name} = new ResultCode({}, {});",
+            string_literal(&c.code),
+            string_literal(&name)
+        ));
+        out.blank();
+        consts.push(name);
+    }
+    consts
+}
+
+/// `ResultCode`'s constructor and methods, the same for every spec: `name()`, `of(code)`,
+/// `of(error)`, `retryable()`, `values()`.
+fn result_code_methods(out: &mut Out) {
     out.line("private final String name;");
     out.blank();
     out.line("private ResultCode(String wire, String name) {");
@@ -216,9 +232,6 @@ pub fn result_codes(ctx: &Ctx<'_>) -> EmittedFile {
     out.line("public static List<ResultCode> values() {");
     out.line("    return VALUES;");
     out.line("}");
-    out.dedent();
-    out.line("}");
-    class_file(super::ROOT_PACKAGE, "ResultCode", out.finish())
 }
 
 /// A record's classes: its sent shape (a staged builder) and its received shape.

@@ -34,6 +34,28 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
             trait_name(g)
         ));
     }
+    f.doc(&client_doc(plan), &[]);
+    f.body.line("final class Client");
+    f.body.line("{");
+    f.body.indent();
+    for g in &plan.groups {
+        f.body.line(&format!("use {};", trait_name(g)));
+    }
+    client_constants(&mut f, plan);
+    client_members(&mut f);
+    if let Some(otp) = &plan.otp {
+        if let Some(group) = &otp.group {
+            pending::group_pending_method(&mut f, plan, otp, group);
+        }
+    }
+    f.body.dedent();
+    f.body.line("}");
+    f
+}
+
+/// The client's class doc: what it is, how its methods are called and checked, its errors,
+/// and the API revision it describes.
+fn client_doc(plan: &SdkPlan) -> Doc {
     let mut doc = Doc::of([
         format!(
             "The {} client ({}): one method per operation, each taking the request's fields as \
@@ -50,13 +72,11 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
             plan.api_version
         ));
     }
-    f.doc(&doc, &[]);
-    f.body.line("final class Client");
-    f.body.line("{");
-    f.body.indent();
-    for g in &plan.groups {
-        f.body.line(&format!("use {};", trait_name(g)));
-    }
+    doc
+}
+
+/// `VERSION`, and `OTP_RULE` when the spec has one.
+fn client_constants(f: &mut PhpFile, plan: &SdkPlan) {
     f.body.blank();
     f.body.line(&format!(
         "/** The version of this client (`api.client_version`). */\npublic const VERSION = {};",
@@ -69,6 +89,11 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
             names::string(rule)
         ));
     }
+}
+
+/// The runtime it holds, the constructor, `runtime()` and `send()`: the same for every
+/// spec.
+fn client_members(f: &mut PhpFile) {
     f.body.blank();
     f.body.line("private readonly RuntimeClient $runtime;");
     f.body.blank();
@@ -117,14 +142,6 @@ pub fn client_file(plan: &SdkPlan) -> PhpFile {
     f.body
         .line("    return $this->runtime->execute($request, $options);");
     f.body.line("}");
-    if let Some(otp) = &plan.otp {
-        if let Some(group) = &otp.group {
-            pending::group_pending_method(&mut f, plan, otp, group);
-        }
-    }
-    f.body.dedent();
-    f.body.line("}");
-    f
 }
 
 /// A group's calls, as a trait the client uses.
@@ -246,69 +263,21 @@ pub(super) fn method_head(f: &mut PhpFile, name: &str, params: &[String], extra:
     f.body.line(&format!("): {ret} {{"));
 }
 
+/// `@throws` of every call.
+const THROWS: &str = "@throws \\Baas\\Runtime\\Exception\\BaasException every failure, saying whether the request was not sent, refused or its outcome is unknown";
+
+/// Every method of one operation: the call itself, and its pages, pending and
+/// until-final calls where the plan has them.
 fn operation_methods(f: &mut PhpFile, plan: &SdkPlan, op: &OperationPlan) {
     let a = args(f, op);
     let (response, fqn) = response_type(op);
     if let Some(fqn) = &fqn {
         f.uses(fqn);
     }
-    let declared = if response == "null" {
-        "mixed"
-    } else {
-        response.as_str()
-    };
     let method = names::method(&op.words);
-    let throws = "@throws \\Baas\\Runtime\\Exception\\BaasException every failure, saying whether the request was not sent, refused or its outcome is unknown".to_owned();
-    let options =
-        "@param CallOptions|null $options per-call options (your requestId, a time limit, retries)"
-            .to_owned();
-    let mut tags = a.tags.clone();
-    tags.push(options.clone());
-    tags.push(format!("@return {response} the answer"));
-    tags.push(throws.clone());
-    f.body.blank();
-    f.doc(&op.doc, &tags);
-    method_head(
-        f,
-        &method,
-        &a.params,
-        "?CallOptions $options = null",
-        declared,
-    );
-    f.body.line(&format!(
-        "    return $this->runtime()->execute({}, $options);",
-        a.build
-    ));
-    f.body.line("}");
+    send_method(f, op, &a, &method, &response);
     if let Some(p) = &op.calls.pages {
-        f.runtime("Page");
-        f.type_uses(&p.item, Direction::Received);
-        let item = names::doc_type(&p.item, Direction::Received);
-        for (suffix, call, ret) in [
-            ("Pages", "pages", format!("\\Generator<int, Page<{item}>>")),
-            ("Items", "items", format!("\\Generator<int, {item}>")),
-        ] {
-            let mut tags = a.short_tags.clone();
-            tags.push(format!(
-                "@return {ret} the {}, fetched as they are read",
-                call
-            ));
-            tags.push(throws.clone());
-            f.body.blank();
-            f.doc(&p.doc, &tags);
-            method_head(
-                f,
-                &format!("{method}{suffix}"),
-                &a.params,
-                "",
-                "\\Generator",
-            );
-            f.body.line(&format!(
-                "    return $this->runtime()->{call}({});",
-                a.build
-            ));
-            f.body.line("}");
-        }
+        pages_methods(f, p, &a, &method);
     }
     if let (Some(pending), Some(otp)) = (&op.calls.pending, &plan.otp) {
         pending::pending_method(
@@ -324,47 +293,130 @@ fn operation_methods(f: &mut PhpFile, plan: &SdkPlan, op: &OperationPlan) {
         );
     }
     if let Some(fin) = &op.calls.until_final {
-        f.runtime("WaitPolicy");
-        f.runtime("Read");
+        until_final_method(f, plan, op, fin, &a, &method, &response);
+    }
+}
+
+/// The PHP return type declared for an answer documented as `response`.
+fn declared(response: &str) -> &str {
+    if response == "null" {
+        "mixed"
+    } else {
+        response
+    }
+}
+
+/// The operation's own method: sends the request built from its arguments.
+fn send_method(f: &mut PhpFile, op: &OperationPlan, a: &Args, method: &str, response: &str) {
+    let options =
+        "@param CallOptions|null $options per-call options (your requestId, a time limit, retries)"
+            .to_owned();
+    let mut tags = a.tags.clone();
+    tags.push(options);
+    tags.push(format!("@return {response} the answer"));
+    tags.push(THROWS.to_owned());
+    f.body.blank();
+    f.doc(&op.doc, &tags);
+    method_head(
+        f,
+        method,
+        &a.params,
+        "?CallOptions $options = null",
+        declared(response),
+    );
+    f.body.line(&format!(
+        "    return $this->runtime()->execute({}, $options);",
+        a.build
+    ));
+    f.body.line("}");
+}
+
+/// `…Pages` and `…Items`: generators of the pages and of their items.
+fn pages_methods(f: &mut PhpFile, p: &crate::plan::PagesCall, a: &Args, method: &str) {
+    f.runtime("Page");
+    f.type_uses(&p.item, Direction::Received);
+    let item = names::doc_type(&p.item, Direction::Received);
+    for (suffix, call, ret) in [
+        ("Pages", "pages", format!("\\Generator<int, Page<{item}>>")),
+        ("Items", "items", format!("\\Generator<int, {item}>")),
+    ] {
         let mut tags = a.short_tags.clone();
-        tags.push("@param WaitPolicy|null $policy how to poll (delays, deadline), or null for the default".to_owned());
-        tags.push(format!("@return {response} the answer in a final state"));
-        tags.push(
-            "@throws \\Baas\\Runtime\\Exception\\WaitDeadline when the deadline passes first"
-                .to_owned(),
-        );
-        tags.push(throws);
-        let values: Vec<String> = fin.values.iter().map(|v| names::string(v)).collect();
-        let field = response_fields(plan, op)
-            .iter()
-            .find(|x| x.wire_name == fin.field);
-        let state = match field {
-            Some(x) if fin.typed && response != "mixed" => format!(
-                "static fn ({response} $r): ?string => Read::text($r->{})",
-                names::prop(&x.wire_name, &x.words)
-            ),
-            _ => {
-                f.uses("Baas\\Signing\\JsonObject");
-                format!(
-                    "static fn (mixed $r, mixed $raw): ?string => $raw instanceof JsonObject ? Read::text($raw->get({})) : null",
-                    names::string(&fin.field)
-                )
-            }
-        };
+        tags.push(format!(
+            "@return {ret} the {}, fetched as they are read",
+            call
+        ));
+        tags.push(THROWS.to_owned());
         f.body.blank();
-        f.doc(&fin.doc, &tags);
+        f.doc(&p.doc, &tags);
         method_head(
             f,
-            &format!("{method}UntilFinal"),
+            &format!("{method}{suffix}"),
             &a.params,
-            "?WaitPolicy $policy = null",
-            declared,
+            "",
+            "\\Generator",
         );
         f.body.line(&format!(
-            "    return $this->runtime()->waitUntil({}, {state}, [{}], $policy);",
-            a.build,
-            values.join(", ")
+            "    return $this->runtime()->{call}({});",
+            a.build
         ));
         f.body.line("}");
     }
+}
+
+/// `…UntilFinal`: polls until the answer's state is final (read typed when it can be,
+/// else from the raw answer).
+fn until_final_method(
+    f: &mut PhpFile,
+    plan: &SdkPlan,
+    op: &OperationPlan,
+    fin: &crate::plan::FinalCall,
+    a: &Args,
+    method: &str,
+    response: &str,
+) {
+    f.runtime("WaitPolicy");
+    f.runtime("Read");
+    let mut tags = a.short_tags.clone();
+    tags.push(
+        "@param WaitPolicy|null $policy how to poll (delays, deadline), or null for the default"
+            .to_owned(),
+    );
+    tags.push(format!("@return {response} the answer in a final state"));
+    tags.push(
+        "@throws \\Baas\\Runtime\\Exception\\WaitDeadline when the deadline passes first"
+            .to_owned(),
+    );
+    tags.push(THROWS.to_owned());
+    let values: Vec<String> = fin.values.iter().map(|v| names::string(v)).collect();
+    let field = response_fields(plan, op)
+        .iter()
+        .find(|x| x.wire_name == fin.field);
+    let state = match field {
+        Some(x) if fin.typed && response != "mixed" => format!(
+            "static fn ({response} $r): ?string => Read::text($r->{})",
+            names::prop(&x.wire_name, &x.words)
+        ),
+        _ => {
+            f.uses("Baas\\Signing\\JsonObject");
+            format!(
+                "static fn (mixed $r, mixed $raw): ?string => $raw instanceof JsonObject ? Read::text($raw->get({})) : null",
+                names::string(&fin.field)
+            )
+        }
+    };
+    f.body.blank();
+    f.doc(&fin.doc, &tags);
+    method_head(
+        f,
+        &format!("{method}UntilFinal"),
+        &a.params,
+        "?WaitPolicy $policy = null",
+        declared(response),
+    );
+    f.body.line(&format!(
+        "    return $this->runtime()->waitUntil({}, {state}, [{}], $policy);",
+        a.build,
+        values.join(", ")
+    ));
+    f.body.line("}");
 }

@@ -182,6 +182,7 @@ fn decode_method(f: &mut PhpFile, op: &OperationPlan, response: &str) {
     f.body.line("}");
 }
 
+/// A paged request's `PagedRequest` methods.
 fn paged_methods(
     f: &mut PhpFile,
     plan: &SdkPlan,
@@ -189,11 +190,16 @@ fn paged_methods(
     p: &PagesCall,
     response: &str,
 ) {
+    page_request_methods(f, op, p);
+    page_answer_methods(f, plan, op, p, response);
+}
+
+/// The request's side of paging: `page()`, `withPage()` and `pageSize()`, read from its
+/// page and size parameters (a page sent as text is turned into a number and back).
+fn page_request_methods(f: &mut PhpFile, op: &OperationPlan, p: &PagesCall) {
     let params = op.params();
     let page = prop_of(&p.page, params);
     let size = params.iter().find(|x| x.wire_name == p.size);
-    let answer = response_fields(plan, op);
-    let items = prop_of(&p.items, answer);
     let page_text = matches!(p.page_ty, TypeRef::String);
     f.body.blank();
     f.doc(
@@ -260,6 +266,18 @@ fn paged_methods(
     };
     f.body.line(&format!("    return {size_read};"));
     f.body.line("}");
+}
+
+/// The answer's side of paging: `pageItems()` and `pageTotal()`.
+fn page_answer_methods(
+    f: &mut PhpFile,
+    plan: &SdkPlan,
+    op: &OperationPlan,
+    p: &PagesCall,
+    response: &str,
+) {
+    let answer = response_fields(plan, op);
+    let items = prop_of(&p.items, answer);
     f.body.blank();
     let item = names::doc_type(&p.item, Direction::Received);
     f.doc(

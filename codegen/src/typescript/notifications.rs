@@ -5,6 +5,7 @@ use super::names::string;
 use super::types::named_values;
 use super::{module, says};
 use crate::plan::{Doc, NotificationPlan, SdkPlan};
+use crate::text::Out;
 
 /// The shape descriptor of a notification's payload record (`undefined` when not shown).
 fn payload_shape(plan: &SdkPlan, n: &NotificationPlan) -> Option<String> {
@@ -13,12 +14,21 @@ fn payload_shape(plan: &SdkPlan, n: &NotificationPlan) -> Option<String> {
     Some(format!("{}Shape", record.name))
 }
 
+/// The module: the notification types, their payloads, and `NotificationVerifier`.
 pub fn notifications_module(plan: &SdkPlan) -> String {
     let mut out = module(&Doc::of([
         "Callback notifications: their types and payloads, and a verifier whose answers are \
          typed by them."
             .to_owned(),
     ]));
+    imports(&mut out, plan);
+    payload_types(&mut out, plan);
+    verifier_class(&mut out);
+    out.finish()
+}
+
+/// The runtime, and the payload records (as types) and their shape descriptors.
+fn imports(out: &mut Out, plan: &SdkPlan) {
     out.line("import * as rt from \"@baas/runtime\";");
     let mut types: Vec<&str> = plan
         .notifications
@@ -44,6 +54,11 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
             shapes.join(", ")
         ));
     }
+}
+
+/// `NotificationType`, the payload of each type (`NotificationPayloads`), the
+/// `Notification` union of known and other types, and the map of payload descriptors.
+fn payload_types(out: &mut Out, plan: &SdkPlan) {
     out.blank();
     let types = plan
         .notifications
@@ -52,9 +67,9 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     let what = Doc::of([
         "The notification types, by name (`notificationType` of a notification).".to_owned(),
     ]);
-    named_values(&mut out, "NotificationType", &what, types);
+    named_values(out, "NotificationType", &what, types);
     out.blank();
-    says(&mut out, "The payload (`params`) of each notification type: a record, or JSON as received where the payload is not shown.");
+    says(out, "The payload (`params`) of each notification type: a record, or JSON as received where the payload is not shown.");
     out.line("export interface NotificationPayloads {");
     out.indent();
     for n in &plan.notifications {
@@ -65,7 +80,7 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("}");
     out.blank();
     says(
-        &mut out,
+        out,
         "A verified notification of a known type: switch on `notificationType` and `params` has \
          that type's payload. `deliveryId` (requestId and type) is the key of a repeated \
          delivery: process each once, then answer `ACK`.",
@@ -74,12 +89,12 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("  [T in keyof NotificationPayloads]: rt.Notification<T, NotificationPayloads[T]> & { readonly known: true };");
     out.line("}[keyof NotificationPayloads];");
     says(
-        &mut out,
+        out,
         "A verified notification of a type this version does not list: its params as received.",
     );
     out.line("export type OtherNotification = rt.Notification<rt.Unknown<string>, rt.JsonValue> & { readonly known: false };");
     says(
-        &mut out,
+        out,
         "A verified notification: test `known`, then switch on `notificationType`.",
     );
     out.line("export type Notification = KnownNotification | OtherNotification;");
@@ -93,8 +108,13 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.dedent();
     out.line("]);");
     out.blank();
+}
+
+/// `NotificationVerifier`: the runtime's verifier, whose answers it types by reading a
+/// known type's payload (the same for every spec).
+fn verifier_class(out: &mut Out) {
     says(
-        &mut out,
+        out,
         "Verifies notification bodies for your key and the service's sender name: the signature \
          over the exact bytes received, that the body is a notification that could not be re-cut, \
          the sender, and the freshness window (24 hours old at most, 5 minutes ahead at most, \
@@ -109,14 +129,14 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("}");
     out.blank();
     says(
-        &mut out,
+        out,
         "How long processed delivery ids must be kept (milliseconds).",
     );
     out.line("get windowMs(): number {");
     out.line("  return this.#inner.windowMs;");
     out.line("}");
     out.blank();
-    says(&mut out, "The verified notification, or a `BaasError` (`SignatureInvalid`, `SignatureMissing`, `Untrusted`, `DecodeError` for a payload of another shape).");
+    says(out, "The verified notification, or a `BaasError` (`SignatureInvalid`, `SignatureMissing`, `Untrusted`, `DecodeError` for a payload of another shape).");
     out.line("verify(body: Uint8Array, nowMs?: number): Notification {");
     out.indent();
     out.line("const n = this.#inner.verify(body, nowMs);");
@@ -140,5 +160,4 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("}");
     out.dedent();
     out.line("}");
-    out.finish()
 }

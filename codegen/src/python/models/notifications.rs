@@ -4,6 +4,7 @@ use super::super::names::string;
 use super::super::{docstring, module};
 use super::slotted::{slots_and_init, Slot, SET};
 use crate::plan::SdkPlan;
+use crate::text::Out;
 
 /// The module: `OtherPayload`, the `Payload` alias and `payload_of`.
 pub fn notifications_module(plan: &SdkPlan) -> String {
@@ -20,6 +21,15 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     let mut records: Vec<&str> = typed.iter().map(|(_, r)| *r).collect();
     records.sort_unstable();
     records.dedup();
+    imports_and_exports(&mut out, &records);
+    out.line(SET);
+    other_payload_class(&mut out);
+    payload_of(&mut out, &mut typed, &records);
+    out.finish()
+}
+
+/// The imports (the runtime, `NotificationType`, the payload records) and `__all__`.
+fn imports_and_exports(out: &mut Out, records: &[&str]) {
     out.line("from typing import Callable, Union");
     out.blank();
     out.line("from baas_runtime import JsonValue, Unknown");
@@ -42,13 +52,17 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     }
     out.line("]");
     out.blank();
-    out.line(SET);
+}
+
+/// `OtherPayload`: a notification's type and `params` as received, when its payload is not
+/// typed here.
+fn other_payload_class(out: &mut Out) {
     out.blank();
     out.blank();
     out.line("class OtherPayload(Record):");
     out.indent();
     docstring(
-        &mut out,
+        out,
         "A notification whose payload is not typed here (not shown, or a type this client \
          does not list): its type and `params` as received.",
     );
@@ -57,7 +71,7 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
         Slot::new(ident.to_owned(), ty.to_owned(), None, doc.to_owned())
     };
     slots_and_init(
-        &mut out,
+        out,
         &[
             slot(
                 "notification_type",
@@ -74,17 +88,21 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.dedent();
     out.blank();
     out.blank();
-    let mut members: Vec<&str> = records.clone();
+}
+
+/// The `Payload` union, the reader of each typed notification type, and `payload_of`.
+fn payload_of(out: &mut Out, typed: &mut [(&str, &str)], records: &[&str]) {
+    let mut members: Vec<&str> = records.to_vec();
     members.push("OtherPayload");
     out.line(&format!("Payload = Union[{}]", members.join(", ")));
     docstring(
-        &mut out,
+        out,
         "What `payload_of` returns: the record of the notification's type, or `OtherPayload`.",
     );
     out.blank();
     typed.sort_unstable();
     out.line("_READERS: dict[str, Callable[[JsonValue, str], Payload]] = {");
-    for (t, r) in &typed {
+    for (t, r) in typed.iter() {
         out.line(&format!("    {}: {r}._from_wire,", string(t)));
     }
     out.line("}");
@@ -93,7 +111,7 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("def payload_of(notification: Notification) -> Payload:");
     out.indent();
     docstring(
-        &mut out,
+        out,
         "The typed payload of a verified notification: the record of its type (every field \
          may be None; members this client does not know are ignored), or `OtherPayload`. \
          Several types share a record (0001, 0005 and 0006 carry an onboarding result): \
@@ -105,5 +123,4 @@ pub fn notifications_module(plan: &SdkPlan) -> String {
     out.line("    return OtherPayload(notification_type=NotificationType.of(notification), params=notification.params)");
     out.line("return reader(notification.params, \"params\")");
     out.dedent();
-    out.finish()
 }
