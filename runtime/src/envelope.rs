@@ -154,14 +154,7 @@ fn sign_checked<P: Serialize + ?Sized>(
     // Most requests: the envelope's own members written and hashed in their known
     // order, only `params` paired as it is written. Anything that pass leaves is signed
     // as the envelope struct, by the generic pass or by parsing it back.
-    if let Some((bytes, digest)) = crate::canonical::serialize_request_signed(&head, params, key) {
-        let hex = sign::digest_hex(&digest);
-        let body = sign::attach_signature(bytes, sign::hex_str(&hex)).map_err(|e| {
-            Error::from(ErrorKind::Encode {
-                message: e.to_string(),
-                source: Some(Box::new(e)),
-            })
-        })?;
+    if let Some(body) = crate::canonical::sign_request_envelope(&head, params, key) {
         return Ok(SignedRequest { request_id, body });
     }
     let envelope = RequestEnvelope {

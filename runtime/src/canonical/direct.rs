@@ -402,7 +402,9 @@ impl Compound<'_> {
 mod envelope;
 mod serializer;
 
-pub(crate) use envelope::{serialize_request_signed, RequestHead};
+#[cfg(test)]
+pub(crate) use envelope::serialize_request_signed;
+pub(crate) use envelope::{sign_request_envelope, RequestHead};
 
 #[cfg(test)]
 #[path = "direct_tests.rs"]

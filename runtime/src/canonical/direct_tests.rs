@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{serialize_request_signed, serialize_signed, RequestHead};
+use super::{serialize_request_signed, serialize_signed, sign_request_envelope, RequestHead};
 use crate::canonical::Borrowed;
 use crate::secret::PrivateKey;
 use crate::{Amount, RawJson};
@@ -297,7 +297,14 @@ fn request_agrees<P: Serialize + ?Sized>(
         generic,
         "taken by the envelope's pass, not by the generic one"
     );
-    prop_assert_eq!(Some((bytes, digest)), serialize_signed(&envelope, &key()));
+    prop_assert_eq!(
+        Some((bytes.clone(), digest)),
+        serialize_signed(&envelope, &key())
+    );
+    // Signed: the signature spliced in as `sign::attach_signature` does.
+    let hex = crate::sign::digest_hex(&digest);
+    let attached = crate::sign::attach_signature(bytes, crate::sign::hex_str(&hex)).ok();
+    prop_assert_eq!(sign_request_envelope(head, params, &key()), attached);
     Ok(true)
 }
 

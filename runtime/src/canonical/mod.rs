@@ -73,7 +73,7 @@ mod walk;
 
 use std::fmt;
 
-pub(crate) use direct::{serialize_request_signed, serialize_signed, RequestHead};
+pub(crate) use direct::{serialize_signed, sign_request_envelope, RequestHead};
 pub use error::{Ambiguity, CanonicalError};
 pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 

@@ -29,10 +29,29 @@ pub(crate) struct RequestHead<'a> {
     pub(crate) salt: &'a str,
 }
 
+/// The signed text of the envelope `head` + `params`: its JSON text with
+/// `,"signature":"<hex>"` before the final `}` (as `sign::attach_signature` splices it),
+/// or `None` when the generic pass must judge it (a value of the head that rule R3
+/// refuses, `params` that pass does not take, the limits): the caller then signs the
+/// envelope struct as any other value.
+pub(crate) fn sign_request_envelope<P: Serialize + ?Sized>(
+    head: &RequestHead<'_>,
+    params: &P,
+    key: &PrivateKey,
+) -> Option<Vec<u8>> {
+    let (mut body, digest) = serialize_request_signed(head, params, key)?;
+    // The text ends with the envelope's `}`, and the envelope has members.
+    if body.pop() != Some(b'}') {
+        return None;
+    }
+    body.extend_from_slice(b",\"signature\":\"");
+    body.extend_from_slice(&crate::sign::digest_hex(&digest));
+    body.extend_from_slice(b"\"}");
+    Some(body)
+}
+
 /// The JSON text of the envelope `head` + `params` and the SHA-256 of its canonical
-/// string with `key`, or `None` when the generic pass must judge it (a value of the
-/// head that rule R3 refuses, `params` that pass does not take, the limits): the
-/// caller then signs the envelope struct as any other value.
+/// string with `key` (see [`sign_request_envelope`]).
 pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
     head: &RequestHead<'_>,
     params: &P,
