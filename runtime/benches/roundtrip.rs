@@ -395,9 +395,9 @@ fn metrics(trips: &[Trip], own_ns: f64, floor_ns: f64, ratio: f64) {
 const OWN_WORK_STOPS: &str = "Not met: outside SHA-256 (callgrind, per call) the envelope and \
     signature take 5.0k instructions (8.7k before issue 36's last round: the envelope's own \
     members are written and hashed in their known order, only params paired as it is written) \
-    and verifying and decoding the answer 12.9k (15.9k): reading it with the lean pass for small \
+    and verifying and decoding the answer 12.7k (15.9k): reading it with the lean pass for small \
     bodies 7.5k (ordering its members 1.1k of that), gathering its digest 0.9k, comparing the \
-    signature 0.5k, finding its envelope's members about 1k, decoding data 2.2k as the floor \
+    signature 0.5k, finding its envelope's members 0.6k, decoding data 2.2k as the floor \
     does; against the floor's 6.3k of serde_json writing and reading, and SHA-256 is 10 blocks \
     against 9. What stops it is reading the whole answer to verify it where the floor reads \
     only data: the lean pass still takes about 22 instructions a byte (serde_json's own rate), \

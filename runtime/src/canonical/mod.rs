@@ -35,6 +35,11 @@
 //! the rest to half of it) and a smaller one to 64 KiB of pairs, and leaves a body that
 //! needs more to the careful parser.
 //!
+//! Bodies up to 4 KiB that need no judgement at all (plain ASCII keys, strings without
+//! escape, no null, short arrays: a query's answer, most requests) are read by a lean one
+//! pass (`compact`) that keeps what `flat` keeps for them with less bookkeeping; any other
+//! body goes on as follows.
+//!
 //! The signers and verifiers of the runtime read bodies in one pass (`flat`): each
 //! pair's text written once and each object's pairs put in order as it ends; a body
 //! that pass does not take (needing judgement: escaped or refused keys, repeats, null
