@@ -341,13 +341,17 @@ fn response_fields<'a>(
     // match, and its strings known to hold no escape (see `plain`).
     let mut found = [None; 6];
     let lean = flat.for_each_plain_top_member(|key, value| {
-        let slot = match key {
-            b"requestId" => 0,
-            b"code" => 1,
-            b"msg" => 2,
-            b"data" => 3,
-            b"notificationType" => 4,
-            b"params" => 5,
+        // Compared as arrays of the name's length (no call to compare).
+        fn is<const N: usize>(key: &[u8], name: &[u8; N]) -> bool {
+            <&[u8; N]>::try_from(key).is_ok_and(|key| key == name)
+        }
+        let slot = match key.len() {
+            9 if is(key, b"requestId") => 0,
+            4 if is(key, b"code") => 1,
+            3 if is(key, b"msg") => 2,
+            4 if is(key, b"data") => 3,
+            16 if is(key, b"notificationType") => 4,
+            6 if is(key, b"params") => 5,
             _ => return,
         };
         if let Some(slot) = found.get_mut(slot) {

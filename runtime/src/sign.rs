@@ -88,7 +88,10 @@ pub fn verify(body: &[u8], key: &PrivateKey) -> Result<(), VerifyError> {
 
 /// [`verify_flattened`] of a body read in place (the envelope's opener).
 pub(crate) fn verify_borrowed(flat: &Borrowed<'_>, key: &PrivateKey) -> Result<(), VerifyError> {
-    let received = Received::of(flat.signature());
+    let received = match flat.signature_bytes() {
+        None => Received::Missing,
+        Some(bytes) => Received::of_bytes(bytes),
+    };
     compare(received, || flat.digest(key))
 }
 
@@ -108,10 +111,16 @@ enum Received {
 
 impl Received {
     fn of(signature: Option<&str>) -> Received {
-        match signature.map(|s| <[u8; 64]>::try_from(s.as_bytes())) {
+        match signature {
             None => Received::Missing,
-            Some(Ok(hex)) => Received::Hex(hex),
-            Some(Err(_)) => Received::Malformed,
+            Some(s) => Received::of_bytes(s.as_bytes()),
+        }
+    }
+
+    fn of_bytes(signature: &[u8]) -> Received {
+        match <[u8; 64]>::try_from(signature) {
+            Ok(hex) => Received::Hex(hex),
+            Err(_) => Received::Malformed,
         }
     }
 }

@@ -209,9 +209,15 @@ fn key_run(input: &[u8], at: usize) -> usize {
     i - at + rest.iter().take_while(|b| plain(b)).count()
 }
 
+/// True when `key` is `name` (compared as a nine-byte array: no call to compare).
+#[inline(always)]
+fn is(key: &[u8], name: &[u8; 9]) -> bool {
+    <&[u8; 9]>::try_from(key).is_ok_and(|key| key == name)
+}
+
 /// The run of a string from `at` up to the first `"`, `\\` or control character: its
 /// length, whether it is ASCII and whether it holds `&`.
-#[inline]
+#[inline(always)]
 fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
     let mut i = at;
     let (mut high, mut ampersand) = (0u64, 0u64);
@@ -244,7 +250,7 @@ fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
     )
 }
 
-impl Reader<'_, '_> {
+impl<'i> Reader<'i, '_> {
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.input.get(self.pos).copied()
@@ -304,21 +310,28 @@ impl Reader<'_, '_> {
             self.skip_ws();
             let first = self.c.pairs.len() as u32;
             let value_start = self.pos;
-            let sep = if top && key == b"signature" {
+            let sep = if top && is(key, b"signature") {
                 self.signature()?;
                 b'='
             } else {
-                if top && key == b"senderKey" {
+                if top && is(key, b"senderKey") {
                     return None;
                 }
-                let base = self.c.path.len();
-                if !top {
-                    self.c.path.push(b'.');
+                match self.scalar()? {
+                    // A scalar member's pair is written with its key: the path is not
+                    // extended for it.
+                    Some(text) => self.member_pair(top, key, text)?,
+                    None => {
+                        let base = self.c.path.len();
+                        if !top {
+                            self.c.path.push(b'.');
+                        }
+                        self.c.path.extend_from_slice(key);
+                        let sep = self.container(depth)?;
+                        self.c.path.truncate(base);
+                        sep
+                    }
                 }
-                self.c.path.extend_from_slice(key);
-                let sep = self.value(depth)?;
-                self.c.path.truncate(base);
-                sep
             };
             if top {
                 self.c.top.push([
@@ -381,6 +394,18 @@ impl Reader<'_, '_> {
 
     /// A value at `pos`: its pairs written; the separator after its member's key.
     fn value(&mut self, depth: usize) -> Option<u8> {
+        match self.scalar()? {
+            Some(text) => self.pair(text),
+            None => self.container(depth),
+        }
+    }
+
+    /// The text of the scalar at `pos` (a string's between its quotes), read; `Some(None)`
+    /// when the value is an object or an array (not read); `None` when this reader
+    /// leaves the body to another.
+    #[inline(always)]
+    fn scalar(&mut self) -> Option<Option<&'i [u8]>> {
+        let input = self.input;
         match self.peek()? {
             b'"' => {
                 let start = self.pos + 1;
@@ -394,8 +419,26 @@ impl Reader<'_, '_> {
                     return None;
                 }
                 self.pos = end + 1;
-                self.pair(text)
+                Some(Some(text))
             }
+            b'{' | b'[' => Some(None),
+            b't' => self.literal(b"true").map(Some),
+            b'f' => self.literal(b"false").map(Some),
+            b'-' | b'0'..=b'9' => {
+                let start = self.pos;
+                self.number()?;
+                input.get(start..self.pos).map(Some)
+            }
+            // `null` (a member the envelope reads as absent, or an element rule R2
+            // refuses) and anything else: another reader judges.
+            _ => None,
+        }
+    }
+
+    /// The object or array at `pos`: its pairs written; the separator after its
+    /// member's key.
+    fn container(&mut self, depth: usize) -> Option<u8> {
+        match self.peek()? {
             open @ (b'{' | b'[') => {
                 // Deeper than the limit even when empty, as the careful parser counts.
                 if depth + 1 > MAX_DEPTH {
@@ -416,26 +459,35 @@ impl Reader<'_, '_> {
                     Some(b'[')
                 }
             }
-            b't' => self.literal(b"true"),
-            b'f' => self.literal(b"false"),
-            b'-' | b'0'..=b'9' => {
-                let start = self.pos;
-                self.number()?;
-                let text = self.input.get(start..self.pos)?;
-                self.pair(text)
-            }
-            // `null` (a member the envelope reads as absent, or an element rule R2
-            // refuses) and anything else: another reader judges.
             _ => None,
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Option<u8> {
+    fn literal(&mut self, word: &'static [u8]) -> Option<&'static [u8]> {
         if self.input.get(self.pos..self.pos + word.len()) != Some(word) {
             return None;
         }
         self.pos += word.len();
-        self.pair(word)
+        Some(word)
+    }
+
+    /// The pair `path.key=value` of a scalar member (`key=value` at the top).
+    #[inline(always)]
+    fn member_pair(&mut self, top: bool, key: &[u8], value: &[u8]) -> Option<u8> {
+        let c = &mut *self.c;
+        let start = c.text.len();
+        if !top {
+            c.text.extend_from_slice(&c.path);
+            c.text.push(b'.');
+        }
+        c.text.extend_from_slice(key);
+        c.text.push(b'=');
+        c.text.extend_from_slice(value);
+        if c.text.len() > EXPANSION_ALLOWANCE {
+            return None;
+        }
+        c.pairs.push((start as u32, c.text.len() as u32));
+        Some(b'=')
     }
 
     /// The pair `path=value`.

@@ -130,6 +130,10 @@ pub(super) fn order(
     shapes: Option<&mut Shapes>,
 ) -> Option<usize> {
     let input = keys;
+    // The prefix of `senderKey=`: `key + sep` sorts before it exactly when its prefix
+    // does (the two differ: equal, the key would be a top-level `senderKey`, never
+    // taken).
+    let sender = prefix(b"senderKey\0\0\0\0\0\0\0\0", 0, SENDER_KEY.len(), b'=');
     let mut sorted = true;
     for pair in members.windows(2) {
         if let [a, b] = pair {
@@ -142,9 +146,11 @@ pub(super) fn order(
     if !sorted {
         let known = match shapes {
             Some(shapes) if members.len() <= MAX_SHAPE => {
-                if shapes.apply(input, members) {
-                    true
-                } else {
+                if let Some(before) = shapes.reorder(input, members, pairs, spare) {
+                    // The records moved straight into a remembered order.
+                    return Some(if top { before } else { 0 });
+                }
+                {
                     let mut doc = [Member::EMPTY; MAX_SHAPE];
                     if let Some(slots) = doc.get_mut(..members.len()) {
                         slots.copy_from_slice(members);
@@ -153,7 +159,8 @@ pub(super) fn order(
                     if repeated(input, members, spare) {
                         return None;
                     }
-                    shapes.remember(input, doc.get(..members.len()).unwrap_or_default(), members);
+                    let doc = doc.get(..members.len()).unwrap_or_default();
+                    shapes.remember(input, doc, members, sender);
                     true
                 }
             }
@@ -168,10 +175,7 @@ pub(super) fn order(
     } else if repeated(input, members, spare) {
         return None;
     }
-    // `key + sep` sorts before `senderKey=` exactly when its prefix does: the two
-    // prefixes differ (equal, the key would be a top-level `senderKey`, never taken).
     let before = if top {
-        let sender = prefix(b"senderKey\0\0\0\0\0\0\0\0", 0, SENDER_KEY.len(), b'=');
         members
             .iter()
             .take_while(|m| m.prefix < sender)
@@ -303,8 +307,6 @@ pub(super) struct Shapes {
     shapes: Vec<Shape>,
     /// The shape to replace next.
     next: usize,
-    /// Members being put in a shape's order (kept: no 1.5 KiB array to fill per object).
-    sorted: Vec<Member>,
 }
 
 /// One object's keys in document order and their canonical order.
@@ -317,33 +319,44 @@ struct Shape {
     long: Vec<u8>,
     /// The document index of each member in canonical order.
     order: Vec<u8>,
+    /// The number of members (in canonical order) that sort before `senderKey=`.
+    before_sender: usize,
 }
 
 impl Shapes {
-    /// Puts `members` (document order) into the order of a remembered shape with the
-    /// same keys; false when there is none.
-    fn apply(&mut self, input: &[u8], members: &mut [Member]) -> bool {
-        let Some(shape) = self.shapes.iter().find(|shape| shape.is(input, members)) else {
-            return false;
-        };
-        let sorted = &mut self.sorted;
-        sorted.clear();
-        sorted.extend(
-            shape
-                .order
-                .iter()
-                .filter_map(|&doc| members.get(usize::from(doc)).copied()),
-        );
-        if sorted.len() != members.len() {
-            return false;
+    /// Moves the records `pairs` of `members` (document order) into the order of a
+    /// remembered shape with the same keys (the members stay as they are); the number
+    /// of records that sort before `senderKey=`, or `None` when no shape has those keys.
+    fn reorder(
+        &self,
+        input: &[u8],
+        members: &[Member],
+        pairs: &mut [(u32, u32)],
+        spare: &mut Vec<(u32, u32)>,
+    ) -> Option<usize> {
+        let shape = self.shapes.iter().find(|shape| shape.is(input, members))?;
+        let first = members.first().map_or(0, |m| m.first) as usize;
+        spare.clear();
+        let mut before = 0;
+        for (n, &doc) in shape.order.iter().enumerate() {
+            let m = members.get(usize::from(doc))?;
+            let from = (m.first as usize).saturating_sub(first);
+            let to = (m.end as usize).saturating_sub(first);
+            if n < shape.before_sender {
+                before += to - from;
+            }
+            // One record at a time: most members have one pair.
+            for record in pairs.get(from..to).unwrap_or_default() {
+                spare.push(*record);
+            }
         }
-        members.copy_from_slice(sorted);
-        true
+        pairs.get_mut(..spare.len())?.copy_from_slice(spare);
+        Some(before)
     }
 
     /// Remembers the order of an object whose members were `doc` in document order and
     /// are `sorted` in canonical order (no key repeated).
-    fn remember(&mut self, input: &[u8], doc: &[Member], sorted: &[Member]) {
+    fn remember(&mut self, input: &[u8], doc: &[Member], sorted: &[Member], sender: u128) {
         let slot = if self.shapes.len() < SHAPES {
             self.shapes.push(Shape::default());
             self.shapes.len() - 1
@@ -358,6 +371,7 @@ impl Shapes {
         shape.keys.clear();
         shape.long.clear();
         shape.order.clear();
+        shape.before_sender = sorted.iter().take_while(|m| m.prefix < sender).count();
         for m in doc {
             shape.keys.push((m.prefix, m.key.1 - m.key.0, m.sep));
             if m.key.1 - m.key.0 > 15 {

@@ -177,6 +177,17 @@ impl<'a> Borrowed<'a> {
             .and_then(|text| std::str::from_utf8(text).ok())
     }
 
+    /// The bytes of [`Borrowed::signature`] (read by a one pass: as in the body,
+    /// whose UTF-8 the pass checked; no second check to compare them).
+    pub(crate) fn signature_bytes(&self) -> Option<&[u8]> {
+        let span = match &self.how {
+            How::Compact(compact) => compact.as_ref().and_then(|c| c.signature),
+            How::Flat(flat) => flat.as_ref().and_then(|flat| flat.signature),
+            How::Parsed(parsed) => return parsed.meta.signature(self.input).map(str::as_bytes),
+        };
+        span.and_then(|(start, end)| self.input.get(start..end))
+    }
+
     /// See [`Flattened::first_null_path`].
     pub(crate) fn first_null_path(&self) -> Option<&str> {
         match &self.how {
