@@ -270,72 +270,8 @@ impl Reader<'_> {
         })?;
         self.skip_ws();
         match self.peek() {
-            Some(b'{') => {
-                self.pos += 1;
-                let mut out = BTreeMap::new();
-                self.skip_ws();
-                if self.peek() == Some(b'}') {
-                    self.pos += 1;
-                    if depth > 0 {
-                        self.pair(path_len, 2);
-                    }
-                    return Ok(Json::Object(out));
-                }
-                loop {
-                    self.skip_ws();
-                    let at = self.pos;
-                    let key = self.string()?;
-                    self.expect(b':')?;
-                    let child = if depth == 0 {
-                        key.len()
-                    } else {
-                        path_len + 1 + key.len()
-                    };
-                    let before = self.pairs;
-                    let value = self.value(depth + 1, child)?;
-                    if depth == 0 && key == "signature" {
-                        self.pairs = before;
-                    }
-                    self.within_budget()?;
-                    if out.contains_key(&key) {
-                        return Err(JsonError(format!("duplicate key at byte {at}")));
-                    }
-                    out.insert(key, value);
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.pos += 1,
-                        Some(b'}') => {
-                            self.pos += 1;
-                            return Ok(Json::Object(out));
-                        }
-                        _ => return Err(self.unexpected()),
-                    }
-                }
-            }
-            Some(b'[') => {
-                self.pos += 1;
-                let mut items = Vec::new();
-                self.skip_ws();
-                if self.peek() == Some(b']') {
-                    self.pos += 1;
-                    self.pair(path_len, 2);
-                    return Ok(Json::Array(items));
-                }
-                loop {
-                    let child = path_len + 2 + crate::signing::decimal_len(items.len());
-                    items.push(self.value(depth + 1, child)?);
-                    self.within_budget()?;
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.pos += 1,
-                        Some(b']') => {
-                            self.pos += 1;
-                            return Ok(Json::Array(items));
-                        }
-                        _ => return Err(self.unexpected()),
-                    }
-                }
-            }
+            Some(b'{') => self.object(depth, path_len),
+            Some(b'[') => self.array(depth, path_len),
             Some(b'"') => {
                 let text = self.string()?;
                 self.pair(path_len, text.len());
@@ -350,18 +286,92 @@ impl Reader<'_> {
                 self.word("false", Json::Bool(false))
             }
             Some(b'n') => self.word("null", Json::Null),
-            Some(b'-' | b'0'..=b'9') => {
-                let rest = self.rest();
-                let len = rest
-                    .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
-                    .unwrap_or(rest.len());
-                let literal = rest.get(..len).unwrap_or_default().to_owned();
-                self.pos += len;
-                self.pair(path_len, literal.len());
-                Ok(Json::Number(literal))
-            }
+            Some(b'-' | b'0'..=b'9') => Ok(self.number(path_len)),
             _ => Err(self.unexpected()),
         }
+    }
+
+    /// The object at the cursor: its members in key order (a duplicate key is an error),
+    /// each pair counted against the expansion limit (the top-level `signature` left out).
+    fn object(&mut self, depth: usize, path_len: usize) -> Result<Json, JsonError> {
+        self.pos += 1;
+        let mut out = BTreeMap::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            if depth > 0 {
+                self.pair(path_len, 2);
+            }
+            return Ok(Json::Object(out));
+        }
+        loop {
+            self.skip_ws();
+            let at = self.pos;
+            let key = self.string()?;
+            self.expect(b':')?;
+            let child = if depth == 0 {
+                key.len()
+            } else {
+                path_len + 1 + key.len()
+            };
+            let before = self.pairs;
+            let value = self.value(depth + 1, child)?;
+            if depth == 0 && key == "signature" {
+                self.pairs = before;
+            }
+            self.within_budget()?;
+            if out.contains_key(&key) {
+                return Err(JsonError(format!("duplicate key at byte {at}")));
+            }
+            out.insert(key, value);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Json::Object(out));
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    /// The array at the cursor, each element's pair counted against the expansion limit.
+    fn array(&mut self, depth: usize, path_len: usize) -> Result<Json, JsonError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.pair(path_len, 2);
+            return Ok(Json::Array(items));
+        }
+        loop {
+            let child = path_len + 2 + crate::signing::decimal_len(items.len());
+            items.push(self.value(depth + 1, child)?);
+            self.within_budget()?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    /// The number at the cursor, kept as its literal text.
+    fn number(&mut self, path_len: usize) -> Json {
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+            .unwrap_or(rest.len());
+        let literal = rest.get(..len).unwrap_or_default().to_owned();
+        self.pos += len;
+        self.pair(path_len, literal.len());
+        Json::Number(literal)
     }
 
     fn word(&mut self, word: &str, value: Json) -> Result<Json, JsonError> {

@@ -74,9 +74,37 @@ fn scalar_text(v: &serde_yaml::Value) -> Option<String> {
 }
 
 impl RawRule {
+    /// The fault this rule sets, or what is wrong with it.
     fn check(self) -> Result<Fault, String> {
-        let raw = self;
-        let (target, is_answer) = match (raw.operation, raw.notification) {
+        let (target, is_answer) = self.target()?;
+        if self.delay_ms.is_some() && self.fault != "delay" {
+            return Err("`delay_ms` is only for fault `delay`".into());
+        }
+        if (self.code.is_some() || self.effect.is_some()) && self.fault != "code" {
+            return Err("`code` and `effect` are only for fault `code`".into());
+        }
+        let kind = if is_answer {
+            FaultKind::Answer(self.answer_fault()?)
+        } else {
+            if self.when.is_some() {
+                return Err("`when` is only for operations".into());
+            }
+            FaultKind::Notification(self.notification_fault()?)
+        };
+        let when = self.when_param()?;
+        let trigger = self.trigger()?;
+        Ok(Fault {
+            target,
+            when,
+            kind,
+            trigger,
+        })
+    }
+
+    /// The operation or notification type the rule is for (a known one), and whether it
+    /// is an operation.
+    fn target(&self) -> Result<(String, bool), String> {
+        match (&self.operation, &self.notification) {
             (Some(op), None) => {
                 if !OPERATIONS.iter().any(|o| o.name == op) {
                     return Err(format!(
@@ -84,7 +112,7 @@ impl RawRule {
                          e.g. confirmOperation"
                     ));
                 }
-                (op, true)
+                Ok((op.clone(), true))
             }
             (None, Some(n)) => {
                 if !NOTIFICATION_TYPES.contains(&n.as_str()) {
@@ -93,102 +121,101 @@ impl RawRule {
                         NOTIFICATION_TYPES.join(", ")
                     ));
                 }
-                (n, false)
+                Ok((n.clone(), false))
             }
-            _ => return Err("expected exactly one of `operation` and `notification`".into()),
-        };
-        let delay = || {
-            raw.delay_ms
-                .map(Duration::from_millis)
-                .ok_or_else(|| format!("fault `{}` needs `delay_ms`", raw.fault))
-        };
-        if raw.delay_ms.is_some() && raw.fault != "delay" {
-            return Err("`delay_ms` is only for fault `delay`".into());
+            _ => Err("expected exactly one of `operation` and `notification`".into()),
         }
-        if (raw.code.is_some() || raw.effect.is_some()) && raw.fault != "code" {
-            return Err("`code` and `effect` are only for fault `code`".into());
+    }
+
+    /// The delay of a `delay` fault (`delay_ms`, required).
+    fn delay(&self) -> Result<Duration, String> {
+        self.delay_ms
+            .map(Duration::from_millis)
+            .ok_or_else(|| format!("fault `{}` needs `delay_ms`", self.fault))
+    }
+
+    /// The fault of an operation's answer (a `code` fault's code is 5 digits).
+    fn answer_fault(&self) -> Result<AnswerFault, String> {
+        Ok(match self.fault.as_str() {
+            "drop_answer" => AnswerFault::DropAnswer,
+            "lose_request" => AnswerFault::LoseRequest,
+            "delay" => AnswerFault::Delay(self.delay()?),
+            "code" => {
+                let code = self.code.as_ref().and_then(scalar_text).ok_or(
+                    "fault `code` needs `code`, a result code such as \"10001\"".to_owned(),
+                )?;
+                if code.len() != 5 || !code.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("code `{code}`: expected 5 digits, e.g. \"10001\""));
+                }
+                AnswerFault::Code {
+                    code,
+                    effect: self.effect.unwrap_or(false),
+                }
+            }
+            "unsigned" => AnswerFault::Unsigned,
+            "bad_signature" => AnswerFault::BadSignature,
+            "altered" => AnswerFault::Altered,
+            other => {
+                return Err(format!(
+                    "unknown fault `{other}` of an operation: expected drop_answer, \
+                     lose_request, delay, code, unsigned, bad_signature or altered"
+                ))
+            }
+        })
+    }
+
+    /// The fault of a notification's delivery.
+    fn notification_fault(&self) -> Result<NotificationFault, String> {
+        Ok(match self.fault.as_str() {
+            "lose" => NotificationFault::Lose,
+            "duplicate" => NotificationFault::Duplicate,
+            "delay" => NotificationFault::Delay(self.delay()?),
+            "reorder" => NotificationFault::Reorder,
+            "bad_signature" => NotificationFault::BadSignature,
+            other => {
+                return Err(format!(
+                    "unknown fault `{other}` of a notification: expected lose, duplicate, \
+                     delay, reorder or bad_signature"
+                ))
+            }
+        })
+    }
+
+    /// The one `parameter: value` a matching call has (`when`), if given.
+    fn when_param(&self) -> Result<Option<(String, String)>, String> {
+        let Some(map) = &self.when else {
+            return Ok(None);
+        };
+        let mut pairs = map.iter();
+        match (pairs.next(), pairs.next()) {
+            (Some((k, v)), None) => {
+                let v = scalar_text(v).ok_or(format!(
+                    "when: the value of `{k}` must be a string, number or boolean"
+                ))?;
+                Ok(Some((k.clone(), v)))
+            }
+            _ => Err("when: expected exactly one `parameter: value`".into()),
         }
-        let kind = if is_answer {
-            FaultKind::Answer(match raw.fault.as_str() {
-                "drop_answer" => AnswerFault::DropAnswer,
-                "lose_request" => AnswerFault::LoseRequest,
-                "delay" => AnswerFault::Delay(delay()?),
-                "code" => {
-                    let code = raw.code.as_ref().and_then(scalar_text).ok_or(
-                        "fault `code` needs `code`, a result code such as \"10001\"".to_owned(),
-                    )?;
-                    if code.len() != 5 || !code.bytes().all(|b| b.is_ascii_digit()) {
-                        return Err(format!("code `{code}`: expected 5 digits, e.g. \"10001\""));
-                    }
-                    AnswerFault::Code {
-                        code,
-                        effect: raw.effect.unwrap_or(false),
-                    }
-                }
-                "unsigned" => AnswerFault::Unsigned,
-                "bad_signature" => AnswerFault::BadSignature,
-                "altered" => AnswerFault::Altered,
-                other => {
-                    return Err(format!(
-                        "unknown fault `{other}` of an operation: expected drop_answer, \
-                         lose_request, delay, code, unsigned, bad_signature or altered"
-                    ))
-                }
-            })
-        } else {
-            if raw.when.is_some() {
-                return Err("`when` is only for operations".into());
-            }
-            FaultKind::Notification(match raw.fault.as_str() {
-                "lose" => NotificationFault::Lose,
-                "duplicate" => NotificationFault::Duplicate,
-                "delay" => NotificationFault::Delay(delay()?),
-                "reorder" => NotificationFault::Reorder,
-                "bad_signature" => NotificationFault::BadSignature,
-                other => {
-                    return Err(format!(
-                        "unknown fault `{other}` of a notification: expected lose, duplicate, \
-                         delay, reorder or bad_signature"
-                    ))
-                }
-            })
-        };
-        let when = match raw.when {
-            None => None,
-            Some(map) => {
-                let mut pairs = map.into_iter();
-                match (pairs.next(), pairs.next()) {
-                    (Some((k, v)), None) => {
-                        let v = scalar_text(&v).ok_or(format!(
-                            "when: the value of `{k}` must be a string, number or boolean"
-                        ))?;
-                        Some((k, v))
-                    }
-                    _ => return Err("when: expected exactly one `parameter: value`".into()),
-                }
-            }
-        };
-        let trigger = match (raw.times, raw.probability) {
+    }
+
+    /// When the fault fires: the next `times` matching calls (default 1), or each with a
+    /// `probability` from a `seed`.
+    fn trigger(&self) -> Result<Trigger, String> {
+        Ok(match (self.times, self.probability) {
             (Some(_), Some(_)) => return Err("expected `times` or `probability`, not both".into()),
             (_, Some(p)) if !(0.0..=1.0).contains(&p) => {
                 return Err(format!("probability {p}: expected a number from 0 to 1"))
             }
             (_, Some(p)) => Trigger::Probability {
                 p,
-                seed: raw.seed.unwrap_or(0),
+                seed: self.seed.unwrap_or(0),
             },
             (times, None) => {
-                if raw.seed.is_some() {
+                if self.seed.is_some() {
                     return Err("`seed` is only for `probability`".into());
                 }
                 Trigger::Times(times.unwrap_or(1))
             }
-        };
-        Ok(Fault {
-            target,
-            when,
-            kind,
-            trigger,
         })
     }
 }

@@ -27,6 +27,9 @@ impl Bank {
         }
     }
 
+    /// Applies for a CNY Express transfer: checks the beneficiary and the orders, debits
+    /// the payer (through the bank's CNY position when the account holds another
+    /// currency), and keeps the application waiting for its OTP.
     fn apply_cny(
         &mut self,
         req: &ApplyForCnyExpressRequest,
@@ -34,91 +37,14 @@ impl Bank {
     ) -> Result<Value, ApiError> {
         let payer = req.payer_account_id.as_str();
         let bank_code = req.beneficiary_bank_code.as_str();
-        let bank_name = req.beneficiary_bank_name.as_str();
-        match CNY_BANKS.iter().find(|(c, _)| *c == bank_code) {
-            None => {
-                return Err(ApiError::invalid(
-                    "beneficiaryBankCode",
-                    format!("{bank_code} is not on the CNY Express bank list"),
-                ))
-            }
-            Some((_, name)) if *name != bank_name => {
-                return Err(ApiError::invalid(
-                    "beneficiaryBankName",
-                    format!("does not match bank {bank_code} ({name})"),
-                ))
-            }
-            Some(_) => {}
-        }
-        // An unlisted beneficiaryType is not an individual: no nationality to check.
-        if req.beneficiary_type == BeneficiaryType::Individual {
-            let cc = given(&req.beneficiary_country_code)
-                .ok_or_else(|| ApiError::missing("beneficiaryCountryCode"))?;
-            if !CNY_NATIONALITIES.contains(&cc) {
-                return Err(ApiError::invalid(
-                    "beneficiaryCountryCode",
-                    format!("{cc} is not a supported CNY nationality"),
-                ));
-            }
-        }
-        let mut total = Decimal::ZERO;
-        let mut orders = Vec::new();
-        for (i, item) in req.order_array.iter().enumerate() {
-            let field = format!("oderArray[{i}].amount");
-            let amount = minor_unit(&field, item.amount.as_decimal())?;
-            total = total.checked_add(amount).ok_or_else(|| {
-                ApiError::invalid(
-                    "oderArray",
-                    "the order amounts add up to more than the sandbox can hold",
-                )
-            })?;
-            let mut order = OrderItemReceived::default();
-            order.product_name = Some(item.product_name.clone());
-            order.quantity = Some(item.quantity);
-            order.amount = Some(money(amount, 4));
-            order.order_time = Some(item.order_time);
-            order.platform = Some(item.platform.clone());
-            orders.push(order);
-        }
-        if total <= Decimal::ZERO {
-            return Err(ApiError::invalid(
-                "oderArray",
-                "the order amounts must add up to more than 0",
-            ));
-        }
-        if total > Decimal::new(70_000, 0) && given_document(&req.invoice).is_none() {
-            return Err(ApiError::invalid(
-                "invoice",
-                "is required when the amount exceeds 70,000 CNY",
-            ));
-        }
+        check_beneficiary(req)?;
+        let (total, orders) = orders(req)?;
         let a = self.debit_account(payer)?;
         let (currency, user) = (a.currency.clone(), a.user_id.clone());
         let r =
             rate("CNY", &currency).ok_or_else(|| ApiError::new(codes::SYSTEM, "no CNY rate"))?;
         let debit = checked_mul(total, r, "oderArray")?.round_dp(2);
-        let postings = if currency == "CNY" {
-            vec![Posting {
-                from: payer.to_owned(),
-                to: outside_account("CNY"),
-                amount: debit,
-            }]
-        } else {
-            vec![Posting {
-                from: payer.to_owned(),
-                to: fx_account(&currency),
-                amount: debit,
-            }]
-        };
-        // The CNY leg leaves from the bank's CNY position to the outside world.
-        let mut postings = postings;
-        if currency != "CNY" {
-            postings.push(Posting {
-                from: fx_account("CNY"),
-                to: outside_account("CNY"),
-                amount: total,
-            });
-        }
+        let postings = postings(payer, &currency, debit, total);
         self.check_postings(&postings)?;
         let oppo = Oppo {
             account_id: req.beneficiary_account_id.clone(),
@@ -139,27 +65,7 @@ impl Bank {
             now_ms,
         );
         let id = self.next_id("CNY");
-        let link = |what: &str| format!("sandbox://files/{id}/{what}");
-        let text = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
-        let mut record = CnyTransferDetail::default();
-        record.application_id = Some(id.clone());
-        record.payer_account_id = text(payer);
-        record.beneficiary_type = Some(req.beneficiary_type.clone());
-        record.beneficiary_name = text(&req.beneficiary_name);
-        record.beneficiary_country_code = given(&req.beneficiary_country_code).and_then(text);
-        record.beneficiary_bank_code = text(bank_code);
-        record.beneficiary_bank_name = text(bank_name);
-        record.beneficiary_bank_address = text(&req.beneficiary_bank_address);
-        record.beneficiary_id_number = text(&req.beneficiary_id_number);
-        record.beneficiary_account_id = text(&req.beneficiary_account_id);
-        record.payment_purpose = Some(req.payment_purpose.clone());
-        record.message_to_beneficiary = given(&req.message_to_beneficiary).and_then(text);
-        record.remark = given(&req.remark).and_then(text);
-        record.amount = Some(money(total, 4));
-        record.orders = Some(orders);
-        record.support_document_file = Some(link("support-document"));
-        record.company_regis_document_file = Some(link("company-registration"));
-        record.invoice = given_document(&req.invoice).map(|_| link("invoice"));
+        let record = record(req, &id, total, orders);
         self.cnys.insert(
             id.clone(),
             Cny {
@@ -249,4 +155,136 @@ fn summary(c: &Cny) -> CnyTransferSummary {
     s.create_time = d.create_time;
     s.completed_time = d.completed_time;
     s
+}
+
+/// The beneficiary's bank is on the CNY Express list under its name, and an individual's
+/// nationality is one CNY Express serves.
+fn check_beneficiary(req: &ApplyForCnyExpressRequest) -> Result<(), ApiError> {
+    let bank_code = req.beneficiary_bank_code.as_str();
+    let bank_name = req.beneficiary_bank_name.as_str();
+    match CNY_BANKS.iter().find(|(c, _)| *c == bank_code) {
+        None => {
+            return Err(ApiError::invalid(
+                "beneficiaryBankCode",
+                format!("{bank_code} is not on the CNY Express bank list"),
+            ))
+        }
+        Some((_, name)) if *name != bank_name => {
+            return Err(ApiError::invalid(
+                "beneficiaryBankName",
+                format!("does not match bank {bank_code} ({name})"),
+            ))
+        }
+        Some(_) => {}
+    }
+    // An unlisted beneficiaryType is not an individual: no nationality to check.
+    if req.beneficiary_type == BeneficiaryType::Individual {
+        let cc = given(&req.beneficiary_country_code)
+            .ok_or_else(|| ApiError::missing("beneficiaryCountryCode"))?;
+        if !CNY_NATIONALITIES.contains(&cc) {
+            return Err(ApiError::invalid(
+                "beneficiaryCountryCode",
+                format!("{cc} is not a supported CNY nationality"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The orders as the answer shows them, and their total: more than 0, with an invoice
+/// above 70,000 CNY.
+fn orders(req: &ApplyForCnyExpressRequest) -> Result<(Decimal, Vec<OrderItemReceived>), ApiError> {
+    let mut total = Decimal::ZERO;
+    let mut orders = Vec::new();
+    for (i, item) in req.order_array.iter().enumerate() {
+        let field = format!("oderArray[{i}].amount");
+        let amount = minor_unit(&field, item.amount.as_decimal())?;
+        total = total.checked_add(amount).ok_or_else(|| {
+            ApiError::invalid(
+                "oderArray",
+                "the order amounts add up to more than the sandbox can hold",
+            )
+        })?;
+        let mut order = OrderItemReceived::default();
+        order.product_name = Some(item.product_name.clone());
+        order.quantity = Some(item.quantity);
+        order.amount = Some(money(amount, 4));
+        order.order_time = Some(item.order_time);
+        order.platform = Some(item.platform.clone());
+        orders.push(order);
+    }
+    if total <= Decimal::ZERO {
+        return Err(ApiError::invalid(
+            "oderArray",
+            "the order amounts must add up to more than 0",
+        ));
+    }
+    if total > Decimal::new(70_000, 0) && given_document(&req.invoice).is_none() {
+        return Err(ApiError::invalid(
+            "invoice",
+            "is required when the amount exceeds 70,000 CNY",
+        ));
+    }
+    Ok((total, orders))
+}
+
+/// The postings of a transfer debiting `debit` from the payer's `currency` account for
+/// `total` CNY: straight out in CNY, or through the bank's positions.
+fn postings(payer: &str, currency: &str, debit: Decimal, total: Decimal) -> Vec<Posting> {
+    let mut postings = if currency == "CNY" {
+        vec![Posting {
+            from: payer.to_owned(),
+            to: outside_account("CNY"),
+            amount: debit,
+        }]
+    } else {
+        vec![Posting {
+            from: payer.to_owned(),
+            to: fx_account(currency),
+            amount: debit,
+        }]
+    };
+    // The CNY leg leaves from the bank's CNY position to the outside world.
+    if currency != "CNY" {
+        postings.push(Posting {
+            from: fx_account("CNY"),
+            to: outside_account("CNY"),
+            amount: total,
+        });
+    }
+    postings
+}
+
+/// The transfer's detail record, with sandbox links for its documents.
+fn record(
+    req: &ApplyForCnyExpressRequest,
+    id: &str,
+    total: Decimal,
+    orders: Vec<OrderItemReceived>,
+) -> CnyTransferDetail {
+    let payer = req.payer_account_id.as_str();
+    let bank_code = req.beneficiary_bank_code.as_str();
+    let bank_name = req.beneficiary_bank_name.as_str();
+    let link = |what: &str| format!("sandbox://files/{id}/{what}");
+    let text = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+    let mut record = CnyTransferDetail::default();
+    record.application_id = Some(id.to_owned());
+    record.payer_account_id = text(payer);
+    record.beneficiary_type = Some(req.beneficiary_type.clone());
+    record.beneficiary_name = text(&req.beneficiary_name);
+    record.beneficiary_country_code = given(&req.beneficiary_country_code).and_then(text);
+    record.beneficiary_bank_code = text(bank_code);
+    record.beneficiary_bank_name = text(bank_name);
+    record.beneficiary_bank_address = text(&req.beneficiary_bank_address);
+    record.beneficiary_id_number = text(&req.beneficiary_id_number);
+    record.beneficiary_account_id = text(&req.beneficiary_account_id);
+    record.payment_purpose = Some(req.payment_purpose.clone());
+    record.message_to_beneficiary = given(&req.message_to_beneficiary).and_then(text);
+    record.remark = given(&req.remark).and_then(text);
+    record.amount = Some(money(total, 4));
+    record.orders = Some(orders);
+    record.support_document_file = Some(link("support-document"));
+    record.company_regis_document_file = Some(link("company-registration"));
+    record.invoice = given_document(&req.invoice).map(|_| link("invoice"));
+    record
 }

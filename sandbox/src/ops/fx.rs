@@ -23,6 +23,8 @@ impl Bank {
         }
     }
 
+    /// Converts between two of a partner's accounts at once (no OTP): checks the accounts
+    /// and amounts, and books the conversion.
     fn apply_fx(
         &mut self,
         req: &ApplyForFcExchangeRequest,
@@ -33,52 +35,10 @@ impl Bank {
         let tgt_ccy = req.target_currency.as_str();
         let src = req.source_account.as_str();
         let tgt = req.target_account.as_str();
-        let sa = self.debit_account(src)?;
-        if sa.currency != src_ccy {
-            return Err(ApiError::invalid(
-                "sourceCurrency",
-                format!("account {src} holds {}", sa.currency),
-            ));
-        }
-        let ta = self.credit_account(tgt, "targetAccount")?;
-        if ta.currency != tgt_ccy {
-            return Err(ApiError::invalid(
-                "targetCurrency",
-                format!("account {tgt} holds {}", ta.currency),
-            ));
-        }
-        if src_ccy == tgt_ccy {
-            return Err(ApiError::invalid(
-                "targetCurrency",
-                "must differ from sourceCurrency",
-            ));
-        }
+        self.check_fx_accounts(req)?;
         let r = rate(src_ccy, tgt_ccy)
             .ok_or_else(|| ApiError::invalid("sourceCurrency", "unsupported currency pair"))?;
-        let (source_amount, target_amount) = match (
-            opt_money("sourceAmount", req.source_amount.as_ref())?,
-            opt_money("targetAmount", req.target_amount.as_ref())?,
-        ) {
-            (Some(s), None) => (s, checked_mul(s, r, "sourceAmount")?.round_dp(2)),
-            (None, Some(t)) => (
-                t.checked_div(r)
-                    .map(|v| v.round_dp(2))
-                    .ok_or_else(|| ApiError::invalid("targetAmount", "cannot be converted"))?,
-                t,
-            ),
-            _ => {
-                return Err(ApiError::invalid(
-                    "sourceAmount",
-                    "exactly one of sourceAmount and targetAmount must be given",
-                ))
-            }
-        };
-        if source_amount <= Decimal::ZERO || target_amount <= Decimal::ZERO {
-            return Err(ApiError::invalid(
-                "sourceAmount",
-                "the converted amounts must be greater than 0",
-            ));
-        }
+        let (source_amount, target_amount) = amounts(req, r)?;
         let postings = vec![
             Posting {
                 from: src.to_owned(),
@@ -126,6 +86,36 @@ impl Bank {
         answer(&d)
     }
 
+    /// The source account can be debited and holds the source currency, the target
+    /// account can be credited and holds the target currency, and the two differ.
+    fn check_fx_accounts(&self, req: &ApplyForFcExchangeRequest) -> Result<(), ApiError> {
+        let src_ccy = req.source_currency.as_str();
+        let tgt_ccy = req.target_currency.as_str();
+        let src = req.source_account.as_str();
+        let tgt = req.target_account.as_str();
+        let sa = self.debit_account(src)?;
+        if sa.currency != src_ccy {
+            return Err(ApiError::invalid(
+                "sourceCurrency",
+                format!("account {src} holds {}", sa.currency),
+            ));
+        }
+        let ta = self.credit_account(tgt, "targetAccount")?;
+        if ta.currency != tgt_ccy {
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                format!("account {tgt} holds {}", ta.currency),
+            ));
+        }
+        if src_ccy == tgt_ccy {
+            return Err(ApiError::invalid(
+                "targetCurrency",
+                "must differ from sourceCurrency",
+            ));
+        }
+        Ok(())
+    }
+
     fn fx_rate(&self, r: &GetForeignExchangeRateRequest, now_ms: i64) -> Result<Value, ApiError> {
         let pair = &r.currency_pair;
         if let CurrencyPair::Unknown(_) = pair {
@@ -162,4 +152,34 @@ impl Bank {
         d.fx_rate = Some(f.rate.into());
         answer(&d)
     }
+}
+
+/// The source and target amounts at rate `r`: exactly one is given, the other is
+/// converted (rounded to 2 places), and both are more than 0.
+fn amounts(req: &ApplyForFcExchangeRequest, r: Decimal) -> Result<(Decimal, Decimal), ApiError> {
+    let (source_amount, target_amount) = match (
+        opt_money("sourceAmount", req.source_amount.as_ref())?,
+        opt_money("targetAmount", req.target_amount.as_ref())?,
+    ) {
+        (Some(s), None) => (s, checked_mul(s, r, "sourceAmount")?.round_dp(2)),
+        (None, Some(t)) => (
+            t.checked_div(r)
+                .map(|v| v.round_dp(2))
+                .ok_or_else(|| ApiError::invalid("targetAmount", "cannot be converted"))?,
+            t,
+        ),
+        _ => {
+            return Err(ApiError::invalid(
+                "sourceAmount",
+                "exactly one of sourceAmount and targetAmount must be given",
+            ))
+        }
+    };
+    if source_amount <= Decimal::ZERO || target_amount <= Decimal::ZERO {
+        return Err(ApiError::invalid(
+            "sourceAmount",
+            "the converted amounts must be greater than 0",
+        ));
+    }
+    Ok((source_amount, target_amount))
 }

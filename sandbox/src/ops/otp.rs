@@ -221,158 +221,15 @@ impl Bank {
                         t.complete_time = Some(now_ms);
                     }
                 }
-                Effect::IncomingTx(t) => {
-                    if let Some(src) = self.txs.get(t).cloned() {
-                        if let Some(to) = src.credited_account.clone() {
-                            let id = self.next_id("TX");
-                            let payer_name = self
-                                .accounts
-                                .get(&src.account_id)
-                                .map(|a| a.name.clone())
-                                .unwrap_or_default();
-                            self.txs.insert(
-                                id.clone(),
-                                Tx {
-                                    id,
-                                    account_id: to,
-                                    tx_type: tx_type::TRANSFER_IN,
-                                    credit: true,
-                                    amount: src.amount,
-                                    fee: Decimal::ZERO,
-                                    currency: src.currency,
-                                    status: tx_status::SUCCEEDED,
-                                    create_time: now_ms,
-                                    complete_time: Some(now_ms),
-                                    narrative: format!("From {payer_name} ({})", src.account_id),
-                                    oppo: Oppo {
-                                        account_id: src.account_id,
-                                        name: payer_name,
-                                        bank_code: INTERNAL_BANK_CODE.to_owned(),
-                                        channel: Some("INTERNAL_TRANSFER"),
-                                        external: false,
-                                    },
-                                    remark: src.remark,
-                                    credited_account: None,
-                                    reversed_by: None,
-                                },
-                            );
-                        }
-                    }
-                }
-                Effect::Payment(id) => {
-                    if let Some(x) = self.payments.get_mut(id) {
-                        x.status = tx_status::SUCCEEDED;
-                        x.complete_time = Some(now_ms);
-                        if x.kind == "BILL" {
-                            let (ty, number, amount) = (x.provider, x.target.clone(), x.amount);
-                            if let Some(b) = self.bills.get_mut(&(ty, number)) {
-                                b.due_amount = (b.due_amount - amount).max(Decimal::ZERO);
-                            }
-                        }
-                    }
-                }
+                Effect::IncomingTx(t) => self.credit_incoming(t, now_ms),
+                Effect::Payment(id) => self.complete_payment(id, now_ms),
                 Effect::Swift(id) => {
                     if let Some(x) = self.swifts.get_mut(id) {
                         x.status = 6;
                     }
                 }
-                Effect::Cny(id) => {
-                    if let Some(x) = self.cnys.get_mut(id) {
-                        x.status = tx_status::SUCCEEDED;
-                        x.completed_time = Some(now_ms);
-                        let mut p = CnyTransferResult::default();
-                        p.application_id = Some(id.clone());
-                        p.status = i32::try_from(x.status).ok();
-                        p.amount = x.record.amount;
-                        p.currency = Some(baas_client::enums::Currency::Cny);
-                        p.completed_time = Some(now_ms);
-                        self.outbox.push(Outgoing {
-                            payload: Payload::CnyTransfer(p),
-                        });
-                    }
-                }
-                Effect::Fx(id) => {
-                    let Some(f) = self.fxs.get(id).cloned() else {
-                        continue;
-                    };
-                    let out = self.next_id("TX");
-                    let inn = self.next_id("TX");
-                    for (tid, acct, credit, amount, ccy, other) in [
-                        (
-                            &out,
-                            &f.source_account,
-                            false,
-                            f.source_amount,
-                            &f.source_currency,
-                            &f.target_account,
-                        ),
-                        (
-                            &inn,
-                            &f.target_account,
-                            true,
-                            f.target_amount,
-                            &f.target_currency,
-                            &f.source_account,
-                        ),
-                    ] {
-                        self.txs.insert(
-                            tid.clone(),
-                            Tx {
-                                id: tid.clone(),
-                                account_id: acct.clone(),
-                                tx_type: if credit {
-                                    tx_type::TRANSFER_IN
-                                } else {
-                                    tx_type::TRANSFER_OUT
-                                },
-                                credit,
-                                amount,
-                                fee: Decimal::ZERO,
-                                currency: ccy.clone(),
-                                status: tx_status::SUCCEEDED,
-                                create_time: now_ms,
-                                complete_time: Some(now_ms),
-                                oppo: Oppo {
-                                    account_id: other.clone(),
-                                    name: self
-                                        .accounts
-                                        .get(other)
-                                        .map(|a| a.name.clone())
-                                        .unwrap_or_default(),
-                                    bank_code: INTERNAL_BANK_CODE.to_owned(),
-                                    channel: None,
-                                    external: false,
-                                },
-                                narrative: format!(
-                                    "FX conversion {id}: {} {} to {} {}",
-                                    m2(f.source_amount),
-                                    f.source_currency,
-                                    m2(f.target_amount),
-                                    f.target_currency
-                                ),
-                                remark: id.clone(),
-                                credited_account: None,
-                                reversed_by: None,
-                            },
-                        );
-                    }
-                    if let Some(x) = self.fxs.get_mut(id) {
-                        x.status = 6;
-                        x.out_tx = Some(out.clone());
-                        x.in_tx = Some(inn.clone());
-                    }
-                    let mut p = FxConversionResult::default();
-                    p.application_id = Some(id.clone());
-                    p.status = Some(FxRequestStatus::Successful);
-                    p.out_tx_id = Some(out);
-                    p.in_tx_id = Some(inn);
-                    p.currency = Some(baas_client::enums::Currency::of(&f.target_currency));
-                    p.amount = Some(m2(f.target_amount));
-                    p.fx_rate = Some(f.rate.into());
-                    self.outbox.push(Outgoing {
-                        payload: Payload::ForeignExchange(p),
-                    });
-                }
+                Effect::Cny(id) => self.complete_cny(id, now_ms),
+                Effect::Fx(id) => self.complete_fx(id, now_ms),
                 Effect::Activate(acct) => {
                     if let Some(a) = self.accounts.get_mut(acct) {
                         a.dormant = false;
@@ -381,5 +238,162 @@ impl Bank {
                 }
             }
         }
+    }
+
+    /// An internal transfer's credit: a succeeded incoming transaction on the credited
+    /// account, from the payer of transaction `t`.
+    fn credit_incoming(&mut self, t: &str, now_ms: i64) {
+        if let Some(src) = self.txs.get(t).cloned() {
+            if let Some(to) = src.credited_account.clone() {
+                let id = self.next_id("TX");
+                let payer_name = self
+                    .accounts
+                    .get(&src.account_id)
+                    .map(|a| a.name.clone())
+                    .unwrap_or_default();
+                self.txs.insert(
+                    id.clone(),
+                    Tx {
+                        id,
+                        account_id: to,
+                        tx_type: tx_type::TRANSFER_IN,
+                        credit: true,
+                        amount: src.amount,
+                        fee: Decimal::ZERO,
+                        currency: src.currency,
+                        status: tx_status::SUCCEEDED,
+                        create_time: now_ms,
+                        complete_time: Some(now_ms),
+                        narrative: format!("From {payer_name} ({})", src.account_id),
+                        oppo: Oppo {
+                            account_id: src.account_id,
+                            name: payer_name,
+                            bank_code: INTERNAL_BANK_CODE.to_owned(),
+                            channel: Some("INTERNAL_TRANSFER"),
+                            external: false,
+                        },
+                        remark: src.remark,
+                        credited_account: None,
+                        reversed_by: None,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A payment succeeds; a bill payment lowers the bill's due amount.
+    fn complete_payment(&mut self, id: &str, now_ms: i64) {
+        if let Some(x) = self.payments.get_mut(id) {
+            x.status = tx_status::SUCCEEDED;
+            x.complete_time = Some(now_ms);
+            if x.kind == "BILL" {
+                let (ty, number, amount) = (x.provider, x.target.clone(), x.amount);
+                if let Some(b) = self.bills.get_mut(&(ty, number)) {
+                    b.due_amount = (b.due_amount - amount).max(Decimal::ZERO);
+                }
+            }
+        }
+    }
+
+    /// A CNY transfer succeeds, and its result notification is queued.
+    fn complete_cny(&mut self, id: &str, now_ms: i64) {
+        if let Some(x) = self.cnys.get_mut(id) {
+            x.status = tx_status::SUCCEEDED;
+            x.completed_time = Some(now_ms);
+            let mut p = CnyTransferResult::default();
+            p.application_id = Some(id.to_owned());
+            p.status = i32::try_from(x.status).ok();
+            p.amount = x.record.amount;
+            p.currency = Some(baas_client::enums::Currency::Cny);
+            p.completed_time = Some(now_ms);
+            self.outbox.push(Outgoing {
+                payload: Payload::CnyTransfer(p),
+            });
+        }
+    }
+
+    /// An FX conversion succeeds: its outgoing and incoming transactions are booked, and
+    /// its result notification is queued.
+    fn complete_fx(&mut self, id: &str, now_ms: i64) {
+        let Some(f) = self.fxs.get(id).cloned() else {
+            return;
+        };
+        let out = self.next_id("TX");
+        let inn = self.next_id("TX");
+        for (tid, acct, credit, amount, ccy, other) in [
+            (
+                &out,
+                &f.source_account,
+                false,
+                f.source_amount,
+                &f.source_currency,
+                &f.target_account,
+            ),
+            (
+                &inn,
+                &f.target_account,
+                true,
+                f.target_amount,
+                &f.target_currency,
+                &f.source_account,
+            ),
+        ] {
+            self.txs.insert(
+                tid.clone(),
+                Tx {
+                    id: tid.clone(),
+                    account_id: acct.clone(),
+                    tx_type: if credit {
+                        tx_type::TRANSFER_IN
+                    } else {
+                        tx_type::TRANSFER_OUT
+                    },
+                    credit,
+                    amount,
+                    fee: Decimal::ZERO,
+                    currency: ccy.clone(),
+                    status: tx_status::SUCCEEDED,
+                    create_time: now_ms,
+                    complete_time: Some(now_ms),
+                    oppo: Oppo {
+                        account_id: other.clone(),
+                        name: self
+                            .accounts
+                            .get(other)
+                            .map(|a| a.name.clone())
+                            .unwrap_or_default(),
+                        bank_code: INTERNAL_BANK_CODE.to_owned(),
+                        channel: None,
+                        external: false,
+                    },
+                    narrative: format!(
+                        "FX conversion {id}: {} {} to {} {}",
+                        m2(f.source_amount),
+                        f.source_currency,
+                        m2(f.target_amount),
+                        f.target_currency
+                    ),
+                    remark: id.to_owned(),
+                    credited_account: None,
+                    reversed_by: None,
+                },
+            );
+        }
+        if let Some(x) = self.fxs.get_mut(id) {
+            x.status = 6;
+            x.out_tx = Some(out.clone());
+            x.in_tx = Some(inn.clone());
+        }
+        let mut p = FxConversionResult::default();
+        p.application_id = Some(id.to_owned());
+        p.status = Some(FxRequestStatus::Successful);
+        p.out_tx_id = Some(out);
+        p.in_tx_id = Some(inn);
+        p.currency = Some(baas_client::enums::Currency::of(&f.target_currency));
+        p.amount = Some(m2(f.target_amount));
+        p.fx_rate = Some(f.rate.into());
+        self.outbox.push(Outgoing {
+            payload: Payload::ForeignExchange(p),
+        });
     }
 }

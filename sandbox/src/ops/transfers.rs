@@ -251,6 +251,9 @@ impl Bank {
         answer(&d)
     }
 
+    /// Applies for a SWIFT transfer: the debit in the account's currency (converted when
+    /// the amount is in the beneficiary's), its fee, and the application waiting for its
+    /// OTP.
     fn apply_swift(
         &mut self,
         req: &TelegraphicTransferRequest,
@@ -258,7 +261,6 @@ impl Bank {
     ) -> Result<Value, ApiError> {
         let account = req.account_id.as_str();
         let amount = positive("amount", &req.amount)?;
-        let credit_ccy = req.beneficiary_account_ccy.as_str();
         if req.payment_channel != PaymentChannel::Swift {
             return Err(ApiError::invalid(
                 "paymentChannel",
@@ -266,39 +268,8 @@ impl Bank {
             ));
         }
         let currency = self.debit_account(account)?.currency.clone();
-        let debit = match req.amount_type {
-            AmountType::DebitAccountCurrency => amount,
-            AmountType::CreditAccountCurrency => {
-                let r = rate(credit_ccy, &currency).ok_or_else(|| {
-                    ApiError::invalid(
-                        "beneficiaryAccountCcy",
-                        format!("unsupported currency {credit_ccy}"),
-                    )
-                })?;
-                checked_mul(amount, r, "amount")?.round_dp(2)
-            }
-            other => {
-                return Err(not_served(
-                    "amountType",
-                    &other,
-                    &[
-                        AmountType::DebitAccountCurrency,
-                        AmountType::CreditAccountCurrency,
-                    ],
-                ))
-            }
-        };
-        let fee = match &req.charge_type {
-            ChargeType::Our | ChargeType::Sha => (debit * Decimal::new(5, 3)).round_dp(2),
-            ChargeType::Ben => Decimal::ZERO,
-            other => {
-                return Err(not_served(
-                    "chargeType",
-                    other,
-                    &[ChargeType::Our, ChargeType::Ben, ChargeType::Sha],
-                ))
-            }
-        };
+        let debit = swift_debit(req, amount, &currency)?;
+        let fee = swift_fee(&req.charge_type, debit)?;
         let postings = self.payout(account, outside_account(&currency), &currency, debit, fee);
         self.check_postings(&postings)?;
         let remark = given(&req.message_to_beneficiary).unwrap_or_default();
@@ -321,26 +292,7 @@ impl Bank {
             now_ms,
         );
         let id = self.next_id("TT");
-        // The list and the details echo what the application was sent with (not its
-        // support document).
-        let mut record = InterBankTransfer::default();
-        record.beneficiary_bic = Some(req.beneficiary_swift_bic.clone());
-        record.beneficiary_bank_name = Some(req.beneficiary_bank_name.clone());
-        record.beneficiary_bank_country = req.beneficiary_bank_country.clone();
-        record.beneficiary_bank_city = Some(req.beneficiary_bank_city.clone());
-        record.beneficiary_bank_address = req.beneficiary_bank_address.clone();
-        record.beneficiary_account_id = Some(req.beneficiary_account_id.clone());
-        record.beneficiary_account_currency = Some(req.beneficiary_account_ccy.clone());
-        record.beneficiary_name = Some(req.beneficiary_name.clone());
-        record.beneficiary_email = req.beneficiary_email.clone();
-        record.amount = Some(m2(amount));
-        record.amount_type = Some(req.amount_type);
-        record.message_to_beneficiary = req.message_to_beneficiary.clone();
-        record.payment_channel = Some(req.payment_channel.clone());
-        record.payment_purpose_id = Some(req.payment_purpose_id.clone());
-        record.payment_purpose = req.payment_purpose.clone();
-        record.sender_address = Some(req.sender_address.clone());
-        record.charge_type = Some(req.charge_type.clone());
+        let record = sent_record(req, amount);
         self.swifts.insert(
             id.clone(),
             Swift {
@@ -451,4 +403,77 @@ fn swift_record(s: &Swift) -> InterBankTransfer {
     r.currency = Some(baas_client::enums::Currency::of(&s.currency));
     r.create_time = Some(s.create_time);
     r
+}
+
+/// The amount debited from an account in `currency`: `amount` itself, or converted from
+/// the beneficiary's currency when the amount is in it.
+fn swift_debit(
+    req: &TelegraphicTransferRequest,
+    amount: Decimal,
+    currency: &str,
+) -> Result<Decimal, ApiError> {
+    let credit_ccy = req.beneficiary_account_ccy.as_str();
+    let debit = match req.amount_type {
+        AmountType::DebitAccountCurrency => amount,
+        AmountType::CreditAccountCurrency => {
+            let r = rate(credit_ccy, currency).ok_or_else(|| {
+                ApiError::invalid(
+                    "beneficiaryAccountCcy",
+                    format!("unsupported currency {credit_ccy}"),
+                )
+            })?;
+            checked_mul(amount, r, "amount")?.round_dp(2)
+        }
+        other => {
+            return Err(not_served(
+                "amountType",
+                &other,
+                &[
+                    AmountType::DebitAccountCurrency,
+                    AmountType::CreditAccountCurrency,
+                ],
+            ))
+        }
+    };
+    Ok(debit)
+}
+
+/// A SWIFT transfer's fee: 0.5% of the debit when the payer pays (`OUR`, `SHA`), else 0.
+fn swift_fee(charge_type: &ChargeType, debit: Decimal) -> Result<Decimal, ApiError> {
+    let fee = match charge_type {
+        ChargeType::Our | ChargeType::Sha => (debit * Decimal::new(5, 3)).round_dp(2),
+        ChargeType::Ben => Decimal::ZERO,
+        other => {
+            return Err(not_served(
+                "chargeType",
+                other,
+                &[ChargeType::Our, ChargeType::Ben, ChargeType::Sha],
+            ))
+        }
+    };
+    Ok(fee)
+}
+
+/// What the list and the details echo of a SWIFT application: what it was sent with (not
+/// its support document).
+fn sent_record(req: &TelegraphicTransferRequest, amount: Decimal) -> InterBankTransfer {
+    let mut record = InterBankTransfer::default();
+    record.beneficiary_bic = Some(req.beneficiary_swift_bic.clone());
+    record.beneficiary_bank_name = Some(req.beneficiary_bank_name.clone());
+    record.beneficiary_bank_country = req.beneficiary_bank_country.clone();
+    record.beneficiary_bank_city = Some(req.beneficiary_bank_city.clone());
+    record.beneficiary_bank_address = req.beneficiary_bank_address.clone();
+    record.beneficiary_account_id = Some(req.beneficiary_account_id.clone());
+    record.beneficiary_account_currency = Some(req.beneficiary_account_ccy.clone());
+    record.beneficiary_name = Some(req.beneficiary_name.clone());
+    record.beneficiary_email = req.beneficiary_email.clone();
+    record.amount = Some(m2(amount));
+    record.amount_type = Some(req.amount_type);
+    record.message_to_beneficiary = req.message_to_beneficiary.clone();
+    record.payment_channel = Some(req.payment_channel.clone());
+    record.payment_purpose_id = Some(req.payment_purpose_id.clone());
+    record.payment_purpose = req.payment_purpose.clone();
+    record.sender_address = Some(req.sender_address.clone());
+    record.charge_type = Some(req.charge_type.clone());
+    record
 }
