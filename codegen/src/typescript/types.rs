@@ -255,27 +255,34 @@ pub fn shape_const(
     plan: &SdkPlan,
 ) {
     // The fields (and constraints) are built when the runtime first reads them (`lazy.ts`):
-    // importing the client builds none of the ~200 descriptors (issue 36).
+    // importing the client builds none of the ~200 descriptors (issue 36). Each list is the body
+    // of a `function` expression, not of an arrow: the bundle runs as one CommonJS module, whose
+    // top level V8 compiles as one function, and there it parses an arrow's body in full (AST
+    // and all) while it only pre-parses a `function` expression's (callgrind: 2.2 million fewer
+    // instructions to require the client, about 3% of an empty Node start).
     let export = if export { "export " } else { "" };
     out.line(&format!(
-        "{export}const {name}Shape: rt.RecordShape = recordShape({}, () => [",
+        "{export}const {name}Shape: rt.RecordShape = recordShape({}, function () {{",
         string(name)
     ));
-    out.indent();
-    for f in fields {
-        out.line(&format!("{},", field_shape(f, plan)));
-    }
-    out.dedent();
-    let shapes: Vec<String> = constraints.iter().filter_map(constraint_shape).collect();
-    if shapes.is_empty() {
-        out.line("]);");
-    } else {
-        out.line("], () => [");
+    let list = |out: &mut Out, items: Vec<String>| {
         out.indent();
-        for s in shapes {
-            out.line(&format!("{s},"));
+        out.line("return [");
+        out.indent();
+        for item in items {
+            out.line(&format!("{item},"));
         }
         out.dedent();
-        out.line("]);");
+        out.line("];");
+        out.dedent();
+    };
+    list(out, fields.iter().map(|f| field_shape(f, plan)).collect());
+    let shapes: Vec<String> = constraints.iter().filter_map(constraint_shape).collect();
+    if shapes.is_empty() {
+        out.line("});");
+    } else {
+        out.line("}, function () {");
+        list(out, shapes);
+        out.line("});");
     }
 }

@@ -24,9 +24,11 @@ export interface ActivateAccountRequest {
   readonly accountId: string;
 }
 
-const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `activateAccount` (its `data`): every field optional, and members the service adds
@@ -37,10 +39,12 @@ export interface ActivateAccountResponse {
   readonly shortCode?: string;
 }
 
-const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "shortCode", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `activateAccount`: `POST /account/activateAccount`. */
 export const activateAccount: rt.Operation<ActivateAccountRequest, ActivateAccountResponse> = {

@@ -15,9 +15,11 @@ export interface ApplyForShortCodeRequest {
   readonly accountId: string;
 }
 
-const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `applyForShortCode` (its `data`): every field optional, and members the service
@@ -28,10 +30,12 @@ export interface ApplyForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "shortCode", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `applyForShortCode`: `POST /account/applyForShortCode`. */
 export const applyForShortCode: rt.Operation<ApplyForShortCodeRequest, ApplyForShortCodeResponse> = {

@@ -22,9 +22,11 @@ export interface CancelAccountOperationRequest {
   readonly requestId: string;
 }
 
-const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", () => [
-  { wire: "requestId", ty: { k: "string" }, required: true },
-]);
+const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", function () {
+  return [
+    { wire: "requestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /** The answer of `cancelAccountOperation`: code and message only. code and msg only. */
 export type CancelAccountOperationResponse = rt.JsonValue;

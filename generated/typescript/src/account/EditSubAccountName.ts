@@ -30,10 +30,12 @@ export interface EditSubAccountNameRequest {
   readonly subAccountName?: string;
 }
 
-const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
-]);
+const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
+  ];
+});
 
 /**
  * The answer of `editSubAccountName` (its `data`): every field optional, and members the service
@@ -43,9 +45,11 @@ export interface EditSubAccountNameResponse {
   readonly applicationId?: string;
 }
 
-const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `editSubAccountName`: `POST /account/editSubAccountName`. */
 export const editSubAccountName: rt.Operation<EditSubAccountNameRequest, EditSubAccountNameResponse> = {

@@ -20,10 +20,12 @@ export interface GetAbnormalAccountListRequest {
   readonly pageSize: number;
 }
 
-const GetAbnormalAccountListRequestShape: rt.RecordShape = recordShape("GetAbnormalAccountListRequest", () => [
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-]);
+const GetAbnormalAccountListRequestShape: rt.RecordShape = recordShape("GetAbnormalAccountListRequest", function () {
+  return [
+    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
+    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
+  ];
+});
 
 /**
  * The answer of `getAbnormalAccountList` (its `data`): every field optional, and members the
@@ -35,10 +37,12 @@ export interface GetAbnormalAccountListResponse {
   readonly resultArray?: readonly AbnormalAccount[];
 }
 
-const GetAbnormalAccountListResponseShape: rt.RecordShape = recordShape("GetAbnormalAccountListResponse", () => [
-  { wire: "total", ty: { k: "int" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => AbnormalAccountShape } }, required: false },
-]);
+const GetAbnormalAccountListResponseShape: rt.RecordShape = recordShape("GetAbnormalAccountListResponse", function () {
+  return [
+    { wire: "total", ty: { k: "int" }, required: false },
+    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => AbnormalAccountShape } }, required: false },
+  ];
+});
 
 /** Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`. */
 export const getAbnormalAccountList: rt.Operation<GetAbnormalAccountListRequest, GetAbnormalAccountListResponse> = {

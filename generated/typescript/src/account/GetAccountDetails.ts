@@ -17,9 +17,11 @@ export interface GetAccountDetailsRequest {
   readonly accountId: string;
 }
 
-const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getAccountDetails` (its `data`): every field optional, and members the service

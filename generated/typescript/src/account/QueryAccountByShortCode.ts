@@ -15,9 +15,11 @@ export interface QueryAccountByShortCodeRequest {
   readonly shortCode: string;
 }
 
-const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", () => [
-  { wire: "shortCode", ty: { k: "string" }, required: true },
-]);
+const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", function () {
+  return [
+    { wire: "shortCode", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `queryAccountByShortCode` (its `data`): every field optional, and members the
@@ -28,10 +30,12 @@ export interface QueryAccountByShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "shortCode", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. */
 export const queryAccountByShortCode: rt.Operation<QueryAccountByShortCodeRequest, QueryAccountByShortCodeResponse> = {

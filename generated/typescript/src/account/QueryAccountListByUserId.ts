@@ -17,9 +17,11 @@ export interface QueryAccountListByUserIdRequest {
   readonly userId: string;
 }
 
-const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: true },
-]);
+const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", function () {
+  return [
+    { wire: "userId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `queryAccountListByUserId` (its `data`): every field optional, and members the
@@ -30,9 +32,11 @@ export interface QueryAccountListByUserIdResponse {
   readonly accounts?: readonly AccountListItem[];
 }
 
-const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", () => [
-  { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
-]);
+const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", function () {
+  return [
+    { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
+  ];
+});
 
 /** Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. */
 export const queryAccountListByUserId: rt.Operation<QueryAccountListByUserIdRequest, QueryAccountListByUserIdResponse> = {

@@ -19,9 +19,11 @@ export interface QueryClosingBalanceRequest {
   readonly queryDate: rt.IsoDate;
 }
 
-const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", () => [
-  { wire: "queryDate", ty: { k: "date" }, required: true },
-]);
+const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", function () {
+  return [
+    { wire: "queryDate", ty: { k: "date" }, required: true },
+  ];
+});
 
 /**
  * The answer of `queryClosingBalance` (its `data`): every field optional, and members the service

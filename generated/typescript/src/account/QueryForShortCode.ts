@@ -15,9 +15,11 @@ export interface QueryForShortCodeRequest {
   readonly accountId: string;
 }
 
-const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `queryForShortCode` (its `data`): every field optional, and members the service
@@ -28,10 +30,12 @@ export interface QueryForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "shortCode", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `queryForShortCode`: `POST /account/queryForShortCode`. */
 export const queryForShortCode: rt.Operation<QueryForShortCodeRequest, QueryForShortCodeResponse> = {

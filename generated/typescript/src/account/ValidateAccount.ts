@@ -20,10 +20,12 @@ export interface ValidateAccountRequest {
   readonly accountType: ValidateAccountType;
 }
 
-const ValidateAccountRequestShape: rt.RecordShape = recordShape("ValidateAccountRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "accountType", ty: { k: "enum", name: "ValidateAccountType", wire: "integer", values: Object.values(ValidateAccountType) }, required: true },
-]);
+const ValidateAccountRequestShape: rt.RecordShape = recordShape("ValidateAccountRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "accountType", ty: { k: "enum", name: "ValidateAccountType", wire: "integer", values: Object.values(ValidateAccountType) }, required: true },
+  ];
+});
 
 /**
  * The answer of `validateAccount` (its `data`): every field optional, and members the service adds

@@ -33,14 +33,16 @@ export interface GetCnyTransListRequest {
   readonly pageSize: string;
 }
 
-const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "startTime", ty: { k: "long" }, required: true },
-  { wire: "endTime", ty: { k: "long" }, required: true },
-  { wire: "pageNo", ty: { k: "string" }, required: true },
-  { wire: "pageSize", ty: { k: "string" }, required: true },
-]);
+const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", function () {
+  return [
+    { wire: "userId", ty: { k: "string" }, required: true },
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "startTime", ty: { k: "long" }, required: true },
+    { wire: "endTime", ty: { k: "long" }, required: true },
+    { wire: "pageNo", ty: { k: "string" }, required: true },
+    { wire: "pageSize", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getCnyTransList` (its `data`): every field optional, and members the service adds
@@ -52,10 +54,12 @@ export interface GetCnyTransListResponse {
   readonly totalRows?: number;
 }
 
-const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", () => [
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-]);
+const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", function () {
+  return [
+    { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
+    { wire: "totalRows", ty: { k: "int" }, required: false },
+  ];
+});
 
 /** Operation `getCnyTransList`: `POST /query/getCnyTransList`. */
 export const getCnyTransList: rt.Operation<GetCnyTransListRequest, GetCnyTransListResponse> = {

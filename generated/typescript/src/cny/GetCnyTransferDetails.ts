@@ -18,9 +18,11 @@ export interface GetCnyTransferDetailsRequest {
   readonly applicationId: string;
 }
 
-const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getCnyTransferDetails` (its `data`): every field optional, and members the

@@ -20,9 +20,11 @@ export interface GetForeignExchangeRateRequest {
   readonly currencyPair: CurrencyPair;
 }
 
-const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", () => [
-  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
-]);
+const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", function () {
+  return [
+    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
+  ];
+});
 
 /**
  * The answer of `getForeignExchangeRate` (its `data`): every field optional, and members the
@@ -38,11 +40,13 @@ export interface GetForeignExchangeRateResponse {
   readonly quoteTime?: number;
 }
 
-const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", () => [
-  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
-  { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "quoteTime", ty: { k: "long" }, required: false },
-]);
+const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", function () {
+  return [
+    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
+    { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "quoteTime", ty: { k: "long" }, required: false },
+  ];
+});
 
 /** Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. */
 export const getForeignExchangeRate: rt.Operation<GetForeignExchangeRateRequest, GetForeignExchangeRateResponse> = {

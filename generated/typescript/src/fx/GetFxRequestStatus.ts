@@ -18,9 +18,11 @@ export interface GetFxRequestStatusRequest {
   readonly applicationId: string;
 }
 
-const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getFxRequestStatus` (its `data`): every field optional, and members the service

@@ -18,9 +18,11 @@ export interface GetBusinessOnboardingRequestIdRequest {
   readonly businessCerNo: string;
 }
 
-const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", () => [
-  { wire: "businessCerNo", ty: { k: "string" }, required: true },
-]);
+const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", function () {
+  return [
+    { wire: "businessCerNo", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getBusinessOnboardingRequestId` (its `data`): every field optional, and members
@@ -30,9 +32,11 @@ export interface GetBusinessOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-]);
+const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /**
  * Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.

@@ -25,12 +25,16 @@ export interface GetBusinessOnboardingStatusRequest {
   readonly businessCerNo?: string;
 }
 
-const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "businessCerNo", ty: { k: "string" }, required: false },
-], () => [
-  { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
-]);
+const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+    { wire: "businessCerNo", ty: { k: "string" }, required: false },
+  ];
+}, function () {
+  return [
+    { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
+  ];
+});
 
 /**
  * The answer of `getBusinessOnboardingStatus` (its `data`): every field optional, and members the

@@ -17,9 +17,11 @@ export interface GetCompanyOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getCompanyOnboardingInfo` (its `data`): every field optional, and members the

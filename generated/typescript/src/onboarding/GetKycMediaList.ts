@@ -17,9 +17,11 @@ export interface GetKycMediaListRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getKycMediaList` (its `data`): every field optional, and members the service adds
@@ -29,9 +31,11 @@ export interface GetKycMediaListResponse {
   readonly mediaList?: readonly KycMediaItem[];
 }
 
-const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", () => [
-  { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
-]);
+const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", function () {
+  return [
+    { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
+  ];
+});
 
 /** Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. */
 export const getKycMediaList: rt.Operation<GetKycMediaListRequest, GetKycMediaListResponse> = {

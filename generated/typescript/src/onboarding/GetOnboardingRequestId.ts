@@ -17,10 +17,12 @@ export interface GetOnboardingRequestIdRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-]);
+const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", function () {
+  return [
+    { wire: "userId", ty: { k: "string" }, required: false },
+    { wire: "mobile", ty: { k: "string" }, required: false },
+  ];
+});
 
 /**
  * The answer of `getOnboardingRequestId` (its `data`): every field optional, and members the
@@ -30,9 +32,11 @@ export interface GetOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-]);
+const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. */
 export const getOnboardingRequestId: rt.Operation<GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse> = {

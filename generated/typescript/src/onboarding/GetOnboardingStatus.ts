@@ -22,13 +22,17 @@ export interface GetOnboardingStatusRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-], () => [
-  { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
-]);
+const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", function () {
+  return [
+    { wire: "userId", ty: { k: "string" }, required: false },
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+    { wire: "mobile", ty: { k: "string" }, required: false },
+  ];
+}, function () {
+  return [
+    { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
+  ];
+});
 
 /**
  * The answer of `getOnboardingStatus` (its `data`): every field optional, and members the service

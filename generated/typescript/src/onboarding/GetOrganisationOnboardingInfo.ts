@@ -20,9 +20,11 @@ export interface GetOrganisationOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getOrganisationOnboardingInfo` (its `data`): every field optional, and members

@@ -20,9 +20,11 @@ export interface GetPartnershipOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getPartnershipOnboardingInfo` (its `data`): every field optional, and members the

@@ -17,9 +17,11 @@ export interface GetStoreOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getStoreOnboardingInfo` (its `data`): every field optional, and members the

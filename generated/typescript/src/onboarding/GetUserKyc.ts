@@ -17,9 +17,11 @@ export interface GetUserKycRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getUserKyc` (its `data`): every field optional, and members the service adds

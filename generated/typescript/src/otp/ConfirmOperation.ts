@@ -21,10 +21,12 @@ export interface ConfirmOperationRequest {
   readonly otpCode: string;
 }
 
-const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpCode", ty: { k: "string" }, required: true },
-]);
+const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", function () {
+  return [
+    { wire: "businessId", ty: { k: "string" }, required: true },
+    { wire: "otpCode", ty: { k: "string" }, required: true },
+  ];
+});
 
 /** The answer of `confirmOperation`: code and message only. code, msg. */
 export type ConfirmOperationResponse = rt.JsonValue;

@@ -15,9 +15,11 @@ export interface GroupApplicationsRequest {
   readonly applicationIdList: readonly string[];
 }
 
-const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", () => [
-  { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
-]);
+const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", function () {
+  return [
+    { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
+  ];
+});
 
 /**
  * The answer of `groupApplications` (its `data`): every field optional, and members the service
@@ -28,9 +30,11 @@ export interface GroupApplicationsResponse {
   readonly applicationId?: string;
 }
 
-const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `groupApplications`: `POST /common/groupApplications`. */
 export const groupApplications: rt.Operation<GroupApplicationsRequest, GroupApplicationsResponse> = {

@@ -20,13 +20,15 @@ export interface SendAccAdminOtpRequest {
   readonly idType: IdType;
 }
 
-const SendAccAdminOtpRequestShape: rt.RecordShape = recordShape("SendAccAdminOtpRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "accManagerIdNumber", ty: { k: "string" }, required: true },
-  { wire: "idType", ty: { k: "enum", name: "IdType", wire: "string", values: Object.values(IdType) }, required: true },
-]);
+const SendAccAdminOtpRequestShape: rt.RecordShape = recordShape("SendAccAdminOtpRequest", function () {
+  return [
+    { wire: "businessId", ty: { k: "string" }, required: true },
+    { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "accManagerIdNumber", ty: { k: "string" }, required: true },
+    { wire: "idType", ty: { k: "enum", name: "IdType", wire: "string", values: Object.values(IdType) }, required: true },
+  ];
+});
 
 /** The answer of `sendAccAdminOtp`: code and message only. code, msg. */
 export type SendAccAdminOtpResponse = rt.JsonValue;

@@ -21,10 +21,12 @@ export interface SendOtpRequest {
   readonly otpType: OtpType;
 }
 
-const SendOtpRequestShape: rt.RecordShape = recordShape("SendOtpRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
-]);
+const SendOtpRequestShape: rt.RecordShape = recordShape("SendOtpRequest", function () {
+  return [
+    { wire: "businessId", ty: { k: "string" }, required: true },
+    { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
+  ];
+});
 
 /** The answer of `sendOtp`: code and message only. code, msg. */
 export type SendOtpResponse = rt.JsonValue;

@@ -19,9 +19,11 @@ export interface AbnormalAccount {
   readonly status?: readonly (AbnormalStatus | rt.Unknown<number>)[];
 }
 
-export const AbnormalAccountShape: rt.RecordShape = recordShape("AbnormalAccount", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  { wire: "status", ty: { k: "array", item: { k: "enum", name: "AbnormalStatus", wire: "integer", values: Object.values(AbnormalStatus) } }, required: false },
-]);
+export const AbnormalAccountShape: rt.RecordShape = recordShape("AbnormalAccount", function () {
+  return [
+    { wire: "userId", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
+    { wire: "status", ty: { k: "array", item: { k: "enum", name: "AbnormalStatus", wire: "integer", values: Object.values(AbnormalStatus) } }, required: false },
+  ];
+});

@@ -22,10 +22,12 @@ export interface AccountClosureResult {
   readonly rejectionReason?: string;
 }
 
-export const AccountClosureResultShape: rt.RecordShape = recordShape("AccountClosureResult", () => [
-  { wire: "requestId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "rejectionReason", ty: { k: "string" }, required: false },
-]);
+export const AccountClosureResultShape: rt.RecordShape = recordShape("AccountClosureResult", function () {
+  return [
+    { wire: "requestId", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "completeTime", ty: { k: "long" }, required: false },
+    { wire: "status", ty: { k: "int" }, required: false },
+    { wire: "rejectionReason", ty: { k: "string" }, required: false },
+  ];
+});

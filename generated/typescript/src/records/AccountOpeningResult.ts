@@ -21,11 +21,13 @@ export interface AccountOpeningResult {
   readonly errorCode?: string;
 }
 
-export const AccountOpeningResultShape: rt.RecordShape = recordShape("AccountOpeningResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-]);
+export const AccountOpeningResultShape: rt.RecordShape = recordShape("AccountOpeningResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "accountName", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "status", ty: { k: "int" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+  ];
+});

@@ -22,10 +22,12 @@ export interface AccountValidationResult {
   readonly restrictStatus?: string;
 }
 
-export const AccountValidationResultShape: rt.RecordShape = recordShape("AccountValidationResult", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "scalar" }, required: false },
-  { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
-  { wire: "restrictStatus", ty: { k: "scalar" }, required: false },
-]);
+export const AccountValidationResultShape: rt.RecordShape = recordShape("AccountValidationResult", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "accountName", ty: { k: "string" }, required: false },
+    { wire: "accountType", ty: { k: "scalar" }, required: false },
+    { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
+    { wire: "restrictStatus", ty: { k: "scalar" }, required: false },
+  ];
+});

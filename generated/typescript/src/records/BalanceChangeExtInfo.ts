@@ -16,7 +16,9 @@ export interface BalanceChangeExtInfo {
   readonly oppoPhoneNumber?: string;
 }
 
-export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", () => [
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-]);
+export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", function () {
+  return [
+    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
+    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
+  ];
+});

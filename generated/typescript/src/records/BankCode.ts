@@ -18,7 +18,9 @@ export interface BankCode {
   readonly bankName?: string;
 }
 
-export const BankCodeShape: rt.RecordShape = recordShape("BankCode", () => [
-  { wire: "bankCode", ty: { k: "string" }, required: false },
-  { wire: "bankName", ty: { k: "string" }, required: false },
-]);
+export const BankCodeShape: rt.RecordShape = recordShape("BankCode", function () {
+  return [
+    { wire: "bankCode", ty: { k: "string" }, required: false },
+    { wire: "bankName", ty: { k: "string" }, required: false },
+  ];
+});

@@ -20,9 +20,11 @@ export interface BulkUtilityPaymentResult {
   readonly resultArray?: readonly UtilityPaymentResult[];
 }
 
-export const BulkUtilityPaymentResultShape: rt.RecordShape = recordShape("BulkUtilityPaymentResult", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "txCount", ty: { k: "int" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentResultShape } }, required: false },
-]);
+export const BulkUtilityPaymentResultShape: rt.RecordShape = recordShape("BulkUtilityPaymentResult", function () {
+  return [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+    { wire: "payerAccountId", ty: { k: "string" }, required: false },
+    { wire: "txCount", ty: { k: "int" }, required: false },
+    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentResultShape } }, required: false },
+  ];
+});

@@ -19,8 +19,10 @@ export interface ClosingBalance {
   readonly closingBalance?: rt.Amount;
 }
 
-export const ClosingBalanceShape: rt.RecordShape = recordShape("ClosingBalance", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const ClosingBalanceShape: rt.RecordShape = recordShape("ClosingBalance", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
+  ];
+});

@@ -13,6 +13,8 @@ export interface ClosingBalanceJob {
   readonly jobId?: string;
 }
 
-export const ClosingBalanceJobShape: rt.RecordShape = recordShape("ClosingBalanceJob", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-]);
+export const ClosingBalanceJobShape: rt.RecordShape = recordShape("ClosingBalanceJob", function () {
+  return [
+    { wire: "jobId", ty: { k: "string" }, required: false },
+  ];
+});

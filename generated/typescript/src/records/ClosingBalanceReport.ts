@@ -24,10 +24,12 @@ export interface ClosingBalanceReport {
   readonly balances?: readonly ClosingBalance[];
 }
 
-export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-  { wire: "queryDate", ty: { k: "date" }, required: false },
-  { wire: "status", ty: { k: "string" }, required: false },
-  { wire: "generatedTime", ty: { k: "long" }, required: false },
-  { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
-]);
+export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", function () {
+  return [
+    { wire: "jobId", ty: { k: "string" }, required: false },
+    { wire: "queryDate", ty: { k: "date" }, required: false },
+    { wire: "status", ty: { k: "string" }, required: false },
+    { wire: "generatedTime", ty: { k: "long" }, required: false },
+    { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
+  ];
+});

@@ -22,10 +22,12 @@ export interface CnyTransferResult {
   readonly completedTime?: number;
 }
 
-export const CnyTransferResultShape: rt.RecordShape = recordShape("CnyTransferResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-]);
+export const CnyTransferResultShape: rt.RecordShape = recordShape("CnyTransferResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "int" }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "completedTime", ty: { k: "long" }, required: false },
+  ];
+});

@@ -23,13 +23,15 @@ export interface FcDepositResult {
   readonly errorMsg?: string;
 }
 
-export const FcDepositResultShape: rt.RecordShape = recordShape("FcDepositResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FcDepositResultShape: rt.RecordShape = recordShape("FcDepositResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "int" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+  ];
+});

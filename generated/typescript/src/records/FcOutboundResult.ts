@@ -27,17 +27,19 @@ export interface FcOutboundResult {
   readonly errorMsg?: string;
 }
 
-export const FcOutboundResultShape: rt.RecordShape = recordShape("FcOutboundResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "refundTxId", ty: { k: "string" }, required: false },
-  { wire: "operationBankCode", ty: { k: "string" }, required: false },
-  { wire: "operationBankAccount", ty: { k: "string" }, required: false },
-  { wire: "externalId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FcOutboundResultShape: rt.RecordShape = recordShape("FcOutboundResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "refundTxId", ty: { k: "string" }, required: false },
+    { wire: "operationBankCode", ty: { k: "string" }, required: false },
+    { wire: "operationBankAccount", ty: { k: "string" }, required: false },
+    { wire: "externalId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "int" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+  ];
+});

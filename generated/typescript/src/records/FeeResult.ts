@@ -14,6 +14,8 @@ export interface FeeResult {
   readonly feeAmount?: rt.Amount;
 }
 
-export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", () => [
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", function () {
+  return [
+    { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
+  ];
+});

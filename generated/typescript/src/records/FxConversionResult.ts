@@ -25,12 +25,14 @@ export interface FxConversionResult {
   readonly fxRate?: rt.Amount;
 }
 
-export const FxConversionResultShape: rt.RecordShape = recordShape("FxConversionResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const FxConversionResultShape: rt.RecordShape = recordShape("FxConversionResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
+    { wire: "outTxId", ty: { k: "string" }, required: false },
+    { wire: "inTxId", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
+  ];
+});

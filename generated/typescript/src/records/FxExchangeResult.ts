@@ -27,17 +27,19 @@ export interface FxExchangeResult {
   readonly errorMsg?: string;
 }
 
-export const FxExchangeResultShape: rt.RecordShape = recordShape("FxExchangeResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "kesAccountId", ty: { k: "string" }, required: false },
-  { wire: "fcAccountId", ty: { k: "string" }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "operation", ty: { k: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FxExchangeResultShape: rt.RecordShape = recordShape("FxExchangeResult", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "kesAccountId", ty: { k: "string" }, required: false },
+    { wire: "fcAccountId", ty: { k: "string" }, required: false },
+    { wire: "outTxId", ty: { k: "string" }, required: false },
+    { wire: "inTxId", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "operation", ty: { k: "string" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+  ];
+});

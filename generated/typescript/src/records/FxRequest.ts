@@ -31,14 +31,16 @@ export interface FxRequest {
   readonly errorMsg?: string;
 }
 
-export const FxRequestShape: rt.RecordShape = recordShape("FxRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FxRequestShape: rt.RecordShape = recordShape("FxRequest", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "outTxId", ty: { k: "string" }, required: false },
+    { wire: "inTxId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+  ];
+});

@@ -25,14 +25,16 @@ export interface InternalBatchItem {
   readonly completedTime?: number;
 }
 
-export const InternalBatchItemShape: rt.RecordShape = recordShape("InternalBatchItem", () => [
-  { wire: "payeeAccountId", ty: { k: "string" }, required: false },
-  { wire: "payeeAccountName", ty: { k: "string" }, required: false },
-  { wire: "payeeType", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "failedReason", ty: { k: "string" }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-]);
+export const InternalBatchItemShape: rt.RecordShape = recordShape("InternalBatchItem", function () {
+  return [
+    { wire: "payeeAccountId", ty: { k: "string" }, required: false },
+    { wire: "payeeAccountName", ty: { k: "string" }, required: false },
+    { wire: "payeeType", ty: { k: "int" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
+    { wire: "failedReason", ty: { k: "string" }, required: false },
+    { wire: "completedTime", ty: { k: "long" }, required: false },
+  ];
+});

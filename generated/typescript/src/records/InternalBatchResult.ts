@@ -17,7 +17,9 @@ export interface InternalBatchResult {
   readonly resultArray?: readonly InternalBatchItem[];
 }
 
-export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", () => [
-  { wire: "orderId", ty: { k: "string" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
-]);
+export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", function () {
+  return [
+    { wire: "orderId", ty: { k: "string" }, required: false },
+    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
+  ];
+});

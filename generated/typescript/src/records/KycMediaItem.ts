@@ -17,8 +17,10 @@ export interface KycMediaItem {
   readonly mediaUrl?: string;
 }
 
-export const KycMediaItemShape: rt.RecordShape = recordShape("KycMediaItem", () => [
-  { wire: "mediaType", ty: { k: "scalar" }, required: false },
-  { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-  { wire: "mediaUrl", ty: { k: "string" }, required: false },
-]);
+export const KycMediaItemShape: rt.RecordShape = recordShape("KycMediaItem", function () {
+  return [
+    { wire: "mediaType", ty: { k: "scalar" }, required: false },
+    { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
+    { wire: "mediaUrl", ty: { k: "string" }, required: false },
+  ];
+});

@@ -13,8 +13,10 @@ export interface MobileDetail {
   readonly amount: rt.Amount;
 }
 
-export const MobileDetailShape: rt.RecordShape = recordShape("MobileDetail", () => [
-  { wire: "mobileNumber", ty: { k: "string" }, required: true },
-  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+export const MobileDetailShape: rt.RecordShape = recordShape("MobileDetail", function () {
+  return [
+    { wire: "mobileNumber", ty: { k: "string" }, required: true },
+    { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
+  ];
+});

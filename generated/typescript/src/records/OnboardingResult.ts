@@ -25,13 +25,15 @@ export interface OnboardingResult {
   readonly rejectionReasonMsgs?: readonly string[];
 }
 
-export const OnboardingResultShape: rt.RecordShape = recordShape("OnboardingResult", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "scalar" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-  { wire: "rejectionReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-]);
+export const OnboardingResultShape: rt.RecordShape = recordShape("OnboardingResult", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+    { wire: "userId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "accountType", ty: { k: "scalar" }, required: false },
+    { wire: "completeTime", ty: { k: "long" }, required: false },
+    { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
+    { wire: "rejectionReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
+  ];
+});

@@ -24,11 +24,13 @@ export interface PersonalOnboardingStatus {
   readonly accountType?: AccountType | rt.Unknown<string>;
 }
 
-export const PersonalOnboardingStatusShape: rt.RecordShape = recordShape("PersonalOnboardingStatus", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "onboardingStatus", ty: { k: "string" }, required: false },
-  { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
-  { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-]);
+export const PersonalOnboardingStatusShape: rt.RecordShape = recordShape("PersonalOnboardingStatus", function () {
+  return [
+    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
+    { wire: "onboardingStatus", ty: { k: "string" }, required: false },
+    { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
+    { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
+  ];
+});

@@ -23,13 +23,15 @@ export interface ReversalApplication {
   readonly reversalTxId?: string;
 }
 
-export const ReversalApplicationShape: rt.RecordShape = recordShape("ReversalApplication", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "transactionId", ty: { k: "string" }, required: false },
-  { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
-  { wire: "reversedTime", ty: { k: "string" }, required: false },
-  { wire: "reversalReason", ty: { k: "string" }, required: false },
-  { wire: "voucher", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "scalar" }, required: false },
-  { wire: "reversalTxId", ty: { k: "string" }, required: false },
-]);
+export const ReversalApplicationShape: rt.RecordShape = recordShape("ReversalApplication", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: false },
+    { wire: "transactionId", ty: { k: "string" }, required: false },
+    { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
+    { wire: "reversedTime", ty: { k: "string" }, required: false },
+    { wire: "reversalReason", ty: { k: "string" }, required: false },
+    { wire: "voucher", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "scalar" }, required: false },
+    { wire: "reversalTxId", ty: { k: "string" }, required: false },
+  ];
+});

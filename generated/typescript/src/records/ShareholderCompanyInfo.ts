@@ -19,10 +19,12 @@ export interface ShareholderCompanyInfo {
   readonly registrationFileType?: string;
 }
 
-export const ShareholderCompanyInfoShape: rt.RecordShape = recordShape("ShareholderCompanyInfo", () => [
-  { wire: "companyId", ty: { k: "scalar" }, required: false },
-  { wire: "companyName", ty: { k: "string" }, required: false },
-  { wire: "registrationFileKey", ty: { k: "string" }, required: false },
-  { wire: "registrationFileUrl", ty: { k: "string" }, required: false },
-  { wire: "registrationFileType", ty: { k: "scalar" }, required: false },
-]);
+export const ShareholderCompanyInfoShape: rt.RecordShape = recordShape("ShareholderCompanyInfo", function () {
+  return [
+    { wire: "companyId", ty: { k: "scalar" }, required: false },
+    { wire: "companyName", ty: { k: "string" }, required: false },
+    { wire: "registrationFileKey", ty: { k: "string" }, required: false },
+    { wire: "registrationFileUrl", ty: { k: "string" }, required: false },
+    { wire: "registrationFileType", ty: { k: "scalar" }, required: false },
+  ];
+});

@@ -31,19 +31,21 @@ export interface SmeBulkPaymentItem {
   readonly completedTime?: string;
 }
 
-export const SmeBulkPaymentItemShape: rt.RecordShape = recordShape("SmeBulkPaymentItem", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "benificiaryName", ty: { k: "string" }, required: false },
-  { wire: "benificiaryAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiaryBankCode", ty: { k: "string" }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-  { wire: "completedTime", ty: { k: "string" }, required: false },
-]);
+export const SmeBulkPaymentItemShape: rt.RecordShape = recordShape("SmeBulkPaymentItem", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "benificiaryName", ty: { k: "string" }, required: false },
+    { wire: "benificiaryAccount", ty: { k: "string" }, required: false },
+    { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
+    { wire: "benificiaryBankCode", ty: { k: "string" }, required: false },
+    { wire: "paymentChannel", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "externalTxId", ty: { k: "string" }, required: false },
+    { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+    { wire: "completedTime", ty: { k: "string" }, required: false },
+  ];
+});

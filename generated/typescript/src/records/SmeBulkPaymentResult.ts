@@ -20,9 +20,11 @@ export interface SmeBulkPaymentResult {
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 
-export const SmeBulkPaymentResultShape: rt.RecordShape = recordShape("SmeBulkPaymentResult", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
-]);
+export const SmeBulkPaymentResultShape: rt.RecordShape = recordShape("SmeBulkPaymentResult", function () {
+  return [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+    { wire: "payerAccountId", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
+    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
+  ];
+});

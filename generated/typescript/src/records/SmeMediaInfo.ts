@@ -21,11 +21,13 @@ export interface SmeMediaInfo {
   readonly fileId?: string;
 }
 
-export const SmeMediaInfoShape: rt.RecordShape = recordShape("SmeMediaInfo", () => [
-  { wire: "fileUrl", ty: { k: "string" }, required: false },
-  { wire: "mediaType", ty: { k: "scalar" }, required: false },
-  { wire: "contentType", ty: { k: "string" }, required: false },
-  { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-  { wire: "fileKey", ty: { k: "string" }, required: false },
-  { wire: "fileId", ty: { k: "scalar" }, required: false },
-]);
+export const SmeMediaInfoShape: rt.RecordShape = recordShape("SmeMediaInfo", function () {
+  return [
+    { wire: "fileUrl", ty: { k: "string" }, required: false },
+    { wire: "mediaType", ty: { k: "scalar" }, required: false },
+    { wire: "contentType", ty: { k: "string" }, required: false },
+    { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
+    { wire: "fileKey", ty: { k: "string" }, required: false },
+    { wire: "fileId", ty: { k: "scalar" }, required: false },
+  ];
+});

@@ -16,7 +16,9 @@ export interface StatementReport {
   readonly statementUrl?: string;
 }
 
-export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-  { wire: "statementUrl", ty: { k: "string" }, required: false },
-]);
+export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", function () {
+  return [
+    { wire: "jobId", ty: { k: "string" }, required: false },
+    { wire: "statementUrl", ty: { k: "string" }, required: false },
+  ];
+});

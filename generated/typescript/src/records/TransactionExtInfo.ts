@@ -35,9 +35,11 @@ export interface TransactionExtInfo {
   readonly remark?: string;
 }
 
-export const TransactionExtInfoShape: rt.RecordShape = recordShape("TransactionExtInfo", () => [
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  { wire: "fee", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "oppoAccountId", ty: { k: "string" }, required: false },
-  { wire: "remark", ty: { k: "string" }, required: false },
-]);
+export const TransactionExtInfoShape: rt.RecordShape = recordShape("TransactionExtInfo", function () {
+  return [
+    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
+    { wire: "fee", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "oppoAccountId", ty: { k: "string" }, required: false },
+    { wire: "remark", ty: { k: "string" }, required: false },
+  ];
+});

@@ -49,18 +49,20 @@ export interface TransactionListItem {
   readonly oppoBankCode?: string;
 }
 
-export const TransactionListItemShape: rt.RecordShape = recordShape("TransactionListItem", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-]);
+export const TransactionListItemShape: rt.RecordShape = recordShape("TransactionListItem", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
+    { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "createTime", ty: { k: "long" }, required: false },
+    { wire: "completeTime", ty: { k: "long" }, required: false },
+    { wire: "oppoAccountName", ty: { k: "string" }, required: false },
+    { wire: "externalTxId", ty: { k: "string" }, required: false },
+    { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "paymentChannel", ty: { k: "string" }, required: false },
+    { wire: "oppoBankCode", ty: { k: "string" }, required: false },
+  ];
+});

@@ -20,10 +20,12 @@ export interface TransactionResultExtInfo {
   readonly transactionNarrative?: string;
 }
 
-export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", () => [
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-  { wire: "counterpartyName", ty: { k: "string" }, required: false },
-  { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-]);
+export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", function () {
+  return [
+    { wire: "externalTxId", ty: { k: "string" }, required: false },
+    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
+    { wire: "counterpartyName", ty: { k: "string" }, required: false },
+    { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
+    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
+  ];
+});

@@ -25,15 +25,17 @@ export interface UtilityPaymentResult {
   readonly errorMsg?: string;
 }
 
-export const UtilityPaymentResultShape: rt.RecordShape = recordShape("UtilityPaymentResult", () => [
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-  { wire: "payServiceCategory", ty: { k: "string" }, required: false },
-  { wire: "subType", ty: { k: "string" }, required: false },
-  { wire: "orderNo", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "refundTxId", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "status", ty: { k: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const UtilityPaymentResultShape: rt.RecordShape = recordShape("UtilityPaymentResult", function () {
+  return [
+    { wire: "paymentId", ty: { k: "string" }, required: false },
+    { wire: "payServiceCategory", ty: { k: "string" }, required: false },
+    { wire: "subType", ty: { k: "string" }, required: false },
+    { wire: "orderNo", ty: { k: "string" }, required: false },
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "refundTxId", ty: { k: "string" }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "status", ty: { k: "string" }, required: false },
+    { wire: "errorCode", ty: { k: "string" }, required: false },
+    { wire: "errorMsg", ty: { k: "string" }, required: false },
+  ];
+});

@@ -45,16 +45,18 @@ export interface FetchTransactionFeeRequest {
   readonly amount: rt.Amount;
 }
 
-const FetchTransactionFeeRequestShape: rt.RecordShape = recordShape("FetchTransactionFeeRequest", () => [
-  { wire: "payType", ty: { k: "enum", name: "PayType", wire: "string", values: Object.values(PayType) }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: true },
-  { wire: "benificiaryName", ty: { k: "string" }, required: true },
-  { wire: "benificiaryType", ty: { k: "enum", name: "FeeBeneficiaryType", wire: "string", values: Object.values(FeeBeneficiaryType) }, required: true },
-  { wire: "benificiaryAccount", ty: { k: "string" }, required: true },
-  { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiaryBankCode", ty: { k: "string" }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const FetchTransactionFeeRequestShape: rt.RecordShape = recordShape("FetchTransactionFeeRequest", function () {
+  return [
+    { wire: "payType", ty: { k: "enum", name: "PayType", wire: "string", values: Object.values(PayType) }, required: false },
+    { wire: "payerAccountId", ty: { k: "string" }, required: true },
+    { wire: "benificiaryName", ty: { k: "string" }, required: true },
+    { wire: "benificiaryType", ty: { k: "enum", name: "FeeBeneficiaryType", wire: "string", values: Object.values(FeeBeneficiaryType) }, required: true },
+    { wire: "benificiaryAccount", ty: { k: "string" }, required: true },
+    { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
+    { wire: "benificiaryBankCode", ty: { k: "string" }, required: true },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
+  ];
+});
 
 /**
  * The answer of `fetchTransactionFee` (its `data`): every field optional, and members the service

@@ -17,9 +17,11 @@ export interface QueryTxReversalRequest {
   readonly applicationId: string;
 }
 
-const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `queryTxReversal` (its `data`): every field optional, and members the service adds

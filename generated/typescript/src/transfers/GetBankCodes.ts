@@ -34,9 +34,11 @@ export interface GetBankCodesResponse {
   readonly bankCodeList?: readonly BankCode[];
 }
 
-const GetBankCodesResponseShape: rt.RecordShape = recordShape("GetBankCodesResponse", () => [
-  { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
-]);
+const GetBankCodesResponseShape: rt.RecordShape = recordShape("GetBankCodesResponse", function () {
+  return [
+    { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
+  ];
+});
 
 /** Operation `getBankCodes`: `POST /staticData/getBankCodes`. */
 export const getBankCodes: rt.Operation<GetBankCodesRequest, GetBankCodesResponse> = {

@@ -20,10 +20,12 @@ export interface GetInterBankTransferDetailsRequest {
   readonly accountId: string;
 }
 
-const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", function () {
+  return [
+    { wire: "applicationId", ty: { k: "string" }, required: true },
+    { wire: "accountId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getInterBankTransferDetails` (its `data`): every field optional, and members the

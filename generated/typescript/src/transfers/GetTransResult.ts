@@ -18,9 +18,11 @@ export interface GetTransResultRequest {
   readonly txId: string;
 }
 
-const GetTransResultRequestShape: rt.RecordShape = recordShape("GetTransResultRequest", () => [
-  { wire: "txId", ty: { k: "string" }, required: true },
-]);
+const GetTransResultRequestShape: rt.RecordShape = recordShape("GetTransResultRequest", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `getTransResult` (its `data`): every field optional, and members the service adds
@@ -65,21 +67,23 @@ export interface GetTransResultResponse {
   readonly oppoAccountName?: string;
 }
 
-const GetTransResultResponseShape: rt.RecordShape = recordShape("GetTransResultResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-]);
+const GetTransResultResponseShape: rt.RecordShape = recordShape("GetTransResultResponse", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
+    { wire: "externalTxId", ty: { k: "string" }, required: false },
+    { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
+    { wire: "paymentChannel", ty: { k: "string" }, required: false },
+    { wire: "oppoBankCode", ty: { k: "string" }, required: false },
+    { wire: "accountId", ty: { k: "string" }, required: false },
+    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+    { wire: "createTime", ty: { k: "long" }, required: false },
+    { wire: "completeTime", ty: { k: "long" }, required: false },
+    { wire: "oppoAccountName", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `getTransResult`: `POST /query/getTransResult`. */
 export const getTransResult: rt.Operation<GetTransResultRequest, GetTransResultResponse> = {

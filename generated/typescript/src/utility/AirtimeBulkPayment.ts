@@ -25,10 +25,12 @@ export interface AirtimeBulkPaymentRequest {
   readonly mobileDetails: readonly MobileDetail[];
 }
 
-const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
-]);
+const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
+  ];
+});
 
 /**
  * The answer of `airtimeBulkPayment` (its `data`): every field optional, and members the service
@@ -44,9 +46,11 @@ export interface AirtimeBulkPaymentResponse {
   readonly bulkPaymentOrderId?: string;
 }
 
-const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-]);
+const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", function () {
+  return [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. */
 export const airtimeBulkPayment: rt.Operation<AirtimeBulkPaymentRequest, AirtimeBulkPaymentResponse> = {

@@ -26,12 +26,14 @@ export interface AirtimePaymentRequest {
   readonly amount: rt.Amount;
 }
 
-const AirtimePaymentRequestShape: rt.RecordShape = recordShape("AirtimePaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "mobileNumber", ty: { k: "string" }, required: true },
-  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const AirtimePaymentRequestShape: rt.RecordShape = recordShape("AirtimePaymentRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "mobileNumber", ty: { k: "string" }, required: true },
+    { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
+  ];
+});
 
 /**
  * The answer of `airtimePayment` (its `data`): every field optional, and members the service adds
@@ -46,10 +48,12 @@ export interface AirtimePaymentResponse {
   readonly paymentId?: string;
 }
 
-const AirtimePaymentResponseShape: rt.RecordShape = recordShape("AirtimePaymentResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-]);
+const AirtimePaymentResponseShape: rt.RecordShape = recordShape("AirtimePaymentResponse", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "paymentId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. */
 export const airtimePayment: rt.Operation<AirtimePaymentRequest, AirtimePaymentResponse> = {

@@ -30,12 +30,14 @@ export interface BillPaymentRequest {
   readonly amount?: rt.Amount;
 }
 
-const BillPaymentRequestShape: rt.RecordShape = recordShape("BillPaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-  { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const BillPaymentRequestShape: rt.RecordShape = recordShape("BillPaymentRequest", function () {
+  return [
+    { wire: "accountId", ty: { k: "string" }, required: true },
+    { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
+    { wire: "billOrderNumber", ty: { k: "string" }, required: true },
+    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
+  ];
+});
 
 /**
  * The answer of `billPayment` (its `data`): every field optional, and members the service adds
@@ -48,10 +50,12 @@ export interface BillPaymentResponse {
   readonly paymentId?: string;
 }
 
-const BillPaymentResponseShape: rt.RecordShape = recordShape("BillPaymentResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-]);
+const BillPaymentResponseShape: rt.RecordShape = recordShape("BillPaymentResponse", function () {
+  return [
+    { wire: "txId", ty: { k: "string" }, required: false },
+    { wire: "paymentId", ty: { k: "string" }, required: false },
+  ];
+});
 
 /** Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. */
 export const billPayment: rt.Operation<BillPaymentRequest, BillPaymentResponse> = {

@@ -19,11 +19,13 @@ export interface BillQueryRequest {
   readonly billOrderNumber: string;
 }
 
-const BillQueryRequestShape: rt.RecordShape = recordShape("BillQueryRequest", () => [
-  { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-]);
+const BillQueryRequestShape: rt.RecordShape = recordShape("BillQueryRequest", function () {
+  return [
+    { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
+    { wire: "mobile", ty: { k: "string" }, required: false },
+    { wire: "billOrderNumber", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `billQuery` (its `data`): every field optional, and members the service adds later
@@ -38,11 +40,13 @@ export interface BillQueryResponse {
   readonly currency?: Currency | rt.Unknown<string>;
 }
 
-const BillQueryResponseShape: rt.RecordShape = recordShape("BillQueryResponse", () => [
-  { wire: "dueDate", ty: { k: "scalar" }, required: false },
-  { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-]);
+const BillQueryResponseShape: rt.RecordShape = recordShape("BillQueryResponse", function () {
+  return [
+    { wire: "dueDate", ty: { k: "scalar" }, required: false },
+    { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
+    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
+  ];
+});
 
 /** Operation `billQuery`: `POST /utilityPayment/billQuery`. */
 export const billQuery: rt.Operation<BillQueryRequest, BillQueryResponse> = {

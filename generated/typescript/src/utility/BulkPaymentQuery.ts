@@ -23,11 +23,13 @@ export interface BulkPaymentQueryRequest {
   readonly pageSize: number;
 }
 
-const BulkPaymentQueryRequestShape: rt.RecordShape = recordShape("BulkPaymentQueryRequest", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: true },
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-]);
+const BulkPaymentQueryRequestShape: rt.RecordShape = recordShape("BulkPaymentQueryRequest", function () {
+  return [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: true },
+    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
+    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
+  ];
+});
 
 /**
  * The answer of `bulkPaymentQuery` (its `data`): every field optional, and members the service
@@ -43,12 +45,14 @@ export interface BulkPaymentQueryResponse {
   readonly result?: readonly UtilityPayment[];
 }
 
-const BulkPaymentQueryResponseShape: rt.RecordShape = recordShape("BulkPaymentQueryResponse", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentShape } }, required: false },
-]);
+const BulkPaymentQueryResponseShape: rt.RecordShape = recordShape("BulkPaymentQueryResponse", function () {
+  return [
+    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
+    { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
+    { wire: "totalRows", ty: { k: "int" }, required: false },
+    { wire: "result", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentShape } }, required: false },
+  ];
+});
 
 /** Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`. */
 export const bulkPaymentQuery: rt.Operation<BulkPaymentQueryRequest, BulkPaymentQueryResponse> = {

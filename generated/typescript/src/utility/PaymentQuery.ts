@@ -18,9 +18,11 @@ export interface PaymentQueryRequest {
   readonly paymentId: string;
 }
 
-const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", () => [
-  { wire: "paymentId", ty: { k: "string" }, required: true },
-]);
+const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", function () {
+  return [
+    { wire: "paymentId", ty: { k: "string" }, required: true },
+  ];
+});
 
 /**
  * The answer of `paymentQuery` (its `data`): every field optional, and members the service adds
