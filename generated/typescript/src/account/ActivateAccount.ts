@@ -2,7 +2,9 @@
 /** The operation `activateAccount`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ActivateAccount.lazy.js");
 
 /**
  * The parameters of `activateAccount`.
@@ -25,9 +27,7 @@ export interface ActivateAccountRequest {
 }
 
 const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/ActivateAccount").ActivateAccountRequestFields();
 });
 
 /**
@@ -40,10 +40,7 @@ export interface ActivateAccountResponse {
 }
 
 const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("account/ActivateAccount").ActivateAccountResponseFields();
 });
 
 /** Operation `activateAccount`: `POST /account/activateAccount`. */

@@ -2,7 +2,9 @@
 /** The operation `applyForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForShortCode.lazy.js");
 
 /**
  * The parameters of `applyForShortCode`.
@@ -16,9 +18,7 @@ export interface ApplyForShortCodeRequest {
 }
 
 const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/ApplyForShortCode").ApplyForShortCodeRequestFields();
 });
 
 /**
@@ -31,10 +31,7 @@ export interface ApplyForShortCodeResponse {
 }
 
 const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("account/ApplyForShortCode").ApplyForShortCodeResponseFields();
 });
 
 /** Operation `applyForShortCode`: `POST /account/applyForShortCode`. */

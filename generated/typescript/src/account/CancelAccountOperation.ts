@@ -2,7 +2,9 @@
 /** The operation `cancelAccountOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./CancelAccountOperation.lazy.js");
 
 /**
  * The parameters of `cancelAccountOperation`.
@@ -23,9 +25,7 @@ export interface CancelAccountOperationRequest {
 }
 
 const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", function () {
-  return [
-    { wire: "requestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/CancelAccountOperation").CancelAccountOperationRequestFields();
 });
 
 /** The answer of `cancelAccountOperation`: code and message only. code and msg only. */

@@ -2,7 +2,9 @@
 /** The operation `editSubAccountName`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./EditSubAccountName.lazy.js");
 
 /**
  * The parameters of `editSubAccountName`.
@@ -31,10 +33,7 @@ export interface EditSubAccountNameRequest {
 }
 
 const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
-  ];
+  return lazy<Lists>("account/EditSubAccountName").EditSubAccountNameRequestFields();
 });
 
 /**
@@ -46,9 +45,7 @@ export interface EditSubAccountNameResponse {
 }
 
 const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("account/EditSubAccountName").EditSubAccountNameResponseFields();
 });
 
 /** Operation `editSubAccountName`: `POST /account/editSubAccountName`. */

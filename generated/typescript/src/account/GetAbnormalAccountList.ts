@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type AbnormalAccount } from "../records.js";
 import { AbnormalAccountShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetAbnormalAccountList.lazy.js");
 
 /**
  * The parameters of `getAbnormalAccountList`.
@@ -21,10 +23,7 @@ export interface GetAbnormalAccountListRequest {
 }
 
 const GetAbnormalAccountListRequestShape: rt.RecordShape = recordShape("GetAbnormalAccountListRequest", function () {
-  return [
-    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-  ];
+  return lazy<Lists>("account/GetAbnormalAccountList").GetAbnormalAccountListRequestFields();
 });
 
 /**
@@ -38,10 +37,7 @@ export interface GetAbnormalAccountListResponse {
 }
 
 const GetAbnormalAccountListResponseShape: rt.RecordShape = recordShape("GetAbnormalAccountListResponse", function () {
-  return [
-    { wire: "total", ty: { k: "int" }, required: false },
-    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => AbnormalAccountShape } }, required: false },
-  ];
+  return lazy<Lists>("account/GetAbnormalAccountList").GetAbnormalAccountListResponseFields({ AbnormalAccountShape });
 });
 
 /** Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`. */

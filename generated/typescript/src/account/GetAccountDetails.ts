@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type Account } from "../records.js";
 import { AccountShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetAccountDetails.lazy.js");
 
 /**
  * The parameters of `getAccountDetails`.
@@ -18,9 +20,7 @@ export interface GetAccountDetailsRequest {
 }
 
 const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/GetAccountDetails").GetAccountDetailsRequestFields();
 });
 
 /**

@@ -2,7 +2,9 @@
 /** The operation `queryAccountByShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryAccountByShortCode.lazy.js");
 
 /**
  * The parameters of `queryAccountByShortCode`.
@@ -16,9 +18,7 @@ export interface QueryAccountByShortCodeRequest {
 }
 
 const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", function () {
-  return [
-    { wire: "shortCode", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/QueryAccountByShortCode").QueryAccountByShortCodeRequestFields();
 });
 
 /**
@@ -31,10 +31,7 @@ export interface QueryAccountByShortCodeResponse {
 }
 
 const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("account/QueryAccountByShortCode").QueryAccountByShortCodeResponseFields();
 });
 
 /** Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. */

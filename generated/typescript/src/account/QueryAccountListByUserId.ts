@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type AccountListItem } from "../records.js";
 import { AccountListItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryAccountListByUserId.lazy.js");
 
 /**
  * The parameters of `queryAccountListByUserId`.
@@ -18,9 +20,7 @@ export interface QueryAccountListByUserIdRequest {
 }
 
 const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", function () {
-  return [
-    { wire: "userId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/QueryAccountListByUserId").QueryAccountListByUserIdRequestFields();
 });
 
 /**
@@ -33,9 +33,7 @@ export interface QueryAccountListByUserIdResponse {
 }
 
 const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", function () {
-  return [
-    { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
-  ];
+  return lazy<Lists>("account/QueryAccountListByUserId").QueryAccountListByUserIdResponseFields({ AccountListItemShape });
 });
 
 /** Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. */

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type ClosingBalanceJob } from "../records.js";
 import { ClosingBalanceJobShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryClosingBalance.lazy.js");
 
 /**
  * The parameters of `queryClosingBalance`.
@@ -20,9 +22,7 @@ export interface QueryClosingBalanceRequest {
 }
 
 const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", function () {
-  return [
-    { wire: "queryDate", ty: { k: "date" }, required: true },
-  ];
+  return lazy<Lists>("account/QueryClosingBalance").QueryClosingBalanceRequestFields();
 });
 
 /**

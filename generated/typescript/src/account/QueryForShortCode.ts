@@ -2,7 +2,9 @@
 /** The operation `queryForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryForShortCode.lazy.js");
 
 /**
  * The parameters of `queryForShortCode`.
@@ -16,9 +18,7 @@ export interface QueryForShortCodeRequest {
 }
 
 const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("account/QueryForShortCode").QueryForShortCodeRequestFields();
 });
 
 /**
@@ -31,10 +31,7 @@ export interface QueryForShortCodeResponse {
 }
 
 const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "shortCode", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("account/QueryForShortCode").QueryForShortCodeResponseFields();
 });
 
 /** Operation `queryForShortCode`: `POST /account/queryForShortCode`. */

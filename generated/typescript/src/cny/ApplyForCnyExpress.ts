@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { BeneficiaryType, CnyDocumentType, PaymentPurpose } from "../enums.js";
 import { type OrderItem } from "../records.js";
 import { OrderItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForCnyExpress.lazy.js");
 
 /**
  * The parameters of `applyForCnyExpress`.
@@ -92,32 +94,9 @@ export interface ApplyForCnyExpressRequest {
 }
 
 const ApplyForCnyExpressRequestShape: rt.RecordShape = recordShape("ApplyForCnyExpressRequest", function () {
-  return [
-    { wire: "payerAccountId", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryType", ty: { k: "enum", name: "BeneficiaryType", wire: "string", values: Object.values(BeneficiaryType) }, required: true },
-    { wire: "beneficiaryName", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryIdNumber", ty: { k: "string" }, required: true, checks: [["max_chars", 18]] },
-    { wire: "beneficiaryCountryCode", ty: { k: "string" }, required: false },
-    { wire: "beneficiaryBankCode", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryBankName", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: true },
-    { wire: "beneficiaryAccountId", ty: { k: "string" }, required: true },
-    { wire: "paymentPurpose", ty: { k: "enum", name: "PaymentPurpose", wire: "string", values: Object.values(PaymentPurpose) }, required: true },
-    { wire: "messageToBeneficiary", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
-    { wire: "remark", ty: { k: "string" }, required: false },
-    { wire: "supportDocumentFile", ty: { k: "document" }, required: true },
-    { wire: "supportDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-    { wire: "companyRegisDocumentFile", ty: { k: "document" }, required: true },
-    { wire: "companyRegisDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-    { wire: "invoice", ty: { k: "document" }, required: false, checks: [["max_bytes", 31457280]] },
-    { wire: "invoiceDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-    { wire: "oderArray", ty: { k: "array", item: { k: "record", record: () => OrderItemShape } }, required: true },
-  ];
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressRequestFields({ BeneficiaryType, CnyDocumentType, OrderItemShape, PaymentPurpose });
 }, function () {
-  return [
-    { k: "required_if", field: ["beneficiaryCountryCode", true], when: { k: "equals", field: "beneficiaryType", value: "1" }, words: "beneficiaryType is 1" },
-    { k: "required_if", field: ["invoice", true], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
-  ];
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressRequestConstraints();
 });
 
 /**
@@ -130,9 +109,7 @@ export interface ApplyForCnyExpressResponse {
 }
 
 const ApplyForCnyExpressResponseShape: rt.RecordShape = recordShape("ApplyForCnyExpressResponse", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressResponseFields();
 });
 
 /** Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`. */

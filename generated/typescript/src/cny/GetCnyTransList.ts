@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferSummary } from "../records.js";
 import { CnyTransferSummaryShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCnyTransList.lazy.js");
 
 /**
  * The parameters of `getCnyTransList`.
@@ -34,14 +36,7 @@ export interface GetCnyTransListRequest {
 }
 
 const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", function () {
-  return [
-    { wire: "userId", ty: { k: "string" }, required: true },
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "startTime", ty: { k: "long" }, required: true },
-    { wire: "endTime", ty: { k: "long" }, required: true },
-    { wire: "pageNo", ty: { k: "string" }, required: true },
-    { wire: "pageSize", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("cny/GetCnyTransList").GetCnyTransListRequestFields();
 });
 
 /**
@@ -55,10 +50,7 @@ export interface GetCnyTransListResponse {
 }
 
 const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", function () {
-  return [
-    { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
-    { wire: "totalRows", ty: { k: "int" }, required: false },
-  ];
+  return lazy<Lists>("cny/GetCnyTransList").GetCnyTransListResponseFields({ CnyTransferSummaryShape });
 });
 
 /** Operation `getCnyTransList`: `POST /query/getCnyTransList`. */

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferDetail } from "../records.js";
 import { CnyTransferDetailShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCnyTransferDetails.lazy.js");
 
 /**
  * The parameters of `getCnyTransferDetails`.
@@ -19,9 +21,7 @@ export interface GetCnyTransferDetailsRequest {
 }
 
 const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("cny/GetCnyTransferDetails").GetCnyTransferDetailsRequestFields();
 });
 
 /**

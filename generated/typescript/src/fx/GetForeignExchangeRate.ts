@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { CurrencyPair } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetForeignExchangeRate.lazy.js");
 
 /**
  * The parameters of `getForeignExchangeRate`.
@@ -21,9 +23,7 @@ export interface GetForeignExchangeRateRequest {
 }
 
 const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", function () {
-  return [
-    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
-  ];
+  return lazy<Lists>("fx/GetForeignExchangeRate").GetForeignExchangeRateRequestFields({ CurrencyPair });
 });
 
 /**
@@ -41,11 +41,7 @@ export interface GetForeignExchangeRateResponse {
 }
 
 const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", function () {
-  return [
-    { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
-    { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "quoteTime", ty: { k: "long" }, required: false },
-  ];
+  return lazy<Lists>("fx/GetForeignExchangeRate").GetForeignExchangeRateResponseFields({ CurrencyPair });
 });
 
 /** Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. */

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type FxRequest } from "../records.js";
 import { FxRequestShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetFxRequestStatus.lazy.js");
 
 /**
  * The parameters of `getFxRequestStatus`.
@@ -19,9 +21,7 @@ export interface GetFxRequestStatusRequest {
 }
 
 const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("fx/GetFxRequestStatus").GetFxRequestStatusRequestFields();
 });
 
 /**

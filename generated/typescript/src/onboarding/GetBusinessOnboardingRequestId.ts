@@ -4,7 +4,9 @@
  */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetBusinessOnboardingRequestId.lazy.js");
 
 /**
  * The parameters of `getBusinessOnboardingRequestId`.
@@ -19,9 +21,7 @@ export interface GetBusinessOnboardingRequestIdRequest {
 }
 
 const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", function () {
-  return [
-    { wire: "businessCerNo", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetBusinessOnboardingRequestId").GetBusinessOnboardingRequestIdRequestFields();
 });
 
 /**
@@ -33,9 +33,7 @@ export interface GetBusinessOnboardingRequestIdResponse {
 }
 
 const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetBusinessOnboardingRequestId").GetBusinessOnboardingRequestIdResponseFields();
 });
 
 /**

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type BusinessOnboardingStatus } from "../records.js";
 import { BusinessOnboardingStatusShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetBusinessOnboardingStatus.lazy.js");
 
 /**
  * The parameters of `getBusinessOnboardingStatus`.
@@ -26,14 +28,9 @@ export interface GetBusinessOnboardingStatusRequest {
 }
 
 const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "businessCerNo", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetBusinessOnboardingStatus").GetBusinessOnboardingStatusRequestFields();
 }, function () {
-  return [
-    { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
-  ];
+  return lazy<Lists>("onboarding/GetBusinessOnboardingStatus").GetBusinessOnboardingStatusRequestConstraints();
 });
 
 /**

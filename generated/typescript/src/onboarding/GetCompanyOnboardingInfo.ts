@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CompanyOnboardingInfo } from "../records.js";
 import { CompanyOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCompanyOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getCompanyOnboardingInfo`.
@@ -18,9 +20,7 @@ export interface GetCompanyOnboardingInfoRequest {
 }
 
 const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetCompanyOnboardingInfo").GetCompanyOnboardingInfoRequestFields();
 });
 
 /**

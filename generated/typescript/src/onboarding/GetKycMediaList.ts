@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type KycMediaItem } from "../records.js";
 import { KycMediaItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetKycMediaList.lazy.js");
 
 /**
  * The parameters of `getKycMediaList`.
@@ -18,9 +20,7 @@ export interface GetKycMediaListRequest {
 }
 
 const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetKycMediaList").GetKycMediaListRequestFields();
 });
 
 /**
@@ -32,9 +32,7 @@ export interface GetKycMediaListResponse {
 }
 
 const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", function () {
-  return [
-    { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetKycMediaList").GetKycMediaListResponseFields({ KycMediaItemShape });
 });
 
 /** Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. */

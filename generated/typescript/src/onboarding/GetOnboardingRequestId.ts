@@ -2,7 +2,9 @@
 /** The operation `getOnboardingRequestId`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOnboardingRequestId.lazy.js");
 
 /**
  * The parameters of `getOnboardingRequestId`.
@@ -18,10 +20,7 @@ export interface GetOnboardingRequestIdRequest {
 }
 
 const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", function () {
-  return [
-    { wire: "userId", ty: { k: "string" }, required: false },
-    { wire: "mobile", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetOnboardingRequestId").GetOnboardingRequestIdRequestFields();
 });
 
 /**
@@ -33,9 +32,7 @@ export interface GetOnboardingRequestIdResponse {
 }
 
 const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetOnboardingRequestId").GetOnboardingRequestIdResponseFields();
 });
 
 /** Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. */

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalOnboardingStatus } from "../records.js";
 import { PersonalOnboardingStatusShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOnboardingStatus.lazy.js");
 
 /**
  * The parameters of `getOnboardingStatus`.
@@ -23,15 +25,9 @@ export interface GetOnboardingStatusRequest {
 }
 
 const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", function () {
-  return [
-    { wire: "userId", ty: { k: "string" }, required: false },
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-    { wire: "mobile", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("onboarding/GetOnboardingStatus").GetOnboardingStatusRequestFields();
 }, function () {
-  return [
-    { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
-  ];
+  return lazy<Lists>("onboarding/GetOnboardingStatus").GetOnboardingStatusRequestConstraints();
 });
 
 /**

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type OrganisationOnboardingInfo } from "../records.js";
 import { OrganisationOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOrganisationOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getOrganisationOnboardingInfo`.
@@ -21,9 +23,7 @@ export interface GetOrganisationOnboardingInfoRequest {
 }
 
 const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetOrganisationOnboardingInfo").GetOrganisationOnboardingInfoRequestFields();
 });
 
 /**

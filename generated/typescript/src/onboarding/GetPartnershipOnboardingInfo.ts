@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type PartnershipOnboardingInfo } from "../records.js";
 import { PartnershipOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetPartnershipOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getPartnershipOnboardingInfo`.
@@ -21,9 +23,7 @@ export interface GetPartnershipOnboardingInfoRequest {
 }
 
 const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetPartnershipOnboardingInfo").GetPartnershipOnboardingInfoRequestFields();
 });
 
 /**

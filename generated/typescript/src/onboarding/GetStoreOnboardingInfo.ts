@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type StoreOnboardingInfo } from "../records.js";
 import { StoreOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetStoreOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getStoreOnboardingInfo`.
@@ -18,9 +20,7 @@ export interface GetStoreOnboardingInfoRequest {
 }
 
 const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetStoreOnboardingInfo").GetStoreOnboardingInfoRequestFields();
 });
 
 /**

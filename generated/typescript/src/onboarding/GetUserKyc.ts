@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalKyc } from "../records.js";
 import { PersonalKycShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetUserKyc.lazy.js");
 
 /**
  * The parameters of `getUserKyc`.
@@ -18,9 +20,7 @@ export interface GetUserKycRequest {
 }
 
 const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", function () {
-  return [
-    { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("onboarding/GetUserKyc").GetUserKycRequestFields();
 });
 
 /**

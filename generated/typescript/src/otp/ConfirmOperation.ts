@@ -2,7 +2,9 @@
 /** The operation `confirmOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ConfirmOperation.lazy.js");
 
 /**
  * The parameters of `confirmOperation`.
@@ -22,10 +24,7 @@ export interface ConfirmOperationRequest {
 }
 
 const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", function () {
-  return [
-    { wire: "businessId", ty: { k: "string" }, required: true },
-    { wire: "otpCode", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("otp/ConfirmOperation").ConfirmOperationRequestFields();
 });
 
 /** The answer of `confirmOperation`: code and message only. code, msg. */

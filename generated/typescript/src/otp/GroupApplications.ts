@@ -2,7 +2,9 @@
 /** The operation `groupApplications`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GroupApplications.lazy.js");
 
 /**
  * The parameters of `groupApplications`.
@@ -16,9 +18,7 @@ export interface GroupApplicationsRequest {
 }
 
 const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", function () {
-  return [
-    { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
-  ];
+  return lazy<Lists>("otp/GroupApplications").GroupApplicationsRequestFields();
 });
 
 /**
@@ -31,9 +31,7 @@ export interface GroupApplicationsResponse {
 }
 
 const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("otp/GroupApplications").GroupApplicationsResponseFields();
 });
 
 /** Operation `groupApplications`: `POST /common/groupApplications`. */

@@ -2,7 +2,9 @@
 /** The record `BalanceChangeExtInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BalanceChangeExtInfo.lazy.js");
 
 /**
  * extInfo of notification 0003.
@@ -17,8 +19,5 @@ export interface BalanceChangeExtInfo {
 }
 
 export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", function () {
-  return [
-    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("records/BalanceChangeExtInfo").BalanceChangeExtInfoFields();
 });

@@ -2,7 +2,9 @@
 /** The record `BankCode`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BankCode.lazy.js");
 
 /**
  * Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are
@@ -19,8 +21,5 @@ export interface BankCode {
 }
 
 export const BankCodeShape: rt.RecordShape = recordShape("BankCode", function () {
-  return [
-    { wire: "bankCode", ty: { k: "string" }, required: false },
-    { wire: "bankName", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("records/BankCode").BankCodeFields();
 });

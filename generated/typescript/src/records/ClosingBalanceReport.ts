@@ -2,8 +2,10 @@
 /** The record `ClosingBalanceReport`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
+
+type Lists = typeof import("./ClosingBalanceReport.lazy.js");
 
 /**
  * Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed.
@@ -25,11 +27,5 @@ export interface ClosingBalanceReport {
 }
 
 export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", function () {
-  return [
-    { wire: "jobId", ty: { k: "string" }, required: false },
-    { wire: "queryDate", ty: { k: "date" }, required: false },
-    { wire: "status", ty: { k: "string" }, required: false },
-    { wire: "generatedTime", ty: { k: "long" }, required: false },
-    { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
-  ];
+  return lazy<Lists>("records/ClosingBalanceReport").ClosingBalanceReportFields({ ClosingBalanceShape });
 });

@@ -2,7 +2,9 @@
 /** The record `FeeResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./FeeResult.lazy.js");
 
 /**
  * Fee result of the fetch-transaction-fee call.
@@ -15,7 +17,5 @@ export interface FeeResult {
 }
 
 export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", function () {
-  return [
-    { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  ];
+  return lazy<Lists>("records/FeeResult").FeeResultFields();
 });

@@ -2,8 +2,10 @@
 /** The record `InternalBatchResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchItem.js";
+
+type Lists = typeof import("./InternalBatchResult.lazy.js");
 
 /**
  * Payload of notification 0004 (internal batch, merchant bulk, result).
@@ -18,8 +20,5 @@ export interface InternalBatchResult {
 }
 
 export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", function () {
-  return [
-    { wire: "orderId", ty: { k: "string" }, required: false },
-    { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
-  ];
+  return lazy<Lists>("records/InternalBatchResult").InternalBatchResultFields({ InternalBatchItemShape });
 });

@@ -2,7 +2,9 @@
 /** The record `SmeMediaInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./SmeMediaInfo.lazy.js");
 
 /**
  * Item of onboardingMediaInfos of the SME onboarding info.
@@ -22,12 +24,5 @@ export interface SmeMediaInfo {
 }
 
 export const SmeMediaInfoShape: rt.RecordShape = recordShape("SmeMediaInfo", function () {
-  return [
-    { wire: "fileUrl", ty: { k: "string" }, required: false },
-    { wire: "mediaType", ty: { k: "scalar" }, required: false },
-    { wire: "contentType", ty: { k: "string" }, required: false },
-    { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-    { wire: "fileKey", ty: { k: "string" }, required: false },
-    { wire: "fileId", ty: { k: "scalar" }, required: false },
-  ];
+  return lazy<Lists>("records/SmeMediaInfo").SmeMediaInfoFields();
 });

@@ -2,7 +2,9 @@
 /** The record `StatementReport`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./StatementReport.lazy.js");
 
 /**
  * Payload of notification 0009 (account statement report).
@@ -17,8 +19,5 @@ export interface StatementReport {
 }
 
 export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", function () {
-  return [
-    { wire: "jobId", ty: { k: "string" }, required: false },
-    { wire: "statementUrl", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("records/StatementReport").StatementReportFields();
 });

@@ -2,7 +2,9 @@
 /** The record `TransactionResultExtInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TransactionResultExtInfo.lazy.js");
 
 /**
  * extInfo of notification 0002.
@@ -21,11 +23,5 @@ export interface TransactionResultExtInfo {
 }
 
 export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", function () {
-  return [
-    { wire: "externalTxId", ty: { k: "string" }, required: false },
-    { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-    { wire: "counterpartyName", ty: { k: "string" }, required: false },
-    { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-    { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("records/TransactionResultExtInfo").TransactionResultExtInfoFields();
 });

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type ReversalApplication } from "../records.js";
 import { ReversalApplicationShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryTxReversal.lazy.js");
 
 /**
  * The parameters of `queryTxReversal`.
@@ -18,9 +20,7 @@ export interface QueryTxReversalRequest {
 }
 
 const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("reversal/QueryTxReversal").QueryTxReversalRequestFields();
 });
 
 /**

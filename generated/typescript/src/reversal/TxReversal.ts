@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { VoucherType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TxReversal.lazy.js");
 
 /**
  * The parameters of `txReversal`.
@@ -38,14 +40,7 @@ export interface TxReversalRequest {
 }
 
 const TxReversalRequestShape: rt.RecordShape = recordShape("TxReversalRequest", function () {
-  return [
-    { wire: "transactionId", ty: { k: "string" }, required: true },
-    { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
-    { wire: "reversedTime", ty: { k: "string" }, required: false },
-    { wire: "reversalReason", ty: { k: "string" }, required: false },
-    { wire: "voucherBase64", ty: { k: "document" }, required: false },
-    { wire: "voucherType", ty: { k: "enum", name: "VoucherType", wire: "string", values: Object.values(VoucherType) }, required: false },
-  ];
+  return lazy<Lists>("reversal/TxReversal").TxReversalRequestFields({ VoucherType });
 });
 
 /**
@@ -57,9 +52,7 @@ export interface TxReversalResponse {
 }
 
 const TxReversalResponseShape: rt.RecordShape = recordShape("TxReversalResponse", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("reversal/TxReversal").TxReversalResponseFields();
 });
 
 /** Operation `txReversal`: `POST /trans/txReversal`. */

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetInterBankTransferDetails.lazy.js");
 
 /**
  * The parameters of `getInterBankTransferDetails`.
@@ -21,10 +23,7 @@ export interface GetInterBankTransferDetailsRequest {
 }
 
 const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", function () {
-  return [
-    { wire: "applicationId", ty: { k: "string" }, required: true },
-    { wire: "accountId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("transfers/GetInterBankTransferDetails").GetInterBankTransferDetailsRequestFields();
 });
 
 /**

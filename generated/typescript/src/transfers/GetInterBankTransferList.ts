@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetInterBankTransferList.lazy.js");
 
 /**
  * The parameters of `getInterBankTransferList`.
@@ -24,13 +26,7 @@ export interface GetInterBankTransferListRequest {
 }
 
 const GetInterBankTransferListRequestShape: rt.RecordShape = recordShape("GetInterBankTransferListRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "startTime", ty: { k: "long" }, required: true },
-    { wire: "endTime", ty: { k: "long" }, required: true },
-    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-  ];
+  return lazy<Lists>("transfers/GetInterBankTransferList").GetInterBankTransferListRequestFields();
 });
 
 /**
@@ -45,10 +41,7 @@ export interface GetInterBankTransferListResponse {
 }
 
 const GetInterBankTransferListResponseShape: rt.RecordShape = recordShape("GetInterBankTransferListResponse", function () {
-  return [
-    { wire: "totalRows", ty: { k: "int" }, required: false },
-    { wire: "result", ty: { k: "array", item: { k: "record", record: () => InterBankTransferShape } }, required: false },
-  ];
+  return lazy<Lists>("transfers/GetInterBankTransferList").GetInterBankTransferListResponseFields({ InterBankTransferShape });
 });
 
 /** Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`. */

@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { Currency, TxStatus, TxType } from "../enums.js";
 import { type TransactionExtInfo } from "../records.js";
 import { TransactionExtInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetTransResult.lazy.js");
 
 /**
  * The parameters of `getTransResult`.
@@ -19,9 +21,7 @@ export interface GetTransResultRequest {
 }
 
 const GetTransResultRequestShape: rt.RecordShape = recordShape("GetTransResultRequest", function () {
-  return [
-    { wire: "txId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("transfers/GetTransResult").GetTransResultRequestFields();
 });
 
 /**
@@ -68,21 +68,7 @@ export interface GetTransResultResponse {
 }
 
 const GetTransResultResponseShape: rt.RecordShape = recordShape("GetTransResultResponse", function () {
-  return [
-    { wire: "txId", ty: { k: "string" }, required: false },
-    { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-    { wire: "externalTxId", ty: { k: "string" }, required: false },
-    { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
-    { wire: "paymentChannel", ty: { k: "string" }, required: false },
-    { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-    { wire: "accountId", ty: { k: "string" }, required: false },
-    { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-    { wire: "createTime", ty: { k: "long" }, required: false },
-    { wire: "completeTime", ty: { k: "long" }, required: false },
-    { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("transfers/GetTransResult").GetTransResultResponseFields({ Currency, TransactionExtInfoShape, TxStatus, TxType });
 });
 
 /** Operation `getTransResult`: `POST /query/getTransResult`. */

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type MobileDetail } from "../records.js";
 import { MobileDetailShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./AirtimeBulkPayment.lazy.js");
 
 /**
  * The parameters of `airtimeBulkPayment`.
@@ -26,10 +28,7 @@ export interface AirtimeBulkPaymentRequest {
 }
 
 const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
-  ];
+  return lazy<Lists>("utility/AirtimeBulkPayment").AirtimeBulkPaymentRequestFields({ MobileDetailShape });
 });
 
 /**
@@ -47,9 +46,7 @@ export interface AirtimeBulkPaymentResponse {
 }
 
 const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", function () {
-  return [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("utility/AirtimeBulkPayment").AirtimeBulkPaymentResponseFields();
 });
 
 /** Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. */

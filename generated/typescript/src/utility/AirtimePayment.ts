@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { NetworkProvider } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./AirtimePayment.lazy.js");
 
 /**
  * The parameters of `airtimePayment`.
@@ -27,12 +29,7 @@ export interface AirtimePaymentRequest {
 }
 
 const AirtimePaymentRequestShape: rt.RecordShape = recordShape("AirtimePaymentRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "mobileNumber", ty: { k: "string" }, required: true },
-    { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-  ];
+  return lazy<Lists>("utility/AirtimePayment").AirtimePaymentRequestFields({ NetworkProvider });
 });
 
 /**
@@ -49,10 +46,7 @@ export interface AirtimePaymentResponse {
 }
 
 const AirtimePaymentResponseShape: rt.RecordShape = recordShape("AirtimePaymentResponse", function () {
-  return [
-    { wire: "txId", ty: { k: "string" }, required: false },
-    { wire: "paymentId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("utility/AirtimePayment").AirtimePaymentResponseFields();
 });
 
 /** Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. */

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { BillType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BillPayment.lazy.js");
 
 /**
  * The parameters of `billPayment`.
@@ -31,12 +33,7 @@ export interface BillPaymentRequest {
 }
 
 const BillPaymentRequestShape: rt.RecordShape = recordShape("BillPaymentRequest", function () {
-  return [
-    { wire: "accountId", ty: { k: "string" }, required: true },
-    { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-    { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-    { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
-  ];
+  return lazy<Lists>("utility/BillPayment").BillPaymentRequestFields({ BillType });
 });
 
 /**
@@ -51,10 +48,7 @@ export interface BillPaymentResponse {
 }
 
 const BillPaymentResponseShape: rt.RecordShape = recordShape("BillPaymentResponse", function () {
-  return [
-    { wire: "txId", ty: { k: "string" }, required: false },
-    { wire: "paymentId", ty: { k: "string" }, required: false },
-  ];
+  return lazy<Lists>("utility/BillPayment").BillPaymentResponseFields();
 });
 
 /** Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. */

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { BillType, Currency } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BillQuery.lazy.js");
 
 /**
  * The parameters of `billQuery`.
@@ -20,11 +22,7 @@ export interface BillQueryRequest {
 }
 
 const BillQueryRequestShape: rt.RecordShape = recordShape("BillQueryRequest", function () {
-  return [
-    { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-    { wire: "mobile", ty: { k: "string" }, required: false },
-    { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("utility/BillQuery").BillQueryRequestFields({ BillType });
 });
 
 /**
@@ -41,11 +39,7 @@ export interface BillQueryResponse {
 }
 
 const BillQueryResponseShape: rt.RecordShape = recordShape("BillQueryResponse", function () {
-  return [
-    { wire: "dueDate", ty: { k: "scalar" }, required: false },
-    { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
-    { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  ];
+  return lazy<Lists>("utility/BillQuery").BillQueryResponseFields({ Currency });
 });
 
 /** Operation `billQuery`: `POST /utilityPayment/billQuery`. */

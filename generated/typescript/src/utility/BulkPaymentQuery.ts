@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { UtilityPaymentStatus } from "../enums.js";
 import { type UtilityPayment } from "../records.js";
 import { UtilityPaymentShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BulkPaymentQuery.lazy.js");
 
 /**
  * The parameters of `bulkPaymentQuery`.
@@ -24,11 +26,7 @@ export interface BulkPaymentQueryRequest {
 }
 
 const BulkPaymentQueryRequestShape: rt.RecordShape = recordShape("BulkPaymentQueryRequest", function () {
-  return [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: true },
-    { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-    { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-  ];
+  return lazy<Lists>("utility/BulkPaymentQuery").BulkPaymentQueryRequestFields();
 });
 
 /**
@@ -46,12 +44,7 @@ export interface BulkPaymentQueryResponse {
 }
 
 const BulkPaymentQueryResponseShape: rt.RecordShape = recordShape("BulkPaymentQueryResponse", function () {
-  return [
-    { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-    { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
-    { wire: "totalRows", ty: { k: "int" }, required: false },
-    { wire: "result", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentShape } }, required: false },
-  ];
+  return lazy<Lists>("utility/BulkPaymentQuery").BulkPaymentQueryResponseFields({ UtilityPaymentShape, UtilityPaymentStatus });
 });
 
 /** Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`. */

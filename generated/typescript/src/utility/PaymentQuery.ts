@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type UtilityPayment } from "../records.js";
 import { UtilityPaymentShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./PaymentQuery.lazy.js");
 
 /**
  * The parameters of `paymentQuery`.
@@ -19,9 +21,7 @@ export interface PaymentQueryRequest {
 }
 
 const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", function () {
-  return [
-    { wire: "paymentId", ty: { k: "string" }, required: true },
-  ];
+  return lazy<Lists>("utility/PaymentQuery").PaymentQueryRequestFields();
 });
 
 /**
